@@ -1,0 +1,107 @@
+"""The value types of the engine contract: Action, Prompt, Event (with audience), Outcome, Result.
+
+They are pydantic models so they round-trip through JSON (storage keeps actions and states as
+JSON) and frozen so an engine cannot change one it was handed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+JSONScalar = str | int | bool | None
+ParamValue = JSONScalar | list[JSONScalar]
+
+PUBLIC: Literal["public"] = "public"
+Audience = Literal["public"] | list[str]
+"""Who may see an event: everyone at the table (`"public"`) or exactly these seats."""
+
+
+class Action(BaseModel):
+    """One decision by one seat: a move, a prompt answer, a pass.
+
+    `kind` names it in the game's own words (`move`, `purify`, `play_plan`); `params` are small
+    JSON scalars so an action fits a Discord custom id and compares by value.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: str
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+
+    def key(self) -> str:
+        """A canonical string for this action: equal actions give equal keys."""
+        return json.dumps([self.kind, self.params], sort_keys=True, separators=(",", ":"))
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and self.key() == other.key()
+
+    def p(self, name: str, default: Any = None) -> Any:
+        """A parameter by name (engines read params through this for brevity)."""
+        return self.params.get(name, default)
+
+
+def act(kind: str, **params: ParamValue) -> Action:
+    """Shorthand to build an Action: `act("move", to="r2c3")`."""
+    return Action(kind=kind, params=dict(params))
+
+
+class Prompt(BaseModel):
+    """A decision the game is waiting for in the middle of an effect.
+
+    The state holds pending prompts; `seats` are those who must answer (several seats may
+    answer one prompt at once); `legal_actions` lists the answers.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    kind: str
+    seats: list[str]
+    text: str
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class Event(BaseModel):
+    """Something that happened, told as a sentence, with who may see it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: str
+    text: str
+    audience: Audience = PUBLIC
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return self.audience == PUBLIC
+
+    def visible_to(self, seat: str | None) -> bool:
+        """Whether `seat` (None = the public channel) may see this event."""
+        if self.audience == PUBLIC:
+            return True
+        return seat is not None and seat in self.audience
+
+
+class Result(BaseModel):
+    """How a finished game ended."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    winners: list[str]
+    losers: list[str]
+    reason: str
+
+
+class Outcome(BaseModel):
+    """What `apply` returns: the new state and the events it produced, in order."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    state: Any
+    events: list[Event] = Field(default_factory=list)

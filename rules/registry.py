@@ -1,0 +1,36 @@
+"""The game registry: every game the bot can run, by id.
+
+`GAMES["exorcism"]` is the Exorcism engine object (see rules.core.game.Game). Tests may
+register extra games (a tiny platform test game) with `register`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.game import Game
+
+GAMES: dict[str, Game[Any, Any]] = {}
+
+
+def register(game: Game[Any, Any]) -> Game[Any, Any]:
+    GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    GAMES.pop(name, None)
+
+
+def _register_shipped() -> None:
+    # Imported here, not at module top, so a game's import error names the game.
+    from rules.exorcism.game import GAME as exorcism
+
+    register(exorcism)
+
+
+try:
+    _register_shipped()
+except ModuleNotFoundError as exc:  # pragma: no cover - only while a game is being built
+    if not (exc.name or "").startswith("rules."):
+        raise

@@ -1,0 +1,53 @@
+"""rules/core: the RNG, decks and the error type."""
+
+from __future__ import annotations
+
+from rules.core import Action, Event, IllegalAction, Rng
+from rules.core.deck import draw, peek, put_on_top, refill
+from rules.core.types import act
+
+
+def test_rng_same_seed_same_sequence_and_state_round_trips() -> None:
+    a, b = Rng.from_seed(42), Rng.from_seed(42)
+    assert [a.below(100) for _ in range(50)] == [b.below(100) for _ in range(50)]
+    c = Rng.model_validate_json(a.model_dump_json())
+    assert c.next_u64() == a.next_u64()
+
+
+def test_rng_shuffle_is_a_permutation_and_randint_in_range() -> None:
+    r = Rng.from_seed(1)
+    items = list(range(30))
+    r.shuffle(items)
+    assert sorted(items) == list(range(30)) and items != list(range(30))
+    assert all(1 <= r.randint(1, 6) <= 6 for _ in range(500))
+    assert {r.randint(1, 6) for _ in range(500)} == set(range(1, 7))
+
+
+def test_deck_helpers() -> None:
+    deck = [1, 2, 3, 4]
+    assert peek(deck, 2) == [4, 3]
+    assert draw(deck, 3) == [4, 3, 2]
+    assert draw(deck, 5) == [1] and deck == []
+    put_on_top(deck, [9, 8])
+    assert draw(deck, 1) == [9]
+    discard = [5, 6, 7]
+    refill(deck, discard, Rng.from_seed(3))
+    assert sorted(deck) == [5, 6, 7, 8] and discard == []
+
+
+def test_illegal_action_reads_well_and_names_its_rule() -> None:
+    err = IllegalAction("You have no Key.", rule="EX-ACT-07")
+    assert str(err) == "You have no Key." and err.rule == "EX-ACT-07"
+    assert isinstance(err, ValueError)
+
+
+def test_action_equality_is_by_value_and_hashable() -> None:
+    assert act("move", to="r1c2") == Action(kind="move", params={"to": "r1c2"})
+    assert len({act("a", x=1), act("a", x=1), act("a", x=2)}) == 2
+
+
+def test_event_audience() -> None:
+    assert Event(kind="k", text="t").visible_to(None)
+    private = Event(kind="k", text="t", audience=["s1"])
+    assert private.visible_to("s1") and not private.visible_to("s2")
+    assert not private.visible_to(None)
