@@ -91,7 +91,8 @@ class HighCard(Game[HighCardOptions, HighCardState]):
             state.scores[winner] += state.wager
             state.last_reveal = dict(state.played)
             shown = ", ".join(f"{s}: {c}" for s, c in state.played.items())
-            events.append(Event(kind="reveal", text=f"Reveal — {shown}. {winner} takes {state.wager}."))
+            text = f"Reveal — {shown}. {winner} takes {state.wager}."
+            events.append(Event(kind="reveal", text=text))
             state.played = {}
             if state.round == state.rounds:
                 state.phase = "over"

@@ -1,4 +1,4 @@
-"""What every game shares: actions, prompts, events, outcomes, the RNG, decks and the registry types.
+"""What every game shares: actions, prompts, events, outcomes, the RNG, decks, registry types.
 
 Everything in `rules/` is pure, synchronous and deterministic: no discord, asyncio, sqlite or
 Pillow. A game is a module-level object satisfying `rules.core.game.Game`.

@@ -35,11 +35,11 @@ class GameState(BaseModel):
     step: int = 0
 
 
-O = TypeVar("O", bound=GameOptions)
+Opt = TypeVar("Opt", bound=GameOptions)
 S = TypeVar("S", bound=GameState)
 
 
-class Game(ABC, Generic[O, S]):
+class Game(ABC, Generic[Opt, S]):
     """One game's rules. Subclasses set the class attributes and implement the hooks."""
 
     name: ClassVar[str]
@@ -48,7 +48,7 @@ class Game(ABC, Generic[O, S]):
     """Human title, e.g. `The Exorcism at the House of Monkton Falls`."""
     version: ClassVar[str]
     """Engine + content version stored with each game, for migrations on load."""
-    options_model: type[O]
+    options_model: type[Opt]
     state_model: type[S]
     modes: ClassVar[tuple[str, ...]]
     rule_prefix: ClassVar[str]
@@ -56,11 +56,11 @@ class Game(ABC, Generic[O, S]):
 
     # ---- the contract -------------------------------------------------------------------
     @abstractmethod
-    def player_counts(self, options: O) -> set[int]:
+    def player_counts(self, options: Opt) -> set[int]:
         """How many seats the game takes with these options."""
 
     @abstractmethod
-    def setup(self, seats: list[str], options: O, seed: int) -> S:
+    def setup(self, seats: list[str], options: Opt, seed: int) -> S:
         """A new game. All randomness comes from `seed` through the state's RNG."""
 
     @abstractmethod
