@@ -93,7 +93,7 @@ class Game(ABC, Generic[Opt, S]):
             raise IllegalAction("This game is over.", rule="CORE-OVER")
         if seat not in state.seats:
             raise IllegalAction("You are not seated in this game.", rule="CORE-SEAT")
-        if seat not in self.to_act(state):
+        if not self.may_act(state, seat):
             raise IllegalAction(
                 "The game is not waiting for you right now; "
                 + self.waiting_text(state),
@@ -103,6 +103,11 @@ class Game(ABC, Generic[Opt, S]):
         events = self._apply(work, seat, action)
         work.step = state.step + 1
         return Outcome(state=work, events=events)
+
+    def may_act(self, state: S, seat: str) -> bool:
+        """Whether `seat` may act now. The awaited seats always may; a game can let others take
+        optional free actions (a Plan "at any time") without the table waiting for them."""
+        return seat in self.to_act(state)
 
     def waiting_text(self, state: S) -> str:
         awaited = sorted(self.to_act(state))
