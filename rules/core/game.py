@@ -7,12 +7,15 @@ adds what is the same for every game: refusing a seat that is not awaited, copyi
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
 from rules.core.errors import IllegalAction
+from rules.core.rulebook import load_rulebook
 from rules.core.types import Action, Event, Outcome, Result
 
 
@@ -158,6 +161,11 @@ class Game(ABC, Generic[Opt, S]):
         """
         return []
 
+    def rulebook(self) -> dict[str, str]:
+        """Every rule id of this game and its text, from the bundled `rules.md` checklist."""
+        module = sys.modules[type(self).__module__]
+        return load_rulebook(Path(module.__file__ or ".").parent / "rules.md")
+
     def rule_text(self, rule_id: str) -> str | None:
         """The text of one rule by id, or None if this game has no such rule."""
-        return None
+        return self.rulebook().get(rule_id.strip().upper())

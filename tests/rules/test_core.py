@@ -51,3 +51,16 @@ def test_event_audience() -> None:
     private = Event(kind="k", text="t", audience=["s1"])
     assert private.visible_to("s1") and not private.visible_to("s2")
     assert not private.visible_to(None)
+
+
+def test_rulebook_quotes_a_rule_by_id(tmp_path) -> None:
+    from rules.core.rulebook import load_rulebook
+
+    book = tmp_path / "rules.md"
+    book.write_text(
+        "# Rules\n\n- **XX-ACT-01 Move** [T] Move up to 2.\n  * Never diagonally.\n"
+        "- **XX-ACT-02** [D] Purify one token.\n\n## Next\n"
+    )
+    rules = load_rulebook(book)
+    assert rules["XX-ACT-01"] == "Move: [T] Move up to 2.\n* Never diagonally."
+    assert rules["XX-ACT-02"] == "[D] Purify one token."
