@@ -127,6 +127,17 @@ class HighCard(Game[HighCardOptions, HighCardState]):
             return f"Wager {action.p('amount')}"
         return f"Play {action.p('card')}"
 
+    def decision_id(self, state: HighCardState, seat: str) -> str:
+        # All seats answer the play prompt at once: one answer must not stale the others.
+        return f"play-{state.round}" if state.phase == "play" else str(state.step)
+
+    def public_choices(self, state: HighCardState, seat: str) -> bool:
+        return state.phase != "play"  # the labels name cards in a hidden hand
+
+    def private_summary(self, state: HighCardState, seat: str) -> str | None:
+        hand = state.hands.get(seat)
+        return "Your hand: " + ", ".join(map(str, hand)) if hand else None
+
     def public_secrets(self, state: HighCardState) -> list[str]:
         return [f'"hand": [{", ".join(str(c) for c in h)}' for h in state.hands.values() if h]
 

@@ -112,6 +112,34 @@ class Game(ABC, Generic[Opt, S]):
         optional free actions (a Plan "at any time") without the table waiting for them."""
         return seat in self.to_act(state)
 
+    def decision_id(self, state: S, seat: str) -> str:
+        """Names the decision `seat` faces now, for stale-button checks.
+
+        By default the state's step: any later action makes old buttons stale. A game where
+        several seats answer one prompt at once returns the prompt's id for them instead, so one
+        seat's answer does not turn the others' buttons stale.
+        """
+        return str(state.step)
+
+    def public_choices(self, state: S, seat: str) -> bool:
+        """Whether `seat`'s choices may be shown to the whole table as buttons.
+
+        False when the labels would reveal something hidden (cards in a secret hand): then the
+        seat reads its choices ephemerally.
+        """
+        return True
+
+    def prompt_text(self, state: S, seat: str) -> str | None:
+        """What `seat` is being asked right now, in a sentence (None: just list the choices)."""
+        return None
+
+    def private_summary(self, state: S, seat: str) -> str | None:
+        """A few lines on what only `seat` may know now (a hand, a secret), or None if nothing.
+
+        Sent by DM when the game starts and after private events; `/game hand` shows it too.
+        """
+        return None
+
     def waiting_text(self, state: S) -> str:
         awaited = sorted(self.to_act(state))
         if not awaited:

@@ -1,0 +1,110 @@
+"""`python -m bot`: run the bot, check a content pack, or watch a demo game.
+
+    python -m bot run                      start the bot (needs DISCORD_TOKEN)
+    python -m bot content check PATH       validate a content pack folder
+    python -m bot demo exorcism            a whole AI game against a local Discord emulator
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+NO_TOKEN = """\
+No Discord bot token found.
+
+Set DISCORD_TOKEN in the environment or in a .env file next to where you run the bot:
+
+    echo 'DISCORD_TOKEN=your-token-here' > .env
+
+To get a token: open https://discord.com/developers/applications, create an application,
+open its "Bot" page, press "Reset Token" and copy it. The README explains the invite link
+and the permissions the bot needs.
+
+Just want to see it play? No token needed:
+
+    python -m bot demo exorcism
+"""
+
+
+def _run(args: argparse.Namespace) -> int:
+    from bot.settings import Settings
+
+    settings = Settings()
+    token = settings.token()
+    if not token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from bot.client import build_bot
+
+    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
+    bot = build_bot(settings)
+
+    async def main() -> None:
+        async with bot:
+            await bot.start(token)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _content_check(args: argparse.Namespace) -> int:
+    from bot.content import check_content
+
+    path = Path(args.path)
+    if not path.is_dir():
+        print(f"{path} is not a folder. A content pack is a folder of .toml files.",
+              file=sys.stderr)
+        return 2
+    game, findings = check_content(path, args.game)
+    errors = [f for f in findings if f.severity == "error"]
+    for f in findings:
+        print(f"{f.severity.upper():7} {f.rule:12} {f.message}")
+    verdict = "FAILED" if errors else "OK"
+    print(f"{verdict}: {game} pack at {path}: {len(errors)} error(s), "
+          f"{len(findings) - len(errors)} warning(s).")
+    return 1 if errors else 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from bot.demo import run_demo
+
+    return asyncio.run(run_demo(args.game, out=Path(args.out), seed=args.seed,
+                                players=args.players, mode=args.mode))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="start the bot (token from DISCORD_TOKEN or .env)")
+    run.set_defaults(func=_run)
+    content = sub.add_parser("content", help="content packs")
+    csub = content.add_subparsers(dest="content_command", required=True)
+    check = csub.add_parser("check", help="validate a content pack folder")
+    check.add_argument("path")
+    check.add_argument("--game", default=None, help="which game the pack is for (auto-detected)")
+    check.set_defaults(func=_content_check)
+    demo = sub.add_parser("demo", help="watch AI players play a whole game, no token needed")
+    demo.add_argument("game")
+    demo.add_argument("--out", default="demo-out", help="folder for the board pictures")
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--players", type=int, default=None)
+    demo.add_argument("--mode", default=None)
+    demo.set_defaults(func=_demo)
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

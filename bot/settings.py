@@ -1,0 +1,54 @@
+"""Process settings, read from the environment or a `.env` file (pydantic-settings).
+
+Every field is one row of the README's settings table; keep the two in step.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = Field(
+        default=None, description="The bot token from the Discord developer portal."
+    )
+    database_path: Path = Field(
+        default=Path("data/hauntbot.sqlite3"),
+        description="SQLite file holding every game (created with its folder on first start).",
+    )
+    dev_guild_id: int | None = Field(
+        default=None,
+        description="Sync slash commands to this one server instantly (global sync can take "
+        "up to an hour to show).",
+    )
+    sync_commands: bool = Field(
+        default=True, description="Sync the slash commands with Discord at start."
+    )
+    log_level: str = Field(default="INFO", description="Logging level.")
+    reminder_poll_seconds: float = Field(
+        default=60.0, gt=0, description="How often the reminder dispatcher looks for due games."
+    )
+    default_reminder_hours: float = Field(
+        default=12.0, gt=0, description="Hours before an awaited player is first nudged by DM."
+    )
+    max_image_bytes: int = Field(
+        default=2_000_000, gt=10_000, description="A board picture larger than this is re-encoded."
+    )
+    discord_api_base: str | None = Field(
+        default=None,
+        description="Override Discord's REST base URL (the local emulator and the demo use it).",
+    )
+    discord_gateway_url: str | None = Field(
+        default=None, description="Override the gateway URL (the local emulator and the demo)."
+    )
+    guild_ready_timeout: float = Field(
+        default=2.0, ge=0, description="Seconds discord.py waits for guilds before on_ready."
+    )
+
+    def token(self) -> str | None:
+        return self.discord_token.get_secret_value() if self.discord_token else None

@@ -1,0 +1,37 @@
+"""Board pictures: `render_board(game, view) -> PNG bytes`, from a view, never a raw state.
+
+Each game has `renders/<game>.py` with `render_board(view: dict) -> bytes`. Given the public
+view it draws the board for the channel; given a seat's view it also draws what that seat
+holds. Pillow work is CPU-bound: callers run it in a worker thread.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+Renderer = Callable[[dict[str, Any]], bytes]
+_RENDERERS: dict[str, Renderer] = {}
+
+
+def register_renderer(game: str, renderer: Renderer) -> None:
+    _RENDERERS[game] = renderer
+
+
+def renderer_for(game: str) -> Renderer | None:
+    """The game's renderer, imported on first use; None if the game has no picture."""
+    if game not in _RENDERERS:
+        try:
+            module = importlib.import_module(f"renders.{game}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"renders.{game}":
+                raise
+            return None
+        _RENDERERS[game] = module.render_board
+    return _RENDERERS[game]
+
+
+def render_board(game: str, view: dict[str, Any]) -> bytes | None:
+    renderer = renderer_for(game)
+    return renderer(view) if renderer else None
