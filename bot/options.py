@@ -54,7 +54,8 @@ def parse_options(game: Game[Any, Any], mode: str | None, text: str | None) -> d
     try:
         parts = shlex.split(text or "")
     except ValueError as exc:
-        raise OptionsError(f"I couldn't read those options ({exc}). Write them as key=value.")
+        raise OptionsError(
+            f"I couldn't read those options ({exc}). Write them as key=value.") from None
     fields = game.options_model.model_fields
     for part in parts:
         key, sep, value = part.partition("=")

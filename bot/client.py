@@ -1,0 +1,106 @@
+"""The `commands.Bot` subclass: wires storage, the table service, reminders and the cogs.
+
+`build_bot(settings)` builds it without starting it, so tests, the demo and anyone embedding
+the bot can point it at another endpoint (the local emulator) and another database.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.reminders import ReminderDispatcher
+from bot.settings import Settings
+from bot.storage import SqliteStorage, Storage
+from bot.tables import TableService
+
+log = logging.getLogger(__name__)
+
+COGS: tuple[str, ...] = ("cogs.lobby", "cogs.exorcism")
+
+
+def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Send discord.py's REST and gateway traffic elsewhere (the emulator), process-wide."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class GameBot(commands.Bot):
+    """The game master. Holds no game state of its own: everything lives in storage."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        cogs: Sequence[str] = COGS,
+    ) -> None:
+        # Slash commands and components only: no privileged intents are needed.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            guild_ready_timeout=settings.guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.storage: Storage = storage or SqliteStorage(settings.database_path)
+        self.clock = clock
+        self.tables = TableService(self.storage, clock=clock)
+        self.cog_modules = tuple(cogs)
+        self.reminders: ReminderDispatcher | None = None
+
+    async def setup_hook(self) -> None:
+        await self.storage.open()
+        for module in self.cog_modules:
+            await self.load_extension(module)
+        if self.settings.sync_commands:
+            if self.settings.dev_guild_id:
+                guild = discord.Object(id=self.settings.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        lobby = self.get_cog("Lobby")
+        notify = getattr(lobby, "send_reminder", None)
+        enforce = getattr(lobby, "enforce_default", None)
+        if notify is not None:
+            self.reminders = ReminderDispatcher(
+                self.storage,
+                notify,
+                clock=self.clock,
+                poll_seconds=self.settings.reminder_poll_seconds,
+                enforce=enforce,
+                tables=self.tables,
+            )
+            self.reminders.start()
+
+    async def close(self) -> None:
+        if self.reminders is not None:
+            await self.reminders.stop()
+        try:
+            await super().close()
+        finally:
+            await self.storage.close()
+
+
+def build_bot(
+    settings: Settings,
+    storage: Storage | None = None,
+    *,
+    clock: Callable[[], float] = time.time,
+    cogs: Sequence[str] = COGS,
+) -> GameBot:
+    """A ready-to-start bot (call `await bot.start(token)`), not yet connected."""
+    point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    return GameBot(settings, storage, clock=clock, cogs=cogs)

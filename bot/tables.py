@@ -1,0 +1,835 @@
+"""The table service: the only way the Discord layer touches games (DESIGN.md, "Layers").
+
+Every method that changes a game runs load → check → apply → persist → return events under that
+game's `asyncio.Lock` (created on demand, so games never block each other). Reads take the lock
+too: loading may migrate an old state and persist it, and the cache stays consistent.
+
+Errors a player can cause are `TableError` (a ValueError whose text a player can read and whose
+`rule` names the check); the engine's `IllegalAction` passes through unchanged. Nothing here
+imports discord: the cog turns results into messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args, get_origin
+
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+
+from bot.storage import (
+    LIVE,
+    MAX_SEED,
+    DuplicateSeat,
+    GameRecord,
+    GameSettings,
+    SeatRecord,
+    Status,
+    Storage,
+    VersionConflict,
+)
+from rules.core import Action, Event, IllegalAction, Result, Rng
+from rules.core.game import Game, GameState
+from rules.registry import GAMES
+
+log = logging.getLogger(__name__)
+
+AnyGame = Game[Any, Any]
+Chooser = Callable[[AnyGame, GameState, str], Action | None]
+
+
+# ---- errors --------------------------------------------------------------------------------
+class TableError(ValueError):
+    """A mistake a player can make at the table; `str(err)` is a sentence for them."""
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class StaleAction(TableError):
+    """A button or command from an earlier state of the game."""
+
+    def __init__(self, current_version: int | None,
+                 message: str = "That button is from an earlier turn — "
+                                "here is the current board.") -> None:
+        super().__init__(message, rule="TABLE-STALE")
+        self.current_version = current_version
+
+
+# ---- results -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StartResult:
+    record: GameRecord
+    state: GameState
+    events: list[Event]
+    awaited: list[str]
+    """Seats the game waits for now, sorted."""
+    awaited_users: dict[str, int | None]
+    """Awaited seat → user id (None: an AI seat)."""
+    users: dict[str, int | None]
+    """Every seat → user id."""
+    result: Result | None = None
+    """Set only by a game that can end during setup."""
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+
+@dataclass(frozen=True)
+class ActResult:
+    record: GameRecord
+    seat: str
+    action: Action
+    state: GameState
+    events: list[Event]
+    awaited: list[str]
+    awaited_users: dict[str, int | None]
+    newly_awaited: list[str]
+    """Awaited seats the game was not already waiting for before this action (plus the acting
+    seat if it must act again): the ones worth a fresh ping. After one answer to a prompt that
+    several seats answer at once, this is empty."""
+    users: dict[str, int | None]
+    result: Result | None
+    version: int
+    """The game's version after this action (= the action's seq = state.step)."""
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    record: GameRecord
+    seat: str
+    undone: Action
+    state: GameState
+    awaited: list[str]
+    awaited_users: dict[str, int | None]
+    version: int
+
+
+# ---- the state cache -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Cached:
+    json: str
+    state: GameState
+
+
+class _StateCache:
+    """Recently loaded states by game id and version (a few versions per game, LRU over games).
+
+    A hit for the current version also requires the stored JSON to be identical, so a state is
+    reloaded whenever storage holds something else. States are shared, never mutated (`apply`
+    never mutates its input); callers must not mutate what they get.
+    """
+
+    def __init__(self, max_games: int = 128, per_game: int = 6) -> None:
+        self.max_games = max_games
+        self.per_game = per_game
+        self._data: OrderedDict[int, OrderedDict[int, _Cached]] = OrderedDict()
+
+    def get(self, game_id: int, version: int, text: str | None = None) -> GameState | None:
+        entry = self._data.get(game_id, OrderedDict()).get(version)
+        if entry is None or (text is not None and entry.json != text):
+            return None
+        self._data.move_to_end(game_id)
+        return entry.state
+
+    def put(self, game_id: int, version: int, text: str, state: GameState) -> None:
+        versions = self._data.setdefault(game_id, OrderedDict())
+        versions[version] = _Cached(text, state)
+        versions.move_to_end(version)
+        while len(versions) > self.per_game:
+            versions.popitem(last=False)
+        self._data.move_to_end(game_id)
+        while len(self._data) > self.max_games:
+            self._data.popitem(last=False)
+
+    def drop(self, game_id: int, from_version: int = 0) -> None:
+        versions = self._data.get(game_id)
+        if versions is None:
+            return
+        for v in [v for v in versions if v >= from_version]:
+            del versions[v]
+        if not versions:
+            del self._data[game_id]
+
+
+# ---- helpers -------------------------------------------------------------------------------
+def default_seed() -> int:
+    return secrets.randbits(63)
+
+
+def _seat_order(seat: str) -> tuple[int, str]:
+    digits = seat[1:] if seat[:1] == "s" else ""
+    return (int(digits), seat) if digits.isdigit() else (1 << 30, seat)
+
+
+def _count_text(counts: set[int]) -> str:
+    ordered = sorted(counts)
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
+        return f"{ordered[0]} to {ordered[-1]}"
+    if len(ordered) == 1:
+        return str(ordered[0])
+    return ", ".join(str(n) for n in ordered[:-1]) + f" or {ordered[-1]}"
+
+
+def _num(value: Any) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _allowed(field: FieldInfo, kind: str = "") -> str | None:
+    """The allowed values of a field in words, from its type, constraints or Literal values."""
+    bounds: dict[str, Any] = {}
+    for meta in field.metadata:
+        for attr in ("ge", "gt", "le", "lt"):
+            value = getattr(meta, attr, None)
+            if value is not None:
+                bounds[attr] = _num(value)
+    if get_origin(field.annotation) is Literal:
+        return "must be one of: " + ", ".join(str(a) for a in get_args(field.annotation))
+    if kind.startswith("int_") or field.annotation is int:
+        noun = "a whole number"
+    elif kind.startswith("float_") or field.annotation is float:
+        noun = "a number"
+    else:
+        noun = ""
+    if "ge" in bounds and "le" in bounds:
+        return f"must be {noun or 'a number'} from {bounds['ge']} to {bounds['le']}"
+    words = {"ge": "at least", "gt": "more than", "le": "at most", "lt": "less than"}
+    parts = [f"{words[k]} {v}" for k, v in bounds.items()]
+    if parts:
+        return f"must be {noun + ' ' if noun else ''}" + " and ".join(parts)
+    if noun:
+        return f"must be {noun}"
+    if kind.startswith("bool_"):
+        return "must be true or false"
+    return None
+
+
+def explain_validation(model: type[BaseModel], exc: ValidationError, what: str = "option") -> str:
+    """A player-readable sentence per pydantic error, naming the field and its allowed range."""
+    lines: list[str] = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        name = ".".join(loc) or what
+        if err["type"] == "extra_forbidden":
+            known = ", ".join(model.model_fields)
+            lines.append(f"There is no {what} “{name}” (known: {known}).")
+            continue
+        field = model.model_fields.get(loc[0]) if loc else None
+        rule = _allowed(field, err["type"]) if field is not None else None
+        if rule is None:
+            rule = "is not valid: " + str(err["msg"]).replace("Input should", "it should")
+        given = err.get("input")
+        shown = "" if isinstance(given, dict) else f" (you gave {given!r})"
+        lines.append(f"The {what} “{name}” {rule}{shown}.")
+    return " ".join(lines)
+
+
+def _rng_states(obj: Any) -> list[int]:
+    """Every RNG state inside a game state, wherever the game keeps it."""
+    found: list[int] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, Rng):
+            found.append(x.state)
+        elif isinstance(x, BaseModel):
+            for name in type(x).model_fields:
+                walk(getattr(x, name))
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                walk(v)
+
+    walk(obj)
+    return found
+
+
+# ---- the service ---------------------------------------------------------------------------
+class TableService:
+    def __init__(
+        self,
+        storage: Storage,
+        games: Mapping[str, AnyGame] = GAMES,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = default_seed,
+        *,
+        cache_games: int = 128,
+    ) -> None:
+        self.storage = storage
+        self.games = games
+        self.clock = clock
+        self.seed_source = seed_source
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
+        self._cache = _StateCache(max_games=cache_games)
+
+    # ---- locking and loading ------------------------------------------------------------
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The game's lock (one per game, created on demand)."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    async def _get(self, game_id: int) -> GameRecord:
+        rec = await self.storage.get_game(game_id)
+        if rec is None:
+            raise TableError("There is no such game (it may have been deleted).", "TABLE-GAME")
+        return rec
+
+    def _game(self, rec: GameRecord) -> AnyGame:
+        game = self.games.get(rec.game)
+        if game is None:
+            raise TableError(f"This bot no longer has the rules for “{rec.game}”.", "TABLE-GAME")
+        return game
+
+    async def _load(self, rec: GameRecord) -> GameState:
+        """The current state of a started game (cached; old engine versions migrated once)."""
+        if rec.state_json is None:
+            raise TableError("This game hasn't started yet.", "TABLE-LOBBY")
+        hit = self._cache.get(rec.id, rec.version, rec.state_json)
+        if hit is not None:
+            return hit
+        game = self._game(rec)
+        text = rec.state_json
+        if rec.engine_version != game.version:
+            hook = getattr(game, "migrate_state", None)
+            if callable(hook):
+                log.info("game %s: migrating state from %s to %s", rec.id, rec.engine_version,
+                         game.version)
+                text = json.dumps(hook(json.loads(text), rec.engine_version))
+            else:
+                log.warning("game %s: stored with %s, loading as-is with %s", rec.id,
+                            rec.engine_version, game.version)
+            state: GameState = game.load_state(text)
+            text = state.model_dump_json()
+            rec = await self.storage.rewrite_state(rec.id, rec.version, text, game.version,
+                                                   self.clock())
+        else:
+            state = game.load_state(text)
+        if state.step != rec.version:
+            log.error("game %s: stored version %s but state step %s", rec.id, rec.version,
+                      state.step)
+        self._cache.put(rec.id, rec.version, text, state)
+        return state
+
+    @staticmethod
+    def _require_active(rec: GameRecord) -> None:
+        if rec.status == "lobby":
+            raise TableError("This game hasn't started yet.", "TABLE-LOBBY")
+        if rec.status == "over":
+            raise TableError("This game is over.", "TABLE-OVER")
+        if rec.status == "abandoned":
+            raise TableError("This game was abandoned.", "TABLE-OVER")
+
+    @staticmethod
+    def _require_lobby(rec: GameRecord) -> None:
+        if rec.status == "active":
+            raise TableError("This game has already started.", "TABLE-STARTED")
+        if rec.status != "lobby":
+            raise TableError("This game is over.", "TABLE-OVER")
+
+    @staticmethod
+    def _users(seats: Iterable[SeatRecord]) -> dict[str, int | None]:
+        return {s.seat: s.user_id for s in sorted(seats, key=lambda s: _seat_order(s.seat))}
+
+    def _interval(self, rec: GameRecord) -> float:
+        return rec.settings.reminder_hours * 3600.0
+
+    def _check_options(self, game: AnyGame, options: Mapping[str, Any]) -> BaseModel:
+        try:
+            return game.options_model.model_validate(dict(options))
+        except ValidationError as exc:
+            raise TableError(explain_validation(game.options_model, exc),
+                             "TABLE-OPTIONS") from exc
+
+    @staticmethod
+    def _check_settings(current: GameSettings, changes: Mapping[str, Any]) -> GameSettings:
+        unknown = [k for k in changes if k not in GameSettings.model_fields]
+        if unknown:
+            known = ", ".join(GameSettings.model_fields)
+            raise TableError(f"There is no setting “{unknown[0]}” (known: {known}).",
+                             "TABLE-SETTINGS")
+        try:
+            return GameSettings.model_validate({**current.model_dump(), **changes})
+        except ValidationError as exc:
+            raise TableError(explain_validation(GameSettings, exc, "setting"),
+                             "TABLE-SETTINGS") from exc
+
+    # ---- lobby --------------------------------------------------------------------------
+    async def create(
+        self, guild_id: int, channel_id: int, thread_id: int | None, game_name: str,
+        options: Mapping[str, Any], creator_id: int, settings: Mapping[str, Any] | None = None,
+    ) -> GameRecord:
+        """A new lobby; the creator takes the first seat."""
+        game = self.games.get(game_name)
+        if game is None:
+            known = ", ".join(sorted(self.games)) or "none"
+            raise TableError(f"There is no game called “{game_name}” (games: {known}).",
+                             "TABLE-GAME")
+        opts = self._check_options(game, options)
+        table = self._check_settings(GameSettings(), settings or {})
+        return await self.storage.create_game(
+            guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, game=game.name,
+            options=opts.model_dump(mode="json"), created_by=creator_id,
+            engine_version=game.version, settings=table, now=self.clock())
+
+    async def _add(self, game_id: int, user_id: int | None, by: int) -> SeatRecord:
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            self._require_lobby(rec)
+            seats = await self.storage.seats(game_id)
+            if user_id is not None and any(s.user_id == user_id for s in seats):
+                raise TableError("You are already seated in this game.", "TABLE-SEATED")
+            if user_id is None and by != rec.created_by:
+                raise TableError("Only the player who created this game can add AI players.",
+                                 "TABLE-CREATOR")
+            game = self._game(rec)
+            most = max(game.player_counts(game.options_model.model_validate(rec.options)))
+            if len(seats) >= most:
+                raise TableError(f"This table is full ({most} seats).", "TABLE-FULL")
+            try:
+                return await self.storage.add_seat(game_id, user_id, self.clock())
+            except DuplicateSeat as exc:
+                raise TableError("You are already seated in this game.", "TABLE-SEATED") from exc
+
+    async def join(self, game_id: int, user_id: int) -> SeatRecord:
+        return await self._add(game_id, user_id, user_id)
+
+    async def add_ai(self, game_id: int, user_id: int) -> SeatRecord:
+        """The creator seats the built-in AI (a seat with no user)."""
+        return await self._add(game_id, None, user_id)
+
+    async def remove_ai(self, game_id: int, user_id: int, seat: str) -> None:
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            self._require_lobby(rec)
+            if user_id != rec.created_by:
+                raise TableError("Only the player who created this game can remove AI players.",
+                                 "TABLE-CREATOR")
+            seats = await self.storage.seats(game_id)
+            if not any(s.seat == seat and s.user_id is None for s in seats):
+                raise TableError(f"There is no AI player in seat {seat}.", "TABLE-SEAT")
+            await self.storage.remove_seat_at(game_id, seat)
+
+    async def leave(self, game_id: int, user_id: int) -> GameRecord:
+        """Leave a lobby. The creator leaving hands the game to the next seated player, or
+        abandons it when no player is left. Returns the updated record."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            if rec.status == "active":
+                raise TableError("The game has started, so you can't leave the table now.",
+                                 "TABLE-STARTED")
+            self._require_lobby(rec)
+            seats = await self.storage.seats(game_id)
+            if not any(s.user_id == user_id for s in seats):
+                raise TableError("You're not seated in this game.", "TABLE-NOT-SEATED")
+            now = self.clock()
+            if rec.created_by == user_id:
+                heirs = [s.user_id for s in seats if s.user_id is not None and s.user_id != user_id]
+                if heirs:
+                    await self.storage.set_creator(game_id, heirs[0], now)
+                await self.storage.remove_seat(game_id, user_id)
+                if not heirs:
+                    await self.storage.set_status(game_id, "abandoned", now)
+            else:
+                await self.storage.remove_seat(game_id, user_id)
+            return await self._get(game_id)
+
+    async def start(
+        self, game_id: int, user_id: int, seed: int | None = None, *,
+        first_user_id: int | None = None,
+    ) -> StartResult:
+        """Only the creator. Seats become s1..sN in join order, except that `first_user_id`
+        (if given) takes s1 — the seat that takes the opposing role where options assign none."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            self._require_lobby(rec)
+            if user_id != rec.created_by:
+                raise TableError("Only the player who created this game can start it.",
+                                 "TABLE-CREATOR")
+            game = self._game(rec)
+            options = game.options_model.model_validate(rec.options)
+            seats = await self.storage.seats(game_id)
+            counts = game.player_counts(options)
+            if len(seats) not in counts:
+                raise TableError(
+                    f"{game.title} needs {_count_text(counts)} players; "
+                    f"{len(seats)} {'is' if len(seats) == 1 else 'are'} seated.", "TABLE-COUNT")
+            if seed is None:
+                seed = self.seed_source()
+            if not 0 <= seed <= MAX_SEED:
+                raise TableError("A seed must be a whole number from 0 to 2^63−1.", "TABLE-SEED")
+            order = list(seats)
+            if first_user_id is not None:
+                first = next((s for s in seats if s.user_id == first_user_id), None)
+                if first is None:
+                    raise TableError("The player chosen to go first isn't seated in this game.",
+                                     "TABLE-SEAT")
+                order.remove(first)
+                order.insert(0, first)
+            new_id = {s.position: f"s{i}" for i, s in enumerate(order, start=1)}
+            seat_ids = [f"s{i}" for i in range(1, len(seats) + 1)]
+            state: GameState = game.setup(seat_ids, options, seed)
+            text = state.model_dump_json()
+            now = self.clock()
+            awaited = sorted(game.to_act(state))
+            rec = await self.storage.start_game(
+                game_id, text, seed, seat_ids=[new_id[s.position] for s in seats], now=now,
+                next_reminder_at=now + self._interval(rec) if awaited else None)
+            self._cache.drop(game_id)
+            self._cache.put(game_id, rec.version, text, state)
+            users = {new_id[s.position]: s.user_id for s in order}
+            events = [Event(kind="start", text=f"{game.title} begins with {len(seats)} players.")]
+            return StartResult(record=rec, state=state, events=events, awaited=awaited,
+                               awaited_users={s: users[s] for s in awaited}, users=users,
+                               result=game.result(state))
+
+    # ---- play ---------------------------------------------------------------------------
+    async def act(
+        self, game_id: int, user_id: int, action: Action, expected_version: int | None = None,
+    ) -> ActResult:
+        """A player's move. `expected_version` is the version the button or command was made
+        for: a press from an earlier version is refused with StaleAction, unless only other
+        seats have acted since and this seat's choices are unchanged (simultaneous prompts)."""
+        res = await self._act(game_id, user_id=user_id, seat=None,
+                              choose=lambda _g, _s, _seat: action,
+                              expected_version=expected_version, strict=False)
+        assert res is not None
+        return res
+
+    async def act_as_seat(
+        self, game_id: int, seat: str, action: Action, expected_version: int | None = None,
+    ) -> ActResult:
+        """A move for a seat made by the bot (AI, default, tests): no user check."""
+        res = await self._act(game_id, user_id=None, seat=seat,
+                              choose=lambda _g, _s, _seat: action,
+                              expected_version=expected_version, strict=True)
+        assert res is not None
+        return res
+
+    async def play_ai(self, game_id: int, seat: str) -> ActResult:
+        """The built-in AI's move for an awaited seat."""
+        res = await self._act(game_id, user_id=None, seat=seat,
+                              choose=lambda g, s, seat_: g.ai_action(s, seat_),
+                              expected_version=None, strict=True)
+        assert res is not None
+        return res
+
+    async def play_default(
+        self, game_id: int, seat: str, expected_version: int | None = None,
+    ) -> ActResult | None:
+        """The rule-defined default for an awaited seat that timed out (enforced reminders).
+        None when the seat is no longer awaited or its game defines no default."""
+        def choose(g: AnyGame, s: GameState, seat_: str) -> Action | None:
+            return g.default_action(s, seat_) if seat_ in g.to_act(s) else None
+
+        try:
+            return await self._act(game_id, user_id=None, seat=seat, choose=choose,
+                                   expected_version=expected_version, strict=True)
+        except StaleAction:
+            return None
+
+    async def _act(
+        self, game_id: int, *, user_id: int | None, seat: str | None, choose: Chooser,
+        expected_version: int | None, strict: bool,
+    ) -> ActResult | None:
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            self._require_active(rec)
+            seats = await self.storage.seats(game_id)
+            users = self._users(seats)
+            if seat is None:
+                seat = next((s for s, u in users.items() if u == user_id), None)
+                if seat is None:
+                    raise TableError("You're not playing in this game — you can follow it in "
+                                     "the thread.", "TABLE-NOT-SEATED")
+            elif seat not in users:
+                raise TableError(f"There is no seat {seat} in this game.", "TABLE-SEAT")
+            game = self._game(rec)
+            state = await self._load(rec)
+            action = choose(game, state, seat)
+            if action is None:
+                return None
+            if expected_version is not None and expected_version != rec.version and (
+                strict or not await self._still_current(rec, game, state, seat, action,
+                                                        expected_version)
+            ):
+                raise StaleAction(rec.version)
+            outcome = game.apply(state, seat, action)  # IllegalAction: nothing persisted
+            new: GameState = outcome.state
+            result = game.result(new)
+            before, after = game.to_act(state), game.to_act(new)
+            now = self.clock()
+            if result is not None or not after:
+                next_at, stage, since = None, 0, None
+            elif (rec.next_reminder_at is not None and after <= before
+                  and seat not in after):
+                # Someone answered a simultaneous prompt: the others keep their clock.
+                next_at, stage, since = rec.next_reminder_at, rec.reminder_stage, rec.awaited_since
+            else:
+                next_at, stage, since = now + self._interval(rec), 0, now
+            status: Status = "over" if result is not None else "active"
+            text = new.model_dump_json()
+            try:
+                rec = await self.storage.append_action(
+                    game_id, rec.version, seat, user_id, action.model_dump_json(), text, status,
+                    next_at, stage, awaited_since=since, now=now)
+            except VersionConflict as exc:
+                self._cache.drop(game_id)
+                raise StaleAction(exc.actual) from exc
+            if new.step != rec.version:
+                log.error("game %s: version %s but state step %s", game_id, rec.version, new.step)
+            self._cache.put(game_id, rec.version, text, new)
+            awaited = [] if result is not None else sorted(after)
+            fresh = [s for s in awaited if s not in before or s == seat]
+            return ActResult(record=rec, seat=seat, action=action, state=new,
+                             events=list(outcome.events), awaited=awaited,
+                             awaited_users={s: users.get(s) for s in awaited},
+                             newly_awaited=fresh, users=users,
+                             result=result, version=rec.version)
+
+    async def _still_current(
+        self, rec: GameRecord, game: AnyGame, state: GameState, seat: str, action: Action,
+        expected: int,
+    ) -> bool:
+        """Whether a press made at version `expected` is still the same decision now: only other
+        seats acted since, and this seat may act with exactly the same choices."""
+        if not 0 <= expected < rec.version:
+            return False
+        later = await self.storage.actions(rec.id, after_seq=expected)
+        if any(a.seat == seat for a in later):
+            return False
+        old = self._cache.get(rec.id, expected)
+        if old is None:
+            try:
+                old = await self._replay(rec, expected)
+            except Exception:  # a history the current engine cannot replay: be strict
+                log.warning("game %s: could not replay to %s", rec.id, expected, exc_info=True)
+                return False
+        if not (game.may_act(old, seat) and game.may_act(state, seat)):
+            return False
+        now_legal = {a.key() for a in game.legal_actions(state, seat)}
+        then_legal = {a.key() for a in game.legal_actions(old, seat)}
+        return now_legal == then_legal and action.key() in now_legal
+
+    # ---- undo and replay ----------------------------------------------------------------
+    async def undo(self, game_id: int, user_id: int) -> UndoResult:
+        """Take back the last action: only its own player, only if it drew nothing at random and
+        revealed nothing hidden. Replays the log to seq−1 and truncates it."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            self._require_active(rec)
+            seats = await self.storage.seats(game_id)
+            users = self._users(seats)
+            if user_id not in users.values():
+                raise TableError("You're not playing in this game.", "TABLE-NOT-SEATED")
+            if rec.version == 0:
+                raise TableError("There is nothing to undo yet.", "TABLE-UNDO")
+            [last] = await self.storage.actions(game_id, after_seq=rec.version - 1)
+            if last.user_id != user_id:
+                if users.get(last.seat) == user_id:
+                    raise TableError("The last move in your seat was made by the bot, so it "
+                                     "can't be undone.", "TABLE-UNDO")
+                raise TableError("Only the player who made the last move can undo it, and only "
+                                 "before anyone else moves.", "TABLE-UNDO")
+            game = self._game(rec)
+            current = await self._load(rec)
+            action = Action.model_validate_json(last.action_json)
+            try:
+                before = await self._replay(rec, rec.version - 1)
+                outcome = game.apply(before, last.seat, action)
+            except (IllegalAction, ValidationError) as exc:
+                log.warning("game %s: replay failed during undo: %s", game_id, exc)
+                before, outcome = None, None
+            if outcome is None or outcome.state.model_dump_json() != current.model_dump_json():
+                raise TableError("This game's history can't be replayed exactly (it was "
+                                 "recorded by an older version of the rules), so undo is not "
+                                 "available.", "TABLE-UNDO")
+            assert before is not None
+            reason = self._undo_refusal(game, before, last.seat, action, outcome.state,
+                                        list(outcome.events))
+            if reason is not None:
+                raise TableError(reason, "TABLE-UNDO")
+            now = self.clock()
+            awaited = sorted(game.to_act(before))
+            text = before.model_dump_json()
+            rec = await self.storage.rewind(
+                game_id, rec.version, rec.version - 1, text, status="active",
+                next_reminder_at=now + self._interval(rec) if awaited else None,
+                reminder_stage=0, awaited_since=now if awaited else None, now=now)
+            self._cache.drop(game_id, from_version=rec.version)
+            self._cache.put(game_id, rec.version, text, before)
+            return UndoResult(record=rec, seat=last.seat, undone=action, state=before,
+                              awaited=awaited, awaited_users={s: users.get(s) for s in awaited},
+                              version=rec.version)
+
+    @staticmethod
+    def _undo_refusal(
+        game: AnyGame, before: GameState, seat: str, action: Action, after: GameState,
+        events: list[Event],
+    ) -> str | None:
+        if _rng_states(before) != _rng_states(after):
+            return "That move used the dice or a shuffle, so it can't be undone."
+        if game.result(after) is not None:
+            return "That move ended the game, so it can't be undone."
+        hook = getattr(game, "undo_refusal", None)
+        if callable(hook):
+            # A game that knows which of its events reveal nothing decides for itself.
+            reason = hook(before, seat, action, after, events)
+            return None if reason is None else str(reason)
+        if any(not e.public for e in events):
+            return "That move revealed hidden information, so it can't be undone."
+        return None
+
+    async def _replay(self, rec: GameRecord, upto_seq: int | None) -> GameState:
+        game = self._game(rec)
+        if rec.seed is None:
+            raise TableError("This game hasn't started yet.", "TABLE-LOBBY")
+        seats = sorted((s.seat for s in await self.storage.seats(rec.id)), key=_seat_order)
+        options = game.options_model.model_validate(rec.options)
+        actions = await self.storage.actions(rec.id, upto_seq=upto_seq)
+        seed = rec.seed
+
+        def run() -> GameState:
+            state: GameState = game.setup(seats, options, seed)
+            for a in actions:
+                state = game.apply(state, a.seat, Action.model_validate_json(a.action_json)).state
+            return state
+
+        return await asyncio.to_thread(run)
+
+    async def replay(self, game_id: int, upto_seq: int | None = None) -> GameState:
+        """The state rebuilt from the seed and the action log (up to `upto_seq`)."""
+        async with self.lock(game_id):
+            return await self._replay(await self._get(game_id), upto_seq)
+
+    async def verify(self, game_id: int) -> bool:
+        """Whether replaying the log gives exactly the stored state."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            stored = await self._load(rec)
+            replayed = await self._replay(rec, rec.version)
+            return replayed.model_dump_json() == stored.model_dump_json()
+
+    # ---- reads --------------------------------------------------------------------------
+    async def get(self, game_id: int) -> GameRecord:
+        return await self._get(game_id)
+
+    async def game_in_thread(self, thread_id: int) -> GameRecord | None:
+        return await self.storage.find_game_by_thread(thread_id)
+
+    async def list_games(
+        self, guild_id: int | None = None, statuses: Iterable[Status] | None = LIVE,
+    ) -> list[GameRecord]:
+        return await self.storage.list_games(guild_id, statuses)
+
+    async def seats(self, game_id: int) -> list[SeatRecord]:
+        return await self.storage.seats(game_id)
+
+    async def state(self, game_id: int) -> GameState:
+        """The current state (shared with the cache: do not mutate it)."""
+        async with self.lock(game_id):
+            return await self._load(await self._get(game_id))
+
+    async def view(self, game_id: int, user_id: int | None) -> dict[str, Any]:
+        """The seat's private view for a seated user, the public view for anyone else."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            state = await self._load(rec)
+            seat = self._users(await self.storage.seats(game_id))
+            mine = next((s for s, u in seat.items() if u == user_id and u is not None), None)
+            return self._game(rec).view(state, mine)
+
+    async def legal_actions(self, game_id: int, user_id: int) -> list[Action]:
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            if rec.status != "active":
+                return []
+            seat = next((s.seat for s in await self.storage.seats(game_id)
+                         if s.user_id == user_id), None)
+            if seat is None:
+                return []
+            return self._game(rec).legal_actions(await self._load(rec), seat)
+
+    async def seat_of(self, game_id: int, user_id: int) -> str | None:
+        return next((s.seat for s in await self.storage.seats(game_id) if s.user_id == user_id),
+                    None)
+
+    async def users_of(self, game_id: int) -> dict[str, int | None]:
+        return self._users(await self.storage.seats(game_id))
+
+    async def awaited(self, game_id: int) -> dict[str, int | None]:
+        """Seats the game waits for now → their user ids (None: AI). Empty unless active."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            if rec.status != "active":
+                return {}
+            state = await self._load(rec)
+            users = self._users(await self.storage.seats(game_id))
+            return {s: users.get(s) for s in sorted(self._game(rec).to_act(state))}
+
+    # ---- management ---------------------------------------------------------------------
+    def _require_manager(self, rec: GameRecord, user_id: int, can_manage_threads: bool,
+                         doing: str) -> None:
+        if user_id != rec.created_by and not can_manage_threads:
+            raise TableError(f"Only the player who created this game or a moderator (Manage "
+                             f"Threads) can {doing}.", "TABLE-CREATOR")
+
+    async def abandon(self, game_id: int, user_id: int, can_manage_threads: bool) -> GameRecord:
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            if rec.status not in LIVE:
+                raise TableError("This game is already over.", "TABLE-OVER")
+            self._require_manager(rec, user_id, can_manage_threads, "abandon it")
+            rec = await self.storage.set_status(game_id, "abandoned", self.clock())
+            self._cache.drop(game_id)
+            return rec
+
+    async def mark_abandoned(self, game_id: int, reason: str) -> GameRecord | None:
+        """The bot ends a live game itself (its thread was deleted...); no permission check.
+        None if there is no such game; an ended game is left as it is."""
+        async with self.lock(game_id):
+            rec = await self.storage.get_game(game_id)
+            if rec is None or rec.status not in LIVE:
+                return rec
+            log.info("game %s abandoned: %s", game_id, reason)
+            rec = await self.storage.set_status(game_id, "abandoned", self.clock())
+            self._cache.drop(game_id)
+            return rec
+
+    async def update_settings(
+        self, game_id: int, user_id: int, changes: Mapping[str, Any],
+        can_manage_threads: bool = False,
+    ) -> dict[str, Any]:
+        """Change table settings (creator or Manage Threads); returns all settings."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            if rec.status not in LIVE:
+                raise TableError("This game is already over.", "TABLE-OVER")
+            self._require_manager(rec, user_id, can_manage_threads, "change its settings")
+            settings = self._check_settings(rec.settings, changes)
+            rec = await self.storage.update_settings(game_id, settings, self.clock())
+            return rec.settings.model_dump()
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        await self.storage.set_board_message(game_id, message_id)
+
+    async def set_dms_ok(self, game_id: int, user_id: int, ok: bool) -> None:
+        await self.storage.set_dms_ok(game_id, user_id, ok)

@@ -1,0 +1,1 @@
+"""What every cog shares: error answers, restart-proof components, and event delivery."""

@@ -1,0 +1,68 @@
+"""One place that turns every failure into exactly one answer a player can act on.
+
+Order of precedence (python-discord's error handler is the model):
+1. `IllegalAction` (the rules said no) and `TableError` (a lobby or seat mistake): the message
+   itself, ephemerally, with the rule id where there is one. Nothing changed.
+2. `OptionsError`: what the options accept.
+3. Discord permission errors: what permission the bot lacks, and where.
+4. Anything else: logged with a short id the player can quote; the player is told the game
+   is unchanged (the table service persists nothing on error).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.options import OptionsError
+from bot.tables import TableError
+from rules.core import IllegalAction
+
+log = logging.getLogger(__name__)
+
+
+async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was already acknowledged."""
+    kwargs.setdefault("ephemeral", True)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text[:2000], **kwargs)
+        else:
+            await interaction.response.send_message(text[:2000], **kwargs)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+
+
+def explain(error: BaseException) -> tuple[str, bool]:
+    """The player-facing text for `error`, and whether it was an expected (player) error."""
+    if isinstance(error, app_commands.CommandInvokeError | discord.app_commands.TransformerError):
+        error = error.__cause__ or error
+    if isinstance(error, IllegalAction):
+        rule = f" (rule {error.rule})" if error.rule and not error.rule.startswith("CORE") else ""
+        return f"{error.message}{rule}", True
+    if isinstance(error, TableError | OptionsError):
+        return str(error), True
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You can't use that command here.", True
+    if isinstance(error, discord.Forbidden):
+        return ("I'm missing a permission to do that here (Discord said: "
+                f"{error.text or 'Forbidden'}). Ask a server admin to check my role."), True
+    code = secrets.token_hex(3)
+    log.error("unexpected error %s", code, exc_info=error)
+    return (f"Something went wrong on my side (error id `{code}`). Nothing in the game changed; "
+            "try again, and quote the id if it keeps happening."), False
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    text, _ = explain(error)
+    await reply(interaction, text)
+
+
+async def on_app_command_error(
+    interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+) -> None:
+    await answer_error(interaction, error)

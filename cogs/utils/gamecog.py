@@ -1,0 +1,128 @@
+"""Slash commands for a game, built from its families of actions.
+
+A game cog declares its subcommands as families of action kinds (`move` → {"move"}); each
+subcommand takes one optional `choice` whose autocomplete lists the caller's legal actions of
+that family, labelled with `Game.describe`. Without a choice, a single legal action is played
+at once and several are offered as buttons. No rule logic here: legality is the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.tables import TableError
+from cogs.utils.errors import reply
+from cogs.utils.table import action_hash, action_view, game_of, play
+from rules.core import Action
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+    from bot.storage import GameRecord
+
+
+@dataclass(frozen=True)
+class Family:
+    """One subcommand: its name, help text, and the action kinds it plays."""
+
+    name: str
+    description: str
+    kinds: frozenset[str]
+
+
+async def _context(interaction: discord.Interaction[Any],
+                   game_name: str) -> tuple[GameRecord, str, Any]:
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    channel = interaction.channel
+    record = await bot.storage.find_game_by_thread(channel.id) if channel else None
+    if record is None:
+        raise TableError("There's no game in this channel. Run this inside the thread of a "
+                         "game you're playing (`/game list` shows them).")
+    if record.game != game_name:
+        raise TableError(f"This thread's game is {game_of(record).title}; these commands are "
+                         "for another game.")
+    if record.status != "active":
+        raise TableError("This game isn't being played right now "
+                         f"({record.status}).")
+    seat = await bot.tables.seat_of(record.id, interaction.user.id)
+    if seat is None:
+        raise TableError("You're not playing in this game. You can follow it in the thread.")
+    state = await bot.tables.state(record.id)
+    return record, seat, state
+
+
+def _family_actions(record: GameRecord, seat: str, state: Any,
+                    family: Family) -> list[Action]:
+    game = game_of(record)
+    return [a for a in game.legal_actions(state, seat) if a.kind in family.kinds]
+
+
+def make_command(game_name: str, family: Family) -> app_commands.Command[Any, Any, Any]:
+    async def callback(interaction: discord.Interaction[Any], choice: str | None = None) -> None:
+        record, seat, state = await _context(interaction, game_name)
+        game = game_of(record)
+        actions = _family_actions(record, seat, state, family)
+        if not actions:
+            if not game.may_act(state, seat):
+                raise TableError(f"It's not your move: {game.waiting_text(state)}")
+            kinds = sorted({a.kind for a in game.legal_actions(state, seat)})
+            raise TableError(f"You can't {family.name} right now. What you can do: "
+                             + ", ".join(kinds) + " — or press **My choices**.")
+        chosen: Action | None = None
+        if choice:
+            wanted = choice.strip().lower()
+            for action in actions:
+                if action_hash(action) == choice or game.describe(
+                        state, seat, action).lower() == wanted:
+                    chosen = action
+                    break
+            if chosen is None:
+                raise TableError(f"“{choice}” isn't something you can {family.name} now. Pick "
+                                 "one from the list that appears as you type.")
+        elif len(actions) == 1:
+            chosen = actions[0]
+        if chosen is None:
+            await reply(interaction, game.prompt_text(state, seat) or "Choose one:",
+                        view=action_view(record.id, game, state, seat, actions, extras=False))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await play(interaction, record, chosen, expected_version=state.step)
+        await reply(interaction, f"Done: {game.describe(state, seat, chosen)}.")
+
+    async def autocomplete(interaction: discord.Interaction[Any],
+                           current: str) -> list[app_commands.Choice[str]]:
+        try:
+            record, seat, state = await _context(interaction, game_name)
+        except TableError:
+            return []
+        game = game_of(record)
+        wanted = current.lower()
+        out = []
+        for action in _family_actions(record, seat, state, family):
+            label = game.describe(state, seat, action)
+            if wanted in label.lower():
+                out.append(app_commands.Choice(name=label[:100], value=action_hash(action)))
+        return out[:25]
+
+    command: app_commands.Command[Any, Any, Any] = app_commands.Command(
+        name=family.name, description=family.description[:100], callback=callback)
+    command._params["choice"].description = "What exactly (start typing for your options)"
+    command.autocomplete("choice")(autocomplete)
+    return command
+
+
+def make_group(game_name: str, description: str,
+               families: list[Family]) -> app_commands.Group:
+    group = app_commands.Group(name=game_name.replace("_", "-"), description=description,
+                               guild_only=True)
+    for family in families:
+        group.add_command(make_command(game_name, family))
+    return group
+
+
+AutocompleteFn = Callable[[discord.Interaction[Any], str],
+                          Awaitable[list[app_commands.Choice[str]]]]

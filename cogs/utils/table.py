@@ -1,0 +1,441 @@
+"""Playing a game on Discord: restart-proof components, one play path, and event delivery.
+
+Every choice the engine offers becomes a button or a select built from `legal_actions`. Custom
+ids name the game, the seat and the decision the seat faced (`Game.decision_id`), so a press
+from an earlier turn is refused kindly and components keep working after a restart
+(`DynamicItem`s are matched by template, not by a live View).
+
+Delivery: public events go to the game's thread with a fresh board picture (the previous
+board loses its buttons); private events go by DM to the seats allowed to see them; a DM that
+fails is reported in the thread without the secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import logging
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.storage import GameRecord
+from bot.tables import TableError
+from cogs.utils.errors import answer_error, reply
+from renders import render_board
+from rules.core import Action, Event, Result
+from rules.core.game import Game
+from rules.registry import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+
+MAX_BUTTONS = 20  # four rows of five; the fifth row holds "My hand" and "My choices"
+SELECT_SIZE = 25
+
+
+def action_hash(action: Action) -> str:
+    """A short stable id for an action inside a custom id (ids are capped at 100 chars)."""
+    return hashlib.sha1(action.key().encode()).hexdigest()[:10]
+
+
+def game_of(record: GameRecord) -> Game[Any, Any]:
+    game = GAMES.get(record.game)
+    if game is None:
+        raise TableError(f"This server's bot no longer knows the game `{record.game}`.")
+    return game
+
+
+def _decision_token(decision: str) -> str:
+    # Custom ids carry it between colons: keep it short and colon-free.
+    token = re.sub(r"[^A-Za-z0-9_.-]", "_", decision)
+    return token if len(token) <= 40 else hashlib.sha1(decision.encode()).hexdigest()[:16]
+
+
+# ---- components ------------------------------------------------------------------------
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"hb:a:(?P<gid>\d+):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<h>[0-9a-f]{10})"):
+    """One legal action of one seat at one decision."""
+
+    def __init__(self, gid: int, seat: str, decision: str, h: str, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+        self.gid, self.seat, self.decision, self.h = gid, seat, decision, h
+        super().__init__(discord.ui.Button(
+            label=label[:80], style=style,
+            custom_id=f"hb:a:{gid}:{seat}:{_decision_token(decision)}:{h}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ActionButton:
+        return cls(int(match["gid"]), match["seat"], match["dec"], match["h"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await press(interaction, self.gid, self.seat, self.decision, self.h)
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"hb:s:(?P<gid>\d+):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<n>\d+)"):
+    """A menu of legal actions when there are too many for buttons."""
+
+    def __init__(self, gid: int, seat: str, decision: str, n: int = 0,
+                 options: list[discord.SelectOption] | None = None,
+                 placeholder: str = "Choose…") -> None:
+        self.gid, self.seat, self.decision = gid, seat, decision
+        super().__init__(discord.ui.Select(
+            custom_id=f"hb:s:{gid}:{seat}:{_decision_token(decision)}:{n}",
+            options=options or [discord.SelectOption(label="…", value="0")],
+            placeholder=placeholder[:150], min_values=1, max_values=1))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ActionSelect:
+        return cls(int(match["gid"]), match["seat"], match["dec"], int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = list(data.get("values") or [])
+        if not values:
+            await reply(interaction, "Pick one of the options in the menu.")
+            return
+        await press(interaction, self.gid, self.seat, self.decision, str(values[0]))
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"hb:hand:(?P<gid>\d+)"):
+    """Answers ephemerally with what only the presser's seat may see."""
+
+    def __init__(self, gid: int) -> None:
+        self.gid = gid
+        super().__init__(discord.ui.Button(label="My hand", emoji="🂠",
+                                           style=discord.ButtonStyle.secondary,
+                                           custom_id=f"hb:hand:{gid}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> HandButton:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await show_hand(interaction, self.gid)
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
+class ChoicesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"hb:play:(?P<gid>\d+)"):
+    """Answers ephemerally with the presser's own legal actions as components."""
+
+    def __init__(self, gid: int) -> None:
+        self.gid = gid
+        super().__init__(discord.ui.Button(label="My choices", emoji="🎲",
+                                           style=discord.ButtonStyle.success,
+                                           custom_id=f"hb:play:{gid}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ChoicesButton:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await show_choices(interaction, self.gid)
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ActionButton, ActionSelect, HandButton, ChoicesButton)
+
+
+def action_view(gid: int, game: Game[Any, Any], state: Any, seat: str,
+                actions: list[Action], *, extras: bool = True) -> discord.ui.View:
+    """Components for `seat`'s `actions`: buttons when few, menus when many."""
+    view = discord.ui.View(timeout=None)
+    decision = game.decision_id(state, seat)
+    if len(actions) <= MAX_BUTTONS:
+        for i, action in enumerate(actions):
+            style = (discord.ButtonStyle.secondary if action.kind in ("pass", "end_turn", "decline")
+                     else discord.ButtonStyle.primary)
+            button = ActionButton(gid, seat, decision, action_hash(action),
+                                  game.describe(state, seat, action), style)
+            button.item.row = i // 5
+            view.add_item(button)
+    else:
+        chunks = [actions[i:i + SELECT_SIZE] for i in range(0, len(actions), SELECT_SIZE)][:4]
+        for n, chunk in enumerate(chunks):
+            options = [discord.SelectOption(label=game.describe(state, seat, a)[:100],
+                                            value=action_hash(a)) for a in chunk]
+            first, last = n * SELECT_SIZE + 1, n * SELECT_SIZE + len(chunk)
+            select = ActionSelect(gid, seat, decision, n, options,
+                                  placeholder=f"Choose ({first}–{last} of {len(actions)})")
+            select.item.row = n
+            view.add_item(select)
+    if extras:
+        for item in (HandButton(gid), ChoicesButton(gid)):
+            item.item.row = 4
+            view.add_item(item)
+    return view
+
+
+def table_buttons(gid: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(gid))
+    view.add_item(ChoicesButton(gid))
+    return view
+
+
+# ---- the play path ---------------------------------------------------------------------
+
+
+async def press(interaction: discord.Interaction[Any], gid: int, seat: str, decision: str,
+                h: str) -> None:
+    """A button or menu press: check it is the presser's and still current, then play it."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    try:
+        await interaction.response.defer()
+        record = await bot.storage.get_game(gid)
+        if record is None:
+            raise TableError("That game no longer exists.")
+        game = game_of(record)
+        my_seat = await bot.tables.seat_of(gid, interaction.user.id)
+        if my_seat is None:
+            raise TableError("You're not playing in this game — these buttons are for its "
+                             "players. You can follow along in the thread.")
+        state = await bot.tables.state(gid)
+        if my_seat != seat:
+            raise TableError(f"These choices are for {game.seat_label(state, seat)}. "
+                             "Press **My choices** to see yours.")
+        if record.status != "active":
+            raise TableError("This game is over; nothing more can be played in it.")
+        if _decision_token(game.decision_id(state, seat)) != decision:
+            raise TableError("That button is from an earlier moment of the game and no longer "
+                             "applies. Use the newest board post, or press **My choices**.")
+        matches = [a for a in game.legal_actions(state, seat) if action_hash(a) == h]
+        if not matches:
+            raise TableError("That choice is no longer available. Press **My choices** "
+                             "for what you can do now.")
+        await play(interaction, record, matches[0], expected_version=state.step)
+    except Exception as exc:
+        await answer_error(interaction, exc)
+
+
+async def play(interaction: discord.Interaction[Any], record: GameRecord, action: Action,
+               expected_version: int | None = None) -> None:
+    """Apply the interaction user's action and deliver what happened."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    delivery = delivery_for(bot)
+    async with delivery.lock(record.id):
+        result = await bot.tables.act(record.id, interaction.user.id, action,
+                                      expected_version=expected_version)
+        await delivery.after_action(result.record, result.state, result.events,
+                                    result.result, actor=result.seat)
+
+
+async def show_hand(interaction: discord.Interaction[Any], gid: int) -> None:
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    record = await bot.storage.get_game(gid)
+    if record is None or record.status == "lobby":
+        raise TableError("This game hasn't started yet — nothing has been dealt.")
+    seat = await bot.tables.seat_of(gid, interaction.user.id)
+    if seat is None:
+        raise TableError("You're not playing in this game, so you hold nothing in it. "
+                         "The thread shows the public board.")
+    game = game_of(record)
+    state = await bot.tables.state(gid)
+    view = game.view(state, seat)
+    summary = game.private_summary(state, seat) or (
+        "Nothing in this game is hidden from the others right now — it's all on the board.")
+    text = f"**You are {game.seat_label(state, seat)}.**\n{summary}"
+    file = await delivery_for(bot).picture(record.game, view, "hand.png")
+    if file is not None:
+        await interaction.followup.send(text[:2000], ephemeral=True, file=file)
+    else:
+        await interaction.followup.send(text[:2000], ephemeral=True)
+
+
+async def show_choices(interaction: discord.Interaction[Any], gid: int) -> None:
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    record = await bot.storage.get_game(gid)
+    if record is None or record.status != "active":
+        raise TableError("This game isn't being played right now.")
+    seat = await bot.tables.seat_of(gid, interaction.user.id)
+    if seat is None:
+        raise TableError("You're not playing in this game. You can follow it in the thread.")
+    game = game_of(record)
+    state = await bot.tables.state(gid)
+    actions = game.legal_actions(state, seat)
+    if not actions:
+        await reply(interaction, f"Nothing for you to do right now; {game.waiting_text(state)}")
+        return
+    prompt = game.prompt_text(state, seat)
+    text = prompt or f"Your choices, {game.seat_label(state, seat)}:"
+    await reply(interaction, text, view=action_view(gid, game, state, seat, actions,
+                                                     extras=False))
+
+
+# ---- delivery ----------------------------------------------------------------------------
+
+
+@dataclass
+class Posted:
+    message_id: int
+    version: int
+
+
+class Delivery:
+    """Sends what happened in a game to the right places, one game at a time."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, gid: int) -> asyncio.Lock:
+        """Serialises act + post per game so boards appear in the order moves happened."""
+        return self._locks.setdefault(gid, asyncio.Lock())
+
+    async def picture(self, game: str, view: dict[str, Any], name: str) -> discord.File | None:
+        data = await asyncio.to_thread(render_board, game, view)
+        if data is None:
+            return None
+        if len(data) > self.bot.settings.max_image_bytes:
+            data = await asyncio.to_thread(_shrink_png, data, self.bot.settings.max_image_bytes)
+        return discord.File(io.BytesIO(data), filename=name)
+
+    async def thread(self, record: GameRecord) -> discord.abc.Messageable | None:
+        """The game's thread, unarchived; None (and the game abandoned) if it was deleted."""
+        tid = record.thread_id or record.channel_id
+        channel = self.bot.get_channel(tid)
+        try:
+            if channel is None:
+                channel = await self.bot.fetch_channel(tid)
+        except discord.NotFound:
+            await self.bot.tables.mark_abandoned(record.id, "its thread was deleted")
+            await self.tell_players(record, "The thread of your game was deleted, so the game "
+                                    "was marked abandoned. Start a new one with `/game new`.")
+            return None
+        if isinstance(channel, discord.Thread) and channel.archived:
+            try:
+                await channel.edit(archived=False)
+            except discord.HTTPException:
+                log.info("could not unarchive thread %s; posting will reopen it", channel.id)
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def tell_players(self, record: GameRecord, text: str) -> None:
+        users = await self.bot.tables.users_of(record.id)
+        for user_id in {u for u in users.values() if u}:
+            await self.dm(user_id, text)
+
+    async def dm(self, user_id: int, text: str, **kwargs: Any) -> bool:
+        """Send a DM; False if the user's DMs are closed (the caller says so in the thread)."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text[:2000], **kwargs)
+            return True
+        except (discord.Forbidden, discord.NotFound):
+            return False
+
+    async def after_action(self, record: GameRecord, state: Any, events: list[Event],
+                           result: Result | None, actor: str | None = None,
+                           previous_awaited: set[str] | None = None) -> None:
+        """Post public events + a new board, DM private events, strip the old board."""
+        game = game_of(record)
+        users = await self.bot.tables.users_of(record.id)
+        public_lines = [e.text for e in events if e.public]
+        private: dict[str, list[str]] = {}
+        for event in events:
+            if not event.public:
+                for seat in event.audience:
+                    private.setdefault(seat, []).append(event.text)
+        channel = await self.thread(record)
+        if channel is None:
+            return
+        closed: list[str] = []
+        for seat, lines in private.items():
+            user_id = users.get(seat)
+            if not user_id:
+                continue
+            text = f"**{game.title}** (game #{record.id}) — only you see this:\n" + "\n".join(
+                f"• {line}" for line in lines)
+            if not await self.dm(user_id, text, view=table_buttons(record.id)):
+                closed.append(f"<@{user_id}>")
+        await self.post_board(record, game, state, public_lines, result, channel, users)
+        if closed:
+            await channel.send(
+                f"I couldn't DM {', '.join(closed)} (DMs closed). Something private happened "
+                "for them: press **My hand** or use `/game hand` to read it.",
+                allowed_mentions=discord.AllowedMentions(users=False))
+
+    async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         lines: list[str], result: Result | None,
+                         channel: discord.abc.Messageable,
+                         users: dict[str, int | None]) -> None:
+        awaited = sorted(game.to_act(state)) if result is None else []
+        header = f"**{game.title}** — game #{record.id}"
+        body = "\n".join(f"• {line}" for line in lines[-25:])
+        if result is not None:
+            names = ", ".join(game.seat_label(state, s) for s in result.winners) or "nobody"
+            footer = f"🏁 **Game over.** {result.reason} Winners: {names}."
+        else:
+            who = [f"<@{users[s]}> ({game.seat_label(state, s)})" if users.get(s)
+                   else game.seat_label(state, s) for s in awaited]
+            footer = "⏳ Waiting for " + ", ".join(who) if who else ""
+        content = "\n".join(part for part in (header, body, footer) if part)
+        if len(content) > 2000:
+            content = content[:1990] + "…"
+        file = await self.picture(record.game, game.view(state, None), "board.png")
+        view: discord.ui.View | None
+        if result is not None:
+            view = None
+        elif (len(awaited) == 1 and users.get(awaited[0])
+              and game.public_choices(state, awaited[0])):
+            view = action_view(record.id, game, state, awaited[0],
+                               game.legal_actions(state, awaited[0]))
+        else:
+            view = table_buttons(record.id)
+        mention_ids = [users[s] for s in awaited if users.get(s)]
+        kwargs: dict[str, Any] = {
+            "allowed_mentions": discord.AllowedMentions(
+                users=[discord.Object(u) for u in mention_ids if u]),
+        }
+        if file is not None:
+            kwargs["file"] = file
+        if view is not None:
+            kwargs["view"] = view
+        message = await channel.send(content, **kwargs)
+        old = record.board_message_id
+        await self.bot.storage.set_board_message(record.id, message.id)
+        if old and isinstance(channel, discord.abc.Messageable):
+            try:
+                await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
+            except discord.HTTPException:
+                log.info("could not strip buttons from board %s", old)
+
+
+def _shrink_png(data: bytes, limit: int) -> bytes:
+    from PIL import Image
+
+    image: Image.Image = Image.open(io.BytesIO(data))
+    while True:
+        image = image.resize((image.width * 3 // 4, image.height * 3 // 4))
+        out = io.BytesIO()
+        image.save(out, "PNG", optimize=True)
+        if out.tell() <= limit or image.width < 400:
+            return out.getvalue()
+
+
+def delivery_for(bot: GameBot) -> Delivery:
+    existing = getattr(bot, "_delivery", None)
+    if isinstance(existing, Delivery):
+        return existing
+    delivery = Delivery(bot)
+    bot._delivery = delivery  # type: ignore[attr-defined]
+    return delivery
