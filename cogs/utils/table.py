@@ -223,6 +223,11 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
             raise TableError("That choice is no longer available. Press **My choices** "
                              "for what you can do now.")
         await play(interaction, record, matches[0], expected_version=state.step)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            # An ephemeral menu is done once used: say so and take its buttons away.
+            label = game.describe(state, seat, matches[0])
+            await interaction.edit_original_response(content=f"✅ {label}", view=None)
     except Exception as exc:
         await answer_error(interaction, exc)
 

@@ -1,0 +1,143 @@
+"""A local Discord (REST API v10 + Gateway on 127.0.0.1) for the real discord.py client.
+
+The package owns everything needed to run the unmodified bot against an emulated Discord:
+the server, its world (users, guilds, channels, threads, DMs, messages), interaction
+injection and the records of what the bot did. Nothing here is imported by the bot.
+
+Start, point discord.py at it, run a bot::
+
+    from bot.emulator import FAST_CLIENT_OPTIONS, DiscordEmulator, running_bot
+
+    async with DiscordEmulator() as emu:          # or: emu = DiscordEmulator(); await emu.start()
+        guild = emu.create_guild("Table")          # the bot is a member of every guild
+        alice = emu.create_user("alice", dms_open=True)
+        emu.add_member(guild, alice)               # permissions=<bits> adds a personal role
+        general = emu.create_text_channel(guild, "general")  # bot_permissions=<bits>
+        bot = build_bot(...)                       # e.g. commands.Bot(..., **FAST_CLIENT_OPTIONS)
+        async with running_bot(bot, emu, sync_commands=True):
+            res = await emu.slash(alice, general, "game new", {"game": "exorcism"})
+            await res.wait_done()                  # AssertionError naming what is missing
+            assert not res.ephemeral and "Exorcism" in res.text
+            board = emu.last_message(emu.threads_of(general)[0])
+            await (await emu.click(alice, board, "join")).wait_done()
+
+``running_bot`` patches/restores discord.py itself; outside it use
+``restore = emu.patch_discord()`` (a callable and a context manager) which sets
+``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``.
+
+``DiscordEmulator(*, bot_name="GameMaster", bot_token=..., strict_token=False,
+shard_count=1, attachment_size_limit=10 MiB, interaction_timeout=3.0)``
+
+Lifecycle: ``await start()``, ``await stop()``, ``async with``; ``port``, ``base_url``,
+``api_base``, ``gateway_url``, ``patch_discord() -> DiscordPatch``.
+
+World (ids are snowflake strings; ``*Ref`` arguments take a record or an id):
+``application_id`` (== ``bot_user.id``), ``bot_token``, ``owner``,
+``create_user(name, *, dms_open=True, global_name=None) -> UserRecord`` (toggle
+``user.dms_open`` any time: DMs then answer 403/50007), ``create_guild(name, *, owner=None,
+shard=None, everyone_permissions=...) -> GuildRecord`` (``shard=(id, count)`` picks an id on
+that shard), ``add_member(guild, user, *, permissions=None, nick=None)``,
+``create_text_channel(guild, name, *, bot_permissions=GAME_BOT_PERMISSIONS, topic=None)``,
+``set_bot_permissions(channel, bits)``, ``create_thread(channel, name, *, owner=None,
+private=False)``, ``archive_thread(thread, *, locked=False)``, ``delete_channel(channel)``,
+``dm_channel(user)``, ``thread_members(thread)``, ``users``/``guilds``/``channels`` dicts.
+Changes made while the bot is connected are announced on the gateway.
+
+Interactions (each returns an ``InteractionRecord`` as soon as it is dispatched):
+``await slash(user, channel, "group sub", options)`` (``channel=None``: the user's DM;
+options are checked and encoded against the registered command tree, users/channels/roles
+become ``resolved`` data, ``(filename, bytes)`` is an attachment),
+``await autocomplete(user, channel, "cmd", options, focused="opt") -> list[choice]``,
+``await click(user, message, custom_id=None, *, label=None, check=True)``,
+``await select(user, message, custom_id=None, values=[...], *, label=None, check=True)``,
+``await submit_modal(user, interaction_that_opened_it, {"input_id": "text"})``.
+``InteractionRecord``: ``callback_type`` (4/5/6/7/8/9), ``callback_data``, ``responded``,
+``deferred``, ``done``, ``latency``, ``original``, ``followups``, ``messages``, ``text``,
+``ephemeral``, ``files``, ``choices``, ``modal``, ``errors``, ``late``;
+``await wait_callback(timeout=5)``, ``await wait_done(timeout=5)``.
+
+What the bot sent (``MessageRecord``: ``id``, ``channel_id``, ``author_id``, ``content``,
+``embeds``, ``components`` (raw JSON), ``attachments`` (``AttachmentRecord`` with
+``filename`` and ``data`` bytes), ``flags``, ``ephemeral``, ``order``, ``history`` of edits,
+``deleted``, ``pinged_user_ids``, ``text``, ``custom_ids``, ``buttons``, ``selects``,
+``component(custom_id|label=)``, ``attachment(filename)``):
+``messages_in(channel, *, include_ephemeral=False, include_deleted=False)``,
+``last_message(channel)``, ``dm_messages(user)``, ``threads_of(channel)``,
+``all_messages()``, ``message(id)``, ``mark()``, ``await wait_for_message(predicate=None,
+*, channel=None, since=None, timeout=5)``, ``await settle(quiet=0.05)``.
+
+Bookkeeping: ``commands`` (``CommandStore``: ``paths()``, ``all_paths()``, ``syncs``,
+``global_commands``, ``guild_commands``), ``stats`` (``requests`` per route, ``dispatches``,
+``identifies``, ``resumes``, ``heartbeats``, ...), ``errors``, ``unknown_routes``,
+``posts_to_archived``, ``tokens_seen``, ``presences``, ``interactions``,
+``assert_no_errors(*, allow=codes)``.
+
+Faults: ``fail_next(method, path_regex, status=429, retry_after=0.05, count=1,
+is_global=False)`` (429s carry ``Via`` and ``retry_after`` so discord.py retries; 5xx are
+retried after ~1 s), ``await gateway_reconnect()`` (op 7; returns once resumed),
+``await invalidate_session(resumable=False)`` (op 9; discord.py waits 5 s to identify),
+``await close_gateway(code=4000)``, ``connected``, ``await wait_until_connected(timeout,
+*, sessions=1)``, ``sessions``.
+
+Discord behaviour it imitates: message limits (400/50035), empty messages (50006), upload
+size (413/40005), missing permissions (403/50013; embeds are dropped without Embed Links),
+closed DMs (403/50007), deleted channels (404/10003), edits in archived threads (50083),
+posting into an archived thread unarchives it (``posts_to_archived``), the 3 s interaction
+deadline (404/10062, ``record.late``), double acknowledgement (400/40060), the first
+follow-up after a "thinking" defer replacing the loading message.
+
+Testing helpers (``bot.emulator.testing``): ``running_bot(client, emu=None, *, token=None,
+timeout=10, sync_commands=False)`` (async context manager yielding the emulator once the
+client is ready), ``FAST_CLIENT_OPTIONS`` and the ``emulator`` pytest fixture.
+"""
+
+from bot.emulator.commands import CommandStore
+from bot.emulator.emulator import DiscordEmulator, DiscordPatch
+from bot.emulator.errors import ApiError, EmulatorError
+from bot.emulator.gateway import GatewaySession
+from bot.emulator.interactions import InteractionRecord
+from bot.emulator.permissions import (
+    DEFAULT_MEMBER_PERMISSIONS,
+    GAME_BOT_PERMISSIONS,
+    Perm,
+)
+from bot.emulator.records import (
+    AttachmentRecord,
+    ChannelRecord,
+    ChannelType,
+    ErrorRecord,
+    FaultRule,
+    GuildRecord,
+    MemberRecord,
+    MessageRecord,
+    RoleRecord,
+    Stats,
+    UserRecord,
+)
+from bot.emulator.testing import FAST_CLIENT_OPTIONS, running_bot
+
+__all__ = [
+    "DEFAULT_MEMBER_PERMISSIONS",
+    "FAST_CLIENT_OPTIONS",
+    "GAME_BOT_PERMISSIONS",
+    "ApiError",
+    "AttachmentRecord",
+    "ChannelRecord",
+    "ChannelType",
+    "CommandStore",
+    "DiscordEmulator",
+    "DiscordPatch",
+    "EmulatorError",
+    "ErrorRecord",
+    "FaultRule",
+    "GatewaySession",
+    "GuildRecord",
+    "InteractionRecord",
+    "MemberRecord",
+    "MessageRecord",
+    "Perm",
+    "RoleRecord",
+    "Stats",
+    "UserRecord",
+    "running_bot",
+]

@@ -1,0 +1,682 @@
+"""``DiscordEmulator``: the public face of the local Discord emulator.
+
+Owns the aiohttp server on 127.0.0.1 (REST under ``/api/v10``, the gateway websocket at
+``/gateway`` and ``/resume-gateway``, attachment bytes under ``/attachments``), pointing
+discord.py at it (``patch_discord``), and the test-facing API: building the world
+(users, guilds, members, channels), injecting interactions as a user, reading what the
+bot sent, waiting for it, and injecting faults. State lives in ``EmulatorState``;
+routing in ``RestApi`` and ``GatewayHub``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import time
+from collections.abc import Callable, Iterable
+from types import TracebackType
+from typing import Any
+
+from aiohttp import web
+
+from bot.emulator.commands import CommandStore
+from bot.emulator.errors import EmulatorError
+from bot.emulator.gateway import (
+    FATAL_CLOSE_CODES,
+    UNRESUMABLE_CLOSE_CODES,
+    GatewayHub,
+    GatewaySession,
+)
+from bot.emulator.ids import shard_for
+from bot.emulator.interactions import InteractionFactory, InteractionRecord
+from bot.emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, GAME_BOT_PERMISSIONS
+from bot.emulator.records import (
+    ChannelRecord,
+    ErrorRecord,
+    FaultRule,
+    GuildRecord,
+    MemberRecord,
+    MessageRecord,
+    Stats,
+    UserRecord,
+)
+from bot.emulator.rest import RestApi, json_response
+from bot.emulator.state import (
+    DEFAULT_ATTACHMENT_SIZE_LIMIT,
+    ChannelRef,
+    EmulatorState,
+    GuildRef,
+    MessageRef,
+    UserRef,
+)
+
+DEFAULT_TOKEN = "emulator.bot.token"
+
+
+class DiscordPatch:
+    """Points discord.py at an emulator; ``restore()`` (or calling it, or leaving the
+    ``with`` block) puts the previous endpoints back."""
+
+    def __init__(self, api_base: str, gateway_url: str) -> None:
+        import discord.gateway
+        import discord.http
+        import yarl
+
+        self._route = discord.http.Route
+        self._ws = discord.gateway.DiscordWebSocket
+        self._old_base = self._route.BASE
+        self._old_gateway = self._ws.DEFAULT_GATEWAY
+        self._route.BASE = api_base
+        self._ws.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+        self.restored = False
+
+    def restore(self) -> None:
+        if not self.restored:
+            self._route.BASE = self._old_base
+            self._ws.DEFAULT_GATEWAY = self._old_gateway
+            self.restored = True
+
+    def __call__(self) -> None:
+        self.restore()
+
+    def __enter__(self) -> DiscordPatch:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.restore()
+
+
+class DiscordEmulator:
+    """A local Discord (REST API v10 + Gateway) that the real discord.py client can use.
+
+    Ids are snowflake strings. Start it with ``await emu.start()`` (or ``async with``),
+    point discord.py at it with ``emu.patch_discord()``, then run the bot with any token
+    (``emu.bot_token`` is a fine one; ``strict_token=True`` makes others fail).
+    """
+
+    def __init__(
+        self,
+        *,
+        bot_name: str = "GameMaster",
+        bot_token: str = DEFAULT_TOKEN,
+        strict_token: bool = False,
+        shard_count: int = 1,
+        attachment_size_limit: int = DEFAULT_ATTACHMENT_SIZE_LIMIT,
+        interaction_timeout: float = 3.0,
+    ) -> None:
+        self.bot_token = bot_token
+        self.strict_token = strict_token
+        self.shard_count = shard_count
+        self.port = 0
+        self._state = EmulatorState(
+            bot_name=bot_name,
+            cdn_base=lambda: self.base_url,
+            attachment_size_limit=attachment_size_limit,
+            interaction_timeout=interaction_timeout,
+        )
+        self._hub = GatewayHub(
+            self._state,
+            resume_url=lambda: self.resume_gateway_url,
+            expected_token=self._expected_token,
+        )
+        self._state.dispatcher = self._hub
+        self._rest = RestApi(
+            self._state,
+            gateway_url=lambda: self.gateway_url,
+            expected_token=self._expected_token,
+            recommended_shards=lambda: self.shard_count,
+        )
+        self._interactions = InteractionFactory(self._state)
+        self._runner: web.AppRunner | None = None
+
+    def _expected_token(self) -> str | None:
+        return self.bot_token if self.strict_token else None
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """What ``discord.http.Route.BASE`` should be."""
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @property
+    def resume_gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/resume-gateway"
+
+    async def start(self) -> DiscordEmulator:
+        """Bind 127.0.0.1 on a free port and serve."""
+        if self._runner is not None:
+            raise EmulatorError("emulator already started")
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._hub.handle)
+        app.router.add_get("/gateway/", self._hub.handle)
+        app.router.add_get("/resume-gateway", self._hub.handle)
+        app.router.add_get("/resume-gateway/", self._hub.handle)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest.handle)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        site = web.SockSite(runner, sock)
+        await site.start()
+        self._runner = runner
+        return self
+
+    async def stop(self) -> None:
+        """Close every gateway connection and the server."""
+        if self._runner is None:
+            return
+        await self._hub.shutdown()
+        await self._runner.cleanup()
+        self._runner = None
+
+    async def __aenter__(self) -> DiscordEmulator:
+        return await self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    def patch_discord(self) -> DiscordPatch:
+        """Point discord.py's REST base and default gateway here; returns the restorer."""
+        if self._runner is None:
+            raise EmulatorError("start the emulator before patching discord.py")
+        return DiscordPatch(self.api_base, self.gateway_url)
+
+    async def _cdn(self, request: web.Request) -> web.StreamResponse:
+        att = self._state.attachments.get(request.match_info["attachment_id"])
+        if att is None:
+            return web.Response(status=404, text="not found")
+        return web.Response(
+            body=att.data, content_type=att.content_type or "application/octet-stream"
+        )
+
+    async def _unknown(self, request: web.Request) -> web.StreamResponse:
+        self._state.unknown_routes.append(f"{request.method} {request.path}")
+        self._state.record_error(
+            request.method, request.path, 404, 0, "404: Not Found", injected=False
+        )
+        return json_response(404, {"message": "404: Not Found", "code": 0})
+
+    # -- the world --------------------------------------------------------------------
+
+    @property
+    def application_id(self) -> str:
+        """The application id, equal to the bot user's id."""
+        return self._state.application_id
+
+    @property
+    def bot_user(self) -> UserRecord:
+        return self._state.bot_user
+
+    @property
+    def owner(self) -> UserRecord:
+        """The application's owner (``bot.is_owner`` is true for them)."""
+        return self._state.owner
+
+    @property
+    def users(self) -> dict[str, UserRecord]:
+        return self._state.users
+
+    @property
+    def guilds(self) -> dict[str, GuildRecord]:
+        return self._state.guilds
+
+    @property
+    def channels(self) -> dict[str, ChannelRecord]:
+        return self._state.channels
+
+    def create_user(
+        self, name: str, *, dms_open: bool = True, global_name: str | None = None
+    ) -> UserRecord:
+        """A new user (not yet in any guild). Toggle ``user.dms_open`` at any time."""
+        return self._state.create_user(name, dms_open=dms_open, global_name=global_name)
+
+    def create_guild(
+        self,
+        name: str,
+        *,
+        owner: UserRecord | None = None,
+        shard: tuple[int, int] | None = None,
+        everyone_permissions: int = DEFAULT_MEMBER_PERMISSIONS,
+        locale: str = "en-US",
+    ) -> GuildRecord:
+        """A guild the bot is in. ``shard=(id, count)`` picks an id on that shard.
+
+        Created after the bot connected, it arrives as a GUILD_CREATE (a join).
+        """
+        return self._state.create_guild(
+            name, owner=owner, shard=shard, everyone_permissions=everyone_permissions, locale=locale
+        )
+
+    def add_member(
+        self,
+        guild: GuildRef,
+        user: UserRef,
+        *,
+        permissions: int | None = None,
+        nick: str | None = None,
+    ) -> MemberRecord:
+        """Make ``user`` a member; ``permissions`` become a personal role on top of @everyone."""
+        return self._state.add_member(guild, user, permissions=permissions, nick=nick)
+
+    def create_text_channel(
+        self,
+        guild: GuildRef,
+        name: str,
+        *,
+        bot_permissions: int = GAME_BOT_PERMISSIONS,
+        topic: str | None = None,
+    ) -> ChannelRecord:
+        """A guild text channel where the bot has exactly ``bot_permissions``."""
+        return self._state.create_text_channel(
+            guild, name, bot_permissions=bot_permissions, topic=topic
+        )
+
+    def set_bot_permissions(self, channel: ChannelRef, bot_permissions: int) -> None:
+        """Change what the bot may do in a text channel (and its threads)."""
+        self._state.set_bot_permissions(channel, bot_permissions)
+
+    def create_thread(
+        self,
+        channel: ChannelRef,
+        name: str,
+        *,
+        owner: UserRef | None = None,
+        private: bool = False,
+    ) -> ChannelRecord:
+        """A thread made by someone other than the bot (the bot made its own via REST)."""
+        owner_id = self._state.user(owner).id if owner is not None else None
+        return self._state.create_thread(
+            self._state.channel(channel), name, private=private, owner_id=owner_id
+        )
+
+    def archive_thread(self, thread: ChannelRef, *, locked: bool = False) -> ChannelRecord:
+        """Archive a thread as Discord's auto-archive would (THREAD_UPDATE is sent)."""
+        ch = self._state.channel(thread)
+        if not ch.is_thread:
+            raise EmulatorError(f"{ch!r} is not a thread")
+        return self._state.update_thread(ch, archived=True, locked=locked)
+
+    def delete_channel(self, channel: ChannelRef) -> ChannelRecord:
+        """Delete a channel or thread as a moderator would; later posts get 10003."""
+        return self._state.delete_channel(channel)
+
+    def dm_channel(self, user: UserRef) -> ChannelRecord:
+        """The bot's DM channel with ``user`` (created on first use)."""
+        return self._state.dm_channel(user)
+
+    def thread_members(self, thread: ChannelRef) -> set[str]:
+        return set(self._state.channel(thread).member_ids)
+
+    def shard_of(self, guild: GuildRef, shard_count: int) -> int:
+        return shard_for(self._state.guild(guild).id, shard_count)
+
+    # -- commands ---------------------------------------------------------------------
+
+    @property
+    def commands(self) -> CommandStore:
+        """The ``CommandStore`` of registered commands (``.paths()``, ``.syncs``, ...)."""
+        return self._state.commands
+
+    # -- interactions -----------------------------------------------------------------
+
+    def _resolve_channel(self, user: UserRecord, channel: ChannelRef | None) -> ChannelRecord:
+        if channel is None:
+            return self._state.dm_channel(user)
+        return self._state.channel(channel)
+
+    def _inject(self, record: InteractionRecord) -> InteractionRecord:
+        sent = self._hub.dispatch("INTERACTION_CREATE", record.payload, guild_id=record.guild_id)
+        if not sent:
+            del self._state.interactions[record.id]
+            where = f"guild {record.guild_id}" if record.guild_id else "DMs (shard 0)"
+            raise EmulatorError(f"no gateway session receives {where}; is the bot connected?")
+        self._state.notify()
+        return record
+
+    async def slash(
+        self,
+        user: UserRef,
+        channel: ChannelRef | None,
+        command: str,
+        options: dict[str, Any] | None = None,
+    ) -> InteractionRecord:
+        """Run ``/command`` (``"game new"``: space-separated path) as ``user`` in ``channel``
+        (``None``: the user's DM). Returns at once; ``await res.wait_done()`` for the answer.
+        """
+        u = self._state.user(user)
+        record = self._interactions.slash(
+            u, self._resolve_channel(u, channel), command, dict(options or {})
+        )
+        return self._inject(record)
+
+    async def autocomplete(
+        self,
+        user: UserRef,
+        channel: ChannelRef | None,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        focused: str,
+        timeout: float = 5.0,
+    ) -> list[dict[str, Any]]:
+        """Type into option ``focused`` and return the choices the bot offered."""
+        u = self._state.user(user)
+        record = self._interactions.slash(
+            u, self._resolve_channel(u, channel), command, dict(options or {}), focused=focused
+        )
+        self._inject(record)
+        await record.wait_callback(timeout)
+        return record.choices
+
+    async def click(
+        self,
+        user: UserRef,
+        message: MessageRef,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        check: bool = True,
+    ) -> InteractionRecord:
+        """Press a button (by ``custom_id`` or ``label``) on a message the bot sent.
+
+        ``check=False`` sends the press even if the button is gone or disabled (a client
+        with a stale view).
+        """
+        u = self._state.user(user)
+        record = self._interactions.component(
+            u, self._state.message(message), custom_id, label=label, check=check
+        )
+        return self._inject(record)
+
+    async def select(
+        self,
+        user: UserRef,
+        message: MessageRef,
+        custom_id: str | None = None,
+        values: Iterable[Any] = (),
+        *,
+        label: str | None = None,
+        check: bool = True,
+    ) -> InteractionRecord:
+        """Choose ``values`` in a select menu (string values, or users/channels/roles)."""
+        u = self._state.user(user)
+        record = self._interactions.component(
+            u,
+            self._state.message(message),
+            custom_id,
+            label=label,
+            values=list(values),
+            check=check,
+        )
+        return self._inject(record)
+
+    async def submit_modal(
+        self, user: UserRef, interaction: InteractionRecord, values: dict[str, Any]
+    ) -> InteractionRecord:
+        """Fill in and submit the modal the bot opened in answer to ``interaction``."""
+        u = self._state.user(user)
+        return self._inject(self._interactions.modal_submit(u, interaction, values))
+
+    @property
+    def interactions(self) -> list[InteractionRecord]:
+        return list(self._state.interactions.values())
+
+    # -- what the bot sent ------------------------------------------------------------
+
+    def message(self, message_id: MessageRef) -> MessageRecord:
+        return self._state.message(message_id)
+
+    def messages_in(
+        self,
+        channel: ChannelRef,
+        *,
+        include_ephemeral: bool = False,
+        include_deleted: bool = False,
+    ) -> list[MessageRecord]:
+        """Messages in a channel/thread/DM, oldest first (public, not deleted, by default)."""
+        return self._state.messages_in(
+            channel, include_ephemeral=include_ephemeral, include_deleted=include_deleted
+        )
+
+    def last_message(self, channel: ChannelRef) -> MessageRecord:
+        msgs = self.messages_in(channel)
+        if not msgs:
+            raise AssertionError(f"no messages in channel {channel!r}")
+        return msgs[-1]
+
+    def dm_messages(self, user: UserRef, *, include_deleted: bool = False) -> list[MessageRecord]:
+        """Messages the bot sent to ``user`` by DM (DM interaction replies included)."""
+        u = self._state.user(user)
+        if u.dm_channel_id is None:
+            return []
+        return self._state.messages_in(
+            u.dm_channel_id, include_ephemeral=True, include_deleted=include_deleted
+        )
+
+    def threads_of(self, channel: ChannelRef) -> list[ChannelRecord]:
+        """Threads (not deleted) whose parent is ``channel``, oldest first."""
+        return self._state.threads_of(channel)
+
+    def all_messages(
+        self, *, include_ephemeral: bool = False, include_deleted: bool = False
+    ) -> list[MessageRecord]:
+        return [
+            m
+            for m in self._state.messages.values()
+            if (include_ephemeral or not m.ephemeral) and (include_deleted or not m.deleted)
+        ]
+
+    def mark(self) -> int:
+        """A position in the message order; pass it as ``since=`` to see only newer ones."""
+        return max((m.order for m in self._state.messages.values()), default=0)
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[MessageRecord], bool] | None = None,
+        *,
+        channel: ChannelRef | None = None,
+        since: int | None = None,
+        include_ephemeral: bool = False,
+        timeout: float = 5.0,
+    ) -> MessageRecord:
+        """The first message (oldest first) matching, waiting until one exists."""
+        cid = None if channel is None else self._state.channel(channel).id
+
+        def find() -> MessageRecord | None:
+            for msg in self._state.messages.values():
+                if msg.deleted or (msg.ephemeral and not include_ephemeral):
+                    continue
+                if cid is not None and msg.channel_id != cid:
+                    continue
+                if since is not None and msg.order <= since:
+                    continue
+                if predicate is None or predicate(msg):
+                    return msg
+            return None
+
+        def missing() -> str:
+            where = f" in channel {cid}" if cid else ""
+            return f"no matching message{where} within {timeout}s"
+
+        return await self._state.wait_for(find, timeout, missing)
+
+    async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
+        """Wait until the bot has made no request for ``quiet`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            idle = time.monotonic() - self._state.last_activity
+            if idle >= quiet:
+                return
+            if time.monotonic() >= deadline:
+                raise AssertionError(f"the bot kept making requests for {timeout}s")
+            await asyncio.sleep(quiet - idle)
+
+    # -- bookkeeping ------------------------------------------------------------------
+
+    @property
+    def stats(self) -> Stats:
+        return self._state.stats
+
+    @property
+    def errors(self) -> list[ErrorRecord]:
+        """Every non-2xx answer given to the bot (injected faults marked ``injected``)."""
+        return self._state.errors
+
+    @property
+    def unknown_routes(self) -> list[str]:
+        return self._state.unknown_routes
+
+    @property
+    def posts_to_archived(self) -> list[str]:
+        """Thread ids, once per message the bot posted into an archived thread."""
+        return self._state.posts_to_archived
+
+    @property
+    def tokens_seen(self) -> list[str]:
+        return self._state.tokens_seen
+
+    @property
+    def presences(self) -> list[dict[str, Any]]:
+        """Presence updates (op 3) the bot sent."""
+        return self._state.presences
+
+    def assert_no_errors(self, *, allow: Iterable[int] = ()) -> None:
+        """Fail if the bot met an unknown route or an error answer (other than injected
+        faults and the Discord error ``codes`` in ``allow``)."""
+        allowed = set(allow)
+        bad = [e for e in self._state.errors if not e.injected and e.code not in allowed]
+        if self._state.unknown_routes or bad:
+            lines = [f"{e.method} {e.path} -> {e.status} {e.code} {e.message}" for e in bad]
+            raise AssertionError("the bot got error answers:\n" + "\n".join(lines))
+
+    # -- faults -----------------------------------------------------------------------
+
+    def fail_next(
+        self,
+        method: str,
+        path_regex: str,
+        status: int = 429,
+        retry_after: float = 0.05,
+        count: int = 1,
+        is_global: bool = False,
+    ) -> FaultRule:
+        """Answer the next ``count`` requests matching ``method`` (``"*"`` for any) and
+        ``path_regex`` (searched in the path after ``/api/v10``) with ``status``.
+        """
+        rule = FaultRule(
+            method=method.upper(),
+            path_regex=re.compile(path_regex),
+            status=status,
+            retry_after=retry_after,
+            count=count,
+            is_global=is_global,
+        )
+        self._state.faults.append(rule)
+        return rule
+
+    @property
+    def sessions(self) -> list[GatewaySession]:
+        """Gateway sessions (live or resumable)."""
+        return list(self._hub.sessions.values())
+
+    @property
+    def connected(self) -> bool:
+        """Some bot session is connected (READY and its GUILD_CREATEs were sent)."""
+        return bool(self._hub.live_sessions())
+
+    async def wait_until_connected(self, timeout: float = 5.0, *, sessions: int = 1) -> None:
+        await self._state.wait_for(
+            lambda: len(self._hub.live_sessions()) >= sessions,
+            timeout,
+            lambda: (
+                f"{sessions} gateway session(s) not connected within {timeout}s "
+                f"(live: {len(self._hub.live_sessions())})"
+            ),
+        )
+
+    async def gateway_reconnect(self, *, wait: bool = True, timeout: float = 5.0) -> None:
+        """Send op 7 RECONNECT; with ``wait``, return once every session has resumed."""
+        live = self._hub.live_sessions()
+        before = {s.id: s.resumes for s in live}
+        self._hub.send_reconnect()
+        if wait:
+            await self._wait_resumed(live, before, timeout)
+
+    async def invalidate_session(
+        self, *, resumable: bool = False, wait: bool = True, timeout: float = 10.0
+    ) -> None:
+        """Send op 9 INVALID_SESSION. Not resumable: discord.py waits 5 s, then identifies."""
+        live = self._hub.live_sessions()
+        before = {s.id: s.resumes for s in live}
+        identifies = self.stats.identifies
+        self._hub.send_invalid_session(resumable)
+        if not wait:
+            return
+        if resumable:
+            await self._wait_resumed(live, before, timeout)
+        else:
+            await self._wait_reidentified(identifies, len(live), timeout)
+
+    async def close_gateway(
+        self, code: int = 4000, *, wait: bool = True, timeout: float = 10.0
+    ) -> None:
+        """Close the live gateway connections with ``code``; with ``wait``, return once the
+        client resumed (re-identified for 4007/4009, or just closed for fatal codes)."""
+        live = self._hub.live_sessions()
+        before = {s.id: s.resumes for s in live}
+        identifies = self.stats.identifies
+        conns = self._hub.close_live(code)
+        if not wait:
+            return
+        if code in FATAL_CLOSE_CODES:
+            for conn in conns:
+                await asyncio.wait_for(conn.finished.wait(), timeout)
+        elif code in UNRESUMABLE_CLOSE_CODES:
+            await self._wait_reidentified(identifies, len(live), timeout)
+        else:
+            await self._wait_resumed(live, before, timeout)
+
+    async def _wait_resumed(
+        self, sessions: list[GatewaySession], before: dict[str, int], timeout: float
+    ) -> None:
+        def resumed() -> bool:
+            return all(s.live and s.resumes > before[s.id] for s in sessions)
+
+        await self._state.wait_for(
+            resumed, timeout, lambda: f"the bot did not resume within {timeout}s"
+        )
+
+    async def _wait_reidentified(self, identifies: int, count: int, timeout: float) -> None:
+        def back() -> bool:
+            return (
+                self.stats.identifies >= identifies + count
+                and len(self._hub.live_sessions()) >= count
+            )
+
+        await self._state.wait_for(
+            back, timeout, lambda: f"the bot did not identify again within {timeout}s"
+        )

@@ -1,0 +1,581 @@
+"""Interactions injected as a user, and the record of how the bot answered each one.
+
+Owns ``InteractionFactory`` (builds complete INTERACTION_CREATE payloads for slash
+commands, autocomplete, button clicks, select choices and modal submits, refusing what
+a Discord client would not let a user do) and ``InteractionRecord`` (the initial
+callback, the reply messages, follow-ups, edits and deletes that the bot made with the
+interaction's token, plus ``wait_callback``/``wait_done``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot.emulator import payloads
+from bot.emulator.commands import (
+    ATTACHMENT,
+    CHANNEL,
+    MENTIONABLE,
+    ROLE,
+    USER,
+    encode_invocation,
+)
+from bot.emulator.errors import EmulatorError
+from bot.emulator.ids import new_token
+from bot.emulator.permissions import has
+from bot.emulator.records import (
+    EPHEMERAL,
+    AttachmentRecord,
+    ChannelRecord,
+    ErrorRecord,
+    GuildRecord,
+    MessageRecord,
+    RoleRecord,
+    UserRecord,
+)
+
+if TYPE_CHECKING:
+    from bot.emulator.state import EmulatorState
+
+APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+AUTOCOMPLETE = 4
+MODAL_SUBMIT = 5
+
+CHANNEL_MESSAGE = 4
+DEFERRED_CHANNEL_MESSAGE = 5
+DEFERRED_UPDATE_MESSAGE = 6
+UPDATE_MESSAGE = 7
+AUTOCOMPLETE_RESULT = 8
+MODAL = 9
+
+CALLBACK_NAMES = {
+    1: "pong",
+    CHANNEL_MESSAGE: "message",
+    DEFERRED_CHANNEL_MESSAGE: "deferred message (thinking)",
+    DEFERRED_UPDATE_MESSAGE: "deferred update",
+    UPDATE_MESSAGE: "update message",
+    AUTOCOMPLETE_RESULT: "autocomplete result",
+    MODAL: "modal",
+}
+
+
+@dataclass(eq=False)
+class InteractionRecord:
+    """One injected interaction and everything the bot did with its token.
+
+    ``callback_type`` is the initial response (4 message, 5 deferred, 6 deferred
+    update, 7 update message, 8 autocomplete, 9 modal); ``messages`` are the reply
+    messages in their current state (the original response, then follow-ups).
+    """
+
+    id: str
+    token: str
+    type: int
+    user_id: str
+    channel_id: str
+    guild_id: str | None
+    name: str
+    payload: dict[str, Any]
+    created_at: float
+    state: EmulatorState = field(repr=False)
+    source_message_id: str | None = None
+    callback_type: int | None = None
+    callback_data: dict[str, Any] | None = None
+    callback_at: float | None = None
+    original_message_id: str | None = None
+    followup_ids: list[str] = field(default_factory=list)
+    original_edits: int = 0
+    touched: bool = False
+    late: bool = False
+    errors: list[ErrorRecord] = field(default_factory=list)
+
+    # -- reading ------------------------------------------------------------------
+
+    @property
+    def responded(self) -> bool:
+        return self.callback_type is not None
+
+    @property
+    def deferred(self) -> bool:
+        return self.callback_type in (DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE)
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from injection to the initial callback."""
+        if self.callback_at is None:
+            return None
+        return self.callback_at - self.created_at
+
+    @property
+    def original(self) -> MessageRecord | None:
+        """The ``@original`` message: the reply (4/5) or the component's message (6/7)."""
+        if self.original_message_id is None:
+            return None
+        return self.state.messages.get(self.original_message_id)
+
+    @property
+    def followups(self) -> list[MessageRecord]:
+        return [self.state.messages[m] for m in self.followup_ids if m in self.state.messages]
+
+    @property
+    def messages(self) -> list[MessageRecord]:
+        """Reply messages as they are now (deleted ones left out)."""
+        out: list[MessageRecord] = []
+        original = self.original
+        if original is not None and not original.deleted:
+            replied = self.callback_type in (
+                CHANNEL_MESSAGE,
+                DEFERRED_CHANNEL_MESSAGE,
+                UPDATE_MESSAGE,
+            )
+            if replied or self.original_edits or self.touched:
+                out.append(original)
+        for msg in self.followups:
+            if not msg.deleted and msg not in out:
+                out.append(msg)
+        return out
+
+    @property
+    def text(self) -> str:
+        """Content and embed/text-display texts of every reply message, one per line."""
+        return "\n".join(m.text for m in self.messages if m.text)
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the (first) reply is only visible to the user."""
+        if self.callback_type in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
+            return bool(int((self.callback_data or {}).get("flags") or 0) & EPHEMERAL)
+        msgs = self.messages
+        return bool(msgs) and msgs[0].ephemeral
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        """The autocomplete choices the bot answered (callback type 8)."""
+        if self.callback_type != AUTOCOMPLETE_RESULT:
+            return []
+        return list((self.callback_data or {}).get("choices") or [])
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        """The modal the bot opened (callback type 9): custom_id, title, components."""
+        if self.callback_type != MODAL:
+            return None
+        return self.callback_data
+
+    @property
+    def files(self) -> list[AttachmentRecord]:
+        """Every attachment on the reply messages."""
+        return [a for m in self.messages for a in m.attachments]
+
+    @property
+    def done(self) -> bool:
+        """The bot answered, and a deferral was followed by a follow-up or an edit."""
+        if self.callback_type is None:
+            return False
+        if self.callback_type == DEFERRED_CHANNEL_MESSAGE:
+            original = self.original
+            loading = original is not None and original.loading and not original.deleted
+            return bool(self.followup_ids) or not loading
+        if self.callback_type == DEFERRED_UPDATE_MESSAGE:
+            return bool(self.followup_ids or self.original_edits or self.touched)
+        return True
+
+    def describe(self) -> str:
+        user = self.state.users.get(self.user_id)
+        who = user.name if user else self.user_id
+        return f"interaction {self.id} ({self.name} by {who})"
+
+    # -- waiting ------------------------------------------------------------------
+
+    async def wait_callback(self, timeout: float = 5.0) -> InteractionRecord:
+        """Wait for the initial callback; ``AssertionError`` if it does not come."""
+
+        def missing() -> str:
+            return (
+                f"{self.describe()}: no interaction callback within {timeout}s "
+                f"(a user would see 'This interaction failed'){self._error_note()}"
+            )
+
+        await self.state.wait_for(lambda: self.responded, timeout, missing)
+        return self
+
+    async def wait_done(self, timeout: float = 5.0) -> InteractionRecord:
+        """Wait until answered and, if deferred, followed up or edited."""
+
+        def missing() -> str:
+            if self.callback_type is None:
+                return (
+                    f"{self.describe()}: no interaction callback within {timeout}s "
+                    f"(a user would see 'This interaction failed'){self._error_note()}"
+                )
+            kind = CALLBACK_NAMES.get(self.callback_type, str(self.callback_type))
+            return (
+                f"{self.describe()}: the bot answered with a {kind} (type "
+                f"{self.callback_type}) but sent no follow-up or edit within {timeout}s"
+                f"{self._error_note()}"
+            )
+
+        await self.state.wait_for(lambda: self.done, timeout, missing)
+        return self
+
+    def _error_note(self) -> str:
+        if not self.errors:
+            return ""
+        return "; errors answered: " + ", ".join(
+            f"{e.method} {e.path} -> {e.status} {e.message}" for e in self.errors
+        )
+
+    def __repr__(self) -> str:
+        return f"<InteractionRecord {self.name} id={self.id} callback={self.callback_type}>"
+
+
+class InteractionFactory:
+    """Builds interaction payloads the way a Discord client would send them."""
+
+    def __init__(self, state: EmulatorState) -> None:
+        self.state = state
+
+    # -- entry points -------------------------------------------------------------
+
+    def slash(
+        self,
+        user: UserRecord,
+        channel: ChannelRecord,
+        path: str,
+        options: dict[str, Any],
+        *,
+        focused: str | None = None,
+    ) -> InteractionRecord:
+        state = self.state
+        guild = self._guild_of(channel)
+        parts = path.strip().lstrip("/").split()
+        if not parts:
+            raise EmulatorError("empty command path")
+        command = state.commands.find(parts[0], guild.id if guild else None)
+        if command is None:
+            known = state.commands.paths(guild.id if guild else None)
+            raise EmulatorError(
+                f"no slash command /{parts[0]} is registered here (registered: {known})"
+            )
+        self._check_command_usable(command, user, guild, "/" + " ".join(parts))
+        resolved: dict[str, dict[str, Any]] = {}
+
+        def resolve(opt: dict[str, Any], value: Any) -> str:
+            return self._resolve_option(opt, value, guild, user, resolved)
+
+        encoded = encode_invocation(command, parts, options, resolve, focused=focused)
+        data: dict[str, Any] = {
+            "id": command["id"],
+            "name": command["name"],
+            "type": 1,
+            "options": encoded,
+        }
+        if resolved:
+            data["resolved"] = resolved
+        if command.get("guild_id"):
+            data["guild_id"] = command["guild_id"]
+        itype = AUTOCOMPLETE if focused is not None else APPLICATION_COMMAND
+        name = "/" + " ".join(parts) + (f" (autocomplete {focused!r})" if focused else "")
+        return self._build(itype, user, channel, data, name=name)
+
+    def component(
+        self,
+        user: UserRecord,
+        message: MessageRecord,
+        custom_id: str | None,
+        *,
+        label: str | None = None,
+        values: list[Any] | None = None,
+        check: bool = True,
+    ) -> InteractionRecord:
+        state = self.state
+        if message.deleted:
+            raise EmulatorError(f"message {message.id} was deleted")
+        channel = state.channel(message.channel_id)
+        if message.ephemeral and message.interaction_user_id not in (None, user.id):
+            raise EmulatorError(f"message {message.id} is ephemeral: only its user can see it")
+        comp = message.component(custom_id, label=label)
+        if comp is None:
+            if check or custom_id is None:
+                wanted = repr(custom_id) if custom_id is not None else f"labelled {label!r}"
+                raise EmulatorError(
+                    f"message {message.id} has no component {wanted}; it has {message.custom_ids}"
+                )
+            comp = {"type": 2 if values is None else 3, "custom_id": custom_id}
+        if check and comp.get("disabled"):
+            raise EmulatorError(f"component {comp.get('custom_id')!r} is disabled")
+        kind = int(comp["type"])
+        cid = str(comp.get("custom_id"))
+        data: dict[str, Any] = {"custom_id": cid, "component_type": kind}
+        if "id" in comp:
+            data["id"] = comp["id"]
+        if values is None:
+            if kind != 2:
+                raise EmulatorError(f"component {cid!r} is not a button (type {kind}); use select")
+            if comp.get("style") == 5:
+                raise EmulatorError(
+                    f"button {cid!r} is a link button; clicking sends no interaction"
+                )
+            name = f"click {cid!r}"
+        else:
+            if kind not in (3, 5, 6, 7, 8):
+                raise EmulatorError(f"component {cid!r} is not a select menu (type {kind})")
+            guild = self._guild_of(channel)
+            data["values"], resolved = self._select_values(comp, values, guild, user, check)
+            if resolved:
+                data["resolved"] = resolved
+            name = f"select {cid!r} {data['values']}"
+        return self._build(MESSAGE_COMPONENT, user, channel, data, name=name, message=message)
+
+    def modal_submit(
+        self, user: UserRecord, source: InteractionRecord, values: dict[str, Any]
+    ) -> InteractionRecord:
+        modal = source.modal
+        if modal is None:
+            raise EmulatorError(f"{source.describe()} did not answer with a modal")
+        remaining = dict(values)
+        components: list[dict[str, Any]] = []
+        for top in modal.get("components") or []:
+            if top.get("type") == 1:
+                inner = (top.get("components") or [{}])[0]
+                components.append({"type": 1, "components": [self._modal_answer(inner, remaining)]})
+            elif top.get("type") == 18 and isinstance(top.get("component"), dict):
+                components.append(
+                    {"type": 18, "component": self._modal_answer(top["component"], remaining)}
+                )
+        if remaining:
+            raise EmulatorError(
+                f"modal {modal.get('custom_id')!r} has no inputs {sorted(remaining)}"
+            )
+        data = {"custom_id": modal.get("custom_id"), "components": components}
+        channel = self.state.channel(source.channel_id)
+        message = (
+            self.state.messages.get(source.source_message_id) if source.source_message_id else None
+        )
+        return self._build(
+            MODAL_SUBMIT,
+            user,
+            channel,
+            data,
+            name=f"modal {modal.get('custom_id')!r}",
+            message=message,
+        )
+
+    # -- helpers ------------------------------------------------------------------
+
+    def _guild_of(self, channel: ChannelRecord) -> GuildRecord | None:
+        return self.state.guilds.get(channel.guild_id) if channel.guild_id else None
+
+    def _check_command_usable(
+        self, command: dict[str, Any], user: UserRecord, guild: GuildRecord | None, shown: str
+    ) -> None:
+        contexts = command.get("contexts")
+        if guild is None:
+            no_dm = contexts is not None and 1 not in contexts
+            if command.get("dm_permission") is False or no_dm:
+                raise EmulatorError(f"{shown} is not available in DMs")
+            return
+        if contexts is not None and 0 not in contexts:
+            raise EmulatorError(f"{shown} is not available in guilds")
+        needed = command.get("default_member_permissions")
+        if needed is not None:
+            perms = self.state.member_permissions(guild, user.id)
+            if not has(perms, int(needed)):
+                raise EmulatorError(
+                    f"{user.name} lacks the default_member_permissions of "
+                    f"{shown}; Discord would not offer the command"
+                )
+
+    def _build(
+        self,
+        itype: int,
+        user: UserRecord,
+        channel: ChannelRecord,
+        data: dict[str, Any],
+        *,
+        name: str,
+        message: MessageRecord | None = None,
+    ) -> InteractionRecord:
+        state = self.state
+        if channel.deleted:
+            raise EmulatorError(f"channel {channel.id} was deleted")
+        guild = self._guild_of(channel)
+        payload: dict[str, Any] = {
+            "id": state.ids.next(),
+            "application_id": state.application_id,
+            "type": itype,
+            "token": new_token("emu-interaction-"),
+            "version": 1,
+            "data": data,
+            "channel_id": channel.id,
+            "channel": state.channel_json(channel),
+            "app_permissions": str(state.effective_bot_permissions(channel)),
+            "locale": user.locale,
+            "entitlements": [],
+            "attachment_size_limit": state.attachment_size_limit,
+        }
+        if guild is not None:
+            member = guild.members.get(user.id)
+            if member is None:
+                raise EmulatorError(f"{user.name} is not a member of guild {guild.name!r}")
+            perms = state.member_permissions(guild, user.id)
+            payload.update(
+                guild_id=guild.id,
+                guild={"id": guild.id, "locale": guild.locale, "features": []},
+                guild_locale=guild.locale,
+                member=payloads.member_payload(member, permissions=perms),
+                authorizing_integration_owners={"0": guild.id},
+                context=0,
+            )
+        else:
+            if channel.recipient_id != user.id:
+                raise EmulatorError(f"{user.name} cannot see DM channel {channel.id}")
+            payload.update(
+                user=payloads.user_payload(user),
+                authorizing_integration_owners={"1": user.id},
+                context=1,
+            )
+        if message is not None:
+            payload["message"] = state.message_json(message)
+        record = InteractionRecord(
+            id=payload["id"],
+            token=payload["token"],
+            type=itype,
+            user_id=user.id,
+            channel_id=channel.id,
+            guild_id=guild.id if guild else None,
+            name=name,
+            payload=payload,
+            created_at=asyncio.get_running_loop().time(),
+            state=state,
+            source_message_id=message.id if message else None,
+        )
+        state.interactions[record.id] = record
+        return record
+
+    def _resolve_option(
+        self,
+        opt: dict[str, Any],
+        value: Any,
+        guild: GuildRecord | None,
+        invoker: UserRecord,
+        resolved: dict[str, dict[str, Any]],
+    ) -> str:
+        kind = opt["type"]
+        if kind == USER or (kind == MENTIONABLE and not isinstance(value, RoleRecord)):
+            if kind == MENTIONABLE and guild is not None and self._is_role(value, guild):
+                return self._resolve_role(value, guild, resolved)
+            user = self.state.user(value)
+            resolved.setdefault("users", {})[user.id] = payloads.user_payload(user)
+            if guild is not None and user.id in guild.members:
+                member = guild.members[user.id]
+                perms = self.state.member_permissions(guild, user.id)
+                resolved.setdefault("members", {})[user.id] = payloads.member_payload(
+                    member, with_user=False, permissions=perms
+                )
+            return user.id
+        if kind in (ROLE, MENTIONABLE):
+            if guild is None:
+                raise EmulatorError(f"option {opt['name']!r}: roles exist only in guilds")
+            return self._resolve_role(value, guild, resolved)
+        if kind == CHANNEL:
+            ch = self.state.channel(value)
+            types = opt.get("channel_types")
+            if types and int(ch.type) not in types:
+                raise EmulatorError(
+                    f"option {opt['name']!r} accepts channel types {types}, not {int(ch.type)}"
+                )
+            perms = self.state.member_permissions(guild, invoker.id) if guild else 0
+            resolved.setdefault("channels", {})[ch.id] = payloads.resolved_channel_payload(
+                ch, perms
+            )
+            return ch.id
+        if kind == ATTACHMENT:
+            if not (isinstance(value, tuple) and len(value) == 2):
+                raise EmulatorError(f"option {opt['name']!r} takes (filename, bytes)")
+            filename, data = value
+            aid = self.state.ids.next()
+            att = AttachmentRecord(
+                id=aid,
+                filename=str(filename),
+                data=bytes(data),
+                url=self.state.attachment_url("0", aid, str(filename)),
+            )
+            self.state.attachments[aid] = att
+            resolved.setdefault("attachments", {})[aid] = payloads.attachment_payload(att)
+            return aid
+        raise EmulatorError(f"option {opt['name']!r}: unsupported type {kind}")
+
+    @staticmethod
+    def _is_role(value: Any, guild: GuildRecord) -> bool:
+        return isinstance(value, RoleRecord) or str(value) in guild.roles
+
+    def _resolve_role(
+        self, value: Any, guild: GuildRecord, resolved: dict[str, dict[str, Any]]
+    ) -> str:
+        rid = value.id if isinstance(value, RoleRecord) else str(value)
+        role = guild.roles.get(rid)
+        if role is None:
+            raise EmulatorError(f"guild {guild.name!r} has no role {rid}")
+        resolved.setdefault("roles", {})[rid] = payloads.role_payload(role)
+        return rid
+
+    def _select_values(
+        self,
+        comp: dict[str, Any],
+        values: list[Any],
+        guild: GuildRecord | None,
+        invoker: UserRecord,
+        check: bool,
+    ) -> tuple[list[str], dict[str, dict[str, Any]]]:
+        kind = int(comp["type"])
+        cid = comp.get("custom_id")
+        out = [
+            v.id if isinstance(v, UserRecord | ChannelRecord | RoleRecord) else str(v)
+            for v in values
+        ]
+        if check:
+            low, high = int(comp.get("min_values", 1)), int(comp.get("max_values", 1))
+            if not low <= len(out) <= high:
+                raise EmulatorError(f"select {cid!r} takes {low}..{high} values, got {len(out)}")
+            if kind == 3:
+                allowed = [str(o.get("value")) for o in comp.get("options") or []]
+                bad = [v for v in out if v not in allowed]
+                if bad:
+                    raise EmulatorError(f"select {cid!r} has no options {bad}; it has {allowed}")
+        resolved: dict[str, dict[str, Any]] = {}
+        if kind == 5:
+            for v in out:
+                self._resolve_option({"type": USER, "name": str(cid)}, v, guild, invoker, resolved)
+        elif kind == 6 and guild is not None:
+            for v in out:
+                self._resolve_role(v, guild, resolved)
+        elif kind == 7:
+            for v in out:
+                self._resolve_option(
+                    {"type": MENTIONABLE, "name": str(cid)}, v, guild, invoker, resolved
+                )
+        elif kind == 8:
+            for v in out:
+                self._resolve_option(
+                    {"type": CHANNEL, "name": str(cid)}, v, guild, invoker, resolved
+                )
+        return out, resolved
+
+    @staticmethod
+    def _modal_answer(inner: dict[str, Any], remaining: dict[str, Any]) -> dict[str, Any]:
+        cid = str(inner.get("custom_id"))
+        kind = int(inner.get("type", 4))
+        if kind == 4:
+            value = remaining.pop(cid, inner.get("value"))
+            if value is None:
+                if inner.get("required", True):
+                    raise EmulatorError(f"modal text input {cid!r} is required")
+                value = ""
+            return {"type": 4, "custom_id": cid, "value": str(value)}
+        chosen = remaining.pop(cid, [])
+        values = chosen if isinstance(chosen, list) else [chosen]
+        return {"type": kind, "custom_id": cid, "values": [str(v) for v in values]}

@@ -1,0 +1,651 @@
+"""The emulator's mutable world and every change to it.
+
+Owns ``EmulatorState``: the users, guilds, channels, threads, DM channels, messages,
+attachments, interactions and registered commands, the counters and error log, and the
+operations that change them (create a thread, post/edit/delete a message, archive a
+thread, ...). Each change that Discord would announce on the gateway is handed to the
+``Dispatcher`` (the gateway hub) as the matching dispatch event. It also owns waiting:
+``wait_for`` re-checks a predicate after every change until it holds or times out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from bot.emulator import payloads
+from bot.emulator.commands import CommandStore
+from bot.emulator.errors import EmulatorError
+from bot.emulator.ids import SnowflakeFactory, iso_now
+from bot.emulator.permissions import (
+    ALL_PERMISSIONS,
+    DEFAULT_MEMBER_PERMISSIONS,
+    DM_APP_PERMISSIONS,
+    GAME_BOT_PERMISSIONS,
+    resolve,
+)
+from bot.emulator.records import (
+    EPHEMERAL,
+    LOADING,
+    AttachmentRecord,
+    ChannelRecord,
+    ChannelType,
+    ErrorRecord,
+    FaultRule,
+    GuildRecord,
+    MemberRecord,
+    MessageRecord,
+    RoleRecord,
+    Stats,
+    UploadedFile,
+    UserRecord,
+    mentioned_user_ids,
+)
+
+if TYPE_CHECKING:
+    from bot.emulator.interactions import InteractionRecord
+
+T = TypeVar("T")
+
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+
+DEFAULT_ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+ChannelRef = ChannelRecord | str | int
+UserRef = UserRecord | str | int
+GuildRef = GuildRecord | str | int
+MessageRef = MessageRecord | str | int
+
+
+class Dispatcher(Protocol):
+    """Where gateway events go (the gateway hub)."""
+
+    def dispatch(
+        self, event: str, data: dict[str, Any], *, guild_id: str | None, intent: int | None = None
+    ) -> int:
+        """Send ``event`` to every session that should see it; return how many did."""
+        ...
+
+
+class _NoGateway:
+    def dispatch(
+        self, event: str, data: dict[str, Any], *, guild_id: str | None, intent: int | None = None
+    ) -> int:
+        return 0
+
+
+class EmulatorState:
+    """Everything the emulated Discord knows, and the operations that change it."""
+
+    def __init__(
+        self,
+        *,
+        bot_name: str,
+        cdn_base: Callable[[], str],
+        attachment_size_limit: int = DEFAULT_ATTACHMENT_SIZE_LIMIT,
+        interaction_timeout: float = 3.0,
+    ) -> None:
+        self.ids = SnowflakeFactory()
+        self.application_id = self.ids.next()
+        self.bot_user = UserRecord(id=self.application_id, name=bot_name, bot=True)
+        self.owner = UserRecord(id=self.ids.next(), name="app-owner")
+        self.users: dict[str, UserRecord] = {u.id: u for u in (self.bot_user, self.owner)}
+        self.guilds: dict[str, GuildRecord] = {}
+        self.channels: dict[str, ChannelRecord] = {}
+        self.messages: dict[str, MessageRecord] = {}
+        self.attachments: dict[str, AttachmentRecord] = {}
+        self.interactions: dict[str, InteractionRecord] = {}
+        self.commands = CommandStore()
+        self.stats = Stats()
+        self.errors: list[ErrorRecord] = []
+        self.unknown_routes: list[str] = []
+        self.posts_to_archived: list[str] = []
+        self.faults: list[FaultRule] = []
+        self.tokens_seen: list[str] = []
+        self.presences: list[dict[str, Any]] = []
+        self.dispatcher: Dispatcher = _NoGateway()
+        self.attachment_size_limit = attachment_size_limit
+        self.interaction_timeout = interaction_timeout
+        self.last_activity = time.monotonic()
+        self._cdn_base = cdn_base
+        self._order = 0
+        self._changed = asyncio.Event()
+
+    # -- change notification -------------------------------------------------------
+
+    def notify(self) -> None:
+        """Wake every ``wait_for``: something changed."""
+        self.last_activity = time.monotonic()
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float, describe: Callable[[], str]
+    ) -> T:
+        """Return ``predicate()`` once it is truthy; raise ``AssertionError`` after ``timeout``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(describe())
+            changed = self._changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), remaining)
+
+    # -- lookups ------------------------------------------------------------------
+
+    def user(self, ref: UserRef) -> UserRecord:
+        uid = ref.id if isinstance(ref, UserRecord) else str(ref)
+        try:
+            return self.users[uid]
+        except KeyError:
+            raise EmulatorError(f"unknown user {uid}") from None
+
+    def guild(self, ref: GuildRef) -> GuildRecord:
+        gid = ref.id if isinstance(ref, GuildRecord) else str(ref)
+        try:
+            return self.guilds[gid]
+        except KeyError:
+            raise EmulatorError(f"unknown guild {gid}") from None
+
+    def channel(self, ref: ChannelRef) -> ChannelRecord:
+        cid = ref.id if isinstance(ref, ChannelRecord) else str(ref)
+        try:
+            return self.channels[cid]
+        except KeyError:
+            raise EmulatorError(f"unknown channel {cid}") from None
+
+    def message(self, ref: MessageRef) -> MessageRecord:
+        mid = ref.id if isinstance(ref, MessageRecord) else str(ref)
+        try:
+            return self.messages[mid]
+        except KeyError:
+            raise EmulatorError(f"unknown message {mid}") from None
+
+    # -- users, guilds, members, channels -----------------------------------------
+
+    def create_user(
+        self, name: str, *, dms_open: bool = True, global_name: str | None = None, bot: bool = False
+    ) -> UserRecord:
+        user = UserRecord(
+            id=self.ids.next(), name=name, global_name=global_name, dms_open=dms_open, bot=bot
+        )
+        self.users[user.id] = user
+        return user
+
+    def create_guild(
+        self,
+        name: str,
+        *,
+        owner: UserRecord | None = None,
+        shard: tuple[int, int] | None = None,
+        everyone_permissions: int = DEFAULT_MEMBER_PERMISSIONS,
+        locale: str = "en-US",
+    ) -> GuildRecord:
+        gid = self.ids.next_on_shard(*shard) if shard else self.ids.next_on_shard(0, 1)
+        guild = GuildRecord(id=gid, name=name, owner_id=(owner or self.owner).id, locale=locale)
+        guild.roles[gid] = RoleRecord(
+            id=gid, guild_id=gid, name="@everyone", permissions=everyone_permissions
+        )
+        bot_role = RoleRecord(
+            id=self.ids.next(),
+            guild_id=gid,
+            name=self.bot_user.name,
+            permissions=GAME_BOT_PERMISSIONS,
+            position=1,
+            managed=True,
+            bot_id=self.bot_user.id,
+        )
+        guild.roles[bot_role.id] = bot_role
+        guild.members[self.bot_user.id] = MemberRecord(
+            user=self.bot_user, guild_id=gid, role_ids=[bot_role.id], joined_at=iso_now()
+        )
+        self.guilds[gid] = guild
+        if owner is not None:
+            self.add_member(guild, owner, announce=False)
+        self.dispatcher.dispatch(
+            "GUILD_CREATE", self.guild_create(guild), guild_id=gid, intent=INTENT_GUILDS
+        )
+        self.notify()
+        return guild
+
+    def guild_create(self, guild: GuildRecord) -> dict[str, Any]:
+        """The GUILD_CREATE payload for a guild as it is now."""
+        channels = [self.channels[c] for c in guild.channel_ids if not self.channels[c].deleted]
+        texts = [c for c in channels if c.type is ChannelType.GUILD_TEXT]
+        threads = [c for c in channels if c.is_thread and not c.archived]
+        return payloads.guild_create_payload(guild, texts, threads, self.bot_user.id)
+
+    def add_member(
+        self,
+        guild: GuildRef,
+        user: UserRef,
+        *,
+        permissions: int | None = None,
+        nick: str | None = None,
+        announce: bool = True,
+    ) -> MemberRecord:
+        g = self.guild(guild)
+        u = self.user(user)
+        role_ids: list[str] = []
+        if permissions is not None:
+            role = RoleRecord(
+                id=self.ids.next(),
+                guild_id=g.id,
+                name=f"{u.name}-role",
+                permissions=permissions,
+                position=1,
+            )
+            g.roles[role.id] = role
+            role_ids.append(role.id)
+            if announce:
+                self.dispatcher.dispatch(
+                    "GUILD_ROLE_CREATE",
+                    {"guild_id": g.id, "role": payloads.role_payload(role)},
+                    guild_id=g.id,
+                    intent=INTENT_GUILDS,
+                )
+        member = MemberRecord(
+            user=u, guild_id=g.id, role_ids=role_ids, joined_at=iso_now(), nick=nick
+        )
+        g.members[u.id] = member
+        if announce:
+            self.dispatcher.dispatch(
+                "GUILD_MEMBER_ADD",
+                {**payloads.member_payload(member), "guild_id": g.id},
+                guild_id=g.id,
+                intent=INTENT_GUILD_MEMBERS,
+            )
+        self.notify()
+        return member
+
+    def member_permissions(self, guild: GuildRecord, user_id: str) -> int:
+        """A member's guild-level permissions (roles, owner, administrator)."""
+        if user_id == guild.owner_id:
+            return ALL_PERMISSIONS
+        member = guild.members.get(user_id)
+        bits = guild.everyone.permissions
+        if member is not None:
+            for rid in member.role_ids:
+                role = guild.roles.get(rid)
+                if role is not None:
+                    bits |= role.permissions
+        return resolve(bits)
+
+    def create_text_channel(
+        self,
+        guild: GuildRef,
+        name: str,
+        *,
+        bot_permissions: int = GAME_BOT_PERMISSIONS,
+        topic: str | None = None,
+    ) -> ChannelRecord:
+        g = self.guild(guild)
+        ch = ChannelRecord(
+            id=self.ids.next(),
+            type=ChannelType.GUILD_TEXT,
+            name=name,
+            guild_id=g.id,
+            bot_permissions=bot_permissions,
+            topic=topic,
+            position=len(g.channel_ids),
+            created_at=iso_now(),
+        )
+        self.channels[ch.id] = ch
+        g.channel_ids.append(ch.id)
+        self.dispatcher.dispatch(
+            "CHANNEL_CREATE", self.channel_json(ch), guild_id=g.id, intent=INTENT_GUILDS
+        )
+        self.notify()
+        return ch
+
+    def set_bot_permissions(self, channel: ChannelRef, bot_permissions: int) -> None:
+        ch = self.channel(channel)
+        if ch.type is not ChannelType.GUILD_TEXT:
+            raise EmulatorError("bot permissions are set on guild text channels (threads inherit)")
+        ch.bot_permissions = bot_permissions
+        self.dispatcher.dispatch(
+            "CHANNEL_UPDATE", self.channel_json(ch), guild_id=ch.guild_id, intent=INTENT_GUILDS
+        )
+        self.notify()
+
+    def create_thread(
+        self,
+        parent: ChannelRecord,
+        name: str,
+        *,
+        private: bool = False,
+        owner_id: str | None = None,
+        thread_id: str | None = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+    ) -> ChannelRecord:
+        now = iso_now()
+        owner = owner_id or self.bot_user.id
+        thread = ChannelRecord(
+            id=thread_id or self.ids.next(),
+            type=ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=owner,
+            auto_archive_duration=auto_archive_duration,
+            invitable=invitable,
+            archive_timestamp=now,
+            created_at=now,
+            member_ids={owner},
+        )
+        self.channels[thread.id] = thread
+        if parent.guild_id is not None:
+            self.guild(parent.guild_id).channel_ids.append(thread.id)
+        self.dispatcher.dispatch(
+            "THREAD_CREATE",
+            {**payloads.thread_payload(thread), "newly_created": True},
+            guild_id=thread.guild_id,
+            intent=INTENT_GUILDS,
+        )
+        self.notify()
+        return thread
+
+    def update_thread(
+        self,
+        thread: ChannelRecord,
+        *,
+        archived: bool | None = None,
+        locked: bool | None = None,
+        name: str | None = None,
+        auto_archive_duration: int | None = None,
+        invitable: bool | None = None,
+    ) -> ChannelRecord:
+        if archived is not None and archived != thread.archived:
+            thread.archived = archived
+            thread.archive_timestamp = iso_now()
+        if locked is not None:
+            thread.locked = locked
+        if name is not None:
+            thread.name = name
+        if auto_archive_duration is not None:
+            thread.auto_archive_duration = auto_archive_duration
+        if invitable is not None:
+            thread.invitable = invitable
+        self.dispatcher.dispatch(
+            "THREAD_UPDATE",
+            payloads.thread_payload(thread),
+            guild_id=thread.guild_id,
+            intent=INTENT_GUILDS,
+        )
+        self.notify()
+        return thread
+
+    def dm_channel(self, user: UserRef) -> ChannelRecord:
+        """The bot's DM channel with a user (created on first use)."""
+        u = self.user(user)
+        if u.dm_channel_id is None:
+            ch = ChannelRecord(
+                id=self.ids.next(),
+                type=ChannelType.DM,
+                name=f"dm-{u.name}",
+                recipient_id=u.id,
+                created_at=iso_now(),
+            )
+            self.channels[ch.id] = ch
+            u.dm_channel_id = ch.id
+        return self.channels[u.dm_channel_id]
+
+    def delete_channel(self, channel: ChannelRef) -> ChannelRecord:
+        ch = self.channel(channel)
+        if ch.deleted:
+            return ch
+        ch.deleted = True
+        if ch.is_thread:
+            self.dispatcher.dispatch(
+                "THREAD_DELETE",
+                {
+                    "id": ch.id,
+                    "guild_id": ch.guild_id,
+                    "parent_id": ch.parent_id,
+                    "type": int(ch.type),
+                },
+                guild_id=ch.guild_id,
+                intent=INTENT_GUILDS,
+            )
+        elif not ch.is_dm:
+            for thread in self.channels.values():
+                if thread.parent_id == ch.id:
+                    thread.deleted = True
+            self.dispatcher.dispatch(
+                "CHANNEL_DELETE", self.channel_json(ch), guild_id=ch.guild_id, intent=INTENT_GUILDS
+            )
+        self.notify()
+        return ch
+
+    def effective_bot_permissions(self, ch: ChannelRecord) -> int:
+        """What the bot may do in a channel; threads inherit their parent's."""
+        if ch.is_dm:
+            return DM_APP_PERMISSIONS
+        if ch.is_thread and ch.parent_id is not None:
+            return resolve(self.channels[ch.parent_id].bot_permissions)
+        return resolve(ch.bot_permissions)
+
+    def channel_json(self, ch: ChannelRecord) -> dict[str, Any]:
+        recipient = self.users.get(ch.recipient_id) if ch.recipient_id else None
+        return payloads.channel_payload(ch, bot_id=self.bot_user.id, recipient=recipient)
+
+    def threads_of(
+        self, channel: ChannelRef, *, include_deleted: bool = False
+    ) -> list[ChannelRecord]:
+        parent = self.channel(channel)
+        return [
+            c
+            for c in self.channels.values()
+            if c.parent_id == parent.id and (include_deleted or not c.deleted)
+        ]
+
+    # -- messages -----------------------------------------------------------------
+
+    def message_json(self, msg: MessageRecord) -> dict[str, Any]:
+        author = self.users.get(msg.author_id, self.bot_user)
+        pinged = [self.users[u] for u in msg.pinged_user_ids if u in self.users]
+        interaction_user = (
+            self.users.get(msg.interaction_user_id) if msg.interaction_user_id else None
+        )
+        return payloads.message_payload(
+            msg, author, pinged=pinged, interaction_user=interaction_user
+        )
+
+    def create_message(
+        self,
+        channel: ChannelRecord,
+        body: dict[str, Any],
+        files: Sequence[UploadedFile] = (),
+        *,
+        author_id: str | None = None,
+        flags: int | None = None,
+        interaction: InteractionRecord | None = None,
+        message_type: int = 0,
+        message_id: str | None = None,
+    ) -> MessageRecord:
+        """Record a new message from a (validated) create payload and announce it."""
+        self._order += 1
+        msg = MessageRecord(
+            id=message_id or self.ids.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author_id=author_id or self.bot_user.id,
+            order=self._order,
+            timestamp=iso_now(),
+            content=str(body.get("content") or ""),
+            embeds=list(body.get("embeds") or []),
+            components=list(body.get("components") or []),
+            flags=int(body.get("flags") or 0) if flags is None else flags,
+            type=message_type,
+            tts=bool(body.get("tts", False)),
+            message_reference=body.get("message_reference"),
+        )
+        msg.attachments = self._attachments(msg, body, files, existing=[]) or []
+        if interaction is not None:
+            msg.webhook_id = self.application_id
+            msg.interaction_id = interaction.id
+            msg.interaction_type = interaction.type
+            msg.interaction_user_id = interaction.user_id
+        if not msg.ephemeral and not msg.loading:
+            msg.pinged_user_ids, msg.everyone_pinged = self._pings(msg, body)
+        self.messages[msg.id] = msg
+        if not msg.ephemeral:
+            channel.last_message_id = msg.id
+            channel.message_count += 1
+            self._announce("MESSAGE_CREATE", msg, self.message_json(msg))
+        self.notify()
+        return msg
+
+    def edit_message(
+        self,
+        msg: MessageRecord,
+        body: dict[str, Any],
+        files: Sequence[UploadedFile] = (),
+        *,
+        keep_loading: bool = False,
+    ) -> MessageRecord:
+        """Apply an edit payload (only the keys present change) and keep the old state."""
+        msg.history.append(msg.snapshot())
+        if "content" in body:
+            msg.content = str(body["content"] or "")
+        if "embeds" in body:
+            msg.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            msg.components = list(body["components"] or [])
+        if "flags" in body and body["flags"] is not None:
+            kept = msg.flags & (EPHEMERAL | LOADING)
+            msg.flags = (int(body["flags"]) & ~(EPHEMERAL | LOADING)) | kept
+        was_loading = msg.loading
+        if not keep_loading:
+            msg.flags &= ~LOADING
+        attachments = self._attachments(msg, body, files, existing=msg.attachments)
+        if attachments is not None:
+            msg.attachments = attachments
+        msg.edited_timestamp = iso_now()
+        if was_loading and not msg.loading and not msg.ephemeral:
+            msg.pinged_user_ids, msg.everyone_pinged = self._pings(msg, body)
+        if not msg.ephemeral:
+            data = self.message_json(msg)
+            self._announce("MESSAGE_UPDATE", msg, data)
+        self.notify()
+        return msg
+
+    def delete_message(self, msg: MessageRecord) -> None:
+        if msg.deleted:
+            return
+        msg.deleted = True
+        if not msg.ephemeral:
+            data: dict[str, Any] = {"id": msg.id, "channel_id": msg.channel_id}
+            if msg.guild_id is not None:
+                data["guild_id"] = msg.guild_id
+            self._announce("MESSAGE_DELETE", msg, data)
+        self.notify()
+
+    def _announce(self, event: str, msg: MessageRecord, data: dict[str, Any]) -> None:
+        intent = INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES
+        self.dispatcher.dispatch(event, data, guild_id=msg.guild_id, intent=intent)
+
+    def _pings(self, msg: MessageRecord, body: dict[str, Any]) -> tuple[list[str], bool]:
+        mentioned = mentioned_user_ids(msg.content)
+        everyone_text = "@everyone" in msg.content or "@here" in msg.content
+        allowed = body.get("allowed_mentions")
+        if not isinstance(allowed, dict):
+            return mentioned, everyone_text
+        parse = allowed.get("parse") or []
+        allowed_users = {str(u) for u in allowed.get("users") or []}
+        users = [u for u in mentioned if "users" in parse or u in allowed_users]
+        return users, everyone_text and "everyone" in parse
+
+    def _attachments(
+        self,
+        msg: MessageRecord,
+        body: dict[str, Any],
+        files: Sequence[UploadedFile],
+        *,
+        existing: list[AttachmentRecord],
+    ) -> list[AttachmentRecord] | None:
+        """The message's attachments after this payload, or ``None`` if unchanged."""
+        by_index = {f.index: f for f in files}
+        used: set[int] = set()
+        out: list[AttachmentRecord] = []
+        entries = body.get("attachments")
+        if entries is None and not files:
+            return None
+        if entries is None:
+            out.extend(existing)
+            entries = []
+        old = {a.id: a for a in existing}
+        for entry in entries:
+            raw_id = str(entry.get("id"))
+            if raw_id in old:
+                out.append(old[raw_id])
+                continue
+            try:
+                index = int(raw_id)
+            except ValueError:
+                continue
+            upload = by_index.get(index)
+            if upload is None:
+                continue
+            used.add(index)
+            out.append(self._store_attachment(msg, upload, entry))
+        for index in sorted(by_index):
+            if index not in used:
+                out.append(self._store_attachment(msg, by_index[index], {}))
+        return out
+
+    def attachment_url(self, channel_id: str, attachment_id: str, filename: str) -> str:
+        """Where the emulator serves an attachment's bytes (its fake CDN)."""
+        return f"{self._cdn_base()}/attachments/{channel_id}/{attachment_id}/{filename}"
+
+    def _store_attachment(
+        self, msg: MessageRecord, upload: UploadedFile, entry: dict[str, Any]
+    ) -> AttachmentRecord:
+        aid = self.ids.next()
+        filename = str(entry.get("filename") or upload.filename)
+        att = AttachmentRecord(
+            id=aid,
+            filename=filename,
+            data=upload.data,
+            url=self.attachment_url(msg.channel_id, aid, filename),
+            content_type=upload.content_type,
+            description=entry.get("description"),
+        )
+        self.attachments[aid] = att
+        return att
+
+    def messages_in(
+        self,
+        channel: ChannelRef,
+        *,
+        include_ephemeral: bool = False,
+        include_deleted: bool = False,
+    ) -> list[MessageRecord]:
+        cid = channel.id if isinstance(channel, ChannelRecord) else str(channel)
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == cid
+            and (include_ephemeral or not m.ephemeral)
+            and (include_deleted or not m.deleted)
+        ]
+
+    # -- errors -------------------------------------------------------------------
+
+    def record_error(
+        self, method: str, path: str, status: int, code: int, message: str, *, injected: bool
+    ) -> None:
+        self.errors.append(ErrorRecord(method, path, status, code, message, injected))
+        self.notify()

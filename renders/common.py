@@ -1,0 +1,626 @@
+"""Drawing helpers every board renderer shares (Pillow only; no game knowledge).
+
+- fonts: :func:`font` (DejaVu Sans, cached per size; Pillow's default font if DejaVu is missing)
+- text: :func:`text_width`, :func:`fit_font`, :func:`ellipsize`, :func:`wrap`,
+  :func:`draw_text`, :func:`draw_text_in_box`, :func:`chip`
+- shapes: :func:`rounded_box`, :func:`hatch`, :func:`disc`, :func:`die`, :func:`progress_bar`,
+  :func:`arrow`, :func:`icon` (key, sword, cross, magnifier, eye, lock, star, coin, card,
+  hourglass, heart, flame, skull, bolt)
+- colours: :data:`SEAT_COLOURS`, :func:`hex_rgb`, :func:`mix`, :func:`readable_on`
+- caching: :func:`cached_layer` (static layers built once per key and size, handed out as
+  copies so a render may draw on them)
+- output: :func:`encode_png` (palette PNG under a byte budget)
+
+All coordinates are pixels in the target image; boxes are ``(x0, y0, x1, y1)``.
+Renderers run in worker threads, so the caches here are guarded by a lock.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import threading
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+__all__ = [
+    "PNG_SIGNATURE",
+    "SEAT_COLOURS",
+    "Box",
+    "Colour",
+    "Font",
+    "arrow",
+    "cached_layer",
+    "chip",
+    "die",
+    "disc",
+    "draw_text",
+    "draw_text_in_box",
+    "ellipsize",
+    "encode_png",
+    "fit_font",
+    "font",
+    "hatch",
+    "hex_rgb",
+    "icon",
+    "mix",
+    "progress_bar",
+    "readable_on",
+    "rounded_box",
+    "text_width",
+    "wrap",
+]
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+Colour = tuple[int, int, int]
+Box = tuple[float, float, float, float]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+FONT_DIRS: tuple[Path, ...] = (
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/dejavu"),
+    Path("/usr/local/share/fonts"),
+    Path(__file__).parent / "fonts",
+)
+FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+# Distinct, bright seat colours that read on a dark board (and black text reads on them).
+SEAT_COLOURS: tuple[Colour, ...] = (
+    (79, 195, 247),  # sky blue
+    (255, 183, 77),  # amber
+    (129, 199, 132),  # green
+    (240, 98, 146),  # pink
+    (186, 148, 255),  # lavender
+    (255, 241, 118),  # yellow
+    (77, 208, 200),  # teal
+    (255, 138, 101),  # coral
+)
+
+
+# --------------------------------------------------------------------------- colours
+
+
+def hex_rgb(value: str) -> Colour:
+    """``"#aabbcc"`` -> ``(170, 187, 204)``."""
+    v = value.lstrip("#")
+    return (int(v[0:2], 16), int(v[2:4], 16), int(v[4:6], 16))
+
+
+def mix(a: Colour, b: Colour, t: float) -> Colour:
+    """Linear blend: ``t=0`` is ``a``, ``t=1`` is ``b``."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def readable_on(background: Colour) -> Colour:
+    """Black or white, whichever contrasts more with ``background``."""
+    r, g, b = background
+    luminance = 0.299 * r + 0.587 * g + 0.114 * b
+    return (15, 12, 20) if luminance > 140 else (250, 248, 240)
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+@lru_cache(maxsize=8)
+def _font_path(bold: bool) -> Path | None:
+    for folder in FONT_DIRS:
+        candidate = folder / FONT_FILES[bold]
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False) -> Font:
+    """DejaVu Sans (Bold) at ``size`` px; Pillow's built-in font if DejaVu is not installed."""
+    path = _font_path(bold)
+    if path is not None:
+        try:
+            return ImageFont.truetype(str(path), size)
+        except OSError:
+            pass
+    return ImageFont.load_default(size=size)
+
+
+def text_width(text: str, fnt: Font) -> float:
+    """Advance width of ``text`` in ``fnt``."""
+    return fnt.getlength(text)
+
+
+def fit_font(
+    text: str, max_width: float, size: int, min_size: int = 12, bold: bool = False
+) -> Font:
+    """The largest font from ``size`` down to ``min_size`` in which ``text`` fits the width."""
+    for s in range(size, min_size - 1, -1):
+        fnt = font(s, bold)
+        if text_width(text, fnt) <= max_width:
+            return fnt
+    return font(min_size, bold)
+
+
+def ellipsize(text: str, fnt: Font, max_width: float) -> str:
+    """``text``, cut with an ellipsis so it fits ``max_width``."""
+    if text_width(text, fnt) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid].rstrip() + "…", fnt) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…" if lo else "…"
+
+
+def wrap(text: str, fnt: Font, max_width: float, max_lines: int | None = None) -> list[str]:
+    """Greedy word wrap; over-long words are split; the last kept line gets an ellipsis."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for word in paragraph.split():
+            candidate = f"{current} {word}" if current else word
+            if text_width(candidate, fnt) <= max_width:
+                current = candidate
+                continue
+            if current:
+                lines.append(current)
+            current = word
+            while text_width(current, fnt) > max_width and len(current) > 1:
+                cut = len(current)
+                while cut > 1 and text_width(current[:cut], fnt) > max_width:
+                    cut -= 1
+                lines.append(current[:cut])
+                current = current[cut:]
+        lines.append(current)
+    if max_lines is not None and len(lines) > max_lines:
+        kept = lines[:max_lines]
+        kept[-1] = ellipsize(kept[-1] + " …", fnt, max_width)
+        if not kept[-1].endswith("…"):
+            kept[-1] = ellipsize(kept[-1] + "…", fnt, max_width)
+        return kept
+    return lines
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    fnt: Font,
+    fill: Colour,
+    anchor: str = "la",
+    max_width: float | None = None,
+    stroke: Colour | None = None,
+    stroke_width: int = 0,
+) -> float:
+    """Draw one line (ellipsized to ``max_width`` if given); returns its width."""
+    if max_width is not None:
+        text = ellipsize(text, fnt, max_width)
+    draw.text(
+        xy,
+        text,
+        font=fnt,
+        fill=fill,
+        anchor=anchor,
+        stroke_width=stroke_width if stroke else 0,
+        stroke_fill=stroke,
+    )
+    return text_width(text, fnt)
+
+
+def draw_text_in_box(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    text: str,
+    size: int,
+    fill: Colour,
+    bold: bool = False,
+    min_size: int = 14,
+    align: str = "left",
+    valign: str = "top",
+    line_gap: int = 2,
+    max_lines: int | None = None,
+) -> int:
+    """Wrap ``text`` into ``box``, shrinking the font (not below ``min_size``) until it fits.
+
+    Returns the number of lines drawn.
+    """
+    x0, y0, x1, y1 = box
+    width, height = x1 - x0, y1 - y0
+    lines: list[str] = []
+    fnt = font(size, bold)
+    line_h = size + line_gap
+    for s in range(size, min_size - 1, -1):
+        fnt = font(s, bold)
+        line_h = s + line_gap
+        fit_lines = max(1, int((height + line_gap) // line_h))
+        limit = fit_lines if max_lines is None else min(fit_lines, max_lines)
+        lines = wrap(text, fnt, width)
+        if len(lines) <= limit:
+            break
+    else:
+        fit_lines = max(1, int((height + line_gap) // line_h))
+        limit = fit_lines if max_lines is None else min(fit_lines, max_lines)
+        lines = wrap(text, fnt, width, max_lines=limit)
+    total = len(lines) * line_h - line_gap
+    y = y0
+    if valign == "middle":
+        y = y0 + (height - total) / 2
+    elif valign == "bottom":
+        y = y1 - total
+    for line in lines:
+        if align == "center":
+            draw.text(((x0 + x1) / 2, y), line, font=fnt, fill=fill, anchor="ma")
+        elif align == "right":
+            draw.text((x1, y), line, font=fnt, fill=fill, anchor="ra")
+        else:
+            draw.text((x0, y), line, font=fnt, fill=fill, anchor="la")
+        y += line_h
+    return len(lines)
+
+
+def chip(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    fnt: Font,
+    fill: Colour,
+    text_fill: Colour | None = None,
+    pad: int = 6,
+    height: int | None = None,
+    outline: Colour | None = None,
+) -> float:
+    """A rounded label whose top-left corner is ``xy``; returns its width."""
+    x, y = xy
+    w = text_width(text, fnt) + 2 * pad
+    h = height if height is not None else int(fnt.size if hasattr(fnt, "size") else 16) + pad
+    rounded_box(draw, (x, y, x + w, y + h), h / 2, fill=fill, outline=outline)
+    draw.text(
+        (x + w / 2, y + h / 2),
+        text,
+        font=fnt,
+        fill=text_fill or readable_on(fill),
+        anchor="mm",
+    )
+    return w
+
+
+# --------------------------------------------------------------------------- shapes
+
+
+def rounded_box(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    radius: float,
+    fill: Colour | None = None,
+    outline: Colour | None = None,
+    width: int = 1,
+) -> None:
+    """A rounded rectangle (radius clamped to the box)."""
+    x0, y0, x1, y1 = box
+    if x1 <= x0 or y1 <= y0:
+        return
+    r = max(0.0, min(radius, (x1 - x0) / 2, (y1 - y0) / 2))
+    draw.rounded_rectangle(
+        (x0, y0, x1, y1), radius=r, fill=fill, outline=outline, width=width if outline else 0
+    )
+
+
+def disc(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    radius: float,
+    fill: Colour,
+    outline: Colour | None = None,
+    width: int = 2,
+    label: str = "",
+    label_size: int | None = None,
+    label_fill: Colour | None = None,
+    bold: bool = True,
+) -> None:
+    """A filled circle with an optional centred label (a pawn, a token)."""
+    cx, cy = centre
+    draw.ellipse(
+        (cx - radius, cy - radius, cx + radius, cy + radius),
+        fill=fill,
+        outline=outline,
+        width=width if outline else 0,
+    )
+    if label:
+        size = label_size or max(10, int(radius * 0.95))
+        fnt = fit_font(label, radius * 1.8, size, min_size=9, bold=bold)
+        draw.text((cx, cy), label, font=fnt, fill=label_fill or readable_on(fill), anchor="mm")
+
+
+_PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.25, 0.25), (0.75, 0.75)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.25, 0.22), (0.75, 0.22), (0.25, 0.5), (0.75, 0.5), (0.25, 0.78), (0.75, 0.78)),
+}
+
+
+def die(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    pips: int,
+    face: Colour = (245, 240, 228),
+    pip: Colour = (20, 16, 24),
+    outline: Colour | None = (60, 50, 60),
+    width: int = 2,
+) -> None:
+    """A die face showing ``pips`` (1..6); other values draw a blank face with the number."""
+    x0, y0, x1, y1 = box
+    size = min(x1 - x0, y1 - y0)
+    rounded_box(draw, box, size * 0.18, fill=face, outline=outline, width=width)
+    layout = _PIP_LAYOUT.get(pips)
+    if layout is None:
+        if pips:
+            fnt = font(max(10, int(size * 0.6)), True)
+            draw.text(((x0 + x1) / 2, (y0 + y1) / 2), str(pips), font=fnt, fill=pip, anchor="mm")
+        return
+    r = max(1.5, size * 0.09)
+    for fx, fy in layout:
+        cx, cy = x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pip)
+
+
+def progress_bar(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    value: float,
+    maximum: float,
+    fill: Colour,
+    back: Colour = (40, 34, 48),
+    outline: Colour | None = (120, 110, 130),
+    ticks: Iterable[float] = (),
+    tick_colour: Colour = (200, 190, 210),
+) -> None:
+    """A horizontal bar filled to ``value / maximum``; ``ticks`` are marks at given values."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    rounded_box(draw, box, h / 2, fill=back)
+    frac = 0.0 if maximum <= 0 else max(0.0, min(1.0, value / maximum))
+    if frac > 0:
+        rounded_box(draw, (x0, y0, x0 + max(h, (x1 - x0) * frac), y1), h / 2, fill=fill)
+    for t in ticks:
+        if maximum > 0 and 0 < t < maximum:
+            tx = x0 + (x1 - x0) * t / maximum
+            draw.line((tx, y0 + 2, tx, y1 - 2), fill=tick_colour, width=2)
+    if outline:
+        rounded_box(draw, box, h / 2, outline=outline, width=2)
+
+
+_DIR_ANGLE = {"N": -90.0, "E": 0.0, "S": 90.0, "W": 180.0}
+
+
+def arrow(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    direction: str,
+    fill: Colour,
+    outline: Colour | None = None,
+    width: int = 2,
+) -> None:
+    """A block arrow pointing N, E, S or W (or NE/SE/... at 45°) filling ``box``."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    r = min(x1 - x0, y1 - y0) / 2
+    if direction in _DIR_ANGLE:
+        angle = _DIR_ANGLE[direction]
+    else:
+        angle = math.degrees(
+            math.atan2(
+                sum(_unit(d)[1] for d in direction),
+                sum(_unit(d)[0] for d in direction),
+            )
+        )
+    # An arrow pointing east, in units of r, then rotated.
+    shape = ((1.0, 0.0), (0.05, -0.85), (0.05, -0.35), (-0.95, -0.35), (-0.95, 0.35),
+             (0.05, 0.35), (0.05, 0.85))
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    pts = [(cx + r * (px * ca - py * sa), cy + r * (px * sa + py * ca)) for px, py in shape]
+    draw.polygon(pts, fill=fill, outline=outline, width=width if outline else 0)
+
+
+def _unit(d: str) -> tuple[float, float]:
+    return {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}.get(d, (0.0, 0.0))
+
+
+def _star_points(
+    cx: float, cy: float, r_out: float, r_in: float, n: int = 5
+) -> list[tuple[float, float]]:
+    pts: list[tuple[float, float]] = []
+    for i in range(2 * n):
+        r = r_out if i % 2 == 0 else r_in
+        a = -math.pi / 2 + i * math.pi / n
+        pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return pts
+
+
+def icon(
+    draw: ImageDraw.ImageDraw,
+    name: str,
+    box: Box,
+    colour: Colour,
+    back: Colour | None = None,
+) -> None:
+    """A small pictogram drawn with primitives. Unknown names draw a filled circle.
+
+    Names: key, sword, cross, magnifier, eye, lock, star, coin, card, hourglass, heart,
+    flame, skull, bolt. ``back`` is the colour behind the icon (for cut-outs).
+    """
+    bx0, by0, bx1, by1 = box
+    s = min(bx1 - bx0, by1 - by0)
+    ox, oy = (bx0 + bx1 - s) / 2, (by0 + by1 - s) / 2
+    bg = back or (0, 0, 0)
+    lw = max(2, round(s / 9))
+
+    def p(fx: float, fy: float) -> tuple[float, float]:
+        return (ox + s * fx, oy + s * fy)
+
+    def rect(fx0: float, fy0: float, fx1: float, fy1: float) -> tuple[float, float, float, float]:
+        return (ox + s * fx0, oy + s * fy0, ox + s * fx1, oy + s * fy1)
+
+    if name == "key":
+        draw.ellipse(rect(0.06, 0.28, 0.5, 0.72), outline=colour, width=lw)
+        draw.line((*p(0.5, 0.5), *p(0.95, 0.5)), fill=colour, width=lw)
+        draw.line((*p(0.88, 0.5), *p(0.88, 0.72)), fill=colour, width=lw)
+        draw.line((*p(0.7, 0.5), *p(0.7, 0.68)), fill=colour, width=lw)
+    elif name == "sword":
+        draw.line((*p(0.2, 0.8), *p(0.92, 0.08)), fill=colour, width=lw + 1)
+        draw.line((*p(0.12, 0.58), *p(0.42, 0.88)), fill=colour, width=lw)
+        draw.line((*p(0.06, 0.94), *p(0.24, 0.76)), fill=colour, width=lw + 1)
+    elif name == "cross":
+        draw.rectangle(rect(0.4, 0.04, 0.6, 0.96), fill=colour)
+        draw.rectangle(rect(0.16, 0.26, 0.84, 0.46), fill=colour)
+    elif name == "magnifier":
+        draw.ellipse(rect(0.1, 0.1, 0.68, 0.68), outline=colour, width=lw)
+        draw.line((*p(0.6, 0.6), *p(0.93, 0.93)), fill=colour, width=lw + 1)
+    elif name == "eye":
+        draw.ellipse(rect(0.02, 0.24, 0.98, 0.76), fill=colour)
+        draw.ellipse(rect(0.32, 0.32, 0.68, 0.68), fill=bg)
+        draw.ellipse(rect(0.43, 0.43, 0.57, 0.57), fill=colour)
+    elif name == "lock":
+        draw.arc(rect(0.26, 0.06, 0.74, 0.62), 180, 360, fill=colour, width=lw)
+        draw.line((*p(0.26, 0.33), *p(0.26, 0.46)), fill=colour, width=lw)
+        draw.line((*p(0.74, 0.33), *p(0.74, 0.46)), fill=colour, width=lw)
+        rounded_box(draw, rect(0.14, 0.42, 0.86, 0.96), s * 0.08, fill=colour)
+        draw.ellipse(rect(0.43, 0.56, 0.57, 0.7), fill=bg)
+    elif name == "star":
+        draw.polygon(_star_points(*p(0.5, 0.5), s * 0.5, s * 0.21), fill=colour)
+    elif name == "coin":
+        dark = mix(colour, (0, 0, 0), 0.45)
+        draw.ellipse(rect(0, 0, 1, 1), fill=colour, outline=dark, width=lw)
+        draw.polygon(_star_points(*p(0.5, 0.5), s * 0.3, s * 0.13), fill=dark)
+    elif name == "card":
+        rounded_box(draw, rect(0.18, 0.04, 0.82, 0.96), s * 0.08, fill=colour)
+        for k in range(3):
+            draw.line((*p(0.3, 0.3 + 0.17 * k), *p(0.7, 0.3 + 0.17 * k)), fill=bg, width=lw - 1)
+    elif name == "hourglass":
+        pts = [p(0.18, 0.06), p(0.82, 0.06), p(0.5, 0.5), p(0.82, 0.94), p(0.18, 0.94),
+               p(0.5, 0.5)]
+        draw.polygon(pts, fill=colour)
+    elif name == "heart":
+        draw.ellipse(rect(0.02, 0.1, 0.52, 0.6), fill=colour)
+        draw.ellipse(rect(0.48, 0.1, 0.98, 0.6), fill=colour)
+        draw.polygon([p(0.05, 0.45), p(0.95, 0.45), p(0.5, 0.94)], fill=colour)
+    elif name == "flame":
+        draw.ellipse(rect(0.2, 0.45, 0.8, 0.96), fill=colour)
+        draw.polygon([p(0.21, 0.64), p(0.5, 0.02), p(0.79, 0.64)], fill=colour)
+    elif name == "skull":
+        draw.ellipse(rect(0.12, 0.04, 0.88, 0.74), fill=colour)
+        draw.rectangle(rect(0.3, 0.6, 0.7, 0.94), fill=colour)
+        draw.ellipse(rect(0.24, 0.28, 0.44, 0.48), fill=bg)
+        draw.ellipse(rect(0.56, 0.28, 0.76, 0.48), fill=bg)
+    elif name == "bolt":
+        pts = [p(0.6, 0.0), p(0.2, 0.56), p(0.5, 0.56), p(0.4, 1.0), p(0.8, 0.44), p(0.5, 0.44)]
+        draw.polygon(pts, fill=colour)
+    else:
+        draw.ellipse(rect(0.1, 0.1, 0.9, 0.9), fill=colour)
+
+
+# --------------------------------------------------------------------------- caching
+
+_LAYER_LOCK = threading.Lock()
+_LAYERS: dict[Hashable, Image.Image] = {}
+
+
+def cached_layer(key: Hashable, builder: Callable[[], Image.Image]) -> Image.Image:
+    """A copy of the static layer stored under ``key``, built by ``builder`` on first use.
+
+    Include the image size in ``key``. The stored image is never handed out itself, so the
+    caller may draw on what it gets.
+    """
+    with _LAYER_LOCK:
+        layer = _LAYERS.get(key)
+        if layer is None:
+            layer = builder()
+            _LAYERS[key] = layer
+        return layer.copy()
+
+
+def clear_layer_cache() -> None:
+    """Forget every cached static layer (tests; a content pack reload)."""
+    with _LAYER_LOCK:
+        _LAYERS.clear()
+
+
+# --------------------------------------------------------------------------- output
+
+
+def encode_png(
+    img: Image.Image,
+    max_bytes: int = 300_000,
+    colours: Sequence[int] = (256, 128, 64),
+) -> bytes:
+    """PNG bytes of ``img`` quantised to a palette, under ``max_bytes`` if at all possible.
+
+    Tries each palette size in ``colours``, then the smallest with ``optimize``, then shrinks
+    the picture by 15 % steps (keeping its aspect) until it fits or gets too small.
+    """
+    rgb = img.convert("RGB") if img.mode != "RGB" else img
+    data = b""
+    for n in colours:
+        data = _png(rgb, n, optimize=False)
+        if len(data) <= max_bytes:
+            return data
+    data = _png(rgb, colours[-1], optimize=True)
+    scaled = rgb
+    while len(data) > max_bytes and scaled.width > 480:
+        scaled = scaled.resize(
+            (int(scaled.width * 0.85), int(scaled.height * 0.85)), Image.Resampling.LANCZOS
+        )
+        data = _png(scaled, colours[-1], optimize=True)
+    return data
+
+
+def _png(rgb: Image.Image, n: int, optimize: bool) -> bytes:
+    pal = rgb.quantize(colors=n, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    pal.save(buf, format="PNG", optimize=optimize, compress_level=6)
+    return buf.getvalue()
+
+
+_HATCH_LOCK = threading.Lock()
+_HATCHES: dict[tuple[int, int, Colour, int, int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def hatch(
+    img: Image.Image,
+    box: Box,
+    colour: Colour,
+    spacing: int = 16,
+    width: int = 2,
+    radius: int = 10,
+) -> None:
+    """Diagonal hatching over ``box`` (clipped to its rounded corners); tiles are cached."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    w, h = x1 - x0, y1 - y0
+    if w <= 0 or h <= 0:
+        return
+    key = (w, h, colour, spacing, width, radius)
+    with _HATCH_LOCK:
+        cached = _HATCHES.get(key)
+        if cached is None:
+            tile = Image.new("RGB", (w, h), colour)
+            mask = Image.new("L", (w, h), 0)
+            md = ImageDraw.Draw(mask)
+            for k in range(-h, w + h, spacing):
+                md.line((k, 0, k - h, h), fill=255, width=width)
+            clip = Image.new("L", (w, h), 0)
+            ImageDraw.Draw(clip).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=255)
+            cached = (tile, ImageChops.multiply(mask, clip))
+            _HATCHES[key] = cached
+    tile, mask = cached
+    img.paste(tile, (x0, y0), mask)

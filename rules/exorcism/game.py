@@ -1,0 +1,253 @@
+"""The Exorcism at the House of Monkton Falls: the engine object the registry imports (`GAME`).
+
+Modes (option ``mode``): ``core`` (co-op, 2-5 players), ``one_vs_all`` (one seat plays the
+Ghosts against 2-4 investigators, 3-5 players) and ``solo`` (one player, a Primary and a
+Secondary Investigator). The rules live in `rules.exorcism.engine`; setup in
+`rules.exorcism.setup`; redaction in `rules.exorcism.view`; action kinds and labels in
+`rules.exorcism.actions`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+
+from rules.core.errors import IllegalAction
+from rules.core.game import Game, GameOptions
+from rules.core.rng import Rng
+from rules.core.types import Action, Event, Result, act
+from rules.exorcism import actions as K
+from rules.exorcism.actions import describe_action
+from rules.exorcism.content import default_pack, pack_fingerprint
+from rules.exorcism.engine import GHOSTS, Engine, pack_for
+from rules.exorcism.setup import setup_game
+from rules.exorcism.state import ExorcismState
+from rules.exorcism.view import build_view
+
+
+class ExorcismOptions(GameOptions):
+    """Setup options (EX-PROMPT-01)."""
+
+    mode: Literal["core", "one_vs_all", "solo"] = Field(
+        default="core",
+        description="core: everyone against the house; one_vs_all: one player controls the "
+        "Ghosts; solo: one player with a Primary and a Secondary Investigator.",
+    )
+    ghost_seat: int = Field(
+        default=0,
+        ge=0,
+        le=4,
+        description="One vs All: which seat, in table order (0 = the first seat), plays the "
+        "Ghosts.",
+    )
+    pack_path: str | None = Field(
+        default=None,
+        description="Folder of a content pack to play with (printed cards a group owns); "
+        "empty for the shipped default pack.",
+    )
+
+
+def result_of(state: ExorcismState) -> Result | None:
+    if state.outcome is None:
+        return None
+    ghost = state.ghost_seat
+    investigators = [s for s in state.seats if s != ghost]
+    if state.outcome == "won":
+        winners, losers = investigators, [ghost] if ghost else []
+    else:
+        winners, losers = ([ghost] if ghost else []), investigators
+    return Result(winners=winners, losers=losers, reason=state.reason)
+
+
+@cache
+def _rules_text() -> dict[str, str]:
+    path = Path(__file__).with_name("rules.md")
+    if not path.is_file():  # pragma: no cover - the spec copy ships with the package
+        return {}
+    out: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\s*- \*\*(EX-[A-Z]+-\d+)[^*]*\*\*\s*(.*)", line)
+        if m:
+            out[m.group(1)] = m.group(2).strip()
+    return out
+
+
+class Exorcism(Game[ExorcismOptions, ExorcismState]):
+    name: ClassVar[str] = "exorcism"
+    title: ClassVar[str] = "The Exorcism at the House of Monkton Falls"
+    version: ClassVar[str] = "exorcism-1+" + pack_fingerprint(default_pack())
+    modes: ClassVar[tuple[str, ...]] = ("core", "one_vs_all", "solo")
+    rule_prefix: ClassVar[str] = "EX"
+    options_model = ExorcismOptions
+    state_model = ExorcismState
+
+    # ---- contract -----------------------------------------------------------------------
+    def player_counts(self, options: ExorcismOptions) -> set[int]:
+        opts = pack_for(options.pack_path).options
+        lo, hi = {"core": opts.core_players, "one_vs_all": opts.ova_players,
+                  "solo": opts.solo_players}[options.mode]
+        return set(range(lo, hi + 1))
+
+    def setup(self, seats: list[str], options: ExorcismOptions, seed: int) -> ExorcismState:
+        counts = self.player_counts(options)
+        if len(seats) not in counts:
+            rule = {"core": "EX-PLAY-01", "one_vs_all": "EX-PLAY-02", "solo": "EX-PLAY-03"}
+            raise IllegalAction(
+                f"{options.mode} takes {min(counts)} to {max(counts)} players, not "
+                f"{len(seats)}.", rule=rule[options.mode])
+        if options.mode == "one_vs_all" and options.ghost_seat >= len(seats):
+            raise IllegalAction("The Ghost player must be one of the seats.", rule="EX-AMB-57")
+        state, _ = setup_game(list(seats), options.mode, seed, options.pack_path,
+                              options.ghost_seat)
+        return state
+
+    def to_act(self, state: ExorcismState) -> set[str]:
+        return Engine(state).to_act()
+
+    def may_act(self, state: ExorcismState, seat: str) -> bool:
+        eng = Engine(state)
+        return seat in eng.to_act() or bool(eng.playable_plans(seat))
+
+    def legal_actions(self, state: ExorcismState, seat: str) -> list[Action]:
+        return Engine(state).legal(seat)
+
+    def _apply(self, state: ExorcismState, seat: str, action: Action) -> list[Event]:
+        return Engine(state).apply(seat, action)
+
+    def view(self, state: ExorcismState, seat: str | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def result(self, state: ExorcismState) -> Result | None:
+        return result_of(state)
+
+    # ---- optional hooks -----------------------------------------------------------------
+    def seat_label(self, state: ExorcismState, seat: str) -> str:
+        return Engine(state).seat_label(seat)
+
+    def describe(self, state: ExorcismState, seat: str, action: Action) -> str:
+        return describe_action(Engine(state), seat, action)
+
+    def default_action(self, state: ExorcismState, seat: str) -> Action | None:
+        """The §6 "Default on timeout" of whatever the seat is awaited for."""
+        eng = Engine(state)
+        if seat not in eng.to_act():
+            return None  # an optional Plan window: doing nothing is the default
+        legal = eng.legal(seat)
+        if not legal:
+            return None
+        kinds = {a.kind: a for a in legal}
+        for preferred in (K.PASS, K.END_HAUNT, K.NO_PLAN, K.TRADE_DECLINE, K.TRADE_CANCEL,
+                          K.MANOR_DONE, K.PICK_ALL, K.EXCHANGE_DONE):
+            if preferred in kinds:
+                return kinds[preferred]
+        if state.prompts and state.prompts[-1].kind in ("rescue", "choose_primary"):
+            # "random Lookout" / "random Primary", from the state's RNG without advancing it.
+            return Rng(state=state.rng.state).choice(legal)
+        return legal[0]
+
+    def ai_action(self, state: ExorcismState, seat: str) -> Action:
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+        return legal[0]
+
+    def summary(self) -> str:
+        return (
+            "The Exorcism at the House of Monkton Falls — investigators must gain 30 Exorcism "
+            "points by completing Tasks, then escape through the Foyer before the 8 Time Dice "
+            "run out (48 turns).\n"
+            "Each turn: the clock loses a pip; from round 2 Haunt cards move the Ghosts and "
+            "spread Darkness (One vs All: the Ghost player acts instead); then take up to 3 "
+            "Actions (Solo: 5): move up to 2, purify, trade, use your Room, complete a Task, "
+            "pick up Tools, unlock, use your ability. Plans are free, any time.\n"
+            "You lose if time runs out, Darkness or Shrouds run out, or a Wounded Character "
+            "has no Lookout left to rescue them."
+        )
+
+    def invariants(self, state: ExorcismState) -> list[str]:
+        eng = Engine(state)
+        pack = eng.pack
+        opts = pack.options
+        bad: list[str] = []
+        dark = state.darkness_supply + state.haunt_level + sum(
+            c.darkness for c in state.cells.values())
+        if dark != opts.darkness_supply:
+            bad.append(f"darkness not conserved: {dark} != {opts.darkness_supply}")
+        if state.darkness_supply < 0:
+            bad.append("negative darkness supply")
+        for tdef in pack.tools:
+            t = tdef.type
+            held = state.tool_piles.get(t, 0)
+            held += sum(i.tools.get(t, 0) for i in state.investigators.values())
+            held += sum(c.dropped.get(t, 0) for c in state.cells.values())
+            if held != tdef.count:
+                bad.append(f"{t} tools not conserved: {held} != {tdef.count}")
+        for bag in [state.tool_piles, *(i.tools for i in state.investigators.values()),
+                    *(c.dropped for c in state.cells.values())]:
+            if any(n < 0 for n in bag.values()):
+                bad.append("negative tool count")
+        if state.points < 0:
+            bad.append("negative points")
+        if any(not 0 <= p <= 6 for p in state.dice):
+            bad.append("die pips out of range")
+        if sum(1 for c in state.cells.values() if c.shrouded) + state.shrouds_left < opts.shrouds:
+            bad.append("shrouds lost")
+        for c in state.cells.values():
+            if c.darkness > opts.shroud_at or (c.darkness >= opts.shroud_at and not c.shrouded):
+                bad.append(f"{c.id} holds {c.darkness} darkness unshrouded")
+        tasks = (len(state.task_deck) + len(state.available_tasks) + len(state.task_discard)
+                 + sum(len(p.tasks) + len(p.ongoing) for p in state.players.values()))
+        if tasks != len(pack.tasks):
+            bad.append(f"tasks not conserved: {tasks}")
+        plans = (len(state.plan_deck) + len(state.plan_discard)
+                 + sum(len(p.plans) for p in state.players.values()))
+        if plans != len(pack.plan_deck()):
+            bad.append(f"plans not conserved: {plans}")
+        haunt = (len(state.haunt_deck) + len(state.haunt_discard) + len(state.haunt_removed)
+                 + len(state.ghost_hand))
+        if (state.haunt_deck or state.haunt_discard or state.haunt_removed) and haunt != len(
+            pack.haunt_deck
+        ):
+            bad.append(f"haunt cards not conserved: {haunt}")
+        if state.investigators:
+            chars = [i.character for i in state.investigators.values()
+                     if i.character and not i.escaped]
+            chars += state.lookouts + state.wounded + state.devoured + state.out_of_play
+            chars += state.escaped
+            if sorted(chars) != sorted(c.id for c in pack.characters):
+                bad.append(f"characters not conserved: {sorted(chars)}")
+        ghosts = eng.ghost_cells()
+        for inv in eng.active_invs():
+            if inv.cell not in state.cells:
+                bad.append(f"{inv.id} on unknown cell {inv.cell}")
+        if state.exorcised and ghosts:
+            bad.append("ghosts remain after the exorcism")
+        if state.track_index >= len(pack.clock.darkness_track):
+            bad.append("darkness track overflow")
+        if state.haunt_level % max(1, opts.haunt_level_step):
+            bad.append("odd haunt level")
+        if any(g not in GHOSTS for g in state.ghosts):
+            bad.append("unknown ghost")
+        return bad
+
+    def public_secrets(self, state: ExorcismState) -> list[str]:
+        """Face-down and boxed Locked Room names, the Ghost hand, the Task deck (§5)."""
+        pack = pack_for(state.pack_path)
+        out = [pack.room(c.card).name for c in state.cells.values()
+               if c.face_down and c.card]
+        out += [pack.room(r).name for r in state.unused_locked]
+        out += [f'"{c}"' for c in state.ghost_hand]
+        out += [f'"{t}"' for t in state.task_deck]
+        return out
+
+    def rule_text(self, rule_id: str) -> str | None:
+        return _rules_text().get(rule_id)
+
+
+GAME = Exorcism()
+
+__all__ = ["GAME", "Exorcism", "ExorcismOptions", "act"]

@@ -1,0 +1,165 @@
+"""Exorcism setup, in the rulebook's order (EX-SETUP-01..10, EX-SOLO-01, EX-OVA-03/04).
+
+Steps 1-4 build the house, decks and clock; step 5 assigns Characters (Solo: the player
+*chooses* the Primary through a prompt, EX-PROMPT-02, and the rest of setup waits for it);
+steps 6-8 are the spec defaults (EX-SETUP-07): pawns on their Starting Locations, the Wraith
+in the Attic, the Haunt deck shuffled, points at 0, a random first player. One vs All adds
+step 9, Manipulate the Manor (a prompt to the Ghost player, EX-PROMPT-03), and step 10, the
+Ghost player's hand of 3 Haunt cards.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.core.rng import Rng
+from rules.exorcism.content import Pack, pack_fingerprint
+from rules.exorcism.engine import Engine, cell_id_of, geometry, pack_for
+from rules.exorcism.state import (
+    CellState,
+    ExorcismState,
+    InvestigatorState,
+    Mode,
+    PlayerState,
+    Step,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
+              ghost_index: int) -> tuple[ExorcismState, Engine]:
+    """Steps 1-4 and the seating; returns the state and an engine over it."""
+    pack = pack_for(pack_path)
+    geo = geometry(pack)
+    opts = pack.options
+    rng = Rng.from_seed(seed)
+
+    # Step 1: the house (EX-SETUP-01).
+    locked = rng.sample([r.id for r in pack.locked_rooms], opts.locked_rooms_in_play)
+    unused = [r.id for r in pack.locked_rooms if r.id not in locked]
+    deck = rng.shuffled([*pack.house_room_ids(), *locked])
+    cells: dict[str, CellState] = {}
+    for rc in pack.layout.house_cells():
+        cid = cell_id_of(pack, rc)
+        card = deck.pop()
+        cells[cid] = CellState(id=cid, row=rc[0], col=rc[1], kind="house", card=card,
+                               face_down=card in locked)
+    a, f = pack.layout.attic.cell, pack.layout.foyer.cell
+    cells["attic"] = CellState(id="attic", row=a[0], col=a[1], kind="attic")
+    cells["foyer"] = CellState(id="foyer", row=f[0], col=f[1], kind="foyer", card=pack.foyer_id)
+    assert set(cells) == set(geo.all)
+
+    # Steps 2-4: Tools, Plans, Tasks, the Clock (EX-SETUP-02..04).
+    plan_deck = rng.shuffled(pack.plan_deck())
+    task_deck = rng.shuffled(pack.task_deck())
+    available = [task_deck.pop() for _ in range(min(opts.available_tasks, len(task_deck)))]
+    ghost_seat = seats[ghost_index] if mode == "one_vs_all" else None
+    players = {
+        s: PlayerState(seat=s, role="ghost" if s == ghost_seat else
+                       ("solo" if mode == "solo" else "investigator"))
+        for s in seats
+    }
+    state = ExorcismState(
+        seats=list(seats),
+        pack=pack_fingerprint(pack),
+        pack_path=pack_path,
+        mode=mode,
+        ghost_seat=ghost_seat,
+        rng=rng,
+        cells=cells,
+        unused_locked=unused,
+        ghosts={"wraith": None, "bull": None, "devourer": None},
+        players=players,
+        tool_piles=pack.tool_counts(),
+        task_deck=task_deck,
+        available_tasks=available,
+        plan_deck=plan_deck,
+        dice=[pack.clock.starting_pips] * pack.clock.dice,
+        darkness_supply=opts.darkness_supply,
+        shrouds_left=opts.shrouds,
+    )
+    return state, Engine(state)
+
+
+def setup_game(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
+               ghost_index: int = 0) -> tuple[ExorcismState, Engine]:
+    state, eng = new_state(seats, mode, seed, pack_path, ghost_index)
+    pack = eng.pack
+    if mode == "solo":
+        # EX-SOLO-01: the Primary is chosen openly; the rest waits for the choice.
+        eng.push_prompt("choose_primary", [seats[0]],
+                        "Choose your Primary Investigator (the Secondary is then drawn at "
+                        "random).")
+        return state, eng
+    investigators = [s for s in seats if s != state.ghost_seat]
+    chars = state.rng.shuffled([c.id for c in pack.characters])  # EX-SETUP-05
+    for seat in investigators:
+        state.investigators[seat] = InvestigatorState(id=seat, seat=seat, role="investigator",
+                                                      character=chars.pop())
+    finish_setup(eng, chars)
+    return state, eng
+
+
+def finish_solo_setup(eng: Engine, primary: str) -> None:
+    """EX-SOLO-01 steps 1-3, then the rest of setup."""
+    state = eng.st
+    seat = state.seats[0]
+    rest = state.rng.shuffled([c.id for c in eng.pack.characters if c.id != primary])
+    secondary = rest.pop()
+    state.investigators["primary"] = InvestigatorState(id="primary", seat=seat, role="primary",
+                                                       character=primary)
+    state.investigators["secondary"] = InvestigatorState(id="secondary", seat=seat,
+                                                         role="secondary", character=secondary)
+    eng.emit(f"Primary Investigator: {eng.char_name(primary)}; Secondary (drawn at random): "
+             f"{eng.char_name(secondary)}.", "setup")
+    finish_setup(eng, rest)
+
+
+def finish_setup(eng: Engine, remaining_chars: list[str]) -> None:
+    """Lookouts, pawns, the Wraith, the Haunt deck, first player; One vs All steps 9-10."""
+    state = eng.st
+    pack: Pack = eng.pack
+    opts = pack.options
+    state.lookouts = [remaining_chars.pop() for _ in range(min(opts.lookouts,
+                                                               len(remaining_chars)))]
+    state.out_of_play = list(remaining_chars)  # EX-AMB-45
+    # Step 6 (EX-SETUP-06/07): pawns on their Starting Locations, the Wraith in the Attic.
+    where = {cell.card: cid for cid, cell in state.cells.items() if cell.card}
+    for inv in state.investigators.values():
+        assert inv.character is not None
+        inv.cell = where[eng.character(inv.character).start]
+    state.ghosts["wraith"] = "attic"
+    # Step 7: the Haunt deck.
+    state.haunt_deck = state.rng.shuffled(pack.haunt_deck_ids())
+    # Optional initial Darkness (EX-GAP-13): only the Haunt-the-Rooms part of the top cards.
+    for _ in range(opts.initial_darkness_cards):
+        idx = next((i for i in range(len(state.haunt_deck) - 1, -1, -1)
+                    if pack.haunt_card(state.haunt_deck[i]).kind == "haunt"), None)
+        if idx is None:
+            break
+        card_id = state.haunt_deck.pop(idx)
+        state.haunt_discard.append(card_id)
+        card = pack.haunt_card(card_id)
+        if card.kind == "haunt":
+            eng.step_place_darkness(card.location)
+    # Step 8: points at 0, a random first player (EX-TURN-07).
+    investigators = [s for s in state.seats if s != state.ghost_seat]
+    state.first_seat = state.rng.choice(investigators)
+    state.active = state.first_seat
+    names = ", ".join(f"{eng.char_name(i.character)}" for i in state.investigators.values())
+    eng.emit(f"The investigators enter the manor: {names}. Lookouts: "
+             + ", ".join(eng.char_name(c) for c in state.lookouts) + ".", "setup")
+    state.queue.append(Step(op="turn_start"))
+    if state.mode == "one_vs_all":
+        assert state.ghost_seat is not None
+        # Step 10 waits behind step 9's prompt: queue it before the first turn.
+        state.queue.insert(0, Step(op="ghost_setup_hand"))
+        eng.push_prompt(
+            "manipulate_manor", [state.ghost_seat],
+            "Manipulate the Manor: pick a Room to move (up to 4 Rooms, never the Attic or the "
+            "Foyer), or finish.",
+            touched=[], first=None, swaps=0,
+        )
+    eng.run()

@@ -1,0 +1,131 @@
+"""End-to-end harness: the real bot, through the unmodified discord.py client, against the
+local Discord emulator, on a temporary SQLite file.
+
+`table` gives a world with a server, a #general channel and three players (alice, bob,
+carol), and a running bot; `table.restart()` stops the bot and starts a new process-worth of
+it on the same database, as a redeploy would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.client import GameBot, build_bot
+from bot.emulator import DiscordEmulator
+from bot.emulator.records import MessageRecord
+from bot.emulator.testing import running_bot
+from bot.settings import Settings
+from rules.registry import GAMES, register, unregister
+from tests.tinygame import GAME as HIGHCARD
+
+
+class Table:
+    """One emulated Discord server with a running bot."""
+
+    def __init__(self, emu: DiscordEmulator, db: Path) -> None:
+        self.emu = emu
+        self.db = db
+        self.guild = emu.create_guild("Haunted Table")
+        self.alice = emu.create_user("alice")
+        self.bob = emu.create_user("bob")
+        self.carol = emu.create_user("carol")
+        for user in (self.alice, self.bob, self.carol):
+            emu.add_member(self.guild, user)
+        self.general = emu.create_text_channel(self.guild, "general")
+        self.bot: GameBot | None = None
+        self._stack: contextlib.AsyncExitStack | None = None
+        self.clock_now = 1_000_000.0
+
+    def clock(self) -> float:
+        return self.clock_now
+
+    def settings(self, **overrides: Any) -> Settings:
+        values: dict[str, Any] = {
+            "discord_token": self.emu.bot_token, "database_path": self.db,
+            "guild_ready_timeout": 0.05, "reminder_poll_seconds": 3600.0,
+            "discord_api_base": self.emu.api_base, "discord_gateway_url": self.emu.gateway_url,
+        }
+        values.update(overrides)
+        return Settings(**values)
+
+    async def start(self, **overrides: Any) -> GameBot:
+        self._stack = contextlib.AsyncExitStack()
+        self.bot = build_bot(self.settings(**overrides), clock=self.clock)
+        await self._stack.enter_async_context(running_bot(self.bot, self.emu))
+        return self.bot
+
+    async def stop(self) -> None:
+        if self._stack is not None:
+            await self._stack.aclose()
+            self._stack = None
+
+    async def restart(self) -> GameBot:
+        await self.stop()
+        return await self.start()
+
+    # ---- conveniences -------------------------------------------------------------------
+    async def slash(self, user: Any, channel: Any, command: str, **options: Any) -> Any:
+        res = await self.emu.slash(user, channel, command, options)
+        await res.wait_done()
+        await self.emu.settle()
+        return res
+
+    async def click(self, user: Any, message: MessageRecord, custom_id: str | None = None,
+                    *, label: str | None = None) -> Any:
+        res = await self.emu.click(user, message, custom_id, label=label)
+        await res.wait_callback()
+        await self.emu.settle()
+        return res
+
+    def thread(self) -> Any:
+        threads = self.emu.threads_of(self.general)
+        assert threads, "no game thread was opened"
+        return threads[-1]
+
+    def board(self) -> MessageRecord:
+        """The newest message in the game thread that carries a board (a picture or buttons)."""
+        for message in reversed(self.emu.messages_in(self.thread())):
+            if message.custom_ids and any(c.startswith("hb:") and not c.startswith("hb:lobby")
+                                          for c in message.custom_ids):
+                return message
+        raise AssertionError("no board post in the thread")
+
+    async def lobby(self, game: str = "highcard", players: tuple[Any, ...] = (),
+                    **options: Any) -> Any:
+        """alice opens a game; `players` join with the lobby's Join button."""
+        await self.slash(self.alice, self.general, "game new", game=game, **options)
+        lobby = self.emu.messages_in(self.thread())[0]
+        for user in players:
+            await self.click(user, lobby, label="Join")
+        return lobby
+
+    async def game_id(self) -> int:
+        assert self.bot is not None
+        record = await self.bot.storage.find_game_by_thread(int(self.thread().id))
+        assert record is not None
+        return record.id
+
+
+@pytest.fixture
+def highcard() -> Any:
+    register(HIGHCARD)
+    yield HIGHCARD
+    unregister(HIGHCARD.name)
+
+
+@pytest_asyncio.fixture
+async def table(tmp_path: Path, highcard: Any) -> AsyncIterator[Table]:
+    async with DiscordEmulator() as emu:
+        t = Table(emu, tmp_path / "games.sqlite3")
+        await t.start()
+        try:
+            yield t
+        finally:
+            await t.stop()
+            assert "highcard" in GAMES

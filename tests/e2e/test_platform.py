@@ -1,0 +1,260 @@
+"""The platform end to end: the real bot through discord.py against the local emulator.
+
+Uses High Card (tests/tinygame.py), a tiny hidden-hand game, so these tests pin the platform
+and not a game's rules.
+"""
+
+from __future__ import annotations
+
+import json
+
+from bot.emulator.permissions import GAME_BOT_PERMISSIONS
+from tests.e2e.conftest import Table
+
+
+def _hc_buttons(message) -> list[str]:
+    return [c for c in message.custom_ids if c.startswith("hb:a:")]
+
+
+async def _started(table: Table) -> None:
+    await table.lobby(players=(table.bob, table.carol))
+    await table.slash(table.alice, table.thread(), "game start")
+
+
+async def test_commands_are_synced(table: Table) -> None:
+    paths = table.emu.commands.all_paths()
+    for sub in ("new", "join", "leave", "start", "status", "hand", "abandon", "list", "rules",
+                "settings"):
+        assert f"game {sub}" in paths
+    assert len(table.emu.commands.syncs) >= 1
+    assert "exorcism move" in paths and "exorcism answer" in paths
+
+
+async def test_whole_lobby_with_three_players_deals_by_dm(table: Table) -> None:
+    res = await table.emu.slash(table.alice, table.general, "game new", {"game": "highcard"})
+    await res.wait_done()
+    assert res.ephemeral and "is open in" in res.text
+    thread = table.thread()
+    lobby = table.emu.messages_in(thread)[0]
+    assert lobby.embeds and "High Card" in lobby.embeds[0]["title"]
+    # alice got a test DM when she created (and so joined) the game
+    assert any("You joined" in m.content for m in table.emu.dm_messages(table.alice))
+    join = await table.click(table.bob, lobby, label="Join")
+    assert "You're in" in join.text
+    joined = await table.slash(table.carol, thread, "game join")
+    assert joined.ephemeral and "You're in" in joined.text
+    start = await table.slash(table.alice, thread, "game start")
+    assert start.ephemeral
+    texts = [m.content for m in table.emu.messages_in(thread)]
+    assert any("The game begins" in t for t in texts)
+    for user in (table.alice, table.bob, table.carol):
+        assert any("Your hand:" in m.content for m in table.emu.dm_messages(user)), user
+    board = table.board()
+    assert board.attachments == [] or board.attachments[0].data[:4] == b"\x89PNG"
+    # wager phase: alice's choices are public, so they are buttons on the board
+    assert len(_hc_buttons(board)) == 3
+    assert f"<@{table.alice.id}>" in board.content
+    assert board.pinged_user_ids == [table.alice.id]
+
+
+async def test_closed_dms_are_named_without_the_secret(table: Table) -> None:
+    table.carol.dms_open = False
+    lobby = await table.lobby(players=(table.bob,))
+    join = await table.click(table.carol, lobby, label="Join")
+    assert "couldn't DM you" in join.text
+    await table.slash(table.alice, table.thread(), "game start")
+    notes = [m.content for m in table.emu.messages_in(table.thread())
+             if "couldn't DM" in m.content]
+    assert notes and table.carol.id in notes[0]
+    assert "Your hand" not in notes[0]
+    # the game goes on: carol reads her hand ephemerally
+    hand = await table.slash(table.carol, table.thread(), "game hand")
+    assert hand.ephemeral and "Your hand:" in hand.text
+
+
+async def test_button_press_posts_new_board_and_strips_the_old(table: Table) -> None:
+    await _started(table)
+    board = table.board()
+    res = await table.click(table.alice, board, label="Wager 2")
+    assert not res.errors
+    new_board = table.emu.messages_in(table.thread())[-1]
+    assert new_board.id != board.id and "sets the wager at 2" in new_board.content
+    assert table.emu.message(board.id).components == []
+    # the play prompt is answered by all three at once, privately: no public card buttons
+    assert _hc_buttons(new_board) == []
+    assert {"hb:hand:1", "hb:play:1"} <= set(new_board.custom_ids) or new_board.custom_ids
+
+
+async def test_stale_press_is_refused_kindly_and_changes_nothing(table: Table) -> None:
+    await _started(table)
+    board = table.board()
+    # alice opens her choices privately, then plays from the board instead
+    menu_res = await table.click(table.alice, board, label="My choices")
+    await menu_res.wait_done()
+    menu = menu_res.messages[-1]
+    await table.click(table.alice, board, label="Wager 1")
+    gid = await table.game_id()
+    assert table.bot is not None
+    before = (await table.bot.storage.get_game(gid)).version
+    res = await table.emu.click(table.alice, menu, label="Wager 3")
+    await res.wait_done()
+    assert res.ephemeral and "earlier moment" in res.text
+    assert (await table.bot.storage.get_game(gid)).version == before
+
+
+async def test_someone_else_cannot_act_for_the_awaited_player(table: Table) -> None:
+    await _started(table)
+    board = table.board()
+    res = await table.click(table.bob, board, label="Wager 3")
+    await res.wait_done()
+    assert res.ephemeral and "These choices are for" in res.text
+    assert table.bot is not None
+    assert (await table.bot.storage.get_game(await table.game_id())).version == 0
+    outsider = table.emu.create_user("dave")
+    table.emu.add_member(table.guild, outsider)
+    res = await table.click(outsider, board, label="Wager 3")
+    await res.wait_done()
+    assert res.ephemeral and "not playing" in res.text
+
+
+async def test_simultaneous_answers_through_my_choices(table: Table) -> None:
+    await _started(table)
+    await table.click(table.alice, table.board(), label="Wager 2")
+    for user in (table.alice, table.bob, table.carol):
+        res = await table.click(user, table.board(), label="My choices")
+        await res.wait_done()
+        assert res.ephemeral
+        menu = res.messages[-1]
+        card = next(c for c in menu.custom_ids if c.startswith("hb:a:"))
+        play = await table.click(user, menu, card)
+        await play.wait_done()
+        assert not play.errors and "✅ Play" in play.text
+    texts = " ".join(m.content for m in table.emu.messages_in(table.thread()))
+    assert "Reveal" in texts
+
+
+async def test_bad_input_gets_a_clear_ephemeral_answer(table: Table) -> None:
+    res = await table.slash(table.alice, table.general, "game status")
+    assert res.ephemeral and "no game in this channel" in res.text
+    res = await table.slash(table.alice, table.general, "game new", game="chess")
+    assert res.ephemeral and "don't know the game" in res.text
+    res = await table.slash(table.alice, table.general, "game new", game="highcard",
+                            options="rounds=9")
+    assert res.ephemeral and "rounds" in res.text
+    assert table.emu.threads_of(table.general) == []
+    lobby = await table.lobby()
+    res = await table.click(table.alice, lobby, label="Join")
+    await res.wait_done()
+    assert res.ephemeral and "already" in res.text
+    res = await table.slash(table.alice, table.thread(), "game start")
+    assert res.ephemeral and "player" in res.text.lower()
+    await table.click(table.bob, lobby, label="Join")
+    res = await table.slash(table.bob, table.thread(), "game start")
+    assert res.ephemeral and "created" in res.text.lower()
+    res = await table.slash(table.alice, table.thread(), "game rules", rule="EX-ACT-01")
+    assert res.ephemeral and "Move" in res.text
+    res = await table.slash(table.alice, table.thread(), "game rules", rule="EX-NOPE-99")
+    assert res.ephemeral and "no rule" in res.text
+
+
+async def test_missing_permissions_are_named(table: Table) -> None:
+    locked = table.emu.create_text_channel(
+        table.guild, "locked", bot_permissions=GAME_BOT_PERMISSIONS & ~(1 << 35))
+    res = await table.slash(table.alice, locked, "game new", game="highcard")
+    assert res.ephemeral and "Create Public Threads" in res.text
+    assert table.emu.threads_of(locked) == []
+
+
+async def test_restart_mid_game_then_finish(table: Table) -> None:
+    await table.lobby(players=(table.bob,), options="rounds=2")
+    await table.slash(table.alice, table.thread(), "game start")
+    await table.click(table.alice, table.board(), label="Wager 1")
+    board_before_restart = table.board()
+    await table.restart()
+    # the board posted by the previous process still works (persistent components)
+    res = await table.click(table.alice, board_before_restart, label="My choices")
+    await res.wait_done()
+    assert "Your choices" in res.text
+    for user in (table.alice, table.bob):
+        res = await table.click(user, table.board(), label="My choices")
+        await res.wait_done()
+        menu = res.messages[-1]
+        card = next(c for c in menu.custom_ids if c.startswith("hb:a:"))
+        await (await table.emu.click(user, menu, card)).wait_done()
+        await table.emu.settle()
+    # round 2: bob sets the wager, both play, game over
+    await table.click(table.bob, table.board(), label="Wager 3")
+    for user in (table.alice, table.bob):
+        res = await table.click(user, table.board(), label="My choices")
+        await res.wait_done()
+        menu = res.messages[-1]
+        card = next(c for c in menu.custom_ids if c.startswith("hb:a:"))
+        await (await table.emu.click(user, menu, card)).wait_done()
+        await table.emu.settle()
+    last = table.emu.messages_in(table.thread())[-1]
+    assert "Game over" in last.content
+    assert table.bot is not None
+    gid = await table.game_id()
+    assert (await table.bot.storage.get_game(gid)).status == "over"
+    assert await table.bot.tables.verify(gid)
+    res = await table.slash(table.alice, table.thread(), "game hand")
+    assert res.ephemeral
+
+
+async def test_rate_limit_429_is_retried_and_the_board_lands_once(table: Table) -> None:
+    await _started(table)
+    board = table.board()
+    table.emu.fail_next("POST", r"/channels/\d+/messages$", status=429, retry_after=0.05)
+    await table.click(table.alice, board, label="Wager 2")
+    await table.emu.settle(quiet=0.2)
+    posts = [m for m in table.emu.messages_in(table.thread()) if "sets the wager" in m.content]
+    assert len(posts) == 1
+
+
+async def test_gateway_reconnect_keeps_the_game_going(table: Table) -> None:
+    await _started(table)
+    await table.emu.gateway_reconnect()
+    res = await table.click(table.alice, table.board(), label="Wager 2")
+    await res.wait_callback()
+    assert table.emu.stats.resumes >= 1
+    assert any("sets the wager" in m.content for m in table.emu.messages_in(table.thread()))
+
+
+async def test_reminders_nudge_only_the_awaited_player(table: Table) -> None:
+    await _started(table)
+    assert table.bot is not None and table.bot.reminders is not None
+    table.clock_now += 13 * 3600
+    await table.bot.reminders.run_once()
+    await table.emu.settle()
+    nudges = {u.name: [m for m in table.emu.dm_messages(u) if "your move" in m.content]
+              for u in (table.alice, table.bob, table.carol)}
+    assert len(nudges["alice"]) == 1 and not nudges["bob"] and not nudges["carol"]
+    table.clock_now += 13 * 3600
+    await table.bot.reminders.run_once()
+    await table.emu.settle()
+    pings = [m for m in table.emu.messages_in(table.thread()) if "waiting for your move" in m.content]
+    assert pings and pings[-1].pinged_user_ids == [table.alice.id]
+
+
+async def test_abandon_and_list(table: Table) -> None:
+    await table.lobby(players=(table.bob,))
+    res = await table.slash(table.alice, table.general, "game list")
+    assert "High Card" in res.text
+    res = await table.slash(table.bob, table.thread(), "game abandon")
+    assert res.ephemeral and "created" in res.text.lower()
+    res = await table.slash(table.alice, table.thread(), "game abandon")
+    assert "abandoned" in res.text.lower()
+    res = await table.slash(table.alice, table.thread(), "game join")
+    assert res.ephemeral
+    res = await table.slash(table.alice, table.general, "game list")
+    assert "No games" in res.text
+
+
+async def test_every_view_sent_is_json_and_no_secret_in_the_thread(table: Table) -> None:
+    await _started(table)
+    assert table.bot is not None
+    state = await table.bot.tables.state(await table.game_id())
+    hands = [json.dumps(h) for h in state.hands.values()]
+    thread_text = " ".join(m.content for m in table.emu.messages_in(table.thread()))
+    for hand in hands:
+        assert "Your hand: " + hand.strip("[]") not in thread_text

@@ -1,0 +1,148 @@
+"""DMs (open and closed), threads (create, post, archive, delete) and history."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.emulator import ChannelType
+from tests.emulator.conftest import World
+from tests.emulator.sample_bot import SampleBot
+
+
+async def test_dm_to_closed_user_is_forbidden(world: World, bot: SampleBot) -> None:
+    emu = world.emu
+    world.bob.dms_open = False
+    res = await (
+        await emu.slash(world.alice, world.general, "game dm", {"player": world.bob})
+    ).wait_done()
+    assert res.text == "bob has DMs closed"
+    assert bot.dm_failures == [50007]
+    assert emu.dm_messages(world.bob) == []
+    assert [(e.status, e.code) for e in emu.errors] == [(403, 50007)]
+    emu.assert_no_errors(allow=[50007])
+
+    world.bob.dms_open = True
+    res = await (
+        await emu.slash(world.alice, world.general, "game dm", {"player": world.bob})
+    ).wait_done()
+    assert res.text == "sent a DM to bob"
+    assert [m.content for m in emu.dm_messages(world.bob)] == ["Your secret role"]
+
+
+async def test_thread_created_and_posted_into(world: World, bot: SampleBot) -> None:
+    emu = world.emu
+    res = await (
+        await emu.slash(world.alice, world.general, "game thread", {"name": "Game 1"})
+    ).wait_done()
+    (thread,) = emu.threads_of(world.general)
+    assert thread.type is ChannelType.PUBLIC_THREAD and thread.name == "Game 1"
+    assert res.text == f"thread {thread.id}" and res.ephemeral
+    assert [m.content for m in emu.messages_in(thread)] == ["Welcome to Game 1"]
+    assert emu.stats.dispatches["THREAD_CREATE"] == 1
+
+    cached = bot.get_channel(int(thread.id))
+    assert isinstance(cached, discord.Thread) and cached.parent_id == int(world.general.id)
+
+    inside = await (
+        await emu.slash(world.bob, thread, "game new", {"game": "exorcism"})
+    ).wait_done()
+    assert inside.text == "New exorcism for 2 in #Game 1"
+    assert inside.original is not None and inside.original.channel_id == thread.id
+    assert inside.payload["channel"]["type"] == 11
+
+
+async def test_posting_into_archived_thread_unarchives_it(world: World, bot: SampleBot) -> None:
+    emu = world.emu
+    await (
+        await emu.slash(world.alice, world.general, "game thread", {"name": "Game 2"})
+    ).wait_done()
+    (thread,) = emu.threads_of(world.general)
+    emu.archive_thread(thread)
+    res = await (
+        await emu.slash(
+            world.alice, world.general, "game say", {"text": "your turn", "where": thread.id}
+        )
+    ).wait_done()
+    assert res.text == "said"
+    assert emu.posts_to_archived == [thread.id]
+    assert not thread.archived
+    assert emu.last_message(thread).content == "your turn"
+
+    emu.archive_thread(thread, locked=True)
+    emu.set_bot_permissions(
+        world.general,
+        int(
+            discord.Permissions(
+                view_channel=True, send_messages=True, send_messages_in_threads=True
+            ).value
+        ),
+    )
+    res = await (
+        await emu.slash(
+            world.alice, world.general, "game say", {"text": "locked out", "where": thread.id}
+        )
+    ).wait_done()
+    assert res.text == "failed 400 50083"
+
+
+async def test_deleted_thread_answers_unknown_channel(world: World, bot: SampleBot) -> None:
+    emu = world.emu
+    await (
+        await emu.slash(world.alice, world.general, "game thread", {"name": "Game 3"})
+    ).wait_done()
+    (thread,) = emu.threads_of(world.general)
+    emu.delete_channel(thread)
+    assert emu.threads_of(world.general) == []
+    res = await (
+        await emu.slash(
+            world.alice, world.general, "game say", {"text": "hello?", "where": thread.id}
+        )
+    ).wait_done()
+    assert res.text == "failed 404 10003"
+    assert isinstance(bot.post_errors[0], discord.NotFound)
+
+
+async def test_history_edit_and_delete_through_the_client(world: World, bot: SampleBot) -> None:
+    emu = world.emu
+    channel = bot.get_channel(int(world.general.id))
+    assert isinstance(channel, discord.TextChannel)
+    first = await channel.send("one")
+    second = await channel.send(
+        "two", file=discord.File(__import__("io").BytesIO(b"abc"), filename="a.txt")
+    )
+    await second.edit(content="two!", attachments=[])
+    await first.delete()
+    history = [m.content async for m in channel.history(limit=10)]
+    assert history == ["two!"]
+    record = emu.message(str(second.id))
+    assert record.attachments == [] and record.history[0].attachments[0].data == b"abc"
+    assert emu.messages_in(world.general, include_deleted=True)[0].deleted
+    fetched = await channel.fetch_message(second.id)
+    assert fetched.content == "two!"
+
+
+async def test_attachment_bytes_are_served(world: World, bot: SampleBot) -> None:
+    emu = world.emu
+    res = await (await emu.slash(world.alice, world.general, "game board")).wait_done()
+    channel = bot.get_channel(int(world.general.id))
+    assert isinstance(channel, discord.TextChannel)
+    msg = await channel.fetch_message(int(res.messages[0].id))
+    assert await msg.attachments[0].read() == res.files[0].data
+
+
+async def test_channels_created_while_connected_reach_the_cache(
+    world: World, bot: SampleBot
+) -> None:
+    emu = world.emu
+    late = emu.create_text_channel(world.guild, "late")
+    carol = emu.create_user("carol")
+    emu.add_member(world.guild, carol)
+    res = await (await emu.slash(carol, late, "game hand")).wait_done()
+    assert res.text == "Your hand: 3 cards"
+    assert bot.get_channel(int(late.id)) is not None
+    other = emu.create_guild("Second Table")
+    emu.add_member(other, carol)
+    somewhere = emu.create_text_channel(other, "lobby")
+    await emu.settle()
+    assert bot.get_guild(int(other.id)) is not None
+    assert bot.get_channel(int(somewhere.id)) is not None
