@@ -5,7 +5,7 @@
   :func:`draw_text`, :func:`draw_text_in_box`, :func:`chip`
 - shapes: :func:`rounded_box`, :func:`hatch`, :func:`disc`, :func:`die`, :func:`progress_bar`,
   :func:`arrow`, :func:`icon` (key, sword, cross, magnifier, eye, lock, star, coin, card,
-  hourglass, heart, flame, skull, bolt)
+  hourglass, heart, flame, skull, snowflake, bolt)
 - colours: :data:`SEAT_COLOURS`, :func:`hex_rgb`, :func:`mix`, :func:`readable_on`
 - caching: :func:`cached_layer` (static layers built once per key and size, handed out as
   copies so a render may draw on them)
@@ -458,7 +458,7 @@ def icon(
     """A small pictogram drawn with primitives. Unknown names draw a filled circle.
 
     Names: key, sword, cross, magnifier, eye, lock, star, coin, card, hourglass, heart,
-    flame, skull, bolt. ``back`` is the colour behind the icon (for cut-outs).
+    flame, skull, snowflake, bolt. ``back`` is the colour behind the icon (for cut-outs).
     """
     bx0, by0, bx1, by1 = box
     s = min(bx1 - bx0, by1 - by0)
@@ -523,6 +523,12 @@ def icon(
         draw.rectangle(rect(0.3, 0.6, 0.7, 0.94), fill=colour)
         draw.ellipse(rect(0.24, 0.28, 0.44, 0.48), fill=bg)
         draw.ellipse(rect(0.56, 0.28, 0.76, 0.48), fill=bg)
+    elif name == "snowflake":
+        for k in range(3):
+            a = math.pi * k / 3
+            dx, dy = 0.46 * math.cos(a), 0.46 * math.sin(a)
+            draw.line((*p(0.5 - dx, 0.5 - dy), *p(0.5 + dx, 0.5 + dy)), fill=colour, width=lw)
+        draw.ellipse(rect(0.38, 0.38, 0.62, 0.62), fill=colour)
     elif name == "bolt":
         pts = [p(0.6, 0.0), p(0.2, 0.56), p(0.5, 0.56), p(0.4, 1.0), p(0.8, 0.44), p(0.5, 0.44)]
         draw.polygon(pts, fill=colour)

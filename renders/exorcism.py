@@ -21,6 +21,7 @@ built once per size and copied for each render (``renders.common.cached_layer``)
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -144,7 +145,7 @@ PANEL_GAP = 8
 
 def _panel_height(rows: int) -> int:
     """Height of one player panel when ``rows`` rows of panels are shown."""
-    return 100 if rows <= 2 else 74
+    return 92 if rows <= 2 else 74
 
 
 def _lower_boxes(rows: int) -> tuple[Box, Box]:
@@ -811,26 +812,24 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: CellV) 
         die(d, (x1 - pad - die_size, y0 + pad, x1 - pad, y0 + pad + die_size), cell.location,
             face=(240, 234, 220) if not cell.shrouded else (168, 156, 180))
     if cell.kind == "house":
-        d.text((x1 - pad - die_size / 2, y0 + pad + die_size + 2), cell.id, font=font(16),
+        d.text((x1 - pad - die_size / 2, y0 + pad + die_size + 2), cell.id, font=font(17),
                fill=(200, 190, 214) if not cell.shrouded else (196, 176, 220), anchor="ma")
 
     area: Box
     if fixed:
-        used = max((text_width(line, fnt) for line in lines), default=0.0)
-        area = (x0 + pad + used + 12, y0 + 6, x1 - pad, y1 - 6)
-        if cell.kind == "foyer":
-            d.text((x0 + pad, y1 - pad), "Escape / switch", font=font(17), fill=(50, 34, 8),
-                   anchor="ld")
-        if area[2] - area[0] < 56:
-            area = (x0 + pad, header_bottom, x1 - pad, y1 - 4)
+        area = (x0 + pad, y0 + 36, x1 - pad, y1 - 5)
     else:
         area = (x0 + pad, header_bottom + 2, x1 - pad - 2, y1 - 36)
+    tag_x = x0 + pad
     if cell.shrouded:
-        tag: Box = (x0 + pad, header_bottom - 2, x0 + pad + 118, header_bottom + 24)
-        rounded_box(d, tag, 6, fill=(136, 80, 190), outline=(230, 200, 255), width=1)
-        d.text(((tag[0] + tag[2]) / 2, (tag[1] + tag[3]) / 2), "SHROUDED",
-               font=font(17, True), fill=(255, 255, 255), anchor="mm")
-        area = (area[0], tag[3] + 3, area[2], area[3])
+        tag_x = _tag(d, tag_x, header_bottom - 2, "SHROUDED", (136, 80, 190), (230, 200, 255))
+    if cell.cold_spot:
+        tag_x = _tag(d, tag_x, header_bottom - 2, "COLD", (60, 140, 210), (200, 235, 255),
+                     ic="snowflake")
+    if tag_x > x0 + pad:
+        area = (area[0], header_bottom + 27, area[2], area[3])
+        if cell.cold_spot:
+            rounded_box(d, box, 10, outline=(120, 200, 255), width=4)
 
     _flow_items(d, area, cell.ghosts, cell.pawns)
 
@@ -855,11 +854,27 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: CellV) 
                      back=mix(fill, (0, 0, 0), 0.35), right=x1 - pad)
 
 
+def _tag(
+    d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill: Colour, edge: Colour,
+    ic: str = "",
+) -> float:
+    """A small label box (SHROUDED, COLD) at ``(x, y)``; returns the x after it."""
+    fnt = font(17, True)
+    w = text_width(text, fnt) + 14 + (20 if ic else 0)
+    rounded_box(d, (x, y, x + w, y + 25), 6, fill=fill, outline=edge, width=1)
+    tx = x + 7
+    if ic:
+        icon(d, ic, (tx, y + 4, tx + 17, y + 21), (255, 255, 255), back=fill)
+        tx += 20
+    d.text((tx, y + 13), text, font=fnt, fill=(255, 255, 255), anchor="lm")
+    return x + w + 5
+
+
 def _draw_side_box(d: ImageDraw.ImageDraw, box: Box, title: str) -> float:
     """A small labelled panel beside the Attic or the Foyer; returns the content top."""
     rounded_box(d, box, 10, fill=PANEL, outline=PANEL_EDGE, width=2)
-    d.text((box[0] + 10, box[1] + 6), title, font=font(17, True), fill=MUTED)
-    return box[1] + 30
+    d.text((box[0] + 10, box[1] + 5), title, font=font(18, True), fill=MUTED)
+    return box[1] + 31
 
 
 def _draw_decks(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
@@ -893,41 +908,82 @@ def _draw_tool_piles(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
 
 
 def _chips(
-    d: ImageDraw.ImageDraw, area: Box, items: Sequence[tuple[str, Colour, str]], size: int = 18
-) -> None:
-    """Flowing name chips ``(text, colour, icon)``, shrinking the font until they fit."""
+    d: ImageDraw.ImageDraw,
+    area: Box,
+    items: Sequence[tuple[str, Colour, str]],
+    size: int = 18,
+    min_size: int = 15,
+) -> bool:
+    """Flowing chips ``(text, colour, icon)``, shrinking the font until all fit ``area``.
+
+    If they cannot all fit at ``min_size``, draws as many as fit and a "+N" chip; returns
+    whether everything fitted.
+    """
     x0, y0, x1, y1 = area
-    for s in range(size, 13, -1):
+    fnt = font(size, True)
+    h = size + 7
+    spots: list[tuple[float, float, float]] = []
+    ok = False
+    for s in range(size, min_size - 1, -1):
         fnt = font(s, True)
-        h = s + 10
+        h = s + 7
         x, y = x0, y0
+        spots = []
         ok = True
-        spots: list[tuple[float, float]] = []
         for text, _, ic in items:
-            w = text_width(text, fnt) + 16 + (h - 6 if ic else 0)
+            w = min(x1 - x0, text_width(text, fnt) + 16 + (h - 6 if ic else 0))
             if x + w > x1 and x > x0:
-                x, y = x0, y + h + 5
+                x, y = x0, y + h + 4
             if y + h > y1:
                 ok = False
                 break
-            spots.append((x, y))
+            spots.append((x, y, w))
             x += w + 6
         if ok:
             break
-    for (text, colour, ic), (x, y) in zip(items, spots, strict=False):
-        w = text_width(text, fnt) + 16 + (h - 6 if ic else 0)
+    shown = list(zip(items, spots, strict=False))
+    if not ok and shown:
+        # Make room for a "+N" chip at the end of the last line.
+        more = len(items) - len(shown) + 1
+        shown = shown[:-1]
+        last_x = (shown[-1][1][0] + shown[-1][1][2] + 6) if shown else x0
+        last_y = shown[-1][1][1] if shown else y0
+        label = f"+{more}"
+        w = text_width(label, fnt) + 16
+        if last_x + w > x1:
+            last_x, last_y = x0, last_y + h + 4
+        if last_y + h <= y1:
+            rounded_box(d, (last_x, last_y, last_x + w, last_y + h), h / 2, fill=(90, 84, 100))
+            d.text((last_x + w / 2, last_y + h / 2), label, font=fnt, fill=TEXT, anchor="mm")
+    for (text, colour, ic), (x, y, w) in shown:
         rounded_box(d, (x, y, x + w, y + h), h / 2, fill=colour)
         fg = readable_on(colour)
         tx = x + 8
         if ic:
             icon(d, ic, (tx - 2, y + 3, tx + h - 8, y + h - 3), fg, back=colour)
             tx += h - 6
-        d.text((tx, y + h / 2), text, font=fnt, fill=fg, anchor="lm")
+        draw_text(d, (tx, y + h / 2), text, fnt, fg, anchor="lm", max_width=x + w - 6 - tx)
+    return ok
+
+
+def _discs(d: ImageDraw.ImageDraw, area: Box, items: Sequence[tuple[str, Colour, str]]) -> None:
+    """Characters as small discs with initials and a badge icon (when names do not fit)."""
+    x0, y0, x1, y1 = area
+    size = min(40.0, y1 - y0)
+    x = x0
+    for name, colour, ic in items:
+        if x + size > x1:
+            break
+        disc(d, (x + size / 2, y0 + size / 2), size / 2, colour, outline=(12, 10, 16),
+             label=_initials(name), label_size=17)
+        if ic:
+            icon(d, ic, (x + size - 14, y0 + size - 14, x + size + 2, y0 + size + 2), TEXT)
+        x += size + 6
 
 
 def _draw_lookouts(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
     top = _draw_side_box(d, box, f"LOOKOUTS ({len(b.lookouts)})")
-    items = [(n, LOOKOUT, "eye") for n in b.lookouts]
+    items = [(n, LOOKOUT, "") for n in b.lookouts]
     if not items:
         d.text((box[0] + 12, top + 4), "none left!", font=font(18, True), fill=HAUNT_RED)
         return
@@ -942,7 +998,12 @@ def _draw_wounded(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
     if not items:
         d.text((box[0] + 12, top + 4), "none", font=font(18), fill=DIM)
         return
-    _chips(d, (box[0] + 8, top, box[2] - 6, box[3] - 6), items)
+    area: Box = (box[0] + 8, top, box[2] - 6, box[3] - 6)
+    probe = Image.new("RGB", (1, 1))
+    if _chips(ImageDraw.Draw(probe), area, items, min_size=16):
+        _chips(d, area, items, min_size=16)
+    else:
+        _discs(d, area, items)
 
 
 def _draw_house(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
@@ -1116,57 +1177,62 @@ def _turns_to_action(b: Board) -> int | None:
     return None
 
 
+def _score(
+    d: ImageDraw.ImageDraw, x0: float, x1: float, y: float, label: str, colour: Colour,
+    value: int, maximum: int, fill: Colour, compact: bool, ticks: Sequence[int] = (),
+) -> float:
+    """A labelled score with its bar (one line when ``compact``); returns the next y."""
+    lf, vf = font(20, True), font(24, True)
+    text = f"{value} / {maximum}"
+    d.text((x0, y + 13), label, font=lf, fill=colour, anchor="lm")
+    d.text((x1, y + 13), text, font=vf, fill=TEXT, anchor="rm")
+    if compact:
+        bx0 = x0 + text_width(label, lf) + 12
+        bx1 = x1 - text_width(text, vf) - 12
+        progress_bar(d, (bx0, y + 3, bx1, y + 23), value, maximum, fill=fill, ticks=ticks)
+        return y + 34
+    progress_bar(d, (x0, y + 32, x1, y + 54), value, maximum, fill=fill, ticks=ticks)
+    return y + 66
+
+
 def _draw_stats(d: ImageDraw.ImageDraw, b: Board) -> None:
     x0, y0, x1, y1 = STATS_BOX
     x0 += 14
     x1 -= 14
-    y = y0 + 10
-    # Exorcism points.
-    d.text((x0, y + 14), "EXORCISM", font=font(20, True), fill=GOLD, anchor="lm")
-    d.text((x1, y + 14), f"{b.points} / {b.target}", font=font(26, True), fill=TEXT, anchor="rm")
-    y += 32
-    progress_bar(d, (x0, y, x1, y + 22), b.points, b.target, fill=EXO)
-    y += 36
+    ova = b.mode == "one_vs_all"
+    y = _score(d, x0, x1, y0 + 10, "EXORCISM", GOLD, b.points, b.target, EXO, compact=ova)
     # Darkness Track value and what it drives.
-    value = b.track[b.track_index] if 0 <= b.track_index < len(b.track) else 0
-    drives = "Ghost actions a turn" if b.mode == "one_vs_all" else "Haunt cards a turn"
+    value = b.track_value
+    plural = "s" if value != 1 else ""
+    drives = f"Ghost action{plural}" if ova else f"Haunt card{plural}"
     d.text((x0, y + 12), "DARKNESS", font=font(20, True), fill=DARK_RING, anchor="lm")
-    d.text((x1, y + 12), f"{value} {drives}", font=font(19, True), fill=TEXT, anchor="rm")
+    d.text((x1, y + 12), f"{value} {drives} a turn", font=font(19, True), fill=TEXT, anchor="rm")
     y += 34
     # Supply and Shrouds.
     d.ellipse((x0, y + 2, x0 + 22, y + 24), fill=DARK_TOKEN, outline=DARK_RING, width=3)
     d.text((x0 + 30, y + 13), f"{b.darkness_supply} / {b.darkness_total} tokens",
-           font=font(19, True), fill=TEXT, anchor="lm")
+           font=font(19, True), fill=TEXT if b.darkness_supply > 3 else HAUNT_RED, anchor="lm")
     sx = x0 + 208
-    hatch_box: Box = (sx, y + 1, sx + 24, y + 25)
-    rounded_box(d, hatch_box, 4, fill=SHROUD, outline=SHROUD_EDGE, width=2)
+    rounded_box(d, (sx, y + 1, sx + 24, y + 25), 4, fill=SHROUD, outline=SHROUD_EDGE, width=2)
     d.text((sx + 32, y + 13), f"{b.shrouds_left} / {b.shrouds_total} shrouds",
            font=font(19, True), fill=TEXT if b.shrouds_left > 1 else HAUNT_RED, anchor="lm")
     y += 36
-    if b.mode == "one_vs_all":
-        d.text((x0, y + 14), "HAUNT LEVEL", font=font(20, True), fill=HAUNT_RED, anchor="lm")
-        d.text((x1, y + 14), f"{b.haunt_level} / {b.haunt_win}", font=font(24, True), fill=TEXT,
-               anchor="rm")
-        y += 30
-        progress_bar(d, (x0, y, x1, y + 18), b.haunt_level, b.haunt_win, fill=HAUNT_RED,
-                     ticks=[t for _, t in b.terror])
-        y += 26
+    if ova:
+        y = _score(d, x0, x1, y, "HAUNT", HAUNT_RED, b.haunt_level, b.haunt_win, HAUNT_RED,
+                   compact=True, ticks=[t for _, t in b.terror])
         col_w = (x1 - x0) / 2
         for i, (name, threshold) in enumerate(b.terror):
             r, c = divmod(i, 2)
-            tx, ty = x0 + c * col_w, y + r * 22
+            tx, ty = x0 + c * col_w, y + r * 23
             on = b.haunt_level >= threshold
-            fg = (255, 150, 150) if on else DIM
-            d.text((tx, ty), f"{threshold}", font=font(17, True), fill=fg)
-            draw_text(d, (tx + 26, ty), name, font(17, on), fg, max_width=col_w - 30)
-        y += 22 * math.ceil(len(b.terror) / 2) + 4
-        for eff in b.terror_effects[:3]:
-            if y + 22 > y1 - 6:
-                break
-            icon(d, "bolt", (x0, y + 1, x0 + 18, y + 19), HAUNT_RED)
-            draw_text(d, (x0 + 24, y), eff, font(18, True), (255, 200, 200),
-                      max_width=x1 - x0 - 24)
-            y += 23
+            fg = (255, 150, 150) if on else (150, 140, 166)
+            d.text((tx, ty), f"{threshold}", font=font(18, True), fill=fg)
+            nf = fit_font(name, col_w - 32, 18, 15, bold=on)
+            draw_text(d, (tx + 27, ty), name, nf, fg, max_width=col_w - 32)
+        y += 23 * math.ceil(len(b.terror) / 2) + 6
+        if b.terror_effects:
+            items = [(e, (150, 40, 48), "bolt") for e in b.terror_effects]
+            _chips(d, (x0, y, x1, y1 - 6), items, size=18, min_size=14)
     else:
         y += 4
         d.line((x0, y, x1, y), fill=PANEL_EDGE, width=1)
@@ -1184,6 +1250,45 @@ def _draw_stats(d: ImageDraw.ImageDraw, b: Board) -> None:
                 break
             draw_text(d, (x0, y), line, font(19), MUTED, max_width=x1 - x0)
             y += 28
+        if b.last_haunt and y + 70 <= y1:
+            _draw_last_haunt(d, (x0, y + 2, x1, y1 - 8), b.last_haunt)
+
+
+_HAUNT_TEXT = re.compile(
+    r"Location (\d+), Die Value (\d+); Wraith ([NESW]), Bull ([NESW]), Devourer ([NESW])"
+)
+
+
+def _draw_last_haunt(d: ImageDraw.ImageDraw, box: Box, text: str) -> None:
+    """The last Haunt card resolved: its die and the three arrows (or its text)."""
+    x0, y0, x1, y1 = box
+    d.text((x0, y0), "LAST HAUNT CARD", font=font(18, True), fill=MUTED)
+    y = y0 + 24
+    m = _HAUNT_TEXT.search(text)
+    if m is None:
+        draw_text_in_box(d, (x0, y, x1, y1), text, 19, TEXT, min_size=18, max_lines=2)
+        return
+    loc, value = int(m.group(1)), int(m.group(2))
+    size = min(40.0, y1 - y)
+    die(d, (x0, y, x0 + size, y + size), loc)
+    x = x0 + size + 14
+    cy = y + size / 2
+    fnt = font(18, True)
+    for g, direction in zip(GHOST_ORDER, m.groups()[2:], strict=True):
+        colour = {"wraith": (10, 8, 14), "bull": (214, 40, 40), "devourer": (248, 248, 244)}[g]
+        outline = (235, 230, 245) if g == "wraith" else (20, 16, 24)
+        arrow(d, (x, cy - 14, x + 28, cy + 14), direction, colour, outline=outline, width=2)
+        label = GHOST_NAMES[g] + (f" ×{value}" if g == "bull" else "")
+        d.text((x + 32, cy), label, font=fnt, fill=TEXT, anchor="lm")
+        x += 32 + text_width(label, fnt) + 10
+
+
+def _points_coin(d: ImageDraw.ImageDraw, centre: tuple[float, float], points: int) -> None:
+    """An Exorcism token with the points on it."""
+    cx, cy = centre
+    r = 15
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=EXO, outline=(120, 84, 20), width=2)
+    d.text((cx, cy), str(points), font=font(19, True), fill=(40, 24, 4), anchor="mm")
 
 
 def _draw_tasks(d: ImageDraw.ImageDraw, b: Board) -> None:
@@ -1205,27 +1310,23 @@ def _draw_tasks(d: ImageDraw.ImageDraw, b: Board) -> None:
         colour = TOOL_COLOUR.get(t.subtype, MUTED)
         card = mix(colour, (30, 24, 40), 0.8)
         rounded_box(d, box, 8, fill=card, outline=colour, width=2)
-        ly = top + 17
-        rw = 0.0
-        if t.reward:
-            rf = font(17, True)
-            rw = text_width(t.reward, rf) + 8
-            d.text((cx0 + cw - 8, ly), t.reward, font=rf, fill=HIGHLIGHT, anchor="rm")
-        draw_text(d, (cx0 + 10, ly), t.name, font(19, True), TEXT, anchor="lm",
-                  max_width=cw - 20 - rw)
-        # Cost icons, then the points.
-        iy = bottom - 19
-        icon(d, TOOL_ICON.get(t.subtype, "card"), (cx0 + 8, iy - 13, cx0 + 34, iy + 13), colour,
-             back=card)
-        ix = cx0 + 40
-        d.text((ix, iy), "needs", font=font(16), fill=MUTED, anchor="lm")
-        ix += 48
+        ly = top + 18
+        _points_coin(d, (cx0 + cw - 22, ly + 1), t.points)
+        name_w = cw - 48
+        draw_text(d, (cx0 + 10, ly), t.name, fit_font(t.name, name_w, 20, 18, True), TEXT,
+                  anchor="lm", max_width=name_w)
+        # The Tools it needs, then the reward.
+        iy = bottom - 18
+        ix = cx0 + 10
         for tool in t.cost:
             icon(d, TOOL_ICON.get(tool, "circle"), (ix, iy - 12, ix + 24, iy + 12),
                  TOOL_COLOUR.get(tool, TEXT), back=card)
-            ix += 27
-        d.text((cx0 + cw - 8, iy), f"{t.points} pts", font=font(21, True), fill=GOLD,
-               anchor="rm")
+            ix += 28
+        if t.reward:
+            rf = font(18, True)
+            room = cx0 + cw - 10 - ix - 4
+            reward = t.reward if text_width(t.reward, rf) <= room else t.reward.split()[0]
+            draw_text(d, (cx0 + cw - 10, iy), reward, rf, HIGHLIGHT, anchor="rm", max_width=room)
 
 
 def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
@@ -1258,9 +1359,8 @@ def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
     hf = fit_font(s.character, avail, 21, 18, True)
     draw_text(d, (tx, cy1), s.character, hf, TEXT, anchor="lm", max_width=avail)
     used = min(avail, text_width(s.character, hf))
-    if avail - used > 50:
-        draw_text(d, (tx + used + 10, cy1 + 1), s.seat_label, font(18), MUTED, anchor="lm",
-                  max_width=avail - used - 10)
+    if text_width(s.seat_label, font(18)) <= avail - used - 10:
+        d.text((tx + used + 10, cy1 + 1), s.seat_label, font=font(18), fill=MUTED, anchor="lm")
     cy2 = y0 + 56 if roomy else y1 - 19
     if s.ghost:
         text = f"Hand: {s.hand_count} Haunt card{'s' if s.hand_count != 1 else ''}"
@@ -1326,7 +1426,7 @@ def _draw_events(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
         for k, line in enumerate(lines):
             d.text((x0 + 46, pb[1] + 7 + 23 * k), line, font=pfnt, fill=(255, 236, 180))
         bottom = pb[1] - 6
-    d.text((x0 + 14, y), "WHAT JUST HAPPENED", font=font(17, True), fill=MUTED)
+    d.text((x0 + 14, y), "WHAT JUST HAPPENED", font=font(18, True), fill=MUTED)
     y += 25
     fnt = font(18)
     room = int((bottom - y) // 23)

@@ -26,7 +26,8 @@ Start, point discord.py at it, run a bot::
 ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``.
 
 ``DiscordEmulator(*, bot_name="GameMaster", bot_token=..., strict_token=False,
-shard_count=1, attachment_size_limit=10 MiB, interaction_timeout=3.0)``
+shard_count=1, attachment_size_limit=10 MiB, interaction_timeout=3.0)`` (``shard_count`` is
+what ``GET /gateway/bot`` recommends; the last two can also be set on a running emulator).
 
 Lifecycle: ``await start()``, ``await stop()``, ``async with``; ``port``, ``base_url``,
 ``api_base``, ``gateway_url``, ``patch_discord() -> DiscordPatch``.
@@ -88,7 +89,10 @@ follow-up after a "thinking" defer replacing the loading message.
 
 Testing helpers (``bot.emulator.testing``): ``running_bot(client, emu=None, *, token=None,
 timeout=10, sync_commands=False)`` (async context manager yielding the emulator once the
-client is ready), ``FAST_CLIENT_OPTIONS`` and the ``emulator`` pytest fixture.
+client is ready; on exit it closes the client, stops its views so no timeout task outlives
+the test, awaits the connect task and restores discord.py), ``stop_views(client)``,
+``FAST_CLIENT_OPTIONS`` (``guild_ready_timeout=0.05``) and the ``emulator`` pytest fixture
+(``from bot.emulator.testing import emulator`` in a conftest).
 """
 
 from bot.emulator.commands import CommandStore

@@ -352,6 +352,7 @@ class DiscordEmulator:
         sent = self._hub.dispatch("INTERACTION_CREATE", record.payload, guild_id=record.guild_id)
         if not sent:
             del self._state.interactions[record.id]
+            del self._state.interactions_by_token[record.token]
             where = f"guild {record.guild_id}" if record.guild_id else "DMs (shard 0)"
             raise EmulatorError(f"no gateway session receives {where}; is the bot connected?")
         self._state.notify()
@@ -536,6 +537,24 @@ class DiscordEmulator:
             await asyncio.sleep(quiet - idle)
 
     # -- bookkeeping ------------------------------------------------------------------
+
+    @property
+    def attachment_size_limit(self) -> int:
+        """Largest upload accepted (bytes); larger files answer 413 / 40005."""
+        return self._state.attachment_size_limit
+
+    @attachment_size_limit.setter
+    def attachment_size_limit(self, value: int) -> None:
+        self._state.attachment_size_limit = value
+
+    @property
+    def interaction_timeout(self) -> float:
+        """Seconds the bot has for the initial callback before 404 / 10062."""
+        return self._state.interaction_timeout
+
+    @interaction_timeout.setter
+    def interaction_timeout(self, value: float) -> None:
+        self._state.interaction_timeout = value
 
     @property
     def stats(self) -> Stats:

@@ -454,6 +454,7 @@ class InteractionFactory:
             source_message_id=message.id if message else None,
         )
         state.interactions[record.id] = record
+        state.interactions_by_token[record.token] = record
         return record
 
     def _resolve_option(

@@ -161,10 +161,19 @@ def channel_payload(
 
 def resolved_channel_payload(channel: ChannelRecord, permissions: int) -> dict[str, Any]:
     """A channel as it appears in ``resolved.channels`` of a slash command."""
-    out = (
-        channel_payload(channel, bot_id="0") if not channel.is_dm else {"id": channel.id, "type": 1}
-    )
-    out.pop("permission_overwrites", None)
+    if channel.is_thread:
+        out = thread_payload(channel)
+    else:
+        out = {
+            "id": channel.id,
+            "type": int(channel.type),
+            "guild_id": channel.guild_id,
+            "position": channel.position,
+            "topic": channel.topic,
+            "nsfw": False,
+            "parent_id": channel.parent_id,
+            "last_message_id": channel.last_message_id,
+        }
     out["name"] = channel.name
     out["permissions"] = str(permissions)
     return out

@@ -549,14 +549,13 @@ class RestApi:
         state = self.state
         if req.params["application_id"] != state.application_id:
             raise ApiError(404, 10015, "Unknown Webhook")
-        token = req.params["token"]
-        for rec in reversed(list(state.interactions.values())):
-            if rec.token == token:
-                req.interaction = rec
-                if rec.callback_type is None:
-                    raise ApiError(404, 10015, "Unknown Webhook")
-                return rec
-        raise ApiError(404, 10015, "Unknown Webhook")
+        rec = state.interactions_by_token.get(req.params["token"])
+        if rec is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        req.interaction = rec
+        if rec.callback_type is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        return rec
 
     def _webhook_message(self, req: ApiRequest, rec: InteractionRecord) -> MessageRecord:
         ref = req.params["message_ref"]
@@ -708,6 +707,12 @@ class RestApi:
             state.posts_to_archived.append(ch.id)
             state.update_thread(ch, archived=False)
         reference = body.get("message_reference")
+        if isinstance(reference, dict):
+            reference = {
+                k: str(v) if k.endswith("_id") and v is not None else v
+                for k, v in reference.items()
+            }
+            body["message_reference"] = reference
         if isinstance(reference, dict) and reference.get("message_id"):
             target = state.messages.get(str(reference["message_id"]))
             if (target is None or target.deleted) and reference.get("fail_if_not_exists", True):

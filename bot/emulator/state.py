@@ -101,6 +101,7 @@ class EmulatorState:
         self.messages: dict[str, MessageRecord] = {}
         self.attachments: dict[str, AttachmentRecord] = {}
         self.interactions: dict[str, InteractionRecord] = {}
+        self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.commands = CommandStore()
         self.stats = Stats()
         self.errors: list[ErrorRecord] = []

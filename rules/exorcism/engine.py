@@ -2001,7 +2001,7 @@ class Engine:
     def apply(self, seat: str, action: Action) -> list[Event]:
         st = self.st
         legal = self.legal(seat)
-        if action not in legal:
+        if not any(a.kind == action.kind and a.params == action.params for a in legal):
             msg, rule = self.explain(seat, action)
             raise IllegalAction(msg, rule)
         if action.kind == K.PLAN and not (st.prompts and st.prompts[-1].kind == "triage"):

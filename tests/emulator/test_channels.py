@@ -146,3 +146,12 @@ async def test_channels_created_while_connected_reach_the_cache(
     await emu.settle()
     assert bot.get_guild(int(other.id)) is not None
     assert bot.get_channel(int(somewhere.id)) is not None
+
+
+async def test_thread_made_by_a_user(world: World, bot: SampleBot) -> None:
+    emu = world.emu
+    thread = emu.create_thread(world.general, "alice's table", owner=world.alice)
+    res = await (await emu.slash(world.bob, thread, "game hand")).wait_done()
+    assert res.text == "Your hand: 3 cards"
+    cached = bot.get_channel(int(thread.id))
+    assert isinstance(cached, discord.Thread) and cached.owner_id == int(world.alice.id)

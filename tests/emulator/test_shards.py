@@ -6,6 +6,7 @@ import contextlib
 from typing import Any
 
 import discord
+import pytest
 from discord.ext import commands
 
 from bot.emulator import FAST_CLIENT_OPTIONS, DiscordEmulator, running_bot
@@ -50,3 +51,12 @@ async def test_auto_sharded_bot_asks_gateway_bot() -> None:
             assert client.shard_count == 1
             assert [g.name for g in client.guilds] == ["Solo"]
         assert emu.stats.requests["GET /gateway/bot"] == 1
+
+
+async def test_strict_token_refuses_other_tokens() -> None:
+    async with DiscordEmulator(strict_token=True) as emu:
+        client = SampleBot()
+        with pytest.raises(discord.LoginFailure):
+            async with running_bot(client, emu, token="wrong"):
+                pass
+        assert emu.tokens_seen == ["wrong"]

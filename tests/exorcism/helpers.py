@@ -123,7 +123,7 @@ def top_haunt(st: ExorcismState, *cards: str) -> None:
     st.haunt_deck.extend(reversed(cards))
 
 
-def do(st: ExorcismState, seat: str, kind: str, **params: Any) -> tuple[ExorcismState,
+def do(st: ExorcismState, seat: str, kind: str, /, **params: Any) -> tuple[ExorcismState,
                                                                          list[Event]]:
     out = GAME.apply(st, seat, act(kind, **params))
     assert not GAME.invariants(out.state), GAME.invariants(out.state)

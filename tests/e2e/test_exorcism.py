@@ -1,0 +1,92 @@
+"""The Exorcism end to end: whole games pressed through Discord by AI-driven users, the
+slash commands with autocomplete, and the One vs All ghost hand kept out of the thread."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.demo import AutoTable
+from rules.registry import GAMES
+from tests.e2e.conftest import Table
+
+EXORCISM = GAMES["exorcism"]
+
+
+async def _auto(table: Table, mode: str, players: int) -> AutoTable:
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    users = [table.alice, table.bob, table.carol][:players]
+    if players > 3:
+        for name in ("dora", "ed")[: players - 3]:
+            user = table.emu.create_user(name)
+            table.emu.add_member(table.guild, user)
+            users.append(user)
+    auto = AutoTable(table.emu, table.bot, table.general, users)
+    await auto.open("exorcism", mode)
+    return auto
+
+
+@pytest.mark.parametrize(("mode", "players"), [("core", 3), ("solo", 1), ("one_vs_all", 3)])
+async def test_whole_game_through_discord(table: Table, mode: str, players: int) -> None:
+    auto = await _auto(table, mode, players)
+    moves = await auto.play_to_end()
+    assert moves > 0
+    assert table.bot is not None
+    record = await table.bot.storage.get_game(auto.game_id)
+    assert record is not None and record.status == "over"
+    assert await table.bot.tables.verify(auto.game_id)
+    messages = table.emu.messages_in(auto.thread())
+    assert "Game over" in messages[-1].content
+    pictures = auto.pictures()
+    assert pictures and all(p[:4] == b"\x89PNG" for p in pictures)
+    assert table.emu.unknown_routes == []
+
+
+async def test_ghost_hand_goes_by_dm_only(table: Table) -> None:
+    auto = await _auto(table, "one_vs_all", 3)
+    assert table.bot is not None
+    state = await table.bot.tables.state(auto.game_id)
+    ghost = state.seats[0]
+    users = await table.bot.tables.users_of(auto.game_id)
+    ghost_user = next(u for u in auto.users if int(u.id) == users[ghost])
+    # The ghost player's DM names the hand; nobody else's DMs and not the thread.
+    assert any("hand" in m.content.lower() for m in table.emu.dm_messages(ghost_user))
+    secrets = set(EXORCISM.public_secrets(state))
+    await auto.play_to_end()
+    secrets |= set(EXORCISM.public_secrets(await table.bot.tables.state(auto.game_id)))
+    for message in table.emu.messages_in(auto.thread()):
+        blob = message.content + json.dumps(message.embeds)
+        for secret in secrets:
+            assert secret not in blob, secret
+
+
+async def test_slash_commands_autocomplete_and_refusals(table: Table) -> None:
+    auto = await _auto(table, "core", 2)
+    assert table.bot is not None
+    state = await table.bot.tables.state(auto.game_id)
+    users = await table.bot.tables.users_of(auto.game_id)
+    awaited = sorted(EXORCISM.to_act(state))[0]
+    mover = next(u for u in auto.users if int(u.id) == users[awaited])
+    other = next(u for u in auto.users if u is not mover)
+    thread = auto.thread()
+    choices = await table.emu.autocomplete(mover, thread, "exorcism move", {"choice": ""},
+                                           focused="choice")
+    assert choices, "the awaited player sees their legal moves"
+    assert all("Move" in c["name"] or "move" in c["name"].lower() for c in choices)
+    # the other player is told it isn't their move, and nothing changes
+    before = (await table.bot.storage.get_game(auto.game_id)).version
+    res = await table.slash(other, thread, "exorcism move", choice=choices[0]["value"])
+    assert res.ephemeral and "not your move" in res.text
+    # garbage is refused with a hint
+    res = await table.slash(mover, thread, "exorcism move", choice="to the moon")
+    assert res.ephemeral and "isn't something you can move" in res.text
+    assert (await table.bot.storage.get_game(auto.game_id)).version == before
+    # a real move lands and is confirmed
+    res = await table.slash(mover, thread, "exorcism move", choice=choices[0]["value"])
+    assert res.ephemeral and res.text.startswith("Done")
+    assert (await table.bot.storage.get_game(auto.game_id)).version == before + 1
+    # commands outside a game thread get a clear answer
+    res = await table.slash(mover, table.general, "exorcism pass")
+    assert res.ephemeral and "no game in this channel" in res.text
