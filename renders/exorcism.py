@@ -476,7 +476,7 @@ def _read(view: Mapping[str, Any]) -> Board:
     prompt = _d(view.get("prompt"))
     prompt_text = _s(prompt.get("text"))
     labels = [_s(x) for x in _l(prompt.get("labels"))]
-    if prompt_text and labels:
+    if prompt_text and labels and not any(label in prompt_text for label in labels):
         prompt_text = f"{', '.join(labels)}: {prompt_text}"
     elif not prompt_text and not over:
         waiting = [_s(x) for x in _l(view.get("waiting_labels"))]
@@ -819,7 +819,7 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: CellV) 
     if fixed:
         area = (x0 + pad, y0 + 36, x1 - pad, y1 - 5)
     else:
-        area = (x0 + pad, header_bottom + 2, x1 - pad - 2, y1 - 36)
+        area = (x0 + pad, max(header_bottom + 2, y0 + pad + die_size + 22), x1 - pad - 2, y1 - 34)
     tag_x = x0 + pad
     if cell.shrouded:
         tag_x = _tag(d, tag_x, header_bottom - 2, "SHROUDED", (136, 80, 190), (230, 200, 255))
@@ -907,43 +907,52 @@ def _draw_tool_piles(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
                fill=TOOL_COLOUR.get(t, MUTED), anchor="ms")
 
 
+@dataclass
+class _ChipLayout:
+    fits: bool
+    size: int
+    spots: list[tuple[float, float, float]]
+
+
+def _layout_chips(
+    area: Box, items: Sequence[tuple[str, Colour, str]], size: int, min_size: int
+) -> _ChipLayout:
+    """Where flowing chips go, at the largest font size (down to ``min_size``) that fits."""
+    x0, y0, x1, y1 = area
+    spots: list[tuple[float, float, float]] = []
+    for s in range(size, min_size - 1, -1):
+        fnt = font(s, True)
+        h = s + 7
+        x, y = x0, y0
+        spots = []
+        for text, _, ic in items:
+            w = min(x1 - x0, text_width(text, fnt) + 16 + (h - 6 if ic else 0))
+            if x + w > x1 and x > x0:
+                x, y = x0, y + h + 4
+            if y + h > y1:
+                break
+            spots.append((x, y, w))
+            x += w + 6
+        if len(spots) == len(items):
+            return _ChipLayout(True, s, spots)
+    return _ChipLayout(False, min_size, spots)
+
+
 def _chips(
     d: ImageDraw.ImageDraw,
     area: Box,
     items: Sequence[tuple[str, Colour, str]],
     size: int = 18,
     min_size: int = 15,
-) -> bool:
-    """Flowing chips ``(text, colour, icon)``, shrinking the font until all fit ``area``.
-
-    If they cannot all fit at ``min_size``, draws as many as fit and a "+N" chip; returns
-    whether everything fitted.
-    """
+) -> None:
+    """Flowing chips ``(text, colour, icon)``, shrinking the font until all fit ``area``;
+    if they cannot, as many as fit and a "+N" chip."""
     x0, y0, x1, y1 = area
-    fnt = font(size, True)
-    h = size + 7
-    spots: list[tuple[float, float, float]] = []
-    ok = False
-    for s in range(size, min_size - 1, -1):
-        fnt = font(s, True)
-        h = s + 7
-        x, y = x0, y0
-        spots = []
-        ok = True
-        for text, _, ic in items:
-            w = min(x1 - x0, text_width(text, fnt) + 16 + (h - 6 if ic else 0))
-            if x + w > x1 and x > x0:
-                x, y = x0, y + h + 4
-            if y + h > y1:
-                ok = False
-                break
-            spots.append((x, y, w))
-            x += w + 6
-        if ok:
-            break
-    shown = list(zip(items, spots, strict=False))
-    if not ok and shown:
-        # Make room for a "+N" chip at the end of the last line.
+    lay = _layout_chips(area, items, size, min_size)
+    fnt = font(lay.size, True)
+    h = lay.size + 7
+    shown = list(zip(items, lay.spots, strict=False))
+    if not lay.fits and shown:
         more = len(items) - len(shown) + 1
         shown = shown[:-1]
         last_x = (shown[-1][1][0] + shown[-1][1][2] + 6) if shown else x0
@@ -963,7 +972,6 @@ def _chips(
             icon(d, ic, (tx - 2, y + 3, tx + h - 8, y + h - 3), fg, back=colour)
             tx += h - 6
         draw_text(d, (tx, y + h / 2), text, fnt, fg, anchor="lm", max_width=x + w - 6 - tx)
-    return ok
 
 
 def _discs(d: ImageDraw.ImageDraw, area: Box, items: Sequence[tuple[str, Colour, str]]) -> None:
@@ -999,8 +1007,7 @@ def _draw_wounded(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
         d.text((box[0] + 12, top + 4), "none", font=font(18), fill=DIM)
         return
     area: Box = (box[0] + 8, top, box[2] - 6, box[3] - 6)
-    probe = Image.new("RGB", (1, 1))
-    if _chips(ImageDraw.Draw(probe), area, items, min_size=16):
+    if _layout_chips(area, items, 18, 16).fits:
         _chips(d, area, items, min_size=16)
     else:
         _discs(d, area, items)
@@ -1361,35 +1368,42 @@ def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
     used = min(avail, text_width(s.character, hf))
     if text_width(s.seat_label, font(18)) <= avail - used - 10:
         d.text((tx + used + 10, cy1 + 1), s.seat_label, font=font(18), fill=MUTED, anchor="lm")
-    cy2 = y0 + 56 if roomy else y1 - 19
+    cy2 = y0 + 54 if roomy else y1 - 19
     if s.ghost:
         text = f"Hand: {s.hand_count} Haunt card{'s' if s.hand_count != 1 else ''}"
         d.text((x0 + 12, cy2), text, font=font(19, True), fill=TEXT, anchor="lm")
         return
     right = x1 - 10
-    counts = f"Tasks {s.tasks}  Plans {s.plans}" if s.tasks >= 0 else ""
-    if s.ongoing and not roomy:
-        counts = f"★{len(s.ongoing)}  " + counts
     cfnt = font(18, True)
-    cw = text_width(counts, cfnt) if counts else 0.0
-    if counts:
+    counts = ""
+    if s.tasks >= 0:
+        counts = f"Tasks {s.tasks}  Plans {s.plans}"
+        if not roomy:
+            counts = (f"★{len(s.ongoing)}  " if s.ongoing else "") + f"T{s.tasks} P{s.plans}"
+    cw = text_width(counts, cfnt) if counts and not roomy else 0.0
+    if cw:
         d.text((right, cy2), counts, font=cfnt, fill=(232, 224, 250), anchor="rm")
     if s.tools:
         _tool_counts(d, x0 + 12, cy2, s.tools, size=24, fnt_size=20, back=fill,
-                     right=right - cw - 10)
+                     right=right - cw - 8)
     else:
         d.text((x0 + 12, cy2), "no tools", font=font(18), fill=DIM, anchor="lm")
-    if roomy:
-        extra = [("★ " + ", ".join(s.ongoing), GOLD)] if s.ongoing else []
-        if s.note:
-            extra.append((s.note, (255, 160, 160)))
-        x = x0 + 12
-        for text, colour in extra:
-            w = draw_text(d, (x, y1 - 14), text, font(18, True), colour, anchor="lm",
-                          max_width=x1 - 12 - x)
-            x += w + 16
-            if x > x1 - 60:
-                break
+    if not roomy:
+        return
+    extra: list[tuple[str, Colour]] = []
+    if counts:
+        extra.append((counts, (232, 224, 250)))
+    if s.note:
+        extra.append((s.note, (255, 160, 160)))
+    if s.ongoing:
+        extra.append(("★ " + ", ".join(s.ongoing), GOLD))
+    x = x0 + 12
+    for text, colour in extra:
+        if x > x1 - 60:
+            break
+        w = draw_text(d, (x, y1 - 15), text, font(18, True), colour, anchor="lm",
+                      max_width=x1 - 12 - x)
+        x += w + 16
 
 
 def _draw_players(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:

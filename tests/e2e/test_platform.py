@@ -232,7 +232,8 @@ async def test_reminders_nudge_only_the_awaited_player(table: Table) -> None:
     table.clock_now += 13 * 3600
     await table.bot.reminders.run_once()
     await table.emu.settle()
-    pings = [m for m in table.emu.messages_in(table.thread()) if "waiting for your move" in m.content]
+    pings = [m for m in table.emu.messages_in(table.thread())
+             if "waiting for your move" in m.content]
     assert pings and pings[-1].pinged_user_ids == [table.alice.id]
 
 
