@@ -53,7 +53,8 @@ become ``resolved`` data, ``(filename, bytes)`` is an attachment),
 ``await select(user, message, custom_id=None, values=[...], *, label=None, check=True)``,
 ``await submit_modal(user, interaction_that_opened_it, {"input_id": "text"})``.
 ``InteractionRecord``: ``callback_type`` (4/5/6/7/8/9), ``callback_data``, ``responded``,
-``deferred``, ``done``, ``latency``, ``original``, ``followups``, ``messages``, ``text``,
+``deferred``, ``done``, ``latency``, ``original``, ``followups``, ``edited_ids`` and
+``deleted_ids`` (messages edited/deleted with the token), ``messages``, ``text``,
 ``ephemeral``, ``files``, ``choices``, ``modal``, ``errors``, ``late``;
 ``await wait_callback(timeout=5)``, ``await wait_done(timeout=5)``.
 

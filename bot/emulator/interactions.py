@@ -88,6 +88,8 @@ class InteractionRecord:
     original_message_id: str | None = None
     followup_ids: list[str] = field(default_factory=list)
     original_edits: int = 0
+    edited_ids: list[str] = field(default_factory=list)
+    deleted_ids: list[str] = field(default_factory=list)
     touched: bool = False
     late: bool = False
     errors: list[ErrorRecord] = field(default_factory=list)

@@ -614,6 +614,7 @@ class RestApi:
             size_limit=state.attachment_size_limit,
         )
         state.edit_message(msg, data, req.files)
+        rec.edited_ids.append(msg.id)
         if msg.id == rec.original_message_id:
             rec.original_edits += 1
         state.notify()
@@ -623,6 +624,7 @@ class RestApi:
         rec = self._webhook_interaction(req)
         msg = self._webhook_message(req, rec)
         self.state.delete_message(msg)
+        rec.deleted_ids.append(msg.id)
         if msg.id == rec.original_message_id:
             rec.original_edits += 1
         return 204, None

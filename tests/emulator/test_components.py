@@ -37,6 +37,7 @@ async def test_deferred_update_then_edit_original(world: World, bot: SampleBot) 
     assert board.content == "Game started" and board.components == []
     assert len(board.history) == 1 and board.history[0].content.startswith("New presence")
     assert start.messages == [board]
+    assert start.edited_ids == [board.id] and start.deleted_ids == []
     with pytest.raises(EmulatorError, match="has no component 'start'"):
         await emu.click(world.alice, board, "start")
 
