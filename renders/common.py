@@ -1,6 +1,7 @@
 """Drawing helpers every board renderer shares (Pillow only; no game knowledge).
 
-- fonts: :func:`font` (DejaVu Sans, cached per size; Pillow's default font if DejaVu is missing)
+- fonts: :func:`font` (DejaVu Sans, cached per size and thread; Pillow's default font if
+  DejaVu is missing)
 - text: :func:`text_width`, :func:`fit_font`, :func:`ellipsize`, :func:`wrap`,
   :func:`draw_text`, :func:`draw_text_in_box`, :func:`chip`
 - shapes: :func:`rounded_box`, :func:`hatch`, :func:`disc`, :func:`die`, :func:`progress_bar`,
@@ -8,11 +9,12 @@
   hourglass, heart, flame, skull, snowflake, bolt)
 - colours: :data:`SEAT_COLOURS`, :func:`hex_rgb`, :func:`mix`, :func:`readable_on`
 - caching: :func:`cached_layer` (static layers built once per key and size, handed out as
-  copies so a render may draw on them)
+  copies so a render may draw on them), :func:`clear_layer_cache`
 - output: :func:`encode_png` (palette PNG under a byte budget)
 
 All coordinates are pixels in the target image; boxes are ``(x0, y0, x1, y1)``.
-Renderers run in worker threads, so the caches here are guarded by a lock.
+Renderers run in worker threads (``asyncio.to_thread``), so the shared caches here are guarded
+by locks and fonts are cached per thread.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "arrow",
     "cached_layer",
     "chip",
+    "clear_layer_cache",
     "die",
     "disc",
     "draw_text",
@@ -71,13 +74,13 @@ FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 # Distinct, bright seat colours that read on a dark board (and black text reads on them).
 SEAT_COLOURS: tuple[Colour, ...] = (
     (79, 195, 247),  # sky blue
-    (255, 183, 77),  # amber
-    (129, 199, 132),  # green
-    (240, 98, 146),  # pink
-    (186, 148, 255),  # lavender
+    (255, 167, 77),  # amber
+    (129, 214, 132),  # green
+    (244, 110, 160),  # pink
     (255, 241, 118),  # yellow
     (77, 208, 200),  # teal
     (255, 138, 101),  # coral
+    (186, 148, 255),  # lavender
 )
 
 
@@ -118,9 +121,28 @@ def _font_path(bold: bool) -> Path | None:
     return None
 
 
-@lru_cache(maxsize=128)
+_FONTS = threading.local()
+
+
 def font(size: int, bold: bool = False) -> Font:
-    """DejaVu Sans (Bold) at ``size`` px; Pillow's built-in font if DejaVu is not installed."""
+    """DejaVu Sans (Bold) at ``size`` px; Pillow's built-in font if DejaVu is not installed.
+
+    Cached per thread: a FreeType face must not be used by two threads at once, and renders
+    run in worker threads.
+    """
+    cache: dict[tuple[int, bool], Font] | None = getattr(_FONTS, "cache", None)
+    if cache is None:
+        cache = {}
+        _FONTS.cache = cache
+    key = (size, bold)
+    fnt = cache.get(key)
+    if fnt is None:
+        fnt = _load_font(size, bold)
+        cache[key] = fnt
+    return fnt
+
+
+def _load_font(size: int, bold: bool) -> Font:
     path = _font_path(bold)
     if path is not None:
         try:
@@ -280,7 +302,10 @@ def chip(
     """A rounded label whose top-left corner is ``xy``; returns its width."""
     x, y = xy
     w = text_width(text, fnt) + 2 * pad
-    h = height if height is not None else int(fnt.size if hasattr(fnt, "size") else 16) + pad
+    if height is None:
+        top, bottom = fnt.getbbox("Hg")[1::2]
+        height = int(bottom - top) + 2 * pad
+    h = height
     rounded_box(draw, (x, y, x + w, y + h), h / 2, fill=fill, outline=outline)
     draw.text(
         (x + w / 2, y + h / 2),
@@ -425,8 +450,15 @@ def arrow(
             )
         )
     # An arrow pointing east, in units of r, then rotated.
-    shape = ((1.0, 0.0), (0.05, -0.85), (0.05, -0.35), (-0.95, -0.35), (-0.95, 0.35),
-             (0.05, 0.35), (0.05, 0.85))
+    shape = (
+        (1.0, 0.0),
+        (0.05, -0.85),
+        (0.05, -0.35),
+        (-0.95, -0.35),
+        (-0.95, 0.35),
+        (0.05, 0.35),
+        (0.05, 0.85),
+    )
     a = math.radians(angle)
     ca, sa = math.cos(a), math.sin(a)
     pts = [(cx + r * (px * ca - py * sa), cy + r * (px * sa + py * ca)) for px, py in shape]
@@ -508,8 +540,7 @@ def icon(
         for k in range(3):
             draw.line((*p(0.3, 0.3 + 0.17 * k), *p(0.7, 0.3 + 0.17 * k)), fill=bg, width=lw - 1)
     elif name == "hourglass":
-        pts = [p(0.18, 0.06), p(0.82, 0.06), p(0.5, 0.5), p(0.82, 0.94), p(0.18, 0.94),
-               p(0.5, 0.5)]
+        pts = [p(0.18, 0.06), p(0.82, 0.06), p(0.5, 0.5), p(0.82, 0.94), p(0.18, 0.94), p(0.5, 0.5)]
         draw.polygon(pts, fill=colour)
     elif name == "heart":
         draw.ellipse(rect(0.02, 0.1, 0.52, 0.6), fill=colour)

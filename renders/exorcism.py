@@ -1,21 +1,36 @@
 """Board picture for The Exorcism at the House of Monkton Falls: ``render_board(view) -> PNG``.
 
-Draws only from a view dict (``GAME.view(state, seat)``), never from the engine's state.
-The public view gives the channel picture; a seat's view that carries a secret ``hand`` (the
-One vs All Ghost player's Haunt cards) also gets a private strip along the bottom.
+Draws only from a view dict (``GAME.view(state, seat)``, keys documented in
+``rules/exorcism/view.py``), never from the engine's state. The public view gives the channel
+picture; a seat's view that carries a ``hand`` (the One vs All Ghost player's Haunt cards,
+EX-VIS-11) also gets a private strip along the bottom, so that picture is taller. Nothing else
+in a view changes the picture's layout, and a missing or malformed key draws as empty rather
+than raising (``_read`` turns the dict into typed records first).
 
 Layout (1600 x 1000, plus a 210 px strip for a private hand):
 
-- left: the house, one row per grid row: the Attic row (deck counts and Tool piles fill the
-  free cells beside it), the 4 x 4 rooms, the Foyer row (Lookouts and Wounded beside it);
-- top bar: title, mode, round and game turn, the three Ghosts with where they are;
-- right: whose turn / actions left / phase; the clock (8 Time Dice in the middle, the
-  Darkness Track around the rim) beside the scores (Exorcism points, Darkness supply,
-  Shrouds, One vs All Haunt Level and Terror); the Available Tasks; one panel per pawn
-  slot and the Ghost player; the last events and the pending prompt.
+- top bar: title, mode, round and game turn, the three Ghosts (Wraith black sheet, Bull red
+  horned head, Devourer white toothed maw) and where each is;
+- left: the house by grid row: the Attic row (deck counts and Tool piles in the free cells
+  beside it), the 4 x 4 rooms, the Foyer row (Lookouts and Wounded / Devoured beside it).
+  A room shows its name, location die, cell id, Darkness as 4 slots (the 4th Shrouds it),
+  dropped Tools, Ghosts and pawns (seat-coloured discs with the Character's initials; a Solo
+  Secondary is a lighter shade). Face-down Locked Rooms are hatched cards with a padlock and
+  their Exorcism tokens; Shrouded rooms are violet, hatched and tagged; a Cold Spot is framed
+  in ice blue;
+- right: whose turn and actions left (or the Ghost player's actions left, or GAME OVER); the
+  clock (8 Time Dice in reading order, the current one outlined, discarded ones crossed or
+  showing their ★ Time-Action icon on hours 1, 4, 7; the 12-space Darkness Track around the
+  rim) beside the scores (Exorcism points bar, Darkness value, supply and Shrouds left; in
+  One vs All the Haunt Level bar with the Terror thresholds and the active Terror effects; in
+  core / Solo the turns left, the next Time Action and the last Haunt card); the Available
+  Tasks (name, points coin, Tool cost icons, reward); one panel per pawn slot and the Ghost
+  player (Character, player, role / status, Tools, Tasks, Plans, Ongoing, Amnesia); the last
+  events and the pending prompt.
 
-The background, frame, panel boxes, empty grid slots and the clock face are a static layer,
-built once per size and copied for each render (``renders.common.cached_layer``).
+The background, frame, panel boxes and the clock face are a static layer, built once per size
+and copied for each render (``renders.common.cached_layer``); the PNG is palette-quantised
+(``renders.common.encode_png``) to stay far under Discord's limits.
 """
 
 from __future__ import annotations
@@ -29,6 +44,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renders.common import (
+    SEAT_COLOURS,
     Box,
     Colour,
     arrow,
@@ -109,14 +125,6 @@ TOOL_SHORT = {
     "occult": "Occult",
 }
 
-SEAT_PALETTE: tuple[Colour, ...] = (
-    (79, 195, 247),
-    (255, 167, 77),
-    (129, 214, 132),
-    (244, 110, 160),
-    (255, 241, 118),
-    (77, 208, 200),
-)
 GHOST_PLAYER: Colour = (150, 150, 168)
 LOOKOUT: Colour = (170, 164, 176)
 
@@ -350,7 +358,7 @@ def _read(view: Mapping[str, Any]) -> Board:
 
     inv_seats = [_s(x.get("seat")) for x in seats_info if _s(x.get("seat")) != ghost_seat]
     seat_colour: dict[str, Colour] = {
-        s: SEAT_PALETTE[i % len(SEAT_PALETTE)] for i, s in enumerate(inv_seats)
+        s: SEAT_COLOURS[i % len(SEAT_COLOURS)] for i, s in enumerate(inv_seats)
     }
 
     def pawn_colour(seat: str, role: str) -> Colour:
@@ -368,12 +376,24 @@ def _read(view: Mapping[str, Any]) -> Board:
         delta = _i(info.get("next_turn_delta"))
         note = f"{delta:+d} action next turn" if delta else ""
         if seat == ghost_seat:
-            slots.insert(0, SlotV(
-                seat=seat, seat_label=seat_name(seat), colour=GHOST_PLAYER,
-                character="Ghost player", role="Ghosts", tools={}, tasks=-1, plans=-1,
-                ongoing=[], status="", active=phase == "ghost", ghost=True,
-                hand_count=_i(ova.get("hand_count")),
-            ))
+            slots.insert(
+                0,
+                SlotV(
+                    seat=seat,
+                    seat_label=seat_name(seat),
+                    colour=GHOST_PLAYER,
+                    character="Ghost player",
+                    role="Ghosts",
+                    tools={},
+                    tasks=-1,
+                    plans=-1,
+                    ongoing=[],
+                    status="",
+                    active=phase == "ghost",
+                    ghost=True,
+                    hand_count=_i(ova.get("hand_count")),
+                ),
+            )
             continue
         inv_ids = [_s(x) for x in _l(info.get("investigators"))]
         for k, inv_id in enumerate(inv_ids):
@@ -388,47 +408,58 @@ def _read(view: Mapping[str, Any]) -> Board:
             if info.get("out") and not status:
                 status = "Out"
             first = k == 0
-            slots.append(SlotV(
-                seat=seat,
-                seat_label=seat_name(seat),
-                colour=pawn_colour(seat, role),
-                character=char or "(awaiting rescue)",
-                role={"primary": "Primary", "secondary": "Secondary"}.get(role, "Investigator"),
-                tools=_tools(inv.get("tools")),
-                tasks=len(_l(info.get("tasks"))) if first else -1,
-                plans=_i(info.get("plan_count")) if first else -1,
-                ongoing=[_s(_d(t).get("ongoing")) or _s(_d(t).get("name"))
-                         for t in _l(info.get("ongoing"))] if first else [],
-                status=status,
-                active=seat == active_seat and phase in ("actions", "haunt"),
-                note=note if first else "",
-            ))
+            slots.append(
+                SlotV(
+                    seat=seat,
+                    seat_label=seat_name(seat),
+                    colour=pawn_colour(seat, role),
+                    character=char or "(awaiting rescue)",
+                    role={"primary": "Primary", "secondary": "Secondary"}.get(role, "Investigator"),
+                    tools=_tools(inv.get("tools")),
+                    tasks=len(_l(info.get("tasks"))) if first else -1,
+                    plans=_i(info.get("plan_count")) if first else -1,
+                    ongoing=[
+                        _s(_d(t).get("ongoing")) or _s(_d(t).get("name"))
+                        for t in _l(info.get("ongoing"))
+                    ]
+                    if first
+                    else [],
+                    status=status,
+                    active=seat == active_seat and phase in ("actions", "haunt"),
+                    note=note if first else "",
+                )
+            )
 
     cells: list[CellV] = []
     for raw in _l(view.get("cells")):
         c = _d(raw)
         loc = c.get("location")
         pawns = [
-            Pawn(_initials(_s(p.get("name"))), _s(p.get("name")),
-                 pawn_colour(_s(p.get("seat")), _s(p.get("role"))))
+            Pawn(
+                _initials(_s(p.get("name"))),
+                _s(p.get("name")),
+                pawn_colour(_s(p.get("seat")), _s(p.get("role"))),
+            )
             for p in (_d(x) for x in _l(c.get("pawns")))
         ]
-        cells.append(CellV(
-            id=_s(c.get("id")),
-            row=_i(c.get("row")),
-            col=_i(c.get("col")),
-            kind=_s(c.get("kind"), "house"),
-            name=_s(c.get("name")),
-            location=loc if isinstance(loc, int) else None,
-            face_down=bool(c.get("face_down")),
-            darkness=_i(c.get("darkness")),
-            shrouded=bool(c.get("shrouded")),
-            tokens=_i(c.get("exorcism_tokens")),
-            dropped=_tools(c.get("dropped")),
-            cold_spot=bool(c.get("cold_spot")),
-            pawns=pawns,
-            ghosts=[g for g in GHOST_ORDER if g in _l(c.get("ghosts"))],
-        ))
+        cells.append(
+            CellV(
+                id=_s(c.get("id")),
+                row=_i(c.get("row")),
+                col=_i(c.get("col")),
+                kind=_s(c.get("kind"), "house"),
+                name=_s(c.get("name")),
+                location=loc if isinstance(loc, int) else None,
+                face_down=bool(c.get("face_down")),
+                darkness=_i(c.get("darkness")),
+                shrouded=bool(c.get("shrouded")),
+                tokens=_i(c.get("exorcism_tokens")),
+                dropped=_tools(c.get("dropped")),
+                cold_spot=bool(c.get("cold_spot")),
+                pawns=pawns,
+                ghosts=[g for g in GHOST_ORDER if g in _l(c.get("ghosts"))],
+            )
+        )
     ghosts_raw = _d(view.get("ghosts"))
     ghosts: dict[str, str | None] = {g: _s(ghosts_raw.get(g)) or None for g in GHOST_ORDER}
 
@@ -444,18 +475,23 @@ def _read(view: Mapping[str, Any]) -> Board:
     terror = [(_s(_d(t).get("name")), _i(_d(t).get("threshold"))) for t in _l(ova.get("terror"))]
     effects: list[str] = []
     eff = _d(ova.get("effects"))
-    cell_names = {c.id: (c.name if c.kind != "house" or c.face_down is False else c.id)
-                  for c in cells}
+    cell_names = {
+        c.id: (c.name if c.kind != "house" or c.face_down is False else c.id) for c in cells
+    }
     if _s(eff.get("cold_spot")):
         cs = _s(eff.get("cold_spot"))
-        effects.append(f"A Cold Spot: {cell_names.get(cs, cs)}")
+        effects.append(f"Cold Spot: {cell_names.get(cs, cs)}")
     if _s(eff.get("haunting_sounds")):
         hs = _s(eff.get("haunting_sounds"))
         effects.append(f"Haunting Sounds: {_seat_label_of(seats_info, hs)}")
     if eff.get("walls_bleed"):
         effects.append("The Walls Bleed")
-    for seat, delta in _d(ova.get("amnesia")).items():
-        effects.append(f"Amnesia: {_seat_label_of(seats_info, seat)} {_i(delta):+d} action")
+    amnesia = [
+        f"{_seat_label_of(seats_info, seat)} {_i(delta):+d}"
+        for seat, delta in _d(ova.get("amnesia")).items()
+    ]
+    if amnesia:
+        effects.append("Amnesia: " + ", ".join(amnesia))
 
     result = _d(view.get("result"))
     over = ""
@@ -504,8 +540,11 @@ def _read(view: Mapping[str, Any]) -> Board:
             )
             for t in (_d(x) for x in _l(view.get("available_tasks")))
         ],
-        decks={"Haunt": _i(decks.get("haunt")), "Task": _i(decks.get("task")),
-               "Plan": _i(decks.get("plan"))},
+        decks={
+            "Haunt": _i(decks.get("haunt")),
+            "Task": _i(decks.get("task")),
+            "Plan": _i(decks.get("plan")),
+        },
         dice=dice,
         current_die=current if isinstance(current, int) else None,
         action_hours=action_hours,
@@ -537,8 +576,9 @@ def _read(view: Mapping[str, Any]) -> Board:
         last_haunt=_s(view.get("last_haunt")),
         prompt=prompt_text,
         hand=[_haunt_card(h) for h in hand_raw] if isinstance(hand_raw, list) else None,
-        peek=[f"{_i(_d(p).get('position'))}. {_s(_d(p).get('text'))}"
-              for p in _l(view.get("peek"))],
+        peek=[
+            f"{_i(_d(p).get('position'))}. {_s(_d(p).get('text'))}" for p in _l(view.get("peek"))
+        ],
     )
 
 
@@ -597,12 +637,14 @@ def _static_layer(height: int, track_len: int, n_dice: int, rows: int) -> Image.
     d.ellipse((cx - r + 8, cy - r + 8, cx + r - 8, cy + r - 8), outline=(58, 46, 76), width=2)
     for i in range(track_len):
         tx, ty = _track_xy(i, track_len)
-        d.ellipse((tx - 19, ty - 19, tx + 19, ty + 19), fill=(40, 30, 56), outline=(96, 76, 130),
-                  width=2)
+        d.ellipse(
+            (tx - 19, ty - 19, tx + 19, ty + 19), fill=(40, 30, 56), outline=(96, 76, 130), width=2
+        )
     for box in _dice_boxes(n_dice):
         x0, y0, x1, y1 = box
-        rounded_box(d, (x0 - 2, y0 - 2, x1 + 2, y1 + 2), 8, fill=(22, 17, 30),
-                    outline=(80, 66, 96), width=2)
+        rounded_box(
+            d, (x0 - 2, y0 - 2, x1 + 2, y1 + 2), 8, fill=(22, 17, 30), outline=(80, 66, 96), width=2
+        )
     if height > HEIGHT:
         d.line((MARGIN, HEIGHT, WIDTH - MARGIN, HEIGHT), fill=PANEL_EDGE, width=2)
     return img
@@ -663,17 +705,36 @@ def _ghost_shape(d: ImageDraw.ImageDraw, ghost: str, box: Box) -> None:
             d.ellipse((ex - er, ey - er * 1.4, ex + er, ey + er * 1.4), fill=(240, 240, 255))
     elif ghost == "bull":
         red = (214, 40, 40)
-        d.polygon([(x0 + s * 0.02, y0 + s * 0.08), (x0 + s * 0.3, y0 + s * 0.34),
-                   (x0 + s * 0.22, y0 + s * 0.46)], fill=(245, 230, 200), outline=(40, 10, 10))
-        d.polygon([(x1 - s * 0.02, y0 + s * 0.08), (x1 - s * 0.3, y0 + s * 0.34),
-                   (x1 - s * 0.22, y0 + s * 0.46)], fill=(245, 230, 200), outline=(40, 10, 10))
-        d.ellipse((x0 + s * 0.14, y0 + s * 0.2, x1 - s * 0.14, y1 - s * 0.02), fill=red,
-                  outline=(255, 210, 200), width=2)
+        d.polygon(
+            [
+                (x0 + s * 0.02, y0 + s * 0.08),
+                (x0 + s * 0.3, y0 + s * 0.34),
+                (x0 + s * 0.22, y0 + s * 0.46),
+            ],
+            fill=(245, 230, 200),
+            outline=(40, 10, 10),
+        )
+        d.polygon(
+            [
+                (x1 - s * 0.02, y0 + s * 0.08),
+                (x1 - s * 0.3, y0 + s * 0.34),
+                (x1 - s * 0.22, y0 + s * 0.46),
+            ],
+            fill=(245, 230, 200),
+            outline=(40, 10, 10),
+        )
+        d.ellipse(
+            (x0 + s * 0.14, y0 + s * 0.2, x1 - s * 0.14, y1 - s * 0.02),
+            fill=red,
+            outline=(255, 210, 200),
+            width=2,
+        )
         d.ellipse((cx - s * 0.2, y0 + s * 0.62, cx + s * 0.2, y1 - s * 0.08), fill=(150, 20, 24))
         er = s * 0.06
         for ex in (cx - s * 0.15, cx + s * 0.15):
-            d.ellipse((ex - er, y0 + s * 0.42 - er, ex + er, y0 + s * 0.42 + er),
-                      fill=(255, 236, 120))
+            d.ellipse(
+                (ex - er, y0 + s * 0.42 - er, ex + er, y0 + s * 0.42 + er), fill=(255, 236, 120)
+            )
     else:
         pts = []
         n = 12
@@ -695,8 +756,17 @@ def _ghost_shape(d: ImageDraw.ImageDraw, ghost: str, box: Box) -> None:
 
 def _pawn(d: ImageDraw.ImageDraw, centre: tuple[float, float], size: float, pawn: Pawn) -> None:
     r = size / 2
-    disc(d, centre, r, pawn.colour, outline=(12, 10, 16), width=2, label=pawn.label,
-         label_size=max(12, int(r * 0.95)), label_fill=(14, 12, 18))
+    disc(
+        d,
+        centre,
+        r,
+        pawn.colour,
+        outline=(12, 10, 16),
+        width=2,
+        label=pawn.label,
+        label_size=max(12, int(r * 0.95)),
+        label_fill=(14, 12, 18),
+    )
 
 
 def _flow_items(
@@ -747,8 +817,14 @@ def _darkness_slots(
 
 
 def _tool_counts(
-    d: ImageDraw.ImageDraw, x: float, y: float, tools: Mapping[str, int], size: int = 22,
-    fnt_size: int = 18, back: Colour = PANEL, right: float | None = None,
+    d: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    tools: Mapping[str, int],
+    size: int = 22,
+    fnt_size: int = 18,
+    back: Colour = PANEL,
+    right: float | None = None,
 ) -> float:
     """Tool icons with their counts, left to right from ``x`` (centred on ``y``)."""
     fnt = font(fnt_size, True)
@@ -759,8 +835,13 @@ def _tool_counts(
         w = size + 3 + text_width(label, fnt)
         if right is not None and x + w > right:
             break
-        icon(d, TOOL_ICON.get(t, "circle"), (x, y - size / 2, x + size, y + size / 2),
-             TOOL_COLOUR.get(t, TEXT), back=back)
+        icon(
+            d,
+            TOOL_ICON.get(t, "circle"),
+            (x, y - size / 2, x + size, y + size / 2),
+            TOOL_COLOUR.get(t, TEXT),
+            back=back,
+        )
         d.text((x + size + 3, y), label, font=fnt, fill=TEXT, anchor="lm")
         x += w + 10
     return x
@@ -806,14 +887,28 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: CellV) 
     header_bottom = y0 + pad + (26 if fixed else max(44, 22 * len(lines)))
 
     if cell.face_down:
-        icon(d, "lock", (x1 - pad - die_size, y0 + pad, x1 - pad, y0 + pad + die_size), GOLD,
-             back=LOCKED)
+        icon(
+            d,
+            "lock",
+            (x1 - pad - die_size, y0 + pad, x1 - pad, y0 + pad + die_size),
+            GOLD,
+            back=LOCKED,
+        )
     elif cell.location:
-        die(d, (x1 - pad - die_size, y0 + pad, x1 - pad, y0 + pad + die_size), cell.location,
-            face=(240, 234, 220) if not cell.shrouded else (168, 156, 180))
+        die(
+            d,
+            (x1 - pad - die_size, y0 + pad, x1 - pad, y0 + pad + die_size),
+            cell.location,
+            face=(240, 234, 220) if not cell.shrouded else (168, 156, 180),
+        )
     if cell.kind == "house":
-        d.text((x1 - pad - die_size / 2, y0 + pad + die_size + 2), cell.id, font=font(17),
-               fill=(200, 190, 214) if not cell.shrouded else (196, 176, 220), anchor="ma")
+        d.text(
+            (x1 - pad - die_size / 2, y0 + pad + die_size + 2),
+            cell.id,
+            font=font(18),
+            fill=(200, 190, 214) if not cell.shrouded else (196, 176, 220),
+            anchor="ma",
+        )
 
     area: Box
     if fixed:
@@ -824,8 +919,9 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: CellV) 
     if cell.shrouded:
         tag_x = _tag(d, tag_x, header_bottom - 2, "SHROUDED", (136, 80, 190), (230, 200, 255))
     if cell.cold_spot:
-        tag_x = _tag(d, tag_x, header_bottom - 2, "COLD", (60, 140, 210), (200, 235, 255),
-                     ic="snowflake")
+        tag_x = _tag(
+            d, tag_x, header_bottom - 2, "COLD", (60, 140, 210), (200, 235, 255), ic="snowflake"
+        )
     if tag_x > x0 + pad:
         area = (area[0], header_bottom + 27, area[2], area[3])
         if cell.cold_spot:
@@ -850,16 +946,29 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: CellV) 
         bx = _darkness_slots(d, bx, by, cell.darkness) + 6
     if cell.dropped:
         rounded_box(d, (bx - 3, by - 14, x1 - pad + 2, by + 14), 6, fill=mix(fill, (0, 0, 0), 0.35))
-        _tool_counts(d, bx + 2, by, cell.dropped, size=20, fnt_size=17,
-                     back=mix(fill, (0, 0, 0), 0.35), right=x1 - pad)
+        _tool_counts(
+            d,
+            bx + 2,
+            by,
+            cell.dropped,
+            size=20,
+            fnt_size=17,
+            back=mix(fill, (0, 0, 0), 0.35),
+            right=x1 - pad,
+        )
 
 
 def _tag(
-    d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill: Colour, edge: Colour,
+    d: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    text: str,
+    fill: Colour,
+    edge: Colour,
     ic: str = "",
 ) -> float:
     """A small label box (SHROUDED, COLD) at ``(x, y)``; returns the x after it."""
-    fnt = font(17, True)
+    fnt = font(18, True)
     w = text_width(text, fnt) + 14 + (20 if ic else 0)
     rounded_box(d, (x, y, x + w, y + 25), 6, fill=fill, outline=edge, width=1)
     tx = x + 7
@@ -898,13 +1007,24 @@ def _draw_tool_piles(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
     cy = y0 + 30
     for i, t in enumerate(types):
         x = x0 + 8 + step * i
-        icon(d, TOOL_ICON.get(t, "circle"), (x + 2, cy - 17, x + 34, cy + 15),
-             TOOL_COLOUR.get(t, TEXT), back=PANEL)
+        icon(
+            d,
+            TOOL_ICON.get(t, "circle"),
+            (x + 2, cy - 17, x + 34, cy + 15),
+            TOOL_COLOUR.get(t, TEXT),
+            back=PANEL,
+        )
         n = b.tool_piles.get(t, 0)
-        d.text((x + 40, cy), str(n), font=font(22, True), fill=TEXT if n else HAUNT_RED,
-               anchor="lm")
-        d.text((x + step / 2 - 4, y1 - 10), TOOL_SHORT.get(t, t), font=font(16),
-               fill=TOOL_COLOUR.get(t, MUTED), anchor="ms")
+        d.text(
+            (x + 40, cy), str(n), font=font(22, True), fill=TEXT if n else HAUNT_RED, anchor="lm"
+        )
+        d.text(
+            (x + step / 2 - 4, y1 - 10),
+            TOOL_SHORT.get(t, t),
+            font=font(17),
+            fill=TOOL_COLOUR.get(t, MUTED),
+            anchor="ms",
+        )
 
 
 @dataclass
@@ -982,8 +1102,15 @@ def _discs(d: ImageDraw.ImageDraw, area: Box, items: Sequence[tuple[str, Colour,
     for name, colour, ic in items:
         if x + size > x1:
             break
-        disc(d, (x + size / 2, y0 + size / 2), size / 2, colour, outline=(12, 10, 16),
-             label=_initials(name), label_size=17)
+        disc(
+            d,
+            (x + size / 2, y0 + size / 2),
+            size / 2,
+            colour,
+            outline=(12, 10, 16),
+            label=_initials(name),
+            label_size=17,
+        )
         if ic:
             icon(d, ic, (x + size - 14, y0 + size - 14, x + size + 2, y0 + size + 2), TEXT)
         x += size + 6
@@ -993,7 +1120,10 @@ def _draw_lookouts(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
     top = _draw_side_box(d, box, f"LOOKOUTS ({len(b.lookouts)})")
     items = [(n, LOOKOUT, "") for n in b.lookouts]
     if not items:
-        d.text((box[0] + 12, top + 4), "none left!", font=font(18, True), fill=HAUNT_RED)
+        if b.phase == "setup":
+            d.text((box[0] + 12, top + 4), "dealt at setup", font=font(18), fill=DIM)
+        else:
+            d.text((box[0] + 12, top + 4), "none left!", font=font(18, True), fill=HAUNT_RED)
         return
     _chips(d, (box[0] + 10, top, box[2] - 8, box[3] - 6), items)
 
@@ -1050,8 +1180,12 @@ def _draw_house(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
                 assign = [(contents[0], big), (contents[1], small)]
         for what, (a, z) in assign:
             bx: Box = (boxes[(r, a)][0], boxes[(r, a)][1], boxes[(r, z)][2], boxes[(r, z)][3])
-            {"decks": _draw_decks, "tools": _draw_tool_piles, "lookouts": _draw_lookouts,
-             "wounded": _draw_wounded}[what](d, bx, b)
+            {
+                "decks": _draw_decks,
+                "tools": _draw_tool_piles,
+                "lookouts": _draw_lookouts,
+                "wounded": _draw_wounded,
+            }[what](d, bx, b)
 
 
 # --------------------------------------------------------------------------- right column
@@ -1061,13 +1195,25 @@ MODE_LABEL = {"core": "Co-op", "one_vs_all": "One vs All", "solo": "Solo"}
 
 
 def _draw_top_bar(d: ImageDraw.ImageDraw, b: Board) -> None:
-    d.text((MARGIN, TOP_BAR / 2), "THE EXORCISM AT MONKTON FALLS", font=font(24, True),
-           fill=TEXT, anchor="lm")
+    d.text(
+        (MARGIN, TOP_BAR / 2),
+        "THE EXORCISM AT MONKTON FALLS",
+        font=font(24, True),
+        fill=TEXT,
+        anchor="lm",
+    )
     x: float = MARGIN + text_width("THE EXORCISM AT MONKTON FALLS", font(24, True)) + 14
-    x += chip(d, (x, TOP_BAR / 2 - 15), MODE_LABEL.get(b.mode, b.mode), font(18, True),
-              fill=(120, 80, 170), height=30, pad=10)
-    d.text((x + 14, TOP_BAR / 2), f"Round {b.round} · Turn {b.game_turn}", font=font(20, True),
-           fill=MUTED, anchor="lm")
+    x += chip(
+        d,
+        (x, TOP_BAR / 2 - 15),
+        MODE_LABEL.get(b.mode, b.mode),
+        font(18, True),
+        fill=(120, 80, 170),
+        height=30,
+        pad=10,
+    )
+    when = f"Round {b.round} · Turn {b.game_turn}" if b.game_turn else "Setup"
+    d.text((x + 14, TOP_BAR / 2), when, font=font(20, True), fill=MUTED, anchor="lm")
     # Ghost legend, right-aligned: shape, name, where.
     fnt = font(18, True)
     parts: list[tuple[str, str]] = []
@@ -1126,8 +1272,15 @@ def _draw_status(d: ImageDraw.ImageDraw, b: Board) -> None:
     fnt_r = font(22, True)
     rw = text_width(right, fnt_r) if right else 0.0
     avail = x1 - x - rw - 32
-    draw_text(d, (x, cy), label, fit_font(label, avail, 26, 19, True), colour, anchor="lm",
-              max_width=avail)
+    draw_text(
+        d,
+        (x, cy),
+        label,
+        fit_font(label, avail, 26, 19, True),
+        colour,
+        anchor="lm",
+        max_width=avail,
+    )
     if right:
         d.text((x1 - 16, cy), right, font=fnt_r, fill=HIGHLIGHT, anchor="rm")
 
@@ -1146,8 +1299,12 @@ def _draw_clock(d: ImageDraw.ImageDraw, b: Board) -> None:
             d.ellipse((tx - 17, ty - 17, tx + 17, ty + 17), fill=(88, 56, 130))
             fg = (200, 180, 230)
         elif i == b.track_index:
-            d.ellipse((tx - 21, ty - 21, tx + 21, ty + 21), fill=(170, 100, 255),
-                      outline=HIGHLIGHT, width=3)
+            d.ellipse(
+                (tx - 21, ty - 21, tx + 21, ty + 21),
+                fill=(170, 100, 255),
+                outline=HIGHLIGHT,
+                width=3,
+            )
             fg = (255, 255, 255)
         else:
             fg = (150, 130, 176)
@@ -1158,8 +1315,14 @@ def _draw_clock(d: ImageDraw.ImageDraw, b: Board) -> None:
         x0, y0, x1, y1 = box
         hour = i + 1
         if pips > 0:
-            die(d, box, pips, face=(244, 238, 226) if i == current else (196, 188, 176),
-                outline=HIGHLIGHT if i == current else (70, 60, 70), width=4 if i == current else 2)
+            die(
+                d,
+                box,
+                pips,
+                face=(244, 238, 226) if i == current else (196, 188, 176),
+                outline=HIGHLIGHT if i == current else (70, 60, 70),
+                width=4 if i == current else 2,
+            )
         if hour in b.action_hours:
             if pips > 0:
                 icon(d, "star", (x1 - 12, y0 - 8, x1 + 8, y0 + 12), GOLD)
@@ -1185,8 +1348,17 @@ def _turns_to_action(b: Board) -> int | None:
 
 
 def _score(
-    d: ImageDraw.ImageDraw, x0: float, x1: float, y: float, label: str, colour: Colour,
-    value: int, maximum: int, fill: Colour, compact: bool, ticks: Sequence[int] = (),
+    d: ImageDraw.ImageDraw,
+    x0: float,
+    x1: float,
+    y: float,
+    label: str,
+    colour: Colour,
+    value: int,
+    maximum: int,
+    fill: Colour,
+    compact: bool,
+    ticks: Sequence[int] = (),
 ) -> float:
     """A labelled score with its bar (one line when ``compact``); returns the next y."""
     lf, vf = font(20, True), font(24, True)
@@ -1217,25 +1389,49 @@ def _draw_stats(d: ImageDraw.ImageDraw, b: Board) -> None:
     y += 34
     # Supply and Shrouds.
     d.ellipse((x0, y + 2, x0 + 22, y + 24), fill=DARK_TOKEN, outline=DARK_RING, width=3)
-    d.text((x0 + 30, y + 13), f"{b.darkness_supply} / {b.darkness_total} tokens",
-           font=font(19, True), fill=TEXT if b.darkness_supply > 3 else HAUNT_RED, anchor="lm")
+    d.text(
+        (x0 + 30, y + 13),
+        f"{b.darkness_supply} / {b.darkness_total} tokens",
+        font=font(19, True),
+        fill=TEXT if b.darkness_supply > 3 else HAUNT_RED,
+        anchor="lm",
+    )
     sx = x0 + 208
     rounded_box(d, (sx, y + 1, sx + 24, y + 25), 4, fill=SHROUD, outline=SHROUD_EDGE, width=2)
-    d.text((sx + 32, y + 13), f"{b.shrouds_left} / {b.shrouds_total} shrouds",
-           font=font(19, True), fill=TEXT if b.shrouds_left > 1 else HAUNT_RED, anchor="lm")
+    d.text(
+        (sx + 32, y + 13),
+        f"{b.shrouds_left} / {b.shrouds_total} shrouds",
+        font=font(19, True),
+        fill=TEXT if b.shrouds_left > 1 else HAUNT_RED,
+        anchor="lm",
+    )
     y += 36
     if ova:
-        y = _score(d, x0, x1, y, "HAUNT", HAUNT_RED, b.haunt_level, b.haunt_win, HAUNT_RED,
-                   compact=True, ticks=[t for _, t in b.terror])
-        col_w = (x1 - x0) / 2
+        y = _score(
+            d,
+            x0,
+            x1,
+            y,
+            "HAUNT",
+            HAUNT_RED,
+            b.haunt_level,
+            b.haunt_win,
+            HAUNT_RED,
+            compact=True,
+            ticks=[t for _, t in b.terror],
+        )
+        # Two columns: the left one as wide as its longest name, the right one the rest.
+        left = [name for i, (name, _) in enumerate(b.terror) if i % 2 == 0]
+        left_w = 27 + max((text_width(n, font(18)) for n in left), default=0.0) + 14
         for i, (name, threshold) in enumerate(b.terror):
             r, c = divmod(i, 2)
-            tx, ty = x0 + c * col_w, y + r * 23
+            tx, ty = x0 + c * left_w, y + r * 23
+            col_w = left_w - 14 if c == 0 else x1 - tx
             on = b.haunt_level >= threshold
             fg = (255, 150, 150) if on else (150, 140, 166)
             d.text((tx, ty), f"{threshold}", font=font(18, True), fill=fg)
-            nf = fit_font(name, col_w - 32, 18, 15, bold=on)
-            draw_text(d, (tx + 27, ty), name, nf, fg, max_width=col_w - 32)
+            nf = fit_font(name, col_w - 27, 18, 16)
+            draw_text(d, (tx + 27, ty), name, nf, fg, max_width=col_w - 27)
         y += 23 * math.ceil(len(b.terror) / 2) + 6
         if b.terror_effects:
             items = [(e, (150, 40, 48), "bolt") for e in b.terror_effects]
@@ -1276,18 +1472,22 @@ def _draw_last_haunt(d: ImageDraw.ImageDraw, box: Box, text: str) -> None:
         draw_text_in_box(d, (x0, y, x1, y1), text, 19, TEXT, min_size=18, max_lines=2)
         return
     loc, value = int(m.group(1)), int(m.group(2))
-    size = min(40.0, y1 - y)
+    size = min(36.0, y1 - y)
     die(d, (x0, y, x0 + size, y + size), loc)
-    x = x0 + size + 14
+    x = x0 + size + 10
     cy = y + size / 2
     fnt = font(18, True)
-    for g, direction in zip(GHOST_ORDER, m.groups()[2:], strict=True):
+    dirs = m.groups()[2:]
+    full = [GHOST_NAMES[g] + (f" ×{value}" if g == "bull" else "") for g in GHOST_ORDER]
+    short = [GHOST_NAMES[g][0] + (f"×{value}" if g == "bull" else "") for g in GHOST_ORDER]
+    needed = sum(26 + text_width(label, fnt) + 6 for label in full)
+    labels = full if x + needed <= x1 else short
+    for g, direction, label in zip(GHOST_ORDER, dirs, labels, strict=True):
         colour = {"wraith": (10, 8, 14), "bull": (214, 40, 40), "devourer": (248, 248, 244)}[g]
         outline = (235, 230, 245) if g == "wraith" else (20, 16, 24)
-        arrow(d, (x, cy - 14, x + 28, cy + 14), direction, colour, outline=outline, width=2)
-        label = GHOST_NAMES[g] + (f" ×{value}" if g == "bull" else "")
-        d.text((x + 32, cy), label, font=fnt, fill=TEXT, anchor="lm")
-        x += 32 + text_width(label, fnt) + 10
+        arrow(d, (x, cy - 11, x + 22, cy + 11), direction, colour, outline=outline, width=2)
+        d.text((x + 26, cy), label, font=fnt, fill=TEXT, anchor="lm")
+        x += 26 + text_width(label, fnt) + 6
 
 
 def _points_coin(d: ImageDraw.ImageDraw, centre: tuple[float, float], points: int) -> None:
@@ -1301,8 +1501,13 @@ def _points_coin(d: ImageDraw.ImageDraw, centre: tuple[float, float], points: in
 def _draw_tasks(d: ImageDraw.ImageDraw, b: Board) -> None:
     x0, y0, x1, y1 = TASKS_BOX
     d.text((x0 + 14, y0 + 7), "AVAILABLE TASKS", font=font(18, True), fill=MUTED)
-    d.text((x1 - 14, y0 + 7), f"Task deck {b.decks.get('Task', 0)}", font=font(18), fill=MUTED,
-           anchor="ra")
+    d.text(
+        (x1 - 14, y0 + 7),
+        f"Task deck {b.decks.get('Task', 0)}",
+        font=font(18),
+        fill=MUTED,
+        anchor="ra",
+    )
     n = 3
     gap = 10
     cw = (x1 - x0 - 28 - gap * (n - 1)) / n
@@ -1320,14 +1525,26 @@ def _draw_tasks(d: ImageDraw.ImageDraw, b: Board) -> None:
         ly = top + 18
         _points_coin(d, (cx0 + cw - 22, ly + 1), t.points)
         name_w = cw - 48
-        draw_text(d, (cx0 + 10, ly), t.name, fit_font(t.name, name_w, 20, 18, True), TEXT,
-                  anchor="lm", max_width=name_w)
+        draw_text(
+            d,
+            (cx0 + 10, ly),
+            t.name,
+            fit_font(t.name, name_w, 20, 18, True),
+            TEXT,
+            anchor="lm",
+            max_width=name_w,
+        )
         # The Tools it needs, then the reward.
         iy = bottom - 18
         ix = cx0 + 10
         for tool in t.cost:
-            icon(d, TOOL_ICON.get(tool, "circle"), (ix, iy - 12, ix + 24, iy + 12),
-                 TOOL_COLOUR.get(tool, TEXT), back=card)
+            icon(
+                d,
+                TOOL_ICON.get(tool, "circle"),
+                (ix, iy - 12, ix + 24, iy + 12),
+                TOOL_COLOUR.get(tool, TEXT),
+                back=card,
+            )
             ix += 28
         if t.reward:
             rf = font(18, True)
@@ -1339,16 +1556,30 @@ def _draw_tasks(d: ImageDraw.ImageDraw, b: Board) -> None:
 def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
     x0, y0, x1, y1 = box
     fill = mix(s.colour, PANEL, 0.86)
-    rounded_box(d, box, 10, fill=fill, outline=HIGHLIGHT if s.active else mix(s.colour, PANEL, 0.4),
-                width=4 if s.active else 2)
+    rounded_box(
+        d,
+        box,
+        10,
+        fill=fill,
+        outline=HIGHLIGHT if s.active else mix(s.colour, PANEL, 0.4),
+        width=4 if s.active else 2,
+    )
     cy1 = y0 + 22
     r = 18
     if s.ghost:
         _ghost_shape(d, "wraith", (x0 + 8, cy1 - r - 2, x0 + 10 + 2 * r, cy1 + r + 2))
     else:
         label = _initials(s.character) if not s.character.startswith("(") else "?"
-        disc(d, (x0 + 10 + r, cy1), r, s.colour, outline=(12, 10, 16), label=label,
-             label_size=18, label_fill=(14, 12, 18))
+        disc(
+            d,
+            (x0 + 10 + r, cy1),
+            r,
+            s.colour,
+            outline=(12, 10, 16),
+            label=label,
+            label_size=18,
+            label_fill=(14, 12, 18),
+        )
     tx = x0 + 18 + 2 * r
     chip_text = s.status or (s.role if s.role in ("Primary", "Secondary") else "")
     if s.active and not chip_text:
@@ -1357,11 +1588,16 @@ def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
     if chip_text:
         cf = font(17, True)
         chip_w = text_width(chip_text, cf) + 18
-        chip_fill = {"Wounded": (190, 60, 60), "Escaped": (70, 150, 90), "Out": (90, 90, 100),
-                     "TURN": HIGHLIGHT}.get(chip_text, mix(s.colour, PANEL, 0.45))
+        chip_fill = {
+            "Wounded": (190, 60, 60),
+            "Escaped": (70, 150, 90),
+            "Out": (90, 90, 100),
+            "TURN": HIGHLIGHT,
+        }.get(chip_text, mix(s.colour, PANEL, 0.45))
         rounded_box(d, (x1 - 8 - chip_w, cy1 - 13, x1 - 8, cy1 + 13), 13, fill=chip_fill)
-        d.text((x1 - 8 - chip_w / 2, cy1), chip_text, font=cf, fill=readable_on(chip_fill),
-               anchor="mm")
+        d.text(
+            (x1 - 8 - chip_w / 2, cy1), chip_text, font=cf, fill=readable_on(chip_fill), anchor="mm"
+        )
     avail = x1 - 16 - chip_w - tx
     hf = fit_font(s.character, avail, 21, 18, True)
     draw_text(d, (tx, cy1), s.character, hf, TEXT, anchor="lm", max_width=avail)
@@ -1379,13 +1615,19 @@ def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
     if s.tasks >= 0:
         counts = f"Tasks {s.tasks}  Plans {s.plans}"
         if not roomy:
-            counts = (f"★{len(s.ongoing)}  " if s.ongoing else "") + f"T{s.tasks} P{s.plans}"
+            star = f"★{len(s.ongoing)}  " if s.ongoing else ""
+            nf = font(20, True)
+            tools_w = sum(37 + text_width(str(n), nf) for n in s.tools.values())
+            counts = star + counts
+            if 12 + max(tools_w, 90) + text_width(counts, cfnt) + 18 > x1 - x0:
+                counts = star + f"T{s.tasks} P{s.plans}"
     cw = text_width(counts, cfnt) if counts and not roomy else 0.0
     if cw:
         d.text((right, cy2), counts, font=cfnt, fill=(232, 224, 250), anchor="rm")
     if s.tools:
-        _tool_counts(d, x0 + 12, cy2, s.tools, size=24, fnt_size=20, back=fill,
-                     right=right - cw - 8)
+        _tool_counts(
+            d, x0 + 12, cy2, s.tools, size=24, fnt_size=20, back=fill, right=right - cw - 8
+        )
     else:
         d.text((x0 + 12, cy2), "no tools", font=font(18), fill=DIM, anchor="lm")
     if not roomy:
@@ -1401,8 +1643,9 @@ def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
     for text, colour in extra:
         if x > x1 - 60:
             break
-        w = draw_text(d, (x, y1 - 15), text, font(18, True), colour, anchor="lm",
-                      max_width=x1 - 12 - x)
+        w = draw_text(
+            d, (x, y1 - 15), text, font(18, True), colour, anchor="lm", max_width=x1 - 12 - x
+        )
         x += w + 16
 
 
@@ -1410,6 +1653,13 @@ def _draw_players(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
     x0, y0, x1, _ = box
     slots = b.slots[:6]
     if not slots:
+        d.text(
+            ((x0 + x1) / 2, (box[1] + box[3]) / 2),
+            "Investigators are being chosen…",
+            font=font(20),
+            fill=MUTED,
+            anchor="mm",
+        )
         return
     cols = 1 if len(slots) == 1 else 2
     rows = math.ceil(len(slots) / cols)
@@ -1435,8 +1685,7 @@ def _draw_events(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
         ph = 12 + 23 * len(lines)
         pb: Box = (x0 + 8, bottom - ph, x1 - 8, bottom)
         rounded_box(d, pb, 8, fill=(72, 54, 18), outline=GOLD, width=2)
-        icon(d, "flame" if b.over else "hourglass", (x0 + 16, pb[1] + 7, x0 + 38, pb[1] + 29),
-             GOLD)
+        icon(d, "flame" if b.over else "hourglass", (x0 + 16, pb[1] + 7, x0 + 38, pb[1] + 29), GOLD)
         for k, line in enumerate(lines):
             d.text((x0 + 46, pb[1] + 7 + 23 * k), line, font=pfnt, fill=(255, 236, 180))
         bottom = pb[1] - 6
@@ -1495,8 +1744,9 @@ def _haunt_card_face(d: ImageDraw.ImageDraw, box: Box, c: HauntCardV) -> None:
         label = f"{GHOST_NAMES[g]} {direction}"
         if g == "bull" and c.die_value:
             label += f" ×{c.die_value}"
-        draw_text(d, (ax + 42, cy), label, font(20, True), TEXT, anchor="lm",
-                  max_width=x1 - ax - 50)
+        draw_text(
+            d, (ax + 42, cy), label, font(20, True), TEXT, anchor="lm", max_width=x1 - ax - 50
+        )
 
 
 STRIP_HELP = (
@@ -1509,8 +1759,12 @@ def _draw_strip(d: ImageDraw.ImageDraw, b: Board) -> None:
     y0 = HEIGHT + 8
     y1 = HEIGHT + STRIP_HEIGHT - 14
     cards = b.hand or []
-    d.text((MARGIN + 6, y0 + 4), "YOUR SECRET HAUNT HAND — only you can see this",
-           font=font(21, True), fill=HIGHLIGHT)
+    d.text(
+        (MARGIN + 6, y0 + 4),
+        "YOUR SECRET HAUNT HAND — only you can see this",
+        font=font(21, True),
+        fill=HIGHLIGHT,
+    )
     cw = 330
     x = MARGIN + 6
     top = y0 + 38
@@ -1520,8 +1774,9 @@ def _draw_strip(d: ImageDraw.ImageDraw, b: Board) -> None:
     for c in cards[:3]:
         _haunt_card_face(d, (x, top, x + cw, y1), c)
         x += cw + 14
-    draw_text_in_box(d, (x + 10, top + 4, WIDTH - MARGIN - 6, y1), STRIP_HELP, 19, MUTED,
-                     min_size=18)
+    draw_text_in_box(
+        d, (x + 10, top + 4, WIDTH - MARGIN - 6, y1), STRIP_HELP, 19, MUTED, min_size=18
+    )
 
 
 # --------------------------------------------------------------------------- entry point
