@@ -302,6 +302,24 @@ class Delivery:
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
+        self._names: dict[int, str] = {}
+
+    async def names(self, users: dict[str, int | None]) -> dict[str, str]:
+        """Seat -> the player's display name, for the board picture (fetched once per user)."""
+        out: dict[str, str] = {}
+        for seat, user_id in users.items():
+            if not user_id:
+                continue
+            if user_id not in self._names:
+                user = self.bot.get_user(user_id)
+                if user is None:
+                    try:
+                        user = await self.bot.fetch_user(user_id)
+                    except discord.HTTPException:
+                        continue
+                self._names[user_id] = user.display_name
+            out[seat] = self._names[user_id]
+        return out
 
     def lock(self, gid: int) -> asyncio.Lock:
         """Serialises act + post per game so boards appear in the order moves happened."""
@@ -396,7 +414,9 @@ class Delivery:
         content = "\n".join(part for part in (header, body, footer) if part)
         if len(content) > 2000:
             content = content[:1990] + "…"
-        file = await self.picture(record.game, game.view(state, None), "board.png")
+        public = game.view(state, None)
+        public["names"] = await self.names(users)
+        file = await self.picture(record.game, public, "board.png")
         view: discord.ui.View | None
         if result is not None:
             view = None

@@ -124,14 +124,16 @@ class Geometry:
         return self.by_rc[self._lay.ghost_move(ghost, self.rc[cell], direction, steps)]
 
 
-_GEO: dict[int, Geometry] = {}
+_GEO: dict[int, tuple[Pack, Geometry]] = {}
 
 
 def geometry(pack: Pack) -> Geometry:
-    geo = _GEO.get(id(pack))
-    if geo is None:
-        geo = _GEO[id(pack)] = Geometry(pack)
-    return geo
+    # Keyed by identity (hashing a whole pack per call is slow); the entry keeps its pack
+    # alive and is checked, so a recycled id() can never hand back another pack's layout.
+    entry = _GEO.get(id(pack))
+    if entry is None or entry[0] is not pack:
+        entry = _GEO[id(pack)] = (pack, Geometry(pack))
+    return entry[1]
 
 
 def tools_text(tools: dict[str, int]) -> str:
@@ -1252,13 +1254,11 @@ class Engine:
     def escape(self, inv: InvestigatorState) -> None:
         """EX-FOYER-03, EX-WIN-02."""
         st = self.st
-        cid = inv.cell
         inv.escaped = True
         inv.cell = None
         if inv.character:
             st.escaped.append(inv.character)
-        self.emit(f"{self.inv_name(inv)} escapes the house from the {self.cell_name(cid or '')}"
-                  .replace("the Foyer", "Foyer") + ".", "escape")
+        self.emit(f"{self.inv_name(inv)} escapes the house through the Foyer.", "escape")
         if all(i.escaped for i in self.invs_of(inv.seat)):
             st.players[inv.seat].out = True
         self.check_escape_win()

@@ -69,10 +69,16 @@ def _rules_text() -> dict[str, str]:
     if not path.is_file():  # pragma: no cover - the spec copy ships with the package
         return {}
     out: dict[str, str] = {}
+    current: str | None = None
     for line in path.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"\s*- \*\*(EX-[A-Z]+-\d+)[^*]*\*\*\s*(.*)", line)
+        m = re.match(r"- \*\*(EX-[A-Z]+-\d+)([^*]*)\*\*\s*(.*)", line)
         if m:
-            out[m.group(1)] = m.group(2).strip()
+            current = m.group(1)
+            out[current] = " ".join(x for x in (m.group(2).strip(), m.group(3).strip()) if x)
+        elif current and line.startswith("  ") and line.strip():
+            out[current] += " " + line.strip()  # the rule's indented continuation lines
+        else:
+            current = None
     return out
 
 
@@ -144,6 +150,10 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
                           K.MANOR_DONE, K.PICK_ALL, K.EXCHANGE_DONE):
             if preferred in kinds:
                 return kinds[preferred]
+        if state.prompts and state.prompts[-1].kind == "foyer":
+            # never escape by default (irreversible, EX-PROMPT-17): switch if possible
+            switch = [a for a in legal if a.kind == K.SWITCH]
+            return switch[0] if switch else legal[0]
         if state.prompts and state.prompts[-1].kind in ("rescue", "choose_primary"):
             # "random Lookout" / "random Primary", from the state's RNG without advancing it.
             return Rng(state=state.rng.state).choice(legal)

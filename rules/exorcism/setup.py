@@ -10,8 +10,6 @@ Ghost player's hand of 3 Haunt cards.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules.core.rng import Rng
 from rules.exorcism.content import Pack, pack_fingerprint
 from rules.exorcism.engine import Engine, cell_id_of, geometry, pack_for
@@ -23,9 +21,6 @@ from rules.exorcism.state import (
     PlayerState,
     Step,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,

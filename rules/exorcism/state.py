@@ -51,7 +51,7 @@ def fast_copy(value: Any) -> Any:
         return {k: x if type(x) in _ATOMIC else fast_copy(x) for k, x in value.items()}
     if isinstance(value, BaseModel):
         # What pydantic's own __copy__ does, with our copy of the field values.
-        new = t.__new__(t)
+        new = object.__new__(t)
         d = value.__dict__
         object.__setattr__(
             new, "__dict__",
@@ -126,7 +126,8 @@ class ExorcismState(GameState):
     """The whole game."""
 
     pack: str
-    """Fingerprint of the content pack (``name@version+hash``), checked on load."""
+    """Fingerprint of the content pack (``name@version+hash``) the game was set up with,
+    kept for replays and migrations (DESIGN.md "Deploys mid-game")."""
     pack_path: str | None = None
     """Folder of a non-default pack, or None for the shipped default pack."""
     mode: Mode

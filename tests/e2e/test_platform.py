@@ -199,6 +199,14 @@ async def test_restart_mid_game_then_finish(table: Table) -> None:
     assert await table.bot.tables.verify(gid)
     res = await table.slash(table.alice, table.thread(), "game hand")
     assert res.ephemeral
+    # a thread whose game ended: clear answers, nothing changes
+    for command in ("game join", "game start", "game leave"):
+        res = await table.slash(table.carol, table.thread(), command)
+        assert res.ephemeral and res.text, command
+    res = await table.click(table.alice, board_before_restart, label="My choices")
+    await res.wait_done()
+    assert res.ephemeral and "isn't being played" in res.text
+    assert (await table.bot.storage.get_game(gid)).status == "over"
 
 
 async def test_rate_limit_429_is_retried_and_the_board_lands_once(table: Table) -> None:

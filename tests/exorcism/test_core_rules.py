@@ -109,7 +109,7 @@ def test_EX_CLOCK_03_discard_die_at_one_pip_and_EX_CLOCK_04_phil() -> None:
 def test_EX_TIME_01_action_icon_adds_exorcism_tokens_to_face_down_locked_rooms() -> None:
     st = quiet()
     st.dice = [1, 6, 6, 6, 6, 6, 6, 6]  # discarding die 1 uncovers hour 1
-    st2, ev = do(st, "s1", "pass")
+    st2, _ev = do(st, "s1", "pass")
     face_down = [c for c in st2.cells.values() if c.face_down]
     assert face_down and all(c.exorcism_tokens == 1 for c in face_down)
     assert all(c.exorcism_tokens == 0 for c in st2.cells.values() if not c.face_down)
@@ -355,7 +355,7 @@ def test_EX_RESCUE_01_player_chooses_a_lookout_who_appears_in_the_foyer() -> Non
     p = st2.prompts[-1]
     assert p.kind == "rescue" and p.seats == ["s2"]
     pick = st2.lookouts[1]
-    st3, ev = do(st2, "s2", "rescue", lookout=pick)
+    st3, _ev = do(st2, "s2", "rescue", lookout=pick)
     assert st3.investigators["s2"].character == pick
     assert st3.investigators["s2"].cell == "foyer"
 
@@ -418,7 +418,7 @@ def test_EX_WOUND_03_triage_prevents_a_wound_and_sends_the_pawn_to_the_foyer() -
     p = st2.prompts[-1]
     assert p.kind == "triage" and p.seats == ["s1"]  # EX-PROMPT-06
     assert GAME.to_act(st2) == {"s1"}
-    st3, ev = do(st2, "s1", "plan", plan="triage")
+    st3, _ev = do(st2, "s1", "plan", plan="triage")
     assert st3.investigators["s2"].cell == "foyer" and not st3.wounded
     assert "triage" in st3.plan_discard
 
@@ -543,7 +543,7 @@ def test_EX_ACT_05_complete_task_spends_exact_tools_with_specialization_bonus() 
         st.available_tasks.append(st.task_deck.pop())
     st.players["s1"].tasks.append("weapon-1")
     give(st, "s1", "weapon", 3)
-    st2, ev = do(st, "s1", "task", task="weapon-1")
+    st2, _ev = do(st, "s1", "task", task="weapon-1")
     assert st2.points == 3  # 2 + Specialization 1 (EX-TASK-03)
     assert st2.investigators["s1"].tools == {"weapon": 1}  # EX-AMB-51
     assert st2.tool_piles["weapon"] == 14  # EX-AMB-10: spent Tools go back to the pile
@@ -590,7 +590,7 @@ def test_EX_ACT_07_unlock_needs_a_key_and_gains_tokens_EX_TIME_02() -> None:
     st.cells[locked].exorcism_tokens = 2
     assert "unlock" not in kinds(st, "s1")
     give(st, "s1", "key")
-    st2, ev = do(st, "s1", "unlock")
+    st2, _ev = do(st, "s1", "unlock")
     assert not st2.cells[locked].face_down and st2.points == 2
     assert st2.investigators["s1"].tools == {} and st2.tool_piles["key"] == 15
 
@@ -704,11 +704,11 @@ def test_EX_FOYER_03_escape_after_30_and_EX_WIN_02_everyone_out_wins() -> None:
     put(st, "s1", "foyer")
     put(st, "s2", "r4c3")
     st2, _ = do(st, "s1", "room_action")
-    st3, ev = do(st2, "s1", "escape")
+    st3, _ = do(st2, "s1", "escape")
     assert st3.players["s1"].out and st3.active == "s2" and st3.outcome is None
     st4, _ = do(at_rest(st3, "s2"), "s2", "move", to="foyer")
     st5, _ = do(st4, "s2", "room_action")
-    st6, ev = do(st5, "s2", "escape")
+    st6, _ev = do(st5, "s2", "escape")
     assert st6.outcome == "won"
     res = GAME.result(st6)
     assert res is not None and set(res.winners) == {"s1", "s2"}
@@ -722,7 +722,7 @@ def test_EX_WIN_01_EX_GHOST_09_thirty_points_remove_every_ghost() -> None:
     st.cells[locked].exorcism_tokens = 1
     put(st, "s1", locked)
     give(st, "s1", "key")
-    st2, ev = do(st, "s1", "unlock")
+    st2, _ev = do(st, "s1", "unlock")
     assert st2.exorcised and all(v is None for v in st2.ghosts.values())
 
 

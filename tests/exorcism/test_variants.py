@@ -227,7 +227,7 @@ def test_EX_TERROR_03_moving_objects_takes_a_random_tool_into_a_room() -> None:
     give(st, "s3", "key", 1)
     st2, _ = do(st, "s1", "terror", ability="moving_objects")
     assert {a.params["seat"] for a in legal(st2, "s1")} == {"s3"}
-    st2, ev = do(st2, "s1", "choose_seat", seat="s3")
+    st2, _ev = do(st2, "s1", "choose_seat", seat="s3")
     shrouded = next(c for c in st2.cells.values() if c.kind == "house")
     shrouded.shrouded = True
     st2.shrouds_left -= 1
