@@ -593,7 +593,9 @@ class Engine:
                     if m.kind == "protect_roommates" and (other.id != inv.id or m.protects_self):
                         protected = True
             if protected:
-                # Rulebook FAQ: anytime an Ability stops a Wound the pawn goes to the Foyer.
+                # The spec's Bodyguard text is silent on where the saved pawn goes; the
+                # rulebook FAQ wins: "Anytime an Ability or card stops a player from being
+                # Wounded, their Character Pawn is returned to the Foyer" (or an edge Room).
                 self.emit(f"{self.inv_name(inv)} is protected from the Wound.", "protected")
                 out.append(Step(op="relocate", args={"inv": inv.id}))
             else:
