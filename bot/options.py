@@ -10,6 +10,7 @@ import shlex
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 from rules.core.game import Game
 
@@ -41,9 +42,17 @@ def describe_field(model: type[BaseModel], name: str) -> str:
     return f"`{name}` ({', '.join(bits)}){desc}"
 
 
+def lobby_allows(field: FieldInfo) -> bool:
+    """False for options only whoever runs the bot may set (`json_schema_extra={"lobby": False}`,
+    e.g. a folder on the bot's machine)."""
+    extra = field.json_schema_extra
+    return not (isinstance(extra, dict) and extra.get("lobby") is False)
+
+
 def option_fields(game: Game[Any, Any]) -> list[str]:
     """Every option a table may set besides the mode."""
-    return [n for n in game.options_model.model_fields if n != "mode"]
+    return [n for n, f in game.options_model.model_fields.items()
+            if n != "mode" and lobby_allows(f)]
 
 
 def parse_options(game: Game[Any, Any], mode: str | None, text: str | None) -> dict[str, Any]:
@@ -63,7 +72,7 @@ def parse_options(game: Game[Any, Any], mode: str | None, text: str | None) -> d
         if not sep or not key:
             raise OptionsError(f"`{part}` is not key=value. Options for {game.title}: "
                                + ", ".join(option_fields(game)))
-        if key not in fields or key == "mode":
+        if key not in fields or key == "mode" or not lobby_allows(fields[key]):
             known = ", ".join(option_fields(game)) or "none besides the mode"
             raise OptionsError(f"{game.title} has no option `{key}`. Its options: {known}.")
         raw[key] = {"yes": True, "no": False, "true": True, "false": False}.get(

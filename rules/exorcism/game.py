@@ -9,9 +9,6 @@ Secondary Investigator). The rules live in `rules.exorcism.engine`; setup in
 
 from __future__ import annotations
 
-import re
-from functools import cache
-from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -48,6 +45,8 @@ class ExorcismOptions(GameOptions):
         default=None,
         description="Folder of a content pack to play with (printed cards a group owns); "
         "empty for the shipped default pack.",
+        # A path on the bot's machine: set by whoever runs the bot, never from the lobby.
+        json_schema_extra={"lobby": False},
     )
 
 
@@ -61,25 +60,6 @@ def result_of(state: ExorcismState) -> Result | None:
     else:
         winners, losers = ([ghost] if ghost else []), investigators
     return Result(winners=winners, losers=losers, reason=state.reason)
-
-
-@cache
-def _rules_text() -> dict[str, str]:
-    path = Path(__file__).with_name("rules.md")
-    if not path.is_file():  # pragma: no cover - the spec copy ships with the package
-        return {}
-    out: dict[str, str] = {}
-    current: str | None = None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"- \*\*(EX-[A-Z]+-\d+)([^*]*)\*\*\s*(.*)", line)
-        if m:
-            current = m.group(1)
-            out[current] = " ".join(x for x in (m.group(2).strip(), m.group(3).strip()) if x)
-        elif current and line.startswith("  ") and line.strip():
-            out[current] += " " + line.strip()  # the rule's indented continuation lines
-        else:
-            current = None
-    return out
 
 
 class Exorcism(Game[ExorcismOptions, ExorcismState]):
@@ -254,8 +234,33 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         out += [f'"{t}"' for t in state.task_deck]
         return out
 
-    def rule_text(self, rule_id: str) -> str | None:
-        return _rules_text().get(rule_id)
+    def public_choices(self, state: ExorcismState, seat: str) -> bool:
+        # The Ghost player's choices name the Haunt cards in a hidden hand (EX-VIS-11).
+        return seat != state.ghost_seat
+
+    def decision_id(self, state: ExorcismState, seat: str) -> str:
+        # A prompt several seats answer at once (Triage holders) keeps its id while the
+        # others answer, so one holder's pass does not stale the other's buttons.
+        if state.prompts and seat in state.prompts[-1].seats and len(state.prompts[-1].seats) > 1:
+            return f"p{state.prompts[-1].id}"
+        return str(state.step)
+
+    def prompt_text(self, state: ExorcismState, seat: str) -> str | None:
+        if state.prompts and seat in state.prompts[-1].seats:
+            return state.prompts[-1].text
+        return None
+
+    def private_summary(self, state: ExorcismState, seat: str) -> str | None:
+        if seat != state.ghost_seat or not state.ghost_hand:
+            return None
+        cards = []
+        for card in build_view(state, seat).get("hand", []):
+            arrows = card.get("arrows", {})
+            cards.append(f"location {card['location']}, die {card['die_value']} "
+                         f"(Wraith {arrows.get('wraith')}, Bull {arrows.get('bull')}, "
+                         f"Devourer {arrows.get('devourer')})")
+        return "Your hand of Haunt cards (hidden from the investigators):\n" + "\n".join(
+            f"• {c}" for c in cards)
 
 
 GAME = Exorcism()

@@ -51,15 +51,22 @@ async def test_ghost_hand_goes_by_dm_only(table: Table) -> None:
     ghost = state.seats[0]
     users = await table.bot.tables.users_of(auto.game_id)
     ghost_user = next(u for u in auto.users if int(u.id) == users[ghost])
-    # The ghost player's DM names the hand; nobody else's DMs and not the thread.
-    assert any("hand" in m.content.lower() for m in table.emu.dm_messages(ghost_user))
-    secrets = set(EXORCISM.public_secrets(state))
+    others = [u for u in auto.users if u is not ghost_user]
     await auto.play_to_end()
-    secrets |= set(EXORCISM.public_secrets(await table.bot.tables.state(auto.game_id)))
+    final = await table.bot.tables.state(auto.game_id)
+    # The Ghost player's draws reach their DMs, and nobody else's, and never the thread.
+    assert any("You draw" in m.content for m in table.emu.dm_messages(ghost_user))
+    for user in others:
+        assert not any("You draw" in m.content for m in table.emu.dm_messages(user))
+    hand_ids = [c.strip('"') for c in EXORCISM.public_secrets(final) if c.startswith('"H')]
     for message in table.emu.messages_in(auto.thread()):
         blob = message.content + json.dumps(message.embeds)
-        for secret in secrets:
-            assert secret not in blob, secret
+        assert "You draw" not in blob
+        for card in hand_ids:
+            assert f"draw {card}" not in blob
+    # the Ghost player's choices are never public buttons on the board
+    for message in table.emu.messages_in(auto.thread()):
+        assert not [c for c in message.custom_ids if c.startswith(f"hb:a:{auto.game_id}:{ghost}:")]
 
 
 async def test_slash_commands_autocomplete_and_refusals(table: Table) -> None:

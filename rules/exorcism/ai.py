@@ -1,0 +1,1476 @@
+"""The Exorcism AI: a player that picks sensible legal moves for any seat in any mode.
+
+`choose_action(state, seat)` always returns one of ``Engine(state).legal(seat)`` (the same list
+as ``GAME.legal_actions``). It never mutates the state and uses no randomness at all, so the
+same state always gives the same answer.
+
+How the investigators think (core, Solo and One vs All):
+
+- **Goals.** Every decision lists the goals an investigator could pursue, each with a value in
+  Exorcism-point equivalents and a cost in Actions: complete a held Task (route: collect the
+  missing Tools from the nearest Tool Rooms, the Supply Room, dropped piles or a teammate's
+  spare Tools, then complete), gain an Available Task, unlock a Locked Room holding Exorcism
+  Tokens, purify (a Darkness token is worth more the closer the supply is to running out
+  before the team can finish; a useful Room at 3 Darkness is worth saving from its Shroud),
+  heal at the Bathroom when Lookouts run low, trade Tools to the teammate who needs them,
+  pick up dropped Tools, and — once the Ghosts are exorcised — walk to the Foyer and escape.
+- **Scoring a legal action.** A non-move action is worth the best rate (value per Action) of
+  a goal it is the next step of; a Move is worth the rate of each goal times the Moves it
+  saves. From the value is subtracted the chance a Ghost ends a Haunt card in the Room the
+  pawn would end the turn in (a Markov model of the Ghosts over the Haunt cards drawn before
+  the seat's next turn, from the public deck composition only) times the cost of a Wound
+  (a Lookout, the dropped Tools, the lost turn; the game when no Lookout is left).
+- **Plans** are free: played when they help now (Extra Action when the Actions run out, Pawn
+  the Loot for a needed Tool, Cleanse on a dark Room, Extra Move towards the goal, Gain Task,
+  Remote Trade); Triage always stops a Wound.
+
+The One vs All Ghost player raises the Haunt Level while 30 is still reachable, moves the
+Ghosts onto investigators when a card in hand wounds one (always when no Lookout is left),
+and uses Terror (Possession, Amnesia, Moving Objects) when it can.
+
+Off-turn, `choose_action` returns the best Plan play a seat may make (the only legal actions
+then); `choose_optional_action` returns None instead when no Plan is worth playing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rules.core.errors import IllegalAction
+from rules.core.types import Action, act
+from rules.exorcism import actions as K
+from rules.exorcism.content import TOOL_TYPES, Pack
+from rules.exorcism.engine import GHOSTS, Engine, Geometry
+from rules.exorcism.state import ExorcismState, InvestigatorState
+
+INF = 1e9
+F_MISSING: tuple[float, ...] = (1.0, 0.5, 0.25, 0.12, 0.06, 0.03, 0.015)
+"""Share of a Task's value credited to a hand that misses 0, 1, 2 ... of its Tools."""
+PTS_PER_TURN = 1.0
+"""Rough team scoring rate (points per game turn) used to estimate the turns still needed."""
+HORIZON_MAX = 15
+SOLO_PRIMARY_ORDER: tuple[str, ...] = (
+    "psychologist", "journalist", "detective", "photographer", "doctor", "bodyguard",
+    "medium", "architect",
+)
+"""Solo: the Primary to choose, best first (purify 2 helps the lone investigator most)."""
+LOOKOUT_TASTE: dict[str, float] = {
+    "psychologist": 0.6, "journalist": 0.5, "detective": 0.3, "bodyguard": 0.4,
+    "photographer": 0.3, "doctor": 0.3, "medium": 0.1, "architect": 0.0,
+}
+
+
+def _ceil_div(a: float, b: float) -> int:
+    return int(math.ceil(a / b - 1e-9)) if a > 0 else 0
+
+
+def _count(c: Counter[str]) -> int:
+    return sum(v for v in c.values() if v > 0)
+
+
+# --------------------------------------------------------------------------- ghost model
+
+
+class _GhostModel:
+    """Where each Ghost may be after k Haunt cards, from the deck's composition (cached)."""
+
+    def __init__(self, pack: Pack, geo: Geometry) -> None:
+        self.cells = list(geo.all)
+        self.idx = {c: i for i, c in enumerate(self.cells)}
+        n = len(self.cells)
+        std = [c for c in pack.haunt_deck if c.kind == "haunt"]
+        self.trans: dict[str, list[list[float]]] = {}
+        for g in GHOSTS:
+            mat = [[0.0] * n for _ in range(n)]
+            for i, cid in enumerate(self.cells):
+                for card in std:
+                    steps = card.die_value if g == "bull" else 1
+                    j = self.idx[geo.ghost_move(g, cid, getattr(card.arrows, g), steps)]
+                    mat[i][j] += 1.0 / len(std)
+            self.trans[g] = mat
+        self._powers: dict[tuple[str, float], list[list[list[float]]]] = {}
+        self._danger: dict[tuple[object, ...], dict[str, float]] = {}
+
+    def powers(self, ghost: str, q: float) -> list[list[list[float]]]:
+        """[k-1] = the position matrix after k draws, each a Haunt card with chance q."""
+        key = (ghost, q)
+        got = self._powers.get(key)
+        if got is not None:
+            return got
+        n = len(self.cells)
+        step = [[q * self.trans[ghost][i][j] + ((1 - q) if i == j else 0.0) for j in range(n)]
+                for i in range(n)]
+        out = [step]
+        cur = step
+        for _ in range(HORIZON_MAX - 1):
+            nxt = [[0.0] * n for _ in range(n)]
+            for i in range(n):
+                row = cur[i]
+                res = nxt[i]
+                for k in range(n):
+                    p = row[k]
+                    if p:
+                        srow = step[k]
+                        for j in range(n):
+                            res[j] += p * srow[j]
+            out.append(nxt)
+            cur = nxt
+        self._powers[key] = out
+        return out
+
+    def danger(self, ghosts: dict[str, str], horizon: int, q: float) -> dict[str, float]:
+        """Chance each cell holds a Ghost after at least one of the next `horizon` cards."""
+        key = (tuple(sorted(ghosts.items())), horizon, q)
+        got = self._danger.get(key)
+        if got is not None:
+            return got
+        safe = [1.0] * len(self.cells)
+        for g, pos in ghosts.items():
+            mats = self.powers(g, q)
+            i = self.idx[pos]
+            for k in range(min(horizon, HORIZON_MAX)):
+                row = mats[k][i]
+                for j, p in enumerate(row):
+                    if p:
+                        safe[j] *= 1.0 - p
+        out = {c: 1.0 - safe[j] for j, c in enumerate(self.cells)}
+        if len(self._danger) > 2048:
+            self._danger.clear()
+        self._danger[key] = out
+        return out
+
+
+_MODELS: dict[int, _GhostModel] = {}
+
+
+def _ghost_model(eng: Engine) -> _GhostModel:
+    model = _MODELS.get(id(eng.pack))
+    if model is None:
+        model = _MODELS[id(eng.pack)] = _GhostModel(eng.pack, eng.geo)
+    return model
+
+
+# --------------------------------------------------------------------------- goals
+
+
+@dataclass(frozen=True)
+class _Source:
+    """Somewhere Tools can be had: a Room (one type or a choice), a dropped pile, a teammate."""
+
+    cell: str
+    kind: str  # "room" | "choice" | "pile" | "mate"
+    types: tuple[str, ...]
+    per_action: int = 1
+    stock: tuple[tuple[str, int], ...] = ()
+    within: int = 0
+    partner: str | None = None
+
+    def step(self) -> Action:
+        if self.kind == "pile":
+            return act(K.PICK_UP)
+        if self.kind == "mate":
+            return act(K.TRADE, **{"with": self.partner})
+        return act(K.ROOM_ACTION)
+
+
+@dataclass
+class _Goal:
+    value: float
+    cost: float
+    cell: str | None
+    step: Action
+    within: int = 0
+    tag: str = ""
+
+    @property
+    def rate(self) -> float:
+        return self.value / max(self.cost, 1.0)
+
+
+# --------------------------------------------------------------------------- the brain
+
+
+class _Brain:
+    """Everything one decision needs, computed lazily from a state it never changes."""
+
+    def __init__(self, state: ExorcismState, seat: str) -> None:
+        self.st = state
+        self.seat = seat
+        self.eng = Engine(state)
+        self.pack = self.eng.pack
+        self.geo = self.eng.geo
+        self.opts = self.eng.opts
+        self.ghost_cells = self.eng.ghost_cells()
+        self._dist: dict[str, dict[str, int]] = {}
+        self._sources: list[_Source] | None = None
+        self._danger: dict[str, float] | None = None
+        self._goals: dict[str, list[_Goal]] = {}
+        self._tv: float | None = None
+
+    # ---------------------------------------------------------------- geometry
+    def dist_from(self, cell: str) -> dict[str, int]:
+        """Path lengths from `cell` through Ghost-free cells (`cell` itself always allowed)."""
+        got = self._dist.get(cell)
+        if got is not None:
+            return got
+        seen = {cell: 0}
+        frontier = [cell]
+        nb = self.geo.neighbours
+        ghosts = self.ghost_cells
+        while frontier:
+            nxt = []
+            for cur in frontier:
+                d = seen[cur] + 1
+                for n in nb[cur]:
+                    if n not in seen and n not in ghosts:
+                        seen[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        self._dist[cell] = seen
+        return seen
+
+    def dist(self, a: str, b: str) -> int:
+        d = self.dist_from(b).get(a)
+        if d is None:
+            return self.geo.dist[a].get(b, 12) + 2
+        return d
+
+    def moves(self, a: str, b: str, mr: int, within: int = 0) -> int:
+        return _ceil_div(max(0, self.dist(a, b) - within), mr)
+
+    # ---------------------------------------------------------------- people
+    def invs(self, seat: str | None = None) -> list[InvestigatorState]:
+        return [i for i in self.st.investigators.values()
+                if self.eng.in_house(i) and (seat is None or i.seat == seat)]
+
+    def completer(self, inv: InvestigatorState) -> InvestigatorState | None:
+        """Who completes `inv`'s seat's Tasks (Solo: the Primary)."""
+        if self.eng.can_use_cards(inv):
+            return inv
+        for other in self.invs(inv.seat):
+            if self.eng.can_use_cards(other):
+                return other
+        return None
+
+    def team_triage(self) -> int:
+        n = 0
+        for p in self.st.players.values():
+            if p.out or p.role == "ghost":
+                continue
+            n += sum(1 for pid in p.plans if self.pack.plan(pid).timing == "on_wound")
+        return n
+
+    def lookouts_eff(self) -> int:
+        return len(self.st.lookouts) + self.team_triage()
+
+    def wound_cost(self, inv: InvestigatorState) -> float:
+        if self.st.exorcised:
+            return 0.0
+        base = {0: 80.0, 1: 9.0, 2: 5.5}.get(self.lookouts_eff(), 4.0)
+        if not self.st.lookouts and not self.eng.ova:
+            base = max(base, 25.0)
+        return base + 0.6 * sum(inv.tools.values())
+
+    # ---------------------------------------------------------------- danger
+    def danger(self) -> dict[str, float]:
+        if self._danger is not None:
+            return self._danger
+        st = self.st
+        ghosts = {g: c for g, c in st.ghosts.items() if c is not None}
+        if not ghosts or st.exorcised:
+            self._danger = {c: 0.0 for c in self.geo.all}
+            return self._danger
+        seats = [s for s in st.seats if s != st.ghost_seat and not st.players[s].out]
+        value = self.eng.track_value()
+        horizon = max(1, value * max(1, len(seats)))
+        if self.eng.ova:
+            q = 1.0
+        else:
+            specials = sum(1 for c in self.pack.haunt_deck if c.kind != "haunt")
+            left = specials - len(st.haunt_removed)
+            deck = len(st.haunt_deck)
+            q = 1.0 if deck == 0 else max(0.0, (deck - left) / deck)
+            q = 0.7 if q < 0.8 else (0.85 if q < 0.95 else 1.0)
+        d = _ghost_model(self.eng).danger(ghosts, horizon, q)
+        if self.eng.ova:
+            d = {c: min(1.0, 1.6 * p) for c, p in d.items()}
+        for c in self.ghost_cells:
+            d[c] = max(d[c], 0.9)
+        self._danger = d
+        return d
+
+    # ---------------------------------------------------------------- Tasks and Tools
+    def task_value(self, tid: str, char: str | None) -> float:
+        task = self.pack.task(tid)
+        v = float(task.points)
+        if char:
+            ch = self.pack.character(char)
+            if ch.specialization == task.subtype:
+                v += ch.specialization_bonus
+        if task.rewards:
+            v += 0.4
+        if task.has_ongoing:
+            v += 0.8
+        return v
+
+    def seat_tasks(self, seat: str) -> list[str]:
+        return list(self.st.players[seat].tasks)
+
+    def hand_of(self, comp: InvestigatorState) -> Counter[str]:
+        """The Tools that count for `comp`'s Tasks (Solo: both Characters' Tools)."""
+        hand: Counter[str] = Counter(comp.tools)
+        if self.eng.solo:
+            for other in self.invs(comp.seat):
+                if other.id != comp.id:
+                    hand.update(other.tools)
+        return hand
+
+    def allocate(self, tools: Counter[str], tasks: list[str], char: str | None
+                 ) -> tuple[list[tuple[str, int]], Counter[str], Counter[str], float]:
+        """Greedy allocation of a hand to Tasks: (task, missing) list, spare, deficit, P."""
+        def key(tid: str) -> tuple[int, float, str]:
+            cost = self.pack.task(tid).cost()
+            miss = sum(max(0, n - tools.get(t, 0)) for t, n in cost.items())
+            return (miss, -self.task_value(tid, char), tid)
+
+        rem = Counter(tools)
+        out: list[tuple[str, int]] = []
+        deficit: Counter[str] = Counter()
+        pot = 0.0
+        for tid in sorted(tasks, key=key):
+            cost = self.pack.task(tid).cost()
+            miss = 0
+            for t, n in cost.items():
+                take = min(n, rem.get(t, 0))
+                rem[t] -= take
+                if n - take:
+                    miss += n - take
+                    deficit[t] += n - take
+            out.append((tid, miss))
+            pot += self.task_value(tid, char) * F_MISSING[min(miss, len(F_MISSING) - 1)]
+        spare = Counter({t: n for t, n in rem.items() if n > 0})
+        return out, spare, deficit, pot
+
+    def potential(self, tools: Counter[str], seat: str, char: str | None) -> float:
+        return self.allocate(tools, self.seat_tasks(seat), char)[3]
+
+    def sources(self) -> list[_Source]:
+        if self._sources is not None:
+            return self._sources
+        st = self.st
+        out: list[_Source] = []
+        for cid in self.geo.all:
+            cell = st.cells[cid]
+            room = self.eng.room_of(cid)
+            if room is not None and not cell.shrouded:
+                for eff in room.action:
+                    if eff.op == "gain_tool":
+                        types = tuple(eff.types)
+                        kind = "room" if len(types) == 1 else "choice"
+                        out.append(_Source(cid, kind, types, per_action=eff.n))
+            if cell.dropped and not cell.shrouded:
+                out.append(_Source(cid, "pile", tuple(cell.dropped),
+                                   stock=tuple(sorted(cell.dropped.items()))))
+        self._sources = out
+        return out
+
+    def mate_sources(self, inv: InvestigatorState) -> list[_Source]:
+        """Teammates' spare Tools, traded over (within the Trade range)."""
+        out: list[_Source] = []
+        rng = self.eng.trade_range(inv)
+        for other in self.invs():
+            if other.id == inv.id or other.cell is None or not other.tools:
+                continue
+            if other.seat == inv.seat and self.eng.solo:
+                if self.eng.can_use_cards(other):
+                    continue  # the Secondary never takes from the Primary
+                spare: Counter[str] = Counter(other.tools)
+            else:
+                comp = self.completer(other)
+                if comp is None or comp.id != other.id:
+                    spare = Counter(other.tools)
+                else:
+                    spare = self.allocate(Counter(other.tools), self.seat_tasks(other.seat),
+                                          other.character)[1]
+            if spare:
+                out.append(_Source(other.cell, "mate", tuple(spare),
+                                   stock=tuple(sorted(spare.items())),
+                                   within=99 if rng is None else rng, partner=other.id))
+        return out
+
+    def collect(self, start: str, need: Counter[str], mr: int, inv: InvestigatorState
+                ) -> tuple[float, _Source | None, str]:
+        """Actions to gather `need` from `start` (greedy nearest-best source), the first
+        source to visit, and where the route ends."""
+        need = Counter({t: n for t, n in need.items() if n > 0})
+        if not need:
+            return 0.0, None, start
+        srcs = self.sources() + self.mate_sources(inv)
+        piles = self.st.tool_piles
+        cur = start
+        total = 0.0
+        first: _Source | None = None
+        for _ in range(8):
+            if not need:
+                break
+            best: tuple[float, float, _Source, Counter[str]] | None = None
+            for s in srcs:
+                got: Counter[str] = Counter()
+                if s.kind == "room":
+                    t = s.types[0]
+                    k = min(need.get(t, 0), piles.get(t, 0))
+                    if k <= 0:
+                        continue
+                    got[t] = k
+                    acts = _ceil_div(k, s.per_action)
+                elif s.kind == "choice":
+                    acts = 0
+                    for t in s.types:
+                        k = min(need.get(t, 0), piles.get(t, 0))
+                        if k > 0:
+                            got[t] = k
+                            acts += _ceil_div(k, s.per_action)
+                    if not got:
+                        continue
+                else:
+                    for t, n in s.stock:
+                        k = min(need.get(t, 0), n)
+                        if k > 0:
+                            got[t] = k
+                    if not got:
+                        continue
+                    acts = 1
+                mv = self.moves(cur, s.cell, mr, s.within)
+                c = mv + acts
+                n_got = _count(got)
+                cand = (c / n_got, c, s, got)
+                if best is None or cand[:2] < best[:2]:
+                    best = cand
+            if best is None:
+                return INF, first, cur
+            _, c, s, got = best
+            total += c
+            need.subtract(got)
+            need = Counter({t: n for t, n in need.items() if n > 0})
+            if s.kind != "mate":
+                cur = s.cell
+            if first is None:
+                first = s
+        if need:
+            return INF, first, cur
+        return total, first, cur
+
+    # ---------------------------------------------------------------- darkness
+    def token_value(self) -> float:
+        """What removing one Darkness Token is worth now, in points."""
+        if self._tv is not None:
+            return self._tv
+        st = self.st
+        if self.eng.ova:
+            self._tv = 0.0
+            return 0.0
+        per_card = 0.0
+        n_std = sum(1 for c in self.pack.haunt_deck if c.kind == "haunt")
+        by_loc: Counter[int] = Counter(
+            c.location for c in self.pack.haunt_deck if c.kind == "haunt")
+        for cid in self.geo.house:
+            cell = st.cells[cid]
+            if cell.face_down or cell.shrouded or cell.card is None:
+                continue
+            loc = self.pack.room(cell.card).location
+            if loc is not None:
+                per_card += by_loc[loc] / max(1, n_std)
+        value = self.eng.track_value()
+        last = st.track_index >= len(self.pack.clock.darkness_track) - 1
+        v_eff = value if last else value + 0.5
+        inflow = max(0.2, v_eff * 0.8 * per_card)
+        runway = st.darkness_supply / inflow
+        seats = [s for s in st.seats if s != st.ghost_seat and not st.players[s].out]
+        if st.exorcised:
+            need = 1.0 + 1.2 * len(seats)
+        else:
+            need = max(0, self.opts.exorcism_target - st.points) / PTS_PER_TURN + 1.5 * len(
+                seats) + 1
+        turns_left = sum(st.dice)
+        need = min(need, turns_left)
+        pressure = need / max(runway, 0.1)
+        tv = 0.12 + 0.55 * min(2.5, max(0.0, pressure - 0.6))
+        if st.darkness_supply <= 2.5 * value:
+            tv += 0.8
+        if st.darkness_supply <= value + 1:
+            tv += 1.5
+        self._tv = tv
+        return tv
+
+    def room_use(self, cid: str) -> float:
+        """How much the team still needs the Room on `cid` (0..1)."""
+        st = self.st
+        room = self.eng.room_of(cid)
+        if room is None or st.exorcised:
+            return 0.0
+        need: Counter[str] = Counter()
+        for inv in self.invs():
+            comp = self.completer(inv)
+            if comp is None or comp.id != inv.id:
+                continue
+            need.update(self.allocate(self.hand_of(inv), self.seat_tasks(inv.seat),
+                                      inv.character)[2])
+        u = 0.0
+        for eff in room.action:
+            if eff.op == "gain_tool":
+                if len(eff.types) > 1:
+                    u = max(u, 1.0)
+                else:
+                    u = max(u, min(1.0, 0.35 + 0.3 * need.get(eff.types[0], 0)))
+            elif eff.op == "gain_task":
+                u = max(u, 0.6 if st.available_tasks else 0.0)
+            elif eff.op == "purify":
+                u = max(u, 0.8)
+            elif eff.op == "heal":
+                u = max(u, 0.6 if st.wounded else 0.3)
+            elif eff.op == "exchange_tools":
+                u = max(u, 0.4)
+            else:
+                u = max(u, 0.2)
+        return u
+
+    def protect_value(self, cid: str) -> float:
+        """Saving the Room on `cid` from its Shroud (it holds 3 Darkness)."""
+        st = self.st
+        v = 1.5 * self.room_use(cid)
+        if self.eng.ova:
+            return 0.4 * v
+        if st.shrouds_left <= 1:
+            v += 8.0
+        elif st.shrouds_left <= 2:
+            v += 1.0
+        return v
+
+    def purify_gain(self, cid: str, amount: int) -> float:
+        cell = self.st.cells[cid]
+        if cell.shrouded or cell.darkness <= 0:
+            return 0.0
+        took = min(amount, cell.darkness)
+        v = took * self.token_value()
+        if cell.darkness >= self.opts.shroud_at - 1 and cell.darkness - took < (
+                self.opts.shroud_at - 1):
+            v += self.protect_value(cid)
+        return v
+
+    # ---------------------------------------------------------------- goals
+    def goals(self, inv: InvestigatorState) -> list[_Goal]:
+        got = self._goals.get(inv.id)
+        if got is not None:
+            return got
+        out: list[_Goal] = []
+        if inv.cell is None:
+            self._goals[inv.id] = out
+            return out
+        st = self.st
+        eng = self.eng
+        pos = inv.cell
+        mr = max(1, eng.move_range(inv))
+        comp = self.completer(inv)
+        can_cards = eng.can_use_cards(inv)
+
+        # Escape (EX-FOYER-03): once exorcised, nothing else matters.
+        if eng.can_escape():
+            out.append(_Goal(50.0, self.moves(pos, "foyer", mr) + 1, "foyer",
+                             act(K.ROOM_ACTION), tag="escape"))
+
+        if not st.exorcised and comp is not None:
+            char = comp.character
+            tasks = self.seat_tasks(inv.seat)
+            hand = self.hand_of(comp)
+            alloc, spare, _deficit, _ = self.allocate(hand, tasks, char)
+            n_open = sum(1 for _, miss in alloc if miss > 0)
+            extra = 0 if can_cards else 2  # the Secondary still has to hand Tools over
+            for tid in dict.fromkeys(tasks):
+                cost = self.pack.task(tid).cost()
+                value = self.task_value(tid, char)
+                if can_cards:
+                    missing = Counter({t: n - inv.tools.get(t, 0) for t, n in cost.items()})
+                else:
+                    missing = Counter({t: n - hand.get(t, 0) for t, n in cost.items()})
+                missing = Counter({t: n for t, n in missing.items() if n > 0})
+                if not missing:
+                    if can_cards:
+                        out.append(_Goal(value, 1, None, act(K.TASK, task=tid), tag="task"))
+                    continue
+                acts, first, _end = self.collect(pos, missing, mr, inv)
+                if first is None or acts >= INF:
+                    continue
+                out.append(_Goal(value, acts + 1 + extra, first.cell, first.step(),
+                                 within=first.within, tag="tool"))
+            # Gain a Task: the best Available Task, reached through a Task source.
+            if st.available_tasks and len(tasks) < 5:
+                for cell, step, base in self.task_sources(inv):
+                    best = 0.0
+                    for tid in st.available_tasks:
+                        cost = self.pack.task(tid).cost()
+                        missing = Counter({t: n - spare.get(t, 0) for t, n in cost.items()})
+                        acts, _f, _e = self.collect(cell, missing, mr, inv)
+                        if acts >= INF:
+                            continue
+                        total = base + self.moves(pos, cell, mr) + 1 + acts + 1 + extra
+                        r = self.task_value(tid, char) / total
+                        best = max(best, r)
+                    if best > 0:
+                        value = best * (1.0 / (1.0 + 0.35 * n_open))
+                        out.append(_Goal(value, 1.0, cell, step, tag="gain_task"))
+
+        if not st.exorcised:
+            # Unlock a Locked Room holding Exorcism Tokens (EX-ACT-07, EX-TIME-02).
+            free = eng.unlock_free(inv)
+            has_key = inv.tools.get("key", 0) > 0
+            for cid in self.geo.house:
+                cell = st.cells[cid]
+                if not cell.face_down or cell.exorcism_tokens <= 0:
+                    continue
+                value = cell.exorcism_tokens + 0.2
+                if free or has_key:
+                    out.append(_Goal(value, self.moves(pos, cid, mr) + 1, cid, act(K.UNLOCK),
+                                     tag="unlock"))
+                else:
+                    acts, first, end = self.collect(pos, Counter({"key": 1}), mr, inv)
+                    if first is not None and acts < INF:
+                        out.append(_Goal(value - 0.3, acts + self.moves(end, cid, mr) + 1,
+                                         first.cell, first.step(), within=first.within,
+                                         tag="key"))
+
+        # Purify, the Cleansing Rooms, the Photographer.
+        amount = eng.purify_amount(inv)
+        for cid in self.geo.all:
+            cell = st.cells[cid]
+            if cell.darkness > 0 and not cell.shrouded:
+                g = self.purify_gain(cid, amount)
+                if g > 0:
+                    out.append(_Goal(g, self.moves(pos, cid, mr) + 1, cid, act(K.PURIFY),
+                                     tag="purify"))
+            room = eng.room_of(cid)
+            if room is None or cell.shrouded:
+                continue
+            for eff in room.action:
+                if eff.op == "purify":
+                    g = self.best_purify_target(eff, cid)[1]
+                    if g > 0:
+                        out.append(_Goal(g, self.moves(pos, cid, mr) + 1, cid,
+                                         act(K.ROOM_ACTION), tag="cleanse"))
+                elif eff.op == "heal" and st.wounded:
+                    hv = self.heal_value()
+                    if hv > 0:
+                        out.append(_Goal(hv, self.moves(pos, cid, mr) + 1, cid,
+                                         act(K.ROOM_ACTION), tag="heal"))
+                elif eff.op == "gain_plan" and st.plan_deck and not st.exorcised and (
+                        any(e.op == "gain_plan" for e in room.action) and len(room.action) == 1):
+                    pv = 0.45 if st.game_turn < 30 else 0.2
+                    out.append(_Goal(pv, self.moves(pos, cid, mr) + 1, cid, act(K.ROOM_ACTION),
+                                     tag="plan"))
+                elif eff.op == "exchange_tools" and comp is not None and not st.exorcised:
+                    ev = self.exchange_value(inv)
+                    if ev > 0:
+                        out.append(_Goal(ev, self.moves(pos, cid, mr) + 1, cid,
+                                         act(K.ROOM_ACTION), tag="exchange"))
+
+        # Character abilities usable from where the pawn stands.
+        if inv.character:
+            ab = self.pack.character(inv.character).ability_action
+            if ab is not None:
+                for eff in ab.effects:
+                    if eff.op == "purify":
+                        g = self.best_purify_target(eff, pos)[1]
+                        if g > 0:
+                            out.append(_Goal(g, 1, None, act(K.ABILITY, source=inv.character),
+                                             tag="ability_purify"))
+                    elif eff.op == "heal" and st.wounded and ab.only_in:
+                        hv = self.heal_value()
+                        for rid in ab.only_in:
+                            where = next((c for c in self.geo.all if st.cells[c].card == rid
+                                          and not st.cells[c].face_down), None)
+                            if where is not None and hv > 0:
+                                out.append(_Goal(hv, self.moves(pos, where, mr) + 1, where,
+                                                 act(K.ABILITY, source=inv.character),
+                                                 tag="heal"))
+
+        # Pick up dropped Tools.
+        for cid in self.geo.all:
+            cell = st.cells[cid]
+            if cell.dropped and not cell.shrouded and not st.exorcised:
+                v = self.pile_value(inv, Counter(cell.dropped))
+                if v > 0:
+                    out.append(_Goal(v, self.moves(pos, cid, mr) + 1, cid, act(K.PICK_UP),
+                                     tag="pile"))
+
+        # Trades with teammates who need what this pawn carries (or carry what it needs).
+        if not st.exorcised and st.refunds < 3:
+            rng = eng.trade_range(inv)
+            for other in self.invs():
+                if other.id == inv.id or other.cell is None:
+                    continue
+                give, take, v = self.desired_trade(inv, other)
+                if v <= 0.05:
+                    continue
+                within = 99 if rng is None else rng
+                out.append(_Goal(v, self.moves(pos, other.cell, mr, within) + 1, other.cell,
+                                 act(K.TRADE, **{"with": other.id}), within=within,
+                                 tag="trade"))
+        self._goals[inv.id] = out
+        return out
+
+    def task_sources(self, inv: InvestigatorState) -> list[tuple[str | None, Action, float]]:
+        """(cell or None for "here", the step, extra cost) of every way to gain a Task."""
+        out: list[tuple[str | None, Action, float]] = []
+        st = self.st
+        for cid in self.geo.all:
+            room = self.eng.room_of(cid)
+            if room is None or st.cells[cid].shrouded:
+                continue
+            if any(e.op == "gain_task" for e in room.action):
+                out.append((cid, act(K.ROOM_ACTION), 0.0))
+        if inv.character:
+            ab = self.pack.character(inv.character).ability_action
+            if ab is not None and ab.only_in is None and any(
+                    e.op == "gain_task" for e in ab.effects):
+                out.append((None, act(K.ABILITY, source=inv.character), 0.0))
+        fixed: list[tuple[str | None, Action, float]] = []
+        for cell, step, base in out:
+            fixed.append((cell if cell is not None else inv.cell, step, base))
+        return fixed
+
+    def heal_value(self) -> float:
+        if not self.st.wounded or self.st.exorcised:
+            return 0.0
+        return {0: 7.0, 1: 3.5, 2: 1.2}.get(self.lookouts_eff(), 0.3)
+
+    def best_purify_target(self, eff: object, origin: str) -> tuple[str | None, float]:
+        targets = self.eng.purify_targets(eff, origin)
+        n = getattr(eff, "n", 1)
+        amount = 99 if n == "all" else int(n)
+        best: tuple[str | None, float] = (None, 0.0)
+        for cid in targets:
+            g = self.purify_gain(cid, amount)
+            if g > best[1]:
+                best = (cid, g)
+        return best
+
+    def pile_value(self, inv: InvestigatorState, pile: Counter[str]) -> float:
+        comp = self.completer(inv)
+        if comp is None:
+            return 0.0
+        hand = self.hand_of(comp)
+        before = self.potential(hand, inv.seat, comp.character)
+        after = self.potential(hand + pile, inv.seat, comp.character)
+        return max(0.0, after - before) + 0.15 * _count(pile)
+
+    def exchange_value(self, inv: InvestigatorState) -> float:
+        comp = self.completer(inv)
+        if comp is None or comp.id != inv.id:
+            return 0.0
+        _, spare, deficit, before = self.allocate(Counter(inv.tools), self.seat_tasks(inv.seat),
+                                                  inv.character)
+        swaps = min(2, _count(spare), _count(deficit))
+        if swaps <= 0:
+            return 0.0
+        new = Counter(inv.tools)
+        left = swaps
+        for t in sorted(spare):
+            while left and new[t] > 0 and spare[t] > 0:
+                new[t] -= 1
+                spare[t] -= 1
+                left -= 1
+        left = swaps
+        for t in sorted(deficit, key=lambda x: (-deficit[x], x)):
+            while left and deficit[t] > 0 and self.st.tool_piles.get(t, 0) > 0:
+                new[t] += 1
+                deficit[t] -= 1
+                left -= 1
+        after = self.potential(new, inv.seat, inv.character)
+        return max(0.0, after - before)
+
+    # ---------------------------------------------------------------- trades
+    def desired_trade(self, a: InvestigatorState, b: InvestigatorState
+                      ) -> tuple[Counter[str], Counter[str], float]:
+        """The Trade `a` would propose to `b`: Tools to give, Tools to take, team value."""
+        empty: Counter[str] = Counter()
+        if a.seat == b.seat:
+            if not self.eng.solo:
+                return empty, empty, 0.0
+            prim, sec = (a, b) if self.eng.can_use_cards(a) else (b, a)
+            tasks = self.seat_tasks(a.seat)
+            deficit = self.allocate(Counter(prim.tools), tasks, prim.character)[2]
+            move = Counter({t: min(n, sec.tools.get(t, 0)) for t, n in deficit.items()})
+            move = Counter({t: n for t, n in move.items() if n > 0})
+            if not move:
+                return empty, empty, 0.0
+            before = self.potential(Counter(prim.tools), a.seat, prim.character)
+            after = self.potential(Counter(prim.tools) + move, a.seat, prim.character)
+            v = max(0.0, after - before)
+            return (move, empty, v) if a.id == sec.id else (empty, move, v)
+        ca, cb = self.completer(a), self.completer(b)
+        a_spare: Counter[str]
+        b_spare: Counter[str]
+        if ca is not None and ca.id == a.id:
+            _, a_spare, a_def, _ = self.allocate(Counter(a.tools), self.seat_tasks(a.seat),
+                                                 a.character)
+        else:
+            a_spare, a_def = Counter(a.tools), Counter()
+        if cb is not None and cb.id == b.id:
+            _, b_spare, b_def, _ = self.allocate(Counter(b.tools), self.seat_tasks(b.seat),
+                                                 b.character)
+        else:
+            b_spare, b_def = Counter(b.tools), Counter()
+        give = Counter({t: min(n, b_def.get(t, 0)) for t, n in a_spare.items()})
+        give = Counter({t: n for t, n in give.items() if n > 0})
+        take = Counter({t: min(n, a_def.get(t, 0)) for t, n in b_spare.items()})
+        take = Counter({t: n for t, n in take.items() if n > 0})
+        v = 0.0
+        if give and cb is not None and cb.id == b.id:
+            v += self.potential(Counter(b.tools) + give, b.seat, b.character) - self.potential(
+                Counter(b.tools), b.seat, b.character)
+        if take and ca is not None and ca.id == a.id:
+            v += self.potential(Counter(a.tools) + take, a.seat, a.character) - self.potential(
+                Counter(a.tools), a.seat, a.character)
+        return give, take, v
+
+    def trade_delta(self, inv: InvestigatorState, gets: Counter[str], gives: Counter[str]
+                    ) -> float:
+        """Change of `inv`'s seat potential when it receives `gets` and hands over `gives`."""
+        comp = self.completer(inv)
+        if comp is None:
+            return 0.0
+        if comp.id != inv.id:
+            return 0.0
+        before = self.potential(Counter(inv.tools), inv.seat, inv.character)
+        after_tools = Counter(inv.tools) + gets
+        after_tools.subtract(gives)
+        after = self.potential(Counter({t: n for t, n in after_tools.items() if n > 0}),
+                               inv.seat, inv.character)
+        return after - before
+
+    # ---------------------------------------------------------------- scoring actions
+    def last_action(self) -> bool:
+        st = self.st
+        if st.actions_left > 1:
+            return False
+        return not self.eng.own_turn_plans(self.seat)
+
+    def inv_for(self, action: Action) -> InvestigatorState | None:
+        who = action.p("who")
+        if isinstance(who, str) and who in self.st.investigators:
+            return self.st.investigators[who]
+        mine = self.invs(self.seat)
+        return mine[0] if mine else None
+
+    def move_gain(self, inv: InvestigatorState, dest: str) -> float:
+        assert inv.cell is not None
+        mr = max(1, self.eng.move_range(inv))
+        best = 0.0
+        for g in self.goals(inv):
+            if g.cell is None:
+                continue
+            before = self.moves(inv.cell, g.cell, mr, g.within)
+            if before <= 0:
+                continue
+            after = self.moves(dest, g.cell, mr, g.within)
+            saved = before - after
+            if saved <= 0:
+                continue
+            raw = self.dist(inv.cell, g.cell) - self.dist(dest, g.cell)
+            best = max(best, g.rate * saved + 0.01 * g.rate * raw)
+        return best
+
+    def step_gain(self, inv: InvestigatorState, base: Action) -> float:
+        """The best rate of a goal whose next step is `base`, done where `inv` stands."""
+        assert inv.cell is not None
+        best = -0.02
+        for g in self.goals(inv):
+            if g.step != base:
+                continue
+            if g.cell is not None and self.dist(inv.cell, g.cell) > g.within:
+                continue
+            best = max(best, g.rate)
+        return best
+
+    def score_main(self, action: Action) -> float:
+        """Value of one of the active seat's main actions (not a Plan)."""
+        st = self.st
+        if action.kind == K.PASS:
+            return self.end_penalty_all(None, None)
+        inv = self.inv_for(action)
+        if inv is None or inv.cell is None:
+            return -1.0
+        base = Action(kind=action.kind,
+                      params={k: v for k, v in action.params.items() if k != "who"})
+        if action.kind == K.MOVE:
+            dest = str(action.p("to"))
+            gain = self.move_gain(inv, dest)
+            end = dest
+        else:
+            gain = self.step_gain(inv, base)
+            end = inv.cell
+        weight = 1.0 if self.last_action() else 0.2
+        if st.exorcised:
+            return gain
+        return gain - weight * self.end_penalty_all(inv, end)
+
+    def end_penalty_all(self, moved: InvestigatorState | None, end: str | None) -> float:
+        """Expected Wound cost of where the seat's pawns stand when the turn ends."""
+        if self.st.exorcised:
+            return 0.0
+        d = self.danger()
+        total = 0.0
+        for inv in self.invs(self.seat):
+            cell = end if moved is not None and inv.id == moved.id else inv.cell
+            if cell is None:
+                continue
+            total += d.get(cell, 0.0) * self.wound_cost(inv)
+        return total
+
+    # ---------------------------------------------------------------- Plans
+    def plan_value(self, action: Action) -> float:
+        """Value of playing a Plan now (free); <= 0 means keep it."""
+        st = self.st
+        pid = str(action.p("plan"))
+        plan = self.pack.plan(pid)
+        user = self.eng.plan_user(self.seat)
+        if user is None or user.cell is None:
+            return -1.0
+        own_turn = st.active == self.seat and st.phase == "actions"
+        best = 0.0
+        for eff in plan.effect:
+            op = eff.op
+            if op == "extra_action":
+                if own_turn and st.actions_left <= 0:
+                    best = max(best, self.best_main_gain())
+            elif op == "gain_tool":
+                comp = self.completer(user)
+                if comp is None:
+                    continue
+                hand = self.hand_of(comp)
+                before = self.potential(hand, self.seat, comp.character)
+                for t in getattr(eff, "types", ()):
+                    if st.tool_piles.get(t, 0) <= 0:
+                        continue
+                    after = self.potential(hand + Counter({t: 1}), self.seat, comp.character)
+                    if after - before >= 0.2:
+                        best = max(best, after - before)
+            elif op == "purify":
+                g = self.best_purify_target(eff, user.cell)[1]
+                if g >= 0.45:
+                    best = max(best, g)
+            elif op == "move_self":
+                if own_turn and st.actions_left > 0:
+                    mg = max((self.move_gain(user, c) for c in self.eng.move_targets(
+                        user, getattr(eff, "n", 2))), default=0.0)
+                    if mg >= 0.3:
+                        best = max(best, mg)
+            elif op == "gain_task":
+                if st.available_tasks and len(self.seat_tasks(self.seat)) < 4:
+                    if any(g.tag == "gain_task" and g.rate > 0.3 for g in self.goals(user)):
+                        best = max(best, 0.5)
+                    elif not self.seat_tasks(self.seat):
+                        best = max(best, 0.4)
+            elif op == "trade":
+                for other in self.invs():
+                    if other.id == user.id:
+                        continue
+                    v = self.desired_trade(user, other)[2]
+                    if v >= 0.8 and self.dist(user.cell, other.cell or user.cell) > 1:
+                        best = max(best, v)
+        return best
+
+    def best_main_gain(self) -> float:
+        best = 0.0
+        for inv in self.invs(self.seat):
+            for g in self.goals(inv):
+                best = max(best, g.rate)
+        return best
+
+    # ---------------------------------------------------------------- decisions
+    def decide(self, legal: list[Action]) -> Action:
+        st = self.st
+        eng = self.eng
+        awaited = self.seat in eng.to_act()
+        if not awaited:
+            return self.best_plan(legal, must=True) or legal[0]
+        if st.prompts:
+            return self.answer_prompt(legal)
+        if st.phase == "ghost" and self.seat == st.ghost_seat:
+            return self.ghost_turn(legal)
+        plan = self.best_plan(legal, must=False)
+        if plan is not None:
+            return plan
+        best: tuple[float, int, Action] | None = None
+        for i, a in enumerate(legal):
+            if a.kind == K.PLAN:
+                continue
+            s = self.score_main(a)
+            if best is None or s > best[0] + 1e-9:
+                best = (s, i, a)
+        return best[2] if best is not None else legal[0]
+
+    def best_plan(self, legal: list[Action], must: bool) -> Action | None:
+        best: tuple[float, Action] | None = None
+        for a in legal:
+            if a.kind != K.PLAN:
+                continue
+            v = self.plan_value(a)
+            if best is None or v > best[0]:
+                best = (v, a)
+        if best is None:
+            return None
+        if best[0] > 0 or must:
+            return best[1]
+        return None
+
+    # ---------------------------------------------------------------- prompts
+    def answer_prompt(self, legal: list[Action]) -> Action:
+        st = self.st
+        prompt = st.prompts[-1]
+        kind = prompt.kind
+        d = prompt.data
+        by_kind: dict[str, list[Action]] = {}
+        for a in legal:
+            by_kind.setdefault(a.kind, []).append(a)
+
+        def pick(options: Iterable[Action], score: object) -> Action:
+            fn = score  # a callable Action -> float
+            best_a: Action | None = None
+            best_s = -INF
+            for a in options:
+                s = fn(a)  # type: ignore[operator]
+                if s > best_s + 1e-9:
+                    best_a, best_s = a, s
+            return best_a if best_a is not None else legal[0]
+
+        if kind == "choose_primary":
+            order = {c: i for i, c in enumerate(SOLO_PRIMARY_ORDER)}
+            return pick(legal, lambda a: -order.get(str(a.p("character")), 99))
+        if kind == "manipulate_manor":
+            return self.manor(legal, d)
+        if kind == "triage":
+            plans = by_kind.get(K.PLAN, [])
+            return plans[0] if plans else by_kind.get(K.NO_PLAN, legal)[0]
+        if kind == "rescue":
+            return pick(legal, lambda a: self.lookout_score(str(a.p("lookout"))))
+        if kind == "place_pawn":
+            inv = st.investigators[d["inv"]]
+            return pick(legal, lambda a: self.placement_score(inv, str(a.p("cell"))))
+        if kind == "trade_partner":
+            inv = st.investigators[d["ctx"]["inv"]]
+            return pick(legal, lambda a: self.desired_trade(
+                inv, st.investigators[str(a.p("with"))])[2])
+        if kind == "trade_build":
+            return self.trade_build(legal, d)
+        if kind == "trade_consent":
+            a_inv = st.investigators[d["ctx"]["inv"]]
+            b_inv = st.investigators[d["partner"]]
+            give, take = Counter(d["give"]), Counter(d["take"])
+            team = self.trade_delta(b_inv, give, take) + self.trade_delta(a_inv, take, give)
+            accept = team >= -1e-6 and self.trade_delta(b_inv, give, take) >= -0.6
+            want = K.TRADE_ACCEPT if accept else K.TRADE_DECLINE
+            return by_kind.get(want, legal)[0]
+        if kind == "choose_tool":
+            inv = st.investigators[d["ctx"]["inv"]]
+            return pick(legal, lambda a: self.tool_score(inv, str(a.p("tool"))))
+        if kind == "choose_task":
+            inv = st.investigators[d["ctx"]["inv"]]
+            return pick(legal, lambda a: self.task_choice_score(inv, str(a.p("task"))))
+        if kind == "choose_cell":
+            return self.choose_cell(legal, d)
+        if kind == "choose_character":
+            return pick(legal, lambda a: self.lookout_score(str(a.p("character"))))
+        if kind == "peek_order":
+            return pick(legal, lambda a: self.peek_score(str(a.p("card"))))
+        if kind == "exchange":
+            return self.exchange(legal, d)
+        if kind == "pick_up":
+            return by_kind.get(K.PICK_ALL, legal)[0]
+        if kind == "foyer":
+            if K.ESCAPE in by_kind:
+                return by_kind[K.ESCAPE][0]
+            return pick(legal, lambda a: self.lookout_score(str(a.p("lookout"))))
+        if kind == "terror_seat":
+            return self.terror_seat(legal, d)
+        if kind == "terror_cell":
+            return self.terror_cell(legal, d)
+        if kind == "possession":
+            return self.possession(legal, d)
+        return legal[0]
+
+    def lookout_score(self, char: str) -> float:
+        """How good `char` is to bring into play for this seat."""
+        st = self.st
+        ch = self.pack.character(char)
+        s = LOOKOUT_TASTE.get(char, 0.0)
+        for tid in self.seat_tasks(self.seat) if self.seat in st.players else []:
+            if self.pack.task(tid).subtype == ch.specialization:
+                s += 0.5
+        return s
+
+    def placement_score(self, inv: InvestigatorState, cid: str) -> float:
+        d = self.danger().get(cid, 0.0)
+        fake = inv.model_copy(update={"cell": cid})
+        best = 0.0
+        for g in self.goals_for_probe(fake):
+            best = max(best, g.rate)
+        return best - d * self.wound_cost(inv)
+
+    def goals_for_probe(self, inv: InvestigatorState) -> list[_Goal]:
+        saved = self._goals.pop(inv.id, None)
+        out = self.goals(inv)
+        self._goals.pop(inv.id, None)
+        if saved is not None:
+            self._goals[inv.id] = saved
+        return out
+
+    def trade_build(self, legal: list[Action], d: dict[str, object]) -> Action:
+        st = self.st
+        ctx = d["ctx"]
+        assert isinstance(ctx, dict)
+        a_inv = st.investigators[ctx["inv"]]
+        b_inv = st.investigators[str(d["partner"])]
+        give_now = Counter(d["give"])  # type: ignore[arg-type]
+        take_now = Counter(d["take"])  # type: ignore[arg-type]
+        if ctx.get("possessed"):
+            want_give: Counter[str] = Counter(a_inv.tools)
+            want_take: Counter[str] = Counter()
+        else:
+            want_give, want_take, _ = self.desired_trade(a_inv, b_inv)
+        for t in TOOL_TYPES:
+            if want_give.get(t, 0) > give_now.get(t, 0):
+                a = act(K.TRADE_GIVE, tool=t)
+                if a in legal:
+                    return a
+        for t in TOOL_TYPES:
+            if want_take.get(t, 0) > take_now.get(t, 0):
+                a = act(K.TRADE_TAKE, tool=t)
+                if a in legal:
+                    return a
+        offer = act(K.TRADE_OFFER)
+        if (give_now or take_now) and offer in legal:
+            return offer
+        cancel = act(K.TRADE_CANCEL)
+        return cancel if cancel in legal else legal[0]
+
+    def tool_score(self, inv: InvestigatorState, tool: str) -> float:
+        comp = self.completer(inv)
+        s = 0.0
+        if comp is not None:
+            hand = self.hand_of(comp)
+            before = self.potential(hand, inv.seat, comp.character)
+            s = self.potential(hand + Counter({tool: 1}), inv.seat, comp.character) - before
+        # Tools teammates miss, Keys for Locked Rooms with tokens, then scarce piles.
+        for other in self.invs():
+            if other.seat == inv.seat:
+                continue
+            oc = self.completer(other)
+            if oc is not None and oc.id == other.id:
+                deficit = self.allocate(Counter(other.tools), self.seat_tasks(other.seat),
+                                        other.character)[2]
+                if deficit.get(tool, 0) > 0:
+                    s += 0.1
+        if tool == "key" and any(c.face_down and c.exorcism_tokens > 0
+                                 for c in self.st.cells.values()) and not inv.tools.get("key"):
+            s += 0.3
+        return s + 0.001 * self.st.tool_piles.get(tool, 0)
+
+    def task_choice_score(self, inv: InvestigatorState, tid: str) -> float:
+        comp = self.completer(inv) or inv
+        hand = self.hand_of(comp)
+        spare = self.allocate(hand, self.seat_tasks(inv.seat), comp.character)[1]
+        cost = self.pack.task(tid).cost()
+        missing = Counter({t: n - spare.get(t, 0) for t, n in cost.items()})
+        pos = inv.cell or "foyer"
+        acts, _f, _e = self.collect(pos, missing, max(1, self.eng.move_range(inv)), inv)
+        if acts >= INF:
+            return -1.0 + 0.01 * self.task_value(tid, comp.character)
+        return self.task_value(tid, comp.character) / (acts + 1)
+
+    def choose_cell(self, legal: list[Action], d: dict[str, object]) -> Action:
+        st = self.st
+        purpose = d.get("purpose")
+        ctx = d.get("ctx")
+        inv = st.investigators[ctx["inv"]] if isinstance(ctx, dict) else None
+        if purpose == "purify":
+            amount = int(d.get("amount", 1))  # type: ignore[call-overload]
+
+            def ps(a: Action) -> float:
+                cid = str(a.p("cell"))
+                return self.purify_gain(cid, amount) + 0.01 * st.cells[cid].darkness
+
+            return max(legal, key=ps)
+        if purpose == "move" and inv is not None and inv.cell is not None:
+            def ms(a: Action) -> float:
+                cid = str(a.p("cell"))
+                weight = 1.0 if self.last_action() or st.active != inv.seat else 0.2
+                return self.move_gain(inv, cid) - weight * self.danger().get(
+                    cid, 0.0) * self.wound_cost(inv)
+
+            return max(legal, key=ms)
+        if purpose == "adjacent_room" and inv is not None:
+            def ar(a: Action) -> float:
+                cid = str(a.p("cell"))
+                fake = inv.model_copy(update={"cell": cid})
+                return self.step_gain_probe(fake, act(K.ROOM_ACTION))
+
+            return max(legal, key=ar)
+        if purpose in ("swap", "swap_first", "swap_second"):
+            return legal[0]
+        return legal[0]
+
+    def step_gain_probe(self, inv: InvestigatorState, base: Action) -> float:
+        goals = self.goals_for_probe(inv)
+        best = -0.02
+        for g in goals:
+            if g.step == base and (g.cell is None or g.cell == inv.cell):
+                best = max(best, g.rate)
+        return best
+
+    def peek_score(self, card_id: str) -> float:
+        """Medium peek: the next card should hurt the investigators least."""
+        st = self.st
+        card = self.pack.haunt_card(card_id)
+        if card.kind != "haunt":
+            return 0.0 if card.kind == "darkness" else -0.5
+        s = 0.0
+        if not st.exorcised:
+            for g, pos in st.ghosts.items():
+                if pos is None:
+                    continue
+                steps = card.die_value if g == "bull" else 1
+                new = self.geo.ghost_move(g, pos, getattr(card.arrows, g), steps)
+                for inv in self.invs():
+                    if inv.cell == new:
+                        s -= self.wound_cost(inv)
+        for cid in self.geo.house:
+            cell = st.cells[cid]
+            if cell.face_down or cell.shrouded or cell.card is None:
+                continue
+            if self.pack.room(cell.card).location == card.location:
+                s -= 0.3
+                if cell.darkness >= self.opts.shroud_at - 1:
+                    s -= 0.5 + self.protect_value(cid)
+        return s
+
+    def exchange(self, legal: list[Action], d: dict[str, object]) -> Action:
+        st = self.st
+        ctx = d["ctx"]
+        assert isinstance(ctx, dict)
+        inv = st.investigators[ctx["inv"]]
+        done = act(K.EXCHANGE_DONE)
+        _, spare, deficit, _ = self.allocate(Counter(inv.tools), self.seat_tasks(inv.seat),
+                                             inv.character)
+        if d.get("returned") is None:
+            if not deficit:
+                return done if done in legal else legal[0]
+            for t in sorted(spare, key=lambda x: (-spare[x], x)):
+                a = act(K.EXCHANGE_RETURN, tool=t)
+                if a in legal and deficit.get(t, 0) == 0:
+                    return a
+            return done if done in legal else legal[0]
+        gains = [a for a in legal if a.kind == K.EXCHANGE_GAIN]
+        if not gains:
+            return legal[0]
+        return max(gains, key=lambda a: (deficit.get(str(a.p("tool")), 0),
+                                         self.tool_score(inv, str(a.p("tool")))))
+
+    # ---------------------------------------------------------------- One vs All: Ghost
+    def haunt_reachable(self) -> bool:
+        """Whether the Haunt Level can still reach its win (no tokens lost under Shrouds)."""
+        st = self.st
+        if not self.opts.haunt_level_uses_supply:
+            return True
+        pool = st.haunt_level + st.darkness_supply + sum(
+            c.darkness for c in st.cells.values() if not c.shrouded)
+        return pool >= self.opts.haunt_level_win
+
+    def ghost_turn(self, legal: list[Action]) -> Action:
+        st = self.st
+        best: tuple[float, int, Action] | None = None
+        for i, a in enumerate(legal):
+            s = self.ghost_score(a)
+            if best is None or s > best[0] + 1e-9:
+                best = (s, i, a)
+        assert best is not None
+        return best[2]
+
+    def ghost_wound_value(self, inv: InvestigatorState, devour: bool) -> float:
+        if not self.st.lookouts:
+            return 1000.0
+        return 4.0 + 0.5 * sum(inv.tools.values()) + (2.0 if devour else 0.0) + (
+            3.0 if len(self.st.lookouts) == 1 else 0.0)
+
+    def ghost_score(self, a: Action) -> float:
+        st = self.st
+        k = a.kind
+        if k == K.END_HAUNT:
+            return 0.0
+        if k == K.HAUNT_LEVEL:
+            if st.haunt_level + self.opts.haunt_level_step >= self.opts.haunt_level_win:
+                return 2000.0
+            if self.haunt_reachable():
+                return 2.5
+            nxt = [t.threshold for t in self.pack.terror if t.threshold > st.haunt_level]
+            return 0.6 if nxt else 0.1
+        if k == K.GHOST_MOVE:
+            card = self.pack.haunt_card(str(a.p("card")))
+            if card.kind != "haunt":
+                return -1.0
+            new: dict[str, str] = {}
+            for g, pos in st.ghosts.items():
+                if pos is None:
+                    continue
+                steps = card.die_value if g == "bull" else 1
+                new[g] = self.geo.ghost_move(g, pos, getattr(card.arrows, g), steps)
+            s = 0.0
+            cells = set(new.values())
+            for inv in self.invs():
+                if inv.cell in cells:
+                    devour = new.get("devourer") == inv.cell
+                    s += self.ghost_wound_value(inv, devour)
+                else:
+                    near = min((self.geo.dist[inv.cell or "foyer"].get(c, 9) for c in cells),
+                               default=9)
+                    s += 0.15 / (1 + near)
+            return s
+        if k == K.GHOST_DARKNESS:
+            card = self.pack.haunt_card(str(a.p("card")))
+            if card.kind != "haunt":
+                return -1.0
+            s = 0.0
+            for cid in self.geo.house:
+                cell = st.cells[cid]
+                if cell.face_down or cell.shrouded or cell.card is None:
+                    continue
+                if self.pack.room(cell.card).location != card.location:
+                    continue
+                s += 0.05
+                if cell.darkness >= self.opts.shroud_at - 1:
+                    s += 1.2 * self.room_use_any(cid)
+            if self.haunt_reachable():
+                s -= 0.5
+            return s
+        if k == K.TERROR:
+            ab = str(a.p("ability"))
+            base = {"temporary_possession": 2.6, "amnesia": 2.2, "moving_objects": 1.8,
+                    "walls_bleed": 0.4, "haunting_sounds": 0.3, "cold_spot": 0.3}.get(ab, 0.2)
+            if ab == "moving_objects" and not any(i.tools for i in self.invs()):
+                base = 0.0
+            return base
+        return 0.0
+
+    def room_use_any(self, cid: str) -> float:
+        room = self.eng.room_of(cid)
+        if room is None:
+            return 0.0
+        return 1.0 if any(e.op in ("gain_tool", "gain_task", "heal") for e in room.action) else 0.3
+
+    def manor(self, legal: list[Action], d: dict[str, object]) -> Action:
+        """Manipulate the Manor: move the Supply Room and the Task Rooms to the far corner."""
+        done = act(K.MANOR_DONE)
+        return done if done in legal else legal[0]
+
+    def terror_seat(self, legal: list[Action], d: dict[str, object]) -> Action:
+        st = self.st
+        ability = d.get("ability")
+        order = self.eng.turn_order()
+
+        def richness(seat: str) -> float:
+            return sum(sum(i.tools.values()) for i in self.invs(seat)) + 0.5 * len(
+                st.players[seat].tasks)
+
+        if ability == "amnesia" and d.get("stage") == 2:
+            # The player who gains an Action: the one whose next turn is farthest away.
+            return max(legal, key=lambda a: (order.index(str(a.p("seat")))
+                                             if str(a.p("seat")) in order else 0))
+        if ability == "amnesia":
+            # Loses an Action: the next player to act (not the one acting now).
+            def soon(a: Action) -> float:
+                s = str(a.p("seat"))
+                i = order.index(s) if s in order else 0
+                return (-(i if i > 0 else len(order))) + 0.01 * richness(s)
+
+            return max(legal, key=soon)
+        if ability == "temporary_possession":
+            def worst(a: Action) -> float:
+                s = str(a.p("seat"))
+                best = 0.0
+                for inv in self.invs(s):
+                    if inv.cell is None:
+                        continue
+                    for c in self.eng.move_targets(inv, self.eng.move_range(inv)):
+                        best = max(best, self.danger().get(c, 0.0))
+                return best + 0.01 * richness(s)
+
+            return max(legal, key=worst)
+        return max(legal, key=lambda a: richness(str(a.p("seat"))))
+
+    def terror_cell(self, legal: list[Action], d: dict[str, object]) -> Action:
+        st = self.st
+        if d.get("ability") == "cold_spot":
+            active = [i for i in self.invs(st.active) if i.cell] if st.active else []
+            target = active[0].cell if active else None
+            for a in legal:
+                if a.p("cell") == target:
+                    return a
+            return legal[0]
+        # Moving Objects: put the Tool as far from every investigator as possible.
+        def far(a: Action) -> float:
+            cid = str(a.p("cell"))
+            return min((self.geo.dist[i.cell].get(cid, 9) for i in self.invs() if i.cell),
+                       default=0) + (1.0 if cid in self.ghost_cells else 0.0)
+
+        return max(legal, key=far)
+
+    def possession(self, legal: list[Action], d: dict[str, object]) -> Action:
+        """The Ghost player acts as an investigator: the most harmful legal Action."""
+        inv = self.st.investigators[str(d["inv"])]
+        danger = self.danger()
+
+        def harm(a: Action) -> float:
+            k = a.kind
+            if k == K.MOVE:
+                return 1.0 + 3.0 * danger.get(str(a.p("to")), 0.0)
+            if k == K.TRADE:
+                return 0.8
+            if k == K.PURIFY:
+                return 0.5 if self.eng.ova and self.haunt_reachable() else -0.5
+            if k in (K.TASK, K.UNLOCK, K.ROOM_ACTION, K.PICK_UP, K.ABILITY):
+                return -1.0
+            return 0.0
+
+        _ = inv
+        return max(legal, key=harm)
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def choose_action(state: ExorcismState, seat: str) -> Action:
+    """A sensible legal action for `seat` (see the module docstring). Never mutates `state`."""
+    eng = Engine(state)
+    legal = eng.legal(seat)
+    if not legal:
+        raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+    if len(legal) == 1:
+        return legal[0]
+    choice = _Brain(state, seat).decide(legal)
+    return choice if choice in legal else legal[0]
+
+
+def choose_optional_action(state: ExorcismState, seat: str) -> Action | None:
+    """Off-turn (a Plan window the table does not wait for): a Plan worth playing, or None."""
+    eng = Engine(state)
+    if seat in eng.to_act():
+        return choose_action(state, seat) if eng.legal(seat) else None
+    legal = eng.legal(seat)
+    if not legal:
+        return None
+    return _Brain(state, seat).best_plan(legal, must=False)
+
+
+__all__ = ["choose_action", "choose_optional_action"]
