@@ -14,6 +14,7 @@ baseline; the One vs All Ghost player stays the AI).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import re
 import statistics
 import sys
@@ -83,13 +84,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--random", action="store_true",
                     help="investigators play random legal moves (baseline)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (1 = in-process)")
     args = ap.parse_args(argv)
     players = args.players or (1 if args.mode == "solo" else 3)
 
-    stats: list[GameStats] = []
     t0 = time.perf_counter()
-    for seed in range(args.seed, args.seed + args.games):
-        stats.append(play(args.mode, players, seed, args.random))
+    jobs = [(args.mode, players, seed, args.random)
+            for seed in range(args.seed, args.seed + args.games)]
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            stats = pool.starmap(play, jobs)
+    else:
+        stats = [play(*job) for job in jobs]
     total = time.perf_counter() - t0
 
     n = len(stats)

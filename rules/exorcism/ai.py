@@ -49,7 +49,13 @@ from rules.exorcism.state import ExorcismState, InvestigatorState
 INF = 1e9
 F_MISSING: tuple[float, ...] = (1.0, 0.5, 0.25, 0.12, 0.06, 0.03, 0.015)
 """Share of a Task's value credited to a hand that misses 0, 1, 2 ... of its Tools."""
-PTS_PER_TURN = 1.0
+PTS_PER_TURN = 1.3
+TV_BASE = 0.05
+TV_BEHIND = 0.5
+RETREAT_COST = 0.4
+"""An Action spent stepping out of a Ghost's way, in points."""
+LONGEVITY: dict[int, float] = {0: 0.0, 1: 1.0, 2: 0.8, 3: 0.5}
+"""A token taken off a Room at 1 stays off longer than one off a Room about to Shroud."""
 """Rough team scoring rate (points per game turn) used to estimate the turns still needed."""
 HORIZON_MAX = 15
 SOLO_PRIMARY_ORDER: tuple[str, ...] = (
@@ -464,14 +470,9 @@ class _Brain:
         return total, first, cur
 
     # ---------------------------------------------------------------- darkness
-    def token_value(self) -> float:
-        """What removing one Darkness Token is worth now, in points."""
-        if self._tv is not None:
-            return self._tv
+    def inflow(self) -> float:
+        """Expected Darkness Tokens placed per game turn from now on."""
         st = self.st
-        if self.eng.ova:
-            self._tv = 0.0
-            return 0.0
         per_card = 0.0
         n_std = sum(1 for c in self.pack.haunt_deck if c.kind == "haunt")
         by_loc: Counter[int] = Counter(
@@ -486,22 +487,35 @@ class _Brain:
         value = self.eng.track_value()
         last = st.track_index >= len(self.pack.clock.darkness_track) - 1
         v_eff = value if last else value + 0.5
-        inflow = max(0.2, v_eff * 0.8 * per_card)
-        runway = st.darkness_supply / inflow
+        return max(0.2, v_eff * 0.8 * per_card)
+
+    def turns_needed(self) -> float:
+        st = self.st
         seats = [s for s in st.seats if s != st.ghost_seat and not st.players[s].out]
         if st.exorcised:
             need = 1.0 + 1.2 * len(seats)
         else:
-            need = max(0, self.opts.exorcism_target - st.points) / PTS_PER_TURN + 1.5 * len(
+            need = max(0, self.opts.exorcism_target - st.points) / PTS_PER_TURN + 1.2 * len(
                 seats) + 1
-        turns_left = sum(st.dice)
-        need = min(need, turns_left)
-        pressure = need / max(runway, 0.1)
-        tv = 0.12 + 0.55 * min(2.5, max(0.0, pressure - 0.6))
+        return min(need, float(sum(st.dice)))
+
+    def token_value(self) -> float:
+        """What returning one Darkness Token to the supply is worth now, in points."""
+        if self._tv is not None:
+            return self._tv
+        st = self.st
+        if self.eng.ova:
+            self._tv = 0.0
+            return 0.0
+        inflow = self.inflow()
+        runway = st.darkness_supply / inflow
+        need = max(1.0, self.turns_needed())
+        tv = TV_BASE + TV_BEHIND * min(1.0, max(0.0, (need - runway) / need))
+        value = self.eng.track_value()
         if st.darkness_supply <= 2.5 * value:
-            tv += 0.8
+            tv += 0.6
         if st.darkness_supply <= value + 1:
-            tv += 1.5
+            tv += 1.2
         self._tv = tv
         return tv
 
@@ -554,7 +568,8 @@ class _Brain:
         if cell.shrouded or cell.darkness <= 0:
             return 0.0
         took = min(amount, cell.darkness)
-        v = took * self.token_value()
+        tv = self.token_value()
+        v = sum(tv * LONGEVITY[min(cell.darkness - k, 3)] for k in range(took))
         if cell.darkness >= self.opts.shroud_at - 1 and cell.darkness - took < (
                 self.opts.shroud_at - 1):
             v += self.protect_value(cid)
@@ -898,7 +913,7 @@ class _Brain:
         """Value of one of the active seat's main actions (not a Plan)."""
         st = self.st
         if action.kind == K.PASS:
-            return self.end_penalty_all(None, None)
+            return -self.end_penalty_all(None, None, last=True)
         inv = self.inv_for(action)
         if inv is None or inv.cell is None:
             return -1.0
@@ -911,13 +926,24 @@ class _Brain:
         else:
             gain = self.step_gain(inv, base)
             end = inv.cell
-        weight = 1.0 if self.last_action() else 0.2
         if st.exorcised:
             return gain
-        return gain - weight * self.end_penalty_all(inv, end)
+        return gain - self.end_penalty_all(inv, end, last=self.last_action())
 
-    def end_penalty_all(self, moved: InvestigatorState | None, end: str | None) -> float:
-        """Expected Wound cost of where the seat's pawns stand when the turn ends."""
+    def retreat(self, inv: InvestigatorState, cell: str) -> float:
+        """The lowest danger one Move from `cell` reaches."""
+        d = self.danger()
+        mr = max(1, self.eng.move_range(inv))
+        best = d.get(cell, 0.0)
+        for c, k in self.dist_from(cell).items():
+            if 0 < k <= mr and c not in self.ghost_cells:
+                best = min(best, d.get(c, 0.0))
+        return best
+
+    def end_penalty_all(self, moved: InvestigatorState | None, end: str | None,
+                        last: bool) -> float:
+        """Expected Wound cost of where the seat's pawns stand when the turn ends. Before the
+        last Action a pawn may still step to safety, for the price of an Action."""
         if self.st.exorcised:
             return 0.0
         d = self.danger()
@@ -926,7 +952,12 @@ class _Brain:
             cell = end if moved is not None and inv.id == moved.id else inv.cell
             if cell is None:
                 continue
-            total += d.get(cell, 0.0) * self.wound_cost(inv)
+            w = self.wound_cost(inv)
+            stay = d.get(cell, 0.0) * w
+            if last:
+                total += stay
+            else:
+                total += min(stay, self.retreat(inv, cell) * w + RETREAT_COST)
         return total
 
     # ---------------------------------------------------------------- Plans
@@ -1206,9 +1237,8 @@ class _Brain:
         if purpose == "move" and inv is not None and inv.cell is not None:
             def ms(a: Action) -> float:
                 cid = str(a.p("cell"))
-                weight = 1.0 if self.last_action() or st.active != inv.seat else 0.2
-                return self.move_gain(inv, cid) - weight * self.danger().get(
-                    cid, 0.0) * self.wound_cost(inv)
+                last = self.last_action() or st.active != inv.seat
+                return self.move_gain(inv, cid) - self.end_penalty_all(inv, cid, last)
 
             return max(legal, key=ms)
         if purpose == "adjacent_room" and inv is not None:
