@@ -68,7 +68,8 @@ def _content_check(args: argparse.Namespace) -> int:
     game, findings = check_content(path, args.game)
     errors = [f for f in findings if f.severity == "error"]
     for f in findings:
-        print(f"{f.severity.upper():7} {f.rule:12} {f.message}")
+        where = f" {f.file}:" if getattr(f, "file", None) else ""
+        print(f"{f.severity.upper():7} {f.rule:12}{where} {f.message}")
     verdict = "FAILED" if errors else "OK"
     print(f"{verdict}: {game} pack at {path}: {len(errors)} error(s), "
           f"{len(findings) - len(errors)} warning(s).")
