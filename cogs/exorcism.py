@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands
 
-from cogs.utils.gamecog import Family, make_group
+from cogs.utils.gamecog import Family, families_from, make_group
 from rules.exorcism.actions import COMMAND_OF_KIND, GHOST_PHASE_KINDS, PROMPT_ANSWERS
 
 if TYPE_CHECKING:
@@ -33,16 +33,9 @@ HELP: dict[str, str] = {
 
 
 def families() -> list[Family]:
-    out: list[Family] = []
-    for command in dict.fromkeys(COMMAND_OF_KIND.values()):
-        kinds = frozenset(k for k, c in COMMAND_OF_KIND.items() if c == command)
-        out.append(Family(command, HELP.get(command, command), kinds))
-    out.append(Family("haunt", "Ghost player: play the Haunt phase (One vs All)",
-                      frozenset(GHOST_PHASE_KINDS)))
-    answers = {k for kinds in PROMPT_ANSWERS.values() for k in kinds} - set(COMMAND_OF_KIND)
-    out.append(Family("answer", "Answer what the game is asking you (rescue, trade, choices)",
-                      frozenset(answers)))
-    return out
+    haunt = Family("haunt", "Ghost player: play the Haunt phase (One vs All)",
+                   frozenset(GHOST_PHASE_KINDS))
+    return families_from(COMMAND_OF_KIND, PROMPT_ANSWERS, HELP, (haunt,))
 
 
 class Exorcism(commands.Cog):

@@ -115,6 +115,25 @@ def make_command(game_name: str, family: Family) -> app_commands.Command[Any, An
     return command
 
 
+def families_from(command_of_kind: dict[str, str], prompt_answers: dict[str, tuple[str, ...]],
+                  help_text: dict[str, str],
+                  extra: tuple[Family, ...] = ()) -> list[Family]:
+    """Subcommands from a game's `COMMAND_OF_KIND` (one per command name), the `extra`
+    families, and `answer` for every prompt-answer kind no command covers."""
+    out: list[Family] = []
+    for command in dict.fromkeys(command_of_kind.values()):
+        kinds = frozenset(k for k, c in command_of_kind.items() if c == command)
+        out.append(Family(command, help_text.get(command, command.replace("_", " ")), kinds))
+    out.extend(extra)
+    covered = set(command_of_kind).union(*(f.kinds for f in extra)) if extra else set(
+        command_of_kind)
+    answers = {k for kinds in prompt_answers.values() for k in kinds} - covered
+    if answers:
+        out.append(Family("answer", "Answer what the game is asking you right now",
+                          frozenset(answers)))
+    return out
+
+
 def make_group(game_name: str, description: str,
                families: list[Family]) -> app_commands.Group:
     group = app_commands.Group(name=game_name.replace("_", "-"), description=description,
