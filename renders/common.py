@@ -6,7 +6,7 @@
   :func:`draw_text`, :func:`draw_text_in_box`, :func:`chip`
 - shapes: :func:`rounded_box`, :func:`hatch`, :func:`disc`, :func:`die`, :func:`progress_bar`,
   :func:`arrow`, :func:`icon` (key, sword, cross, magnifier, eye, lock, star, coin, card,
-  hourglass, heart, flame, skull, snowflake, bolt)
+  hourglass, heart, flame, skull, snowflake, bolt, flask, moon, fist)
 - colours: :data:`SEAT_COLOURS`, :func:`hex_rgb`, :func:`mix`, :func:`readable_on`
 - caching: :func:`cached_layer` (static layers built once per key and size, handed out as
   copies so a render may draw on them), :func:`clear_layer_cache`
@@ -490,7 +490,8 @@ def icon(
     """A small pictogram drawn with primitives. Unknown names draw a filled circle.
 
     Names: key, sword, cross, magnifier, eye, lock, star, coin, card, hourglass, heart,
-    flame, skull, snowflake, bolt. ``back`` is the colour behind the icon (for cut-outs).
+    flame, skull, snowflake, bolt, flask, moon, fist. ``back`` is the colour behind the icon
+    (for cut-outs).
     """
     bx0, by0, bx1, by1 = box
     s = min(bx1 - bx0, by1 - by0)
@@ -563,6 +564,25 @@ def icon(
     elif name == "bolt":
         pts = [p(0.6, 0.0), p(0.2, 0.56), p(0.5, 0.56), p(0.4, 1.0), p(0.8, 0.44), p(0.5, 0.44)]
         draw.polygon(pts, fill=colour)
+    elif name == "flask":
+        draw.rectangle(rect(0.38, 0.04, 0.62, 0.42), fill=colour)
+        draw.rectangle(rect(0.3, 0.02, 0.7, 0.1), fill=colour)
+        draw.polygon([p(0.38, 0.38), p(0.62, 0.38), p(0.94, 0.92), p(0.06, 0.92)], fill=colour)
+        rounded_box(draw, rect(0.04, 0.8, 0.96, 0.98), s * 0.06, fill=colour)
+        draw.ellipse(rect(0.4, 0.62, 0.52, 0.74), fill=bg)
+        draw.ellipse(rect(0.56, 0.72, 0.64, 0.8), fill=bg)
+    elif name == "moon":
+        draw.ellipse(rect(0.06, 0.06, 0.94, 0.94), fill=colour)
+        draw.ellipse(rect(0.3, -0.04, 1.08, 0.74), fill=bg)
+    elif name == "fist":
+        rounded_box(draw, rect(0.12, 0.3, 0.88, 0.86), s * 0.14, fill=colour)
+        for k in range(4):
+            fx = 0.14 + 0.185 * k
+            rounded_box(draw, rect(fx, 0.14, fx + 0.17, 0.5), s * 0.07, fill=colour)
+        for k in range(1, 4):
+            fx = 0.14 + 0.185 * k - 0.008
+            draw.line((*p(fx, 0.2), *p(fx, 0.44)), fill=bg, width=max(1, lw - 1))
+        draw.rectangle(rect(0.3, 0.86, 0.76, 0.98), fill=colour)
     else:
         draw.ellipse(rect(0.1, 0.1, 0.9, 0.9), fill=colour)
 
