@@ -47,16 +47,46 @@ from rules.exorcism.engine import GHOSTS, Engine, Geometry
 from rules.exorcism.state import ExorcismState, InvestigatorState
 
 INF = 1e9
-F_MISSING: tuple[float, ...] = (1.0, 0.5, 0.25, 0.12, 0.06, 0.03, 0.015)
-"""Share of a Task's value credited to a hand that misses 0, 1, 2 ... of its Tools."""
 PTS_PER_TURN = 1.3
-TV_BASE = 0.05
-TV_BEHIND = 0.5
+"""Rough team scoring rate (points per game turn) used to estimate the turns still needed."""
+TV_KEEP = 0.15
+"""A Darkness token off a Room the team keeps clean, in points (plus the pressure term)."""
+TV_PRESSURE = 0.4
+TV_SACRIFICE = 0.02
+PRESSURE_FROM = 14
+"""Tokens off the supply (on Rooms or under Shrouds) from which the Darkness is a worry."""
+MAX_SACRIFICE = 6
+"""Rooms the team lets Shroud (6 Shrouds hold 24 of the 30 tokens)."""
+PROTECT = 1.0
+"""Saving a fully needed Room from its Shroud, in points."""
+HEAL_VALUE: dict[int, float] = {0: 7.0, 1: 3.5, 2: 1.2, 3: 0.3}
+"""Healing, by the Lookouts (plus Triage Plans) left."""
+OPEN_TASK_PENALTY = 0.0
+TRIP_BONUS = 0.6
+"""Standing in a Task Room with a Task or two: one more now saves a trip back."""
+TRIP_MAX_OPEN = 2
+MAX_OPEN_MISSING = 9
+"""Tools still missing over the Tasks held, from which no more Tasks are gained."""
+EXPECTED_END = 26
+"""A Locked Room is left for the next Time Action if that comes before this game turn."""
+KEY_PREP = 0.6
+KEY_PREP_FROM = 10
+ENDGAME_PTS = 8
+"""Points short of the exorcism from which idle investigators wait near the Foyer."""
+STAGE_RATE = 0.3
+STAGE_URGENCY = 3.0
+STAGE_COVERED = 0.6
+ESCAPE_TV = 0.6
+"""Gaining a Task is worth less with each Task already held beyond the first."""
+PLAN_VALUE = 0.4
+"""Gaining a Plan card (Triage, Cleanse, Gain Task ... about one Action's worth each)."""
+WOUND_BASE: dict[int, float] = {0: 40.0, 1: 5.0, 2: 2.5, 3: 1.5}
+"""Cost of a Wound by the Lookouts (plus Triage Plans) left, before the dropped Tools."""
+WOUND_SCALE = 1.0
+PAR = 0.45
+"""What an Action left over after a plan is worth elsewhere, in points."""
 RETREAT_COST = 0.4
 """An Action spent stepping out of a Ghost's way, in points."""
-LONGEVITY: dict[int, float] = {0: 0.0, 1: 1.0, 2: 0.8, 3: 0.5}
-"""A token taken off a Room at 1 stays off longer than one off a Room about to Shroud."""
-"""Rough team scoring rate (points per game turn) used to estimate the turns still needed."""
 HORIZON_MAX = 15
 SOLO_PRIMARY_ORDER: tuple[str, ...] = (
     "psychologist", "journalist", "detective", "photographer", "doctor", "bodyguard",
@@ -70,7 +100,7 @@ LOOKOUT_TASTE: dict[str, float] = {
 
 
 def _ceil_div(a: float, b: float) -> int:
-    return int(math.ceil(a / b - 1e-9)) if a > 0 else 0
+    return math.ceil(a / b - 1e-9) if a > 0 else 0
 
 
 def _count(c: Counter[str]) -> int:
@@ -214,7 +244,10 @@ class _Brain:
         self._sources: list[_Source] | None = None
         self._danger: dict[str, float] | None = None
         self._goals: dict[str, list[_Goal]] = {}
-        self._tv: float | None = None
+        self._keep: set[str] | None = None
+        self._buffer: float | None = None
+        self.why = ""
+        self._deficit: Counter[str] | None = None
 
     # ---------------------------------------------------------------- geometry
     def dist_from(self, cell: str) -> dict[str, int]:
@@ -275,10 +308,10 @@ class _Brain:
     def wound_cost(self, inv: InvestigatorState) -> float:
         if self.st.exorcised:
             return 0.0
-        base = {0: 80.0, 1: 9.0, 2: 5.5}.get(self.lookouts_eff(), 4.0)
+        base = WOUND_BASE.get(self.lookouts_eff(), WOUND_BASE[3])
         if not self.st.lookouts and not self.eng.ova:
-            base = max(base, 25.0)
-        return base + 0.6 * sum(inv.tools.values())
+            base = max(base, WOUND_BASE[0] / 3)
+        return WOUND_SCALE * base + 0.6 * sum(inv.tools.values())
 
     # ---------------------------------------------------------------- danger
     def danger(self) -> dict[str, float]:
@@ -356,7 +389,9 @@ class _Brain:
                     miss += n - take
                     deficit[t] += n - take
             out.append((tid, miss))
-            pot += self.task_value(tid, char) * F_MISSING[min(miss, len(F_MISSING) - 1)]
+            # Each Tool in hand and the completing Action earn an equal share of the value.
+            total = sum(cost.values())
+            pot += self.task_value(tid, char) * (total - miss) / (total + 1)
         spare = Counter({t: n for t, n in rem.items() if n > 0})
         return out, spare, deficit, pot
 
@@ -407,14 +442,14 @@ class _Brain:
                                    within=99 if rng is None else rng, partner=other.id))
         return out
 
-    def collect(self, start: str, need: Counter[str], mr: int, inv: InvestigatorState
-                ) -> tuple[float, _Source | None, str]:
+    def collect(self, start: str, need: Counter[str], mr: int, inv: InvestigatorState,
+                mates: bool = True) -> tuple[float, _Source | None, str]:
         """Actions to gather `need` from `start` (greedy nearest-best source), the first
         source to visit, and where the route ends."""
         need = Counter({t: n for t, n in need.items() if n > 0})
         if not need:
             return 0.0, None, start
-        srcs = self.sources() + self.mate_sources(inv)
+        srcs = self.sources() + (self.mate_sources(inv) if mates else [])
         piles = self.st.tool_piles
         cur = start
         total = 0.0
@@ -457,8 +492,8 @@ class _Brain:
                     best = cand
             if best is None:
                 return INF, first, cur
-            _, c, s, got = best
-            total += c
+            _, cost, s, got = best
+            total += cost
             need.subtract(got)
             need = Counter({t: n for t, n in need.items() if n > 0})
             if s.kind != "mate":
@@ -499,32 +534,119 @@ class _Brain:
                 seats) + 1
         return min(need, float(sum(st.dice)))
 
-    def token_value(self) -> float:
-        """What returning one Darkness Token to the supply is worth now, in points."""
-        if self._tv is not None:
-            return self._tv
+    def pressure(self) -> float:
+        """How close the Darkness is to running out: 0 (fine) .. 1+ (about to)."""
         st = self.st
-        if self.eng.ova:
-            self._tv = 0.0
-            return 0.0
-        inflow = self.inflow()
-        runway = st.darkness_supply / inflow
-        need = max(1.0, self.turns_needed())
-        tv = TV_BASE + TV_BEHIND * min(1.0, max(0.0, (need - runway) / need))
-        value = self.eng.track_value()
-        if st.darkness_supply <= 2.5 * value:
-            tv += 0.6
-        if st.darkness_supply <= value + 1:
-            tv += 1.2
-        self._tv = tv
-        return tv
+        off = self.opts.darkness_supply - st.darkness_supply
+        return max(0.0, (off - PRESSURE_FROM) / (self.opts.darkness_supply - PRESSURE_FROM))
 
-    def room_use(self, cid: str) -> float:
+    def emergency(self) -> float:
+        """Extra worth of any token when the next Haunt cards may empty the supply."""
+        st = self.st
+        value = self.eng.track_value()
+        e = 0.0
+        if st.darkness_supply <= 2 * value + 1:
+            e += 0.5
+        if st.darkness_supply <= value + 1:
+            e += 1.0
+        return e
+
+    def token_value(self, kept: bool) -> float:
+        """What returning one Darkness Token to the supply is worth now, in points.
+
+        Every Room holds at most 4 tokens (the 4th Shrouds it and nothing more comes), so the
+        supply runs out when the Rooms left to Shroud plus the tokens on the others reach it.
+        The team keeps a set of needed Rooms clean (`keep_set`) and lets the rest Shroud: a
+        token off a kept Room is off for good, a token off a Room bound to Shroud only delays
+        that Shroud (worth something in an emergency only)."""
+        if self.eng.ova:
+            return 0.0
+        extra = self.emergency() + self.escape_buffer()
+        if kept:
+            return TV_KEEP + TV_PRESSURE * min(1.2, self.pressure()) + extra
+        return TV_SACRIFICE + extra
+
+    def escape_buffer(self) -> float:
+        """Close to the exorcism, the supply must outlast one more turn per player (each
+        escapes on their own turn): tokens below that buffer are worth more."""
+        st = self.st
+        if self._buffer is not None:
+            return self._buffer
+        val = 0.0
+        if st.exorcised or self.endgame():
+            seats = [x for x in st.seats if x != st.ghost_seat and not st.players[x].out]
+            need = 1.6 * max(2, self.eng.track_value()) * (len(seats) + 0.5)
+            if st.darkness_supply < need:
+                val = ESCAPE_TV
+        self._buffer = val
+        return val
+
+    def keep_set(self) -> set[str]:
+        """The Rooms the team keeps free of Darkness: all but the few it can afford to lose."""
+        if self._keep is not None:
+            return self._keep
+        st = self.st
+        receivers: list[str] = []
+        for cid in self.geo.house:
+            cell = st.cells[cid]
+            if cell.face_down or cell.shrouded or cell.card is None:
+                continue
+            if self.pack.room(cell.card).location is None:
+                continue
+            receivers.append(cid)
+        shrouded = sum(1 for c in st.cells.values() if c.shrouded)
+        can_lose = max(0, MAX_SACRIFICE - shrouded)
+        k = max(0, len(receivers) - can_lose)
+        cleansers = []
+        for c in receivers:
+            room = self.eng.room_of(c)
+            if room is not None and any(e.op == "purify" for e in room.action):
+                cleansers.append(c)
+
+        def keep_score(cid: str) -> tuple[float, str]:
+            v = self.room_use(cid, for_keep=True) - 0.12 * st.cells[cid].darkness
+            if any(cid in self.geo.neighbours[c] for c in cleansers):
+                v += 0.25
+            return (-v, cid)
+
+        self._keep = set(sorted(receivers, key=keep_score)[:k])
+        return self._keep
+
+    def room_use(self, cid: str, for_keep: bool = False) -> float:
         """How much the team still needs the Room on `cid` (0..1)."""
         st = self.st
         room = self.eng.room_of(cid)
         if room is None or st.exorcised:
             return 0.0
+        need = self.team_deficit()
+        supply = self.has_any_tool_room()
+        u = 0.0
+        for eff in room.action:
+            if eff.op == "gain_tool":
+                if len(eff.types) > 1:
+                    u = max(u, 1.0)
+                elif supply:
+                    u = max(u, min(0.7, 0.25 + 0.15 * need.get(eff.types[0], 0) + 0.15 * (
+                        eff.n - 1)))
+                else:
+                    u = max(u, min(1.0, 0.4 + 0.25 * need.get(eff.types[0], 0)))
+            elif eff.op == "gain_task":
+                u = max(u, 0.75 if st.available_tasks or st.task_deck else 0.0)
+            elif eff.op == "purify":
+                u = max(u, 0.9 if for_keep else 0.7)
+            elif eff.op == "heal":
+                u = max(u, 0.6 if st.wounded else 0.35)
+            elif eff.op == "exchange_tools":
+                u = max(u, 0.4)
+            elif eff.op == "gain_plan":
+                u = max(u, 0.3)
+            else:
+                u = max(u, 0.2)
+        return u
+
+    def team_deficit(self) -> Counter[str]:
+        if self._deficit is not None:
+            return self._deficit
         need: Counter[str] = Counter()
         for inv in self.invs():
             comp = self.completer(inv)
@@ -532,29 +654,19 @@ class _Brain:
                 continue
             need.update(self.allocate(self.hand_of(inv), self.seat_tasks(inv.seat),
                                       inv.character)[2])
-        u = 0.0
-        for eff in room.action:
-            if eff.op == "gain_tool":
-                if len(eff.types) > 1:
-                    u = max(u, 1.0)
-                else:
-                    u = max(u, min(1.0, 0.35 + 0.3 * need.get(eff.types[0], 0)))
-            elif eff.op == "gain_task":
-                u = max(u, 0.6 if st.available_tasks else 0.0)
-            elif eff.op == "purify":
-                u = max(u, 0.8)
-            elif eff.op == "heal":
-                u = max(u, 0.6 if st.wounded else 0.3)
-            elif eff.op == "exchange_tools":
-                u = max(u, 0.4)
-            else:
-                u = max(u, 0.2)
-        return u
+        self._deficit = need
+        return need
+
+    def has_any_tool_room(self) -> bool:
+        for src in self.sources():
+            if src.kind == "choice" and len(src.types) >= len(TOOL_TYPES):
+                return True
+        return False
 
     def protect_value(self, cid: str) -> float:
         """Saving the Room on `cid` from its Shroud (it holds 3 Darkness)."""
         st = self.st
-        v = 1.5 * self.room_use(cid)
+        v = PROTECT * self.room_use(cid)
         if self.eng.ova:
             return 0.4 * v
         if st.shrouds_left <= 1:
@@ -568,11 +680,13 @@ class _Brain:
         if cell.shrouded or cell.darkness <= 0:
             return 0.0
         took = min(amount, cell.darkness)
-        tv = self.token_value()
-        v = sum(tv * LONGEVITY[min(cell.darkness - k, 3)] for k in range(took))
-        if cell.darkness >= self.opts.shroud_at - 1 and cell.darkness - took < (
+        kept = cid in self.keep_set()
+        v = took * self.token_value(kept)
+        if kept and cell.darkness >= self.opts.shroud_at - 1 and cell.darkness - took < (
                 self.opts.shroud_at - 1):
             v += self.protect_value(cid)
+        elif self.st.shrouds_left <= 1 and cell.darkness >= self.opts.shroud_at - 1:
+            v += 8.0
         return v
 
     # ---------------------------------------------------------------- goals
@@ -595,6 +709,15 @@ class _Brain:
         if eng.can_escape():
             out.append(_Goal(50.0, self.moves(pos, "foyer", mr) + 1, "foyer",
                              act(K.ROOM_ACTION), tag="escape"))
+        elif self.endgame():
+            # Close to the exorcism: wait near the Foyer, the way out; the less Darkness is
+            # left, the sooner; at once for whoever is not needed to finish.
+            m = self.moves(pos, "foyer", mr)
+            if m > 0:
+                rate = STAGE_RATE * (1.0 + STAGE_URGENCY * self.darkness_urgency())
+                if self.pipeline_covers() and not self.is_finisher(inv):
+                    rate = max(rate, STAGE_COVERED)
+                out.append(_Goal(rate * m, m, "foyer", act("stage"), tag="stage"))
 
         if not st.exorcised and comp is not None:
             char = comp.character
@@ -602,6 +725,7 @@ class _Brain:
             hand = self.hand_of(comp)
             alloc, spare, _deficit, _ = self.allocate(hand, tasks, char)
             n_open = sum(1 for _, miss in alloc if miss > 0)
+            open_missing = sum(miss for _, miss in alloc)
             extra = 0 if can_cards else 2  # the Secondary still has to hand Tools over
             for tid in dict.fromkeys(tasks):
                 cost = self.pack.task(tid).cost()
@@ -622,39 +746,72 @@ class _Brain:
                                  within=first.within, tag="tool"))
             # Gain a Task: the best Available Task, reached through a Task source.
             if st.available_tasks and len(tasks) < 5:
-                for cell, step, base in self.task_sources(inv):
+                for where, step, base in self.task_sources(inv):
                     best = 0.0
+                    best_total = 1.0
                     for tid in st.available_tasks:
                         cost = self.pack.task(tid).cost()
                         missing = Counter({t: n - spare.get(t, 0) for t, n in cost.items()})
-                        acts, _f, _e = self.collect(cell, missing, mr, inv)
+                        acts, _f, _e = self.collect(where, missing, mr, inv)
                         if acts >= INF:
                             continue
-                        total = base + self.moves(pos, cell, mr) + 1 + acts + 1 + extra
+                        total = base + self.moves(pos, where, mr) + 1 + acts + 1 + extra
                         r = self.task_value(tid, char) / total
-                        best = max(best, r)
+                        if r > best:
+                            best, best_total = r, total
                     if best > 0:
-                        value = best * (1.0 / (1.0 + 0.35 * n_open))
-                        out.append(_Goal(value, 1.0, cell, step, tag="gain_task"))
+                        # The whole pipeline (reach the Task, gain it, gather, complete).
+                        rate = best / (1.0 + OPEN_TASK_PENALTY * max(0, n_open - 1))
+                        if where == pos and 1 <= n_open <= TRIP_MAX_OPEN and best > 0.25:
+                            rate += TRIP_BONUS  # a second Task now saves a trip back
+                        if self.pipeline_covers():
+                            rate *= 0.2
+                        if open_missing >= MAX_OPEN_MISSING:
+                            rate *= 0.15  # enough Tools to gather already
+                        out.append(_Goal(rate * best_total, best_total, where, step,
+                                         tag="gain_task"))
 
         if not st.exorcised:
-            # Unlock a Locked Room holding Exorcism Tokens (EX-ACT-07, EX-TIME-02).
+            # Unlock a Locked Room holding Exorcism Tokens (EX-ACT-07, EX-TIME-02): best
+            # right after a Time Action, never just before one.
             free = eng.unlock_free(inv)
             has_key = inv.tools.get("key", 0) > 0
+            soon = self.next_time_action()
+            key_cost = 0.0
+            if has_key and comp is not None and comp.id == inv.id:
+                hand = Counter(inv.tools)
+                before = self.potential(hand, inv.seat, inv.character)
+                hand["key"] -= 1
+                key_cost = max(0.0, before - self.potential(hand, inv.seat, inv.character))
             for cid in self.geo.house:
                 cell = st.cells[cid]
                 if not cell.face_down or cell.exorcism_tokens <= 0:
                     continue
                 value = cell.exorcism_tokens + 0.2
+                if soon is not None and st.game_turn + soon <= EXPECTED_END:
+                    value -= 1.0  # the next Time Action adds a token: wait for it
+                if has_key and not free:
+                    value -= key_cost
+                if value <= 0:
+                    continue
                 if free or has_key:
                     out.append(_Goal(value, self.moves(pos, cid, mr) + 1, cid, act(K.UNLOCK),
                                      tag="unlock"))
                 else:
-                    acts, first, end = self.collect(pos, Counter({"key": 1}), mr, inv)
+                    acts, first, end = self.collect(pos, Counter({"key": 1}), mr, inv,
+                                                    mates=False)
                     if first is not None and acts < INF:
                         out.append(_Goal(value - 0.3, acts + self.moves(end, cid, mr) + 1,
                                          first.cell, first.step(), within=first.within,
                                          tag="key"))
+            # Stock Keys for the Locked Rooms before the Time Action fills them.
+            if self.keys_wanted() > 0 and not free and inv.tools.get("key", 0) < 2 and (
+                    st.game_turn >= KEY_PREP_FROM):
+                for src in self.sources():
+                    if src.kind in ("room", "choice") and "key" in src.types and (
+                            st.tool_piles.get("key", 0) > 0):
+                        out.append(_Goal(KEY_PREP, self.moves(pos, src.cell, mr) + 1,
+                                         src.cell, src.step(), tag="key_prep"))
 
         # Purify, the Cleansing Rooms, the Photographer.
         amount = eng.purify_amount(inv)
@@ -681,7 +838,8 @@ class _Brain:
                                          act(K.ROOM_ACTION), tag="heal"))
                 elif eff.op == "gain_plan" and st.plan_deck and not st.exorcised and (
                         any(e.op == "gain_plan" for e in room.action) and len(room.action) == 1):
-                    pv = 0.45 if st.game_turn < 30 else 0.2
+                    held = len(st.players[inv.seat].plans)
+                    pv = PLAN_VALUE * (0.5 ** held) * (1.0 if st.game_turn < 30 else 0.3)
                     out.append(_Goal(pv, self.moves(pos, cid, mr) + 1, cid, act(K.ROOM_ACTION),
                                      tag="plan"))
                 elif eff.op == "exchange_tools" and comp is not None and not st.exorcised:
@@ -703,10 +861,10 @@ class _Brain:
                     elif eff.op == "heal" and st.wounded and ab.only_in:
                         hv = self.heal_value()
                         for rid in ab.only_in:
-                            where = next((c for c in self.geo.all if st.cells[c].card == rid
-                                          and not st.cells[c].face_down), None)
-                            if where is not None and hv > 0:
-                                out.append(_Goal(hv, self.moves(pos, where, mr) + 1, where,
+                            spot = next((c for c in self.geo.all if st.cells[c].card == rid
+                                         and not st.cells[c].face_down), None)
+                            if spot is not None and hv > 0:
+                                out.append(_Goal(hv, self.moves(pos, spot, mr) + 1, spot,
                                                  act(K.ABILITY, source=inv.character),
                                                  tag="heal"))
 
@@ -725,7 +883,7 @@ class _Brain:
             for other in self.invs():
                 if other.id == inv.id or other.cell is None:
                     continue
-                give, take, v = self.desired_trade(inv, other)
+                _give, _take, v = self.desired_trade(inv, other)
                 if v <= 0.05:
                     continue
                 within = 99 if rng is None else rng
@@ -735,10 +893,98 @@ class _Brain:
         self._goals[inv.id] = out
         return out
 
-    def task_sources(self, inv: InvestigatorState) -> list[tuple[str | None, Action, float]]:
-        """(cell or None for "here", the step, extra cost) of every way to gain a Task."""
+    def next_time_action(self) -> int | None:
+        """Game turns until the next Time Action puts tokens on the Locked Rooms, or None."""
+        st = self.st
+        if not any(c.face_down for c in st.cells.values()):
+            return None
+        n = len(st.dice)
+        acc = 0
+        for i, pips in enumerate(st.dice):
+            if pips <= 0:
+                continue
+            acc += pips
+            hour = i + 1 if self.opts.time_action_hours_from == "first" else n - i
+            if hour in self.pack.clock.action_hours:
+                return acc
+        return None
+
+    def keys_wanted(self) -> int:
+        """Keys the team still lacks to open every face-down Locked Room."""
+        st = self.st
+        rooms = sum(1 for c in st.cells.values() if c.face_down)
+        if rooms == 0:
+            return 0
+        keys = 0
+        for inv in self.invs():
+            if self.eng.unlock_free(inv):
+                return 0
+            keys += inv.tools.get("key", 0)
+        need_for_tasks = self.team_deficit().get("key", 0)
+        return rooms - max(0, keys - need_for_tasks)
+
+    def darkness_urgency(self) -> float:
+        """0 .. 1: how few game turns of Darkness supply are left for the escape."""
+        st = self.st
+        seats = [x for x in st.seats if x != st.ghost_seat and not st.players[x].out]
+        per_turn = 1.6 * self.eng.track_value()
+        turns = st.darkness_supply / max(0.5, per_turn)
+        return max(0.0, min(1.0, 1.0 - turns / (2.0 * max(1, len(seats)))))
+
+    def escape_slack(self, inv: InvestigatorState) -> int:
+        """After the exorcism: Actions this turn `inv` can spare without escaping later."""
+        if not self.st.exorcised or inv.cell is None or self.st.active != inv.seat:
+            return 0
+        mr = max(1, self.eng.move_range(inv))
+        need = self.moves(inv.cell, "foyer", mr) + 1
+        a_left = self.st.actions_left
+        if need <= a_left:
+            return 0  # escape this turn: go now
+        per_turn = self.opts.solo_actions_per_turn if self.eng.solo else (
+            self.opts.actions_per_turn)
+        k = 1
+        while a_left + per_turn * k < need:
+            k += 1
+        return a_left + per_turn * k - need
+
+    def is_finisher(self, inv: InvestigatorState) -> bool:
+        """Whether `inv` holds a Task at most 2 Tools short (or hands Tools to one who does)."""
+        comp = self.completer(inv)
+        if comp is None:
+            return False
+        alloc = self.allocate(self.hand_of(comp), self.seat_tasks(inv.seat),
+                              comp.character)[0]
+        return any(miss <= 2 for _, miss in alloc)
+
+    def holds_at_foyer(self, inv: InvestigatorState) -> bool:
+        """An idle investigator waiting in the Foyer for the exorcism ends its turn there."""
+        return (inv.cell == "foyer" and not self.st.exorcised and self.endgame()
+                and self.pipeline_covers() and not self.is_finisher(inv))
+
+    def endgame(self) -> bool:
+        return 0 < self.opts.exorcism_target - self.st.points <= ENDGAME_PTS
+
+    def pipeline_covers(self) -> bool:
+        """Whether the Tasks held (at most 2 Tools short) already make up the missing points."""
+        st = self.st
+        missing = self.opts.exorcism_target - st.points
+        if missing > ENDGAME_PTS or missing <= 0:
+            return False
+        ready = 0.0
+        for inv in self.invs():
+            comp = self.completer(inv)
+            if comp is None or comp.id != inv.id:
+                continue
+            alloc = self.allocate(self.hand_of(inv), self.seat_tasks(inv.seat),
+                                  inv.character)[0]
+            ready += sum(self.pack.task(t).points for t, miss in alloc if miss <= 2)
+        return ready >= missing
+
+    def task_sources(self, inv: InvestigatorState) -> list[tuple[str, Action, float]]:
+        """(cell, the step, extra cost) of every way to gain a Task."""
         out: list[tuple[str | None, Action, float]] = []
         st = self.st
+        here = inv.cell or "foyer"
         for cid in self.geo.all:
             room = self.eng.room_of(cid)
             if room is None or st.cells[cid].shrouded:
@@ -750,15 +996,12 @@ class _Brain:
             if ab is not None and ab.only_in is None and any(
                     e.op == "gain_task" for e in ab.effects):
                 out.append((None, act(K.ABILITY, source=inv.character), 0.0))
-        fixed: list[tuple[str | None, Action, float]] = []
-        for cell, step, base in out:
-            fixed.append((cell if cell is not None else inv.cell, step, base))
-        return fixed
+        return [(cell if cell is not None else here, step, base) for cell, step, base in out]
 
     def heal_value(self) -> float:
         if not self.st.wounded or self.st.exorcised:
             return 0.0
-        return {0: 7.0, 1: 3.5, 2: 1.2}.get(self.lookouts_eff(), 0.3)
+        return HEAL_VALUE.get(self.lookouts_eff(), HEAL_VALUE[3])
 
     def best_purify_target(self, eff: object, origin: str) -> tuple[str | None, float]:
         targets = self.eng.purify_targets(eff, origin)
@@ -993,11 +1236,7 @@ class _Brain:
                 if g >= 0.45:
                     best = max(best, g)
             elif op == "move_self":
-                if own_turn and st.actions_left > 0:
-                    mg = max((self.move_gain(user, c) for c in self.eng.move_targets(
-                        user, getattr(eff, "n", 2))), default=0.0)
-                    if mg >= 0.3:
-                        best = max(best, mg)
+                pass  # played in place of a planned Move (see `decide`)
             elif op == "gain_task":
                 if st.available_tasks and len(self.seat_tasks(self.seat)) < 4:
                     if any(g.tag == "gain_task" and g.rate > 0.3 for g in self.goals(user)):
@@ -1034,6 +1273,21 @@ class _Brain:
         plan = self.best_plan(legal, must=False)
         if plan is not None:
             return plan
+        spare = self.slack_purify(legal)
+        if spare is not None:
+            return spare
+        mine = self.invs(self.seat)
+        if mine and all(self.holds_at_foyer(i) for i in mine):
+            wait = act(K.PASS)
+            if wait in legal:
+                return wait
+        planned = self.plan_turn(legal)
+        if planned is not None:
+            if planned.kind == K.MOVE:
+                free = self.free_move_plan(legal)
+                if free is not None:
+                    return free
+            return planned
         best: tuple[float, int, Action] | None = None
         for i, a in enumerate(legal):
             if a.kind == K.PLAN:
@@ -1042,6 +1296,161 @@ class _Brain:
             if best is None or s > best[0] + 1e-9:
                 best = (s, i, a)
         return best[2] if best is not None else legal[0]
+
+    def plan_turn(self, legal: list[Action]) -> Action | None:
+        """Pick the goal to work on for the rest of the turn and take its first step.
+
+        Each goal is played out over the Actions left: Moves towards it, then its steps; the
+        plan is worth the goal's rate per Action spent on it, plus PAR for each Action left
+        over, minus the Wound risk of the Room the pawn ends the turn in (with the option of
+        giving up the last step to step out of a Ghost's way)."""
+        st = self.st
+        a_left = st.actions_left
+        if a_left <= 0 or st.phase != "actions":
+            return None
+        d = self.danger()
+        mine = self.invs(self.seat)
+        moves_of: dict[str, dict[str, Action]] = {inv.id: {} for inv in mine}
+        steps_of: dict[str, dict[Action, Action]] = {inv.id: {} for inv in mine}
+        pass_action: Action | None = None
+        for a in legal:
+            if a.kind == K.PASS:
+                pass_action = a
+                continue
+            if a.kind == K.PLAN:
+                continue
+            inv = self.inv_for(a)
+            if inv is None or inv.id not in moves_of:
+                continue
+            if a.kind == K.MOVE:
+                moves_of[inv.id][str(a.p("to"))] = a
+            else:
+                base = Action(kind=a.kind,
+                              params={k: v for k, v in a.params.items() if k != "who"})
+                steps_of[inv.id][base] = a
+        stay = {inv.id: d.get(inv.cell or "", 0.0) * self.wound_cost(inv) for inv in mine}
+        total_stay = sum(stay.values())
+        best: tuple[float, Action] | None = None
+        if pass_action is not None:
+            best = (-total_stay - 0.01, pass_action)
+
+        def offer(score: float, action: Action | None, why: str = "") -> None:
+            nonlocal best
+            if action is None:
+                return
+            if best is None or score > best[0] + 1e-9:
+                best = (score, action)
+                self.why = why
+
+        for inv in mine:
+            if inv.cell is None:
+                continue
+            cur = inv.cell
+            w = self.wound_cost(inv)
+            others = total_stay - stay[inv.id]
+            mr = max(1, self.eng.move_range(inv))
+            moves = moves_of[inv.id]
+            steps = steps_of[inv.id]
+            # Step out of the way and end the turn there.
+            if moves and a_left == 1:
+                safe = min(sorted(moves), key=lambda c: d.get(c, 0.0))
+                offer(-d.get(safe, 0.0) * w - others, moves[safe], "retreat")
+            goals = sorted(self.goals(inv), key=lambda g: -g.rate)[:10]
+            for g in goals:
+                rate = g.rate
+                if rate <= 0:
+                    continue
+                target = g.cell if g.cell is not None else cur
+                if target in self.ghost_cells and g.within == 0:
+                    continue  # nobody enters a Ghost's Room; it will have moved next turn
+                m = self.moves(cur, target, mr, g.within)
+                if m >= a_left:
+                    # Approach: the best cell a_left Moves can reach.
+                    reach = [c for c, k in self.dist_from(cur).items()
+                             if c not in self.ghost_cells and _ceil_div(k, mr) <= a_left]
+                    if not reach:
+                        continue
+                    end = min(sorted(reach), key=lambda c: (
+                        self.moves(c, target, mr, g.within), d.get(c, 0.0)))
+                    progress = m - self.moves(end, target, mr, g.within)
+                    if progress <= 0:
+                        continue
+                    first = self.first_move(moves, target, mr, g.within, end, a_left, d)
+                    offer(rate * progress - d.get(end, 0.0) * w - others, first,
+                          "approach:" + g.tag)
+                    continue
+                n_steps = min(a_left - m, max(1, round(g.cost) - m))
+                used = m + n_steps
+                left = a_left - used
+                if m > 0:
+                    first = self.first_move(moves, target, mr, g.within, target, a_left, d)
+                    end = target
+                    if g.within and first is not None and m == 1:
+                        end = str(first.p("to"))
+                else:
+                    first = steps.get(g.step)
+                    end = cur
+                    if first is None:
+                        continue
+                    if g.step.kind == K.TRADE:
+                        partner = st.investigators.get(str(g.step.p("with")))
+                        if partner is None:
+                            continue
+                        give, take, _v = self.desired_trade(inv, partner)
+                        if not give and not take:
+                            continue
+                stay_end = d.get(end, 0.0) * w
+                out_end = self.retreat(inv, end) * w
+                score = rate * used + left * PAR - stay_end
+                if left >= 1:
+                    score = max(score, rate * used + (left - 1) * PAR - out_end)
+                offer(score - others, first, ("go:" if m else "do:") + g.tag)
+                if left == 0 and n_steps >= 1:
+                    # Give up the last step to leave a dangerous Room.
+                    alt = rate * ((n_steps - 1) + max(0, m - 1)) - out_end - others
+                    if used == 1 and moves:
+                        safe = min(sorted(moves), key=lambda c: d.get(c, 0.0))
+                        offer(alt, moves[safe], "giveup:" + g.tag)
+                    elif used > 1:
+                        offer(alt, first, "go-giveup:" + g.tag)
+        return best[1] if best is not None else None
+
+    def first_move(self, moves: dict[str, Action], target: str, mr: int, within: int,
+                   end: str, a_left: int, d: dict[str, float]) -> Action | None:
+        """The Move to make now on the way to `target` (ending the turn near `end`)."""
+        if not moves:
+            return None
+        last = a_left == 1
+
+        def key(c: str) -> tuple[int, int, float, int, str]:
+            return (self.moves(c, target, mr, within), self.moves(c, end, mr),
+                    d.get(c, 0.0) if last else 0.0, self.dist(c, target), c)
+
+        return moves[min(moves, key=key)]
+
+    def slack_purify(self, legal: list[Action]) -> Action | None:
+        """After the exorcism, an investigator who cannot escape this turn anyway purifies
+        with the Actions it can spare (the Darkness still ends the game)."""
+        if not self.st.exorcised or self.eng.ova:
+            return None
+        for a in legal:
+            if a.kind != K.PURIFY:
+                continue
+            inv = self.inv_for(a)
+            if inv is not None and self.escape_slack(inv) >= 1:
+                return a
+        return None
+
+    def free_move_plan(self, legal: list[Action]) -> Action | None:
+        """A Plan that moves the pawn for free (Extra Move), to use instead of a Move."""
+        for a in legal:
+            if a.kind != K.PLAN:
+                continue
+            plan = self.pack.plan(str(a.p("plan")))
+            if any(e.op == "move_self" and getattr(e, "mode", "normal") == "normal"
+                   for e in plan.effect):
+                return a
+        return None
 
     def best_plan(self, legal: list[Action], must: bool) -> Action | None:
         best: tuple[float, Action] | None = None
@@ -1164,8 +1573,8 @@ class _Brain:
         assert isinstance(ctx, dict)
         a_inv = st.investigators[ctx["inv"]]
         b_inv = st.investigators[str(d["partner"])]
-        give_now = Counter(d["give"])  # type: ignore[arg-type]
-        take_now = Counter(d["take"])  # type: ignore[arg-type]
+        give_now: Counter[str] = Counter(d["give"])  # type: ignore[call-overload]
+        take_now: Counter[str] = Counter(d["take"])  # type: ignore[call-overload]
         if ctx.get("possessed"):
             want_give: Counter[str] = Counter(a_inv.tools)
             want_take: Counter[str] = Counter()
@@ -1204,9 +1613,10 @@ class _Brain:
                                         other.character)[2]
                 if deficit.get(tool, 0) > 0:
                     s += 0.1
-        if tool == "key" and any(c.face_down and c.exorcism_tokens > 0
-                                 for c in self.st.cells.values()) and not inv.tools.get("key"):
-            s += 0.3
+        if tool == "key" and self.keys_wanted() > 0 and inv.tools.get("key", 0) < 2 and (
+                self.st.game_turn >= KEY_PREP_FROM or any(
+                    c.face_down and c.exorcism_tokens > 0 for c in self.st.cells.values())):
+            s += KEY_PREP
         return s + 0.001 * self.st.tool_piles.get(tool, 0)
 
     def task_choice_score(self, inv: InvestigatorState, tid: str) -> float:
@@ -1319,7 +1729,6 @@ class _Brain:
         return pool >= self.opts.haunt_level_win
 
     def ghost_turn(self, legal: list[Action]) -> Action:
-        st = self.st
         best: tuple[float, int, Action] | None = None
         for i, a in enumerate(legal):
             s = self.ghost_score(a)
@@ -1343,7 +1752,7 @@ class _Brain:
             if st.haunt_level + self.opts.haunt_level_step >= self.opts.haunt_level_win:
                 return 2000.0
             if self.haunt_reachable():
-                return 2.5
+                return 3.0
             nxt = [t.threshold for t in self.pack.terror if t.threshold > st.haunt_level]
             return 0.6 if nxt else 0.1
         if k == K.GHOST_MOVE:
@@ -1390,6 +1799,8 @@ class _Brain:
                     "walls_bleed": 0.4, "haunting_sounds": 0.3, "cold_spot": 0.3}.get(ab, 0.2)
             if ab == "moving_objects" and not any(i.tools for i in self.invs()):
                 base = 0.0
+            if st.ghost_budget < 2:
+                base *= 0.5  # the last Action of the phase goes to the Haunt Level first
             return base
         return 0.0
 
