@@ -1,0 +1,290 @@
+"""I Am the Fourth Wall action kinds, their parameters, and which command family each belongs to.
+
+The Discord cog groups `legal_actions` by `COMMAND_OF_KIND`: a kind listed there is a slash
+command of the ``/fw`` group (autocomplete from the listed actions) and also a button; every
+other kind is a prompt answer, shown as buttons / a select under the pending prompt's text
+(``PROMPT_ANSWERS``).
+
+Investigator actions (the active Investigator's turn, FW-ACT-01..08; also the answers of a
+``granted`` prompt, FW-PROMPT-24). Every one carries ``inv`` = the acting investigator id
+(``i1`` .. ``i6``), since one seat may control several Investigators (FW-PLAY-03):
+
+============  =========================  ==============================================
+kind          params                     meaning
+============  =========================  ==============================================
+search        inv                        draw a Marble (FW-ACT-04)
+intervene     inv, marble                Attach that Marble; the Horror is asked next
+                                         unless only one is On the Streets (FW-ACT-05)
+utilise       inv, marble                reveal and use its Utilise Instruction (FW-ACT-06)
+give          inv, to = investigator id  Give a Marble (asked next) (FW-ACT-07)
+trade         inv, with = investigator   Trade a Marble (yours, then theirs, then the
+                                         partner's consent) (FW-ACT-07, FW-AMB-27)
+regroup       inv                        Regroup (FW-ACT-08)
+close_gate    inv                        Close a Gate: Marbles are selected next (FW-ACT-01)
+exploit       inv                        Exploit the Rift (+Doom afterwards) (FW-ACT-02)
+unique        inv                        the Investigator's Unique Action (FW-ACT-03)
+pass          inv                        end the turn (unspent AP is lost, FW-AMB-23)
+============  =========================  ==============================================
+
+The Wall's turn in Conflict (FW-WALL-01..16), the Wall seat only:
+``wrath`` / ``brood`` (the turn type, FW-PROMPT-03), then during Wrath ``delve``,
+``manifest`` (horror = a Horror id in hand), ``trigger`` (horror = a Horror On the Streets),
+``destroy`` (marble = an Attached or Anchored Marble), ``wall_unique`` (n = index of the Unique
+Action, 0 = the top one), and ``end_turn``.
+
+Off-turn quick use at rest (``any_time_out_of_turn`` reactions, when a pack has them):
+``react`` (inv, marble) — any seat whose Investigator holds such a Marble (`Game.may_act`).
+
+Prompt answers (buttons): see ``PROMPT_ANSWERS``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.core.types import Action
+
+if TYPE_CHECKING:
+    from rules.fourth_wall.engine import Engine
+
+# Investigator actions.
+SEARCH = "search"
+INTERVENE = "intervene"
+UTILISE = "utilise"
+GIVE = "give"
+TRADE = "trade"
+REGROUP = "regroup"
+CLOSE_GATE = "close_gate"
+EXPLOIT = "exploit"
+UNIQUE = "unique"
+PASS = "pass"
+REACT = "react"
+
+# The Wall (Conflict).
+WRATH = "wrath"
+BROOD = "brood"
+DELVE = "delve"
+MANIFEST = "manifest"
+TRIGGER = "trigger"
+DESTROY = "destroy"
+WALL_UNIQUE = "wall_unique"
+END_TURN = "end_turn"
+
+# Prompt answers.
+KEEP = "keep"  # card = Investigator card id                      FW-PROMPT-01
+SCOURGE = "scourge"  # horror                                       FW-PROMPT-05
+KEEP_SCOURGE = "keep_scourge"
+CHOOSE_INVESTIGATOR = "choose_investigator"  # inv                   FW-PROMPT-06/07
+CHOOSE_HORROR = "choose_horror"  # horror                            FW-PROMPT-13/18/19/20
+CHOOSE_MARBLE = "choose_marble"  # marble                            FW-PROMPT-09/10/16/23
+CHOOSE_NAME = "choose_name"  # name (Find)                           FW-PROMPT-18
+CHOOSE_CARD = "choose_card"  # card (peek: take / put back next)     FW-PROMPT-18
+ACCEPT = "accept"  # regroup offer, trade consent                    FW-PROMPT-08/16
+DECLINE = "decline"  # ... and declining a quick use                 FW-PROMPT-11/12
+REGROUP_DRAW = "regroup_draw"  # mode = "n" | "limit"                FW-PROMPT-08
+SELECT = "select"  # marble (Close a Gate selection)                 FW-PROMPT-15
+CONFIRM = "confirm"
+CANCEL = "cancel"
+FREE_GIVE = "free_give"  # to                                        FW-PROMPT-17
+FREE_TRADE = "free_trade"  # with
+DONE = "done"
+STOP = "stop"  # stop early ("up to" n)
+TAKE_DOOM = "take_doom"  # The Wall places a Doom                    FW-PROMPT-21/22
+GIVE_OR_TRADE_GIVE = "give_to"  # to   (a free Give or Trade from a card, FW-PROMPT-16)
+GIVE_OR_TRADE_TRADE = "trade_with"  # with
+
+INVESTIGATOR_KINDS: tuple[str, ...] = (
+    SEARCH, INTERVENE, UTILISE, GIVE, TRADE, REGROUP, CLOSE_GATE, EXPLOIT, UNIQUE, PASS,
+)
+"""The Investigator actions (and ending the turn)."""
+
+WALL_KINDS: tuple[str, ...] = (
+    WRATH, BROOD, DELVE, MANIFEST, TRIGGER, DESTROY, WALL_UNIQUE, END_TURN,
+)
+"""The Wall player's turn in Conflict."""
+
+COMMAND_OF_KIND: dict[str, str] = {
+    SEARCH: "search",
+    INTERVENE: "intervene",
+    UTILISE: "utilise",
+    GIVE: "give",
+    TRADE: "trade",
+    REGROUP: "regroup",
+    CLOSE_GATE: "close",
+    EXPLOIT: "exploit",
+    UNIQUE: "unique",
+    PASS: "pass",
+    REACT: "react",
+    WRATH: "wrath",
+    BROOD: "brood",
+    DELVE: "delve",
+    MANIFEST: "manifest",
+    TRIGGER: "trigger",
+    DESTROY: "destroy",
+    WALL_UNIQUE: "power",
+    END_TURN: "end",
+}
+"""Slash-command family (``/fw <name>``) of each main kind; other kinds are prompt answers."""
+
+PROMPT_ANSWERS: dict[str, tuple[str, ...]] = {
+    "keep_investigator": (KEEP,),
+    "scourge": (SCOURGE, KEEP_SCOURGE, DECLINE),
+    "choose_target": (CHOOSE_INVESTIGATOR,),
+    "elect": (CHOOSE_INVESTIGATOR,),
+    "choose_investigator": (CHOOSE_INVESTIGATOR,),
+    "regroup_offer": (ACCEPT, DECLINE),
+    "regroup_draw": (REGROUP_DRAW,),
+    "lose_choice": (CHOOSE_MARBLE,),
+    "wall_choice": (CHOOSE_MARBLE,),
+    "holy_window": (REACT, DECLINE),
+    "blitz_window": (REACT, DECLINE),
+    "blitz_card": (CHOOSE_MARBLE,),
+    "choose_horror": (CHOOSE_HORROR,),
+    "discard_excess": (CHOOSE_MARBLE,),
+    "close_select": (SELECT, CONFIRM, CANCEL),
+    "give_marble": (CHOOSE_MARBLE, STOP),
+    "trade_mine": (CHOOSE_MARBLE, CANCEL),
+    "trade_theirs": (CHOOSE_MARBLE, CANCEL),
+    "trade_consent": (ACCEPT, DECLINE),
+    "give_or_trade": (GIVE_OR_TRADE_GIVE, GIVE_OR_TRADE_TRADE),
+    "free_trade": (FREE_GIVE, FREE_TRADE, DONE),
+    "choose_marble": (CHOOSE_MARBLE, STOP),
+    "choose_name": (CHOOSE_NAME,),
+    "peek_take": (CHOOSE_CARD,),
+    "peek_order": (CHOOSE_CARD,),
+    "wall_doom": (TAKE_DOOM, DECLINE),
+    "gate_doom": (TAKE_DOOM, DECLINE),
+    "destroy_tie": (CHOOSE_MARBLE,),
+    "granted": (*INVESTIGATOR_KINDS,),
+}
+"""Prompt kind (``state.prompts[-1].kind``, ``view["prompt"]["kind"]``) -> the action kinds
+that answer it (spec §6 ids in the comments above)."""
+
+SAFE_PUBLIC_KINDS: frozenset[str] = frozenset({
+    SEARCH, REGROUP, CLOSE_GATE, EXPLOIT, UNIQUE, PASS, GIVE, TRADE, CHOOSE_INVESTIGATOR,
+    CHOOSE_HORROR, ACCEPT, DECLINE, REGROUP_DRAW, CONFIRM, CANCEL, FREE_GIVE, FREE_TRADE, DONE,
+    STOP, CHOOSE_NAME, GIVE_OR_TRADE_GIVE, GIVE_OR_TRADE_TRADE, TAKE_DOOM,
+})
+"""Answer kinds whose labels never name a card in a hidden hand (`Game.public_choices`)."""
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def describe_action(eng: Engine, seat: str, action: Action) -> str:
+    """A short button label in the game's words (at most 80 characters)."""
+    st = eng.st
+    p = action.params
+    prefix = ""
+    who = p.get("inv")
+    if isinstance(who, str) and eng.has_inv(who) and len(eng.invs_of(seat)) > 1:
+        prefix = eng.inv_name(eng.inv(who)) + ": "
+    text = _label(eng, action, st.prompts[-1].data if st.prompts else {})
+    return (prefix + text)[:80]
+
+
+def _m(eng: Engine, mid: Any) -> str:
+    return eng.marble_name(str(mid))
+
+
+def _h(eng: Engine, hid: Any) -> str:
+    return eng.horror_label(str(hid))
+
+
+def _i(eng: Engine, iid: Any) -> str:
+    return eng.inv_name(eng.inv(str(iid))) if eng.has_inv(str(iid)) else str(iid)
+
+
+def _label(eng: Engine, action: Action, data: dict[str, Any]) -> str:
+    k = action.kind
+    p = action.params
+    costs = eng.cost_text
+    if k == SEARCH:
+        return f"Search: draw a Marble ({costs(action)})"
+    if k == INTERVENE:
+        return f"Intervene with {_m(eng, p.get('marble'))} ({costs(action)})"
+    if k == UTILISE:
+        return f"Utilise {_m(eng, p.get('marble'))} ({costs(action)})"
+    if k == GIVE:
+        return f"Give a Marble to {_i(eng, p.get('to'))} ({costs(action)})"
+    if k == TRADE:
+        return f"Trade a Marble with {_i(eng, p.get('with'))} ({costs(action)})"
+    if k == REGROUP:
+        return f"Regroup ({costs(action)})"
+    if k == CLOSE_GATE:
+        return f"Close a Gate ({costs(action)})"
+    if k == EXPLOIT:
+        return f"Exploit the Rift ({costs(action)}, +Doom)"
+    if k == UNIQUE:
+        return f"Unique Action ({costs(action)})"
+    if k == PASS:
+        return "End the turn" if data.get("purpose") != "grant" else "Take no action"
+    if k == REACT:
+        return f"Quick use: discard {_m(eng, p.get('marble'))}"
+    if k == WRATH:
+        return "Wrath (gain Doom, then take actions)"
+    if k == BROOD:
+        return "Brood (1 Doom, undrain, unleash the Scourge)"
+    if k == DELVE:
+        return f"Delve: draw a Horror ({eng.opts.delve_cost} Doom)"
+    if k == MANIFEST:
+        hid = str(p.get("horror"))
+        return f"Manifest {eng.horror_name(hid)} ({eng.horror(hid).manifest.doom} Doom)"
+    if k == TRIGGER:
+        hid = str(p.get("horror"))
+        return f"Trigger {_h(eng, hid)} ({eng.horror(hid).trigger_cost} Doom)"
+    if k == DESTROY:
+        return f"Destroy {eng.street_marble_label(str(p.get('marble')))} " \
+               f"({eng.opts.destroy_marble_cost} Doom)"
+    if k == WALL_UNIQUE:
+        idx = int(str(p.get("n") or 0))
+        return f"Unique Action {idx + 1} ({eng.wall().uniques[idx].cost} Doom)"
+    if k == END_TURN:
+        return "End the Wall's turn"
+    if k == KEEP:
+        inv_card = eng.pack.investigator(str(p.get("card")))
+        return f"Keep {inv_card.name} (Sanity {inv_card.sanity})"
+    if k == SCOURGE:
+        return f"The Scourge: {_h(eng, p.get('horror'))}"
+    if k == KEEP_SCOURGE:
+        return "Leave The Scourge where it is"
+    if k == CHOOSE_INVESTIGATOR:
+        return _i(eng, p.get("inv"))
+    if k == CHOOSE_HORROR:
+        return _h(eng, p.get("horror"))
+    if k in (CHOOSE_MARBLE, SELECT):
+        mid = str(p.get("marble"))
+        where = eng.street_marble_label(mid) if eng.on_streets_marble(mid) else _m(eng, mid)
+        return ("Select " if k == SELECT else "") + where
+    if k == CHOOSE_NAME:
+        return str(p.get("name"))
+    if k == CHOOSE_CARD:
+        card = str(p.get("card"))
+        return eng.marble_name(card) if card in eng.st.marble_cards else eng.horror_name(card)
+    if k == ACCEPT:
+        return "Accept"
+    if k == DECLINE:
+        return "Decline"
+    if k == REGROUP_DRAW:
+        count = data.get("n_draw") if p.get("mode") == "n" else data.get("n_limit")
+        what = "Draw" if p.get("mode") == "n" else "Draw up to your Hand Limit"
+        return f"{what}: {count} Marble(s)"
+    if k == CONFIRM:
+        return "Confirm: discard the selected Marbles"
+    if k == CANCEL:
+        return "Cancel (the Action Points are refunded)" if data.get("refund") else "Cancel"
+    if k == FREE_GIVE:
+        return f"Give a Marble to {_i(eng, p.get('to'))} (free)"
+    if k == FREE_TRADE:
+        return f"Trade a Marble with {_i(eng, p.get('with'))} (free)"
+    if k == GIVE_OR_TRADE_GIVE:
+        return f"Give a Marble to {_i(eng, p.get('to'))}"
+    if k == GIVE_OR_TRADE_TRADE:
+        return f"Trade a Marble with {_i(eng, p.get('with'))}"
+    if k == DONE:
+        return "Done"
+    if k == STOP:
+        return "Stop here"
+    if k == TAKE_DOOM:
+        return "Place a Doom Token for the next turn"
+    return k

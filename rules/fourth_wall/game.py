@@ -1,0 +1,366 @@
+"""I Am the Fourth Wall: the engine object the registry imports (`GAME`).
+
+Modes (option ``mode``): ``conflict`` (one seat is The Wall against 1-6 Investigator players)
+and ``alliance`` (1-6 players, The Wall is the Presence deck AI). One or two Investigator
+players play three or four Investigators (FW-PLAY-01); option ``investigators`` overrides the
+count. The rules live in `rules.fourth_wall.engine`; setup in `rules.fourth_wall.setup`;
+redaction in `rules.fourth_wall.view`; action kinds and labels in `rules.fourth_wall.actions`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+
+from rules.core.errors import IllegalAction
+from rules.core.game import Game, GameOptions
+from rules.core.rng import Rng
+from rules.core.types import Action, Event, Result, act
+from rules.fourth_wall import actions as K
+from rules.fourth_wall.actions import SAFE_PUBLIC_KINDS, describe_action
+from rules.fourth_wall.content import default_pack, pack_fingerprint
+from rules.fourth_wall.engine import MAX_OPTIONS, STAGE_NAMES, Engine, pack_for, symbols_text
+from rules.fourth_wall.setup import investigator_count, setup_game
+from rules.fourth_wall.state import FourthWallState
+from rules.fourth_wall.view import build_view
+
+
+class FourthWallOptions(GameOptions):
+    """Setup options (FW-PROMPT-02)."""
+
+    mode: Literal["conflict", "alliance"] = Field(
+        default="conflict",
+        description="conflict: one player is The Wall against the Investigators; alliance: "
+        "everyone is an Investigator against the Presence deck.",
+    )
+    investigators: int | None = Field(
+        default=None, ge=3, le=6,
+        description="How many Investigators to play (3-6); empty: 3 for one Investigator "
+        "player, 4 for two, otherwise one each.",
+    )
+    gates: int = Field(
+        default=3, ge=3, le=5,
+        description="Open Gates at the start: 3 (recommended), 4 (quite a challenge) or 5 "
+        "(really push them).",
+    )
+    wall_seat: int = Field(
+        default=0, ge=0, le=6,
+        description="Conflict: which seat, in table order (0 = the first seat), is The Wall.",
+    )
+    first_game: bool = Field(
+        default=False,
+        description="First game: take The Street Magician out of the Investigator deck.",
+    )
+    pack_path: str | None = Field(
+        default=None,
+        description="Folder of a content pack to play with (printed cards a group owns); "
+        "empty for the shipped default pack.",
+        json_schema_extra={"lobby": False},
+    )
+
+
+def result_of(state: FourthWallState) -> Result | None:
+    if state.outcome is None:
+        return None
+    investigators = [s for s in state.seats if s != state.wall_seat]
+    wall = [state.wall_seat] if state.wall_seat else []
+    if state.outcome == "investigators":
+        return Result(winners=investigators, losers=wall, reason=state.reason)
+    return Result(winners=wall, losers=investigators, reason=state.reason)
+
+
+class FourthWall(Game[FourthWallOptions, FourthWallState]):
+    name: ClassVar[str] = "fourth_wall"
+    title: ClassVar[str] = "I Am the Fourth Wall"
+    version: ClassVar[str] = "fourth_wall-1+" + pack_fingerprint(default_pack())
+    modes: ClassVar[tuple[str, ...]] = ("conflict", "alliance")
+    rule_prefix: ClassVar[str] = "FW"
+    options_model = FourthWallOptions
+    state_model = FourthWallState
+
+    # ---- contract -----------------------------------------------------------------------
+    def player_counts(self, options: FourthWallOptions) -> set[int]:
+        """FW-PLAY-01/02: Conflict = the Wall + 1..6 Investigator players; Alliance = 1..6."""
+        opts = pack_for(options.pack_path).options
+        out: set[int] = set()
+        for players in range(1, opts.max_investigators + 1):
+            n = investigator_count(players, options.investigators, options.pack_path)
+            if not opts.min_investigators <= n <= opts.max_investigators or n < players:
+                continue
+            seats = players + (1 if options.mode == "conflict" else 0)
+            if options.mode == "conflict" and options.wall_seat >= seats:
+                continue
+            out.add(seats)
+        return out
+
+    def setup(self, seats: list[str], options: FourthWallOptions, seed: int
+              ) -> FourthWallState:
+        counts = self.player_counts(options)
+        if len(seats) not in counts:
+            raise IllegalAction(
+                f"{options.mode} takes {min(counts, default=0)} to {max(counts, default=0)} "
+                f"players with these options, not {len(seats)}.", rule="FW-PLAY-02")
+        return setup_game(list(seats), options.mode, seed, options.pack_path,
+                          options.wall_seat, options.investigators, options.gates,
+                          options.first_game)
+
+    def to_act(self, state: FourthWallState) -> set[str]:
+        return Engine(state).to_act()
+
+    def may_act(self, state: FourthWallState, seat: str) -> bool:
+        eng = Engine(state)
+        return seat in eng.to_act() or bool(eng.anytime_reactions(seat))
+
+    def legal_actions(self, state: FourthWallState, seat: str) -> list[Action]:
+        return Engine(state).legal(seat)
+
+    def _apply(self, state: FourthWallState, seat: str, action: Action) -> list[Event]:
+        return Engine(state).apply(seat, action)
+
+    def view(self, state: FourthWallState, seat: str | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def result(self, state: FourthWallState) -> Result | None:
+        return result_of(state)
+
+    # ---- optional hooks -----------------------------------------------------------------
+    def seat_label(self, state: FourthWallState, seat: str) -> str:
+        return Engine(state).seat_label(seat)
+
+    def describe(self, state: FourthWallState, seat: str, action: Action) -> str:
+        return describe_action(Engine(state), seat, action)
+
+    def prompt_text(self, state: FourthWallState, seat: str) -> str | None:
+        if state.prompts and seat in state.prompts[-1].seats:
+            return state.prompts[-1].text
+        return None
+
+    def public_choices(self, state: FourthWallState, seat: str) -> bool:
+        """False when the labels name hidden cards: always for the Wall seat (its hand, the
+        hands it looks at), and for an Investigator seat whose choices name hand cards in
+        Conflict (FW-VIS-06/15)."""
+        if state.mode == "alliance":
+            return True
+        if seat == state.wall_seat:
+            return False
+        return all(a.kind in SAFE_PUBLIC_KINDS for a in self.legal_actions(state, seat))
+
+    def default_action(self, state: FourthWallState, seat: str) -> Action | None:
+        """The §6 "Default on timeout" of whatever the seat is awaited for."""
+        eng = Engine(state)
+        if seat not in eng.to_act():
+            return None
+        legal = eng.legal(seat)
+        if not legal:
+            return None
+        by_kind: dict[str, list[Action]] = {}
+        for a in legal:
+            by_kind.setdefault(a.kind, []).append(a)
+        rnd = Rng(state=state.rng.state)
+        if not state.prompts:
+            for pref in (K.PASS, K.WRATH, K.END_TURN):
+                if pref in by_kind:
+                    return by_kind[pref][0]
+            return legal[0]
+        p = state.prompts[-1]
+        kind = p.kind
+        if kind in ("keep_investigator", "choose_target", "lose_choice", "wall_choice",
+                    "discard_excess", "destroy_tie"):
+            return rnd.choice(legal)
+        if kind == "scourge":  # keep it where it is, else the lowest-placed Horror
+            return (by_kind.get(K.KEEP_SCOURGE) or by_kind.get(K.SCOURGE) or legal)[0]
+        if kind == "regroup_draw":
+            n_limit = int(p.data.get("n_limit", 0))
+            return act(K.REGROUP_DRAW, mode="limit" if n_limit >= 2 else "n")
+        for pref in (K.KEEP_SCOURGE, K.ACCEPT if kind == "regroup_offer" else "",
+                     K.TAKE_DOOM, K.DONE, K.STOP, K.CANCEL, K.PASS, K.DECLINE):
+            if pref and pref in by_kind:
+                return by_kind[pref][0]
+        if kind == "choose_horror":
+            # the lowest effective Defeat Cost first (FW-PROMPT-13)
+            return min(legal, key=lambda a: sum(
+                eng.defeat_cost(str(a.p("horror"))).values()))
+        return legal[0]
+
+    def ai_action(self, state: FourthWallState, seat: str) -> Action:
+        """A plain but sensible player: close Gates, Defeat Horrors, draw; The Wall manifests
+        and triggers. Falls back to the §6 default."""
+        eng = Engine(state)
+        legal = eng.legal(seat)
+        if not legal:
+            raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+        kinds = {a.kind: a for a in legal}
+        if state.prompts:
+            p = state.prompts[-1]
+            if p.kind == "close_select":
+                if K.CONFIRM in kinds:
+                    return kinds[K.CONFIRM]
+                sel = [a for a in legal if a.kind == K.SELECT]
+                if sel:
+                    return sel[0]
+            if p.kind in ("holy_window", "blitz_window") and K.REACT in kinds:
+                return kinds[K.REACT]
+            if p.kind == "regroup_offer":
+                return kinds.get(K.ACCEPT, legal[0])
+            default = self.default_action(state, seat)
+            return default if default is not None else legal[0]
+        if state.phase == "wall":
+            for k in (K.WRATH, K.MANIFEST, K.TRIGGER, K.WALL_UNIQUE, K.DELVE):
+                if k in kinds:
+                    return kinds[k]
+            return kinds.get(K.END_TURN, legal[0])
+        for k in (K.CLOSE_GATE,):
+            if k in kinds:
+                return kinds[k]
+        for a in legal:
+            if a.kind == K.INTERVENE and state.streets:
+                sym = set(eng.marble(str(a.p("marble"))).symbols)
+                if any(sym & {s for s, n in eng.defeat_cost(h.id).items()
+                              if n > eng.attached_symbols(h)[s]} for h in state.streets):
+                    return a
+        inv = eng.active()
+        if inv is not None and len(inv.hand) < eng.hand_limit(inv) and K.SEARCH in kinds:
+            return kinds[K.SEARCH]
+        return kinds.get(K.PASS, legal[0])
+
+    def summary(self) -> str:
+        return (
+            "I Am the Fourth Wall — the Investigators must close every Gate before The Wall "
+            "opens five after An Eye Opens, or The Ancient One Awakens on the Turn Tracker.\n"
+            "The Wall takes a turn before each Investigator (Conflict: Wrath — spend Doom to "
+            "Delve, Manifest, Trigger, Destroy a Marble, its Unique Action — or Brood; Alliance: "
+            "one Presence card per Doom). Investigators spend 2 Action Points (3 in The "
+            "Crescendo): Search, Intervene, Utilise, Give or Trade, Regroup (2), Close a Gate "
+            "(2: Marbles with a Clue, a Force and a Science), Exploit the Rift (+Doom) and "
+            "their Unique Action once a turn. Your hand is your Sanity: lose every Marble and "
+            "you go Insane, and a Gate opens."
+        )
+
+    def invariants(self, state: FourthWallState) -> list[str]:
+        eng = Engine(state)
+        pack = eng.pack
+        bad: list[str] = []
+        st = state
+        marbles = (st.marble_deck + st.marble_discard + st.in_play + st.anchored
+                   + [m for i in st.investigators for m in i.hand]
+                   + [m for h in st.streets for m in h.attached]
+                   + (st.peek if st.peek_deck == "marble" else []))
+        if sorted(marbles) != sorted(st.marble_cards):
+            c = Counter(marbles)
+            dup = [m for m, n in c.items() if n > 1]
+            bad.append(f"marbles not conserved: {len(marbles)} of {len(st.marble_cards)}"
+                       f" (duplicates {dup})")
+        horrors = (st.horror_deck + st.horror_discard + st.wall_hand + st.horror_limbo
+                   + [h.id for h in st.streets]
+                   + (st.peek if st.peek_deck == "horror" else []))
+        if sorted(horrors) != sorted(st.horror_cards):
+            bad.append(f"horrors not conserved: {len(horrors)} of {len(st.horror_cards)}")
+        invs = (st.investigator_deck + st.removed_investigators
+                + [i.card for i in st.investigators if i.card]
+                + [c for i in st.investigators for c in i.dealt])
+        if sorted(invs) != sorted(c.id for c in pack.investigators):
+            bad.append("investigator cards not conserved")
+        walls = [st.wall_card, *st.gates, *st.gate_supply]
+        if sorted(walls) != sorted(w.id for w in pack.walls):
+            bad.append("wall cards not conserved")
+        if not 0 <= len(st.gates) <= eng.max_gates:
+            bad.append(f"{len(st.gates)} Open Gates")
+        if st.outcome is None and st.phase != "setup" and not st.gates:
+            bad.append("no Gate is open but the game goes on")
+        if st.doom < 0 or st.doom_deferred < 0:
+            bad.append("negative Doom")
+        if st.ap < 0:
+            bad.append("negative Action Points")
+        if any(g.ap < 0 for g in st.grants):
+            bad.append("negative granted Action Points")
+        if st.mode == "alliance":
+            numbers = [h.street for h in st.streets]
+            if None in numbers or len(set(numbers)) != len(numbers):
+                bad.append("Alliance Streets hold more than one Horror or a Horror off-Street")
+            if st.scourge is not None or st.wall_hand:
+                bad.append("Alliance has no Scourge and no Wall hand")
+            if st.target is None or not eng.has_inv(st.target):
+                bad.append("the Target Token is lost")
+        elif any(h.street is not None for h in st.streets):
+            bad.append("Conflict Horrors do not sit on Streets")
+        if st.scourge is not None and eng.on_streets(st.scourge) is None:
+            bad.append("The Scourge is on a Horror that is not On the Streets")
+        for inv in st.investigators:
+            if inv.insane and inv.hand:
+                bad.append(f"{inv.id} is Insane but holds Marbles")
+        ranks = eng.layout_ranks()
+        if not 0 <= st.rank_index < len(ranks):
+            bad.append("Turn Tracker out of range")
+        if st.outcome is None and st.rank_index == len(ranks) - 1 and st.phase != "setup":
+            bad.append("The Ancient One Awakened but the game goes on")
+        resting = not st.prompts and not st.queue and st.outcome is None
+        if resting and st.phase != "setup":
+            for inv in st.investigators:
+                if not inv.insane and inv.card and len(inv.hand) > eng.hand_limit(inv):
+                    bad.append(f"{inv.id} rests above the Hand Limit")
+                if inv.card and not inv.insane and not inv.hand:
+                    bad.append(f"{inv.id} rests with no Marble but is not Insane")
+        for p in st.prompts:
+            if len(p.data.get("options", [])) > MAX_OPTIONS:
+                bad.append(f"prompt {p.kind} offers more than {MAX_OPTIONS} answers")
+        if st.in_play and resting:
+            bad.append("Marbles left in play at rest")
+        return bad
+
+    def public_secrets(self, state: FourthWallState) -> list[str]:
+        """The Wall card before An Eye Opens (both modes), and in Conflict the Investigators'
+        hands and the Wall's hand of Horrors (by instance id), and any peeked cards (§5)."""
+        eng = Engine(state)
+        out: list[str] = []
+        if not state.revealed and state.wall_card:
+            out.append(eng.wall().name)
+            out.append(f'"{state.wall_card}"')
+        if state.mode == "conflict":
+            out += [f'"{m}"' for i in state.investigators for m in i.hand]
+            out += [f'"{h}"' for h in state.wall_hand]
+        out += [f'"{c}"' for c in state.peek]
+        return out
+
+    def private_summary(self, state: FourthWallState, seat: str) -> str | None:
+        eng = Engine(state)
+        if seat == state.wall_seat:
+            w = eng.wall()
+            hand = ", ".join(
+                f"{eng.horror_name(h)} (Manifest {eng.horror(h).manifest.doom}"
+                f"{' + Drain' if eng.horror(h).manifest.drain else ''}, Trigger "
+                f"{eng.horror(h).trigger_cost})" for h in state.wall_hand) or "none"
+            return (f"You are The Wall: {w.name}" + ("" if state.revealed else
+                                                      " (secret until An Eye Opens)")
+                    + f".\n{w.text}\nYour hand of Horrors: {hand}.")
+        if seat not in state.seats:
+            return None
+        lines = []
+        for inv in state.investigators:
+            mine = " (yours)" if inv.seat == seat else ""
+            if inv.dealt:
+                options = " or ".join(
+                    f"{eng.pack.investigator(c).name} (Sanity {eng.pack.investigator(c).sanity})"
+                    for c in inv.dealt)
+                lines.append(f"• Investigator {inv.id[1:]}{mine}: choose {options}")
+                continue
+            if not inv.card:
+                continue
+            status = " — Insane" if inv.insane else (" — Regrouped" if inv.regrouped else "")
+            hand = ", ".join(
+                f"{eng.marble_name(m)} [{symbols_text(list(eng.marble(m).symbols))}]"
+                for m in inv.hand) or "no Marbles"
+            lines.append(f"• {eng.inv_name(inv)}{mine} (Hand Limit {eng.hand_limit(inv)})"
+                         f"{status}: {hand}")
+        if not lines:
+            return None
+        head = ("The Investigators' hands (shared by the team; The Wall cannot see them):"
+                if state.mode == "conflict" else "The Investigators' hands:")
+        stage = STAGE_NAMES[eng.stage()]
+        return head + "\n" + "\n".join(lines) + f"\nTurn Tracker: {stage}."
+
+
+GAME = FourthWall()
+
+__all__ = ["GAME", "FourthWall", "FourthWallOptions", "result_of"]
