@@ -620,16 +620,19 @@ def encode_png(
     img: Image.Image,
     max_bytes: int = 300_000,
     colours: Sequence[int] = (256, 128, 64),
+    compress_level: int = 6,
 ) -> bytes:
     """PNG bytes of ``img`` quantised to a palette, under ``max_bytes`` if at all possible.
 
     Tries each palette size in ``colours``, then the smallest with ``optimize``, then shrinks
     the picture by 15 % steps (keeping its aspect) until it fits or gets too small.
+    ``compress_level`` (zlib 0..9) applies to the first tries; a lower one is faster and a
+    little bigger (the fallbacks always use 6).
     """
     rgb = img.convert("RGB") if img.mode != "RGB" else img
     data = b""
     for n in colours:
-        data = _png(rgb, n, optimize=False)
+        data = _png(rgb, n, optimize=False, compress_level=compress_level)
         if len(data) <= max_bytes:
             return data
     data = _png(rgb, colours[-1], optimize=True)
@@ -642,10 +645,10 @@ def encode_png(
     return data
 
 
-def _png(rgb: Image.Image, n: int, optimize: bool) -> bytes:
+def _png(rgb: Image.Image, n: int, optimize: bool, compress_level: int = 6) -> bytes:
     pal = rgb.quantize(colors=n, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    pal.save(buf, format="PNG", optimize=optimize, compress_level=6)
+    pal.save(buf, format="PNG", optimize=optimize, compress_level=compress_level)
     return buf.getvalue()
 
 
