@@ -511,7 +511,8 @@ class Engine:
             into: str = "answer", **data: Any) -> None:
         """Push a prompt: `options` are the answers; the chosen one resumes `then` with
         ``then.args[into]`` = the answer (``"answer"``: the whole action as a dict; any other
-        key: the answer's single parameter value)."""
+        key: the answer's single parameter value). ``public_text`` in `data` is what the
+        views without the team's secrets show instead of `text` (FW-VIS-02/10)."""
         if len(options) > MAX_OPTIONS:  # keep the value-less answers (done, cancel, stop)
             plain = [o for o in options if not o.params]
             options = [o for o in options if o.params][: MAX_OPTIONS - len(plain)] + plain
@@ -602,7 +603,9 @@ class Engine:
         self.ask(inv.seat, "keep_investigator",
                  f"Investigator {k + 1}: keep one of your two Investigator cards ({names}); "
                  "the team may discuss it openly.",
-                 opts, Step(op="setup_keep", args={"k": k}), into="card")
+                 opts, Step(op="setup_keep", args={"k": k}), into="card",
+                 public_text=f"Investigator {k + 1}: keep one of two Investigator cards "
+                 "(FW-VIS-02: the team sees which).")
 
     def step_setup_keep(self, k: int, card: str) -> None:
         st = self.st
@@ -2395,7 +2398,9 @@ class Engine:
         self.ask(t.seat, "trade_consent",  # FW-AMB-27
                  f"{self.inv_name(i)} offers {self.marble_name(mine)} for your "
                  f"{self.marble_name(marble)} ({self.inv_name(t)}). Accept the Trade?",
-                 [act(K.ACCEPT), act(K.DECLINE)], Step(op="trade_do", args=base))
+                 [act(K.ACCEPT), act(K.DECLINE)], Step(op="trade_do", args=base),
+                 public_text=f"{self.inv_name(i)} offers {self.inv_name(t)} a Trade of one "
+                 "Marble for one (FW-VIS-10). Accept the Trade?")
 
     def step_trade_do(self, inv: str, pool: str, cost: int, mine: str, theirs: str,
                       answer: dict[str, Any], f: int | None = None, **kw: Any) -> None:

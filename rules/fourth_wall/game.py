@@ -140,7 +140,11 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
     def public_choices(self, state: FourthWallState, seat: str) -> bool:
         """False when the labels name hidden cards: always for the Wall seat (its hand, the
         hands it looks at), and for an Investigator seat whose choices name hand cards in
-        Conflict (FW-VIS-06/15)."""
+        Conflict (FW-VIS-06/15); and in both modes for the setup choice between two dealt
+        Investigator cards, which the public view does not name (FW-VIS-02)."""
+        if state.prompts and state.prompts[-1].kind == "keep_investigator" \
+                and seat in state.prompts[-1].seats:
+            return False
         if state.mode == "alliance":
             return True
         if seat == state.wall_seat:
@@ -185,45 +189,11 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         return legal[0]
 
     def ai_action(self, state: FourthWallState, seat: str) -> Action:
-        """A plain but sensible player: close Gates, Defeat Horrors, draw; The Wall manifests
-        and triggers. Falls back to the §6 default."""
-        eng = Engine(state)
-        legal = eng.legal(seat)
-        if not legal:
-            raise IllegalAction("Nothing to do.", rule="CORE-TURN")
-        kinds = {a.kind: a for a in legal}
-        if state.prompts:
-            p = state.prompts[-1]
-            if p.kind == "close_select":
-                if K.CONFIRM in kinds:
-                    return kinds[K.CONFIRM]
-                sel = [a for a in legal if a.kind == K.SELECT]
-                if sel:
-                    return sel[0]
-            if p.kind in ("holy_window", "blitz_window") and K.REACT in kinds:
-                return kinds[K.REACT]
-            if p.kind == "regroup_offer":
-                return kinds.get(K.ACCEPT, legal[0])
-            default = self.default_action(state, seat)
-            return default if default is not None else legal[0]
-        if state.phase == "wall":
-            for k in (K.WRATH, K.MANIFEST, K.TRIGGER, K.WALL_UNIQUE, K.DELVE):
-                if k in kinds:
-                    return kinds[k]
-            return kinds.get(K.END_TURN, legal[0])
-        for k in (K.CLOSE_GATE,):
-            if k in kinds:
-                return kinds[k]
-        for a in legal:
-            if a.kind == K.INTERVENE and state.streets:
-                sym = set(eng.marble(str(a.p("marble"))).symbols)
-                if any(sym & {s for s, n in eng.defeat_cost(h.id).items()
-                              if n > eng.attached_symbols(h)[s]} for h in state.streets):
-                    return a
-        inv = eng.active()
-        if inv is not None and len(inv.hand) < eng.hand_limit(inv) and K.SEARCH in kinds:
-            return kinds[K.SEARCH]
-        return kinds.get(K.PASS, legal[0])
+        """The built-in AI (`rules.fourth_wall.ai`): a one-ply lookahead with a heuristic
+        evaluation, for either side in either mode."""
+        from rules.fourth_wall.ai import choose_action
+
+        return choose_action(state, seat)
 
     def summary(self) -> str:
         return (

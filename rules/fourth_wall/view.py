@@ -52,13 +52,14 @@ seats_info [{seat, label, role "wall"|"investigator", investigators [id]}]
 decks {marble, marble_discard, horror, horror_discard, investigator, presence,
   presence_discard} (counts)
 marble_discard [{id, name}] (public, newest last, FW-VIS-05); horror_discard [{id, name}]
-revealed [{id, name, symbols}] (the last Blitz reveal, FW-VIS-24; cards that have since left
-  the discard pile / the Streets are dropped)
+revealed [{id "blitz1".., card, name, symbols}] (the last Blitz reveal, FW-VIS-24: a public
+  record fixed when revealed; card kinds, never instance ids)
 last_presence (Alliance: name of the last Presence card) | None
 peek [{id, name}] (team views only while a peek is pending) | []
 hand (the Wall seat's view only, Conflict): [{id, card, name, manifest {doom, drain}, defeat
   [symbol], trigger_cost, text}]; wall_card (same seat): {id, name, text, uniques, aura}
-prompt {id, kind, text, seats, labels} | None
+prompt {id, kind, text, seats, labels} | None (the public and Wall views read a neutral
+  text where the full one names the team's cards: dealt Investigators, a Trade offer)
 log [str] — the last public events, oldest first
 """
 
@@ -94,10 +95,6 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
     team = seat is not None and seat in st.seats and not wall_view
     to_act = sorted(eng.to_act())
     act_inv = eng.active()
-    # Blitz cards stay listed only while they are still in a public place (not reshuffled
-    # into the deck and drawn or peeked since).
-    public_zone = set(st.marble_discard) | set(st.anchored) | set(st.in_play) | {
-        m for h in st.streets for m in h.attached}
 
     def marble_dict(mid: str) -> dict[str, Any]:
         m = eng.marble(mid)
@@ -221,7 +218,9 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
     prompt = None
     if st.prompts:
         top = st.prompts[-1]
-        prompt = {"id": top.id, "kind": top.kind, "text": top.text, "seats": list(top.seats),
+        # A prompt whose text names the team's secrets carries a neutral public text.
+        text = top.text if team else str(top.data.get("public_text") or top.text)
+        prompt = {"id": top.id, "kind": top.kind, "text": text, "seats": list(top.seats),
                   "labels": [eng.seat_label(x) for x in top.seats]}
 
     peek = []
@@ -267,9 +266,11 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
                   "presence_discard": len(st.presence_discard)},
         "marble_discard": [{"id": m, "name": eng.marble_name(m)} for m in st.marble_discard],
         "horror_discard": [{"id": h, "name": eng.horror_name(h)} for h in st.horror_discard],
-        "revealed": [{"id": m, "name": eng.marble_name(m),
-                      "symbols": list(eng.marble(m).symbols)} for m in st.revealed_cards
-                     if m in public_zone],
+        # The public record of the last Blitz reveal, as revealed (FW-VIS-24): card kinds,
+        # not instance ids, so it never depends on (or points into) a hand.
+        "revealed": [{"id": f"blitz{k + 1}", "card": eng.marble(m).id,
+                      "name": eng.marble_name(m), "symbols": list(eng.marble(m).symbols)}
+                     for k, m in enumerate(st.revealed_cards)],
         "last_presence": st.last_presence,
         "peek": peek,
         "prompt": prompt,

@@ -1,0 +1,127 @@
+"""Fourth Wall AI benchmark: win rates, end reasons, game length, timings.
+
+    python -m bench.fourth_wall_ai --games 300 --mode alliance --players 2
+    python -m bench.fourth_wall_ai --games 300 --mode conflict --players 3
+    python -m bench.fourth_wall_ai --games 300 --mode conflict --random-wall
+
+Every seat is played by `rules.fourth_wall.ai.choose_action`. Alliance: the Investigators'
+win rate against the Presence deck. Conflict: the Investigators' win rate against the Wall
+AI (both sides AI); ``--random-wall`` / ``--random-investigators`` make one side play uniformly
+random legal moves instead (baselines that show the AI beats random).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rules.core.rng import Rng
+from rules.core.types import Action
+from rules.fourth_wall.ai import choose_action
+from rules.fourth_wall.game import GAME
+from rules.fourth_wall.state import FourthWallState
+
+MAX_DECISIONS = 5000
+
+
+@dataclass
+class GameStats:
+    seed: int
+    won: bool | None
+    reason: str
+    rounds: int
+    decisions: int
+    seconds: float
+    decision_times: list[float] = field(default_factory=list)
+
+
+def reason_key(reason: str) -> str:
+    """Group end reasons (drop names) so the histogram is short."""
+    return re.sub(r"\b[A-Z][a-z]+( [A-Z][a-z]+)*\b goes Insane", "an Investigator goes Insane",
+                  reason)
+
+
+def play(mode: str, players: int, seed: int, random_wall: bool = False,
+         random_investigators: bool = False) -> GameStats:
+    seats = [f"p{i}" for i in range(1, players + 1)]
+    state: FourthWallState = GAME.setup(seats, GAME.options_model(mode=mode), seed)
+    rng = Rng.from_seed(seed ^ 0xF0A11)
+    times: list[float] = []
+    decisions = 0
+    start = time.perf_counter()
+    while GAME.result(state) is None and decisions < MAX_DECISIONS:
+        seat = sorted(GAME.to_act(state))[0]
+        is_wall = seat == state.wall_seat
+        t0 = time.perf_counter()
+        if (random_wall and is_wall) or (random_investigators and not is_wall):
+            action: Action = rng.choice(GAME.legal_actions(state, seat))
+        else:
+            action = choose_action(state, seat)
+            times.append(time.perf_counter() - t0)
+        state = GAME.apply(state, seat, action).state
+        decisions += 1
+    elapsed = time.perf_counter() - start
+    result = GAME.result(state)
+    won = None if result is None else state.outcome == "investigators"
+    return GameStats(seed, won, reason_key(result.reason) if result else "unfinished",
+                     state.round, decisions, elapsed, times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--mode", choices=["conflict", "alliance"], default="alliance")
+    ap.add_argument("--players", type=int, default=None,
+                    help="seats (default: 2 for Alliance, 3 for Conflict = Wall + 2)")
+    ap.add_argument("--seed", type=int, default=0, help="first seed")
+    ap.add_argument("--random-wall", action="store_true",
+                    help="Conflict: the Wall plays random legal moves (baseline)")
+    ap.add_argument("--random-investigators", action="store_true",
+                    help="the Investigators play random legal moves (baseline)")
+    ap.add_argument("--jobs", type=int, default=multiprocessing.cpu_count(),
+                    help="worker processes (1 = in-process)")
+    args = ap.parse_args(argv)
+    players = args.players or (3 if args.mode == "conflict" else 2)
+
+    t0 = time.perf_counter()
+    jobs = [(args.mode, players, seed, args.random_wall, args.random_investigators)
+            for seed in range(args.seed, args.seed + args.games)]
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            stats = pool.starmap(play, jobs)
+    else:
+        stats = [play(*job) for job in jobs]
+    total = time.perf_counter() - t0
+
+    n = len(stats)
+    wins = sum(1 for s in stats if s.won)
+    tag = (" [random Wall]" if args.random_wall else "") + (
+        " [random investigators]" if args.random_investigators else "")
+    print(f"mode={args.mode} players={players} games={n} seeds={args.seed}..{args.seed + n - 1}"
+          + tag)
+    print(f"Investigators win: {wins}/{n} = {100.0 * wins / max(1, n):.1f}%")
+    if args.mode == "conflict":
+        print(f"The Wall wins: {n - wins}/{n} = {100.0 * (n - wins) / max(1, n):.1f}%")
+    print("end reasons:")
+    for reason, k in Counter(s.reason for s in stats).most_common(8):
+        print(f"  {k:5d}  {reason}")
+    print(f"game length: {statistics.fmean(s.rounds for s in stats):.1f} rounds, "
+          f"{statistics.fmean(s.decisions for s in stats):.0f} decisions")
+    dts = sorted(t for s in stats for t in s.decision_times)
+    if dts:
+        med = dts[len(dts) // 2] * 1000
+        p95 = dts[int(len(dts) * 0.95)] * 1000
+        print(f"time per game: {1000 * statistics.fmean(s.seconds for s in stats):.0f} ms "
+              f"(total {total:.1f} s); per AI decision: median {med:.2f} ms, p95 {p95:.2f} ms,"
+              f" max {dts[-1] * 1000:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

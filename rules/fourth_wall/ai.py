@@ -1,0 +1,303 @@
+"""The I Am the Fourth Wall AI: sensible legal moves for any seat in either mode.
+
+`choose_action(state, seat)` always returns one of ``GAME.legal_actions(state, seat)``. It
+never mutates the state and uses no randomness: the same state always gives the same answer.
+
+How it thinks. Every candidate action is scored by a one-ply lookahead: the action is applied
+with `GAME.apply` (on a copy), the seat's own follow-up prompts are answered by a cheap policy
+(select Marbles to Close a Gate, attach to the best Horror), and the resulting state is scored
+by `evaluate` from the seat's side. Actions whose outcome is a random draw (Search, Regroup,
+Delve, ending a turn — which in Alliance runs the Presence deck) are not looked ahead, so the
+AI does not peek at deck order: they get a fixed estimate instead.
+
+`evaluate` (Investigators' side; The Wall's side is its negation) counts: the game's end,
+Open Gates, each Horror On the Streets and the Symbols still needed to Defeat it, The Scourge
+blocking Gates, every Investigator's hand against its Hand Limit (a hand of one or none is
+close to Insanity), Insane Investigators, whether a hand can Close a Gate (and how close the
+best hand is), the Wall's hand and Doom, and the Turn Tracker. The Investigators' side reads
+the team's hands (they share them, FW-SETUP-07); The Wall's side reads only hand counts and the
+public board (it may not see hands, FW-VIS-06).
+
+The Conflict Wall: Wrath unless Brood pays (a Horror to become The Scourge while a hand could
+Close a Gate, or several Drained Horrors to wake), then spends its Doom on whatever scores best
+(Manifest, Trigger, Destroy, its Unique Action), Delves with Doom that would otherwise be lost,
+and always takes the Doom its cards offer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rules.core.errors import IllegalAction
+from rules.core.types import Action
+from rules.fourth_wall import actions as K
+from rules.fourth_wall.content import SYMBOLS
+from rules.fourth_wall.engine import Engine
+from rules.fourth_wall.state import FourthWallState
+
+WIN = 10_000.0
+GATE = 60.0
+HORROR = 10.0
+HORROR_SYMBOL = 4.0
+SCOURGE_BLOCK = 15.0
+MARBLE = 3.0
+LOW_HAND = {0: 12.0, 1: 8.0, 2: 3.0}
+INSANE = 30.0
+CAN_CLOSE = 12.0
+COVER = 3.0
+WALL_CARD = 3.0
+DOOM = 2.0
+RANK = 2.0
+POOL_DOOM = 0.3
+"""Doom in the Action Pool during a Wrath (lost at the end of the turn): nearly worthless."""
+
+NO_LOOKAHEAD = frozenset({K.SEARCH, K.REGROUP, K.PASS, K.END_TURN, K.DELVE, K.WRATH,
+                          K.BROOD, K.REGROUP_DRAW})
+ROLLOUT_STEPS = 8
+
+
+def _game() -> Any:
+    from rules.fourth_wall.game import GAME
+
+    return GAME
+
+
+def _symbols_of(eng: Engine, marbles: list[str]) -> Counter[str]:
+    c: Counter[str] = Counter()
+    for m in marbles:
+        c.update(eng.marble(m).symbols)
+    return c
+
+
+def _coverage(eng: Engine, hand: list[str]) -> float:
+    """How close a hand is to a Close a Gate selection: 1.0 when it meets it."""
+    need, extra = eng.gate_requirement()
+    have = _symbols_of(eng, hand)
+    got = sum(1 for s in SYMBOLS if have[s] > 0)
+    short = max(0, need - got) + sum(max(0, n - (have[s] - 1)) for s, n in extra.items())
+    return 1.0 if short == 0 and eng.meets(hand) else max(0.0, 1.0 - short / (need + 1))
+
+
+def evaluate(state: FourthWallState, team_view: bool = True) -> float:
+    """The state from the Investigators' side (higher is better for them). With
+    ``team_view=False`` hand contents are not read (The Wall's knowledge)."""
+    st = state
+    if st.outcome == "investigators":
+        return WIN - st.rank_index
+    if st.outcome == "wall":
+        return -WIN + st.rank_index
+    eng = Engine(st)
+    score = -GATE * len(st.gates)
+    for h in st.streets:
+        cost = eng.defeat_cost(h.id)
+        att = eng.attached_symbols(h)
+        left = sum(max(0, n - att[s]) for s, n in cost.items())
+        score -= HORROR + HORROR_SYMBOL * left
+    if eng.scourge_blocks():
+        score -= SCOURGE_BLOCK
+    best_cover = 0.0
+    for inv in st.investigators:
+        if not inv.card:
+            continue
+        if inv.insane:
+            score -= INSANE
+            continue
+        n = len(inv.hand)
+        limit = eng.hand_limit(inv)
+        score += MARBLE * min(n, limit) - LOW_HAND.get(n, 0.0)
+        if team_view:
+            best_cover = max(best_cover, _coverage(eng, inv.hand))
+    if team_view:
+        score += CAN_CLOSE if best_cover >= 1.0 else COVER * best_cover
+    if st.wall_seat is not None:
+        score -= WALL_CARD * len(st.wall_hand)
+    pool = POOL_DOOM if st.phase == "wall" and st.wall_mode == "wrath" else DOOM
+    score -= pool * st.doom + DOOM * st.doom_deferred
+    score -= RANK * st.rank_index
+    return score
+
+
+def _side(state: FourthWallState, seat: str) -> float:
+    return -1.0 if seat == state.wall_seat else 1.0
+
+
+def _value(state: FourthWallState, seat: str) -> float:
+    wall = seat == state.wall_seat
+    return _side(state, seat) * evaluate(state, team_view=not wall)
+
+
+def _close_pick(eng: Engine, legal: list[Action]) -> Action:
+    """Close a Gate selection: confirm when met, else the Marble adding the most missing
+    Symbols (single-Symbol Marbles first, to keep the rest)."""
+    for a in legal:
+        if a.kind == K.CONFIRM:
+            return a
+    st = eng.st
+    p = st.prompts[-1]
+    chosen = [str(m) for m in p.data.get("then", {}).get("args", {}).get("selected", [])]
+    have = _symbols_of(eng, chosen)
+    _, extra = eng.gate_requirement()
+
+    def gain(a: Action) -> tuple[int, int]:
+        syms = eng.marble(str(a.p("marble"))).symbols
+        new = sum(1 for s in set(syms) if have[s] == 0)
+        ext = sum(1 for s in syms if extra[s] and have[s] <= extra[s])
+        return (new + ext, -len(syms))
+
+    sel = [a for a in legal if a.kind == K.SELECT]
+    if sel:
+        return max(sel, key=gain)
+    return legal[0]
+
+
+def _quick_policy(state: FourthWallState, seat: str, legal: list[Action]) -> Action:
+    """A cheap answer for follow-up prompts inside a lookahead."""
+    eng = Engine(state)
+    kind = state.prompts[-1].kind if state.prompts else ""
+    if kind == "close_select":
+        return _close_pick(eng, legal)
+    if kind in ("choose_horror", "blitz_card", "choose_marble") and len(legal) <= 6:
+        return _greedy(state, seat, legal)
+    default = _game().default_action(state, seat)
+    return default if default is not None and default in legal else legal[0]
+
+
+def _greedy(state: FourthWallState, seat: str, legal: list[Action]) -> Action:
+    game = _game()
+    best, best_v = legal[0], -1e18
+    for a in legal:
+        try:
+            v = _value(game.apply(state, seat, a).state, seat)
+        except IllegalAction:  # pragma: no cover - legal actions apply
+            continue
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def _rollout(state: FourthWallState, seat: str) -> FourthWallState:
+    """Answer `seat`'s own follow-up prompts with the quick policy."""
+    game = _game()
+    for _ in range(ROLLOUT_STEPS):
+        if game.result(state) is not None or not state.prompts:
+            break
+        if game.to_act(state) != {seat}:
+            break
+        legal = game.legal_actions(state, seat)
+        if not legal:
+            break
+        state = game.apply(state, seat, _quick_policy(state, seat, legal)).state
+    return state
+
+
+def _estimate(state: FourthWallState, seat: str, a: Action, base: float) -> float:
+    """Actions whose result is a random draw or the end of a turn: a fixed estimate."""
+    eng = Engine(state)
+    inv = eng.inv(str(a.p("inv"))) if a.p("inv") and eng.has_inv(str(a.p("inv"))) else \
+        eng.active()
+    if a.kind == K.SEARCH and inv is not None:
+        n, limit = len(inv.hand), eng.hand_limit(inv)
+        if n >= limit:
+            return base + 0.3
+        return base + MARBLE + LOW_HAND.get(n, 0.0) - LOW_HAND.get(n + 1, 0.0) + 1.0
+    if a.kind == K.REGROUP and inv is not None:
+        n, limit = len(inv.hand), eng.hand_limit(inv)
+        gain = min(max(2, limit - n), max(0, limit - n))
+        return base + (MARBLE + 0.5) * gain + LOW_HAND.get(n, 0.0) - 7.5
+    if a.kind == K.DELVE:
+        return base + WALL_CARD - 0.5 + POOL_DOOM * 0  # Doom left is lost anyway
+    if a.kind in (K.PASS, K.END_TURN):
+        return base - 0.1
+    return base
+
+
+def _brood_pays(state: FourthWallState) -> bool:
+    """Brood (wake Drained Horrors, unleash The Scourge, keep the Doom) when The Scourge would
+    block a hand ready to Close a Gate, or when several Horrors wait Drained."""
+    eng = Engine(state)
+    st = state
+    if not st.streets:
+        return False
+    drained = sum(1 for h in st.streets if h.drained)
+    hands_ready = any(len(i.hand) >= 3 for i in st.investigators if not i.insane)
+    scourge_useful = st.scourge is None and hands_ready and len(st.gates) <= 3
+    if st.scourge is None:
+        return True
+    return (scourge_useful and drained >= 1) or drained >= 2 or (
+        scourge_useful and not st.wall_hand and st.doom == 0) or (
+        eng.stage() == "slumber" and scourge_useful and len(st.gates) <= 2)
+
+
+def _prompt_choice(state: FourthWallState, seat: str, legal: list[Action]) -> Action | None:
+    """Prompt answers settled by a rule of thumb (or None: score them)."""
+    eng = Engine(state)
+    p = state.prompts[-1]
+    kinds = {a.kind: a for a in legal}
+    if p.kind == "keep_investigator":
+        return max(legal, key=lambda a: (
+            eng.investigator_card(str(a.p("card"))).sanity, -legal.index(a)))
+    if p.kind == "close_select":
+        return _close_pick(eng, legal)
+    if p.kind in ("wall_doom", "gate_doom") and K.TAKE_DOOM in kinds:
+        return kinds[K.TAKE_DOOM]
+    if p.kind in ("holy_window", "blitz_window") and K.REACT in kinds:
+        return kinds[K.REACT]
+    if p.kind == "regroup_offer":
+        return kinds.get(K.ACCEPT, legal[0])
+    if p.kind == "regroup_draw":
+        n_draw, n_limit = int(p.data.get("n_draw", 0)), int(p.data.get("n_limit", 0))
+        want = "limit" if n_limit > n_draw else "n"
+        return next((a for a in legal if a.p("mode") == want), legal[0])
+    if p.kind == "wall_choice":  # the Marble with the most Symbols (The Wall sees this hand)
+        return max(legal, key=lambda a: (len(eng.marble(str(a.p("marble"))).symbols),
+                                         -legal.index(a)))
+    if p.kind == "scourge":  # the Horror hardest to Defeat
+        sc = [a for a in legal if a.kind == K.SCOURGE]
+        if sc:
+            def left(a: Action) -> int:
+                hid = str(a.p("horror"))
+                h = next(x for x in state.streets if x.id == hid)
+                att = eng.attached_symbols(h)
+                return sum(max(0, n - att[s]) for s, n in eng.defeat_cost(hid).items())
+            return max(sc, key=lambda a: (left(a), -legal.index(a)))
+    if p.kind == "discard_excess" or p.kind == "lose_choice":
+        return _greedy(state, seat, legal)
+    return None
+
+
+def choose_action(state: FourthWallState, seat: str) -> Action:
+    """The AI's action for `seat` (one of the legal actions)."""
+    game = _game()
+    legal: list[Action] = game.legal_actions(state, seat)
+    if not legal:
+        raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+    if len(legal) == 1:
+        return legal[0]
+    if state.prompts and seat in state.prompts[-1].seats:
+        picked = _prompt_choice(state, seat, legal)
+        if picked is not None:
+            return picked
+    if state.phase == "wall" and not state.prompts:
+        kinds = {a.kind: a for a in legal}
+        if K.WRATH in kinds and K.BROOD in kinds:
+            return kinds[K.BROOD] if _brood_pays(state) else kinds[K.WRATH]
+    base = _value(state, seat)
+    best, best_v = legal[0], -1e18
+    for a in legal:
+        if a.kind in NO_LOOKAHEAD:
+            v = _estimate(state, seat, a, base)
+        else:
+            try:
+                after = game.apply(state, seat, a).state
+            except IllegalAction:  # pragma: no cover - legal actions apply
+                continue
+            v = _value(_rollout(after, seat), seat)
+            if a.kind == K.CANCEL:
+                v -= 0.5
+        if v > best_v + 1e-9:
+            best, best_v = a, v
+    return best
+
+
+__all__ = ["choose_action", "evaluate"]
