@@ -21,7 +21,7 @@ from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 
-COGS: tuple[str, ...] = ("cogs.lobby", "cogs.exorcism", "cogs.fourth_wall")
+COGS: tuple[str, ...] = ("cogs.lobby", "cogs.exorcism", "cogs.fourth_wall", "cogs.presence")
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,8 +125,13 @@ class AutoTable:
         except AssertionError:
             raise RuntimeError(f"“{label}” did not land: {res.text or 'no answer'}") from None
 
-    async def play_to_end(self, max_moves: int = 5000) -> int:
-        """Let the AI choose and press every move until the game ends; returns moves made."""
+    async def play_to_end(self, max_moves: int = 5000,
+                          watch: Callable[[Any, int], None] | None = None) -> int:
+        """Let the AI choose and press every move until the game ends; returns moves made.
+
+        `watch(state, mark)` (tests) sees the state after each move and the emulator's message
+        mark from before it: messages with a later order came from that move or after.
+        """
         game_record = await self.bot.storage.get_game(self.game_id)
         assert game_record is not None
         game = GAMES[game_record.game]
@@ -146,7 +152,10 @@ class AutoTable:
             if user_id is None:
                 raise RuntimeError(f"seat {seat} has no player")
             action = game.ai_action(state, seat)
+            mark = self.emu.mark()
             await self.press(by_id[user_id], seat, action, game.describe(state, seat, action))
+            if watch is not None:
+                watch(await self.bot.tables.state(self.game_id), mark)
         raise RuntimeError(f"the game did not end within {max_moves} moves")
 
     def transcript(self) -> list[str]:

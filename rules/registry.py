@@ -26,9 +26,11 @@ def _register_shipped() -> None:
     # Imported here, not at module top, so a game's import error names the game.
     from rules.exorcism.game import GAME as exorcism
     from rules.fourth_wall.game import GAME as fourth_wall
+    from rules.presence.game import GAME as presence
 
     register(exorcism)
     register(fourth_wall)
+    register(presence)
 
 
 _register_shipped()

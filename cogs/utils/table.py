@@ -411,7 +411,8 @@ class Delivery:
             who = [f"<@{users[s]}> ({game.seat_label(state, s)})" if users.get(s)
                    else game.seat_label(state, s) for s in awaited]
             footer = "⏳ Waiting for " + ", ".join(who) if who else ""
-        content = "\n".join(part for part in (header, body, footer) if part)
+        caption = game.board_caption(state) if result is None else None
+        content = "\n".join(part for part in (header, body, caption, footer) if part)
         if len(content) > 2000:
             content = content[:1990] + "…"
         public = game.view(state, None)

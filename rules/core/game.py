@@ -133,6 +133,10 @@ class Game(ABC, Generic[Opt, S]):
         """What `seat` is being asked right now, in a sentence (None: just list the choices)."""
         return None
 
+    def board_caption(self, state: S) -> str | None:
+        """One public line the table should read with every board (who may talk now)."""
+        return None
+
     def private_summary(self, state: S, seat: str) -> str | None:
         """A few lines on what only `seat` may know now (a hand, a secret), or None if nothing.
 

@@ -1,34 +1,45 @@
 """The Exorcism AI: a player that picks sensible legal moves for any seat in any mode.
 
 `choose_action(state, seat)` always returns one of ``Engine(state).legal(seat)`` (the same list
-as ``GAME.legal_actions``). It never mutates the state and uses no randomness at all, so the
-same state always gives the same answer.
+as ``GAME.legal_actions``). It never mutates the state and uses no randomness, so the same
+state always gets the same answer. It reads only what the seat may know: never the order of
+a deck, nor (for investigators) the One vs All Ghost player's hand.
 
 How the investigators think (core, Solo and One vs All):
 
-- **Goals.** Every decision lists the goals an investigator could pursue, each with a value in
-  Exorcism-point equivalents and a cost in Actions: complete a held Task (route: collect the
-  missing Tools from the nearest Tool Rooms, the Supply Room, dropped piles or a teammate's
-  spare Tools, then complete), gain an Available Task, unlock a Locked Room holding Exorcism
-  Tokens, purify (a Darkness token is worth more the closer the supply is to running out
-  before the team can finish; a useful Room at 3 Darkness is worth saving from its Shroud),
-  heal at the Bathroom when Lookouts run low, trade Tools to the teammate who needs them,
-  pick up dropped Tools, and — once the Ghosts are exorcised — walk to the Foyer and escape.
-- **Scoring a legal action.** A non-move action is worth the best rate (value per Action) of
-  a goal it is the next step of; a Move is worth the rate of each goal times the Moves it
-  saves. From the value is subtracted the chance a Ghost ends a Haunt card in the Room the
-  pawn would end the turn in (a Markov model of the Ghosts over the Haunt cards drawn before
-  the seat's next turn, from the public deck composition only) times the cost of a Wound
-  (a Lookout, the dropped Tools, the lost turn; the game when no Lookout is left).
-- **Plans** are free: played when they help now (Extra Action when the Actions run out, Pawn
-  the Loot for a needed Tool, Cleanse on a dark Room, Extra Move towards the goal, Gain Task,
-  Remote Trade); Triage always stops a Wound.
+- **Goals.** Each decision lists what an investigator could work on, each goal with a value in
+  Exorcism-point equivalents and a cost in Actions: complete a held Task (the route gathers
+  the missing Tools from the nearest Tool Rooms, the Supply Room, dropped piles or a
+  teammate's spare Tools, then completes); gain an Available Task (valued as the whole
+  pipeline: reach a Task Room, gain, gather, complete; a Task or three more while standing in
+  the Task Room, up to MAX_OPEN_MISSING Tools short in all); unlock a Locked Room holding
+  Exorcism Tokens (waiting for the Time Action that adds one; stocking Keys for it);
+  purify (see Darkness); heal when Lookouts run low; trade Tools to the teammate who needs
+  them; pick up dropped Tools; near the end, wait by the Foyer; once exorcised, escape.
+- **The turn plan.** For each goal the rest of the turn is played out: Moves towards it, then
+  its steps; the plan earns the goal's rate (value per Action) for each Action it uses, PAR
+  for each Action left over, minus the expected Wound cost of the Room the pawn ends the turn
+  in — a Markov model of the Ghosts over the Haunt cards drawn before the seat's next turn
+  (from the deck's public composition) times the cost of a Wound (Lookouts left, dropped
+  Tools; the game when no Lookout is left), with the option of giving up the last step to
+  step out of harm's way. The first step of the best plan is played.
+- **Darkness.** Every Room holds at most 4 tokens (the 4th Shrouds it), so the supply runs out
+  when the Shrouds and the tokens on the other Rooms reach 30. The team keeps the Rooms it
+  needs clean (the Supply Room, Task Rooms, the Cleansing Room ...) and lets up to
+  MAX_SACRIFICE others Shroud: a token off a kept Room is worth more as the supply drops, a
+  token off a Room bound to Shroud only in an emergency. Close to the exorcism the supply must
+  outlast one more turn per player (each escapes on their own turn).
+- **Plans** are free Actions: Extra Action when the Actions run out, Pawn the Loot for a
+  needed Tool, Cleanse on a dark kept Room, Extra Move instead of a planned Move, Gain Task,
+  Remote Trade to a far teammate; Triage always stops a Wound.
+- **Prompts:** the Supply Room's Tool, the Task to take, the Lookout to rescue with, trade
+  offers (built from spare Tools; accepted when they do not hurt the team), Medium peeks ...
 
 The One vs All Ghost player raises the Haunt Level while 30 is still reachable, moves the
 Ghosts onto investigators when a card in hand wounds one (always when no Lookout is left),
-and uses Terror (Possession, Amnesia, Moving Objects) when it can.
+and spends a spare Action on Terror (Possession, Amnesia, Moving Objects ...).
 
-Off-turn, `choose_action` returns the best Plan play a seat may make (the only legal actions
+Off-turn, `choose_action` returns the best Plan play the seat may make (the only legal actions
 then); `choose_optional_action` returns None instead when no Plan is worth playing.
 """
 
@@ -47,46 +58,60 @@ from rules.exorcism.engine import GHOSTS, Engine, Geometry
 from rules.exorcism.state import ExorcismState, InvestigatorState
 
 INF = 1e9
-PTS_PER_TURN = 1.3
-"""Rough team scoring rate (points per game turn) used to estimate the turns still needed."""
+
+# Darkness (see `_Brain.token_value`).
 TV_KEEP = 0.15
 """A Darkness token off a Room the team keeps clean, in points (plus the pressure term)."""
 TV_PRESSURE = 0.4
+"""Extra worth of such a token as the supply runs low (times `_Brain.pressure`)."""
 TV_SACRIFICE = 0.02
+"""A token off a Room the team lets Shroud (it only delays that Shroud)."""
 PRESSURE_FROM = 14
 """Tokens off the supply (on Rooms or under Shrouds) from which the Darkness is a worry."""
 MAX_SACRIFICE = 6
 """Rooms the team lets Shroud (6 Shrouds hold 24 of the 30 tokens)."""
 PROTECT = 1.0
 """Saving a fully needed Room from its Shroud, in points."""
-HEAL_VALUE: dict[int, float] = {0: 7.0, 1: 3.5, 2: 1.2, 3: 0.3}
-"""Healing, by the Lookouts (plus Triage Plans) left."""
-OPEN_TASK_PENALTY = 0.0
+ESCAPE_TV = 0.6
+"""Extra worth of a token near the exorcism while the supply cannot last one turn a player."""
+
+# Tasks.
 TRIP_BONUS = 0.6
-"""Standing in a Task Room with a Task or two: one more now saves a trip back."""
-TRIP_MAX_OPEN = 2
+"""Standing in a Task Room with a Task or three: one more now saves a trip back."""
+TRIP_MAX_OPEN = 3
 MAX_OPEN_MISSING = 9
 """Tools still missing over the Tasks held, from which no more Tasks are gained."""
+PLAN_VALUE = 0.4
+"""Gaining a Plan card (halved for each Plan already held)."""
+
+# Locked Rooms.
 EXPECTED_END = 26
 """A Locked Room is left for the next Time Action if that comes before this game turn."""
 KEY_PREP = 0.6
+"""A Key stocked for a Locked Room (from game turn KEY_PREP_FROM on)."""
 KEY_PREP_FROM = 10
+
+# The end of the game.
 ENDGAME_PTS = 8
 """Points short of the exorcism from which idle investigators wait near the Foyer."""
 STAGE_RATE = 0.3
+"""Worth of a Move towards the Foyer in the endgame (times 1 + STAGE_URGENCY x urgency)."""
 STAGE_URGENCY = 3.0
 STAGE_COVERED = 0.6
-ESCAPE_TV = 0.6
-"""Gaining a Task is worth less with each Task already held beyond the first."""
-PLAN_VALUE = 0.4
-"""Gaining a Plan card (Triage, Cleanse, Gain Task ... about one Action's worth each)."""
+"""... at least this much for whoever is not needed to finish the last Tasks."""
+
+# Ghosts and Wounds.
+HEAL_VALUE: dict[int, float] = {0: 7.0, 1: 3.5, 2: 1.2, 3: 0.3}
+"""Healing, by the Lookouts (plus Triage Plans) left."""
 WOUND_BASE: dict[int, float] = {0: 40.0, 1: 5.0, 2: 2.5, 3: 1.5}
 """Cost of a Wound by the Lookouts (plus Triage Plans) left, before the dropped Tools."""
 WOUND_SCALE = 1.0
+RETREAT_COST = 0.4
+"""An Action spent stepping out of a Ghost's way, in points (single-action scoring)."""
+
+# Turn planning.
 PAR = 0.45
 """What an Action left over after a plan is worth elsewhere, in points."""
-RETREAT_COST = 0.4
-"""An Action spent stepping out of a Ghost's way, in points."""
 HORIZON_MAX = 15
 SOLO_PRIMARY_ORDER: tuple[str, ...] = (
     "psychologist", "journalist", "detective", "photographer", "doctor", "bodyguard",
@@ -179,13 +204,15 @@ class _GhostModel:
         return out
 
 
-_MODELS: dict[int, _GhostModel] = {}
+_MODELS: dict[str, _GhostModel] = {}
+"""One Ghost model per content pack (keyed by the pack's fingerprint)."""
 
 
 def _ghost_model(eng: Engine) -> _GhostModel:
-    model = _MODELS.get(id(eng.pack))
+    key = f"{eng.st.pack}|{eng.st.pack_path}"
+    model = _MODELS.get(key)
     if model is None:
-        model = _MODELS[id(eng.pack)] = _GhostModel(eng.pack, eng.geo)
+        model = _MODELS[key] = _GhostModel(eng.pack, eng.geo)
     return model
 
 
@@ -505,35 +532,6 @@ class _Brain:
         return total, first, cur
 
     # ---------------------------------------------------------------- darkness
-    def inflow(self) -> float:
-        """Expected Darkness Tokens placed per game turn from now on."""
-        st = self.st
-        per_card = 0.0
-        n_std = sum(1 for c in self.pack.haunt_deck if c.kind == "haunt")
-        by_loc: Counter[int] = Counter(
-            c.location for c in self.pack.haunt_deck if c.kind == "haunt")
-        for cid in self.geo.house:
-            cell = st.cells[cid]
-            if cell.face_down or cell.shrouded or cell.card is None:
-                continue
-            loc = self.pack.room(cell.card).location
-            if loc is not None:
-                per_card += by_loc[loc] / max(1, n_std)
-        value = self.eng.track_value()
-        last = st.track_index >= len(self.pack.clock.darkness_track) - 1
-        v_eff = value if last else value + 0.5
-        return max(0.2, v_eff * 0.8 * per_card)
-
-    def turns_needed(self) -> float:
-        st = self.st
-        seats = [s for s in st.seats if s != st.ghost_seat and not st.players[s].out]
-        if st.exorcised:
-            need = 1.0 + 1.2 * len(seats)
-        else:
-            need = max(0, self.opts.exorcism_target - st.points) / PTS_PER_TURN + 1.2 * len(
-                seats) + 1
-        return min(need, float(sum(st.dice)))
-
     def pressure(self) -> float:
         """How close the Darkness is to running out: 0 (fine) .. 1+ (about to)."""
         st = self.st
@@ -761,7 +759,7 @@ class _Brain:
                             best, best_total = r, total
                     if best > 0:
                         # The whole pipeline (reach the Task, gain it, gather, complete).
-                        rate = best / (1.0 + OPEN_TASK_PENALTY * max(0, n_open - 1))
+                        rate = best
                         if where == pos and 1 <= n_open <= TRIP_MAX_OPEN and best > 0.25:
                             rate += TRIP_BONUS  # a second Task now saves a trip back
                         if self.pipeline_covers():
@@ -1276,6 +1274,9 @@ class _Brain:
         spare = self.slack_purify(legal)
         if spare is not None:
             return spare
+        walk = self.final_walk(legal)
+        if walk is not None:
+            return walk
         mine = self.invs(self.seat)
         if mine and all(self.holds_at_foyer(i) for i in mine):
             wait = act(K.PASS)
@@ -1428,6 +1429,39 @@ class _Brain:
 
         return moves[min(moves, key=key)]
 
+    def final_walk(self, legal: list[Action]) -> Action | None:
+        """Holding the Task that completes the exorcism: if the pawn can still walk to the
+        Foyer, complete it there and escape in this turn, walk first (the Ghosts are gone
+        once it is done, and every turn of Darkness counts)."""
+        st = self.st
+        if st.exorcised or st.phase != "actions" or st.active != self.seat:
+            return None
+        target = self.opts.exorcism_target - st.points
+        for a in legal:
+            if a.kind != K.TASK:
+                continue
+            inv = self.inv_for(a)
+            if inv is None or inv.cell is None or inv.cell == "foyer":
+                continue
+            task = str(a.p("task"))
+            if self.task_value(task, inv.character) < target - 0.5 and (
+                    self.pack.task(task).points < target):
+                continue
+            mr = max(1, self.eng.move_range(inv))
+            m = self.moves(inv.cell, "foyer", mr)
+            if m == 0 or m + 2 > st.actions_left:
+                return None
+            moves = {str(x.p("to")): x for x in legal
+                     if x.kind == K.MOVE and self.inv_for(x) is inv}
+            if not moves:
+                return None
+            best = min(sorted(moves), key=lambda c: (self.moves(c, "foyer", mr),
+                                                     self.dist(c, "foyer")))
+            if self.moves(best, "foyer", mr) < m:
+                return moves[best]
+            return None
+        return None
+
     def slack_purify(self, legal: list[Action]) -> Action | None:
         """After the exorcism, an investigator who cannot escape this turn anyway purifies
         with the Actions it can spare (the Darkness still ends the game)."""
@@ -1530,8 +1564,10 @@ class _Brain:
         if kind == "pick_up":
             return by_kind.get(K.PICK_ALL, legal)[0]
         if kind == "foyer":
-            if K.ESCAPE in by_kind:
+            if K.ESCAPE in by_kind and self.seat != st.ghost_seat:
                 return by_kind[K.ESCAPE][0]
+            if self.seat == st.ghost_seat and K.SWITCH in by_kind:
+                return by_kind[K.SWITCH][0]  # a possessed investigator never escapes
             return pick(legal, lambda a: self.lookout_score(str(a.p("lookout"))))
         if kind == "terror_seat":
             return self.terror_seat(legal, d)

@@ -140,10 +140,9 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         return legal[0]
 
     def ai_action(self, state: ExorcismState, seat: str) -> Action:
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise IllegalAction("Nothing to do.", rule="CORE-TURN")
-        return legal[0]
+        from rules.exorcism.ai import choose_action  # the AI imports the engine, not game.py
+
+        return choose_action(state, seat)
 
     def summary(self) -> str:
         return (

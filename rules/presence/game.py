@@ -153,6 +153,14 @@ class Presence(Game[PresenceOptions, PresenceState]):
             text += "\nYou inspected: " + " ".join(v["inspected"])
         return text
 
+    def board_caption(self, state: PresenceState) -> str | None:
+        # Every board post says who is alone and whether table talk is allowed (P-COMM).
+        if not state.visitors or state.phase == "setup":
+            return None
+        talk = Engine(state).table_talk()
+        head = "🗣️ Table talk allowed." if talk["allowed"] else "🤫 No table talk now."
+        return f"{head} {talk['why']}"
+
     def summary(self) -> str:
         return (
             "The Presence — one player is a spirit, good or evil by its secret script; the "
