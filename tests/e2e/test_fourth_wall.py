@@ -9,11 +9,11 @@ Alliance: a whole game to the end.
 
 from __future__ import annotations
 
+import bisect
 import json
 from typing import Any
 
 from bot.demo import AutoTable
-from bot.emulator.records import MessageRecord
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.state import FourthWallState
 from rules.registry import GAMES
@@ -57,7 +57,6 @@ async def test_conflict_wall_secrets_stay_out_of_the_thread(table: Table) -> Non
     team_users = [u for u in auto.users if u is not wall_user]
     eng = Engine(state)
     wall_name = eng.wall().name
-    thread_id = str(auto.thread().id)
 
     # The Wall player's DMs: the Wall card and the hand of Horrors (FW-VIS-12/15).
     wall_dms = " ".join(m.content + json.dumps(m.embeds)
@@ -79,23 +78,31 @@ async def test_conflict_wall_secrets_stay_out_of_the_thread(table: Table) -> Non
     wall_prefix = f"hb:a:{auto.game_id}:{wall}:"
     checked = 0
 
-    def watch(st: Any, new: list[MessageRecord]) -> None:
-        nonlocal known, checked
+    # (mark before a move, what was secret right after it): a thread message sent after that
+    # mark and before the next one must hold none of it.
+    marks: list[int] = []
+    secrets: list[set[str]] = []
+
+    def watch(st: Any, mark: int) -> None:
+        nonlocal known
         known |= _public_horror_names(st)
         e = Engine(st)
         secret = {e.horror_name(h) for h in st.wall_hand} - known
         if not st.revealed:
             secret.add(e.wall().name)
-        for m in new:
-            if m.channel_id != thread_id or m.flags & EPHEMERAL:
-                continue
-            checked += 1
-            blob = m.content + json.dumps(m.embeds)
-            for s in secret:
-                assert s not in blob, (s, blob[:300])
-            assert not [c for c in m.custom_ids if c.startswith(wall_prefix)]
+        marks.append(mark)
+        secrets.append(secret)
 
     moves = await auto.play_to_end(watch=watch)
+    await table.emu.settle()
+    for m in table.emu.messages_in(auto.thread()):
+        i = bisect.bisect_left(marks, m.order) - 1
+        if i < 0 or m.flags & EPHEMERAL:
+            continue
+        checked += 1
+        blob = m.content + json.dumps(m.embeds)
+        for secret_text in secrets[i]:
+            assert secret_text not in blob, (secret_text, blob[:300])
     assert moves > 0 and checked > 0
     record = await table.bot.storage.get_game(auto.game_id)
     assert record is not None and record.status == "over"
