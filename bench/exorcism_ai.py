@@ -84,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--random", action="store_true",
                     help="investigators play random legal moves (baseline)")
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (1 = in-process)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="worker processes (1 = in-process; per-decision times are only "
+                    "meaningful with 1)")
     args = ap.parse_args(argv)
     players = args.players or (1 if args.mode == "solo" else 3)
 

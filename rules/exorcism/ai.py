@@ -109,6 +109,16 @@ WOUND_SCALE = 1.0
 RETREAT_COST = 0.4
 """An Action spent stepping out of a Ghost's way, in points (single-action scoring)."""
 
+# The One vs All Ghost player.
+HAUNT_RUSH = 3.0
+"""Raising the Haunt Level while 30 is reachable. Above every Terror and below any Wound: with
+the default pack nothing the investigators do stops the Level (it only needs 2 supply tokens
+a time), so this Ghost wins One vs All in about 17 game turns. Lower it (below 1.8) for a
+Ghost that harasses with Terror and Darkness instead."""
+TERROR_SPARE = 0.8
+"""With 2+ Actions left in a Haunt phase, Possession / Amnesia / Moving Objects come before
+raising the Haunt Level (one Terror per turn)."""
+
 # Turn planning.
 PAR = 0.45
 """What an Action left over after a plan is worth elsewhere, in points."""
@@ -1788,7 +1798,7 @@ class _Brain:
             if st.haunt_level + self.opts.haunt_level_step >= self.opts.haunt_level_win:
                 return 2000.0
             if self.haunt_reachable():
-                return 3.0
+                return HAUNT_RUSH
             nxt = [t.threshold for t in self.pack.terror if t.threshold > st.haunt_level]
             return 0.6 if nxt else 0.1
         if k == K.GHOST_MOVE:
@@ -1835,7 +1845,9 @@ class _Brain:
                     "walls_bleed": 0.4, "haunting_sounds": 0.3, "cold_spot": 0.3}.get(ab, 0.2)
             if ab == "moving_objects" and not any(i.tools for i in self.invs()):
                 base = 0.0
-            if st.ghost_budget < 2:
+            if st.ghost_budget >= 2 and base >= 1.0:
+                base += TERROR_SPARE  # a spare Action: Terror now, the Haunt Level after
+            elif st.ghost_budget < 2:
                 base *= 0.5  # the last Action of the phase goes to the Haunt Level first
             return base
         return 0.0
