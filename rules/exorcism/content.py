@@ -122,6 +122,8 @@ from pydantic import (
     ValidationError,
 )
 
+from rules.core.content import ContentError, Finding
+
 __all__ = [
     "DEFAULT_PACK_DIR",
     "EFFECT_OPS",
@@ -897,28 +899,6 @@ class Pack(_Model):
 
 
 # --------------------------------------------------------------------------- findings
-
-
-class Finding(_Model):
-    """One validation result; ``rule`` is the spec rule id it enforces."""
-
-    rule: str
-    severity: Literal["error", "warning"]
-    message: str
-    file: str | None = None
-
-    def __str__(self) -> str:
-        where = f"{self.file}: " if self.file else ""
-        return f"{self.severity.upper()} {self.rule} {where}{self.message}"
-
-
-class ContentError(ValueError):
-    """A content pack has errors; ``findings`` lists them (warnings excluded)."""
-
-    def __init__(self, findings: list[Finding]) -> None:
-        self.findings = findings
-        lines = "\n".join(f"  {f}" for f in findings)
-        super().__init__(f"content pack has {len(findings)} error(s):\n{lines}")
 
 
 _CUSTOM_EFFECTS: set[str] = set()

@@ -283,6 +283,8 @@ from pydantic import (
     field_validator,
 )
 
+from rules.core.content import ContentError, Finding
+
 __all__ = [
     "CONDITION_TESTS",
     "DEFAULT_PACK_DIR",
@@ -1844,28 +1846,6 @@ class Pack(_Model):
 
 
 # --------------------------------------------------------------------------- findings
-
-
-class Finding(_Model):
-    """One validation result; ``rule`` is the spec rule id (P-… or G-nn) it enforces."""
-
-    rule: str
-    severity: Literal["error", "warning"]
-    message: str
-    file: str | None = None
-
-    def __str__(self) -> str:
-        where = f"{self.file}: " if self.file else ""
-        return f"{self.severity.upper()} {self.rule} {where}{self.message}"
-
-
-class ContentError(ValueError):
-    """A content pack has errors; ``findings`` lists them (warnings excluded)."""
-
-    def __init__(self, findings: list[Finding]) -> None:
-        self.findings = findings
-        lines = "\n".join(f"  {f}" for f in findings)
-        super().__init__(f"content pack has {len(findings)} error(s):\n{lines}")
 
 
 _CUSTOM_EFFECTS: set[str] = set()
