@@ -2317,8 +2317,10 @@ class Engine:
         if option == "done":
             self.later(Step(op="rest_draw", args={"seat": seat}))
             return
-        self.discard_card(seat, option)
+        # `later` pushes to the front: queue the re-ask first so a clue card's
+        # "beneath which secret?" prompt (PR-03) is answered before it.
         self.later(Step(op="rest_continue", args={"seat": seat}))
+        self.discard_card(seat, option)
 
     def step_rest_continue(self, seat: str) -> None:
         self.later(Step(op="rest_discard", args={"seat": seat}))

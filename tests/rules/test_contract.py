@@ -71,6 +71,28 @@ def test_random_playouts_end_never_raise_and_keep_invariants(name: str, mode: st
 
 
 @pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
+def test_a_table_that_always_takes_the_first_choice_still_reaches_the_end(
+    name: str, mode: str, n: int
+) -> None:
+    """Liveness: no prompt may re-ask itself forever when answered the same way.
+
+    Random playouts miss such loops (a random player eventually picks "done"); a bot seat
+    or a stubborn player pressing the first button does not. Regression: a clue card
+    discarded during Rest used to be re-offered before its "beneath which secret?" prompt.
+    """
+    game = ALL_GAMES[name]
+    options = game.options_model(mode=mode)
+    for seed in range(3):
+        state = game.setup(_seats(n), options, seed)
+        for _ in range(5_000):
+            if game.result(state) is not None:
+                break
+            seat = sorted(game.to_act(state))[0]
+            state = game.apply(state, seat, game.legal_actions(state, seat)[0]).state
+        assert game.result(state) is not None, f"seed {seed}: first-choice table never ended"
+
+
+@pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
 def test_apply_never_mutates_and_replays_byte_identical(name: str, mode: str, n: int) -> None:
     game = ALL_GAMES[name]
     options = game.options_model(mode=mode)
