@@ -153,13 +153,10 @@ id and slot, for tools and tests.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
-import tomllib
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -169,11 +166,18 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
-    TypeAdapter,
     ValidationError,
 )
 
-from rules.core.content import ContentError, Finding
+from rules.core.content import (
+    ContentError,
+    Finding,
+    check_pack_folder,
+    fingerprint,
+    load_pack_folder,
+    read_toml_pack,
+    schema_findings,
+)
 
 __all__ = [
     "ACTION_NAMES",
@@ -1277,7 +1281,7 @@ class _PackHeader(_Model):
     scourge: Scourge = Scourge()
 
 
-def _loc_rule(default_rule: str, loc: tuple[int | str, ...]) -> str:
+def _loc_rule(default_rule: str, loc: tuple[int | str, ...], err_type: str = "") -> str:
     """A more precise rule id for a bad Symbol (check b), else the file's component rule."""
     last = next((p for p in reversed(loc) if isinstance(p, str)), "")
     if last in {"symbols", "defeat", "symbol"}:
@@ -1285,59 +1289,13 @@ def _loc_rule(default_rule: str, loc: tuple[int | str, ...]) -> str:
     return default_rule
 
 
-def _describe_loc(items: Any, key: str | None, loc: tuple[int | str, ...]) -> str:
-    """``horror[3] (id 'H-GHOUL').trigger[0][1].op`` from a pydantic error location."""
-    parts: list[str] = []
-    rest = list(loc)
-    first = rest[0] if rest else None
-    if key is not None and isinstance(first, int):
-        idx = first
-        rest.pop(0)
-        ident = ""
-        if isinstance(items, list) and idx < len(items) and isinstance(items[idx], dict):
-            raw_id = items[idx].get("id", items[idx].get("number", items[idx].get("investigators")))
-            if raw_id is not None:
-                ident = f" (id {raw_id!r})"
-        parts.append(f"{key}[{idx}]{ident}")
-    for p in rest:
-        if isinstance(p, int):
-            parts.append(f"[{p}]")
-        else:
-            parts.append(("." if parts else "") + p)
-    return "".join(parts) or "(file)"
-
-
 def _schema_findings(
     file: str, rule: str, items: Any, key: str | None, exc: ValidationError
 ) -> list[Finding]:
-    out: list[Finding] = []
-    errs = exc.errors()
-    for err in errs:
-        loc = tuple(err["loc"])
-        # A bad element also makes pydantic report its min_length tuple as too short;
-        # that echo would only repeat the real error, so drop it.
-        if err["type"] == "too_short" and any(
-            len(o["loc"]) > len(loc) and tuple(o["loc"][: len(loc)]) == loc for o in errs
-        ):
-            continue
-        loc = _strip_tags(items, loc)
-        msg = err["msg"]
-        ctx = err.get("ctx") or {}
-        if err["type"] == "union_tag_invalid":
-            # An effect op / modifier kind / condition test outside the vocabulary (check d).
-            msg = (
-                f"unknown {ctx.get('discriminator', 'tag')} {ctx.get('tag')!r}; "
-                f"expected one of {ctx.get('expected_tags', '?')}"
-            )
-        elif err["type"] == "union_tag_not_found":
-            msg = f"missing the {ctx.get('discriminator', 'tag')} key"
-        where = _describe_loc(items, key, loc)
-        out.append(
-            Finding(
-                rule=_loc_rule(rule, loc), severity="error", message=f"{where}: {msg}", file=file
-            )
-        )
-    return out
+    return schema_findings(
+        file, rule, items, key, exc, rule_for=_loc_rule,
+        id_keys=("id", "number", "investigators"), clean_loc=_strip_tags,
+    )
 
 
 _TAG_KEYS: tuple[str, ...] = ("op", "kind", "test", "action")
@@ -1366,59 +1324,17 @@ def _strip_tags(data: Any, loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
     return tuple(out)
 
 
+def _target(file: str) -> tuple[str, Any] | None:
+    return _FILE_FIELD.get(file)
+
+
 def _read_pack(path: Path) -> tuple[Pack | None, list[Finding]]:
     """Parse every file; return the Pack (None if anything failed) and the parse findings."""
-    findings: list[Finding] = []
-    if not path.is_dir():
-        return None, [
-            Finding(
-                rule="FW-COMP-01",
-                severity="error",
-                message=f"{path} is not a content pack folder",
-            )
-        ]
-    parts: dict[str, Any] = {}
-    header: _PackHeader | None = None
-    for file, (key, rule) in PACK_FILES.items():
-        fpath = path / file
-        if not fpath.is_file():
-            findings.append(
-                Finding(rule=rule, severity="error", message="file is missing", file=file)
-            )
-            continue
-        try:
-            with fpath.open("rb") as fh:
-                data = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            findings.append(
-                Finding(rule=rule, severity="error", message=f"TOML syntax: {exc}", file=file)
-            )
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            findings.append(
-                Finding(rule=rule, severity="error", message=f"cannot read: {exc}", file=file)
-            )
-            continue
-        try:
-            if key is None:
-                header = _PackHeader.model_validate(data)
-            else:
-                extra = sorted(set(data) - {key})
-                if extra:
-                    findings.append(
-                        Finding(
-                            rule=rule,
-                            severity="error",
-                            message=f"unexpected top-level keys {extra}; expected [[{key}]]",
-                            file=file,
-                        )
-                    )
-                field, model = _FILE_FIELD[file]
-                parts[field] = _list_adapter(model).validate_python(data.get(key, []))
-        except ValidationError as exc:
-            items = data.get(key) if key is not None else data
-            findings.extend(_schema_findings(file, rule, items, key, exc))
-    if findings or header is None:
+    header, parts, findings = read_toml_pack(
+        path, folder_rule="FW-COMP-01", files=PACK_FILES, target=_target,
+        header_model=_PackHeader, findings_for=_schema_findings,
+    )
+    if header is None:
         return None, findings
     pack = Pack(
         name=header.name,
@@ -1429,12 +1345,6 @@ def _read_pack(path: Path) -> tuple[Pack | None, list[Finding]]:
         **parts,
     )
     return pack, findings
-
-
-@cache
-def _list_adapter(model: Any) -> TypeAdapter[Any]:
-    # One adapter per card model: building them is the slow part of pydantic.
-    return TypeAdapter(tuple[model, ...])
 
 
 # --------------------------------------------------------------------------- walking
@@ -1781,10 +1691,7 @@ def validate_pack(pack: Pack, custom_effects: Collection[str] | None = None) -> 
 
 def check_pack(path: Path | str, custom_effects: Collection[str] | None = None) -> list[Finding]:
     """Every finding for the pack folder at ``path``; bad content never raises."""
-    pack, findings = _read_pack(Path(path))
-    if pack is not None:
-        findings.extend(validate_pack(pack, custom_effects))
-    return findings
+    return check_pack_folder(_read_pack, validate_pack, path, custom_effects)
 
 
 def load_pack(path: Path | str | None = None) -> Pack:
@@ -1793,13 +1700,7 @@ def load_pack(path: Path | str | None = None) -> Pack:
     Raises :class:`ContentError` when there is any error finding; warnings are allowed.
     """
     folder = DEFAULT_PACK_DIR if path is None else Path(path)
-    pack, findings = _read_pack(folder)
-    if pack is not None:
-        findings.extend(validate_pack(pack))
-    errors = [f for f in findings if f.severity == "error"]
-    if errors or pack is None:
-        raise ContentError(errors)
-    return pack
+    return load_pack_folder(_read_pack, validate_pack, folder)
 
 
 @lru_cache(maxsize=1)
@@ -1809,10 +1710,8 @@ def default_pack() -> Pack:
 
 
 def pack_fingerprint(pack: Pack) -> str:
-    """``name@version+<hash>``: which content a game was created with (spec §3.0)."""
-    canonical = json.dumps(pack.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
-    return f"{pack.name}@{pack.version}+{digest}"
+    """``name@version+<hash>``: which content a game was created with."""
+    return fingerprint(pack)
 
 
 def pack_json_schema() -> Mapping[str, Any]:

@@ -264,12 +264,9 @@ in ``[options]``, dead-but-harmless content (G-02/G-18 rooms without actions, ..
 
 from __future__ import annotations
 
-import hashlib
-import json
-import tomllib
 from collections import Counter, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -278,12 +275,19 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
-    TypeAdapter,
     ValidationError,
     field_validator,
 )
 
-from rules.core.content import ContentError, Finding
+from rules.core.content import (
+    ContentError,
+    Finding,
+    check_pack_folder,
+    fingerprint,
+    load_pack_folder,
+    read_toml_pack,
+    schema_findings,
+)
 
 __all__ = [
     "CONDITION_TESTS",
@@ -1913,28 +1917,6 @@ class _PackHeader(_Model):
     options: PackOptions = PackOptions()
 
 
-def _describe_loc(items: Any, key: str | None, loc: tuple[int | str, ...]) -> str:
-    """``card[3] (id 'descendant.04').actions[0]`` from a pydantic error location."""
-    parts: list[str] = []
-    rest = list(loc)
-    first = rest[0] if rest else None
-    if key is not None and isinstance(first, int):
-        idx = first
-        rest.pop(0)
-        ident = ""
-        if isinstance(items, list) and idx < len(items) and isinstance(items[idx], dict):
-            raw_id = items[idx].get("id")
-            if raw_id is not None:
-                ident = f" (id {raw_id!r})"
-        parts.append(f"{key}[{idx}]{ident}")
-    for p in rest:
-        if isinstance(p, int):
-            parts.append(f"[{p}]")
-        else:
-            parts.append(("." if parts else "") + p)
-    return "".join(parts) or "(file)"
-
-
 def _loc_rule(default_rule: str, loc: tuple[int | str, ...], err_type: str = "") -> str:
     """A more precise rule id for a few well-known fields, else the file's rule."""
     if err_type in ("union_tag_invalid", "union_tag_not_found"):
@@ -1953,99 +1935,20 @@ def _loc_rule(default_rule: str, loc: tuple[int | str, ...], err_type: str = "")
 def _schema_findings(
     file: str, rule: str, items: Any, key: str | None, exc: ValidationError
 ) -> list[Finding]:
-    out: list[Finding] = []
-    errs = exc.errors()
-    for err in errs:
-        loc = tuple(err["loc"])
-        # A bad element also makes pydantic report its min_length tuple as too short;
-        # that echo would only repeat the real error, so drop it.
-        if err["type"] == "too_short" and any(
-            len(o["loc"]) > len(loc) and tuple(o["loc"][: len(loc)]) == loc for o in errs
-        ):
-            continue
-        msg = err["msg"]
-        ctx = err.get("ctx") or {}
-        if err["type"] == "union_tag_invalid":
-            # An effect op / condition test / win test outside the vocabulary.
-            msg = (
-                f"unknown {ctx.get('discriminator', 'tag')} {ctx.get('tag')!r}; "
-                f"expected one of {ctx.get('expected_tags', '?')}"
-            )
-        elif err["type"] == "union_tag_not_found":
-            msg = f"missing the {ctx.get('discriminator', 'tag')} key"
-        where = _describe_loc(items, key, loc)
-        out.append(
-            Finding(
-                rule=_loc_rule(rule, loc, err["type"]),
-                severity="error",
-                message=f"{where}: {msg}",
-                file=file,
-            )
-        )
-    return out
+    return schema_findings(file, rule, items, key, exc, rule_for=_loc_rule)
 
 
-@cache
-def _list_adapter(model: Any) -> TypeAdapter[Any]:
-    # One adapter per card model: building them is the slow part of pydantic.
-    return TypeAdapter(tuple[model, ...])
+def _target(file: str) -> tuple[str, Any] | None:
+    return None if file == "pack.toml" else _PACK_FIELD[file]
 
 
 def _read_pack(path: Path) -> tuple[Pack | None, list[Finding]]:
     """Parse every file; return the Pack (None if anything failed) and the parse findings."""
-    findings: list[Finding] = []
-    if not path.is_dir():
-        return None, [
-            Finding(
-                rule="P-COMP-01", severity="error", message=f"{path} is not a content pack folder"
-            )
-        ]
-    parts: dict[str, Any] = {}
-    header: _PackHeader | None = None
-    for file, (key, rule) in PACK_FILES.items():
-        fpath = path / file
-        if not fpath.is_file():
-            findings.append(
-                Finding(rule=rule, severity="error", message="file is missing", file=file)
-            )
-            continue
-        try:
-            with fpath.open("rb") as fh:
-                data = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            findings.append(
-                Finding(rule=rule, severity="error", message=f"TOML syntax: {exc}", file=file)
-            )
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            findings.append(
-                Finding(rule=rule, severity="error", message=f"cannot read: {exc}", file=file)
-            )
-            continue
-        items: Any = data
-        try:
-            if file == "pack.toml":
-                header = _PackHeader.model_validate(data)
-                continue
-            field, model = _PACK_FIELD[file]
-            if key is None:
-                parts[field] = model.model_validate(data)
-            else:
-                extra = sorted(set(data) - {key})
-                if extra:
-                    findings.append(
-                        Finding(
-                            rule=rule,
-                            severity="error",
-                            message=f"unexpected top-level keys {extra}; expected [[{key}]]",
-                            file=file,
-                        )
-                    )
-                items = data.get(key, [])
-                parts[field] = _list_adapter(model).validate_python(items)
-        except ValidationError as exc:
-            findings.extend(_schema_findings(file, rule, items, key, exc))
-    if findings or header is None:
+    header, parts, findings = read_toml_pack(
+        path, folder_rule="P-COMP-01", files=PACK_FILES, target=_target,
+        header_model=_PackHeader, findings_for=_schema_findings,
+    )
+    if header is None:
         return None, findings
     try:
         pack = Pack(
@@ -2062,10 +1965,7 @@ def _read_pack(path: Path) -> tuple[Pack | None, list[Finding]]:
 
 def check_pack(path: Path | str, custom_effects: Collection[str] | None = None) -> list[Finding]:
     """Every finding for the pack folder at ``path``; bad content never raises."""
-    pack, findings = _read_pack(Path(path))
-    if pack is not None:
-        findings.extend(validate_pack(pack, custom_effects))
-    return findings
+    return check_pack_folder(_read_pack, validate_pack, path, custom_effects)
 
 
 def load_pack(path: Path | str | None = None) -> Pack:
@@ -2074,13 +1974,7 @@ def load_pack(path: Path | str | None = None) -> Pack:
     Raises :class:`ContentError` when there is any error finding; warnings are allowed.
     """
     folder = DEFAULT_PACK_DIR if path is None else Path(path)
-    pack, findings = _read_pack(folder)
-    if pack is not None:
-        findings.extend(validate_pack(pack))
-    errors = [f for f in findings if f.severity == "error"]
-    if errors or pack is None:
-        raise ContentError(errors)
-    return pack
+    return load_pack_folder(_read_pack, validate_pack, folder)
 
 
 @lru_cache(maxsize=1)
@@ -2091,9 +1985,7 @@ def default_pack() -> Pack:
 
 def pack_fingerprint(pack: Pack) -> str:
     """``name@version+<hash>``: which content a game was created with."""
-    canonical = json.dumps(pack.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
-    return f"{pack.name}@{pack.version}+{digest}"
+    return fingerprint(pack)
 
 
 def pack_json_schema() -> Mapping[str, Any]:

@@ -5,7 +5,6 @@ temporary folder and corrupting one thing each."""
 from __future__ import annotations
 
 import ast
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -17,7 +16,6 @@ from rules.exorcism.content import (
     PACK_FILES,
     TOOL_CYCLE,
     ContentError,
-    Finding,
     HauntCard,
     Pack,
     check_pack,
@@ -26,6 +24,7 @@ from rules.exorcism.content import (
     pack_fingerprint,
     register_custom_effect,
 )
+from tests.packs import copy_pack_from, edit, errors, rules_of
 
 
 @pytest.fixture(scope="module")
@@ -34,24 +33,13 @@ def pack() -> Pack:
 
 
 def copy_pack(tmp_path: Path) -> Path:
-    dest = tmp_path / "pack"
-    shutil.copytree(DEFAULT_PACK_DIR, dest)
-    return dest
+    return copy_pack_from(DEFAULT_PACK_DIR, tmp_path)
 
 
-def edit(folder: Path, file: str, old: str, new: str, count: int = 1) -> None:
-    path = folder / file
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, count))
 
 
-def errors(findings: list[Finding]) -> list[Finding]:
-    return [f for f in findings if f.severity == "error"]
 
 
-def rules_of(findings: list[Finding], severity: str = "error") -> set[str]:
-    return {f.rule for f in findings if f.severity == severity}
 
 
 # --------------------------------------------------------------------------- defaults

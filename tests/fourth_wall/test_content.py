@@ -5,7 +5,6 @@ the default pack to a temporary folder and corrupting one thing each."""
 from __future__ import annotations
 
 import ast
-import shutil
 import typing
 from collections import Counter
 from pathlib import Path
@@ -29,6 +28,7 @@ from rules.fourth_wall.content import (
     pack_fingerprint,
     register_custom_effect,
 )
+from tests.packs import copy_pack_from, drop_entry, edit, errors, rules_of
 
 
 @pytest.fixture(scope="module")
@@ -37,33 +37,15 @@ def pack() -> Pack:
 
 
 def copy_pack(tmp_path: Path) -> Path:
-    dest = tmp_path / "pack"
-    shutil.copytree(DEFAULT_PACK_DIR, dest)
-    return dest
+    return copy_pack_from(DEFAULT_PACK_DIR, tmp_path)
 
 
-def edit(folder: Path, file: str, old: str, new: str, count: int = 1) -> None:
-    path = folder / file
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, count))
 
 
-def drop_entry(folder: Path, file: str, header: str, start_marker: str) -> None:
-    """Remove the ``[[header]]`` entry that starts with ``start_marker``."""
-    path = folder / file
-    text = path.read_text()
-    start = text.index(f"[[{header}]]\n{start_marker}")
-    end = text.find(f"[[{header}]]", start + 1)
-    path.write_text(text[:start] + (text[end:] if end != -1 else ""))
 
 
-def errors(findings: list[Finding]) -> list[Finding]:
-    return [f for f in findings if f.severity == "error"]
 
 
-def rules_of(findings: list[Finding], severity: str = "error") -> set[str]:
-    return {f.rule for f in findings if f.severity == severity}
 
 
 # --------------------------------------------------------------------------- defaults

@@ -6,7 +6,6 @@ give an error finding naming the rule it breaks."""
 from __future__ import annotations
 
 import ast
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -21,7 +20,6 @@ from rules.presence.content import (
     Choice,
     ContentError,
     Discard,
-    Finding,
     Pack,
     RevealSecret,
     check_pack,
@@ -32,6 +30,7 @@ from rules.presence.content import (
     pack_json_schema,
     validate_pack,
 )
+from tests.packs import copy_pack_from, edit, errors, rules_of
 
 
 @pytest.fixture(scope="module")
@@ -40,24 +39,13 @@ def pack() -> Pack:
 
 
 def copy_pack(tmp_path: Path) -> Path:
-    dest = tmp_path / "pack"
-    shutil.copytree(DEFAULT_PACK_DIR, dest)
-    return dest
+    return copy_pack_from(DEFAULT_PACK_DIR, tmp_path)
 
 
-def edit(folder: Path, file: str, old: str, new: str, count: int = 1) -> None:
-    path = folder / file
-    text = path.read_text()
-    assert old in text, f"{old!r} not in {file}"
-    path.write_text(text.replace(old, new, count))
 
 
-def rules_of(findings: list[Finding], severity: str = "error") -> set[str]:
-    return {f.rule for f in findings if f.severity == severity}
 
 
-def errors(findings: list[Finding]) -> list[Finding]:
-    return [f for f in findings if f.severity == "error"]
 
 
 # --------------------------------------------------------------------------- defaults
