@@ -69,8 +69,9 @@ class DuplicateSeat(StorageError):
 class GameSettings(BaseModel):
     """Per-game table settings, stored as JSON in `games.settings`.
 
-    Unknown keys are ignored on load so an older build can read a newer row. Quiet hours and
-    vacation (a later issue) will add fields here and per seat.
+    Unknown keys are ignored on load so an older build can read a newer row, and every field
+    has a default so a newer build reads an older row. Quiet hours and vacations are per player
+    (`PlayerPrefs`), not per game.
     """
 
     model_config = ConfigDict(extra="ignore", validate_assignment=True)
@@ -86,6 +87,11 @@ class GameSettings(BaseModel):
     enforce_after_hours: float = Field(
         default=48.0, ge=1.0, le=24.0 * 14,
         description="With the enforced policy, hours of waiting before the default move (1-336)",
+    )
+    enforce_with: Literal["default", "ai"] = Field(
+        default="default",
+        description="With the enforced policy, at the deadline: default: play the rule's "
+                    "default move; ai: hand the seat to the built-in AI until its player is back",
     )
 
 
@@ -113,6 +119,10 @@ class GameRecord(BaseModel):
     reminder_stage: int
     awaited_since: float | None
     """When the current wait began (the reminder cycle's start; enforcement counts from it)."""
+    epoch: int = 0
+    """How many undos this game has had: never lowered, so (epoch, version) never repeats."""
+    rematch_of: int | None = None
+    """The game this one is a rematch of."""
 
 
 class SeatRecord(BaseModel):
@@ -126,10 +136,69 @@ class SeatRecord(BaseModel):
     joined_at: float
     dms_ok: bool
     role_pref: str | None
+    ai_standin: bool = False
+    """The built-in AI plays this human seat until its player comes back."""
 
     @property
     def is_ai(self) -> bool:
         return self.user_id is None
+
+    @property
+    def ai_driven(self) -> bool:
+        """Whether the bot plays this seat's moves itself (an AI seat or an AI stand-in)."""
+        return self.user_id is None or self.ai_standin
+
+
+MINUTES_PER_DAY = 24 * 60
+
+
+class PlayerPrefs(BaseModel):
+    """One player's preferences across every game: vacation, quiet hours, "my turn is near".
+
+    Quiet hours are minutes after local midnight (`tz_minutes` east of UTC); a window whose
+    end is before its start wraps past midnight (22:00–07:00).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    away: bool = False
+    quiet_start: int | None = Field(default=None, ge=0, lt=MINUTES_PER_DAY)
+    quiet_end: int | None = Field(default=None, ge=0, lt=MINUTES_PER_DAY)
+    tz_minutes: int = Field(default=0, ge=-14 * 60, le=14 * 60)
+    notify_near: bool = False
+
+    @property
+    def has_quiet_hours(self) -> bool:
+        return (self.quiet_start is not None and self.quiet_end is not None
+                and self.quiet_start != self.quiet_end)
+
+    def quiet_until(self, now: float) -> float | None:
+        """When the quiet window `now` falls in ends (epoch seconds), or None if not quiet."""
+        if not self.has_quiet_hours:
+            return None
+        assert self.quiet_start is not None and self.quiet_end is not None
+        local = now + self.tz_minutes * 60
+        minute = (local // 60) % MINUTES_PER_DAY
+        start, end = self.quiet_start, self.quiet_end
+        inside = start <= minute < end if start < end else (minute >= start or minute < end)
+        if not inside:
+            return None
+        wait = (end - minute) % MINUTES_PER_DAY
+        return (local // 60 + wait) * 60 - self.tz_minutes * 60
+
+    def reachable(self, now: float) -> bool:
+        """Whether the player may be pinged or DMed a reminder now."""
+        return not self.away and self.quiet_until(now) is None
+
+
+class StoredGame(BaseModel):
+    """One whole game as storage holds it (a games row, its seats and its action log): the
+    export format of `export_game` / `import_game` and of the stored-game test fixtures."""
+
+    game: GameRecord
+    seats: list[SeatRecord]
+    actions: list[ActionRecord]
 
 
 class ActionRecord(BaseModel):
@@ -142,6 +211,9 @@ class ActionRecord(BaseModel):
     """Who pressed it; None for AI, default (enforced) and other bot-made moves."""
     action_json: str
     at: float
+
+
+StoredGame.model_rebuild()
 
 
 # ---- the interface -------------------------------------------------------------------------
@@ -174,9 +246,11 @@ class Storage(ABC):
     async def create_game(
         self, *, guild_id: int, channel_id: int, thread_id: int | None, game: str,
         options: dict[str, Any], created_by: int, engine_version: str, settings: GameSettings,
-        now: float, seat_creator: bool = True,
+        now: float, seat_creator: bool = True, rematch_of: int | None = None,
     ) -> GameRecord:
-        """A new lobby; with `seat_creator` the creator takes seat s1 in the same transaction."""
+        """A new lobby; with `seat_creator` the creator takes seat s1 in the same transaction.
+
+        Raises DuplicateSeat if `rematch_of` already has a rematch."""
 
     @abstractmethod
     async def get_game(self, game_id: int) -> GameRecord | None: ...
@@ -228,6 +302,60 @@ class Storage(ABC):
     @abstractmethod
     async def set_dms_ok(self, game_id: int, user_id: int, ok: bool) -> None: ...
 
+    @abstractmethod
+    async def set_ai_standin(self, game_id: int, seat: str, on: bool) -> None: ...
+
+    @abstractmethod
+    async def clear_ai_standins(self, user_id: int, game_id: int | None = None) -> list[int]:
+        """The user is back: the AI stops playing their seats (in one game or all). Returns
+        the ids of the games where it stood in."""
+
+    @abstractmethod
+    async def replace_seat(self, game_id: int, seat: str, new_user: int, now: float) -> None:
+        """Give `seat` to `new_user` (DMs unknown until tested), clear its AI stand-in and the
+        votes about it. Raises DuplicateSeat if the user is already seated."""
+
+    @abstractmethod
+    async def find_game_by_rematch(self, game_id: int) -> GameRecord | None:
+        """The rematch of `game_id`, if one was made."""
+
+    # replacement votes
+    @abstractmethod
+    async def vote_replace(self, game_id: int, seat: str, new_user: int, voter: int,
+                           now: float) -> None:
+        """Record (or change) `voter`'s vote to give `seat` to `new_user`."""
+
+    @abstractmethod
+    async def replace_votes(self, game_id: int, seat: str) -> dict[int, int]:
+        """voter → the user they voted to seat."""
+
+    # spectators
+    @abstractmethod
+    async def add_spectator(self, game_id: int, user_id: int, now: float) -> bool:
+        """False if they already followed the game."""
+
+    @abstractmethod
+    async def remove_spectator(self, game_id: int, user_id: int) -> bool: ...
+
+    @abstractmethod
+    async def spectators(self, game_id: int) -> list[int]: ...
+
+    # players
+    @abstractmethod
+    async def prefs(self, user_ids: Iterable[int]) -> dict[int, PlayerPrefs]:
+        """Every asked user's preferences (defaults for one who never set any)."""
+
+    @abstractmethod
+    async def set_prefs(self, prefs: PlayerPrefs, now: float) -> None: ...
+
+    # whole games
+    @abstractmethod
+    async def export_game(self, game_id: int) -> StoredGame: ...
+
+    @abstractmethod
+    async def import_game(self, stored: StoredGame) -> GameRecord:
+        """Insert a stored game under a new id (fixtures, moving a game between databases)."""
+
     # play
     @abstractmethod
     async def start_game(
@@ -257,7 +385,7 @@ class Storage(ABC):
         awaited_since: float | None, now: float,
     ) -> GameRecord:
         """One transaction: delete actions with seq > keep_seq, write the (replayed) state and
-        set version = keep_seq (undo). Raises VersionConflict."""
+        set version = keep_seq and bump the epoch (undo). Raises VersionConflict."""
 
     @abstractmethod
     async def rewrite_state(
@@ -290,9 +418,10 @@ class Storage(ABC):
 _GAME_COLS = (
     "id, guild_id, channel_id, thread_id, game, options, status, state, version, seed, "
     "created_by, engine_version, settings, board_message_id, created_at, updated_at, "
-    "next_reminder_at, reminder_stage, awaited_since"
+    "next_reminder_at, reminder_stage, awaited_since, epoch, rematch_of"
 )
-_SEAT_COLS = "game_id, seat, user_id, position, joined_at, dms_ok, role_pref"
+_SEAT_COLS = "game_id, seat, user_id, position, joined_at, dms_ok, role_pref, ai_standin"
+_PREF_COLS = "user_id, away, quiet_start, quiet_end, tz_minutes, notify_near"
 _ACTION_COLS = "game_id, seq, seat, user_id, action, at"
 
 
@@ -303,15 +432,20 @@ def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
         seed=row[9], created_by=row[10], engine_version=row[11],
         settings=GameSettings.model_validate_json(row[12]), board_message_id=row[13],
         created_at=row[14], updated_at=row[15], next_reminder_at=row[16],
-        reminder_stage=row[17], awaited_since=row[18],
+        reminder_stage=row[17], awaited_since=row[18], epoch=row[19], rematch_of=row[20],
     )
 
 
 def _seat(row: sqlite3.Row | tuple[Any, ...]) -> SeatRecord:
     return SeatRecord(
         game_id=row[0], seat=row[1], user_id=row[2], position=row[3], joined_at=row[4],
-        dms_ok=bool(row[5]), role_pref=row[6],
+        dms_ok=bool(row[5]), role_pref=row[6], ai_standin=bool(row[7]),
     )
+
+
+def _prefs(row: sqlite3.Row | tuple[Any, ...]) -> PlayerPrefs:
+    return PlayerPrefs(user_id=row[0], away=bool(row[1]), quiet_start=row[2], quiet_end=row[3],
+                       tz_minutes=row[4], notify_near=bool(row[5]))
 
 
 def _action(row: sqlite3.Row | tuple[Any, ...]) -> ActionRecord:
@@ -437,21 +571,26 @@ class SqliteStorage(Storage):
     async def create_game(
         self, *, guild_id: int, channel_id: int, thread_id: int | None, game: str,
         options: dict[str, Any], created_by: int, engine_version: str, settings: GameSettings,
-        now: float, seat_creator: bool = True,
+        now: float, seat_creator: bool = True, rematch_of: int | None = None,
     ) -> GameRecord:
         async with self._tx() as db:
-            cur = await db.execute(
-                "INSERT INTO games (guild_id, channel_id, thread_id, game, options, status,"
-                " version, created_by, engine_version, settings, created_at, updated_at,"
-                " reminder_stage) VALUES (?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, 0)",
-                (guild_id, channel_id, thread_id, game, json.dumps(options, sort_keys=True),
-                 created_by, engine_version, settings.model_dump_json(), now, now),
-            )
+            try:
+                cur = await db.execute(
+                    "INSERT INTO games (guild_id, channel_id, thread_id, game, options, status,"
+                    " version, created_by, engine_version, settings, created_at, updated_at,"
+                    " reminder_stage, rematch_of)"
+                    " VALUES (?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, 0, ?)",
+                    (guild_id, channel_id, thread_id, game, json.dumps(options, sort_keys=True),
+                     created_by, engine_version, settings.model_dump_json(), now, now,
+                     rematch_of),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise DuplicateSeat(f"game {rematch_of} already has a rematch") from exc
             game_id = cur.lastrowid
             assert game_id is not None
             if seat_creator:
                 await db.execute(
-                    f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?, 's1', ?, 1, ?, 0, NULL)",
+                    f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?, 's1', ?, 1, ?, 0, NULL, 0)",
                     (game_id, created_by, now),
                 )
             return await self._one_game(db, game_id)
@@ -534,7 +673,7 @@ class SqliteStorage(Storage):
             position = int(rows[0][0])
             try:
                 await db.execute(
-                    f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?, ?, ?, ?, ?, 0, ?)",
+                    f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?, ?, ?, ?, ?, 0, ?, 0)",
                     (game_id, f"s{position}", user_id, position, now, role_pref))
             except sqlite3.IntegrityError as exc:
                 raise DuplicateSeat(f"user {user_id} is already seated in {game_id}") from exc
@@ -566,6 +705,137 @@ class SqliteStorage(Storage):
         async with self._tx() as db:
             await db.execute("UPDATE seats SET dms_ok = ? WHERE game_id = ? AND user_id = ?",
                              (int(ok), game_id, user_id))
+
+    async def set_ai_standin(self, game_id: int, seat: str, on: bool) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE seats SET ai_standin = ? WHERE game_id = ? AND seat = ?"
+                " AND user_id IS NOT NULL", (int(on), game_id, seat))
+
+    async def clear_ai_standins(self, user_id: int, game_id: int | None = None) -> list[int]:
+        where = "user_id = ? AND ai_standin = 1"
+        params: list[Any] = [user_id]
+        if game_id is not None:
+            where += " AND game_id = ?"
+            params.append(game_id)
+        async with self._tx() as db:
+            rows = await db.execute_fetchall(f"SELECT game_id FROM seats WHERE {where}", params)
+            await db.execute(f"UPDATE seats SET ai_standin = 0 WHERE {where}", params)
+        return sorted({int(r[0]) for r in rows})
+
+    async def replace_seat(self, game_id: int, seat: str, new_user: int, now: float) -> None:
+        async with self._tx() as db:
+            try:
+                cur = await db.execute(
+                    "UPDATE seats SET user_id = ?, dms_ok = 0, ai_standin = 0, joined_at = ?"
+                    " WHERE game_id = ? AND seat = ?", (new_user, now, game_id, seat))
+            except sqlite3.IntegrityError as exc:
+                raise DuplicateSeat(f"user {new_user} is already seated in {game_id}") from exc
+            if cur.rowcount == 0:
+                raise StorageError(f"game {game_id} has no seat {seat}")
+            await db.execute("DELETE FROM replace_votes WHERE game_id = ? AND seat = ?",
+                             (game_id, seat))
+            await db.execute("DELETE FROM spectators WHERE game_id = ? AND user_id = ?",
+                             (game_id, new_user))
+
+    async def find_game_by_rematch(self, game_id: int) -> GameRecord | None:
+        async with self._read() as db:
+            rows = list(await db.execute_fetchall(
+                f"SELECT {_GAME_COLS} FROM games WHERE rematch_of = ?", (game_id,)))
+        return _game(rows[0]) if rows else None
+
+    # ---- replacement votes --------------------------------------------------------------
+    async def vote_replace(self, game_id: int, seat: str, new_user: int, voter: int,
+                           now: float) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO replace_votes (game_id, seat, new_user, voter, at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat, voter)"
+                " DO UPDATE SET new_user = excluded.new_user, at = excluded.at",
+                (game_id, seat, new_user, voter, now))
+
+    async def replace_votes(self, game_id: int, seat: str) -> dict[int, int]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT voter, new_user FROM replace_votes WHERE game_id = ? AND seat = ?",
+                (game_id, seat))
+        return {int(r[0]): int(r[1]) for r in rows}
+
+    # ---- spectators ---------------------------------------------------------------------
+    async def add_spectator(self, game_id: int, user_id: int, now: float) -> bool:
+        async with self._tx() as db:
+            cur = await db.execute(
+                "INSERT OR IGNORE INTO spectators (game_id, user_id, since) VALUES (?, ?, ?)",
+                (game_id, user_id, now))
+            return cur.rowcount > 0
+
+    async def remove_spectator(self, game_id: int, user_id: int) -> bool:
+        async with self._tx() as db:
+            cur = await db.execute(
+                "DELETE FROM spectators WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+            return cur.rowcount > 0
+
+    async def spectators(self, game_id: int) -> list[int]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT user_id FROM spectators WHERE game_id = ? ORDER BY since, user_id",
+                (game_id,))
+        return [int(r[0]) for r in rows]
+
+    # ---- players ------------------------------------------------------------------------
+    async def prefs(self, user_ids: Iterable[int]) -> dict[int, PlayerPrefs]:
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_PREF_COLS} FROM players WHERE user_id IN"
+                f" ({', '.join('?' for _ in wanted)})", wanted)
+        found = {p.user_id: p for p in map(_prefs, rows)}
+        return {u: found.get(u) or PlayerPrefs(user_id=u) for u in wanted}
+
+    async def set_prefs(self, prefs: PlayerPrefs, now: float) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                f"INSERT INTO players ({_PREF_COLS}, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET away = excluded.away,"
+                " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,"
+                " tz_minutes = excluded.tz_minutes, notify_near = excluded.notify_near,"
+                " updated_at = excluded.updated_at",
+                (prefs.user_id, int(prefs.away), prefs.quiet_start, prefs.quiet_end,
+                 prefs.tz_minutes, int(prefs.notify_near), now))
+
+    # ---- whole games --------------------------------------------------------------------
+    async def export_game(self, game_id: int) -> StoredGame:
+        rec = await self.get_game(game_id)
+        if rec is None:
+            raise GameNotFound(game_id)
+        return StoredGame(game=rec, seats=await self.seats(game_id),
+                          actions=await self.actions(game_id))
+
+    async def import_game(self, stored: StoredGame) -> GameRecord:
+        g = stored.game
+        async with self._tx() as db:
+            cur = await db.execute(
+                f"INSERT INTO games ({_GAME_COLS.replace('id, ', '', 1)}) VALUES"
+                f" ({', '.join('?' for _ in range(20))})",
+                (g.guild_id, g.channel_id, g.thread_id, g.game,
+                 json.dumps(g.options, sort_keys=True), g.status, g.state_json, g.version,
+                 g.seed, g.created_by, g.engine_version, g.settings.model_dump_json(),
+                 g.board_message_id, g.created_at, g.updated_at, g.next_reminder_at,
+                 g.reminder_stage, g.awaited_since, g.epoch, None))
+            game_id = cur.lastrowid
+            assert game_id is not None
+            for s in stored.seats:
+                await db.execute(
+                    f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, s.seat, s.user_id, s.position, s.joined_at, int(s.dms_ok),
+                     s.role_pref, int(s.ai_standin)))
+            for a in stored.actions:
+                await db.execute(
+                    f"INSERT INTO actions ({_ACTION_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, a.seq, a.seat, a.user_id, a.action_json, a.at))
+            return await self._one_game(db, game_id)
 
     # ---- play ---------------------------------------------------------------------------
     async def start_game(
@@ -631,7 +901,8 @@ class SqliteStorage(Storage):
                              (game_id, keep_seq))
             await db.execute(
                 "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?,"
-                " next_reminder_at = ?, reminder_stage = ?, awaited_since = ? WHERE id = ?",
+                " next_reminder_at = ?, reminder_stage = ?, awaited_since = ?,"
+                " epoch = epoch + 1 WHERE id = ?",
                 (state_json, keep_seq, status, now, next_reminder_at, reminder_stage,
                  awaited_since, game_id))
             return await self._one_game(db, game_id)

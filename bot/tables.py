@@ -4,6 +4,12 @@ Every method that changes a game runs load → check → apply → persist → r
 game's `asyncio.Lock` (created on demand, so games never block each other). Reads take the lock
 too: loading may migrate an old state and persist it, and the cache stays consistent.
 
+Besides play it owns the table's housekeeping: undo (own last move only, never across a random
+draw or a reveal), the log and replays rebuilt from the action log, substitutes (`replace`, by
+the creator or a vote), spectators, rematches, the AI standing in for an absent player
+(`ai_turn`), players' preferences (vacation, quiet hours, "my turn is near"), and upgrading a
+state stored by an older engine on load (bot/migrations/states.py).
+
 Errors a player can cause are `TableError` (a ValueError whose text a player can read and whose
 `rule` names the check); the engine's `IllegalAction` passes through unchanged. Nothing here
 imports discord: the cog turns results into messages.
@@ -25,12 +31,14 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
+from bot.migrations.states import MigrationMissing, migrate_state, needs_migration
 from bot.storage import (
     LIVE,
     MAX_SEED,
     DuplicateSeat,
     GameRecord,
     GameSettings,
+    PlayerPrefs,
     SeatRecord,
     Status,
     Storage,
@@ -43,6 +51,8 @@ from rules.registry import GAMES
 log = logging.getLogger(__name__)
 
 AnyGame = Game[Any, Any]
+UNREADABLE = ("This game was saved by an older version of the bot that this one can't read, so "
+              "it can't continue. Start a new one with `/game new`.")
 Chooser = Callable[[AnyGame, GameState, str], Action | None]
 
 
@@ -117,6 +127,33 @@ class UndoResult:
     awaited: list[str]
     awaited_users: dict[str, int | None]
     version: int
+
+
+@dataclass(frozen=True)
+class ReplaceResult:
+    """A `/game replace` request: carried (`done`) or a vote recorded."""
+
+    record: GameRecord
+    seat: str
+    old_user: int
+    new_user: int
+    done: bool
+    votes: int
+    """Votes for this replacement so far (including this one)."""
+    needed: int
+    """Votes of the other seats that carry it."""
+    state: GameState
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One applied action of the history and what it caused."""
+
+    seq: int
+    seat: str
+    user_id: int | None
+    action: Action
+    events: list[Event]
 
 
 # ---- the state cache -----------------------------------------------------------------------
@@ -309,15 +346,13 @@ class TableService:
         game = self._game(rec)
         text = rec.state_json
         if rec.engine_version != game.version:
-            hook = getattr(game, "migrate_state", None)
-            if callable(hook):
-                log.info("game %s: migrating state from %s to %s", rec.id, rec.engine_version,
-                         game.version)
-                text = json.dumps(hook(json.loads(text), rec.engine_version))
-            else:
-                log.warning("game %s: stored with %s, loading as-is with %s", rec.id,
-                            rec.engine_version, game.version)
-            state: GameState = game.load_state(text)
+            text = self._upgrade(rec, game, text)
+            try:
+                state: GameState = game.load_state(text)
+            except ValidationError as exc:
+                log.error("game %s: stored with %s, unreadable by %s: %s", rec.id,
+                          rec.engine_version, game.version, exc)
+                raise TableError(UNREADABLE, "TABLE-VERSION") from exc
             text = state.model_dump_json()
             rec = await self.storage.rewrite_state(rec.id, rec.version, text, game.version,
                                                    self.clock())
@@ -328,6 +363,28 @@ class TableService:
                       state.step)
         self._cache.put(rec.id, rec.version, text, state)
         return state
+
+    @staticmethod
+    def _upgrade(rec: GameRecord, game: AnyGame, text: str) -> str:
+        """The stored state JSON brought to the running engine's schema (bot/migrations)."""
+        if needs_migration(rec.engine_version, game.version):
+            log.info("game %s: migrating state from %s to %s", rec.id, rec.engine_version,
+                     game.version)
+            try:
+                return json.dumps(migrate_state(game.name, json.loads(text), rec.engine_version,
+                                                game.version))
+            except MigrationMissing as exc:
+                hook = getattr(game, "migrate_state", None)
+                if callable(hook):
+                    return json.dumps(hook(json.loads(text), rec.engine_version))
+                # Perhaps the change only added fields with defaults: try; _load refuses
+                # clearly if the state does not validate.
+                log.warning("game %s: %s; loading as-is", rec.id, exc)
+                return text
+        # Only the content fingerprint moved: cards are named, the state loads as it is.
+        log.info("game %s: stored with %s, loading with %s", rec.id, rec.engine_version,
+                 game.version)
+        return text
 
     @staticmethod
     def _require_active(rec: GameRecord) -> None:
@@ -567,6 +624,9 @@ class TableService:
             action = choose(game, state, seat)
             if action is None:
                 return None
+            if user_id is not None and any(s.seat == seat and s.ai_standin for s in seats):
+                # The player is back: the AI stops standing in for them from this move on.
+                await self.storage.set_ai_standin(game_id, seat, False)
             if expected_version is not None and expected_version != rec.version and (
                 strict or not await self._still_current(rec, game, state, seat, action,
                                                         expected_version)
@@ -694,6 +754,11 @@ class TableService:
             # A game that knows which of its events reveal nothing decides for itself.
             reason = hook(before, seat, action, after, events)
             return None if reason is None else str(reason)
+        if any(e.data.get("reveal") or "reveal" in e.kind for e in events):
+            return "That move revealed something to the table, so it can't be undone."
+        public_after = json.dumps(game.view(after, None), sort_keys=True)
+        if any(secret in public_after for secret in game.public_secrets(before)):
+            return "That move revealed something hidden to the table, so it can't be undone."
         if any(not e.public for e in events):
             return "That move revealed hidden information, so it can't be undone."
         return None
@@ -826,6 +891,16 @@ class TableService:
             self._require_manager(rec, user_id, can_manage_threads, "change its settings")
             settings = self._check_settings(rec.settings, changes)
             rec = await self.storage.update_settings(game_id, settings, self.clock())
+            if rec.status == "active" and rec.next_reminder_at is not None:
+                # Re-arm the running wait's timer so new hours (or a new deadline) count
+                # from when the wait began, not from the next old reminder.
+                since = rec.awaited_since if rec.awaited_since is not None else rec.updated_at
+                at = (since + self._interval(rec) if rec.reminder_stage == 0
+                      else rec.next_reminder_at)
+                if settings.policy == "enforced":
+                    at = min(at, since + settings.enforce_after_hours * 3600.0)
+                await self.storage.set_reminder(game_id, at, rec.reminder_stage,
+                                                expected_version=rec.version)
             return rec.settings.model_dump()
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
@@ -833,3 +908,294 @@ class TableService:
 
     async def set_dms_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         await self.storage.set_dms_ok(game_id, user_id, ok)
+
+    # ---- AI seats and stand-ins -----------------------------------------------------------
+    async def ai_turn(self, game_id: int) -> ActResult | None:
+        """One move for an awaited seat the bot plays (an AI seat or an AI stand-in); None when
+        the game waits for no such seat. The cog calls it until None, posting each move."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            if rec.status != "active":
+                return None
+            driven = {s.seat for s in await self.storage.seats(game_id) if s.ai_driven}
+            state = await self._load(rec)
+            seat = next((s for s in sorted(self._game(rec).to_act(state), key=_seat_order)
+                         if s in driven), None)
+        if seat is None:
+            return None
+        try:
+            return await self._act(game_id, user_id=None, seat=seat,
+                                   choose=lambda g, s, seat_: (g.ai_action(s, seat_)
+                                                               if g.may_act(s, seat_) else None),
+                                   expected_version=rec.version, strict=True)
+        except StaleAction:
+            return None  # a player moved meanwhile; the next call looks again
+
+    async def hand_to_ai(self, game_id: int, seat: str) -> None:
+        """The AI plays this human seat until its player comes back (acts or uses a command)."""
+        await self.storage.set_ai_standin(game_id, seat, True)
+
+    async def came_back(self, game_id: int | None, user_id: int) -> list[int]:
+        """The player used a command: the AI stops standing in for them (in that game, or in
+        every game when None). Returns the games where it stood in."""
+        return await self.storage.clear_ai_standins(user_id, game_id)
+
+    # ---- players' preferences ---------------------------------------------------------------
+    async def prefs(self, user_id: int) -> PlayerPrefs:
+        return (await self.storage.prefs([user_id]))[user_id]
+
+    async def _set_prefs(self, user_id: int, **changes: Any) -> PlayerPrefs:
+        current = await self.prefs(user_id)
+        try:
+            new = PlayerPrefs.model_validate({**current.model_dump(), **changes})
+        except ValidationError as exc:
+            raise TableError(explain_validation(PlayerPrefs, exc, "setting"),
+                             "TABLE-PREFS") from exc
+        await self.storage.set_prefs(new, self.clock())
+        return new
+
+    async def set_away(self, user_id: int, away: bool) -> PlayerPrefs:
+        """Vacation on or off. Coming back also ends every AI stand-in for the player."""
+        prefs = await self._set_prefs(user_id, away=away)
+        if not away:
+            await self.came_back(None, user_id)
+        return prefs
+
+    async def set_quiet(self, user_id: int, start: int | None, end: int | None,
+                        tz_minutes: int = 0) -> PlayerPrefs:
+        """Quiet hours as minutes after local midnight (None, None: no quiet hours)."""
+        return await self._set_prefs(user_id, quiet_start=start, quiet_end=end,
+                                     tz_minutes=tz_minutes)
+
+    async def set_notify_near(self, user_id: int, on: bool) -> PlayerPrefs:
+        return await self._set_prefs(user_id, notify_near=on)
+
+    async def reachable(self, user_ids: Iterable[int], now: float | None = None) -> set[int]:
+        """Those of `user_ids` who may be pinged now (not away, not in quiet hours)."""
+        at = self.clock() if now is None else now
+        return {u for u, p in (await self.storage.prefs(user_ids)).items() if p.reachable(at)}
+
+    async def near_turn(self, res: ActResult) -> list[int]:
+        """Players who asked to hear when their turn is near and are next after the seat the
+        game now waits for (only right after the turn moved on)."""
+        if res.result is not None or not res.newly_awaited or len(res.awaited) != 1:
+            return []
+        game = self._game(res.record)
+        hook = getattr(game, "next_to_act", None)
+        if callable(hook):
+            upcoming = [str(s) for s in hook(res.state)]
+        else:
+            order = list(res.state.seats)
+            current = res.awaited[0]
+            upcoming = ([order[(order.index(current) + 1) % len(order)]]
+                        if current in order and len(order) > 1 else [])
+        seats = {s.seat: s for s in await self.storage.seats(res.record.id)}
+        users = [u for seat in upcoming if seat not in res.awaited and seat in seats
+                 and not seats[seat].ai_driven and (u := seats[seat].user_id) is not None]
+        prefs = await self.storage.prefs(users)
+        now = self.clock()
+        return [u for u in users if prefs[u].notify_near and prefs[u].reachable(now)]
+
+    # ---- substitutes ----------------------------------------------------------------------
+    async def replace(
+        self, game_id: int, by_user: int, old_user: int, new_user: int,
+        can_manage_threads: bool = False,
+    ) -> ReplaceResult:
+        """Give `old_user`'s seat to `new_user`: at once when the creator (or a moderator, or
+        the seat's own player) asks, else as a vote of the other seats that carries on a
+        majority of them."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            if rec.status == "lobby":
+                raise TableError("The game hasn't started: players leave and join with "
+                                 "`/game leave` and `/game join` instead.", "TABLE-LOBBY")
+            self._require_active(rec)
+            seats = await self.storage.seats(game_id)
+            old = next((s for s in seats if s.user_id == old_user and old_user), None)
+            if old is None:
+                raise TableError("The player to replace isn't seated in this game.",
+                                 "TABLE-NOT-SEATED")
+            if old_user == new_user:
+                raise TableError("Pick a different player to take the seat.", "TABLE-REPLACE")
+            if any(s.user_id == new_user for s in seats):
+                raise TableError("The new player already has a seat in this game.",
+                                 "TABLE-SEATED")
+            others = [s.user_id for s in seats if s.user_id is not None and s.seat != old.seat]
+            direct = by_user in (rec.created_by, old_user) or can_manage_threads
+            if not direct and by_user not in others:
+                raise TableError("Only the game's creator or its players can replace a player.",
+                                 "TABLE-CREATOR")
+            state = await self._load(rec)
+            now = self.clock()
+            needed = len(others) // 2 + 1
+            if direct:
+                votes = needed
+            else:
+                await self.storage.vote_replace(game_id, old.seat, new_user, by_user, now)
+                cast = await self.storage.replace_votes(game_id, old.seat)
+                votes = sum(1 for voter, u in cast.items() if u == new_user and voter in others)
+                if votes < needed:
+                    return ReplaceResult(record=rec, seat=old.seat, old_user=old_user,
+                                         new_user=new_user, done=False, votes=votes,
+                                         needed=needed, state=state)
+            try:
+                await self.storage.replace_seat(game_id, old.seat, new_user, now)
+            except DuplicateSeat as exc:
+                raise TableError("The new player already has a seat in this game.",
+                                 "TABLE-SEATED") from exc
+            if rec.created_by == old_user:
+                await self.storage.set_creator(game_id, new_user, now)
+            rec = await self._get(game_id)
+            return ReplaceResult(record=rec, seat=old.seat, old_user=old_user,
+                                 new_user=new_user, done=True, votes=votes, needed=needed,
+                                 state=state)
+
+    # ---- spectators -----------------------------------------------------------------------
+    async def spectate(self, game_id: int, user_id: int, follow: bool = True) -> bool:
+        """Follow (or stop following) a game's public view. False if nothing changed."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            if follow:
+                if rec.status not in LIVE:
+                    raise TableError("This game is over; its thread stays readable.",
+                                     "TABLE-OVER")
+                if any(s.user_id == user_id for s in await self.storage.seats(game_id)):
+                    raise TableError("You're playing in this game, so you already see it — "
+                                     "and your own hand.", "TABLE-SEATED")
+                return await self.storage.add_spectator(game_id, user_id, self.clock())
+            return await self.storage.remove_spectator(game_id, user_id)
+
+    async def is_spectator(self, game_id: int, user_id: int) -> bool:
+        return user_id in await self.storage.spectators(game_id)
+
+    # ---- rematch --------------------------------------------------------------------------
+    async def check_rematch(self, game_id: int, user_id: int) -> GameRecord:
+        """Refuses (TableError) unless `user_id` may start a rematch of this game now."""
+        rec = await self._get(game_id)
+        if rec.status in LIVE:
+            raise TableError("This game is still going. A rematch starts once it is over (or "
+                             "abandoned with `/game abandon`).", "TABLE-REMATCH")
+        if rec.seed is None:
+            raise TableError("This game never started, so there is nothing to replay — open "
+                             "a new one with `/game new`.", "TABLE-REMATCH")
+        if not any(s.user_id == user_id for s in await self.storage.seats(game_id)):
+            raise TableError("Only the players of this game can start its rematch.",
+                             "TABLE-NOT-SEATED")
+        existing = await self.storage.find_game_by_rematch(game_id)
+        if existing is not None:
+            where = f" in <#{existing.thread_id}>" if existing.thread_id else ""
+            raise TableError(f"This game already has a rematch (game #{existing.id}{where}).",
+                             "TABLE-REMATCH")
+        self._game(rec)
+        return rec
+
+    async def rematch(self, game_id: int, user_id: int, thread_id: int | None,
+                      seed: int | None = None) -> StartResult:
+        """A new game with the same seats (each player in the same seat), options and table
+        settings and a new seed, started at once in `thread_id`."""
+        async with self.lock(game_id):
+            rec = await self.check_rematch(game_id, user_id)
+            seats = sorted(await self.storage.seats(game_id), key=lambda s: _seat_order(s.seat))
+            try:
+                new = await self.storage.create_game(
+                    guild_id=rec.guild_id, channel_id=rec.channel_id, thread_id=thread_id,
+                    game=rec.game, options=dict(rec.options), created_by=rec.created_by,
+                    engine_version=self._game(rec).version, settings=rec.settings,
+                    now=self.clock(), seat_creator=False, rematch_of=rec.id)
+            except DuplicateSeat as exc:
+                raise TableError("This game already has a rematch.", "TABLE-REMATCH") from exc
+            for seat in seats:
+                await self.storage.add_seat(new.id, seat.user_id, self.clock())
+        return await self.start(new.id, rec.created_by, seed)
+
+    # ---- the log --------------------------------------------------------------------------
+    async def history(self, game_id: int, upto_seq: int | None = None) -> list[LogEntry]:
+        """Every applied action with the events it caused, rebuilt from the log (the engine
+        decides again what each move told whom)."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            if rec.seed is None:
+                raise TableError("This game hasn't started yet.", "TABLE-LOBBY")
+            game = self._game(rec)
+            seats = sorted((s.seat for s in await self.storage.seats(rec.id)), key=_seat_order)
+            options = game.options_model.model_validate(rec.options)
+            actions = await self.storage.actions(rec.id, upto_seq=upto_seq)
+            seed = rec.seed
+
+        def run() -> list[LogEntry]:
+            state: GameState = game.setup(seats, options, seed)
+            out: list[LogEntry] = []
+            for a in actions:
+                action = Action.model_validate_json(a.action_json)
+                outcome = game.apply(state, a.seat, action)
+                state = outcome.state
+                out.append(LogEntry(seq=a.seq, seat=a.seat, user_id=a.user_id, action=action,
+                                    events=list(outcome.events)))
+            return out
+
+        try:
+            return await asyncio.to_thread(run)
+        except (IllegalAction, ValidationError) as exc:
+            log.warning("game %s: history cannot be replayed: %s", game_id, exc)
+            raise TableError("This game's history was recorded by an older version of the "
+                             "rules and can't be replayed.", "TABLE-VERSION") from exc
+
+    async def replay_view(self, game_id: int, step: int) -> tuple[GameRecord, dict[str, Any]]:
+        """The public view of the board after `step` actions (0: as dealt)."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            if rec.seed is None:
+                raise TableError("This game hasn't started yet.", "TABLE-LOBBY")
+            if not 0 <= step <= rec.version:
+                raise TableError(f"Pick a step from 0 (the deal) to {rec.version} (now).",
+                                 "TABLE-STEP")
+            try:
+                state = await self._replay(rec, step)
+            except (IllegalAction, ValidationError) as exc:
+                raise TableError("This game's history was recorded by an older version of the "
+                                 "rules and can't be replayed.", "TABLE-VERSION") from exc
+            return rec, self._game(rec).view(state, None)
+
+
+# ---- players' typed times ----------------------------------------------------------------------
+def parse_clock(text: str) -> int:
+    """`22`, `22:30`, `7:05`, `10pm` → minutes after midnight; TableError saying what to type."""
+    raw = text.strip().lower().replace(".", ":")
+    suffix = raw[-2:] if raw.endswith(("am", "pm")) else ""
+    body = raw[:-2].strip() if suffix else raw
+    hours, _, minutes = body.partition(":")
+    try:
+        h, m = int(hours), int(minutes or 0)
+    except ValueError:
+        h, m = -1, -1
+    if suffix:
+        h = -1 if not 1 <= h <= 12 else (h % 12) + (12 if suffix == "pm" else 0)
+    if not (0 <= h <= 23 and 0 <= m <= 59):
+        raise TableError(f"“{text}” isn't a time of day. Write it like `22`, `22:30` or "
+                         "`7am`.", "TABLE-PREFS")
+    return h * 60 + m
+
+
+def parse_tz(text: str) -> int:
+    """`+2`, `-5:30`, `UTC+1`, `0` → minutes east of UTC; TableError saying what to type."""
+    raw = text.strip().upper().removeprefix("UTC").removeprefix("GMT").strip() or "0"
+    sign = -1 if raw.startswith("-") else 1
+    hours, _, minutes = raw.lstrip("+-").partition(":")
+    try:
+        total = sign * (int(hours) * 60 + int(minutes or 0))
+    except ValueError:
+        total = 10_000
+    if not -14 * 60 <= total <= 14 * 60 or (minutes and not 0 <= int(minutes) < 60):
+        raise TableError(f"“{text}” isn't a UTC offset. Write it like `+2`, `-5`, `+5:30` or "
+                         "`UTC+1` (from -14 to +14).", "TABLE-PREFS")
+    return total
+
+
+def clock_text(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def tz_text(minutes: int) -> str:
+    sign = "-" if minutes < 0 else "+"
+    h, m = divmod(abs(minutes), 60)
+    return f"UTC{sign}{h}" + (f":{m:02d}" if m else "")

@@ -1,4 +1,6 @@
-"""The lobby: `/game new|join|leave|start|status|hand|abandon|list|rules|settings`.
+"""The lobby and the table's housekeeping: `/game new|join|leave|start|status|hand|abandon|list|
+rules|settings`, players' preferences (`away|quiet|notify`), seats (`replace|spectate|rematch`)
+and history (`undo|log|replay`); the reminder callbacks and the thread-deleted listener.
 
 One thread per game, opened from the channel where `/game new` ran. Thin: every decision is the
 table service's or the engine's; this cog turns them into messages.
@@ -6,6 +8,7 @@ table service's or the engine's; this cog turns them into messages.
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -16,9 +19,17 @@ from discord.ext import commands
 
 from bot.options import describe_field, option_fields, parse_options
 from bot.storage import GameRecord
-from bot.tables import TableError
+from bot.tables import (
+    StartResult,
+    TableError,
+    clock_text,
+    parse_clock,
+    parse_tz,
+    tz_text,
+)
 from cogs.utils.errors import answer_error, on_app_command_error, reply
-from cogs.utils.table import DYNAMIC_ITEMS, delivery_for, game_of, show_hand
+from cogs.utils.table import DYNAMIC_ITEMS, delivery_for, game_of, show_hand, table_buttons
+from rules.core import Event
 from rules.core.game import Game
 from rules.registry import GAMES
 
@@ -122,6 +133,8 @@ class Lobby(commands.Cog):
         if record is None:
             raise TableError("There's no game in this channel. Start one with `/game new` in a "
                              "text channel, or run this inside a game's thread.")
+        # Any command in a game's thread means its player is back: the AI stops standing in.
+        await self.bot.tables.came_back(record.id, interaction.user.id)
         return record
 
     async def lobby_embed(self, record: GameRecord) -> discord.Embed:
@@ -192,36 +205,44 @@ class Lobby(commands.Cog):
         async with delivery.lock(gid):
             started = await self.bot.tables.start(
                 gid, interaction.user.id, first_user_id=first.id if first else None)
-            record = started.record
-            game = game_of(record)
-            channel = await delivery.thread(record)
-            seats = await self.bot.storage.seats(gid)
-            closed = [f"<@{s.user_id}>" for s in seats if s.user_id and not s.dms_ok]
-            # Deal: each seat with something private gets it by DM now.
-            for seat in seats:
-                if not seat.user_id:
-                    continue
-                summary = game.private_summary(started.state, seat.seat)
-                if summary:
-                    label = game.seat_label(started.state, seat.seat)
-                    ok = await delivery.dm(
-                        seat.user_id, f"**{game.title}** (game #{gid}) — you are **{label}**."
-                        f"\n{summary}")
-                    if not ok and f"<@{seat.user_id}>" not in closed:
-                        closed.append(f"<@{seat.user_id}>")
-            if channel is not None:
-                roster = "\n".join(
-                    f"• <@{s.user_id}> — {game.seat_label(started.state, s.seat)}"
-                    for s in seats if s.user_id)
-                await channel.send(f"**The game begins!**\n{roster}",
-                                   allowed_mentions=discord.AllowedMentions(users=False))
-                if closed:
-                    await channel.send(_closed_dm_text(", ".join(closed)),
-                                       allowed_mentions=discord.AllowedMentions(users=False))
-            await delivery.after_action(record, started.state, started.events, started.result)
+            await self.announce_start(started)
         await reply(interaction, "Started.")
         if interaction.message is not None and self._is_mine(interaction.message):
             await self.refresh_lobby(interaction, gid)
+
+    async def announce_start(self, started: StartResult) -> None:
+        """Deal by DM, post the roster and the first board (the caller holds the game's
+        delivery lock), then let any AI seat move."""
+        delivery = delivery_for(self.bot)
+        record = started.record
+        gid = record.id
+        game = game_of(record)
+        channel = await delivery.thread(record)
+        seats = await self.bot.storage.seats(gid)
+        closed = [f"<@{s.user_id}>" for s in seats if s.user_id and not s.dms_ok]
+        # Deal: each seat with something private gets it by DM now.
+        for seat in seats:
+            if not seat.user_id:
+                continue
+            summary = game.private_summary(started.state, seat.seat)
+            if summary:
+                label = game.seat_label(started.state, seat.seat)
+                ok = await delivery.dm(
+                    seat.user_id, f"**{game.title}** (game #{gid}) — you are **{label}**."
+                    f"\n{summary}")
+                if not ok and f"<@{seat.user_id}>" not in closed:
+                    closed.append(f"<@{seat.user_id}>")
+        if channel is not None:
+            roster = "\n".join(
+                f"• <@{s.user_id}> — {game.seat_label(started.state, s.seat)}"
+                for s in seats if s.user_id)
+            await channel.send(f"**The game begins!**\n{roster}",
+                               allowed_mentions=discord.AllowedMentions(users=False))
+            if closed:
+                await channel.send(_closed_dm_text(", ".join(closed)),
+                                   allowed_mentions=discord.AllowedMentions(users=False))
+        await delivery.after_action(record, started.state, started.events, started.result)
+        await delivery.run_ai(gid)
 
     # ---- commands ------------------------------------------------------------------------
     @game.command(name="new", description="Start a new game in a thread of this channel")
@@ -237,16 +258,20 @@ class Lobby(commands.Cog):
         if not isinstance(channel, discord.TextChannel):
             raise TableError("Run `/game new` in a server text channel (not a thread or DM): "
                              "I open a thread there for the game.")
+        parsed = parse_options(engine, mode, options)
+        needed = dict(NEEDED_PERMISSIONS)
+        if parsed.get("strict_table_talk"):
+            needed["manage_messages"] = ("delete posts of players who may not talk now "
+                                         "(strict table talk)")
         perms = interaction.app_permissions
-        missing = [why for name, why in NEEDED_PERMISSIONS.items() if not getattr(perms, name)]
+        missing = [why for name, why in needed.items() if not getattr(perms, name)]
         if missing:
-            names = [n.replace("_", " ").title() for n, why in NEEDED_PERMISSIONS.items()
+            names = [n.replace("_", " ").title() for n, why in needed.items()
                      if not getattr(perms, n)]
             raise TableError("I can't run a game in this channel. I'm missing: "
                              + "; ".join(f"**{n}** (to {w})" for n, w in zip(names, missing,
                                                                              strict=True))
                              + ". Ask a server admin to grant them to my role here.")
-        parsed = parse_options(engine, mode, options)
         await interaction.response.defer(ephemeral=True, thinking=True)
         thread = await channel.create_thread(
             name=f"{engine.title[:70]} — {interaction.user.display_name}"[:100],
@@ -409,22 +434,272 @@ class Lobby(commands.Cog):
 
     @game.command(name="settings", description="Reminders for this game (the creator only)")
     @app_commands.describe(reminder_hours="Hours before the awaited player is nudged (1–168)",
-                           policy="advisory: nudge only; enforced: after the deadline the "
-                           "game plays the rule's default for them")
-    @app_commands.choices(policy=[app_commands.Choice(name="advisory", value="advisory"),
-                                  app_commands.Choice(name="enforced", value="enforced")])
+                           policy="advisory: nudge only; enforced: act for them after the "
+                           "deadline",
+                           deadline_hours="Enforced: hours of waiting before the bot acts "
+                           "(1–336)",
+                           at_deadline="Enforced: play the rule's default move, or hand the "
+                           "seat to the AI until the player is back")
+    @app_commands.choices(
+        policy=[app_commands.Choice(name="advisory", value="advisory"),
+                app_commands.Choice(name="enforced", value="enforced")],
+        at_deadline=[app_commands.Choice(name="play the default move", value="default"),
+                     app_commands.Choice(name="hand the seat to the AI", value="ai")])
     async def settings(self, interaction: discord.Interaction[Any],
                        reminder_hours: app_commands.Range[float, 1, 168] | None = None,
-                       policy: str | None = None) -> None:
+                       policy: str | None = None,
+                       deadline_hours: app_commands.Range[float, 1, 336] | None = None,
+                       at_deadline: str | None = None) -> None:
         record = await self.game_here(interaction)
         changes: dict[str, Any] = {}
         if reminder_hours is not None:
             changes["reminder_hours"] = float(reminder_hours)
         if policy is not None:
             changes["policy"] = policy
-        settings = await self.bot.tables.update_settings(record.id, interaction.user.id, changes)
-        await reply(interaction, "Reminders: every "
-                    f"{settings.get('reminder_hours')} h, {settings.get('policy')}.")
+        if deadline_hours is not None:
+            changes["enforce_after_hours"] = float(deadline_hours)
+        if at_deadline is not None:
+            changes["enforce_with"] = at_deadline
+        perms = getattr(interaction.user, "guild_permissions", None)
+        settings = await self.bot.tables.update_settings(
+            record.id, interaction.user.id, changes, bool(perms and perms.manage_threads))
+        text = (f"Reminders: a DM after {settings['reminder_hours']:g} h of waiting, then a "
+                "ping in the thread, then one a day. Policy: **"
+                f"{settings['policy']}**")
+        if settings["policy"] == "enforced":
+            action = ("the rule's default move is played" if settings["enforce_with"] ==
+                      "default" else "the AI plays the seat until its player is back")
+            text += f" — after {settings['enforce_after_hours']:g} h, {action}"
+        await reply(interaction, text + ".")
+
+    # ---- players' preferences ------------------------------------------------------------
+    @game.command(name="away", description="Vacation: no reminders or pings for you anywhere")
+    @app_commands.describe(state="on: you're away; off: you're back")
+    @app_commands.choices(state=[app_commands.Choice(name="on", value="on"),
+                                 app_commands.Choice(name="off", value="off")])
+    async def away(self, interaction: discord.Interaction[Any], state: str) -> None:
+        if state not in ("on", "off"):
+            raise TableError("Choose `on` (you're away) or `off` (you're back).")
+        await self.bot.tables.set_away(interaction.user.id, state == "on")
+        if state == "on":
+            await reply(interaction, "You're away: no reminders or pings until `/game away "
+                        "off`. Where a table enforces deadlines, the AI plays your seat at the "
+                        "deadline until you're back.")
+        else:
+            await reply(interaction, "Welcome back! Reminders resume, and the AI no longer "
+                        "plays for you.")
+
+    @game.command(name="quiet", description="Quiet hours: no reminders or pings in this window")
+    @app_commands.describe(start="When quiet begins, e.g. 22 or 22:30 (or `off`)",
+                           end="When quiet ends, e.g. 7 or 07:00",
+                           tz="Your offset from UTC, e.g. +2, -5, +5:30 (default 0)")
+    async def quiet(self, interaction: discord.Interaction[Any], start: str,
+                    end: str | None = None, tz: str | None = None) -> None:
+        if start.strip().lower() in ("off", "none", "no"):
+            await self.bot.tables.set_quiet(interaction.user.id, None, None, 0)
+            await reply(interaction, "Quiet hours are off.")
+            return
+        begin = parse_clock(start)
+        if end is None:
+            raise TableError("Give both ends of your quiet hours, e.g. `start:22 end:7 tz:+1` "
+                             "(or `start:off` to turn them off).")
+        finish = parse_clock(end)
+        offset = parse_tz(tz) if tz else 0
+        if begin == finish:
+            raise TableError("Quiet hours need a start and an end that differ.")
+        await self.bot.tables.set_quiet(interaction.user.id, begin, finish, offset)
+        await reply(interaction, f"Quiet hours: {clock_text(begin)}–{clock_text(finish)} "
+                    f"({tz_text(offset)}). Reminders wait until they end.")
+
+    @game.command(name="notify", description="Get a DM when your turn is near")
+    @app_commands.describe(near="on: DM me when I'm next after the player to move")
+    @app_commands.choices(near=[app_commands.Choice(name="on", value="on"),
+                                app_commands.Choice(name="off", value="off")])
+    async def notify(self, interaction: discord.Interaction[Any], near: str) -> None:
+        if near not in ("on", "off"):
+            raise TableError("Choose `on` or `off`.")
+        await self.bot.tables.set_notify_near(interaction.user.id, near == "on")
+        await reply(interaction, "I'll DM you when you're next to move." if near == "on" else
+                    "No more “your turn is near” DMs.")
+
+    # ---- seats ---------------------------------------------------------------------------
+    @game.command(name="replace", description="Give a player's seat to someone else "
+                  "(creator, or a vote of the other players)")
+    @app_commands.describe(old="The player leaving the table", new="Who takes their seat")
+    async def replace(self, interaction: discord.Interaction[Any], old: discord.User,
+                      new: discord.User) -> None:
+        record = await self.game_here(interaction)
+        if new.bot:
+            raise TableError("A bot can't take a seat. To let the built-in AI play it, use "
+                             "`/game settings policy:enforced at_deadline:ai`.")
+        perms = getattr(interaction.user, "guild_permissions", None)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        delivery = delivery_for(self.bot)
+        async with delivery.lock(record.id):
+            res = await self.bot.tables.replace(record.id, interaction.user.id, old.id, new.id,
+                                                bool(perms and perms.manage_threads))
+            game = game_of(res.record)
+            label = game.seat_label(res.state, res.seat)
+            channel = await delivery.thread(res.record)
+            quiet = discord.AllowedMentions.none()
+            if not res.done:
+                if channel is not None:
+                    await channel.send(
+                        f"<@{interaction.user.id}> votes to give <@{old.id}>'s seat ({label}) "
+                        f"to <@{new.id}>: {res.votes} of {res.needed} votes. Other players "
+                        "agree by running the same `/game replace`.", allowed_mentions=quiet)
+                await reply(interaction, f"Your vote is in ({res.votes} of {res.needed}).")
+                return
+            if isinstance(channel, discord.Thread):
+                try:
+                    await channel.add_user(discord.Object(new.id))
+                except discord.HTTPException:
+                    log.info("could not add %s to thread %s", new.id, channel.id)
+            summary = game.private_summary(res.state, res.seat)
+            text = (f"You now play **{label}** in **{game.title}** (game #{record.id}), taking "
+                    f"over from {old.display_name} — <#{res.record.thread_id}>."
+                    + (f"\n{summary}" if summary else ""))
+            ok = await delivery.dm(new.id, text, view=table_buttons(record.id))
+            await self.bot.storage.set_dms_ok(record.id, new.id, ok)
+            await delivery.dm(old.id, f"Your seat ({label}) in **{game.title}** (game "
+                              f"#{record.id}) was handed to {new.display_name}. Thanks for "
+                              "playing!")
+            if channel is not None:
+                note = "" if ok else " " + _closed_dm_text(f"<@{new.id}>")
+                await channel.send(f"<@{new.id}> takes over **{label}** from <@{old.id}>."
+                                   + note, allowed_mentions=quiet)
+        await reply(interaction, f"Done: {new.display_name} now plays {label}.")
+
+    @game.command(name="spectate", description="Follow this game's thread (public view only)")
+    @app_commands.describe(stop="True to stop following")
+    async def spectate(self, interaction: discord.Interaction[Any], stop: bool = False) -> None:
+        record = await self.game_here(interaction)
+        changed = await self.bot.tables.spectate(record.id, interaction.user.id, not stop)
+        channel = await delivery_for(self.bot).thread(record)
+        if isinstance(channel, discord.Thread) and changed:
+            try:
+                if stop:
+                    await channel.remove_user(discord.Object(interaction.user.id))
+                else:
+                    await channel.add_user(discord.Object(interaction.user.id))
+            except discord.HTTPException:
+                log.info("could not change thread membership of %s", interaction.user.id)
+        if stop:
+            await reply(interaction, "You stopped following this game." if changed else
+                        "You weren't following this game.")
+        else:
+            await reply(interaction, "You're following this game: you'll see every public "
+                        "board here. Hands and choices stay with the players." if changed else
+                        "You're already following this game.")
+
+    @game.command(name="rematch", description="Play again: same seats and options, new deal")
+    async def rematch(self, interaction: discord.Interaction[Any]) -> None:
+        record = await self.game_here(interaction)
+        await self.bot.tables.check_rematch(record.id, interaction.user.id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        parent = self.bot.get_channel(record.channel_id)
+        if parent is None:
+            try:
+                parent = await self.bot.fetch_channel(record.channel_id)
+            except discord.NotFound:
+                parent = None
+        if not isinstance(parent, discord.TextChannel):
+            raise TableError("The channel this game was started in is gone; start a new game "
+                             "with `/game new` in a text channel.")
+        game = game_of(record)
+        thread = await parent.create_thread(
+            name=f"{game.title[:60]} — rematch of #{record.id}"[:100],
+            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+        try:
+            started = await self.bot.tables.rematch(record.id, interaction.user.id, thread.id)
+        except TableError:
+            await thread.delete()
+            raise
+        async with delivery_for(self.bot).lock(started.record.id):
+            await self.announce_start(started)
+        old = await delivery_for(self.bot).thread(record)
+        if old is not None:
+            await old.send(f"🔁 Rematch: game #{started.record.id} in {thread.mention}.",
+                           allowed_mentions=discord.AllowedMentions.none())
+        await reply(interaction, f"Rematch started in {thread.mention}.")
+
+    # ---- history -------------------------------------------------------------------------
+    @game.command(name="undo", description="Take back your own last move (if nothing was "
+                  "revealed or drawn)")
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        record = await self.game_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        delivery = delivery_for(self.bot)
+        async with delivery.lock(record.id):
+            res = await self.bot.tables.undo(record.id, interaction.user.id)
+            game = game_of(res.record)
+            label = game.seat_label(res.state, res.seat)
+            event = Event(kind="undo", text=f"{label} took back their last move "
+                          f"({game.describe(res.state, res.seat, res.undone)}).")
+            await delivery.after_action(res.record, res.state, [event], None)
+        await reply(interaction, "Undone. The board is back as it was before your move.")
+
+    @game.command(name="log", description="The game so far as text")
+    @app_commands.describe(private="True: send your own private events by DM")
+    async def log_cmd(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
+        record = await self.game_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = game_of(record)
+        entries = await self.bot.tables.history(record.id)
+        seat = await self.bot.tables.seat_of(record.id, interaction.user.id)
+        if private and seat is None:
+            raise TableError("You're not playing in this game, so it has no private events "
+                             "for you. `/game log` shows the public ones.")
+        state = await self.bot.tables.state(record.id)
+        lines = [f"{game.title} — game #{record.id}"
+                 + (f" — your private events as {game.seat_label(state, seat)}"
+                    if private and seat else " — public log")]
+        for entry in entries:
+            for event in entry.events:
+                if private and (event.public or seat not in event.audience):
+                    continue
+                if not private and not event.public:
+                    continue
+                lines.append(f"{entry.seq:>4}. {event.text}")
+        if len(lines) == 1:
+            lines.append("Nothing yet." if not private else "Nothing private has happened to "
+                         "you yet.")
+        text = "\n".join(lines)
+        file = (discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}-log.txt")
+                if len(text) > 1900 else None)
+        body = text if file is None else lines[0] + " (attached)"
+        if private:
+            ok = await delivery_for(self.bot).dm(interaction.user.id, body,
+                                                 **({"file": file} if file else {}))
+            await reply(interaction, "Sent to your DMs." if ok else "I couldn't DM you (your "
+                        "DMs are closed). Open them and try again, or read `/game hand`.")
+            return
+        if file is not None:
+            await interaction.followup.send(body, file=file, ephemeral=True)
+        else:
+            await reply(interaction, body)
+
+    @game.command(name="replay", description="The board as it was after a step (only you)")
+    @app_commands.describe(step="0 is the deal; `/game log` numbers every step")
+    async def replay(self, interaction: discord.Interaction[Any],
+                     step: app_commands.Range[int, 0, 100000]) -> None:
+        record = await self.game_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rec, view = await self.bot.tables.replay_view(record.id, int(step))
+        game = game_of(rec)
+        text = f"**{game.title}** — game #{rec.id}, the board after step {step} of {rec.version}."
+        file = await delivery_for(self.bot).picture(rec.game, view, f"step-{step}.png")
+        if file is not None:
+            await interaction.followup.send(text, file=file, ephemeral=True)
+        else:
+            await reply(interaction, text)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A moderator deleted a game's thread: the game is abandoned and its players told."""
+        record = await self.bot.storage.find_game_by_thread(payload.thread_id)
+        if record is not None:
+            await delivery_for(self.bot).thread_gone(record)
 
     # ---- reminders (called by the dispatcher) -------------------------------------------
     async def send_reminder(self, record: GameRecord, user_ids: list[int], stage: str) -> None:
@@ -434,23 +709,39 @@ class Lobby(commands.Cog):
         game = game_of(record)
         where = f"<#{record.thread_id}>" if record.thread_id else "the game's thread"
         delivery = delivery_for(self.bot)
+        if stage in ("enforce", "ai"):
+            what = ("the rule's default move was played for you" if stage == "enforce" else
+                    "the built-in AI now plays your seat until you're back — any `/game` "
+                    "command in the thread or **My choices** takes it back")
+            for user_id in user_ids:
+                await delivery.dm(user_id, f"⌛ The table's deadline passed in **{game.title}** "
+                                  f"(game #{record.id}): {what}. {where}")
+            return
         if stage == "ping":
             channel = await delivery.thread(record)
             if channel is not None:
                 mentions = " ".join(f"<@{u}>" for u in user_ids)
-                await channel.send(
-                    f"{mentions} — the table is waiting for your move in {game.title}.",
-                    allowed_mentions=discord.AllowedMentions(
-                        users=[discord.Object(u) for u in user_ids]))
+                try:
+                    await channel.send(
+                        f"{mentions} — the table is waiting for your move in {game.title}.",
+                        allowed_mentions=discord.AllowedMentions(
+                            users=[discord.Object(u) for u in user_ids]))
+                except discord.NotFound as exc:
+                    if exc.code != 10003:  # Unknown Channel: the thread is gone
+                        raise
+                    await delivery.thread_gone(record)
             return
         for user_id in user_ids:
             await delivery.dm(user_id, f"⏳ It's your move in **{game.title}** "
                               f"(game #{record.id}) — {where}.")
 
     async def enforce_default(self, record: GameRecord, result: Any) -> None:
-        """After an enforced deadline the dispatcher played a default; show what happened."""
-        await delivery_for(self.bot).after_action(result.record, result.state, result.events,
-                                                  result.result)
+        """After an enforced deadline the dispatcher played a default or AI move; show it."""
+        delivery = delivery_for(self.bot)
+        async with delivery.lock(record.id):
+            await delivery.after_action(result.record, result.state, result.events,
+                                        result.result, actor=result.seat)
+            await delivery.tell_near(result)
 
 
 async def setup(bot: GameBot) -> None:

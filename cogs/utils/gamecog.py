@@ -63,6 +63,9 @@ def _family_actions(record: GameRecord, seat: str, state: Any,
 
 def make_command(game_name: str, family: Family) -> app_commands.Command[Any, Any, Any]:
     async def callback(interaction: discord.Interaction[Any], choice: str | None = None) -> None:
+        # Acknowledge before any storage read: under load those queue behind other games'
+        # writes, and Discord's 3-second clock is already running (bench: ack p99).
+        await interaction.response.defer(ephemeral=True, thinking=True)
         record, seat, state = await _context(interaction, game_name)
         game = game_of(record)
         actions = _family_actions(record, seat, state, family)
@@ -87,9 +90,9 @@ def make_command(game_name: str, family: Family) -> app_commands.Command[Any, An
             chosen = actions[0]
         if chosen is None:
             await reply(interaction, game.prompt_text(state, seat) or "Choose one:",
-                        view=action_view(record.id, game, state, seat, actions, extras=False))
+                        view=action_view(record.id, game, state, seat, actions, extras=False,
+                                         epoch=record.epoch))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await play(interaction, record, chosen, expected_version=state.step)
         await reply(interaction, f"Done: {game.describe(state, seat, chosen)}.")
 
@@ -135,9 +138,11 @@ def families_from(command_of_kind: dict[str, str], prompt_answers: dict[str, tup
 
 
 def make_group(game_name: str, description: str,
-               families: list[Family]) -> app_commands.Group:
-    group = app_commands.Group(name=game_name.replace("_", "-"), description=description,
-                               guild_only=True)
+               families: list[Family], *, name: str | None = None) -> app_commands.Group:
+    """The `/<name> …` group; `game_name` is the registry name the commands check the
+    thread's game against, `name` a shorter command name (default: the game's name)."""
+    group = app_commands.Group(name=name or game_name.replace("_", "-"),
+                               description=description, guild_only=True)
     for family in families:
         group.add_command(make_command(game_name, family))
     return group

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import renderpool
 from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import answer_error, reply
-from renders import render_board
 from rules.core import Action, Event, Result
 from rules.core.game import Game
 from rules.registry import GAMES
@@ -51,10 +51,13 @@ def game_of(record: GameRecord) -> Game[Any, Any]:
     return game
 
 
-def _decision_token(decision: str) -> str:
-    # Custom ids carry it between colons: keep it short and colon-free.
+def _decision_token(decision: str, epoch: int = 0) -> str:
+    # Custom ids carry it between colons: keep it short and colon-free. Versions repeat after an
+    # undo, so the game's undo count (`epoch`, never lowered) goes in too: a button from before
+    # an undo never matches the decision the game reaches again afterwards.
     token = re.sub(r"[^A-Za-z0-9_.-]", "_", decision)
-    return token if len(token) <= 40 else hashlib.sha1(decision.encode()).hexdigest()[:16]
+    token = token if len(token) <= 40 else hashlib.sha1(decision.encode()).hexdigest()[:16]
+    return f"{token}.e{epoch}" if epoch else token
 
 
 # ---- components ------------------------------------------------------------------------
@@ -65,16 +68,19 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     """One legal action of one seat at one decision."""
 
     def __init__(self, gid: int, seat: str, decision: str, h: str, label: str = "…",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
-        self.gid, self.seat, self.decision, self.h = gid, seat, decision, h
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary,
+                 epoch: int = 0, *, token: str | None = None) -> None:
+        """`decision` is the game's decision id; `token` the one read back from a custom id."""
+        self.gid, self.seat, self.h = gid, seat, h
+        self.decision = token if token is not None else _decision_token(decision, epoch)
         super().__init__(discord.ui.Button(
             label=label[:80], style=style,
-            custom_id=f"hb:a:{gid}:{seat}:{_decision_token(decision)}:{h}"))
+            custom_id=f"hb:a:{gid}:{seat}:{self.decision}:{h}"))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ActionButton:
-        return cls(int(match["gid"]), match["seat"], match["dec"], match["h"])
+        return cls(int(match["gid"]), match["seat"], "", match["h"], token=match["dec"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press(interaction, self.gid, self.seat, self.decision, self.h)
@@ -86,17 +92,19 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, gid: int, seat: str, decision: str, n: int = 0,
                  options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose…") -> None:
-        self.gid, self.seat, self.decision = gid, seat, decision
+                 placeholder: str = "Choose…", epoch: int = 0, *,
+                 token: str | None = None) -> None:
+        self.gid, self.seat = gid, seat
+        self.decision = token if token is not None else _decision_token(decision, epoch)
         super().__init__(discord.ui.Select(
-            custom_id=f"hb:s:{gid}:{seat}:{_decision_token(decision)}:{n}",
+            custom_id=f"hb:s:{gid}:{seat}:{self.decision}:{n}",
             options=options or [discord.SelectOption(label="…", value="0")],
             placeholder=placeholder[:150], min_values=1, max_values=1))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ActionSelect:
-        return cls(int(match["gid"]), match["seat"], match["dec"], int(match["n"]))
+        return cls(int(match["gid"]), match["seat"], "", int(match["n"]), token=match["dec"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
@@ -156,8 +164,9 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def action_view(gid: int, game: Game[Any, Any], state: Any, seat: str,
-                actions: list[Action], *, extras: bool = True) -> discord.ui.View:
-    """Components for `seat`'s `actions`: buttons when few, menus when many."""
+                actions: list[Action], *, extras: bool = True, epoch: int = 0) -> discord.ui.View:
+    """Components for `seat`'s `actions`: buttons when few, menus when many. `epoch` is the
+    game record's undo count."""
     view = discord.ui.View(timeout=None)
     decision = game.decision_id(state, seat)
     if len(actions) <= MAX_BUTTONS:
@@ -165,7 +174,7 @@ def action_view(gid: int, game: Game[Any, Any], state: Any, seat: str,
             style = (discord.ButtonStyle.secondary if action.kind in ("pass", "end_turn", "decline")
                      else discord.ButtonStyle.primary)
             button = ActionButton(gid, seat, decision, action_hash(action),
-                                  game.describe(state, seat, action), style)
+                                  game.describe(state, seat, action), style, epoch=epoch)
             button.item.row = i // 5
             view.add_item(button)
     else:
@@ -175,7 +184,8 @@ def action_view(gid: int, game: Game[Any, Any], state: Any, seat: str,
                                             value=action_hash(a)) for a in chunk]
             first, last = n * SELECT_SIZE + 1, n * SELECT_SIZE + len(chunk)
             select = ActionSelect(gid, seat, decision, n, options,
-                                  placeholder=f"Choose ({first}–{last} of {len(actions)})")
+                                  placeholder=f"Choose ({first}–{last} of {len(actions)})",
+                                  epoch=epoch)
             select.item.row = n
             view.add_item(select)
     if extras:
@@ -207,15 +217,19 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
         game = game_of(record)
         my_seat = await bot.tables.seat_of(gid, interaction.user.id)
         if my_seat is None:
+            await refuse_spectator(bot, gid, interaction.user.id)
             raise TableError("You're not playing in this game — these buttons are for its "
                              "players. You can follow along in the thread.")
+        await bot.tables.came_back(gid, interaction.user.id)
         state = await bot.tables.state(gid)
         if my_seat != seat:
-            raise TableError(f"These choices are for {game.seat_label(state, seat)}. "
+            # A crafted id may name a seat the game does not have: no label to look up.
+            whose = game.seat_label(state, seat) if seat in state.seats else "another seat"
+            raise TableError(f"These choices are for {whose}. "
                              "Press **My choices** to see yours.")
         if record.status != "active":
             raise TableError("This game is over; nothing more can be played in it.")
-        if _decision_token(game.decision_id(state, seat)) != decision:
+        if _decision_token(game.decision_id(state, seat), record.epoch) != decision:
             raise TableError("That button is from an earlier moment of the game and no longer "
                              "applies. Use the newest board post, or press **My choices**.")
         matches = [a for a in game.legal_actions(state, seat) if action_hash(a) == h]
@@ -242,6 +256,15 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
                                       expected_version=expected_version)
         await delivery.after_action(result.record, result.state, result.events,
                                     result.result, actor=result.seat)
+        await delivery.tell_near(result)
+        await delivery.run_ai(record.id)
+
+
+async def refuse_spectator(bot: GameBot, gid: int, user_id: int) -> None:
+    """A spectator asking for hands or choices gets told why not (TableError)."""
+    if await bot.tables.is_spectator(gid, user_id):
+        raise TableError("You're spectating this game: you see the public board in the thread. "
+                         "Hands and choices are only for its players.")
 
 
 async def show_hand(interaction: discord.Interaction[Any], gid: int) -> None:
@@ -252,8 +275,10 @@ async def show_hand(interaction: discord.Interaction[Any], gid: int) -> None:
         raise TableError("This game hasn't started yet — nothing has been dealt.")
     seat = await bot.tables.seat_of(gid, interaction.user.id)
     if seat is None:
+        await refuse_spectator(bot, gid, interaction.user.id)
         raise TableError("You're not playing in this game, so you hold nothing in it. "
                          "The thread shows the public board.")
+    await bot.tables.came_back(gid, interaction.user.id)
     game = game_of(record)
     state = await bot.tables.state(gid)
     view = game.view(state, seat)
@@ -274,7 +299,9 @@ async def show_choices(interaction: discord.Interaction[Any], gid: int) -> None:
         raise TableError("This game isn't being played right now.")
     seat = await bot.tables.seat_of(gid, interaction.user.id)
     if seat is None:
+        await refuse_spectator(bot, gid, interaction.user.id)
         raise TableError("You're not playing in this game. You can follow it in the thread.")
+    await bot.tables.came_back(gid, interaction.user.id)
     game = game_of(record)
     state = await bot.tables.state(gid)
     actions = game.legal_actions(state, seat)
@@ -284,7 +311,7 @@ async def show_choices(interaction: discord.Interaction[Any], gid: int) -> None:
     prompt = game.prompt_text(state, seat)
     text = prompt or f"Your choices, {game.seat_label(state, seat)}:"
     await reply(interaction, text, view=action_view(gid, game, state, seat, actions,
-                                                     extras=False))
+                                                     extras=False, epoch=record.epoch))
 
 
 # ---- delivery ----------------------------------------------------------------------------
@@ -326,7 +353,8 @@ class Delivery:
         return self._locks.setdefault(gid, asyncio.Lock())
 
     async def picture(self, game: str, view: dict[str, Any], name: str) -> discord.File | None:
-        data = await asyncio.to_thread(render_board, game, view)
+        # In a worker process: a render in a thread would hold the GIL the loop needs.
+        data = await renderpool.render(game, view)
         if data is None:
             return None
         if len(data) > self.bot.settings.max_image_bytes:
@@ -341,9 +369,7 @@ class Delivery:
             if channel is None:
                 channel = await self.bot.fetch_channel(tid)
         except discord.NotFound:
-            await self.bot.tables.mark_abandoned(record.id, "its thread was deleted")
-            await self.tell_players(record, "The thread of your game was deleted, so the game "
-                                    "was marked abandoned. Start a new one with `/game new`.")
+            await self.thread_gone(record)
             return None
         if isinstance(channel, discord.Thread) and channel.archived:
             try:
@@ -351,6 +377,42 @@ class Delivery:
             except discord.HTTPException:
                 log.info("could not unarchive thread %s; posting will reopen it", channel.id)
         return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def thread_gone(self, record: GameRecord) -> None:
+        """The game's thread was deleted (gateway event or 404 on a post): the game is marked
+        abandoned and its players told by DM, once."""
+        current = await self.bot.storage.get_game(record.id)
+        if current is None or current.status not in ("lobby", "active"):
+            return
+        await self.bot.tables.mark_abandoned(record.id, "its thread was deleted")
+        game = GAMES.get(record.game)
+        title = game.title if game else record.game
+        await self.tell_players(record, f"The thread of your game of **{title}** (game "
+                                f"#{record.id}) was deleted, so the game was marked abandoned. "
+                                "Start a new one with `/game new`.")
+
+    async def run_ai(self, gid: int) -> None:
+        """Let the AI move for every awaited seat it plays (AI seats and stand-ins), posting
+        each move like any other. Call with the game's delivery lock held."""
+        for _ in range(200):
+            res = await self.bot.tables.ai_turn(gid)
+            if res is None:
+                return
+            await self.after_action(res.record, res.state, res.events, res.result,
+                                    actor=res.seat)
+            await self.tell_near(res)
+
+    async def tell_near(self, res: Any) -> None:
+        """DM the players who asked to hear when their turn is near (`/game notify`)."""
+        users = await self.bot.tables.near_turn(res)
+        if not users:
+            return
+        game = game_of(res.record)
+        where = f"<#{res.record.thread_id}>" if res.record.thread_id else "the game's thread"
+        for user_id in users:
+            await self.dm(user_id, f"🔔 Your turn is near in **{game.title}** (game "
+                          f"#{res.record.id}): you're next after "
+                          f"{game.seat_label(res.state, res.awaited[0])} — {where}.")
 
     async def tell_players(self, record: GameRecord, text: str) -> None:
         users = await self.bot.tables.users_of(record.id)
@@ -390,12 +452,17 @@ class Delivery:
                 f"• {line}" for line in lines)
             if not await self.dm(user_id, text, view=table_buttons(record.id)):
                 closed.append(f"<@{user_id}>")
-        await self.post_board(record, game, state, public_lines, result, channel, users)
-        if closed:
-            await channel.send(
-                f"I couldn't DM {', '.join(closed)} (DMs closed). Something private happened "
-                "for them: press **My hand** or use `/game hand` to read it.",
-                allowed_mentions=discord.AllowedMentions(users=False))
+        try:
+            await self.post_board(record, game, state, public_lines, result, channel, users)
+            if closed:
+                await channel.send(
+                    f"I couldn't DM {', '.join(closed)} (DMs closed). Something private "
+                    "happened for them: press **My hand** or use `/game hand` to read it.",
+                    allowed_mentions=discord.AllowedMentions(users=False))
+        except discord.NotFound as exc:
+            if exc.code != 10003:  # Unknown Channel: the thread is gone
+                raise
+            await self.thread_gone(record)
 
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          lines: list[str], result: Result | None,
@@ -424,10 +491,12 @@ class Delivery:
         elif (len(awaited) == 1 and users.get(awaited[0])
               and game.public_choices(state, awaited[0])):
             view = action_view(record.id, game, state, awaited[0],
-                               game.legal_actions(state, awaited[0]))
+                               game.legal_actions(state, awaited[0]), epoch=record.epoch)
         else:
             view = table_buttons(record.id)
-        mention_ids = [users[s] for s in awaited if users.get(s)]
+        # Only awaited players are pinged, and not while they are away or in quiet hours.
+        reachable = await self.bot.tables.reachable(u for s in awaited if (u := users.get(s)))
+        mention_ids = [u for s in awaited if (u := users.get(s)) and u in reachable]
         kwargs: dict[str, Any] = {
             "allowed_mentions": discord.AllowedMentions(
                 users=[discord.Object(u) for u in mention_ids if u]),

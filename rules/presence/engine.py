@@ -32,7 +32,14 @@ from rules.core.errors import IllegalAction
 from rules.core.types import PUBLIC, Action, Audience, Event, Prompt
 from rules.presence import actions as K
 from rules.presence import content as C
-from rules.presence.state import DrainState, PresenceState, Step, Token, VisitorState
+from rules.presence.state import (
+    DoorState,
+    DrainState,
+    PresenceState,
+    Step,
+    Token,
+    VisitorState,
+)
 
 LOG_SIZE = 20
 QUICK_CAP = 20
@@ -40,6 +47,8 @@ QUICK_CAP = 20
 SPIRIT_ACTION_CAP = 60
 """Spirit actions per spirit turn (technical cap so random playouts end; A-48 in spirit)."""
 RUN_CAP = 10_000
+UT_HOPE, UT_NERVE, UT_CLUES = 2, 3, 5
+"""Unknown Threat: scripts the visitors pick per type, spirit clues the spirit picks (P-UNK)."""
 TRAUMAS: tuple[str, ...] = ("betrayal", "tragedy", "suffering", "death")
 
 
@@ -170,7 +179,32 @@ class Engine:
 
     def die_neighbours(self, room: str) -> list[str]:
         out = self.pack.die_neighbours(room, self.st.n)
+        ch = self.st.chamber
+        if ch is not None and ch.passage_room is not None:
+            # P-CHAMBER-07: the Secret Chamber touches only the room holding the passage
+            chamber = self.chamber_room()
+            if room == chamber:
+                out = [ch.passage_room]
+            elif room == ch.passage_room:
+                out = [*out, str(chamber)]
         return [r for r in out if r in self.st.rooms]
+
+    def chamber_room(self) -> str | None:
+        """The Secret Chamber's room id when the variant is in play (P-CHAMBER)."""
+        c = self.pack.manor.chamber
+        return c.room if c is not None and self.st.chamber is not None else None
+
+    def sealed(self, room: str) -> bool:
+        """P-CHAMBER-03: the Secret Chamber until its passage is found (no clue, die, pawn)."""
+        return self.pack.room(room).chamber and (
+            self.st.chamber is None or self.st.chamber.passage_room is None)
+
+    def side_of(self, room: str) -> C.Side:
+        """The board side a room is printed on now (P-DARK-01, A-57)."""
+        board = self.pack.room(room).board
+        if board == "basement":
+            return self.st.basement_side
+        return self.st.board_side
 
     def lit(self, room: str) -> bool:
         """P-LIGHT-01/02: a lit candle or the lit fireplace in the room."""
@@ -400,6 +434,9 @@ class Engine:
             drawn += 1
         st.spirit.pawn_actions = 0
         self.emit(f"The spirit ends its turn and draws {drawn} spirit card(s).", "turn")
+        if drawn:  # H-02: the spirit's hand reaches only the spirit, by DM
+            self.emit("You draw " + ", ".join(self.card_name(c) for c in sp.hand[-drawn:])
+                      + ".", "draw", [st.spirit_seat])
         self.later(Step(op="spirit_hand_limit"), Step(op="upkeep"))
 
     def step_spirit_hand_limit(self) -> None:
@@ -486,7 +523,7 @@ class Engine:
     def placement_rooms(self, used: list[str]) -> list[str]:
         """A-35: dark, different; rooms with a die first."""
         rooms = [r for r in self.st.rooms if r not in used and self.dark(r)
-                 and not self.pack.room(r).chamber]
+                 and not self.sealed(r)]
         with_die = [r for r in rooms if self.dice_in(r)]
         return with_die or rooms
 
@@ -788,6 +825,13 @@ class Engine:
         slot = self.st.secrets[int(option) - 1]
         slot.discards.append(card)
         cc = self.pack.clue_card(card)
+        if self.st.mystery:
+            # P-MYST-01/02: face down; only the spirit may inspect it (the count is public)
+            self.emit(f"{self.name(seat)} discards a clue card face down beneath position "
+                      f"{option}.", "clue")
+            self.emit(f"Face down beneath position {option}: {cc.name} ({cc.trauma}, "
+                      f"{self.room_name(cc.room)}).", "private", [self.st.spirit_seat])
+            return
         self.emit(f"{self.name(seat)} discards the clue card {cc.name} ({cc.trauma}, "
                   f"{self.room_name(cc.room)}) beneath position {option}.", "clue")
 
@@ -818,6 +862,9 @@ class Engine:
                 st.rng.shuffle(v.deck)
             v.hand.append(v.deck.pop())
             got += 1
+        if got:  # hidden from the others (H-17): only the drawer is told, by DM
+            self.emit("You draw " + ", ".join(self.card_name(c) for c in v.hand[-got:]) + ".",
+                      "draw", [seat])
         return got
 
     def draw_clue(self, seat: str) -> None:
@@ -1398,18 +1445,42 @@ class Engine:
         owner = str(ctx["owner"])
         opts = [(str(s.position), f"Position {s.position} ({len(s.discards)} clue card(s) "
                  "beneath)") for s in self.st.secrets if not s.revealed]
-        if not opts or owner not in self.st.visitors:
+        if not opts:
             return
-        self.ask("target", owner, "Choose an unrevealed secret card.", opts, "reveal_secret",
-                 min=int(e.min_matching), success=dump_effects(e.on_success),
-                 fail=dump_effects(e.on_fail), ctx=dict(ctx), owner=owner)
+        data: dict[str, Any] = {"min": int(e.min_matching), "success": dump_effects(e.on_success),
+                                "fail": dump_effects(e.on_fail), "ctx": dict(ctx),
+                                "owner": owner}
+        if owner in self.st.visitors:
+            self.ask("target", owner, "Choose an unrevealed secret card.", opts,
+                     "reveal_secret", revealer=owner, **data)
+            return
+        # A-31: a spirit effect's secret is resolved by the visitor it targets, else by a
+        # visitor who is not knocked out, of the spirit's choice (P-SECRET-05)
+        pool = self.who(ctx, "target") or [v.seat for v in self.active_visitors()]
+        if not pool:
+            return
+        if len(pool) == 1:
+            self.on_secret_revealer(pool[0], Prompt(id="x", kind="target", seats=[owner],
+                                                    text="", data=data))
+            return
+        self.ask("target", owner, "Which visitor resolves the revealed secret?",
+                 [(s, f"{self.name(s)} resolves it") for s in pool], "secret_revealer",
+                 **data)
+
+    def on_secret_revealer(self, option: str, prompt: Prompt) -> None:
+        opts = [(str(s.position), f"Position {s.position} ({len(s.discards)} clue card(s) "
+                 "beneath)") for s in self.st.secrets if not s.revealed]
+        data: dict[str, Any] = {k: prompt.data[k]
+                                for k in ("min", "success", "fail", "ctx", "owner")}
+        self.ask("target", prompt.seats[0], "Choose an unrevealed secret card.", opts,
+                 "reveal_secret", revealer=option, **data)
 
     def on_reveal_secret(self, option: str, prompt: Prompt) -> None:
         """H-L3: the hidden check resolves at once; only its outcome is public."""
         pos = int(option)
         ctx = dict(prompt.data["ctx"])
         ctx.pop("cid", None)
-        owner = str(prompt.data["owner"])
+        owner = str(prompt.data.get("revealer", prompt.data["owner"]))
         if self.matching(pos) >= int(prompt.data["min"]):
             self.later(Step(op="effects", args={"effs": prompt.data["success"], "i": 0,
                                                 "ctx": dict(ctx)}))
@@ -1465,6 +1536,10 @@ class Engine:
                 self.ask("target", owner, "Inspect which secret card?",
                          [(str(p), f"Position {p}") for p in hidden], "inspect_secret",
                          seat=owner)
+        elif e.what == "chamber" and st.chamber is not None and st.chamber.cards:
+            self.private(owner, "In the Secret Chamber: " + ", ".join(
+                self.card_name(c) for c in st.chamber.cards) + ".")  # H-36
+            self.emit(f"{self.name(owner)} looks into the Secret Chamber.", "inspect")
         elif e.what == "removed_clue":
             removed = [c for c in st.clue_box if not self.pack.is_fear_card(c)]
             if removed:
@@ -1534,10 +1609,56 @@ class Engine:
         self.gain_item(str(prompt.data["seat"]), option)
 
     def eff_take_from_chamber(self, e: Any, ctx: dict[str, Any]) -> None:
-        return  # the Secret Chamber variant is not built yet
+        me = ctx.get("self")
+        if me and self.st.chamber is not None:
+            for _ in range(e.n):
+                self.later(Step(op="take_chamber", args={"seat": me}))
+
+    def step_take_chamber(self, seat: str) -> None:
+        """G-17 first effect (PR-25): the visitor alone sees the chamber cards, takes one."""
+        ch = self.st.chamber
+        if ch is None or not ch.cards:
+            return
+        self.private(seat, "In the Secret Chamber: "
+                     + ", ".join(self.card_name(c) for c in ch.cards) + ".")
+        self.ask("choice", seat, "Take which card from the Secret Chamber?",
+                 [(c, f"Take {self.card_name(c)}") for c in dict.fromkeys(ch.cards)],
+                 "take_chamber", private=True, seat=seat)
+
+    def on_take_chamber(self, option: str, prompt: Prompt) -> None:
+        seat = str(prompt.data["seat"])
+        ch = self.st.chamber
+        assert ch is not None
+        ch.cards.remove(option)
+        if self.pack.is_fear_card(option):  # G-17: trashed without effect
+            self.st.clue_trash.append(option)
+            self.emit(f"{self.name(seat)} finds the fear card {self.card_name(option)} in the "
+                      "Secret Chamber; it is trashed without effect.", "clue")
+            return
+        self.vis(seat).hand.append(option)
+        self.emit(f"{self.name(seat)} takes a clue card from the Secret Chamber.", "clue")
+        self.emit(f"You took the clue card {self.card_name(option)}.", "private", [seat])
 
     def eff_uncover(self, e: Any, ctx: dict[str, Any]) -> None:
-        return  # the Secret Chamber variant is not built yet
+        """P-CHAMBER-05 (A-33): the hidden check resolves at once (H-L3); only its outcome
+        is public. On a match the passage token, open side up, joins the room to the chamber
+        as a door that cannot be locked (P-CHAMBER-06)."""
+        st = self.st
+        me = ctx.get("self")
+        ch = st.chamber
+        chamber = self.chamber_room()
+        if not me or ch is None or chamber is None or ch.passage_room is not None:
+            return
+        room = self.vis(me).room
+        if self.pack.clue_card(ch.aside).room != room:
+            self.emit(f"{self.name(me)} searches the {self.room_name(room)} for a secret "
+                      "passage: nothing is found.", "chamber")
+            return
+        ch.passage_room = room
+        pid = self.pack.manor.chamber.passage_id  # type: ignore[union-attr]
+        st.doors[pid] = DoorState(id=pid, rooms=[room, chamber], open=True)
+        self.emit(f"{self.name(me)} uncovers a secret passage in the {self.room_name(room)}: "
+                  "the Secret Chamber is open!", "chamber")
 
     def eff_gain_main_actions(self, e: Any, ctx: dict[str, Any]) -> None:
         n = e.n
@@ -1674,7 +1795,7 @@ class Engine:
     def step_add_die(self) -> None:
         if not self.supply():
             return
-        rooms = [r for r in self.st.rooms if self.dark(r) and not self.pack.room(r).chamber]
+        rooms = [r for r in self.st.rooms if self.dark(r) and not self.sealed(r)]
         if not rooms:
             return
         self.ask("target", self.st.spirit_seat, "Add a presence die (1) to a dark room.",
@@ -1744,6 +1865,9 @@ class Engine:
                 sp.hand.append(sp.deck.pop())
                 got += 1
         self.emit(f"The spirit draws {got} spirit card(s).", "spirit")
+        if got:  # H-02: only the spirit is told which
+            self.emit("You draw " + ", ".join(self.card_name(c) for c in sp.hand[-got:])
+                      + ".", "draw", [self.st.spirit_seat])
 
     # ---- structure
     def candidates(self, e: Any, ctx: dict[str, Any]) -> list[str]:
@@ -1802,15 +1926,22 @@ class Engine:
     def can_do(self, effects: Any, ctx: dict[str, Any], seat: str | None) -> bool:
         """P-TIME-12: whether a branch of an either-choice can be done at all."""
         for eff in effects:
-            if eff.op == "discard" and seat:
-                v = self.vis(seat)
+            # each branch effect is checked on the visitor it names (Comfort's "target"),
+            # not on the choice's own subject (P-TIME-12, P-DIST-02)
+            ref = getattr(eff, "who", None)
+            named = self.who(ctx, ref) if ref is not None else []
+            subject = named[0] if named else seat
+            if eff.op == "discard" and subject:
+                v = self.vis(subject)
                 pool = [c for c in v.hand if eff.cards == "any"
                         or (eff.cards == "action") == self.is_action_card(c)]
                 if len(pool) < (1 if eff.up_to else eff.n):
                     return False
-            if eff.op == "smother_candle" and seat and not self.vis(seat).candle_lit:
+            if eff.op == "smother_candle" and subject and not self.vis(subject).candle_lit:
                 return False
-            if eff.op == "trash_fear_card" and seat and not self.vis(seat).fear_cards:
+            if eff.op == "trash_fear_card" and subject and not self.vis(subject).fear_cards:
+                return False
+            if eff.op == "cure_fear" and subject and self.vis(subject).fear == 0:
                 return False
         return True
 
@@ -2039,7 +2170,7 @@ class Engine:
             a = self.pack.item_of(it).action
             if a is not None and self.action_ok(seat, a):
                 out.append(Action(kind=K.USE_ITEM, params={"item": it, "speed": a.speed}))
-        side = self.st.board_side
+        side = self.side_of(v.room)
         for k, a in enumerate(self.pack.room(v.room).actions(side)):
             key = f"room:{v.room}:{k}"
             if key not in v.room_actions_used and self.action_ok(seat, a):
@@ -2070,6 +2201,11 @@ class Engine:
             if not st.must_rest:
                 out.append(Action(kind=K.WALK))
                 out += [a for a in self.card_actions(seat) if a.params.get("speed") == "main"]
+                ch = self.pack.manor.chamber
+                # P-CHAMBER-05 / A-33: from any room, until the passage is found (public)
+                if ch is not None and st.chamber is not None \
+                        and st.chamber.passage_room is None and self.action_ok(seat, ch.uncover):
+                    out.append(Action(kind=K.UNCOVER))
         out += self.quick_actions(seat)
         out = list(dict.fromkeys(out))
         out.append(Action(kind=K.END_TURN))
@@ -2107,7 +2243,7 @@ class Engine:
         for d in st.dice:
             if d.room is not None and self.dark(d.room) and d.value < cap:
                 opts.append((f"up:{d.id}", f"+1 on {self.die_label(d.id)}"))
-        dark = [r for r in st.rooms if self.dark(r) and not self.pack.room(r).chamber]
+        dark = [r for r in st.rooms if self.dark(r) and not self.sealed(r)]
         if self.supply() and dark:
             opts += [(f"add:{r}", f"Add a die (1) to the {self.room_name(r)}")
                      for r in dark]
@@ -2124,8 +2260,10 @@ class Engine:
     def power_need(self, p: C.SpiritPower) -> int:
         if p.manifestation and self.st.spirit.pawn_room is not None:
             return 99  # A-37
-        if p.drain and len(self.st.drains) >= self.pack.options.drain_markers:
-            return 99  # A-36
+        # A-36; manifestation drains through the pawn, not a drain marker (P-MANI-02)
+        if p.drain and not p.manifestation \
+                and len(self.st.drains) >= self.pack.options.drain_markers:
+            return 99
         return max(p.requirement, p.spend)
 
     def legal(self, seat: str) -> list[Action]:
@@ -2147,7 +2285,7 @@ class Engine:
     def apply(self, seat: str, action: Action) -> list[Event]:
         legal = self.legal(seat)
         if action not in legal:
-            raise IllegalAction(self.why_not(seat, action), rule=self.rule_of(action))
+            raise IllegalAction(self.why_not(seat, action), rule=self.rule_of(action, seat))
         st = self.st
         if action.kind == K.CHOOSE:
             prompt = st.prompts.pop()
@@ -2171,7 +2309,13 @@ class Engine:
             return "You can only trade with a nearby visitor who is not knocked out."
         return "That action is not allowed right now."
 
-    def rule_of(self, action: Action) -> str:
+    def rule_of(self, action: Action, seat: str | None = None) -> str:
+        v = self.st.visitors.get(seat) if seat is not None else None
+        if v is not None and not self.st.prompts:
+            if v.succumbed:
+                return "P-SUCC-03"  # no further action
+            if v.knocked_out:  # Rest first on the own turn (P-KO-06), nothing else off-turn
+                return "P-KO-06" if self.st.active == seat else "P-KO-03"
         return {K.REST: "P-KO-06", K.TRADE: "P-BASIC-04", K.MOVE_DIE: "P-SPIRIT-07",
                 K.INCREASE: "P-SPIRIT-09", K.PLAY_SPIRIT: "P-SPIRIT-11",
                 K.PLAY: "P-VIS-06"}.get(action.kind, "P-VIS-05")
@@ -2244,11 +2388,15 @@ class Engine:
             return self.card_name(str(action.p("item")))
         if action.kind == K.ROOM_ACTION:
             return "the room action"
+        if action.kind == K.UNCOVER:
+            return "the Secret Chamber"
         return "an ability"
 
     def resolve_action(self, seat: str, action: Action) -> tuple[Any, str, list[Step]]:
         v = self.vis(seat)
         k = action.kind
+        if k == K.UNCOVER:
+            return self._peek_action(v, action)
         if k == K.PLAY:
             card = str(action.p("card"))
             side = int(action.p("side"))
@@ -2266,7 +2414,7 @@ class Engine:
         if k == K.ROOM_ACTION:
             idx = int(action.p("index"))
             v.room_actions_used.append(f"room:{v.room}:{idx}")
-            return self.pack.room(v.room).actions(self.st.board_side)[idx], v.room, []
+            return self.pack.room(v.room).actions(self.side_of(v.room))[idx], v.room, []
         idx = int(action.p("index"))
         v.room_actions_used.append(f"ability:{idx}")
         return self.pack.visitor(v.character).abilities[idx], v.character, []
@@ -2459,7 +2607,7 @@ class Engine:
                       f"{self.room_name(arg)}.", "die")
             self.fire("die_enters_room", room=arg, die=die, by="spirit")
         else:
-            dark = [r for r in st.rooms if self.dark(r) and not self.pack.room(r).chamber]
+            dark = [r for r in st.rooms if self.dark(r) and not self.sealed(r)]
             self.ask("increase", st.spirit_seat, "Relocate the die to which dark room?",
                      [(f"{arg}:{r}", f"To the {self.room_name(r)}") for r in dark],
                      "relocate")
@@ -2559,7 +2707,7 @@ class Engine:
             return "Rest: discard any, draw up to 5" + (" and rise" if st.must_rest else "")
         if k == K.WALK:
             return "Walk (movement)"
-        if k in (K.PLAY, K.USE_ITEM, K.ROOM_ACTION, K.ABILITY):
+        if k in (K.PLAY, K.USE_ITEM, K.ROOM_ACTION, K.ABILITY, K.UNCOVER):
             seat_v = self.vis(seat)
             try:
                 a, _, _ = self._peek_action(seat_v, action)
@@ -2591,6 +2739,10 @@ class Engine:
 
     def _peek_action(self, v: VisitorState, action: Action) -> tuple[Any, str, list[Step]]:
         k = action.kind
+        if k == K.UNCOVER:
+            ch = self.pack.manor.chamber
+            assert ch is not None
+            return ch.uncover, "uncover", []
         if k == K.PLAY:
             card = str(action.p("card"))
             defn: Any = (self.pack.action_card(card) if self.is_action_card(card)
@@ -2601,7 +2753,7 @@ class Engine:
             assert a is not None
             return a, "", []
         if k == K.ROOM_ACTION:
-            return self.pack.room(v.room).actions(self.st.board_side)[
+            return self.pack.room(v.room).actions(self.side_of(v.room))[
                 int(action.p("index"))], "", []
         return self.pack.visitor(v.character).abilities[int(action.p("index"))], "", []
 
@@ -2629,6 +2781,11 @@ class Engine:
         st.visitors[seat] = VisitorState(
             seat=seat, character=option, room=self.pack.manor.start_room,
             deck=st.rng.shuffled(self.pack.action_deck(option)))  # P-SETUP-16/17
+        if st.controller and st.controller[seat] != seat:
+            # P-2P-01: the two characters' 20 action cards form one deck (the first slot's)
+            pile = self.pile_holder(seat)
+            pile.deck = st.rng.shuffled(pile.deck + st.visitors[seat].deck)
+            st.visitors[seat].deck = []
         self.emit(f"{self.seat_label(seat)} joins the visitors.", "setup")
         self.ask_visitor(index + 1)
 
@@ -2641,3 +2798,106 @@ class Engine:
         from rules.presence.setup import setup_final
 
         setup_final(self)
+
+    # ------------------------------------------------------------------ Unknown Threat
+    def ut_ask_script(self) -> None:
+        """P-UNK-01 (PR-24): the visitors pick 2 hope, then 3 nerve scripts, one per prompt;
+        any visitor may answer and each pick is public (H-09). Then the spirit draws one in
+        secret as usual (P-UNK-05) and the visitors choose their characters."""
+        st = self.st
+        ut = st.unknown_threat
+        assert ut is not None
+        hope = sum(1 for s in ut.scripts if self.pack.script(s).type == "hope")
+        kind = "hope" if hope < UT_HOPE else "nerve" \
+            if len(ut.scripts) < UT_HOPE + UT_NERVE else None
+        if kind is None:
+            st.display_scripts = sorted(ut.scripts)
+            deck = st.rng.shuffled(ut.scripts)
+            st.script = deck.pop()  # P-SETUP-25
+            st.script_pool = deck
+            self.emit("The visitors chose the scripts " + ", ".join(
+                self.pack.script(s).name for s in st.display_scripts)
+                + "; the spirit draws one in secret.", "setup")
+            self.ask_visitor(0)
+            return
+        # the chamber's room is in play from the start; its state is dealt later (P-CHAMBER-01)
+        chamber = self.pack.manor.chamber is not None and self.pack.manor.chamber.room in st.rooms
+        opts = [(s, f"{self.pack.script(s).name} ({self.pack.script(s).alignment}): "
+                 f"{self.pack.script(s).text or self.pack.script(s).top.text}")
+                for s in self.pack.scripts_of(kind, chamber=chamber) if s not in ut.scripts]
+        self.ask("setup", st.visitor_seats[0], f"Unknown Threat: choose a {kind} script "
+                 f"({len(ut.scripts) + 1} of {UT_HOPE + UT_NERVE}; P-UNK-01).", opts,
+                 "ut_script")
+        st.prompts[-1].seats = list(st.visitor_seats)  # any visitor may answer
+
+    def on_ut_script(self, option: str, prompt: Prompt) -> None:
+        ut = self.st.unknown_threat
+        assert ut is not None
+        ut.scripts.append(option)
+        sc = self.pack.script(option)
+        self.emit(f"The visitors choose the {sc.type} script {sc.name}.", "setup")
+        self.ut_ask_script()
+
+    def step_ut_spirit(self) -> None:
+        """P-UNK-03/04 (PR-24): the spirit builds a 12-card deck from all spirit cards (a
+        spirit, then one of its cards, per pick), then picks 5 spirit clues and one secret
+        card per trauma (A-47). Private prompts (H-39)."""
+        st = self.st
+        ut = st.unknown_threat
+        if ut is None:
+            return
+        pack = self.pack
+        size = len(pack.spirit_deck(st.spirit.character))
+        if len(ut.deck) < size:
+            opts = []
+            for sp in pack.spirits:
+                left = [c for c in pack.spirit_deck(sp.id) if c not in ut.deck]
+                if left:
+                    opts.append((sp.id, f"A card of {sp.name} ({len(left)} left)"))
+            self.later(Step(op="ut_spirit"))
+            self.ask("setup", st.spirit_seat, f"Unknown Threat: build your spirit deck, card "
+                     f"{len(ut.deck) + 1} of {size} — from whose cards? (P-UNK-03)", opts,
+                     "ut_group", private=True)
+            return
+        if len(ut.clues) < UT_CLUES:
+            opts = [(c.id, f"{c.name} ({pack.spirit(c.spirit).name}): {c.text}")
+                    for c in pack.spirit_clues if c.spirit is not None and c.id not in ut.clues]
+            self.later(Step(op="ut_spirit"))
+            self.ask("setup", st.spirit_seat, f"Unknown Threat: choose spirit clue "
+                     f"{len(ut.clues) + 1} of {UT_CLUES} for the bag (P-UNK-04).", opts,
+                     "ut_clue", private=True)
+            return
+        have = {pack.secret(s).trauma for s in ut.secrets}
+        trauma = next((s.trauma for s in pack.secrets if s.trauma not in have), None)
+        if trauma is not None:
+            opts = [(s.id, f"{s.name} (set {s.set})") for s in pack.secrets
+                    if s.trauma == trauma]
+            self.later(Step(op="ut_spirit"))
+            self.ask("setup", st.spirit_seat, f"Unknown Threat: choose your {trauma} secret "
+                     "card (one per trauma, P-UNK-04).", opts, "ut_secret", private=True)
+            return
+        self.emit("The spirit has built its deck and chosen its spirit clues and secret "
+                  "cards.", "setup")
+
+    def on_ut_group(self, option: str, prompt: Prompt) -> None:
+        ut = self.st.unknown_threat
+        assert ut is not None
+        opts = [(c, f"{self.card_name(c)}: {self.pack.spirit_card(c).top.text}")
+                for c in self.pack.spirit_deck(option) if c not in ut.deck]
+        self.ask("setup", self.st.spirit_seat, f"Unknown Threat: which card of "
+                 f"{self.pack.spirit(option).name}?", opts, "ut_card", private=True)
+
+    def on_ut_card(self, option: str, prompt: Prompt) -> None:
+        ut = self.st.unknown_threat
+        assert ut is not None
+        ut.deck.append(option)
+
+    def on_ut_clue(self, option: str, prompt: Prompt) -> None:
+        ut = self.st.unknown_threat
+        assert ut is not None
+        ut.clues.append(option)
+
+    def on_ut_secret(self, option: str, prompt: Prompt) -> None:
+        ut = self.st.unknown_threat
+        assert ut is not None
+        ut.secrets.append(option)
