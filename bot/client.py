@@ -6,9 +6,12 @@ the bot can point it at another endpoint (the local emulator) and another databa
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import discord
 import yarl
@@ -16,10 +19,13 @@ from discord.ext import commands
 
 from bot.reminders import ReminderDispatcher
 from bot.settings import Settings
-from bot.storage import SqliteStorage, Storage
+from bot.storage import Storage, storage_for
 from bot.tables import TableService
 
 log = logging.getLogger(__name__)
+
+UNKNOWN_COMPONENT_GRACE = 1.5
+"""Seconds to let a live View answer a press before saying the button is unknown."""
 
 COGS: tuple[str, ...] = ("cogs.lobby", "cogs.exorcism", "cogs.fourth_wall", "cogs.presence")
 
@@ -43,9 +49,12 @@ class GameBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         cogs: Sequence[str] = COGS,
     ) -> None:
-        # Slash commands and components only: no privileged intents are needed.
+        # No privileged intents. `guild_messages` (not privileged) lets strict table talk see
+        # who posted where; the text itself (the privileged message-content intent) is never
+        # needed: everything else is slash commands and components.
         intents = discord.Intents.none()
         intents.guilds = True
+        intents.guild_messages = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -54,11 +63,13 @@ class GameBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
-        self.storage: Storage = storage or SqliteStorage(settings.database_path)
+        self.storage: Storage = storage or storage_for(
+            settings.database_url, settings.database_path)
         self.clock = clock
         self.tables = TableService(self.storage, clock=clock)
         self.cog_modules = tuple(cogs)
         self.reminders: ReminderDispatcher | None = None
+        self._component_templates: list[re.Pattern[str]] = []
 
     async def setup_hook(self) -> None:
         await self.storage.open()
@@ -85,6 +96,9 @@ class GameBot(commands.Bot):
             )
             self.reminders.start()
 
+    async def on_message(self, message: discord.Message, /) -> None:
+        """No prefix commands: messages only reach the cogs' listeners (strict table talk)."""
+
     async def close(self) -> None:
         if self.reminders is not None:
             await self.reminders.stop()
@@ -92,6 +106,32 @@ class GameBot(commands.Bot):
             await super().close()
         finally:
             await self.storage.close()
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self._component_templates.extend(i.__discord_ui_compiled_template__ for i in items)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer a press of a component nothing here handles (a retired button of an older
+        version, a crafted id): discord.py would drop it and the player would only see
+        "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if any(t.fullmatch(custom_id) for t in self._component_templates):
+            return
+        # A live View's own button (not a template) answers within the grace time.
+        await asyncio.sleep(UNKNOWN_COMPONENT_GRACE)
+        if interaction.response.is_done():
+            return
+        try:
+            await interaction.response.send_message(
+                "That button isn't one I know any more (it may be from an older version of "
+                "the bot). Use the newest post in the game's thread, or `/game status`.",
+                ephemeral=True)
+        except discord.HTTPException:
+            log.info("could not answer unknown component %r", custom_id)
 
 
 def build_bot(

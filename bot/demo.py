@@ -40,6 +40,7 @@ class Move:
     user: str
     label: str
     how: str
+    action: Action | None = None
 
 
 @dataclass
@@ -96,7 +97,7 @@ class AutoTable:
                 res = await self.emu.click(user, board, cid)
                 await res.wait_callback()
                 await self._landed(mark, res, label)
-                self.moves.append(Move(user.name, label, "board button"))
+                self.moves.append(Move(user.name, label, "board button", action))
                 return
         menu_res = await self.emu.click(user, board, label="My choices")
         await menu_res.wait_done()
@@ -106,14 +107,14 @@ class AutoTable:
             if cid.startswith("hb:a:") and cid.endswith(h):
                 res = await self.emu.click(user, menu, cid)
                 await self._landed(mark, res, label)
-                self.moves.append(Move(user.name, label, "my choices"))
+                self.moves.append(Move(user.name, label, "my choices", action))
                 return
         for select in menu.selects:
             values = [o["value"] for o in select.get("options", [])]
             if h in values:
                 res = await self.emu.select(user, menu, select["custom_id"], [h])
                 await self._landed(mark, res, label)
-                self.moves.append(Move(user.name, label, "menu"))
+                self.moves.append(Move(user.name, label, "menu", action))
                 return
         raise RuntimeError(f"{user.name} could not find “{label}” among their choices: "
                            f"{menu_res.text}")
@@ -126,11 +127,13 @@ class AutoTable:
             raise RuntimeError(f"“{label}” did not land: {res.text or 'no answer'}") from None
 
     async def play_to_end(self, max_moves: int = 5000,
-                          watch: Callable[[Any, int], None] | None = None) -> int:
+                          watch: Callable[[Any, int], None] | None = None,
+                          until: Callable[[Any], bool] | None = None) -> int:
         """Let the AI choose and press every move until the game ends; returns moves made.
 
         `watch(state, mark)` (tests) sees the state after each move and the emulator's message
         mark from before it: messages with a later order came from that move or after.
+        `until(state)` (tests) stops early, before the first move of a state it accepts.
         """
         game_record = await self.bot.storage.get_game(self.game_id)
         assert game_record is not None
@@ -144,6 +147,8 @@ class AutoTable:
                 await self.emu.settle()
                 return n
             state = await self.bot.tables.state(self.game_id)
+            if until is not None and until(state):
+                return n
             awaited = sorted(game.to_act(state))
             if not awaited:
                 return n

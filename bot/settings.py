@@ -21,6 +21,11 @@ class Settings(BaseSettings):
         default=Path("data/hauntbot.sqlite3"),
         description="SQLite file holding every game (created with its folder on first start).",
     )
+    database_url: str | None = Field(
+        default=None,
+        description="PostgreSQL URL (postgresql://user:pass@host/db); when set it replaces "
+        "the SQLite file, and several bot processes can share it.",
+    )
     dev_guild_id: int | None = Field(
         default=None,
         description="Sync slash commands to this one server instantly (global sync can take "

@@ -954,3 +954,14 @@ class SqliteStorage(Storage):
         async with self._tx() as db:
             cur = await db.execute(sql, params)
             return cast(int, cur.rowcount) > 0
+
+
+def storage_for(database_url: str | None, database_path: str | Path) -> Storage:
+    """PostgreSQL when a URL is given (``postgresql://…``), else the SQLite file."""
+    if database_url:
+        if not database_url.startswith(("postgres://", "postgresql://")):
+            raise StorageError(f"DATABASE_URL must be a postgresql:// URL, not {database_url!r}")
+        from bot.pgstorage import PgStorage  # asyncpg is only imported when it is used
+
+        return PgStorage(database_url)
+    return SqliteStorage(database_path)

@@ -54,4 +54,5 @@ class FourthWall(commands.Cog):
 
 async def setup(bot: GameBot) -> None:
     await bot.add_cog(FourthWall(bot))
-    bot.tree.add_command(make_group("fw", "I Am the Fourth Wall", families()))
+    bot.tree.add_command(make_group("fourth_wall", "I Am the Fourth Wall", families(),
+                                    name="fw"))

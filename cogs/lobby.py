@@ -152,6 +152,10 @@ class Lobby(commands.Cog):
         if options:
             embed.add_field(name="Options", value="\n".join(
                 f"{k} = {v}" for k, v in options.items())[:1000], inline=False)
+        # What the options add up to, in the game's words (e.g. "Difficulty: Standard").
+        summary = game.options_summary(game.options_model.model_validate(record.options))
+        if summary:
+            embed.add_field(name="Setup", value=summary[:1000], inline=False)
         status = {"lobby": "Press **Join** to take a seat; the creator presses **Start**.",
                   "active": "Playing.", "over": "Finished.",
                   "abandoned": "Abandoned."}.get(record.status, record.status)

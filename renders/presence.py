@@ -158,6 +158,8 @@ class RoomV:
     visitors: list[str]
     pawn: bool
     drains: list[str]
+    sealed: bool = False
+    """The Secret Chamber before its passage is found (P-CHAMBER-03)."""
 
 
 @dataclass
@@ -168,6 +170,8 @@ class DoorV:
     open: bool
     locked: bool
     stairs: bool
+    passage: bool = False
+    """The Secret Chamber's passage token (P-CHAMBER-06)."""
 
 
 @dataclass
@@ -272,6 +276,12 @@ class Board:
     hand: list[dict[str, Any]] = field(default_factory=list)
     spirit_private: dict[str, Any] = field(default_factory=dict)
     inspected: list[str] = field(default_factory=list)
+    # variants (P-MYST, P-UNK, P-DARK, P-CHAMBER)
+    variants: list[str] = field(default_factory=list)
+    mystery: bool = False
+    chamber_cards: int | None = None
+    spirit_speech: int = 0
+    """Words the spirit may speak now (P-DISCORD-08); 0 = none."""
 
 
 def _i(value: Any, default: int = 0) -> int:
@@ -352,6 +362,10 @@ def _read(view: Mapping[str, Any]) -> Board:
     b.waiting = [_s(w) for w in _l(view.get("waiting_labels"))]
     names = _d(view.get("names"))
     b.names = {_s(k): _s(v) for k, v in names.items()}
+    # P-2P: both character slots of the visitor player show that player's name
+    for slot, seat in _d(_d(view.get("presets")).get("controller")).items():
+        if _s(seat) in b.names:
+            b.names.setdefault(_s(slot), b.names[_s(seat)])
 
     for i, v in enumerate(_l(view.get("visitors"))):
         v = _d(v)
@@ -394,7 +408,25 @@ def _read(view: Mapping[str, Any]) -> Board:
             continue
         b.doors.append(DoorV(id=_s(dr.get("id")), a=rooms[0], b=rooms[1],
                              open=bool(dr.get("open")), locked=bool(dr.get("locked")),
-                             stairs=bool(dr.get("stairs"))))
+                             stairs=bool(dr.get("stairs")), passage=bool(dr.get("passage"))))
+    var = _d(view.get("variants"))
+    b.variants = [label for key, label in (
+        ("dark_board", "Dark Board"), ("secret_chamber", "Secret Chamber"),
+        ("mystery", "Mystery Mode"), ("unknown_threat", "Unknown Threat")) if var.get(key)]
+    pre = _d(view.get("presets"))  # P-2P, P-FIRST, P-OPEN, P-HORROR
+    b.variants += [label for key, label in (
+        ("two_players", "Two players"), ("first_game", "First game"),
+        ("open_communication", "Open Communication"), ("true_horror", "True Horror"))
+        if pre.get(key)]
+    grant = pre.get("speech_grant")
+    if isinstance(grant, dict):  # P-DISCORD-08: shown with the talk line
+        b.spirit_speech = _i(grant.get("max_words"))
+    b.mystery = bool(var.get("mystery"))
+    ch = view.get("chamber")
+    if isinstance(ch, dict):
+        b.chamber_cards = _i(ch.get("cards"))
+        for room in b.rooms:
+            room.sealed = room.id == _s(ch.get("room")) and not ch.get("passage_room")
 
     t = _d(view.get("track"))
     b.time = _i(t.get("time"))
@@ -653,6 +685,17 @@ def _draw_room(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, r: RoomV, b: 
     x0, y0, x1, y1 = box
     fill = ROOM_LIT if r.lit else ROOM_DARK
     edge = ROOM_LIT_EDGE if r.lit else ROOM_DARK_EDGE
+    if r.sealed:  # P-CHAMBER-03: bricked up until the passage is found
+        rounded_box(d, box, 10, fill=(30, 26, 34), outline=(90, 80, 100), width=3)
+        for k in range(int(y0) + 40, int(y1) - 4, 14):
+            d.line((x0 + 6, k, x1 - 6, k), fill=(48, 42, 54), width=2)
+        draw_text(d, (x0 + 10, y0 + 7), r.name, fit_font(r.name, x1 - x0 - 20, 20, 13, True),
+                  MUTED)
+        draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 4), "SEALED", font(18, True), MUTED,
+                  anchor="mm")
+        draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 26), "Uncover its passage",
+                  font(14), DIM, anchor="mm", max_width=x1 - x0 - 16)
+        return
     rounded_box(d, box, 10, fill=fill, outline=edge, width=3)
     name_fnt = fit_font(r.name, x1 - x0 - 70, 20, min_size=15, bold=True)
     draw_text(d, (x0 + 10, y0 + 7), r.name, name_fnt, TEXT)
@@ -715,7 +758,7 @@ def _draw_room(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, r: RoomV, b: 
     for door, other in stairs:
         col = {"open": GOOD, "closed": WOOD, "locked": LOCK_RED}[_door_state(door)]
         room_w = x1 - 8 - cx2 - (20 if door.locked else 0)
-        label = f"Stairs {other}"
+        label = f"{'Passage' if door.passage else 'Stairs'} {other}"
         if text_width(label, font(15, True)) + 12 > room_w:
             label = f"↕ {other}"
         if room_w < 50:
@@ -813,6 +856,9 @@ def _draw_top_bar(d: ImageDraw.ImageDraw, b: Board) -> None:
     if b.phase:
         x += chip(d, (x, 12), PHASE_LABEL.get(b.phase, b.phase), f, (54, 46, 74), pad=10,
                   height=32) + 14
+    if b.variants:  # the variants in play are public (H-39: "the mode is in play")
+        x += chip(d, (x, 12), " · ".join(b.variants), font(17, True), (92, 38, 58), pad=10,
+                  height=32) + 14
     if b.over:
         text = "GAME OVER"
         if b.winners:
@@ -854,6 +900,9 @@ def _draw_bottom_bar(d: ImageDraw.ImageDraw, b: Board) -> None:
         x += chip(d, (x, y0 + 6), "Table talk allowed", f, GOOD, pad=10, height=28) + 12
     else:
         x += chip(d, (x, y0 + 6), "NO table talk", f, BAD, pad=10, height=28) + 12
+    if b.spirit_speech:  # P-DISCORD-08: the spirit's granted words
+        x += chip(d, (x, y0 + 6), f"Spirit may speak {b.spirit_speech} word(s)", f,
+                  (92, 38, 58), pad=10, height=28) + 12
     alone = ("Alone: " + ", ".join(b.alone_labels)) if b.alone_labels else "Nobody is alone"
     w = draw_text(d, (x, y0 + 20), alone, font(20, True), TEXT, anchor="lm",
                   max_width=WIDTH - x - MARGIN)
@@ -977,7 +1026,10 @@ def _draw_secrets(d: ImageDraw.ImageDraw, b: Board) -> None:
                           anchor="ms", max_width=cw - 10)
         # discards beneath
         dy = top + card_h + 6
-        draw_text(d, (cx0 + 2, dy), f"Discards: {s.discard_count}", font(15, True), MUTED)
+        # Mystery Mode: only the count is public (P-MYST-02)
+        face_down = " face down" if b.mystery and not s.discards and s.discard_count else ""
+        draw_text(d, (cx0 + 2, dy), f"Discards: {s.discard_count}{face_down}", font(15, True),
+                  MUTED, max_width=cw - 4)
         dy += 20
         room_for = int((y1 - 8 - dy) // 22)
         shown = s.discards[-room_for:] if room_for > 0 else []
@@ -1124,8 +1176,9 @@ def _draw_clues(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
     line = f"clues {b.clue_deck} · trash {b.clue_trash} · items {b.item_deck}"
     draw_text(d, (x0 + 80, y0 + 10), line, f, TEXT, max_width=x1 - x0 - 92)
     cellar = ", ".join(b.cellar) if b.cellar else "empty"
-    draw_text(d, (x0 + 12, y0 + 36), f"Dice in supply {b.supply} · Cellar: {cellar}", f, MUTED,
-              max_width=x1 - x0 - 24)
+    chamber = "" if b.chamber_cards is None else f"Chamber cards {b.chamber_cards} · "
+    draw_text(d, (x0 + 12, y0 + 36), f"{chamber}Dice in supply {b.supply} · Cellar: {cellar}",
+              f, MUTED, max_width=x1 - x0 - 24)
     tw = draw_text(d, (x0 + 12, y0 + 62), "Revealed clues", font(19, True), GOLD)
     x = x0 + 12
     y = y0 + 88
@@ -1247,6 +1300,10 @@ def _draw_strip(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
         extra = []
         if _l(sp.get("drawn_spirit_clues")):
             extra.append("to place: " + ", ".join(_s(x) for x in _l(sp.get("drawn_spirit_clues"))))
+        ch = _d(sp.get("chamber"))
+        if ch:  # H-35, H-36: the spirit may look at these at any time (P-CHAMBER-01)
+            extra.append(f"passage card: {_s(ch.get('aside'))} · chamber: "
+                         + (", ".join(_s(x) for x in _l(ch.get("cards"))) or "empty"))
         if b.inspected:
             extra.append("seen: " + ", ".join(b.inspected[-3:]))
         if extra:

@@ -76,7 +76,9 @@ Bookkeeping: ``commands`` (``CommandStore``: ``paths()``, ``all_paths()``, ``syn
 
 Faults: ``fail_next(method, path_regex, status=429, retry_after=0.05, count=1,
 is_global=False)`` (429s carry ``Via`` and ``retry_after`` so discord.py retries; 5xx are
-retried after ~1 s), ``await gateway_reconnect()`` (op 7; returns once resumed),
+retried after ~1 s), ``fail_every_route(status=429, retry_after=0.05, routes=1000)`` (the
+first request of each distinct route fails), ``clear_faults()``, ``await gateway_reconnect()``
+(op 7; returns once resumed),
 ``await invalidate_session(resumable=False)`` (op 9; discord.py waits 5 s to identify),
 ``await close_gateway(code=4000)``, ``connected``, ``await wait_until_connected(timeout,
 *, sessions=1)``, ``sessions``.

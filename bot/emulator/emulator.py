@@ -30,7 +30,7 @@ from bot.emulator.gateway import (
 )
 from bot.emulator.ids import shard_for
 from bot.emulator.interactions import InteractionFactory, InteractionRecord
-from bot.emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, GAME_BOT_PERMISSIONS
+from bot.emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, GAME_BOT_PERMISSIONS, Perm, has
 from bot.emulator.records import (
     ChannelRecord,
     ErrorRecord,
@@ -446,6 +446,40 @@ class DiscordEmulator:
     def interactions(self) -> list[InteractionRecord]:
         return list(self._state.interactions.values())
 
+    def post(self, user: UserRef, channel: ChannelRef, content: str) -> MessageRecord:
+        """``user`` types ``content`` into a guild channel or thread, as in the Discord app.
+
+        The bot sees it as MESSAGE_CREATE if it has the guild-messages intent, with the text
+        only if it also has the privileged message-content intent (or is mentioned). Posting
+        in an archived thread reopens it; a locked thread, a channel the user may not send
+        in, or a user outside the guild is refused with an ``EmulatorError``.
+        """
+        u = self._state.user(user)
+        ch = self._state.channel(channel)
+        if ch.is_dm or ch.guild_id is None or ch.deleted:
+            raise EmulatorError(f"{u.name} can only post in an existing guild channel or thread")
+        guild = self._state.guild(ch.guild_id)
+        if u.id not in guild.members:
+            raise EmulatorError(f"{u.name} is not a member of {guild.name}")
+        send = Perm.SEND_MESSAGES_IN_THREADS if ch.is_thread else Perm.SEND_MESSAGES
+        if not has(self._state.member_permissions(guild, u.id), Perm.VIEW_CHANNEL | send):
+            raise EmulatorError(f"{u.name} may not send messages in {ch.name}")
+        if ch.is_thread:
+            if ch.archived and ch.locked:
+                raise EmulatorError(f"{ch.name} is archived and locked")
+            if ch.archived:
+                self._state.update_thread(ch, archived=False)
+            ch.member_ids.add(u.id)
+        return self._state.create_message(ch, {"content": content}, author_id=u.id)
+
+    def edit_post(self, user: UserRef, message: MessageRef, content: str) -> MessageRecord:
+        """``user`` edits their own message (MESSAGE_UPDATE, with an edit time)."""
+        u = self._state.user(user)
+        msg = self._state.message(message)
+        if msg.author_id != u.id or msg.deleted:
+            raise EmulatorError(f"{u.name} can only edit their own messages that still exist")
+        return self._state.edit_message(msg, {"content": content})
+
     # -- what the bot sent ------------------------------------------------------------
 
     def message(self, message_id: MessageRef) -> MessageRecord:
@@ -491,9 +525,24 @@ class DiscordEmulator:
             if (include_ephemeral or not m.ephemeral) and (include_deleted or not m.deleted)
         ]
 
+    def plant_bot_message(
+        self,
+        channel: ChannelRef,
+        content: str = "",
+        *,
+        components: list[dict[str, Any]] | None = None,
+    ) -> MessageRecord:
+        """A message as if the bot had posted it long ago (an older version of the bot, with
+        buttons it no longer makes). Discord only sends component interactions for components
+        a message really carries, so retired and forged custom ids are pressed through one."""
+        ch = self._state.channel(channel)
+        return self._state.create_message(
+            ch, {"content": content, "components": list(components or [])}
+        )
+
     def mark(self) -> int:
         """A position in the message order; pass it as ``since=`` to see only newer ones."""
-        return max((m.order for m in self._state.messages.values()), default=0)
+        return self._state.last_order
 
     async def wait_for_message(
         self,
@@ -508,12 +557,21 @@ class DiscordEmulator:
         cid = None if channel is None else self._state.channel(channel).id
 
         def find() -> MessageRecord | None:
-            for msg in self._state.messages.values():
+            # Messages are kept in creation order: with ``since``, walk back from the newest
+            # only as far as the mark (a long game holds thousands of older ones).
+            if since is None:
+                candidates: Iterable[MessageRecord] = self._state.messages.values()
+            else:
+                newer = []
+                for msg in reversed(self._state.messages.values()):
+                    if msg.order <= since:
+                        break
+                    newer.append(msg)
+                candidates = reversed(newer)
+            for msg in candidates:
                 if msg.deleted or (msg.ephemeral and not include_ephemeral):
                     continue
                 if cid is not None and msg.channel_id != cid:
-                    continue
-                if since is not None and msg.order <= since:
                     continue
                 if predicate is None or predicate(msg):
                     return msg
@@ -616,6 +674,28 @@ class DiscordEmulator:
         )
         self._state.faults.append(rule)
         return rule
+
+    def fail_every_route(
+        self, status: int = 429, retry_after: float = 0.05, routes: int = 1000
+    ) -> FaultRule:
+        """Answer the first request of every distinct route (by template, e.g. ``POST
+        /channels/{channel_id}/messages``) with ``status``, for up to ``routes`` routes; later
+        requests on a route that failed once go through. 429s carry ``retry_after``."""
+        rule = FaultRule(
+            method="*",
+            path_regex=re.compile(".*"),
+            status=status,
+            retry_after=retry_after,
+            count=routes,
+            is_global=False,
+            per_route=True,
+        )
+        self._state.faults.append(rule)
+        return rule
+
+    def clear_faults(self) -> None:
+        """Drop every injected REST fault not yet served."""
+        self._state.faults.clear()
 
     @property
     def sessions(self) -> list[GatewaySession]:

@@ -134,12 +134,23 @@ class GatewayHub:
     # -- Dispatcher -----------------------------------------------------------------
 
     def dispatch(
-        self, event: str, data: dict[str, Any], *, guild_id: str | None, intent: int | None = None
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        guild_id: str | None,
+        intent: int | None = None,
+        all_of: int = 0,
+        none_of: int = 0,
     ) -> int:
         targets = [
             s
             for s in self.sessions.values()
-            if not s.invalidated and s.owns(guild_id) and (intent is None or s.intents & intent)
+            if not s.invalidated
+            and s.owns(guild_id)
+            and (intent is None or s.intents & intent)
+            and s.intents & all_of == all_of
+            and not s.intents & none_of
         ]
         if not targets:
             return 0

@@ -365,6 +365,9 @@ class FaultRule:
     retry_after: float
     count: int
     is_global: bool
+    per_route: bool = False
+    """Fail only the first request of each distinct route (``count`` routes at most)."""
+    routes_failed: set[str] = field(default_factory=set)
 
     def matches(self, method: str, path: str) -> bool:
         if self.count <= 0:

@@ -230,6 +230,11 @@ class RestApi:
         state.notify()
         for rule in state.faults:
             if rule.matches(method, path):
+                if rule.per_route:
+                    key = self._route_key(method, path)
+                    if key in rule.routes_failed:
+                        continue
+                    rule.routes_failed.add(key)
                 rule.count -= 1
                 return self._fault(method, path, rule.status, rule.retry_after, rule.is_global)
         for route_method, pattern, key, handler, auth in self.routes:
@@ -259,6 +264,13 @@ class RestApi:
         state.unknown_routes.append(f"{method} {path}")
         state.record_error(method, path, 404, 0, "404: Not Found", injected=False)
         return json_response(404, {"message": "404: Not Found", "code": 0})
+
+    def _route_key(self, method: str, path: str) -> str:
+        """The route template a request hits (``POST /channels/{channel_id}/messages``)."""
+        for route_method, pattern, key, _handler, _auth in self.routes:
+            if route_method == method and pattern.match(path) is not None:
+                return key
+        return f"{method} {path}"
 
     def _check_token(self, request: web.Request) -> web.Response | None:
         auth = request.headers.get("Authorization", "")

@@ -54,6 +54,11 @@ INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
+INTENT_MESSAGE_CONTENT = 1 << 15  # privileged: without it, others' guild messages arrive empty
+
+# What a session without the message-content intent gets instead of another user's message
+# body (Discord's rule: not for DMs, the bot's own messages, or messages mentioning the bot).
+REDACTED_BODY: dict[str, Any] = {"content": "", "embeds": [], "attachments": [], "components": []}
 
 DEFAULT_ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
@@ -67,15 +72,30 @@ class Dispatcher(Protocol):
     """Where gateway events go (the gateway hub)."""
 
     def dispatch(
-        self, event: str, data: dict[str, Any], *, guild_id: str | None, intent: int | None = None
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        guild_id: str | None,
+        intent: int | None = None,
+        all_of: int = 0,
+        none_of: int = 0,
     ) -> int:
-        """Send ``event`` to every session that should see it; return how many did."""
+        """Send ``event`` to every session that should see it (``intent``: any of those bits;
+        ``all_of``: every one of these; ``none_of``: none of these); return how many did."""
         ...
 
 
 class _NoGateway:
     def dispatch(
-        self, event: str, data: dict[str, Any], *, guild_id: str | None, intent: int | None = None
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        guild_id: str | None,
+        intent: int | None = None,
+        all_of: int = 0,
+        none_of: int = 0,
     ) -> int:
         return 0
 
@@ -460,9 +480,20 @@ class EmulatorState:
         interaction_user = (
             self.users.get(msg.interaction_user_id) if msg.interaction_user_id else None
         )
-        return payloads.message_payload(
+        out = payloads.message_payload(
             msg, author, pinged=pinged, interaction_user=interaction_user
         )
+        guild = self.guilds.get(msg.guild_id) if msg.guild_id else None
+        member = guild.members.get(msg.author_id) if guild is not None else None
+        if member is not None and msg.author_id != self.bot_user.id:
+            # Discord attaches the author's member object to a member's guild message.
+            out["member"] = payloads.member_payload(member, with_user=False)
+        return out
+
+    @property
+    def last_order(self) -> int:
+        """The ``order`` of the newest message (0 before any)."""
+        return self._order
 
     def create_message(
         self,
@@ -556,7 +587,25 @@ class EmulatorState:
 
     def _announce(self, event: str, msg: MessageRecord, data: dict[str, Any]) -> None:
         intent = INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES
-        self.dispatcher.dispatch(event, data, guild_id=msg.guild_id, intent=intent)
+        privileged = (
+            event in ("MESSAGE_CREATE", "MESSAGE_UPDATE")
+            and msg.guild_id is not None
+            and msg.author_id != self.bot_user.id
+            and self.bot_user.id not in msg.pinged_user_ids
+        )
+        if not privileged:
+            self.dispatcher.dispatch(event, data, guild_id=msg.guild_id, intent=intent)
+            return
+        self.dispatcher.dispatch(
+            event, data, guild_id=msg.guild_id, intent=intent, all_of=INTENT_MESSAGE_CONTENT
+        )
+        self.dispatcher.dispatch(
+            event,
+            {**data, **REDACTED_BODY},
+            guild_id=msg.guild_id,
+            intent=intent,
+            none_of=INTENT_MESSAGE_CONTENT,
+        )
 
     def _pings(self, msg: MessageRecord, body: dict[str, Any]) -> tuple[list[str], bool]:
         mentioned = mentioned_user_ids(msg.content)

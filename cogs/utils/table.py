@@ -254,8 +254,17 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
     async with delivery.lock(record.id):
         result = await bot.tables.act(record.id, interaction.user.id, action,
                                       expected_version=expected_version)
-        await delivery.after_action(result.record, result.state, result.events,
-                                    result.result, actor=result.seat)
+        try:
+            await delivery.after_action(result.record, result.state, result.events,
+                                        result.result, actor=result.seat)
+        except discord.HTTPException:
+            # The move is stored: an error answer saying "nothing changed" would be a lie.
+            log.warning("game %s: the move is stored but its board post failed", record.id,
+                        exc_info=True)
+            await reply(interaction, "✅ Your move is recorded, but Discord refused the new "
+                        "board post just now. It will show with the next move; `/game status` "
+                        "shows the board meanwhile.")
+            return
         await delivery.tell_near(result)
         await delivery.run_ai(record.id)
 
@@ -470,14 +479,16 @@ class Delivery:
                          users: dict[str, int | None]) -> None:
         awaited = sorted(game.to_act(state)) if result is None else []
         header = f"**{game.title}** — game #{record.id}"
-        body = "\n".join(f"• {line}" for line in lines[-25:])
+        # The game's presentation hook may quieten the lines (e.g. True Horror, P-HORROR).
+        body = "\n".join(f"• {line}" for line in game.present(state, lines)[-25:])
         if result is not None:
             names = ", ".join(game.seat_label(state, s) for s in result.winners) or "nobody"
             footer = f"🏁 **Game over.** {result.reason} Winners: {names}."
         else:
             who = [f"<@{users[s]}> ({game.seat_label(state, s)})" if users.get(s)
                    else game.seat_label(state, s) for s in awaited]
-            footer = "⏳ Waiting for " + ", ".join(who) if who else ""
+            footer = " ".join(game.present(state, ["⏳ Waiting for " + ", ".join(who)])) \
+                if who else ""
         caption = game.board_caption(state) if result is None else None
         content = "\n".join(part for part in (header, body, caption, footer) if part)
         if len(content) > 2000:

@@ -137,6 +137,16 @@ class Game(ABC, Generic[Opt, S]):
         """One public line the table should read with every board (who may talk now)."""
         return None
 
+    def options_summary(self, options: Opt) -> str | None:
+        """One line on what the chosen options add up to, shown on the lobby card before the
+        start (e.g. a difficulty name), or None."""
+        return None
+
+    def present(self, state: S, lines: list[str]) -> list[str]:
+        """The public event lines of a board post as the game wants them presented (a
+        quieter style, fewer lines); unchanged by default."""
+        return lines
+
     def private_summary(self, state: S, seat: str) -> str | None:
         """A few lines on what only `seat` may know now (a hand, a secret), or None if nothing.
 

@@ -14,6 +14,7 @@ walk            —                             Walk: 1 movement point (main, P-
 play            card, side ``a``/``b``        play one action of a card in hand (P-VIS-06)
 use_item        item, side ``a``/``b``        use an item's action (P-ITEM-02)
 room_action     index                         the room's action (P-VIS-04)
+uncover         —                             Uncover, from any room (Secret Chamber, P-CHAMBER-05)
 ability         index                         a character-board ability (G-10)
 trade           to = seat                     give clue/item cards (quick, P-BASIC-04)
 smother         —                             smother your own candle (quick, P-BASIC-05)
@@ -28,6 +29,9 @@ move_die        die, to = room                Move Presence Die (P-SPIRIT-07)
 increase        card                          Increase Presence: discard a card (P-SPIRIT-09)
 play_spirit     card, die                     play a spirit card with a die (P-SPIRIT-11)
 pawn            action                        a manifested pawn action (P-MANI-04)
+whisper         line                          True Horror: post one atmospheric line (P-HORROR-02)
+speak           words (free text)             say what an effect allows (P-DISCORD-08); never
+                                              listed in legal_actions, validated by the engine
 end_spirit      —                             end the spirit turn (P-SPIRIT-19)
 ==============  ============================  ============================================
 
@@ -51,6 +55,7 @@ WALK = "walk"
 PLAY = "play"
 USE_ITEM = "use_item"
 ROOM_ACTION = "room_action"
+UNCOVER = "uncover"
 ABILITY = "ability"
 TRADE = "trade"
 SMOTHER = "smother"
@@ -61,9 +66,11 @@ INCREASE = "increase"
 PLAY_SPIRIT = "play_spirit"
 PAWN = "pawn"
 END_SPIRIT = "end_spirit"
+WHISPER = "whisper"
+SPEAK = "speak"
 CHOOSE = "choose"
 
-VISITOR_MAIN: tuple[str, ...] = (REST, WALK, PLAY, USE_ITEM, ROOM_ACTION, END_TURN)
+VISITOR_MAIN: tuple[str, ...] = (REST, WALK, PLAY, USE_ITEM, ROOM_ACTION, UNCOVER, END_TURN)
 VISITOR_QUICK: tuple[str, ...] = (TRADE, SMOTHER, PICK_UP, PLAY, USE_ITEM)
 SPIRIT_KINDS: tuple[str, ...] = (MOVE_DIE, INCREASE, PLAY_SPIRIT, PAWN, END_SPIRIT)
 
@@ -73,6 +80,7 @@ COMMAND_OF_KIND: dict[str, str] = {
     PLAY: "play",
     USE_ITEM: "item",
     ROOM_ACTION: "room",
+    UNCOVER: "room",  # Uncover is offered with the room actions (P-CHAMBER-05)
     ABILITY: "ability",
     TRADE: "trade",
     SMOTHER: "smother",
@@ -83,6 +91,7 @@ COMMAND_OF_KIND: dict[str, str] = {
     PLAY_SPIRIT: "spiritcard",
     PAWN: "pawn",
     END_SPIRIT: "end",
+    WHISPER: "whisper",
 }
 """Slash-command family of each main kind; any kind not here is a prompt answer (buttons)."""
 

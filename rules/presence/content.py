@@ -1576,8 +1576,17 @@ class Unlock(_Model):
     spirits: tuple[str, ...] = ()
 
 
+class HorrorLine(_Model):
+    """An atmospheric line the spirit may have the bot post in True Horror (P-HORROR-02):
+    immersion only, never information."""
+
+    id: str = Field(min_length=1)
+    text: str = Field(min_length=1, max_length=90)
+
+
 class Presets(_Model):
-    """``presets.toml``: script/fear presets, board symbols, difficulty, first game, unlocks."""
+    """``presets.toml``: script/fear presets, board symbols, difficulty, first game, unlocks,
+    True Horror's atmospheric lines."""
 
     script_presets: tuple[ScriptPreset, ...] = Field(min_length=1)
     fear_presets: tuple[FearPreset, ...] = Field(min_length=1)
@@ -1585,6 +1594,20 @@ class Presets(_Model):
     difficulty: tuple[DifficultyLabel, ...] = Field(min_length=1)
     first_game: FirstGame
     unlocks: tuple[Unlock, ...] = ()
+    horror_lines: tuple[HorrorLine, ...] = ()
+
+    def horror_lines_by_id(self) -> list[tuple[str, str]]:
+        return [(ln.id, ln.text) for ln in self.horror_lines]
+
+    def difficulty_of(self, scripts: str, fear: str, hope_track: str, main: str) -> tuple[
+            int, str]:
+        """P-SESSION-06 / G-19: the combined fear symbols of a setup and their label."""
+        total = (next(p.symbols for p in self.script_presets if p.id == scripts)
+                 + next(p.symbols for p in self.fear_presets if p.id == fear)
+                 + (self.board_symbols.hope_track_a if hope_track == "A"
+                    else self.board_symbols.hope_track_b)
+                 + (self.board_symbols.main_b if main == "B" else self.board_symbols.main_a))
+        return total, self.difficulty_label(total)
 
     def difficulty_label(self, symbols: int) -> str:
         """The label for a total of ``symbols`` (the highest threshold reached)."""
@@ -2964,6 +2987,9 @@ def _check_presets(pack: Pack, rep: _Report) -> None:
         rep.err("P-FIRST-06", f"first-game secret set {fg.secret_set!r} does not exist", file)
     if fg.hope_track_side not in pack.hope_track.sides:
         rep.err("P-FIRST-02", f"the Hope Track has no side {fg.hope_track_side!r}", file)
+    lines = [ln.id for ln in pr.horror_lines]
+    if len(set(lines)) != len(lines):
+        rep.err("P-HORROR-02", "two atmospheric lines share an id", file)
     thresholds = [d.min_symbols for d in pr.difficulty]
     if len(set(thresholds)) != len(thresholds):
         rep.err("P-SESSION-06", "two difficulty labels share a threshold", file)

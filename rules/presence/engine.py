@@ -23,6 +23,7 @@ is a list of effect primitives from the content pack, dispatched by ``op`` (`Eng
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -47,6 +48,8 @@ QUICK_CAP = 20
 SPIRIT_ACTION_CAP = 60
 """Spirit actions per spirit turn (technical cap so random playouts end; A-48 in spirit)."""
 RUN_CAP = 10_000
+SPOKEN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]{0,29}[.,!?…]{0,3}")
+"""A word the spirit may speak (P-DISCORD-08): no mentions, links or markup."""
 UT_HOPE, UT_NERVE, UT_CLUES = 2, 3, 5
 """Unknown Threat: scripts the visitors pick per type, spirit clues the spirit picks (P-UNK)."""
 TRAUMAS: tuple[str, ...] = ("betrayal", "tragedy", "suffering", "death")
@@ -98,6 +101,9 @@ class Engine:
         self.st = state
         self.pack = pack_for(state.pack_path)
         self.events: list[Event] = []
+        self.granted: str | None = None
+        """The visitor whose off-turn main actions (P-VIS-03) are being listed or taken: their
+        main actions are legal and cost nothing from the active turn's count."""
 
     # ------------------------------------------------------------------ small helpers
     def emit(self, text: str, kind: str = "info", audience: Audience = PUBLIC,
@@ -158,6 +164,68 @@ class Engine:
 
     def vis(self, seat: str) -> VisitorState:
         return self.st.visitors[seat]
+
+    # ------------------------------------------------------------------ two players (P-2P)
+    def partner(self, seat: str) -> str | None:
+        """The other character slot of a two-player game's visitor player, else None."""
+        ctl = self.st.controller
+        if seat not in ctl:
+            return None
+        return next((s for s in ctl if s != seat and ctl[s] == ctl[seat]), None)
+
+    def pile_holder(self, seat: str) -> VisitorState:
+        """Whose deck and discard a visitor draws from and discards to: its own, or in a
+        two-player game the shared one on the first slot (P-2P-01)."""
+        return self.st.visitors[self.st.controller.get(seat, seat)]
+
+    def hand_size(self) -> int:
+        """P-LIMIT-01; 7 for the two-player visitor player (P-2P-03)."""
+        o = self.pack.options
+        return o.two_player_hand_size if self.st.controller else o.hand_size
+
+    def player_hand(self, seat: str) -> list[str]:
+        """Every card the visitor's player holds: one hand of 7 split by colour between
+        the two characters of a two-player game (P-2P-03), else the visitor's own hand."""
+        other = self.partner(seat)
+        cards = list(self.vis(seat).hand)
+        if other is not None and other in self.st.visitors:
+            cards += self.vis(other).hand
+        return cards
+
+    def holder_of(self, seat: str, card: str) -> str:
+        """The slot whose hand holds `card` (the partner's, for a clue card of P-2P-04)."""
+        other = self.partner(seat)
+        if card not in self.vis(seat).hand and other is not None \
+                and card in self.vis(other).hand:
+            return other
+        return seat
+
+    def can_switch(self, seat: str) -> bool:
+        """P-2P-02/06: a character the visitor player may act with now (not knocked out
+        this turn, not succumbed)."""
+        v = self.st.visitors.get(seat)
+        return v is not None and not v.knocked_out and not v.succumbed
+
+    def step_two_player_rest(self, seat: str) -> None:
+        """A-02: both characters were knocked out; the next action is a Rest with this one."""
+        st = self.st
+        v = self.vis(seat)
+        if st.phase == "visitor" and v.knocked_out and not v.succumbed and st.actions_left > 0:
+            st.active = seat
+            st.must_rest = True
+            self.emit(f"{self.name(seat)} must Rest next (P-2P-07).", "turn")
+
+    def to_action_discard(self, seat: str, card: str) -> None:
+        """An action card to its discard; a succumbed two-player character's card is
+        trashed instead (P-2P-08)."""
+        owner = next((v for v in self.st.visitors.values()
+                      if v.character == self.pack.action_card(card).owner), None)
+        if self.st.controller and owner is not None and owner.succumbed:
+            self.st.action_trash.append(card)
+            self.emit(f"{self.card_name(card)} is trashed: its character has succumbed "
+                      "(P-2P-08).", "discard")
+            return
+        self.pile_holder(seat).discard.append(card)
 
     def seat_label(self, seat: str) -> str:
         if seat == self.st.spirit_seat:
@@ -269,6 +337,22 @@ class Engine:
                    + ", ".join(self.name(s) for s in alone) + ".")
         else:
             why = "Every visitor is within hearing of another visitor."
+        if st.open_communication or st.controller:
+            # P-OPEN-01: alone or knocked out, visitors speak normally; P-DISCORD-01: the
+            # two-player visitor player has nobody to confer with. The spirit stays mute.
+            speech.update({s: "free" for s in st.visitor_seats})
+            active_alone = False
+            why = ("Two-player game: the visitor player may always talk; the spirit may not "
+                   "(P-DISCORD-01)." if st.controller else
+                   "Open Communication: every visitor may talk; the spirit may not "
+                   "(P-OPEN-01).")
+        elif st.true_horror and alone:
+            # P-HORROR-01: no talking on any topic while alone
+            why += " True Horror: alone visitors stay silent on every topic (P-HORROR-01)."
+        if st.true_horror:
+            speech = {s: "silent" if m == "procedural_only" else m for s, m in speech.items()}
+        if st.speech_grant is not None:  # P-DISCORD-08: an effect lets the spirit speak
+            speech[st.spirit_seat] = "free"
         return {
             "allowed": not active_alone,
             "alone": alone,
@@ -352,8 +436,18 @@ class Engine:
             self.later(Step(op="next_turn", args={"after": seat}))
             return
         st.phase = "visitor"
-        st.active = seat
         st.actions_left = self.pack.options.main_actions  # P-VIS-01
+        other = self.partner(seat)
+        if other is not None:
+            # P-2P-02: one turn of 5 main actions for both characters; P-2P-07 / A-02: a
+            # knocked-out character's Rest comes first
+            st.actions_left = self.pack.options.two_player_main_actions
+            ko = [s for s in (seat, other) if self.vis(s).knocked_out
+                  and not self.vis(s).succumbed]
+            seat = ko[0] if ko else seat
+            v = self.vis(seat)
+            self.vis(other).room_actions_used = []
+        st.active = seat
         st.must_rest = v.knocked_out  # P-KO-06
         v.room_actions_used = []
         st.once_used = []
@@ -367,7 +461,9 @@ class Engine:
         seat = st.active
         assert seat is not None
         st.actions_left = 0
+        other = self.partner(seat)  # P-2P-02: the turn was both characters'
         self.later(Step(op="end_turn_triggers", args={"seat": seat}),
+                   *([Step(op="end_turn_triggers", args={"seat": other})] if other else []),
                    Step(op="hand_limit", args={"seat": seat}),
                    Step(op="next_turn", args={"after": seat}))
 
@@ -379,17 +475,23 @@ class Engine:
     def step_hand_limit(self, seat: str) -> None:
         """P-LIMIT-01 / PR-06: discard down to the hand size, one card at a time."""
         v = self.vis(seat)
-        if v.succumbed or len(v.hand) <= self.pack.options.hand_size:
+        other = self.partner(seat)  # P-2P-03: one hand of 7 for both characters
+        hand = self.player_hand(seat)
+        if (v.succumbed and (other is None or self.vis(other).succumbed)) \
+                or len(hand) <= self.hand_size():
             return
         self.later(Step(op="hand_limit", args={"seat": seat}))
         self.ask("hand_limit", seat,
-                 f"End of turn: discard down to {self.pack.options.hand_size} cards "
-                 f"({len(v.hand)} in hand).",
-                 [(c, f"Discard {self.card_name(c)}") for c in v.hand], "discard_card",
+                 f"End of turn: discard down to {self.hand_size()} cards "
+                 f"({len(hand)} in hand).",
+                 [(c, f"Discard {self.card_name(c)}") for c in hand], "discard_card",
                  private=True, seat=seat)
 
     def step_next_turn(self, after: str) -> None:
         st = self.st
+        if st.controller:  # A-02: the visitor player's one turn, then the spirit's
+            self.later(Step(op="spirit_turn"))
+            return
         order = st.visitor_seats
         i = order.index(after)
         for s in order[i + 1:]:
@@ -412,6 +514,7 @@ class Engine:
             o.quick_used = 0
         st.spirit.pawn_actions = (self.pack.manifestation.actions_per_turn
                                   if st.spirit.pawn_room else 0)
+        st.whispered = False  # P-HORROR-02: one atmospheric line per spirit turn
         self.emit("The spirit's turn.", "turn")
         for dr in st.drains:
             dr.fresh = False
@@ -433,6 +536,7 @@ class Engine:
             sp.hand.append(sp.deck.pop())
             drawn += 1
         st.spirit.pawn_actions = 0
+        st.speech_grant = None  # P-DISCORD-08: unused speech ends with the spirit turn
         self.emit(f"The spirit ends its turn and draws {drawn} spirit card(s).", "turn")
         if drawn:  # H-02: the spirit's hand reaches only the spirit, by DM
             self.emit("You draw " + ", ".join(self.card_name(c) for c in sp.hand[-drawn:])
@@ -727,7 +831,7 @@ class Engine:
             clues = [c for c in v.hand if not self.is_action_card(c)]
             for c in v.hand:
                 if self.is_action_card(c):
-                    v.discard.append(c)
+                    self.to_action_discard(seat, c)
             v.hand = list(clues)
             # drop the rest of this visitor's own action (P-KO-02)
             st.queue = [s for s in st.queue
@@ -736,6 +840,10 @@ class Engine:
             st.prompts = [p for p in st.prompts
                           if not (p.data.get("owner") == seat and seat in p.seats)]
             steps = [Step(op="discard_clue", args={"seat": seat, "card": c}) for c in clues]
+            other = self.partner(seat)
+            if other is not None:  # P-2P-06: all clue cards of the shared hand go too
+                steps += [Step(op="discard_clue", args={"seat": other, "card": c})
+                          for c in self.vis(other).hand if not self.is_action_card(c)]
             if nerve and not succumb:
                 steps.append(Step(op="ko_nerve", args={"seat": seat}))
             if st.phase == "visitor" and st.active == seat:
@@ -756,6 +864,14 @@ class Engine:
         if st.phase == "visitor" and st.active == seat and st.actions_left >= 0:
             st.queue = [s for s in st.queue if s.op != "effects"
                         or s.args["ctx"].get("owner") != seat]
+            other = self.partner(seat)
+            if other is not None and self.can_switch(other):
+                # P-2P-06: the other character may still use the turn's main actions
+                st.active = other
+                st.must_rest = False
+                self.emit(f"{self.name(seat)} may no longer act this turn; "
+                          f"{self.name(other)} carries on (P-2P-06).", "turn")
+                return
             self.end_visitor_turn()
             st.actions_left = -1  # marks "turn already ending"
 
@@ -837,10 +953,11 @@ class Engine:
 
     def discard_card(self, seat: str, card: str) -> None:
         """P-VIS-07: action cards to the owner's discard, clue cards by prompt (PR-03)."""
+        seat = self.holder_of(seat, card)  # P-2P-03: either character's part of the hand
         v = self.vis(seat)
         if self.is_action_card(card):
             v.hand.remove(card)
-            v.discard.append(card)
+            self.to_action_discard(seat, card)
             self.emit(f"{self.name(seat)} discards {self.card_name(card)}.", "discard")
         else:
             self.later(Step(op="discard_clue", args={"seat": seat, "card": card}))
@@ -851,8 +968,8 @@ class Engine:
     def draw_actions(self, seat: str, n: int) -> int:
         """P-VIS-13, A-45: reshuffle the discard when needed, then stop."""
         st = self.st
-        v = self.vis(seat)
-        got = 0
+        v = self.pile_holder(seat)  # P-2P-01: the shared deck of the visitor player
+        got: list[str] = []
         for _ in range(n):
             if not v.deck:
                 if not v.discard:
@@ -860,12 +977,18 @@ class Engine:
                 v.deck = list(v.discard)
                 v.discard.clear()
                 st.rng.shuffle(v.deck)
-            v.hand.append(v.deck.pop())
-            got += 1
+            card = v.deck.pop()
+            # P-2P-04: a drawn card sits with the character of its colour
+            owner = next((o for o in st.visitors.values() if st.controller
+                          and st.controller.get(o.seat) == st.controller.get(seat)
+                          and o.character == self.pack.action_card(card).owner),
+                         self.vis(seat))
+            owner.hand.append(card)
+            got.append(card)
         if got:  # hidden from the others (H-17): only the drawer is told, by DM
-            self.emit("You draw " + ", ".join(self.card_name(c) for c in v.hand[-got:]) + ".",
+            self.emit("You draw " + ", ".join(self.card_name(c) for c in got) + ".",
                       "draw", [seat])
-        return got
+        return len(got)
 
     def draw_clue(self, seat: str) -> None:
         """PR-10: from the clue deck or a revealed card."""
@@ -1297,26 +1420,36 @@ class Engine:
             self.cure_fear(s, e.n)
 
     def eff_trash_fear_card(self, e: Any, ctx: dict[str, Any]) -> None:
-        for s in self.who(ctx, e.who):
-            for _ in range(e.n):
-                self.later(Step(op="trash_fear", args={"seat": s, "chooser": ctx["owner"],
-                                                       "up_to": e.up_to}))
+        # pooled: n in total among all the targets, the owner picks (the Dark Board's
+        # Dining Hall, G-18); otherwise n for each; "up to" stops at the first "done"
+        groups = [self.who(ctx, e.who)] if e.pooled else [[s] for s in self.who(ctx, e.who)]
+        self.later(*[Step(op="trash_fear", args={"seats": g, "chooser": ctx["owner"],
+                                                 "up_to": e.up_to, "left": e.n})
+                     for g in groups if g])
 
-    def step_trash_fear(self, seat: str, chooser: str, up_to: bool) -> None:
-        v = self.vis(seat)
-        if not v.fear_cards:
+    def step_trash_fear(self, seats: list[str], chooser: str, up_to: bool, left: int) -> None:
+        cards = [(s, c) for s in seats for c in self.vis(s).fear_cards]
+        if left <= 0 or not cards:
             return
-        opts = [(c, f"Trash {self.card_name(c)} ({self.name(seat)})") for c in v.fear_cards]
+        opts = [(f"{s}|{c}", f"Trash {self.card_name(c)} ({self.name(s)})") for s, c in cards]
         if up_to:
             opts.append(("done", "Trash no more"))
         if len(opts) == 1:
-            self.trash_fear(seat, opts[0][0])
+            self.trash_fear(*cards[0])
+            self.later(Step(op="trash_fear", args={"seats": seats, "chooser": chooser,
+                                                   "up_to": up_to, "left": left - 1}))
             return
-        self.ask("choice", chooser, "Trash which fear card?", opts, "trash_fear", seat=seat)
+        self.ask("choice", chooser, "Trash which fear card?", opts, "trash_fear", seats=seats,
+                 up_to=up_to, left=left)
 
     def on_trash_fear(self, option: str, prompt: Prompt) -> None:
-        if option != "done":
-            self.trash_fear(str(prompt.data["seat"]), option)
+        if option == "done":
+            return
+        seat, card = option.split("|", 1)
+        self.trash_fear(seat, card)
+        self.later(Step(op="trash_fear", args={
+            "seats": list(prompt.data["seats"]), "chooser": prompt.seats[0],
+            "up_to": bool(prompt.data["up_to"]), "left": int(prompt.data["left"]) - 1}))
 
     def trash_fear(self, seat: str, card: str) -> None:
         v = self.vis(seat)
@@ -1673,9 +1806,57 @@ class Engine:
                 self.emit(f"The spirit pawn gains {n} main action(s).", "spirit")
             return
         me = ctx.get("self")
-        if me and self.st.phase == "visitor" and self.st.active == me:
+        # P-2P: the two characters share the turn's main actions (A-02)
+        if me and self.st.phase == "visitor" and self.st.active in (me, self.partner(me)):
             self.st.actions_left += n
             self.emit(f"{self.name(me)} gains {n} main action(s).", "turn")
+        elif me in self.st.visitors and n > 0:  # P-VIS-03 / PR-18: used inside this effect
+            self.emit(f"{self.name(me)} gains {n} main action(s) outside their turn, to use "
+                      "now.", "turn")
+            self.later(Step(op="offturn_main", args={"seat": me, "left": n}))
+
+    def offturn_mains(self, seat: str) -> list[Action]:
+        """The main actions a visitor may take with an off-turn grant (P-VIS-03): Rest, Walk,
+        and the main actions of their cards, items, room and abilities."""
+        self.granted = seat
+        try:
+            return [Action(kind=K.REST), Action(kind=K.WALK)] + [
+                a for a in self.card_actions(seat) if a.params.get("speed") == "main"]
+        finally:
+            self.granted = None
+
+    def step_offturn_main(self, seat: str, left: int) -> None:
+        """PR-18: the visitor uses a granted main action now or lets the rest go; whatever is
+        left when the effect moves on is lost (P-VIS-03)."""
+        v = self.vis(seat)
+        if left <= 0:
+            return
+        acts = [] if v.knocked_out or v.succumbed else self.offturn_mains(seat)[:24]
+        if not acts:
+            self.emit(f"{self.name(seat)} cannot use the granted main action(s); they are "
+                      "lost (P-VIS-03).", "turn")
+            return
+        self.ask("choice", self.st.controller.get(seat, seat),
+                 f"{left} main action(s) granted outside your turn: use one now, or let them "
+                 "go (unused ones are lost when the effect ends).",
+                 [(f"a{i}", self.label(seat, a)) for i, a in enumerate(acts)]
+                 + [("done", "Let the granted action(s) go unused")], "offturn_main",
+                 private=True, seat=seat, left=left, actions=[a.model_dump() for a in acts])
+
+    def on_offturn_main(self, option: str, prompt: Prompt) -> None:
+        seat = str(prompt.data["seat"])
+        left = int(prompt.data["left"])
+        if option == "done":
+            self.emit(f"{self.name(seat)} lets {left} granted main action(s) go unused "
+                      "(P-VIS-03).", "turn")
+            return
+        action = Action.model_validate(prompt.data["actions"][int(option[1:])])
+        self.later(Step(op="offturn_main", args={"seat": seat, "left": left - 1}))
+        self.granted = seat  # the action's steps run after this; only its cost is paid here
+        try:
+            self.do_visitor(seat, action)
+        finally:
+            self.granted = None
 
     def eff_adjust_track(self, e: Any, ctx: dict[str, Any]) -> None:
         forced = ctx.get("self") or next(iter(ctx.get("targets") or []), None)
@@ -1850,8 +2031,45 @@ class Engine:
         self.fire("pawn_enters_room", room=option, by="spirit")
 
     def eff_spirit_speak(self, e: Any, ctx: dict[str, Any]) -> None:
+        # P-DISCORD-08: the grant lasts until used or the spirit turn ends; the words go
+        # through `speak` (the bot posts them), so the spirit never types in the thread.
+        self.st.speech_grant = {"max_words": e.max_words, "vocabulary": list(e.vocabulary)}
         self.emit(f"The spirit may speak: at most {e.max_words} word(s) (P-DISCORD-08).",
                   "speak", max_words=e.max_words, vocabulary=list(e.vocabulary))
+
+    def speak(self, seat: str, words: str) -> list[Event]:
+        """The spirit says what an effect allows (P-COMM-09, P-DISCORD-08): only while a
+        grant stands, at most its words, from its vocabulary if it has one."""
+        st = self.st
+        grant = st.speech_grant
+        if seat != st.spirit_seat or grant is None:
+            raise IllegalAction("The spirit may never communicate unless a game effect "
+                                "allows it; nothing lets it speak now.", rule="P-COMM-09")
+        said = words.split()
+        if not said or len(said) > int(grant["max_words"]):
+            raise IllegalAction(f"Say 1 to {grant['max_words']} word(s).",
+                                rule="P-DISCORD-08")
+        bad = [w for w in said if not SPOKEN_WORD.fullmatch(w)]
+        if bad:
+            raise IllegalAction("Only plain words may be spoken (letters, digits, ' and -, "
+                                f"with . , ! ? after): not {bad[0][:30]!r}.",
+                                rule="P-DISCORD-08")
+        vocab = {str(w).lower() for w in grant.get("vocabulary", [])}
+        if vocab and any(w.lower().rstrip(".,!?") not in vocab for w in said):
+            raise IllegalAction("Those words are not among the ones this effect allows: "
+                                + ", ".join(sorted(vocab)) + ".", rule="P-DISCORD-08")
+        st.speech_grant = None
+        self.emit(f"The spirit speaks: “{' '.join(said)}”", "speak")
+        return self.events
+
+    def whisper_lines(self) -> list[tuple[str, str]]:
+        """P-HORROR-02: the atmospheric lines the spirit may have the bot post (True Horror,
+        its own turn, once per turn)."""
+        st = self.st
+        if not (st.true_horror and st.phase == "spirit" and not st.whispered
+                and self.resting()):
+            return []
+        return [(ln.id, ln.text) for ln in self.pack.presets.horror_lines]
 
     def eff_spirit_draw(self, e: Any, ctx: dict[str, Any]) -> None:
         sp = self.st.spirit
@@ -2024,10 +2242,11 @@ class Engine:
     def fire(self, event: str, visitor: str | None = None, room: str | None = None,
              rooms: list[str] | None = None, die: int | None = None, by: str = "any",
              exclude: str | None = None) -> None:
-        """P-VIS-12: queue every live reaction (fear cards, items, characters, drains)."""
+        """P-VIS-12: queue every live reaction (fear cards, items, characters, drains);
+        P-TIME-05: the active player orders those that trigger together."""
         st = self.st
         where = set(rooms or ([room] if room else []))
-        steps: list[Step] = []
+        groups: list[tuple[str, list[Step]]] = []  # (public label, steps) per triggered effect
         for v in st.visitors.values():
             if v.succumbed:
                 continue
@@ -2068,14 +2287,17 @@ class Engine:
                     if key in st.once_used:
                         continue
                     st.once_used.append(key)
+                label = f"{self.name(v.seat)}: " + (self.card_name(src) if ":" not in src
+                                                     else "character ability")
                 if r.optional:  # A-22
-                    steps.append(Step(op="offer_reaction", args={
+                    groups.append((label, [Step(op="offer_reaction", args={
                         "seat": v.seat, "effs": dump_effects(r.effects), "ctx": ctx,
-                        "name": self.card_name(src) if ":" not in src else "your ability"}))
+                        "name": self.card_name(src) if ":" not in src else "your ability"})]))
                     continue
-                steps.append(self.effects_step(r.effects, ctx))
+                group = [self.effects_step(r.effects, ctx)]
                 if r.discard_this and src in v.items:
-                    steps.append(Step(op="discard_item", args={"seat": v.seat, "item": src}))
+                    group.append(Step(op="discard_item", args={"seat": v.seat, "item": src}))
+                groups.append((label, group))
         for dr in st.drains:
             power = self.power(dr.card, dr.power)
             for r in power.ongoing:
@@ -2088,9 +2310,40 @@ class Engine:
                 ctx = self.spirit_ctx(None, dr.room, f"drain {dr.card}",
                                       trigger_visitor=visitor, trigger_die=die)
                 if all(self.cond(c, ctx) for c in r.trigger.only_if):
-                    steps.append(self.effects_step(r.effects, ctx))
-        if steps:
-            self.later(*steps)
+                    groups.append((f"{self.card_name(dr.card)} (drain in the "
+                                   f"{self.room_name(dr.room)})",
+                                   [self.effects_step(r.effects, ctx)]))
+        if len(groups) == 1:  # the common case: nothing to order, no prompt
+            self.later(*groups[0][1])
+        elif groups:
+            self.later(Step(op="order_triggers", args={
+                "labels": [lab for lab, _ in groups],
+                "groups": [[s.model_dump() for s in g] for _, g in groups]}))
+
+    def step_order_triggers(self, labels: list[str], groups: list[list[dict[str, Any]]]) -> None:
+        """P-TIME-05 / PR-11 / PR-26: effects that trigger together resolve one at a time in
+        the order the active player picks (the spirit on its turn and in upkeep, A-60); the
+        first visitor at game start (P-SETUP-31). The choice is asked again after each one
+        resolves, until a single effect is left."""
+        if len(groups) == 1:
+            self.later(*[Step.model_validate(s) for s in groups[0]])
+            return
+        st = self.st
+        chooser = st.active or (st.visitor_seats[0] if st.visitor_seats else st.spirit_seat)
+        chooser = st.controller.get(chooser, chooser)  # P-2P: the player of that character
+        self.ask("choice", chooser,
+                 "Several effects trigger at the same time: which resolves first? (P-TIME-05)",
+                 [(str(i), lab) for i, lab in enumerate(labels)], "order_triggers",
+                 labels=labels, groups=groups)
+
+    def on_order_triggers(self, option: str, prompt: Prompt) -> None:
+        i = int(option)
+        labels = list(prompt.data["labels"])
+        groups = list(prompt.data["groups"])
+        first = groups.pop(i)
+        labels.pop(i)
+        self.later(*[Step.model_validate(s) for s in first],
+                   Step(op="order_triggers", args={"labels": labels, "groups": groups}))
 
     def step_offer_reaction(self, seat: str, effs: list[dict[str, Any]], ctx: dict[str, Any],
                             name: str) -> None:
@@ -2133,11 +2386,82 @@ class Engine:
     def resting(self) -> bool:
         return not self.over() and not self.st.prompts and not self.st.queue
 
-    def quick_actions(self, seat: str) -> list[Action]:
-        """P-VIS-10: quick actions of a visitor while the game rests."""
+    # ------------------------------------------------------------------ ties (P-VIS-11)
+    def window_waits(self) -> bool:
+        """Declared quick actions wait on the active player's answer (the quick window)."""
+        st = self.st
+        return bool(st.declared) and not st.queue and len(st.prompts) == 1 \
+            and st.prompts[0].data.get("then") == "quick_window" and not self.over()
+
+    def priority(self) -> list[str]:
+        """A-18: the active player, then the others counter-clockwise (to their right)."""
+        seats = self.st.seats
+        first = self.st.controller.get(self.st.active or "", self.st.active)
+        i = seats.index(first) if first in seats else 0
+        return [seats[(i - k) % len(seats)] for k in range(len(seats))]
+
+    def declare_quick(self, seat: str, action: Action) -> bool:
+        """P-VIS-11 / P-TIME-06: a quick action of a visitor who is not the active player is
+        declared, not resolved: the active player, who wins every tie, first takes a quick
+        action of theirs or passes; then the declared ones resolve in priority order (A-18).
+        So the order in which answers reach the bot never decides who goes first. Resolves
+        at once (False) when nobody could act in the tie; a two-player game has one visitor
+        player, so no tie between players."""
+        st = self.st
+        active = st.active
+        if st.controller or active is None or seat == active:
+            return False
+        if not st.declared:
+            rivals = [s for s in st.visitors if s not in (seat, active)
+                      and self.quick_actions(s)]
+            if not rivals and not self.quick_actions(active):
+                return False
+        st.declared.append(Step(op="declared_quick",
+                                args={"seat": seat, "action": action.model_dump()}))
+        # the card stays hidden in hand until it resolves (H-17): only the declaration shows
+        self.emit(f"{self.name(seat)} declares a quick action; {self.name(active)} acts "
+                  "first or passes (P-VIS-11).", "action")
+        if len(st.declared) == 1:
+            mine = self.quick_actions(active)[:24] if active in st.visitors else []
+            self.ask("choice", active,
+                     "Quick actions were declared. Ties go to you: take a quick action "
+                     "first, or pass and let them resolve (P-TIME-06).",
+                     [("pass", "Pass: let the declared quick actions resolve")]
+                     + [(f"q{i}", f"First: {self.label(active, a)}")
+                        for i, a in enumerate(mine)],
+                     "quick_window", private=True,
+                     actions=[a.model_dump() for a in mine])
+        return True
+
+    def on_quick_window(self, option: str, prompt: Prompt) -> None:
+        st = self.st
+        order = self.priority()
+        declared = sorted(st.declared, key=lambda d: order.index(str(d.args["seat"])))
+        st.declared = []
+        self.later(*declared)
+        if option != "pass" and st.active is not None:
+            action = Action.model_validate(prompt.data["actions"][int(option[1:])])
+            self.do_visitor(st.active, action)  # its steps run before the declared ones
+
+    def step_declared_quick(self, seat: str, action: dict[str, Any]) -> None:
+        a = Action.model_validate(action)
+        if a not in self.quick_actions(seat, anytime=True):
+            self.emit(f"{self.name(seat)}'s declared quick action is no longer possible.",
+                      "action")
+            return
+        self.do_visitor(seat, a)
+
+    def quick_actions(self, seat: str, anytime: bool = False) -> list[Action]:
+        """P-VIS-10: quick actions of a visitor while the game rests, or while declared quick
+        actions wait for the active player (P-VIS-11: one declaration per visitor).
+        `anytime`: when a declared one comes to resolve, is it still possible?"""
         st = self.st
         v = st.visitors.get(seat)
-        if v is None or v.knocked_out or v.succumbed or not self.resting():
+        if v is None or v.knocked_out or v.succumbed:
+            return []
+        if not anytime and not self.resting() and not (
+                self.window_waits() and seat not in st.prompts[-1].seats
+                and all(d.args["seat"] != seat for d in st.declared)):
             return []
         if v.quick_used >= self.pack.options.quick_action_cap:
             return []
@@ -2159,7 +2483,11 @@ class Engine:
         """Card, item, room and ability actions the visitor may start now."""
         v = self.vis(seat)
         out: list[Action] = []
-        for c in dict.fromkeys(v.hand):
+        other = self.partner(seat)
+        # P-2P-04: own-colour action cards, and clue cards held by either character
+        shared = [c for c in self.vis(other).hand if not self.is_action_card(c)] \
+            if other is not None and other in self.st.visitors else []
+        for c in dict.fromkeys(v.hand + shared):
             card: Any = (self.pack.action_card(c) if self.is_action_card(c)
                          else self.pack.clue_card(c))
             for k, a in enumerate(card.actions):
@@ -2186,6 +2514,8 @@ class Engine:
         ctx = self.visitor_ctx(seat, a.name)
         if not all(self.cond(c, ctx) for c in a.requires):
             return False
+        if a.speed == "main" and self.granted == seat:  # P-VIS-03: granted by an effect
+            return True
         if a.speed == "main":
             return st.phase == "visitor" and st.active == seat and st.actions_left > 0 \
                 and not st.must_rest
@@ -2232,6 +2562,7 @@ class Engine:
                 best = max((self.die(d).value for d in self.dice_in(room)), default=0)
                 out += [Action(kind=K.PAWN, params={"action": a.id})
                         for a in self.pack.manifestation.actions if a.cost <= best]
+        out += [Action(kind=K.WHISPER, params={"line": i}) for i, _ in self.whisper_lines()]
         out.append(Action(kind=K.END_SPIRIT))
         return out
 
@@ -2272,8 +2603,8 @@ class Engine:
             return []
         if st.prompts:
             top = st.prompts[-1]
-            if seat not in top.seats:
-                return []
+            if seat not in top.seats:  # others may still declare a quick action (P-VIS-11)
+                return self.quick_actions(seat) if self.window_waits() else []
             return [K.choose(o[0]) for o in top.data["options"]]
         if seat == st.spirit_seat:
             return self.spirit_actions()
@@ -2283,6 +2614,8 @@ class Engine:
 
     # ------------------------------------------------------------------ applying
     def apply(self, seat: str, action: Action) -> list[Event]:
+        if action.kind == K.SPEAK:  # free words, so never among the listed legal actions
+            return self.speak(seat, str(action.p("words") or ""))
         legal = self.legal(seat)
         if action not in legal:
             raise IllegalAction(self.why_not(seat, action), rule=self.rule_of(action, seat))
@@ -2293,7 +2626,7 @@ class Engine:
             handler(str(action.p("option")), prompt)
         elif seat == st.spirit_seat:
             self.do_spirit(action)
-        else:
+        elif not self.declare_quick(seat, action):
             self.do_visitor(seat, action)
         self.run()
         self.settle()
@@ -2327,6 +2660,11 @@ class Engine:
         st = self.st
         if not self.over() and not st.prompts and not st.queue and st.phase == "visitor" \
                 and st.active in st.visitors and self.vis(st.active).succumbed:
+            other = self.partner(st.active)
+            if other is not None and self.can_switch(other):  # P-2P-05: the other acts on
+                st.active = other
+                st.must_rest = False
+                return
             self.end_visitor_turn()
             self.run()
 
@@ -2402,7 +2740,7 @@ class Engine:
             side = int(action.p("side"))
             defn: Any = (self.pack.action_card(card) if self.is_action_card(card)
                          else self.pack.clue_card(card))
-            v.hand.remove(card)
+            self.vis(self.holder_of(seat, card)).hand.remove(card)  # P-2P-04
             v.hand.append(card)  # keep it in hand while it resolves (P-VIS-06)
             return defn.actions[side], card, [Step(op="after_card",
                                                    args={"seat": seat, "card": card})]
@@ -2426,12 +2764,14 @@ class Engine:
             return
         if self.is_action_card(card):
             v.hand.remove(card)
-            v.discard.append(card)
+            self.to_action_discard(seat, card)  # the shared discard in P-2P
         else:
             self.later(Step(op="discard_clue", args={"seat": seat, "card": card}))
 
     def use_main(self) -> None:
         st = self.st
+        if self.granted is not None:  # P-VIS-03: paid by the effect's grant, inside it
+            return
         st.actions_left -= 1
         for o in st.visitors.values():
             o.quick_used = 0
@@ -2447,17 +2787,20 @@ class Engine:
             self.cure_fear(seat, 1)
         self.emit(f"{self.name(seat)} rests.", "rest")
         self.fire("rest", visitor=seat)
-        self.later(Step(op="rest_discard", args={"seat": seat}))
+        other = self.partner(seat)
+        after = ([Step(op="two_player_rest", args={"seat": other})]
+                 if other is not None and self.vis(other).knocked_out else [])  # A-02
+        self.later(Step(op="rest_discard", args={"seat": seat}), *after)
 
     def step_rest_discard(self, seat: str) -> None:
-        v = self.vis(seat)
-        if not v.hand:
+        hand = self.player_hand(seat)  # P-2P-03: the whole hand of the visitor player
+        if not hand:
             self.later(Step(op="rest_draw", args={"seat": seat}))
             return
-        opts = [(c, f"Discard {self.card_name(c)}") for c in v.hand[:24]]
+        opts = [(c, f"Discard {self.card_name(c)}") for c in hand[:24]]
         opts.append(("done", "Keep the rest and draw"))
         self.ask("rest_discard", seat, "Rest: discard any cards, then draw up to "
-                 f"{self.pack.options.hand_size}.", opts, "rest_discard", private=True,
+                 f"{self.hand_size()}.", opts, "rest_discard", private=True,
                  seat=seat)
 
     def on_rest_discard(self, option: str, prompt: Prompt) -> None:
@@ -2474,8 +2817,7 @@ class Engine:
         self.later(Step(op="rest_discard", args={"seat": seat}))
 
     def step_rest_draw(self, seat: str) -> None:
-        v = self.vis(seat)
-        need = self.pack.options.hand_size - len(v.hand)
+        need = self.hand_size() - len(self.player_hand(seat))
         got = self.draw_actions(seat, need) if need > 0 else 0
         self.emit(f"{self.name(seat)} draws {got} action card(s).", "rest")
 
@@ -2541,6 +2883,11 @@ class Engine:
         k = action.kind
         if k == K.END_SPIRIT:
             self.end_spirit_turn()
+            return
+        if k == K.WHISPER:  # P-HORROR-02: a fixed line, not an action of the turn
+            st.whispered = True
+            text = dict(self.pack.presets.horror_lines_by_id())[str(action.p("line"))]
+            self.emit(f"The spirit whispers: “{text}”", "speak")
             return
         st.spirit_actions += 1
         for o in st.visitors.values():
@@ -2704,7 +3051,8 @@ class Engine:
                 if oid == p.get("option"):
                     return str(lab)
         if k == K.REST:
-            return "Rest: discard any, draw up to 5" + (" and rise" if st.must_rest else "")
+            return (f"Rest: discard any, draw up to {self.hand_size()}"
+                    + (" and rise" if st.must_rest else ""))
         if k == K.WALK:
             return "Walk (movement)"
         if k in (K.PLAY, K.USE_ITEM, K.ROOM_ACTION, K.ABILITY, K.UNCOVER):
@@ -2735,6 +3083,9 @@ class Engine:
             return f"Pawn: {ma.name} (cost {ma.cost})"
         if k == K.END_SPIRIT:
             return "End the spirit turn (draw up)"
+        if k == K.WHISPER:
+            return "Whisper: " + dict(self.pack.presets.horror_lines_by_id()).get(
+                str(p.get("line")), str(p.get("line")))
         return k
 
     def _peek_action(self, v: VisitorState, action: Action) -> tuple[Any, str, list[Step]]:

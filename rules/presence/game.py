@@ -1,14 +1,17 @@
 """The Presence: the engine object the registry imports (`GAME`).
 
 Mode (option ``mode``): ``session`` (3-5 players; one spirit, the rest visitors). Variants
-(2-player, Dark Board, Secret Chamber, Mystery Mode, Unknown Threat, Open Communication, True
-Horror, first-game preset) are later work; the options model leaves room for them. The rules
-live in `rules.presence.engine`; setup in `rules.presence.setup`; redaction in
-`rules.presence.view`; action kinds in `rules.presence.actions`.
+and presets are further options of `PresenceOptions` (P-2P, P-FIRST, P-SESSION, P-OPEN,
+P-HORROR, P-MYST, P-UNK, P-DARK, P-CHAMBER). In the two-player game the visitor player's seat
+plays two character slots: this module maps them to the seat (`to_act`, `legal_actions`,
+whose other-character actions carry ``as``, `_apply`, private events). The rules live in
+`rules.presence.engine`; setup in `rules.presence.setup`; redaction in `rules.presence.view`;
+action kinds in `rules.presence.actions`.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -21,7 +24,7 @@ from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import Engine, pack_for
 from rules.presence.setup import setup_game
 from rules.presence.state import PresenceState
-from rules.presence.view import build_view
+from rules.presence.view import build_view, spirit_private, visitor_hand
 
 
 class PresenceOptions(GameOptions):
@@ -37,6 +40,41 @@ class PresenceOptions(GameOptions):
         default="normal", description="Fear cards per visitor (P-SESSION-04).")
     hope_track: Literal["A", "B"] = Field(
         default="B", description="Hope Track side: A reduces difficulty (P-SESSION-05).")
+    strict_table_talk: bool = Field(
+        default=False,
+        description="Delete thread posts of players who may not talk now; DM them why "
+        "(P-DISCORD-04; needs Manage Messages).")
+    mystery: bool = Field(
+        default=False,
+        description="Mystery Mode: clue discards go face down; only the spirit sees them "
+        "(P-MYST).")
+    unknown_threat: bool = Field(
+        default=False,
+        description="Unknown Threat: visitors pick the scripts; the spirit (Spirit V) builds "
+        "its deck, clues and secrets (P-UNK).")
+    dark_board: bool = Field(
+        default=False,
+        description="Dark Board: B-side boards with less forgiving room actions (P-DARK).")
+    secret_chamber: bool = Field(
+        default=False,
+        description="Secret Chamber: a hidden room to Uncover, with two helpful actions "
+        "(P-CHAMBER).")
+    two_players: bool = Field(
+        default=False,
+        description="Two players: one visitor player with two characters, a shared deck, "
+        "5 actions, hand of 7 (P-2P).")
+    first_game: bool = Field(
+        default=False,
+        description="First game: Hope Track A, scripts A1+A2, Spirit V's A cards, A secrets, "
+        "1 fear card each, open talk (P-FIRST).")
+    open_communication: bool = Field(
+        default=False,
+        description="Open Communication: alone or knocked-out visitors may talk; the spirit "
+        "still may not (P-OPEN).")
+    true_horror: bool = Field(
+        default=False,
+        description="True Horror: alone visitors silent on every topic; quiet posts; the "
+        "spirit only whispers set lines (P-HORROR).")
     pack_path: str | None = Field(
         default=None, description="Folder of a content pack; empty for the shipped pack.",
         json_schema_extra={"lobby": False})
@@ -59,7 +97,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
     state_model = PresenceState
 
     def player_counts(self, options: PresenceOptions) -> set[int]:
-        return {3, 4, 5}  # P-COMP-04 (the 2-player variant is not built yet)
+        return {2} if options.two_players else {3, 4, 5}  # P-COMP-04, P-2P-01
 
     def setup(self, seats: list[str], options: PresenceOptions, seed: int) -> PresenceState:
         if len(seats) not in self.player_counts(options):
@@ -68,20 +106,118 @@ class Presence(Game[PresenceOptions, PresenceState]):
         if options.spirit_seat >= len(seats):
             raise IllegalAction("The spirit must be one of the seats.", rule="P-SETUP-07")
         return setup_game(list(seats), seed, options.spirit_seat, options.scripts,
-                          options.fear, options.hope_track, options.pack_path)
+                          options.fear, options.hope_track, options.pack_path,
+                          dark_board=options.dark_board,
+                          secret_chamber=options.secret_chamber, mystery=options.mystery,
+                          unknown_threat=options.unknown_threat,
+                          two_players=options.two_players, first_game=options.first_game,
+                          open_communication=options.open_communication,
+                          true_horror=options.true_horror)
+
+    def options_summary(self, options: PresenceOptions) -> str | None:
+        """P-SESSION-06 / G-19: the difficulty the chosen presets add up to, and the
+        variants in play, for the lobby card before the start."""
+        pack = pack_for(options.pack_path)
+        fg = pack.presets.first_game
+        track = fg.hope_track_side if options.first_game else options.hope_track
+        fear: str = options.fear
+        if options.first_game:  # P-FIRST-07: one fear card per visitor
+            fear = next((p.id for p in pack.presets.fear_presets
+                         if p.per_visitor == fg.fear_per_visitor), options.fear)
+        total, label = pack.presets.difficulty_of(
+            options.scripts, fear, track, "B" if options.dark_board else "A")
+        text = f"Difficulty: {label} ({total} fear symbol{'' if total == 1 else 's'}, P-SESSION-06)"
+        if options.first_game:
+            text += " — first game: scripts " + " & ".join(fg.scripts)
+        variants = [name for on, name in (
+            (options.two_players, "Two players"), (options.first_game, "First game"),
+            (options.open_communication or options.first_game, "Open Communication"),
+            (options.true_horror, "True Horror"), (options.mystery, "Mystery Mode"),
+            (options.unknown_threat, "Unknown Threat"), (options.dark_board, "Dark Board"),
+            (options.secret_chamber, "Secret Chamber")) if on]
+        if variants:
+            text += ". Variants: " + ", ".join(dict.fromkeys(variants))
+        return text + "."
+
+    # ---- two players (P-2P): the visitor player's seat speaks for two character slots
+    def _slots(self, state: PresenceState, seat: str) -> list[str]:
+        """The engine seats `seat` plays: its character slots in a two-player game."""
+        if seat in state.controller:
+            return [s for s in state.visitor_seats if state.controller[s]
+                    == state.controller[seat]] if seat == state.controller[seat] else [seat]
+        return [seat]
+
+    def _actor(self, state: PresenceState, seat: str) -> str:
+        """Which of the seat's slots acts by default now: the one a prompt asks, the one
+        whose turn it is, else the first."""
+        slots = self._slots(state, seat)
+        if len(slots) == 1:
+            return slots[0]
+        if state.prompts:
+            return next((s for s in slots if s in state.prompts[-1].seats), slots[0])
+        return state.active if state.active in slots else slots[0]
+
+    def _other_actions(self, state: PresenceState, seat: str) -> list[Action]:
+        """P-2P-02: the other character's actions, each marked ``as`` its slot; in the
+        visitor player's turn it may take main actions too (the marker passes to it)."""
+        slots = self._slots(state, seat)
+        if len(slots) == 1 or state.prompts:
+            return []
+        actor = self._actor(state, seat)
+        eng = Engine(state)
+        out: list[Action] = []
+        for slot in slots:
+            if slot == actor or not eng.can_switch(slot):
+                continue
+            if state.phase == "visitor" and state.active == actor:
+                if state.must_rest:
+                    continue  # P-2P-07: the Rest with the knocked-out one comes first
+                saved = state.active
+                state.active = slot  # read-only look at the turn from the other character
+                try:
+                    acts = Engine(state).legal(slot)
+                finally:
+                    state.active = saved
+                acts = [a for a in acts if a.kind != K.END_TURN]
+            else:
+                acts = eng.legal(slot)
+            out += [Action(kind=a.kind, params={**a.params, "as": slot}) for a in acts]
+        return out
 
     def to_act(self, state: PresenceState) -> set[str]:
-        return Engine(state).to_act()
+        awaited = Engine(state).to_act()
+        return {state.controller.get(s, s) for s in awaited}  # P-2P: slots -> the seat
 
     def may_act(self, state: PresenceState, seat: str) -> bool:
         eng = Engine(state)
-        return seat in eng.to_act() or bool(eng.quick_actions(seat))
+        if seat == state.spirit_seat and state.speech_grant is not None and not eng.over():
+            return True  # P-DISCORD-08: the spirit may say what an effect grants
+        return seat in self.to_act(state) or any(
+            eng.quick_actions(s) for s in self._slots(state, seat))
 
     def legal_actions(self, state: PresenceState, seat: str) -> list[Action]:
-        return Engine(state).legal(seat)
+        out = Engine(state).legal(self._actor(state, seat))
+        return out + [a for a in self._other_actions(state, seat) if a not in out]
 
     def _apply(self, state: PresenceState, seat: str, action: Action) -> list[Event]:
-        return Engine(state).apply(seat, action)
+        slot = self._actor(state, seat)
+        as_slot = action.params.get("as")
+        if isinstance(as_slot, str) and as_slot != slot:
+            # P-2P-02: the visitor player acts with the other character
+            if as_slot not in self._slots(state, seat) or action not in \
+                    self._other_actions(state, seat):
+                raise IllegalAction("That character cannot do that now.", rule="P-2P-02")
+            params = {k: v for k, v in action.params.items() if k != "as"}
+            action = Action(kind=action.kind, params=params)
+            slot = as_slot
+            if state.phase == "visitor" and state.active in self._slots(state, seat) \
+                    and not state.prompts:
+                state.active = slot
+        events = Engine(state).apply(slot, action)
+        if state.controller:  # private events reach the player of the slot
+            events = [e if e.public else e.model_copy(update={"audience": list(dict.fromkeys(
+                state.controller.get(s, s) for s in e.audience))}) for e in events]
+        return events
 
     def view(self, state: PresenceState, seat: str | None) -> dict[str, Any]:
         return build_view(state, seat)
@@ -91,10 +227,31 @@ class Presence(Game[PresenceOptions, PresenceState]):
 
     # ---- optional hooks
     def seat_label(self, state: PresenceState, seat: str) -> str:
-        return Engine(state).seat_label(seat)
+        eng = Engine(state)
+        slots = self._slots(state, seat)
+        if len(slots) > 1 and all(s in state.visitors for s in slots):
+            return " & ".join(eng.seat_label(s) for s in slots)  # P-2P-01
+        return eng.seat_label(seat)
 
     def describe(self, state: PresenceState, seat: str, action: Action) -> str:
-        return K.describe_action(Engine(state), seat, action)
+        eng = Engine(state)
+        slot = action.params.get("as")
+        if isinstance(slot, str) and slot in state.visitors:
+            # P-2P-02: which of the two characters takes it
+            bare = Action(kind=action.kind, params={k: v for k, v in action.params.items()
+                                                    if k != "as"})
+            saved = state.active
+            if state.active in self._slots(state, seat):
+                state.active = slot  # label the other character's turn as its own
+            try:
+                return f"{eng.name(slot)}: {K.describe_action(Engine(state), slot, bare)}"[:80]
+            finally:
+                state.active = saved
+        actor = self._actor(state, seat)
+        if len(self._slots(state, seat)) > 1 and actor in state.visitors \
+                and action.kind != K.CHOOSE:
+            return f"{eng.name(actor)}: {K.describe_action(eng, actor, action)}"[:80]
+        return K.describe_action(eng, actor, action)
 
     def decision_id(self, state: PresenceState, seat: str) -> str:
         return str(state.step)
@@ -106,15 +263,17 @@ class Presence(Game[PresenceOptions, PresenceState]):
             return False
         if state.prompts:
             return not state.prompts[-1].data.get("private", False)
-        return not any(a.kind == K.PLAY for a in Engine(state).legal(seat))
+        return not any(a.kind == K.PLAY for a in self.legal_actions(state, seat))
 
     def prompt_text(self, state: PresenceState, seat: str) -> str | None:
-        if state.prompts and seat in state.prompts[-1].seats:
+        actor = self._actor(state, seat)
+        if state.prompts and actor in state.prompts[-1].seats:
             return state.prompts[-1].text
         return None
 
     def default_action(self, state: PresenceState, seat: str) -> Action | None:
         eng = Engine(state)
+        seat = self._actor(state, seat)
         if seat not in eng.to_act():
             return None
         legal = eng.legal(seat)
@@ -124,12 +283,41 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 return a
         return legal[0] if legal else None
 
+    def ai_action(self, state: PresenceState, seat: str) -> Action:
+        """The built-in AI (`rules.presence.ai`): visitors pursue the four secrets from what
+        they may see; the spirit plays to its own script."""
+        from rules.presence.ai import choose_action  # the AI imports the engine, not game.py
+
+        slots = self._slots(state, seat)
+        if len(slots) == 1:
+            return choose_action(state, seat)
+        # P-2P-02: the AI plays the character that acts now; before ending the turn it
+        # hands the rest of the turn to the later character (never back: no ping-pong).
+        actor = self._actor(state, seat)
+        picked = choose_action(state, actor)
+        if picked.kind != K.END_TURN:
+            return picked
+        for other in slots[slots.index(actor) + 1:]:
+            mine = [a for a in self._other_actions(state, seat) if a.params.get("as") == other]
+            if not mine:
+                continue
+            look = state.model_copy(deep=True)
+            look.active = other
+            alt = choose_action(look, other)
+            tagged = Action(kind=alt.kind, params={**alt.params, "as": other})
+            if alt.kind != K.END_TURN and tagged in mine:
+                return tagged
+        return picked
+
     def private_summary(self, state: PresenceState, seat: str) -> str | None:
-        v = build_view(state, seat)
+        """The DM text of `seat`'s hidden information (H-L4): the spirit's script, secret
+        positions, face-down spirit clues by room, hand, clues to place and removed clue
+        cards; a visitor's own hand. Then what the seat inspected (P-TIME-09)."""
+        eng = Engine(state)
+        inspected = [x for s in self._slots(state, seat)  # P-2P: both characters'
+                     for x in state.private_seen.get(s, [])]
         if seat == state.spirit_seat:
-            sp = v.get("spirit_private")
-            if not sp:
-                return None
+            sp = spirit_private(state)
             lines = []
             if sp["script"]:
                 s = sp["script"]
@@ -138,19 +326,31 @@ class Presence(Game[PresenceOptions, PresenceState]):
             lines += [f"Secret {x['position']}: {x['name']} ({x['trauma']})"
                       for x in sp["secrets"]]
             lines.append("Hand: " + (", ".join(c["name"] for c in sp["hand"]) or "empty"))
-            clues = [f"{r}: {', '.join(n)}" for r, n in sp["tokens"].items() if n]
+            clues = [f"{eng.room_name(r)}: {', '.join(n)}" for r, n in sp["tokens"].items()
+                     if n]
             if clues:
                 lines.append("Spirit clues on the board: " + "; ".join(clues))
+            if sp["drawn_spirit_clues"]:
+                lines.append("Spirit clues to place: " + ", ".join(sp["drawn_spirit_clues"]))
+            if sp["removed_clues"]:
+                lines.append("Clue cards removed in setup: " + ", ".join(sp["removed_clues"]))
+            for pos, names in sp.get("clue_discards", {}).items():  # Mystery Mode (P-MYST-02)
+                lines.append(f"Face down beneath position {pos}: " + (", ".join(names)
+                                                                       or "nothing"))
+            if sp.get("chamber"):  # H-35, H-36
+                ch = sp["chamber"]
+                lines.append(f"Secret Chamber — passage card: {ch['aside']}; cards inside: "
+                             + (", ".join(ch["cards"]) or "none"))
+            if inspected:
+                lines.append("You inspected: " + " ".join(inspected))
             return "\n".join(lines)
-        hand = v.get("hand")
-        if hand is None:
+        if seat not in state.visitors:
             return None
-        eng = Engine(state)
         cards = [c["name"] + (f" ({c['trauma']}, {eng.room_name(c['room'])})"
-                              if c["kind"] == "clue" else "") for c in hand]
+                              if c["kind"] == "clue" else "") for c in visitor_hand(state, seat)]
         text = "Your hand: " + (", ".join(cards) or "empty")
-        if v["inspected"]:
-            text += "\nYou inspected: " + " ".join(v["inspected"])
+        if inspected:
+            text += "\nYou inspected: " + " ".join(inspected)
         return text
 
     def board_caption(self, state: PresenceState) -> str | None:
@@ -158,8 +358,35 @@ class Presence(Game[PresenceOptions, PresenceState]):
         if not state.visitors or state.phase == "setup":
             return None
         talk = Engine(state).table_talk()
-        head = "🗣️ Table talk allowed." if talk["allowed"] else "🤫 No table talk now."
-        return f"{head} {talk['why']}"
+        if state.true_horror:  # P-HORROR: the quiet presentation has no emoji
+            head = "Talk allowed." if talk["allowed"] else "Silence."
+        else:
+            head = "🗣️ Table talk allowed." if talk["allowed"] else "🤫 No table talk now."
+        text = f"{head} {talk['why']}"
+        # the reason may name only the active visitor (P-COMM-06) or nobody (P-OPEN)
+        unnamed = [n for n in talk["alone_labels"] if n not in talk["why"]]
+        if unnamed:
+            also = len(unnamed) < len(talk["alone_labels"])
+            text += (" Also alone: " if also else " Alone: ") + ", ".join(unnamed) + "."
+        if state.speech_grant is not None:
+            text += (f" The spirit may speak up to {state.speech_grant['max_words']} word(s) "
+                     "with `/presence speak` (P-DISCORD-08).")
+        return text
+
+    def present(self, state: PresenceState, lines: list[str]) -> list[str]:
+        """The presentation hook: True Horror's quieter posts (P-HORROR) — no emoji, no rule
+        ids, short lines (a long event keeps its first sentence), at most eight of them."""
+        if not state.true_horror:
+            return lines
+        out: list[str] = []
+        for line in lines:
+            plain = _RULE_REF.sub("", _EMOJI.sub("", line)).strip()
+            if len(plain) > QUIET_LINE:
+                cut = plain.rfind(". ", 0, QUIET_LINE)
+                plain = plain[:cut + 1] if cut > 0 else plain[:QUIET_LINE - 1] + "…"
+            if plain and plain not in out:
+                out.append(plain)
+        return out[-8:]
 
     def summary(self) -> str:
         return (
@@ -184,11 +411,16 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 + [c for s in state.secrets for c in s.discards]
                 + [c for v in state.visitors.values() for c in v.hand
                    if not _is_action(pack, c)]
-                + [c for v in state.visitors.values() for c in v.fear_cards])
+                + [c for v in state.visitors.values() for c in v.fear_cards]
+                + ([state.chamber.aside, *state.chamber.cards] if state.chamber else []))
         if sorted(held) != sorted(eligible):
             bad.append(f"clue/fear cards not conserved: {len(held)} != {len(eligible)}")
         items = (len(state.item_deck) + len(state.cellar) + state.item_box_count
-                 + sum(len(v.items) for v in state.visitors.values()))
+                 + sum(len(v.items) for v in state.visitors.values())
+                 # drawn by "draw 2, keep 1" and waiting for the keep choice
+                 + sum(len(p.data["drawn"]) for p in state.prompts
+                       if p.data.get("then") == "keep_item")
+                 + sum(len(s.args["drawn"]) for s in state.queue if s.op == "keep_items"))
         if items != len(pack.item_instances()):
             bad.append(f"items not conserved: {items}")
         for v in state.visitors.values():
@@ -198,15 +430,29 @@ class Presence(Game[PresenceOptions, PresenceState]):
             if len(v.items) > pack.options.item_limit and not state.prompts \
                     and not state.queue:
                 bad.append(f"{v.seat} holds too many items")
+            if state.controller:
+                continue  # P-2P-01: one shared deck, checked below
             acts = len(v.deck) + len(v.discard) + sum(1 for c in v.hand if _is_action(pack, c))
             if acts != len(pack.action_deck(v.character)):
                 bad.append(f"{v.seat} action cards not conserved: {acts}")
+        if state.controller and len(state.visitors) == len(state.controller):
+            # P-2P-01/08: the 20 cards sit in the shared deck, discard, hands or trash
+            held = sorted(state.action_trash + [c for v in state.visitors.values()
+                                                for c in v.deck + v.discard + v.hand
+                                                if _is_action(pack, c)])
+            want = sorted(c for v in state.visitors.values()
+                          for c in pack.action_deck(v.character))
+            if held != want:
+                bad.append(f"two-player action cards not conserved: {len(held)}")
+            if any(v.deck or v.discard for s, v in state.visitors.items()
+                   if state.controller.get(s) != s):
+                bad.append("two-player deck split: only the first slot holds the deck")
         sp = state.spirit
         if sp.character:
             cards = (len(sp.hand) + len(sp.deck) + len(sp.discard)
                      + len({d.card for d in state.drains}))
             in_play = 1 if sp.playing and sp.playing not in {d.card for d in state.drains} else 0
-            if cards + in_play != len(pack.spirit_deck(sp.character)):
+            if cards + in_play != len(state.spirit_cards or pack.spirit_deck(sp.character)):
                 bad.append(f"spirit cards not conserved: {cards}+{in_play}")
         for d in state.dice:
             if d.room is not None and not 1 <= d.value <= pack.options.max_presence:
@@ -221,24 +467,41 @@ class Presence(Game[PresenceOptions, PresenceState]):
         return bad
 
     def public_secrets(self, state: PresenceState) -> list[str]:
-        """Hidden now (H-L1): hands, unrevealed secrets, face-down token ids, the script,
-        removed clue cards, the clue deck's cards."""
+        """Hidden now (H-L1): hands (H-02, H-17) and decks (H-03, H-19), the spirit's face-down
+        discard (H-04), unrevealed secrets (H-10), face-down token ids (H-24, H-27) and spirit
+        clues to place (H-25), the script's texts (H-07; its name is on the public display),
+        removed clue cards (H-13), the clue deck's cards (H-15). Ids are quoted: the search
+        runs over the view's JSON, where a card id only ever stands as a whole string."""
         pack = pack_for(state.pack_path)
         out: list[str] = []
         for v in state.visitors.values():
-            out += [f'"{c}"' for c in v.hand]
-        out += [f'"{c}"' for c in state.spirit.hand]
+            out += [f'"{c}"' for c in v.hand + v.deck]
+        out += [f'"{c}"' for c in state.spirit.hand + state.spirit.deck + state.spirit.discard]
         for s in state.secrets:
             if not s.revealed:
                 out += [f'"{s.card}"', pack.secret(s.card).name]
         for toks in state.tokens.values():
             out += [f'"{t.id}"' for t in toks]
+        out += [f'"{c}"' for c in state.drawn_spirit_clues]
         if state.script and not state.script_revealed:
             sc = pack.script(state.script)
-            out += [t for t in (sc.top.text, sc.bottom.text) if t]
+            out += [t for t in (sc.top.text, sc.bottom.text, sc.text) if t]
         out += [f'"{c}"' for c in state.clue_box]
         out += [f'"{c}"' for c in state.clue_deck]
+        if state.mystery:  # H-21 in Mystery Mode (P-MYST-02)
+            out += [f'"{c}"' for s in state.secrets for c in s.discards]
+        if state.chamber is not None:  # H-35, H-36
+            out += [f'"{c}"' for c in (state.chamber.aside, *state.chamber.cards)]
         return out
+
+
+_EMOJI = re.compile(
+    "[\U0001F000-\U0001FAFF\u2300-\u23FF\u25A0-\u27BF\u2B00-\u2BFF\uFE0F\u200D]")
+"""Emoji and pictographs, stripped from True Horror's posts (P-HORROR)."""
+_RULE_REF = re.compile(r"\s*\((?:[A-Z]{1,3}-)(?:[A-Z0-9]+-?)*\d*[^()]*\)")
+"""A rule-id parenthesis such as "(P-COMM-06)", left out of True Horror's posts."""
+QUIET_LINE = 100
+"""The longest line a True Horror post keeps."""
 
 
 def _is_action(pack: Any, card: str) -> bool:

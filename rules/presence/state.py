@@ -142,6 +142,26 @@ class SpiritState(BaseModel):
     pawn_actions: int = 0
 
 
+class ChamberState(BaseModel):
+    """The Secret Chamber in play (P-CHAMBER): the clue card set aside at setup (its room is
+    where the passage is, H-35), the cards dealt to the chamber (H-36), the passage once found."""
+
+    aside: str
+    cards: list[str] = Field(default_factory=list)
+    passage_room: str | None = None
+    """The room holding the secret passage token once Uncover found it (P-CHAMBER-05)."""
+
+
+class UnknownThreatState(BaseModel):
+    """Unknown Threat (P-UNK) choices made by prompts at setup: the visitors' scripts are
+    public (H-09); the spirit's deck, spirit clues and secret cards are its own (H-39)."""
+
+    scripts: list[str] = Field(default_factory=list)
+    deck: list[str] = Field(default_factory=list)
+    clues: list[str] = Field(default_factory=list)
+    secrets: list[str] = Field(default_factory=list)
+
+
 class Step(BaseModel):
     """One piece of pending resolution work (the engine's continuation queue)."""
 
@@ -166,8 +186,34 @@ class PresenceState(GameState):
     doors: dict[str, DoorState] = Field(default_factory=dict)
     fireplace_lit: bool = False
     board_side: Literal["A", "B"] = "A"
-    """Main boards side (A standard; B = the Dark Board variant, not built yet)."""
+    """Main and wing boards' side (A standard; B = the Dark Board, P-DARK-01, A-57)."""
     track_side: Literal["A", "B"] = "B"
+    basement_side: Literal["A", "B"] = "A"
+    """The Basement board's side: B with the Dark Board or the Secret Chamber (A-57)."""
+    mystery: bool = False
+    """Mystery Mode: clue discards face down, only the spirit sees them (P-MYST)."""
+    chamber: ChamberState | None = None
+    """The Secret Chamber, when the variant is in play (P-CHAMBER)."""
+    unknown_threat: UnknownThreatState | None = None
+    """Unknown Threat, when in play (P-UNK)."""
+    open_communication: bool = False
+    """Open Communication: alone or knocked-out visitors may talk (P-OPEN-01)."""
+    true_horror: bool = False
+    """True Horror: alone visitors are silent on every topic; the spirit may only post the
+    game's atmospheric lines (P-HORROR-01/02)."""
+    first_game: bool = False
+    """The first-game preset is in play (P-FIRST)."""
+    controller: dict[str, str] = Field(default_factory=dict)
+    """Two-player game (P-2P): visitor character slot -> the seat of the player who controls
+    it. Empty in a standard game, where every visitor slot is its own seat. The first slot's
+    id is the visitor player's seat; it holds the shared action deck and discard."""
+    speech_grant: dict[str, Any] | None = None
+    """Spirit speech an effect granted and not yet used this spirit turn: ``max_words`` and
+    ``vocabulary`` (P-COMM-09, P-DISCORD-08)."""
+    whispered: bool = False
+    """True Horror: the spirit posted its atmospheric line this turn (P-HORROR-02)."""
+    spirit_cards: list[str] = Field(default_factory=list)
+    """The spirit cards this game uses (P-SETUP-11); empty = the spirit character's own."""
 
     time: int = 1
     hope: int | None = None
@@ -217,6 +263,9 @@ class PresenceState(GameState):
     """Once-per-turn reactions used this turn (reset at every turn start)."""
     spirit_actions: int = 0
     """Spirit actions taken this spirit turn (technical cap, A-48)."""
+    declared: list[Step] = Field(default_factory=list)
+    """Quick actions other visitors declared in the current window (``declared_quick``
+    steps), held until the active player acts first or passes (P-VIS-11, P-TIME-06, A-18)."""
 
     prompts: list[Prompt] = Field(default_factory=list)
     prompt_seq: int = 0

@@ -5,7 +5,6 @@ migrations on load (DESIGN.md, "Reminders", "Undo", "Seats", "Deploys mid-game")
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -41,13 +40,6 @@ A, B, C, D = 101, 102, 103, 104
 def clock() -> FakeClock:
     return FakeClock()
 
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
-    s = SqliteStorage(tmp_path / "games.db")
-    await s.open()
-    yield s
-    await s.close()
 
 
 @pytest.fixture

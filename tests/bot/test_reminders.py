@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +22,6 @@ A, B, C = 101, 102, 103
 def clock() -> FakeClock:
     return FakeClock()
 
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
-    s = SqliteStorage(tmp_path / "games.db")
-    await s.open()
-    yield s
-    await s.close()
 
 
 @pytest.fixture

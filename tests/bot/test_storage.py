@@ -7,7 +7,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from bot.storage import (
     VersionConflict,
 )
 from tests.bot import CHANNEL, GUILD, T0
+from tests.pgserver import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,13 +30,6 @@ ROOT = Path(__file__).resolve().parents[2]
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "games.db"
 
-
-@pytest.fixture
-async def storage(db_path: Path) -> AsyncIterator[SqliteStorage]:
-    s = SqliteStorage(db_path)
-    await s.open()
-    yield s
-    await s.close()
 
 
 async def new_game(storage: SqliteStorage, thread: int = 3000, creator: int = 101) -> GameRecord:
@@ -100,6 +93,44 @@ async def test_failed_migration_rolls_back_whole(db_path: Path):
     async with SqliteStorage(db_path) as s:
         assert await s.schema_version() == LATEST
     assert rows(db_path, "SELECT name FROM sqlite_master WHERE name = 'half'") == []
+
+
+async def test_postgres_migrates_once_adds_new_ones_and_rolls_back_a_bad_one(
+    postgres_server: PostgresServer,
+):
+    import asyncpg
+
+    from bot.pgstorage import PgStorage
+
+    url = await postgres_server.new_database()
+    async with PgStorage(url) as first:
+        await new_game(first)
+        assert await first.schema_version() == LATEST
+    extra = Migration(LATEST + 1, "notes", ("CREATE TABLE notes (id INTEGER PRIMARY KEY)",))
+    async with PgStorage(url, migrations=(*MIGRATIONS, extra)) as second:
+        assert await second.schema_version() == LATEST + 1
+        assert len(await second.list_games()) == 1  # data survived, nothing re-created
+    bad = Migration(LATEST + 2, "bad", ("CREATE TABLE half (id INTEGER)", "NOT SQL AT ALL"))
+    with pytest.raises(asyncpg.PostgresSyntaxError):
+        await PgStorage(url, migrations=(*MIGRATIONS, extra, bad)).open()
+    async with PgStorage(url) as third:
+        assert await third.schema_version() == LATEST + 1
+        async with third._read() as db:
+            assert list(await db.execute_fetchall(
+                "SELECT to_regclass('half') IS NULL")) == [(True,)]
+
+
+async def test_postgres_game_ids_are_64_bit_snowflake_safe(postgres_server: PostgresServer):
+    from bot.pgstorage import PgStorage
+
+    snowflake = 1_180_000_000_000_000_000  # Discord ids pass 2**60
+    async with PgStorage(await postgres_server.new_database()) as s:
+        rec = await s.create_game(
+            guild_id=snowflake, channel_id=snowflake + 1, thread_id=snowflake + 2,
+            game="highcard", options={}, created_by=snowflake + 3, engine_version="v",
+            settings=GameSettings(), now=T0)
+        assert (await s.find_game_by_thread(snowflake + 2)) == rec
+        assert rec.guild_id == snowflake and rec.created_by == snowflake + 3
 
 
 # ---- records ---------------------------------------------------------------------------------

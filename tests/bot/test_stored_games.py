@@ -16,7 +16,6 @@ has none yet (the current build's shape), for the next engine change to be teste
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +35,6 @@ KINDS: dict[str, dict[str, Any]] = {
 }
 USERS = (501, 502, 503, 504, 505)
 
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
-    s = SqliteStorage(tmp_path / "games.db")
-    await s.open()
-    yield s
-    await s.close()
 
 
 async def _ai_moves(tables: TableService, game_id: int, moves: int) -> int:

@@ -115,6 +115,7 @@ def test_p_spirit_03_a_quick_action_window_opens_between_spirit_actions() -> Non
     assert not GAME.may_act(st, "s2") and GAME.legal_actions(st, "s2") == []
     st = settle(st, prefer=("done",))
     st, _ = do(st, "s2", act("smother"))
+    st = answer(st, "pass")  # the spirit, active, passes the tie first (P-VIS-11)
     assert not st.visitors["s2"].candle_lit and st.phase == "spirit" and st.active == SPIRIT
 
 

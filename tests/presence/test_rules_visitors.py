@@ -620,6 +620,7 @@ def test_p_light_07_light_is_recomputed_after_every_move_and_candle_change() -> 
     st = answer(st, "go:D01")
     assert room_lit(st, "salon") and room_lit(st, "great_hall")  # s3's candle stays
     st, _ = do(st, "s3", act("smother"))
+    st = answer(st, "pass")  # the active player passes the tie first (P-VIS-11)
     assert not room_lit(st, "great_hall")
     st, _ = do(st, "s2", act("smother"))
     assert not room_lit(st, "salon")
@@ -928,6 +929,7 @@ def test_p_time_07_quick_actions_wait_until_the_running_action_is_resolved() -> 
     st = settle(st, prefer=("s3", "1"))
     assert GAME.may_act(st, "s3")  # declared now, before s2 starts another action
     st, _ = do(st, "s3", act("smother"))
+    st = answer(st, "pass")  # the active player passes the tie first (P-VIS-11)
     assert not st.visitors["s3"].candle_lit and st.active == "s2"
 
 

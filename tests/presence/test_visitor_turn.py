@@ -263,6 +263,7 @@ def test_P_VIS_10_quick_actions_off_turn_while_the_game_rests() -> None:
     kinds = {a.kind for a in GAME.legal_actions(st, "s3")}
     assert "smother" in kinds and "walk" not in kinds and "rest" not in kinds
     st, _ = do(st, "s3", act("smother"))
+    st = answer(st, "pass")  # the active player passes the tie first (P-VIS-11)
     assert not st.visitors["s3"].candle_lit
     st, _ = do(st, "s2", act("walk"))
     # during movement nobody else may act (P-VIS-05)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import random
 from typing import Any
 
@@ -160,3 +161,72 @@ def test_malformed_views_draw_empty() -> None:
     for view in ({}, {"rooms": None, "visitors": [None, 3]}, {"secrets": [{"revealed": True}]},
                  {"hand": [{}], "track": {"hope": "x"}}, {"spirit_private": {"secrets": [1]}}):
         assert render_board(view).startswith(PNG_SIGNATURE)
+
+
+def _drawn_text(monkeypatch: pytest.MonkeyPatch, view: dict[str, Any]) -> str:
+    """Every string the renderer writes on the picture of `view` (card faces included)."""
+    import renders.presence as module
+
+    seen: list[str] = []
+
+    def record(real: Any, position: int) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            seen.append(str(args[position]))
+            return real(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(module, "draw_text", record(module.draw_text, 2))
+    monkeypatch.setattr(module, "draw_text_in_box", record(module.draw_text_in_box, 2))
+    with module._CARD_LOCK:
+        module._CARDS.clear()  # card faces are cached: draw them afresh
+    render_board(view)
+    monkeypatch.undo()
+    return "\n".join(seen)
+
+
+def test_H_L4_only_the_spirit_picture_shows_script_secrets_and_clue_identities(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """H-L4 / H-07 / H-10 / H-24: the spirit's DM picture carries its script, where each
+    secret lies and what each face-down spirit clue is; the public and visitors' pictures do
+    not, and their views do not even hold them."""
+    from renders.presence import _read
+    from rules.presence.content import default_pack
+
+    pack = default_pack()
+    state = _state(4, seed=5, steps=70)
+    assert not state.script_revealed and GAME.result(state) is None
+    script = pack.script(state.script)
+    secrets = [(s.position, pack.secret(s.card).name) for s in state.secrets if not s.revealed]
+    clues = {room: [pack.spirit_clue_of(t.id).name for t in toks if t.kind == "spirit"]
+             for room, toks in state.tokens.items()}
+    assert secrets and any(clues.values())
+
+    spirit_view = _view(state, state.spirit_seat)
+    board = _read(spirit_view)
+    assert board.private_role == "spirit"
+    assert board.spirit_private["script"]["name"] == script.name
+    for room in board.rooms:
+        assert room.spirit_names == clues.get(room.id, []), room.id
+    drawn = _drawn_text(monkeypatch, spirit_view)
+    assert f"Your script: {script.name}" in drawn
+    assert script.top.text in drawn and script.bottom.text in drawn
+    assert all(f"#{pos} {name}" in drawn for pos, name in secrets)
+    assert all(name in drawn for names in clues.values() for name in names)
+
+    public_text = json.dumps(_view(state, None))
+    # a clue name printed elsewhere on the public board ("Echo" is also a spirit card) is
+    # no evidence of a leak
+    private_clues = {n for names in clues.values() for n in names if n not in public_text}
+    assert private_clues
+    for seat in (None, *state.visitor_seats):
+        view = _view(state, seat)
+        assert "spirit_private" not in view
+        board = _read(view)
+        assert board.spirit_private == {}
+        assert all(room.spirit_names == [] for room in board.rooms)
+        drawn = _drawn_text(monkeypatch, view)
+        # the script's name is public on the display (H-09); which one is drawn is not
+        assert "Your script" not in drawn
+        assert script.top.text not in drawn and script.bottom.text not in drawn
+        assert not any(name in drawn for _, name in secrets)
+        assert not any(name in drawn for name in private_clues)

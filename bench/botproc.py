@@ -1,0 +1,245 @@
+"""`python -m bench.botproc`: the bot (or a bare discord.py client) as its own process.
+
+The round-trip benchmark runs the emulator and the simulated players in one process and the
+bot in this one, so the bot's event loop carries only the bot's work — as it would against
+the real Discord. A loop-lag probe (`bot.looplag`) runs inside the bot's loop; signals steer
+it: SIGUSR1 forgets what it measured so far (set-up is over), SIGUSR2 writes its summary
+(and the wall time of each step of a move, `time_phases`) as JSON to `--lag-out`, SIGTERM
+closes the client and exits.
+
+`--idle` runs the probe alone in an otherwise idle process: what the shared machine itself
+does to an event loop, the floor under the bot's figure. `--bare` runs a bare
+`discord.Client` with one `/ping` command that defers and then follows up at once: the
+emulator's and discord.py's own round trip, the yardstick for the bot's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import gc
+import json
+import logging
+import signal
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bench.stats import ms_full
+from bot.client import build_bot, point_discord_at
+from bot.looplag import LoopLagProbe
+from bot.settings import Settings
+
+PHASES: dict[str, list[float]] = {}
+"""Wall time of the bot's steps (see `time_phases`), reset with the probe."""
+
+
+def _timed(owner: Any, attr: str, phase: str) -> None:
+    original = getattr(owner, attr)
+
+    if asyncio.iscoroutinefunction(original):
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                PHASES.setdefault(phase, []).append(time.perf_counter() - t0)
+    else:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+            t0 = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                PHASES.setdefault(phase, []).append(time.perf_counter() - t0)
+
+    setattr(owner, attr, wrapper)
+
+
+class StallSampler:
+    """Where the loop thread was when the loop stalled: a watchdog thread samples the loop
+    thread's stack whenever the loop has not ticked for `after` seconds (profiling aid)."""
+
+    def __init__(self, after: float = 0.05, every: float = 0.01) -> None:
+        self.after, self.every = after, every
+        self.last_tick = time.perf_counter()
+        self.stacks: collections.Counter[str] = collections.Counter()
+        self._thread_id = threading.get_ident()
+        self._stop = threading.Event()
+
+    async def ticker(self) -> None:
+        while True:
+            self.last_tick = time.perf_counter()
+            await asyncio.sleep(self.every)
+
+    def start(self) -> None:
+        asyncio.get_running_loop().create_task(self.ticker())
+        threading.Thread(target=self._watch, daemon=True, name="stall-sampler").start()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.every):
+            if time.perf_counter() - self.last_tick < self.after:
+                continue
+            frame = sys._current_frames().get(self._thread_id)
+            if frame is None:
+                continue
+            where = [f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                     for f in traceback.extract_stack(frame)[-6:]]
+            self.stacks[" < ".join(reversed(where))] += 1
+
+    def top(self, n: int = 12) -> list[tuple[str, int]]:
+        return self.stacks.most_common(n)
+
+
+def time_gc() -> None:
+    """Time the garbage collector's pauses per generation (they stop the loop too)."""
+    started: list[float] = []
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            PHASES.setdefault(f"gc pause, generation {info['generation']}", []).append(
+                time.perf_counter() - started[0])
+
+    gc.callbacks.append(callback)
+
+
+def heap(client: discord.Client | None) -> dict[str, int]:
+    """What the process holds: objects the garbage collector tracks (a full collection walks
+    them all) and discord.py's caches that grow with play."""
+    out = {"gc_tracked_objects": len(gc.get_objects())}
+    state: Any = getattr(client, "_connection", None)
+    if state is not None:
+        store = state._view_store
+        out["cached_messages"] = len(state._messages or ())
+        out["stored_views"] = len(store._views)
+        out["synced_message_views"] = len(store._synced_message_views)
+    return out
+
+
+def time_phases() -> None:
+    """Time the steps of a move inside the bot: where the time to a posted board goes."""
+    import cogs.utils.table as table
+    from bot import renderpool
+    from bot.storage import SqliteStorage
+    from bot.tables import TableService
+
+    _timed(TableService, "act", "tables.act (load, apply, persist)")
+    _timed(SqliteStorage, "append_action", "storage.append_action")
+    _timed(table.Delivery, "after_action", "delivery.after_action (DMs + board)")
+    _timed(table.Delivery, "post_board", "delivery.post_board")
+    _timed(table.Delivery, "picture", "delivery.picture (render off the loop)")
+    _timed(renderpool, "render", "renderpool.render (worker process)")
+    _timed(discord.abc.Messageable, "send", "channel.send (REST)")
+
+
+class BareClient(discord.Client):
+    """The least a bot can do with a slash command: acknowledge it, then answer it."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.none(), guild_ready_timeout=0.05)
+        self.tree = app_commands.CommandTree(self)
+
+        @self.tree.command(name="ping", description="Answer at once")
+        async def ping(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.followup.send("pong", ephemeral=True)
+
+    async def setup_hook(self) -> None:
+        await self.tree.sync()
+
+
+async def run(args: argparse.Namespace) -> None:
+    probe = LoopLagProbe(interval=args.probe_interval)
+    loop = asyncio.get_running_loop()
+    if args.slow_callback_ms is not None:
+        loop.slow_callback_duration = args.slow_callback_ms / 1000
+    stop = asyncio.Event()
+
+    sampler = StallSampler() if args.stall_stacks else None
+    held: dict[str, discord.Client] = {}
+
+    def write_summary() -> None:
+        out = {"lag": probe.summary().model_dump(),
+               "phases": {k: ms_full(v) for k, v in PHASES.items()},
+               "stall_stacks": sampler.top() if sampler else [],
+               "heap": heap(held.get("client"))}
+        Path(args.lag_out).write_text(json.dumps(out))
+
+    def reset() -> None:
+        probe.reset()
+        PHASES.clear()
+        if sampler is not None:
+            sampler.stacks.clear()
+
+    loop.add_signal_handler(signal.SIGUSR1, reset)
+    loop.add_signal_handler(signal.SIGUSR2, write_summary)
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    probe.start()
+    if sampler is not None:
+        sampler.start()
+    if args.idle:
+        write_summary()  # tells the parent the probe runs
+        await stop.wait()
+        await probe.stop()
+        return
+    client: discord.Client
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.bare:
+            point_discord_at(args.api_base, args.gateway)
+            client = BareClient()
+        else:
+            settings = Settings(
+                discord_token=args.token, database_path=Path(args.db or Path(tmp) / "b.db"),
+                discord_api_base=args.api_base, discord_gateway_url=args.gateway,
+                guild_ready_timeout=0.05, reminder_poll_seconds=3600.0, dev_guild_id=None,
+                sync_commands=True)
+            client = build_bot(settings)
+            held["client"] = client
+            time_phases()
+            time_gc()
+        async with client:
+            task = asyncio.create_task(client.start(args.token))
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            await client.close()
+            if task.done() and task.exception() is not None:
+                raise task.exception()  # type: ignore[misc]
+        await probe.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.botproc")
+    parser.add_argument("--api-base", default="")
+    parser.add_argument("--gateway", default="")
+    parser.add_argument("--token", default="")
+    parser.add_argument("--db", default=None, help="SQLite file (default: a temporary one)")
+    parser.add_argument("--lag-out", required=True, help="where SIGUSR2 writes the lag summary")
+    parser.add_argument("--probe-interval", type=float, default=0.005)
+    parser.add_argument("--bare", action="store_true")
+    parser.add_argument("--idle", action="store_true",
+                        help="no client at all: the probe alone, the machine's own noise")
+    parser.add_argument("--stall-stacks", action="store_true",
+                        help="profile: sample the loop thread's stack during stalls")
+    parser.add_argument("--slow-callback-ms", type=float, default=None,
+                        help="profile: log every loop callback that runs longer than this")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    if args.slow_callback_ms is not None:
+        # asyncio's debug mode names each callback that held the loop too long.
+        logging.getLogger("asyncio").setLevel(logging.WARNING)
+        asyncio.run(run(args), debug=True)
+    else:
+        asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,421 @@
+"""Round trips through the local Discord emulator with the real discord.py client.
+
+The emulator and the simulated players run here; the bot runs in its own process
+(`bench.botproc`) against the emulator's REST and gateway on 127.0.0.1, as it would against
+Discord. For N games played at once, each game's awaited player picks the built-in AI's move
+after a think time and types it as the game's slash command (`/exorcism walk choice:…`; a
+move no command covers is pressed as its board button). Measured per move, from the moment
+the emulator sends the interaction:
+
+- ack: until the bot's first answer to the interaction (Discord's 3-second clock);
+- board: until the new board picture is posted in the game's thread.
+
+`bare_roundtrip` measures the same two steps for a bare discord.py client whose `/ping`
+defers at once: the emulator's and discord.py's own cost, the yardstick. The bot's loop-lag
+probe reports the longest the bot's event loop was held while the games ran; the same probe in
+an idle process alongside shows what the shared machine alone does to a loop, and one in the
+emulator's process how late the players' side itself was (it delays the measured times too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.stats import ms_full
+from bot.emulator import DiscordEmulator
+from bot.emulator.records import ChannelRecord, MessageRecord, UserRecord
+from bot.looplag import LagSummary, LoopLagProbe
+from cogs.utils.gamecog import Family, families_from
+from cogs.utils.table import action_hash
+from rules.core import Action
+from rules.registry import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The tables a benchmark run deals, in turn: every game and mode at a small table.
+TABLES: tuple[tuple[str, str, int], ...] = (
+    ("exorcism", "core", 2), ("fourth_wall", "conflict", 2), ("presence", "session", 3),
+    ("exorcism", "solo", 1), ("fourth_wall", "alliance", 1), ("exorcism", "one_vs_all", 3),
+)
+
+
+def slash_families() -> dict[str, tuple[str, list[Family]]]:
+    """Each game's slash group name and families, built as its cog builds them."""
+    from cogs import exorcism, fourth_wall, presence
+    from rules.presence.actions import COMMAND_OF_KIND, PROMPT_ANSWERS
+
+    return {"exorcism": ("exorcism", exorcism.families()),
+            "fourth_wall": ("fw", fourth_wall.families()),
+            "presence": ("presence", families_from(COMMAND_OF_KIND, PROMPT_ANSWERS,
+                                                   presence.HELP))}
+
+
+class Stamps:
+    """Stamps the emulator's clock on every message the bot creates and wakes whoever waits
+    for one (the emulator's own `wait_for_message` rescans every message on each change,
+    which would make the players' side, not the bot, the bottleneck at 200 games)."""
+
+    def __init__(self, emu: DiscordEmulator) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.times: dict[str, float] = {}
+        self._waiters: dict[str, list[tuple[Callable[[MessageRecord], bool],
+                                            asyncio.Future[MessageRecord]]]] = {}
+        state: Any = emu._state
+        original = state.create_message
+
+        def create_message(*args: Any, **kwargs: Any) -> MessageRecord:
+            msg: MessageRecord = original(*args, **kwargs)
+            self.times[msg.id] = self.loop.time()
+            for predicate, future in self._waiters.get(msg.channel_id, []):
+                if not future.done() and predicate(msg):
+                    future.set_result(msg)
+            return msg
+
+        state.create_message = create_message
+
+    def expect(self, channel_id: str,
+               predicate: Callable[[MessageRecord], bool]) -> asyncio.Future[MessageRecord]:
+        future: asyncio.Future[MessageRecord] = self.loop.create_future()
+        waiters = self._waiters.setdefault(channel_id, [])
+        entry = (predicate, future)
+        waiters.append(entry)
+        future.add_done_callback(lambda _: waiters.remove(entry))
+        return future
+
+
+def _is_board(msg: MessageRecord) -> bool:
+    return any(a.filename == "board.png" for a in msg.attachments)
+
+
+def cpu_seconds(root: int) -> float:
+    """User + system CPU seconds used so far by process `root` and every live descendant
+    (the bot, its fork server and its render workers), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total, stack = 0.0, [root]
+    while stack:
+        pid = stack.pop()
+        total += times.get(pid, 0.0)
+        stack.extend(child for child, parent in parents.items() if parent == pid)
+    return total
+
+
+@dataclass
+class Sample:
+    game: str
+    how: str
+    ack: float
+    board: float | None
+
+
+@dataclass
+class BotProcess:
+    """The bot (or the bare client) in a child process, steered by signals."""
+
+    emu: DiscordEmulator
+    bare: bool
+    workdir: Path
+    proc: asyncio.subprocess.Process | None = None
+    idle: bool = False
+
+    @property
+    def lag_file(self) -> Path:
+        return self.workdir / "lag.json"
+
+    @property
+    def db(self) -> Path:
+        return self.workdir / "bot.sqlite3"
+
+    async def start(self, timeout: float = 60.0) -> None:
+        args = [sys.executable, "-m", "bench.botproc", "--api-base", self.emu.api_base,
+                "--gateway", self.emu.gateway_url, "--token", self.emu.bot_token,
+                "--db", str(self.db), "--lag-out", str(self.lag_file)]
+        if self.bare:
+            args.append("--bare")
+        if self.idle:
+            args.append("--idle")
+        if os.environ.get("BENCH_STALL_STACKS") and not self.idle:
+            args.append("--stall-stacks")
+        if os.environ.get("BENCH_SLOW_CALLBACK_MS"):
+            args += ["--slow-callback-ms", os.environ["BENCH_SLOW_CALLBACK_MS"]]
+        self.proc = await asyncio.create_subprocess_exec(*args, cwd=str(ROOT))
+        wanted = "ping" if self.bare else "game new"
+        deadline = time.monotonic() + timeout
+        while (not self.lag_file.exists() if self.idle else
+               wanted not in self.emu.commands.all_paths() or not self.emu.connected):
+            if self.proc.returncode is not None:
+                raise RuntimeError(f"the bot process exited with {self.proc.returncode}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the bot process did not connect and sync its commands")
+            await asyncio.sleep(0.05)
+
+    def reset_lag(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGUSR1)
+
+    async def lag(self) -> tuple[LagSummary, dict[str, Any]]:
+        assert self.proc is not None
+        self.lag_file.unlink(missing_ok=True)
+        self.proc.send_signal(signal.SIGUSR2)
+        for _ in range(200):
+            if self.lag_file.exists() and self.lag_file.stat().st_size:
+                with contextlib.suppress(ValueError):
+                    data = json.loads(self.lag_file.read_text())
+                    phases = dict(data["phases"])
+                    if data.get("heap"):
+                        phases["heap"] = data["heap"]
+                    if data.get("stall_stacks"):
+                        phases["stall_stacks"] = data["stall_stacks"]
+                    return LagSummary.model_validate(data["lag"]), phases
+            await asyncio.sleep(0.05)
+        raise RuntimeError("the bot process wrote no loop-lag summary")
+
+    async def stop(self) -> None:
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.proc.wait(), 20)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+@contextlib.asynccontextmanager
+async def bot_against_emulator(bare: bool) -> AsyncIterator[tuple[DiscordEmulator, BotProcess]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with DiscordEmulator() as emu:
+            proc = BotProcess(emu, bare, Path(tmp))
+            try:
+                await proc.start()
+                yield emu, proc
+            finally:
+                await proc.stop()
+
+
+async def bare_roundtrip(pings: int = 200) -> dict[str, Any]:
+    """The emulator's own round trip: `/ping` → the bare client's deferral, one at a time."""
+    async with bot_against_emulator(bare=True) as (emu, proc):
+        guild = emu.create_guild("Bench")
+        user = emu.create_user("pinger")
+        emu.add_member(guild, user)
+        channel = emu.create_text_channel(guild, "ping")
+        await emu.settle()
+        acks: list[float] = []
+        for i in range(pings + 5):
+            res = await emu.slash(user, channel, "ping")
+            await res.wait_done(timeout=10)
+            if i == 4:  # the first calls warm discord.py's caches and connections
+                proc.reset_lag()
+            if i < 5:
+                continue
+            assert res.latency is not None
+            acks.append(res.latency)
+            # A pause, so each ping finds the client idle, as a player's move finds the bot.
+            await asyncio.sleep(0.02)
+        lag, _ = await proc.lag()
+        return {"pings": pings, "ack": ms_full(acks), "loop_lag": lag.model_dump()}
+
+
+@dataclass
+class Table:
+    """One game played through Discord by emulated players."""
+
+    emu: DiscordEmulator
+    stamps: Stamps
+    db: sqlite3.Connection
+    channel: ChannelRecord
+    name: str
+    mode: str
+    users: list[UserRecord]
+    commands: dict[str, tuple[str, list[Family]]]
+    game_id: int = 0
+    thread_id: str = ""
+    seat_users: dict[str, UserRecord] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+
+    async def open(self) -> None:
+        res = await self.emu.slash(self.users[0], self.channel, "game new",
+                                   {"game": self.name, "mode": self.mode})
+        await res.wait_done(timeout=60)
+        found = re.search(r"Game #(\d+) is open in <#(\d+)>", res.text)
+        if found is None:
+            raise RuntimeError(f"/game new failed: {res.text}")
+        self.game_id, self.thread_id = int(found[1]), found[2]
+        lobby = self.emu.messages_in(self.thread_id)[0]
+        for user in self.users[1:]:
+            await (await self.emu.click(user, lobby, label="Join")).wait_done(timeout=60)
+        start = await self.emu.slash(self.users[0], self.thread_id, "game start")
+        await start.wait_done(timeout=60)
+        if "Started" not in start.text:
+            raise RuntimeError(f"/game start failed: {start.text}")
+        by_id = {int(u.id): u for u in self.users}
+        rows = self.db.execute("SELECT seat, user_id FROM seats WHERE game_id = ?",
+                               (self.game_id,)).fetchall()
+        self.seat_users = {seat: by_id[uid] for seat, uid in rows if uid in by_id}
+
+    def _state(self) -> tuple[str, Any]:
+        status, text = self.db.execute("SELECT status, state FROM games WHERE id = ?",
+                                       (self.game_id,)).fetchone()
+        return status, GAMES[self.name].load_state(text) if text else None
+
+    def _latest_board(self) -> MessageRecord | None:
+        for msg in reversed(self.emu.messages_in(self.thread_id)):
+            if _is_board(msg):
+                return msg
+        return None
+
+    async def move(self) -> Sample | None:
+        """One AI move typed or pressed by the awaited player; None once the game is over."""
+        status, state = self._state()
+        game = GAMES[self.name]
+        if status != "active" or state is None or not game.to_act(state):
+            return None
+        seat = sorted(game.to_act(state))[0]
+        user = self.seat_users[seat]
+        action = game.ai_action(state, seat)
+        posted = self.stamps.expect(self.thread_id, _is_board)
+        try:
+            res, how = await self._send(user, seat, action)
+            await res.wait_callback(timeout=30)
+            board = await asyncio.wait_for(posted, 30)
+            await res.wait_done(timeout=30)
+        except Exception as exc:  # a failed move is counted and reported, not fatal
+            posted.cancel()
+            self.failures.append(f"{self.name}/{self.mode} {action.kind}: {exc}")
+            return None
+        assert res.latency is not None
+        return Sample(self.name, how, res.latency,
+                      self.stamps.times[board.id] - res.created_at)
+
+    async def _send(self, user: UserRecord, seat: str, action: Action) -> tuple[Any, str]:
+        group, families = self.commands[self.name]
+        family = next((f for f in families if action.kind in f.kinds), None)
+        h = action_hash(action)
+        if family is not None:
+            res = await self.emu.slash(user, self.thread_id, f"{group} {family.name}",
+                                       {"choice": h})
+            return res, "slash"
+        board = self._latest_board()
+        prefix = f"hb:a:{self.game_id}:{seat}:"
+        if board is not None:
+            for cid in board.custom_ids:
+                if cid.startswith(prefix) and cid.endswith(h):
+                    return await self.emu.click(user, board, cid), "button"
+        raise RuntimeError(f"no command or button plays {action.kind}")
+
+
+async def games_roundtrip(games: int, think: float, seconds: float,
+                          setup_concurrency: int = 8, seed: int = 1) -> dict[str, Any]:
+    """`games` games at once, each moving after a think time of about `think` seconds, for
+    `seconds` seconds; ack and board-posted latency per move and the bot's loop lag."""
+    rng = random.Random(seed)
+    async with bot_against_emulator(bare=False) as (emu, proc):
+        stamps = Stamps(emu)
+        guild = emu.create_guild("Bench")
+        channels = [emu.create_text_channel(guild, f"tables-{i}")
+                    for i in range(max(1, games // 25 + 1))]
+        commands = slash_families()
+        # The players read each game's state as the bot stored it (the bot migrated its
+        # database before it synced its commands, so the file is there).
+        db = sqlite3.connect(f"file:{proc.db}?mode=ro", uri=True, check_same_thread=False)
+        tables: list[Table] = []
+        for n in range(games):
+            name, mode, players = TABLES[n % len(TABLES)]
+            users = [emu.create_user(f"p{n}-{i}") for i in range(players)]
+            for user in users:
+                emu.add_member(guild, user)
+            tables.append(Table(emu, stamps, db, channels[n % len(channels)], name, mode,
+                                users, commands))
+        await emu.settle()
+        began = time.perf_counter()
+        gate = asyncio.Semaphore(setup_concurrency)
+
+        async def open_one(table: Table) -> None:
+            async with gate:
+                await table.open()
+
+        await asyncio.gather(*(open_one(t) for t in tables))
+        setup_s = time.perf_counter() - began
+        await emu.settle(quiet=0.2, timeout=60)
+        control = BotProcess(emu, bare=False, workdir=proc.workdir / "idle", idle=True)
+        control.workdir.mkdir()
+        await control.start()
+        control.reset_lag()
+        proc.reset_lag()
+        harness = LoopLagProbe().start()
+        assert proc.proc is not None
+        cpu_before = cpu_seconds(proc.proc.pid)
+        samples: list[Sample] = []
+        ended = 0
+        deadline = time.perf_counter() + seconds
+
+        async def play(table: Table) -> None:
+            nonlocal ended
+            await asyncio.sleep(rng.uniform(0, think))
+            while time.perf_counter() < deadline:
+                sample = await table.move()
+                if sample is None:
+                    if not table.failures or len(table.failures) >= 3:
+                        ended += not table.failures
+                        return
+                else:
+                    samples.append(sample)
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(play(t) for t in tables))
+        took = time.perf_counter() - t0
+        bot_cpu = cpu_seconds(proc.proc.pid) - cpu_before
+        lag, phases = await proc.lag()
+        floor, _ = await control.lag()
+        players_lag = await harness.stop()
+        await control.stop()
+        db.close()
+        failures = [f for t in tables for f in t.failures]
+        return {
+            "games": games, "think_s_mean": think, "seconds": round(took, 2),
+            "setup_s": round(setup_s, 2), "moves": len(samples),
+            "moves_per_s": round(len(samples) / took, 2) if took else 0.0,
+            # CPU the bot and its render workers spent per move: unlike wall times, not
+            # inflated by other processes on a shared machine; 2 cores / this = capacity.
+            "bot_cpu_ms_per_move": round(bot_cpu * 1000 / len(samples), 1) if samples else 0.0,
+            "bot_cpu_share_of_2_cores": round(bot_cpu / took / 2, 3) if took else 0.0,
+            "games_ended": ended, "failures": len(failures), "failure_examples": failures[:3],
+            "ack": ms_full([s.ack for s in samples]),
+            "ack_slash": ms_full([s.ack for s in samples if s.how == "slash"]),
+            "ack_button": ms_full([s.ack for s in samples if s.how == "button"]),
+            "board": ms_full([s.board for s in samples if s.board is not None]),
+            "loop_lag": lag.model_dump(),
+            "idle_process_loop_lag": floor.model_dump(),
+            "emulator_process_loop_lag": players_lag.model_dump(),
+            "bot_phases": phases,
+        }
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]

@@ -1,0 +1,96 @@
+"""Event-loop lag probe: how late the bot's asyncio loop wakes a task that asked to sleep.
+
+Every interaction the bot acknowledges, every board it posts and every heartbeat it sends runs
+on one event loop; anything that holds the loop (a render or a JSON parse done inline, a
+blocking call) delays all of them at once. The probe sleeps `interval` seconds in a loop and
+records how much later than asked it woke: that lateness is exactly how long any other
+coroutine could have been kept waiting. The bot can run it in production and log stalls
+(`warn_ms`); the benchmarks read its `summary()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from pydantic import BaseModel
+
+log = logging.getLogger(__name__)
+
+
+class LagSummary(BaseModel):
+    """Lateness of the probe's wake-ups over its run, in milliseconds."""
+
+    samples: int
+    median_ms: float
+    p99_ms: float
+    max_ms: float
+    over_20ms: int
+    """Wake-ups more than 20 ms late (the bot's stall target)."""
+    seconds: float
+
+
+def _pct(ordered: list[float], p: float) -> float:
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+class LoopLagProbe:
+    """Measures event-loop stalls from inside the loop (start it in the loop it watches)."""
+
+    def __init__(self, interval: float = 0.005, warn_ms: float | None = None,
+                 keep: int = 200_000) -> None:
+        self.interval = interval
+        self.warn_ms = warn_ms
+        self.keep = keep
+        self.lags_ms: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+        self._began = 0.0
+        self._ended: float | None = None
+
+    def start(self) -> LoopLagProbe:
+        if self._task is None:
+            self._began = time.perf_counter()
+            self._ended = None
+            self._task = asyncio.get_running_loop().create_task(self._run(),
+                                                                name="loop-lag-probe")
+        return self
+
+    async def stop(self) -> LagSummary:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+            self._ended = time.perf_counter()
+        return self.summary()
+
+    def reset(self) -> None:
+        """Forget what was measured so far (e.g. after start-up, before the part that counts)."""
+        self.lags_ms.clear()
+        self._began = time.perf_counter()
+
+    async def _run(self) -> None:
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(self.interval)
+            late_ms = max(0.0, (time.perf_counter() - asked - self.interval) * 1000)
+            if len(self.lags_ms) < self.keep:
+                self.lags_ms.append(late_ms)
+            if self.warn_ms is not None and late_ms > self.warn_ms:
+                log.warning("event loop stalled %.1f ms", late_ms)
+
+    def summary(self) -> LagSummary:
+        ordered = sorted(self.lags_ms)
+        end = self._ended if self._ended is not None else time.perf_counter()
+        return LagSummary(
+            samples=len(ordered),
+            median_ms=round(_pct(ordered, 50), 3),
+            p99_ms=round(_pct(ordered, 99), 3),
+            max_ms=round(ordered[-1], 3) if ordered else 0.0,
+            over_20ms=sum(1 for x in ordered if x > 20.0),
+            seconds=round(end - self._began, 3),
+        )

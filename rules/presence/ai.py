@@ -1,0 +1,1262 @@
+"""The Presence AI: a sensible legal move for any seat, visitor or spirit (issue #5).
+
+`choose_action(state, seat)` always returns one of ``GAME.legal_actions(state, seat)``. It
+never mutates the state and uses no randomness (ties go to the first legal action), so the
+same state always gives the same answer. It looks nothing ahead with `apply`: every choice is
+a score read off the content's effect lists (``op`` by ``op``), which keeps a decision to a
+millisecond or two and keeps the visitors honest.
+
+What each side may read (spec Part 5). A visitor reads only what its own view holds: the
+public board (rooms, face-down token *kinds*, dice, doors, candles, fear, hand counts), the
+public secret board (clue discards beneath each position, revealed secrets, the printed
+``in_deck`` counts), the revealed clue row, the public log, and its own hand. It never reads
+an unrevealed secret card, the clue deck's order, another hand or a token's identity. The
+spirit reads what the spirit may see: its script, the secret cards, its hand and the board;
+it does not read visitors' hands either (only their counts).
+
+The visitors' plan (P-WIN-01, P-SECRET, P-CLUE). Which trauma lies at which position is
+inferred from public counts: position k's trauma has ``in_deck[k]`` clue cards in the deck,
+so every assignment of the four traumas to the four positions is weighted by the
+multivariate hypergeometric likelihood of the clue cards seen so far (own hand, discards,
+revealed row), with revealed secrets fixed and failed Invokes still in the public log ruled
+out (`Deduction`). Clue cards go beneath their trauma's place in the likeliest assignment
+(one trauma per position); a clue card whose place is still a guess is kept in hand rather
+than spent. Invoke targets the position whose reveal has the best expected tier and waits
+until the reveal is likely to succeed (a low tier only from round 7 on); a visitor without
+its Invoke card while a secret is ready Rests with a thin hand to dig for it. Between reveals
+the visitors walk to rooms with clue tokens or to the rooms of the clue cards they hold (a
+clue card played in its room draws another), Investigate, draw clue cards, cure fear before
+a knock-out (more so once the nerve marker is near the time marker), relight candles, take
+a revealed clue card when its trauma still helps, and Rest when their hand runs low. Once
+the script is revealed they also work toward its extra condition where an effect can (light,
+fear cards).
+
+The spirit's plan (P-WIN-04, P-SCRIPT). The active half of its script decides. *Harm* (an
+evil script, any revealed script, whose win is a succumbed or knocked-out visitor): powers
+that cause fear, smother candles and isolate visitors, dice moved and raised next to the
+visitors, fear cards set off (a die entering the room, a door closed, a visitor targeted),
+every fear bonus taken, drains paid, with most weight on the visitor whose knock-out would
+cost the nerve marker or make them succumb; spirit clues (which draw the visitors clue
+cards) go far from them. *Help* (a good script while hidden, which wins with the visitors):
+spirit clues go next to the visitors, no fear bonus, drains released, and only powers that
+help (cure, trash a fear card, draw or reveal clue cards) are played, with presence gathered
+by the visitors for them. A good spirit turns to its bottom half early when its marker is
+about to be lost or the visitors fall behind (more than one unrevealed secret per two
+rounds left): that half wins by a succumbed visitor once the script is revealed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import statistics
+from collections import Counter
+from typing import Any
+
+from rules.core.errors import IllegalAction
+from rules.core.types import Action
+from rules.presence import actions as K
+from rules.presence.engine import Engine, dump_effects
+from rules.presence.state import PresenceState, VisitorState
+
+TRAUMAS: tuple[str, ...] = ("betrayal", "tragedy", "suffering", "death")
+
+INVESTIGATE = 10.0
+"""Revealing a clue token: it draws clue cards (spirit clues) or cards/items (small clues)."""
+DRAW_CLUE = 5.0
+CARD_COST = 1.0
+"""Playing an action card uses it up until the deck reshuffles."""
+INVOKE_CARD_COST = 5.0
+"""An Invoke card is scarce (one per deck in the shipped pack): spending it costs more."""
+PROGRESS_BASE = 6.0
+PROGRESS_PER_ROUND = 2.0
+"""A revealed secret is worth more as the rounds run out (P-WIN-01: all four by round 9)."""
+TIER_VALUE = {"low": -5.0, "middle": 3.0, "high": 5.0}
+"""Low costs hope and nerve, middle raises one, high both (G-05 default secrets)."""
+INVOKE_FAIL = 10.0
+"""A failed Invoke wastes the scarce Invoke card that a later, surer reveal needed."""
+LATE_ROUND = 7
+"""From this round on a low-tier reveal beats no reveal (four are needed by round 9)."""
+SURE = 0.6
+"""A clue card goes beneath a secret willingly once its trauma's place is this likely."""
+DIG = 5.0
+"""Extra worth of a Rest that digs for the Invoke card a ready secret needs."""
+DIG_KEEP = 3.5
+"""While digging, action cards kept through a Rest must be worth at least this."""
+NEED = 8.0
+"""Meeting the revealed script's extra visitor condition (P-WIN-02) is worth this much."""
+QUICK_MIN = 0.5
+"""A quick action is free: take it when it helps at all."""
+INF = 10**6
+
+_EFFECTS_CACHE: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+_FAIL = re.compile(r"tries to reveal the secret at position (\d)")
+_DISCARD = re.compile(r"discards the clue card .* beneath position (\d)")
+
+
+def _game() -> Any:
+    from rules.presence.game import GAME
+
+    return GAME
+
+
+def _dicts(effects: Any) -> list[dict[str, Any]]:
+    """Effect models as plain dicts (cached per content object: packs are frozen)."""
+    if not effects:
+        return []
+    if isinstance(effects, list) and effects and isinstance(effects[0], dict):
+        return effects
+    key = id(effects)
+    hit = _EFFECTS_CACHE.get(key)
+    if hit is not None and hit[0] is effects:
+        return hit[1]
+    out = dump_effects(effects)
+    _EFFECTS_CACHE[key] = (effects, out)
+    return out
+
+
+# ====================================================================== shared reading
+
+
+class Board:
+    """Geometry and people, read from public state only."""
+
+    def __init__(self, eng: Engine) -> None:
+        self.eng = eng
+        self.st = eng.st
+        self._dist: dict[str, dict[str, int]] = {}
+        self.targets: dict[str, str | None] = {}
+        self.pull: dict[str, float] = {}
+        self.plays: dict[str, tuple[float, int | None]] = {}
+
+    def door_cost(self, did: str) -> int:
+        d = self.st.doors[did]
+        if d.open:
+            return 1
+        return INF if d.locked else 2
+
+    def dist_to(self, target: str) -> dict[str, int]:
+        """Movement points from every room to `target` (open door 1, closed 2)."""
+        hit = self._dist.get(target)
+        if hit is not None:
+            return hit
+        dist = {target: 0}
+        frontier = [target]
+        while frontier:
+            frontier.sort(key=lambda r: dist[r])
+            room = frontier.pop(0)
+            for did in self.eng.doors_of(room):
+                c = self.door_cost(did)
+                if c >= INF:
+                    continue
+                other = self.eng.other_side(did, room)
+                nd = dist[room] + c
+                if nd < dist.get(other, INF):
+                    dist[other] = nd
+                    frontier.append(other)
+        self._dist[target] = dist
+        return dist
+
+    def dist(self, a: str, b: str) -> int:
+        return self.dist_to(b).get(a, INF)
+
+    def danger(self, v: VisitorState) -> float:
+        """How close a visitor is to a knock-out (0 far .. 1 next fear knocks out)."""
+        track = self.eng.pack.visitor(v.character).fear_track
+        left = track - v.fear
+        return 1.0 if left <= 1 else 1.0 / left
+
+    def fear_cost(self, v: VisitorState, n: int) -> float:
+        """What `n` fear costs the visitors: more near a knock-out, most when it succumbs."""
+        if v.knocked_out or v.succumbed or n <= 0:
+            return 0.0
+        track = self.eng.pack.visitor(v.character).fear_track
+        left = track - v.fear
+        cost = 2.0 * min(n, left)
+        if n >= left:
+            cost += 25.0 if self.st.nerve is None else 10.0
+        elif left - n == 1:
+            cost += 2.0
+        return cost
+
+
+# ====================================================================== deduction
+
+
+class Deduction:
+    """Which trauma lies at which position, from what `seat` may see (P-SECRET-01).
+
+    Weights every trauma->position assignment by the hypergeometric likelihood of the clue
+    cards seen so far; revealed secrets fix their position, failed Invokes in the public log
+    exclude the traumas that lay beneath that position at that moment.
+    """
+
+    def __init__(self, eng: Engine, seat: str | None) -> None:
+        st = eng.st
+        pack = eng.pack
+        board = pack.secret_board(st.n)
+        self.low_max = board.low_max
+        self.high_min = board.high_min
+        in_deck = [p.in_deck for p in board.positions]
+        seen: Counter[str] = Counter()
+        self.beneath: list[list[str]] = []
+        for slot in st.secrets:
+            tr: list[str] = [pack.clue_card(c).trauma for c in slot.discards
+                             if not pack.is_fear_card(c)]
+            seen.update(tr)
+            self.beneath.append(tr)
+        seen.update(pack.clue_card(c).trauma for c in st.clue_revealed
+                    if not pack.is_fear_card(c))
+        if seat is not None and seat in st.visitors:
+            seen.update(pack.clue_card(c).trauma for c in st.visitors[seat].hand
+                        if not eng.is_action_card(c))
+        fixed: dict[str, int] = {}
+        for slot in st.secrets:
+            if slot.revealed:
+                fixed[pack.secret(slot.card).trauma] = slot.position - 1
+        banned = self._failed_invokes(st)
+        self.revealed = [s.revealed for s in st.secrets]
+        self.perms: list[tuple[dict[str, int], float]] = []
+        total = 0.0
+        for perm in itertools.permutations(range(4)):
+            sigma = dict(zip(TRAUMAS, perm, strict=True))
+            if any(sigma[t] != p for t, p in fixed.items()):
+                continue
+            if any(t in banned.get(sigma[t], set()) for t in TRAUMAS):
+                continue
+            w = 1.0
+            for t in TRAUMAS:
+                w *= math.comb(in_deck[sigma[t]], seen[t])
+            if w > 0:
+                self.perms.append((sigma, w))
+                total += w
+        if not self.perms:  # inconsistent evidence (a custom pack): fall back to uniform
+            self.perms = [(dict(zip(TRAUMAS, perm, strict=True)), 1.0)
+                          for perm in itertools.permutations(range(4))]
+            total = 24.0
+        self.perms = [(s, w / total) for s, w in self.perms]
+
+    def _failed_invokes(self, st: PresenceState) -> dict[int, set[str]]:
+        """Position -> traumas that lay beneath it when an Invoke there failed (public log)."""
+        banned: dict[int, set[str]] = {}
+        log = st.log
+        for i, line in enumerate(log):
+            m = _FAIL.search(line)
+            if not m:
+                continue
+            p = int(m.group(1)) - 1
+            later = sum(1 for x in log[i + 1:]
+                        if (d := _DISCARD.search(x)) and int(d.group(1)) - 1 == p)
+            tr = self.beneath[p]
+            banned.setdefault(p, set()).update(tr[:max(0, len(tr) - later)])
+        return banned
+
+    def where(self, trauma: str) -> list[float]:
+        """P(trauma lies at position k) for k = 0..3."""
+        out = [0.0] * 4
+        for sigma, w in self.perms:
+            out[sigma[trauma]] += w
+        return out
+
+    def matching_dist(self, pos: int) -> dict[int, float]:
+        """Distribution of the matching clue cards beneath position `pos` (0-based)."""
+        out: dict[int, float] = {}
+        beneath = self.beneath[pos]
+        for sigma, w in self.perms:
+            t = next(x for x in TRAUMAS if sigma[x] == pos)
+            m = sum(1 for b in beneath if b == t)
+            out[m] = out.get(m, 0.0) + w
+        return out
+
+    def tier(self, matching: int) -> str:
+        if matching <= self.low_max:
+            return "low"
+        return "high" if matching >= self.high_min else "middle"
+
+    def invoke_value(self, pos: int, st: PresenceState, fail_cost: float) -> float:
+        """Expected worth of Invoking position `pos` (needs 1 matching card, G-09). A low
+        tier costs hope and nerve: worth it only when the rounds run out."""
+        v = 0.0
+        gain = progress(st)
+        late = 1.0 if st.round >= LATE_ROUND else 0.0
+        for m, p in self.matching_dist(pos).items():
+            if m < 1:
+                v -= p * (fail_cost + INVOKE_FAIL)
+                continue
+            tier = self.tier(m)
+            v += p * (TIER_VALUE[tier] + (gain if tier != "low" else gain * late))
+        return v
+
+    def plan(self) -> dict[str, int]:
+        """The assignment the visitors stack clue cards by: the likeliest one, nudged
+        toward where cards of a trauma already lie (matching cards only count together)."""
+        if self._plan is None:
+            best, best_v = self.perms[0][0], -1.0
+            for sigma, w in self.perms:
+                v = w
+                for t in TRAUMAS:
+                    v *= 1.0 + 0.15 * self.beneath[sigma[t]].count(t)
+                if v > best_v:
+                    best, best_v = sigma, v
+            self._plan = best
+        return self._plan
+
+    _plan: dict[str, int] | None = None
+
+    def confidence(self, trauma: str) -> float:
+        """P(the plan puts `trauma` at its true position); 1.0 once it cannot help."""
+        k = self.plan()[trauma]
+        if self.revealed[k]:
+            return 1.0
+        return self.where(trauma)[k]
+
+    def best_position(self, trauma: str) -> str:
+        """Beneath which position a clue card of `trauma` goes (PR-03): its place in the
+        plan (one trauma per position, so the stacks do not all pile up at position 1)."""
+        return str(self.plan()[trauma] + 1)
+
+
+# ====================================================================== effect scoring
+
+
+class Scorer:
+    """Scores effect lists in the game's own effect vocabulary, from one side's point of
+    view: ``side="visitors"`` (a visitor or a helping spirit) or ``"spirit"`` (harming)."""
+
+    def __init__(self, eng: Engine, board: Board, actor: str | None, origin: str | None,
+                 ded: Deduction | None, spirit_view: bool = False) -> None:
+        self.spirit_view = spirit_view  # the spirit knows its script; a visitor does not
+        self.eng = eng
+        self.st = eng.st
+        self.board = board
+        self.actor = actor
+        self.origin = origin
+        self.ded = ded
+
+    # ---- people the effect may touch
+    def candidates(self, e: dict[str, Any]) -> list[VisitorState]:
+        st = self.st
+        pool = [v for v in st.visitors.values() if not v.succumbed
+                and (e.get("allow_knocked_out") or not v.knocked_out)]
+        if e.get("exclude_self") and self.actor:
+            pool = [v for v in pool if v.seat != self.actor]
+        sel = e.get("selector")
+        room = self.origin
+        if sel == "nearby_visitor":
+            pool = [v for v in pool if v.room == room]
+        elif sel == "alone_nearby_visitor":
+            pool = [v for v in pool if v.room == room and self.eng.alone(v.seat)]
+        elif sel == "visitor_within_hearing":
+            rooms = self.eng.hearing_rooms(room) if room else set()
+            pool = [v for v in pool if v.room in rooms]
+        elif sel == "bonded_visitor":
+            pool = [v for v in pool if v.seat == st.bonded]
+        return pool
+
+    def cond_ok(self, e: dict[str, Any], targets: list[VisitorState]) -> bool:
+        for c in e.get("only_if") or []:
+            t = c.get("test")
+            want = bool(c.get("value", True))
+            me = self.st.visitors.get(self.actor or "")
+            who = targets[0] if c.get("who") == "target" and targets else me
+            res: bool | None = None
+            if t == "in_card_room":
+                res = me is not None and self.card_room == me.room
+            elif t == "room_dark":
+                res = self.origin is not None and self.eng.dark(self.origin)
+            elif t == "alone" and who is not None:
+                res = self.eng.alone(who.seat)
+            elif t == "bonded" and who is not None:
+                res = self.st.bonded == who.seat
+            elif t == "candle_lit" and who is not None:
+                res = who.candle_lit
+            elif t == "die_nearby":
+                res = self.origin is not None and bool(self.eng.dice_in(self.origin))
+            if res is not None and res != want:
+                return False
+        return True
+
+    card_room: str | None = None
+
+    @property
+    def needs(self) -> dict[str, int]:
+        """The revealed script's extra visitor conditions (P-WIN-02): test -> its n."""
+        st = self.st
+        if not st.script_revealed:
+            return {}
+        half = self.eng.pack.script(st.script).bottom
+        return {t.test: int(getattr(t, "n", 0)) for t in half.visitors_also_need}
+
+    # ---- the visitors' worth of an effect list (positive = good for the visitors)
+    def worth(self, effs: list[dict[str, Any]], targets: list[VisitorState] | None = None,
+              owner_visitor: bool = True) -> float:
+        st = self.st
+        eng = self.eng
+        me = st.visitors.get(self.actor or "")
+        targets = list(targets or [])
+        total = 0.0
+        tokens_left = len(st.tokens.get(me.room, [])) if me else 0
+        for e in effs:
+            op = e.get("op")
+            if not self.cond_ok(e, targets):
+                continue
+            who = e.get("who", "self")
+            people: list[VisitorState]
+            if who == "target":
+                people = targets
+            elif who == "self":
+                people = [me] if me else []
+            else:
+                people = []
+            n = int(e.get("n", 1)) if isinstance(e.get("n", 1), int) else 1
+            if op == "target":
+                cands = self.candidates(e)
+                count = len(cands) if e.get("count") == "all" else int(e.get("count", 1))
+                if owner_visitor:
+                    cands.sort(key=lambda v: -(v.fear + 2 * len(v.fear_cards)))
+                else:  # the spirit picks the most vulnerable
+                    cands.sort(key=lambda v: -self.board.danger(v))
+                targets = cands[:count]
+            elif op == "investigate":
+                if me and tokens_left > 0:
+                    total += INVESTIGATE
+                    tokens_left -= 1
+            elif op == "draw_clue":
+                avail = st.clue_deck or any(not eng.pack.is_fear_card(c)
+                                            for c in st.clue_revealed)
+                if avail:
+                    total += DRAW_CLUE * n * max(1, len(people))
+            elif op == "draw_item":
+                for v in people:
+                    if st.item_deck and len(v.items) < eng.pack.options.item_limit:
+                        total += 1.5
+            elif op == "draw_action":
+                for v in people:
+                    total += 1.5 * min(n, max(0, eng.pack.options.hand_size - len(v.hand)))
+            elif op == "discard":
+                for v in people:
+                    clue = sum(1 for c in v.hand if not eng.is_action_card(c))
+                    k = min(n, len(v.hand))
+                    total -= 0.5 * min(k, clue) + 2.0 * max(0, k - clue)
+            elif op == "suffer_fear":
+                total -= sum(self.board.fear_cost(v, n) for v in people)
+            elif op == "cure_fear":
+                # once nerve is gone a knock-out is a succumbed visitor (P-FEAR-03)
+                brink = 3.0 if st.nerve is None or st.nerve - st.time <= 1 else 1.0
+                for v in people:
+                    if not v.succumbed:
+                        total += min(n, v.fear) * (1.5 + 4.0 * self.board.danger(v)) * brink
+            elif op == "trash_fear_card":
+                cap = self.needs.get("fear_cards_each_lte")
+                for v in people:
+                    total += 4.0 * min(n, len(v.fear_cards))
+                    if cap is not None and len(v.fear_cards) > cap:
+                        total += NEED  # P-WIN-02: the revealed script asks for it
+            elif op == "smother_candle":
+                total -= sum(2.5 for v in people if v.candle_lit)
+            elif op == "relight_candle":
+                bonus = NEED if "surviving_in_light" in self.needs else 0.0
+                total += sum(3.0 + bonus for v in people
+                             if not v.candle_lit and not v.knocked_out)
+            elif op == "light_fireplace":
+                if not st.fireplace_lit and self.origin == eng.pack.manor.fireplace_room:
+                    total += 2.0
+            elif op == "reveal_secret":
+                total += self.invoke_worth(e)
+            elif op == "adjust_track":
+                total += self.track_worth(str(e.get("marker")), int(e.get("delta", 0)))
+            elif op == "gain_main_actions":
+                total += 4.0 * n if owner_visitor else -1.0 * n
+            elif op == "end_turn":
+                total -= 3.0 * max(0, st.actions_left - 1)
+            elif op == "bond":
+                total -= 3.0 * len(people or targets)
+            elif op == "reveal_clue_deck":
+                total += 1.5 * n  # public clue cards: evidence, and drawable (P-CLUE-06)
+            elif op in ("inspect", "take_from_cellar", "door"):
+                total += 0.3
+            elif op == "move":
+                total += self.move_worth(int(e.get("points", 1)))
+            elif op == "choice":
+                branches = [self.worth(_dicts(b), targets, owner_visitor)
+                            for b in e.get("options") or []]
+                if not branches:
+                    continue
+                chooser = e.get("chooser", "affected")
+                spirit_picks = chooser == "spirit" or (e.get("coloured") and targets
+                                                       and st.bonded == targets[0].seat)
+                if e.get("kind") == "may":
+                    branches.append(0.0)
+                total += min(branches) if spirit_picks and self.harming() else max(branches)
+            elif op in ("increase_presence", "add_die", "move_die", "place_pawn"):
+                total -= 1.0
+            elif op == "reduce_presence":
+                total += 1.0
+        return total
+
+    def harming(self) -> bool:
+        """Whether the spirit picks against the visitors: the spirit knows (its script);
+        a visitor may not read the hidden script (H-07), so it expects the worst."""
+        return spirit_mode(self.eng) == "harm" if self.spirit_view else True
+
+    def track_worth(self, marker: str, delta: int) -> float:
+        val = getattr(self.st, marker)
+        if val is None:
+            return 0.0
+        gap = val - self.st.time
+        urgency = 1.0 + 3.0 / max(1, gap)
+        if delta < 0 and gap + delta <= 0:
+            urgency += 4.0  # the marker would be lost (P-TRACK-03)
+        return 2.0 * delta * urgency
+
+    def invoke_worth(self, e: dict[str, Any]) -> float:
+        if self.ded is None:
+            return 0.0
+        st = self.st
+        fail = 1.0
+        dark = self.origin is not None and self.eng.dark(self.origin)
+        me = st.visitors.get(self.actor or "")
+        if dark and me is not None:
+            fail += self.board.fear_cost(me, 1)
+        best = -INF * 1.0
+        for k, slot in enumerate(st.secrets):
+            if slot.revealed:
+                continue
+            best = max(best, self.ded.invoke_value(k, st, fail))
+        return 0.0 if best <= -INF else best
+
+    def move_worth(self, points: int) -> float:
+        me = self.st.visitors.get(self.actor or "")
+        if me is None:
+            return 0.0
+        target = visitor_target(self.eng, self.board, me)
+        if target is None:
+            return 0.0
+        d0 = self.board.dist(me.room, target)
+        if d0 <= 0 or d0 >= INF:
+            return 0.0
+        gone = min(points, d0)
+        return 3.0 * gone + (6.0 if gone == d0 else 0.0)
+
+
+def progress(st: PresenceState) -> float:
+    return PROGRESS_BASE + PROGRESS_PER_ROUND * st.round
+
+
+def spirit_mode(eng: Engine) -> str:
+    """``help`` while the active half wins with the visitors (a good hidden script), else
+    ``harm`` (P-WIN-04: an evil script must be revealed and then wants a visitor to
+    succumb; a revealed good script wants the same)."""
+    st = eng.st
+    if not st.script:
+        return "harm"
+    script = eng.pack.script(st.script)
+    half = script.bottom if st.script_revealed else script.top
+    if not any(t.test == "visitors_win" for t in half.spirit_wins_if):
+        return "harm"
+    # A good script whose marker is about to be lost, with the visitors far from their
+    # goal, turns to its bottom half early: that half wins by a succumbed visitor.
+    marker = getattr(st, script.type)
+    left = sum(1 for s in st.secrets if not s.revealed)
+    rounds = eng.pack.hope_track.final_round - st.round + 1
+    if script.bottom.spirit_wins_if and left >= 2 and (
+            marker is None or marker - st.time <= FLIP_GAP or left > ON_TRACK * rounds):
+        return "harm"
+    return "help"
+
+
+# ====================================================================== visitors
+
+
+def visitor_target(eng: Engine, board: Board, me: VisitorState) -> str | None:
+    """The room worth walking to: clue tokens, nearer first, fewer companions there."""
+    if me.seat not in board.targets:
+        board.targets[me.seat] = _visitor_target(eng, board, me)
+    return board.targets[me.seat]
+
+
+def _visitor_target(eng: Engine, board: Board, me: VisitorState) -> str | None:
+    st = eng.st
+    held: Counter[str] = Counter(eng.pack.clue_card(c).room for c in me.hand
+                                 if not eng.is_action_card(c))
+    can_draw = bool(st.clue_deck) or any(not eng.pack.is_fear_card(c) for c in st.clue_revealed)
+    rooms = {r for r, toks in st.tokens.items() if toks} | (set(held) if can_draw else set())
+    best, best_v = None, 0.0
+    for room in sorted(rooms):
+        if room not in st.rooms:
+            continue
+        d = board.dist(me.room, room)
+        if d >= INF:
+            continue
+        toks = st.tokens.get(room, [])
+        # a clue card played in its own room draws another (P-CLUE-07)
+        v = 10.0 * min(2, len(toks)) + (DRAW_CLUE * min(2, held[room]) if can_draw else 0.0)
+        others = sum(1 for o in eng.active_visitors() if o.room == room and o.seat != me.seat)
+        v -= 4.0 * others if toks else 0.0
+        if eng.dark(room):
+            v -= 0.5 * max((eng.die(x).value for x in eng.dice_in(room)), default=0)
+        v /= 1.0 + d
+        if v > best_v + 1e-9:
+            best, best_v = room, v
+    return best
+
+
+def _action_effects(eng: Engine, v: VisitorState, action: Action) -> tuple[Any, str]:
+    """The effect list an action would resolve (its dark banner applied, P-VIS-09)."""
+    a, _, _ = eng._peek_action(v, action)
+    effects = _dicts(a.effects)
+    if a.dark is not None and eng.dark(v.room):
+        dark = _dicts(a.dark.effects)
+        effects = dark if a.dark.mode == "replace" else effects + dark
+    card = str(action.p("card")) if action.kind == K.PLAY else ""
+    return effects, card
+
+
+def _clue_keep(eng: Engine, ded: Deduction, card: str) -> float:
+    """Worth of keeping a clue card in hand rather than discarding it now: negative when
+    its place is known (discarding it is progress, P-CLUE-05), positive while its trauma's
+    position is still a guess (a card beneath the wrong secret is lost)."""
+    sure = ded.confidence(eng.pack.clue_card(card).trauma)
+    return -1.0 if sure >= SURE else 2.5 * (SURE - sure) / SURE + 0.5
+
+
+def _card_cost(eng: Engine, ded: Deduction, card: str) -> float:
+    if not card:
+        return 0.0
+    if not eng.is_action_card(card):
+        return _clue_keep(eng, ded, card)
+    defn = eng.pack.action_card(card)
+    if any(e.op == "reveal_secret" for a in defn.actions for e in a.effects):
+        return INVOKE_CARD_COST
+    return CARD_COST
+
+
+def _score_visitor_action(eng: Engine, board: Board, ded: Deduction, seat: str,
+                          action: Action) -> float:
+    st = eng.st
+    v = eng.vis(seat)
+    k = action.kind
+    if k == K.END_TURN:
+        return 0.0
+    if k == K.REST:
+        hand = len(v.hand)
+        if st.must_rest:
+            return 100.0
+        gain = 2.0 * max(0, eng.pack.options.hand_size - hand)
+        if _digging(eng, ded, v):
+            gain += DIG
+        return gain - 1.5
+    if k == K.WALK:
+        return Scorer(eng, board, seat, v.room, ded).move_worth(
+            eng.pack.visitor(v.character).walk_points) - 0.5
+    if k in (K.TRADE, K.SMOTHER, K.PICK_UP):
+        return -INF
+    try:
+        effects, card = _action_effects(eng, v, action)
+    except (KeyError, IndexError, AssertionError):
+        return -INF
+    sc = Scorer(eng, board, seat, v.room, ded)
+    if card and not eng.is_action_card(card):
+        sc.card_room = eng.pack.clue_card(card).room
+    value = sc.worth(effects)
+    if k == K.PLAY:
+        value -= _card_cost(eng, ded, card)
+    elif k == K.USE_ITEM:
+        value -= 1.0
+    return value
+
+
+def _visitor_turn(eng: Engine, seat: str, legal: list[Action]) -> Action:
+    st = eng.st
+    board = Board(eng)
+    ded = Deduction(eng, seat)
+    by_kind = {a.kind: a for a in legal}
+    if st.must_rest and K.REST in by_kind:
+        return by_kind[K.REST]
+    quick: list[tuple[float, int, Action]] = []
+    main: list[tuple[float, int, Action]] = []
+    for i, a in enumerate(legal):
+        if a.kind == K.END_TURN:
+            continue
+        s = _score_visitor_action(eng, board, ded, seat, a)
+        is_quick = a.params.get("speed") == "quick" or a.kind in (K.TRADE, K.SMOTHER,
+                                                                  K.PICK_UP)
+        (quick if is_quick else main).append((s, -i, a))
+    if quick:
+        best_q = max(quick, key=lambda x: (x[0], x[1]))
+        if best_q[0] >= QUICK_MIN:
+            return best_q[2]
+    if main:
+        best = max(main, key=lambda x: (x[0], x[1]))
+        if best[0] > 0.0:
+            return best[2]
+    return by_kind.get(K.END_TURN, legal[0])
+
+
+# ---- visitor prompt answers
+
+
+def _card_keep_value(eng: Engine, board: Board, ded: Deduction, seat: str, card: str) -> float:
+    """How much a card in hand is worth keeping (lowest is discarded first)."""
+    v = eng.vis(seat)
+    if not eng.is_action_card(card):
+        return _clue_keep(eng, ded, card)
+    defn = eng.pack.action_card(card)
+    best = 0.0
+    sc = Scorer(eng, board, seat, v.room, ded)
+    for a in defn.actions:
+        effs = _dicts(a.effects)
+        if any(e.get("op") == "reveal_secret" for e in effs):
+            return 20.0
+        ops = {e.get("op") for e in effs}
+        base = 1.0
+        if "investigate" in ops:
+            base = 4.0
+        if "draw_clue" in ops:
+            base = max(base, 4.0)
+        if ops & {"cure_fear", "trash_fear_card"}:
+            base = max(base, 2.0 + 4.0 * board.danger(v))
+        if "relight_candle" in ops:
+            base = max(base, 3.0 if not v.candle_lit else 1.5)
+        best = max(best, base, sc.worth(effs) * 0.3)
+    return best
+
+
+def _discard_pick(eng: Engine, seat: str, legal: list[Action], allow_done: bool) -> Action:
+    board = Board(eng)
+    ded = Deduction(eng, seat)
+    cards = [a for a in legal if a.p("option") not in ("done", "offer", "cancel")]
+    done = next((a for a in legal if a.p("option") == "done"), None)
+    if not cards:
+        return done or legal[0]
+    scored = sorted(((_card_keep_value(eng, board, ded, seat, str(a.p("option"))), -i, a)
+                     for i, a in enumerate(cards)), key=lambda x: (x[0], x[1]))
+    low = scored[0]
+    if done is not None and allow_done and low[0] > 0.0:
+        return done
+    return low[2]
+
+
+def _rest_discard(eng: Engine, seat: str, legal: list[Action]) -> Action:
+    """Rest (A-20): clue cards go beneath secrets (progress); weak action cards make room
+    for new ones only while the hand would still draw; then draw."""
+    v = eng.vis(seat)
+    board = Board(eng)
+    ded = Deduction(eng, seat)
+    done = next((a for a in legal if a.p("option") == "done"), legal[-1])
+    for a in legal:
+        c = str(a.p("option"))
+        if c != "done" and c in v.hand and not eng.is_action_card(c) \
+                and _clue_keep(eng, ded, c) < 0:
+            return a
+    weak = [(_card_keep_value(eng, board, ded, seat, str(a.p("option"))), -i, a)
+            for i, a in enumerate(legal) if a.p("option") != "done"]
+    dig = _digging(eng, ded, v)
+    weak = [w for w in weak if w[0] <= (DIG_KEEP if dig else 1.0)]
+    if weak and (dig or len(v.hand) >= 4):
+        return min(weak, key=lambda x: (x[0], x[1]))[2]
+    return done
+
+
+def _has_invoke(eng: Engine, v: VisitorState) -> bool:
+    return any(eng.is_action_card(c) and any(
+        e.op == "reveal_secret" for a in eng.pack.action_card(c).actions for e in a.effects)
+        for c in v.hand)
+
+
+def _digging(eng: Engine, ded: Deduction, v: VisitorState) -> bool:
+    """A secret is ready to reveal but this visitor holds no Invoke card (there is about
+    one per deck, G-09): Rest with a thin hand to cycle the deck toward it."""
+    st = eng.st
+    if _has_invoke(eng, v):
+        return False
+    return any(not s.revealed and ded.invoke_value(k, st, 1.0) > 0
+               for k, s in enumerate(st.secrets))
+
+
+def _movement(eng: Engine, seat: str, legal: list[Action]) -> Action:
+    v = eng.vis(seat)
+    board = Board(eng)
+    stop = next((a for a in legal if a.p("option") == "stop"), legal[-1])
+    target = visitor_target(eng, board, v)
+    if target is None or target == v.room:
+        return stop
+    dist = board.dist_to(target)
+    here = dist.get(v.room, INF)
+    best, best_d = stop, here
+    for a in legal:
+        opt = str(a.p("option"))
+        if ":" not in opt:
+            continue
+        act, did = opt.split(":", 1)
+        other = eng.other_side(did, v.room)
+        od = dist.get(other, INF)
+        if act == "go" and od + 1 <= here and od < best_d:
+            best, best_d = a, od
+        elif act == "open" and od + 2 <= here and od + 1 < best_d:
+            best, best_d = a, od + 1
+    return best
+
+
+def _reveal_target(eng: Engine, seat: str, legal: list[Action]) -> Action:
+    ded = Deduction(eng, seat)
+    st = eng.st
+    best, best_v = legal[0], -float(INF)
+    for a in legal:
+        k = int(str(a.p("option"))) - 1
+        val = ded.invoke_value(k, st, 1.0)
+        if val > best_v + 1e-9:
+            best, best_v = a, val
+    return best
+
+
+def _draw_source(eng: Engine, seat: str, legal: list[Action]) -> Action:
+    """PR-10: a revealed clue card whose trauma still helps beats the unknown top card."""
+    pack = eng.pack
+    ded = Deduction(eng, seat)
+    best, best_v = None, 0.55
+    for a in legal:
+        c = str(a.p("option"))
+        if c == "deck" or pack.is_fear_card(c):
+            continue
+        probs = ded.where(pack.clue_card(c).trauma)
+        v = max(p for k, p in enumerate(probs) if not ded.revealed[k]) if not all(
+            ded.revealed) else 0.0
+        if v > best_v:
+            best, best_v = a, v
+    if best is not None:
+        return best
+    deck = next((a for a in legal if a.p("option") == "deck"), None)
+    if deck is not None:
+        return deck
+    clue = [a for a in legal if not pack.is_fear_card(str(a.p("option")))]
+    return clue[0] if clue else legal[0]
+
+
+def _visitor_prompt(eng: Engine, seat: str, legal: list[Action]) -> Action:
+    st = eng.st
+    p = st.prompts[-1]
+    then = str(p.data.get("then", ""))
+    opts = [str(a.p("option")) for a in legal]
+    if then == "clue_discard":
+        ded = Deduction(eng, seat)
+        card = str(p.data.get("card", ""))
+        want = ded.best_position(eng.pack.clue_card(card).trauma) if card else opts[0]
+        return next((a for a in legal if a.p("option") == want), legal[0])
+    if then == "movement":
+        return _movement(eng, seat, legal)
+    if then == "rest_discard":
+        return _rest_discard(eng, seat, legal)
+    if then in ("discard_card", "discard_pick"):
+        return _discard_pick(eng, seat, legal, allow_done=True)
+    if then == "reveal_secret":
+        return _reveal_target(eng, seat, legal)
+    if then == "draw_source":
+        return _draw_source(eng, seat, legal)
+    if then == "investigate":
+        toks = st.tokens.get(str(p.data.get("room")), [])
+        for a in legal:
+            k = int(str(a.p("option")))
+            if k < len(toks) and toks[k].kind == "spirit":
+                return a
+        return legal[0]
+    if then == "target":  # a visitor's own effect (Comfort, Reassure): the most afraid
+        def need(a: Action) -> float:
+            o = st.visitors.get(str(a.p("option")))
+            return -1.0 if o is None else o.fear + 2.0 * len(o.fear_cards)
+        return max(legal, key=need)
+    if then in ("choice", "offer_reaction"):
+        return _choice(eng, seat, legal, helping_visitors=True)
+    if then == "trade_accept":
+        return next((a for a in legal if a.p("option") == "yes"), legal[0])
+    if then == "trade_pick":
+        return next((a for a in legal if a.p("option") == "cancel"), legal[-1])
+    if then in ("door_free",):
+        return next((a for a in legal if a.p("option") == "no"), legal[0])
+    if then == "door":
+        for want in ("open", "unlock"):
+            for a in legal:
+                if str(a.p("option")).startswith(want + ":"):
+                    return a
+        return legal[0]
+    if then in ("item_discard",):
+        return legal[-1]
+    for stop in ("done", "no", "stop", "cancel"):
+        for a in legal:
+            if a.p("option") == stop and then in ("inspect_bottom", "reorder", "take_cellar"):
+                return a
+    return legal[0]
+
+
+def _choice(eng: Engine, seat: str, legal: list[Action], helping_visitors: bool) -> Action:
+    """A choice between effect branches (PR-02, PR-11, PR-13): the branch worth most to
+    the side the chooser plays for."""
+    st = eng.st
+    p = st.prompts[-1]
+    then = str(p.data.get("then", ""))
+    board = Board(eng)
+    if then == "offer_reaction":
+        effs = list(p.data.get("effs") or [])
+        ctx = dict(p.data.get("ctx") or {})
+        sc = Scorer(eng, board, ctx.get("self"), ctx.get("origin"), None,
+                    spirit_view=seat == st.spirit_seat)
+        val = sc.worth(effs)
+        want = "yes" if (val >= 0) == helping_visitors else "no"
+        return next((a for a in legal if a.p("option") == want), legal[0])
+    branches = p.data.get("branches")
+    if then != "choice" or not branches:
+        if then == "trash_fear":  # any fear card goes
+            return next((a for a in legal if a.p("option") != "done"), legal[0])
+        if then == "keep_item":
+            return legal[0]
+        if then == "discard_pick":
+            return _discard_pick(eng, seat, legal, allow_done=True)
+        return legal[0]
+    ctx = dict(p.data.get("ctx") or {})
+    actor = ctx.get("self")
+    targets = [st.visitors[t] for t in ctx.get("targets") or [] if t in st.visitors]
+    origin = eng.origin(ctx) if ctx.get("owner") else ctx.get("origin")
+    ded = Deduction(eng, seat if seat in st.visitors else None)
+    sc = Scorer(eng, board, actor if actor else (targets[0].seat if targets else seat),
+                origin, ded, spirit_view=seat == st.spirit_seat)
+    best, best_v = legal[0], -float(INF)
+    for a in legal:
+        opt = str(a.p("option"))
+        if opt == "no":
+            val = 0.0
+        else:
+            try:
+                effs = list(branches[int(opt)])
+            except (ValueError, IndexError):
+                continue
+            val = sc.worth(effs, targets, owner_visitor=helping_visitors)
+        val = val if helping_visitors else -val
+        if val > best_v + 1e-9:
+            best, best_v = a, val
+    return best
+
+
+# ====================================================================== the spirit
+
+
+def _room_pull(eng: Engine, board: Board, room: str) -> float:
+    """How much the harming spirit wants presence in `room`: visitors there (the most
+    vulnerable count most), fewer when the room is lit."""
+    hit = board.pull.get(room)
+    if hit is not None:
+        return hit
+    v = 0.0
+    for o in eng.active_visitors():
+        if o.room == room:
+            v += 1.0 + 2.0 * board.danger(o)
+        elif o.room in eng.hearing_rooms(room):
+            v += 0.3
+    board.pull[room] = v
+    return v
+
+
+def _triggered_fear(eng: Engine, board: Board, v: VisitorState, event: str) -> float:
+    """A fear card of `v` that frightens on `event` (G-07): what setting it off is worth
+    to a harming spirit."""
+    for c in v.fear_cards:
+        r = eng.pack.fear_card(c).reaction
+        if r.trigger.event == event and r.trigger.by != "other":
+            return board.fear_cost(v, 1)
+    return 0.0
+
+
+def _entry_bonus(eng: Engine, board: Board, room: str) -> float:
+    """A die entering `room` sets off "die enters room" fear cards there."""
+    return sum(_triggered_fear(eng, board, v, "die_enters_room")
+               for v in eng.active_visitors() if v.room == room)
+
+
+def _power_worth(eng: Engine, board: Board, card: str, which: str, die_id: int) -> float:
+    """Worth of one power for the spirit's side when played with die `die_id`."""
+    power = eng.power(card, which)
+    d = eng.die(die_id)
+    if d.room is None or d.value < eng.power_need(power):
+        return -float(INF)
+    harm = spirit_mode(eng) == "harm"
+    if power.hindered_by_light and eng.lit(d.room):
+        return -1.0
+    sc = Scorer(eng, board, None, d.room, None, spirit_view=True)
+    val = -sc.worth(_dicts(power.effects), owner_visitor=False)
+    effs = _dicts(power.effects)
+    ops = {e.get("op") for e in effs}
+    if power.ongoing:
+        heard = sum(1 for o in eng.active_visitors() if o.room in eng.hearing_rooms(d.room))
+        val += 3.0 + 2.0 * heard
+    if "place_pawn" in ops:
+        val += 4.0 + _room_pull(eng, board, d.room)
+    if "bond" in ops:
+        val += 2.0
+    if "move_die" in ops or "increase_presence" in ops:
+        val += 1.0 + 1.0  # undo the visitors' small discount: presence is the spirit's
+    near = [v for v in eng.active_visitors() if v.room == d.room]
+    if "target" in ops and near:
+        val += max(_triggered_fear(eng, board, v, "targeted_by_spirit") for v in near)
+    if "door" in ops:
+        val += sum(_triggered_fear(eng, board, v, "door_closed") for v in eng.active_visitors()
+                   if v.room in eng.hearing_rooms(d.room))
+    if "place_pawn" in ops:
+        val += sum(_triggered_fear(eng, board, v, "pawn_enters_room") for v in near)
+    if harm:
+        val -= 0.8 * power.spend  # presence spent is fear not yet caused
+    else:
+        val = -val - 0.2 * power.spend
+    return val
+
+
+def _card_play_worth(eng: Engine, board: Board, card: str) -> tuple[float, int | None]:
+    hit = board.plays.get(card)
+    if hit is not None:
+        return hit
+    best, best_die = -float(INF), None
+    for die_id in eng.playable_dice(card):
+        total = 0.0
+        for which in ("top", "bottom"):
+            w = _power_worth(eng, board, card, which, die_id)
+            if w > 0:
+                total += w
+        if total > best + 1e-9:
+            best, best_die = total, die_id
+    board.plays[card] = (best, best_die)
+    return best, best_die
+
+
+def _spirit_turn(eng: Engine, legal: list[Action]) -> Action:
+    st = eng.st
+    board = Board(eng)
+    harm = spirit_mode(eng) == "harm"
+    end = next((a for a in legal if a.kind == K.END_SPIRIT), legal[-1])
+    best, best_v = end, 0.5
+    inc_gain: float | None = None
+    # a helping spirit only gathers presence by the visitors to play a helping power
+    gather = harm or any(_helps(eng, c) for c in st.spirit.hand)
+    for a in legal:
+        if a.kind == K.PLAY_SPIRIT:
+            v, _ = _card_play_worth(eng, board, str(a.p("card")))
+        elif not gather or (not harm and (a.kind == K.PAWN or (
+                a.kind == K.INCREASE and _helps(eng, str(a.p("card")))))):
+            continue
+        elif a.kind == K.MOVE_DIE:
+            d = eng.die(int(str(a.p("die"))))
+            to = str(a.p("to"))
+            if d.room is None:
+                continue
+            gain = _room_pull(eng, board, to) - _room_pull(eng, board, d.room)
+            if eng.lit(to):
+                gain -= 0.7 if d.value > 1 else 5.0
+            survives = d.value > 1 or not eng.lit(to)  # P-SPIRIT-08: at 0 it is gone
+            v = 2.0 * gain + (_entry_bonus(eng, board, to) if harm and survives else 0.0)
+        elif a.kind == K.INCREASE:
+            card = str(a.p("card"))
+            play, _ = _card_play_worth(eng, board, card)
+            if inc_gain is None:
+                inc_gain = max((_increase_gain(eng, board, o) for o, _ in
+                                eng.increase_options()), default=0.0)
+            gain = inc_gain
+            v = gain - max(0.0, play) * 0.5 - 0.6
+        elif a.kind == K.PAWN:
+            v = _pawn_worth(eng, board, str(a.p("action")))
+        else:
+            continue
+        if v > best_v + 1e-9:
+            best, best_v = a, v
+    return best
+
+
+FLIP_GAP = 2
+"""A good spirit prepares its bottom half when its marker is this close to the time."""
+ON_TRACK = 0.5
+"""Secrets per remaining round the visitors must keep up for a good spirit to help them."""
+HELPING_OPS = frozenset({"draw_clue", "cure_fear", "trash_fear_card", "reveal_clue_deck"})
+
+
+def _helps(eng: Engine, card: str) -> bool:
+    """A spirit card with a power that helps the visitors (a good spirit keeps it)."""
+    sc = eng.pack.spirit_card(card)
+    return any(str(e.get("op")) in HELPING_OPS or any(
+        str(x.get("op")) in HELPING_OPS for b in e.get("options") or [] for x in b)
+        for p in (sc.top, sc.bottom) for e in _dicts(p.effects))
+
+
+def _increase_gain(eng: Engine, board: Board, option: str) -> float:
+    what, arg = option.split(":", 1)
+    if what == "up":
+        d = eng.die(int(arg))
+        if d.room is None:
+            return 0.0
+        return 1.0 + 1.5 * _room_pull(eng, board, d.room) + (0.5 if d.value < 3 else 0.0)
+    if what == "add":
+        return 1.2 + 1.5 * _room_pull(eng, board, arg) + _entry_bonus(eng, board, arg)
+    return 0.0  # relocating resets a die: only through its own prompt
+
+
+def _pawn_worth(eng: Engine, board: Board, action_id: str) -> float:
+    ma = eng.pack.manifest_action(action_id)
+    room = eng.st.spirit.pawn_room
+    sc = Scorer(eng, board, None, room, None, spirit_view=True)
+    val = -sc.worth(_dicts(ma.effects), owner_visitor=False) - 0.8 * ma.cost
+    if any(e.op == "move_pawn" for e in ma.effects) and room is not None:
+        here = _room_pull(eng, board, room)
+        there = max((_room_pull(eng, board, r) for r in eng.die_neighbours(room)),
+                    default=0.0)
+        val = 2.0 * (there - here) - 0.3 + max(
+            (sum(_triggered_fear(eng, board, v, "pawn_enters_room")
+                 for v in eng.active_visitors() if v.room == r)
+             for r in eng.die_neighbours(room)), default=0.0)
+    return val
+
+
+def _spirit_room_value(eng: Engine, board: Board, room: str, harm: bool) -> float:
+    pull = _room_pull(eng, board, room)
+    return pull if harm else -pull
+
+
+def _place_clue(eng: Engine, board: Board, legal: list[Action], harm: bool) -> Action:
+    """P-UPKEEP-05: the spirit knows the clue it places. One worth more to the visitors
+    than it hurts them (most draw clue cards) goes near them when helping and far when
+    harming; one that mostly frightens goes the other way."""
+    st = eng.st
+    clue = st.drawn_spirit_clues[0] if st.drawn_spirit_clues else None
+    worth = 5.0
+    people = eng.active_visitors()
+    if clue is not None and people:
+        effs = _dicts(eng.pack.spirit_clue_of(clue).effects)
+        worth = statistics.fmean(
+            Scorer(eng, board, v.seat, v.room, None, spirit_view=True).worth(effs)
+            for v in people)
+    sign = (-1.0 if harm else 1.0) * (1.0 if worth >= 0 else -1.0)
+
+    def key(i_a: tuple[int, Action]) -> tuple[float, int]:
+        i, a = i_a
+        room = str(a.p("option"))
+        d = min((board.dist(v.room, room) for v in people), default=0)
+        return (sign / (1.0 + min(d, 30)), -i)
+
+    return max(enumerate(legal), key=key)[1]
+
+
+def _spirit_prompt(eng: Engine, seat: str, legal: list[Action]) -> Action:
+    st = eng.st
+    p = st.prompts[-1]
+    then = str(p.data.get("then", ""))
+    harm = spirit_mode(eng) == "harm"
+    board = Board(eng)
+    opt = {str(a.p("option")): a for a in legal}
+    if then == "fear_bonus":
+        if not harm:
+            return opt.get("no", legal[-1])
+        return max((a for a in legal if a.p("option") != "no"),
+                   key=lambda a: -eng.die(int(str(a.p("option")))).value, default=legal[0])
+    if then == "place_clue":
+        return _place_clue(eng, board, legal, harm)
+    if then in ("drain", "pawn_drain"):
+        if not harm:
+            return opt.get("release", legal[-1])
+        payers = [a for a in legal if a.p("option") != "release"]
+        if payers:
+            return max(payers, key=lambda a: eng.die(int(str(a.p("option")))).value)
+        return opt.get("release", legal[-1])
+    if then == "spirit_discard":
+        return min(legal, key=lambda a: _card_play_worth(eng, board, str(a.p("option")))[0])
+    if then == "declare_die":
+        card = str(p.data.get("card"))
+        def die_worth(a: Action) -> float:
+            d = int(str(a.p("option")))
+            return sum(max(0.0, _power_worth(eng, board, card, w, d)) for w in ("top", "bottom"))
+        return max(legal, key=die_worth)
+    if then == "power":
+        card = str(p.data.get("card"))
+        die = int(p.data.get("die", 0))
+        best, best_v = opt.get("done", legal[-1]), 0.0
+        for a in legal:
+            w = str(a.p("option"))
+            if w in ("top", "bottom"):
+                v = _power_worth(eng, board, card, w, die)
+                if v > best_v + 1e-9:
+                    best, best_v = a, v
+        return best
+    if then == "increase":
+        return max(legal, key=lambda a: _increase_gain(eng, board, str(a.p("option"))))
+    if then == "relocate":
+        def reloc(a: Action) -> float:
+            room = str(a.p("option")).split(":", 1)[1]
+            return _spirit_room_value(eng, board, room, True) + _entry_bonus(eng, board, room)
+        return max(legal, key=reloc)
+    if then in ("die_step", "add_die", "pawn_step"):
+        def room_v(a: Action) -> float:
+            o = str(a.p("option"))
+            if o == "stop":
+                here = (eng.st.spirit.pawn_room if then == "pawn_step"
+                        else eng.die(int(p.data.get("die", 0))).room
+                        if then == "die_step" else None)
+                return _spirit_room_value(eng, board, here, harm) + 0.01 if here else 0.0
+            v = _spirit_room_value(eng, board, o, harm)
+            if eng.lit(o):
+                v -= 0.5
+            return v
+        return max(legal, key=room_v)
+    if then == "die_into":
+        if not harm:
+            return opt.get("no", legal[-1])
+        return next((a for a in legal if a.p("option") != "no"), legal[0])
+    if then == "target":  # a visitor to target with a spirit effect
+        def vul(a: Action) -> float:
+            o = st.visitors.get(str(a.p("option")))
+            if o is None:
+                return 0.0
+            v = board.danger(o) + (2.0 if st.nerve is None else 0.0) * board.danger(o)
+            return v if harm else -v
+        return max(legal, key=vul)
+    if then in ("door", "door_free"):
+        if then == "door_free":
+            return opt.get("no", legal[0])
+        pref = ("close_and_lock", "lock", "close") if harm else ("open", "unlock")
+        for want in pref:
+            for a in legal:
+                if str(a.p("option")).startswith(want + ":"):
+                    return a
+        return legal[0]
+    if then in ("choice", "offer_reaction", "trash_fear", "keep_item"):
+        return _choice(eng, seat, legal, helping_visitors=not harm)
+    if then in ("increase_die", "reduce", "pawn_pay"):
+        return max(legal, key=lambda a: eng.die(int(str(a.p("option")))).value
+                   if str(a.p("option")).isdigit() else 0)
+    for stop in ("done", "no", "stop"):
+        if stop in opt:
+            return opt[stop]
+    return legal[0]
+
+
+# ====================================================================== entry point
+
+
+def choose_action(state: PresenceState, seat: str) -> Action:
+    """The AI's action for `seat` (one of the legal actions)."""
+    game = _game()
+    legal: list[Action] = game.legal_actions(state, seat)
+    if not legal:
+        raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+    if len(legal) == 1:
+        return legal[0]
+    eng = Engine(state)
+    try:
+        if state.prompts and seat in state.prompts[-1].seats:
+            if seat == state.spirit_seat:
+                picked = _spirit_prompt(eng, seat, legal)
+            else:
+                picked = _visitor_prompt(eng, seat, legal)
+        elif seat == state.spirit_seat:
+            picked = _spirit_turn(eng, legal)
+        else:
+            picked = _visitor_turn(eng, seat, legal)
+    finally:
+        eng.events.clear()
+    return picked if picked in legal else legal[0]
+
+
+__all__ = ["Deduction", "choose_action", "spirit_mode"]

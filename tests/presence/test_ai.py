@@ -1,0 +1,220 @@
+"""The Presence AI (`rules.presence.ai`): always legal, never mutates, deterministic, ends every
+game, reads for a visitor only what that visitor may see, and plays to each side's goal better
+than random play (P-WIN-01, P-WIN-04)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from rules.core.rng import Rng
+from rules.core.types import Action
+from rules.presence.ai import Deduction, choose_action, spirit_mode
+from rules.presence.engine import Engine, pack_for
+from rules.presence.game import GAME
+from rules.presence.state import PresenceState
+from tests.presence.helpers import new_game, seats
+
+MAX_STEPS = 6000
+
+
+def _policy_action(policy: str, st: PresenceState, seat: str, rng: Rng) -> Action:
+    if policy == "ai":
+        return choose_action(st, seat)
+    legal = GAME.legal_actions(st, seat)
+    return rng.choice(legal) if policy == "random" else legal[0]
+
+
+def _play(n: int, seed: int, visitors: str = "ai", spirit: str = "ai",
+          check: bool = False) -> PresenceState:
+    st = GAME.setup(seats(n), GAME.options_model(), seed)
+    rng = Rng.from_seed(seed + 7)
+    for step in range(MAX_STEPS):
+        if GAME.result(st) is not None:
+            return st
+        seat = sorted(GAME.to_act(st))[0]
+        policy = spirit if seat == st.spirit_seat else visitors
+        if check and policy == "ai":
+            before = st.model_dump_json() if step % 7 == 0 else ""
+            action = choose_action(st, seat)
+            assert action in GAME.legal_actions(st, seat), (seed, step, action)
+            assert choose_action(st, seat) == action  # deterministic
+            if before:
+                assert st.model_dump_json() == before  # never mutates
+                assert GAME.ai_action(st, seat) == action  # wired into the game
+        else:
+            action = _policy_action(policy, st, seat, rng)
+        st = GAME.apply(st, seat, action).state
+    raise AssertionError(f"seed {seed}: the game did not end")
+
+
+def _alignment(st: PresenceState) -> str:
+    return pack_for(st.pack_path).script(st.script).alignment
+
+
+@cache
+def _seeds(n: int, alignment: str, count: int) -> tuple[int, ...]:
+    """The first `count` seeds whose spirit draws a script of `alignment`."""
+    out: list[int] = []
+    seed = 0
+    while len(out) < count:
+        if _alignment(GAME.setup(seats(n), GAME.options_model(), seed)) == alignment:
+            out.append(seed)
+        seed += 1
+    return tuple(out)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_p_round_01_ai_is_legal_pure_deterministic_and_every_game_ends(n: int) -> None:
+    for seed in (n, n + 10):
+        st = _play(n, seed, check=True)
+        assert GAME.result(st) is not None
+
+
+def test_p_round_01_ai_visitors_end_games_against_a_first_choice_spirit() -> None:
+    """Liveness with a stubborn spirit pressing the first button (tests/rules contract)."""
+    for n in (3, 5):
+        assert GAME.result(_play(n, 1, spirit="first")) is not None
+
+
+def test_h_l2_visitor_ai_reads_nothing_hidden() -> None:
+    """Shuffling what a visitor may not see (unrevealed secret cards, the clue deck order,
+    face-down token identities, the spirit's hand, the drawn script) never changes the
+    visitor AI's choice (spec Part 5)."""
+    st = GAME.setup(seats(4), GAME.options_model(), 3)
+    rng = Rng.from_seed(11)
+    checked = 0
+    for step in range(2500):
+        if GAME.result(st) is not None:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        action = choose_action(st, seat)
+        if seat != st.spirit_seat and st.phase != "setup" and step % 3 == 0:
+            alt = _shuffle_hidden(st, rng)
+            assert choose_action(alt, seat) == action, (step, action)
+            checked += 1
+        st = GAME.apply(st, seat, action).state
+    assert checked > 40
+
+
+def _shuffle_hidden(st: PresenceState, rng: Rng) -> PresenceState:
+    alt = st.model_copy(deep=True)
+    hidden = [s for s in alt.secrets if not s.revealed]
+    cards = rng.shuffled([s.card for s in hidden])
+    for slot, card in zip(hidden, cards, strict=True):
+        slot.card = card
+    alt.clue_deck = rng.shuffled(alt.clue_deck)
+    for kind in ("spirit", "small"):
+        toks = [t for ts in alt.tokens.values() for t in ts if t.kind == kind]
+        for t, tid in zip(toks, rng.shuffled([t.id for t in toks]), strict=True):
+            t.id = tid
+    pack = pack_for(alt.pack_path)
+    if not alt.script_revealed and alt.script_pool:
+        same = [s for s in alt.script_pool if pack.script(s).type == pack.script(alt.script).type]
+        if same:
+            alt.script = same[0]
+    pool = alt.spirit.hand + alt.spirit.deck
+    pool = rng.shuffled(pool)
+    alt.spirit.hand, alt.spirit.deck = pool[:len(alt.spirit.hand)], pool[len(alt.spirit.hand):]
+    return alt
+
+
+def test_p_secret_01_deduction_fixes_revealed_secrets_and_reads_the_counts() -> None:
+    st = new_game(3, 2)
+    pack = pack_for(st.pack_path)
+    for slot in st.secrets[:3]:
+        slot.revealed = True
+    eng = Engine(st)
+    ded = Deduction(eng, "s2")
+    last = pack.secret(st.secrets[3].card).trauma
+    assert ded.where(last)[3] == pytest.approx(1.0)
+    assert ded.best_position(last) == "4"
+    for slot in st.secrets[:3]:
+        t = pack.secret(slot.card).trauma
+        assert ded.where(t)[slot.position - 1] == pytest.approx(1.0)
+
+
+def test_p_clue_05_ai_discards_a_clue_card_beneath_its_deduced_secret() -> None:
+    """With three secrets revealed, a clue card of the fourth trauma goes beneath the fourth
+    position, not beneath the position it would most likely fit by counts alone."""
+    st = new_game(3, 2)
+    pack = pack_for(st.pack_path)
+    for slot in st.secrets[:3]:
+        slot.revealed = True
+    trauma = pack.secret(st.secrets[3].card).trauma
+    card = next(c for c in st.clue_deck if not pack.is_fear_card(c)
+                and pack.clue_card(c).trauma == trauma)
+    st.clue_deck.remove(card)
+    v = st.visitors["s2"]
+    v.hand.append(card)
+    eng = Engine(st)
+    eng.later()
+    from rules.presence.state import Step
+
+    st.queue.insert(0, Step(op="discard_clue", args={"seat": "s2", "card": card}))
+    eng.run()
+    assert st.prompts and st.prompts[-1].kind == "clue_discard"
+    assert choose_action(st, "s2").p("option") == "4"
+
+
+def test_p_secret_03_ai_invokes_only_a_sure_secret() -> None:
+    """Invoke (G-09) targets the position whose reveal surely resolves a good tier."""
+    st = new_game(4, 5)
+    pack = pack_for(st.pack_path)
+    for slot in st.secrets[1:]:
+        slot.revealed = True
+    trauma = pack.secret(st.secrets[0].card).trauma
+    matching = [c for c in st.clue_deck if not pack.is_fear_card(c)
+                and pack.clue_card(c).trauma == trauma][:3]
+    for c in matching:
+        st.clue_deck.remove(c)
+    st.secrets[0].discards = matching
+    ded = Deduction(Engine(st), "s2")
+    assert ded.matching_dist(0)[3] == pytest.approx(1.0)
+    assert ded.invoke_value(0, st, 1.0) > 0
+
+
+def test_p_win_04_spirit_mode_follows_the_active_script_half() -> None:
+    st = new_game(3, 1)
+    pack = pack_for(st.pack_path)
+    good = next(s.id for s in pack.scripts if s.alignment == "good")
+    evil = next(s.id for s in pack.scripts if s.alignment == "evil")
+    st.script, st.script_revealed = good, False
+    assert spirit_mode(Engine(st)) == "help"
+    st.script_revealed = True  # a revealed good script wants a visitor to succumb
+    assert spirit_mode(Engine(st)) == "harm"
+    st.script, st.script_revealed = evil, False
+    assert spirit_mode(Engine(st)) == "harm"
+
+
+def test_p_win_01_ai_visitors_beat_a_random_spirit_more_than_random_visitors_do() -> None:
+    """Against the same random spirit and seeds, AI visitors reveal far more secrets and win
+    more games than visitors pressing random buttons."""
+    ai_secrets = ai_wins = rnd_secrets = rnd_wins = 0
+    for seed in range(6):
+        a = _play(5, seed, visitors="ai", spirit="random")
+        r = _play(5, seed, visitors="random", spirit="random")
+        ai_secrets += sum(s.revealed for s in a.secrets)
+        rnd_secrets += sum(s.revealed for s in r.secrets)
+        ai_wins += any(w != a.spirit_seat for w in a.winners)
+        rnd_wins += any(w != r.spirit_seat for w in r.winners)
+    assert ai_secrets >= rnd_secrets + 10, (ai_secrets, rnd_secrets)
+    assert ai_wins > rnd_wins, (ai_wins, rnd_wins)
+
+
+@pytest.mark.parametrize("alignment", ["good", "evil"])
+def test_p_win_04_ai_spirit_reaches_its_script_goal_more_than_a_random_spirit(
+        alignment: str) -> None:
+    """With AI visitors on both sides of the comparison, the spirit AI wins more games with
+    its script than a random spirit. Evil: reveal the script, then make a visitor succumb.
+    Good: win with the visitors while hidden, helping them while they keep up, else turn to
+    the bottom half (a succumbed visitor once revealed)."""
+    n = 4
+    ai = rnd = 0
+    for seed in _seeds(n, alignment, 12):
+        a = _play(n, seed, spirit="ai")
+        r = _play(n, seed, spirit="random")
+        ai += a.spirit_seat in a.winners
+        rnd += r.spirit_seat in r.winners
+    assert ai > rnd + 1, (alignment, ai, rnd)

@@ -1,0 +1,230 @@
+"""The Secret Chamber (P-CHAMBER-01..08, P-SETUP-24, P-BASIC-07, P-DARK-02, G-17, A-33, A-34,
+H-35, H-36, PR-25): set up aside and sealed, found by Uncover, joined by the passage token (a
+door that cannot be locked, the only way in for dice too), with its two helpful actions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.core.types import PUBLIC, act
+from rules.presence.content import default_pack
+from rules.presence.engine import Engine
+from rules.presence.game import GAME
+from rules.presence.state import PresenceState
+from tests.presence.helpers import (
+    SPIRIT,
+    answer,
+    do,
+    edit,
+    new_game,
+    options,
+    put_die,
+    quiet,
+    to_spirit_turn,
+)
+from tests.presence.variants import ai_playout, first_choice_playout, random_playout
+
+PACK = default_pack()
+CHAMBER = "secret_chamber"
+UNCOVER = act("uncover")
+
+
+def _passage_room(st: PresenceState) -> str:
+    assert st.chamber is not None
+    return PACK.clue_card(st.chamber.aside).room
+
+
+def _uncovered(n: int = 4, seed: int = 3) -> PresenceState:
+    st = edit(new_game(n, seed, secret_chamber=True))
+    st.visitors["s2"].room = _passage_room(st)
+    st, _ = do(st, "s2", UNCOVER)
+    return st
+
+
+def test_p_chamber_01_p_setup_24_a_34_setup_sets_aside_position_1_and_deals_v_cards() -> None:
+    for n in (3, 4, 5):
+        st = new_game(n, 2, secret_chamber=True)
+        ch = st.chamber
+        assert ch is not None and ch.passage_room is None
+        aside = PACK.clue_card(ch.aside)
+        assert aside.trauma == PACK.secret(st.secrets[0].card).trauma  # A-08: position 1
+        assert ch.aside not in st.clue_box and ch.aside not in st.clue_deck
+        assert len(ch.cards) == n - 1  # V cards, from the shuffled deck (A-34)
+        assert not set(ch.cards) & set(st.clue_deck)
+        assert CHAMBER in st.rooms and not GAME.invariants(st)
+
+
+def test_p_chamber_04_the_passage_room_is_the_one_missing_from_the_trauma() -> None:
+    st = new_game(4, 2, secret_chamber=True)
+    assert st.chamber is not None
+    trauma = PACK.secret(st.secrets[0].card).trauma
+    clue_ids = {c.id for c in PACK.clue_cards}
+    elsewhere = [c for c in st.clue_deck + st.chamber.cards + [
+        c for v in st.visitors.values() for c in v.hand] if c in clue_ids]
+    rooms = {PACK.clue_card(c).room for c in elsewhere if PACK.clue_card(c).trauma == trauma}
+    assert _passage_room(st) not in rooms
+
+
+def test_p_chamber_02_03_nothing_enters_the_sealed_chamber() -> None:
+    st = new_game(4, 2, secret_chamber=True)
+    eng = Engine(st)
+    assert not st.tokens.get(CHAMBER) and not eng.dice_in(CHAMBER)
+    assert eng.sealed(CHAMBER) and not any(CHAMBER in d.rooms for d in st.doors.values())
+    assert all(CHAMBER not in eng.die_neighbours(r) for r in st.rooms)
+    sp = to_spirit_turn(st)
+    assert all(a.p("to") != CHAMBER for a in GAME.legal_actions(sp, SPIRIT))
+    assert not any(CHAMBER in o[0] for o in Engine(sp).increase_options())
+
+
+def _sealed_check(st: PresenceState) -> None:
+    if st.chamber is not None and st.chamber.passage_room is None:
+        assert all(v.room != CHAMBER for v in st.visitors.values())
+        assert all(d.room != CHAMBER for d in st.dice) and st.spirit.pawn_room != CHAMBER
+        assert not st.tokens.get(CHAMBER)
+
+
+def test_p_chamber_05_a_33_uncover_is_legal_from_the_start_and_wasted_elsewhere() -> None:
+    st = edit(new_game(4, 3, secret_chamber=True))
+    wrong = next(r for r in ("great_hall", "salon", "library") if r != _passage_room(st))
+    st.visitors["s2"].room = wrong
+    assert UNCOVER in GAME.legal_actions(st, "s2")  # before any secret is revealed
+    for room in st.rooms:  # H-L2: its legality never tells where the passage is
+        probe = edit(st)
+        probe.visitors["s2"].room = room
+        assert UNCOVER in GAME.legal_actions(probe, "s2") or room == CHAMBER
+    st, events = do(st, "s2", UNCOVER)
+    assert st.chamber is not None and st.chamber.passage_room is None
+    assert st.actions_left == 2 and "passage" not in st.doors
+    assert any("nothing is found" in e.text for e in events if e.audience == PUBLIC)
+    assert UNCOVER not in GAME.legal_actions(new_game(4, 3), "s2")  # variant off
+
+
+def test_p_chamber_05_06_uncover_in_the_right_room_opens_the_passage() -> None:
+    st = _uncovered()
+    room = _passage_room(st)
+    assert st.chamber is not None and st.chamber.passage_room == room
+    door = st.doors["passage"]
+    assert door.open and not door.locked and sorted(door.rooms) == sorted([room, CHAMBER])
+    assert UNCOVER not in GAME.legal_actions(st, "s2")
+    view = GAME.view(st, None)
+    assert view["chamber"]["passage_room"] == room
+    assert any(d["passage"] for d in view["doors"])
+
+
+def test_p_chamber_06_the_passage_is_a_door_that_cannot_be_locked() -> None:
+    st = _uncovered()
+    eng = Engine(st)
+    acts = ["lock", "close_and_lock", "close", "open", "unlock"]
+    assert eng.door_acts("passage", acts) == ["close"]
+    st, _ = do(st, "s2", act("walk"))
+    assert "go:passage" in options(st) and "close:passage" in options(st)
+    st = answer(st, "go:passage")
+    assert st.visitors["s2"].room == CHAMBER and not Engine(st).sealed(CHAMBER)
+
+
+def test_p_chamber_07_dice_reach_the_chamber_only_through_the_passage() -> None:
+    st = _uncovered()
+    eng = Engine(st)
+    room = _passage_room(st)
+    assert eng.die_neighbours(CHAMBER) == [room]
+    assert CHAMBER in eng.die_neighbours(room)
+    assert all(CHAMBER not in eng.die_neighbours(r) for r in st.rooms if r != room)
+    sp = to_spirit_turn(quiet(st))
+    put_die(sp, CHAMBER, 2)
+    moves = {a.p("to") for a in GAME.legal_actions(sp, SPIRIT) if a.kind == "move_die"}
+    assert moves == {room}
+
+
+def _in_chamber(cards: list[str]) -> PresenceState:
+    st = edit(_uncovered())
+    assert st.chamber is not None
+    st.clue_deck += st.chamber.cards  # keep the cards conserved
+    st.chamber.cards = []
+    for c in cards:
+        st.clue_deck.remove(c)
+        st.chamber.cards.append(c)
+    st.visitors["s2"].room = CHAMBER
+    return st
+
+
+def _chamber_actions(st: PresenceState) -> list[str]:
+    return [GAME.describe(st, "s2", a) for a in GAME.legal_actions(st, "s2")
+            if a.kind == "room_action"]
+
+
+def test_p_chamber_08_g_17_hidden_papers_take_a_card_privately() -> None:
+    base = new_game(4, 3, secret_chamber=True)
+    clue = next(c for c in base.clue_deck if not PACK.is_fear_card(c))
+    fear = next(c for c in base.clue_deck if PACK.is_fear_card(c))
+    st = _in_chamber([clue, fear])
+    labels = _chamber_actions(st)
+    assert any("Hidden Papers" in x for x in labels) and any("Old Portrait" in x for x in labels)
+    st, events = do(st, "s2", act("room_action", index=0, speed="main"))
+    assert st.prompts[-1].data["private"] and sorted(options(st)) == sorted([clue, fear])
+    assert any(PACK.clue_card(clue).name in e.text for e in events if e.audience == ["s2"])
+    took = answer(st, clue)
+    assert clue in took.visitors["s2"].hand and took.chamber is not None
+    assert took.chamber.cards == [fear] and not GAME.invariants(took)
+    trashed = answer(st, fear)  # a fear card taken this way is trashed without effect
+    assert fear in trashed.clue_trash and not trashed.visitors["s2"].fear_cards
+    assert trashed.visitors["s2"].fear == st.visitors["s2"].fear
+
+
+def test_p_chamber_08_g_17_old_portrait_inspects_an_unrevealed_secret() -> None:
+    base = new_game(4, 3, secret_chamber=True)
+    st = _in_chamber(base.chamber.cards if base.chamber else [])
+    st, _ = do(st, "s2", act("room_action", index=1, speed="main"))
+    st = answer(st, "3")
+    name = PACK.secret(st.secrets[2].card).name
+    assert any(name in line for line in st.private_seen["s2"])
+    assert name not in json.dumps(GAME.view(st, None))
+    assert name not in json.dumps(GAME.view(st, "s3"))
+
+
+def test_h_35_h_36_the_chamber_cards_and_passage_card_are_the_spirits() -> None:
+    st = new_game(4, 3, secret_chamber=True)
+    assert st.chamber is not None
+    hidden = [st.chamber.aside, *st.chamber.cards]
+    for who in (None, "s2", "s3"):
+        view = json.dumps(GAME.view(st, who))
+        assert all(f'"{c}"' not in view for c in hidden)
+    assert GAME.view(st, None)["chamber"]["cards"] == 3
+    sp = GAME.view(st, SPIRIT)["spirit_private"]["chamber"]
+    assert sp["aside"] == PACK.clue_card(st.chamber.aside).name
+    summary = GAME.private_summary(st, SPIRIT) or ""
+    assert PACK.clue_card(st.chamber.aside).name in summary
+    assert all(f'"{c}"' in GAME.public_secrets(st) for c in hidden)
+
+
+def test_p_dark_02_scripts_needing_the_chamber_join_only_with_it() -> None:
+    with_chamber = set()
+    for seed in range(12):
+        with_chamber |= set(GAME.setup(["s1", "s2", "s3"], GAME.options_model(
+            secret_chamber=True, scripts="expert"), seed).display_scripts)
+        assert not {"C3", "C4"} & set(GAME.setup(["s1", "s2", "s3"], GAME.options_model(
+            scripts="expert"), seed).display_scripts)
+    assert {"C3", "C4"} & with_chamber
+
+
+@pytest.mark.parametrize(("n", "seed"), [(3, 0), (5, 1)])
+def test_p_chamber_random_playouts_end_keep_it_sealed_and_keep_invariants(n: int,
+                                                                         seed: int) -> None:
+    st = random_playout(n, seed, check=_sealed_check, secret_chamber=True)
+    assert GAME.result(st) is not None
+
+
+def test_p_chamber_first_choice_and_ai_tables_reach_the_end() -> None:
+    assert GAME.result(first_choice_playout(4, 1, secret_chamber=True)) is not None
+    st = ai_playout(4, 2, secret_chamber=True, dark_board=True, mystery=True,
+                    unknown_threat=True)
+    assert GAME.result(st) is not None
+
+
+def test_p_chamber_render_shows_it_sealed_then_open() -> None:
+    from renders.presence import render_board
+
+    sealed = GAME.view(new_game(4, 3, secret_chamber=True), None)
+    opened = GAME.view(_uncovered(), None)
+    assert render_board(sealed) != render_board(opened)

@@ -1,0 +1,152 @@
+"""Unknown Threat (P-UNK-01..05, A-47, H-09, H-39, PR-24): the game starts with the lobby
+steps as prompts — the visitors pick 2 hope and 3 nerve scripts, the spirit (always the 5th)
+builds a 12-card deck from every spirit's cards and picks 5 spirit clues and one secret card
+per trauma, privately — then setup goes on as usual."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.core.types import PUBLIC, Event
+from rules.presence.content import default_pack
+from rules.presence.game import GAME
+from rules.presence.state import PresenceState
+from tests.presence.helpers import SPIRIT, choose, fresh, options
+from tests.presence.variants import ai_playout, first_choice_playout, random_playout
+
+PACK = default_pack()
+
+
+def _answer(st: PresenceState, option: str, seat: str) -> tuple[PresenceState, list[Event]]:
+    out = GAME.apply(st, seat, choose(option))
+    return out.state, out.events
+
+
+def _pick_scripts(st: PresenceState, picks: list[str]) -> tuple[PresenceState, list[Event]]:
+    events: list[Event] = []
+    for k, script in enumerate(picks):
+        seat = st.visitor_seats[k % len(st.visitor_seats)]  # any visitor may answer
+        st, ev = _answer(st, script, seat)
+        events += ev
+    return st, events
+
+
+def _choose_characters(st: PresenceState) -> PresenceState:
+    while st.prompts and st.prompts[-1].data["then"] == "choose_visitor":
+        seat = st.prompts[-1].seats[0]
+        st, _ = _answer(st, options(st)[0], seat)
+    return st
+
+
+DECK = [c for sp in ("spirit_1", "spirit_3", "spirit_5") for c in PACK.spirit_deck(sp)[:4]]
+CLUES = [c.id for c in PACK.spirit_clues if c.spirit is not None][::4][:5]
+
+
+def _build(st: PresenceState) -> tuple[PresenceState, list[Event], list[str]]:
+    """The spirit's private choices: DECK, CLUES, then the last secret offered per trauma."""
+    events: list[Event] = []
+    for card in DECK:
+        assert st.prompts[-1].data["then"] == "ut_group"
+        st, ev = _answer(st, PACK.spirit_card(card).spirit, SPIRIT)
+        events += ev
+        st, ev = _answer(st, card, SPIRIT)
+        events += ev
+    for clue in CLUES:
+        assert st.prompts[-1].data["then"] == "ut_clue"
+        st, ev = _answer(st, clue, SPIRIT)
+        events += ev
+    secrets = []
+    for _ in range(4):
+        assert st.prompts[-1].data["then"] == "ut_secret"
+        pick = options(st)[-1]
+        traumas = {PACK.secret(o).trauma for o in options(st)}
+        assert len(traumas) == 1  # A-47: one prompt per trauma
+        secrets.append(pick)
+        st, ev = _answer(st, pick, SPIRIT)
+        events += ev
+    return st, events, secrets
+
+
+def test_p_unk_01_p_unk_02_visitors_pick_2_hope_3_nerve_and_the_spirit_is_the_fifth() -> None:
+    st = fresh(4, 2, unknown_threat=True)
+    assert st.spirit.character == "spirit_5"  # P-UNK-02: no spirit choice is asked
+    top = st.prompts[-1]
+    assert top.kind == "setup" and top.seats == st.visitor_seats and SPIRIT not in top.seats
+    assert set(options(st)) == {"A1", "B1", "B3", "C1"}  # hope, no chamber scripts
+    st, events = _pick_scripts(st, ["B1", "C1"])
+    assert set(options(st)) == {"A2", "B2", "B4", "C2"}  # then nerve
+    st, more = _pick_scripts(st, ["A2", "B2", "C2"])
+    events += more
+    assert sorted(st.display_scripts) == ["A2", "B1", "B2", "C1", "C2"]
+    assert st.script in st.display_scripts and len(st.script_pool) == 4  # P-UNK-05
+    public = " ".join(e.text for e in events if e.audience == PUBLIC)
+    assert all(PACK.script(s).name in public for s in st.display_scripts)  # H-09
+    assert st.prompts[-1].data["then"] == "choose_visitor"
+
+
+def test_p_unk_01_the_secret_chamber_adds_its_scripts_to_the_choice() -> None:
+    st = fresh(3, 2, unknown_threat=True, secret_chamber=True)
+    assert "C3" in options(st)
+    # the board already shows the sealed chamber while the lobby steps are answered
+    assert GAME.view(st, None)["chamber"] == {"room": "secret_chamber", "cards": 0,
+                                              "passage_room": None}
+
+
+def test_p_unk_03_p_unk_04_h_39_the_spirit_builds_its_deck_clues_and_secrets() -> None:
+    st = fresh(3, 4, unknown_threat=True)
+    st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
+    st = _choose_characters(st)
+    assert st.prompts[-1].seats == [SPIRIT] and st.prompts[-1].data["private"]
+    groups = options(st)
+    assert len(groups) == len(PACK.spirits)  # P-UNK-03: from all spirit cards
+    public_before = GAME.view(st, None)["prompt"]["text"]
+    assert "is making a choice" in public_before  # H-40
+    assert not GAME.public_choices(st, SPIRIT)
+    st, events, secrets = _build(st)
+    # P-UNK-03: the custom twelve, from three spirits
+    held = st.spirit.hand + st.spirit.deck
+    assert sorted(held) == sorted(DECK) and st.spirit_cards == DECK
+    # P-UNK-04 / A-47: the five chosen replace the spirit's own five; general clues stay
+    bag = {PACK.spirit_clue_of(c).id for c in st.spirit_clue_bag + [
+        t.id for toks in st.tokens.values() for t in toks if t.kind == "spirit"]}
+    own = {c.id for c in PACK.spirit_clues if c.spirit == "spirit_5"}
+    assert bag <= set(CLUES) | set(PACK.general_spirit_clues())
+    assert not (bag & (own - set(CLUES)))
+    assert sorted(s.card for s in st.secrets) == sorted(secrets)
+    assert len({PACK.secret(s.card).trauma for s in st.secrets}) == 4
+    # P-UNK-05: setup then goes on as usual
+    while st.prompts:
+        st, _ = _answer(st, options(st)[0], st.prompts[-1].seats[0])
+    assert st.phase == "visitor" and len(st.spirit.hand) == 3 and not GAME.invariants(st)
+    # H-39: the choices reached no one but the spirit
+    public = json.dumps([e.text for e in events if e.audience != [SPIRIT]])
+    for card in DECK:
+        assert PACK.spirit_card(card).name not in public
+    for who in (None, "s2", "s3"):
+        view = json.dumps(GAME.view(st, who))
+        for card in st.spirit.hand:
+            assert f'"{card}"' not in view
+
+
+def test_p_unk_03_a_card_cannot_be_taken_twice() -> None:
+    st = fresh(3, 4, unknown_threat=True)
+    st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
+    st = _choose_characters(st)
+    card = PACK.spirit_deck("spirit_2")[0]
+    st, _ = _answer(st, "spirit_2", SPIRIT)
+    st, _ = _answer(st, card, SPIRIT)
+    st, _ = _answer(st, "spirit_2", SPIRIT)
+    assert card not in options(st) and len(options(st)) == 11
+
+
+@pytest.mark.parametrize(("n", "seed"), [(3, 0), (4, 1)])
+def test_p_unk_random_playouts_end_and_keep_invariants(n: int, seed: int) -> None:
+    st = random_playout(n, seed, unknown_threat=True)
+    assert GAME.result(st) is not None and len(st.spirit_cards) == 12
+
+
+def test_p_unk_first_choice_and_ai_tables_reach_the_end() -> None:
+    assert GAME.result(first_choice_playout(4, 1, unknown_threat=True)) is not None
+    assert GAME.result(ai_playout(4, 2, unknown_threat=True)) is not None
