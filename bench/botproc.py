@@ -34,8 +34,8 @@ import discord
 from discord import app_commands
 
 from bench.stats import ms_full
-from bot.client import build_bot, point_discord_at
-from bot.looplag import LoopLagProbe
+from bot.client import COGS, build_bot, point_discord_at
+from bot.looplag import LoopLagProbe, freeze_startup_heap
 from bot.settings import Settings
 
 PHASES: dict[str, list[float]] = {}
@@ -206,6 +206,8 @@ async def run(args: argparse.Namespace) -> None:
             held["client"] = client
             time_phases()
             time_gc()
+            if not args.no_freeze:
+                freeze_startup_heap(COGS)  # as `python -m bot run` does
         async with client:
             task = asyncio.create_task(client.start(args.token))
             stopping = asyncio.create_task(stop.wait())
@@ -227,6 +229,8 @@ def main() -> None:
     parser.add_argument("--bare", action="store_true")
     parser.add_argument("--idle", action="store_true",
                         help="no client at all: the probe alone, the machine's own noise")
+    parser.add_argument("--no-freeze", action="store_true",
+                        help="leave start-up objects in the garbage collector's generations")
     parser.add_argument("--stall-stacks", action="store_true",
                         help="profile: sample the loop thread's stack during stalls")
     parser.add_argument("--slow-callback-ms", type=float, default=None,

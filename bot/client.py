@@ -1,7 +1,10 @@
 """The `commands.Bot` subclass: wires storage, the table service, reminders and the cogs.
 
 `build_bot(settings)` builds it without starting it, so tests, the demo and anyone embedding
-the bot can point it at another endpoint (the local emulator) and another database.
+the bot can point it at another endpoint (the local emulator) and another database. With
+`SHARD_COUNT` set it builds a `ShardedGameBot`, which connects only the process's `SHARD_IDS`
+and fires only its own guilds' reminders (interactions reach a process only for its shards'
+guilds, so the cogs need nothing more).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from discord.ext import commands
 
 from bot.reminders import ReminderDispatcher
 from bot.settings import Settings
-from bot.storage import Storage, storage_for
+from bot.storage import ShardSet, Storage, storage_for
 from bot.tables import TableService
 
 log = logging.getLogger(__name__)
@@ -55,12 +58,19 @@ class GameBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
+        # Not `shards`: AutoShardedClient already has that name for its live connections.
+        self.owned_shards: ShardSet | None = settings.shards()
+        owned = self.owned_shards
+        sharding: dict[str, Any] = {}
+        if owned is not None:
+            sharding = {"shard_count": owned.count, "shard_ids": list(owned.ids)}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             guild_ready_timeout=settings.guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **sharding,
         )
         self.settings = settings
         self.storage: Storage = storage or storage_for(
@@ -72,6 +82,8 @@ class GameBot(commands.Bot):
         self._component_templates: list[re.Pattern[str]] = []
 
     async def setup_hook(self) -> None:
+        if (owned := self.owned_shards) is not None:
+            log.info("running gateway shards %s of %d", list(owned.ids), owned.count)
         await self.storage.open()
         for module in self.cog_modules:
             await self.load_extension(module)
@@ -93,6 +105,7 @@ class GameBot(commands.Bot):
                 poll_seconds=self.settings.reminder_poll_seconds,
                 enforce=enforce,
                 tables=self.tables,
+                shards=self.owned_shards,
             )
             self.reminders.start()
 
@@ -134,6 +147,11 @@ class GameBot(commands.Bot):
             log.info("could not answer unknown component %r", custom_id)
 
 
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The game master on some of the bot's gateway shards (`Settings.shards`): one gateway
+    connection per shard in this process; other processes run the other shards."""
+
+
 def build_bot(
     settings: Settings,
     storage: Storage | None = None,
@@ -143,4 +161,6 @@ def build_bot(
 ) -> GameBot:
     """A ready-to-start bot (call `await bot.start(token)`), not yet connected."""
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    if settings.shard_count is not None:
+        return ShardedGameBot(settings, storage, clock=clock, cogs=cogs)
     return GameBot(settings, storage, clock=clock, cogs=cogs)

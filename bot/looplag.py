@@ -6,14 +6,20 @@ blocking call) delays all of them at once. The probe sleeps `interval` seconds i
 records how much later than asked it woke: that lateness is exactly how long any other
 coroutine could have been kept waiting. The bot can run it in production and log stalls
 (`warn_ms`); the benchmarks read its `summary()`.
+
+`freeze_startup_heap` keeps full garbage collections, the one stall the bot's own code
+cannot avoid by going off the loop, short.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
+import importlib
 import logging
 import time
+from collections.abc import Iterable
 
 from pydantic import BaseModel
 
@@ -94,3 +100,19 @@ class LoopLagProbe:
             over_20ms=sum(1 for x in ordered if x > 20.0),
             seconds=round(end - self._began, 3),
         )
+
+
+def freeze_startup_heap(modules: Iterable[str] = ()) -> int:
+    """Import `modules`, collect, then move every object alive now into the collector's
+    permanent generation; returns how many objects were frozen.
+
+    Call once at start-up, before the bot connects. Modules, pydantic schemas, content and
+    fonts live as long as the process, yet every full collection walked them all: with the
+    bot's ~90,000 start-up objects a full collection stalled the loop for 0.7 s on a busy
+    machine (bench: "gc pause, generation 2"). Frozen, they are never walked again.
+    """
+    for name in modules:
+        importlib.import_module(name)
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()

@@ -22,9 +22,11 @@ Players' own preferences (`PlayerPrefs`) bend this:
   that chose deadlines, and the AI keeps their position alive better than a default move.
   Under the advisory policy the table simply waits (or votes a `/game replace`).
 
-Only awaited seats are ever named, and AI seats (no user) never. Everything is read from
-storage, so a restart resumes where it stopped. Each timer advance is a compare-and-set on the
-game's version and stage, made *before* notifying: a move that lands meanwhile wins, and a
+Only awaited seats are ever named, and AI seats (no user) never. A process running some of the
+bot's gateway shards (`Settings.shards`) only fires the timers of its own guilds' games, so
+several processes can share one database. Everything is read from storage, so a restart
+resumes where it stopped. Each timer advance is a compare-and-set on the game's version and
+stage, made *before* notifying: a move that lands meanwhile wins, and a
 reminder is never sent twice (at worst one is lost in a crash). An awaited seat the bot plays
 (an AI seat or stand-in) found by a due timer is played here too, so a crash between two AI
 moves never stalls a game.
@@ -40,7 +42,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.storage import GameRecord, Storage
+from bot.storage import GameRecord, ShardSet, Storage
 from bot.tables import ActResult, TableService
 
 log = logging.getLogger(__name__)
@@ -83,11 +85,13 @@ class ReminderDispatcher:
         clock: Callable[[], float] | None = None,
         poll_seconds: float = 60.0,
         owns_guild: Callable[[int], bool] | None = None,
+        shards: ShardSet | None = None,
         batch: int = 100,
     ) -> None:
         """Pass the process's `tables` so default moves share its per-game locks (without it a
         private TableService is made; storage's version check still keeps moves whole).
-        `owns_guild` limits a shard process to its own guilds' games."""
+        `shards` limits a shard process to its own guilds' games, in the storage query (so
+        other processes' games never fill its batch); `owns_guild` is a further filter."""
         self.storage = storage
         self.tables = tables or TableService(storage, clock=clock or time.time)
         self.notify = notify
@@ -95,6 +99,7 @@ class ReminderDispatcher:
         self.clock = clock or self.tables.clock
         self.poll_seconds = poll_seconds
         self.owns_guild = owns_guild
+        self.shards = shards
         self.batch = batch
         self._task: asyncio.Task[None] | None = None
 
@@ -127,7 +132,7 @@ class ReminderDispatcher:
         """Fire every due reminder once; returns what was sent."""
         now = self.clock() if now is None else now
         sent: list[Sent] = []
-        for rec in await self.storage.due_reminders(now, self.batch):
+        for rec in await self.storage.due_reminders(now, self.batch, self.shards):
             if self.owns_guild is not None and not self.owns_guild(rec.guild_id):
                 continue
             try:
@@ -179,6 +184,7 @@ class ReminderDispatcher:
             return []  # a move or another pass got there first
         if not targets:
             return []  # only away players (or AI seats) are awaited: nobody to nudge
+        log.info("game %s (guild %s): %s reminder to %s", rec.id, rec.guild_id, name, targets)
         await self.notify(rec, targets, name)
         return [Sent(rec.id, name, targets)]
 

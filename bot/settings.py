@@ -6,9 +6,12 @@ Every field is one row of the README's settings table; keep the two in step.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated, Any, Self
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.storage import ShardSet
 
 
 class Settings(BaseSettings):
@@ -54,6 +57,45 @@ class Settings(BaseSettings):
     guild_ready_timeout: float = Field(
         default=2.0, ge=0, description="Seconds discord.py waits for guilds before on_ready."
     )
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        description="Total gateway shards across every bot process (unset: one process, "
+        "no sharding).",
+    )
+    shard_ids: Annotated[list[int], NoDecode] = Field(
+        default_factory=list,
+        description="The shards this process runs, e.g. `0,1` (empty: all of SHARD_COUNT). "
+        "It owns those shards' servers, their games and their reminders.",
+    )
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        # "0,1" in the environment or .env; a list when built in code.
+        if isinstance(value, str):
+            return [int(part) for part in value.replace(" ", "").split(",") if part]
+        return value
+
+    @model_validator(mode="after")
+    def _shards_in_range(self) -> Self:
+        if self.shard_ids and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the total across all processes)")
+        count = self.shard_count or 1
+        wrong = [i for i in self.shard_ids if not 0 <= i < count]
+        if wrong:
+            raise ValueError(f"SHARD_IDS {wrong} are not shards of SHARD_COUNT={count} "
+                             f"(0 to {count - 1})")
+        if len(set(self.shard_ids)) != len(self.shard_ids):
+            raise ValueError(f"SHARD_IDS repeats a shard: {self.shard_ids}")
+        return self
+
+    def shards(self) -> ShardSet | None:
+        """The shards this process runs; None when the bot is not sharded (one process)."""
+        if self.shard_count is None:
+            return None
+        ids = tuple(sorted(self.shard_ids)) or tuple(range(self.shard_count))
+        return ShardSet(count=self.shard_count, ids=ids)
 
     def token(self) -> str | None:
         return self.discord_token.get_secret_value() if self.discord_token else None

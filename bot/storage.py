@@ -66,6 +66,31 @@ class DuplicateSeat(StorageError):
 
 
 # ---- records -------------------------------------------------------------------------------
+SHARD_SHIFT = 22
+"""Discord's rule: a guild lives on shard ``(guild_id >> 22) % shard_count``."""
+
+
+class ShardSet(BaseModel):
+    """The gateway shards one bot process runs, and so the guilds (and games) it owns.
+
+    Several processes sharing one database each own the games of their shards' guilds: only
+    the owner's reminder dispatcher touches them. Games with no guild (id 0) live on shard 0,
+    as Discord sends direct messages to shard 0.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    count: int = Field(ge=1)
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> SHARD_SHIFT) % self.count in self.ids
+
+    @property
+    def owns_all(self) -> bool:
+        return set(self.ids) >= set(range(self.count))
+
+
 class GameSettings(BaseModel):
     """Per-game table settings, stored as JSON in `games.settings`.
 
@@ -402,8 +427,10 @@ class Storage(ABC):
 
     # reminders
     @abstractmethod
-    async def due_reminders(self, now: float, limit: int = 100) -> list[GameRecord]:
-        """Active games whose next reminder is due, earliest first."""
+    async def due_reminders(self, now: float, limit: int = 100,
+                            shards: ShardSet | None = None) -> list[GameRecord]:
+        """Active games whose next reminder is due, earliest first; with `shards`, only the
+        games of guilds on those shards (None: every game)."""
 
     @abstractmethod
     async def set_reminder(
@@ -931,12 +958,23 @@ class SqliteStorage(Storage):
         return [_action(r) for r in rows]
 
     # ---- reminders ----------------------------------------------------------------------
-    async def due_reminders(self, now: float, limit: int = 100) -> list[GameRecord]:
+    async def due_reminders(self, now: float, limit: int = 100,
+                            shards: ShardSet | None = None) -> list[GameRecord]:
+        sql = (f"SELECT {_GAME_COLS} FROM games WHERE status = 'active'"
+               " AND next_reminder_at IS NOT NULL AND next_reminder_at <= ?")
+        params: list[Any] = [now]
+        if shards is not None and not shards.owns_all:
+            # Filtered here, not after the LIMIT: another shard's backlog must not crowd this
+            # shard's due games out of the batch. `>>` and `%` on 64-bit integers mean the
+            # same in SQLite and PostgreSQL (guild ids are positive and below 2**63).
+            if not shards.ids:
+                return []
+            sql += (f" AND ((guild_id >> {SHARD_SHIFT}) % ?) IN"
+                    f" ({', '.join('?' for _ in shards.ids)})")
+            params += [shards.count, *shards.ids]
         async with self._read() as db:
             rows = await db.execute_fetchall(
-                f"SELECT {_GAME_COLS} FROM games WHERE status = 'active'"
-                " AND next_reminder_at IS NOT NULL AND next_reminder_at <= ?"
-                " ORDER BY next_reminder_at, id LIMIT ?", (now, limit))
+                sql + " ORDER BY next_reminder_at, id LIMIT ?", [*params, limit])
         return [_game(r) for r in rows]
 
     async def set_reminder(

@@ -201,9 +201,11 @@ class Deduction:
         in_deck = [p.in_deck for p in board.positions]
         seen: Counter[str] = Counter()
         self.beneath: list[list[str]] = []
+        # Mystery Mode (P-MYST-02): the discards lie face down and a visitor may not look.
+        face_down = st.mystery and seat != st.spirit_seat
         for slot in st.secrets:
-            tr: list[str] = [pack.clue_card(c).trauma for c in slot.discards
-                             if not pack.is_fear_card(c)]
+            tr: list[str] = [] if face_down else [
+                pack.clue_card(c).trauma for c in slot.discards if not pack.is_fear_card(c)]
             seen.update(tr)
             self.beneath.append(tr)
         seen.update(pack.clue_card(c).trauma for c in st.clue_revealed
@@ -882,6 +884,9 @@ def _visitor_prompt(eng: Engine, seat: str, legal: list[Action]) -> Action:
         return legal[0]
     if then in ("item_discard",):
         return legal[-1]
+    if then == "reduce":  # a visitor's effect lowers a die: the strongest one
+        return max(legal, key=lambda a: eng.die(int(str(a.p("option")))).value
+                   if str(a.p("option")).isdigit() else -1)
     for stop in ("done", "no", "stop", "cancel"):
         for a in legal:
             if a.p("option") == stop and then in ("inspect_bottom", "reorder", "take_cellar"):
@@ -1243,19 +1248,16 @@ def choose_action(state: PresenceState, seat: str) -> Action:
         raise IllegalAction("Nothing to do.", rule="CORE-TURN")
     if len(legal) == 1:
         return legal[0]
-    eng = Engine(state)
-    try:
-        if state.prompts and seat in state.prompts[-1].seats:
-            if seat == state.spirit_seat:
-                picked = _spirit_prompt(eng, seat, legal)
-            else:
-                picked = _visitor_prompt(eng, seat, legal)
-        elif seat == state.spirit_seat:
-            picked = _spirit_turn(eng, legal)
+    eng = Engine(state)  # read only: the AI calls no method that changes the state
+    if state.prompts and seat in state.prompts[-1].seats:
+        if seat == state.spirit_seat:
+            picked = _spirit_prompt(eng, seat, legal)
         else:
-            picked = _visitor_turn(eng, seat, legal)
-    finally:
-        eng.events.clear()
+            picked = _visitor_prompt(eng, seat, legal)
+    elif seat == state.spirit_seat:
+        picked = _spirit_turn(eng, legal)
+    else:
+        picked = _visitor_turn(eng, seat, legal)
     return picked if picked in legal else legal[0]
 
 

@@ -224,7 +224,8 @@ Cards, boards and tracks
                     fireplace_room, cellar_room, item_discard_room, chamber: Chamber(room,
                     passage_id, uncover: Action) | None                       (manor.toml)
   Presets           script presets, fear presets, board symbols, difficulty labels,
-                    first-game preset, unlock groups                        (presets.toml)
+                    first-game preset, unlock groups, True Horror's atmospheric
+                    lines (HorrorLine: id, text)                            (presets.toml)
   PackOptions       the printed numbers and switches (see the class)          (pack.toml)
 
 Win tests (scripts; discriminated on ``test``): ``visitors_win``, ``succumbed_gte {n}``,

@@ -3122,7 +3122,9 @@ class Engine:
         taken = {v.character for v in st.visitors.values()}
         opts = [(c.id, f"{c.name}: {c.text}" if c.text else c.name)
                 for c in self.pack.visitors if c.id not in taken]
-        self.ask("setup", seat, "Choose your visitor character (P-SETUP-15).", opts,
+        second = bool(st.controller) and st.controller[seat] != seat  # P-2P-01
+        self.ask("setup", seat, "Choose your second visitor character (P-2P-01)." if second
+                 else "Choose your visitor character (P-SETUP-15).", opts,
                  "choose_visitor", index=index)
 
     def on_choose_visitor(self, option: str, prompt: Prompt) -> None:

@@ -341,6 +341,12 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 ch = sp["chamber"]
                 lines.append(f"Secret Chamber — passage card: {ch['aside']}; cards inside: "
                              + (", ".join(ch["cards"]) or "none"))
+            if sp.get("unknown_threat") and state.phase == "setup":  # H-39, while choosing
+                ut = sp["unknown_threat"]
+                lines.append(f"Unknown Threat — your deck ({len(ut['deck'])}): "
+                             + (", ".join(ut["deck"]) or "none") + "; spirit clues: "
+                             + (", ".join(ut["clues"]) or "none") + "; secrets: "
+                             + (", ".join(ut["secrets"]) or "none"))
             if inspected:
                 lines.append("You inspected: " + " ".join(inspected))
             return "\n".join(lines)

@@ -57,7 +57,9 @@ hand (a visitor's own view only): [{id, name, kind "action"|"clue", trauma?, roo
 spirit_private (the spirit's own view only): {script {id, name, type, alignment, top,
   bottom}, secrets [{position, id, name, trauma}], tokens {room: [clue name]},
   hand [{id, name, top, bottom}], discard [name], drawn_spirit_clues [name],
-  removed_clues [name]}
+  removed_clues [name]; with the variants: clue_discards {position: [name]} (Mystery Mode),
+  chamber {aside name, cards [name]} (H-35, H-36), unknown_threat {deck, clues, secrets
+  [name]} (H-39)}
 inspected [str] — what this seat inspected privately (last few)
 """
 
@@ -159,6 +161,12 @@ def spirit_private(state: PresenceState) -> dict[str, Any]:
     if st.chamber is not None:  # H-35, H-36
         extra["chamber"] = {"aside": t.names[st.chamber.aside],
                             "cards": [t.names[c] for c in st.chamber.cards]}
+    ut = st.unknown_threat
+    if ut is not None:  # H-39: the spirit's own Unknown Threat choices
+        extra["unknown_threat"] = {
+            "deck": [t.spirit_cards[c]["name"] for c in ut.deck],
+            "clues": [pack.spirit_clue(c).name for c in ut.clues],
+            "secrets": [pack.secret(c).name for c in ut.secrets]}
     return {
         **extra,
         "script": _script(eng, st.script) if st.script else None,

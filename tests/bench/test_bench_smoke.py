@@ -7,13 +7,14 @@ measures what it claims: moves really flow through the bot, the probe sees a sta
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 
 from bench.__main__ import check_targets
 from bench.engine import bench_engine, bench_render
 from bench.footprint import bench_memory, bench_storage
 from bench.roundtrip import bare_roundtrip, games_roundtrip
-from bot.looplag import LoopLagProbe
+from bot.looplag import LoopLagProbe, freeze_startup_heap
 
 
 def test_engine_bench_times_apply_and_legal_actions_over_whole_games() -> None:
@@ -76,3 +77,11 @@ def test_targets_are_checked_against_the_figures() -> None:
     assert checks["ack p99 < 100 ms with 200 games"] is False
     assert checks["move → board posted median < 100 ms"] is True
     assert checks["event-loop stall < 20 ms at any time"] is True
+
+
+def test_freezing_the_startup_heap_keeps_it_out_of_full_collections() -> None:
+    try:
+        frozen = freeze_startup_heap(["cogs.lobby"])
+        assert frozen > 1000 and gc.get_freeze_count() >= frozen - 10
+    finally:
+        gc.unfreeze()

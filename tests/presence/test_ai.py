@@ -13,7 +13,7 @@ from rules.core.types import Action
 from rules.presence.ai import Deduction, choose_action, spirit_mode
 from rules.presence.engine import Engine, pack_for
 from rules.presence.game import GAME
-from rules.presence.state import PresenceState
+from rules.presence.state import PresenceState, Step
 from tests.presence.helpers import new_game, seats
 
 MAX_STEPS = 6000
@@ -137,7 +137,7 @@ def test_p_secret_01_deduction_fixes_revealed_secrets_and_reads_the_counts() -> 
 
 def test_p_clue_05_ai_discards_a_clue_card_beneath_its_deduced_secret() -> None:
     """With three secrets revealed, a clue card of the fourth trauma goes beneath the fourth
-    position, not beneath the position it would most likely fit by counts alone."""
+    position (PR-03), wherever its count alone would point."""
     st = new_game(3, 2)
     pack = pack_for(st.pack_path)
     for slot in st.secrets[:3]:
@@ -146,13 +146,9 @@ def test_p_clue_05_ai_discards_a_clue_card_beneath_its_deduced_secret() -> None:
     card = next(c for c in st.clue_deck if not pack.is_fear_card(c)
                 and pack.clue_card(c).trauma == trauma)
     st.clue_deck.remove(card)
-    v = st.visitors["s2"]
-    v.hand.append(card)
+    st.visitors["s2"].hand.append(card)
     eng = Engine(st)
-    eng.later()
-    from rules.presence.state import Step
-
-    st.queue.insert(0, Step(op="discard_clue", args={"seat": "s2", "card": card}))
+    eng.later(Step(op="discard_clue", args={"seat": "s2", "card": card}))  # PR-03 prompt
     eng.run()
     assert st.prompts and st.prompts[-1].kind == "clue_discard"
     assert choose_action(st, "s2").p("option") == "4"
@@ -169,6 +165,7 @@ def test_p_secret_03_ai_invokes_only_a_sure_secret() -> None:
                 and pack.clue_card(c).trauma == trauma][:3]
     for c in matching:
         st.clue_deck.remove(c)
+    assert Deduction(Engine(st), "s2").invoke_value(0, st, 1.0) < 0  # nothing beneath yet
     st.secrets[0].discards = matching
     ded = Deduction(Engine(st), "s2")
     assert ded.matching_dist(0)[3] == pytest.approx(1.0)
@@ -218,3 +215,14 @@ def test_p_win_04_ai_spirit_reaches_its_script_goal_more_than_a_random_spirit(
         ai += a.spirit_seat in a.winners
         rnd += r.spirit_seat in r.winners
     assert ai > rnd + 1, (alignment, ai, rnd)
+
+
+def test_bench_presence_ai_reports_win_rates_by_alignment(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m bench.presence_ai` runs and prints its table (kept cheap: one game)."""
+    from bench.presence_ai import main
+
+    assert main(["--games", "1", "--players", "3", "--visitors", "random",
+                 "--spirit", "first"]) == 0
+    out = capsys.readouterr().out
+    assert "visitors win" in out and " 3 all " in out

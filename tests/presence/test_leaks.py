@@ -441,11 +441,18 @@ def test_H_L4_spirit_private_summary_names_its_secrets() -> None:
         card = PACK.secret(slot.card)
         assert f"Secret {slot.position}: {card.name} ({card.trauma})" in text
     for room, toks in st.tokens.items():
-        for t in toks:
-            if t.kind == "spirit":
-                assert PACK.spirit_clue_of(t.id).name in text, room
+        names = [PACK.spirit_clue_of(t.id).name for t in toks if t.kind == "spirit"]
+        if names:  # by room name, as the players read the board
+            assert f"{PACK.room(room).name}: {', '.join(names)}" in text, room
     for c in st.spirit.hand:
         assert PACK.spirit_card(c).name in text
+    removed = [PACK.clue_card(c).name for c in st.clue_box if not PACK.is_fear_card(c)]
+    assert removed and "Clue cards removed in setup: " + ", ".join(removed) in text  # H-13
+    waiting = st.model_copy(deep=True)  # H-25: spirit clues drawn in upkeep, not yet placed
+    waiting.drawn_spirit_clues = waiting.spirit_clue_bag[:2]
+    names = [PACK.spirit_clue_of(c).name for c in waiting.drawn_spirit_clues]
+    assert "Spirit clues to place: " + ", ".join(names) in (
+        GAME.private_summary(waiting, SPIRIT) or "")
     for seat in st.visitor_seats:
         mine = GAME.private_summary(st, seat) or ""
         assert PACK.script(st.script).name not in mine

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 from rules.core.errors import IllegalAction
 from rules.core.types import act
 from rules.presence import actions as K
+from rules.presence.content import DEFAULT_PACK_DIR, check_pack
 from rules.presence.engine import Engine, parse_effect
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
+from tests.packs import copy_pack_from
+from tests.packs import edit as edit_pack
 from tests.presence.helpers import SPIRIT, edit, new_game, seats, to_spirit_turn
 
 
@@ -94,6 +98,14 @@ def test_p_horror_02_the_spirit_whispers_only_a_fixed_line_once_a_turn() -> None
     assert not [a for a in GAME.legal_actions(plain, SPIRIT) if a.kind == K.WHISPER]
     with pytest.raises(IllegalAction):
         GAME.apply(st, SPIRIT, act(K.WHISPER, line="anything I like"))
+
+
+def test_p_horror_02_the_pack_validator_refuses_two_lines_with_one_id(tmp_path: Path) -> None:
+    assert Engine(new_game(3)).pack.presets.horror_lines  # the shipped pack has its lines
+    folder = copy_pack_from(DEFAULT_PACK_DIR, tmp_path)
+    edit_pack(folder, "presets.toml", 'id = "footsteps"', 'id = "cold"')
+    findings = [f for f in check_pack(folder) if f.severity == "error"]
+    assert [f.rule for f in findings] == ["P-HORROR-02"]
 
 
 def granted(st: PresenceState, max_words: int = 3, vocabulary: tuple[str, ...] = ()

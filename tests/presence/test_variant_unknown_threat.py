@@ -105,6 +105,9 @@ def test_p_unk_03_p_unk_04_h_39_the_spirit_builds_its_deck_clues_and_secrets() -
     assert "is making a choice" in public_before  # H-40
     assert not GAME.public_choices(st, SPIRIT)
     st, events, secrets = _build(st)
+    assert st.phase == "setup"  # the spirit's DM lists its choices while setup goes on
+    assert PACK.spirit_card(DECK[0]).name in (GAME.private_summary(st, SPIRIT) or "")
+    assert PACK.spirit_card(DECK[0]).name not in (GAME.private_summary(st, "s2") or "")
     # P-UNK-03: the custom twelve, from three spirits
     held = st.spirit.hand + st.spirit.deck
     assert sorted(held) == sorted(DECK) and st.spirit_cards == DECK

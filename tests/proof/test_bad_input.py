@@ -61,7 +61,7 @@ def _category(res: InteractionRecord) -> str:
         ("already", "already"), ("retired-button", "isn't one I know"),
         ("pick", "Pick one"), ("menu", "choices"), ("hand", "You are"),
         ("stale", "earlier turn"), ("no-mode", "has no mode"), ("started", "has started"),
-        ("not-live", "isn't being played"),
+        ("not-live", "isn't being played"), ("created (blank options)", "is open in"),
     ):
         if words.lower() in text.lower():
             return key
