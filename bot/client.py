@@ -80,6 +80,7 @@ class GameBot(commands.Bot):
         self.cog_modules = tuple(cogs)
         self.reminders: ReminderDispatcher | None = None
         self._component_templates: list[re.Pattern[str]] = []
+        self._boards_caught_up = False
 
     async def setup_hook(self) -> None:
         if (owned := self.owned_shards) is not None:
@@ -108,6 +109,17 @@ class GameBot(commands.Bot):
                 shards=self.owned_shards,
             )
             self.reminders.start()
+
+    async def on_ready(self) -> None:
+        """Once per process: post the boards a crash left behind (moves stored, not shown)."""
+        if self._boards_caught_up:
+            return
+        self._boards_caught_up = True
+        from cogs.utils.table import delivery_for
+
+        posted = await delivery_for(self).catch_up_boards()
+        if posted:
+            log.info("posted %d board(s) left behind by the last shutdown", posted)
 
     async def on_message(self, message: discord.Message, /) -> None:
         """No prefix commands: messages only reach the cogs' listeners (strict table talk)."""

@@ -302,7 +302,17 @@ class Storage(ABC):
     ) -> GameRecord: ...
 
     @abstractmethod
-    async def set_board_message(self, game_id: int, message_id: int | None) -> None: ...
+    async def set_board_message(self, game_id: int, message_id: int | None,
+                                version: int | None = None) -> None:
+        """Remember the board post (and the game version it shows, when known)."""
+
+    @abstractmethod
+    async def boards_behind(
+        self, shards: ShardSet | None = None,
+    ) -> list[tuple[GameRecord, int]]:
+        """Active games with moves stored after their last board post (a crash between
+        storing a move and posting its board), each with the version its board shows; with
+        `shards`, only those shards' guilds."""
 
     # seats
     @abstractmethod
@@ -450,6 +460,21 @@ _GAME_COLS = (
 _SEAT_COLS = "game_id, seat, user_id, position, joined_at, dms_ok, role_pref, ai_standin"
 _PREF_COLS = "user_id, away, quiet_start, quiet_end, tz_minutes, notify_near"
 _ACTION_COLS = "game_id, seq, seat, user_id, action, at"
+
+
+def _shard_filter(shards: ShardSet | None) -> tuple[str | None, list[Any]]:
+    """A WHERE clause tail keeping the guilds of `shards` (None: nothing to run).
+
+    `>>` and `%` on 64-bit integers mean the same in SQLite and PostgreSQL (guild ids are
+    positive and below 2**63).
+    """
+    if shards is None or shards.owns_all:
+        return "", []
+    if not shards.ids:
+        return None, []
+    where = (f" AND ((guild_id >> {SHARD_SHIFT}) % ?) IN"
+             f" ({', '.join('?' for _ in shards.ids)})")
+    return where, [shards.count, *shards.ids]
 
 
 def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
@@ -683,10 +708,28 @@ class SqliteStorage(Storage):
                              (settings.model_dump_json(), now, game_id))
             return await self._one_game(db, game_id)
 
-    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+    async def set_board_message(self, game_id: int, message_id: int | None,
+                                version: int | None = None) -> None:
         async with self._tx() as db:
-            await db.execute("UPDATE games SET board_message_id = ? WHERE id = ?",
-                             (message_id, game_id))
+            if version is None:
+                await db.execute("UPDATE games SET board_message_id = ? WHERE id = ?",
+                                 (message_id, game_id))
+            else:
+                await db.execute(
+                    "UPDATE games SET board_message_id = ?, board_version = ? WHERE id = ?",
+                    (message_id, version, game_id))
+
+    async def boards_behind(
+        self, shards: ShardSet | None = None,
+    ) -> list[tuple[GameRecord, int]]:
+        sql = (f"SELECT {_GAME_COLS}, board_version FROM games WHERE status = 'active'"
+               " AND board_version IS NOT NULL AND board_version < version")
+        where, params = _shard_filter(shards)
+        if where is None:
+            return []
+        async with self._read() as db:
+            rows = await db.execute_fetchall(sql + where + " ORDER BY id", params)
+        return [(_game(r), int(r[-1])) for r in rows]
 
     # ---- seats --------------------------------------------------------------------------
     async def add_seat(
@@ -962,16 +1005,13 @@ class SqliteStorage(Storage):
                             shards: ShardSet | None = None) -> list[GameRecord]:
         sql = (f"SELECT {_GAME_COLS} FROM games WHERE status = 'active'"
                " AND next_reminder_at IS NOT NULL AND next_reminder_at <= ?")
-        params: list[Any] = [now]
-        if shards is not None and not shards.owns_all:
-            # Filtered here, not after the LIMIT: another shard's backlog must not crowd this
-            # shard's due games out of the batch. `>>` and `%` on 64-bit integers mean the
-            # same in SQLite and PostgreSQL (guild ids are positive and below 2**63).
-            if not shards.ids:
-                return []
-            sql += (f" AND ((guild_id >> {SHARD_SHIFT}) % ?) IN"
-                    f" ({', '.join('?' for _ in shards.ids)})")
-            params += [shards.count, *shards.ids]
+        # Filtered in SQL, not after the LIMIT: another shard's backlog must not crowd this
+        # shard's due games out of the batch.
+        where, shard_params = _shard_filter(shards)
+        if where is None:
+            return []
+        sql += where
+        params: list[Any] = [now, *shard_params]
         async with self._read() as db:
             rows = await db.execute_fetchall(
                 sql + " ORDER BY next_reminder_at, id LIMIT ?", [*params, limit])

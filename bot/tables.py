@@ -903,8 +903,9 @@ class TableService:
                                                 expected_version=rec.version)
             return rec.settings.model_dump()
 
-    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
-        await self.storage.set_board_message(game_id, message_id)
+    async def set_board_message(self, game_id: int, message_id: int | None,
+                                version: int | None = None) -> None:
+        await self.storage.set_board_message(game_id, message_id, version)
 
     async def set_dms_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         await self.storage.set_dms_ok(game_id, user_id, ok)

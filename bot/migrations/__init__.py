@@ -142,9 +142,16 @@ _0002_ASYNC_PLAY = (
     """,
 )
 
+_0003_BOARD_VERSION = (
+    # The game version the current board post shows. A move stored just before a crash has
+    # no board yet; at start the bot posts one for every game whose board is behind.
+    "ALTER TABLE games ADD COLUMN board_version INTEGER",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _0001_INITIAL),
     Migration(2, "async_play", _0002_ASYNC_PLAY),
+    Migration(3, "board_version", _0003_BOARD_VERSION),
 )
 """Every migration, in order. The last number is the schema version a fresh database ends at."""
 

@@ -473,6 +473,38 @@ class Delivery:
                 raise
             await self.thread_gone(record)
 
+    async def catch_up_boards(self) -> int:
+        """Post the board of every game with moves stored after its last board post.
+
+        A crash between storing a move and posting its board would otherwise leave the table
+        looking at the old board (whose buttons now say "earlier turn"). The missed moves'
+        public lines are rebuilt from the action log. Returns how many boards were posted.
+        """
+        posted = 0
+        for stale, board_version in await self.bot.storage.boards_behind(self.bot.owned_shards):
+            try:
+                async with self.lock(stale.id):
+                    record = await self.bot.tables.get(stale.id)
+                    if record.status != "active":
+                        continue
+                    history = await self.bot.tables.history(record.id)
+                    missed = [e for entry in history for e in entry.events
+                              if e.public and entry.seq > board_version]
+                    state = await self.bot.tables.state(record.id)
+                    lines = ["(The bot restarted; these moves were stored before it went down.)",
+                             *(e.text for e in missed)]
+                    channel = await self.thread(record)
+                    if channel is None:
+                        continue
+                    users = await self.bot.tables.users_of(record.id)
+                    game = game_of(record)
+                    await self.post_board(record, game, state, lines, game.result(state),
+                                          channel, users)
+                    posted += 1
+            except Exception:  # one game's trouble must not stop the others catching up
+                log.exception("could not catch up the board of game %s", stale.id)
+        return posted
+
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          lines: list[str], result: Result | None,
                          channel: discord.abc.Messageable,
@@ -518,7 +550,7 @@ class Delivery:
             kwargs["view"] = view
         message = await channel.send(content, **kwargs)
         old = record.board_message_id
-        await self.bot.storage.set_board_message(record.id, message.id)
+        await self.bot.storage.set_board_message(record.id, message.id, record.version)
         if old and isinstance(channel, discord.abc.Messageable):
             try:
                 await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -124,7 +125,7 @@ def test_unsharded_by_default_and_bad_shards_refused(monkeypatch: pytest.MonkeyP
 
 def test_build_bot_connects_only_the_settings_shards(tmp_path: Path) -> None:
     # Built, never started: nothing is opened, so nothing needs closing.
-    base = {"discord_token": "t", "database_path": tmp_path / "db.sqlite3"}
+    base: dict[str, Any] = {"discord_token": "t", "database_path": tmp_path / "db.sqlite3"}
     plain = build_bot(Settings(_env_file=None, **base))  # type: ignore[call-arg]
     assert type(plain) is GameBot and plain.owned_shards is None
     sharded = build_bot(Settings(  # type: ignore[call-arg]

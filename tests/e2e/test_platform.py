@@ -6,6 +6,7 @@ and not a game's rules.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from bot.emulator.permissions import GAME_BOT_PERMISSIONS
@@ -268,3 +269,35 @@ async def test_every_view_sent_is_json_and_no_secret_in_the_thread(table: Table)
     thread_text = " ".join(m.content for m in table.emu.messages_in(table.thread()))
     for hand in hands:
         assert "Your hand: " + hand.strip("[]") not in thread_text
+
+
+async def test_a_move_stored_just_before_a_crash_gets_its_board_after_the_restart(
+    table: Table,
+) -> None:
+    """#7 "never loses a game": a move stored but not shown (killed between the commit and
+    the board post) is announced with its board as soon as the bot is back."""
+    await table.lobby(players=(table.bob,), options="rounds=2")
+    await table.slash(table.alice, table.thread(), "game start")
+    await table.click(table.alice, table.board(), label="Wager 1")
+    assert table.bot is not None
+    gid = await table.game_id()
+    record = await table.bot.storage.get_game(gid)
+    assert record is not None and record.version == 1
+    # Make the stored board lag one move behind, as a crash after the commit would.
+    await table.bot.storage.set_board_message(gid, record.board_message_id, 0)
+    assert [r.id for r, _ in await table.bot.storage.boards_behind()] == [gid]
+    posts_before = len(table.emu.messages_in(table.thread()))
+    await table.restart()
+    for _ in range(200):  # the catch-up runs from on_ready, off the emulator's books
+        if not await table.bot.storage.boards_behind():
+            break
+        await asyncio.sleep(0.02)
+    await table.emu.settle()
+    posts = table.emu.messages_in(table.thread())[posts_before:]
+    assert len(posts) == 1, [p.content for p in posts]
+    assert "restarted" in posts[0].content and "sets the wager at 1" in posts[0].content
+    assert await table.bot.storage.boards_behind() == []
+    # the new board is the live one: its buttons play on
+    res = await table.click(table.alice, table.board(), label="My choices")
+    await res.wait_done()
+    assert "Your choices" in res.text
