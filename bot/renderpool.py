@@ -46,9 +46,30 @@ up, the loop that acknowledges interactions still gets the CPU first (a late ack
 fails the interaction; a late board is only late)."""
 
 
+def die_with_parent() -> None:
+    """Ask Linux to end this worker when its parent (the fork server) goes.
+
+    Used twice: the fork server ties itself to the bot (`bot._forkserver_tie`), and each
+    worker to the fork server. Without it a SIGKILLed bot leaves its render processes behind
+    (the crash proof found them).
+    """
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() == 1:  # the parent was already gone before the request took hold
+            os._exit(0)
+    except (OSError, AttributeError):
+        log.info("cannot tie render workers to the bot's lifetime on this platform")
+
+
 def _warm() -> None:
-    """Worker start: lower the worker's priority, and import every renderer now rather than
-    during a player's first move."""
+    """Worker start: end with the bot, lower the worker's priority, and import every renderer
+    now rather than during a player's first move."""
+    die_with_parent()
     try:
         os.nice(RENDER_NICENESS)
     except OSError:
@@ -65,6 +86,7 @@ def pool() -> ProcessPoolExecutor:
     with _pool_lock:
         if _pool is None:
             context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["bot._forkserver_tie"])
             _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=context,
                                         initializer=_warm)
         return _pool
