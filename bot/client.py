@@ -20,6 +20,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot import renderpool
 from bot.reminders import ReminderDispatcher
 from bot.settings import Settings
 from bot.storage import ShardSet, Storage, storage_for
@@ -81,11 +82,14 @@ class GameBot(commands.Bot):
         self.reminders: ReminderDispatcher | None = None
         self._component_templates: list[re.Pattern[str]] = []
         self._boards_caught_up = False
+        self._warming: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         if (owned := self.owned_shards) is not None:
             log.info("running gateway shards %s of %d", list(owned.ids), owned.count)
         await self.storage.open()
+        # Render workers start in the background while the bot connects (bot.renderpool).
+        self._warming = asyncio.create_task(renderpool.warm())
         for module in self.cog_modules:
             await self.load_extension(module)
         if self.settings.sync_commands:

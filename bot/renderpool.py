@@ -112,6 +112,18 @@ async def render(game: str, view: dict[str, Any]) -> bytes | None:
         return await asyncio.to_thread(render_board, game, view)
 
 
+async def warm() -> None:
+    """Start every worker now, so the first board after a (re)start is not kept waiting
+    for processes to spawn and import the renderers."""
+    executor = pool()
+    loop = asyncio.get_running_loop()
+    try:
+        await asyncio.gather(*(loop.run_in_executor(executor, os.getpid)
+                               for _ in range(workers())))
+    except BrokenProcessPool:
+        _discard(executor)
+
+
 def shutdown() -> None:
     """Stop the workers (tests, or a process that renders no more)."""
     global _pool

@@ -171,7 +171,7 @@ class _StateCache:
     never mutates its input); callers must not mutate what they get.
     """
 
-    def __init__(self, max_games: int = 128, per_game: int = 6) -> None:
+    def __init__(self, max_games: int = 512, per_game: int = 6) -> None:
         self.max_games = max_games
         self.per_game = per_game
         self._data: OrderedDict[int, OrderedDict[int, _Cached]] = OrderedDict()
@@ -305,7 +305,7 @@ class TableService:
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = default_seed,
         *,
-        cache_games: int = 128,
+        cache_games: int = 512,
     ) -> None:
         self.storage = storage
         self.games = games

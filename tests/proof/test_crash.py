@@ -33,6 +33,11 @@ from tests.proof.harness import (
 )
 from tests.tinygame import GAME as HIGHCARD
 
+MIN_KILLS = 2
+"""The proof needs at least this many SIGKILLs in the middle of the flurry."""
+MOVES_PER_KILL = 7
+"""Until MIN_KILLS, the players hold their next move at every this many acknowledgements."""
+
 
 async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
     n = scale()
@@ -76,7 +81,7 @@ async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
                     # flurry makes progress however slow the start), at a random moment of
                     # the moves in flight.
                     while not done.is_set():
-                        target = acks() + rng.randint(2, 6)
+                        target = min(acks() + rng.randint(2, 6), gate())
                         while acks() < target and not done.is_set():
                             await asyncio.sleep(0.02)
                         await asyncio.sleep(rng.uniform(0.0, 0.4))
@@ -85,8 +90,18 @@ async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
                         bot.kill()
                         await bot.start()
 
+                def gate() -> int:
+                    # Until the minimum kills have happened, moves wait at every MOVES_PER_KILL
+                    # acknowledgements for the next kill: on a fast machine the whole flurry
+                    # could otherwise end before the killer's first blow.
+                    return MOVES_PER_KILL * (bot.kills + 1)
+
                 async def play(p: Player) -> None:
                     for _ in range(5000):
+                        for _wait in range(1000):
+                            if bot.kills >= MIN_KILLS or acks() < gate():
+                                break
+                            await asyncio.sleep(0.02)
                         if await p.next_move() is None:
                             return
                         if not bot.alive or not emu.connected:
@@ -145,7 +160,7 @@ async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
                       f"found={found} answered-only={answered} lost-in-crash={lost} "
                       f"undelivered(bot down)={undelivered} "
                       f"stored={stored} startup={max(bot.startup_seconds):.1f}s max")
-                assert found == acked > 0 and bot.kills >= 2
+                assert found == acked > 0 and bot.kills >= MIN_KILLS
             finally:
                 bot.kill()
                 await storage.close()
