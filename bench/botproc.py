@@ -125,6 +125,18 @@ def heap(client: discord.Client | None) -> dict[str, int]:
     return out
 
 
+def render_in_threads() -> None:
+    """Before/after comparisons: draw boards in the bot's own process (worker threads), as
+    the bot did before `bot.renderpool`."""
+    from bot import renderpool
+    from renders import render_board
+
+    async def in_a_thread(game: str, view: dict[str, Any]) -> bytes | None:
+        return await asyncio.to_thread(render_board, game, view)
+
+    renderpool.render = in_a_thread  # type: ignore[assignment]
+
+
 def time_phases() -> None:
     """Time the steps of a move inside the bot: where the time to a posted board goes."""
     import cogs.utils.table as table
@@ -137,7 +149,7 @@ def time_phases() -> None:
     _timed(table.Delivery, "after_action", "delivery.after_action (DMs + board)")
     _timed(table.Delivery, "post_board", "delivery.post_board")
     _timed(table.Delivery, "picture", "delivery.picture (render off the loop)")
-    _timed(renderpool, "render", "renderpool.render (worker process)")
+    _timed(renderpool, "render", "renderpool.render")
     _timed(discord.abc.Messageable, "send", "channel.send (REST)")
 
 
@@ -204,6 +216,8 @@ async def run(args: argparse.Namespace) -> None:
                 sync_commands=True)
             client = build_bot(settings)
             held["client"] = client
+            if args.thread_renders:
+                render_in_threads()
             time_phases()
             time_gc()
             if not args.no_freeze:
@@ -229,6 +243,8 @@ def main() -> None:
     parser.add_argument("--bare", action="store_true")
     parser.add_argument("--idle", action="store_true",
                         help="no client at all: the probe alone, the machine's own noise")
+    parser.add_argument("--thread-renders", action="store_true",
+                        help="render in threads of the bot's process (the old way)")
     parser.add_argument("--no-freeze", action="store_true",
                         help="leave start-up objects in the garbage collector's generations")
     parser.add_argument("--stall-stacks", action="store_true",

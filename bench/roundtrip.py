@@ -160,6 +160,8 @@ class BotProcess:
             args.append("--idle")
         if os.environ.get("BENCH_NO_FREEZE") and not self.idle:
             args.append("--no-freeze")
+        if os.environ.get("BENCH_THREAD_RENDERS") and not self.idle:
+            args.append("--thread-renders")
         if os.environ.get("BENCH_STALL_STACKS") and not self.idle:
             args.append("--stall-stacks")
         if os.environ.get("BENCH_SLOW_CALLBACK_MS"):
