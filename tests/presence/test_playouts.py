@@ -1,0 +1,42 @@
+"""Random legal playouts of the session game at every player count (P-SESSION-01): each
+ends (Eternal Darkness at the latest, P-WIN-06), never raises, keeps every invariant after
+every action, and has someone awaited with a legal action until it ends.
+
+`PRESENCE_PLAYOUTS` (default 60 per player count, so 180 here; with the contract suite and
+the leak tests the default run plays over 300) sets the count;
+`python -m bench.soak --game presence --games 2000` is the long run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from rules.core.rng import Rng
+from rules.presence.game import GAME
+
+PLAYOUTS = int(os.environ.get("PRESENCE_PLAYOUTS", "60"))
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_p_session_01_p_win_06_random_playouts_end_and_keep_invariants(n: int) -> None:
+    seats = [f"s{i}" for i in range(1, n + 1)]
+    outcomes: dict[str, int] = {}
+    for seed in range(1000 * n, 1000 * n + PLAYOUTS):
+        state = GAME.setup(seats, GAME.options_model(), seed)
+        rng = Rng.from_seed(seed)
+        for step in range(5_000):
+            if GAME.result(state) is not None:
+                break
+            broken = GAME.invariants(state)
+            assert not broken, f"seed {seed} step {step}: {broken}"
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            legal = GAME.legal_actions(state, seat)
+            assert legal, f"seed {seed} step {step}: {seat} awaited with nothing to do"
+            state = GAME.apply(state, seat, rng.choice(legal)).state
+        result = GAME.result(state)
+        assert result is not None, f"seed {seed}: no end in 5000 actions"
+        kind = "eternal darkness" if not result.winners else "a winner"
+        outcomes[kind] = outcomes.get(kind, 0) + 1
+    assert sum(outcomes.values()) == PLAYOUTS
