@@ -28,7 +28,14 @@ from bot.tables import (
     tz_text,
 )
 from cogs.utils.errors import answer_error, on_app_command_error, reply
-from cogs.utils.table import DYNAMIC_ITEMS, delivery_for, game_of, show_hand, table_buttons
+from cogs.utils.table import (
+    DYNAMIC_ITEMS,
+    delivery_for,
+    game_of,
+    open_table_channel,
+    show_hand,
+    table_buttons,
+)
 from rules.core import Event
 from rules.core.game import Game
 from rules.registry import GAMES
@@ -230,10 +237,9 @@ class Lobby(commands.Cog):
                 continue
             summary = game.private_summary(started.state, seat.seat)
             if summary:
-                label = game.seat_label(started.state, seat.seat)
-                ok = await delivery.dm(
-                    seat.user_id, f"**{game.title}** (game #{gid}) — you are **{label}**."
-                    f"\n{summary}")
+                # The summary DM is kept current after every move (H-02).
+                ok = await delivery.send_summary(record, started.state, seat.seat,
+                                                 seat.user_id)
                 if not ok and f"<@{seat.user_id}>" not in closed:
                     closed.append(f"<@{seat.user_id}>")
         if channel is not None:
@@ -267,6 +273,11 @@ class Lobby(commands.Cog):
         if parsed.get("strict_table_talk"):
             needed["manage_messages"] = ("delete posts of players who may not talk now "
                                          "(strict table talk)")
+        own_channel = parsed.get("table_channel") == "channel"
+        if own_channel:
+            needed["manage_channels"] = "open the game's own channel (table_channel=channel)"
+            needed["manage_roles"] = ("let only the players who may talk post in that "
+                                      "channel (table_channel=channel)")
         perms = interaction.app_permissions
         missing = [why for name, why in needed.items() if not getattr(perms, name)]
         if missing:
@@ -277,9 +288,15 @@ class Lobby(commands.Cog):
                                                                              strict=True))
                              + ". Ask a server admin to grant them to my role here.")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        thread = await channel.create_thread(
-            name=f"{engine.title[:70]} — {interaction.user.display_name}"[:100],
-            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+        name = f"{engine.title[:70]} — {interaction.user.display_name}"[:100]
+        thread: discord.Thread | discord.TextChannel
+        if own_channel:
+            # A channel of its own (P-DISCORD-03); channel names are lower-case slugs.
+            slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "game"
+            thread = await open_table_channel(channel, slug[:100])
+        else:
+            thread = await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080)
         record = await self.bot.tables.create(interaction.guild_id or 0, channel.id, thread.id,
                                               game, parsed, interaction.user.id)
         await thread.send(embed=await self.lobby_embed(record), view=lobby_components(record.id))

@@ -7,28 +7,41 @@ seat that must answer — under **My choices** whenever it would name hidden car
 through `/presence answer`.
 
 Strict table talk (the game option `strict_table_talk`, P-DISCORD-04): a message posted (or
-edited) in the
-game's thread by a seated player whose speech is not `free` at that moment (the engine's
-public `table_talk`, P-DISCORD-01) is deleted, and its author is told by DM which rule applies
-and what they can still do. The bot needs only who posted where — never the text.
+edited) in the game's thread by a seated player whose speech is not `free` at that moment
+(the engine's public `table_talk`, P-DISCORD-01) is deleted, and its author is told by DM
+which rule applies and what they can still do. So is any post by a member who is not seated
+(P-DISCORD-09: a spectator could advise an alone visitor), and any seated player's post that
+forwards a message or carries files (P-DISCORD-07: it could show a hand). The bot needs only
+who posted where and what kind of message it is — never the text.
+
+A game in its own channel (the option `table_channel=channel`, P-DISCORD-03) mutes before
+anyone posts: after every move each seat's member overwrite follows its speech (only changed
+members are edited), and nobody else may post there.
+
+What silent players may always do comes as fixed-text commands (P-DISCORD-06, P-COMM-05):
+`/presence nudge` pings the awaited players, `/presence rules` answers privately from the
+bundled rules, `/presence flag` names a rule id publicly. None takes free text.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import reply
 from cogs.utils.gamecog import families_from, make_group
-from cogs.utils.table import delivery_for, play
+from cogs.utils.table import TABLE_TALK, delivery_for, is_table_channel, play
 from rules.core.types import Action
 from rules.presence.actions import COMMAND_OF_KIND, PROMPT_ANSWERS, SPEAK
 from rules.presence.engine import Engine
+from rules.presence.game import GAME
 from rules.presence.state import PresenceState
 
 if TYPE_CHECKING:
@@ -66,6 +79,16 @@ STILL_YOURS = (
 )
 
 
+NOT_SEATED = ("only its seated players may post in its thread: someone watching could "
+              "advise a visitor who is alone (P-DISCORD-09)")
+NOT_SEATED_STILL = ("You can follow the game in the thread; talk about it in another "
+                    "channel.")
+SHOWN = ("no post in its thread may forward a message or carry files: it could show a hand, "
+         "and hands are never shown (P-DISCORD-07, P-COMM-02)")
+SHOWN_STILL = ("When you may talk, say what you hold in words (P-COMM-03); a hand is read "
+               "only with **My hand** or `/game hand`.")
+
+
 def silence_reason(state: PresenceState, seat: str) -> str | None:
     """Why `seat` may not talk at the table now, naming the rule; None when it may
     (speech `free`, P-DISCORD-01). Public information only: it goes to the author by DM."""
@@ -100,6 +123,42 @@ class Presence(commands.Cog):
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        # game id -> when its table was last nudged (bot clock). In memory: a restart at
+        # worst allows one early nudge.
+        self.nudged: dict[int, float] = {}
+
+    async def cog_load(self) -> None:
+        delivery_for(self.bot).after_hooks.append(self.keep_table_channel)
+
+    async def cog_unload(self) -> None:
+        hooks = delivery_for(self.bot).after_hooks
+        if self.keep_table_channel in hooks:
+            hooks.remove(self.keep_table_channel)
+
+    async def keep_table_channel(self, record: GameRecord, state: Any) -> None:
+        """P-DISCORD-03: in a game's own channel, a seat may post exactly while its speech is
+        `free`; after each move only the members whose right changed are edited (one
+        overwrite each). Once the game is over everyone may talk."""
+        if (record.game != "presence" or record.options.get("table_channel") != "channel"
+                or not isinstance(state, PresenceState)):
+            return
+        channel = self.bot.get_channel(record.thread_id or 0)
+        if not isinstance(channel, discord.TextChannel):
+            return
+        users = await self.bot.tables.users_of(record.id)
+        for seat, user_id in sorted(users.items()):
+            if not user_id:
+                continue
+            free = record.status != "active" or silence_reason(state, seat) is None
+            want = discord.PermissionOverwrite(**dict.fromkeys(TABLE_TALK, free))
+            if channel.overwrites_for(discord.Object(user_id)) == want:
+                continue
+            # discord.py takes any User as a member target (it only needs the id and the
+            # overwrite type); its stubs say Member, which would cost a member fetch here.
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await channel.set_permissions(
+                user, overwrite=want,  # type: ignore[call-overload]
+                reason=f"game #{record.id}: {'may talk' if free else 'may not talk'} now")
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -115,31 +174,38 @@ class Presence(commands.Cog):
 
     async def police(self, message: discord.Message, *, edited: bool) -> None:
         # Games live in threads; a thread missing from the cache arrives as a partial channel.
+        # Every message of the server arrives here: plain text channels are no game's.
         if (message.author.bot or message.guild is None or message.type not in TALK_TYPES
-                or isinstance(message.channel, discord.TextChannel)):
+                or (isinstance(message.channel, discord.TextChannel)
+                    and not is_table_channel(message.channel))):
             return
         record = await self.bot.storage.find_game_by_thread(message.channel.id)
         if (record is None or record.game != "presence" or record.status != "active"
                 or not record.options.get("strict_table_talk")):
             return
         seat = await self.bot.tables.seat_of(record.id, message.author.id)
-        if seat is None:
-            return
-        # Judge against the board the author saw: under the game's delivery lock the stored
-        # state and the newest board post agree, and a message older than that board was
-        # written under an earlier state, so it gets the benefit of the doubt.
         async with delivery_for(self.bot).lock(record.id):
             current = await self.bot.storage.get_game(record.id)
             if current is None or current.status != "active":
                 return
-            if (not edited and current.board_message_id
-                    and message.id < current.board_message_id):
-                return
-            state = await self.bot.tables.state(record.id)
-            reason = (silence_reason(state, seat) if isinstance(state, PresenceState)
-                      else None)
-            if reason is None:
-                return
+            if seat is None:
+                rule, still = NOT_SEATED, NOT_SEATED_STILL
+            elif shows_more_than_words(message):
+                rule, still = SHOWN, SHOWN_STILL
+            else:
+                # Judge talk against the board the author saw: under the game's delivery
+                # lock the stored state and the newest board post agree, and a message older
+                # than that board was written under an earlier state, so it gets the benefit
+                # of the doubt.
+                if (not edited and current.board_message_id
+                        and message.id < current.board_message_id):
+                    return
+                state = await self.bot.tables.state(record.id)
+                reason = (silence_reason(state, seat) if isinstance(state, PresenceState)
+                          else None)
+                if reason is None:
+                    return
+                rule, still = f"right now {reason}", STILL_YOURS
             try:
                 await message.delete()
                 removed = True
@@ -156,8 +222,19 @@ class Presence(commands.Cog):
                 f"🤫 Please take back {what} in {where}: **The Presence** (game "
                 f"#{record.id}) ")
         await delivery_for(self.bot).dm(
-            message.author.id,
-            f"{head}plays with strict table talk, and right now {reason}.\n{STILL_YOURS}")
+            message.author.id, f"{head}plays with strict table talk, and {rule}.\n{still}")
+
+
+def shows_more_than_words(message: discord.Message) -> bool:
+    """A forwarded message or a post with files: it could show a hand (P-DISCORD-07).
+
+    Forwards are recognised by their reference type and flag, which Discord sends without the
+    privileged message-content intent. Attachments are blanked for bots without that intent
+    (unless the bot is mentioned), so without it only forwards are caught."""
+    reference = message.reference
+    return bool(message.attachments or message.flags.forwarded
+                or (reference is not None
+                    and reference.type is discord.MessageReferenceType.forward))
 
 
 async def speak(interaction: discord.Interaction[Any], words: str) -> None:
@@ -183,9 +260,140 @@ def speak_command() -> app_commands.Command[Any, Any, Any]:
     return command
 
 
+# ---- what a silent player may always do (P-DISCORD-06, P-COMM-05): fixed text only ----
+
+NUDGE_EVERY = 600.0  # seconds between two nudges of one game's table
+
+
+async def game_here(interaction: discord.Interaction[Any]) -> tuple[GameRecord, str]:
+    """The Presence game being played in this thread, and the caller's seat in it."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    channel = interaction.channel
+    record = await bot.storage.find_game_by_thread(channel.id) if channel else None
+    if record is None or record.game != "presence" or record.status != "active":
+        raise TableError("Run this in the thread of a Presence game being played.")
+    seat = await bot.tables.seat_of(record.id, interaction.user.id)
+    if seat is None:
+        raise TableError("Only the game's players can do this; you can follow the game in "
+                         "its thread (P-DISCORD-09).")
+    return record, seat
+
+
+def rule_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Rule ids of The Presence whose id or text holds what was typed (autocomplete)."""
+    wanted = current.strip().lower()
+    book = GAME.rulebook()
+    # Ids that hold it first, then rules whose text does.
+    hits = ([r for r in book if wanted in r.lower()]
+            + [r for r, t in book.items() if wanted not in r.lower() and wanted in t.lower()])
+    return [app_commands.Choice(name=f"{r} {' '.join(book[r].split())}"[:100], value=r)
+            for r in hits[:25]]
+
+
+def rules_answer(query: str) -> str:
+    """The rule with this id, or the rules whose id or text holds every word of `query`."""
+    book = GAME.rulebook()
+    rid = query.strip().upper()
+    if rid in book:
+        return f"**{rid}** — {book[rid]}"
+    words = query.lower().split()
+    hits = [(r, t) for r, t in book.items()
+            if words and all(w in f"{r} {t}".lower() for w in words)]
+    if not hits:
+        raise TableError(f"No rule of The Presence matches `{query[:50]}`. Rule ids look "
+                         "like `P-COMM-04`; start typing for a list.")
+    if len(hits) == 1:
+        return f"**{hits[0][0]}** — {hits[0][1]}"
+    lines = [f"{len(hits)} rules mention that; `/presence rules query:<id>` shows one in full:"]
+    for r, t in hits:
+        line = f"• **{r}** {' '.join(t.split())[:90]}…"
+        if sum(len(x) + 1 for x in lines) + len(line) > 1900:
+            lines.append(f"…and {len(hits) - len(lines) + 1} more: add a word to narrow it.")
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+@app_commands.command(name="rules", description="A rule of The Presence by id or keyword, "
+                      "answered only to you (P-DISCORD-06)")
+@app_commands.describe(query="A rule id such as P-COMM-04, or words to look for")
+async def rules(interaction: discord.Interaction[Any], query: str) -> None:
+    await reply(interaction, rules_answer(query)[:2000])
+
+
+@rules.autocomplete("query")
+async def rules_autocomplete(interaction: discord.Interaction[Any],
+                             current: str) -> list[app_commands.Choice[str]]:
+    return rule_choices(current)
+
+
+@app_commands.command(name="flag", description="Point out a possible rules violation by rule "
+                      "id, publicly (P-DISCORD-06)")
+@app_commands.describe(rule="The rule id, e.g. P-COMM-04 (start typing for a list)")
+async def flag(interaction: discord.Interaction[Any], rule: str) -> None:
+    rid = rule.strip().upper()
+    text = GAME.rule_text(rid)
+    if text is None:
+        raise TableError(f"The Presence has no rule `{rule[:40]}`: pick one from the list "
+                         "that appears as you type.")
+    record, seat = await game_here(interaction)
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    state = await bot.tables.state(record.id)
+    assert isinstance(state, PresenceState)
+    channel = interaction.channel
+    assert isinstance(channel, discord.abc.Messageable)
+    gist = " ".join(text.split())
+    await channel.send(
+        f"🚩 {GAME.seat_label(state, seat)} (<@{interaction.user.id}>) points out a possible "
+        f"violation of **{rid}**: “{gist[:300]}{'…' if len(gist) > 300 else ''}” The table may "
+        f"pause to check it; `/presence rules query:{rid}` shows the rule privately.",
+        allowed_mentions=discord.AllowedMentions.none())
+    await reply(interaction, f"Flagged {rid} for the table.")
+
+
+@flag.autocomplete("rule")
+async def flag_autocomplete(interaction: discord.Interaction[Any],
+                            current: str) -> list[app_commands.Choice[str]]:
+    return rule_choices(current)
+
+
+@app_commands.command(name="nudge", description="Remind the awaited players that the table "
+                      "waits for them (P-DISCORD-06)")
+async def nudge(interaction: discord.Interaction[Any]) -> None:
+    record, _seat = await game_here(interaction)
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    cog = bot.get_cog("Presence")
+    assert isinstance(cog, Presence)
+    now = bot.clock()
+    last = cog.nudged.get(record.id)
+    if last is not None and now - last < NUDGE_EVERY:
+        minutes = math.ceil((NUDGE_EVERY - (now - last)) / 60)
+        raise TableError(f"This table was nudged less than {int(NUDGE_EVERY // 60)} minutes "
+                         f"ago; you can nudge again in {minutes} min.")
+    state = await bot.tables.state(record.id)
+    assert isinstance(state, PresenceState)
+    users = await bot.tables.users_of(record.id)
+    awaited = [(s, u) for s in sorted(GAME.to_act(state)) if (u := users.get(s))]
+    if not awaited:
+        raise TableError("No player is awaited right now.")
+    cog.nudged[record.id] = now
+    channel = interaction.channel
+    assert isinstance(channel, discord.abc.Messageable)
+    # Away players and quiet hours are honoured as for turn pings.
+    reachable = await bot.tables.reachable(u for _, u in awaited)
+    who = ", ".join(f"<@{u}> ({GAME.seat_label(state, s)})" for s, u in awaited)
+    await channel.send(f"🔔 {who}: the table is waiting for you.",
+                       allowed_mentions=discord.AllowedMentions(
+                           users=[discord.Object(u) for _, u in awaited if u in reachable]))
+    await reply(interaction, "Nudged.")
+
+
 async def setup(bot: GameBot) -> None:
     await bot.add_cog(Presence(bot))
     group = make_group("presence", "The Presence",
                        families_from(COMMAND_OF_KIND, PROMPT_ANSWERS, HELP))
     group.add_command(speak_command())
+    group.add_command(nudge)
+    group.add_command(rules)
+    group.add_command(flag)
     bot.tree.add_command(group)

@@ -32,6 +32,7 @@ from bot.emulator.ids import shard_for
 from bot.emulator.interactions import InteractionFactory, InteractionRecord
 from bot.emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, GAME_BOT_PERMISSIONS, Perm, has
 from bot.emulator.records import (
+    HAS_SNAPSHOT,
     ChannelRecord,
     ErrorRecord,
     FaultRule,
@@ -39,6 +40,7 @@ from bot.emulator.records import (
     MemberRecord,
     MessageRecord,
     Stats,
+    UploadedFile,
     UserRecord,
 )
 from bot.emulator.rest import RestApi, json_response
@@ -299,6 +301,15 @@ class DiscordEmulator:
         """Change what the bot may do in a text channel (and its threads)."""
         self._state.set_bot_permissions(channel, bot_permissions)
 
+    def set_guild_bot_permissions(self, guild: GuildRef, bot_permissions: int) -> None:
+        """What the bot's role may do server-wide (e.g. Manage Channels to create one)."""
+        self._state.guild(guild).bot_permissions = bot_permissions
+
+    def member_permissions_in(self, user: UserRef, channel: ChannelRef) -> int:
+        """What a member may do in a channel, after its permission overwrites."""
+        return self._state.member_channel_permissions(
+            self._state.channel(channel), self._state.user(user).id)
+
     def create_thread(
         self,
         channel: ChannelRef,
@@ -446,13 +457,25 @@ class DiscordEmulator:
     def interactions(self) -> list[InteractionRecord]:
         return list(self._state.interactions.values())
 
-    def post(self, user: UserRef, channel: ChannelRef, content: str) -> MessageRecord:
+    def post(
+        self,
+        user: UserRef,
+        channel: ChannelRef,
+        content: str,
+        *,
+        files: Iterable[tuple[str, bytes]] = (),
+        forward: MessageRef | None = None,
+    ) -> MessageRecord:
         """``user`` types ``content`` into a guild channel or thread, as in the Discord app.
 
         The bot sees it as MESSAGE_CREATE if it has the guild-messages intent, with the text
-        only if it also has the privileged message-content intent (or is mentioned). Posting
-        in an archived thread reopens it; a locked thread, a channel the user may not send
-        in, or a user outside the guild is refused with an ``EmulatorError``.
+        (and attachments) only if it also has the privileged message-content intent (or is
+        mentioned). ``files`` are ``(filename, bytes)`` uploads. ``forward`` makes the post a
+        forward of that message instead, as the app's Forward does: no text of its own, a
+        ``message_reference`` of type FORWARD and the HAS_SNAPSHOT flag, both sent without
+        the content intent (the forwarded snapshot itself is not modelled). Posting in an
+        archived thread reopens it; a locked thread, a channel the user may not send in, or a
+        user outside the guild is refused with an ``EmulatorError``.
         """
         u = self._state.user(user)
         ch = self._state.channel(channel)
@@ -462,7 +485,9 @@ class DiscordEmulator:
         if u.id not in guild.members:
             raise EmulatorError(f"{u.name} is not a member of {guild.name}")
         send = Perm.SEND_MESSAGES_IN_THREADS if ch.is_thread else Perm.SEND_MESSAGES
-        if not has(self._state.member_permissions(guild, u.id), Perm.VIEW_CHANNEL | send):
+        if files:
+            send |= Perm.ATTACH_FILES
+        if not has(self._state.member_channel_permissions(ch, u.id), Perm.VIEW_CHANNEL | send):
             raise EmulatorError(f"{u.name} may not send messages in {ch.name}")
         if ch.is_thread:
             if ch.archived and ch.locked:
@@ -470,7 +495,16 @@ class DiscordEmulator:
             if ch.archived:
                 self._state.update_thread(ch, archived=False)
             ch.member_ids.add(u.id)
-        return self._state.create_message(ch, {"content": content}, author_id=u.id)
+        body: dict[str, Any] = {"content": content}
+        flags = 0
+        if forward is not None:
+            source = self._state.message(forward)
+            body = {"content": "", "message_reference": {
+                "type": 1, "message_id": source.id, "channel_id": source.channel_id,
+                **({"guild_id": source.guild_id} if source.guild_id else {})}}
+            flags = HAS_SNAPSHOT
+        uploads = [UploadedFile(i, name, data) for i, (name, data) in enumerate(files)]
+        return self._state.create_message(ch, body, uploads, author_id=u.id, flags=flags)
 
     def edit_post(self, user: UserRef, message: MessageRef, content: str) -> MessageRecord:
         """``user`` edits their own message (MESSAGE_UPDATE, with an edit time)."""

@@ -105,7 +105,11 @@ def text_channel_payload(channel: ChannelRecord, bot_id: str) -> dict[str, Any]:
                 "type": 1,
                 "allow": str(allow),
                 "deny": str(ALL_PERMISSIONS & ~allow),
-            }
+            },
+            *(
+                {"id": oid, "type": kind, "allow": str(a), "deny": str(d)}
+                for oid, (kind, a, d) in channel.overwrites.items()
+            ),
         ],
     }
 

@@ -20,6 +20,7 @@ from bot.emulator.permissions import GAME_BOT_PERMISSIONS
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+HAS_SNAPSHOT = 1 << 14  # a forwarded message (message forwarding)
 COMPONENTS_V2 = 1 << 15
 
 
@@ -91,6 +92,8 @@ class GuildRecord:
     members: dict[str, MemberRecord] = field(default_factory=dict)
     channel_ids: list[str] = field(default_factory=list)
     locale: str = "en-US"
+    bot_permissions: int = GAME_BOT_PERMISSIONS
+    """The bot's role: what it may do server-wide, e.g. create channels (Manage Channels)."""
 
     @property
     def everyone(self) -> RoleRecord:
@@ -129,6 +132,9 @@ class ChannelRecord:
     member_ids: set[str] = field(default_factory=set)
     message_count: int = 0
     last_message_id: str | None = None
+    overwrites: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    """Permission overwrites of a text channel other than the bot's own (its own are
+    ``bot_permissions``): role or member id -> (type 0 role / 1 member, allow, deny)."""
 
     @property
     def is_thread(self) -> bool:
@@ -182,6 +188,8 @@ class MessageSnapshot:
     attachments: list[AttachmentRecord]
     flags: int
     edited_timestamp: str | None
+    written: int = 0
+    """The position in the global order at which this version was written."""
 
 
 def embed_text(embed: dict[str, Any]) -> list[str]:
@@ -254,6 +262,10 @@ class MessageRecord:
     interaction_type: int | None = None
     interaction_user_id: str | None = None
     message_reference: dict[str, Any] | None = None
+    written: int = 0
+    """Where the current version sits in the global order: ``order`` until the first edit,
+    then the edit's own position (edits take a position too, so a message can be audited
+    against what was known when each version was written)."""
     pinged_user_ids: list[str] = field(default_factory=list)
     everyone_pinged: bool = False
     tts: bool = False
@@ -334,6 +346,7 @@ class MessageRecord:
             attachments=list(self.attachments),
             flags=self.flags,
             edited_timestamp=self.edited_timestamp,
+            written=self.written,
         )
 
     def __repr__(self) -> str:

@@ -213,6 +213,9 @@ class RestApi:
         r("DELETE", "/channels/{channel_id}/pins/{message_id}", self.no_content)
         r("GET", "/guilds/{guild_id}", self.get_guild)
         r("GET", "/guilds/{guild_id}/channels", self.get_guild_channels)
+        r("POST", "/guilds/{guild_id}/channels", self.create_guild_channel)
+        r("PUT", "/channels/{channel_id}/permissions/{target_id}", self.put_overwrite)
+        r("DELETE", "/channels/{channel_id}/permissions/{target_id}", self.delete_overwrite)
         r("GET", "/guilds/{guild_id}/threads/active", self.get_active_threads)
         r("GET", "/guilds/{guild_id}/roles", self.get_roles)
         r("GET", "/guilds/{guild_id}/members", self.get_members)
@@ -900,6 +903,54 @@ class RestApi:
             for c in guild.channel_ids
             if state.channels[c].type is ChannelType.GUILD_TEXT and not state.channels[c].deleted
         ]
+
+    async def create_guild_channel(self, req: ApiRequest) -> tuple[int, Any]:
+        """A text channel (type 0 only), with its permission overwrites. Needs Manage
+        Channels, and Manage Roles to carry overwrites, from the bot's role."""
+        guild = self._guild(req)
+        body = req.json_dict()
+        if int(body.get("type") or 0) != ChannelType.GUILD_TEXT:
+            raise ApiError(400, 50035, "Invalid Form Body: only text channels are emulated")
+        overwrites = self._overwrites(guild.id, body.get("permission_overwrites") or [])
+        needed = Perm.MANAGE_CHANNELS | (Perm.MANAGE_ROLES if overwrites else 0)
+        if not has(guild.bot_permissions, needed):
+            raise missing_permissions()
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise ApiError(400, 50035, "Invalid Form Body: name must be 1-100 characters")
+        ch = self.state.create_text_channel(
+            guild, name, bot_permissions=guild.bot_permissions, topic=body.get("topic"),
+            overwrites=overwrites)
+        return 201, self.state.channel_json(ch)
+
+    def _overwrites(self, guild_id: str, entries: list[Any]) -> dict[str, tuple[int, int, int]]:
+        """Overwrites from a request body; the bot's own are its ``bot_permissions``."""
+        out: dict[str, tuple[int, int, int]] = {}
+        for entry in entries:
+            oid = str(entry.get("id"))
+            if oid == self.state.bot_user.id:
+                continue
+            out[oid] = (int(entry.get("type") or 0), int(entry.get("allow") or 0),
+                        int(entry.get("deny") or 0))
+        return out
+
+    async def put_overwrite(self, req: ApiRequest) -> tuple[int, Any]:
+        ch = self._channel(req)
+        if ch.type is not ChannelType.GUILD_TEXT:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._require(ch, Perm.MANAGE_ROLES)
+        body = req.json_dict()
+        entry = {**body, "id": req.params["target_id"]}
+        overwrite = self._overwrites(ch.guild_id or "", [entry]).get(req.params["target_id"])
+        if overwrite is not None:
+            self.state.set_overwrite(ch, req.params["target_id"], overwrite)
+        return 204, None
+
+    async def delete_overwrite(self, req: ApiRequest) -> tuple[int, Any]:
+        ch = self._channel(req)
+        self._require(ch, Perm.MANAGE_ROLES)
+        self.state.set_overwrite(ch, req.params["target_id"], None)
+        return 204, None
 
     async def get_active_threads(self, req: ApiRequest) -> tuple[int, Any]:
         guild = self._guild(req)

@@ -310,6 +310,7 @@ class EmulatorState:
         *,
         bot_permissions: int = GAME_BOT_PERMISSIONS,
         topic: str | None = None,
+        overwrites: dict[str, tuple[int, int, int]] | None = None,
     ) -> ChannelRecord:
         g = self.guild(guild)
         ch = ChannelRecord(
@@ -321,6 +322,7 @@ class EmulatorState:
             topic=topic,
             position=len(g.channel_ids),
             created_at=iso_now(),
+            overwrites=dict(overwrites or {}),
         )
         self.channels[ch.id] = ch
         g.channel_ids.append(ch.id)
@@ -329,6 +331,36 @@ class EmulatorState:
         )
         self.notify()
         return ch
+
+    def member_channel_permissions(self, ch: ChannelRecord, user_id: str) -> int:
+        """A member's permissions in a channel (threads: their parent's): guild roles, then
+        the channel's @everyone overwrite, then the member's own overwrite, as Discord
+        computes them (role overwrites other than @everyone are not modelled)."""
+        if ch.guild_id is None:
+            return 0
+        guild = self.guild(ch.guild_id)
+        bits = self.member_permissions(guild, user_id)
+        if bits == ALL_PERMISSIONS:  # owner or administrator
+            return bits
+        target = self.channels[ch.parent_id] if ch.is_thread and ch.parent_id else ch
+        for oid in (guild.id, user_id):
+            overwrite = target.overwrites.get(oid)
+            if overwrite is not None:
+                _, allow, deny = overwrite
+                bits = (bits & ~deny) | allow
+        return bits
+
+    def set_overwrite(self, ch: ChannelRecord, target_id: str,
+                      overwrite: tuple[int, int, int] | None) -> None:
+        """Set (or with ``None`` remove) one permission overwrite and announce the change."""
+        if overwrite is None:
+            ch.overwrites.pop(target_id, None)
+        else:
+            ch.overwrites[target_id] = overwrite
+        self.dispatcher.dispatch(
+            "CHANNEL_UPDATE", self.channel_json(ch), guild_id=ch.guild_id, intent=INTENT_GUILDS
+        )
+        self.notify()
 
     def set_bot_permissions(self, channel: ChannelRef, bot_permissions: int) -> None:
         ch = self.channel(channel)
@@ -492,7 +524,8 @@ class EmulatorState:
 
     @property
     def last_order(self) -> int:
-        """The ``order`` of the newest message (0 before any)."""
+        """The newest position in the order: the newest message's ``order`` or, if later,
+        the newest edit's ``written`` (0 before any)."""
         return self._order
 
     def create_message(
@@ -515,6 +548,7 @@ class EmulatorState:
             guild_id=channel.guild_id,
             author_id=author_id or self.bot_user.id,
             order=self._order,
+            written=self._order,
             timestamp=iso_now(),
             content=str(body.get("content") or ""),
             embeds=list(body.get("embeds") or []),
@@ -550,6 +584,8 @@ class EmulatorState:
     ) -> MessageRecord:
         """Apply an edit payload (only the keys present change) and keep the old state."""
         msg.history.append(msg.snapshot())
+        self._order += 1  # the edit's own position (``written``); creations stay increasing
+        msg.written = self._order
         if "content" in body:
             msg.content = str(body["content"] or "")
         if "embeds" in body:

@@ -7,7 +7,9 @@ from an earlier turn is refused kindly and components keep working after a resta
 
 Delivery: public events go to the game's thread with a fresh board picture (the previous
 board loses its buttons); private events go by DM to the seats allowed to see them; a DM that
-fails is reported in the thread without the secret.
+fails is reported in the thread without the secret. Each seat's private summary (its hand and
+other secrets, `Game.private_summary`) lives in one DM that is edited whenever the summary
+changes (H-02), so a hand that changes every move costs no new DM.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import hashlib
 import io
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -332,6 +335,63 @@ class Posted:
     version: int
 
 
+@dataclass
+class SummaryDM:
+    """The DM holding one seat's private summary, to edit in place when it changes (H-02)."""
+
+    user_id: int
+    message_id: int | None  # None: it could not be sent (DMs closed)
+    text: str
+
+
+# A game in its own channel (a game option `table_channel=channel`, P-DISCORD-03): nobody but
+# the bot posts there until a game's cog allows a player (per-member overwrites, kept by an
+# after-action hook). Threads cannot carry per-member overwrites, hence a channel.
+TABLE_TOPIC = "A game table: only its players may post here, and only while they may talk."
+TABLE_TALK = ("send_messages", "add_reactions", "use_external_emojis", "use_external_stickers",
+              "send_polls")
+"""What a player who may talk gets; files and links stay off for all (P-DISCORD-07)."""
+TABLE_CLOSED = (*TABLE_TALK, "attach_files", "embed_links", "create_public_threads",
+                "create_private_threads", "send_messages_in_threads")
+
+
+async def open_table_channel(channel: discord.TextChannel, name: str) -> discord.TextChannel:
+    """A new text channel next to `channel` (same category) for one game: everyone keeps
+    reading as in `channel`, nobody posts but the bot. Needs Manage Channels + Manage Roles."""
+    guild = channel.guild
+    overwrites: dict[Any, discord.PermissionOverwrite] = {
+        guild.default_role: discord.PermissionOverwrite(**dict.fromkeys(TABLE_CLOSED, False)),
+        guild.me: discord.PermissionOverwrite(
+            view_channel=True, send_messages=True, attach_files=True, embed_links=True,
+            read_message_history=True),
+    }
+    return await guild.create_text_channel(
+        name, category=channel.category, overwrites=overwrites, topic=TABLE_TOPIC,
+        reason="a game table of its own (table_channel=channel)")
+
+
+def is_table_channel(channel: Any) -> bool:
+    """Whether `channel` is a game's own channel (known by its topic, without storage)."""
+    return isinstance(channel, discord.TextChannel) and channel.topic == TABLE_TOPIC
+
+
+AfterAction = Callable[[GameRecord, Any], Awaitable[None]]
+
+
+def summary_head(game: Game[Any, Any], gid: int) -> str:
+    """How every summary DM of game `gid` starts; found again by it after a restart."""
+    return f"**{game.title}** (game #{gid}) — you are **"
+
+
+def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str) -> str | None:
+    """The summary DM of `seat` now, or None while the seat holds nothing hidden."""
+    summary = game.private_summary(state, seat)
+    if not summary:
+        return None
+    text = f"{summary_head(game, gid)}{game.seat_label(state, seat)}**.\n{summary}"
+    return text[:2000]
+
+
 class Delivery:
     """Sends what happened in a game to the right places, one game at a time."""
 
@@ -339,6 +399,10 @@ class Delivery:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._names: dict[int, str] = {}
+        # (game id, seat) -> its summary DM. Lost on restart: found again in the DM history.
+        self._summaries: dict[tuple[int, str], SummaryDM] = {}
+        # Cogs' own follow-ups of every delivered move (e.g. a game channel's permissions).
+        self.after_hooks: list[AfterAction] = []
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
         """Seat -> the player's display name, for the board picture (fetched once per user)."""
@@ -437,6 +501,79 @@ class Delivery:
         except (discord.Forbidden, discord.NotFound):
             return False
 
+    async def send_summary(self, record: GameRecord, state: Any, seat: str,
+                           user_id: int) -> bool:
+        """Deal: DM `seat` its private summary as a new message and keep it current from
+        now on. False if the DM could not be sent (DMs closed)."""
+        text = summary_text(game_of(record), record.id, state, seat)
+        if text is None:
+            return True
+        message = await self._send(user_id, text)
+        self._summaries[(record.id, seat)] = SummaryDM(
+            user_id, message.id if message else None, text)
+        return message is not None
+
+    async def refresh_summaries(self, record: GameRecord, state: Any,
+                                users: dict[str, int | None]) -> None:
+        """H-02: the summary DM of every seat whose private summary changed is edited in
+        place (a new one is sent only when there is none to edit)."""
+        game = game_of(record)
+        for seat, user_id in users.items():
+            if not user_id:
+                continue
+            text = summary_text(game, record.id, state, seat)
+            known = self._summaries.get((record.id, seat))
+            if known is None or known.user_id != user_id:
+                # Looked up once per seat and process; "none" is remembered too.
+                known = (await self._find_summary(game, record.id, user_id)
+                         or SummaryDM(user_id, None, ""))
+                self._summaries[(record.id, seat)] = known
+            if text is None:
+                # Nothing hidden now (often: the game is over): the last summary stays as
+                # the record of what the seat held.
+                continue
+            if known.text == text:
+                continue
+            message_id: int | None = None
+            if known.message_id is not None:
+                try:
+                    channel = await self._dm_channel(user_id)
+                    await channel.get_partial_message(known.message_id).edit(content=text)
+                    message_id = known.message_id
+                except discord.HTTPException:
+                    log.info("game %s: could not edit the summary DM of %s; sending anew",
+                             record.id, seat)
+            if message_id is None:
+                message = await self._send(user_id, text)
+                message_id = message.id if message else None
+            self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text)
+
+    async def _dm_channel(self, user_id: int) -> discord.DMChannel:
+        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+        return user.dm_channel or await user.create_dm()
+
+    async def _send(self, user_id: int, text: str) -> discord.Message | None:
+        try:
+            channel = await self._dm_channel(user_id)
+            return await channel.send(text[:2000])
+        except (discord.Forbidden, discord.NotFound):
+            return None
+
+    async def _find_summary(self, game: Game[Any, Any], gid: int,
+                            user_id: int) -> SummaryDM | None:
+        """After a restart: the newest summary DM of game `gid` among the last DMs."""
+        head = summary_head(game, gid)
+        me = self.bot.user
+        try:
+            channel = await self._dm_channel(user_id)
+            async for message in channel.history(limit=25):
+                if me is not None and message.author.id == me.id \
+                        and message.content.startswith(head):
+                    return SummaryDM(user_id, message.id, message.content)
+        except discord.HTTPException:
+            log.info("could not read the DMs of %s for game %s", user_id, gid)
+        return None
+
     async def after_action(self, record: GameRecord, state: Any, events: list[Event],
                            result: Result | None, actor: str | None = None,
                            previous_awaited: set[str] | None = None) -> None:
@@ -461,6 +598,12 @@ class Delivery:
                 f"• {line}" for line in lines)
             if not await self.dm(user_id, text, view=table_buttons(record.id)):
                 closed.append(f"<@{user_id}>")
+        await self.refresh_summaries(record, state, users)
+        for hook in self.after_hooks:
+            try:
+                await hook(record, state)
+            except discord.HTTPException:
+                log.warning("game %s: an after-action step failed", record.id, exc_info=True)
         try:
             await self.post_board(record, game, state, public_lines, result, channel, users)
             if closed:

@@ -44,6 +44,10 @@ class PresenceOptions(GameOptions):
         default=False,
         description="Delete thread posts of players who may not talk now; DM them why "
         "(P-DISCORD-04; needs Manage Messages).")
+    table_channel: Literal["thread", "channel"] = Field(
+        default="thread",
+        description="`channel`: the game gets its own channel where players who may not talk "
+        "now cannot post (P-DISCORD-03; needs Manage Channels and Manage Roles).")
     mystery: bool = Field(
         default=False,
         description="Mystery Mode: clue discards go face down; only the spirit sees them "

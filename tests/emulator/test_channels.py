@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot.emulator import ChannelType
+from bot.emulator.errors import EmulatorError
+from bot.emulator.permissions import GAME_BOT_PERMISSIONS, Perm
 from tests.emulator.conftest import World
 from tests.emulator.sample_bot import SampleBot
 
@@ -155,3 +158,40 @@ async def test_thread_made_by_a_user(world: World, bot: SampleBot) -> None:
     assert res.text == "Your hand: 3 cards"
     cached = bot.get_channel(int(thread.id))
     assert isinstance(cached, discord.Thread) and cached.owner_id == int(world.alice.id)
+
+
+async def test_channel_created_with_overwrites_and_members_muted_one_by_one(
+    world: World, bot: SampleBot
+) -> None:
+    emu = world.emu
+    general = bot.get_channel(int(world.general.id))
+    assert isinstance(general, discord.TextChannel)
+    guild = general.guild
+    closed = discord.PermissionOverwrite(send_messages=False, attach_files=False)
+    # the bot's role needs Manage Channels (and Manage Roles to carry overwrites)
+    with pytest.raises(discord.Forbidden) as refused:
+        await guild.create_text_channel("table", overwrites={guild.default_role: closed})
+    assert refused.value.code == 50013
+    emu.set_guild_bot_permissions(
+        world.guild, GAME_BOT_PERMISSIONS | Perm.MANAGE_CHANNELS | Perm.MANAGE_ROLES)
+    table = await guild.create_text_channel(
+        "table", overwrites={guild.default_role: closed}, topic="a table")
+    record = emu.channels[str(table.id)]
+    assert record.topic == "a table" and emu.stats.dispatches["CHANNEL_CREATE"] >= 1
+    assert not emu.member_permissions_in(world.alice, record) & Perm.SEND_MESSAGES
+    with pytest.raises(EmulatorError):
+        emu.post(world.alice, record, "hello")
+    # one member allowed back: the change reaches the bot's cache as CHANNEL_UPDATE
+    user = await bot.fetch_user(int(world.alice.id))
+    await table.set_permissions(user, overwrite=discord.PermissionOverwrite(send_messages=True))
+    await emu.settle()
+    assert emu.post(world.alice, record, "hello").content == "hello"
+    assert not emu.member_permissions_in(world.bob, record) & Perm.SEND_MESSAGES
+    with pytest.raises(EmulatorError):  # files stay off for her: only Send Messages came back
+        emu.post(world.alice, record, "look", files=[("a.png", b"x")])
+    cached = bot.get_channel(table.id)
+    assert isinstance(cached, discord.TextChannel)
+    assert cached.overwrites_for(discord.Object(int(world.alice.id))).send_messages is True
+    await table.set_permissions(user, overwrite=None)
+    await emu.settle()
+    assert not emu.member_permissions_in(world.alice, record) & Perm.SEND_MESSAGES

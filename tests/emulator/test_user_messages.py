@@ -147,3 +147,31 @@ async def test_who_may_post_where() -> None:
             emu.post(alice, thread, "let me in")
         with pytest.raises(EmulatorError, match="guild channel"):
             emu.post(alice, emu.dm_channel(alice), "hi")
+
+
+async def test_files_need_the_content_intent_but_a_forward_shows_without_it() -> None:
+    async with DiscordEmulator() as emu:
+        guild = emu.create_guild("G")
+        alice = emu.create_user("alice")
+        emu.add_member(guild, alice)
+        general = emu.create_text_channel(guild, "general")
+        thread = emu.create_thread(general, "game", owner=alice)
+        plain, reader = Listener(_intents(False)), Listener(_intents(True))
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(running_bot(plain, emu))
+            await stack.enter_async_context(running_bot(reader, emu))
+            await emu.wait_until_connected(sessions=2)
+            shot = emu.post(alice, thread, "look", files=[("hand.png", b"\x89PNG")])
+            source = emu.post(alice, general, "my cards")
+            forward = emu.post(alice, thread, "ignored", forward=source)
+            await _wait(lambda: len(plain.seen) == 3 and len(reader.seen) == 3)
+        assert [a.filename for a in emu.message(shot.id).attachments] == ["hand.png"]
+        # attachments are message content: blank without the privileged intent
+        assert plain.seen[0].attachments == []
+        assert [a.filename for a in reader.seen[0].attachments] == ["hand.png"]
+        # a forward is known by its reference type and flag, intent or not
+        for seen in (plain.seen[2], reader.seen[2]):
+            assert seen.id == int(forward.id) and seen.content == ""
+            assert seen.reference is not None and seen.reference.message_id == int(source.id)
+            assert seen.reference.type is discord.MessageReferenceType.forward
+            assert seen.flags.forwarded

@@ -255,3 +255,41 @@ def test_p_2p_ai_plays_a_whole_game(seed: int) -> None:
         assert GAME.invariants(st) == []
     assert GAME.result(st) is not None
     assert seconds > 0  # the AI acts with the second character too
+
+
+def test_p_2p_05_the_two_characters_are_otherwise_treated_separately() -> None:
+    st = quiet(two_player_game())
+    e = Engine(st)
+    one, two = st.visitors[PLAYER], st.visitors[SECOND]
+    # own pawn, own alone status
+    far = next(r for r in st.rooms if r != one.room and r not in e.hearing_rooms(one.room))
+    two.room = far
+    assert one.room != two.room and e.alone(PLAYER) and e.alone(SECOND)
+    two.room = one.room
+    assert not e.alone(PLAYER) and not e.alone(SECOND)
+    # own candle
+    e.smother(SECOND, by="s1")
+    assert not two.candle_lit and one.candle_lit
+    # own fear track
+    e.suffer_fear(SECOND, 1)
+    assert (one.fear, two.fear) == (0, 1)
+    # own fear cards
+    fear_card = next(c for c in st.clue_deck if e.pack.is_fear_card(c))
+    st.clue_deck.remove(fear_card)
+    e.take_clue(PLAYER, fear_card, from_deck=True)
+    assert one.fear_cards == [fear_card] and two.fear_cards == []
+    # items: the limit of 2 holds for each character, not for the pair
+    st.prompts.clear()
+    for seat in (PLAYER, PLAYER, SECOND, SECOND):
+        e.gain_item(seat, st.item_deck.pop())
+    e.run()
+    assert len(one.items) == len(two.items) == 2
+    assert not [p for p in st.prompts if p.kind == "item_limit"]
+    e.gain_item(SECOND, st.item_deck.pop())
+    e.run()
+    limit = next(p for p in st.prompts if p.kind == "item_limit")
+    assert limit.data["seat"] == SECOND and len(two.items) == 3 and len(one.items) == 2
+    # knock-out: only the one whose fear track fills
+    st.prompts.clear()
+    e.knock_out(PLAYER, nerve=False)
+    assert one.knocked_out and not two.knocked_out and e.alone(PLAYER)

@@ -84,12 +84,16 @@ def secret_names(game: Game[Any, Any], state: Any) -> set[str]:
     return out
 
 
-def _blobs(message: MessageRecord) -> list[str]:
-    """Every readable part of a message and of each of its earlier versions."""
-    versions = [(message.content, message.embeds, message.components, message.attachments)]
-    versions += [(h.content, h.embeds, h.components, h.attachments) for h in message.history]
+def _blobs(message: MessageRecord) -> list[tuple[int, str]]:
+    """Every readable part of a message and of each of its earlier versions, each with the
+    position in the message order at which that version was written (an edit is judged by
+    what was known when it was made, e.g. a hand DM kept current, H-02)."""
+    versions = [(message.written, message.content, message.embeds, message.components,
+                 message.attachments)]
+    versions += [(h.written, h.content, h.embeds, h.components, h.attachments)
+                 for h in message.history]
     out = []
-    for content, embeds, components, attachments in versions:
+    for written, content, embeds, components, attachments in versions:
         parts = [content, json.dumps(embeds, ensure_ascii=False)]
         for comp in _walk(components):
             for key in ("label", "placeholder", "description", "value", "content"):
@@ -97,7 +101,7 @@ def _blobs(message: MessageRecord) -> list[str]:
                     parts.append(comp[key])
         for a in attachments:
             parts += [a.filename, a.description or ""]
-        out.append("\n".join(parts))
+        out.append((written or message.order, "\n".join(parts)))
     return out
 
 
@@ -147,12 +151,12 @@ class Audit:
         for m in emu.all_messages(include_ephemeral=True, include_deleted=True):
             if m.author_id != emu.bot_user.id and not m.ephemeral:
                 continue
-            i = max(0, bisect.bisect_left(self.marks, m.order) - 1)
-            secrets, seats = self.snapshots[i]
             reader = dm_owner.get(m.channel_id) or (presser.get(m.id) if m.ephemeral else None)
-            known = seats.get(self.seat_of_user.get(reader or "", ""), "") if reader else ""
             audited += 1
-            for blob in _blobs(m):
+            for written, blob in _blobs(m):
+                i = max(0, bisect.bisect_left(self.marks, written) - 1)
+                secrets, seats = self.snapshots[i]
+                known = seats.get(self.seat_of_user.get(reader or "", ""), "") if reader else ""
                 for secret in secrets:
                     if secret not in blob:
                         continue
