@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import aiosqlite
 import pytest
 
-from bot.migrations import MIGRATIONS
+from bot.migrations import LATEST, MIGRATIONS
 from bot.migrations.states import (
     MigrationMissing,
     migrate_state,
@@ -452,7 +452,7 @@ async def test_a_database_of_schema_1_upgrades_and_its_game_plays_on(tmp_path: P
                 " role_pref) VALUES (7, ?, ?, ?, ?, 1, NULL)", (f"s{pos}", user, pos, T0))
         await db.commit()
     async with SqliteStorage(path) as upgraded:
-        assert await upgraded.schema_version() == 2
+        assert await upgraded.schema_version() == LATEST
         rec = await upgraded.get_game(7)
         assert rec is not None and (rec.epoch, rec.rematch_of) == (0, None)
         assert rec.settings.enforce_with == "default"
