@@ -231,7 +231,9 @@ def hidden_from(st: PresenceState, reader: str | None, known: set[str],
             h.add(c, None if action or c in known else _card_name(c), public_names)
         h.ids |= set(v.deck)  # H-19
     # P-TIME-09 (and PR-25, the chamber): what the reader inspected itself it may read again
-    seen = "\n".join(st.private_seen.get(reader, [])) if reader else ""
+    # (P-2P: one player controls both slots, so what either character saw, its player saw)
+    slots = [s for s in st.private_seen if st.controller.get(s, s) == reader] if reader else []
+    seen = "\n".join(line for s in slots for line in st.private_seen[s])
     if seen:
         h.names = {x for x in h.names if x not in seen}
         h.positions = [p for p in h.positions if p[2] not in seen]
