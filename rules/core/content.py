@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
@@ -239,3 +239,39 @@ def fingerprint(pack: BaseModel) -> str:
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
     name, version = getattr(pack, "name", "pack"), getattr(pack, "version", "0")
     return f"{name}@{version}+{digest}"
+
+
+class PackLoader(Generic[P]):
+    """A game's pack folder reader and validator bundled as `check`, `load` and `default`.
+
+    Each `rules/<game>/content.py` makes one and exports its bound methods under the names
+    the rest of the code uses (`check_pack`, `load_pack`, `default_pack`).
+    """
+
+    def __init__(
+        self,
+        read: Callable[[Path], tuple[P | None, list[Finding]]],
+        validate: Callable[[P, Collection[str] | None], list[Finding]],
+        default_dir: Path,
+    ) -> None:
+        self._read = read
+        self._validate = validate
+        self.default_dir = default_dir
+        self._default: P | None = None
+
+    def check(self, path: Path | str, custom_effects: Collection[str] | None = None,
+              ) -> list[Finding]:
+        """Every finding for the pack folder at ``path``; bad content never raises."""
+        return check_pack_folder(self._read, self._validate, path, custom_effects)
+
+    def load(self, path: Path | str | None = None) -> P:
+        """Load and validate a pack folder (``None``: the shipped default pack); raises
+        `ContentError` on any error finding (warnings are allowed)."""
+        folder = self.default_dir if path is None else Path(path)
+        return load_pack_folder(self._read, self._validate, folder)
+
+    def default(self) -> P:
+        """The shipped default pack, loaded once per process (packs are immutable)."""
+        if self._default is None:
+            self._default = self.load(None)
+        return self._default

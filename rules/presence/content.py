@@ -267,7 +267,6 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -283,9 +282,8 @@ from pydantic import (
 from rules.core.content import (
     ContentError,
     Finding,
-    check_pack_folder,
+    PackLoader,
     fingerprint,
-    load_pack_folder,
     read_toml_pack,
     schema_findings,
 )
@@ -1987,31 +1985,6 @@ def _read_pack(path: Path) -> tuple[Pack | None, list[Finding]]:
     return pack, findings
 
 
-def check_pack(path: Path | str, custom_effects: Collection[str] | None = None) -> list[Finding]:
-    """Every finding for the pack folder at ``path``; bad content never raises."""
-    return check_pack_folder(_read_pack, validate_pack, path, custom_effects)
-
-
-def load_pack(path: Path | str | None = None) -> Pack:
-    """Load and validate a pack folder (``None`` = the shipped default pack).
-
-    Raises :class:`ContentError` when there is any error finding; warnings are allowed.
-    """
-    folder = DEFAULT_PACK_DIR if path is None else Path(path)
-    return load_pack_folder(_read_pack, validate_pack, folder)
-
-
-@lru_cache(maxsize=1)
-def default_pack() -> Pack:
-    """The shipped default pack, loaded once per process (Packs are immutable)."""
-    return load_pack(None)
-
-
-def pack_fingerprint(pack: Pack) -> str:
-    """``name@version+<hash>``: which content a game was created with."""
-    return fingerprint(pack)
-
-
 def pack_json_schema() -> Mapping[str, Any]:
     """JSON Schema of a whole pack, for editors of printed packs."""
     return Pack.model_json_schema()
@@ -3219,3 +3192,11 @@ def _check_counts(pack: Pack, rep: _Report) -> None:
     for what, (expected, rule, file) in PRINTED_COUNTS.items():
         if actual[what] != expected:
             rep.warn(rule, f"{actual[what]} {what}, the printed game has {expected}", file)
+
+
+_PACKS: PackLoader[Pack] = PackLoader(_read_pack, validate_pack, DEFAULT_PACK_DIR)
+check_pack = _PACKS.check
+load_pack = _PACKS.load
+default_pack = _PACKS.default
+pack_fingerprint = fingerprint
+"""``name@version+<hash>``: which content a game was created with."""
