@@ -70,6 +70,9 @@ class GameBot(commands.Bot):
             intents=intents,
             help_command=None,
             guild_ready_timeout=settings.guild_ready_timeout,
+            # No message cache: the bot works from stored message ids and raw events, and
+            # 1,000 cached messages are most of what a full garbage collection walks.
+            max_messages=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **sharding,
         )
