@@ -722,6 +722,13 @@ class Lobby(commands.Cog):
         if record is not None:
             await delivery_for(self.bot).thread_gone(record)
 
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A game's own channel (`table_channel=channel`) was deleted: as for a thread."""
+        record = await self.bot.storage.find_game_by_thread(channel.id)
+        if record is not None and record.status in ("lobby", "active"):
+            await delivery_for(self.bot).thread_gone(record)
+
     # ---- reminders (called by the dispatcher) -------------------------------------------
     async def send_reminder(self, record: GameRecord, user_ids: list[int], stage: str) -> None:
         """Nudge exactly the awaited players: by DM first, then a ping in the thread."""

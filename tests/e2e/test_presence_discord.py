@@ -278,6 +278,25 @@ async def test_p_discord_03_own_channel_lets_exactly_the_players_who_may_talk_po
     assert 0 < edits < len(auto.moves)
 
 
+async def test_p_discord_03_a_deleted_game_channel_abandons_the_game_and_tells_the_players(
+        table: Table) -> None:
+    assert table.bot is not None
+    table.emu.set_bot_permissions(table.general, MANAGER)
+    table.emu.set_guild_bot_permissions(table.guild, MANAGER)
+    table.bot.tables.seed_source = lambda: SEED
+    dora = table.emu.create_user("dora")
+    table.emu.add_member(table.guild, dora)
+    auto = ChannelTable(table.emu, table.bot, table.general,
+                        [table.alice, table.bob, table.carol, dora])
+    await auto.open("presence", None, "table_channel=channel")
+    table.emu.delete_channel(auto.thread())
+    await table.emu.settle()
+    record = await table.bot.storage.get_game(auto.game_id)
+    assert record is not None and record.status == "abandoned"
+    for user in (table.alice, table.bob, table.carol, dora):
+        assert any("was deleted" in m.content for m in table.emu.dm_messages(user)), user
+
+
 def _overwrite_edits(table: Table) -> int:
     return sum(n for key, n in table.emu.stats.requests.items()
                if key.startswith("PUT") and "/permissions/" in key)
