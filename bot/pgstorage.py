@@ -2,9 +2,9 @@
 
 Chosen by `DATABASE_URL` (``postgresql://…``); several bot processes (one per set of shards)
 can share one server. Every query `SqliteStorage` writes is portable SQL with ``?``
-placeholders; `_PgConnection` gives an asyncpg connection the slice of aiosqlite's API those
+parameters; `_PgConnection` gives an asyncpg connection the slice of aiosqlite's API those
 queries use (``execute``, ``execute_fetchall``, ``lastrowid``, ``rowcount``) and rewrites the
-two SQLite spellings PostgreSQL lacks (``?`` placeholders and ``INSERT OR IGNORE``). So there
+two SQLite spellings PostgreSQL lacks (``?`` parameters and ``INSERT OR IGNORE``). So there
 is one implementation of every storage operation, and the storage test suite runs against both.
 
 Concurrency: each operation takes a pooled connection and its own transaction. Per-game
@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 _MIGRATION_LOCK = 0x4A11B07
 
 
-def _placeholders(sql: str) -> str:
+def _numbered_params(sql: str) -> str:
     """``?`` → ``$1, $2, …`` (the storage SQL never has a ``?`` inside a string literal)."""
     counter = iter(range(1, 10_000))
     return re.sub(r"\?", lambda _m: f"${next(counter)}", sql)
@@ -49,7 +49,7 @@ def _dialect(sql: str) -> tuple[str, bool]:
     returns_id = text.lstrip().upper().startswith("INSERT INTO GAMES ")
     if returns_id:
         text += " RETURNING id"
-    return _placeholders(text), returns_id
+    return _numbered_params(text), returns_id
 
 
 class _Cursor:

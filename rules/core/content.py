@@ -275,3 +275,26 @@ class PackLoader(Generic[P]):
         if self._default is None:
             self._default = self.load(None)
         return self._default
+
+
+class CustomEffects:
+    """The named effects a game's Python code implements, which packs may then use.
+
+    Each game keeps one (`register_custom_effect` / `registered_custom_effects` are its bound
+    methods); the validator accepts a `custom` effect only under a registered name.
+    """
+
+    def __init__(self) -> None:
+        self._names: set[str] = set()
+
+    def register(self, name: str) -> str:
+        """Declare a named custom effect implemented in Python, so packs may use it."""
+        self._names.add(name)
+        return name
+
+    def discard(self, name: str) -> None:
+        """Forget a name (tests that register one for a single case)."""
+        self._names.discard(name)
+
+    def names(self) -> frozenset[str]:
+        return frozenset(self._names)

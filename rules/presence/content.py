@@ -281,6 +281,7 @@ from pydantic import (
 
 from rules.core.content import (
     ContentError,
+    CustomEffects,
     Finding,
     PackLoader,
     fingerprint,
@@ -1874,17 +1875,9 @@ class Pack(_Model):
 # --------------------------------------------------------------------------- findings
 
 
-_CUSTOM_EFFECTS: set[str] = set()
-
-
-def register_custom_effect(name: str) -> str:
-    """Declare a named custom effect/modifier implemented in Python, so packs may use it."""
-    _CUSTOM_EFFECTS.add(name)
-    return name
-
-
-def registered_custom_effects() -> frozenset[str]:
-    return frozenset(_CUSTOM_EFFECTS)
+_CUSTOM_EFFECTS = CustomEffects()
+register_custom_effect = _CUSTOM_EFFECTS.register
+registered_custom_effects = _CUSTOM_EFFECTS.names
 
 
 # --------------------------------------------------------------------------- loading
