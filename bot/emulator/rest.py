@@ -53,7 +53,13 @@ from bot.emulator.records import (
     UploadedFile,
 )
 from bot.emulator.state import EmulatorState
-from bot.emulator.validation import check_choices, check_message, check_modal
+from bot.emulator.validation import (
+    check_channel_name,
+    check_choices,
+    check_command_choices,
+    check_message,
+    check_modal,
+)
 
 API_PREFIX = "/api/v10"
 JSON_HEADERS = {"Content-Type": "application/json"}
@@ -660,6 +666,8 @@ class RestApi:
                 raise missing_permissions()
             if ch.locked and body.get("archived") is False and not manage:
                 raise missing_permissions()
+            if "name" in body:
+                check_channel_name(body.get("name"))
             changes_more = not set(body) <= {"archived", "locked"}
             if ch.archived and body.get("archived") is not False and changes_more:
                 raise ApiError(400, 50083, "Thread is archived")
@@ -674,6 +682,7 @@ class RestApi:
         elif ch.type is ChannelType.GUILD_TEXT:
             self._require(ch, Perm.MANAGE_CHANNELS)
             if "name" in body:
+                check_channel_name(body.get("name"))
                 ch.name = str(body["name"])
             if "topic" in body:
                 ch.topic = body["topic"]
@@ -916,8 +925,7 @@ class RestApi:
         if not has(guild.bot_permissions, needed):
             raise missing_permissions()
         name = str(body.get("name") or "")
-        if not 1 <= len(name) <= 100:
-            raise ApiError(400, 50035, "Invalid Form Body: name must be 1-100 characters")
+        check_channel_name(name)
         ch = self.state.create_text_channel(
             guild, name, bot_permissions=guild.bot_permissions, topic=body.get("topic"),
             overwrites=overwrites)
@@ -996,8 +1004,26 @@ def _check_command(cmd: Any, prefix: str) -> None:
         if not 1 <= len(str(cmd.get("description") or "")) <= 100:
             bad("description", "Must be between 1 and 100 in length.")
     _check_options(cmd.get("options") or [], "options", bad)
+    for path, problem in _choice_problems(cmd.get("options") or [], "options").items():
+        errors[prefix + path] = problem
     if errors:
         raise ApiError(400, 50035, "Invalid Form Body", errors)
+
+
+def _choice_problems(options: list[dict[str, Any]], path: str) -> dict[str, Any]:
+    """Option names (1-32), descriptions (1-100) and fixed choices, as Discord checks them."""
+    out: dict[str, Any] = {}
+    for i, opt in enumerate(options):
+        here = f"{path}.{i}"
+        if not _COMMAND_NAME.match(str(opt.get("name") or "")):
+            out[f"{here}.name"] = {"_errors": [{"code": "APPLICATION_COMMAND_INVALID_NAME",
+                                                "message": "Command name is invalid"}]}
+        if not 1 <= len(str(opt.get("description") or "")) <= 100:
+            out[f"{here}.description"] = {"_errors": [{
+                "code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}]}
+        out.update(check_command_choices(opt.get("choices"), f"{here}.choices"))
+        out.update(_choice_problems(opt.get("options") or [], f"{here}.options"))
+    return out
 
 
 def _check_options(

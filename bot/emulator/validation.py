@@ -1,5 +1,10 @@
 """Discord's message limits, checked the way the real API rejects a request.
 
+The limits are Discord's documented ones, which is what Discord enforces for a bot; where
+the OpenAPI description (github.com/discord/discord-api-spec) is looser they are kept strict:
+message content 2,000 (the OpenAPI allows 4,000 on create/edit), string choice values 100
+(OpenAPI: 6,000), five action rows without IS_COMPONENTS_V2 (OpenAPI: 40 components).
+
 Owns ``check_message`` (content, embeds, components, files: lengths, counts, unique
 custom ids, non-empty messages, upload size) and ``check_choices`` (autocomplete
 answers). A violation raises ``ApiError`` 400 / 50035 "Invalid Form Body" with an
@@ -24,6 +29,18 @@ V2_TEXT_MAX = 4000
 CUSTOM_ID_MAX = 100
 SELECT_OPTIONS_MAX = 25
 CHOICES_MAX = 25
+CHOICE_NAME_MAX = 100
+CHOICE_VALUE_MAX = 100
+BUTTON_LABEL_MAX = 80
+BUTTON_URL_MAX = 512
+SELECT_TEXT_MAX = 100
+PLACEHOLDER_MAX = 150
+ATTACHMENT_DESCRIPTION_MAX = 1024
+ATTACHMENT_FILENAME_MAX = 1024
+MODAL_TITLE_MAX = 45
+TEXT_INPUT_LABEL_MAX = 45
+TEXT_INPUT_VALUE_MAX = 4000
+CHANNEL_NAME_MAX = 100
 
 _SELECT_TYPES = (3, 5, 6, 7, 8)
 
@@ -39,6 +56,11 @@ class _Problems:
     def too_long(self, path: str, value: Any, limit: int) -> None:
         if isinstance(value, str) and len(value) > limit:
             self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+    def bad_length(self, path: str, value: Any, low: int, high: int) -> None:
+        """A required string of `low`..`high` characters."""
+        if not isinstance(value, str) or not low <= len(value) <= high:
+            self.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
 
     def required(self, path: str, value: Any) -> None:
         if value is None or value == "":
@@ -75,6 +97,14 @@ def check_message(
         total += _check_embed(p, f"embeds.{i}", embed)
     if total > EMBED_TOTAL_MAX:
         p.add("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+
+    for i, attachment in enumerate(payload.get("attachments") or []):
+        if not isinstance(attachment, dict):
+            continue
+        p.too_long(f"attachments.{i}.description", attachment.get("description"),
+                   ATTACHMENT_DESCRIPTION_MAX)
+        p.too_long(f"attachments.{i}.filename", attachment.get("filename"),
+                   ATTACHMENT_FILENAME_MAX)
 
     flags = int(payload.get("flags") or 0)
     components = payload.get("components") or []
@@ -204,9 +234,10 @@ def _check_interactive(p: _Problems, path: str, comp: dict[str, Any]) -> None:
         style = comp.get("style")
         if style == 5:
             p.required(f"{path}.url", comp.get("url"))
+            p.too_long(f"{path}.url", comp.get("url"), BUTTON_URL_MAX)
         elif style != 6:
             p.required(f"{path}.custom_id", comp.get("custom_id"))
-        p.too_long(f"{path}.label", comp.get("label"), 80)
+        p.too_long(f"{path}.label", comp.get("label"), BUTTON_LABEL_MAX)
         if not comp.get("label") and not comp.get("emoji"):
             p.add(
                 f"{path}.label",
@@ -215,7 +246,7 @@ def _check_interactive(p: _Problems, path: str, comp: dict[str, Any]) -> None:
             )
     elif kind in _SELECT_TYPES:
         p.required(f"{path}.custom_id", comp.get("custom_id"))
-        p.too_long(f"{path}.placeholder", comp.get("placeholder"), 150)
+        p.too_long(f"{path}.placeholder", comp.get("placeholder"), PLACEHOLDER_MAX)
         min_v = comp.get("min_values", 1)
         max_v = comp.get("max_values", 1)
         if not 0 <= min_v <= 25 or not 1 <= max_v <= 25 or min_v > max_v:
@@ -236,10 +267,11 @@ def _check_interactive(p: _Problems, path: str, comp: dict[str, Any]) -> None:
                 )
             values: set[str] = set()
             for k, opt in enumerate(options):
-                p.required(f"{path}.options.{k}.label", opt.get("label"))
-                p.too_long(f"{path}.options.{k}.label", opt.get("label"), 100)
-                p.too_long(f"{path}.options.{k}.value", opt.get("value"), 100)
-                p.too_long(f"{path}.options.{k}.description", opt.get("description"), 100)
+                p.bad_length(f"{path}.options.{k}.label", opt.get("label"), 1, SELECT_TEXT_MAX)
+                p.bad_length(f"{path}.options.{k}.value", opt.get("value"), 1, SELECT_TEXT_MAX)
+                p.too_long(
+                    f"{path}.options.{k}.description", opt.get("description"), SELECT_TEXT_MAX
+                )
                 if opt.get("value") in values:
                     p.add(
                         f"{path}.options.{k}.value",
@@ -247,7 +279,9 @@ def _check_interactive(p: _Problems, path: str, comp: dict[str, Any]) -> None:
                         "Select option values must be unique",
                     )
                 values.add(str(opt.get("value")))
-    p.too_long(f"{path}.custom_id", comp.get("custom_id"), CUSTOM_ID_MAX)
+    cid = comp.get("custom_id")
+    if cid is not None:
+        p.bad_length(f"{path}.custom_id", cid, 1, CUSTOM_ID_MAX)
 
 
 def _check_custom_ids(p: _Problems, components: list[dict[str, Any]]) -> None:
@@ -280,18 +314,39 @@ def check_choices(choices: Any) -> None:
     if len(choices) > CHOICES_MAX:
         p.add("data.choices", "BASE_TYPE_MAX_LENGTH", f"Must be {CHOICES_MAX} or fewer in length.")
     for i, choice in enumerate(choices):
-        name = choice.get("name")
-        if not isinstance(name, str) or not 1 <= len(name) <= 100:
-            p.add(
-                f"data.choices.{i}.name",
-                "BASE_TYPE_BAD_LENGTH",
-                "Must be between 1 and 100 in length.",
-            )
-        value = choice.get("value")
-        if isinstance(value, str) and len(value) > 100:
-            p.add(
-                f"data.choices.{i}.value", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."
-            )
+        _check_choice(p, f"data.choices.{i}", choice)
+    p.raise_if_any()
+
+
+def _check_choice(p: _Problems, path: str, choice: Any) -> None:
+    """One choice (autocomplete answer or a command option's fixed choice): name 1-100,
+    a string value at most 100 (the documented limit; the OpenAPI says 6,000)."""
+    if not isinstance(choice, dict):
+        p.add(path, "BASE_TYPE_REQUIRED", "This field is required")
+        return
+    p.bad_length(f"{path}.name", choice.get("name"), 1, CHOICE_NAME_MAX)
+    value = choice.get("value")
+    if value is None:
+        p.required(f"{path}.value", value)
+    elif isinstance(value, str):
+        p.too_long(f"{path}.value", value, CHOICE_VALUE_MAX)
+
+
+def check_command_choices(choices: Any, path: str) -> dict[str, Any]:
+    """The problems (an ``errors`` tree, empty when none) of a command option's choices."""
+    p = _Problems()
+    if isinstance(choices, list):
+        if len(choices) > CHOICES_MAX:
+            p.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {CHOICES_MAX} or fewer in length.")
+        for i, choice in enumerate(choices):
+            _check_choice(p, f"{path}.{i}", choice)
+    return p.errors
+
+
+def check_channel_name(name: Any) -> None:
+    """A channel or thread name: 1-100 characters."""
+    p = _Problems()
+    p.bad_length("name", name, 1, CHANNEL_NAME_MAX)
     p.raise_if_any()
 
 
@@ -301,8 +356,22 @@ def check_modal(data: dict[str, Any]) -> None:
     p.required("data.custom_id", data.get("custom_id"))
     p.too_long("data.custom_id", data.get("custom_id"), CUSTOM_ID_MAX)
     p.required("data.title", data.get("title"))
-    p.too_long("data.title", data.get("title"), 45)
+    p.too_long("data.title", data.get("title"), MODAL_TITLE_MAX)
     components = data.get("components") or []
     if not 1 <= len(components) <= 5:
         p.add("data.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+    for i, top in enumerate(components):
+        inner = [(f"data.components.{i}.components.{j}", c)
+                 for j, c in enumerate(top.get("components") or [])]
+        if isinstance(top.get("component"), dict):
+            inner.append((f"data.components.{i}.component", top["component"]))
+        if top.get("type") == 18:
+            p.too_long(f"data.components.{i}.label", top.get("label"), TEXT_INPUT_LABEL_MAX)
+        for path, comp in inner:
+            if comp.get("type") == 4:
+                p.too_long(f"{path}.label", comp.get("label"), TEXT_INPUT_LABEL_MAX)
+                p.too_long(f"{path}.placeholder", comp.get("placeholder"), SELECT_TEXT_MAX)
+                p.too_long(f"{path}.value", comp.get("value"), TEXT_INPUT_VALUE_MAX)
+                cid = comp.get("custom_id")
+                p.bad_length(f"{path}.custom_id", cid, 1, CUSTOM_ID_MAX)
     p.raise_if_any()
