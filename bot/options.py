@@ -7,12 +7,16 @@ option and what it accepts.
 from __future__ import annotations
 
 import shlex
+import typing
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
+from bot.limits import CHOICE_NAME, CHOICE_VALUE, CHOICES, clip, excerpt
 from rules.core.game import Game
+
+YES = {"yes": True, "no": False, "true": True, "false": False}
 
 
 class OptionsError(ValueError):
@@ -66,20 +70,22 @@ def parse_options(game: Game[Any, Any], mode: str | None, text: str | None) -> d
         raise OptionsError(
             f"I couldn't read those options ({exc}). Write them as key=value.") from None
     fields = game.options_model.model_fields
+    known = ", ".join(option_fields(game)) or "none besides the mode"
+    # Each message explains first and quotes the player's typing last, as a short excerpt:
+    # a long token must not push the explanation past Discord's 2,000 characters.
     for part in parts:
         key, sep, value = part.partition("=")
         key = key.strip().lower().replace("-", "_")
         if not sep or not key:
-            raise OptionsError(f"`{part}` is not key=value. Options for {game.title}: "
-                               + ", ".join(option_fields(game)))
+            raise OptionsError(f"Options are written as key=value; this is not key=value: "
+                               f"`{excerpt(part)}`. Options for {game.title}: {known}.")
         if key not in fields or key == "mode" or not lobby_allows(fields[key]):
-            known = ", ".join(option_fields(game)) or "none besides the mode"
-            raise OptionsError(f"{game.title} has no option `{key}`. Its options: {known}.")
-        raw[key] = {"yes": True, "no": False, "true": True, "false": False}.get(
-            value.lower(), value)
+            raise OptionsError(f"{game.title} has no option by that name. Its options: "
+                               f"{known}. (You wrote `{excerpt(key)}`.)")
+        raw[key] = YES.get(value.lower(), value)
     if "mode" in raw and raw["mode"] not in game.modes:
-        raise OptionsError(f"{game.title} has no mode `{raw['mode']}`. "
-                           f"Modes: {', '.join(game.modes)}.")
+        raise OptionsError(f"{game.title} has no mode by that name. Modes: "
+                           f"{', '.join(game.modes)}. (You wrote `{excerpt(str(raw['mode']))}`.)")
     try:
         options = game.options_model.model_validate(raw)
     except ValidationError as exc:
@@ -90,3 +96,115 @@ def parse_options(game: Game[Any, Any], mode: str | None, text: str | None) -> d
             problems.append(f"{name}: {err['msg']}. {hint}".strip())
         raise OptionsError("Those options don't work: " + "; ".join(problems)) from None
     return options.model_dump(mode="json")
+
+
+# ---- suggestions as the options are typed (autocomplete) ---------------------------------
+
+
+def _norm_key(key: str) -> str:
+    return key.strip().lower().replace("-", "_")
+
+
+def _values_of(field: FieldInfo) -> list[str]:
+    """The values an option takes when they are few enough to list (choices, yes/no, a short
+    range of numbers); [] otherwise."""
+    ann = field.annotation
+    if ann is bool:
+        return ["yes", "no"]
+    args = [a for a in typing.get_args(ann) if a is not type(None)]
+    if args and all(isinstance(a, str) for a in args):
+        return list(args)
+    lo = hi = None
+    for meta in field.metadata:
+        lo = getattr(meta, "ge", None) if getattr(meta, "ge", None) is not None else lo
+        hi = getattr(meta, "le", None) if getattr(meta, "le", None) is not None else hi
+    if isinstance(lo, int) and isinstance(hi, int) and hi - lo < CHOICES:
+        return [str(n) for n in range(lo, hi + 1)]
+    return []
+
+
+def _default_text(field: FieldInfo) -> str:
+    default = field.default
+    if isinstance(default, bool):
+        return "yes" if default else "no"
+    if default is None:
+        values = _values_of(field)
+        return values[0] if values else ""
+    return str(default)
+
+
+def _is_default(field: FieldInfo, value: str) -> bool:
+    default = field.default
+    if isinstance(default, bool):
+        return YES.get(value.lower()) is default
+    return default is not None and value == str(default)
+
+
+def suggest_options(game: Game[Any, Any], typed: str) -> list[tuple[str, str]]:
+    """Autocomplete for `/game new options:`: (label, value) pairs, at most 25, each within
+    Discord's 100 characters.
+
+    The word being typed is completed (an option name, or a value after `name=`); the value
+    of a suggestion is the whole text with that word completed, since picking a suggestion
+    replaces what was typed. When that is too long, the options typed so far are written
+    shortest: each option once (the last one typed), options left at their default and words
+    that are no option dropped. If even then the completed word does not fit, the suggestion
+    still names the option and its value is the shortened text, so picking it loses nothing.
+    """
+    model = game.options_model
+    fields = model.model_fields
+    names = option_fields(game)
+    words = typed.split()
+    partial = words.pop() if words and typed and not typed[-1].isspace() else ""
+    pkey, psep, pvalue = partial.partition("=")
+    pkey = _norm_key(pkey)
+    done: dict[str, str] = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if sep and _norm_key(key) in names:
+            done.pop(_norm_key(key), None)
+            done[_norm_key(key)] = value
+    matching = [n for n in names if pkey and pkey in n]
+    if not psep and len(matching) == 1:
+        # Only one option is meant: offer its values at once.
+        pkey, psep, pvalue = matching[0], "=", ""
+    candidates: list[tuple[str, str | None, str]] = []  # (option, value or None, label)
+    if psep and pkey in names:
+        field = fields[pkey]
+        values = [v for v in _values_of(field) if v.lower().startswith(pvalue.lower())]
+        for value in values or [pvalue or _default_text(field)]:
+            default = " (default)" if _is_default(field, value) else ""
+            why = f" — {field.description}" if field.description else ""
+            candidates.append((pkey, value, f"{pkey}={value}{default}{why}"))
+    else:
+        for name in names:
+            if (name in done and not pkey) or (pkey and pkey not in name):
+                continue
+            hint = describe_field(model, name).replace("`", "")
+            candidates.append((name, _default_text(fields[name]), hint))
+
+    def shortest(skip: str, tight: bool) -> str:
+        # `tight`: yes/no as 1/0, which the options accept too, when words are scarce.
+        def written(key: str, value: str) -> str:
+            flag = YES.get(value.lower()) if fields[key].annotation is bool else None
+            return f"{key}={int(flag)}" if tight and flag is not None else f"{key}={value}"
+        return " ".join(written(k, v) for k, v in done.items()
+                        if k != skip and not _is_default(fields[k], v))
+
+    out: list[tuple[str, str]] = []
+    for name, value, label in candidates:
+        token = f"{name}={value}" if value else f"{name}="
+        forms = [" ".join([*words, token]), *(f"{shortest(name, t)} {token}".strip()
+                                               for t in (False, True))]
+        fits = [f for f in forms if len(f) <= CHOICE_VALUE]
+        if fits:
+            out.append((clip(label, CHOICE_NAME), fits[0]))
+            continue
+        # Picking this keeps what was typed; its name says what to add by hand.
+        kept = [f for f in (shortest("", False), shortest("", True)) if len(f) <= CHOICE_VALUE]
+        if kept and kept[0]:
+            note = f"no room to add {token} here: type it — {label}"
+            out.append((clip(note, CHOICE_NAME), kept[0]))
+        if len(out) == CHOICES:
+            break
+    return out

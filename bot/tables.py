@@ -31,6 +31,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
+from bot.limits import excerpt
 from bot.migrations.states import MigrationMissing, migrate_state, needs_migration
 from bot.storage import (
     LIVE,
@@ -1172,8 +1173,8 @@ def parse_clock(text: str) -> int:
     if suffix:
         h = -1 if not 1 <= h <= 12 else (h % 12) + (12 if suffix == "pm" else 0)
     if not (0 <= h <= 23 and 0 <= m <= 59):
-        raise TableError(f"“{text}” isn't a time of day. Write it like `22`, `22:30` or "
-                         "`7am`.", "TABLE-PREFS")
+        raise TableError(f"That isn't a time of day. Write it like `22`, `22:30` or `7am`. "
+                         f"(You wrote `{excerpt(text)}`.)", "TABLE-PREFS")
     return h * 60 + m
 
 
@@ -1187,8 +1188,9 @@ def parse_tz(text: str) -> int:
     except ValueError:
         total = 10_000
     if not -14 * 60 <= total <= 14 * 60 or (minutes and not 0 <= int(minutes) < 60):
-        raise TableError(f"“{text}” isn't a UTC offset. Write it like `+2`, `-5`, `+5:30` or "
-                         "`UTC+1` (from -14 to +14).", "TABLE-PREFS")
+        raise TableError("That isn't a UTC offset. Write it like `+2`, `-5`, `+5:30` or "
+                         f"`UTC+1` (from -14 to +14). (You wrote `{excerpt(text)}`.)",
+                         "TABLE-PREFS")
     return total
 
 

@@ -17,7 +17,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.options import describe_field, option_fields, parse_options
+from bot.limits import excerpt
+from bot.options import parse_options, suggest_options
 from bot.storage import GameRecord
 from bot.tables import (
     StartResult,
@@ -98,6 +99,11 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await cog.do_start(interaction, self.gid, None)
         except Exception as exc:
             await answer_error(interaction, exc)
+
+
+def unknown_game(typed: str) -> str:
+    return (f"I don't know the game you named. Games: {', '.join(sorted(GAMES))}. "
+            f"(You wrote `{excerpt(typed)}`.)")
 
 
 def game_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -262,8 +268,7 @@ class Lobby(commands.Cog):
                   mode: str | None = None, options: str | None = None) -> None:
         engine = GAMES.get(game)
         if engine is None:
-            raise TableError(f"I don't know the game `{game}`. Games: "
-                             + ", ".join(sorted(GAMES)) + ".")
+            raise TableError(unknown_game(game))
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise TableError("Run `/game new` in a server text channel (not a thread or DM): "
@@ -326,13 +331,8 @@ class Lobby(commands.Cog):
         engine = GAMES.get(str(interaction.namespace.game or ""))
         if engine is None:
             return []
-        prefix = current.rsplit(" ", 1)[0] + " " if " " in current else ""
-        out = []
-        for name in option_fields(engine):
-            hint = describe_field(engine.options_model, name).replace("`", "")
-            default = engine.options_model.model_fields[name].default
-            out.append(app_commands.Choice(name=hint[:100], value=f"{prefix}{name}={default}"))
-        return out[:25]
+        return [app_commands.Choice(name=name, value=value)
+                for name, value in suggest_options(engine, current)]
 
     @game.command(name="join", description="Take a seat in this thread's game")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
@@ -409,8 +409,9 @@ class Lobby(commands.Cog):
         if rule:
             text = engine.rule_text(rule)
             if text is None:
-                raise TableError(f"{engine.title} has no rule `{rule}`. Rule ids look like "
-                                 f"`{engine.rule_prefix}-ACT-01`; start typing for a list.")
+                raise TableError(f"{engine.title} has no rule by that id. Rule ids look like "
+                                 f"`{engine.rule_prefix}-ACT-01`; start typing for a list. "
+                                 f"(You wrote `{excerpt(rule)}`.)")
             await reply(interaction, f"**{rule.upper()}** — {text}"[:2000])
         else:
             await reply(interaction, f"**{engine.title}**\n{engine.summary()}"[:2000])
@@ -419,8 +420,7 @@ class Lobby(commands.Cog):
                           rule: str | None) -> Game[Any, Any]:
         if game:
             if game not in GAMES:
-                raise TableError(f"I don't know the game `{game}`. Games: "
-                                 + ", ".join(sorted(GAMES)) + ".")
+                raise TableError(unknown_game(game))
             return GAMES[game]
         if rule:
             prefix = rule.upper().split("-")[0]

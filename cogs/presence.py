@@ -33,6 +33,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.limits import excerpt
 from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import reply
@@ -300,8 +301,8 @@ def rules_answer(query: str) -> str:
     hits = [(r, t) for r, t in book.items()
             if words and all(w in f"{r} {t}".lower() for w in words)]
     if not hits:
-        raise TableError(f"No rule of The Presence matches `{query[:50]}`. Rule ids look "
-                         "like `P-COMM-04`; start typing for a list.")
+        raise TableError("No rule of The Presence matches that. Rule ids look like "
+                         f"`P-COMM-04`; start typing for a list. (You wrote `{excerpt(query)}`.)")
     if len(hits) == 1:
         return f"**{hits[0][0]}** — {hits[0][1]}"
     lines = [f"{len(hits)} rules mention that; `/presence rules query:<id>` shows one in full:"]
@@ -334,8 +335,8 @@ async def flag(interaction: discord.Interaction[Any], rule: str) -> None:
     rid = rule.strip().upper()
     text = GAME.rule_text(rid)
     if text is None:
-        raise TableError(f"The Presence has no rule `{rule[:40]}`: pick one from the list "
-                         "that appears as you type.")
+        raise TableError("The Presence has no rule by that id: pick one from the list that "
+                         f"appears as you type. (You wrote `{excerpt(rule)}`.)")
     record, seat = await game_here(interaction)
     bot: GameBot = interaction.client  # type: ignore[assignment]
     state = await bot.tables.state(record.id)

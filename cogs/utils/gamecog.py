@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.limits import excerpt
 from bot.tables import TableError
 from cogs.utils.errors import reply
 from cogs.utils.table import action_hash, action_view, game_of, play
@@ -84,8 +85,9 @@ def make_command(game_name: str, family: Family) -> app_commands.Command[Any, An
                     chosen = action
                     break
             if chosen is None:
-                raise TableError(f"“{choice}” isn't something you can {family.name} now. Pick "
-                                 "one from the list that appears as you type.")
+                raise TableError(f"That isn't something you can {family.name} now. Pick one "
+                                 "from the list that appears as you type. (You wrote "
+                                 f"`{excerpt(choice)}`.)")
         elif len(actions) == 1:
             chosen = actions[0]
         if chosen is None:
