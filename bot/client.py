@@ -29,7 +29,13 @@ from bot.tables import TableService
 log = logging.getLogger(__name__)
 
 UNKNOWN_COMPONENT_GRACE = 1.5
-"""Seconds to let a live View answer a press before saying the button is unknown."""
+"""Seconds to let a handler answer an interaction before the bot answers it itself
+(Discord's deadline is 3 s)."""
+
+BOARD_MOVED_ON = ("That board has moved on — use the latest board post in the thread, or "
+                  "`/game status`. (This button isn't one I know any more.)")
+FORM_GONE = ("That form is no longer open (the bot may have restarted). Run the command "
+             "again to get a fresh one.")
 
 COGS: tuple[str, ...] = ("cogs.lobby", "cogs.exorcism", "cogs.fourth_wall", "cogs.presence")
 
@@ -83,7 +89,8 @@ class GameBot(commands.Bot):
         self.tables = TableService(self.storage, clock=clock)
         self.cog_modules = tuple(cogs)
         self.reminders: ReminderDispatcher | None = None
-        self._component_templates: list[re.Pattern[str]] = []
+        self._component_templates: list[
+            tuple[re.Pattern[str], type[discord.ui.DynamicItem[Any]]]] = []
         self._boards_caught_up = False
         self._warming: asyncio.Task[None] | None = None
 
@@ -141,29 +148,78 @@ class GameBot(commands.Bot):
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
-        self._component_templates.extend(i.__discord_ui_compiled_template__ for i in items)
+        self._component_templates.extend(
+            (i.__discord_ui_compiled_template__, i) for i in items)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer a press of a component nothing here handles (a retired button of an older
-        version, a crafted id): discord.py would drop it and the player would only see
-        "This interaction failed"."""
-        if interaction.type is not discord.InteractionType.component:
+        """Every component press, modal submit and autocomplete gets an answer.
+
+        discord.py drops, without a word, a press whose message no longer carries the
+        component (two players act at once: the press arrives after the board lost its
+        buttons), a press of a retired or crafted id, and a modal it does not know; an
+        autocomplete whose callback fails is never answered. The player would only see
+        "This interaction failed". So a stripped component's press is played here as if the
+        component were still there (its handler checks it is still current), and whatever no
+        handler has answered within the grace time gets a kind answer.
+        """
+        kind = interaction.type
+        if kind not in (discord.InteractionType.component,
+                        discord.InteractionType.modal_submit,
+                        discord.InteractionType.autocomplete):
             return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if any(t.fullmatch(custom_id) for t in self._component_templates):
-            return
-        # A live View's own button (not a template) answers within the grace time.
+        handling: asyncio.Task[None] | None = None
+        if kind is discord.InteractionType.component:
+            handling = self._press_without_component(interaction)
         await asyncio.sleep(UNKNOWN_COMPONENT_GRACE)
+        if handling is not None and not handling.done():
+            await asyncio.wait({handling}, timeout=UNKNOWN_COMPONENT_GRACE / 2)
         if interaction.response.is_done():
             return
         try:
-            await interaction.response.send_message(
-                "That button isn't one I know any more (it may be from an older version of "
-                "the bot). Use the newest post in the game's thread, or `/game status`.",
-                ephemeral=True)
+            if kind is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                text = FORM_GONE if kind is discord.InteractionType.modal_submit \
+                    else BOARD_MOVED_ON
+                await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
-            log.info("could not answer unknown component %r", custom_id)
+            log.info("could not answer interaction %s", interaction.id)
+
+    def _press_without_component(
+            self, interaction: discord.Interaction[Any]) -> asyncio.Task[None] | None:
+        """A press of one of our templates on a message that lacks that component (discord.py
+        drops those): handled by the template's item, in a task. None if discord.py will
+        handle it itself, or it is no template of ours."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        component_type = data.get("component_type")
+        found = next(((m, f) for t, f in self._component_templates
+                      if (m := t.fullmatch(custom_id)) is not None), None)
+        if found is None:
+            return None
+        match, factory = found
+        message = interaction.message
+        if message is not None:
+            for row in message.components:
+                for child in getattr(row, "children", [row]):
+                    if (getattr(child, "custom_id", None) == custom_id
+                            and child.type.value == component_type):
+                        return None  # discord.py dispatches it
+        return asyncio.create_task(self._run_item(interaction, factory, match, component_type),
+                                   name=f"press-without-component-{custom_id}")
+
+    async def _run_item(self, interaction: discord.Interaction[Any],
+                        factory: type[discord.ui.DynamicItem[Any]], match: re.Match[str],
+                        component_type: Any) -> None:
+        custom_id = match.string
+        base: discord.ui.Item[Any] = (
+            discord.ui.Button(custom_id=custom_id) if component_type == 2
+            else discord.ui.Select(custom_id=custom_id))
+        try:
+            item = await factory.from_custom_id(interaction, base, match)
+            await item.callback(interaction)
+        except Exception:
+            log.exception("a press of %r on a message without it failed", custom_id)
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

@@ -51,7 +51,9 @@ become ``resolved`` data, ``(filename, bytes)`` is an attachment),
 ``await autocomplete(user, channel, "cmd", options, focused="opt") -> list[choice]``,
 ``await click(user, message, custom_id=None, *, label=None, check=True)``,
 ``await select(user, message, custom_id=None, values=[...], *, label=None, check=True)``,
-``await submit_modal(user, interaction_that_opened_it, {"input_id": "text"})``.
+``await submit_modal(user, interaction_that_opened_it, {"input_id": "text"})``,
+``await submit_old_modal(user, channel, custom_id, {"input_id": "text"})`` (a modal opened
+long ago, e.g. before a restart).
 ``InteractionRecord``: ``callback_type`` (4/5/6/7/8/9), ``callback_data``, ``responded``,
 ``deferred``, ``done``, ``latency``, ``original``, ``followups``, ``edited_ids`` and
 ``deleted_ids`` (messages edited/deleted with the token), ``messages``, ``text``,

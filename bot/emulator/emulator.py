@@ -453,6 +453,17 @@ class DiscordEmulator:
         u = self._state.user(user)
         return self._inject(self._interactions.modal_submit(u, interaction, values))
 
+    async def submit_old_modal(
+        self, user: UserRef, channel: ChannelRef | None, custom_id: str,
+        values: dict[str, str] | None = None,
+    ) -> InteractionRecord:
+        """Submit a modal the bot opened long ago (before a restart, or a retired one):
+        Discord still delivers it, with text inputs ``values``, to a bot that may have
+        forgotten it."""
+        u = self._state.user(user)
+        return self._inject(self._interactions.old_modal_submit(
+            u, self._resolve_channel(u, channel), custom_id, dict(values or {})))
+
     @property
     def interactions(self) -> list[InteractionRecord]:
         return list(self._state.interactions.values())

@@ -366,6 +366,16 @@ class InteractionFactory:
             message=message,
         )
 
+    def old_modal_submit(
+        self, user: UserRecord, channel: ChannelRecord, custom_id: str, values: dict[str, str]
+    ) -> InteractionRecord:
+        components = [
+            {"type": 1, "components": [{"type": 4, "custom_id": k, "value": str(v)}]}
+            for k, v in values.items()
+        ]
+        data = {"custom_id": custom_id, "components": components}
+        return self._build(MODAL_SUBMIT, user, channel, data, name=f"modal {custom_id!r}")
+
     # -- helpers ------------------------------------------------------------------
 
     def _guild_of(self, channel: ChannelRecord) -> GuildRecord | None:

@@ -233,6 +233,11 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
         if record.status != "active":
             raise TableError("This game is over; nothing more can be played in it.")
         if _decision_token(game.decision_id(state, seat), record.epoch) != decision:
+            message = interaction.message
+            if message is not None and not message.components:
+                # The press raced the board losing its buttons (another move came first).
+                raise TableError("That board has moved on — use the latest board post in the "
+                                 "thread, or press **My choices**.")
             raise TableError("That button is from an earlier moment of the game and no longer "
                              "applies. Use the newest board post, or press **My choices**.")
         matches = [a for a in game.legal_actions(state, seat) if action_hash(a) == h]
@@ -306,6 +311,8 @@ async def show_hand(interaction: discord.Interaction[Any], gid: int) -> None:
 
 async def show_choices(interaction: discord.Interaction[Any], gid: int) -> None:
     bot: GameBot = interaction.client  # type: ignore[assignment]
+    # Acknowledged first: storage reads may queue behind other games' writes.
+    await interaction.response.defer(ephemeral=True, thinking=True)
     record = await bot.storage.get_game(gid)
     if record is None or record.status != "active":
         raise TableError("This game isn't being played right now.")

@@ -7,7 +7,10 @@ does, so an answer that is too long is an answer the player never sees.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
+
+import pytest
 
 from bot.limits import CHOICE_NAME, CHOICE_VALUE, CHOICES, CONTENT
 from bot.options import parse_options
@@ -122,3 +125,95 @@ async def test_other_errors_quoting_typing_are_short_and_explain(table: Table) -
                             tz="+" + "5" * 3000)
     explained_first(res.text, "isn't a UTC offset", "5")
     table.emu.assert_no_errors()
+
+
+# ---- 11: every interaction gets an answer -------------------------------------------------
+
+async def _started(table: Table) -> None:
+    await table.lobby(players=(table.bob, table.carol))
+    await table.slash(table.alice, table.thread(), "game start")
+
+
+async def test_press_on_a_board_whose_buttons_were_just_taken_is_answered(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.client.UNKNOWN_COMPONENT_GRACE", 0.3)
+    await _started(table)
+    board = table.board()
+    wager_3 = next(c for c in board.custom_ids if c.endswith(board_hash(table, "Wager 3")))
+    await table.click(table.alice, board, label="Wager 1")
+    old = table.emu.message(board.id)
+    assert old.components == []  # the press below races the strip, as on Discord
+    gid = await table.game_id()
+    assert table.bot is not None
+    before = (await table.bot.storage.get_game(gid)).version
+    res = await table.emu.click(table.alice, old, wager_3, check=False)
+    await res.wait_done()
+    assert res.ephemeral and "That board has moved on" in answer(res)
+    assert "latest board post" in answer(res)
+    assert (await table.bot.storage.get_game(gid)).version == before
+    # The stripped board's "My hand" still answers.
+    hand = await table.emu.click(table.bob, old, f"hb:hand:{gid}", check=False)
+    await hand.wait_done()
+    assert hand.ephemeral and "Your hand:" in hand.text
+
+
+async def test_press_that_is_still_current_on_a_stripped_board_is_played(
+        table: Table) -> None:
+    await _started(table)
+    board = table.board()
+    wager_2 = next(c for c in board.custom_ids if c.endswith(board_hash(table, "Wager 2")))
+    assert table.bot is not None
+    # Another post took the buttons off this board a moment before alice's press arrived.
+    channel = table.bot.get_channel(int(table.thread().id))
+    assert channel is not None
+    await channel.get_partial_message(int(board.id)).edit(view=None)  # type: ignore[union-attr]
+    res = await table.emu.click(table.alice, table.emu.message(board.id), wager_2, check=False)
+    await res.wait_callback()
+    await table.emu.settle()
+    assert "sets the wager at 2" in table.emu.messages_in(table.thread())[-1].content
+
+
+async def test_unknown_custom_id_modal_and_failed_autocomplete_are_answered(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.client.UNKNOWN_COMPONENT_GRACE", 0.3)
+    await _started(table)
+    planted = table.emu.plant_bot_message(table.thread(), "old", components=[
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "?",
+                                    "custom_id": "retired:thing:1"}]}])
+    res = await table.emu.click(table.alice, planted, "retired:thing:1")
+    await res.wait_done()
+    assert res.ephemeral and "That board has moved on" in res.text
+    planted = table.emu.plant_bot_message(table.thread(), "old", components=[
+        {"type": 1, "components": [{"type": 3, "custom_id": "hb:s:1:zz:0:9",
+                                    "options": [{"label": "?", "value": "x"}]}]}])
+    res = await table.emu.select(table.alice, planted, "hb:s:1:zz:0:9", ["x"])
+    await res.wait_done()
+    assert res.ephemeral
+    modal = await table.emu.submit_old_modal(table.alice, table.thread(), "hb:form:1",
+                                             {"words": "boo"})
+    await modal.wait_done()
+    assert modal.ephemeral and "no longer" in modal.text
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("storage hiccup")
+
+    # The extension as the bot loaded it.
+    monkeypatch.setattr(sys.modules["cogs.lobby"], "suggest_options", broken)
+    choices = await table.emu.autocomplete(table.alice, table.general, "game new",
+                                           {"game": "highcard", "options": "ro"},
+                                           focused="options")
+    assert choices == []  # answered (no suggestions) rather than left to time out
+
+
+def board_hash(table: Table, label: str) -> str:
+    board = table.board()
+    component = board.component(label=label)
+    assert component is not None
+    return str(component["custom_id"]).rsplit(":", 1)[1]
+
+
+def answer(res: Any) -> str:
+    """What the presser was told (a deferred update's answer is its follow-up)."""
+    if res.callback_type == 6:
+        return "\n".join(m.text for m in res.followups)
+    return str(res.text)
