@@ -168,7 +168,7 @@ def suggest_options(game: Game[Any, Any], typed: str) -> list[tuple[str, str]]:
     if not psep and len(matching) == 1:
         # Only one option is meant: offer its values at once.
         pkey, psep, pvalue = matching[0], "=", ""
-    candidates: list[tuple[str, str | None, str]] = []  # (option, value or None, label)
+    candidates: list[tuple[str, str, str]] = []  # (option, value, label)
     if psep and pkey in names:
         field = fields[pkey]
         values = [v for v in _values_of(field) if v.lower().startswith(pvalue.lower())]

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import renderpool
+from bot import limits, renderpool
+from bot.limits import clip
 from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import answer_error, reply
@@ -39,7 +40,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row holds "My hand" and "My choices"
-SELECT_SIZE = 25
+SELECT_SIZE = limits.SELECT_OPTIONS
+SELECTS_PER_PAGE = limits.ACTION_ROWS - 1  # the last row holds Back/More… and the extras
+PAGE_SIZE = SELECT_SIZE * SELECTS_PER_PAGE
 
 
 def action_hash(action: Action) -> str:
@@ -77,7 +80,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.gid, self.seat, self.h = gid, seat, h
         self.decision = token if token is not None else _decision_token(decision, epoch)
         super().__init__(discord.ui.Button(
-            label=label[:80], style=style,
+            label=clip(label, limits.BUTTON_LABEL), style=style,
             custom_id=f"hb:a:{gid}:{seat}:{self.decision}:{h}"))
 
     @classmethod
@@ -102,7 +105,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         super().__init__(discord.ui.Select(
             custom_id=f"hb:s:{gid}:{seat}:{self.decision}:{n}",
             options=options or [discord.SelectOption(label="…", value="0")],
-            placeholder=placeholder[:150], min_values=1, max_values=1))
+            placeholder=clip(placeholder, limits.PLACEHOLDER), min_values=1, max_values=1))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
@@ -162,38 +165,79 @@ class ChoicesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer_error(interaction, exc)
 
 
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"hb:pg:(?P<gid>\d+):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<page>\d+)"):
+    """More…/Back between pages of one seat's choices when they do not fit one message."""
+
+    def __init__(self, gid: int, seat: str, decision: str, page: int, label: str = "…",
+                 *, token: str | None = None, epoch: int = 0) -> None:
+        self.gid, self.seat, self.page = gid, seat, page
+        self.decision = token if token is not None else _decision_token(decision, epoch)
+        super().__init__(discord.ui.Button(
+            label=clip(label, limits.BUTTON_LABEL), style=discord.ButtonStyle.secondary,
+            custom_id=f"hb:pg:{gid}:{seat}:{self.decision}:{page}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> PageButton:
+        return cls(int(match["gid"]), match["seat"], "", int(match["page"]), token=match["dec"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await turn_page(interaction, self.gid, self.seat, self.decision, self.page)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton, ActionSelect, HandButton, ChoicesButton)
+    ActionButton, ActionSelect, HandButton, ChoicesButton, PageButton)
 
 
 def action_view(gid: int, game: Game[Any, Any], state: Any, seat: str,
-                actions: list[Action], *, extras: bool = True, epoch: int = 0) -> discord.ui.View:
-    """Components for `seat`'s `actions`: buttons when few, menus when many. `epoch` is the
-    game record's undo count."""
+                actions: list[Action], *, extras: bool = True, epoch: int = 0,
+                page: int = 0) -> discord.ui.View:
+    """Components for `seat`'s `actions`: buttons when few, menus when many, in pages of four
+    menus of 25 with More…/Back buttons when even those do not hold them all (every answer
+    stays reachable). `epoch` is the game record's undo count; `page` counts from 0."""
     view = discord.ui.View(timeout=None)
     decision = game.decision_id(state, seat)
-    if len(actions) <= MAX_BUTTONS:
-        for i, action in enumerate(actions):
+    # One entry per answer: a repeated value would make Discord refuse the whole message.
+    unique = list({action_hash(a): a for a in actions}.items())
+    if len(unique) <= MAX_BUTTONS:
+        for i, (h, action) in enumerate(unique):
             style = (discord.ButtonStyle.secondary if action.kind in ("pass", "end_turn", "decline")
                      else discord.ButtonStyle.primary)
-            button = ActionButton(gid, seat, decision, action_hash(action),
+            button = ActionButton(gid, seat, decision, h,
                                   game.describe(state, seat, action), style, epoch=epoch)
             button.item.row = i // 5
             view.add_item(button)
     else:
-        chunks = [actions[i:i + SELECT_SIZE] for i in range(0, len(actions), SELECT_SIZE)][:4]
-        for n, chunk in enumerate(chunks):
-            options = [discord.SelectOption(label=game.describe(state, seat, a)[:100],
-                                            value=action_hash(a)) for a in chunk]
-            first, last = n * SELECT_SIZE + 1, n * SELECT_SIZE + len(chunk)
+        pages = (len(unique) + PAGE_SIZE - 1) // PAGE_SIZE
+        page = max(0, min(page, pages - 1))
+        start = page * PAGE_SIZE
+        shown = unique[start:start + PAGE_SIZE]
+        for row, first in enumerate(range(0, len(shown), SELECT_SIZE)):
+            chunk = shown[first:first + SELECT_SIZE]
+            n = (start + first) // SELECT_SIZE  # unique across pages: it names the menu
+            options = [discord.SelectOption(
+                label=clip(game.describe(state, seat, a), limits.SELECT_LABEL), value=h)
+                for h, a in chunk]
+            low, high = start + first + 1, start + first + len(chunk)
             select = ActionSelect(gid, seat, decision, n, options,
-                                  placeholder=f"Choose ({first}–{last} of {len(actions)})",
+                                  placeholder=f"Choose ({low}–{high} of {len(unique)})",
                                   epoch=epoch)
-            select.item.row = n
+            select.item.row = row
             view.add_item(select)
+        if page > 0:
+            back = PageButton(gid, seat, decision, page - 1, f"Back (page {page} of {pages})",
+                              epoch=epoch)
+            back.item.row = SELECTS_PER_PAGE
+            view.add_item(back)
+        if page < pages - 1:
+            more = PageButton(gid, seat, decision, page + 1,
+                              f"More… (page {page + 2} of {pages})", epoch=epoch)
+            more.item.row = SELECTS_PER_PAGE
+            view.add_item(more)
     if extras:
         for item in (HandButton(gid), ChoicesButton(gid)):
-            item.item.row = 4
+            item.item.row = limits.ACTION_ROWS - 1
             view.add_item(item)
     return view
 
@@ -208,38 +252,46 @@ def table_buttons(gid: int) -> discord.ui.View:
 # ---- the play path ---------------------------------------------------------------------
 
 
+async def current_choice(interaction: discord.Interaction[Any], gid: int, seat: str,
+                         decision: str) -> tuple[GameRecord, Game[Any, Any], Any]:
+    """The game, for a press on `seat`'s components at `decision`: refused (TableError) unless
+    the presser plays that seat and the decision is still the game's."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    record = await bot.storage.get_game(gid)
+    if record is None:
+        raise TableError("That game no longer exists.")
+    game = game_of(record)
+    my_seat = await bot.tables.seat_of(gid, interaction.user.id)
+    if my_seat is None:
+        await refuse_spectator(bot, gid, interaction.user.id)
+        raise TableError("You're not playing in this game — these buttons are for its "
+                         "players. You can follow along in the thread.")
+    await bot.tables.came_back(gid, interaction.user.id)
+    state = await bot.tables.state(gid)
+    if my_seat != seat:
+        # A crafted id may name a seat the game does not have: no label to look up.
+        whose = game.seat_label(state, seat) if seat in state.seats else "another seat"
+        raise TableError(f"These choices are for {whose}. "
+                         "Press **My choices** to see yours.")
+    if record.status != "active":
+        raise TableError("This game is over; nothing more can be played in it.")
+    if _decision_token(game.decision_id(state, seat), record.epoch) != decision:
+        message = interaction.message
+        if message is not None and not message.components:
+            # The press raced the board losing its buttons (another move came first).
+            raise TableError("That board has moved on — use the latest board post in the "
+                             "thread, or press **My choices**.")
+        raise TableError("That button is from an earlier moment of the game and no longer "
+                         "applies. Use the newest board post, or press **My choices**.")
+    return record, game, state
+
+
 async def press(interaction: discord.Interaction[Any], gid: int, seat: str, decision: str,
                 h: str) -> None:
     """A button or menu press: check it is the presser's and still current, then play it."""
-    bot: GameBot = interaction.client  # type: ignore[assignment]
     try:
         await interaction.response.defer()
-        record = await bot.storage.get_game(gid)
-        if record is None:
-            raise TableError("That game no longer exists.")
-        game = game_of(record)
-        my_seat = await bot.tables.seat_of(gid, interaction.user.id)
-        if my_seat is None:
-            await refuse_spectator(bot, gid, interaction.user.id)
-            raise TableError("You're not playing in this game — these buttons are for its "
-                             "players. You can follow along in the thread.")
-        await bot.tables.came_back(gid, interaction.user.id)
-        state = await bot.tables.state(gid)
-        if my_seat != seat:
-            # A crafted id may name a seat the game does not have: no label to look up.
-            whose = game.seat_label(state, seat) if seat in state.seats else "another seat"
-            raise TableError(f"These choices are for {whose}. "
-                             "Press **My choices** to see yours.")
-        if record.status != "active":
-            raise TableError("This game is over; nothing more can be played in it.")
-        if _decision_token(game.decision_id(state, seat), record.epoch) != decision:
-            message = interaction.message
-            if message is not None and not message.components:
-                # The press raced the board losing its buttons (another move came first).
-                raise TableError("That board has moved on — use the latest board post in the "
-                                 "thread, or press **My choices**.")
-            raise TableError("That button is from an earlier moment of the game and no longer "
-                             "applies. Use the newest board post, or press **My choices**.")
+        record, game, state = await current_choice(interaction, gid, seat, decision)
         matches = [a for a in game.legal_actions(state, seat) if action_hash(a) == h]
         if not matches:
             raise TableError("That choice is no longer available. Press **My choices** "
@@ -249,7 +301,32 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
         if message is not None and message.flags.ephemeral:
             # An ephemeral menu is done once used: say so and take its buttons away.
             label = game.describe(state, seat, matches[0])
-            await interaction.edit_original_response(content=f"✅ {label}", view=None)
+            await interaction.edit_original_response(
+                content=clip(f"✅ {label}", limits.CONTENT), view=None)
+    except Exception as exc:
+        await answer_error(interaction, exc)
+
+
+async def turn_page(interaction: discord.Interaction[Any], gid: int, seat: str, decision: str,
+                    page: int) -> None:
+    """More…/Back: another page of `seat`'s choices. An ephemeral menu turns in place; a page
+    of the public board comes to the presser alone (the board stays as everyone sees it)."""
+    message = interaction.message
+    in_place = message is not None and message.flags.ephemeral
+    try:
+        if in_place:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        record, game, state = await current_choice(interaction, gid, seat, decision)
+        actions = game.legal_actions(state, seat)
+        view = action_view(gid, game, state, seat, actions, extras=False, epoch=record.epoch,
+                           page=page)
+        if in_place:
+            await interaction.edit_original_response(view=view)
+        else:
+            text = game.prompt_text(state, seat) or f"Your choices, {game.seat_label(state, seat)}:"
+            await reply(interaction, text, view=view)
     except Exception as exc:
         await answer_error(interaction, exc)
 
