@@ -17,7 +17,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.limits import excerpt
+from bot import limits
+from bot.limits import clip, excerpt
 from bot.options import parse_options, suggest_options
 from bot.storage import GameRecord
 from bot.tables import (
@@ -108,9 +109,9 @@ def unknown_game(typed: str) -> str:
 
 def game_choices(current: str) -> list[app_commands.Choice[str]]:
     wanted = current.lower()
-    return [app_commands.Choice(name=g.title[:100], value=name)
+    return [app_commands.Choice(name=clip(g.title, limits.CHOICE_NAME), value=name)
             for name, g in sorted(GAMES.items())
-            if wanted in name or wanted in g.title.lower()][:25]
+            if wanted in name or wanted in g.title.lower()][:limits.CHOICES]
 
 
 def lobby_components(gid: int) -> discord.ui.View:
@@ -155,24 +156,26 @@ class Lobby(commands.Cog):
         seats = await self.bot.storage.seats(record.id)
         options = dict(record.options)
         mode = options.pop("mode", None)
-        embed = discord.Embed(title=f"{game.title} — game #{record.id}",
+        embed = discord.Embed(title=clip(f"{game.title} — game #{record.id}", limits.EMBED_TITLE),
                               description=f"Mode: **{mode}**" if mode else None,
                               colour=discord.Colour.dark_purple())
         counts = sorted(game.player_counts(game.options_model.model_validate(record.options)))
         players = "\n".join(f"{i + 1}. <@{s.user_id}>" for i, s in enumerate(seats) if s.user_id)
         embed.add_field(name=f"Players ({len(seats)}; needs {counts[0]}–{counts[-1]})",
-                        value=players or "nobody yet", inline=False)
+                        value=clip(players or "nobody yet", limits.EMBED_FIELD_VALUE),
+                        inline=False)
         if options:
-            embed.add_field(name="Options", value="\n".join(
-                f"{k} = {v}" for k, v in options.items())[:1000], inline=False)
+            embed.add_field(name="Options", value=clip("\n".join(
+                f"{k} = {v}" for k, v in options.items()), limits.EMBED_FIELD_VALUE), inline=False)
         # What the options add up to, in the game's words (e.g. "Difficulty: Standard").
         summary = game.options_summary(game.options_model.model_validate(record.options))
         if summary:
-            embed.add_field(name="Setup", value=summary[:1000], inline=False)
+            embed.add_field(name="Setup", value=clip(summary, limits.EMBED_FIELD_VALUE),
+                            inline=False)
         status = {"lobby": "Press **Join** to take a seat; the creator presses **Start**.",
                   "active": "Playing.", "over": "Finished.",
                   "abandoned": "Abandoned."}.get(record.status, record.status)
-        embed.set_footer(text=status)
+        embed.set_footer(text=clip(status, limits.EMBED_FOOTER))
         return embed
 
     async def refresh_lobby(self, interaction: discord.Interaction[Any], gid: int) -> None:
@@ -252,10 +255,10 @@ class Lobby(commands.Cog):
             roster = "\n".join(
                 f"• <@{s.user_id}> — {game.seat_label(started.state, s.seat)}"
                 for s in seats if s.user_id)
-            await channel.send(f"**The game begins!**\n{roster}",
+            await channel.send(clip(f"**The game begins!**\n{roster}", limits.CONTENT),
                                allowed_mentions=discord.AllowedMentions(users=False))
             if closed:
-                await channel.send(_closed_dm_text(", ".join(closed)),
+                await channel.send(clip(_closed_dm_text(", ".join(closed)), limits.CONTENT),
                                    allowed_mentions=discord.AllowedMentions(users=False))
         await delivery.after_action(record, started.state, started.events, started.result)
         await delivery.run_ai(gid)
@@ -293,12 +296,13 @@ class Lobby(commands.Cog):
                                                                              strict=True))
                              + ". Ask a server admin to grant them to my role here.")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        name = f"{engine.title[:70]} — {interaction.user.display_name}"[:100]
+        name = clip(f"{clip(engine.title, 70)} — {interaction.user.display_name}",
+                    limits.THREAD_NAME)
         thread: discord.Thread | discord.TextChannel
         if own_channel:
             # A channel of its own (P-DISCORD-03); channel names are lower-case slugs.
             slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "game"
-            thread = await open_table_channel(channel, slug[:100])
+            thread = await open_table_channel(channel, clip(slug, limits.CHANNEL_NAME))
         else:
             thread = await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080)
@@ -322,8 +326,8 @@ class Lobby(commands.Cog):
         engine = GAMES.get(str(interaction.namespace.game or ""))
         modes: list[str] = (list(engine.modes) if engine else
                             sorted({m for g in GAMES.values() for m in g.modes}))
-        return [app_commands.Choice(name=m, value=m) for m in modes
-                if current.lower() in m.lower()][:25]
+        return [app_commands.Choice(name=clip(m, limits.CHOICE_NAME), value=m) for m in modes
+                if current.lower() in m.lower()][:limits.CHOICES]
 
     @new.autocomplete("options")
     async def new_options_autocomplete(self, interaction: discord.Interaction[Any],
@@ -367,9 +371,9 @@ class Lobby(commands.Cog):
         file = await delivery_for(self.bot).picture(record.game, game.view(state, None),
                                                     "board.png")
         if file is not None:
-            await interaction.followup.send(text, ephemeral=True, file=file)
+            await interaction.followup.send(clip(text, limits.CONTENT), ephemeral=True, file=file)
         else:
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(clip(text, limits.CONTENT), ephemeral=True)
 
     @game.command(name="hand", description="What only you may see in this game (only you)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
@@ -393,7 +397,7 @@ class Lobby(commands.Cog):
                         "`/game new`.")
             return
         lines = []
-        for r in records[:25]:
+        for r in records[:limits.EMBED_FIELDS]:
             where = f"<#{r.thread_id}>" if r.thread_id else f"<#{r.channel_id}>"
             title = GAMES[r.game].title if r.game in GAMES else r.game
             lines.append(f"#{r.id} **{title}** ({r.options.get('mode', '')}) — {r.status} — "
@@ -412,9 +416,9 @@ class Lobby(commands.Cog):
                 raise TableError(f"{engine.title} has no rule by that id. Rule ids look like "
                                  f"`{engine.rule_prefix}-ACT-01`; start typing for a list. "
                                  f"(You wrote `{excerpt(rule)}`.)")
-            await reply(interaction, f"**{rule.upper()}** — {text}"[:2000])
+            await reply(interaction, f"**{rule.upper()}** — {text}")
         else:
-            await reply(interaction, f"**{engine.title}**\n{engine.summary()}"[:2000])
+            await reply(interaction, f"**{engine.title}**\n{engine.summary()}")
 
     async def _engine_for(self, interaction: discord.Interaction[Any], game: str | None,
                           rule: str | None) -> Game[Any, Any]:
@@ -448,8 +452,9 @@ class Lobby(commands.Cog):
         for engine in GAMES.values():
             for rid, text in engine.rulebook().items():
                 if wanted in rid or wanted.lower() in text.lower():
-                    out.append(app_commands.Choice(name=f"{rid} {text}"[:100], value=rid))
-                    if len(out) == 25:
+                    out.append(app_commands.Choice(name=clip(f"{rid} {text}", limits.CHOICE_NAME),
+                                                   value=rid))
+                    if len(out) == limits.CHOICES:
                         return out
         return out
 
@@ -565,10 +570,11 @@ class Lobby(commands.Cog):
             quiet = discord.AllowedMentions.none()
             if not res.done:
                 if channel is not None:
-                    await channel.send(
+                    await channel.send(clip(
                         f"<@{interaction.user.id}> votes to give <@{old.id}>'s seat ({label}) "
                         f"to <@{new.id}>: {res.votes} of {res.needed} votes. Other players "
-                        "agree by running the same `/game replace`.", allowed_mentions=quiet)
+                        "agree by running the same `/game replace`.", limits.CONTENT),
+                        allowed_mentions=quiet)
                 await reply(interaction, f"Your vote is in ({res.votes} of {res.needed}).")
                 return
             if isinstance(channel, discord.Thread):
@@ -587,8 +593,8 @@ class Lobby(commands.Cog):
                               "playing!")
             if channel is not None:
                 note = "" if ok else " " + _closed_dm_text(f"<@{new.id}>")
-                await channel.send(f"<@{new.id}> takes over **{label}** from <@{old.id}>."
-                                   + note, allowed_mentions=quiet)
+                await channel.send(clip(f"<@{new.id}> takes over **{label}** from <@{old.id}>."
+                                        + note, limits.CONTENT), allowed_mentions=quiet)
         await reply(interaction, f"Done: {new.display_name} now plays {label}.")
 
     @game.command(name="spectate", description="Follow this game's thread (public view only)")
@@ -629,7 +635,7 @@ class Lobby(commands.Cog):
                              "with `/game new` in a text channel.")
         game = game_of(record)
         thread = await parent.create_thread(
-            name=f"{game.title[:60]} — rematch of #{record.id}"[:100],
+            name=clip(f"{clip(game.title, 60)} — rematch of #{record.id}", limits.THREAD_NAME),
             type=discord.ChannelType.public_thread, auto_archive_duration=10080)
         try:
             started = await self.bot.tables.rematch(record.id, interaction.user.id, thread.id)
@@ -696,7 +702,7 @@ class Lobby(commands.Cog):
                         "DMs are closed). Open them and try again, or read `/game hand`.")
             return
         if file is not None:
-            await interaction.followup.send(body, file=file, ephemeral=True)
+            await interaction.followup.send(clip(body, limits.CONTENT), file=file, ephemeral=True)
         else:
             await reply(interaction, body)
 
@@ -711,7 +717,7 @@ class Lobby(commands.Cog):
         text = f"**{game.title}** — game #{rec.id}, the board after step {step} of {rec.version}."
         file = await delivery_for(self.bot).picture(rec.game, view, f"step-{step}.png")
         if file is not None:
-            await interaction.followup.send(text, file=file, ephemeral=True)
+            await interaction.followup.send(clip(text, limits.CONTENT), file=file, ephemeral=True)
         else:
             await reply(interaction, text)
 
@@ -750,8 +756,9 @@ class Lobby(commands.Cog):
             if channel is not None:
                 mentions = " ".join(f"<@{u}>" for u in user_ids)
                 try:
-                    await channel.send(
+                    await channel.send(clip(
                         f"{mentions} — the table is waiting for your move in {game.title}.",
+                        limits.CONTENT),
                         allowed_mentions=discord.AllowedMentions(
                             users=[discord.Object(u) for u in user_ids]))
                 except discord.NotFound as exc:

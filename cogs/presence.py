@@ -33,7 +33,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.limits import excerpt
+from bot import limits
+from bot.limits import clip, excerpt
 from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import reply
@@ -287,8 +288,8 @@ def rule_choices(current: str) -> list[app_commands.Choice[str]]:
     # Ids that hold it first, then rules whose text does.
     hits = ([r for r in book if wanted in r.lower()]
             + [r for r, t in book.items() if wanted not in r.lower() and wanted in t.lower()])
-    return [app_commands.Choice(name=f"{r} {' '.join(book[r].split())}"[:100], value=r)
-            for r in hits[:25]]
+    return [app_commands.Choice(name=clip(f"{r} {' '.join(book[r].split())}", limits.CHOICE_NAME),
+                                value=r) for r in hits[:limits.CHOICES]]
 
 
 def rules_answer(query: str) -> str:
@@ -307,7 +308,7 @@ def rules_answer(query: str) -> str:
         return f"**{hits[0][0]}** — {hits[0][1]}"
     lines = [f"{len(hits)} rules mention that; `/presence rules query:<id>` shows one in full:"]
     for r, t in hits:
-        line = f"• **{r}** {' '.join(t.split())[:90]}…"
+        line = f"• **{r}** {clip(' '.join(t.split()), 90)}"
         if sum(len(x) + 1 for x in lines) + len(line) > 1900:
             lines.append(f"…and {len(hits) - len(lines) + 1} more: add a word to narrow it.")
             break
@@ -319,7 +320,7 @@ def rules_answer(query: str) -> str:
                       "answered only to you (P-DISCORD-06)")
 @app_commands.describe(query="A rule id such as P-COMM-04, or words to look for")
 async def rules(interaction: discord.Interaction[Any], query: str) -> None:
-    await reply(interaction, rules_answer(query)[:2000])
+    await reply(interaction, rules_answer(query))
 
 
 @rules.autocomplete("query")
@@ -344,10 +345,11 @@ async def flag(interaction: discord.Interaction[Any], rule: str) -> None:
     channel = interaction.channel
     assert isinstance(channel, discord.abc.Messageable)
     gist = " ".join(text.split())
-    await channel.send(
+    await channel.send(clip(
         f"🚩 {GAME.seat_label(state, seat)} (<@{interaction.user.id}>) points out a possible "
-        f"violation of **{rid}**: “{gist[:300]}{'…' if len(gist) > 300 else ''}” The table may "
+        f"violation of **{rid}**: “{clip(gist, 300)}” The table may "
         f"pause to check it; `/presence rules query:{rid}` shows the rule privately.",
+        limits.CONTENT),
         allowed_mentions=discord.AllowedMentions.none())
     await reply(interaction, f"Flagged {rid} for the table.")
 
@@ -383,7 +385,7 @@ async def nudge(interaction: discord.Interaction[Any]) -> None:
     # Away players and quiet hours are honoured as for turn pings.
     reachable = await bot.tables.reachable(u for _, u in awaited)
     who = ", ".join(f"<@{u}> ({GAME.seat_label(state, s)})" for s, u in awaited)
-    await channel.send(f"🔔 {who}: the table is waiting for you.",
+    await channel.send(clip(f"🔔 {who}: the table is waiting for you.", limits.CONTENT),
                        allowed_mentions=discord.AllowedMentions(
                            users=[discord.Object(u) for _, u in awaited if u in reachable]))
     await reply(interaction, "Nudged.")

@@ -18,6 +18,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import limits
+from bot.limits import clip
 from bot.options import OptionsError
 from bot.tables import TableError
 from rules.core import IllegalAction
@@ -30,9 +32,9 @@ async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any)
     kwargs.setdefault("ephemeral", True)
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text[:2000], **kwargs)
+            await interaction.followup.send(clip(text, limits.CONTENT), **kwargs)
         else:
-            await interaction.response.send_message(text[:2000], **kwargs)
+            await interaction.response.send_message(clip(text, limits.CONTENT), **kwargs)
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 

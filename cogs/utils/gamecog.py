@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.limits import excerpt
+from bot import limits
+from bot.limits import clip, excerpt
 from bot.tables import TableError
 from cogs.utils.errors import reply
 from cogs.utils.table import action_hash, action_view, game_of, play
@@ -110,11 +111,15 @@ def make_command(game_name: str, family: Family) -> app_commands.Command[Any, An
         for action in _family_actions(record, seat, state, family):
             label = game.describe(state, seat, action)
             if wanted in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=action_hash(action)))
-        return out[:25]
+                out.append(app_commands.Choice(name=clip(label, limits.CHOICE_NAME),
+                                               value=action_hash(action)))
+                if len(out) == limits.CHOICES:
+                    break
+        return out
 
     command: app_commands.Command[Any, Any, Any] = app_commands.Command(
-        name=family.name, description=family.description[:100], callback=callback)
+        name=family.name, description=clip(family.description, limits.COMMAND_DESCRIPTION),
+        callback=callback)
     command._params["choice"].description = "What exactly (start typing for your options)"
     command.autocomplete("choice")(autocomplete)
     return command

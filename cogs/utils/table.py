@@ -381,9 +381,9 @@ async def show_hand(interaction: discord.Interaction[Any], gid: int) -> None:
     text = f"**You are {game.seat_label(state, seat)}.**\n{summary}"
     file = await delivery_for(bot).picture(record.game, view, "hand.png")
     if file is not None:
-        await interaction.followup.send(text[:2000], ephemeral=True, file=file)
+        await interaction.followup.send(clip(text, limits.CONTENT), ephemeral=True, file=file)
     else:
-        await interaction.followup.send(text[:2000], ephemeral=True)
+        await interaction.followup.send(clip(text, limits.CONTENT), ephemeral=True)
 
 
 async def show_choices(interaction: discord.Interaction[Any], gid: int) -> None:
@@ -473,7 +473,7 @@ def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str) -> str |
     if not summary:
         return None
     text = f"{summary_head(game, gid)}{game.seat_label(state, seat)}**.\n{summary}"
-    return text[:2000]
+    return clip(text, limits.CONTENT)
 
 
 class Delivery:
@@ -580,7 +580,7 @@ class Delivery:
         """Send a DM; False if the user's DMs are closed (the caller says so in the thread)."""
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text[:2000], **kwargs)
+            await user.send(clip(text, limits.CONTENT), **kwargs)
             return True
         except (discord.Forbidden, discord.NotFound):
             return False
@@ -639,7 +639,7 @@ class Delivery:
     async def _send(self, user_id: int, text: str) -> discord.Message | None:
         try:
             channel = await self._dm_channel(user_id)
-            return await channel.send(text[:2000])
+            return await channel.send(clip(text, limits.CONTENT))
         except (discord.Forbidden, discord.NotFound):
             return None
 
@@ -691,9 +691,10 @@ class Delivery:
         try:
             await self.post_board(record, game, state, public_lines, result, channel, users)
             if closed:
-                await channel.send(
+                await channel.send(clip(
                     f"I couldn't DM {', '.join(closed)} (DMs closed). Something private "
                     "happened for them: press **My hand** or use `/game hand` to read it.",
+                    limits.CONTENT),
                     allowed_mentions=discord.AllowedMentions(users=False))
         except discord.NotFound as exc:
             if exc.code != 10003:  # Unknown Channel: the thread is gone
@@ -750,8 +751,7 @@ class Delivery:
                 if who else ""
         caption = game.board_caption(state) if result is None else None
         content = "\n".join(part for part in (header, body, caption, footer) if part)
-        if len(content) > 2000:
-            content = content[:1990] + "…"
+        content = clip(content, limits.CONTENT)
         public = game.view(state, None)
         public["names"] = await self.names(users)
         file = await self.picture(record.game, public, "board.png")
