@@ -271,7 +271,7 @@ def explain_validation(model: type[BaseModel], exc: ValidationError, what: str =
         if rule is None:
             rule = "is not valid: " + str(err["msg"]).replace("Input should", "it should")
         given = err.get("input")
-        shown = "" if isinstance(given, dict) else f" (you gave {given!r})"
+        shown = "" if isinstance(given, dict) else f" (you gave {excerpt(repr(given))})"
         lines.append(f"The {what} “{name}” {rule}{shown}.")
     return " ".join(lines)
 
