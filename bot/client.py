@@ -170,7 +170,11 @@ class GameBot(commands.Bot):
         handling: asyncio.Task[None] | None = None
         if kind is discord.InteractionType.component:
             handling = self._press_without_component(interaction)
-        await asyncio.sleep(UNKNOWN_COMPONENT_GRACE)
+        # Handlers of presses and forms acknowledge at once (defer); suggestions are answered
+        # only when computed, so they get longer before the empty answer goes out.
+        grace = UNKNOWN_COMPONENT_GRACE * (1.5 if kind is discord.InteractionType.autocomplete
+                                           else 1.0)
+        await asyncio.sleep(grace)
         if handling is not None and not handling.done():
             await asyncio.wait({handling}, timeout=UNKNOWN_COMPONENT_GRACE / 2)
         if interaction.response.is_done():
