@@ -113,7 +113,7 @@ def test_words_name_players_hide_secrets_and_fit(name: str, mode: str, n: int,
     for seed in (1, 2):
         state = game.setup(seats, options, seed)
         rng = Rng.from_seed(seed + 77)
-        every = 9 if name == "presence" else 6
+        every = 13 if name == "presence" else 8
         for step in range(20_000):
             if step % every == 0 or game.result(state) is not None:
                 _check(game, state, names, f"{name}/{mode}/{n}p seed {seed} step {step}")
