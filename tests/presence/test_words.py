@@ -7,13 +7,14 @@ from __future__ import annotations
 from rules.core.game import ALT_TEXT_LIMIT
 from rules.presence.engine import Engine
 from rules.presence.game import GAME
+from rules.presence.state import PresenceState
 from tests.presence.helpers import SPIRIT, edit, new_game
 from tests.presence.test_variant_two_players import two_player_game
 
 NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines", "s4": "Kwame"}
 
 
-def _finish(st, winners, reason):  # type: ignore[no-untyped-def]
+def _finish(st: PresenceState, winners: list[str], reason: str) -> PresenceState:
     st = edit(st)
     Engine(st).finish(winners, reason)
     return st
@@ -74,7 +75,7 @@ def test_P_HORROR_true_horror_words_carry_no_rule_id_and_no_emoji() -> None:
     done = _finish(st, [SPIRIT], "The spirit wins (P-UPKEEP-02).")
     text = GAME.result_text(done, GAME.result(done), NAMES)  # type: ignore[arg-type]
     assert "P-" not in text and "(" in text  # the character stays, the rule id goes
-    for line in GAME.status_lines(done, None, NAMES) + [GAME.alt_text(done, NAMES)]:
+    for line in [*GAME.status_lines(done, None, NAMES), GAME.alt_text(done, NAMES)]:
         assert "P-" not in line and "🗣" not in line and "🤫" not in line
 
 
