@@ -7,6 +7,7 @@ adds what is the same for every game: refusing a seat that is not awaited, copyi
 
 from __future__ import annotations
 
+import re
 import sys
 from abc import ABC, abstractmethod
 from pathlib import Path
@@ -160,6 +161,72 @@ class Game(ABC, Generic[Opt, S]):
             return "nobody is to act."
         return "waiting for " + ", ".join(self.seat_label(state, s) for s in awaited) + "."
 
+    # ---- words: the whole game in sentences (screen readers, /game status, alt text) --------
+    def player_name(self, state: S, seat: str, names: dict[str, str]) -> str:
+        """A seat as players name it: "Margaret (the Medium)" — display name, then role.
+
+        Falls back to the role alone when `names` lacks the seat (a bot seat, a test). Never the
+        seat id, unless the game gives no role either.
+        """
+        label = self.seat_label(state, seat)
+        name = names.get(seat)
+        if not name:
+            return label
+        if label in (seat, name):
+            return name
+        return f"{name} ({label})"
+
+    def plain_words(self, state: S) -> bool:
+        """Whether the table asked for plain words: no emoji and no rule ids in what it reads
+        (Presence's True Horror). False by default."""
+        return False
+
+    def doing_text(self, state: S, seat: str, names: dict[str, str] | None = None) -> str:
+        """One sentence on what the awaited `seat` must do now, in the game's words, naming the
+        player ("Margaret: take up to 3 actions in the Library, or end your turn.").
+
+        Public-safe: it may be posted in the channel, so it never names a hidden card. The
+        default says the player must choose; games override it with their turn structure.
+        """
+        who = self.player_name(state, seat, names or {})
+        return f"{who}: make your choice."
+
+    def status_lines(self, state: S, seat: str | None, names: dict[str, str]) -> list[str]:
+        """The whole state `seat` may know, in words (seat None: exactly what the public view
+        shows). Feeds `/game status`, `/game hand` and the alt text of pictures, so a player who
+        cannot see the picture loses nothing. The default: who is seated, whose move it is and
+        what they must do, the result when over, and the seat's private summary."""
+        lines: list[str] = []
+        result = self.result(state)
+        if result is not None:
+            lines.append(self.result_text(state, result, names))
+        else:
+            for s in sorted(self.to_act(state), key=state.seats.index):
+                lines.append("Waiting for " + self.doing_text(state, s, names))
+        lines.append(f"{self.title}.")
+        lines.append("Players: " + ", ".join(self.player_name(state, s, names) for s in state.seats)
+                     + ".")
+        if seat is not None:
+            private = self.private_summary(state, seat)
+            if private:
+                lines.append("Only you know: " + private)
+        return lines
+
+    def alt_text(self, state: S, names: dict[str, str]) -> str:
+        """The public board picture in at most 1,024 characters (a Discord attachment
+        description): the most important first, cut only between words."""
+        return fit_words(self.status_lines(state, None, names), ALT_TEXT_LIMIT)
+
+    def result_text(self, state: S, result: Result, names: dict[str, str]) -> str:
+        """The game-over sentence: who won and why, naming players and their roles. The rule id
+        may follow in brackets, unless the table asked for plain words."""
+        winners = [self.player_name(state, s, names) for s in result.winners]
+        head = ("The game is over: " + join_words(winners) + (" win." if len(winners) > 1
+                                                              else " wins.")
+                if winners else "The game is over and nobody wins.")
+        reason = strip_rule_ids(result.reason) if self.plain_words(state) else result.reason
+        return f"{head} {reason}".strip()
+
     def seat_label(self, state: S, seat: str) -> str:
         """How the game names a seat to players (a role or character); the seat id by default."""
         return seat
@@ -211,3 +278,44 @@ class Game(ABC, Generic[Opt, S]):
     def rule_text(self, rule_id: str) -> str | None:
         """The text of one rule by id, or None if this game has no such rule."""
         return self.rulebook().get(rule_id.strip().upper())
+
+
+ALT_TEXT_LIMIT = 1024
+"""Discord's limit on an attachment's description."""
+
+_RULE_ID = re.compile(r"\s*[\(\[]?\b(?:[A-Z]{1,4}-)+[A-Z0-9]+(?:-[A-Z0-9]+)*\b[\)\]]?")
+
+
+def strip_rule_ids(text: str) -> str:
+    """`text` without rule ids such as "(P-UPKEEP-02)" (for tables that asked for plain words)."""
+    return re.sub(r"\s+([.,;:!?])", r"\1", _RULE_ID.sub("", text)).strip()
+
+
+def join_words(items: list[str], last: str = "and") -> str:
+    """"a", "a and b", "a, b and c"."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def fit_words(lines: list[str], limit: int) -> str:
+    """Join `lines` (most important first) into at most `limit` characters: whole lines while
+    they fit, then the next line cut at a word boundary with an ellipsis."""
+    out = ""
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        candidate = f"{out} {line}" if out else line
+        if len(candidate) <= limit:
+            out = candidate
+            continue
+        room = limit - len(out) - (1 if out else 0) - 1
+        if room > 20:
+            cut = line[:room + 1].rsplit(" ", 1)[0].rstrip(",;:")
+            if cut:
+                out = (f"{out} {cut}" if out else cut) + "…"
+        break
+    return out
