@@ -278,3 +278,27 @@ def test_FW_VIS_32_the_holder_still_plays_its_card_and_the_ai_uses_it() -> None:
     default = GAME.default_action(st, "s2")
     assert default is not None and default.kind == "choose_marble"
     assert ai.choose_action(st, "s2") in GAME.legal_actions(st, "s2")
+
+
+def test_FW_VIS_32_a_window_stored_by_the_previous_build_still_resolves() -> None:
+    """Games stored mid-window before FW-VIS-32 hold ``reactors`` (investigator ids) and quick-
+    use answers without ``inv``: they load and resolve."""
+    st = wall_turn(new_game("conflict", 3, 2), doom=6)
+    clear_streets(st)
+    h = put_horror(st, "H-GHOUL")
+    holy, c = set_hand(st, "i1", "M-HOLY", "M-C")
+    st, _ = do(st, "s1", "trigger", horror=h)
+    st, _ = answer(st, "choose_investigator", inv="i1")
+    assert prompt(st) == "holy_window"
+    old = st.model_copy(deep=True)
+    data = old.prompts[-1].data
+    args = data["then"]["args"]
+    args.pop("seats")
+    args["reactors"] = ["i1"]
+    data["options"] = [{"kind": "react", "params": {"marble": holy}},
+                       {"kind": "decline", "params": {}}]
+    old = GAME.load_state(old.model_dump_json())
+    used, ev = answer(old, "react", marble=holy)
+    assert inv(used, "i1").hand == [c] and "ignores the loss" in " ".join(e.text for e in ev)
+    declined, _ = answer(old, "decline")
+    assert len(inv(declined, "i1").hand) == 1 and prompt(declined) is None
