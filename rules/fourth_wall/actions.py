@@ -134,7 +134,7 @@ PROMPT_ANSWERS: dict[str, tuple[str, ...]] = {
     "choose_investigator": (CHOOSE_INVESTIGATOR,),
     "regroup_offer": (ACCEPT, DECLINE),
     "regroup_draw": (REGROUP_DRAW,),
-    "lose_choice": (CHOOSE_MARBLE,),
+    "lose_choice": (CHOOSE_MARBLE, REACT),  # {C} the Holy Symbol is offered with it
     "wall_choice": (CHOOSE_MARBLE,),
     "holy_window": (REACT, DECLINE),
     "blitz_window": (REACT, DECLINE),
@@ -166,6 +166,13 @@ SAFE_PUBLIC_KINDS: frozenset[str] = frozenset({
     STOP, CHOOSE_NAME, GIVE_OR_TRADE_GIVE, GIVE_OR_TRADE_TRADE, TAKE_DOOM,
 })
 """Answer kinds whose labels never name a card in a hidden hand (`Game.public_choices`)."""
+
+HIDDEN_HAND_PROMPTS: frozenset[str] = frozenset({
+    "holy_window", "blitz_window", "lose_choice", "discard_excess", "close_select",
+    "give_marble", "trade_mine", "trade_theirs", "choose_marble",
+})
+"""Prompts over an Investigator's hidden hand: in Conflict their answers are never shown on the
+public board, even when every answer happens to be safe (FW-VIS-06)."""
 
 
 # --------------------------------------------------------------------------- labels
@@ -264,6 +271,9 @@ def _label(eng: Engine, action: Action, data: dict[str, Any]) -> str:
     if k == ACCEPT:
         return "Accept"
     if k == DECLINE:
+        if data.get("window"):  # a quick-use window (FW-VIS-32)
+            held = any(o.get("kind") == REACT for o in data.get("options", []))
+            return "Decline the quick use" if held else "Continue (no quick-use Marble)"
         return "Decline"
     if k == REGROUP_DRAW:
         count = data.get("n_draw") if p.get("mode") == "n" else data.get("n_limit")

@@ -55,6 +55,12 @@ POOL_DOOM = 0.3
 NO_LOOKAHEAD = frozenset({K.SEARCH, K.REGROUP, K.PASS, K.END_TURN, K.DELVE, K.WRATH,
                           K.BROOD, K.REGROUP_DRAW})
 ROLLOUT_STEPS = 8
+AI_CANCELS_PER_TURN = 3
+"""The AI's own loop guard: after this many called-off Trades / Gate closings in one turn it
+stops starting them (the engine offers them to players without limit)."""
+AI_FREE_EXCHANGES = 6
+"""The AI's own loop guard: it says "done" after this many free Gives/Trades in one window
+(the engine lets players exchange freely, FW-AMB-11)."""
 
 
 def _game() -> Any:
@@ -243,6 +249,9 @@ def _prompt_choice(state: FourthWallState, seat: str, legal: list[Action]) -> Ac
         return kinds[K.TAKE_DOOM]
     if p.kind in ("holy_window", "blitz_window") and K.REACT in kinds:
         return kinds[K.REACT]
+    if p.kind == "free_trade" and K.DONE in kinds and int(
+            p.data.get("then", {}).get("args", {}).get("count", 0)) >= AI_FREE_EXCHANGES:
+        return kinds[K.DONE]
     if p.kind == "regroup_offer":
         return kinds.get(K.ACCEPT, legal[0])
     if p.kind == "regroup_draw":
@@ -282,6 +291,9 @@ def choose_action(state: FourthWallState, seat: str) -> Action:
         kinds = {a.kind: a for a in legal}
         if K.WRATH in kinds and K.BROOD in kinds:
             return kinds[K.BROOD] if _brood_pays(state) else kinds[K.WRATH]
+    if state.refunds >= AI_CANCELS_PER_TURN and not state.prompts:
+        kept = [a for a in legal if a.kind not in (K.TRADE, K.CLOSE_GATE)]
+        legal = kept or legal
     base = _value(state, seat)
     best, best_v = legal[0], -1e18
     for a in legal:

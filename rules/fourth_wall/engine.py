@@ -59,13 +59,10 @@ from rules.fourth_wall.state import (
 )
 
 LOG_SIZE = 20
-MAX_OPTIONS = 25
-MAX_REFUNDS_PER_TURN = 3
-"""Cancelled / declined actions (AP refunded) per turn before they stop being offered: without a
-cap a random player could cancel forever."""
-MAX_FREE_EXCHANGES = 6
-"""Gives/Trades in one free window after a Regroup (FW-AMB-11): "freely", but bounded so a
-window always closes."""
+# No cap on answers, cancelled attempts or free exchanges lives here: the engine offers every
+# legal answer (a Discord front end pages long lists), a player may call off a Trade or Close a
+# Gate as often as they like, and the free window after a Regroup is "freely" (FW-AMB-11). Loop
+# guards for machine players live with them (`rules.fourth_wall.ai`).
 
 STAGE_INDEX: dict[str, int] = {s: i for i, s in enumerate(STAGES)}
 STAGE_NAMES: dict[str, str] = {
@@ -512,14 +509,13 @@ class Engine:
         """Push a prompt: `options` are the answers; the chosen one resumes `then` with
         ``then.args[into]`` = the answer (``"answer"``: the whole action as a dict; any other
         key: the answer's single parameter value). ``public_text`` in `data` is what the
-        views without the team's secrets show instead of `text` (FW-VIS-02/10)."""
-        if len(options) > MAX_OPTIONS:  # keep the value-less answers (done, cancel, stop)
-            plain = [o for o in options if not o.params]
-            options = [o for o in options if o.params][: MAX_OPTIONS - len(plain)] + plain
+        views without the team's secrets show instead of `text` (FW-VIS-02/10); with
+        ``seat_only=True`` only the answering seat reads `text` (a selection in progress,
+        FW-VIS-06: the rest of the team, the Wall and the channel read ``public_text``)."""
         self.st.prompt_seq += 1
         self.st.prompts.append(Prompt(
             id=f"p{self.st.prompt_seq}", kind=kind, seats=[seat], text=text,
-            data={"options": [o.model_dump() for o in options[:MAX_OPTIONS]],
+            data={"options": [o.model_dump() for o in options],
                   "then": then.model_dump(), "into": into, **data},
         ))
 
@@ -532,7 +528,7 @@ class Engine:
         self.later(Step(op=then.op, args=args))
 
     def choose(self, seat: str | None, kind: str, text: str, options: list[Action], then: Step,
-               into: str, ai: str = "random") -> None:
+               into: str, ai: str = "random", **data: Any) -> None:
         """Ask `seat` to pick one of `options`, or pick at once when there is only one, or when
         the chooser is the Alliance AI (seat None: `ai` = "random" (FW-AI-07) or "first")."""
         if not options:
@@ -543,7 +539,16 @@ class Engine:
             pick = options[0] if ai == "first" else self.st.rng.choice(options)
             self.resume(then, into, pick)
         else:
-            self.ask(seat, kind, text, options, then, into)
+            self.ask(seat, kind, text, options, then, into, **data)
+
+    def choose_hidden(self, seat: str, kind: str, text: str, options: list[Action], then: Step,
+                      into: str, **data: Any) -> None:
+        """`choose` over cards of a hidden hand (Conflict): always asked, even with one answer,
+        since skipping the question would tell The Wall the hand holds one kind of card."""
+        if self.conflict and options:
+            self.ask(seat, kind, text, options, then, into, **data)
+        else:
+            self.choose(seat, kind, text, options, then, into, **data)
 
     def prompt_answers(self, seat: str) -> list[Action]:
         if not self.st.prompts:
@@ -930,10 +935,11 @@ class Engine:
         if i.insane or len(i.hand) <= self.hand_limit(i):
             return
         over = len(i.hand) - self.hand_limit(i)
-        self.choose(i.seat, "discard_excess",
-                    f"{self.inv_name(i)} is over the Hand Limit by {over}: discard a Marble.",
-                    [act(K.CHOOSE_MARBLE, marble=m) for m in self.distinct(i.hand)],
-                    Step(op="hand_limit", args={"inv": inv}), "marble")
+        self.choose_hidden(
+            i.seat, "discard_excess",
+            f"{self.inv_name(i)} is over the Hand Limit by {over}: discard a Marble.",
+            [act(K.CHOOSE_MARBLE, marble=m) for m in self.distinct(i.hand)],
+            Step(op="hand_limit", args={"inv": inv}), "marble")
 
     # ================================================================== horrors
     def place_horror(self, hid: str, street: int | None = None) -> bool:
@@ -1610,19 +1616,6 @@ class Engine:
         self.later(Step(op="blitz", args={"f": fr.id, "inv": inv, "n": eff.n,
                                           "symbols": list(eff.symbols)}))
 
-    def reactors(self, window: str, affected: str | None) -> list[str]:
-        """Investigators who may use a quick-use Marble in `window` (FW-GAP-02)."""
-        out = []
-        for inv in self.from_active():
-            if inv.insane or not inv.hand:
-                continue
-            if self.reaction_marbles(inv, window, affected):
-                out.append(inv.id)
-        if affected in out:  # the affected Investigator is asked first
-            out.remove(affected)
-            out.insert(0, affected)
-        return out
-
     def reaction_marbles(self, inv: InvestigatorState, window: str, affected: str | None
                          ) -> list[str]:
         out = []
@@ -1655,39 +1648,92 @@ class Engine:
                                         inv=inv.id))
         return result
 
+    # ---------------------------------------------------------- quick-use windows
+    def window_invs(self, window: str, affected: str | None, seat: str | None = None
+                    ) -> list[InvestigatorState]:
+        """Investigators a quick-use window opens for (of one seat, or all), the affected one
+        first. In Conflict hands are hidden from The Wall, so who is asked depends only on what
+        the board shows (FW-VIS-32): every non-Insane Investigator with a hand whom some card
+        of the pack could let react, whether or not they hold one. In Alliance nothing is
+        hidden: only those holding such a card are asked."""
+        scopes = {r.scope for m in self.pack.marbles for r in m.reactions if r.window == window}
+        out = []
+        for i in self.from_active():
+            if (seat is not None and i.seat != seat) or i.insane or not i.hand:
+                continue
+            if self.conflict:
+                if "any" in scopes or (scopes and i.id == affected):
+                    out.append(i)
+            elif self.reaction_marbles(i, window, affected):
+                out.append(i)
+        out.sort(key=lambda i: i.id != affected)
+        return out
+
+    def window_seats(self, window: str, affected: str | None, last: bool = False) -> list[str]:
+        """The seats a window asks, one prompt each, in order (the affected Investigator's
+        seat first, or last when its own choice of Marble follows in the same prompt)."""
+        seats: list[str] = []
+        for i in self.window_invs(window, affected):
+            if i.seat not in seats:
+                seats.append(i.seat)
+        if last and affected is not None and self.seat_of(affected) in seats:
+            seats.remove(self.seat_of(affected))
+            seats.append(self.seat_of(affected))
+        return seats
+
+    def window_answers(self, seat: str, window: str, affected: str | None) -> list[Action]:
+        return [act(K.REACT, inv=i.id, marble=m)
+                for i in self.window_invs(window, affected, seat)
+                for m in self.reaction_marbles(i, window, affected)]
+
+    def window_holder(self, seat: str, answer: dict[str, Any]) -> InvestigatorState:
+        """Who plays a REACT answer (stored games may hold answers without ``inv``)."""
+        p = answer["params"]
+        if p.get("inv"):
+            return self.inv(str(p["inv"]))
+        marble = str(p["marble"])
+        return next(i for i in self.invs_of(seat) if marble in i.hand)
+
+    def window_names(self, seat: str, window: str, affected: str | None) -> str:
+        return " or ".join(self.inv_name(i) for i in self.window_invs(window, affected, seat))
+
     def step_blitz(self, f: int, inv: str | None, n: int, symbols: list[str],
                    reactors: list[str] | None = None,
-                   answer: dict[str, Any] | None = None) -> None:
-        """FW-TERM-03 with the Adrenaline window first (FW-PROMPT-12)."""
+                   answer: dict[str, Any] | None = None, seats: list[str] | None = None
+                   ) -> None:
+        """FW-TERM-03 with the Adrenaline window first (FW-PROMPT-12, FW-VIS-32)."""
         st = self.st
         fr = self.frame(f)
-        if reactors is None:
-            reactors = self.reactors("before_blitz_reveal", inv)
-        if answer is not None and reactors:
-            holder = self.inv(reactors[0])
+        window = "before_blitz_reveal"
+        if seats is None:  # ``reactors``: investigator ids, in games stored before seats
+            seats = (self.window_seats(window, inv) if reactors is None
+                     else list(dict.fromkeys(self.seat_of(r) for r in reactors)))
+        if answer is not None and seats:
             if answer["kind"] == K.REACT:
-                res = self.use_reaction(holder, str(answer["params"]["marble"]),
-                                        "before_blitz_reveal")
+                holder = self.window_holder(seats[0], answer)
+                marble = str(answer["params"]["marble"])
+                again = any(r.repeatable for r in self.marble(marble).reactions
+                            if r.window == window)
+                res = self.use_reaction(holder, marble, window)
                 n += res["blitz_bonus"]
                 self.emit(f"The Blitz now reveals {n} cards.", "blitz")
-                if not self.reaction_marbles(holder, "before_blitz_reveal", inv) or not any(
-                        r.repeatable for m in holder.hand for r in self.marble(m).reactions
-                        if r.window == "before_blitz_reveal"):
-                    reactors = reactors[1:]
+                if not again:
+                    seats = seats[1:]
             else:
-                reactors = reactors[1:]
-        reactors = [r for r in reactors if self.reaction_marbles(
-            self.inv(r), "before_blitz_reveal", inv)]
-        if reactors:
-            holder = self.inv(reactors[0])
-            opts = [act(K.REACT, marble=m)
-                    for m in self.reaction_marbles(holder, "before_blitz_reveal", inv)]
-            opts.append(act(K.DECLINE))
-            self.ask(holder.seat, "blitz_window",
-                     f"Blitz ({n}) [{symbols_text(symbols)}]: {self.inv_name(holder)} may "
-                     "discard a quick-use Marble to reveal more cards.", opts,
+                seats = seats[1:]
+        seats = [s for s in seats if self.window_invs(window, inv, s)]
+        if seats:
+            seat = seats[0]
+            opts = [*self.window_answers(seat, window, inv), act(K.DECLINE)]
+            names = self.window_names(seat, window, inv)
+            head = f"Blitz ({n}) [{symbols_text(symbols)}]: {names} may discard a quick-use " \
+                   "Marble to reveal more cards"
+            private = head + ("." if len(opts) > 1 else
+                              " (you hold none: continue).")
+            self.ask(seat, "blitz_window", private, opts,
                      Step(op="blitz", args={"f": f, "inv": inv, "n": n, "symbols": symbols,
-                                            "reactors": reactors}))
+                                            "seats": seats}),
+                     public_text=head + ".", seat_only=True, window=window)
             return
         cards: list[str] = []
         for _ in range(n):
@@ -1784,7 +1830,9 @@ class Engine:
         if horror is None:
             self.choose(i.seat, "choose_horror", f"Attach {self.marble_name(marble)} to which "
                         "Horror?", [act(K.CHOOSE_HORROR, horror=h.id) for h in self.st.streets],
-                        Step(op="attach_multi", args=args), "horror")
+                        Step(op="attach_multi", args=args), "horror",
+                        public_text=f"{self.inv_name(i)} Intervenes: choose the Horror.",
+                        seat_only=True)
             return
         i.hand.remove(marble)
         self.attach(marble, horror, inv)
@@ -1841,7 +1889,7 @@ class Engine:
             self.fail(fr, "There is nothing to swap.")
             return
         if mine is None:
-            self.choose(inv.seat, "choose_marble", "Swap: choose a Marble from your hand.",
+            self.choose_hidden(inv.seat, "choose_marble", "Swap: choose a Marble from your hand.",
                         [act(K.CHOOSE_MARBLE, marble=m) for m in self.distinct(inv.hand)],
                         Step(op="swap_street", args={"f": f}), "mine")
             return
@@ -2169,9 +2217,11 @@ class Engine:
     # ================================================================== Lose a Marble
     def step_lose(self, f: int, inv: str, mode: str, stage: str = "start",
                   reactors: list[str] | None = None, answer: dict[str, Any] | None = None,
-                  marble: str | None = None) -> None:
-        """FW-TERM-11..13 with the Holy Symbol window first (FW-PROMPT-11, FW-AMB-38)."""
+                  marble: str | None = None, seats: list[str] | None = None) -> None:
+        """FW-TERM-11..13 with the Holy Symbol window first (FW-PROMPT-11, FW-AMB-38,
+        FW-VIS-32)."""
         st = self.st
+        window = "before_lose_marble"
         fr = self.frame(f)
         i = self.inv(inv)
         if marble is not None:
@@ -2195,40 +2245,57 @@ class Engine:
                 self.emit(f"The loss is ignored ({self.inv_name(self.inv(shield.owner))}'s "
                           "protection).", "shield")
                 return
-            reactors = self.reactors("before_lose_marble", inv)
             stage = "window"
-        reactors = list(reactors or [])
-        if answer is not None and reactors:
-            holder = self.inv(reactors[0])
+            seats = self.window_seats(window, inv, last=self.conflict and mode == "own_choice")
+        if seats is None:  # ``reactors``: investigator ids, in games stored before seats
+            seats = list(dict.fromkeys(self.seat_of(r) for r in reactors or []))
+        if answer is not None and seats:
             if answer["kind"] == K.REACT:
-                res = self.use_reaction(holder, str(answer["params"]["marble"]),
-                                        "before_lose_marble")
+                holder = self.window_holder(seats[0], answer)
+                res = self.use_reaction(holder, str(answer["params"]["marble"]), window)
                 if res["ignore_loss"]:
                     self.emit(f"{self.inv_name(i)} ignores the loss.", "ignore_loss")
                     return
-            reactors = reactors[1:]
-        reactors = [r for r in reactors
-                    if self.reaction_marbles(self.inv(r), "before_lose_marble", inv)]
-        if reactors:
-            holder = self.inv(reactors[0])
-            opts = [act(K.REACT, marble=m)
-                    for m in self.reaction_marbles(holder, "before_lose_marble", inv)]
-            opts.append(act(K.DECLINE))
-            self.ask(holder.seat, "holy_window",
-                     f"{self.inv_name(i)} is about to Lose a Marble"
-                     + ("" if holder.id == inv else f"; {self.inv_name(holder)} may help")
-                     + ": discard a quick-use Marble to ignore it?", opts,
-                     Step(op="lose", args={"f": f, "inv": inv, "mode": mode,
-                                           "stage": "window", "reactors": reactors}))
+            elif answer["kind"] == K.CHOOSE_MARBLE:  # the own choice asked with the window
+                self.later(Step(op="lose", args={"f": f, "inv": inv, "mode": mode,
+                                                 "stage": "done",
+                                                 "marble": str(answer["params"]["marble"])}))
+                return
+            seats = seats[1:]
+        seats = [s for s in seats if self.window_invs(window, inv, s)]
+        if seats and i.hand:
+            seat = seats[0]
+            reacts = self.window_answers(seat, window, inv)
+            names = self.window_names(seat, window, inv)
+            then = Step(op="lose", args={"f": f, "inv": inv, "mode": mode, "stage": "window",
+                                         "seats": seats})
+            if self.conflict and mode == "own_choice" and seats == [i.seat]:
+                # FW-VIS-32: the quick use is offered inside the own choice, which is asked
+                # whether or not a Holy Symbol is held.
+                head = f"{self.inv_name(i)} Loses a Marble: choose which"
+                self.ask(i.seat, "lose_choice",
+                         head + (" (or discard a quick-use Marble to ignore the loss)."
+                                 if reacts else "."),
+                         [act(K.CHOOSE_MARBLE, marble=m) for m in self.distinct(i.hand)]
+                         + reacts, then, public_text=head + ".", seat_only=True,
+                         window=window)
+                return
+            head = (f"{self.inv_name(i)} is about to Lose a Marble"
+                    + ("" if names == self.inv_name(i) else f"; {names} may help")
+                    + ": discard a quick-use Marble to ignore it?")
+            self.ask(seat, "holy_window",
+                     head + ("" if reacts else " (You hold none: continue.)"),
+                     [*reacts, act(K.DECLINE)], then, public_text=head, seat_only=True,
+                     window=window)
             return
         if not i.hand:  # a quick use emptied the hand
             self.fail(fr, f"{self.inv_name(i)} has no Marble to lose.")
             return
         then = Step(op="lose", args={"f": f, "inv": inv, "mode": mode, "stage": "done"})
         if mode == "own_choice":
-            self.choose(i.seat, "lose_choice", f"{self.inv_name(i)} Loses a Marble: choose "
-                        "which.", [act(K.CHOOSE_MARBLE, marble=m) for m in self.distinct(i.hand)],
-                        then, "marble")
+            self.choose_hidden(
+                i.seat, "lose_choice", f"{self.inv_name(i)} Loses a Marble: choose which.",
+                [act(K.CHOOSE_MARBLE, marble=m) for m in self.distinct(i.hand)], then, "marble")
         elif mode == "wall_choice" and self.conflict and st.wall_seat is not None:
             self.emit(f"The Wall looks at {self.inv_name(i)}'s hand.", "wall_looks")
             self.emit(f"{self.inv_name(i)}'s hand: "
@@ -2311,7 +2378,7 @@ class Engine:
                 self.later(Step(op="trade_mine", args={"inv": inv, "with": p["with"],
                                                        "pool": "free", "cost": 0}), nxt)
             return
-        if i.insane or count >= MAX_FREE_EXCHANGES:
+        if i.insane:
             return
         partners = [p for p in self.sane(exclude=inv) if p.regrouped]
         opts: list[Action] = []
@@ -2344,7 +2411,7 @@ class Engine:
             if not i.hand or t.insane or i.insane:
                 self.fail(self.frame(f) if f is not None else None)
                 return
-            self.choose(i.seat, "give_marble", f"Give which Marble to {self.inv_name(t)}?",
+            self.choose_hidden(i.seat, "give_marble", f"Give which Marble to {self.inv_name(t)}?",
                         [act(K.CHOOSE_MARBLE, marble=m) for m in self.distinct(i.hand)],
                         Step(op="give_pick", args={"inv": inv, "to": to, "pool": pool,
                                                    "cost": cost, "f": f}), "marble")
@@ -2461,7 +2528,7 @@ class Engine:
         opts = [act(K.SELECT, marble=m) for m in self.distinct(rest)]
         if self.meets(chosen, distinct):
             opts.insert(0, act(K.CONFIRM))
-        if cancellable and st.refunds < MAX_REFUNDS_PER_TURN:
+        if cancellable:
             opts.append(act(K.CANCEL))
         if not opts:  # pragma: no cover - the whole hand always meets the requirement
             self.fail(fr)
@@ -2469,7 +2536,9 @@ class Engine:
         picked = ", ".join(self.marble_name(m) for m in chosen) or "nothing yet"
         self.ask(i.seat, "close_select", f"Close a Gate: select Marbles showing at least "
                  f"{distinct} different Symbols (selected: {picked}).", opts,
-                 Step(op="close_select", args=args), refund=pool in ("turn", "grant"))
+                 Step(op="close_select", args=args), refund=pool in ("turn", "grant"),
+                 public_text=f"Close a Gate: {self.inv_name(i)} selects Marbles showing at "
+                 f"least {distinct} different Symbols.", seat_only=True)
 
     # ================================================================== Investigator actions
     def main_actions(self, inv: InvestigatorState, budget: int) -> list[Action]:
@@ -2494,8 +2563,7 @@ class Engine:
         if cost("give_or_trade", inv) <= budget and inv.hand:
             partners = self.sane(exclude=iid)
             out += [act(K.GIVE, inv=iid, to=p.id) for p in partners]
-            if st.refunds < MAX_REFUNDS_PER_TURN:
-                out += [act(K.TRADE, inv=iid, **{"with": p.id}) for p in partners if p.hand]
+            out += [act(K.TRADE, inv=iid, **{"with": p.id}) for p in partners if p.hand]
         if cost("regroup", inv) <= budget:
             out.append(act(K.REGROUP, inv=iid))
         if (st.gates and not self.scourge_blocks() and cost("close_gate", inv) <= budget
@@ -2571,7 +2639,9 @@ class Engine:
         if horror is None:
             self.choose(i.seat, "choose_horror", f"Attach {self.marble_name(marble)} to which "
                         "Horror?", [act(K.CHOOSE_HORROR, horror=h.id) for h in self.st.streets],
-                        Step(op="intervene", args={"inv": inv, "marble": marble}), "horror")
+                        Step(op="intervene", args={"inv": inv, "marble": marble}), "horror",
+                        public_text=f"{self.inv_name(i)} Intervenes: choose the Horror.",
+                        seat_only=True)
             return
         i.hand.remove(marble)
         self.emit(f"{self.inv_name(i)} Intervenes.", "intervene")

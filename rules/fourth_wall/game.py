@@ -9,6 +9,7 @@ redaction in `rules.fourth_wall.view`; action kinds and labels in `rules.fourth_
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any, ClassVar, Literal
 
@@ -20,9 +21,9 @@ from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall import words
-from rules.fourth_wall.actions import SAFE_PUBLIC_KINDS, describe_action
+from rules.fourth_wall.actions import HIDDEN_HAND_PROMPTS, SAFE_PUBLIC_KINDS, describe_action
 from rules.fourth_wall.content import default_pack, pack_fingerprint
-from rules.fourth_wall.engine import MAX_OPTIONS, STAGE_NAMES, Engine, pack_for, symbols_text
+from rules.fourth_wall.engine import STAGE_NAMES, Engine, pack_for, symbols_text
 from rules.fourth_wall.setup import investigator_count, setup_game
 from rules.fourth_wall.state import FourthWallState
 from rules.fourth_wall.view import build_view
@@ -173,6 +174,10 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             return True
         if seat == state.wall_seat:
             return False
+        if state.prompts and state.prompts[-1].kind in HIDDEN_HAND_PROMPTS:
+            # Whether these answers happen to be safe depends on the hand (a window with
+            # nothing to use, a selection that took every card): never show them publicly.
+            return False
         return all(a.kind in SAFE_PUBLIC_KINDS for a in self.legal_actions(state, seat))
 
     def default_action(self, state: FourthWallState, seat: str) -> Action | None:
@@ -194,8 +199,10 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             return legal[0]
         p = state.prompts[-1]
         kind = p.kind
-        if kind in ("keep_investigator", "choose_target", "lose_choice", "wall_choice",
-                    "discard_excess", "destroy_tie"):
+        if kind == "lose_choice":  # the quick use offered with it is declined (FW-PROMPT-11)
+            return rnd.choice(by_kind.get(K.CHOOSE_MARBLE) or legal)
+        if kind in ("keep_investigator", "choose_target", "wall_choice", "discard_excess",
+                    "destroy_tie"):
             return rnd.choice(legal)
         if kind == "scourge":  # keep it where it is, else the lowest-placed Horror
             return (by_kind.get(K.KEEP_SCOURGE) or by_kind.get(K.SCOURGE) or legal)[0]
@@ -296,16 +303,18 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                     bad.append(f"{inv.id} rests above the Hand Limit")
                 if inv.card and not inv.insane and not inv.hand:
                     bad.append(f"{inv.id} rests with no Marble but is not Insane")
-        for p in st.prompts:
-            if len(p.data.get("options", [])) > MAX_OPTIONS:
-                bad.append(f"prompt {p.kind} offers more than {MAX_OPTIONS} answers")
         if st.in_play and resting:
             bad.append("Marbles left in play at rest")
         return bad
 
     def public_secrets(self, state: FourthWallState) -> list[str]:
         """The Wall card before An Eye Opens (both modes), and in Conflict the Investigators'
-        hands and the Wall's hand of Horrors (by instance id), and any peeked cards (§5)."""
+        hands and the Wall's hand of Horrors (by instance id), and any peeked cards (§5).
+
+        Also a pending prompt's private text (the one its ``public_text`` stands in for), and in
+        Conflict a selection in progress: the names of hand Marbles a pending choice has already
+        picked (Close a Gate, a Trade's offered Marble, the Marble an Intervene is Attaching)
+        unless the board shows that name anyway (FW-VIS-06)."""
         eng = Engine(state)
         out: list[str] = []
         if not state.revealed and state.wall_card:
@@ -315,7 +324,31 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             out += [f'"{m}"' for i in state.investigators for m in i.hand]
             out += [f'"{h}"' for h in state.wall_hand]
         out += [f'"{c}"' for c in state.peek]
+        if state.prompts:
+            top = state.prompts[-1]
+            public_text = top.data.get("public_text")
+            if public_text and public_text != top.text:
+                out.append(top.text)
+            if state.mode == "conflict":
+                out += self._selection_names(state, eng)
         return out
+
+    def _selection_names(self, state: FourthWallState, eng: Engine) -> list[str]:
+        """Names of the hand Marbles the pending prompt's selection holds so far, that the
+        public view would not show without the prompt."""
+        in_hand = {m for i in state.investigators for m in i.hand}
+        args = state.prompts[-1].data.get("then", {}).get("args", {})
+        picked: list[str] = []
+        for key in ("selected", "mine", "marble", "theirs"):
+            value = args.get(key)
+            for mid in value if isinstance(value, list) else [value]:
+                if isinstance(mid, str) and mid in in_hand:
+                    picked.append(mid)
+        if not picked:
+            return []
+        board = json.dumps(build_view(state.model_copy(update={"prompts": []}), None))
+        return sorted({eng.marble_name(m) for m in picked} - {
+            n for n in (eng.marble_name(m) for m in picked) if n in board})
 
     def private_summary(self, state: FourthWallState, seat: str) -> str | None:
         eng = Engine(state)

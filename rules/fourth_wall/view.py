@@ -59,7 +59,9 @@ peek [{id, name}] (team views only while a peek is pending) | []
 hand (the Wall seat's view only, Conflict): [{id, card, name, manifest {doom, drain}, defeat
   [symbol], trigger_cost, text}]; wall_card (same seat): {id, name, text, uniques, aura}
 prompt {id, kind, text, seats, labels} | None (the public and Wall views read a neutral
-  text where the full one names the team's cards: dealt Investigators, a Trade offer)
+  text where the full one names the team's cards: dealt Investigators, a Trade offer; a
+  selection in progress — Close a Gate, the Marble an Intervene is about to Attach — is named
+  only in the answering seat's own view)
 log [str] — the last public events, oldest first
 """
 
@@ -218,8 +220,11 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
     prompt = None
     if st.prompts:
         top = st.prompts[-1]
-        # A prompt whose text names the team's secrets carries a neutral public text.
-        text = top.text if team else str(top.data.get("public_text") or top.text)
+        # A prompt whose text names the team's secrets carries a neutral public text; a
+        # selection in progress (``seat_only``) is read in full by the selecting seat only.
+        mine = seat is not None and seat in top.seats
+        full = mine or (team and not top.data.get("seat_only"))
+        text = top.text if full else str(top.data.get("public_text") or top.text)
         prompt = {"id": top.id, "kind": top.kind, "text": text, "seats": list(top.seats),
                   "labels": [eng.seat_label(x) for x in top.seats]}
 

@@ -279,6 +279,16 @@ def answer(st: FourthWallState, kind: str, /, **params: Any
     return do(st, st.prompts[-1].seats[0], kind, **params)
 
 
+def pass_windows(st: FourthWallState) -> tuple[FourthWallState, list[Event]]:
+    """Decline every pending quick-use window: in Conflict one opens for every Investigator who
+    could hold a Holy Symbol / an Adrenaline, whether or not they do (FW-VIS-32)."""
+    events: list[Event] = []
+    while st.prompts and st.prompts[-1].kind in ("holy_window", "blitz_window"):
+        st, more = answer(st, "decline")
+        events += more
+    return st, events
+
+
 def prompt(st: FourthWallState) -> str | None:
     return st.prompts[-1].kind if st.prompts else None
 

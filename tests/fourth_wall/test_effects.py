@@ -24,6 +24,7 @@ from tests.fourth_wall.helpers import (
     legal,
     new_game,
     options,
+    pass_windows,
     prompt,
     put_horror,
     set_card,
@@ -111,11 +112,13 @@ def test_FW_GAP_01_INV_07_unique_blitz_two_symbols() -> None:
     st = turn()
     set_card(st, "i1", "INV-07")
     set_hand(st, "i1", "M-F")
-    set_hand(st, "i2", "M-C")  # nobody holds an Adrenaline: no quick-use window
+    set_hand(st, "i2", "M-C")  # nobody holds an Adrenaline: the windows just continue
     set_hand(st, "i3", "M-C")
     h = put_horror(st, "H-RESTLESS-SPIRIT")
     stack_marbles(st, "M-C", "M-F")
     st, ev = do(st, "s2", "unique", inv="i1")
+    st, more = pass_windows(st)
+    ev += more
     assert "Blitz (2) [Clue, Science] reveals: Clue Marble, Force Marble" in texts(ev)
     assert [st.marble_cards[m] for m in Engine(st).on_streets(h).attached] == ["M-C"]  # type: ignore[union-attr]
 
@@ -202,7 +205,7 @@ def test_FW_GAP_02_molotov_blitz_then_everyone_else_loses() -> None:
     put_horror(st, "H-CULTIST")
     stack_marbles(st, "M-C", "M-S", "M-C")
     st, ev = do(st, "s2", "utilise", inv="i1", marble=molotov)
-    while prompt(st) in ("lose_choice", "holy_window", "wall_doom"):
+    while prompt(st) in ("lose_choice", "holy_window", "blitz_window", "wall_doom"):
         o = options(st)[0]
         st, more = answer(st, o.kind, **o.params)
         ev += more

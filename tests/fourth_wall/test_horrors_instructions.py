@@ -19,6 +19,7 @@ from tests.fourth_wall.helpers import (
     kinds,
     new_game,
     options,
+    pass_windows,
     prompt,
     put_horror,
     set_card,
@@ -224,6 +225,7 @@ def test_FW_INSTR_04_FW_PROMPT_21_investigator_failure_the_wall_may_take_doom() 
         set_hand(st, i, "M-C")
     stack_marbles(st, "M-C", "M-F")
     st, _ = do(st, "s2", "unique", inv="i1")
+    st, _ = pass_windows(st)
     assert prompt(st) == "wall_doom" and st.prompts[-1].seats == ["s1"]
     declined, _ = answer(st, "decline")
     assert declined.doom == 0
@@ -294,10 +296,10 @@ def test_FW_TERM_03_blitz_adrenaline_window_and_intervene() -> None:
     stack_marbles(st, "M-F", "M-C", "M-S", "M-F")
     st, _ = do(st, "s2", "exploit", inv="i1")
     assert prompt(st) == "blitz_window" and st.prompts[-1].seats == ["s2"]
-    st, ev = answer(st, "react", marble=adr)
+    st, ev = answer(st, "react", inv="i2", marble=adr)
     assert "reveals 4 cards" in texts(ev) or prompt(st) == "blitz_window"
-    if prompt(st) == "blitz_window":
-        st, ev = answer(st, "decline")
+    st, more = pass_windows(st)
+    ev += more
     st = lose_first(st)
     while prompt(st) in ("blitz_card", "choose_horror"):
         o = options(st)[0]
@@ -315,6 +317,7 @@ def test_FW_TERM_03_FW_AMB_28_blitz_with_no_horror() -> None:
         set_hand(st, i, "M-C")
     stack_marbles(st, "M-F", "M-C", "M-S")
     st, _ev = do(st, "s2", "exploit", inv="i1")
+    st, _ev = pass_windows(st)
     assert prompt(st) == "wall_doom"  # matching cards discarded: cannot complete
     assert not st.in_play
 
@@ -358,12 +361,12 @@ def test_FW_TERM_11_lose_a_marble_own_choice_and_holy_symbol() -> None:
     holy, c = set_hand(st, "i1", "M-HOLY", "M-C")
     st, _ = do(st, "s1", "trigger", horror=h)
     st, _ = answer(st, "choose_investigator", inv="i1")
-    assert prompt(st) == "holy_window" and st.prompts[-1].seats == ["s2"]
-    st2, ev = answer(st, "react", marble=holy)
+    # {C} the Holy Symbol is offered inside the own choice (FW-VIS-32)
+    assert prompt(st) == "lose_choice" and st.prompts[-1].seats == ["s2"]
+    assert {a.kind for a in options(st)} == {"choose_marble", "react"}
+    st2, ev = answer(st, "react", inv="i1", marble=holy)
     assert inv(st2, "i1").hand == [c] and "ignores the loss" in texts(ev)
-    st3, _ = answer(st, "decline")
-    assert prompt(st3) == "lose_choice" and st3.prompts[-1].seats == ["s2"]
-    st3, ev = answer(st3, "choose_marble", marble=c)
+    st3, ev = answer(st, "choose_marble", marble=c)
     assert inv(st3, "i1").hand == [holy] and c in st3.marble_discard
 
 
@@ -374,8 +377,9 @@ def test_FW_AMB_38_holy_symbol_is_owner_only_and_can_empty_the_hand() -> None:
     set_hand(st, "i2", "M-HOLY", "M-C")
     st, _ = do(st, "s1", "trigger", horror=h)
     st, _ = answer(st, "choose_investigator", inv="i1")
-    assert [a.params.get("marble") for a in options(st)] == [holy, None]
-    st, _ = answer(st, "react", marble=holy)
+    assert prompt(st) == "lose_choice"  # i2's Holy Symbol is not offered: owner only
+    assert [a.params.get("marble") for a in options(st) if a.kind == "react"] == [holy]
+    st, _ = answer(st, "react", inv="i1", marble=holy)
     assert inv(st, "i1").insane  # the last card went: Insane at the end of the Action
 
 
@@ -385,6 +389,9 @@ def test_FW_TERM_12_lose_a_random_marble() -> None:
     set_hand(st, "i1", "M-C", "M-F")
     st, _ = do(st, "s1", "trigger", horror=h)
     st, _ev = answer(st, "choose_investigator", inv="i1")
+    assert prompt(st) == "holy_window"  # {C} asked whether or not one is held (FW-VIS-32)
+    assert [a.kind for a in options(st)] == ["decline"]
+    st, _ev = answer(st, "decline")
     assert len(inv(st, "i1").hand) == 1 and prompt(st) is None
 
 
@@ -394,6 +401,8 @@ def test_FW_TERM_13_FW_VIS_08_chosen_by_the_wall() -> None:
     c, f = set_hand(st, "i1", "M-C", "M-F")
     st, _ = do(st, "s1", "trigger", horror=h)
     st, ev = answer(st, "choose_investigator", inv="i1")
+    st, more = pass_windows(st)
+    ev += more
     assert prompt(st) == "wall_choice" and st.prompts[-1].seats == ["s1"]
     private = [e for e in ev if e.audience == ["s1"]]
     assert private and "Clue Marble" in private[0].text

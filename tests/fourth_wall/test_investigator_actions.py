@@ -215,6 +215,9 @@ def test_FW_ACT_07_give_a_marble() -> None:
     (c,) = set_hand(st, "i1", "M-C")
     set_hand(st, "i2", "M-F")
     st, ev = do(st, "s2", "give", inv="i1", to="i2")
+    assert prompt(st) == "give_marble"  # asked even with one kind in hand (FW-VIS-34)
+    st, more = answer(st, "choose_marble", marble=c)
+    ev += more
     assert c in inv(st, "i2").hand
     assert any("gives a Marble" in e.text for e in ev if e.audience == "public")
 
