@@ -175,6 +175,12 @@ def describe_action(eng: Engine, seat: str, action: Action) -> str:
     return (prefix + text)[:80]
 
 
+def card_label(eng: Engine, action: Action) -> str:
+    """The label of an answer that names a card, as a button prints it (no prefix): what
+    `Engine.hidden_labels` lists while the card is secret (EX-VIS-11/12/16)."""
+    return _label(eng, "", action, None)[:80]
+
+
 def _label(eng: Engine, seat: str, action: Action, prompt: Any) -> str:
     st = eng.st
     pack = eng.pack

@@ -1188,6 +1188,37 @@ class Engine:
                  purpose=purpose)
         return False
 
+    # -- what a label may name that the public may not know
+    @property
+    def plans_hidden(self) -> bool:
+        """The house option that hides investigators' Plans from the Ghost player (EX-VIS-16)."""
+        return self.ova and self.opts.hidden_plans
+
+    def hidden_labels(self) -> list[str]:
+        """Every answer label that would name a card hidden from someone reading the thread,
+        as the button prints it: the Haunt cards of a One vs All peek (EX-VIS-12), the Ghost
+        player's hand (EX-VIS-11) and, under `hidden_plans`, the investigators' Plans
+        (EX-VIS-16). None of these phrasings is ever printed in a public line."""
+        st = self.st
+        acts: list[Action] = []
+        if st.peek and st.peek_team:
+            acts += [act(K.CHOOSE_CARD, card=c) for c in st.peek]
+        for c in dict.fromkeys(st.ghost_hand):
+            acts += [act(K.GHOST_MOVE, card=c), act(K.GHOST_DARKNESS, card=c)]
+        if self.plans_hidden:
+            for player in st.players.values():
+                acts += [act(K.PLAN, plan=p) for p in dict.fromkeys(player.plans)]
+        return sorted({K.card_label(self, a) for a in acts})
+
+    def names_hidden_card(self, action: Action) -> bool:
+        """Whether this answer's label names a card hidden from the thread (see above)."""
+        st = self.st
+        if action.kind == K.CHOOSE_CARD:
+            return st.peek_team
+        if action.kind in (K.GHOST_MOVE, K.GHOST_DARKNESS):
+            return True
+        return action.kind == K.PLAN and self.plans_hidden
+
     # -- peek_haunt
     def peek_audience(self) -> Audience:
         if self.ova:
