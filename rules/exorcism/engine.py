@@ -69,9 +69,6 @@ TOOL_NAMES: dict[str, str] = {
     "detection": "Detection Tool",
     "occult": "Occult Item",
 }
-MAX_REFUNDS_PER_TURN = 3
-"""Trades cancelled or declined (Action refunded) per turn before Trade is no longer offered:
-without a cap a proposal loop could go on forever (EX-PROMPT-12)."""
 LOG_SIZE = 20
 
 CustomHandler = Callable[["Engine", Any, dict[str, Any]], bool]
@@ -1140,8 +1137,6 @@ class Engine:
 
     def eff_trade(self, eff: Any, ctx: dict[str, Any]) -> bool:
         inv = self.ctx_inv(ctx)
-        if self.st.refunds >= MAX_REFUNDS_PER_TURN:
-            return True
         partners = self.trade_partners(inv, None if eff.range == "any" else eff.range)
         if not partners:
             return True
@@ -1432,9 +1427,7 @@ class Engine:
                 return bool(self.teleport_targets(inv))
             return bool(self.move_targets(inv, eff.n))
         if op == "trade":
-            return st.refunds < MAX_REFUNDS_PER_TURN and bool(
-                self.trade_partners(inv, None if eff.range == "any" else eff.range)
-            )
+            return bool(self.trade_partners(inv, None if eff.range == "any" else eff.range))
         if op == "pick_up_tools":
             cell = st.cells[inv.cell] if inv.cell else None
             return cell is not None and bool(cell.dropped) and not cell.shrouded
@@ -1587,9 +1580,8 @@ class Engine:
             out.append(K.with_who(act(K.MOVE, to=to), who))
         if self.purifiable(cid):
             out.append(K.with_who(act(K.PURIFY), who))
-        if st.refunds < MAX_REFUNDS_PER_TURN:
-            for partner in self.trade_partners(inv, self.trade_range(inv)):
-                out.append(K.with_who(act(K.TRADE, **{"with": partner}), who))
+        for partner in self.trade_partners(inv, self.trade_range(inv)):
+            out.append(K.with_who(act(K.TRADE, **{"with": partner}), who))
         room = self.room_of(cid)
         base_ctx = {"inv": inv.id, "seat": inv.seat, "origin": cid}
         if room is not None and not cell.shrouded and self.effects_usable(
@@ -1797,8 +1789,7 @@ class Engine:
                     if b.tools.get(t, 0) > take.get(t, 0)]
             if give or take:
                 out.append(act(K.TRADE_OFFER))
-            if st.refunds < MAX_REFUNDS_PER_TURN or not out:
-                out.append(act(K.TRADE_CANCEL))
+            out.append(act(K.TRADE_CANCEL))
             return out
         if k == "trade_consent":
             return [act(K.TRADE_ACCEPT), act(K.TRADE_DECLINE)]
@@ -2269,9 +2260,6 @@ class Engine:
                 return ("A Shrouded Room cannot be Purified; move to another Room.", "EX-DARK-06")
             return ("There is no Darkness here to Purify.", "EX-ACT-02")
         if kind == K.TRADE:
-            if st.refunds >= MAX_REFUNDS_PER_TURN:
-                return ("You have called off three Trades this turn; choose another Action.",
-                        "EX-ACT-03")
             return ("You can only Trade Tools with a player in your Room or next to it.",
                     "EX-ACT-03")
         if kind == K.ROOM_ACTION:

@@ -168,7 +168,7 @@ def test_EX_PROMPT_05a_one_vs_all_a_played_card_waits_for_the_investigators() ->
     st = run_steps(st, ("ghost_phase_start", {}))
     st.ghosts["wraith"] = "r3c1"
     card = st.ghost_hand[0]
-    st2, events = do(st, "s1", "ghost_move", card=card)
+    st2, _ = do(st, "s1", "ghost_move", card=card)
     p = window(st2)
     assert p.seats == ["s3"] and st2.ghosts["wraith"] == "r3c1"
     assert "s1" not in GAME.to_act(st2)
