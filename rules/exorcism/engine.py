@@ -2220,8 +2220,9 @@ class Engine:
             pid = action.p("plan")
             if pid not in st.players.get(seat, st.players[st.seats[0]]).plans:
                 return ("You do not hold that Plan; play one of your own Plans.", "EX-TASK-02")
-            return ("That Plan cannot be played right now (Plans are played while the game "
-                    "waits between Actions; Extra Action only on your own turn).", "EX-ACT-09")
+            return ("That Plan cannot be played right now: Plans are played while the game "
+                    "waits between Actions, or when a Plan window asks you (a Haunt card "
+                    "revealed, a turn ending); Extra Action only on your own turn.", "EX-ACT-09")
         if st.phase == "ghost" and seat == st.ghost_seat:
             if kind == K.TERROR:
                 return ("That Terror Ability is not available: one per turn, and the Haunt "
