@@ -995,8 +995,13 @@ class Engine:
                 break
             pid = self.st.plan_deck.pop()
             self.st.players[inv.seat].plans.append(pid)
-            self.emit(f"{self.inv_name(inv)} gains the Plan {self.pack.plan(pid).name}.",
-                      "gain_plan")
+            name = self.pack.plan(pid).name
+            if self.plans_hidden:  # EX-VIS-16: the name goes to the investigators only
+                self.emit(f"{self.inv_name(inv)} gains a Plan.", "gain_plan")
+                self.emit(f"{self.inv_name(inv)} gains the Plan {name}.", "gain_plan_team",
+                          audience=self.peek_audience())
+            else:
+                self.emit(f"{self.inv_name(inv)} gains the Plan {name}.", "gain_plan")
         return True
 
     def eff_gain_points(self, eff: Any, ctx: dict[str, Any]) -> bool:

@@ -314,3 +314,16 @@ def test_EX_PROMPT_05_the_ai_passes_a_window_it_has_no_use_for() -> None:
     st2 = run_steps(st, ("haunt_draw", {"left": 1}))
     assert GAME.ai_action(st2, "s2") == act("no_plan")
     assert legal(st2, "s2")[0] == act("no_plan")
+
+
+def test_EX_VIS_16_hidden_plans_a_gained_plan_is_named_to_the_team_only(monkeypatch) -> None:
+    st = quiet("one_vs_all", n=3)
+    _hidden(st, monkeypatch)
+    eng = E.Engine(st)
+    eng.eff_gain_plan(next(e for r in PACK.rooms for e in r.action if e.op == "gain_plan"),
+                      {"inv": "s2", "seat": "s2"})
+    name = PACK.plan(st.players["s2"].plans[-1]).name
+    public = [e.text for e in eng.events if e.audience == "public"]
+    team = [e for e in eng.events if e.audience != "public"]
+    assert public and not any(name in t for t in public)
+    assert team and name in team[0].text and team[0].audience == ["s2", "s3"]
