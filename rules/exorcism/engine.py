@@ -70,6 +70,8 @@ TOOL_NAMES: dict[str, str] = {
     "occult": "Occult Item",
 }
 LOG_SIZE = 20
+MANOR_ROOMS = 4
+"""Manipulate the Manor: "you may change the location of up to 4 Rooms" (EX-OVA-03)."""
 
 CustomHandler = Callable[["Engine", Any, dict[str, Any]], bool]
 CUSTOM_EFFECTS: dict[str, CustomHandler] = {}
@@ -1760,7 +1762,16 @@ class Engine:
         k = prompt.kind
         if k == "choose_primary":
             return [act(K.CHOOSE_PRIMARY, character=c.id) for c in self.pack.characters]
-        if k == "manipulate_manor":
+        if k == "manipulate_manor" and "start" in d:
+            start: dict[str, str | None] = d["start"]
+            first = d["first"]
+            if first is None:
+                picks = [c for c in self.geo.house
+                         if any(self.manor_ok(start, c, o) for o in self.geo.house if o != c)]
+                return [act(K.MANOR_DONE)] + [act(K.MANOR_PICK, cell=c) for c in picks]
+            return [act(K.MANOR_SWAP, cell=o) for o in self.geo.house
+                    if o != first and self.manor_ok(start, first, o)]
+        if k == "manipulate_manor":  # a prompt stored before the arrangement was recorded
             touched: list[str] = d["touched"]
             full = len(touched) >= 4
             pool = [c for c in self.geo.house if not full or c in touched]
@@ -1943,16 +1954,34 @@ class Engine:
         eff = next(e for e in effects if e.op == op)
         self.EFFECT_HANDLERS[op](self, eff, ctx)
 
+    def manor_moved(self, start: dict[str, str | None],
+                    swap: tuple[str, str] | None = None) -> set[str]:
+        """Cells whose card is not the one they held before Manipulate the Manor began (after
+        the swap, if given)."""
+        cards = {c: self.st.cells[c].card for c in self.geo.house}
+        if swap is not None:
+            a, b = swap
+            cards[a], cards[b] = cards[b], cards[a]
+        return {c for c in self.geo.house if cards[c] != start.get(c)}
+
+    def manor_ok(self, start: dict[str, str | None], a: str, b: str) -> bool:
+        """EX-AMB-28: a swap is allowed while at most 4 Rooms end up away from where they
+        were; the Ghost player may swap as often as they like within that (swapping back
+        included), and finishes when they choose."""
+        return len(self.manor_moved(start, (a, b))) <= MANOR_ROOMS
+
     def answer_manor(self, prompt: Prompt, action: Action) -> None:
         d = prompt.data
         if action.kind == K.MANOR_DONE:
             self.emit("The Ghost player is done manipulating the manor.", "manor")
             return
         touched = list(d["touched"])
+        start = d.get("start")
         if action.kind == K.MANOR_PICK:
             self.push_prompt("manipulate_manor", prompt.seats,
                              "Choose the Room to swap it with.", touched=touched,
-                             first=action.p("cell"), swaps=d["swaps"])
+                             first=action.p("cell"), swaps=d["swaps"],
+                             **({"start": start} if start is not None else {}))
             return
         a, b = d["first"], action.p("cell")
         self.swap_cells(a, b)
@@ -1961,7 +1990,13 @@ class Engine:
                 touched.append(c)
         swaps = d["swaps"] + 1
         self.emit(f"The Ghost player swaps the Rooms at {a} and {b}.", "manor")
-        if swaps < 3:
+        if start is not None:
+            moved = len(self.manor_moved(start))
+            self.push_prompt("manipulate_manor", prompt.seats,
+                             f"Manipulate the Manor: {moved} of {MANOR_ROOMS} Rooms moved. "
+                             "Pick a Room to move (or to put back), or finish.",
+                             touched=touched, first=None, swaps=swaps, start=start)
+        elif swaps < 3:  # a prompt stored before the arrangement was recorded
             self.push_prompt("manipulate_manor", prompt.seats,
                              "Manipulate the Manor: pick another Room to move, or finish.",
                              touched=touched, first=None, swaps=swaps)
