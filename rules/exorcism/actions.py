@@ -53,7 +53,7 @@ CHOOSE_PRIMARY = "choose_primary"  # character                     EX-PROMPT-02
 MANOR_PICK = "manor_pick"  # cell                                   EX-PROMPT-03
 MANOR_SWAP = "manor_swap"  # cell
 MANOR_DONE = "manor_done"
-NO_PLAN = "no_plan"  # pass a Triage window                         EX-PROMPT-06
+NO_PLAN = "no_plan"  # pass a Triage or Plan window         EX-PROMPT-05/06
 RESCUE = "rescue"  # lookout = character id                         EX-PROMPT-07
 PLACE = "place"  # cell (edge placement)                            EX-PROMPT-08
 TRADE_WITH = "trade_with"  # with = investigator id (Plan trades)    EX-PROMPT-12
@@ -106,6 +106,7 @@ PROMPT_ANSWERS: dict[str, tuple[str, ...]] = {
     "choose_primary": (CHOOSE_PRIMARY,),
     "manipulate_manor": (MANOR_PICK, MANOR_SWAP, MANOR_DONE),
     "triage": (PLAN, NO_PLAN),
+    "plan_window": (PLAN, NO_PLAN),
     "rescue": (RESCUE,),
     "place_pawn": (PLACE,),
     "trade_build": (TRADE_GIVE, TRADE_TAKE, TRADE_OFFER, TRADE_CANCEL),
@@ -175,6 +176,12 @@ def describe_action(eng: Engine, seat: str, action: Action) -> str:
     return (prefix + text)[:80]
 
 
+def card_label(eng: Engine, action: Action) -> str:
+    """The label of an answer that names a card, as a button prints it (no prefix): what
+    `Engine.hidden_labels` lists while the card is secret (EX-VIS-11/12/16)."""
+    return _label(eng, "", action, None)[:80]
+
+
 def _label(eng: Engine, seat: str, action: Action, prompt: Any) -> str:
     st = eng.st
     pack = eng.pack
@@ -228,6 +235,8 @@ def _label(eng: Engine, seat: str, action: Action, prompt: Any) -> str:
     if k == MANOR_DONE:
         return "Finish manipulating the manor"
     if k == NO_PLAN:
+        if prompt is not None and prompt.kind == "plan_window":
+            return "Pass (play no Plan now)"
         return "Let the Wound happen (pass)"
     if k == RESCUE:
         return f"Rescue with {eng.char_name(str(p.get('lookout')))}"

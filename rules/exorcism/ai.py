@@ -1252,6 +1252,8 @@ class _Brain:
                     elif not self.seat_tasks(self.seat):
                         best = max(best, 0.4)
             elif op == "trade":
+                if st.refunds >= 3:
+                    continue  # three Trades refused this turn: stop asking
                 for other in self.invs():
                     if other.id == user.id:
                         continue
@@ -1538,6 +1540,8 @@ class _Brain:
         if kind == "triage":
             plans = by_kind.get(K.PLAN, [])
             return plans[0] if plans else by_kind.get(K.NO_PLAN, legal)[0]
+        if kind == "plan_window":
+            return self.plan_window(legal)
         if kind == "rescue":
             return pick(legal, lambda a: self.lookout_score(str(a.p("lookout"))))
         if kind == "place_pawn":
@@ -1586,6 +1590,41 @@ class _Brain:
         if kind == "possession":
             return self.possession(legal, d)
         return legal[0]
+
+    def pending_ghost_cells(self) -> set[str]:
+        """Where the Ghosts will stand once the revealed Haunt card waiting in the queue has
+        moved them (empty when no such card waits)."""
+        st = self.st
+        if st.exorcised:
+            return set()
+        card_id: str | None = None
+        for step in st.queue:
+            if step.op == "haunt_resolve" or (step.op == "ghost_card" and step.args["move"]):
+                card_id = str(step.args["card"])
+                break
+        if card_id is None:
+            return set()
+        card = self.pack.haunt_card(card_id)
+        if card.kind != "haunt":
+            return set()
+        out = set()
+        for g, pos in st.ghosts.items():
+            if pos is None:
+                continue
+            steps = card.die_value if g == "bull" else 1
+            out.add(self.eng.geo.ghost_move(g, pos, getattr(card.arrows, g), steps))
+        return out
+
+    def plan_window(self, legal: list[Action]) -> Action:
+        """A Plan window (EX-PROMPT-05): step out of the revealed card's way with a free Move,
+        else play a Plan worth playing now, else pass."""
+        passing = next((a for a in legal if a.kind == K.NO_PLAN), legal[0])
+        user = self.eng.plan_user(self.seat)
+        if user is not None and user.cell in self.pending_ghost_cells():
+            free = self.free_move_plan(legal)
+            if free is not None:
+                return free
+        return self.best_plan(legal, must=False) or passing
 
     def lookout_score(self, char: str) -> float:
         """How good `char` is to bring into play for this seat."""
@@ -1691,10 +1730,13 @@ class _Brain:
 
             return max(legal, key=ps)
         if purpose == "move" and inv is not None and inv.cell is not None:
+            doomed = self.pending_ghost_cells()
+
             def ms(a: Action) -> float:
                 cid = str(a.p("cell"))
                 last = self.last_action() or st.active != inv.seat
-                return self.move_gain(inv, cid) - self.end_penalty_all(inv, cid, last)
+                hit = 100.0 if cid in doomed else 0.0
+                return self.move_gain(inv, cid) - self.end_penalty_all(inv, cid, last) - hit
 
             return max(legal, key=ms)
         if purpose == "adjacent_room" and inv is not None:

@@ -16,15 +16,24 @@ content pack and dispatched by their ``op`` (`Engine.EFFECT_HANDLERS`); standing
 content modifiers read by ``kind``. The three Ghosts and the six Terror Abilities are rules of
 the game itself (EX-GHOST-*, EX-TERROR-*), so they are implemented by their fixed ids.
 
-Plans "at any time" (EX-ACT-09) — the project's reading of EX-AMB-54: the table only *waits*
-for the seats named by `to_act`, but a seat holding a Plan that is playable right now may also
-act (`Game.may_act`) without being awaited. A Plan is playable whenever the game rests (between
-the active player's Actions, at the start and end of the Action phase, and between the Ghost
-player's Haunt actions) — `own_turn_only` Plans only for the active seat — and `on_wound`
-Plans (Triage) in a real prompt that opens for their holders on every pending Wound
-(EX-PROMPT-06). The automatic Haunt draws of core and Solo resolve without pausing, so there
-is no window "before a Haunt card resolves"; a Plan played while another prompt is pending is
-not allowed (the pending decision comes first).
+Plans "at any time" (EX-ACT-09) — the project's reading of EX-AMB-54 and the windows of
+EX-PROMPT-05:
+
+- (c) between the active player's Actions, (e) at the start of the Action phase, and between
+  the Ghost player's Haunt actions: the game *rests*, the table only waits for the seats named
+  by `to_act`, and a seat holding a Plan playable right now may also act (`Game.may_act`)
+  without being awaited — nobody is stalled;
+- (a) after each Haunt card is revealed (drawn in core and Solo, played or drawn by the Ghost
+  player in One vs All), before it resolves, and (d) after the active player's last Action,
+  before the turn ends: a real prompt (``plan_window``) that opens only for the seats that hold
+  a Plan playable then (under the `hidden_plans` house option: every investigator holding any
+  Plan, which is public, so the window never tells the Ghost player who holds what), all at
+  once, and closes when each has passed (default: pass). A seat that plays a Plan keeps its
+  place in the window: it reopens after the Plan resolves for those who have not passed;
+- (b) on every pending Wound: the Triage prompt (EX-PROMPT-06) for `on_wound` Plans.
+
+A Plan played while another prompt is pending is not allowed (the pending decision comes
+first).
 """
 
 from __future__ import annotations
@@ -60,10 +69,9 @@ TOOL_NAMES: dict[str, str] = {
     "detection": "Detection Tool",
     "occult": "Occult Item",
 }
-MAX_REFUNDS_PER_TURN = 3
-"""Trades cancelled or declined (Action refunded) per turn before Trade is no longer offered:
-without a cap a proposal loop could go on forever (EX-PROMPT-12)."""
 LOG_SIZE = 20
+MANOR_ROOMS = 4
+"""Manipulate the Manor: "you may change the location of up to 4 Rooms" (EX-OVA-03)."""
 
 CustomHandler = Callable[["Engine", Any, dict[str, Any]], bool]
 CUSTOM_EFFECTS: dict[str, CustomHandler] = {}
@@ -365,15 +373,36 @@ class Engine:
         st = self.st
         if st.phase != "actions" or st.active is None:
             return False
+        if not self.turn_goes_on():
+            self.close_turn()
+            return True
+        return False
+
+    def turn_goes_on(self) -> bool:
+        """Whether the active seat can still act this turn (an Action, or an own-turn Plan)."""
+        st = self.st
+        assert st.active is not None
         acting = [i for i in self.invs_of(st.active) if self.in_house(i)]
-        if (
+        return not (
             st.turn_lost
             or not acting
             or (st.actions_left <= 0 and not self.own_turn_plans(st.active))
-        ):
-            self.end_turn()
-            return True
-        return False
+        )
+
+    def close_turn(self, passed: list[str] | None = None) -> None:
+        """The active player's Actions are over: a Plan window (EX-PROMPT-05 (d)), then the
+        turn ends — unless a Plan in the window gave the active player more Actions."""
+        st = self.st
+        self.later(Step(op="plan_window", args={"reason": "end", "passed": passed or []}),
+                   Step(op="turn_end", args={"actions": st.actions_left}))
+
+    def step_turn_end(self, actions: int) -> None:
+        st = self.st
+        if st.phase != "actions" or st.active is None:
+            return  # pragma: no cover - nothing but the window runs between
+        if st.actions_left > actions and self.turn_goes_on():
+            return  # an Extra Action played in the window: the turn goes on (EX-ACT-09)
+        self.end_turn()
 
     # ------------------------------------------------------------------ turn flow
     def start_first_turn(self) -> None:
@@ -509,10 +538,10 @@ class Engine:
         ]
 
     def resolve_special(self, card_id: str) -> None:
-        """Darkness, Bull and Devourer cards (EX-HAUNT-05..07, EX-AMB-25)."""
+        """Darkness, Bull and Devourer cards (EX-HAUNT-05..07, EX-AMB-25); the card is already
+        out of the game (`reveal_haunt`)."""
         st = self.st
         card = self.pack.haunt_card(card_id)
-        st.haunt_removed.append(card_id)
         if card.kind == "darkness":
             last = len(self.pack.clock.darkness_track) - 1
             st.track_index = min(st.track_index + 1, last)  # EX-DARK-02
@@ -526,6 +555,9 @@ class Engine:
             elif st.ghosts.get(card.kind) is None:
                 st.ghosts[card.kind] = "attic"
                 self.emit(f"{name} card: the {name} enters the house in the Attic.", "ghost")
+                # Our ruling on EX-GHOST-07 (rules.md, EX-GHOST-11): arriving in the Attic
+                # ends the Monster's movement there, so Characters in the Attic are Wounded.
+                self.later(*self.wound_check())
 
     def step_haunt_draw(self, left: int) -> None:
         if left <= 0:
@@ -540,15 +572,30 @@ class Engine:
         if card_id is None:
             return
         self.later(Step(op="haunt_draw", args={"left": left - 1}))
+        self.reveal_haunt(card_id)
+        # EX-PROMPT-05 (a): Plans may answer the revealed card before it resolves.
+        self.later(Step(op="plan_window", args={"reason": "haunt", "card": card_id}),
+                   Step(op="haunt_resolve", args={"card": card_id}))
+
+    def reveal_haunt(self, card_id: str) -> None:
+        """Turn a drawn card face up: a standard card goes to the discard pile, a Darkness,
+        Bull or Devourer card out of the game (EX-AMB-10); it resolves in `step_haunt_resolve`."""
+        st = self.st
         card = self.pack.haunt_card(card_id)
         if card.kind != "haunt":
-            self.resolve_special(card_id)
+            st.haunt_removed.append(card_id)
             return
         st.haunt_discard.append(card_id)
         st.last_haunt = self.haunt_card_text(card_id)
         self.emit(st.last_haunt + ".", "haunt_card")
-        steps = self.move_ghosts(card_id)
-        self.later(*steps, Step(op="place_darkness", args={"location": card.location}))
+
+    def step_haunt_resolve(self, card: str) -> None:
+        face = self.pack.haunt_card(card)
+        if face.kind != "haunt":
+            self.resolve_special(card)
+            return
+        steps = self.move_ghosts(card)
+        self.later(*steps, Step(op="place_darkness", args={"location": face.location}))
 
     def move_ghosts(self, card_id: str) -> list[Step]:
         """EX-GHOST-03..07: every Ghost in the house moves, then the Wound check."""
@@ -661,12 +708,21 @@ class Engine:
 
     # ------------------------------------------------------------------ wounds and rescue
     def triage_holders(self, devour: bool) -> list[str]:
-        """Seats holding an `on_wound` Plan that can prevent this Wound (EX-PROMPT-06)."""
+        """Seats holding an `on_wound` Plan that can prevent this Wound (EX-PROMPT-06). Under
+        `hidden_plans` every investigator holding a Plan: who holds a Triage stays secret."""
+        if self.plans_hidden:
+            return [s for s in self.turn_order() if self.holds_usable_plans(s)]
         out = []
         for seat in self.turn_order():
             if self.triage_plans(seat, devour):
                 out.append(seat)
         return out
+
+    def holds_usable_plans(self, seat: str) -> bool:
+        """Public knowledge: the seat holds Plans and has a Character who may play them."""
+        player = self.st.players[seat]
+        return (not player.out and bool(player.plans)
+                and any(self.can_use_cards(i) for i in self.invs_of(seat)))
 
     def triage_plans(self, seat: str, devour: bool) -> list[str]:
         player = self.st.players[seat]
@@ -777,33 +833,38 @@ class Engine:
             self.place_at_foyer(target)
 
     # ------------------------------------------------------------------ One vs All: Ghost
-    def ghost_refill(self) -> None:
-        """Draw up to the hand size; a non-standard card resolves and is replaced (EX-AMB-35)."""
+    def step_ghost_refill(self) -> None:
+        """Draw up to the hand size, one card a step; a Darkness, Bull or Devourer card is
+        revealed, resolves (after a Plan window, EX-PROMPT-05 (a)) and is replaced (EX-AMB-35).
+        Ends because every card drawn either fills the hand or leaves the game."""
         st = self.st
         assert st.ghost_seat is not None
-        guard = 0
-        while len(st.ghost_hand) < self.opts.ova_hand_size and guard < 200:
-            guard += 1
-            card_id = self.draw_haunt()
-            if card_id is None:
-                break
-            card = self.pack.haunt_card(card_id)
-            if card.kind == "haunt":
-                st.ghost_hand.append(card_id)
-                self.emit("The Ghost player draws a Haunt card.", "ghost_draw")
-                self.emit(
-                    f"You draw {card_id}: {self.haunt_card_text(card_id)}.",
-                    "ghost_hand",
-                    audience=[st.ghost_seat],
-                )
-            else:
-                self.emit(f"The Ghost player draws and reveals a {self.haunt_card_text(card_id)}.",
-                          "ghost_reveal")
-                self.resolve_special(card_id)
+        if len(st.ghost_hand) >= self.opts.ova_hand_size:
+            return
+        card_id = self.draw_haunt()
+        if card_id is None:
+            return
+        card = self.pack.haunt_card(card_id)
+        if card.kind == "haunt":
+            st.ghost_hand.append(card_id)
+            self.emit("The Ghost player draws a Haunt card.", "ghost_draw")
+            self.emit(
+                f"You draw {card_id}: {self.haunt_card_text(card_id)}.",
+                "ghost_hand",
+                audience=[st.ghost_seat],
+            )
+            self.later(Step(op="ghost_refill"))
+            return
+        self.emit(f"The Ghost player draws and reveals a {self.haunt_card_text(card_id)}.",
+                  "ghost_reveal")
+        self.reveal_haunt(card_id)
+        self.later(Step(op="plan_window", args={"reason": "haunt", "card": card_id}),
+                   Step(op="haunt_resolve", args={"card": card_id}),
+                   Step(op="ghost_refill"))
 
     def step_ghost_setup_hand(self) -> None:
         """Setup step 10 (EX-OVA-04): the Ghost player's hidden hand."""
-        self.ghost_refill()
+        self.later(Step(op="ghost_refill"))
 
     def step_ghost_phase_start(self) -> None:
         st = self.st
@@ -812,6 +873,15 @@ class Engine:
         self.emit(
             f"Haunt phase: the Ghost player has {st.ghost_budget} action(s).", "ghost_phase"
         )
+
+    def step_ghost_card(self, card: str, move: bool) -> None:
+        """A Haunt card the Ghost player played resolves: Move the Ghosts (EX-OVA-06) or Add
+        Darkness (EX-OVA-07)."""
+        face = self.pack.haunt_card(card)
+        if move:
+            self.later(*self.move_ghosts(card))
+        elif face.kind == "haunt":
+            self.later(Step(op="place_darkness", args={"location": face.location}))
 
     def step_ghost_continue(self) -> None:
         if self.st.phase == "ghost" and self.st.ghost_budget <= 0:
@@ -824,8 +894,7 @@ class Engine:
         st.ghost_budget = 0
         st.phase = "haunt"
         self.emit("The Ghost player ends the Haunt phase.", "ghost_phase_end")
-        self.ghost_refill()
-        self.later(Step(op="begin_actions"))
+        self.later(Step(op="ghost_refill"), Step(op="begin_actions"))
 
     # ------------------------------------------------------------------ effects
     def effects_of(self, src: str) -> tuple[Effect, ...]:
@@ -928,8 +997,13 @@ class Engine:
                 break
             pid = self.st.plan_deck.pop()
             self.st.players[inv.seat].plans.append(pid)
-            self.emit(f"{self.inv_name(inv)} gains the Plan {self.pack.plan(pid).name}.",
-                      "gain_plan")
+            name = self.pack.plan(pid).name
+            if self.plans_hidden:  # EX-VIS-16: the name goes to the investigators only
+                self.emit(f"{self.inv_name(inv)} gains a Plan.", "gain_plan")
+                self.emit(f"{self.inv_name(inv)} gains the Plan {name}.", "gain_plan_team",
+                          audience=self.peek_audience())
+            else:
+                self.emit(f"{self.inv_name(inv)} gains the Plan {name}.", "gain_plan")
         return True
 
     def eff_gain_points(self, eff: Any, ctx: dict[str, Any]) -> bool:
@@ -1070,8 +1144,6 @@ class Engine:
 
     def eff_trade(self, eff: Any, ctx: dict[str, Any]) -> bool:
         inv = self.ctx_inv(ctx)
-        if self.st.refunds >= MAX_REFUNDS_PER_TURN:
-            return True
         partners = self.trade_partners(inv, None if eff.range == "any" else eff.range)
         if not partners:
             return True
@@ -1187,6 +1259,37 @@ class Engine:
         self.ask(ctx, "choose_cell", "Choose the Room to swap places with.", targets,
                  purpose=purpose)
         return False
+
+    # -- what a label may name that the public may not know
+    @property
+    def plans_hidden(self) -> bool:
+        """The house option that hides investigators' Plans from the Ghost player (EX-VIS-16)."""
+        return self.ova and self.opts.hidden_plans
+
+    def hidden_labels(self) -> list[str]:
+        """Every answer label that would name a card hidden from someone reading the thread,
+        as the button prints it: the Haunt cards of a One vs All peek (EX-VIS-12), the Ghost
+        player's hand (EX-VIS-11) and, under `hidden_plans`, the investigators' Plans
+        (EX-VIS-16). None of these phrasings is ever printed in a public line."""
+        st = self.st
+        acts: list[Action] = []
+        if st.peek and st.peek_team:
+            acts += [act(K.CHOOSE_CARD, card=c) for c in st.peek]
+        for c in dict.fromkeys(st.ghost_hand):
+            acts += [act(K.GHOST_MOVE, card=c), act(K.GHOST_DARKNESS, card=c)]
+        if self.plans_hidden:
+            for player in st.players.values():
+                acts += [act(K.PLAN, plan=p) for p in dict.fromkeys(player.plans)]
+        return sorted({K.card_label(self, a) for a in acts})
+
+    def names_hidden_card(self, action: Action) -> bool:
+        """Whether this answer's label names a card hidden from the thread (see above)."""
+        st = self.st
+        if action.kind == K.CHOOSE_CARD:
+            return st.peek_team
+        if action.kind in (K.GHOST_MOVE, K.GHOST_DARKNESS):
+            return True
+        return action.kind == K.PLAN and self.plans_hidden
 
     # -- peek_haunt
     def peek_audience(self) -> Audience:
@@ -1331,9 +1434,7 @@ class Engine:
                 return bool(self.teleport_targets(inv))
             return bool(self.move_targets(inv, eff.n))
         if op == "trade":
-            return st.refunds < MAX_REFUNDS_PER_TURN and bool(
-                self.trade_partners(inv, None if eff.range == "any" else eff.range)
-            )
+            return bool(self.trade_partners(inv, None if eff.range == "any" else eff.range))
         if op == "pick_up_tools":
             cell = st.cells[inv.cell] if inv.cell else None
             return cell is not None and bool(cell.dropped) and not cell.shrouded
@@ -1364,14 +1465,48 @@ class Engine:
         return any(self.effect_usable(e, ctx) for e in effects)
 
     # ------------------------------------------------------------------ Plans
-    def plan_window(self) -> bool:
+    def plan_window(self, seat: str) -> bool:
+        """Whether `seat` may play a Plan now: while the game rests (EX-PROMPT-05 (c)/(e)), or
+        in an open `plan_window` prompt that waits for it ((a)/(d))."""
         st = self.st
-        return (
-            not self.over
-            and not st.prompts
-            and not st.queue
-            and st.phase in ("actions", "ghost")
-        )
+        if self.over:
+            return False
+        if st.prompts:
+            top = st.prompts[-1]
+            return top.kind == "plan_window" and seat in top.seats and (
+                seat not in top.data["passed"])
+        return not st.queue and st.phase in ("actions", "ghost")
+
+    def window_seats(self, passed: list[str]) -> list[str]:
+        """Who a Plan window opens for, active player first then clockwise: the seats holding
+        a Plan playable then — or, under `hidden_plans`, every investigator holding a Plan
+        (public), so the window never tells the Ghost player what anyone holds (EX-VIS-16)."""
+        out = []
+        for seat in self.turn_order():
+            if seat in passed or self.plan_user(seat) is None:
+                continue
+            if self.plans_hidden:
+                if self.holds_usable_plans(seat):
+                    out.append(seat)
+            elif self.playable_plans(seat, in_window=True):
+                out.append(seat)
+        return out
+
+    def step_plan_window(self, reason: str, passed: list[str] | None = None,
+                         card: str | None = None) -> None:
+        passed = list(passed or [])
+        seats = self.window_seats(passed)
+        if not seats:
+            return  # a window nobody can use does not open
+        st = self.st
+        if reason == "haunt" and card is not None:
+            # The card is face up for everyone by now (EX-VIS-10).
+            text = (f"{self.haunt_card_text(card)} is revealed. Play a Plan before it "
+                    "resolves, or pass.")
+        else:
+            who = self.seat_label(st.active) if st.active else "The active player"
+            text = f"{who}'s Actions are over: play a Plan before the turn ends, or pass."
+        self.push_prompt("plan_window", seats, text, reason=reason, passed=passed, card=card)
 
     def plan_user(self, seat: str) -> InvestigatorState | None:
         """The investigator who plays the seat's Plans (Solo: the Primary, EX-SOLO-03)."""
@@ -1380,10 +1515,14 @@ class Engine:
                 return inv
         return None
 
-    def playable_plans(self, seat: str, own_turn_only: bool = False) -> list[str]:
+    def playable_plans(self, seat: str, own_turn_only: bool = False,
+                       in_window: bool = False) -> list[str]:
+        """The seat's Plans it may play now (`in_window`: as a Plan window opens)."""
         st = self.st
         player = st.players.get(seat)
-        if player is None or player.out or not player.plans or not self.plan_window():
+        if player is None or player.out or not player.plans:
+            return []
+        if not in_window and not self.plan_window(seat):
             return []
         inv = self.plan_user(seat)
         if inv is None:
@@ -1394,7 +1533,7 @@ class Engine:
             if plan.timing == "on_wound":
                 continue
             if plan.timing == "own_turn_only":
-                if seat != st.active or st.phase != "actions":
+                if seat != st.active or st.phase != "actions" or st.turn_lost:
                     continue
             elif own_turn_only:
                 continue
@@ -1402,6 +1541,16 @@ class Engine:
             if self.effects_usable(plan.effect, ctx):
                 out.append(pid)
         return out
+
+    def window_play(self, seat: str, pid: str) -> None:
+        """A Plan played in a Plan window: the window steps aside while the Plan resolves,
+        then opens again for whoever has not passed (EX-AMB-54: the last Plan played resolves
+        first, before the event that opened the window goes on)."""
+        prompt = self.st.prompts.pop()
+        d = prompt.data
+        self.later(Step(op="plan_window", args={"reason": d["reason"], "passed": d["passed"],
+                                                "card": d.get("card")}))
+        self.play_plan(seat, pid)
 
     def own_turn_plans(self, seat: str) -> list[str]:
         return self.playable_plans(seat, own_turn_only=True)
@@ -1438,9 +1587,8 @@ class Engine:
             out.append(K.with_who(act(K.MOVE, to=to), who))
         if self.purifiable(cid):
             out.append(K.with_who(act(K.PURIFY), who))
-        if st.refunds < MAX_REFUNDS_PER_TURN:
-            for partner in self.trade_partners(inv, self.trade_range(inv)):
-                out.append(K.with_who(act(K.TRADE, **{"with": partner}), who))
+        for partner in self.trade_partners(inv, self.trade_range(inv)):
+            out.append(K.with_who(act(K.TRADE, **{"with": partner}), who))
         room = self.room_of(cid)
         base_ctx = {"inv": inv.id, "seat": inv.seat, "origin": cid}
         if room is not None and not cell.shrouded and self.effects_usable(
@@ -1614,7 +1762,16 @@ class Engine:
         k = prompt.kind
         if k == "choose_primary":
             return [act(K.CHOOSE_PRIMARY, character=c.id) for c in self.pack.characters]
-        if k == "manipulate_manor":
+        if k == "manipulate_manor" and "start" in d:
+            start: dict[str, str | None] = d["start"]
+            first = d["first"]
+            if first is None:
+                picks = [c for c in self.geo.house
+                         if any(self.manor_ok(start, c, o) for o in self.geo.house if o != c)]
+                return [act(K.MANOR_DONE)] + [act(K.MANOR_PICK, cell=c) for c in picks]
+            return [act(K.MANOR_SWAP, cell=o) for o in self.geo.house
+                    if o != first and self.manor_ok(start, first, o)]
+        if k == "manipulate_manor":  # a prompt stored before the arrangement was recorded
             touched: list[str] = d["touched"]
             full = len(touched) >= 4
             pool = [c for c in self.geo.house if not full or c in touched]
@@ -1624,6 +1781,9 @@ class Engine:
             if first not in touched and len(touched) >= 3:
                 pool = [c for c in pool if c in touched]
             return [act(K.MANOR_SWAP, cell=c) for c in pool if c != first]
+        if k == "plan_window":
+            # the Plans themselves come from `playable_plans` (see `legal`)
+            return [] if seat in d["passed"] else [act(K.NO_PLAN)]
         if k == "triage":
             if seat in d["passed"]:
                 return []
@@ -1645,8 +1805,7 @@ class Engine:
                     if b.tools.get(t, 0) > take.get(t, 0)]
             if give or take:
                 out.append(act(K.TRADE_OFFER))
-            if st.refunds < MAX_REFUNDS_PER_TURN or not out:
-                out.append(act(K.TRADE_CANCEL))
+            out.append(act(K.TRADE_CANCEL))
             return out
         if k == "trade_consent":
             return [act(K.TRADE_ACCEPT), act(K.TRADE_DECLINE)]
@@ -1695,6 +1854,11 @@ class Engine:
         d = prompt.data
         k = prompt.kind
         kind = action.kind
+        if k == "plan_window":
+            d["passed"].append(seat)  # only a pass is answered here; Plans: `window_play`
+            if all(s in d["passed"] for s in prompt.seats):
+                st.prompts.pop()  # every eligible seat passed: the window closes
+            return
         if k == "triage":
             if kind == K.NO_PLAN:
                 d["passed"].append(seat)
@@ -1790,16 +1954,34 @@ class Engine:
         eff = next(e for e in effects if e.op == op)
         self.EFFECT_HANDLERS[op](self, eff, ctx)
 
+    def manor_moved(self, start: dict[str, str | None],
+                    swap: tuple[str, str] | None = None) -> set[str]:
+        """Cells whose card is not the one they held before Manipulate the Manor began (after
+        the swap, if given)."""
+        cards = {c: self.st.cells[c].card for c in self.geo.house}
+        if swap is not None:
+            a, b = swap
+            cards[a], cards[b] = cards[b], cards[a]
+        return {c for c in self.geo.house if cards[c] != start.get(c)}
+
+    def manor_ok(self, start: dict[str, str | None], a: str, b: str) -> bool:
+        """EX-AMB-28: a swap is allowed while at most 4 Rooms end up away from where they
+        were; the Ghost player may swap as often as they like within that (swapping back
+        included), and finishes when they choose."""
+        return len(self.manor_moved(start, (a, b))) <= MANOR_ROOMS
+
     def answer_manor(self, prompt: Prompt, action: Action) -> None:
         d = prompt.data
         if action.kind == K.MANOR_DONE:
             self.emit("The Ghost player is done manipulating the manor.", "manor")
             return
         touched = list(d["touched"])
+        start = d.get("start")
         if action.kind == K.MANOR_PICK:
             self.push_prompt("manipulate_manor", prompt.seats,
                              "Choose the Room to swap it with.", touched=touched,
-                             first=action.p("cell"), swaps=d["swaps"])
+                             first=action.p("cell"), swaps=d["swaps"],
+                             **({"start": start} if start is not None else {}))
             return
         a, b = d["first"], action.p("cell")
         self.swap_cells(a, b)
@@ -1808,7 +1990,13 @@ class Engine:
                 touched.append(c)
         swaps = d["swaps"] + 1
         self.emit(f"The Ghost player swaps the Rooms at {a} and {b}.", "manor")
-        if swaps < 3:
+        if start is not None:
+            moved = len(self.manor_moved(start))
+            self.push_prompt("manipulate_manor", prompt.seats,
+                             f"Manipulate the Manor: {moved} of {MANOR_ROOMS} Rooms moved. "
+                             "Pick a Room to move (or to put back), or finish.",
+                             touched=touched, first=None, swaps=swaps, start=start)
+        elif swaps < 3:  # a prompt stored before the arrangement was recorded
             self.push_prompt("manipulate_manor", prompt.seats,
                              "Manipulate the Manor: pick another Room to move, or finish.",
                              touched=touched, first=None, swaps=swaps)
@@ -1968,7 +2156,7 @@ class Engine:
             return set()
         if st.prompts:
             p = st.prompts[-1]
-            if p.kind == "triage":
+            if p.kind in ("triage", "plan_window"):
                 return {s for s in p.seats if s not in p.data["passed"]}
             return set(p.seats)
         if st.queue:
@@ -2006,14 +2194,18 @@ class Engine:
         if not any(a.kind == action.kind and a.params == action.params for a in legal):
             msg, rule = self.explain(seat, action)
             raise IllegalAction(msg, rule)
-        if action.kind == K.PLAN and not (st.prompts and st.prompts[-1].kind == "triage"):
+        top = st.prompts[-1].kind if st.prompts else None
+        if action.kind == K.PLAN and top == "plan_window":
+            self.window_play(seat, action.p("plan"))
+        elif action.kind == K.PLAN and top != "triage":
             self.play_plan(seat, action.p("plan"))
         elif st.prompts:
             self.answer(seat, action)
         elif st.phase == "ghost":
             self.do_ghost(action)
         elif action.kind == K.PASS:
-            self.end_turn()
+            st.actions_left = 0  # the rest of the turn's Actions are given up
+            self.close_turn(passed=[seat])  # the passing player has had their say
         else:
             who = action.p("who")
             inv = self.inv(who) if who else self.invs_of(seat)[0]
@@ -2033,15 +2225,14 @@ class Engine:
             st.ghost_hand.remove(card_id)
             st.haunt_discard.append(card_id)
             st.last_haunt = self.haunt_card_text(card_id)
-            card = self.pack.haunt_card(card_id)
             if kind == K.GHOST_MOVE:
                 self.emit(f"The Ghost player moves the Ghosts with {st.last_haunt}.", "ghost_act")
-                self.later(*self.move_ghosts(card_id), Step(op="ghost_continue"))
             else:
-                assert card.kind == "haunt"
                 self.emit(f"The Ghost player adds Darkness with {st.last_haunt}.", "ghost_act")
-                self.later(Step(op="place_darkness", args={"location": card.location}),
-                           Step(op="ghost_continue"))
+            # EX-PROMPT-05 (a): the played card is public; Plans may answer it first.
+            self.later(Step(op="plan_window", args={"reason": "haunt", "card": card_id}),
+                       Step(op="ghost_card", args={"card": card_id, "move": kind == K.GHOST_MOVE}),
+                       Step(op="ghost_continue"))
         elif kind == K.HAUNT_LEVEL:
             step = self.opts.haunt_level_step
             if self.opts.haunt_level_uses_supply:
@@ -2069,8 +2260,9 @@ class Engine:
             pid = action.p("plan")
             if pid not in st.players.get(seat, st.players[st.seats[0]]).plans:
                 return ("You do not hold that Plan; play one of your own Plans.", "EX-TASK-02")
-            return ("That Plan cannot be played right now (Plans are played while the game "
-                    "waits between Actions; Extra Action only on your own turn).", "EX-ACT-09")
+            return ("That Plan cannot be played right now: Plans are played while the game "
+                    "waits between Actions, or when a Plan window asks you (a Haunt card "
+                    "revealed, a turn ending); Extra Action only on your own turn.", "EX-ACT-09")
         if st.phase == "ghost" and seat == st.ghost_seat:
             if kind == K.TERROR:
                 return ("That Terror Ability is not available: one per turn, and the Haunt "
@@ -2109,9 +2301,6 @@ class Engine:
                 return ("A Shrouded Room cannot be Purified; move to another Room.", "EX-DARK-06")
             return ("There is no Darkness here to Purify.", "EX-ACT-02")
         if kind == K.TRADE:
-            if st.refunds >= MAX_REFUNDS_PER_TURN:
-                return ("You have called off three Trades this turn; choose another Action.",
-                        "EX-ACT-03")
             return ("You can only Trade Tools with a player in your Room or next to it.",
                     "EX-ACT-03")
         if kind == K.ROOM_ACTION:

@@ -248,18 +248,34 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         return bad
 
     def public_secrets(self, state: ExorcismState) -> list[str]:
-        """Face-down and boxed Locked Room names, the Ghost hand, the Task deck (§5)."""
-        pack = pack_for(state.pack_path)
+        """Face-down and boxed Locked Room names, the Ghost hand, the Task deck (§5), and every
+        answer label that names a hidden card (a One vs All peek, the Ghost hand, hidden Plans)
+        as a button would print it."""
+        eng = Engine(state)
+        pack = eng.pack
         out = [pack.room(c.card).name for c in state.cells.values()
                if c.face_down and c.card]
         out += [pack.room(r).name for r in state.unused_locked]
         out += [f'"{c}"' for c in state.ghost_hand]
         out += [f'"{t}"' for t in state.task_deck]
+        out += eng.hidden_labels()
         return out
 
     def public_choices(self, state: ExorcismState, seat: str) -> bool:
-        # The Ghost player's choices name the Haunt cards in a hidden hand (EX-VIS-11).
-        return seat != state.ghost_seat
+        """Decided from what the choices would print (EX-VIS-11/12/16): never public when an
+        answer names a hidden card or any label or the question holds a current secret,
+        whoever answers. The Ghost player's choices stay private in any case: they act from
+        their hidden hand."""
+        if seat == state.ghost_seat:
+            return False
+        eng = Engine(state)
+        legal = eng.legal(seat)
+        if any(eng.names_hidden_card(a) for a in legal):
+            return False
+        texts = [describe_action(eng, seat, a) for a in legal]
+        texts.append(self.prompt_text(state, seat) or "")
+        secrets = [s for s in self.public_secrets(state) if s]
+        return not any(s in t for t in texts for s in secrets)
 
     def decision_id(self, state: ExorcismState, seat: str) -> str:
         # A prompt several seats answer at once (Triage holders) keeps its id while the

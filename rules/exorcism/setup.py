@@ -156,5 +156,6 @@ def finish_setup(eng: Engine, remaining_chars: list[str]) -> None:
             "Manipulate the Manor: pick a Room to move (up to 4 Rooms, never the Attic or the "
             "Foyer), or finish.",
             touched=[], first=None, swaps=0,
+            start={c: state.cells[c].card for c in eng.geo.house},
         )
     eng.run()

@@ -181,8 +181,8 @@ class ExorcismState(GameState):
     ghost_budget: int = 0
     turn_lost: bool = False
     refunds: int = 0
-    """Trades cancelled or declined this turn (their Action refunded); capped so that no
-    prompt loop can go on forever."""
+    """Trades cancelled or declined this turn (their Action refunded). No rule limits them;
+    the built-in AI reads the count so that it stops re-offering refused Trades."""
     once_used: list[str] = Field(default_factory=list)
     terror_used: int = 0
     cold_spot: str | None = None

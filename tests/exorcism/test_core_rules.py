@@ -511,15 +511,18 @@ def test_EX_ACT_03_trade_needs_adjacency_and_consent_EX_AMB_11_12() -> None:
     assert accepted.actions_left == 2
 
 
-def test_EX_ACT_03_refused_trades_are_capped_per_turn() -> None:
+def test_EX_ACT_03_refused_trades_are_refunded_without_a_cap() -> None:
+    """The rules set no limit on called-off or declined Trades (EX-AMB-11, issue #12)."""
     st = quiet()
     put(st, "s1", "r2c2")
     put(st, "s2", "r2c2")
     give(st, "s1", "key", 1)
-    for _ in range(3):
+    for _ in range(6):
         st, _ = do(st, "s1", "trade", **{"with": "s2"})
         st, _ = do(st, "s1", "trade_cancel")
-    assert "trade" not in kinds(st, "s1") and st.actions_left == 3
+    assert "trade" in kinds(st, "s1") and st.actions_left == 3 and st.refunds == 6
+    # the built-in AI, though, stops re-offering once three Trades were refused
+    assert GAME.ai_action(st, "s1").kind != "trade"
 
 
 def test_EX_ACT_04_room_action_gain_tool_and_locked_room_unusable() -> None:

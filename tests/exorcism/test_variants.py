@@ -64,8 +64,30 @@ def test_EX_OVA_03_manipulate_the_manor_moves_up_to_four_rooms_EX_AMB_28() -> No
     picks = {x.params.get("cell") for x in legal(st, "s1") if x.kind == "manor_pick"}
     assert picks == {"r1c1", "r1c2", "r2c1", "r2c2"}  # four Rooms at most
     st, _ = do(st, "s1", "manor_pick", cell="r1c1")
+    assert {x.params["cell"] for x in legal(st, "s1")} == {"r1c2", "r2c1", "r2c2"}
     st, _ = do(st, "s1", "manor_swap", cell="r2c2")
-    assert not st.prompts or st.prompts[-1].kind != "manipulate_manor"  # 3 swaps: done
+    # no cap on swaps (issue #12): the Ghost player goes on until they finish
+    assert st.prompts[-1].kind == "manipulate_manor" and "4 of 4 Rooms moved" in \
+        st.prompts[-1].text
+    assert legal(st, "s1")[0] == act("manor_done")
+
+
+def test_EX_AMB_28_any_number_of_swaps_and_putting_a_room_back_frees_a_place() -> None:
+    st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(mode="one_vs_all"), 2)
+    start = {c: st.cells[c].card for c in ("r1c1", "r1c2", "r2c1", "r2c2", "r3c3")}
+    for a, b in [("r1c1", "r1c2"), ("r2c1", "r2c2"), ("r1c1", "r1c2")]:
+        st, _ = do(st, "s1", "manor_pick", cell=a)
+        st, _ = do(st, "s1", "manor_swap", cell=b)
+    # r1c1/r1c2 are back where they were: only 2 Rooms moved, so r3c3 may move again
+    assert st.cells["r1c1"].card == start["r1c1"] and "2 of 4" in st.prompts[-1].text
+    picks = {x.params.get("cell") for x in legal(st, "s1") if x.kind == "manor_pick"}
+    assert "r3c3" in picks
+    for _ in range(4):  # swapping back and forth is never cut off
+        st, _ = do(st, "s1", "manor_pick", cell="r3c3")
+        st, _ = do(st, "s1", "manor_swap", cell="r1c1")
+    assert st.prompts[-1].kind == "manipulate_manor"
+    st, _ = do(st, "s1", "manor_done")
+    assert not st.prompts or st.prompts[-1].kind != "manipulate_manor"
 
 
 def test_EX_OVA_04_EX_VIS_11_ghost_hand_is_hidden_from_everyone_else() -> None:

@@ -5,8 +5,10 @@ texts — is audited against what each reader was allowed to know when it was se
 What is hidden comes from each game itself: `public_secrets(state)` (names, and ids turned into
 the names a message would print), taken after every move. A message may name a hidden thing
 only if its readers know it: everyone for a thread post (the public view), the one seat for a
-DM or an ephemeral answer (that seat's view and private summary). Names that were ever public
-stay allowed (a second copy of a card cannot be told apart by name). Board pictures are pixels:
+DM or an ephemeral answer (that seat's view, private summary and choice labels, then or at any
+earlier point: nobody forgets what they were shown, and the choices a player opened just before
+a move are judged after it). Names that were ever public stay allowed (a second copy of a card
+cannot be told apart by name). Board pictures are pixels:
 the contract suite already proves `view(state, None)`, their only input, holds no secret.
 
 Default: every mode of Exorcism and Fourth Wall as a whole game; The Presence (a whole session
@@ -155,12 +157,14 @@ class Audit:
             audited += 1
             for written, blob in _blobs(m):
                 i = max(0, bisect.bisect_left(self.marks, written) - 1)
-                secrets, seats = self.snapshots[i]
-                known = seats.get(self.seat_of_user.get(reader or "", ""), "") if reader else ""
+                secrets, _ = self.snapshots[i]
+                seat = self.seat_of_user.get(reader or "", "")
+                known = [snap[1].get(seat, "") for snap in self.snapshots[:i + 1]] \
+                    if reader else []
                 for secret in secrets:
                     if secret not in blob:
                         continue
-                    if secret in known:
+                    if any(secret in k for k in known):
                         allowed += 1
                     else:
                         failures.append(f"{secret!r} shown to {reader or 'everyone'}: "
