@@ -885,6 +885,8 @@ class Engine:
             self.knock_out(seat, nerve=False)
         v.succumbed = True
         if st.bonded == seat:
+            # the marker returns (P-SUCC-05), but the win test must still see who held it
+            v.succumbed_bonded = True
             st.bonded = None
         self.emit(f"{self.name(seat)} succumbs to the manor and is no longer a visitor!",
                   "succumb", seat=seat)
@@ -1089,7 +1091,9 @@ class Engine:
         if t == "knocked_out_gte":
             return sum(1 for v in st.visitors.values() if v.knocked_out) >= test.n
         if t == "bonded_succumbed":
-            return any(v.succumbed and v.seat == st.bonded for v in st.visitors.values())
+            # the bond returned at the moment of succumbing (P-SUCC-05): read who held it then
+            return any(v.succumbed and (v.succumbed_bonded or v.seat == st.bonded)
+                       for v in st.visitors.values())
         if t == "pawn_in_room":
             return st.spirit.pawn_room == test.room
         if t == "pawn_not_on_board":

@@ -115,6 +115,9 @@ class VisitorState(BaseModel):
     fear_cards: list[str] = Field(default_factory=list)
     knocked_out: bool = False
     succumbed: bool = False
+    succumbed_bonded: bool = False
+    """Held the bonded marker when succumbing: the marker returns to the spirit at once
+    (P-SUCC-05), yet a script's "the bonded visitor has succumbed" still reads it (A-39)."""
     room_actions_used: list[str] = Field(default_factory=list)
     """Room / once-per-turn abilities used this turn."""
     quick_used: int = 0
