@@ -577,18 +577,30 @@ class Engine:
         visitors_win = self.visitors_win()
         spirit_wins = self.spirit_wins(visitors_win)
         winners: list[str] = []
+        surviving = self.surviving()
         if visitors_win:
-            winners += [v.seat for v in self.surviving()]
+            # Results name seats, never character slots: a two-player visitor player wins
+            # when either of their characters survives (P-WIN-03, P-2P-05, A-63).
+            for v in surviving:
+                player = st.controller.get(v.seat, v.seat)
+                if player not in winners:
+                    winners.append(player)
         if spirit_wins:
             winners.append(st.spirit_seat)
         if winners:
             who = []
             if visitors_win:
-                who.append("the surviving visitors")
+                who.append("the visitor player" if st.controller else "the surviving visitors")
             if spirit_wins:
                 who.append("the spirit")
-            verb = "wins" if who == ["the spirit"] else "win"
-            self.finish(winners, " and ".join(who).capitalize() + f" {verb} (P-UPKEEP-02).")
+            verb = "wins" if len(who) == 1 and who != ["the surviving visitors"] else "win"
+            reason = " and ".join(who).capitalize() + f" {verb} (P-UPKEEP-02)."
+            if visitors_win and st.controller:
+                names = [self.name(v.seat) for v in surviving]
+                reason += (f" {' and '.join(names)} "
+                           + ("survives" if len(names) == 1 else "survive")
+                           + " the manor (P-2P-05).")
+            self.finish(winners, reason)
             return
         if st.round >= self.pack.hope_track.final_round:
             self.finish([], "Eternal Darkness: nobody achieved their goal by the end of the "

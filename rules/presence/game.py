@@ -87,8 +87,14 @@ class PresenceOptions(GameOptions):
 def result_of(state: PresenceState) -> Result | None:
     if state.outcome is None:
         return None
-    losers = [s for s in state.seats if s not in state.winners]
-    return Result(winners=list(state.winners), losers=losers, reason=state.reason)
+    # Results are seats: a game stored before A-63 may name a two-player character slot
+    winners: list[str] = []
+    for w in state.winners:
+        seat = state.controller.get(w, w)
+        if seat not in winners:
+            winners.append(seat)
+    losers = [s for s in state.seats if s not in winners]
+    return Result(winners=winners, losers=losers, reason=state.reason)
 
 
 class Presence(Game[PresenceOptions, PresenceState]):
