@@ -2416,48 +2416,69 @@ class Engine:
         i = seats.index(first) if first in seats else 0
         return [seats[(i - k) % len(seats)] for k in range(len(seats))]
 
+    def tie_holder(self, seat: str) -> str | None:
+        """Who a tie over `seat`'s quick action goes to (P-TIME-06, A-18): the first seat in
+        priority order, ahead of `seat`, that has a quick action of its own to take first.
+        None when nobody has: then nobody is asked, and the quick action resolves at once
+        (a seat whose only answer would be "pass" is never asked — the spirit has no quick
+        actions, A-18)."""
+        for other in self.priority():
+            if other == seat:
+                return None
+            if other in self.st.visitors and self.quick_actions(other):
+                return other
+        return None
+
     def declare_quick(self, seat: str, action: Action) -> bool:
         """P-VIS-11 / P-TIME-06: a quick action of a visitor who is not the active player is
-        declared, not resolved: the active player, who wins every tie, first takes a quick
-        action of theirs or passes; then the declared ones resolve in priority order (A-18).
-        So the order in which answers reach the bot never decides who goes first. Resolves
-        at once (False) when nobody could act in the tie; a two-player game has one visitor
+        declared, not resolved, when a seat with precedence (the active player, then
+        counter-clockwise, A-18) could take a quick action first: that seat first takes one
+        or passes; then the declared ones resolve in priority order. So the order in which
+        answers reach the bot never decides who goes first. Resolves at once (False) when no
+        seat ahead of it has a quick action to take; a two-player game has one visitor
         player, so no tie between players."""
         st = self.st
         active = st.active
         if st.controller or active is None or seat == active:
             return False
+        holder = None
         if not st.declared:
-            rivals = [s for s in st.visitors if s not in (seat, active)
-                      and self.quick_actions(s)]
-            if not rivals and not self.quick_actions(active):
+            holder = self.tie_holder(seat)
+            if holder is None:
                 return False
         st.declared.append(Step(op="declared_quick",
                                 args={"seat": seat, "action": action.model_dump()}))
-        # the card stays hidden in hand until it resolves (H-17): only the declaration shows
-        self.emit(f"{self.name(seat)} declares a quick action; {self.name(active)} acts "
-                  "first or passes (P-VIS-11).", "action")
-        if len(st.declared) == 1:
-            mine = self.quick_actions(active)[:24] if active in st.visitors else []
-            self.ask("choice", active,
+        if holder is not None:
+            # the card stays hidden in hand until it resolves (H-17): only the declaration
+            # shows
+            self.emit(f"{self.name(seat)} declares a quick action; {self.name(holder)} acts "
+                      "first or passes (P-VIS-11).", "action")
+            mine = self.quick_actions(holder)
+            self.ask("choice", holder,
                      "Quick actions were declared. Ties go to you: take a quick action "
                      "first, or pass and let them resolve (P-TIME-06).",
                      [("pass", "Pass: let the declared quick actions resolve")]
-                     + [(f"q{i}", f"First: {self.label(active, a)}")
+                     + [(f"q{i}", f"First: {self.label(holder, a)}")
                         for i, a in enumerate(mine)],
                      "quick_window", private=True,
                      actions=[a.model_dump() for a in mine])
+        else:
+            waiting = st.prompts[-1].seats[0] if st.prompts else active
+            self.emit(f"{self.name(seat)} declares a quick action; {self.name(waiting)} acts "
+                      "first or passes (P-VIS-11).", "action")
         return True
 
     def on_quick_window(self, option: str, prompt: Prompt) -> None:
         st = self.st
         order = self.priority()
-        declared = sorted(st.declared, key=lambda d: order.index(str(d.args["seat"])))
+        declared = sorted(st.declared, key=lambda d: order.index(
+            st.controller.get(str(d.args["seat"]), str(d.args["seat"]))))
         st.declared = []
         self.later(*declared)
-        if option != "pass" and st.active is not None:
+        if option != "pass":
             action = Action.model_validate(prompt.data["actions"][int(option[1:])])
-            self.do_visitor(st.active, action)  # its steps run before the declared ones
+            # the tie holder's quick action: its steps run before the declared ones
+            self.do_visitor(prompt.seats[0], action)
 
     def step_declared_quick(self, seat: str, action: dict[str, Any]) -> None:
         a = Action.model_validate(action)
