@@ -6,7 +6,8 @@ does goes through two structures held in the state:
 - ``state.queue``: pending resolution steps (a turn start, the rest of an effect list, an upkeep
   step ...), run front to back by `Engine.run`;
 - ``state.prompts``: a stack of pending decisions (spec Part 6). Every prompt lists its options
-  as ``data["options"] = [[id, label], ...]`` (at most 25, labels at most 80 characters) and is
+  as ``data["options"] = [[id, label], ...]`` (every legal answer, however many — the bot pages
+  long lists; labels at most 80 characters, Discord's limit on a label) and is
   answered by ``choose {option=id}``; ``data["then"]`` names the handler (``on_<then>``) that
   continues the work. While a prompt is pending the queue waits.
 
@@ -43,8 +44,6 @@ from rules.presence.state import (
 )
 
 LOG_SIZE = 20
-QUICK_CAP = 20
-"""Quick actions per character per window (A-48 technical cap)."""
 SPIRIT_ACTION_CAP = 60
 """Spirit actions per spirit turn (technical cap so random playouts end; A-48 in spirit)."""
 RUN_CAP = 10_000
@@ -65,7 +64,9 @@ def pack_for(path: str | None) -> C.Pack:
 
 
 def _opts(pairs: list[tuple[str, str]]) -> list[list[str]]:
-    return [[a, b[:80]] for a, b in pairs][:25]
+    # Every answer is offered: Discord's 25-option limit is the bot's to page, not a rule
+    # (issue #12). Labels are worded to fit 80 characters; the trim is a last resort.
+    return [[a, b[:80]] for a, b in pairs]
 
 
 @lru_cache(maxsize=1)
@@ -1014,7 +1015,7 @@ class Engine:
         opts: list[tuple[str, str]] = []
         if st.clue_deck:
             opts.append(("deck", f"Draw the top of the clue deck ({len(st.clue_deck)} left)"))
-        opts += [(c, f"Take the revealed {self.card_name(c)}") for c in st.clue_revealed[:24]]
+        opts += [(c, f"Take the revealed {self.card_name(c)}") for c in st.clue_revealed]
         if len(opts) == 1 and opts[0][0] == "deck":
             self.take_clue(seat, st.clue_deck.pop(), from_deck=True)
             return
@@ -1647,6 +1648,7 @@ class Engine:
                 break
             card = st.clue_deck.pop()
             st.clue_revealed.append(card)
+            st.clues_shown.append(card)  # seen face up by all (P-CLUE-06, A-64)
             self.emit(f"The top clue card is revealed: {self.card_name(card)}.", "clue")
 
     def eff_inspect(self, e: Any, ctx: dict[str, Any]) -> None:
@@ -1847,7 +1849,7 @@ class Engine:
         v = self.vis(seat)
         if left <= 0:
             return
-        acts = [] if v.knocked_out or v.succumbed else self.offturn_mains(seat)[:24]
+        acts = [] if v.knocked_out or v.succumbed else self.offturn_mains(seat)
         if not acts:
             self.emit(f"{self.name(seat)} cannot use the granted main action(s); they are "
                       "lost (P-VIS-03).", "turn")
@@ -2618,7 +2620,7 @@ class Engine:
         if dark:  # A-16: relocating is allowed even with dice in the supply
             opts += [(f"reloc:{d.id}", f"Relocate {self.die_label(d.id)} (reset to 1)")
                      for d in st.dice if d.room is not None]
-        return opts[:25]
+        return opts
 
     def playable_dice(self, card: str) -> list[int]:
         sc = self.pack.spirit_card(card)
@@ -2753,7 +2755,15 @@ class Engine:
         if a.dark is not None and self.dark(v.room):  # P-VIS-09 / A-44
             effects = list(a.dark.effects) if a.dark.mode == "replace" \
                 else effects + list(a.dark.effects)
-        self.emit(f"{self.name(seat)} uses {self.action_title(action)}: {a.name}.", "action")
+        if k == K.PLAY and self.st.mystery and not self.is_action_card(source):
+            # A-64: in Mystery Mode a clue card is played face down: the table sees the
+            # action, never the trauma or room, so its face-down discard stays unknown (the
+            # spirit inspects it once it lies beneath a secret, P-MYST-02; H-18 till then)
+            self.emit(f"{self.name(seat)} uses a clue card (face down, Mystery Mode): "
+                      f"{a.name}.", "action")
+        else:
+            self.emit(f"{self.name(seat)} uses {self.action_title(action)}: {a.name}.",
+                      "action")
         self.later(self.effects_step(effects, ctx), *after)
 
     def action_title(self, action: Action) -> str:
@@ -2834,7 +2844,7 @@ class Engine:
         if not hand:
             self.later(Step(op="rest_draw", args={"seat": seat}))
             return
-        opts = [(c, f"Discard {self.card_name(c)}") for c in hand[:24]]
+        opts = [(c, f"Discard {self.card_name(c)}") for c in hand]
         opts.append(("done", "Keep the rest and draw"))
         self.ask("rest_discard", seat, "Rest: discard any cards, then draw up to "
                  f"{self.hand_size()}.", opts, "rest_discard", private=True,
@@ -2864,7 +2874,6 @@ class Engine:
         opts = [(c, f"Give {self.card_name(c)}") for c in v.hand
                 if not self.is_action_card(c)]
         opts += [(i, f"Give {self.card_name(i)}") for i in v.items]
-        opts = opts[:23]
         if given:
             opts.append(("offer", f"Offer {len(given)} card(s) to {self.name(to)}"))
         opts.append(("cancel", "Call off the trade"))

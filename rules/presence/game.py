@@ -506,9 +506,24 @@ class Presence(Game[PresenceOptions, PresenceState]):
         out += [f'"{c}"' for c in state.clue_deck]
         if state.mystery:  # H-21 in Mystery Mode (P-MYST-02)
             out += [f'"{c}"' for s in state.secrets for c in s.discards]
+            # A-64: what lies face down under which position must not be derivable, so a
+            # clue card's name (its trauma and room) never reaches the public while it is in
+            # a hand or face down, unless the table saw it face up in the revealed row
+            out += [pack.clue_card(c).name for c in self._mystery_hidden_clues(state, pack)]
         if state.chamber is not None:  # H-35, H-36
             out += [f'"{c}"' for c in (state.chamber.aside, *state.chamber.cards)]
         return out
+
+
+    @staticmethod
+    def _mystery_hidden_clues(state: PresenceState, pack: Any) -> list[str]:
+        """Mystery Mode: clue cards in hands or face down beneath the secrets that the table
+        never saw face up (A-64)."""
+        held = [c for v in state.visitors.values() for c in v.hand]
+        under = [c for s in state.secrets for c in s.discards]
+        return [c for c in dict.fromkeys(held + under)
+                if c not in state.clues_shown and not _is_action(pack, c)
+                and not pack.is_fear_card(c)]
 
 
 _EMOJI = re.compile(
