@@ -65,8 +65,9 @@ def pack_for(path: str | None) -> C.Pack:
 
 def _opts(pairs: list[tuple[str, str]]) -> list[list[str]]:
     # Every answer is offered: Discord's 25-option limit is the bot's to page, not a rule
-    # (issue #12). Labels are worded to fit 80 characters; the trim is a last resort.
-    return [[a, b[:80]] for a, b in pairs]
+    # (issue #12). A label too long for Discord is cut at a word; `ask` keeps its full
+    # wording in the prompt text.
+    return [[a, K.fit_label(b)] for a, b in pairs]
 
 
 @lru_cache(maxsize=1)
@@ -129,8 +130,12 @@ class Engine:
             private: bool = False, **data: Any) -> None:
         """Push a prompt: `to` picks one of `options` (id, label); `on_<then>` continues."""
         self.st.prompt_seq += 1
+        # a label cut to fit Discord loses nothing: its full wording joins the prompt text
+        cut = [label for _, label in options if len(label) > K.LABEL_MAX]
+        if cut:
+            text += "\n" + "\n".join(f"• {label}" for label in cut)
         self.st.prompts.append(Prompt(
-            id=f"p{self.st.prompt_seq}", kind=kind, seats=[to], text=text[:300],
+            id=f"p{self.st.prompt_seq}", kind=kind, seats=[to], text=text,
             data={"options": _opts(options), "then": then, "private": private, **data},
         ))
 
@@ -2223,7 +2228,7 @@ class Engine:
 
     def effects_text(self, effects: Any) -> str:
         """A short description of an effect list, for choice labels."""
-        return ", then ".join(self.effect_text(e) for e in effects)[:70]
+        return ", then ".join(self.effect_text(e) for e in effects)
 
     def effect_text(self, e: Any) -> str:
         op = e.op
@@ -2677,6 +2682,14 @@ class Engine:
             return "That is not one of the choices: " + st.prompts[-1].text
         if action.kind in (K.REST, K.WALK) and st.must_rest:
             return "You are knocked out: your first action must be Rest (P-KO-06)."
+        v = st.visitors.get(seat)
+        if v is not None and v.quick_used >= self.pack.options.quick_action_cap:
+            return (f"You have taken {v.quick_used} quick actions since the last action, the "
+                    "most the game allows (A-48): wait for the next action.")
+        if seat == st.spirit_seat and st.phase == "spirit" \
+                and st.spirit_actions >= SPIRIT_ACTION_CAP:
+            return (f"The spirit has taken {SPIRIT_ACTION_CAP} actions this turn, the most the "
+                    "game allows (A-48): end the turn.")
         if action.kind == K.TRADE:
             return "You can only trade with a nearby visitor who is not knocked out."
         return "That action is not allowed right now."
@@ -2725,16 +2738,16 @@ class Engine:
             self.later(Step(op="movement", args={"seat": seat, "points": points}))
             return
         if k == K.SMOTHER:
-            v.quick_used += 1
+            self.count_quick(seat)
             self.smother(seat, seat)
             return
         if k == K.TRADE:
-            v.quick_used += 1
+            self.count_quick(seat)
             self.later(Step(op="trade_pick", args={"seat": seat, "to": action.p("to"),
                                                    "given": []}))
             return
         if k == K.PICK_UP:
-            v.quick_used += 1
+            self.count_quick(seat)
             o = self.vis(str(action.p("from")))
             item = str(action.p("item"))
             o.items.remove(item)
@@ -2747,7 +2760,7 @@ class Engine:
         if a.speed == "main":
             self.use_main()
         else:
-            v.quick_used += 1
+            self.count_quick(seat)
         ctx = self.visitor_ctx(seat, a.name)
         if k == K.PLAY and not self.is_action_card(source):
             ctx["card_room"] = self.pack.clue_card(source).room
@@ -2765,6 +2778,18 @@ class Engine:
             self.emit(f"{self.name(seat)} uses {self.action_title(action)}: {a.name}.",
                       "action")
         self.later(self.effects_step(effects, ctx), *after)
+
+    def count_quick(self, seat: str) -> None:
+        """A-48: the technical cap on quick actions per character between two actions. A
+        real game does not reach it (it takes trading cards back and forth); if one does, the
+        player is told rather than finding the buttons gone."""
+        v = self.vis(seat)
+        v.quick_used += 1
+        cap = self.pack.options.quick_action_cap
+        if v.quick_used == cap:
+            self.emit(f"{self.name(seat)} has taken {cap} quick actions since the last action, "
+                      "the most the game allows (A-48): no more until the next action.",
+                      "limit", [self.st.controller.get(seat, seat)])
 
     def action_title(self, action: Action) -> str:
         if action.kind == K.PLAY:

@@ -254,13 +254,14 @@ class Presence(Game[PresenceOptions, PresenceState]):
             if state.active in self._slots(state, seat):
                 state.active = slot  # label the other character's turn as its own
             try:
-                return f"{eng.name(slot)}: {K.describe_action(Engine(state), slot, bare)}"[:80]
+                return K.fit_label(
+                    f"{eng.name(slot)}: {K.describe_action(Engine(state), slot, bare)}")
             finally:
                 state.active = saved
         actor = self._actor(state, seat)
         if len(self._slots(state, seat)) > 1 and actor in state.visitors \
                 and action.kind != K.CHOOSE:
-            return f"{eng.name(actor)}: {K.describe_action(eng, actor, action)}"[:80]
+            return K.fit_label(f"{eng.name(actor)}: {K.describe_action(eng, actor, action)}")
         return K.describe_action(eng, actor, action)
 
     def decision_id(self, state: PresenceState, seat: str) -> str:
