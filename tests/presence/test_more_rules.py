@@ -232,4 +232,15 @@ def test_PR_17_a_long_power_label_is_cut_at_a_word_and_kept_whole_in_the_prompt(
     label = dict(p.data["options"])["top"]
     assert len(label) <= 80 and label.endswith("…") and long.startswith(label[:-1])
     assert long[len(label) - 1] == " " or long[len(label) - 1] in ",;:."  # not mid-word
-    assert long in p.text and "No more powers" == dict(p.data["options"])["done"]
+    assert long in p.text and dict(p.data["options"])["done"] == "No more powers"
+
+
+def test_A_48_the_spirit_is_told_when_it_reaches_the_spirit_action_cap() -> None:
+    from rules.presence.engine import SPIRIT_ACTION_CAP
+
+    st = to_spirit_turn(quiet(new_game(3, 5)))
+    st.spirit_actions = SPIRIT_ACTION_CAP - 1
+    card = st.spirit.hand[0]
+    out = GAME.apply(st, SPIRIT, act("increase", card=card))
+    told = [e for e in out.events if e.kind == "limit"]
+    assert told and told[0].audience == [SPIRIT] and "A-48" in told[0].text
