@@ -132,8 +132,8 @@ class Engine:
         self.st.prompt_seq += 1
         # a label cut to fit Discord loses nothing: its full wording joins the prompt text
         cut = [label for _, label in options if len(label) > K.LABEL_MAX]
-        if cut:
-            text += "\n" + "\n".join(f"• {label}" for label in cut)
+        if cut:  # one line: the board picture draws the prompt as a single line
+            text += " In full: " + " • ".join(cut)
         self.st.prompts.append(Prompt(
             id=f"p{self.st.prompt_seq}", kind=kind, seats=[to], text=text,
             data={"options": _opts(options), "then": then, "private": private, **data},
