@@ -124,4 +124,18 @@ def choose(option: str) -> Action:
 
 def describe_action(eng: Engine, seat: str, action: Action) -> str:
     """A short button label in the game's words (at most 80 characters)."""
-    return eng.label(seat, action)[:80]
+    return fit_label(eng.label(seat, action))
+
+
+LABEL_MAX = 80
+"""Discord's limit on a button or select label: the only limit a prompt keeps."""
+
+
+def fit_label(label: str) -> str:
+    """A label cut to LABEL_MAX at a word, marked with an ellipsis (never mid-word)."""
+    if len(label) <= LABEL_MAX:
+        return label
+    cut = label[:LABEL_MAX - 1]
+    if " " in cut:
+        cut = cut[:cut.rfind(" ")]
+    return cut.rstrip(" ,;:.") + "…"

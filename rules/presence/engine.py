@@ -6,7 +6,8 @@ does goes through two structures held in the state:
 - ``state.queue``: pending resolution steps (a turn start, the rest of an effect list, an upkeep
   step ...), run front to back by `Engine.run`;
 - ``state.prompts``: a stack of pending decisions (spec Part 6). Every prompt lists its options
-  as ``data["options"] = [[id, label], ...]`` (at most 25, labels at most 80 characters) and is
+  as ``data["options"] = [[id, label], ...]`` (every legal answer, however many — the bot pages
+  long lists; labels at most 80 characters, Discord's limit on a label) and is
   answered by ``choose {option=id}``; ``data["then"]`` names the handler (``on_<then>``) that
   continues the work. While a prompt is pending the queue waits.
 
@@ -43,8 +44,6 @@ from rules.presence.state import (
 )
 
 LOG_SIZE = 20
-QUICK_CAP = 20
-"""Quick actions per character per window (A-48 technical cap)."""
 SPIRIT_ACTION_CAP = 60
 """Spirit actions per spirit turn (technical cap so random playouts end; A-48 in spirit)."""
 RUN_CAP = 10_000
@@ -65,7 +64,10 @@ def pack_for(path: str | None) -> C.Pack:
 
 
 def _opts(pairs: list[tuple[str, str]]) -> list[list[str]]:
-    return [[a, b[:80]] for a, b in pairs][:25]
+    # Every answer is offered: Discord's 25-option limit is the bot's to page, not a rule
+    # (issue #12). A label too long for Discord is cut at a word; `ask` keeps its full
+    # wording in the prompt text.
+    return [[a, K.fit_label(b)] for a, b in pairs]
 
 
 @lru_cache(maxsize=1)
@@ -128,8 +130,12 @@ class Engine:
             private: bool = False, **data: Any) -> None:
         """Push a prompt: `to` picks one of `options` (id, label); `on_<then>` continues."""
         self.st.prompt_seq += 1
+        # a label cut to fit Discord loses nothing: its full wording joins the prompt text
+        cut = [label for _, label in options if len(label) > K.LABEL_MAX]
+        if cut:  # one line: the board picture draws the prompt as a single line
+            text += " In full: " + " • ".join(cut)
         self.st.prompts.append(Prompt(
-            id=f"p{self.st.prompt_seq}", kind=kind, seats=[to], text=text[:300],
+            id=f"p{self.st.prompt_seq}", kind=kind, seats=[to], text=text,
             data={"options": _opts(options), "then": then, "private": private, **data},
         ))
 
@@ -577,18 +583,30 @@ class Engine:
         visitors_win = self.visitors_win()
         spirit_wins = self.spirit_wins(visitors_win)
         winners: list[str] = []
+        surviving = self.surviving()
         if visitors_win:
-            winners += [v.seat for v in self.surviving()]
+            # Results name seats, never character slots: a two-player visitor player wins
+            # when either of their characters survives (P-WIN-03, P-2P-05, A-63).
+            for v in surviving:
+                player = st.controller.get(v.seat, v.seat)
+                if player not in winners:
+                    winners.append(player)
         if spirit_wins:
             winners.append(st.spirit_seat)
         if winners:
             who = []
             if visitors_win:
-                who.append("the surviving visitors")
+                who.append("the visitor player" if st.controller else "the surviving visitors")
             if spirit_wins:
                 who.append("the spirit")
-            verb = "wins" if who == ["the spirit"] else "win"
-            self.finish(winners, " and ".join(who).capitalize() + f" {verb} (P-UPKEEP-02).")
+            verb = "wins" if len(who) == 1 and who != ["the surviving visitors"] else "win"
+            reason = " and ".join(who).capitalize() + f" {verb} (P-UPKEEP-02)."
+            if visitors_win and st.controller:
+                names = [self.name(v.seat) for v in surviving]
+                reason += (f" {' and '.join(names)} "
+                           + ("survives" if len(names) == 1 else "survive")
+                           + " the manor (P-2P-05).")
+            self.finish(winners, reason)
             return
         if st.round >= self.pack.hope_track.final_round:
             self.finish([], "Eternal Darkness: nobody achieved their goal by the end of the "
@@ -885,6 +903,8 @@ class Engine:
             self.knock_out(seat, nerve=False)
         v.succumbed = True
         if st.bonded == seat:
+            # the marker returns (P-SUCC-05), but the win test must still see who held it
+            v.succumbed_bonded = True
             st.bonded = None
         self.emit(f"{self.name(seat)} succumbs to the manor and is no longer a visitor!",
                   "succumb", seat=seat)
@@ -1000,7 +1020,7 @@ class Engine:
         opts: list[tuple[str, str]] = []
         if st.clue_deck:
             opts.append(("deck", f"Draw the top of the clue deck ({len(st.clue_deck)} left)"))
-        opts += [(c, f"Take the revealed {self.card_name(c)}") for c in st.clue_revealed[:24]]
+        opts += [(c, f"Take the revealed {self.card_name(c)}") for c in st.clue_revealed]
         if len(opts) == 1 and opts[0][0] == "deck":
             self.take_clue(seat, st.clue_deck.pop(), from_deck=True)
             return
@@ -1089,7 +1109,9 @@ class Engine:
         if t == "knocked_out_gte":
             return sum(1 for v in st.visitors.values() if v.knocked_out) >= test.n
         if t == "bonded_succumbed":
-            return any(v.succumbed and v.seat == st.bonded for v in st.visitors.values())
+            # the bond returned at the moment of succumbing (P-SUCC-05): read who held it then
+            return any(v.succumbed and (v.succumbed_bonded or v.seat == st.bonded)
+                       for v in st.visitors.values())
         if t == "pawn_in_room":
             return st.spirit.pawn_room == test.room
         if t == "pawn_not_on_board":
@@ -1631,6 +1653,7 @@ class Engine:
                 break
             card = st.clue_deck.pop()
             st.clue_revealed.append(card)
+            st.clues_shown.append(card)  # seen face up by all (P-CLUE-06, A-64)
             self.emit(f"The top clue card is revealed: {self.card_name(card)}.", "clue")
 
     def eff_inspect(self, e: Any, ctx: dict[str, Any]) -> None:
@@ -1831,7 +1854,7 @@ class Engine:
         v = self.vis(seat)
         if left <= 0:
             return
-        acts = [] if v.knocked_out or v.succumbed else self.offturn_mains(seat)[:24]
+        acts = [] if v.knocked_out or v.succumbed else self.offturn_mains(seat)
         if not acts:
             self.emit(f"{self.name(seat)} cannot use the granted main action(s); they are "
                       "lost (P-VIS-03).", "turn")
@@ -2205,7 +2228,7 @@ class Engine:
 
     def effects_text(self, effects: Any) -> str:
         """A short description of an effect list, for choice labels."""
-        return ", then ".join(self.effect_text(e) for e in effects)[:70]
+        return ", then ".join(self.effect_text(e) for e in effects)
 
     def effect_text(self, e: Any) -> str:
         op = e.op
@@ -2400,48 +2423,69 @@ class Engine:
         i = seats.index(first) if first in seats else 0
         return [seats[(i - k) % len(seats)] for k in range(len(seats))]
 
+    def tie_holder(self, seat: str) -> str | None:
+        """Who a tie over `seat`'s quick action goes to (P-TIME-06, A-18): the first seat in
+        priority order, ahead of `seat`, that has a quick action of its own to take first.
+        None when nobody has: then nobody is asked, and the quick action resolves at once
+        (a seat whose only answer would be "pass" is never asked — the spirit has no quick
+        actions, A-18)."""
+        for other in self.priority():
+            if other == seat:
+                return None
+            if other in self.st.visitors and self.quick_actions(other):
+                return other
+        return None
+
     def declare_quick(self, seat: str, action: Action) -> bool:
         """P-VIS-11 / P-TIME-06: a quick action of a visitor who is not the active player is
-        declared, not resolved: the active player, who wins every tie, first takes a quick
-        action of theirs or passes; then the declared ones resolve in priority order (A-18).
-        So the order in which answers reach the bot never decides who goes first. Resolves
-        at once (False) when nobody could act in the tie; a two-player game has one visitor
+        declared, not resolved, when a seat with precedence (the active player, then
+        counter-clockwise, A-18) could take a quick action first: that seat first takes one
+        or passes; then the declared ones resolve in priority order. So the order in which
+        answers reach the bot never decides who goes first. Resolves at once (False) when no
+        seat ahead of it has a quick action to take; a two-player game has one visitor
         player, so no tie between players."""
         st = self.st
         active = st.active
         if st.controller or active is None or seat == active:
             return False
+        holder = None
         if not st.declared:
-            rivals = [s for s in st.visitors if s not in (seat, active)
-                      and self.quick_actions(s)]
-            if not rivals and not self.quick_actions(active):
+            holder = self.tie_holder(seat)
+            if holder is None:
                 return False
         st.declared.append(Step(op="declared_quick",
                                 args={"seat": seat, "action": action.model_dump()}))
-        # the card stays hidden in hand until it resolves (H-17): only the declaration shows
-        self.emit(f"{self.name(seat)} declares a quick action; {self.name(active)} acts "
-                  "first or passes (P-VIS-11).", "action")
-        if len(st.declared) == 1:
-            mine = self.quick_actions(active)[:24] if active in st.visitors else []
-            self.ask("choice", active,
+        if holder is not None:
+            # the card stays hidden in hand until it resolves (H-17): only the declaration
+            # shows
+            self.emit(f"{self.name(seat)} declares a quick action; {self.name(holder)} acts "
+                      "first or passes (P-VIS-11).", "action")
+            mine = self.quick_actions(holder)
+            self.ask("choice", holder,
                      "Quick actions were declared. Ties go to you: take a quick action "
                      "first, or pass and let them resolve (P-TIME-06).",
                      [("pass", "Pass: let the declared quick actions resolve")]
-                     + [(f"q{i}", f"First: {self.label(active, a)}")
+                     + [(f"q{i}", f"First: {self.label(holder, a)}")
                         for i, a in enumerate(mine)],
                      "quick_window", private=True,
                      actions=[a.model_dump() for a in mine])
+        else:
+            waiting = st.prompts[-1].seats[0] if st.prompts else active
+            self.emit(f"{self.name(seat)} declares a quick action; {self.name(waiting)} acts "
+                      "first or passes (P-VIS-11).", "action")
         return True
 
     def on_quick_window(self, option: str, prompt: Prompt) -> None:
         st = self.st
         order = self.priority()
-        declared = sorted(st.declared, key=lambda d: order.index(str(d.args["seat"])))
+        declared = sorted(st.declared, key=lambda d: order.index(
+            st.controller.get(str(d.args["seat"]), str(d.args["seat"]))))
         st.declared = []
         self.later(*declared)
-        if option != "pass" and st.active is not None:
+        if option != "pass":
             action = Action.model_validate(prompt.data["actions"][int(option[1:])])
-            self.do_visitor(st.active, action)  # its steps run before the declared ones
+            # the tie holder's quick action: its steps run before the declared ones
+            self.do_visitor(prompt.seats[0], action)
 
     def step_declared_quick(self, seat: str, action: dict[str, Any]) -> None:
         a = Action.model_validate(action)
@@ -2581,7 +2625,7 @@ class Engine:
         if dark:  # A-16: relocating is allowed even with dice in the supply
             opts += [(f"reloc:{d.id}", f"Relocate {self.die_label(d.id)} (reset to 1)")
                      for d in st.dice if d.room is not None]
-        return opts[:25]
+        return opts
 
     def playable_dice(self, card: str) -> list[int]:
         sc = self.pack.spirit_card(card)
@@ -2638,6 +2682,14 @@ class Engine:
             return "That is not one of the choices: " + st.prompts[-1].text
         if action.kind in (K.REST, K.WALK) and st.must_rest:
             return "You are knocked out: your first action must be Rest (P-KO-06)."
+        v = st.visitors.get(seat)
+        if v is not None and v.quick_used >= self.pack.options.quick_action_cap:
+            return (f"You have taken {v.quick_used} quick actions since the last action, the "
+                    "most the game allows (A-48): wait for the next action.")
+        if seat == st.spirit_seat and st.phase == "spirit" \
+                and st.spirit_actions >= SPIRIT_ACTION_CAP:
+            return (f"The spirit has taken {SPIRIT_ACTION_CAP} actions this turn, the most the "
+                    "game allows (A-48): end the turn.")
         if action.kind == K.TRADE:
             return "You can only trade with a nearby visitor who is not knocked out."
         return "That action is not allowed right now."
@@ -2686,16 +2738,16 @@ class Engine:
             self.later(Step(op="movement", args={"seat": seat, "points": points}))
             return
         if k == K.SMOTHER:
-            v.quick_used += 1
+            self.count_quick(seat)
             self.smother(seat, seat)
             return
         if k == K.TRADE:
-            v.quick_used += 1
+            self.count_quick(seat)
             self.later(Step(op="trade_pick", args={"seat": seat, "to": action.p("to"),
                                                    "given": []}))
             return
         if k == K.PICK_UP:
-            v.quick_used += 1
+            self.count_quick(seat)
             o = self.vis(str(action.p("from")))
             item = str(action.p("item"))
             o.items.remove(item)
@@ -2708,7 +2760,7 @@ class Engine:
         if a.speed == "main":
             self.use_main()
         else:
-            v.quick_used += 1
+            self.count_quick(seat)
         ctx = self.visitor_ctx(seat, a.name)
         if k == K.PLAY and not self.is_action_card(source):
             ctx["card_room"] = self.pack.clue_card(source).room
@@ -2716,8 +2768,28 @@ class Engine:
         if a.dark is not None and self.dark(v.room):  # P-VIS-09 / A-44
             effects = list(a.dark.effects) if a.dark.mode == "replace" \
                 else effects + list(a.dark.effects)
-        self.emit(f"{self.name(seat)} uses {self.action_title(action)}: {a.name}.", "action")
+        if k == K.PLAY and self.st.mystery and not self.is_action_card(source):
+            # A-64: in Mystery Mode a clue card is played face down: the table sees the
+            # action, never the trauma or room, so its face-down discard stays unknown (the
+            # spirit inspects it once it lies beneath a secret, P-MYST-02; H-18 till then)
+            self.emit(f"{self.name(seat)} uses a clue card (face down, Mystery Mode): "
+                      f"{a.name}.", "action")
+        else:
+            self.emit(f"{self.name(seat)} uses {self.action_title(action)}: {a.name}.",
+                      "action")
         self.later(self.effects_step(effects, ctx), *after)
+
+    def count_quick(self, seat: str) -> None:
+        """A-48: the technical cap on quick actions per character between two actions. A
+        real game does not reach it (it takes trading cards back and forth); if one does, the
+        player is told rather than finding the buttons gone."""
+        v = self.vis(seat)
+        v.quick_used += 1
+        cap = self.pack.options.quick_action_cap
+        if v.quick_used == cap:
+            self.emit(f"{self.name(seat)} has taken {cap} quick actions since the last action, "
+                      "the most the game allows (A-48): no more until the next action.",
+                      "limit", [self.st.controller.get(seat, seat)])
 
     def action_title(self, action: Action) -> str:
         if action.kind == K.PLAY:
@@ -2797,7 +2869,7 @@ class Engine:
         if not hand:
             self.later(Step(op="rest_draw", args={"seat": seat}))
             return
-        opts = [(c, f"Discard {self.card_name(c)}") for c in hand[:24]]
+        opts = [(c, f"Discard {self.card_name(c)}") for c in hand]
         opts.append(("done", "Keep the rest and draw"))
         self.ask("rest_discard", seat, "Rest: discard any cards, then draw up to "
                  f"{self.hand_size()}.", opts, "rest_discard", private=True,
@@ -2827,7 +2899,6 @@ class Engine:
         opts = [(c, f"Give {self.card_name(c)}") for c in v.hand
                 if not self.is_action_card(c)]
         opts += [(i, f"Give {self.card_name(i)}") for i in v.items]
-        opts = opts[:23]
         if given:
             opts.append(("offer", f"Offer {len(given)} card(s) to {self.name(to)}"))
         opts.append(("cancel", "Call off the trade"))
@@ -2890,6 +2961,10 @@ class Engine:
             self.emit(f"The spirit whispers: “{text}”", "speak")
             return
         st.spirit_actions += 1
+        if st.spirit_actions == SPIRIT_ACTION_CAP:  # A-48: told, never silent
+            self.emit(f"That was the spirit's {SPIRIT_ACTION_CAP}th action this turn, the most "
+                      "the game allows (A-48): end the turn when it has resolved.", "limit",
+                      [st.spirit_seat])
         for o in st.visitors.values():
             o.quick_used = 0
         if k == K.MOVE_DIE:

@@ -88,8 +88,14 @@ class PresenceOptions(GameOptions):
 def result_of(state: PresenceState) -> Result | None:
     if state.outcome is None:
         return None
-    losers = [s for s in state.seats if s not in state.winners]
-    return Result(winners=list(state.winners), losers=losers, reason=state.reason)
+    # Results are seats: a game stored before A-63 may name a two-player character slot
+    winners: list[str] = []
+    for w in state.winners:
+        seat = state.controller.get(w, w)
+        if seat not in winners:
+            winners.append(seat)
+    losers = [s for s in state.seats if s not in winners]
+    return Result(winners=winners, losers=losers, reason=state.reason)
 
 
 class Presence(Game[PresenceOptions, PresenceState]):
@@ -249,13 +255,14 @@ class Presence(Game[PresenceOptions, PresenceState]):
             if state.active in self._slots(state, seat):
                 state.active = slot  # label the other character's turn as its own
             try:
-                return f"{eng.name(slot)}: {K.describe_action(Engine(state), slot, bare)}"[:80]
+                return K.fit_label(
+                    f"{eng.name(slot)}: {K.describe_action(Engine(state), slot, bare)}")
             finally:
                 state.active = saved
         actor = self._actor(state, seat)
         if len(self._slots(state, seat)) > 1 and actor in state.visitors \
                 and action.kind != K.CHOOSE:
-            return f"{eng.name(actor)}: {K.describe_action(eng, actor, action)}"[:80]
+            return K.fit_label(f"{eng.name(actor)}: {K.describe_action(eng, actor, action)}")
         return K.describe_action(eng, actor, action)
 
     def decision_id(self, state: PresenceState, seat: str) -> str:
@@ -526,9 +533,24 @@ class Presence(Game[PresenceOptions, PresenceState]):
         out += [f'"{c}"' for c in state.clue_deck]
         if state.mystery:  # H-21 in Mystery Mode (P-MYST-02)
             out += [f'"{c}"' for s in state.secrets for c in s.discards]
+            # A-64: what lies face down under which position must not be derivable, so a
+            # clue card's name (its trauma and room) never reaches the public while it is in
+            # a hand or face down, unless the table saw it face up in the revealed row
+            out += [pack.clue_card(c).name for c in self._mystery_hidden_clues(state, pack)]
         if state.chamber is not None:  # H-35, H-36
             out += [f'"{c}"' for c in (state.chamber.aside, *state.chamber.cards)]
         return out
+
+
+    @staticmethod
+    def _mystery_hidden_clues(state: PresenceState, pack: Any) -> list[str]:
+        """Mystery Mode: clue cards in hands or face down beneath the secrets that the table
+        never saw face up (A-64)."""
+        held = [c for v in state.visitors.values() for c in v.hand]
+        under = [c for s in state.secrets for c in s.discards]
+        return [c for c in dict.fromkeys(held + under)
+                if c not in state.clues_shown and not _is_action(pack, c)
+                and not pack.is_fear_card(c)]
 
 
 _EMOJI = re.compile(

@@ -115,6 +115,9 @@ class VisitorState(BaseModel):
     fear_cards: list[str] = Field(default_factory=list)
     knocked_out: bool = False
     succumbed: bool = False
+    succumbed_bonded: bool = False
+    """Held the bonded marker when succumbing: the marker returns to the spirit at once
+    (P-SUCC-05), yet a script's "the bonded visitor has succumbed" still reads it (A-39)."""
     room_actions_used: list[str] = Field(default_factory=list)
     """Room / once-per-turn abilities used this turn."""
     quick_used: int = 0
@@ -230,6 +233,10 @@ class PresenceState(GameState):
     clue_deck: list[str] = Field(default_factory=list)
     clue_revealed: list[str] = Field(default_factory=list)
     clue_trash: list[str] = Field(default_factory=list)
+    clues_shown: list[str] = Field(default_factory=list)
+    """Clue cards the table has seen face up in the revealed row (P-CLUE-06): in Mystery Mode
+    their names are public knowledge wherever they go later; every other clue card's name
+    stays hidden from the visitors for good (A-64)."""
     clue_box: list[str] = Field(default_factory=list)
     """Clue cards removed in setup (H-13) and fear cards left out (H-14)."""
     item_deck: list[str] = Field(default_factory=list)

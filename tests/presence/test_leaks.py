@@ -14,7 +14,10 @@ for what that reader may not know at that moment:
   spirit), spirit clues waiting for placement (H-25), clue cards removed in setup (H-13);
 - another player's hand (H-02 the spirit's, H-17/H-18 a visitor's — also from the spirit),
   the decks (H-03, H-15, H-19) and the spirit's face-down discard (H-04);
-- in the variants: Mystery Mode's face-down discards (H-21), the Secret Chamber's set-aside
+- in the variants: Mystery Mode's face-down discards (H-21) and, there, the name of every clue
+  card the table never saw face up, even one being played (A-64: a text naming a played card
+  and one telling where it goes face down together tell what lies beneath), the Secret
+  Chamber's set-aside
   card and chamber cards (H-35, H-36), Unknown Threat's spirit choices (H-39).
 
 A seat's view may differ from the public view only in its private keys (checked), so those
@@ -401,8 +404,11 @@ class Playout:
             drawn = bool(self.st.script)
             seat = self.rng.choice(sorted(GAME.to_act(self.st)))
             action = self.rng.choice(GAME.legal_actions(self.st, seat))
-            if action.kind == "play":  # a card played is shown to all (P-VIS-06)
-                self.known.add(str(action.p("card")))
+            card = str(action.p("card")) if action.kind == "play" else ""
+            # a card played is shown to all (P-VIS-06) -- but in Mystery Mode a clue card is
+            # played face down: its name must stay out of every text a visitor reads
+            if card and not (self.st.mystery and card not in _action_ids()):
+                self.known.add(card)
             out = GAME.apply(self.st, seat, action)
             self.st = out.state
             after = GAME.view(self.st, None)

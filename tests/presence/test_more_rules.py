@@ -161,3 +161,86 @@ def test_P_ITEM_01_02_search_puts_items_next_to_the_board_and_use_discards() -> 
     view = GAME.view(st, None)
     assert [i["id"] for i in next(v for v in view["visitors"] if v["seat"] == "s2")["items"]] \
         == items
+
+
+# ---------------------------------------------------------------- no silent caps (issue #12, 8)
+
+
+def test_PR_10_every_revealed_clue_card_is_offered_even_past_25() -> None:
+    """Discord's 25 options per select are the bot's to page; the engine offers every legal
+    answer (prompts used to drop all but the first 25)."""
+    st = edit(quiet(new_game(5, 3)))
+    clues = [c for c in st.clue_deck if not PACK.is_fear_card(c)]
+    st.clue_revealed = clues[:30] if len(clues) >= 30 else clues
+    for c in st.clue_revealed:
+        st.clue_deck.remove(c)
+    assert len(st.clue_revealed) + 1 > 25, "the scene needs more than 25 answers"
+    e = eng(st)
+    e.draw_clue("s2")
+    e.run()
+    opts = [o[0] for o in st.prompts[-1].data["options"]]
+    assert set(st.clue_revealed) <= set(opts) and ("deck" in opts) == bool(st.clue_deck)
+    assert all(len(o[1]) <= 80 for o in st.prompts[-1].data["options"])
+    legal = GAME.legal_actions(st, "s2")
+    assert {a.p("option") for a in legal} == set(opts)
+
+
+def test_PR_08_rest_offers_every_card_of_a_big_hand() -> None:
+    st = edit(quiet(new_game(5, 3)))
+    v = st.visitors["s2"]
+    v.hand += v.deck[:]  # an unusually large hand: every card must still be offered
+    v.deck = []
+    clues = [c for c in st.clue_deck if not PACK.is_fear_card(c)][:20]
+    v.hand += clues
+    st.clue_deck = [c for c in st.clue_deck if c not in clues]
+    assert len(v.hand) > 25
+    st, _ = do(st, "s2", act("rest"))
+    opts = [o[0] for o in st.prompts[-1].data["options"]]
+    assert set(v.hand) <= set(opts) and "done" in opts
+
+
+def test_A_48_the_quick_action_cap_is_told_to_the_player() -> None:
+    """A-48's technical cap stays (two visitors could trade forever), but a player who hits
+    it is told, in the event stream and when trying again, instead of losing the buttons
+    without a word."""
+    st = edit(quiet(new_game(3, 3)))
+    cap = PACK.options.quick_action_cap
+    st.visitors["s2"].quick_used = cap - 1
+    st, events = do(st, "s2", act("smother"))
+    told = [e for e in events if e.kind == "limit"]
+    assert told and told[0].audience == ["s2"] and "A-48" in told[0].text
+    assert not any(a.kind == "smother" or a.p("speed") == "quick"
+                   for a in GAME.legal_actions(st, "s2"))
+    from rules.core.errors import IllegalAction
+    try:
+        GAME.apply(st, "s2", act("trade", to="s3"))
+    except IllegalAction as err:
+        assert "A-48" in str(err)
+    else:  # pragma: no cover
+        raise AssertionError("a quick action past the cap was accepted")
+
+
+def test_PR_17_a_long_power_label_is_cut_at_a_word_and_kept_whole_in_the_prompt() -> None:
+    """Discord allows 80 characters on a label; a longer one (a spirit power's text) is cut
+    at a word with an ellipsis, and its full wording is kept in the prompt's text."""
+    st = to_spirit_turn(quiet(new_game(3, 5)))
+    long = ("Top power [1/0, drain 1]: Drain 1. At the start of each spirit turn, one visitor "
+            "in the drain room or in a room sharing an open door with it suffers 1 fear.")
+    e = eng(st)
+    e.ask("power", SPIRIT, "Which power?", [("top", long), ("done", "No more powers")], "power")
+    p = st.prompts[-1]
+    label = dict(p.data["options"])["top"]
+    assert len(label) <= 80 and label.endswith("…") and long.startswith(label[:-1])
+    assert long[len(label) - 1] == " " or long[len(label) - 1] in ",;:."  # not mid-word
+    assert long in p.text and dict(p.data["options"])["done"] == "No more powers"
+
+
+def test_A_48_the_spirit_is_told_when_it_reaches_the_spirit_action_cap() -> None:
+    from rules.presence.engine import SPIRIT_ACTION_CAP
+
+    st = to_spirit_turn(quiet(new_game(3, 5)))
+    st.spirit_actions = SPIRIT_ACTION_CAP - 1
+    card = st.spirit.hand[0]
+    out = GAME.apply(st, SPIRIT, act("increase", card=card))
+    told = [e for e in out.events if e.kind == "limit"]
+    assert told and told[0].audience == [SPIRIT] and "A-48" in told[0].text

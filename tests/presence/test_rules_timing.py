@@ -235,14 +235,46 @@ def test_p_time_06_ties_resolve_counter_clockwise_from_the_active_player() -> No
 
 
 def test_p_time_06_on_the_spirit_turn_ties_start_on_the_spirits_right() -> None:
+    """Seats s1 (spirit), s2, s3, s4: on the spirit's turn the order is s4, s3, s2 (A-18).
+    The spirit has no quick actions, so it is never asked; the tie goes to s4, the first
+    seat with precedence that has a quick action of its own."""
     for first, second in (("s2", "s3"), ("s3", "s2")):
         st = to_spirit_turn(new_game(4))
         st, _ = do(st, first, act("smother"))
         st, _ = do(st, second, act("smother"))
-        assert GAME.to_act(st) == {SPIRIT} and options(st) == ["pass"]
+        assert GAME.to_act(st) == {"s4"} and options(st)[0] == "pass" and len(options(st)) > 1
         st = answer(st, "pass")
         assert smothered_order(st) == ["s3", "s2"], (first, second)
         assert st.phase == "spirit" and not st.prompts
+
+
+def test_p_time_06_a_18_the_spirit_is_never_asked_to_pass_on_a_visitors_quick_action() -> None:
+    """The spirit has no quick action in its own turn (A-18): a visitor's quick action never
+    opens a "ties go to you" choice for it whose only answer is pass (issue #12, 9a)."""
+    st = to_spirit_turn(new_game(3))  # s1 spirit, then s3, s2 in priority
+    st, events = do(st, "s3", act("smother"))  # s3 is first among the visitors: at once
+    assert not st.prompts and not st.visitors["s3"].candle_lit
+    assert GAME.to_act(st) == {SPIRIT}
+    assert not any("declares" in e.text for e in events)
+    # s2 behind s3, who has no quick action left (candle out, no quick card): at once too
+    st.visitors["s3"].hand = []
+    st, _ = do(st, "s2", act("smother"))
+    assert not st.prompts and not st.visitors["s2"].candle_lit
+
+
+def test_p_time_06_only_a_seat_with_a_quick_action_is_offered_the_tie() -> None:
+    """In a visitor's turn whose active player has no quick action left, the tie goes to
+    the next seat counter-clockwise that has one (A-18), never to the active player."""
+    st = new_game(4)  # s2 active; priority s2, s1, s4, s3
+    s2 = st.visitors["s2"]
+    s2.candle_lit = False
+    s2.hand = []
+    st, _ = do(st, "s3", act("smother"))
+    assert GAME.to_act(st) == {"s4"}
+    assert all(o[0] == "pass" or o[1].startswith("First: ")
+               for o in st.prompts[-1].data["options"])
+    st = answer(st, "q0")  # s4 smothers first
+    assert smothered_order(st) == ["s4", "s3"] and st.active == "s2" and not st.prompts
 
 
 def test_p_vis_11_the_active_player_answers_before_any_main_action() -> None:

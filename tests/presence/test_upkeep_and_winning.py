@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.presence.content import default_pack
 from rules.presence.game import GAME
+from rules.presence.state import PresenceState
 from tests.presence.helpers import (
     SPIRIT,
     answer,
@@ -181,3 +182,96 @@ def test_P_ROUND_03_04_05_turn_order_visitors_then_spirit_then_upkeep() -> None:
                                        if a.kind == end)).state
     assert seen[:4] == ["s2", "s3", "s4", SPIRIT]
     assert st.round == 2 and st.active == "s2"
+
+
+# ---------------------------------------------------------------- win tests read the right moment
+# Each script condition below is reached through the engine's own effects (not by editing the
+# flag the test reads), then the upkeep win check runs: an effect that tidies up as it happens
+# (the bond returning, fear cards trashed on a knock-out) must not hide what the script asks.
+
+
+def _revealed_script(test: str) -> PresenceState:
+    sid = next(s.id for s in PACK.scripts if not s.needs_chamber
+               and any(t.test == test for t in s.bottom.spirit_wins_if))
+    st = edit(quiet(new_game(3, 3)))
+    st.script = sid
+    st.script_revealed = True
+    return st
+
+
+def test_P_SUCC_05_A_39_spirit_wins_when_the_bonded_visitor_has_succumbed() -> None:
+    """Script B4 (bottom): "the spirit wins if the bonded visitor has succumbed". Succumbing
+    returns the bonded marker at once (P-SUCC-05), yet the upkeep win check must still see
+    that the visitor who succumbed was the bonded one (it used to read the cleared bond)."""
+    st = _revealed_script("bonded_succumbed")
+    st.bonded = "s3"
+    st.nerve = None  # nerve lost: the next forced reduction makes the visitor succumb
+    e = eng(st)
+    e.adjust_track("nerve", -1, "s3")  # P-SUCC-02 through the engine
+    e.run()
+    st = settle(st)
+    assert st.visitors["s3"].succumbed and st.bonded is None  # the bond returned
+    st = upkeep(st)
+    res = GAME.result(st)
+    assert res is not None and res.winners == [SPIRIT], res
+    assert "spirit" in res.reason.lower()
+
+
+def test_A_39_a_succumbed_visitor_who_was_not_bonded_does_not_count_as_the_bonded_one() -> None:
+    st = _revealed_script("bonded_succumbed")
+    st.bonded = "s2"
+    st.nerve = None
+    e = eng(st)
+    e.adjust_track("nerve", -1, "s3")
+    e.run()
+    st = settle(st)
+    assert st.visitors["s3"].succumbed and st.bonded == "s2"
+    assert not any(eng(st).win_test(t, False)
+                   for t in PACK.script(st.script).bottom.spirit_wins_if
+                   if t.test == "bonded_succumbed")
+
+
+def test_P_WIN_04_succumbed_count_reached_through_the_engine_wins_for_the_spirit() -> None:
+    st = _revealed_script("succumbed_gte")
+    st.nerve = None
+    e = eng(st)
+    e.adjust_track("nerve", -1, "s2")
+    e.run()
+    st = settle(st)
+    assert st.visitors["s2"].succumbed
+    st = upkeep(st)
+    res = GAME.result(st)
+    assert res is not None and SPIRIT in res.winners
+
+
+def test_P_WIN_04_knocked_out_count_reached_through_the_engine_wins_for_the_spirit() -> None:
+    """Script B3 (bottom): "at least 2 visitors are knocked out": knocking out clears fear
+    cards and the candle, not the knocked-out state the win check reads."""
+    st = _revealed_script("knocked_out_gte")
+    st.nerve = 8  # plenty: knock-outs cost nerve but nobody succumbs
+    e = eng(st)
+    e.knock_out("s2", nerve=True)
+    e.knock_out("s3", nerve=True)
+    e.run()
+    st = settle(st)
+    assert all(v.knocked_out and not v.succumbed for v in st.visitors.values())
+    st = upkeep(st)
+    res = GAME.result(st)
+    assert res is not None and res.winners == [SPIRIT], res
+
+
+def test_P_WIN_04_pawn_condition_is_read_before_the_upkeep_removes_the_pawn() -> None:
+    """The manifestation drain (which may remove the pawn) comes after the win check in
+    upkeep (P-UPKEEP-01): a "pawn not on the board" visitors' condition is read then."""
+    sid = next(s.id for s in PACK.scripts if not s.needs_chamber and any(
+        t.test == "pawn_not_on_board" for t in s.bottom.visitors_also_need))
+    st = edit(quiet(new_game(3, 3)))
+    st.script = sid
+    st.script_revealed = True
+    for s in st.secrets:
+        s.revealed = True
+    st.spirit.pawn_room = st.visitors["s2"].room
+    st = upkeep(st)
+    res = GAME.result(st)
+    # the pawn was on the board at the check: the visitors have not won (yet)
+    assert res is None or "s2" not in res.winners

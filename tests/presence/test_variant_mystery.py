@@ -150,3 +150,79 @@ def test_p_myst_h_l1_random_playouts_end_and_never_show_a_face_down_card(n: int,
 def test_p_myst_first_choice_and_ai_tables_reach_the_end() -> None:
     assert GAME.result(first_choice_playout(4, 1, mystery=True)) is not None
     assert GAME.result(ai_playout(4, 2, mystery=True)) is not None
+
+
+def _play_clue(mystery: bool) -> tuple[PresenceState, list[Event], str]:
+    """s2 plays a clue card (its Move 2 action, so no room condition), stops moving, and
+    discards it beneath position 1 (P-CLUE-05)."""
+    st = edit(new_game(4, 3, mystery=mystery))
+    card = _clue(st)
+    st.visitors["s2"].hand.append(card)
+    side = next(k for k, a in enumerate(PACK.clue_card(card).actions) if a.name == "Move 2")
+    st, events = do(st, "s2", act("play", card=card, side=side, speed="main"))
+    for _ in range(10):
+        if prompt_kind(st) == "clue_discard":
+            break
+        out = GAME.apply(st, "s2", act("choose", option="stop"))
+        events += out.events
+        st = out.state
+    assert prompt_kind(st) == "clue_discard"
+    # the discarder's own prompt may name the card it holds (H-18)
+    assert PACK.clue_card(card).name in st.prompts[-1].text
+    out = GAME.apply(st, "s2", act("choose", option="1"))
+    return out.state, events + out.events, card
+
+
+def test_p_myst_04_a_played_clue_card_is_not_named_and_its_place_stays_unknown() -> None:
+    """Issue #12 (4): "The Detective uses Tragedy: Nursery: Investigate." followed by "...
+    discards a clue card face down beneath position 1" told everyone what lies beneath
+    position 1. In Mystery Mode a played clue card shows only the action used (A-64)."""
+    st, events, card = _play_clue(mystery=True)
+    cc = PACK.clue_card(card)
+    assert st.secrets[0].discards == [card]
+    public = [e.text for e in events if e.audience == PUBLIC]
+    assert any("uses a clue card" in t and "Move 2" in t for t in public), public
+    visitors = [e.text for e in events if e.audience != [SPIRIT]
+                and not set(e.audience) <= {"s2"}]
+    for text in visitors:
+        assert cc.name not in text and cc.trauma not in text.lower(), text
+    # what visitors and the public read now: views, summaries, prompts, the log
+    for who in (None, "s2", "s3", "s4"):
+        blob = json.dumps(GAME.view(st, who)) + (GAME.private_summary(st, who) or "" if who
+                                                 else "")
+        assert cc.name not in blob and f'"{card}"' not in blob, who
+    for who in sorted(GAME.to_act(st)):
+        if who != SPIRIT:
+            labels = [GAME.describe(st, who, a) for a in GAME.legal_actions(st, who)]
+            assert not any(cc.name in x for x in [*labels, GAME.prompt_text(st, who) or ""])
+    # the spirit may inspect it once it lies beneath a secret (P-MYST-02), not before (H-18)
+    to_spirit = [e.text for e in events if e.audience == [SPIRIT]]
+    assert [t for t in to_spirit if cc.name in t] == [
+        f"Face down beneath position 1: {cc.name} ({cc.trauma}, {Engine(st).room_name(cc.room)})."]
+    # the contract's leak check knows the class: the name is a public secret now
+    secrets = GAME.public_secrets(st)
+    assert cc.name in secrets and f'"{card}"' in secrets
+
+
+def test_p_myst_04_without_the_variant_a_played_clue_card_is_shown() -> None:
+    st, events, card = _play_clue(mystery=False)
+    public = " ".join(e.text for e in events if e.audience == PUBLIC)
+    assert PACK.clue_card(card).name in public
+    assert PACK.clue_card(card).name not in GAME.public_secrets(st)
+
+
+def test_p_myst_04_a_card_taken_face_up_from_the_revealed_row_is_public_knowledge() -> None:
+    """P-CLUE-06: revealed clue cards lie face up for all; taking one is seen by everyone, so
+    its name is no secret when it later goes face down (only the hand hides which card)."""
+    st = edit(new_game(4, 3, mystery=True))
+    st.clue_deck.append(_clue(st))  # a clue card (not a fear card) on top
+    e = Engine(st)
+    e.eff_reveal_clue_deck(type("E", (), {"n": 1})(), {})
+    shown = st.clue_revealed[-1]
+    assert PACK.clue_card(shown).name not in GAME.public_secrets(st)
+    st.clue_revealed.remove(shown)
+    st.visitors["s2"].hand.append(shown)
+    assert PACK.clue_card(shown).name not in GAME.public_secrets(st)
+    hidden = _clue(st)
+    st.visitors["s2"].hand.append(hidden)
+    assert PACK.clue_card(hidden).name in GAME.public_secrets(st)

@@ -293,3 +293,55 @@ def test_p_2p_05_the_two_characters_are_otherwise_treated_separately() -> None:
     st.prompts.clear()
     e.knock_out(PLAYER, nerve=False)
     assert one.knocked_out and not two.knocked_out and e.alone(PLAYER)
+
+
+def _upkeep_with_all_secrets_revealed(st: PresenceState, alignment: str) -> PresenceState:
+    pack = Engine(st).pack
+    st = edit(quiet(st))
+    st.script = next(s.id for s in pack.scripts if s.alignment == alignment
+                     and not s.needs_chamber)
+    st.script_revealed = False
+    for s in st.secrets:
+        s.revealed = True
+    st.prompts, st.queue = [], []
+    e = Engine(st)
+    e.step_upkeep()
+    e.run()
+    return st
+
+
+@pytest.mark.parametrize("gone", [None, SECOND, PLAYER])
+def test_p_2p_05_p_win_03_results_name_the_visitor_players_seat_never_a_character(
+        gone: str | None) -> None:
+    """The visitors win at upkeep with every secret revealed (P-WIN-01); under an evil
+    hidden script the spirit cannot win (P-WIN-04). The visitor player (one seat) wins when
+    either character survives, even if the other has succumbed; the result lists seats only
+    and the reason says who survived in words."""
+    st = two_player_game()
+    if gone is not None:
+        st = edit(st)
+        st.visitors[gone].succumbed = True
+        st.visitors[gone].knocked_out = True
+    st = _upkeep_with_all_secrets_revealed(st, "evil")
+    res = GAME.result(st)
+    assert res is not None
+    assert res.winners == [PLAYER] and res.losers == ["s1"], res
+    assert set(res.winners + res.losers) == {"s1", PLAYER}
+    survivors = [Engine(st).name(s) for s in (PLAYER, SECOND) if s != gone]
+    assert "visitor player" in res.reason and all(n in res.reason for n in survivors)
+    assert SECOND not in res.reason
+
+
+def test_p_2p_05_a_good_spirit_and_the_visitor_player_both_win_as_seats() -> None:
+    st = _upkeep_with_all_secrets_revealed(two_player_game(), "good")
+    res = GAME.result(st)
+    assert res is not None and sorted(res.winners) == ["s1", PLAYER] and res.losers == []
+
+
+def test_p_2p_a_63_a_stored_result_naming_a_character_slot_reads_as_its_seat() -> None:
+    st = edit(two_player_game())
+    st.outcome = "over"
+    st.winners = [SECOND]  # as stored before results were seats
+    st.reason = "The surviving visitors win (P-UPKEEP-02)."
+    res = GAME.result(st)
+    assert res is not None and res.winners == [PLAYER] and res.losers == ["s1"]
