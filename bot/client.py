@@ -125,12 +125,22 @@ class GameBot(commands.Bot):
             self.reminders.start()
 
     async def on_ready(self) -> None:
-        """Once per process: post the boards a crash left behind (moves stored, not shown)."""
+        """Once per process: answer the moves a crash left in flight, and post the boards it
+        left behind (moves stored, not shown)."""
         if self._boards_caught_up:
             return
         self._boards_caught_up = True
+        from cogs.utils.pending import pending_for
         from cogs.utils.table import delivery_for
 
+        # First the players a crash left on "thinking…" (their tokens expire), then boards.
+        try:
+            told = await pending_for(self).answer_left_behind()
+        except Exception:
+            log.exception("could not answer the moves left in flight")
+        else:
+            if told:
+                log.info("answered %d move(s) left in flight by the last shutdown", told)
         posted = await delivery_for(self).catch_up_boards()
         if posted:
             log.info("posted %d board(s) left behind by the last shutdown", posted)
@@ -141,6 +151,12 @@ class GameBot(commands.Bot):
     async def close(self) -> None:
         if self.reminders is not None:
             await self.reminders.stop()
+        pending = getattr(self, "_pending_moves", None)
+        if pending is not None:
+            try:
+                await pending.flush()
+            except Exception:
+                log.warning("could not forget the answered moves", exc_info=True)
         try:
             await super().close()
         finally:

@@ -240,6 +240,34 @@ class ActionRecord(BaseModel):
 
 StoredGame.model_rebuild()
 
+PENDING_TTL = 15 * 60.0
+"""Seconds an interaction token stays usable (Discord: 15 minutes)."""
+
+
+class PendingMove(BaseModel):
+    """A move's interaction acknowledged but not yet answered (`pending_moves`).
+
+    Recorded before the acknowledgement, so after a crash the bot knows every player left on
+    "thinking…" and can still answer them with the token (`answer`: ``original`` edits the
+    deferred reply or the ephemeral menu pressed; ``followup`` sends an ephemeral follow-up,
+    for a press on a public board whose ``@original`` is the board itself)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    token: str
+    interaction_id: int
+    guild_id: int
+    channel_id: int
+    game_id: int | None
+    """The game, when known at acknowledgement (a button names it); set when stored."""
+    user_id: int
+    what: str
+    """The move as the player chose it (the button's label, the command)."""
+    answer: Literal["original", "followup"]
+    created_at: float
+    stored_seq: int | None = None
+    """The move's seq in the log once stored (in the same transaction as the move)."""
+
 
 # ---- the interface -------------------------------------------------------------------------
 class Storage(ABC):
@@ -408,10 +436,11 @@ class Storage(ABC):
         self, game_id: int, expected_version: int, seat: str, user_id: int | None,
         action_json: str, new_state_json: str, status: Status,
         next_reminder_at: float | None, reminder_stage: int, *,
-        awaited_since: float | None = None, now: float,
+        awaited_since: float | None = None, now: float, pending_token: str | None = None,
     ) -> GameRecord:
         """One transaction: check the version, insert the action at seq = version+1, write the
-        state, bump the version, set status, reminder and updated_at. Raises VersionConflict."""
+        state, bump the version, set status, reminder and updated_at, and mark the pending
+        move of `pending_token` (if any) as stored at that seq. Raises VersionConflict."""
 
     @abstractmethod
     async def rewind(
@@ -434,6 +463,24 @@ class Storage(ABC):
         self, game_id: int, after_seq: int = 0, upto_seq: int | None = None,
     ) -> list[ActionRecord]:
         """Actions with after_seq < seq <= upto_seq, in order."""
+
+    # moves in flight
+    @abstractmethod
+    async def add_pending_move(self, move: PendingMove, *, forget: Iterable[str] = (),
+                               expired_before: float | None = None) -> None:
+        """Record an acknowledged move's interaction (one write, before the acknowledgement).
+
+        The same transaction deletes the rows of `forget` (moves answered since) and every row
+        created before `expired_before` (tokens Discord no longer honours)."""
+
+    @abstractmethod
+    async def pending_moves(self, shards: ShardSet | None = None) -> list[PendingMove]:
+        """Every recorded move interaction, oldest first; with `shards`, only those shards'."""
+
+    @abstractmethod
+    async def forget_pending_moves(self, tokens: Iterable[str], *,
+                                   unstored_only: bool = False) -> None:
+        """Delete these rows (with `unstored_only`, only those whose move was not stored)."""
 
     # reminders
     @abstractmethod
@@ -460,6 +507,8 @@ _GAME_COLS = (
 _SEAT_COLS = "game_id, seat, user_id, position, joined_at, dms_ok, role_pref, ai_standin"
 _PREF_COLS = "user_id, away, quiet_start, quiet_end, tz_minutes, notify_near"
 _ACTION_COLS = "game_id, seq, seat, user_id, action, at"
+_PENDING_COLS = ("token, interaction_id, guild_id, channel_id, game_id, user_id, what, answer, "
+                 "created_at, stored_seq")
 
 
 def _shard_filter(shards: ShardSet | None) -> tuple[str | None, list[Any]]:
@@ -498,6 +547,14 @@ def _seat(row: sqlite3.Row | tuple[Any, ...]) -> SeatRecord:
 def _prefs(row: sqlite3.Row | tuple[Any, ...]) -> PlayerPrefs:
     return PlayerPrefs(user_id=row[0], away=bool(row[1]), quiet_start=row[2], quiet_end=row[3],
                        tz_minutes=row[4], notify_near=bool(row[5]))
+
+
+def _pending(row: sqlite3.Row | tuple[Any, ...]) -> PendingMove:
+    return PendingMove(
+        token=row[0], interaction_id=row[1], guild_id=row[2], channel_id=row[3],
+        game_id=row[4], user_id=row[5], what=row[6], answer=row[7], created_at=row[8],
+        stored_seq=row[9],
+    )
 
 
 def _action(row: sqlite3.Row | tuple[Any, ...]) -> ActionRecord:
@@ -942,7 +999,7 @@ class SqliteStorage(Storage):
         self, game_id: int, expected_version: int, seat: str, user_id: int | None,
         action_json: str, new_state_json: str, status: Status,
         next_reminder_at: float | None, reminder_stage: int, *,
-        awaited_since: float | None = None, now: float,
+        awaited_since: float | None = None, now: float, pending_token: str | None = None,
     ) -> GameRecord:
         async with self._tx() as db:
             await self._check_version(db, game_id, expected_version)
@@ -950,6 +1007,10 @@ class SqliteStorage(Storage):
             await db.execute(
                 f"INSERT INTO actions ({_ACTION_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, seq, seat, user_id, action_json, now))
+            if pending_token is not None:
+                await db.execute(
+                    "UPDATE pending_moves SET stored_seq = ?, game_id = ? WHERE token = ?",
+                    (seq, game_id, pending_token))
             await db.execute(
                 "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?,"
                 " next_reminder_at = ?, reminder_stage = ?, awaited_since = ?"
@@ -999,6 +1060,45 @@ class SqliteStorage(Storage):
         async with self._read() as db:
             rows = await db.execute_fetchall(sql + " ORDER BY seq", params)
         return [_action(r) for r in rows]
+
+    # ---- moves in flight ------------------------------------------------------------------
+    async def add_pending_move(self, move: PendingMove, *, forget: Iterable[str] = (),
+                               expired_before: float | None = None) -> None:
+        gone = sorted(set(forget))
+        async with self._tx() as db:
+            if gone:
+                await db.execute(
+                    f"DELETE FROM pending_moves WHERE token IN ({', '.join('?' for _ in gone)})",
+                    gone)
+            if expired_before is not None:
+                await db.execute("DELETE FROM pending_moves WHERE created_at < ?",
+                                 (expired_before,))
+            await db.execute(
+                f"INSERT INTO pending_moves ({_PENDING_COLS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (move.token, move.interaction_id, move.guild_id, move.channel_id, move.game_id,
+                 move.user_id, move.what, move.answer, move.created_at, move.stored_seq))
+
+    async def pending_moves(self, shards: ShardSet | None = None) -> list[PendingMove]:
+        where, params = _shard_filter(shards)
+        if where is None:
+            return []
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_PENDING_COLS} FROM pending_moves WHERE 1 = 1{where}"
+                " ORDER BY created_at, token", params)
+        return [_pending(r) for r in rows]
+
+    async def forget_pending_moves(self, tokens: Iterable[str], *,
+                                   unstored_only: bool = False) -> None:
+        gone = sorted(set(tokens))
+        if not gone:
+            return
+        sql = f"DELETE FROM pending_moves WHERE token IN ({', '.join('?' for _ in gone)})"
+        if unstored_only:
+            sql += " AND stored_seq IS NULL"
+        async with self._tx() as db:
+            await db.execute(sql, gone)
 
     # ---- reminders ----------------------------------------------------------------------
     async def due_reminders(self, now: float, limit: int = 100,

@@ -562,13 +562,17 @@ class TableService:
     # ---- play ---------------------------------------------------------------------------
     async def act(
         self, game_id: int, user_id: int, action: Action, expected_version: int | None = None,
+        *, interaction_token: str | None = None,
     ) -> ActResult:
         """A player's move. `expected_version` is the version the button or command was made
         for: a press from an earlier version is refused with StaleAction, unless only other
-        seats have acted since and this seat's choices are unchanged (simultaneous prompts)."""
+        seats have acted since and this seat's choices are unchanged (simultaneous prompts).
+        `interaction_token` names the move's pending interaction (`Storage.add_pending_move`),
+        marked as stored in the move's own transaction."""
         res = await self._act(game_id, user_id=user_id, seat=None,
                               choose=lambda _g, _s, _seat: action,
-                              expected_version=expected_version, strict=False)
+                              expected_version=expected_version, strict=False,
+                              interaction_token=interaction_token)
         assert res is not None
         return res
 
@@ -606,7 +610,7 @@ class TableService:
 
     async def _act(
         self, game_id: int, *, user_id: int | None, seat: str | None, choose: Chooser,
-        expected_version: int | None, strict: bool,
+        expected_version: int | None, strict: bool, interaction_token: str | None = None,
     ) -> ActResult | None:
         async with self.lock(game_id):
             rec = await self._get(game_id)
@@ -651,7 +655,8 @@ class TableService:
             try:
                 rec = await self.storage.append_action(
                     game_id, rec.version, seat, user_id, action.model_dump_json(), text, status,
-                    next_at, stage, awaited_since=since, now=now)
+                    next_at, stage, awaited_since=since, now=now,
+                    pending_token=interaction_token)
             except VersionConflict as exc:
                 self._cache.drop(game_id)
                 raise StaleAction(exc.actual) from exc

@@ -39,6 +39,7 @@ from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import reply
 from cogs.utils.gamecog import families_from, make_group
+from cogs.utils.pending import command_label, defer_move, pending_for
 from cogs.utils.table import TABLE_TALK, delivery_for, is_table_channel, play
 from rules.core.types import Action
 from rules.presence.actions import COMMAND_OF_KIND, PROMPT_ANSWERS, SPEAK
@@ -242,16 +243,21 @@ def shows_more_than_words(message: discord.Message) -> bool:
 async def speak(interaction: discord.Interaction[Any], words: str) -> None:
     """`/presence speak words:…` — the spirit says what an effect allows (P-DISCORD-08): the
     engine checks the grant, the word limit and the vocabulary; the bot posts the words."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
     bot: GameBot = interaction.client  # type: ignore[assignment]
-    channel = interaction.channel
-    record = await bot.storage.find_game_by_thread(channel.id) if channel else None
-    if record is None or record.game != "presence" or record.status != "active":
-        raise TableError("Run this in the thread of a Presence game you are playing.")
-    state = await bot.tables.state(record.id)
-    await play(interaction, record, Action(kind=SPEAK, params={"words": words}),
-               expected_version=state.step)
-    await reply(interaction, "The table hears you.")
+    await defer_move(interaction, game_id=None, what=command_label(interaction), thinking=True)
+    try:
+        channel = interaction.channel
+        record = await bot.storage.find_game_by_thread(channel.id) if channel else None
+        if record is None or record.game != "presence" or record.status != "active":
+            raise TableError("Run this in the thread of a Presence game you are playing.")
+        state = await bot.tables.state(record.id)
+        await play(interaction, record, Action(kind=SPEAK, params={"words": words}),
+                   expected_version=state.step)
+        await reply(interaction, "The table hears you.")
+    except Exception:
+        await pending_for(bot).not_played(interaction.token)
+        raise
+    pending_for(bot).played(interaction.token)
 
 
 def speak_command() -> app_commands.Command[Any, Any, Any]:

@@ -660,6 +660,15 @@ class DiscordEmulator:
         self._state.interaction_timeout = value
 
     @property
+    def token_lifetime(self) -> float:
+        """Seconds an interaction token takes follow-ups and edits (401 / 50027 after)."""
+        return self._state.token_lifetime
+
+    @token_lifetime.setter
+    def token_lifetime(self, value: float) -> None:
+        self._state.token_lifetime = value
+
+    @property
     def stats(self) -> Stats:
         return self._state.stats
 

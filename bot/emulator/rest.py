@@ -576,6 +576,10 @@ class RestApi:
         req.interaction = rec
         if rec.callback_type is None:
             raise ApiError(404, 10015, "Unknown Webhook")
+        # The token outlives the bot process (a restarted bot may still answer) but not
+        # Discord's 15 minutes.
+        if asyncio.get_running_loop().time() - rec.created_at > state.token_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return rec
 
     def _webhook_message(self, req: ApiRequest, rec: InteractionRecord) -> MessageRecord:

@@ -133,6 +133,8 @@ class EmulatorState:
         self.dispatcher: Dispatcher = _NoGateway()
         self.attachment_size_limit = attachment_size_limit
         self.interaction_timeout = interaction_timeout
+        # Seconds an interaction's token works for follow-ups and edits (Discord: 15 min).
+        self.token_lifetime = 15 * 60.0
         self.last_activity = time.monotonic()
         self._cdn_base = cdn_base
         self._order = 0

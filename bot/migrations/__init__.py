@@ -148,10 +148,32 @@ _0003_BOARD_VERSION = (
     "ALTER TABLE games ADD COLUMN board_version INTEGER",
 )
 
+_0004_PENDING_MOVES = (
+    # Moves whose interaction was acknowledged ("thinking…") but not yet answered. Written
+    # before the acknowledgement; marked with the move's seq in the transaction that stores
+    # it. After a crash the bot answers each row still here (the token is good for 15 min).
+    """
+    CREATE TABLE pending_moves (
+        token          TEXT    PRIMARY KEY,
+        interaction_id INTEGER NOT NULL,
+        guild_id       INTEGER NOT NULL,
+        channel_id     INTEGER NOT NULL,
+        game_id        INTEGER,
+        user_id        INTEGER NOT NULL,
+        what           TEXT    NOT NULL,
+        answer         TEXT    NOT NULL CHECK (answer IN ('original', 'followup')),
+        created_at     REAL    NOT NULL,
+        stored_seq     INTEGER
+    )
+    """,
+    "CREATE INDEX pending_moves_created ON pending_moves (created_at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _0001_INITIAL),
     Migration(2, "async_play", _0002_ASYNC_PLAY),
     Migration(3, "board_version", _0003_BOARD_VERSION),
+    Migration(4, "pending_moves", _0004_PENDING_MOVES),
 )
 """Every migration, in order. The last number is the schema version a fresh database ends at."""
 

@@ -19,6 +19,7 @@ from bot import limits
 from bot.limits import clip, excerpt
 from bot.tables import TableError
 from cogs.utils.errors import reply
+from cogs.utils.pending import command_label, defer_move, pending_for
 from cogs.utils.table import action_hash, action_view, game_of, play
 from rules.core import Action
 
@@ -66,8 +67,24 @@ def _family_actions(record: GameRecord, seat: str, state: Any,
 def make_command(game_name: str, family: Family) -> app_commands.Command[Any, Any, Any]:
     async def callback(interaction: discord.Interaction[Any], choice: str | None = None) -> None:
         # Acknowledge before any storage read: under load those queue behind other games'
-        # writes, and Discord's 3-second clock is already running (bench: ack p99).
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        # writes, and Discord's 3-second clock is already running (bench: ack p99). Only the
+        # move's own record comes first, so a crash never leaves "thinking…" unanswered.
+        await defer_move(interaction, game_id=None, what=command_label(interaction, choice),
+                         thinking=True)
+        pending = pending_for(interaction.client)  # type: ignore[arg-type]
+        try:
+            played = await _choose_and_play(interaction, game_name, family, choice)
+        except Exception:
+            await pending.not_played(interaction.token)
+            raise
+        if played:
+            pending.played(interaction.token)
+        else:
+            await pending.not_played(interaction.token)
+
+    async def _choose_and_play(interaction: discord.Interaction[Any], game_name: str,
+                               family: Family, choice: str | None) -> bool:
+        """Play the chosen action (True), or offer the family's actions as buttons."""
         record, seat, state = await _context(interaction, game_name)
         game = game_of(record)
         actions = _family_actions(record, seat, state, family)
@@ -95,9 +112,10 @@ def make_command(game_name: str, family: Family) -> app_commands.Command[Any, An
             await reply(interaction, game.prompt_text(state, seat) or "Choose one:",
                         view=action_view(record.id, game, state, seat, actions, extras=False,
                                          epoch=record.epoch))
-            return
+            return False
         await play(interaction, record, chosen, expected_version=state.step)
         await reply(interaction, f"Done: {game.describe(state, seat, chosen)}.")
+        return True
 
     async def autocomplete(interaction: discord.Interaction[Any],
                            current: str) -> list[app_commands.Choice[str]]:

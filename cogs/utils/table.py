@@ -30,6 +30,7 @@ from bot.limits import clip
 from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import answer_error, reply
+from cogs.utils.pending import defer_move, pending_for, pressed_label
 from rules.core import Action, Event, Result
 from rules.core.game import Game
 from rules.registry import GAMES
@@ -289,8 +290,11 @@ async def current_choice(interaction: discord.Interaction[Any], gid: int, seat: 
 async def press(interaction: discord.Interaction[Any], gid: int, seat: str, decision: str,
                 h: str) -> None:
     """A button or menu press: check it is the presser's and still current, then play it."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
     try:
-        await interaction.response.defer()
+        # Recorded before the acknowledgement: a crash from here on still gets the player an
+        # answer after the restart (cogs/utils/pending.py).
+        await defer_move(interaction, game_id=gid, what=pressed_label(interaction))
         record, game, state = await current_choice(interaction, gid, seat, decision)
         matches = [a for a in game.legal_actions(state, seat) if action_hash(a) == h]
         if not matches:
@@ -303,7 +307,9 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
             label = game.describe(state, seat, matches[0])
             await interaction.edit_original_response(
                 content=clip(f"✅ {label}", limits.CONTENT), view=None)
+        pending_for(bot).played(interaction.token)
     except Exception as exc:
+        await pending_for(bot).not_played(interaction.token)
         await answer_error(interaction, exc)
 
 
@@ -337,8 +343,10 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
     bot: GameBot = interaction.client  # type: ignore[assignment]
     delivery = delivery_for(bot)
     async with delivery.lock(record.id):
+        # The token marks the move's pending interaction as stored, in the move's transaction.
         result = await bot.tables.act(record.id, interaction.user.id, action,
-                                      expected_version=expected_version)
+                                      expected_version=expected_version,
+                                      interaction_token=interaction.token)
         try:
             await delivery.after_action(result.record, result.state, result.events,
                                         result.result, actor=result.seat)

@@ -13,10 +13,13 @@ import pytest
 
 from bot.migrations import LATEST, MIGRATIONS, Migration
 from bot.storage import (
+    SHARD_SHIFT,
     DuplicateSeat,
     GameNotFound,
     GameRecord,
     GameSettings,
+    PendingMove,
+    ShardSet,
     SqliteStorage,
     VersionConflict,
 )
@@ -298,3 +301,53 @@ async def test_due_reminders_and_compare_and_set(storage: SqliteStorage):
     ended = await storage.get_game(rec.id)
     assert ended is not None and ended.next_reminder_at is None
     assert await storage.due_reminders(T0 + 1000) == []
+
+
+# ---- moves in flight (issue #12, 13) ---------------------------------------------------------
+def pending(token: str, at: float, game_id: int | None = None, guild: int = GUILD) -> PendingMove:
+    return PendingMove(token=token, interaction_id=7, guild_id=guild, channel_id=CHANNEL,
+                       game_id=game_id, user_id=101, what="Wager 1", answer="followup",
+                       created_at=at)
+
+
+async def test_pending_move_is_marked_stored_in_the_moves_own_transaction(
+        storage: SqliteStorage):
+    rec = await active_game(storage)
+    await storage.add_pending_move(pending("tok-a", T0, rec.id))
+    await storage.add_pending_move(pending("tok-b", T0 + 1))
+    with pytest.raises(VersionConflict):  # a refused write marks nothing
+        await storage.append_action(rec.id, 5, "s1", 101, '{"kind": "x"}', '{"step": 1}',
+                                    "active", None, 0, now=T0, pending_token="tok-a")
+    await storage.append_action(rec.id, 0, "s1", 101, '{"kind": "x"}', '{"step": 1}',
+                                "active", None, 0, now=T0, pending_token="tok-b")
+    rows_ = {p.token: p for p in await storage.pending_moves()}
+    assert rows_["tok-a"].stored_seq is None
+    assert (rows_["tok-b"].stored_seq, rows_["tok-b"].game_id) == (1, rec.id)
+    assert rows_["tok-b"].what == "Wager 1" and rows_["tok-b"].answer == "followup"
+
+
+async def test_pending_moves_answered_and_expired_go_with_the_next_one(storage: SqliteStorage):
+    for i in range(3):
+        await storage.add_pending_move(pending(f"tok-{i}", T0 + i))
+    # tok-0 answered, tok-1 older than the cut-off: both go in the next move's transaction
+    await storage.add_pending_move(pending("tok-3", T0 + 1000), forget=["tok-0"],
+                                   expired_before=T0 + 1.5)
+    assert [p.token for p in await storage.pending_moves()] == ["tok-2", "tok-3"]
+    rec = await active_game(storage)
+    await storage.add_pending_move(pending("tok-4", T0, rec.id))
+    await storage.append_action(rec.id, 0, "s1", 101, '{"kind": "x"}', '{"step": 1}',
+                                "active", None, 0, now=T0, pending_token="tok-4")
+    await storage.forget_pending_moves(["tok-2", "tok-4"], unstored_only=True)
+    assert [p.token for p in await storage.pending_moves()] == ["tok-4", "tok-3"]
+    await storage.forget_pending_moves(["tok-3", "tok-4"])
+    assert await storage.pending_moves() == []
+
+
+async def test_pending_moves_belong_to_their_guilds_shard(storage: SqliteStorage):
+    other = GUILD + (1 << SHARD_SHIFT)  # the next shard
+    await storage.add_pending_move(pending("mine", T0))
+    await storage.add_pending_move(pending("theirs", T0, guild=other))
+    shard = (GUILD >> SHARD_SHIFT) % 2
+    assert [p.token for p in await storage.pending_moves(ShardSet(count=2, ids=(shard,)))] \
+        == ["mine"]
+    assert {p.token for p in await storage.pending_moves()} == {"mine", "theirs"}

@@ -150,6 +150,8 @@ class Press:
     or "recorded, but the board post failed"), lost (neither: the bot died), undelivered (no
     bot was connected to receive the press: Discord would say "This interaction failed")."""
     answer: str = ""
+    interaction: InteractionRecord | None = None
+    """The press's interaction: what the bot did with its token, in this process or after."""
 
 
 @dataclass
@@ -248,6 +250,7 @@ class Player:
         if res is None:
             press.outcome = "undelivered"
             return press
+        press.interaction = res
         await self._await_word(press, res, mark)
         return press
 

@@ -7,13 +7,17 @@ The bot runs as its own OS process (`tests/proof/botproc.py`, the real `python -
 the emulator and the players run here. Default: 3 High Card games of 2 rounds, 2–4 kills.
 PROOF_SCALE=N: 4N High Card games of up to 5 rounds and N//2 whole Exorcism games. A kill
 comes once 2–6 more moves have landed since the last restart, 0–0.4 s later: wherever the
-moves in flight then are.
+moves in flight then are. Every move cut off after its acknowledgement ("thinking…") must end
+with an answer from a later process: not played (try again), or played after all — and then
+the log holds it (issue #12).
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.emulator import DiscordEmulator
@@ -24,6 +28,7 @@ from rules.registry import GAMES, register, unregister
 from tests.proof.harness import (
     BotProcess,
     Player,
+    Press,
     board_lines,
     is_board,
     is_subsequence,
@@ -33,6 +38,7 @@ from tests.proof.harness import (
 )
 from tests.tinygame import GAME as HIGHCARD
 
+CATCH_UP = "(The bot restarted; these moves were stored before it went down.)"
 MIN_KILLS = 2
 """The proof needs at least this many SIGKILLs in the middle of the flurry."""
 MOVES_PER_KILL = 7
@@ -84,11 +90,27 @@ async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
                         target = min(acks() + rng.randint(2, 6), gate())
                         while acks() < target and not done.is_set():
                             await asyncio.sleep(0.02)
-                        await asyncio.sleep(rng.uniform(0.0, 0.4))
+                        if bot.kills % 2 == 0:
+                            # Every other kill is aimed at a move the bot has acknowledged
+                            # ("thinking…") but not yet answered, so the proof always has
+                            # cut-off moves to see answered after the restart.
+                            await until(lambda: any(in_flight(x) for p in players
+                                                    for x in p.presses), 3.0)
+                        else:
+                            await asyncio.sleep(rng.uniform(0.0, 0.4))
                         if done.is_set():
                             return
                         bot.kill()
                         await bot.start()
+
+                def in_flight(x: Press) -> bool:
+                    return (x.outcome == "pending" and x.interaction is not None
+                            and x.interaction.deferred and not x.interaction.done)
+
+                async def until(condition: Callable[[], bool], timeout: float) -> None:
+                    deadline = time.monotonic() + timeout
+                    while not condition() and time.monotonic() < deadline:
+                        await asyncio.sleep(0.002)
 
                 def gate() -> int:
                     # Until the minimum kills have happened, moves wait at every MOVES_PER_KILL
@@ -117,8 +139,32 @@ async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
                     done.set()
                     await kill_task
                 await emu.settle(quiet=0.3, timeout=30)
+                # Every move cut off after its acknowledgement ("thinking…") is answered by a
+                # later process with its token: not played, or played after all (issue #12).
+                cut_off = [x for p in players for x in p.presses
+                           if x.outcome == "lost" and x.interaction is not None
+                           and x.interaction.deferred]
+                for _ in range(600):
+                    if all(x.interaction is not None and x.interaction.done for x in cut_off):
+                        break
+                    await asyncio.sleep(0.05)
 
                 sent = acked = found = stored = answered = lost = undelivered = 0
+                told_not_played = told_played = 0
+                for x in cut_off:
+                    assert x.interaction is not None
+                    words = x.interaction.text
+                    assert x.interaction.done and ("not played" in words
+                                                   or "was played" in words), (
+                        f"a move cut off by a kill was never answered: {x}: {words!r}")
+                    if "was played" in words:
+                        told_played += 1
+                        [entry] = [a for a in await storage.actions(x.game_id,
+                                                                    x.version, x.version + 1)]
+                        assert entry.seat == x.seat and Action.model_validate_json(
+                            entry.action_json).key() == x.action.key(), (x, entry)
+                    else:
+                        told_not_played += 1
                 for p in players:
                     record = await storage.get_game(p.game_id)
                     assert record is not None and record.status == "over", record
@@ -149,9 +195,16 @@ async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
                         p.game, p.game.setup(seats, options, record.seed),
                         [(a.seat, Action.model_validate_json(a.action_json)) for a in log])
                     boards = [m for m in emu.messages_in(p.thread) if is_board(m, p.game.title)]
-                    # the first board is the start's (setup events, before any move)
-                    posted = [line for m in boards[1:] for line in board_lines(m)]
+                    # the first board is the start's (setup events, before any move). A board
+                    # the restarted bot posts to catch up (its first line says so) repeats
+                    # stored moves the table may already have seen (a kill between the board
+                    # post and recording it): its lines must be stored moves, not in order.
+                    caught_up = [m for m in boards[1:] if board_lines(m)[:1] == [CATCH_UP]]
+                    posted = [line for m in boards[1:] if m not in caught_up
+                              for line in board_lines(m)]
                     assert is_subsequence(posted, replayed), (posted, replayed)
+                    repeated = [line for m in caught_up for line in board_lines(m)[1:]]
+                    assert set(repeated) <= set(replayed), (repeated, replayed)
                 log_text = bot.log_text()
                 assert "Traceback" not in log_text, log_text[-3000:]
                 print(f"\nCRASH games={games} highcard of {rounds} rounds + {real} exorcism "
@@ -159,8 +212,11 @@ async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
                       f"restarts={bot.generation - 1} moves sent={sent} acknowledged={acked} "
                       f"found={found} answered-only={answered} lost-in-crash={lost} "
                       f"undelivered(bot down)={undelivered} "
+                      f"cut-off answered after restart: not-played={told_not_played} "
+                      f"played={told_played} "
                       f"stored={stored} startup={max(bot.startup_seconds):.1f}s max")
                 assert found == acked > 0 and bot.kills >= MIN_KILLS
+                assert cut_off, "no kill landed on an acknowledged move: the proof saw nothing"
             finally:
                 bot.kill()
                 await storage.close()

@@ -11,8 +11,13 @@ a move are judged after it). Names that were ever public stay allowed (a second 
 cannot be told apart by name). Board pictures are pixels:
 the contract suite already proves `view(state, None)`, their only input, holds no secret.
 
+Autocomplete answers are audited too: every few moves each seat and a spectator type into every
+option of the game's commands that autocompletes, and each choice's name and value may name a
+hidden thing only if the asker's seat knows it (a spectator knows only the public view).
+
 Default: every mode of Exorcism and Fourth Wall as a whole game; The Presence (a whole session
-is ~470 moves, ~50 s) runs whole with PROOF_SCALE>1 and as its first 80 moves by default.
+is ~470 moves, ~50 s) and its hidden-information variants (Mystery, Unknown Threat, two players)
+run as their first moves. `-m soak`: every mode and variant as whole games over several seeds.
 """
 
 from __future__ import annotations
@@ -33,9 +38,20 @@ from rules.registry import GAMES
 from tests.e2e.conftest import Table
 from tests.proof.harness import scale
 
-MODES = [("exorcism", "core", 3), ("exorcism", "one_vs_all", 3), ("exorcism", "solo", 1),
-         ("fourth_wall", "conflict", 3), ("fourth_wall", "alliance", 3),
-         ("presence", "session", 3)]
+# (game, mode, players, options, moves by default: None for the whole game)
+MODES: list[tuple[str, str, int, str | None, int | None]] = [
+    ("exorcism", "core", 3, None, None), ("exorcism", "one_vs_all", 3, None, None),
+    ("exorcism", "solo", 1, None, None),
+    ("fourth_wall", "conflict", 3, None, None), ("fourth_wall", "alliance", 3, None, None),
+    ("presence", "session", 3, None, 80),
+    ("presence", "session", 3, "mystery=yes", 50),
+    ("presence", "session", 3, "unknown_threat=yes", 50),
+    ("presence", "session", 2, "two_players=yes", 50),
+]
+MODE_IDS = [f"{g}-{m}" + (f"-{o.split('=')[0]}" if o else "") for g, m, _, o, _ in MODES]
+SOAK_SEEDS = (5, 11, 23)
+GROUP = {"exorcism": "exorcism", "fourth_wall": "fw", "presence": "presence"}
+"""The slash command group of each game (its commands' autocompletes are audited)."""
 
 
 def _walk(obj: Any) -> Iterator[dict[str, Any]]:
@@ -107,6 +123,10 @@ def _blobs(message: MessageRecord) -> list[tuple[int, str]]:
     return out
 
 
+Snapshot = tuple[set[str], dict[str, str], dict[str, frozenset[str]]]
+"""(hidden things not yet public, each seat's knowledge as text, what each seat ever knew)."""
+
+
 class Audit:
     """Knowledge snapshots taken during a game, then the check of every message against them."""
 
@@ -114,9 +134,17 @@ class Audit:
         self.table, self.game, self.game_id = table, game, game_id
         # After each move: (mark before it, secrets then, each seat's knowledge then).
         self.marks: list[int] = [0]
-        self.snapshots: list[tuple[set[str], dict[str, str]]] = []
+        self.snapshots: list[Snapshot] = []
+        # Hidden things each seat has been allowed to know so far: a reader may be shown again
+        # what it was shown before (an ephemeral "✅ <the label you pressed>", P-UNK-01).
+        self.seat_ever: dict[str, set[str]] = {}
+        self._seen: set[str] = set()
+        self._publics: list[str] = []
         self.public_ever: set[str] = set()
         self.seat_of_user: dict[str, str] = {}
+        self.choices_audited = 0
+        self.choices_allowed = 0
+        self.choices_static = 0
 
     async def begin(self) -> None:
         assert self.table.bot is not None
@@ -124,20 +152,63 @@ class Audit:
         self.seat_of_user = {str(u): s for s, u in users.items()}
         self.snapshots.append(self.snapshot(await self.table.bot.tables.state(self.game_id)))
 
-    def snapshot(self, st: Any) -> tuple[set[str], dict[str, str]]:
+    def snapshot(self, st: Any) -> Snapshot:
         game = self.game
         public = json.dumps(game.view(st, None), ensure_ascii=False)
         secrets = secret_names(game, st)
-        self.public_ever.update(s for s in secrets if s in public)
         seats = {s: json.dumps(game.view(st, s), ensure_ascii=False)
                  + (game.private_summary(st, s) or "")
                  + " ".join(game.describe(st, s, a) for a in game.legal_actions(st, s))
                  for s in st.seats}
-        return secrets - self.public_ever, seats
+        # A thing shown openly (or to a seat) before it went hidden stays known to whoever
+        # saw it: the scripts the visitors chose from in the open (P-UNK-01), say.
+        for x in secrets - self._seen:
+            if any(x in old for old in self._publics):
+                self.public_ever.add(x)
+            for seat in seats:
+                if any(x in snap[1].get(seat, "") for snap in self.snapshots):
+                    self.seat_ever.setdefault(seat, set()).add(x)
+        self._seen |= secrets
+        self._publics.append(public)
+        self.public_ever.update(s for s in secrets if s in public)
+        for seat, known in seats.items():
+            self.seat_ever.setdefault(seat, set()).update(x for x in secrets if x in known)
+        ever = {seat: frozenset(names) for seat, names in self.seat_ever.items()}
+        return secrets - self.public_ever, seats, ever
 
     def watch(self, st: Any, mark: int) -> None:
         self.marks.append(mark)
         self.snapshots.append(self.snapshot(st))
+
+    def check_choices(self, st: Any, asker: str, command: str,
+                      choices: list[dict[str, Any]],
+                      static: frozenset[tuple[str, str]] | set[tuple[str, str]] = frozenset(),
+                      ) -> list[str]:
+        """Leaks in one autocomplete answer: a hidden thing the asker's seat does not know
+        (a spectator, no seat: nothing hidden at all). Choices in `static` (the same answer
+        given outside any game, e.g. a rule's text naming a card as an example) tell nothing
+        about this game."""
+        secrets, seats, ever = self.snapshot(st)
+        seat = self.seat_of_user.get(asker, "")
+        known = seats.get(seat, "")
+        knew = ever.get(seat, frozenset())
+        failures: list[str] = []
+        for choice in choices:
+            if (str(choice.get("name", "")), str(choice.get("value", ""))) in static:
+                self.choices_static += 1
+                continue
+            blob = f"{choice.get('name', '')}\n{choice.get('value', '')}"
+            for secret in secrets:
+                if secret not in blob:
+                    continue
+                if secret in known or secret in knew:
+                    self.choices_allowed += 1
+                else:
+                    who = self.seat_of_user.get(asker, "a spectator")
+                    failures.append(f"{secret!r} in /{command} autocomplete for {who}: "
+                                    f"{blob[:200]!r}")
+        self.choices_audited += len(choices)
+        return failures
 
     def check(self) -> tuple[int, int, int, list[str]]:
         """(messages audited, secrets tracked, secrets seen where allowed, leaks)."""
@@ -157,20 +228,39 @@ class Audit:
             audited += 1
             for written, blob in _blobs(m):
                 i = max(0, bisect.bisect_left(self.marks, written) - 1)
-                secrets, _ = self.snapshots[i]
+                secrets, seats, ever = self.snapshots[i]
                 seat = self.seat_of_user.get(reader or "", "")
-                known = [snap[1].get(seat, "") for snap in self.snapshots[:i + 1]] \
-                    if reader else []
+                known = seats.get(seat, "") if reader else ""
+                knew = ever.get(seat, frozenset()) if reader else frozenset()
                 for secret in secrets:
                     if secret not in blob:
                         continue
-                    if any(secret in k for k in known):
+                    if secret in known or secret in knew:
                         allowed += 1
                     else:
                         failures.append(f"{secret!r} shown to {reader or 'everyone'}: "
                                         f"{blob[:200]!r}")
-        tracked = sum(len(s) for s, _ in self.snapshots)
+        tracked = sum(len(s) for s, *_ in self.snapshots)
         return audited, tracked, allowed, failures
+
+
+def autocomplete_options(table: Table, group: str) -> list[tuple[str, str]]:
+    """(command path, option name) of every option of the group's commands that
+    autocompletes, read from the commands the bot registered."""
+    command = table.emu.commands.find(group, table.guild.id)
+    assert command is not None, f"/{group} is not registered"
+    out: list[tuple[str, str]] = []
+
+    def walk(path: str, options: list[dict[str, Any]]) -> None:
+        for opt in options:
+            if opt.get("type") in (1, 2):  # a subcommand (group)
+                walk(f"{path} {opt['name']}", opt.get("options") or [])
+            elif opt.get("autocomplete"):
+                out.append((path, str(opt["name"])))
+
+    walk(group, command.get("options") or [])
+    assert out, f"/{group} has no option that autocompletes"
+    return out
 
 
 def _stub_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -182,27 +272,35 @@ def _stub_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.renderpool.render", pixel)
 
 
-@pytest.mark.parametrize(("game_name", "mode", "players"), MODES,
-                         ids=[f"{g}-{m}" for g, m, _ in MODES])
-async def test_secrets_no_hidden_information_outside_allowed_dms(
-        table: Table, game_name: str, mode: str, players: int,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name: str,
+                       mode: str, players: int, options: str | None, limit: int,
+                       seed: int = 5) -> None:
+    """One game pressed through Discord, with hands peeked and autocompletes asked every 25
+    moves; then every message and every autocomplete answer audited."""
     assert table.bot is not None
     _stub_pictures(monkeypatch)
     game = GAMES[game_name]
-    table.bot.tables.seed_source = lambda: 5
+    table.bot.tables.seed_source = lambda: seed
     users = [table.alice, table.bob, table.carol][:players]
     auto = AutoTable(table.emu, table.bot, table.general, users)
     began = time.perf_counter()
-    await auto.open(game_name, mode)
+    await auto.open(game_name, mode, options)
     audit = Audit(table, game, auto.game_id)
     await audit.begin()
-    limit = 5000 if game_name != "presence" or scale() > 1 else 80
     peeks = 0
+    outsider = table.emu.create_user(f"outsider{seed}")
+    table.emu.add_member(table.guild, outsider)
+    follow = await table.emu.slash(outsider, auto.thread(), "game spectate")
+    await follow.wait_done()
+    typed = autocomplete_options(table, GROUP[game_name])
+    choice_leaks: list[str] = []
+    static: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
+    asked = 0
 
     async def peek_hands() -> None:
-        """Every seat reads its hand (button and command), an outsider tries the button."""
-        nonlocal peeks
+        """Every seat reads its hand (button and command), an outsider tries the button;
+        every seat and the spectator type into every autocompleting option."""
+        nonlocal peeks, asked
         for user in [*users, outsider]:
             res = await table.emu.click(user, auto.board(), label="My hand")
             await res.wait_done()
@@ -210,9 +308,23 @@ async def test_secrets_no_hidden_information_outside_allowed_dms(
                 cmd = await table.emu.slash(user, auto.thread(), "game hand")
                 await cmd.wait_done()
             peeks += 1
+        assert table.bot is not None
+        state = await table.bot.tables.state(auto.game_id)
+        for path, option in typed:
+            for text in ("", "a"):
+                if (path, option, text) not in static:
+                    # The same question outside any game: what it answers there is static.
+                    outside = await table.emu.autocomplete(outsider, table.general, path,
+                                                           {option: text}, focused=option)
+                    static[(path, option, text)] = {
+                        (str(c.get("name", "")), str(c.get("value", ""))) for c in outside}
+                for user in [*users, outsider]:
+                    choices = await table.emu.autocomplete(user, auto.thread(), path,
+                                                           {option: text}, focused=option)
+                    asked += 1
+                    choice_leaks.extend(audit.check_choices(
+                        state, str(user.id), path, choices, static[(path, option, text)]))
 
-    outsider = table.emu.create_user("outsider")
-    table.emu.add_member(table.guild, outsider)
     moves = 0
     await peek_hands()
     while moves < limit:
@@ -228,15 +340,37 @@ async def test_secrets_no_hidden_information_outside_allowed_dms(
     await table.emu.settle()
     took = time.perf_counter() - began
     audited, tracked, allowed, failures = audit.check()
-    print(f"\nSECRETS {game_name}/{mode} players={players} moves={moves} "
-          f"hand peeks={peeks} messages audited={audited} secrets tracked={tracked} "
-          f"seen-by-allowed={allowed} "
-          f"leaks={len(failures)} took={took:.1f}s")
-    assert not failures, "\n".join(failures[:10])
+    print(f"\nSECRETS {game_name}/{mode} {options or ''} players={players} seed={seed} "
+          f"moves={moves} hand peeks={peeks} messages audited={audited} "
+          f"autocompletes asked={asked} choices audited={audit.choices_audited} "
+          f"(static, as outside a game: {audit.choices_static}) "
+          f"secrets tracked={tracked} seen-by-allowed={allowed + audit.choices_allowed} "
+          f"leaks={len(failures) + len(choice_leaks)} took={took:.1f}s")
+    assert not failures + choice_leaks, "\n".join((failures + choice_leaks)[:10])
     assert audited > moves // 2 and moves > 0 and tracked > 0
+    assert audit.choices_audited > 0, "no autocomplete answer offered anything to audit"
     record = await table.bot.storage.get_game(auto.game_id)
     assert record is not None
     assert record.status == "over" or moves == limit
+
+
+@pytest.mark.parametrize(("game_name", "mode", "players", "options", "moves"), MODES,
+                         ids=MODE_IDS)
+async def test_secrets_no_hidden_information_outside_allowed_dms(
+        table: Table, game_name: str, mode: str, players: int, options: str | None,
+        moves: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    limit = 5000 if moves is None or scale() > 1 else moves
+    await play_audited(table, monkeypatch, game_name, mode, players, options, limit)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seed", SOAK_SEEDS)
+@pytest.mark.parametrize(("game_name", "mode", "players", "options", "moves"), MODES,
+                         ids=MODE_IDS)
+async def test_soak_secrets_whole_games_every_mode_and_variant(
+        table: Table, game_name: str, mode: str, players: int, options: str | None,
+        moves: int | None, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    await play_audited(table, monkeypatch, game_name, mode, players, options, 5000, seed)
 
 
 async def test_secrets_audit_catches_a_planted_leak(table: Table,

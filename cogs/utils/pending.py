@@ -1,0 +1,209 @@
+"""Moves in flight across a crash: no player is left on "thinking…" for good (issue #12, 13).
+
+A move's interaction is recorded (`Storage.add_pending_move`, one small write) *before* it is
+acknowledged, and the transaction that stores the move marks the row with the move's seq. So
+whenever the bot dies, every move a player was told "thinking…" about has a row, and the row
+says whether the move was stored. When the restarted bot is ready it answers each row with the
+interaction's token (valid for 15 minutes, and usable without the Interaction object): the move
+was not played and nothing changed, try again — or it was played, and what it did. Rows older
+than 15 minutes are forgotten unanswered (Discord no longer takes the token).
+
+A row is deleted once its move is answered, without a write of its own: answered tokens are
+deleted in the transaction of the next recorded move (and at a clean shutdown). A refused move
+(a rule said no, a stale button) is deleted at once, so a restart never overwrites the reason
+with "the bot restarted". After a crash, the few answered tokens not yet deleted are answered
+once more with the same news (the move was played).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
+
+from bot.storage import PENDING_TTL, PendingMove
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+
+_HASH = re.compile(r"[0-9a-f]{10}")
+
+
+def pressed_label(interaction: discord.Interaction[Any]) -> str:
+    """The label of the button (or menu option) the player pressed, read from the message."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    values = [str(v) for v in data.get("values") or []]
+    message = interaction.message
+    for row in message.components if message is not None else []:
+        for item in getattr(row, "children", [row]):
+            if getattr(item, "custom_id", None) != custom_id:
+                continue
+            if values:
+                for option in getattr(item, "options", []):
+                    if option.value == values[0]:
+                        return str(option.label)
+            label = getattr(item, "label", None)
+            if label:
+                return str(label)
+    return "your choice"
+
+
+def command_label(interaction: discord.Interaction[Any], choice: str | None = None) -> str:
+    """`/exorcism move` (with the typed choice, not the hash autocomplete fills in)."""
+    command = interaction.command
+    name = f"/{command.qualified_name}" if command is not None else "your command"
+    if choice and not _HASH.fullmatch(choice):
+        name += f" {choice}"
+    return name[:200]
+
+
+class PendingMoves:
+    """The bot's side of `pending_moves`: record, answer, forget."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._answered: set[str] = set()
+        # Tokens this process recorded: a restart's catch-up must not answer moves of its own.
+        self._mine: set[str] = set()
+
+    async def record(self, interaction: discord.Interaction[Any], *, game_id: int | None,
+                     what: str, answer: Literal["original", "followup"]) -> None:
+        now = self.bot.clock()
+        forget, self._answered = self._answered, set()
+        move = PendingMove(
+            token=interaction.token, interaction_id=interaction.id,
+            guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
+            game_id=game_id, user_id=interaction.user.id, what=what[:200], answer=answer,
+            created_at=now)
+        try:
+            await self.bot.storage.add_pending_move(move, forget=forget,
+                                                    expired_before=now - PENDING_TTL)
+        except BaseException:
+            self._answered |= forget
+            raise
+        self._mine.add(interaction.token)
+
+    def played(self, token: str) -> None:
+        """The player has their answer: the row goes with the next recorded move."""
+        self._answered.add(token)
+        self._mine.discard(token)
+
+    async def not_played(self, token: str) -> None:
+        """Answered without a move (a refusal, a menu to choose from): the row goes now, so a
+        restart cannot overwrite that answer. A row whose move was stored after all goes with
+        the next recorded move, like a played one."""
+        try:
+            await self.bot.storage.forget_pending_moves([token], unstored_only=True)
+        except Exception:
+            log.warning("could not forget the unplayed move %s", token, exc_info=True)
+        self.played(token)
+
+    async def flush(self) -> None:
+        """At a clean shutdown: delete the rows of answered moves."""
+        forget, self._answered = self._answered, set()
+        if forget:
+            await self.bot.storage.forget_pending_moves(forget)
+
+    async def answer_left_behind(self) -> int:
+        """Once ready after a start: answer every move a previous run left in flight (or
+        forget it, past the token's 15 minutes). Returns how many players were answered."""
+        rows = [r for r in await self.bot.storage.pending_moves(self.bot.owned_shards)
+                if r.token not in self._mine]
+        if not rows:
+            return 0
+        now = self.bot.clock()
+        answered = 0
+        lines = await self._what_happened([r for r in rows if r.stored_seq is not None])
+        for row in rows:
+            if now - row.created_at >= PENDING_TTL:
+                continue
+            try:
+                await self._answer(row, self.text(row, lines.get(row.token)))
+                answered += 1
+            except discord.HTTPException as exc:
+                # Never acknowledged (the bot died before it could), or the token is gone.
+                log.info("could not answer the move left in flight %s: %s", row.token, exc)
+        await self.bot.storage.forget_pending_moves(r.token for r in rows)
+        return answered
+
+    @staticmethod
+    def text(row: PendingMove, happened: list[str] | None) -> str:
+        where = f" in game #{row.game_id}" if row.game_id is not None else ""
+        if row.stored_seq is None:
+            return (f"⚠️ The bot restarted before your move “{row.what}”{where} could be "
+                    "played, so it was **not played** and nothing changed. Please try it "
+                    "again: press **My choices** on the newest board in the game's thread.")
+        body = "".join(f"\n• {line}" for line in happened or [])
+        return (f"✅ Your move “{row.what}”{where} was played just before the bot "
+                f"restarted; the thread shows the board after it.{body}")[:2000]
+
+    async def _what_happened(self, rows: Iterable[PendingMove]) -> dict[str, list[str]]:
+        """token → the public lines its stored move produced (rebuilt from the log)."""
+        out: dict[str, list[str]] = {}
+        by_game: dict[int, list[PendingMove]] = {}
+        for row in rows:
+            if row.game_id is not None:
+                by_game.setdefault(row.game_id, []).append(row)
+        for game_id, mine in by_game.items():
+            try:
+                history = await self.bot.tables.history(
+                    game_id, upto_seq=max(r.stored_seq or 0 for r in mine))
+            except Exception:  # one game's trouble must not keep the others unanswered
+                log.info("could not rebuild what happened in game %s", game_id, exc_info=True)
+                continue
+            events = {entry.seq: [e.text for e in entry.events if e.public]
+                      for entry in history}
+            for row in mine:
+                out[row.token] = events.get(row.stored_seq or 0, [])
+        return out
+
+    async def _answer(self, row: PendingMove, text: str) -> None:
+        app_id = self.bot.application_id
+        assert app_id is not None  # set at login, before ready
+        webhook = discord.Webhook.from_state(
+            data={"id": app_id, "type": 3, "token": row.token}, state=self.bot._connection)
+        none = discord.AllowedMentions.none()
+        if row.answer == "followup":
+            await webhook.send(text, ephemeral=True, allowed_mentions=none)
+            return
+        # The deferred reply ("thinking…") or the ephemeral menu pressed: edit it, as
+        # `Interaction.edit_original_response` would, and take its buttons away.
+        with handle_message_parameters(content=text, view=None,
+                                       allowed_mentions=none) as params:
+            await async_context.get().edit_original_interaction_response(
+                app_id, row.token, session=webhook.session, proxy=webhook.proxy,
+                proxy_auth=webhook.proxy_auth, payload=params.payload)
+
+
+def pending_for(bot: GameBot) -> PendingMoves:
+    existing = getattr(bot, "_pending_moves", None)
+    if isinstance(existing, PendingMoves):
+        return existing
+    pending = PendingMoves(bot)
+    bot._pending_moves = pending  # type: ignore[attr-defined]
+    return pending
+
+
+async def defer_move(interaction: discord.Interaction[Any], *, game_id: int | None,
+                     what: str, thinking: bool = False) -> None:
+    """Record the move's interaction, then acknowledge it (`thinking`: an ephemeral
+    "thinking…" reply; else a deferred update of the pressed message). The caller ends with
+    `played` once the player has their answer, or `not_played` when nothing was stored."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    message = interaction.message
+    on_menu = message is not None and message.flags.ephemeral
+    answer: Literal["original", "followup"] = (
+        "original" if thinking or on_menu or message is None else "followup")
+    await pending_for(bot).record(interaction, game_id=game_id, what=what, answer=answer)
+    if thinking:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    else:
+        await interaction.response.defer()

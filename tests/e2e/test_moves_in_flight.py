@@ -1,0 +1,151 @@
+"""Issue #12, 13: a move cut off by a crash never leaves its player on "thinking…".
+
+The crash is simulated in process: the move's task dies (CancelledError, as when the process
+dies) before or after the move is stored, and the bot is restarted on the same database. The
+restarted bot answers each move left in flight with the interaction's token — "not played,
+try again" or "played, and what it did" — and forgets tokens past Discord's 15 minutes.
+The real thing (a process killed by SIGKILL) is tests/proof/test_crash.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+import pytest
+
+from bot.demo import AutoTable
+from bot.storage import PENDING_TTL, PendingMove
+from bot.tables import TableService
+from cogs.utils.table import Delivery
+from rules.registry import GAMES
+from tests.e2e.conftest import Table
+
+pytestmark = pytest.mark.usefixtures("highcard")
+
+
+async def _started(table: Table) -> int:
+    await table.lobby(players=(table.bob,), options="rounds=2")
+    await table.slash(table.alice, table.thread(), "game start")
+    return await table.game_id()
+
+
+def _die(*_args: Any, **_kwargs: Any) -> Any:
+    raise asyncio.CancelledError  # the process is gone: nothing after this line runs
+
+
+async def _pending(table: Table) -> list[PendingMove]:
+    assert table.bot is not None
+    return await table.bot.storage.pending_moves()
+
+
+async def test_a_board_press_cut_off_before_its_move_is_stored_is_answered_not_played(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await _started(table)
+    with monkeypatch.context() as m:
+        m.setattr(TableService, "act", _die)
+        res = await table.emu.click(table.alice, table.board(), label="Wager 1")
+        await res.wait_callback()
+        await table.emu.settle()
+    assert res.deferred and not res.done  # the player is left waiting
+    [row] = await _pending(table)
+    assert row.token == res.token and row.stored_seq is None and row.game_id == gid
+    assert row.what == "Wager 1" and row.answer == "followup"
+    await table.restart()
+    await res.wait_done()
+    [answer] = res.followups
+    assert answer.ephemeral and "not played" in answer.content and "Wager 1" in answer.content
+    assert res.original is not None and res.original_edits == 0  # the board is left alone
+    assert await _pending(table) == []
+    assert table.bot is not None
+    assert (await table.bot.storage.get_game(gid)).version == 0  # type: ignore[union-attr]
+
+
+async def test_a_command_cut_off_after_its_move_is_stored_is_answered_with_what_happened(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob])
+    await auto.open("exorcism", "core")
+    gid = auto.game_id
+    state = await table.bot.tables.state(gid)
+    users = await table.bot.tables.users_of(gid)
+    awaited = sorted(GAMES["exorcism"].to_act(state))[0]
+    mover = next(u for u in auto.users if int(u.id) == users[awaited])
+    choices = await table.emu.autocomplete(mover, auto.thread(), "exorcism move",
+                                           {"choice": ""}, focused="choice")
+    before = state.step
+    with monkeypatch.context() as m:
+        m.setattr(Delivery, "after_action", _die)
+        res = await table.emu.slash(mover, auto.thread(), "exorcism move",
+                                    {"choice": choices[0]["value"]})
+        await res.wait_callback()
+        await table.emu.settle()
+    assert res.deferred and not res.done  # "thinking…"
+    [row] = await _pending(table)
+    assert row.stored_seq == before + 1 and row.game_id == gid and row.answer == "original"
+    assert row.what == "/exorcism move"
+    await table.restart()
+    await res.wait_done()
+    assert res.original_edits == 1
+    assert "was played" in res.text and "/exorcism move" in res.text, res.text
+    [entry] = [e for e in await table.bot.tables.history(gid) if e.seq == before + 1]
+    lines = [e.text for e in entry.events if e.public]
+    assert lines and all(f"• {line}" in res.text for line in lines), res.text
+    assert await _pending(table) == []
+
+
+async def test_answered_moves_are_forgotten_without_a_write_of_their_own(
+        table: Table) -> None:
+    await _started(table)
+    res = await table.click(table.alice, table.board(), label="Wager 1")
+    await res.wait_done()
+    assert [r.token for r in await _pending(table)] == [res.token]  # until the next move
+    menu = await table.click(table.alice, table.board(), label="My choices")
+    await menu.wait_done()
+    card = next(c for c in menu.messages[-1].custom_ids if c.startswith("hb:a:"))
+    second = await table.click(table.alice, menu.messages[-1], card)
+    await second.wait_done()
+    assert [r.token for r in await _pending(table)] == [second.token]
+    refused = await table.click(table.bob, table.board(), label="My choices")
+    await refused.wait_done()
+    await table.stop()  # a clean shutdown forgets the answered ones
+    await table.start()
+    assert await _pending(table) == []
+    assert second.original_edits == 1 and "✅" in second.text  # not overwritten
+
+
+async def test_a_token_past_fifteen_minutes_is_forgotten_unanswered(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await _started(table)
+    with monkeypatch.context() as m:
+        m.setattr(TableService, "act", _die)
+        res = await table.emu.click(table.alice, table.board(), label="Wager 1")
+        await res.wait_callback()
+        await table.emu.settle()
+    await table.stop()
+    table.clock_now += PENDING_TTL + 1
+    await table.start()
+    for _ in range(200):  # the catch-up runs from on_ready, off the emulator's books
+        if not await _pending(table):
+            break
+        await asyncio.sleep(0.01)
+    await table.emu.settle()
+    assert not res.done and res.followups == [] and await _pending(table) == []
+    assert table.bot is not None
+    assert (await table.bot.storage.get_game(gid)).version == 0  # type: ignore[union-attr]
+
+
+async def test_emulator_refuses_a_token_after_fifteen_minutes(table: Table) -> None:
+    await _started(table)
+    res = await table.click(table.alice, table.board(), label="My choices")
+    await res.wait_done()
+    assert table.bot is not None
+    res.created_at -= PENDING_TTL + 1
+    hook = discord.Webhook.from_state(
+        data={"id": table.bot.application_id, "type": 3, "token": res.token},
+        state=table.bot._connection)
+    with pytest.raises(discord.HTTPException) as err:
+        await hook.send("too late", ephemeral=True)
+    assert err.value.status == 401 and err.value.code == 50027
