@@ -26,6 +26,8 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
+from bot import limits
+from bot.limits import clip
 from bot.storage import PENDING_TTL, PendingMove
 
 if TYPE_CHECKING:
@@ -142,8 +144,8 @@ class PendingMoves:
                     "played, so it was **not played** and nothing changed. Please try it "
                     "again: press **My choices** on the newest board in the game's thread.")
         body = "".join(f"\n• {line}" for line in happened or [])
-        return (f"✅ Your move “{row.what}”{where} was played just before the bot "
-                f"restarted; the thread shows the board after it.{body}")[:2000]
+        return clip(f"✅ Your move “{row.what}”{where} was played just before the bot "
+                    f"restarted; the thread shows the board after it.{body}", limits.CONTENT)
 
     async def _what_happened(self, rows: Iterable[PendingMove]) -> dict[str, list[str]]:
         """token → the public lines its stored move produced (rebuilt from the log)."""
