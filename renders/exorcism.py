@@ -60,6 +60,7 @@ from renders.common import (
     hatch,
     icon,
     mix,
+    pick_fitting,
     progress_bar,
     readable_on,
     rounded_box,
@@ -210,6 +211,7 @@ class SlotV:
     ghost: bool = False
     hand_count: int = 0
     note: str = ""
+    ongoing_names: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -422,6 +424,9 @@ def _read(view: Mapping[str, Any]) -> Board:
                         _s(_d(t).get("ongoing")) or _s(_d(t).get("name"))
                         for t in _l(info.get("ongoing"))
                     ]
+                    if first
+                    else [],
+                    ongoing_names=[_s(_d(t).get("name")) for t in _l(info.get("ongoing"))]
                     if first
                     else [],
                     status=status,
@@ -1637,9 +1642,15 @@ def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
         extra.append((counts, (232, 224, 250)))
     if s.note:
         extra.append((s.note, (255, 160, 160)))
-    if s.ongoing:
-        extra.append(("★ " + ", ".join(s.ongoing), GOLD))
     x = x0 + 12
+    if s.ongoing:
+        # The Ongoing Abilities in full when they fit, else the Tasks' names, else a count:
+        # never a cut sentence (issue #13).
+        room = x1 - 12 - x - sum(text_width(t, font(18, True)) + 16 for t, _ in extra)
+        names = [n for n in s.ongoing_names if n]
+        extra.append((pick_fitting(
+            ["★ " + ", ".join(s.ongoing), "★ " + ", ".join(names) if names else "",
+             f"★ {len(s.ongoing)} Ongoing"], font(18, True), room), GOLD))
     for text, colour in extra:
         if x > x1 - 60:
             break

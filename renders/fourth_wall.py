@@ -894,7 +894,9 @@ def _draw_wall(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
     label = "THE ANCIENT ONE" if b.mode == "alliance" else "THE WALL"
     _title(d, WALL_BOX, label)
     if who:
-        draw_text(d, (x1 - 14, y0 + 8), who, font(19, True), TEXT, anchor="ra", max_width=240)
+        room = x1 - x0 - 42 - text_width(label, font(19, True))
+        wf = fit_font(who, room, 19, min_size=12, bold=True)
+        draw_text(d, (x1 - 14, y0 + 8), who, wf, TEXT, anchor="ra", max_width=room)
     # The card.
     cy0 = y0 + 40
     card: Box = (x0 + 14, cy0, x0 + 14 + 132, cy0 + 180)
@@ -1340,10 +1342,6 @@ def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV) -> None:
     # Line 2: the player, and the marks (Target, Regrouped, shield).
     cy2 = y0 + 52
     x = x0 + 12
-    px = draw_text(
-        d, (x, cy2), inv.player, font(18), MUTED, anchor="lm", max_width=(x1 - x0) * 0.45
-    )
-    x += px + 10
     marks: list[tuple[str, Colour, str]] = []
     if inv.target:
         marks.append(("TARGET", (230, 70, 70), "eye"))
@@ -1351,6 +1349,12 @@ def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV) -> None:
         marks.append(("REGROUPED", (90, 150, 220), "hourglass"))
     if inv.shield:
         marks.append(("SHIELD", (120, 200, 140), "cross"))
+    # The player's name takes what the marks leave (a long display name shrinks, uncut).
+    marks_w = sum(text_width(t, font(16, True)) + 12 + 21 + 6 for t, _, _ in marks)
+    room = max((x1 - x0) * 0.45, x1 - 8 - x - 10 - marks_w)
+    pf = fit_font(inv.player, room, 18, min_size=12)
+    px = draw_text(d, (x, cy2), inv.player, pf, MUTED, anchor="lm", max_width=room)
+    x += px + 10
     for text, colour, ic in marks:
         tw = text_width(text, font(16, True)) + 12 + 21
         if x + tw > x1 - 8:
