@@ -44,6 +44,7 @@ __all__ = [
     "clear_layer_cache",
     "die",
     "disc",
+    "distinct_initials",
     "draw_text",
     "draw_text_in_box",
     "ellipsize",
@@ -427,6 +428,36 @@ def chip(
         anchor="mm",
     )
     return w
+
+
+# --------------------------------------------------------------------------- pawn labels
+
+
+def distinct_initials(names: Iterable[str], initials: Callable[[str], str]) -> dict[str, str]:
+    """A short label per name, ``initials(name)`` unless another name shares it; then each of
+    those names takes the shared first letter and its first later letter that makes a label
+    nobody else has ("The Descendant" Ds, "The Detective" Dt, not both "De"), so colour is
+    never the only difference between two pawns."""
+    unique = list(dict.fromkeys(n for n in names if n))
+    out = {n: initials(n) for n in unique}
+    counts: dict[str, int] = {}
+    for label in out.values():
+        counts[label] = counts.get(label, 0) + 1
+    taken = {label for label, k in counts.items() if k == 1}
+    for name in unique:
+        shared = out[name]
+        if counts[shared] < 2:
+            continue
+        words = name.split()
+        start = next((k for k, w in enumerate(words) if w[:1].upper() == shared[:1].upper()), 0)
+        letters = [c for c in "".join(words[start:]) if c.isalnum()]
+        for c in letters[1:]:
+            label = shared[0] + c.lower()
+            if label != shared and label not in taken:
+                out[name] = label
+                taken.add(label)
+                break
+    return out
 
 
 # --------------------------------------------------------------------------- shapes

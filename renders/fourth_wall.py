@@ -59,6 +59,7 @@ from renders.common import (
     cached_layer,
     chip,
     disc,
+    distinct_initials,
     draw_text,
     draw_text_in_box,
     encode_png,
@@ -1294,7 +1295,7 @@ def _hand_pips(
     return x + slots * (w + gap)
 
 
-def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV) -> None:
+def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV, label: str) -> None:
     x0, y0, x1, y1 = box
     fill = mix(inv.colour, PANEL, 0.86) if not inv.insane else (36, 30, 38)
     rounded_box(
@@ -1313,7 +1314,7 @@ def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV) -> None:
         r,
         inv.colour if not inv.insane else (96, 90, 100),
         outline=(12, 10, 16),
-        label=_initials(inv.character) if not inv.character.startswith("(") else "?",
+        label=label,
         label_size=17,
         label_fill=(14, 12, 18),
     )
@@ -1395,11 +1396,15 @@ def _draw_investigators(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
         return
     cols, _rows = _inv_grid(len(invs))
     pw = (x1 - x0 - 20 - PANEL_GAP * (cols - 1)) / cols
+    # Two Investigators never share a disc label (colour is never the only difference).
+    labels = distinct_initials(
+        [i.character for i in invs if not i.character.startswith("(")], _initials)
     for i, inv in enumerate(invs):
         r, c = divmod(i, cols)
         bx = x0 + 10 + c * (pw + PANEL_GAP)
         by = y0 + 8 + r * (INV_PANEL_H + PANEL_GAP)
-        _draw_investigator(d, (bx, by, bx + pw, by + INV_PANEL_H), inv)
+        _draw_investigator(d, (bx, by, bx + pw, by + INV_PANEL_H), inv,
+                           labels.get(inv.character, "?"))
 
 
 def _draw_events(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:

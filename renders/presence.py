@@ -51,6 +51,7 @@ from renders.common import (
     chip,
     die,
     disc,
+    distinct_initials,
     draw_text,
     draw_text_in_box,
     ellipsize,
@@ -389,6 +390,10 @@ def _read(view: Mapping[str, Any]) -> Board:
             fear_cards=[_card(c) for c in _l(v.get("fear_cards"))],
             bonded=bool(v.get("bonded")), active=bool(v.get("active")), colour=colour))
 
+    # Two characters never share a pawn label (The Descendant Ds, The Detective Dt).
+    distinct = distinct_initials([v.name for v in b.visitors], _initials)
+    for v in b.visitors:
+        b.seat_initials[v.seat] = distinct.get(v.name, b.seat_initials[v.seat])
     for r in _l(view.get("rooms")):
         r = _d(r)
         toks = [_s(_d(t).get("kind")) for t in _l(r.get("tokens"))]
@@ -691,8 +696,8 @@ def _draw_room(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, r: RoomV, b: 
     edge = ROOM_LIT_EDGE if r.lit else ROOM_DARK_EDGE
     if r.sealed:  # P-CHAMBER-03: bricked up until the passage is found
         rounded_box(d, box, 10, fill=(30, 26, 34), outline=(90, 80, 100), width=3)
-        for k in range(int(y0) + 40, int(y1) - 4, 14):
-            d.line((x0 + 6, k, x1 - 6, k), fill=(48, 42, 54), width=2)
+        for ly in range(int(y0) + 40, int(y1) - 4, 14):
+            d.line((x0 + 6, ly, x1 - 6, ly), fill=(48, 42, 54), width=2)
         draw_text(d, (x0 + 10, y0 + 7), r.name, fit_font(r.name, x1 - x0 - 20, 20, 13, True),
                   MUTED)
         draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 4), "SEALED", font(18, True), MUTED,
@@ -754,8 +759,8 @@ def _draw_room(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, r: RoomV, b: 
             label = r.spirit_names[val][:2] if val < len(r.spirit_names) else "S"
             _token(d, (x + 12 * k, cy), 12 * k, True, label or "S")
     # chips at the bottom, in one or two rows: drains and stairs
-    for k, row in enumerate(reversed(chip_rows)):
-        cy = y1 - 27 - 26 * k
+    for j, row in enumerate(reversed(chip_rows)):
+        cy = y1 - 27 - 26 * j
         cx2 = x0 + 8
         for label, col, locked in row:
             w = _small_chip(d, cx2, cy, label, col, x1 - 8 - cx2 - (20 if locked else 0))
