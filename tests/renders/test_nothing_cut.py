@@ -1,8 +1,9 @@
 """Issue #13: no label or text in any picture is cut with "…", and no two pawns share a label.
 
 Whole games of every game, mode and player count are played by the games' AI (fixed seeds);
-every 25th state and the last are drawn (every 5th, on two more seeds, under `-m soak`): the public board, one seat's own board (a different seat each
-time, so every seat's picture is drawn), and the turn card. `renders.common` notes every text
+every 25th state and the last are drawn (every 5th, on two more seeds, under `-m soak`): the
+public board, one seat's own board (a different seat each time, so every seat's picture is
+drawn), and the turn card. `renders.common` notes every text
 it cuts; the test asserts none was.
 """
 
@@ -54,8 +55,9 @@ def _draw_whole_game(name: str, mode: str, n: int, seed: int, every: int) -> Non
 
 def test_the_cut_report_notices_a_cut() -> None:
     """The report the test above relies on does record a cut."""
-    from renders.common import draw_text, font
     from PIL import Image, ImageDraw
+
+    from renders.common import draw_text, font
 
     reset_truncations()
     d = ImageDraw.Draw(Image.new("RGB", (50, 20)))
