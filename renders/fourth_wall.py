@@ -1350,13 +1350,23 @@ def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV, label: str) 
         marks.append(("REGROUPED", (90, 150, 220), "hourglass"))
     if inv.shield:
         marks.append(("SHIELD", (120, 200, 140), "cross"))
-    # The player's name takes what the marks leave (a long display name shrinks, uncut).
+    # The player's name takes what the marks leave (a long display name shrinks, uncut);
+    # when even 12 px does not fit, the marks are drawn as their icons alone.
+    icons_only = False
     marks_w = sum(text_width(t, font(16, True)) + 12 + 21 + 6 for t, _, _ in marks)
     room = max((x1 - x0) * 0.45, x1 - 8 - x - 10 - marks_w)
+    if marks and text_width(inv.player, font(12)) > room:
+        icons_only = True
+        room = x1 - 8 - x - 10 - 32 * len(marks)
     pf = fit_font(inv.player, room, 18, min_size=12)
     px = draw_text(d, (x, cy2), inv.player, pf, MUTED, anchor="lm", max_width=room)
     x += px + 10
     for text, colour, ic in marks:
+        if icons_only:
+            rounded_box(d, (x, cy2 - 12, x + 26, cy2 + 13), 5, fill=colour)
+            icon(d, ic, (x + 4, cy2 - 8, x + 22, cy2 + 9), readable_on(colour), back=colour)
+            x += 32
+            continue
         tw = text_width(text, font(16, True)) + 12 + 21
         if x + tw > x1 - 8:
             break
