@@ -64,6 +64,7 @@ from renders.common import (
     pick_fitting,
     rounded_box,
     text_width,
+    truncations,
     try_fit_lines,
     wrap,
 )
@@ -1186,7 +1187,13 @@ def _draw_visitors(d: ImageDraw.ImageDraw, b: Board) -> None:
         if ry3 + 24 > box[3]:
             continue
         x = box[0] + 10
-        for c in v.fear_cards:
+        for j, c in enumerate(v.fear_cards):
+            # A fear card whose name no longer fits is counted ("+2"), not cut.
+            rest = len(v.fear_cards) - j
+            if text_width(c.name, font(11, True)) + 12 > box[2] - 10 - x - (40 if rest > 1
+                                                                           else 0):
+                x += _small_chip(d, x, ry3, f"+{rest}", (200, 80, 90), 60, size=15) + 5
+                break
             w2 = _small_chip(d, x, ry3, c.name, (200, 80, 90), box[2] - 10 - x, size=15)
             x += w2 + 5
             if x > box[2] - 60:
@@ -1285,24 +1292,32 @@ def _draw_clues(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
 
 
 _CARD_LOCK = threading.Lock()
-_CARDS: OrderedDict[tuple[str, str, Colour, int, int], Image.Image] = OrderedDict()
+_CARDS: OrderedDict[tuple[str, str, Colour, int, int], tuple[Image.Image, list[str]]] = (
+    OrderedDict())
 
 
 def _card_image(title: str, body: str, colour: Colour, w: int, h: int) -> Image.Image:
-    """A card face (title and wrapped text), built once per content and size (LRU)."""
+    """A card face (title and wrapped text), built once per content and size (LRU). A cut
+    made while building it is noted again on every use, so the cut report sees it."""
     key = (title, body, colour, w, h)
     with _CARD_LOCK:
-        img = _CARDS.get(key)
-        if img is not None:
+        hit = _CARDS.get(key)
+        if hit is not None:
             _CARDS.move_to_end(key)
-            return img
+            for text in hit[1]:
+                note_truncation(text)
+            return hit[0]
+    before = truncations()
     img = Image.new("RGB", (w, h), STRIP_BG)
     d = ImageDraw.Draw(img)
     rounded_box(d, (0, 0, w - 1, h - 1), 8, fill=PANEL, outline=colour, width=2)
     draw_text(d, (8, 6), title, fit_font(title, w - 16, 19, 13, True), colour)
-    draw_text_in_box(d, (8, 32, w - 8, h - 6), body, 18, TEXT, min_size=12)
+    # A narrow card (a full hand) takes its text down to 10 px before anything is cut.
+    draw_text_in_box(d, (8, 32, w - 8, h - 6), body, 18, TEXT, min_size=10, line_gap=1)
+    after = truncations()
+    cut = after[len(before):] if after[:len(before)] == before else []
     with _CARD_LOCK:
-        _CARDS[key] = img
+        _CARDS[key] = (img, cut)
         while len(_CARDS) > 256:
             _CARDS.popitem(last=False)
     return img
