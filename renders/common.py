@@ -164,7 +164,10 @@ def _load_font(size: int, bold: bool) -> Font:
 
 
 def text_width(text: str, fnt: Font) -> float:
-    """Advance width of ``text`` in ``fnt``."""
+    """Advance width of ``text`` in ``fnt`` (of its widest line: Pillow refuses to measure a
+    multi-line string, and a prompt text may carry a line break)."""
+    if "\n" in text:
+        return max(fnt.getlength(line) for line in text.split("\n"))
     return fnt.getlength(text)
 
 

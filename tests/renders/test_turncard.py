@@ -181,3 +181,12 @@ def test_phone_sized_card_reads_the_awaited_name_and_round(name: str, mode: str,
         text = _ocr(_image(render_turn_card(name, view)), tmp_path)
         assert who.split()[0] in text, text
         assert re.search(rf"Round\s*{view['round']}\b", text), text
+
+
+def test_text_width_measures_a_multi_line_text_by_its_widest_line() -> None:
+    """A prompt text with a line break must not crash a render (Pillow's raqm refuses it)."""
+    from renders.common import font, text_width
+
+    f = font(16)
+    assert text_width("ab\ncdef", f) == text_width("cdef", f)
+    assert text_width("wide line here\nx", f) == text_width("wide line here", f)
