@@ -96,7 +96,7 @@ class AutoTable:
             if cid.startswith(f"hb:a:{self.game_id}:{seat}:") and cid.endswith(h):
                 res = await self.emu.click(user, board, cid)
                 await res.wait_callback()
-                await self._landed(mark, res, label)
+                await self._landed(mark, board, res, label)
                 self.moves.append(Move(user.name, label, "board button", action))
                 return
         menu_res = await self.emu.click(user, board, label="My choices")
@@ -106,23 +106,24 @@ class AutoTable:
         for cid in menu.custom_ids:
             if cid.startswith("hb:a:") and cid.endswith(h):
                 res = await self.emu.click(user, menu, cid)
-                await self._landed(mark, res, label)
+                await self._landed(mark, board, res, label)
                 self.moves.append(Move(user.name, label, "my choices", action))
                 return
         for select in menu.selects:
             values = [o["value"] for o in select.get("options", [])]
             if h in values:
                 res = await self.emu.select(user, menu, select["custom_id"], [h])
-                await self._landed(mark, res, label)
+                await self._landed(mark, board, res, label)
                 self.moves.append(Move(user.name, label, "menu", action))
                 return
         raise RuntimeError(f"{user.name} could not find “{label}” among their choices: "
                            f"{menu_res.text}")
 
-    async def _landed(self, mark: int, res: Any, label: str) -> None:
-        """Wait for the board the move produced; a refusal raises with the bot's answer."""
+    async def _landed(self, mark: int, board: MessageRecord, res: Any, label: str) -> None:
+        """Wait for the board the move produced (a new post, or the current one edited in
+        place); a refusal raises with the bot's answer."""
         try:
-            await self.emu.wait_for_message(channel=self.thread(), since=mark, timeout=15)
+            await self.emu.wait_for_write(self.thread(), board, since=mark, timeout=15)
         except AssertionError:
             raise RuntimeError(f"“{label}” did not land: {res.text or 'no answer'}") from None
 

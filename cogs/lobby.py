@@ -361,15 +361,21 @@ class Lobby(commands.Cog):
             await interaction.followup.send(embed=await self.lobby_embed(record), ephemeral=True)
             return
         state = await self.bot.tables.state(record.id)
-        result = game.result(state)
-        text = (f"**{game.title}** — game #{record.id} ({record.status}).\n"
-                + (f"Over: {result.reason}" if result else game.waiting_text(state).capitalize()))
-        file = await delivery_for(self.bot).picture(record.game, game.view(state, None),
-                                                    "board.png")
-        if file is not None:
-            await interaction.followup.send(text, ephemeral=True, file=file)
-        else:
-            await interaction.followup.send(text, ephemeral=True)
+        delivery = delivery_for(self.bot)
+        names = await delivery.names(await self.bot.tables.users_of(record.id))
+        # The whole public state in words: a player who cannot see the picture loses nothing.
+        lines = [f"**{game.title}** — game #{record.id} ({record.status}).",
+                 *game.status_lines(state, None, names)]
+        chunks = _chunks(lines, 2000)
+        view = game.view(state, None)
+        view["names"] = names
+        file = await delivery.picture(record.game, view, "board.png",
+                                      game.alt_text(state, names))
+        for i, chunk in enumerate(chunks):
+            if i == len(chunks) - 1 and file is not None:
+                await interaction.followup.send(chunk, ephemeral=True, file=file)
+            else:
+                await interaction.followup.send(chunk, ephemeral=True)
 
     @game.command(name="hand", description="What only you may see in this game (only you)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
@@ -686,7 +692,8 @@ class Lobby(commands.Cog):
             lines.append("Nothing yet." if not private else "Nothing private has happened to "
                          "you yet.")
         text = "\n".join(lines)
-        file = (discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}-log.txt")
+        file = (discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}-log.txt",
+                             description=lines[0])
                 if len(text) > 1900 else None)
         body = text if file is None else lines[0] + " (attached)"
         if private:
@@ -706,10 +713,15 @@ class Lobby(commands.Cog):
                      step: app_commands.Range[int, 0, 100000]) -> None:
         record = await self.game_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        rec, view = await self.bot.tables.replay_view(record.id, int(step))
+        rec, state = await self.bot.tables.replay_state(record.id, int(step))
         game = game_of(rec)
+        delivery = delivery_for(self.bot)
+        names = await delivery.names(await self.bot.tables.users_of(rec.id))
+        view = game.view(state, None)
+        view["names"] = names
         text = f"**{game.title}** — game #{rec.id}, the board after step {step} of {rec.version}."
-        file = await delivery_for(self.bot).picture(rec.game, view, f"step-{step}.png")
+        file = await delivery.picture(rec.game, view, f"step-{step}.png",
+                                      game.alt_text(state, names))
         if file is not None:
             await interaction.followup.send(text, file=file, ephemeral=True)
         else:
@@ -770,6 +782,22 @@ class Lobby(commands.Cog):
             await delivery.after_action(result.record, result.state, result.events,
                                         result.result, actor=result.seat)
             await delivery.tell_near(result)
+
+
+def _chunks(lines: list[str], limit: int) -> list[str]:
+    """`lines` joined into as few messages of at most `limit` characters as they fit in."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        line = line if len(line) <= limit else line[:limit - 1] + "…"
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out
 
 
 async def setup(bot: GameBot) -> None:
