@@ -25,14 +25,14 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from renders import render_board
+from renders import render_board, render_turn_card
 
 log = logging.getLogger(__name__)
 
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
-RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence")
+RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard")
 
 
 def workers() -> int:
@@ -110,6 +110,19 @@ async def render(game: str, view: dict[str, Any]) -> bytes | None:
         log.warning("render worker died; starting a new pool", exc_info=True)
         _discard(executor)
         return await asyncio.to_thread(render_board, game, view)
+
+
+async def render_card(game: str, view: dict[str, Any]) -> bytes | None:
+    """`renders.render_turn_card(game, view)` (the phone-sized turn card) in a worker
+    process, exactly as `render` draws the board."""
+    executor = pool()
+    try:
+        return await asyncio.get_running_loop().run_in_executor(
+            executor, render_turn_card, game, view)
+    except BrokenProcessPool:
+        log.warning("render worker died; starting a new pool", exc_info=True)
+        _discard(executor)
+        return await asyncio.to_thread(render_turn_card, game, view)
 
 
 async def warm() -> None:

@@ -3,6 +3,11 @@
 Each game has `renders/<game>.py` with `render_board(view: dict) -> bytes`. Given the public
 view it draws the board for the channel; given a seat's view it also draws what that seat
 holds. Pillow work is CPU-bound: callers run it in a worker thread.
+
+`render_turn_card(game, view) -> PNG bytes` (renders/turncard.py) is the phone-sized card that
+goes with a board post: whose move, what they must do, what just happened and the numbers that
+decide the game, legible in a 400 px chat column. Its view is the public view plus
+`view["turn"] = {"awaited": [name], "doing": str, "happened": [str], "result": str | None}`.
 """
 
 from __future__ import annotations
@@ -35,3 +40,10 @@ def renderer_for(game: str) -> Renderer | None:
 def render_board(game: str, view: dict[str, Any]) -> bytes | None:
     renderer = renderer_for(game)
     return renderer(view) if renderer else None
+
+
+def render_turn_card(game: str, view: dict[str, Any]) -> bytes:
+    """The phone-sized turn card (renders/turncard.py) as PNG bytes."""
+    from renders.turncard import render_turn_card as card
+
+    return card(game, view)

@@ -2,8 +2,11 @@
 
 - fonts: :func:`font` (DejaVu Sans, cached per size and thread; Pillow's default font if
   DejaVu is missing)
-- text: :func:`text_width`, :func:`fit_font`, :func:`ellipsize`, :func:`wrap`,
+- text: :func:`text_width`, :func:`fit_font`, :func:`fit_lines`, :func:`ellipsize`, :func:`wrap`,
   :func:`draw_text`, :func:`draw_text_in_box`, :func:`chip`
+- truncation report: every text cut with "…" is noted (:func:`truncations`,
+  :func:`reset_truncations`, :func:`note_truncation`) so tests can prove that whole games draw
+  without cutting a word
 - shapes: :func:`rounded_box`, :func:`hatch`, :func:`disc`, :func:`die`, :func:`progress_bar`,
   :func:`arrow`, :func:`icon` (key, sword, cross, magnifier, eye, lock, star, coin, card,
   hourglass, heart, flame, skull, snowflake, bolt, flask, moon, fist)
@@ -22,6 +25,7 @@ from __future__ import annotations
 import io
 import math
 import threading
+from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -45,15 +49,19 @@ __all__ = [
     "ellipsize",
     "encode_png",
     "fit_font",
+    "fit_lines",
     "font",
     "hatch",
     "hex_rgb",
     "icon",
     "mix",
+    "note_truncation",
     "progress_bar",
     "readable_on",
+    "reset_truncations",
     "rounded_box",
     "text_width",
+    "truncations",
     "wrap",
 ]
 
@@ -168,8 +176,35 @@ def fit_font(
     return font(min_size, bold)
 
 
-def ellipsize(text: str, fnt: Font, max_width: float) -> str:
-    """``text``, cut with an ellipsis so it fits ``max_width``."""
+# --------------------------------------------------------------------------- truncation report
+
+# Texts cut with "…" since the last reset (the newest few; a worker renders for days, so the
+# record is bounded) and how many there were. A cut word is a defect (issue #13): the test
+# that plays whole games reads this after every picture.
+_TRUNCATED: deque[str] = deque(maxlen=64)
+_TRUNCATED_COUNT = [0]
+
+
+def note_truncation(text: str) -> None:
+    """Record that ``text`` was drawn cut (renderers that cut text themselves call this)."""
+    _TRUNCATED.append(text)
+    _TRUNCATED_COUNT[0] += 1
+
+
+def truncations() -> list[str]:
+    """The texts cut with "…" since :func:`reset_truncations` (the newest 64)."""
+    return list(_TRUNCATED)
+
+
+def reset_truncations() -> int:
+    """Forget the recorded cuts; returns how many there were."""
+    n = _TRUNCATED_COUNT[0]
+    _TRUNCATED.clear()
+    _TRUNCATED_COUNT[0] = 0
+    return n
+
+
+def _cut(text: str, fnt: Font, max_width: float) -> str:
     if text_width(text, fnt) <= max_width:
         return text
     lo, hi = 0, len(text)
@@ -182,8 +217,17 @@ def ellipsize(text: str, fnt: Font, max_width: float) -> str:
     return text[:lo].rstrip() + "…" if lo else "…"
 
 
+def ellipsize(text: str, fnt: Font, max_width: float) -> str:
+    """``text``, cut with an ellipsis so it fits ``max_width`` (the cut is noted)."""
+    out = _cut(text, fnt, max_width)
+    if out != text:
+        note_truncation(text)
+    return out
+
+
 def wrap(text: str, fnt: Font, max_width: float, max_lines: int | None = None) -> list[str]:
-    """Greedy word wrap; over-long words are split; the last kept line gets an ellipsis."""
+    """Greedy word wrap; over-long words are split; the last kept line gets an ellipsis
+    (noted as a cut)."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         current = ""
@@ -203,12 +247,50 @@ def wrap(text: str, fnt: Font, max_width: float, max_lines: int | None = None) -
                 current = current[cut:]
         lines.append(current)
     if max_lines is not None and len(lines) > max_lines:
+        note_truncation(text)
         kept = lines[:max_lines]
-        kept[-1] = ellipsize(kept[-1] + " …", fnt, max_width)
+        kept[-1] = _cut(kept[-1] + " …", fnt, max_width)
         if not kept[-1].endswith("…"):
-            kept[-1] = ellipsize(kept[-1] + "…", fnt, max_width)
+            kept[-1] = _cut(kept[-1] + "…", fnt, max_width)
         return kept
     return lines
+
+
+def fit_lines(
+    text: str,
+    max_width: float,
+    size: int,
+    min_size: int = 12,
+    bold: bool = False,
+    max_lines: int | None = None,
+) -> tuple[Font, list[str]]:
+    """The largest font from ``size`` down to ``min_size`` in which ``text`` wraps into
+    ``max_lines`` lines without splitting a word, and those lines. At ``min_size`` the words
+    may split (and, past ``max_lines``, the text is cut and noted)."""
+    for s in range(size, min_size - 1, -1):
+        fnt = font(s, bold)
+        words_fit = all(text_width(w, fnt) <= max_width for w in text.split())
+        lines = wrap(text, fnt, max_width) if words_fit else []
+        if words_fit and (max_lines is None or len(lines) <= max_lines):
+            return fnt, lines
+    fnt = font(min_size, bold)
+    return fnt, wrap(text, fnt, max_width, max_lines=max_lines)
+
+
+def _shrunk(text: str, fnt: Font, max_width: float) -> Font:
+    """``fnt`` or a smaller size of the same face (not below 70 %, nor 11 px) in which
+    ``text`` fits ``max_width``; the smallest tried if none does."""
+    if not isinstance(fnt, ImageFont.FreeTypeFont) or text_width(text, fnt) <= max_width:
+        return fnt
+    size = int(fnt.size)
+    bold = "Bold" in str(getattr(fnt, "path", ""))
+    floor = max(11, int(size * 0.7))
+    out: Font = fnt
+    for s in range(size - 1, floor - 1, -1):
+        out = font(s, bold)
+        if text_width(text, out) <= max_width:
+            return out
+    return out
 
 
 def draw_text(
@@ -222,8 +304,10 @@ def draw_text(
     stroke: Colour | None = None,
     stroke_width: int = 0,
 ) -> float:
-    """Draw one line (ellipsized to ``max_width`` if given); returns its width."""
+    """Draw one line; returns its width. Given ``max_width``, a line too wide is drawn in a
+    smaller size of its font (down to 70 %), and only then cut with an ellipsis (noted)."""
     if max_width is not None:
+        fnt = _shrunk(text, fnt, max_width)
         text = ellipsize(text, fnt, max_width)
     draw.text(
         xy,

@@ -53,11 +53,13 @@ from renders.common import (
     disc,
     draw_text,
     draw_text_in_box,
+    ellipsize,
     encode_png,
     fit_font,
     font,
     icon,
     mix,
+    note_truncation,
     rounded_box,
     text_width,
     wrap,
@@ -673,10 +675,10 @@ def _door_state(door: DoorV) -> str:
 
 def _small_chip(d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill: Colour,
                 max_w: float, size: int = 15) -> float:
-    fnt = font(size, True)
     pad = 6
-    while text_width(text, fnt) + 2 * pad > max_w and len(text) > 2:
-        text = text[:-2] + "…"
+    fnt = fit_font(text, max_w - 2 * pad, size, min_size=min(size, 11), bold=True)
+    if text_width(text, fnt) + 2 * pad > max_w:
+        text = ellipsize(text, fnt, max_w - 2 * pad)
     return chip(d, (x, y), text, fnt, fill, pad=pad, height=size + 8)
 
 
@@ -734,6 +736,7 @@ def _draw_room(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, r: RoomV, b: 
             limit = x1 - 10
         if y + row_h - 4 > bottom_limit:
             draw_text(d, (x1 - 12, bottom_limit), "…", font(18, True), TEXT, anchor="rs")
+            note_truncation(f"{r.name}: more pieces than the room shows")
             break
         cy = y + row_h / 2 - 2
         if kind == "v":

@@ -196,15 +196,16 @@ class Game(ABC, Generic[Opt, S]):
         shows). Feeds `/game status`, `/game hand` and the alt text of pictures, so a player who
         cannot see the picture loses nothing. The default: who is seated, whose move it is and
         what they must do, the result when over, and the seat's private summary."""
-        lines = [f"{self.title}."]
-        lines.append("Players: " + ", ".join(self.player_name(state, s, names) for s in state.seats)
-                     + ".")
+        lines: list[str] = []
         result = self.result(state)
         if result is not None:
             lines.append(self.result_text(state, result, names))
         else:
             for s in sorted(self.to_act(state), key=state.seats.index):
                 lines.append("Waiting for " + self.doing_text(state, s, names))
+        lines.append(f"{self.title}.")
+        lines.append("Players: " + ", ".join(self.player_name(state, s, names) for s in state.seats)
+                     + ".")
         if seat is not None:
             private = self.private_summary(state, seat)
             if private:

@@ -14,10 +14,11 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from rules.core.errors import IllegalAction
-from rules.core.game import Game, GameOptions
+from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.exorcism import actions as K
+from rules.exorcism import words
 from rules.exorcism.actions import describe_action
 from rules.exorcism.content import default_pack, pack_fingerprint
 from rules.exorcism.engine import GHOSTS, Engine, pack_for
@@ -113,6 +114,29 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
     # ---- optional hooks -----------------------------------------------------------------
     def seat_label(self, state: ExorcismState, seat: str) -> str:
         return Engine(state).seat_label(seat)
+
+    # ---- words (rules.exorcism.words): the game for players who cannot see the picture
+    def player_name(self, state: ExorcismState, seat: str, names: dict[str, str]) -> str:
+        return words.player(state, seat, names)
+
+    def doing_text(self, state: ExorcismState, seat: str,
+                   names: dict[str, str] | None = None) -> str:
+        return words.doing_text(state, seat, names or {})
+
+    def status_lines(self, state: ExorcismState, seat: str | None,
+                     names: dict[str, str]) -> list[str]:
+        res = self.result(state)
+        return words.status_lines(
+            state, seat, names, self.result_text(state, res, names) if res else None,
+            self.private_summary(state, seat) if seat is not None else None)
+
+    def alt_text(self, state: ExorcismState, names: dict[str, str]) -> str:
+        res = self.result(state)
+        return fit_words(words.alt_lines(
+            state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
+
+    def result_text(self, state: ExorcismState, result: Result, names: dict[str, str]) -> str:
+        return words.result_text(state, result, names)
 
     def describe(self, state: ExorcismState, seat: str, action: Action) -> str:
         return describe_action(Engine(state), seat, action)

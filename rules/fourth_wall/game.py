@@ -15,10 +15,11 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from rules.core.errors import IllegalAction
-from rules.core.game import Game, GameOptions
+from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.fourth_wall import actions as K
+from rules.fourth_wall import words
 from rules.fourth_wall.actions import SAFE_PUBLIC_KINDS, describe_action
 from rules.fourth_wall.content import default_pack, pack_fingerprint
 from rules.fourth_wall.engine import MAX_OPTIONS, STAGE_NAMES, Engine, pack_for, symbols_text
@@ -128,6 +129,29 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
     # ---- optional hooks -----------------------------------------------------------------
     def seat_label(self, state: FourthWallState, seat: str) -> str:
         return Engine(state).seat_label(seat)
+
+    # ---- words (rules.fourth_wall.words): the game for players who cannot see the picture
+    def player_name(self, state: FourthWallState, seat: str, names: dict[str, str]) -> str:
+        return words.player(state, seat, names)
+
+    def doing_text(self, state: FourthWallState, seat: str,
+                   names: dict[str, str] | None = None) -> str:
+        return words.doing_text(state, seat, names or {})
+
+    def status_lines(self, state: FourthWallState, seat: str | None,
+                     names: dict[str, str]) -> list[str]:
+        res = self.result(state)
+        return words.status_lines(state, seat, names,
+                                  self.result_text(state, res, names) if res else None)
+
+    def alt_text(self, state: FourthWallState, names: dict[str, str]) -> str:
+        res = self.result(state)
+        return fit_words(words.alt_lines(
+            state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
+
+    def result_text(self, state: FourthWallState, result: Result,
+                    names: dict[str, str]) -> str:
+        return words.result_text(state, result, names)
 
     def describe(self, state: FourthWallState, seat: str, action: Action) -> str:
         return describe_action(Engine(state), seat, action)

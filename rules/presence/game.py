@@ -17,9 +17,10 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from rules.core.errors import IllegalAction
-from rules.core.game import Game, GameOptions
+from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
 from rules.core.types import Action, Event, Result
 from rules.presence import actions as K
+from rules.presence import words
 from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import Engine, pack_for
 from rules.presence.setup import setup_game
@@ -362,6 +363,31 @@ class Presence(Game[PresenceOptions, PresenceState]):
         if inspected:
             text += "\nYou inspected: " + " ".join(inspected)
         return text
+
+    # ---- words (rules.presence.words): the game for players who cannot see the picture
+    def plain_words(self, state: PresenceState) -> bool:
+        return state.true_horror  # P-HORROR: no emoji, no rule ids
+
+    def player_name(self, state: PresenceState, seat: str, names: dict[str, str]) -> str:
+        return words.player(state, seat, names)
+
+    def doing_text(self, state: PresenceState, seat: str,
+                   names: dict[str, str] | None = None) -> str:
+        return words.doing_text(state, seat, names or {})
+
+    def status_lines(self, state: PresenceState, seat: str | None,
+                     names: dict[str, str]) -> list[str]:
+        res = self.result(state)
+        return words.status_lines(state, seat, names,
+                                  self.result_text(state, res, names) if res else None)
+
+    def alt_text(self, state: PresenceState, names: dict[str, str]) -> str:
+        res = self.result(state)
+        return fit_words(words.alt_lines(
+            state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
+
+    def result_text(self, state: PresenceState, result: Result, names: dict[str, str]) -> str:
+        return words.result_text(state, result, names)
 
     def board_caption(self, state: PresenceState) -> str | None:
         # Every board post says who is alone and whether table talk is allowed (P-COMM).

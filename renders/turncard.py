@@ -1,0 +1,450 @@
+"""The turn card: a small picture made for a phone's chat column (issue #13).
+
+``render_turn_card(game, view) -> PNG bytes``. The full board (1600 px wide) shrinks to a
+quarter in a 400 px chat column; this card is drawn 800 px wide (2x for 400) with type of
+28 px and more, so every word on it stays readable there. It says, top to bottom:
+
+- the game, its mode and the round (and the turn where the game counts them);
+- whose move it is (the players' display names, big) and what they must do, or, when the
+  game is over, the result in plain words;
+- the 3-6 numbers that decide the game, read from the public view (Exorcism: time left,
+  Exorcism points, Darkness and Shrouds left, Lookouts, the Haunt Level in One vs All;
+  Fourth Wall: Open Gates, the Turn Tracker's stage and rounds to The Ancient One, Doom,
+  Horrors; Presence: Hope and Nerve against Time, secrets revealed, visitors standing);
+- what just happened (the last 2-4 event lines, wrapped, never cut).
+
+Input: the public view (``game.view(state, None)`` with the bot's ``names`` {seat: display
+name}) plus ``view["turn"] = {"awaited": [display name], "doing": str, "happened": [str],
+"result": str | None}``. Missing keys draw as empty rather than raising.
+
+In The Presence's True Horror (``presets.true_horror``) the card is quieter: no emoji, no rule
+ids, no colour accents (P-HORROR). Emoji never draw (DejaVu has none; they would be boxes).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renders.common import (
+    Colour,
+    Font,
+    encode_png,
+    fit_font,
+    fit_lines,
+    font,
+    mix,
+    progress_bar,
+    rounded_box,
+    text_width,
+)
+
+__all__ = ["WIDTH", "Stat", "render_turn_card", "render_turn_image", "stats_for"]
+
+WIDTH = 800
+PAD = 32
+GAP = 16
+MIN_TYPE = 28  # nothing on the card is smaller: 14 px in a 400 px column
+MAX_BYTES = 120_000
+HAPPENED_MAX = 4
+HAPPENED_MIN = 2
+HAPPENED_ROWS = 9  # wrapped rows of "what just happened" before older lines are left out
+
+TITLES = {
+    "exorcism": "THE EXORCISM",
+    "fourth_wall": "I AM THE FOURTH WALL",
+    "presence": "THE PRESENCE",
+}
+MODES = {
+    "core": "Co-op",
+    "one_vs_all": "One vs All",
+    "solo": "Solo",
+    "conflict": "Conflict",
+    "alliance": "Alliance",
+}
+
+# Emoji are never drawn (DejaVu has none); True Horror also drops the symbol block and rule ids.
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF\U0000FE0F\U0000200D\U000020E3]")
+_SYMBOLS = re.compile("[\U00002600-\U000027BF\U00002B00-\U00002BFF]")
+_RULE_REF = re.compile(r"\s*\((?:[A-Z]{1,3}-)(?:[A-Z0-9]+-?)*\d*[^()]*\)")
+_BARE_RULE = re.compile(r"\b(?:P|FW|EX)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+
+
+@dataclass(frozen=True)
+class Palette:
+    bg: Colour
+    bar: Colour
+    panel: Colour
+    edge: Colour
+    text: Colour
+    muted: Colour
+    accent: Colour
+
+
+@dataclass(frozen=True)
+class Stat:
+    """One decisive number: ``label`` over ``value``, an optional bar (``fill`` of
+    ``maximum``) and a short ``note`` under it."""
+
+    label: str
+    value: str
+    colour: Colour
+    fill: float | None = None
+    maximum: float | None = None
+    note: str = ""
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _i(value: Any, default: int = 0) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value)
+    return default
+
+
+def _d(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _l(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _s(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def true_horror(view: Mapping[str, Any]) -> bool:
+    return bool(_d(view.get("presets")).get("true_horror"))
+
+
+def _clean(text: str, quiet: bool) -> str:
+    text = _EMOJI.sub("", text)
+    if quiet:
+        text = _SYMBOLS.sub("", text)
+        text = _RULE_REF.sub("", text)
+        text = _BARE_RULE.sub("", text)
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+def _palette(game: str, quiet: bool) -> Palette:
+    """The game's own board colours (its renderer's palette)."""
+    try:
+        mod = importlib.import_module(f"renders.{game}")
+    except ModuleNotFoundError:
+        mod = importlib.import_module("renders.exorcism")
+    accent: Colour = getattr(mod, "HIGHLIGHT", None) or mod.GOLD
+    pal = Palette(bg=mod.BG, bar=mod.BAR, panel=mod.PANEL, edge=mod.PANEL_EDGE,
+                  text=mod.TEXT, muted=mod.MUTED, accent=accent)
+    if quiet:  # True Horror: no colour accents, only the quiet greys of the board
+        pal = Palette(bg=(10, 9, 12), bar=(18, 16, 20), panel=(22, 20, 26), edge=(56, 52, 62),
+                      text=(226, 222, 216), muted=(164, 158, 166), accent=(236, 232, 226))
+    return pal
+
+
+# --------------------------------------------------------------------------- the numbers
+
+def _time_left(view: Mapping[str, Any]) -> tuple[str, int]:
+    """Exorcism's clock: pips on the Time Dice still on the Clock, 10 minutes each."""
+    pips = sum(max(0, _i(dd.get("pips"))) for dd in _l(_d(view.get("clock")).get("dice"))
+               if isinstance(dd, dict) and not dd.get("discarded"))
+    minutes = pips * 10
+    return f"{minutes // 60}h {minutes % 60:02d}m", minutes
+
+
+def _stats_exorcism(view: Mapping[str, Any], pal: Palette) -> list[Stat]:
+    from renders import exorcism as ex
+
+    out: list[Stat] = []
+    clock, minutes = _time_left(view)
+    n_dice = len(_l(_d(view.get("clock")).get("dice"))) or 8
+    out.append(Stat("Time left", clock, pal.text, minutes, n_dice * 60))
+    exo = _d(view.get("exorcism"))
+    target = _i(exo.get("target"), 30)
+    out.append(Stat("Exorcism", f"{_i(exo.get('points'))}/{target}", ex.EXO,
+                    _i(exo.get("points")), target))
+    ova = view.get("ova")
+    if isinstance(ova, dict):
+        win = _i(ova.get("haunt_level_win"), 30)
+        out.append(Stat("Haunt Level", f"{_i(ova.get('haunt_level'))}/{win}", ex.HAUNT_RED,
+                        _i(ova.get("haunt_level")), win))
+    else:
+        total = _i(view.get("darkness_total"), 30)
+        out.append(Stat("Darkness left", f"{_i(view.get('darkness_supply'))}/{total}",
+                        ex.DARK_RING, _i(view.get("darkness_supply")), total))
+        shrouds = _i(view.get("shrouds_total"), 8)
+        out.append(Stat("Shrouds left", f"{_i(view.get('shrouds_left'))}/{shrouds}",
+                        ex.SHROUD_EDGE, _i(view.get("shrouds_left")), shrouds))
+    lookouts = len(_l(_d(view.get("characters")).get("lookouts")))
+    out.append(Stat("Lookouts", str(lookouts), pal.text))
+    return out
+
+
+def _stats_fourth_wall(view: Mapping[str, Any], pal: Palette) -> list[Stat]:
+    from renders import fourth_wall as fw
+
+    out: list[Stat] = []
+    gates = _d(view.get("gates"))
+    gmax = _i(gates.get("max"), 5)
+    out.append(Stat("Open Gates", f"{_i(gates.get('open'))}/{gmax}", fw.GATE_GLOW,
+                    _i(gates.get("open")), gmax))
+    ranks = [r for r in _l(_d(view.get("tracker")).get("ranks")) if isinstance(r, dict)]
+    cur = next((k for k, r in enumerate(ranks) if r.get("current")), None)
+    if cur is not None:
+        stage = _s(ranks[cur].get("stage"))
+        name = {"slumber": "Slumber", "eye_opens": "Eye Opens", "crescendo": "Crescendo",
+                "awakens": "Awakens"}.get(stage, stage.replace("_", " ").title())
+        after = [k for k in range(cur + 1, len(ranks)) if ranks[k].get("stage") == "awakens"]
+        note = ""
+        if after and stage != "awakens":
+            steps = after[0] - cur
+            note = f"Awakens in {steps}"
+        out.append(Stat("Tracker", name, mix(fw.STAGE_COLOUR.get(stage, pal.text),
+                                             (255, 255, 255), 0.35), note=note))
+    wall = _d(view.get("wall"))
+    out.append(Stat("Doom", str(_i(wall.get("doom"))), fw.DOOM_RING))
+    horrors = len(_l(view.get("horrors")))
+    out.append(Stat("Horrors out", str(horrors), pal.text))
+    sanity = [_i(inv.get("sanity")) for inv in _l(view.get("investigators"))
+              if isinstance(inv, dict) and not inv.get("insane")]
+    if sanity:
+        out.append(Stat("Lowest Sanity", str(min(sanity)), (244, 110, 140)))
+    return out
+
+
+def _stats_presence(view: Mapping[str, Any], pal: Palette) -> list[Stat]:
+    from renders import presence as pr
+
+    out: list[Stat] = []
+    track = _d(view.get("track"))
+    time = _i(track.get("time"))
+    spaces = _i(track.get("spaces"), 12)
+    for key, label, colour in (("hope", "Hope", pr.HOPE), ("nerve", "Nerve", pr.NERVE)):
+        value = track.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            gap = value - time
+            out.append(Stat(label, str(value), colour, value, spaces,
+                            note=f"{gap} above Time"))
+        else:
+            out.append(Stat(label, "lost", colour, 0, spaces))
+    secrets = [s for s in _l(view.get("secrets")) if isinstance(s, dict)]
+    shown = sum(1 for s in secrets if s.get("revealed"))
+    out.append(Stat("Secrets", f"{shown}/{len(secrets) or 4}", pr.GOLD, shown,
+                    len(secrets) or 4))
+    visitors = [v for v in _l(view.get("visitors")) if isinstance(v, dict)]
+    if visitors:
+        standing = sum(1 for v in visitors if not v.get("succumbed"))
+        out.append(Stat("Visitors left", f"{standing}/{len(visitors)}", pal.text))
+    return out
+
+
+_STATS: dict[str, Callable[[Mapping[str, Any], Palette], list[Stat]]] = {
+    "exorcism": _stats_exorcism,
+    "fourth_wall": _stats_fourth_wall,
+    "presence": _stats_presence,
+}
+
+
+def stats_for(game: str, view: Mapping[str, Any]) -> list[Stat]:
+    """The decisive numbers of ``game`` read from its public view (empty for other games)."""
+    reader = _STATS.get(game)
+    if reader is None:
+        return []
+    quiet = true_horror(view)
+    stats = reader(view, _palette(game, quiet))
+    if quiet:
+        pal = _palette(game, True)
+        stats = [Stat(s.label, s.value, pal.text, s.fill, s.maximum, s.note) for s in stats]
+    return stats[:6]
+
+
+def _round_text(game: str, view: Mapping[str, Any]) -> str:
+    rnd = _i(view.get("round"))
+    if not rnd:
+        return ""
+    if game == "presence" and _i(view.get("final_round")):
+        return f"Round {rnd} of {_i(view.get('final_round'))}"
+    if game == "exorcism" and _i(view.get("turn")):
+        return f"Round {rnd} · Turn {_i(view.get('turn'))}"
+    return f"Round {rnd}"
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@dataclass
+class _Block:
+    """Wrapped lines in one font, drawn from the top at ``x``."""
+
+    lines: list[str]
+    fnt: Font
+    colour: Colour
+    line_h: int
+    indent: int = 0
+    bullet: bool = False
+
+    @property
+    def height(self) -> int:
+        return self.line_h * len(self.lines)
+
+
+def _block(text: str, width: float, size: int, colour: Colour, bold: bool = False,
+           min_size: int = MIN_TYPE, indent: int = 0, bullet: bool = False) -> _Block:
+    fnt, lines = fit_lines(text, width - indent, size, min_size=min_size, bold=bold)
+    return _Block(lines, fnt, colour, int(fnt.size * 1.25) if hasattr(fnt, "size") else size,
+                  indent, bullet)
+
+
+def _happened(lines: Sequence[str], width: float, colour: Colour) -> list[_Block]:
+    """The newest 2-4 event lines that fit HAPPENED_ROWS wrapped rows (at least 2 whole)."""
+    blocks: list[_Block] = []
+    rows = 0
+    for text in reversed(lines[-HAPPENED_MAX:]):
+        blk = _block(text, width, 30, colour, indent=28, bullet=True)
+        if len(blocks) >= HAPPENED_MIN and rows + len(blk.lines) > HAPPENED_ROWS:
+            break
+        blocks.append(blk)
+        rows += len(blk.lines)
+    blocks.reverse()
+    return blocks
+
+
+def _stat_rows(stats: Sequence[Stat]) -> list[list[Stat]]:
+    if len(stats) <= 3:
+        return [list(stats)] if stats else []
+    per = 3 if len(stats) in (5, 6) else 2
+    return [list(stats[k:k + per]) for k in range(0, len(stats), per)]
+
+
+STAT_H = 150
+STAT_H_NOTE = 184
+
+
+def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
+    quiet = true_horror(view)
+    pal = _palette(game, quiet)
+    turn = _d(view.get("turn"))
+    inner = WIDTH - 2 * PAD
+    awaited = [_clean(n, quiet) for n in _l(turn.get("awaited")) if isinstance(n, str)]
+    awaited = [n for n in awaited if n]
+    result = _clean(_s(turn.get("result")), quiet) if turn.get("result") else ""
+    doing = _clean(_s(turn.get("doing")), quiet)
+    happened = [t for t in (_clean(x, quiet) for x in _l(turn.get("happened"))
+                            if isinstance(x, str)) if t]
+
+    # --- measure
+    head_h = 72
+    blocks: list[tuple[str, _Block]] = []
+    if result:
+        blocks.append(("label", _block("GAME OVER", inner, 30, pal.muted, bold=True)))
+        blocks.append(("big", _block(result, inner, 44, pal.accent, bold=True, min_size=32)))
+    else:
+        who = _names(awaited) if awaited else "Nobody"
+        blocks.append(("label", _block("NOW PLAYING" if awaited else "WAITING", inner, 30,
+                                       pal.muted, bold=True)))
+        blocks.append(("big", _block(who, inner, 64, pal.accent, bold=True, min_size=40)))
+        if doing:
+            blocks.append(("doing", _block(doing, inner, 34, pal.text)))
+    who_h = sum(b.height for _, b in blocks) + 8 * (len(blocks) - 1)
+    stats = stats_for(game, view)
+    rows = _stat_rows(stats)
+    row_heights = [STAT_H_NOTE if any(s.note for s in row) else STAT_H for row in rows]
+    stats_h = sum(row_heights) + GAP * max(0, len(rows) - 1)
+    events = _happened(happened, inner - 32, pal.text)
+    ev_h = (48 + sum(b.height for b in events) + 6 * len(events) + 16) if events else 0
+    height = head_h + PAD + who_h + PAD + stats_h + (PAD + ev_h if ev_h else 0) + PAD
+
+    # --- draw
+    img = Image.new("RGB", (WIDTH, height), pal.bg)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, WIDTH, head_h), fill=pal.bar)
+    d.line((0, head_h, WIDTH, head_h), fill=pal.edge, width=2)
+    title = TITLES.get(game, game.replace("_", " ").upper())
+    mode = MODES.get(_s(view.get("mode")), "")
+    rnd = _round_text(game, view)
+    rf = font(32, True)
+    rw = text_width(rnd, rf)
+    left = f"{title} · {mode}" if mode else title
+    lf = fit_font(left, inner - rw - 24, 28, min_size=MIN_TYPE, bold=True)
+    if text_width(left, lf) > inner - rw - 24:
+        left = title
+        lf = fit_font(left, inner - rw - 24, 28, min_size=20, bold=True)
+    d.text((PAD, head_h / 2), left, font=lf, fill=pal.muted, anchor="lm")
+    d.text((WIDTH - PAD, head_h / 2), rnd, font=rf, fill=pal.text, anchor="rm")
+
+    y = head_h + PAD
+    for kind, blk in blocks:
+        for line in blk.lines:
+            d.text((PAD, y), line, font=blk.fnt, fill=blk.colour, anchor="la")
+            y += blk.line_h
+        y += 8 if kind != "label" else 2
+    y = head_h + PAD + who_h + PAD
+
+    cols_w = inner
+    for row, rh in zip(rows, row_heights, strict=True):
+        n = len(row)
+        tw = (cols_w - GAP * (n - 1)) / n
+        for k, st in enumerate(row):
+            x0 = PAD + k * (tw + GAP)
+            _draw_stat(d, (x0, y, x0 + tw, y + rh), st, pal, quiet)
+        y += rh + GAP
+    if rows:
+        y += PAD - GAP
+
+    if events:
+        box = (PAD, y, WIDTH - PAD, y + ev_h)
+        rounded_box(d, box, 14, fill=pal.panel, outline=pal.edge, width=2)
+        d.text((PAD + 16, y + 12), "JUST HAPPENED", font=font(28, True), fill=pal.muted,
+               anchor="la")
+        ey = y + 56
+        for blk in events:
+            for k, line in enumerate(blk.lines):
+                if k == 0:
+                    bx, by = PAD + 16 + 8, ey + blk.line_h / 2 - 2
+                    d.ellipse((bx - 5, by - 5, bx + 5, by + 5), fill=pal.muted)
+                d.text((PAD + 16 + blk.indent, ey), line, font=blk.fnt, fill=blk.colour,
+                       anchor="la")
+                ey += blk.line_h
+            ey += 6
+    return img
+
+
+def _names(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " & " + names[-1]
+
+
+def _draw_stat(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], st: Stat,
+               pal: Palette, quiet: bool) -> None:
+    x0, y0, x1, y1 = box
+    rounded_box(d, box, 14, fill=pal.panel, outline=pal.edge, width=2)
+    w = x1 - x0 - 24
+    lf = fit_font(st.label, w, 28, min_size=22)
+    d.text((x0 + 12, y0 + 12), st.label, font=lf, fill=pal.muted, anchor="la")
+    vf = fit_font(st.value, w, 56, min_size=32, bold=True)
+    d.text((x0 + 12, y0 + 50), st.value, font=vf, fill=st.colour, anchor="la")
+    yb = y0 + 118
+    if st.fill is not None and st.maximum:
+        progress_bar(d, (x0 + 12, yb, x1 - 12, yb + 14), st.fill, st.maximum,
+                     fill=st.colour if not quiet else pal.muted, back=mix(pal.panel, pal.bg, 0.5),
+                     outline=None)
+    if st.note:
+        nf = fit_font(st.note, w, 28, min_size=22)
+        d.text((x0 + 12, y1 - 14), st.note, font=nf, fill=pal.muted, anchor="ls")
+
+
+def render_turn_card(game: str, view: dict[str, Any]) -> bytes:
+    """The turn card as PNG bytes (about 800 px wide, palette-quantised)."""
+    return encode_png(render_turn_image(game, view), max_bytes=MAX_BYTES, colours=(64, 32),
+                      compress_level=6)

@@ -1,0 +1,230 @@
+"""I Am the Fourth Wall in words: the Turn Tracker, the Gates, the Horrors and whose move it is.
+
+For players who cannot see the picture: `/game status`, `/game hand` and the alt text of every
+board picture read from here. Everything comes from `build_view(state, seat)`, so the public
+lines hold exactly what the public view shows (the Wall card stays secret until An Eye Opens,
+FW-VIS-12; hands are counts, FW-VIS-06/15). Players are named by their display name and their
+role or Investigators ("Margaret (the Steadfast)").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.game import join_words
+from rules.core.types import Result
+from rules.fourth_wall.engine import Engine
+from rules.fourth_wall.state import FourthWallState
+from rules.fourth_wall.view import build_view
+
+
+def _the(label: str) -> str:
+    return "the " + label[4:] if label.startswith("The ") else label
+
+
+def role(state: FourthWallState, seat: str) -> str:
+    """A seat's role in words: "the Wall player", "the Fixer and the Steadfast"."""
+    eng = Engine(state)
+    if seat == state.wall_seat:
+        return "the Wall player" + (f", {_the(eng.wall().name)}" if state.revealed else "")
+    invs = [_the(eng.inv_name(i)) for i in eng.invs_of(seat) if i.card]
+    return join_words(invs) if invs else "an Investigator player"
+
+
+def player(state: FourthWallState, seat: str, names: dict[str, str]) -> str:
+    name = names.get(seat)
+    r = role(state, seat)
+    return f"{name} ({r})" if name else r[0].upper() + r[1:]
+
+
+def _inv_who(state: FourthWallState, inv: dict[str, Any], names: dict[str, str]) -> str:
+    """An Investigator with its player: "The Steadfast (Margaret)"."""
+    name = names.get(inv["seat"])
+    return inv["name"] + (f" ({name})" if name else "")
+
+
+def _symbols(v: dict[str, Any], syms: list[str]) -> str:
+    return ", ".join(v["symbol_names"].get(s, s) for s in syms) or "nothing"
+
+
+def _counted(v: dict[str, Any], counts: dict[str, int]) -> str:
+    parts = [f"{n} {v['symbol_names'].get(s, s)}" for s, n in counts.items() if n]
+    return ", ".join(parts) or "nothing"
+
+
+def doing_text(state: FourthWallState, seat: str, names: dict[str, str]) -> str:
+    """What the awaited `seat` must do now; public-safe (the public prompt text is neutral
+    where the full one names the team's cards)."""
+    eng = Engine(state)
+    who = player(state, seat, names)
+    if state.prompts and seat in state.prompts[-1].seats:
+        prompt = build_view(state, None)["prompt"]
+        text = prompt["text"] if prompt else "make a choice"
+        return f"{who}: {text}"
+    if state.phase == "investigator":
+        inv = eng.active()
+        if inv is not None and inv.seat == seat:
+            v = build_view(state, None)["turn"]
+            ap = v["ap"]
+            return (f"{who}: {ap} AP left for {_the(eng.inv_name(inv))} — Intervene, Blitz, "
+                    "Draw, Trade or use an ability — or end the turn.")
+    if state.phase == "wall" and seat == state.wall_seat:
+        t = build_view(state, None)["turn"]
+        how = "Brood or Wrath" if t["brood_allowed"] else "Wrath"
+        return f"{who}: take the Wall's turn ({how}), spending Doom from the Action Pool."
+    return f"{who}: make a choice."
+
+
+def _tracker_line(v: dict[str, Any]) -> str:
+    t = v["tracker"]
+    return (f"Round {v['round']}. Turn Tracker at {t['rank']} ({t['stage_name']}); "
+            f"{t['rounds_left']} round{'' if t['rounds_left'] == 1 else 's'} before The "
+            "Ancient One Awakens.")
+
+
+def _gates_line(v: dict[str, Any]) -> str:
+    g = v["gates"]
+    req = g["requirement"]
+    text = (f"Gates: {g['open']} of {g['max']} Open. Closing one takes {req['distinct']} "
+            "different symbols")
+    if any(req["extra"].values()):
+        text += " plus " + _counted(v, req["extra"])
+    text += "."
+    if g["closing_blocked"]:
+        text += " No Gate may close while The Scourge is On the Streets."
+    return text
+
+
+def _wall_line(state: FourthWallState, v: dict[str, Any], names: dict[str, str],
+               short: bool = False) -> str:
+    w = v["wall"]
+    if state.mode == "conflict" and state.wall_seat:
+        head = player(state, state.wall_seat, names) + ": "
+    else:
+        head = "The Wall: "
+    bits = []
+    if w["revealed"] and w["name"]:
+        bits.append(f"{w['name']} is revealed" if short
+                    else f"{w['name']} is revealed — {str(w['text']).rstrip('.')}")
+    else:
+        bits.append("the Wall card is still secret")
+    if state.mode == "conflict":
+        bits.append(f"{w['hand_count']} Horror{'' if w['hand_count'] == 1 else 's'} in hand")
+    bits.append(f"{w['doom']} Doom in the Action Pool"
+                + (f" ({w['doom_deferred']} more next turn)" if w["doom_deferred"] else ""))
+    return head + "; ".join(bits) + "."
+
+
+def _horror_line(v: dict[str, Any], h: dict[str, Any]) -> str:
+    where = f" on Street {h['street']}" if h["street"] else ""
+    bits = [f"Manifest {h['manifest']['doom']}" + (" + Drain" if h["manifest"]["drain"] else ""),
+            "defeat needs " + _counted(v, h["remaining"])]
+    if h["attached"]:
+        bits.append("attached: " + ", ".join(a["name"] for a in h["attached"]))
+    if h["scourge"]:
+        bits.append("The Scourge")
+    if h["drained"]:
+        bits.append("drained")
+    return f"Horror {h['name']}{where}: " + "; ".join(bits) + "."
+
+
+def _inv_line(state: FourthWallState, v: dict[str, Any], inv: dict[str, Any],
+              names: dict[str, str]) -> str:
+    bits = [f"Sanity {inv['sanity']}", f"hand limit {inv['hand_limit']}",
+            f"{inv['hand_count']} Marble{'' if inv['hand_count'] == 1 else 's'} in hand"]
+    if inv["insane"]:
+        bits.append("Insane")
+    if inv["regrouped"]:
+        bits.append("Regrouped")
+    if inv["is_active"]:
+        bits.append("taking the turn")
+    if inv["is_target"]:
+        bits.append("holds the Target Token")
+    if inv["hand"] is not None:
+        bits.append("hand: " + (", ".join(
+            f"{m['name']} ({_symbols(v, m['symbols'])})" for m in inv["hand"]) or "empty"))
+    return _inv_who(state, inv, names) + ": " + "; ".join(bits) + "."
+
+
+def _lines(state: FourthWallState, v: dict[str, Any], names: dict[str, str],
+           result_line: str | None, short: bool) -> list[str]:
+    lines: list[str] = []
+    if result_line:
+        lines.append(result_line)
+    else:
+        lines += ["Now: " + doing_text(state, s, names)
+                  for s in sorted(Engine(state).to_act(), key=state.seats.index)]
+    lines.append(_gates_line(v))
+    lines.append(_tracker_line(v))
+    lines.append(_wall_line(state, v, names, short))
+    lines += [_horror_line(v, h) for h in v["horrors"]] or ["No Horror is On the Streets."]
+    for inv in v["investigators"]:
+        if inv["card"] is None:
+            continue
+        lines.append(_inv_line(state, v, inv, names) if not short else
+                     f"{_inv_who(state, inv, names)}: Sanity {inv['sanity']}, "
+                     f"{inv['hand_count']} Marbles" + (", Insane" if inv["insane"] else "")
+                     + ".")
+    if short:
+        return lines
+    if v["streets"]:
+        lines += [(f"Street {s['number']}" if s["name"] == f"Street {s['number']}" else
+                   f"Street {s['number']}, {s['name']}") + f": {s['text']}"
+                  for s in v["streets"]]
+    if v["anchored"]:
+        lines.append("Marbles Anchored to the Streets: "
+                     + ", ".join(f"{a['name']} ({_symbols(v, a['symbols'])})"
+                                 for a in v["anchored"]) + ".")
+    d = v["decks"]
+    lines.append(f"Marble bag: {d['marble']}, discard {d['marble_discard']}; Horror deck: "
+                 f"{d['horror']}, discard {d['horror_discard']}"
+                 + (f"; Presence deck: {d['presence']}" if state.mode == "alliance" else "")
+                 + ".")
+    if v["revealed"]:
+        lines.append("Last Blitz revealed: " + ", ".join(
+            f"{r['name']} ({_symbols(v, r['symbols'])})" for r in v["revealed"]) + ".")
+    if v.get("last_presence"):
+        lines.append(f"Last Presence card: {v['last_presence']}.")
+    return lines
+
+
+def status_lines(state: FourthWallState, seat: str | None, names: dict[str, str],
+                 result_line: str | None) -> list[str]:
+    v = build_view(state, seat)
+    lines = _lines(state, v, names, result_line, short=False)
+    if seat is not None:
+        if v.get("wall_card"):
+            wc = v["wall_card"]
+            lines.append(f"Only you know: you are {wc['name']}. {wc['text']}")
+        if v.get("hand"):
+            lines.append("Your hand of Horrors: " + ", ".join(
+                f"{h['name']} (Manifest {h['manifest']['doom']}"
+                + (" + Drain" if h["manifest"]["drain"] else "")
+                + f", Trigger {h['trigger_cost']})" for h in v["hand"]) + ".")
+        if v.get("peek"):
+            lines.append("Peeked: " + ", ".join(p["name"] for p in v["peek"]) + ".")
+        for inv in v["investigators"]:
+            if inv.get("dealt") and inv["seat"] == seat:
+                dealt = join_words([d["name"] for d in inv["dealt"]], "or")
+                lines.append(f"Only you know: choose {dealt}.")
+    return lines
+
+
+def alt_lines(state: FourthWallState, names: dict[str, str], result_line: str | None
+              ) -> list[str]:
+    return _lines(state, build_view(state, None), names, result_line, short=True)
+
+
+def result_text(state: FourthWallState, result: Result, names: dict[str, str]) -> str:
+    """Who won and why (FW-END-01..03), naming the players and their roles."""
+    winners = [player(state, s, names) for s in result.winners]
+    reason = result.reason.rstrip(".")
+    reason = reason[0].lower() + reason[1:] if reason else "the game is over"
+    if winners:
+        head = join_words(winners) + (" wins" if len(winners) == 1 else " win")
+    elif state.outcome == "investigators":
+        head = "The Investigators win"
+    else:  # Alliance: the Wall is nobody's seat, so the whole table loses
+        wall = f" ({_the(Engine(state).wall().name)})" if state.wall_card else ""
+        head = f"The Wall{wall} wins and every Investigator loses"
+    return f"{head}: {reason}."

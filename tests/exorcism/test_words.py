@@ -1,0 +1,70 @@
+"""The Exorcism in words (issue #13): status, what the awaited player must do, alt text and the
+game-over sentence name players by display name and character, place rooms by row and column,
+and keep the Ghost player's hand out of every other reader's lines (EX-VIS-11)."""
+
+from __future__ import annotations
+
+from rules.core.game import ALT_TEXT_LIMIT
+from rules.exorcism.engine import Engine
+from rules.exorcism.game import GAME
+from tests.exorcism.helpers import new_game
+
+NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines"}
+
+
+def test_EX_TURN_actions_say_who_where_and_how_many() -> None:
+    st = new_game("core", 2, seed=3)
+    text = GAME.doing_text(st, "s1", NAMES)
+    inv = Engine(st).invs_of("s1")[0]
+    cell = st.cells[inv.cell] if inv.cell else None
+    assert text.startswith("Margaret (the ")
+    assert f"take up to {st.actions_left} more actions in the " in text
+    assert cell is not None and f"(row {cell.row}, column {cell.col})" in text
+    assert text.endswith("or end the turn.")
+    status = GAME.status_lines(st, None, NAMES)
+    assert status[0] == "Now: " + text
+    assert any(line.startswith("Row 1: ") for line in status)
+    assert not any("r1c" in line for line in status)
+
+
+def test_EX_VIS_11_ghost_hand_only_in_the_ghost_players_lines() -> None:
+    st = new_game("one_vs_all", 3, seed=2)
+    ghost = st.ghost_seat
+    assert ghost is not None and st.ghost_hand
+    mine = "\n".join(GAME.status_lines(st, ghost, NAMES))
+    assert "Your hand of Haunt cards" in mine
+    hand = [line for line in mine.splitlines() if line.startswith("location ")]
+    assert hand
+    for seat in [None, *[s for s in st.seats if s != ghost]]:
+        other = "\n".join(GAME.status_lines(st, seat, NAMES))
+        assert "Your hand of Haunt cards" not in other
+        assert not any(line in other.splitlines() for line in hand)
+        assert f"{len(st.ghost_hand)} Haunt card" in other
+
+
+def test_EX_OVA_11_ghost_win_names_the_ghost_player_and_the_losers() -> None:
+    st = new_game("one_vs_all", 3, seed=2).model_copy(deep=True)
+    Engine(st).lose("the Haunt Level reaches 30 (EX-OVA-11).")
+    text = GAME.result_text(st, GAME.result(st), NAMES)  # type: ignore[arg-type]
+    assert text.startswith("Margaret (the Ghost player) wins and Theo (the ")
+    assert "Ines (the " in text and text.endswith("lose: the Haunt Level reaches 30 (EX-OVA-11).")
+
+
+def test_EX_LOSE_01_core_loss_and_win_name_the_team() -> None:
+    st = new_game("core", 2, seed=3).model_copy(deep=True)
+    lost = st.model_copy(deep=True)
+    Engine(lost).lose("a Haunt card is drawn and no Darkness Tokens are left (EX-LOSE-01).")
+    text = GAME.result_text(lost, GAME.result(lost), NAMES)  # type: ignore[arg-type]
+    assert text.startswith("Margaret (the ") and " and Theo (the " in text
+    assert " lose: a Haunt card is drawn" in text
+    Engine(st).win("the Ghosts are exorcised and everyone escaped the manor.")
+    text = GAME.result_text(st, GAME.result(st), NAMES)  # type: ignore[arg-type]
+    assert " win: the Ghosts are exorcised" in text
+
+
+def test_solo_names_one_player_with_two_characters() -> None:
+    st = new_game("solo", 1, seed=1)
+    who = GAME.player_name(st, "s1", NAMES)
+    assert who.startswith("Margaret (the Doctor and the ")
+    alt = GAME.alt_text(st, NAMES)
+    assert len(alt) <= ALT_TEXT_LIMIT and alt.startswith("Now: Margaret (the Doctor and the ")

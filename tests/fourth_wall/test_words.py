@@ -1,0 +1,75 @@
+"""I Am the Fourth Wall in words (issue #13): status, what the awaited player must do, alt text
+and the game-over sentence name players by display name and role, and keep the Wall card and
+the hands where they belong (FW-VIS-06, FW-VIS-12, FW-VIS-15)."""
+
+from __future__ import annotations
+
+from rules.core.game import ALT_TEXT_LIMIT
+from rules.fourth_wall.engine import Engine
+from rules.fourth_wall.game import GAME
+from tests.fourth_wall.helpers import new_game, set_stage
+
+NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines"}
+
+
+def test_FW_VIS_12_wall_card_in_words_only_for_the_wall_before_an_eye_opens() -> None:
+    st = new_game("conflict", 3, seed=2)
+    wall = Engine(st).wall().name
+    public = "\n".join(GAME.status_lines(st, None, NAMES)) + GAME.alt_text(st, NAMES)
+    investigator = "\n".join(GAME.status_lines(st, "s2", NAMES))
+    mine = "\n".join(GAME.status_lines(st, st.wall_seat or "s1", NAMES))
+    assert wall not in public and wall not in investigator
+    assert f"Only you know: you are {wall}." in mine
+    assert "the Wall card is still secret" in public
+    st = st.model_copy(deep=True)
+    set_stage(st, "eye_opens")
+    assert f"{wall} is revealed" in "\n".join(GAME.status_lines(st, None, NAMES))
+
+
+def test_FW_VIS_06_marbles_in_hand_are_counts_in_public_and_named_for_the_team() -> None:
+    st = new_game("conflict", 3, seed=2)
+    inv = next(i for i in st.investigators if i.seat == "s2")
+    eng = Engine(st)
+    names = [eng.marble_name(m) for m in inv.hand]
+    team = "\n".join(GAME.status_lines(st, "s3", NAMES))
+    public = "\n".join(GAME.status_lines(st, None, NAMES))
+    wall = "\n".join(GAME.status_lines(st, "s1", NAMES))
+    assert f"{len(inv.hand)} Marbles in hand" in public
+    assert "hand: " + names[0] in team
+    assert "hand: " not in public and "hand: " not in wall
+
+
+def test_FW_turn_says_whose_investigator_and_how_much_ap() -> None:
+    st = new_game("conflict", 3, seed=2)
+    seat = next(iter(GAME.to_act(st)))
+    text = GAME.doing_text(st, seat, NAMES)
+    assert text.startswith(NAMES[seat] + " (")
+    if st.phase == "investigator":
+        assert "AP left for the " in text and "or end the turn" in text
+    else:
+        assert "take the Wall's turn" in text
+
+
+def test_FW_END_01_result_names_the_winning_players_and_why() -> None:
+    st = new_game("conflict", 3, seed=2).model_copy(deep=True)
+    Engine(st).finish("investigators", "every Gate is closed (FW-END-01).")
+    text = GAME.result_text(st, GAME.result(st), NAMES)  # type: ignore[arg-type]
+    assert text.startswith("Theo (the ") and "Ines (the " in text
+    assert text.endswith("win: every Gate is closed (FW-END-01).")
+    assert "Margaret" not in text
+
+
+def test_FW_END_03_alliance_loss_names_the_wall_and_the_whole_table() -> None:
+    st = new_game("alliance", 2, seed=2).model_copy(deep=True)
+    Engine(st).finish("wall", "The Ancient One Awakens (FW-END-03).")
+    text = GAME.result_text(st, GAME.result(st), NAMES)  # type: ignore[arg-type]
+    assert text.startswith("The Wall (the ") and "wins and every Investigator loses" in text
+    assert "the Ancient One Awakens (FW-END-03)" in text
+
+
+def test_alt_text_puts_the_decision_first_and_fits() -> None:
+    st = new_game("conflict", 7, seed=4)
+    names = {f"s{i}": f"Player Number {i}" for i in range(1, 8)}
+    alt = GAME.alt_text(st, names)
+    assert len(alt) <= ALT_TEXT_LIMIT and alt.startswith("Now: Player Number ")
+    assert alt.index("Gates: ") < alt.index("Turn Tracker")

@@ -1,0 +1,101 @@
+"""The Presence in words (issue #13): status, what the awaited player must do, alt text and the
+game-over sentence name players by display name and character, keep secrets where they belong,
+and read plain (no emoji, no rule ids) in True Horror."""
+
+from __future__ import annotations
+
+from rules.core.game import ALT_TEXT_LIMIT
+from rules.presence.engine import Engine
+from rules.presence.game import GAME
+from rules.presence.state import PresenceState
+from tests.presence.helpers import SPIRIT, edit, new_game
+from tests.presence.test_variant_two_players import two_player_game
+
+NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines", "s4": "Kwame"}
+
+
+def _finish(st: PresenceState, winners: list[str], reason: str) -> PresenceState:
+    st = edit(st)
+    Engine(st).finish(winners, reason)
+    return st
+
+
+def test_P_VIS_visitor_turn_says_who_where_and_how_many_actions() -> None:
+    st = new_game(4, seed=2)
+    active = st.active
+    assert active == "s2"
+    room = Engine(st).room_name(st.visitors[active].room)
+    text = GAME.doing_text(st, active, NAMES)
+    assert text.startswith("Theo (the ")
+    assert f"take up to {st.actions_left} more actions in the {room}, or end the turn" in text
+    status = GAME.status_lines(st, None, NAMES)
+    assert status[0] == "Now: " + text
+    assert any(line.startswith("Round 1 of 9. Hope Track") for line in status)
+
+
+def test_H_02_H_17_hands_only_in_their_own_status_lines() -> None:
+    st = new_game(4, seed=2)
+    eng = Engine(st)
+    spirit_cards = [eng.card_name(c) for c in st.spirit.hand]
+    visitor_cards = {eng.card_name(c) for c in st.visitors["s3"].hand}
+    public = "\n".join(GAME.status_lines(st, None, NAMES))
+    spirit = "\n".join(GAME.status_lines(st, SPIRIT, NAMES))
+    ines = "\n".join(GAME.status_lines(st, "s3", NAMES))
+    assert "Hand: " + ", ".join(spirit_cards) in spirit
+    assert "Hand: " not in public and "Your hand" not in public
+    assert "Your hand: " in ines and all(c in ines for c in visitor_cards)
+    assert "Hand: " + ", ".join(spirit_cards) not in ines
+    assert "Only you know:" in spirit and "Only you know:" not in public
+
+
+def test_P_UPKEEP_02_result_names_the_winners_and_their_characters() -> None:
+    st = new_game(4, seed=2)
+    won = _finish(st, ["s2", "s3", "s4"], "The surviving visitors win (P-UPKEEP-02).")
+    res = GAME.result(won)
+    assert res is not None
+    text = GAME.result_text(won, res, NAMES)
+    assert text.startswith("Theo (the ") and "Ines (the " in text and "Kwame (the " in text
+    assert "win: every secret is revealed" in text and text.endswith("(P-UPKEEP-02)")
+    assert "s2" not in text and "Winners" not in text
+    spirit = _finish(st, [SPIRIT], "The spirit wins (P-UPKEEP-02).")
+    text = GAME.result_text(spirit, GAME.result(spirit), NAMES)  # type: ignore[arg-type]
+    assert text.startswith("Margaret (the spirit") and "wins by its script" in text
+
+
+def test_P_WIN_06_eternal_darkness_says_nobody_won_in_words() -> None:
+    st = _finish(new_game(3, seed=1), [], "Eternal Darkness (P-WIN-06).")
+    text = GAME.result_text(st, GAME.result(st), NAMES)  # type: ignore[arg-type]
+    assert text.startswith("Eternal Darkness: nobody reached their goal")
+    assert "nobody wins" not in text.lower() and "(P-WIN-06)" in text
+
+
+def test_P_HORROR_true_horror_words_carry_no_rule_id_and_no_emoji() -> None:
+    st = new_game(4, seed=2, true_horror=True)
+    assert GAME.plain_words(st) and not GAME.plain_words(new_game(4, seed=2))
+    done = _finish(st, [SPIRIT], "The spirit wins (P-UPKEEP-02).")
+    text = GAME.result_text(done, GAME.result(done), NAMES)  # type: ignore[arg-type]
+    assert "P-" not in text and "(" in text  # the character stays, the rule id goes
+    for line in [*GAME.status_lines(done, None, NAMES), GAME.alt_text(done, NAMES)]:
+        assert "P-" not in line and "🗣" not in line and "🤫" not in line
+
+
+def test_P_2P_01_the_player_with_two_characters_is_one_seat_in_words() -> None:
+    st = two_player_game(seed=3)
+    names = {"s1": "Margaret", "s2": "Theo"}
+    slots = st.visitor_seats
+    assert len(slots) == 2
+    who = GAME.player_name(st, "s2", names)
+    assert who.count("Theo") == 1 and " and the " in who
+    done = _finish(st, list(slots), "The surviving visitors win (P-UPKEEP-02).")
+    text = GAME.result_text(done, GAME.result(done), names)  # type: ignore[arg-type]
+    assert text.count("Theo") == 1 and text.startswith("Theo (the ") and " wins: " in text
+    assert "s2" not in text
+    status = "\n".join(GAME.status_lines(st, None, names))
+    assert "s2.2" not in status and status.count("Theo (the ") >= 2  # one line a character
+
+
+def test_alt_text_puts_the_decision_first_and_fits() -> None:
+    st = new_game(5, seed=4)
+    alt = GAME.alt_text(st, {f"s{i}": f"Player Number {i}" for i in range(1, 6)})
+    assert len(alt) <= ALT_TEXT_LIMIT
+    assert alt.startswith("Now: Player Number 2 (the ")
