@@ -243,8 +243,10 @@ class Lobby(commands.Cog):
                 if not ok and f"<@{seat.user_id}>" not in closed:
                     closed.append(f"<@{seat.user_id}>")
         if channel is not None:
+            # A seat's role once it has one; never the bare seat id (a visitor still choosing).
+            labels = {s.seat: game.seat_label(started.state, s.seat) for s in seats}
             roster = "\n".join(
-                f"• <@{s.user_id}> — {game.seat_label(started.state, s.seat)}"
+                f"• <@{s.user_id}>" + (f" — {labels[s.seat]}" if labels[s.seat] != s.seat else "")
                 for s in seats if s.user_id)
             await channel.send(f"**The game begins!**\n{roster}",
                                allowed_mentions=discord.AllowedMentions(users=False))

@@ -15,7 +15,9 @@ changes (H-02), so a hand that changes every move costs no new DM.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
+import importlib.util
 import io
 import json
 import logging
@@ -492,6 +494,13 @@ class Delivery:
             data = await asyncio.to_thread(_shrink_png, data, self.bot.settings.max_image_bytes)
         return data
 
+    async def render_card(self, game: str, view: dict[str, Any]) -> bytes | None:
+        """The turn card of `view` (its `turn` filled in), small enough to upload."""
+        data = await renderpool.render_card(game, view)
+        if data is not None and len(data) > self.bot.settings.max_image_bytes:
+            data = await asyncio.to_thread(_shrink_png, data, self.bot.settings.max_image_bytes)
+        return data
+
     async def picture(self, game: str, view: dict[str, Any], name: str,
                       description: str) -> discord.File | None:
         """An upload of `view` carrying `description`, its alt text (what it shows, in words)."""
@@ -780,7 +789,7 @@ class Delivery:
         header = f"**{game.title}** — game #{record.id}"
         if result is not None:
             footer = game.result_text(state, result, names)
-            footer = footer if plain else f"🏁 **{footer}**"
+            footer = f"Game over. {footer}" if plain else f"🏁 **Game over.** {footer}"
             caption = None
         else:
             doing = []
@@ -791,10 +800,13 @@ class Delivery:
                 doing.append(text if plain else f"⏳ {text}")
             footer = "\n".join(doing)
             caption = game.board_caption(state)
-        # The game's presentation hook may quieten the lines (e.g. True Horror, P-HORROR).
+        # The game's presentation hook may quieten the lines (e.g. True Horror, P-HORROR); a
+        # table that asked for plain words reads no rule ids anywhere in the post.
         shown = game.present(state, post.lines)
         if plain:
             shown = [strip_rule_ids(line) for line in shown]
+            caption = strip_rule_ids(caption) if caption else caption
+            footer = "\n".join(strip_rule_ids(line) for line in footer.split("\n"))
         body = [f"• {line}" for line in shown]
         dropped = 0
         while True:
@@ -817,13 +829,28 @@ class Delivery:
         return table_buttons(record.id)
 
     async def board_file(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         post: BoardPost, result: Result | None,
                          names: dict[str, str]) -> discord.File | None:
-        """The post's inline picture, described in words (alt text)."""
-        data = await self.full_board(record, game, state, names)
+        """The post's inline picture, described in words (alt text): the phone-sized turn card
+        (whose move, what to do, what just happened) for a game with a board picture — the
+        full board is one tap away (**Full board**) — else nothing."""
+        if not has_board_picture(record.game):
+            return None
+        view = game.view(state, None)
+        view["names"] = names
+        plain = game.plain_words(state)
+        happened = game.present(state, post.lines)
+        view["turn"] = {
+            "awaited": [names.get(s) or game.seat_label(state, s) for s in post.awaited],
+            "doing": " ".join(game.doing_text(state, s, names) for s in post.awaited),
+            "happened": [strip_rule_ids(line) if plain else line for line in happened][-4:],
+            "result": game.result_text(state, result, names) if result is not None else None,
+        }
+        data = await self.render_card(record.game, view)
         if data is None:
             return None
-        return discord.File(io.BytesIO(data), filename="board.png",
-                            description=game.alt_text(state, names))
+        return discord.File(io.BytesIO(data), filename="turn.png",
+                            description=game.alt_text(state, names) or game.title)
 
     async def full_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          names: dict[str, str]) -> bytes | None:
@@ -848,7 +875,7 @@ class Delivery:
                          channel: discord.abc.Messageable, users: dict[str, int | None],
                          names: dict[str, str]) -> None:
         content = self.board_text(record, game, state, post, result, users, names)
-        file = await self.board_file(record, game, state, names)
+        file = await self.board_file(record, game, state, post, result, names)
         view = self.board_components(record, game, state, post.awaited, result, users)
         kwargs: dict[str, Any] = {
             "allowed_mentions": discord.AllowedMentions(
@@ -874,7 +901,7 @@ class Delivery:
         """Edit the current post in place (new words, picture, buttons); False if it is gone."""
         assert record.board_message_id is not None
         content = self.board_text(record, game, state, post, result, users, names)
-        file = await self.board_file(record, game, state, names)
+        file = await self.board_file(record, game, state, post, result, names)
         view = self.board_components(record, game, state, post.awaited, result, users)
         message = channel.get_partial_message(record.board_message_id)  # type: ignore[attr-defined]
         try:
@@ -934,6 +961,13 @@ def turn_marker(state: Any) -> str:
 
 
 TURN_FIELDS = ("round", "game_turn", "turn_index", "active")
+
+
+@functools.cache
+def has_board_picture(game: str) -> bool:
+    """Whether `renders/<game>.py` draws this game's board (looked up, not imported: the
+    renderers live in the worker processes)."""
+    return importlib.util.find_spec(f"renders.{game}") is not None
 
 
 def _seat_index(state: Any, seat: str) -> int:

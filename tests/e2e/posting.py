@@ -13,6 +13,7 @@ reads the emulator's record of the thread:
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,8 +119,9 @@ class PostAudit:
         last = self.boards(emu, thread)[-1]
         for seat in result.winners:
             user = self.users.get(seat)
-            if user:
-                assert display[user] in last.content, (display[user], last.content)
+            if user:  # (a name opening the sentence may be capitalised)
+                assert display[user].casefold() in last.content.casefold(), (
+                    display[user], last.content)
         assert not last.custom_ids, "the game-over post carries no buttons"
         return last
 
@@ -132,10 +134,30 @@ class PostAudit:
         return pings, posts, changes
 
 
-def versions(message: MessageRecord) -> list[tuple[int, str, list[AttachmentRecord]]]:
-    """Every version of a message a reader saw: (written at, content, attachments)."""
-    out = [(h.written or message.order, h.content, h.attachments) for h in message.history]
-    out.append((message.written or message.order, message.content, message.attachments))
+@dataclass
+class Version:
+    """One version of a message as readers saw it (the bot edits its board post in place)."""
+
+    written: int
+    """Its position in the emulator's order: judge it by what was known then."""
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[AttachmentRecord]
+
+    @property
+    def blob(self) -> str:
+        """Everything a reader sees: text, embeds, button labels."""
+        return (self.content + json.dumps(self.embeds, ensure_ascii=False)
+                + json.dumps(self.components, ensure_ascii=False))
+
+
+def versions(message: MessageRecord) -> list[Version]:
+    """Every version of a message a reader saw, oldest first."""
+    out = [Version(h.written or message.order, h.content, h.embeds, h.components,
+                   h.attachments) for h in message.history]
+    out.append(Version(message.written or message.order, message.content, message.embeds,
+                       message.components, message.attachments))
     return out
 
 
@@ -143,8 +165,8 @@ def check_alt_text(emu: DiscordEmulator) -> int:
     """Every picture the bot uploaded, in any version of any message, has a description."""
     pictures = 0
     for message in emu.all_messages(include_ephemeral=True, include_deleted=True):
-        for _, _, attachments in versions(message):
-            for a in attachments:
+        for version in versions(message):
+            for a in version.attachments:
                 if a.filename.endswith(".png"):
                     pictures += 1
                     assert a.description and a.description.strip(), (a.filename, message.content)
