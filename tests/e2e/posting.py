@@ -153,11 +153,17 @@ class Version:
 
 
 def versions(message: MessageRecord) -> list[Version]:
-    """Every version of a message a reader saw, oldest first."""
-    out = [Version(h.written or message.order, h.content, h.embeds, h.components,
-                   h.attachments) for h in message.history]
-    out.append(Version(message.written or message.order, message.content, message.embeds,
-                       message.components, message.attachments))
+    """Every version of a message a reader saw, oldest first. An edit that only took the
+    buttons away keeps the words (and so the moment) of the version before it."""
+    out: list[Version] = []
+    snapshots = [(h.written or message.order, h.content, h.embeds, h.components,
+                  h.attachments) for h in message.history]
+    snapshots.append((message.written or message.order, message.content, message.embeds,
+                      message.components, message.attachments))
+    for written, content, embeds, components, attachments in snapshots:
+        if out and (content, embeds) == (out[-1].content, out[-1].embeds):
+            written = out[-1].written
+        out.append(Version(written, content, embeds, components, attachments))
     return out
 
 

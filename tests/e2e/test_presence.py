@@ -84,6 +84,7 @@ class Audit:
 
     moments: list[Moment] = field(default_factory=list)
     known: set[str] = field(default_factory=set)
+    revealed: set[str] = field(default_factory=set)
     held: dict[str, set[str]] = field(default_factory=dict)
     auto: AutoTable | None = None
 
@@ -95,11 +96,14 @@ class Audit:
             self.known.add(str(last.p("card")))
         self.known |= _public_ids(GAME.view(st, None)) | _played(st)
         names = {_card_name(c) for c in self.known}
-        # a token this move revealed (investigated) may be named by the move's posts
+        # a token a move revealed (investigated) may be named by that move's posts — and by
+        # every later version of the board post that carries that move's line
         down = {t.id for ts in st.tokens.values() for t in ts}
         if self.moments:
-            names |= {_token_name(t.id, t.kind) for ts in self.moments[-1].state.tokens.values()
-                      for t in ts if t.id not in down}
+            self.revealed |= {_token_name(t.id, t.kind)
+                              for ts in self.moments[-1].state.tokens.values()
+                              for t in ts if t.id not in down}
+        names |= self.revealed
         # the game-end post names the script (P-WIN)
         channel = hidden_from(st, None, self.known, names, script_told=st.outcome is not None)
         visitors = {s: hidden_from(st, s, self.known, names) for s in st.visitor_seats}
@@ -164,7 +168,7 @@ async def test_p_discord_whole_4_player_game_keeps_every_secret_out_of_the_threa
             assert not text_leaks(blob, moment.channel), (text_leaks(blob, moment.channel), blob)
             assert not any(w in blob for w in PRIVATE_WORDING), blob
             # P-DISCORD-02: every board post of the game says who may talk, and why
-            if version.attachments and version is not versions(thread[-1])[-1] \
+            if version.attachments and "Game over." not in version.content \
                     and moment.state.phase != "setup":
                 talk = Engine(moment.state).table_talk()
                 head = "Table talk allowed." if talk["allowed"] else "No table talk now."
