@@ -648,7 +648,9 @@ class Lobby(commands.Cog):
             await self.announce_start(started)
         old = await delivery_for(self.bot).thread(record)
         if old is not None:
-            await old.send(f"🔁 Rematch: game #{started.record.id} in {thread.mention}.",
+            plain = game.plain_words(started.state)  # True Horror: no emoji in its thread
+            await old.send(f"{'' if plain else '🔁 '}Rematch: game #{started.record.id} in "
+                           f"{thread.mention}.",
                            allowed_mentions=discord.AllowedMentions.none())
         await reply(interaction, f"Rematch started in {thread.mention}.")
 
@@ -751,12 +753,15 @@ class Lobby(commands.Cog):
         game = game_of(record)
         where = f"<#{record.thread_id}>" if record.thread_id else "the game's thread"
         delivery = delivery_for(self.bot)
+        # A table that asked for plain words (True Horror) reads no emoji from the bot.
+        plain = game.plain_words(await self.bot.tables.state(record.id))
         if stage in ("enforce", "ai"):
             what = ("the rule's default move was played for you" if stage == "enforce" else
                     "the built-in AI now plays your seat until you're back — any `/game` "
                     "command in the thread or **My choices** takes it back")
             for user_id in user_ids:
-                await delivery.dm(user_id, f"⌛ The table's deadline passed in **{game.title}** "
+                await delivery.dm(user_id, f"{'' if plain else '⌛ '}The table's deadline "
+                                  f"passed in **{game.title}** "
                                   f"(game #{record.id}): {what}. {where}")
             return
         if stage == "ping":
@@ -774,7 +779,8 @@ class Lobby(commands.Cog):
                     await delivery.thread_gone(record)
             return
         for user_id in user_ids:
-            await delivery.dm(user_id, f"⏳ It's your move in **{game.title}** "
+            await delivery.dm(user_id, f"{'' if plain else '⏳ '}It's your move in "
+                              f"**{game.title}** "
                               f"(game #{record.id}) — {where}.")
 
     async def enforce_default(self, record: GameRecord, result: Any) -> None:

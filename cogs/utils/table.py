@@ -5,11 +5,16 @@ ids name the game, the seat and the decision the seat faced (`Game.decision_id`)
 from an earlier turn is refused kindly and components keep working after a restart
 (`DynamicItem`s are matched by template, not by a live View).
 
-Delivery: public events go to the game's thread with a fresh board picture (the previous
-board loses its buttons); private events go by DM to the seats allowed to see them; a DM that
-fails is reported in the thread without the secret. Each seat's private summary (its hand and
-other secrets, `Game.private_summary`) lives in one DM that is edited whenever the summary
-changes (H-02), so a hand that changes every move costs no new DM.
+Delivery: public events go to the game's thread. A new board post (pinging whoever newly has to
+decide; the previous post loses its buttons) comes only when the decision passes to someone
+else or a new turn begins; while the same seats keep deciding, their post is edited in place
+(new turn card, the stretch's event lines growing) and pings nobody (`Delivery.post_board`,
+`BoardPost`, stored so a restart keeps the policy). The inline picture is the phone-sized turn
+card; **Full board** shows the whole board ephemerally, rendered once per game version. Every
+upload carries alt text (`Game.alt_text`). Private events go by DM to the seats allowed to see
+them; a DM that fails is reported in the thread without the secret. Each seat's private
+summary (its hand and other secrets, `Game.private_summary`) lives in one DM that is edited
+whenever the summary changes (H-02), so a hand that changes every move costs no new DM.
 """
 
 from __future__ import annotations
@@ -558,8 +563,9 @@ class Delivery:
             return
         game = game_of(res.record)
         where = f"<#{res.record.thread_id}>" if res.record.thread_id else "the game's thread"
+        bell = "" if game.plain_words(res.state) else "🔔 "
         for user_id in users:
-            await self.dm(user_id, f"🔔 Your turn is near in **{game.title}** (game "
+            await self.dm(user_id, f"{bell}Your turn is near in **{game.title}** (game "
                           f"#{res.record.id}): you're next after "
                           f"{game.seat_label(res.state, res.awaited[0])} — {where}.")
 

@@ -138,7 +138,7 @@ class Audit:
         self.snapshots.append(self.snapshot(st))
 
     def check(self) -> tuple[int, int, int, list[str]]:
-        """(messages audited, secrets tracked, secrets seen where allowed, leaks)."""
+        """(message versions audited, secrets tracked, secrets seen where allowed, leaks)."""
         emu = self.table.emu
         # Who read each message: the DM's user, an ephemeral answer's presser, else everyone.
         dm_owner = {u.dm_channel_id: str(u.id) for u in emu.users.values() if u.dm_channel_id}
@@ -152,8 +152,9 @@ class Audit:
             if m.author_id != emu.bot_user.id and not m.ephemeral:
                 continue
             reader = dm_owner.get(m.channel_id) or (presser.get(m.id) if m.ephemeral else None)
-            audited += 1
             for written, blob in _blobs(m):
+                audited += 1  # each version: a board post is edited in place while its
+                # player keeps acting (#13)
                 i = max(0, bisect.bisect_left(self.marks, written) - 1)
                 secrets, seats = self.snapshots[i]
                 known = seats.get(self.seat_of_user.get(reader or "", ""), "") if reader else ""
@@ -176,6 +177,7 @@ def _stub_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
         return _PIXEL
 
     monkeypatch.setattr("bot.renderpool.render", pixel)
+    monkeypatch.setattr("bot.renderpool.render_card", pixel)
 
 
 @pytest.mark.parametrize(("game_name", "mode", "players"), MODES,
