@@ -667,7 +667,7 @@ class Lobby(commands.Cog):
             label = game.seat_label(res.state, res.seat)
             event = Event(kind="undo", text=f"{label} took back their last move "
                           f"({game.describe(res.state, res.seat, res.undone)}).")
-            await delivery.after_action(res.record, res.state, [event], None)
+            await delivery.after_action(res.record, res.state, [event], None, actor=res.seat)
         await reply(interaction, "Undone. The board is back as it was before your move.")
 
     @game.command(name="log", description="The game so far as text")

@@ -687,7 +687,8 @@ class Delivery:
             except discord.HTTPException:
                 log.warning("game %s: an after-action step failed", record.id, exc_info=True)
         try:
-            await self.post_board(record, game, state, public_lines, result, channel, users)
+            await self.post_board(record, game, state, public_lines, result, channel, users,
+                                  actor=actor)
             if closed:
                 await channel.send(
                     f"I couldn't DM {', '.join(closed)} (DMs closed). Something private "
@@ -747,9 +748,10 @@ class Delivery:
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          lines: list[str], result: Result | None,
                          channel: discord.abc.Messageable,
-                         users: dict[str, int | None]) -> None:
+                         users: dict[str, int | None], actor: str | None = None) -> None:
         """Show the board after a move: one new post per change of decider (pinging whoever
-        newly has to decide), else the current post edited in place, pinging nobody."""
+        newly has to decide, but not `actor`, who just acted and is watching: an undo), else
+        the current post edited in place, pinging nobody."""
         names = await self.names(users)
         awaited = ([] if result is not None else
                    sorted(game.to_act(state), key=lambda s: _seat_index(state, s)))
@@ -768,7 +770,8 @@ class Delivery:
         else:
             newcomers = [s for s in awaited if previous is None or s not in previous.awaited]
             post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
-                             pinged=await self._to_ping(record, newcomers, users))
+                             pinged=await self._to_ping(
+                                 record, [s for s in newcomers if s != actor], users))
         await self._new_board(record, game, state, post, result, channel, users, names)
 
     async def _to_ping(self, record: GameRecord, seats: list[str],
@@ -869,7 +872,10 @@ class Delivery:
         public = game.view(state, None)
         public["names"] = names
         task = asyncio.ensure_future(self.render(record.game, public))
+        self._full.pop(record.id, None)
         self._full[record.id] = (key, task)
+        while len(self._full) > FULL_BOARDS_KEPT:  # the least recently rendered go first
+            self._full.pop(next(iter(self._full)))
         try:
             return await asyncio.shield(task)
         except Exception:
@@ -927,6 +933,10 @@ class Delivery:
         await self.bot.storage.set_board_message(record.id, message_id, record.version,
                                                  post.dump())
 
+
+FULL_BOARDS_KEPT = 32
+"""Full-board renders kept (one per game, the newest games'): a press at the same version
+costs no render; older games render again when pressed."""
 
 MAX_POST_LINES = 60
 """Event lines one board post keeps (a long turn's oldest lines stay in `/game log`)."""

@@ -201,3 +201,17 @@ async def test_status_and_hand_answer_in_words_with_described_pictures(table: Ta
     status = await table.slash(table.bob, table.thread(), "game status")
     assert game.status_lines(state, None, names)[0] in status.text
     check_alt_text(table.emu)
+
+
+async def test_undo_edits_the_post_and_pings_nobody(table: Table) -> None:
+    await _highcard(table)
+    await table.click(table.alice, table.board(), label="Wager 1")
+    post = _boards(table)[-1]
+    assert post.pinged_user_ids == [table.bob.id]
+    res = await table.slash(table.alice, table.thread(), "game undo")
+    assert "Undone" in res.text
+    # alice sets the wager again: the game waits for fewer players, so the same post is
+    # edited (it says who took back what) and nobody is pinged anew
+    assert _boards(table)[-1].id == post.id
+    assert "took back their last move" in post.content and "⏳ alice: " in post.content
+    assert post.pinged_user_ids == [table.bob.id]
