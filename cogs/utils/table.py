@@ -463,8 +463,6 @@ class Delivery:
         self._summaries: dict[tuple[int, str], SummaryDM] = {}
         # Cogs' own follow-ups of every delivered move (e.g. a game channel's permissions).
         self.after_hooks: list[AfterAction] = []
-        # game id -> (board message id, what it stands for); storage has it after a restart.
-        self._posts: dict[int, tuple[int, BoardPost]] = {}
         # game id -> (version key, the full board's render): one render per version.
         self._full: dict[int, tuple[Any, asyncio.Future[bytes | None]]] = {}
 
@@ -734,16 +732,11 @@ class Delivery:
         return posted
 
     async def current_post(self, record: GameRecord) -> BoardPost | None:
-        """What the game's current board post stands for (remembered, else from storage)."""
+        """What the game's current board post stands for. Read from storage every time (one
+        small read per move): another shard process may have posted for this game since."""
         if not record.board_message_id:
             return None
-        known = self._posts.get(record.id)
-        if known is not None and known[0] == record.board_message_id:
-            return known[1]
-        post = BoardPost.load(await self.bot.storage.board_post(record.id))
-        if post is not None:
-            self._posts[record.id] = (record.board_message_id, post)
-        return post
+        return BoardPost.load(await self.bot.storage.board_post(record.id))
 
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          lines: list[str], result: Result | None,
@@ -929,7 +922,6 @@ class Delivery:
         return True
 
     async def _remember(self, record: GameRecord, message_id: int, post: BoardPost) -> None:
-        self._posts[record.id] = (message_id, post)
         await self.bot.storage.set_board_message(record.id, message_id, record.version,
                                                  post.dump())
 
