@@ -44,6 +44,7 @@ __all__ = [
     "clear_layer_cache",
     "die",
     "disc",
+    "distinct_initials",
     "draw_text",
     "draw_text_in_box",
     "ellipsize",
@@ -56,12 +57,14 @@ __all__ = [
     "icon",
     "mix",
     "note_truncation",
+    "pick_fitting",
     "progress_bar",
     "readable_on",
     "reset_truncations",
     "rounded_box",
     "text_width",
     "truncations",
+    "try_fit_lines",
     "wrap",
 ]
 
@@ -267,14 +270,40 @@ def fit_lines(
     """The largest font from ``size`` down to ``min_size`` in which ``text`` wraps into
     ``max_lines`` lines without splitting a word, and those lines. At ``min_size`` the words
     may split (and, past ``max_lines``, the text is cut and noted)."""
+    fitted = try_fit_lines(text, max_width, size, min_size, bold, max_lines)
+    if fitted is not None:
+        return fitted
+    fnt = font(min_size, bold)
+    return fnt, wrap(text, fnt, max_width, max_lines=max_lines)
+
+
+def try_fit_lines(
+    text: str,
+    max_width: float,
+    size: int,
+    min_size: int = 12,
+    bold: bool = False,
+    max_lines: int | None = None,
+) -> tuple[Font, list[str]] | None:
+    """As :func:`fit_lines`, but None when the text does not fit whole (nothing is cut)."""
     for s in range(size, min_size - 1, -1):
         fnt = font(s, bold)
         words_fit = all(text_width(w, fnt) <= max_width for w in text.split())
         lines = wrap(text, fnt, max_width) if words_fit else []
         if words_fit and (max_lines is None or len(lines) <= max_lines):
             return fnt, lines
-    fnt = font(min_size, bold)
-    return fnt, wrap(text, fnt, max_width, max_lines=max_lines)
+    return None
+
+
+def pick_fitting(candidates: Sequence[str], fnt: Font, max_width: float) -> str:
+    """The first non-empty candidate that fits ``max_width`` in ``fnt`` shrunk as
+    :func:`draw_text` would (to 70 %); the last one if none does. For a long text with
+    shorter stand-ins (a name for a sentence, a count for a list)."""
+    options = [c for c in candidates if c]
+    for text in options:
+        if text_width(text, _shrunk(text, fnt, max_width)) <= max_width:
+            return text
+    return options[-1] if options else ""
 
 
 def _shrunk(text: str, fnt: Font, max_width: float) -> Font:
@@ -399,6 +428,36 @@ def chip(
         anchor="mm",
     )
     return w
+
+
+# --------------------------------------------------------------------------- pawn labels
+
+
+def distinct_initials(names: Iterable[str], initials: Callable[[str], str]) -> dict[str, str]:
+    """A short label per name, ``initials(name)`` unless another name shares it; then each of
+    those names takes the shared first letter and its first later letter that makes a label
+    nobody else has ("The Descendant" Ds, "The Detective" Dt, not both "De"), so colour is
+    never the only difference between two pawns."""
+    unique = list(dict.fromkeys(n for n in names if n))
+    out = {n: initials(n) for n in unique}
+    counts: dict[str, int] = {}
+    for label in out.values():
+        counts[label] = counts.get(label, 0) + 1
+    taken = {label for label, k in counts.items() if k == 1}
+    for name in unique:
+        shared = out[name]
+        if counts[shared] < 2:
+            continue
+        words = name.split()
+        start = next((k for k, w in enumerate(words) if w[:1].upper() == shared[:1].upper()), 0)
+        letters = [c for c in "".join(words[start:]) if c.isalnum()]
+        for c in letters[1:]:
+            label = shared[0] + c.lower()
+            if label != shared and label not in taken:
+                out[name] = label
+                taken.add(label)
+                break
+    return out
 
 
 # --------------------------------------------------------------------------- shapes

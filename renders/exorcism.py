@@ -52,6 +52,7 @@ from renders.common import (
     chip,
     die,
     disc,
+    distinct_initials,
     draw_text,
     draw_text_in_box,
     encode_png,
@@ -60,6 +61,7 @@ from renders.common import (
     hatch,
     icon,
     mix,
+    pick_fitting,
     progress_bar,
     readable_on,
     rounded_box,
@@ -210,6 +212,8 @@ class SlotV:
     ghost: bool = False
     hand_count: int = 0
     note: str = ""
+    ongoing_names: list[str] = field(default_factory=list)
+    initials: str = ""
 
 
 @dataclass
@@ -236,6 +240,7 @@ class Board:
     ghosts: dict[str, str | None]
     slots: list[SlotV]
     lookouts: list[str]
+    initials: dict[str, str]
     wounded: list[str]
     devoured: list[str]
     escaped: list[str]
@@ -344,6 +349,14 @@ def _short_reward(task: Mapping[str, Any]) -> str:
 
 def _read(view: Mapping[str, Any]) -> Board:
     """The view dict (``rules.exorcism.view``) as typed records, tolerant of missing keys."""
+    # One label per Character, distinct across every Character in the view (pawns, panels,
+    # Lookouts, the Wounded): colour is never the only difference.
+    all_names = [_s(_d(p).get("name")) for c in _l(view.get("cells"))
+                 for p in _l(_d(c).get("pawns"))]
+    all_names += [_s(_d(i).get("name")) for i in _l(view.get("investigators"))]
+    for group in _d(view.get("characters")).values():
+        all_names += [_name_of(x) for x in _l(group)]
+    initials = distinct_initials(all_names, _initials)
     seats_info = [_d(x) for x in _l(view.get("seats_info"))]
     names = _d(view.get("names"))
     ova = _d(view.get("ova"))
@@ -414,6 +427,7 @@ def _read(view: Mapping[str, Any]) -> Board:
                     seat_label=seat_name(seat),
                     colour=pawn_colour(seat, role),
                     character=char or "(awaiting rescue)",
+                    initials=initials.get(char) or _initials(char),
                     role={"primary": "Primary", "secondary": "Secondary"}.get(role, "Investigator"),
                     tools=_tools(inv.get("tools")),
                     tasks=len(_l(info.get("tasks"))) if first else -1,
@@ -422,6 +436,9 @@ def _read(view: Mapping[str, Any]) -> Board:
                         _s(_d(t).get("ongoing")) or _s(_d(t).get("name"))
                         for t in _l(info.get("ongoing"))
                     ]
+                    if first
+                    else [],
+                    ongoing_names=[_s(_d(t).get("name")) for t in _l(info.get("ongoing"))]
                     if first
                     else [],
                     status=status,
@@ -436,7 +453,7 @@ def _read(view: Mapping[str, Any]) -> Board:
         loc = c.get("location")
         pawns = [
             Pawn(
-                _initials(_s(p.get("name"))),
+                initials.get(_s(p.get("name"))) or _initials(_s(p.get("name"))),
                 _s(p.get("name")),
                 pawn_colour(_s(p.get("seat")), _s(p.get("role"))),
             )
@@ -526,6 +543,7 @@ def _read(view: Mapping[str, Any]) -> Board:
         ghosts=ghosts,
         slots=slots,
         lookouts=[_name_of(x) for x in _l(chars.get("lookouts"))],
+        initials=initials,
         wounded=[_name_of(x) for x in _l(chars.get("wounded"))],
         devoured=[_name_of(x) for x in _l(chars.get("devoured"))],
         escaped=[_name_of(x) for x in _l(chars.get("escaped"))],
@@ -1094,7 +1112,8 @@ def _chips(
         draw_text(d, (tx, y + h / 2), text, fnt, fg, anchor="lm", max_width=x + w - 6 - tx)
 
 
-def _discs(d: ImageDraw.ImageDraw, area: Box, items: Sequence[tuple[str, Colour, str]]) -> None:
+def _discs(d: ImageDraw.ImageDraw, area: Box, items: Sequence[tuple[str, Colour, str]],
+           labels: Mapping[str, str]) -> None:
     """Characters as small discs with initials and a badge icon (when names do not fit)."""
     x0, y0, x1, y1 = area
     size = min(40.0, y1 - y0)
@@ -1108,7 +1127,7 @@ def _discs(d: ImageDraw.ImageDraw, area: Box, items: Sequence[tuple[str, Colour,
             size / 2,
             colour,
             outline=(12, 10, 16),
-            label=_initials(name),
+            label=labels.get(name) or _initials(name),
             label_size=17,
         )
         if ic:
@@ -1140,7 +1159,7 @@ def _draw_wounded(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
     if _layout_chips(area, items, 18, 16).fits:
         _chips(d, area, items, min_size=16)
     else:
-        _discs(d, area, items)
+        _discs(d, area, items, b.initials)
 
 
 def _draw_house(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
@@ -1569,7 +1588,7 @@ def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
     if s.ghost:
         _ghost_shape(d, "wraith", (x0 + 8, cy1 - r - 2, x0 + 10 + 2 * r, cy1 + r + 2))
     else:
-        label = _initials(s.character) if not s.character.startswith("(") else "?"
+        label = s.initials if not s.character.startswith("(") else "?"
         disc(
             d,
             (x0 + 10 + r, cy1),
@@ -1637,9 +1656,15 @@ def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
         extra.append((counts, (232, 224, 250)))
     if s.note:
         extra.append((s.note, (255, 160, 160)))
-    if s.ongoing:
-        extra.append(("★ " + ", ".join(s.ongoing), GOLD))
     x = x0 + 12
+    if s.ongoing:
+        # The Ongoing Abilities in full when they fit, else the Tasks' names, else a count:
+        # never a cut sentence (issue #13).
+        room = x1 - 12 - x - sum(text_width(t, font(18, True)) + 16 for t, _ in extra)
+        names = [n for n in s.ongoing_names if n]
+        extra.append((pick_fitting(
+            ["★ " + ", ".join(s.ongoing), "★ " + ", ".join(names) if names else "",
+             f"★ {len(s.ongoing)} Ongoing"], font(18, True), room), GOLD))
     for text, colour in extra:
         if x > x1 - 60:
             break

@@ -59,6 +59,7 @@ from renders.common import (
     cached_layer,
     chip,
     disc,
+    distinct_initials,
     draw_text,
     draw_text_in_box,
     encode_png,
@@ -894,7 +895,9 @@ def _draw_wall(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
     label = "THE ANCIENT ONE" if b.mode == "alliance" else "THE WALL"
     _title(d, WALL_BOX, label)
     if who:
-        draw_text(d, (x1 - 14, y0 + 8), who, font(19, True), TEXT, anchor="ra", max_width=240)
+        room = x1 - x0 - 42 - text_width(label, font(19, True))
+        wf = fit_font(who, room, 19, min_size=12, bold=True)
+        draw_text(d, (x1 - 14, y0 + 8), who, wf, TEXT, anchor="ra", max_width=room)
     # The card.
     cy0 = y0 + 40
     card: Box = (x0 + 14, cy0, x0 + 14 + 132, cy0 + 180)
@@ -1292,7 +1295,7 @@ def _hand_pips(
     return x + slots * (w + gap)
 
 
-def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV) -> None:
+def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV, label: str) -> None:
     x0, y0, x1, y1 = box
     fill = mix(inv.colour, PANEL, 0.86) if not inv.insane else (36, 30, 38)
     rounded_box(
@@ -1311,7 +1314,7 @@ def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV) -> None:
         r,
         inv.colour if not inv.insane else (96, 90, 100),
         outline=(12, 10, 16),
-        label=_initials(inv.character) if not inv.character.startswith("(") else "?",
+        label=label,
         label_size=17,
         label_fill=(14, 12, 18),
     )
@@ -1340,10 +1343,6 @@ def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV) -> None:
     # Line 2: the player, and the marks (Target, Regrouped, shield).
     cy2 = y0 + 52
     x = x0 + 12
-    px = draw_text(
-        d, (x, cy2), inv.player, font(18), MUTED, anchor="lm", max_width=(x1 - x0) * 0.45
-    )
-    x += px + 10
     marks: list[tuple[str, Colour, str]] = []
     if inv.target:
         marks.append(("TARGET", (230, 70, 70), "eye"))
@@ -1351,7 +1350,23 @@ def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV) -> None:
         marks.append(("REGROUPED", (90, 150, 220), "hourglass"))
     if inv.shield:
         marks.append(("SHIELD", (120, 200, 140), "cross"))
+    # The player's name takes what the marks leave (a long display name shrinks, uncut);
+    # when even 12 px does not fit, the marks are drawn as their icons alone.
+    icons_only = False
+    marks_w = sum(text_width(t, font(16, True)) + 12 + 21 + 6 for t, _, _ in marks)
+    room = max((x1 - x0) * 0.45, x1 - 8 - x - 10 - marks_w)
+    if marks and text_width(inv.player, font(12)) > room:
+        icons_only = True
+        room = x1 - 8 - x - 10 - 32 * len(marks)
+    pf = fit_font(inv.player, room, 18, min_size=12)
+    px = draw_text(d, (x, cy2), inv.player, pf, MUTED, anchor="lm", max_width=room)
+    x += px + 10
     for text, colour, ic in marks:
+        if icons_only:
+            rounded_box(d, (x, cy2 - 12, x + 26, cy2 + 13), 5, fill=colour)
+            icon(d, ic, (x + 4, cy2 - 8, x + 22, cy2 + 9), readable_on(colour), back=colour)
+            x += 32
+            continue
         tw = text_width(text, font(16, True)) + 12 + 21
         if x + tw > x1 - 8:
             break
@@ -1391,11 +1406,15 @@ def _draw_investigators(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
         return
     cols, _rows = _inv_grid(len(invs))
     pw = (x1 - x0 - 20 - PANEL_GAP * (cols - 1)) / cols
+    # Two Investigators never share a disc label (colour is never the only difference).
+    labels = distinct_initials(
+        [i.character for i in invs if not i.character.startswith("(")], _initials)
     for i, inv in enumerate(invs):
         r, c = divmod(i, cols)
         bx = x0 + 10 + c * (pw + PANEL_GAP)
         by = y0 + 8 + r * (INV_PANEL_H + PANEL_GAP)
-        _draw_investigator(d, (bx, by, bx + pw, by + INV_PANEL_H), inv)
+        _draw_investigator(d, (bx, by, bx + pw, by + INV_PANEL_H), inv,
+                           labels.get(inv.character, "?"))
 
 
 def _draw_events(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:

@@ -51,6 +51,7 @@ from renders.common import (
     chip,
     die,
     disc,
+    distinct_initials,
     draw_text,
     draw_text_in_box,
     ellipsize,
@@ -60,8 +61,11 @@ from renders.common import (
     icon,
     mix,
     note_truncation,
+    pick_fitting,
     rounded_box,
     text_width,
+    truncations,
+    try_fit_lines,
     wrap,
 )
 
@@ -387,6 +391,10 @@ def _read(view: Mapping[str, Any]) -> Board:
             fear_cards=[_card(c) for c in _l(v.get("fear_cards"))],
             bonded=bool(v.get("bonded")), active=bool(v.get("active")), colour=colour))
 
+    # Two characters never share a pawn label (The Descendant Ds, The Detective Dt).
+    distinct = distinct_initials([v.name for v in b.visitors], _initials)
+    for v in b.visitors:
+        b.seat_initials[v.seat] = distinct.get(v.name, b.seat_initials[v.seat])
     for r in _l(view.get("rooms")):
         r = _d(r)
         toks = [_s(_d(t).get("kind")) for t in _l(r.get("tokens"))]
@@ -689,8 +697,8 @@ def _draw_room(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, r: RoomV, b: 
     edge = ROOM_LIT_EDGE if r.lit else ROOM_DARK_EDGE
     if r.sealed:  # P-CHAMBER-03: bricked up until the passage is found
         rounded_box(d, box, 10, fill=(30, 26, 34), outline=(90, 80, 100), width=3)
-        for k in range(int(y0) + 40, int(y1) - 4, 14):
-            d.line((x0 + 6, k, x1 - 6, k), fill=(48, 42, 54), width=2)
+        for ly in range(int(y0) + 40, int(y1) - 4, 14):
+            d.line((x0 + 6, ly, x1 - 6, ly), fill=(48, 42, 54), width=2)
         draw_text(d, (x0 + 10, y0 + 7), r.name, fit_font(r.name, x1 - x0 - 20, 20, 13, True),
                   MUTED)
         draw_text(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 4), "SEALED", font(18, True), MUTED,
@@ -716,8 +724,8 @@ def _draw_room(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, r: RoomV, b: 
         icon(d, "flame", (fx + 3, fy + 3, fx + fs - 3, fy + fs), FLAME if r.fireplace_lit
              else FLAME_OUT)
     right_limit = x1 - (56 if r.fireplace else 10)
-    has_chips = bool(r.drains or stairs)
-    bottom_limit = y1 - (32 if has_chips else 6)
+    chip_rows = _room_chip_rows(r, stairs, x1 - x0 - 16)
+    bottom_limit = y1 - (6 + 26 * len(chip_rows) if chip_rows else 6)
     visitors = {v.seat: v for v in b.visitors}
     # one flow of pieces: visitor pawns, the spirit pawn, dice, face-down tokens
     pieces: list[tuple[str, Any]] = [("v", s) for s in r.visitors]
@@ -726,51 +734,100 @@ def _draw_room(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, r: RoomV, b: 
     pieces += [("d", v) for v in r.dice]
     pieces += [("t", k) for k in range(r.spirit_tokens)]
     pieces += [("t", None)] * r.small_tokens
-    row_h = 38.0
-    x, y = content_x, y0 + 34
-    limit = right_limit
-    for kind, val in pieces:
-        w = 36.0 if kind in ("v", "p") else (30.0 if kind == "d" else 27.0)
-        if x + w > limit:
-            x, y = content_x, y + row_h
-            limit = x1 - 10
-        if y + row_h - 4 > bottom_limit:
-            draw_text(d, (x1 - 12, bottom_limit), "…", font(18, True), TEXT, anchor="rs")
-            note_truncation(f"{r.name}: more pieces than the room shows")
+    # Pieces at full size if they fit, else smaller (to 60 %), before any is left out.
+    placed: list[tuple[str, Any, float, float]] = []
+    k = 1.0
+    for k in (1.0, 0.8, 0.7, 0.6):
+        placed = _flow_pieces(pieces, k, content_x, y0 + 34, right_limit, x1 - 10,
+                              bottom_limit)
+        if len(placed) == len(pieces):
             break
-        cy = y + row_h / 2 - 2
+    if len(placed) < len(pieces):
+        draw_text(d, (x1 - 12, bottom_limit), "…", font(18, True), TEXT, anchor="rs")
+        note_truncation(f"{r.name}: more pieces than the room shows")
+    for kind, val, x, cy in placed:
         if kind == "v":
-            _visitor_pawn(d, (x + 16, cy), 16, visitors.get(val), val, b)
+            _visitor_pawn(d, (x + 16 * k, cy), 16 * k, visitors.get(val), val, b)
         elif kind == "p":
-            _spirit_pawn(d, (x + 16, cy), 16)
+            _spirit_pawn(d, (x + 16 * k, cy), 16 * k)
         elif kind == "d":
-            die(d, (x, cy - 13, x + 26, cy + 13), val, face=(245, 238, 228), pip=(120, 20, 30))
+            die(d, (x, cy - 13 * k, x + 26 * k, cy + 13 * k), val, face=(245, 238, 228),
+                pip=(120, 20, 30))
         elif val is None:
-            _token(d, (x + 12, cy), 12, False)
+            _token(d, (x + 12 * k, cy), 12 * k, False)
         else:
             # the spirit sees its clues' identities (first letters); others see "S"
             label = r.spirit_names[val][:2] if val < len(r.spirit_names) else "S"
-            _token(d, (x + 12, cy), 12, True, label or "S")
+            _token(d, (x + 12 * k, cy), 12 * k, True, label or "S")
+    # chips at the bottom, in one or two rows: drains and stairs
+    for j, row in enumerate(reversed(chip_rows)):
+        cy = y1 - 27 - 26 * j
+        cx2 = x0 + 8
+        for label, col, locked in row:
+            w = _small_chip(d, cx2, cy, label, col, x1 - 8 - cx2 - (20 if locked else 0))
+            if locked:
+                icon(d, "lock", (cx2 + w - 2, cy + 2, cx2 + w + 17, cy + 21), LOCK_RED)
+                w += 20
+            cx2 += w + 4
+
+
+def _flow_pieces(pieces: Sequence[tuple[str, Any]], k: float, x0: float, y0: float,
+                 first_limit: float, limit: float, bottom: float
+                 ) -> list[tuple[str, Any, float, float]]:
+    """Where each piece goes at scale ``k`` (left x, centre y), in rows; stops at the
+    first piece that does not fit above ``bottom``."""
+    row_h = 38.0 * k
+    x, y, right = x0, y0, first_limit
+    out: list[tuple[str, Any, float, float]] = []
+    for kind, val in pieces:
+        w = (36.0 if kind in ("v", "p") else (30.0 if kind == "d" else 27.0)) * k
+        if x + w > right:
+            x, y, right = x0, y + row_h, limit
+        if y + row_h - 4 > bottom:
+            break
+        out.append((kind, val, x, y + row_h / 2 - 2))
         x += w + 2
-    # chips at the bottom: drains and stairs
-    cy = y1 - 27
-    cx2 = x0 + 8
+    return out
+
+
+_Chip = tuple[str, Colour, bool]
+
+
+def _chip_w(label: str, locked: bool) -> float:
+    return text_width(label, font(15, True)) + 12 + (20 if locked else 0)
+
+
+def _room_chip_rows(r: RoomV, stairs: Sequence[tuple[DoorV, str]],
+                    width: float) -> list[list[_Chip]]:
+    """A room's drain and stair chips flowed into at most two rows, each label in its
+    longest form that lets them all fit ("Stairs Salon", then "↕ Salon"; "Drain: Echo",
+    then "Echo" on the spirit's colour)."""
+    long: list[list[str]] = []
+    meta: list[tuple[Colour, bool]] = []
     for name in r.drains:
-        w = _small_chip(d, cx2, cy, f"Drain: {name}", SPIRIT, x1 - 8 - cx2)
-        cx2 += w + 4
+        long.append([f"Drain: {name}", name])
+        meta.append((SPIRIT, False))
     for door, other in stairs:
         col = {"open": GOOD, "closed": WOOD, "locked": LOCK_RED}[_door_state(door)]
-        room_w = x1 - 8 - cx2 - (20 if door.locked else 0)
-        label = f"{'Passage' if door.passage else 'Stairs'} {other}"
-        if text_width(label, font(15, True)) + 12 > room_w:
-            label = f"↕ {other}"
-        if room_w < 50:
-            break
-        w = _small_chip(d, cx2, cy, label, col, room_w)
-        if door.locked:
-            icon(d, "lock", (cx2 + w - 2, cy + 2, cx2 + w + 17, cy + 21), LOCK_RED)
-            w += 20
-        cx2 += w + 4
+        long.append([f"{'Passage' if door.passage else 'Stairs'} {other}", f"↕ {other}"])
+        meta.append((col, door.locked))
+    if not long:
+        return []
+    rows: list[list[_Chip]] = []
+    for form in (0, 1):
+        for max_rows in (1, 2):
+            rows = [[]]
+            used = 0.0
+            for forms, (col, locked) in zip(long, meta, strict=True):
+                w = _chip_w(forms[form], locked)
+                if rows[-1] and used + w > width:
+                    rows.append([])
+                    used = 0.0
+                rows[-1].append((forms[form], col, locked))
+                used += w + 4
+            if len(rows) <= max_rows:
+                return rows
+    return rows
 
 
 def _draw_manor(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
@@ -911,8 +968,13 @@ def _draw_bottom_bar(d: ImageDraw.ImageDraw, b: Board) -> None:
                   max_width=WIDTH - x - MARGIN)
     x += w + 14
     if b.talk_why and x < WIDTH - 200:
-        draw_text(d, (x, y0 + 20), b.talk_why, font(18), MUTED, anchor="lm",
-                  max_width=WIDTH - x - MARGIN)
+        # The reason in full if it fits, else its first clause (the names after a colon are
+        # on the "Alone:" line already, and the chip says whether talk is allowed).
+        head = b.talk_why.split(":", 1)[0].rstrip(".") + "."
+        why = pick_fitting([b.talk_why, head], font(18), WIDTH - x - MARGIN)
+        if text_width(why, font(13)) <= WIDTH - x - MARGIN:
+            draw_text(d, (x, y0 + 20), why, font(18), MUTED, anchor="lm",
+                      max_width=WIDTH - x - MARGIN)
     line2 = ""
     if b.over and b.result_reason:
         line2 = b.result_reason
@@ -1091,10 +1153,20 @@ def _draw_visitors(d: ImageDraw.ImageDraw, b: Board) -> None:
         tags.append(("candle lit" if v.candle_lit else "candle out",
                      FLAME if v.candle_lit else FLAME_OUT))
         tags_w = sum(text_width(t, cf) + 17 for t, _ in tags)
-        w = draw_text(d, (tx, py0 + 22), title, font(20, True), v.colour, anchor="lm",
-                      max_width=max(200.0, box[2] - 18 - tx - tags_w))
+        # A long title (a long display name) first takes the candle's words (a flame
+        # icon, lit or out, says the same), then shrinks: never cut.
+        candle_icon = text_width(title, font(14, True)) > box[2] - 18 - tx - tags_w
+        if candle_icon:
+            tags_w -= text_width(tags[-1][0], cf) + 17 - 28
+        room = box[2] - 18 - tx - tags_w
+        w = draw_text(d, (tx, py0 + 22), title, fit_font(title, room, 20, 13, True), v.colour,
+                      anchor="lm", max_width=room)
         x = tx + w + 10
-        for text, col in tags:
+        for k, (text, col) in enumerate(tags):
+            if candle_icon and k == len(tags) - 1:
+                rounded_box(d, (x, py0 + 11, x + 24, py0 + 33), 11, fill=(40, 32, 28))
+                icon(d, "flame", (x + 4, py0 + 13, x + 20, py0 + 31), col, back=(40, 32, 28))
+                break
             wch = text_width(text, cf) + 12
             if x + wch > box[2] - 8:
                 break
@@ -1115,7 +1187,13 @@ def _draw_visitors(d: ImageDraw.ImageDraw, b: Board) -> None:
         if ry3 + 24 > box[3]:
             continue
         x = box[0] + 10
-        for c in v.fear_cards:
+        for j, c in enumerate(v.fear_cards):
+            # A fear card whose name no longer fits is counted ("+2"), not cut.
+            rest = len(v.fear_cards) - j
+            if text_width(c.name, font(11, True)) + 12 > box[2] - 10 - x - (40 if rest > 1
+                                                                           else 0):
+                x += _small_chip(d, x, ry3, f"+{rest}", (200, 80, 90), 60, size=15) + 5
+                break
             w2 = _small_chip(d, x, ry3, c.name, (200, 80, 90), box[2] - 10 - x, size=15)
             x += w2 + 5
             if x > box[2] - 60:
@@ -1133,10 +1211,19 @@ def _draw_visitors(d: ImageDraw.ImageDraw, b: Board) -> None:
         ry4 = py0 + 98
         lines = max(0, int((box[3] - 6 - ry4) // 19))
         if lines and v.fear_cards:
-            text = " · ".join(f"{c.name}: {c.text}" if c.text else c.name for c in v.fear_cards)
-            for ln in wrap(text, font(15), box[2] - box[0] - 20, max_lines=lines):
-                draw_text(d, (box[0] + 10, ry4), ln, font(15), MUTED)
-                ry4 += 19
+            # What the fear cards do, whole, in as small as 12 px; the names alone (row 3
+            # shows them) when even that does not fit: never a cut sentence.
+            for text in (" · ".join(f"{c.name}: {c.text}" if c.text else c.name
+                                    for c in v.fear_cards),
+                         " · ".join(c.text for c in v.fear_cards if c.text)):
+                fitted = try_fit_lines(text, box[2] - box[0] - 20, 15, 12, max_lines=lines)
+                if text and fitted is not None:
+                    ffnt, flines = fitted
+                    step = min(19, int((box[3] - 6 - ry4) // len(flines)))
+                    for ln in flines:
+                        draw_text(d, (box[0] + 10, ry4), ln, ffnt, MUTED)
+                        ry4 += step
+                    break
 
 
 # --------------------------------------------------------------------------- lower left
@@ -1205,24 +1292,32 @@ def _draw_clues(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
 
 
 _CARD_LOCK = threading.Lock()
-_CARDS: OrderedDict[tuple[str, str, Colour, int, int], Image.Image] = OrderedDict()
+_CARDS: OrderedDict[tuple[str, str, Colour, int, int], tuple[Image.Image, list[str]]] = (
+    OrderedDict())
 
 
 def _card_image(title: str, body: str, colour: Colour, w: int, h: int) -> Image.Image:
-    """A card face (title and wrapped text), built once per content and size (LRU)."""
+    """A card face (title and wrapped text), built once per content and size (LRU). A cut
+    made while building it is noted again on every use, so the cut report sees it."""
     key = (title, body, colour, w, h)
     with _CARD_LOCK:
-        img = _CARDS.get(key)
-        if img is not None:
+        hit = _CARDS.get(key)
+        if hit is not None:
             _CARDS.move_to_end(key)
-            return img
+            for text in hit[1]:
+                note_truncation(text)
+            return hit[0]
+    before = truncations()
     img = Image.new("RGB", (w, h), STRIP_BG)
     d = ImageDraw.Draw(img)
     rounded_box(d, (0, 0, w - 1, h - 1), 8, fill=PANEL, outline=colour, width=2)
     draw_text(d, (8, 6), title, fit_font(title, w - 16, 19, 13, True), colour)
-    draw_text_in_box(d, (8, 32, w - 8, h - 6), body, 18, TEXT, min_size=12)
+    # A narrow card (a full hand) takes its text down to 10 px before anything is cut.
+    draw_text_in_box(d, (8, 32, w - 8, h - 6), body, 18, TEXT, min_size=10, line_gap=1)
+    after = truncations()
+    cut = after[len(before):] if after[:len(before)] == before else []
     with _CARD_LOCK:
-        _CARDS[key] = img
+        _CARDS[key] = (img, cut)
         while len(_CARDS) > 256:
             _CARDS.popitem(last=False)
     return img

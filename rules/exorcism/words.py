@@ -92,8 +92,7 @@ def _ghosts_line(v: dict[str, Any]) -> str:
         name = v["ghost_names"].get(g, g.title())
         parts.append(f"the {name} in {_place(cells[cell])}" if cell in cells
                      else f"the {name} not in play")
-    text = "Ghosts: " + join_words(parts) + "."
-    return text[:8] + text[8].upper() + text[9:]
+    return "Ghosts: " + join_words(parts) + "."
 
 
 def _tools(v: dict[str, Any], tools: dict[str, int]) -> str:
