@@ -96,7 +96,7 @@ class AutoTable:
             if cid.startswith(f"hb:a:{self.game_id}:{seat}:") and cid.endswith(h):
                 res = await self.emu.click(user, board, cid)
                 await res.wait_callback()
-                await self._landed(mark, res, label)
+                await self._landed(mark, board, res, label)
                 self.moves.append(Move(user.name, label, "board button", action))
                 return
         menu_res = await self.emu.click(user, board, label="My choices")
@@ -106,23 +106,24 @@ class AutoTable:
         for cid in menu.custom_ids:
             if cid.startswith("hb:a:") and cid.endswith(h):
                 res = await self.emu.click(user, menu, cid)
-                await self._landed(mark, res, label)
+                await self._landed(mark, board, res, label)
                 self.moves.append(Move(user.name, label, "my choices", action))
                 return
         for select in menu.selects:
             values = [o["value"] for o in select.get("options", [])]
             if h in values:
                 res = await self.emu.select(user, menu, select["custom_id"], [h])
-                await self._landed(mark, res, label)
+                await self._landed(mark, board, res, label)
                 self.moves.append(Move(user.name, label, "menu", action))
                 return
         raise RuntimeError(f"{user.name} could not find “{label}” among their choices: "
                            f"{menu_res.text}")
 
-    async def _landed(self, mark: int, res: Any, label: str) -> None:
-        """Wait for the board the move produced; a refusal raises with the bot's answer."""
+    async def _landed(self, mark: int, board: MessageRecord, res: Any, label: str) -> None:
+        """Wait for the board the move produced (a new post, or the current one edited in
+        place); a refusal raises with the bot's answer."""
         try:
-            await self.emu.wait_for_message(channel=self.thread(), since=mark, timeout=15)
+            await self.emu.wait_for_write(self.thread(), board, since=mark, timeout=15)
         except AssertionError:
             raise RuntimeError(f"“{label}” did not land: {res.text or 'no answer'}") from None
 
@@ -164,12 +165,22 @@ class AutoTable:
         raise RuntimeError(f"the game did not end within {max_moves} moves")
 
     def transcript(self) -> list[str]:
+        """The thread as a reader finds it at the end (board posts in their last version)."""
         lines = []
         for message in self.emu.messages_in(self.thread()):
-            pictures = "".join(f" [{a.filename}]" for a in message.attachments)
+            pictures = "".join(f" [{a.filename}: {a.description}]" for a in message.attachments)
+            pings = f" (pinged {len(message.pinged_user_ids)})" if message.pinged_user_ids else ""
+            edits = f" (edited {len(message.history)}x)" if message.history else ""
             text = message.text or ""
-            lines.append(f"GameMaster: {text}{pictures}")
+            lines.append(f"GameMaster{pings}{edits}: {text}{pictures}")
         return lines
+
+    def calm(self) -> str:
+        """How calm the thread was: board posts, their in-place edits, and pings."""
+        boards = [m for m in self.emu.messages_in(self.thread()) if m.attachments]
+        edits = sum(len(m.history) for m in boards)
+        pings = sum(len(m.pinged_user_ids) for m in self.emu.messages_in(self.thread()))
+        return f"{len(boards)} board posts, edited in place {edits} times, {pings} pings"
 
     def pictures(self) -> list[bytes]:
         return [a.data for m in self.emu.messages_in(self.thread()) for a in m.attachments
@@ -215,6 +226,7 @@ async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = No
                     record = await bot.storage.get_game(table.game_id)
                     lines = table.transcript()
                     pictures = table.pictures()
+                    calm = table.calm()
     out.mkdir(parents=True, exist_ok=True)
     for i, data in enumerate(pictures, 1):
         (out / f"board-{i:04d}.png").write_bytes(data)
@@ -223,5 +235,5 @@ async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = No
     took = time.perf_counter() - began
     status = record.status if record else "missing"
     print(f"\n{engine.title} ({mode}, {n} players, seed {seed}): {moves} moves pressed through "
-          f"Discord in {took:.1f} s; game {status}. {len(pictures)} board pictures in {out}/")
+          f"Discord in {took:.1f} s; game {status}. {calm}. {len(pictures)} pictures in {out}/")
     return 0 if status == "over" else 1

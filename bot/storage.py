@@ -331,8 +331,13 @@ class Storage(ABC):
 
     @abstractmethod
     async def set_board_message(self, game_id: int, message_id: int | None,
-                                version: int | None = None) -> None:
-        """Remember the board post (and the game version it shows, when known)."""
+                                version: int | None = None, post: str | None = None) -> None:
+        """Remember the board post (and the game version it shows, when known; and, when
+        given, what the post stands for: `post`, a JSON text the delivery layer owns)."""
+
+    @abstractmethod
+    async def board_post(self, game_id: int) -> str | None:
+        """What `set_board_message` last recorded as `post` for this game (None: nothing)."""
 
     @abstractmethod
     async def boards_behind(
@@ -766,15 +771,23 @@ class SqliteStorage(Storage):
             return await self._one_game(db, game_id)
 
     async def set_board_message(self, game_id: int, message_id: int | None,
-                                version: int | None = None) -> None:
+                                version: int | None = None, post: str | None = None) -> None:
+        sets, params = ["board_message_id = ?"], [message_id]
+        if version is not None:
+            sets.append("board_version = ?")
+            params.append(version)
+        if post is not None:
+            sets.append("board_post = ?")
+            params.append(post)  # type: ignore[arg-type]
         async with self._tx() as db:
-            if version is None:
-                await db.execute("UPDATE games SET board_message_id = ? WHERE id = ?",
-                                 (message_id, game_id))
-            else:
-                await db.execute(
-                    "UPDATE games SET board_message_id = ?, board_version = ? WHERE id = ?",
-                    (message_id, version, game_id))
+            await db.execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ?",
+                             (*params, game_id))
+
+    async def board_post(self, game_id: int) -> str | None:
+        async with self._read() as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT board_post FROM games WHERE id = ?", (game_id,)))
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def boards_behind(
         self, shards: ShardSet | None = None,

@@ -910,8 +910,8 @@ class TableService:
             return rec.settings.model_dump()
 
     async def set_board_message(self, game_id: int, message_id: int | None,
-                                version: int | None = None) -> None:
-        await self.storage.set_board_message(game_id, message_id, version)
+                                version: int | None = None, post: str | None = None) -> None:
+        await self.storage.set_board_message(game_id, message_id, version, post)
 
     async def set_dms_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         await self.storage.set_dms_ok(game_id, user_id, ok)
@@ -1149,6 +1149,11 @@ class TableService:
 
     async def replay_view(self, game_id: int, step: int) -> tuple[GameRecord, dict[str, Any]]:
         """The public view of the board after `step` actions (0: as dealt)."""
+        rec, state = await self.replay_state(game_id, step)
+        return rec, self._game(rec).view(state, None)
+
+    async def replay_state(self, game_id: int, step: int) -> tuple[GameRecord, GameState]:
+        """The game's state after `step` actions (0: as dealt), replayed from the log."""
         async with self.lock(game_id):
             rec = await self._get(game_id)
             if rec.seed is None:
@@ -1161,7 +1166,7 @@ class TableService:
             except (IllegalAction, ValidationError) as exc:
                 raise TableError("This game's history was recorded by an older version of the "
                                  "rules and can't be replayed.", "TABLE-VERSION") from exc
-            return rec, self._game(rec).view(state, None)
+            return rec, state
 
 
 # ---- players' typed times ----------------------------------------------------------------------

@@ -252,8 +252,10 @@ class Lobby(commands.Cog):
                 if not ok and f"<@{seat.user_id}>" not in closed:
                     closed.append(f"<@{seat.user_id}>")
         if channel is not None:
+            # A seat's role once it has one; never the bare seat id (a visitor still choosing).
+            labels = {s.seat: game.seat_label(started.state, s.seat) for s in seats}
             roster = "\n".join(
-                f"• <@{s.user_id}> — {game.seat_label(started.state, s.seat)}"
+                f"• <@{s.user_id}>" + (f" — {labels[s.seat]}" if labels[s.seat] != s.seat else "")
                 for s in seats if s.user_id)
             await channel.send(clip(f"**The game begins!**\n{roster}", limits.CONTENT),
                                allowed_mentions=discord.AllowedMentions(users=False))
@@ -365,15 +367,21 @@ class Lobby(commands.Cog):
             await interaction.followup.send(embed=await self.lobby_embed(record), ephemeral=True)
             return
         state = await self.bot.tables.state(record.id)
-        result = game.result(state)
-        text = (f"**{game.title}** — game #{record.id} ({record.status}).\n"
-                + (f"Over: {result.reason}" if result else game.waiting_text(state).capitalize()))
-        file = await delivery_for(self.bot).picture(record.game, game.view(state, None),
-                                                    "board.png")
-        if file is not None:
-            await interaction.followup.send(clip(text, limits.CONTENT), ephemeral=True, file=file)
-        else:
-            await interaction.followup.send(clip(text, limits.CONTENT), ephemeral=True)
+        delivery = delivery_for(self.bot)
+        names = await delivery.names(await self.bot.tables.users_of(record.id))
+        # The whole public state in words: a player who cannot see the picture loses nothing.
+        lines = [f"**{game.title}** — game #{record.id} ({record.status}).",
+                 *game.status_lines(state, None, names)]
+        chunks = _chunks(lines, 2000)
+        view = game.view(state, None)
+        view["names"] = names
+        file = await delivery.picture(record.game, view, "board.png",
+                                      game.alt_text(state, names))
+        for i, chunk in enumerate(chunks):
+            if i == len(chunks) - 1 and file is not None:
+                await interaction.followup.send(chunk, ephemeral=True, file=file)
+            else:
+                await interaction.followup.send(chunk, ephemeral=True)
 
     @game.command(name="hand", description="What only you may see in this game (only you)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
@@ -646,7 +654,9 @@ class Lobby(commands.Cog):
             await self.announce_start(started)
         old = await delivery_for(self.bot).thread(record)
         if old is not None:
-            await old.send(f"🔁 Rematch: game #{started.record.id} in {thread.mention}.",
+            plain = game.plain_words(started.state)  # True Horror: no emoji in its thread
+            await old.send(f"{'' if plain else '🔁 '}Rematch: game #{started.record.id} in "
+                           f"{thread.mention}.",
                            allowed_mentions=discord.AllowedMentions.none())
         await reply(interaction, f"Rematch started in {thread.mention}.")
 
@@ -663,7 +673,7 @@ class Lobby(commands.Cog):
             label = game.seat_label(res.state, res.seat)
             event = Event(kind="undo", text=f"{label} took back their last move "
                           f"({game.describe(res.state, res.seat, res.undone)}).")
-            await delivery.after_action(res.record, res.state, [event], None)
+            await delivery.after_action(res.record, res.state, [event], None, actor=res.seat)
         await reply(interaction, "Undone. The board is back as it was before your move.")
 
     @game.command(name="log", description="The game so far as text")
@@ -692,7 +702,8 @@ class Lobby(commands.Cog):
             lines.append("Nothing yet." if not private else "Nothing private has happened to "
                          "you yet.")
         text = "\n".join(lines)
-        file = (discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}-log.txt")
+        file = (discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}-log.txt",
+                             description=lines[0])
                 if len(text) > 1900 else None)
         body = text if file is None else lines[0] + " (attached)"
         if private:
@@ -712,10 +723,15 @@ class Lobby(commands.Cog):
                      step: app_commands.Range[int, 0, 100000]) -> None:
         record = await self.game_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        rec, view = await self.bot.tables.replay_view(record.id, int(step))
+        rec, state = await self.bot.tables.replay_state(record.id, int(step))
         game = game_of(rec)
+        delivery = delivery_for(self.bot)
+        names = await delivery.names(await self.bot.tables.users_of(rec.id))
+        view = game.view(state, None)
+        view["names"] = names
         text = f"**{game.title}** — game #{rec.id}, the board after step {step} of {rec.version}."
-        file = await delivery_for(self.bot).picture(rec.game, view, f"step-{step}.png")
+        file = await delivery.picture(rec.game, view, f"step-{step}.png",
+                                      game.alt_text(state, names))
         if file is not None:
             await interaction.followup.send(clip(text, limits.CONTENT), file=file, ephemeral=True)
         else:
@@ -743,12 +759,15 @@ class Lobby(commands.Cog):
         game = game_of(record)
         where = f"<#{record.thread_id}>" if record.thread_id else "the game's thread"
         delivery = delivery_for(self.bot)
+        # A table that asked for plain words (True Horror) reads no emoji from the bot.
+        plain = game.plain_words(await self.bot.tables.state(record.id))
         if stage in ("enforce", "ai"):
             what = ("the rule's default move was played for you" if stage == "enforce" else
                     "the built-in AI now plays your seat until you're back — any `/game` "
                     "command in the thread or **My choices** takes it back")
             for user_id in user_ids:
-                await delivery.dm(user_id, f"⌛ The table's deadline passed in **{game.title}** "
+                await delivery.dm(user_id, f"{'' if plain else '⌛ '}The table's deadline "
+                                  f"passed in **{game.title}** "
                                   f"(game #{record.id}): {what}. {where}")
             return
         if stage == "ping":
@@ -767,7 +786,8 @@ class Lobby(commands.Cog):
                     await delivery.thread_gone(record)
             return
         for user_id in user_ids:
-            await delivery.dm(user_id, f"⏳ It's your move in **{game.title}** "
+            await delivery.dm(user_id, f"{'' if plain else '⏳ '}It's your move in "
+                              f"**{game.title}** "
                               f"(game #{record.id}) — {where}.")
 
     async def enforce_default(self, record: GameRecord, result: Any) -> None:
@@ -777,6 +797,22 @@ class Lobby(commands.Cog):
             await delivery.after_action(result.record, result.state, result.events,
                                         result.result, actor=result.seat)
             await delivery.tell_near(result)
+
+
+def _chunks(lines: list[str], limit: int) -> list[str]:
+    """`lines` joined into as few messages of at most `limit` characters as they fit in."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        line = line if len(line) <= limit else line[:limit - 1] + "…"
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out
 
 
 async def setup(bot: GameBot) -> None:

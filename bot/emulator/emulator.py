@@ -628,6 +628,26 @@ class DiscordEmulator:
 
         return await self._state.wait_for(find, timeout, missing)
 
+    async def wait_for_write(
+        self, channel: ChannelRef, message: MessageRecord | None, *, since: int,
+        timeout: float = 5.0,
+    ) -> MessageRecord:
+        """A message written in ``channel`` after the mark ``since``: ``message`` edited, or
+        else a newer message (a bot that edits its post in place instead of posting anew)."""
+        ch = self._state.channel(channel)
+
+        def find() -> MessageRecord | None:
+            if message is not None and message.written > since:
+                return message
+            last = ch.last_message_id
+            newest = self._state.messages.get(last) if last else None
+            return newest if newest is not None and newest.order > since else None
+
+        def missing() -> str:
+            return f"nothing written in channel {ch.id} within {timeout}s"
+
+        return await self._state.wait_for(find, timeout, missing)
+
     async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
         """Wait until the bot has made no request for ``quiet`` seconds."""
         deadline = time.monotonic() + timeout

@@ -169,11 +169,19 @@ _0004_PENDING_MOVES = (
     "CREATE INDEX pending_moves_created ON pending_moves (created_at)",
 )
 
+_0005_BOARD_POST = (
+    # What the current board post stands for (JSON: the seats it waits for, the turn, the
+    # event lines it shows, whom it pinged): a move by the same decider edits that post in
+    # place instead of posting anew, and that must hold across a restart.
+    "ALTER TABLE games ADD COLUMN board_post TEXT",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _0001_INITIAL),
     Migration(2, "async_play", _0002_ASYNC_PLAY),
     Migration(3, "board_version", _0003_BOARD_VERSION),
     Migration(4, "pending_moves", _0004_PENDING_MOVES),
+    Migration(5, "board_post", _0005_BOARD_POST),
 )
 """Every migration, in order. The last number is the schema version a fresh database ends at."""
 

@@ -5,18 +5,26 @@ ids name the game, the seat and the decision the seat faced (`Game.decision_id`)
 from an earlier turn is refused kindly and components keep working after a restart
 (`DynamicItem`s are matched by template, not by a live View).
 
-Delivery: public events go to the game's thread with a fresh board picture (the previous
-board loses its buttons); private events go by DM to the seats allowed to see them; a DM that
-fails is reported in the thread without the secret. Each seat's private summary (its hand and
-other secrets, `Game.private_summary`) lives in one DM that is edited whenever the summary
-changes (H-02), so a hand that changes every move costs no new DM.
+Delivery: public events go to the game's thread. A new board post (pinging whoever newly has to
+decide; the previous post loses its buttons) comes only when the decision passes to someone
+else or a new turn begins; while the same seats keep deciding, their post is edited in place
+(new turn card, the stretch's event lines growing) and pings nobody (`Delivery.post_board`,
+`BoardPost`, stored so a restart keeps the policy). The inline picture is the phone-sized turn
+card; **Full board** shows the whole board ephemerally, rendered once per game version. Every
+upload carries alt text (`Game.alt_text`). Private events go by DM to the seats allowed to see
+them; a DM that fails is reported in the thread without the secret. Each seat's private
+summary (its hand and other secrets, `Game.private_summary`) lives in one DM that is edited
+whenever the summary changes (H-02), so a hand that changes every move costs no new DM.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
+import importlib.util
 import io
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -32,7 +40,7 @@ from bot.tables import TableError
 from cogs.utils.errors import answer_error, reply
 from cogs.utils.pending import defer_move, pending_for, pressed_label
 from rules.core import Action, Event, Result
-from rules.core.game import Game
+from rules.core.game import ALT_TEXT_LIMIT, Game, fit_words, strip_rule_ids
 from rules.registry import GAMES
 
 if TYPE_CHECKING:
@@ -187,8 +195,33 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await turn_page(interaction, self.gid, self.seat, self.decision, self.page)
 
 
+
+
+class FullBoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"hb:full:(?P<gid>\d+)"):
+    """Answers ephemerally with the whole public board (anyone may look: it is public)."""
+
+    def __init__(self, gid: int) -> None:
+        self.gid = gid
+        super().__init__(discord.ui.Button(label="Full board",
+                                           style=discord.ButtonStyle.secondary,
+                                           custom_id=f"hb:full:{gid}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> FullBoardButton:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await show_full_board(interaction, self.gid)
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton, ActionSelect, HandButton, ChoicesButton, PageButton)
+    ActionButton, ActionSelect, HandButton, ChoicesButton, PageButton,
+    FullBoardButton)
 
 
 def action_view(gid: int, game: Game[Any, Any], state: Any, seat: str,
@@ -237,7 +270,7 @@ def action_view(gid: int, game: Game[Any, Any], state: Any, seat: str,
             more.item.row = SELECTS_PER_PAGE
             view.add_item(more)
     if extras:
-        for item in (HandButton(gid), ChoicesButton(gid)):
+        for item in (HandButton(gid), ChoicesButton(gid), FullBoardButton(gid)):
             item.item.row = limits.ACTION_ROWS - 1
             view.add_item(item)
     return view
@@ -247,6 +280,7 @@ def table_buttons(gid: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(gid))
     view.add_item(ChoicesButton(gid))
+    view.add_item(FullBoardButton(gid))
     return view
 
 
@@ -383,15 +417,44 @@ async def show_hand(interaction: discord.Interaction[Any], gid: int) -> None:
     await bot.tables.came_back(gid, interaction.user.id)
     game = game_of(record)
     state = await bot.tables.state(gid)
+    delivery = delivery_for(bot)
+    names = await delivery.names(await bot.tables.users_of(gid))
+    # What only this seat may see, in words: its status lines that the public ones lack.
+    public = set(game.status_lines(state, None, names))
+    mine = game.status_lines(state, seat, names)
+    secret = [line for line in mine if line not in public]
+    text = f"**You are {game.seat_label(state, seat)}.**\n" + ("\n".join(secret) or (
+        "Nothing in this game is hidden from the others right now — it's all on the board."))
     view = game.view(state, seat)
-    summary = game.private_summary(state, seat) or (
-        "Nothing in this game is hidden from the others right now — it's all on the board.")
-    text = f"**You are {game.seat_label(state, seat)}.**\n{summary}"
-    file = await delivery_for(bot).picture(record.game, view, "hand.png")
+    view["names"] = names
+    file = await delivery.picture(record.game, view, "hand.png",
+                                  fit_words(mine, ALT_TEXT_LIMIT))
     if file is not None:
         await interaction.followup.send(clip(text, limits.CONTENT), ephemeral=True, file=file)
     else:
         await interaction.followup.send(clip(text, limits.CONTENT), ephemeral=True)
+
+
+async def show_full_board(interaction: discord.Interaction[Any], gid: int) -> None:
+    """The whole public board, rendered once per game version however many press."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    record = await bot.storage.get_game(gid)
+    if record is None or record.status == "lobby":
+        raise TableError("This game hasn't started yet — there is no board to show.")
+    game = game_of(record)
+    state = await bot.tables.state(gid)
+    delivery = delivery_for(bot)
+    names = await delivery.names(await bot.tables.users_of(gid))
+    data = await delivery.full_board(record, game, state, names)
+    text = f"**{game.title}** — game #{gid}: the full board now."
+    if data is None:
+        await interaction.followup.send(
+            text + "\n" + "\n".join(game.status_lines(state, None, names)), ephemeral=True)
+        return
+    file = discord.File(io.BytesIO(data), filename="full-board.png",
+                        description=game.alt_text(state, names))
+    await interaction.followup.send(text, ephemeral=True, file=file)
 
 
 async def show_choices(interaction: discord.Interaction[Any], gid: int) -> None:
@@ -495,6 +558,8 @@ class Delivery:
         self._summaries: dict[tuple[int, str], SummaryDM] = {}
         # Cogs' own follow-ups of every delivered move (e.g. a game channel's permissions).
         self.after_hooks: list[AfterAction] = []
+        # game id -> (version key, the full board's render): one render per version.
+        self._full: dict[int, tuple[Any, asyncio.Future[bytes | None]]] = {}
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
         """Seat -> the player's display name, for the board picture (fetched once per user)."""
@@ -517,14 +582,31 @@ class Delivery:
         """Serialises act + post per game so boards appear in the order moves happened."""
         return self._locks.setdefault(gid, asyncio.Lock())
 
-    async def picture(self, game: str, view: dict[str, Any], name: str) -> discord.File | None:
+    async def render(self, game: str, view: dict[str, Any]) -> bytes | None:
+        """PNG bytes of `view`, small enough to upload."""
         # In a worker process: a render in a thread would hold the GIL the loop needs.
         data = await renderpool.render(game, view)
         if data is None:
             return None
         if len(data) > self.bot.settings.max_image_bytes:
             data = await asyncio.to_thread(_shrink_png, data, self.bot.settings.max_image_bytes)
-        return discord.File(io.BytesIO(data), filename=name)
+        return data
+
+    async def render_card(self, game: str, view: dict[str, Any]) -> bytes | None:
+        """The turn card of `view` (its `turn` filled in), small enough to upload."""
+        data = await renderpool.render_card(game, view)
+        if data is not None and len(data) > self.bot.settings.max_image_bytes:
+            data = await asyncio.to_thread(_shrink_png, data, self.bot.settings.max_image_bytes)
+        return data
+
+    async def picture(self, game: str, view: dict[str, Any], name: str,
+                      description: str) -> discord.File | None:
+        """An upload of `view` carrying `description`, its alt text (what it shows, in words)."""
+        data = await self.render(game, view)
+        if data is None:
+            return None
+        return discord.File(io.BytesIO(data), filename=name,
+                            description=description[:ALT_TEXT_LIMIT] or "The game board.")
 
     async def thread(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread, unarchived; None (and the game abandoned) if it was deleted."""
@@ -574,8 +656,9 @@ class Delivery:
             return
         game = game_of(res.record)
         where = f"<#{res.record.thread_id}>" if res.record.thread_id else "the game's thread"
+        bell = "" if game.plain_words(res.state) else "🔔 "
         for user_id in users:
-            await self.dm(user_id, f"🔔 Your turn is near in **{game.title}** (game "
+            await self.dm(user_id, f"{bell}Your turn is near in **{game.title}** (game "
                           f"#{res.record.id}): you're next after "
                           f"{game.seat_label(res.state, res.awaited[0])} — {where}.")
 
@@ -697,7 +780,8 @@ class Delivery:
             except discord.HTTPException:
                 log.warning("game %s: an after-action step failed", record.id, exc_info=True)
         try:
-            await self.post_board(record, game, state, public_lines, result, channel, users)
+            await self.post_board(record, game, state, public_lines, result, channel, users,
+                                  actor=actor)
             if closed:
                 await channel.send(clip(
                     f"I couldn't DM {', '.join(closed)} (DMs closed). Something private "
@@ -710,11 +794,13 @@ class Delivery:
             await self.thread_gone(record)
 
     async def catch_up_boards(self) -> int:
-        """Post the board of every game with moves stored after its last board post.
+        """Bring the board of every game with moves stored after its last board post up to date.
 
         A crash between storing a move and posting its board would otherwise leave the table
         looking at the old board (whose buttons now say "earlier turn"). The missed moves'
-        public lines are rebuilt from the action log. Returns how many boards were posted.
+        public lines are rebuilt from the action log; the post follows the usual policy (the
+        same decider's post is edited, a new decider gets a new post). Returns how many boards
+        were brought up to date.
         """
         posted = 0
         for stale, board_version in await self.bot.storage.boards_behind(self.bot.owned_shards):
@@ -741,43 +827,160 @@ class Delivery:
                 log.exception("could not catch up the board of game %s", stale.id)
         return posted
 
+    async def current_post(self, record: GameRecord) -> BoardPost | None:
+        """What the game's current board post stands for. Read from storage every time (one
+        small read per move): another shard process may have posted for this game since."""
+        if not record.board_message_id:
+            return None
+        return BoardPost.load(await self.bot.storage.board_post(record.id))
+
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          lines: list[str], result: Result | None,
                          channel: discord.abc.Messageable,
-                         users: dict[str, int | None]) -> None:
-        awaited = sorted(game.to_act(state)) if result is None else []
+                         users: dict[str, int | None], actor: str | None = None) -> None:
+        """Show the board after a move: one new post per change of decider (pinging whoever
+        newly has to decide, but not `actor`, who just acted and is watching: an undo), else
+        the current post edited in place, pinging nobody."""
+        names = await self.names(users)
+        awaited = ([] if result is not None else
+                   sorted(game.to_act(state), key=lambda s: _seat_index(state, s)))
+        turn = turn_marker(state)
+        previous = await self.current_post(record)
+        same_decider = (previous is not None and result is None and turn == previous.turn
+                        and set(awaited) <= set(previous.awaited))
+        if same_decider and previous is not None and record.board_message_id:
+            post = BoardPost(awaited=awaited, turn=turn,
+                             lines=(previous.lines + lines)[-MAX_POST_LINES:],
+                             pinged=[s for s in previous.pinged if s in awaited])
+            if await self._edit_board(record, game, state, post, result, channel, users, names):
+                return
+            # The post is gone (deleted by a moderator): a new one, still pinging nobody.
+            post = BoardPost(awaited=awaited, turn=turn, lines=post.lines, pinged=[])
+        else:
+            newcomers = [s for s in awaited if previous is None or s not in previous.awaited]
+            post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
+                             pinged=await self._to_ping(
+                                 record, [s for s in newcomers if s != actor], users))
+        await self._new_board(record, game, state, post, result, channel, users, names)
+
+    async def _to_ping(self, record: GameRecord, seats: list[str],
+                       users: dict[str, int | None]) -> list[str]:
+        """Which of `seats` (newly awaited) a new post pings: players, not the AI; nobody at a
+        table with one player left (Solo, all-AI-but-one), who is watching anyway; nobody away
+        or in quiet hours. The reminder policy's nudges are the only repeats."""
+        if not seats:
+            return []
+        records = await self.bot.storage.seats(record.id)
+        humans = {s.seat for s in records if not s.ai_driven}
+        if len(humans) <= 1:
+            return []
+        wanted = [s for s in seats if s in humans and users.get(s)]
+        reachable = await self.bot.tables.reachable(u for s in wanted if (u := users.get(s)))
+        return [s for s in wanted if users.get(s) in reachable]
+
+    def board_text(self, record: GameRecord, game: Game[Any, Any], state: Any, post: BoardPost,
+                   result: Result | None, users: dict[str, int | None],
+                   names: dict[str, str]) -> str:
+        """The post's words: what happened this stretch, the table's caption, and what the
+        awaited players must do (or who won and why)."""
+        plain = game.plain_words(state)
         header = f"**{game.title}** — game #{record.id}"
-        # The game's presentation hook may quieten the lines (e.g. True Horror, P-HORROR).
-        body = "\n".join(f"• {line}" for line in game.present(state, lines)[-25:])
         if result is not None:
-            names = ", ".join(game.seat_label(state, s) for s in result.winners) or "nobody"
-            footer = f"🏁 **Game over.** {result.reason} Winners: {names}."
+            footer = game.result_text(state, result, names)
+            footer = f"Game over. {footer}" if plain else f"🏁 **Game over.** {footer}"
+            caption = None
         else:
-            who = [f"<@{users[s]}> ({game.seat_label(state, s)})" if users.get(s)
-                   else game.seat_label(state, s) for s in awaited]
-            footer = " ".join(game.present(state, ["⏳ Waiting for " + ", ".join(who)])) \
-                if who else ""
-        caption = game.board_caption(state) if result is None else None
-        content = "\n".join(part for part in (header, body, caption, footer) if part)
-        content = clip(content, limits.CONTENT)
-        public = game.view(state, None)
-        public["names"] = await self.names(users)
-        file = await self.picture(record.game, public, "board.png")
-        view: discord.ui.View | None
+            doing = []
+            for seat in post.awaited:
+                text = game.doing_text(state, seat, names)
+                if seat in post.pinged and users.get(seat):
+                    text = f"{text} <@{users[seat]}>"
+                doing.append(text if plain else f"⏳ {text}")
+            footer = "\n".join(doing)
+            caption = game.board_caption(state)
+        # The game's presentation hook may quieten the lines (e.g. True Horror, P-HORROR); a
+        # table that asked for plain words reads no rule ids anywhere in the post.
+        shown = game.present(state, post.lines)
+        if plain:
+            shown = [strip_rule_ids(line) for line in shown]
+            caption = strip_rule_ids(caption) if caption else caption
+            footer = "\n".join(strip_rule_ids(line) for line in footer.split("\n"))
+        body = [f"• {line}" for line in shown]
+        dropped = 0
+        while True:
+            lead = [f"• … ({dropped} earlier lines: `/game log`)"] if dropped else []
+            content = "\n".join(p for p in (header, *lead, *body, caption, footer) if p)
+            if len(content) <= limits.CONTENT or not body:
+                break
+            body.pop(0)
+            dropped += 1
+        return clip(content, limits.CONTENT)
+
+    def board_components(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         awaited: list[str], result: Result | None,
+                         users: dict[str, int | None]) -> discord.ui.View | None:
         if result is not None:
-            view = None
-        elif (len(awaited) == 1 and users.get(awaited[0])
-              and game.public_choices(state, awaited[0])):
-            view = action_view(record.id, game, state, awaited[0],
+            return None
+        if len(awaited) == 1 and users.get(awaited[0]) and game.public_choices(state, awaited[0]):
+            return action_view(record.id, game, state, awaited[0],
                                game.legal_actions(state, awaited[0]), epoch=record.epoch)
-        else:
-            view = table_buttons(record.id)
-        # Only awaited players are pinged, and not while they are away or in quiet hours.
-        reachable = await self.bot.tables.reachable(u for s in awaited if (u := users.get(s)))
-        mention_ids = [u for s in awaited if (u := users.get(s)) and u in reachable]
+        return table_buttons(record.id)
+
+    async def board_file(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         post: BoardPost, result: Result | None,
+                         names: dict[str, str]) -> discord.File | None:
+        """The post's inline picture, described in words (alt text): the phone-sized turn card
+        (whose move, what to do, what just happened) for a game with a board picture — the
+        full board is one tap away (**Full board**) — else nothing."""
+        if not has_board_picture(record.game):
+            return None
+        view = game.view(state, None)
+        view["names"] = names
+        plain = game.plain_words(state)
+        happened = game.present(state, post.lines)
+        view["turn"] = {
+            "awaited": [names.get(s) or game.seat_label(state, s) for s in post.awaited],
+            "doing": " ".join(game.doing_text(state, s, names) for s in post.awaited),
+            "happened": [strip_rule_ids(line) if plain else line for line in happened][-4:],
+            "result": game.result_text(state, result, names) if result is not None else None,
+        }
+        data = await self.render_card(record.game, view)
+        if data is None:
+            return None
+        return discord.File(io.BytesIO(data), filename="turn.png",
+                            description=game.alt_text(state, names) or game.title)
+
+    async def full_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         names: dict[str, str]) -> bytes | None:
+        """The full public board at the game's current version, rendered once per version:
+        the board post and every **Full board** press at that version share one render."""
+        key = (record.epoch, state.step, tuple(sorted(names.items())))
+        known = self._full.get(record.id)
+        if known is not None and known[0] == key:
+            return await asyncio.shield(known[1])
+        public = game.view(state, None)
+        public["names"] = names
+        task = asyncio.ensure_future(self.render(record.game, public))
+        self._full.pop(record.id, None)
+        self._full[record.id] = (key, task)
+        while len(self._full) > FULL_BOARDS_KEPT:  # the least recently rendered go first
+            self._full.pop(next(iter(self._full)))
+        try:
+            return await asyncio.shield(task)
+        except Exception:
+            self._full.pop(record.id, None)
+            raise
+
+    async def _new_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         post: BoardPost, result: Result | None,
+                         channel: discord.abc.Messageable, users: dict[str, int | None],
+                         names: dict[str, str]) -> None:
+        content = self.board_text(record, game, state, post, result, users, names)
+        file = await self.board_file(record, game, state, post, result, names)
+        view = self.board_components(record, game, state, post.awaited, result, users)
         kwargs: dict[str, Any] = {
             "allowed_mentions": discord.AllowedMentions(
-                users=[discord.Object(u) for u in mention_ids if u]),
+                users=[discord.Object(u) for s in post.pinged if (u := users.get(s))]),
         }
         if file is not None:
             kwargs["file"] = file
@@ -785,12 +988,95 @@ class Delivery:
             kwargs["view"] = view
         message = await channel.send(content, **kwargs)
         old = record.board_message_id
-        await self.bot.storage.set_board_message(record.id, message.id, record.version)
-        if old and isinstance(channel, discord.abc.Messageable):
+        await self._remember(record, message.id, post)
+        if old and old != message.id:
             try:
                 await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
             except discord.HTTPException:
                 log.info("could not strip buttons from board %s", old)
+
+    async def _edit_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                          post: BoardPost, result: Result | None,
+                          channel: discord.abc.Messageable, users: dict[str, int | None],
+                          names: dict[str, str]) -> bool:
+        """Edit the current post in place (new words, picture, buttons); False if it is gone."""
+        assert record.board_message_id is not None
+        content = self.board_text(record, game, state, post, result, users, names)
+        file = await self.board_file(record, game, state, post, result, names)
+        view = self.board_components(record, game, state, post.awaited, result, users)
+        message = channel.get_partial_message(record.board_message_id)  # type: ignore[attr-defined]
+        try:
+            await message.edit(content=content, attachments=[file] if file else [], view=view,
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.NotFound as exc:
+            if exc.code == 10003:  # Unknown Channel: the thread is gone (the caller handles)
+                raise
+            log.info("game %s: its board post %s is gone; posting anew", record.id,
+                     record.board_message_id)
+            return False
+        await self._remember(record, record.board_message_id, post)
+        return True
+
+    async def _remember(self, record: GameRecord, message_id: int, post: BoardPost) -> None:
+        await self.bot.storage.set_board_message(record.id, message_id, record.version,
+                                                 post.dump())
+
+
+FULL_BOARDS_KEPT = 32
+"""Full-board renders kept (one per game, the newest games'): a press at the same version
+costs no render; older games render again when pressed."""
+
+MAX_POST_LINES = 60
+"""Event lines one board post keeps (a long turn's oldest lines stay in `/game log`)."""
+
+
+@dataclass
+class BoardPost:
+    """What the current board post stands for: the seats it waits for, in which turn, the event
+    lines it shows and the seats it pinged (stored, so a restart keeps the policy)."""
+
+    awaited: list[str]
+    turn: str
+    lines: list[str]
+    pinged: list[str]
+
+    def dump(self) -> str:
+        return json.dumps({"awaited": self.awaited, "turn": self.turn, "lines": self.lines,
+                           "pinged": self.pinged})
+
+    @classmethod
+    def load(cls, text: str | None) -> BoardPost | None:
+        if not text:
+            return None
+        try:
+            data = json.loads(text)
+            return cls(awaited=[str(s) for s in data["awaited"]], turn=str(data["turn"]),
+                       lines=[str(line) for line in data["lines"]],
+                       pinged=[str(s) for s in data["pinged"]])
+        except (ValueError, KeyError, TypeError):
+            return None
+
+
+def turn_marker(state: Any) -> str:
+    """Which turn the game is in, as far as its state says (round, turn, active seat): a new
+    turn opens a new board post even when the same player takes it (a Solo game reads as one
+    post per turn, not one post edited all game)."""
+    return ".".join(str(getattr(state, name)) for name in TURN_FIELDS if hasattr(state, name))
+
+
+TURN_FIELDS = ("round", "game_turn", "turn_index", "active")
+
+
+@functools.cache
+def has_board_picture(game: str) -> bool:
+    """Whether `renders/<game>.py` draws this game's board (looked up, not imported: the
+    renderers live in the worker processes)."""
+    return importlib.util.find_spec(f"renders.{game}") is not None
+
+
+def _seat_index(state: Any, seat: str) -> int:
+    seats = list(getattr(state, "seats", []) or [])
+    return seats.index(seat) if seat in seats else len(seats)
 
 
 def _shrink_png(data: bytes, limit: int) -> bytes:

@@ -266,6 +266,20 @@ async def test_process_killed_mid_transaction_keeps_last_whole_action(
         assert [a.seq for a in await reopened.actions(rec.id)] == [1]
 
 
+async def test_board_post_is_kept_with_the_board_message(storage: SqliteStorage):
+    """#13: what the current board post stands for survives a restart (both backends)."""
+    rec = await active_game(storage)
+    assert await storage.board_post(rec.id) is None
+    await storage.set_board_message(rec.id, 777, 0, '{"awaited": ["s1"]}')
+    assert await storage.board_post(rec.id) == '{"awaited": ["s1"]}'
+    await storage.set_board_message(rec.id, 778)  # no post given: the last one stays
+    assert (await storage.get_game(rec.id)).board_message_id == 778
+    assert await storage.board_post(rec.id) == '{"awaited": ["s1"]}'
+    await storage.set_board_message(rec.id, 779, 1, '{"awaited": ["s2"]}')
+    assert await storage.board_post(rec.id) == '{"awaited": ["s2"]}'
+    assert await storage.boards_behind() == []
+
+
 async def test_rewind_truncates_and_rewrites(storage: SqliteStorage):
     rec = await active_game(storage)
     for v in range(3):

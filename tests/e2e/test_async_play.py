@@ -37,13 +37,16 @@ def _pings(table: Table) -> list[tuple[str, list[str]]]:
 
 def _only_awaited_were_pinged(table: Table) -> None:
     """Every ping in the thread names a player the game was waiting for when it was sent: the
-    board's "Waiting for" line, or a reminder addressed to the awaited."""
+    board's lines saying what the awaited must do ("⏳ …"), or a reminder addressed to the
+    awaited."""
     for message in table.emu.messages_in(table.thread()):
-        waiting = next((line for line in message.content.splitlines()
-                        if line.startswith("⏳ Waiting for")), "")
+        # Pings go out when a post is created: judge them by its first version (a board post
+        # is edited in place afterwards, without pinging anyone).
+        first = message.history[0].content if message.history else message.content
+        waiting = "\n".join(line for line in first.splitlines() if line.startswith("⏳ "))
         for user in message.pinged_user_ids:
             assert (f"<@{user}>" in waiting
-                    or "waiting for your move" in message.content), message.content
+                    or "waiting for your move" in first), first
 
 
 def _dms(table: Table, user: Any, words: str) -> list[MessageRecord]:

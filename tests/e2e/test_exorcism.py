@@ -10,6 +10,7 @@ import pytest
 from bot.demo import AutoTable
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
+from tests.e2e.posting import PostAudit
 
 EXORCISM = GAMES["exorcism"]
 
@@ -31,14 +32,18 @@ async def _auto(table: Table, mode: str, players: int) -> AutoTable:
 @pytest.mark.parametrize(("mode", "players"), [("core", 3), ("solo", 1), ("one_vs_all", 3)])
 async def test_whole_game_through_discord(table: Table, mode: str, players: int) -> None:
     auto = await _auto(table, mode, players)
-    moves = await auto.play_to_end()
+    audit = await PostAudit.start(auto)
+    moves = await auto.play_to_end(watch=audit.watch)
     assert moves > 0
     assert table.bot is not None
     record = await table.bot.storage.get_game(auto.game_id)
     assert record is not None and record.status == "over"
     assert await table.bot.tables.verify(auto.game_id)
-    messages = table.emu.messages_in(auto.thread())
-    assert "Game over" in messages[-1].content
+    # One post per change of decider, nobody pinged twice, alt text, winners named (#13).
+    pings, posts, changes = audit.check_all(table.emu, auto.thread())
+    print(f"\n{mode}: {moves} moves, {posts} board posts for {changes} changes, {pings} pings")
+    if players == 1:
+        assert pings == 0  # Solo: the only player is watching; reminders may nudge
     pictures = auto.pictures()
     assert pictures and all(p[:4] == b"\x89PNG" for p in pictures)
     assert table.emu.unknown_routes == []

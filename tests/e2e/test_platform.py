@@ -278,13 +278,17 @@ async def test_a_move_stored_just_before_a_crash_gets_its_board_after_the_restar
     the board post) is announced with its board as soon as the bot is back."""
     await table.lobby(players=(table.bob,), options="rounds=2")
     await table.slash(table.alice, table.thread(), "game start")
-    await table.click(table.alice, table.board(), label="Wager 1")
     assert table.bot is not None
     gid = await table.game_id()
+    start = await table.bot.storage.get_game(gid)
+    assert start is not None
+    start_post = await table.bot.storage.board_post(gid)
+    await table.click(table.alice, table.board(), label="Wager 1")
     record = await table.bot.storage.get_game(gid)
     assert record is not None and record.version == 1
-    # Make the stored board lag one move behind, as a crash after the commit would.
-    await table.bot.storage.set_board_message(gid, record.board_message_id, 0)
+    # Make the stored board lag one move behind, as a crash after the commit would: the
+    # start's post is still the board (#13: with what it stood for).
+    await table.bot.storage.set_board_message(gid, start.board_message_id, 0, start_post)
     assert [r.id for r, _ in await table.bot.storage.boards_behind()] == [gid]
     posts_before = len(table.emu.messages_in(table.thread()))
     await table.restart()
@@ -296,6 +300,8 @@ async def test_a_move_stored_just_before_a_crash_gets_its_board_after_the_restar
     posts = table.emu.messages_in(table.thread())[posts_before:]
     assert len(posts) == 1, [p.content for p in posts]
     assert "restarted" in posts[0].content and "sets the wager at 1" in posts[0].content
+    # bob newly has to decide (alice was awaited before the move and is not pinged again)
+    assert posts[0].pinged_user_ids == [table.bob.id]
     assert await table.bot.storage.boards_behind() == []
     # the new board is the live one: its buttons play on
     res = await table.click(table.alice, table.board(), label="My choices")

@@ -25,6 +25,7 @@ from rules.presence.engine import Engine
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
 from tests.e2e.conftest import Table
+from tests.e2e.posting import PostAudit, versions
 from tests.presence.test_leaks import (
     Hidden,
     _card_name,
@@ -83,6 +84,7 @@ class Audit:
 
     moments: list[Moment] = field(default_factory=list)
     known: set[str] = field(default_factory=set)
+    revealed: set[str] = field(default_factory=set)
     held: dict[str, set[str]] = field(default_factory=dict)
     auto: AutoTable | None = None
 
@@ -94,11 +96,14 @@ class Audit:
             self.known.add(str(last.p("card")))
         self.known |= _public_ids(GAME.view(st, None)) | _played(st)
         names = {_card_name(c) for c in self.known}
-        # a token this move revealed (investigated) may be named by the move's posts
+        # a token a move revealed (investigated) may be named by that move's posts — and by
+        # every later version of the board post that carries that move's line
         down = {t.id for ts in st.tokens.values() for t in ts}
         if self.moments:
-            names |= {_token_name(t.id, t.kind) for ts in self.moments[-1].state.tokens.values()
-                      for t in ts if t.id not in down}
+            self.revealed |= {_token_name(t.id, t.kind)
+                              for ts in self.moments[-1].state.tokens.values()
+                              for t in ts if t.id not in down}
+        names |= self.revealed
         # the game-end post names the script (P-WIN)
         channel = hidden_from(st, None, self.known, names, script_told=st.outcome is not None)
         visitors = {s: hidden_from(st, s, self.known, names) for s in st.visitor_seats}
@@ -110,7 +115,11 @@ class Audit:
 
     def at(self, message: MessageRecord) -> Moment:
         """The moment a message belongs to: the last move made before it was sent."""
-        i = bisect.bisect_left([m.mark for m in self.moments], message.order) - 1
+        return self.at_order(message.order)
+
+    def at_order(self, order: int) -> Moment:
+        """The moment of whatever was written at `order` (a post, or an edit of one)."""
+        i = bisect.bisect_left([m.mark for m in self.moments], order) - 1
         return self.moments[max(i, 0)]
 
 
@@ -129,33 +138,44 @@ async def test_p_discord_whole_4_player_game_keeps_every_secret_out_of_the_threa
     players = await _players(table, auto)
     audit = Audit(auto=auto)
     audit.watch(await table.bot.tables.state(auto.game_id), 0)
-    moves = await auto.play_to_end(watch=audit.watch)
+    posts = await PostAudit.start(auto)
+
+    def watch(st: PresenceState, mark: int) -> None:
+        audit.watch(st, mark)
+        posts.watch(st, mark)
+
+    moves = await auto.play_to_end(watch=watch)
     await table.emu.settle()
     final: PresenceState = await table.bot.tables.state(auto.game_id)
 
-    # the game ends, with a result post, and replays to the same state
+    # the game ends, with a result post naming the winners, and replays to the same state
     record = await table.bot.storage.get_game(auto.game_id)
     assert moves > 0 and record is not None and record.status == "over"
     assert await table.bot.tables.verify(auto.game_id)
     thread = table.emu.messages_in(auto.thread())
-    assert "Game over" in thread[-1].content and final.reason in thread[-1].content
+    _, boards_posted, _ = posts.check_all(table.emu, auto.thread())
+    assert boards_posted < moves // 2  # the same decider's moves edit one post (#13)
+    assert final.reason in thread[-1].content
     assert table.emu.unknown_routes == []
 
-    # H-L1 in the thread: no script, unrevealed secret, face-down clue or hand, ever
+    # H-L1 in the thread: no script, unrevealed secret, face-down clue or hand, ever — in any
+    # version of any post (a board post is edited in place while its player keeps acting)
     boards = 0
     for message in thread:
-        moment = audit.at(message)
-        blob = _blob(message)
-        assert not text_leaks(blob, moment.channel), (text_leaks(blob, moment.channel), blob)
-        assert not any(w in blob for w in PRIVATE_WORDING), blob
-        # P-DISCORD-02: every board post of the game says who may talk, and why
-        if message.attachments and "Game over" not in message.content \
-                and moment.state.phase != "setup":
-            talk = Engine(moment.state).table_talk()
-            head = "Table talk allowed." if talk["allowed"] else "No table talk now."
-            assert head in message.content and talk["why"] in message.content, message.content
-            assert all(n in message.content for n in talk["alone_labels"]), message.content
-            boards += 1
+        for version in versions(message):
+            moment = audit.at_order(version.written)
+            blob = version.blob
+            assert not text_leaks(blob, moment.channel), (text_leaks(blob, moment.channel), blob)
+            assert not any(w in blob for w in PRIVATE_WORDING), blob
+            # P-DISCORD-02: every board post of the game says who may talk, and why
+            if version.attachments and "Game over." not in version.content \
+                    and moment.state.phase != "setup":
+                talk = Engine(moment.state).table_talk()
+                head = "Table talk allowed." if talk["allowed"] else "No table talk now."
+                assert head in version.content and talk["why"] in version.content, \
+                    version.content
+                assert all(n in version.content for n in talk["alone_labels"]), version.content
+                boards += 1
     assert boards > moves // 2
 
     # the spirit's DMs hold its script and its secret cards (H-L4)

@@ -14,6 +14,7 @@ from rules.presence import actions as K
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
 from tests.e2e.conftest import Table
+from tests.e2e.posting import EMOJI, RULE_ID, PostAudit, versions
 
 
 async def _auto(table: Table, users: int, options: str) -> AutoTable:
@@ -40,7 +41,7 @@ async def test_p_2p_02_two_player_game_through_discord_with_both_characters(
     assert any(m.action is not None and m.action.params.get("as") == "s2.2"
                for m in auto.moves if m.user == "bob")
     thread = " ".join(m.content for m in table.emu.messages_in(auto.thread()))
-    assert " & " in thread  # the seat is named by both characters
+    assert " & " in thread or " and the " in thread  # the seat is named by both characters
 
 
 async def test_p_horror_02_the_spirit_whispers_a_set_line_and_has_no_free_words(
@@ -49,7 +50,9 @@ async def test_p_horror_02_the_spirit_whispers_a_set_line_and_has_no_free_words(
     assert table.bot is not None
     lobby = table.emu.messages_in(auto.thread())[0]
     assert "True Horror" in json.dumps(lobby.embeds, ensure_ascii=False)
-    await auto.play_to_end(until=lambda st: st.phase == "spirit" and not st.prompts)
+    audit = await PostAudit.start(auto)
+    await auto.play_to_end(until=lambda st: st.phase == "spirit" and not st.prompts,
+                           watch=audit.watch)
     st = await table.bot.tables.state(auto.game_id)
     assert isinstance(st, PresenceState)
     users = await table.bot.tables.users_of(auto.game_id)
@@ -63,7 +66,16 @@ async def test_p_horror_02_the_spirit_whispers_a_set_line_and_has_no_free_words(
     res = await table.emu.slash(spirit, auto.thread(), "presence whisper",
                                 {"choice": action_hash(whisper)})
     await res.wait_done()
-    await table.emu.wait_for_message(channel=auto.thread(), since=mark)
+    await table.emu.wait_for_write(auto.thread(), auto.board(), since=mark)
     board = auto.board().content
     assert "The spirit whispers:" in board
     assert not any(ch in board for ch in "🤫🗣️⏳")  # the quiet presentation
+    audit.watch(await table.bot.tables.state(auto.game_id), mark)
+    # P-HORROR: the whole game, every post and every edit of it, in plain words: no emoji, no
+    # rule ids; the game-over post names the winners (#13)
+    await auto.play_to_end(watch=audit.watch)
+    audit.check_all(table.emu, auto.thread())
+    for message in table.emu.messages_in(auto.thread())[1:]:  # the lobby card is before
+        for version in versions(message):
+            assert not EMOJI.findall(version.content), version.content
+            assert not RULE_ID.findall(version.content), version.content

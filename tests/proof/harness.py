@@ -266,8 +266,9 @@ class Player:
         deadline = time.monotonic() + self.ack_timeout
         generation = self.generation()
         while time.monotonic() < deadline and self.generation() == generation:
+            # a new post, or the current one edited in place (the same player acts on)
             for m in self.emu.messages_in(self.thread):
-                if m.order > mark and f"• {press.line}" in m.content:
+                if m.written > mark and f"• {press.line}" in m.content:
                     press.outcome = "acked"
                     return
             if res.done and any(m.ephemeral for m in res.followups):
@@ -275,7 +276,7 @@ class Player:
                 return
             await asyncio.sleep(0.03)
         # One last look: the board may have been posted just before the bot died.
-        if any(m.order > mark and f"• {press.line}" in m.content
+        if any(m.written > mark and f"• {press.line}" in m.content
                for m in self.emu.messages_in(self.thread)):
             press.outcome = "acked"
             return

@@ -211,7 +211,7 @@ class Audit:
         return failures
 
     def check(self) -> tuple[int, int, int, list[str]]:
-        """(messages audited, secrets tracked, secrets seen where allowed, leaks)."""
+        """(message versions audited, secrets tracked, secrets seen where allowed, leaks)."""
         emu = self.table.emu
         # Who read each message: the DM's user, an ephemeral answer's presser, else everyone.
         dm_owner = {u.dm_channel_id: str(u.id) for u in emu.users.values() if u.dm_channel_id}
@@ -225,8 +225,9 @@ class Audit:
             if m.author_id != emu.bot_user.id and not m.ephemeral:
                 continue
             reader = dm_owner.get(m.channel_id) or (presser.get(m.id) if m.ephemeral else None)
-            audited += 1
             for written, blob in _blobs(m):
+                audited += 1  # each version: a board post is edited in place while its
+                # player keeps acting (#13)
                 i = max(0, bisect.bisect_left(self.marks, written) - 1)
                 secrets, seats, ever = self.snapshots[i]
                 seat = self.seat_of_user.get(reader or "", "")
@@ -270,6 +271,7 @@ def _stub_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
         return _PIXEL
 
     monkeypatch.setattr("bot.renderpool.render", pixel)
+    monkeypatch.setattr("bot.renderpool.render_card", pixel)
 
 
 async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name: str,

@@ -1,0 +1,217 @@
+"""How a game reads in its thread (#13): one board post per change of decider, edited in place
+while the same player keeps acting, pinging only whoever newly has to decide; the full board
+one tap away; every picture described in words; `/game status` and `/game hand` in words.
+
+High Card (tests/tinygame.py) pins the policy cheaply: the active seat wagers alone, then
+every seat plays a card at once, then the next round's wager. The picture tests use a real
+game (The Exorcism, Solo: one player, so it starts at once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot import renderpool
+from bot.emulator.records import MessageRecord
+from cogs.utils.table import BoardPost
+from rules.registry import GAMES
+from tests.e2e.conftest import Table
+from tests.e2e.posting import check_alt_text
+
+
+def _boards(table: Table) -> list[MessageRecord]:
+    return [m for m in table.emu.messages_in(table.thread())
+            if m.content.startswith("**High Card (test game)** — game #")]
+
+
+async def _play(table: Table, user: Any) -> None:
+    """`user` plays their first card through **My choices** (cards are never public buttons)."""
+    res = await table.click(user, table.board(), label="My choices")
+    await res.wait_done()
+    menu = res.messages[-1]
+    card = next(c for c in menu.custom_ids if c.startswith("hb:a:"))
+    await (await table.emu.click(user, menu, card)).wait_done()
+    await table.emu.settle()
+
+
+async def _highcard(table: Table) -> int:
+    await table.lobby(players=(table.bob,), options="rounds=2")
+    await table.slash(table.alice, table.thread(), "game start")
+    return await table.game_id()
+
+
+async def test_same_decider_edits_the_post_and_nobody_is_pinged_twice(table: Table) -> None:
+    await _highcard(table)
+    alice, bob = table.alice.id, table.bob.id
+    first = _boards(table)[-1]
+    assert first.pinged_user_ids == [alice]  # alice sets the wager
+    assert "⏳ alice: " in first.content  # what she must do, not only "waiting for"
+    await table.click(table.alice, table.board(), label="Wager 2")
+    # Everyone now plays a card: bob newly has to decide and is pinged; alice was awaited
+    # already and is not pinged again.
+    boards = _boards(table)
+    assert len(boards) == 2
+    second = boards[-1]
+    assert second.pinged_user_ids == [bob]
+    assert f"<@{alice}>" not in second.content
+    assert not first.custom_ids  # the old post lost its buttons
+    # alice plays: the game still waits only for bob, so the same post is edited in place
+    await _play(table, table.alice)
+    boards = _boards(table)
+    assert len(boards) == 2 and boards[-1].id == second.id
+    assert second.edited and second.pinged_user_ids == [bob]
+    assert "s1 plays a card face down." in second.content
+    assert "sets the wager at 2" in second.content  # the stretch's lines grow
+    assert "⏳ alice" not in second.content and "⏳ bob: " in second.content
+    # bob plays: the round ends and round 2 begins with bob's wager — a new turn, a new post,
+    # but bob was awaited all along: no ping
+    await _play(table, table.bob)
+    boards = _boards(table)
+    assert len(boards) == 3
+    third = boards[-1]
+    assert third.pinged_user_ids == [] and "Reveal" in third.content
+    assert "⏳ bob: " in third.content
+    # a wager to the end: alice is pinged again only once the decision passes back to her
+    await table.click(table.bob, table.board(), label="Wager 1")
+    assert _boards(table)[-1].pinged_user_ids == [alice]
+    await _play(table, table.bob)
+    await _play(table, table.alice)
+    last = _boards(table)[-1]
+    assert "Game over." in last.content and not last.custom_ids
+    assert last.pinged_user_ids == []
+
+
+async def test_the_policy_survives_a_restart(table: Table) -> None:
+    gid = await _highcard(table)
+    await table.click(table.alice, table.board(), label="Wager 1")
+    assert table.bot is not None
+    stored = BoardPost.load(await table.bot.storage.board_post(gid))
+    assert stored is not None and stored.awaited == ["s1", "s2"] and stored.pinged == ["s2"]
+    posts = len(_boards(table))
+    await table.restart()
+    await table.emu.settle()
+    await _play(table, table.alice)
+    # the restarted bot remembers what the post stands for: edited, nobody pinged
+    boards = _boards(table)
+    assert len(boards) == posts
+    assert "s1 plays a card face down." in boards[-1].content
+    assert boards[-1].pinged_user_ids == [table.bob.id]  # from its first version only
+
+
+async def test_a_deleted_board_post_is_posted_anew_without_pings(table: Table) -> None:
+    gid = await _highcard(table)
+    await table.click(table.alice, table.board(), label="Wager 1")
+    assert table.bot is not None
+    record = await table.bot.storage.get_game(gid)
+    assert record is not None and record.board_message_id is not None
+    res = await table.click(table.alice, table.board(), label="My choices")
+    await res.wait_done()
+    menu = res.messages[-1]
+    table.emu.message(str(record.board_message_id)).deleted = True  # a moderator removed it
+    card = next(c for c in menu.custom_ids if c.startswith("hb:a:"))
+    await (await table.emu.click(table.alice, menu, card)).wait_done()
+    await table.emu.settle()
+    latest = _boards(table)[-1]
+    assert str(latest.id) != str(record.board_message_id)
+    assert "s1 plays a card face down." in latest.content and latest.pinged_user_ids == []
+
+
+async def test_a_lone_player_with_ai_stand_ins_is_not_pinged(table: Table) -> None:
+    """All-AI-but-one: the one player left is watching; only the reminders nudge them."""
+    gid = await _highcard(table)
+    assert table.bot is not None
+    await table.bot.storage.set_ai_standin(gid, "s2", True)  # bob is away: the AI plays him
+    mark = table.emu.mark()
+    await table.click(table.alice, table.board(), label="Wager 1")  # the AI answers for bob
+    await _play(table, table.alice)  # round 2: the AI wagers and plays; alice's turn again
+    assert table.bot is not None
+    assert await table.bot.tables.awaited(gid) == {"s1": int(table.alice.id)}
+    later = [m for m in _boards(table) if m.order > mark]
+    assert len(later) >= 2 and all(m.pinged_user_ids == [] for m in later)
+
+
+async def _solo(table: Table) -> int:
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    await table.slash(table.alice, table.general, "game new", game="exorcism", mode="solo")
+    await table.slash(table.alice, table.thread(), "game start")
+    return await table.game_id()
+
+
+async def test_full_board_one_tap_away_rendered_once_per_version(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await _solo(table)
+    board = table.board()
+    # the inline picture is the phone-sized turn card, described in words
+    assert [a.filename for a in board.attachments] == ["turn.png"]
+    assert board.attachments[0].description
+    assert board.pinged_user_ids == []  # Solo: the only player is watching
+    renders: list[str] = []
+    real = renderpool.render
+
+    async def counting(game: str, view: dict[str, Any]) -> bytes | None:
+        renders.append(game)
+        return await real(game, view)
+
+    monkeypatch.setattr(renderpool, "render", counting)
+    # Anyone may look at the public board: the player and a passer-by, several times at once.
+    presses = await asyncio.gather(*(table.emu.click(user, board, label="Full board")
+                                      for user in (table.alice, table.bob, table.carol)))
+    for res in presses:
+        await res.wait_done()
+    await table.emu.settle()
+    answers = [res.messages[-1] for res in presses]
+    for answer in answers:
+        assert answer.ephemeral and "full board" in answer.content
+        assert [a.filename for a in answer.attachments] == ["full-board.png"]
+        assert answer.attachments[0].data[:4] == b"\x89PNG"
+        assert answer.attachments[0].description
+    assert renders == ["exorcism"]  # three presses, one render
+    assert table.bot is not None
+    state = await table.bot.tables.state(gid)
+    names = {"s1": "alice"}
+    assert answers[0].attachments[0].description == GAMES["exorcism"].alt_text(state, names)
+    check_alt_text(table.emu)
+
+
+async def test_status_and_hand_answer_in_words_with_described_pictures(table: Table) -> None:
+    gid = await _solo(table)
+    assert table.bot is not None
+    game = GAMES["exorcism"]
+    state = await table.bot.tables.state(gid)
+    names = {"s1": "alice"}
+    status = await table.slash(table.alice, table.thread(), "game status")
+    text = "\n".join(m.content for m in status.messages)
+    assert all(m.ephemeral for m in status.messages)
+    for line in game.status_lines(state, None, names):
+        assert line[:1500] in text
+    pictures = [a for m in status.messages for a in m.attachments]
+    assert pictures and pictures[0].description == game.alt_text(state, names)
+    hand = await table.slash(table.alice, table.thread(), "game hand")
+    assert hand.ephemeral and "You are" in hand.text
+    public = set(game.status_lines(state, None, names))
+    secret = [line for line in game.status_lines(state, "s1", names) if line not in public]
+    for line in secret:
+        assert line in hand.text
+    assert all(a.description for m in hand.messages for a in m.attachments)
+    # a spectator gets the public words too, and no hand
+    status = await table.slash(table.bob, table.thread(), "game status")
+    assert game.status_lines(state, None, names)[0] in status.text
+    check_alt_text(table.emu)
+
+
+async def test_undo_edits_the_post_and_pings_nobody(table: Table) -> None:
+    await _highcard(table)
+    await table.click(table.alice, table.board(), label="Wager 1")
+    post = _boards(table)[-1]
+    assert post.pinged_user_ids == [table.bob.id]
+    res = await table.slash(table.alice, table.thread(), "game undo")
+    assert "Undone" in res.text
+    # alice sets the wager again: the game waits for fewer players, so the same post is
+    # edited (it says who took back what) and nobody is pinged anew
+    assert _boards(table)[-1].id == post.id
+    assert "took back their last move" in post.content and "⏳ alice: " in post.content
+    assert post.pinged_user_ids == [table.bob.id]
