@@ -820,8 +820,10 @@ class Delivery:
                         continue
                     users = await self.bot.tables.users_of(record.id)
                     game = game_of(record)
+                    # A new post, not an edit: the restart notice heads its own post, and the
+                    # moves it repeats are not mixed into the lines the table already read.
                     await self.post_board(record, game, state, lines, game.result(state),
-                                          channel, users)
+                                          channel, users, fresh=True)
                     posted += 1
             except Exception:  # one game's trouble must not stop the others catching up
                 log.exception("could not catch up the board of game %s", stale.id)
@@ -837,17 +839,19 @@ class Delivery:
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          lines: list[str], result: Result | None,
                          channel: discord.abc.Messageable,
-                         users: dict[str, int | None], actor: str | None = None) -> None:
+                         users: dict[str, int | None], actor: str | None = None,
+                         fresh: bool = False) -> None:
         """Show the board after a move: one new post per change of decider (pinging whoever
         newly has to decide, but not `actor`, who just acted and is watching: an undo), else
-        the current post edited in place, pinging nobody."""
+        the current post edited in place, pinging nobody. `fresh`: a new post even for the
+        same decider (the catch-up after a restart), still pinging only newcomers."""
         names = await self.names(users)
         awaited = ([] if result is not None else
                    sorted(game.to_act(state), key=lambda s: _seat_index(state, s)))
         turn = turn_marker(state)
         previous = await self.current_post(record)
-        same_decider = (previous is not None and result is None and turn == previous.turn
-                        and set(awaited) <= set(previous.awaited))
+        same_decider = (not fresh and previous is not None and result is None
+                        and turn == previous.turn and set(awaited) <= set(previous.awaited))
         if same_decider and previous is not None and record.board_message_id:
             post = BoardPost(awaited=awaited, turn=turn,
                              lines=(previous.lines + lines)[-MAX_POST_LINES:],
