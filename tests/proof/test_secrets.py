@@ -35,6 +35,7 @@ from bot.demo import AutoTable
 from bot.emulator.records import MessageRecord
 from rules.core.game import Game
 from rules.registry import GAMES
+from tests.e2e import words
 from tests.e2e.conftest import Table
 from tests.proof.harness import scale
 
@@ -50,7 +51,7 @@ MODES: list[tuple[str, str, int, str | None, int | None]] = [
 ]
 MODE_IDS = [f"{g}-{m}" + (f"-{o.split('=')[0]}" if o else "") for g, m, _, o, _ in MODES]
 SOAK_SEEDS = (5, 11, 23)
-GROUP = {"exorcism": "exorcism", "fourth_wall": "fw", "presence": "presence"}
+GROUP = {"exorcism": "exorcism", "fourth_wall": "fourthwall", "presence": "presence"}
 """The slash command group of each game (its commands' autocompletes are audited)."""
 
 
@@ -298,6 +299,7 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
     choice_leaks: list[str] = []
     static: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
     asked = 0
+    raw: list[str] = []
 
     async def peek_hands() -> None:
         """Every seat reads its hand (button and command), an outsider tries the button;
@@ -326,6 +328,7 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
                     asked += 1
                     choice_leaks.extend(audit.check_choices(
                         state, str(user.id), path, choices, static[(path, option, text)]))
+                    raw.extend(words.scan_choices(path, choices))
 
     moves = 0
     await peek_hands()
@@ -349,6 +352,8 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
           f"secrets tracked={tracked} seen-by-allowed={allowed + audit.choices_allowed} "
           f"leaks={len(failures) + len(choice_leaks)} took={took:.1f}s")
     assert not failures + choice_leaks, "\n".join((failures + choice_leaks)[:10])
+    raw.extend(words.scan_messages(table.emu))
+    assert not raw, "raw words reached players (#14):\n" + words.dump(raw)
     assert audited > moves // 2 and moves > 0 and tracked > 0
     assert audit.choices_audited > 0, "no autocomplete answer offered anything to audit"
     record = await table.bot.storage.get_game(auto.game_id)
