@@ -33,6 +33,7 @@ import pytest
 
 from bot.demo import AutoTable
 from bot.emulator.records import MessageRecord
+from cogs import exorcism, fourth_wall, presence
 from rules.core.game import Game
 from rules.registry import GAMES
 from tests.e2e import words
@@ -53,6 +54,8 @@ MODE_IDS = [f"{g}-{m}" + (f"-{o.split('=')[0]}" if o else "") for g, m, _, o, _ 
 SOAK_SEEDS = (5, 11, 23)
 GROUP = {"exorcism": "exorcism", "fourth_wall": "fourthwall", "presence": "presence"}
 """The slash command group of each game (its commands' autocompletes are audited)."""
+FAMILIES = {"exorcism": exorcism.families, "fourth_wall": fourth_wall.families,
+            "presence": presence.families}
 
 
 def _walk(obj: Any) -> Iterator[dict[str, Any]]:
@@ -314,6 +317,19 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
             peeks += 1
         assert table.bot is not None
         state = await table.bot.tables.state(auto.game_id)
+        # What players type and read back (#14): the status in words, and a command of the
+        # game that does nothing for them now (its refusal names what they can do instead).
+        seats = await table.bot.tables.users_of(auto.game_id)
+        for seat, user_id in seats.items():
+            user = next((u for u in users if str(u.id) == str(user_id)), None)
+            if user is None:
+                continue
+            kinds = {a.kind for a in game.legal_actions(state, seat)}
+            idle = next((f for f in FAMILIES[game_name]() if not f.kinds & kinds), None)
+            for command in ["game status", *([f"{GROUP[game_name]} {idle.name}"]
+                                             if idle else [])]:
+                res = await table.emu.slash(user, auto.thread(), command)
+                await res.wait_done()
         for path, option in typed:
             for text in ("", "a"):
                 if (path, option, text) not in static:
