@@ -174,3 +174,26 @@ async def test_nudge_and_flag_in_every_game(table: Table) -> None:
         assert notice.pinged_user_ids == [] and not words.raw_words(notice.content)
         # the player is named by their display name, not a seat
         assert users[idle].name in notice.content
+
+
+async def test_readme_lists_every_command(table: Table) -> None:
+    """The README's table names every slash command and subcommand players can use (the
+    previous release's `/fw` group is named in its renaming note)."""
+    from pathlib import Path
+    readme = Path(__file__).resolve().parents[2].joinpath("README.md").read_text()
+    import re
+    # The first cell of each command row (a `\|` inside it separates alternatives).
+    rows = [re.split(r"(?<!\\)\|", line)[1] for line in readme.splitlines()
+            if line.startswith("| `/")]
+    missing = []
+    for name in ("game", "exorcism", "fourthwall", "presence", "help"):
+        command = table.emu.commands.find(name, table.guild.id)
+        assert command is not None, name
+        subs = [o["name"] for o in command.get("options") or [] if o.get("type") in (1, 2)]
+        # `pass` is an old name, in the renaming note.
+        for sub in [s for s in subs if s != "pass"] or [""]:
+            if not any(f"/{name}" in row and (not sub or re.search(rf"\b{sub}\b", row))
+                       for row in rows):
+                missing.append(f"/{name} {sub}".strip())
+    assert not missing, missing
+    assert "/fw" in readme and "../" not in readme
