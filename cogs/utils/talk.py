@@ -74,8 +74,9 @@ def rules_answer(engines: list[Game[Any, Any]], query: str) -> str:
     if not hits:
         where = engines[0].title if len(engines) == 1 else "any game"
         prefix = engines[0].rule_prefix if len(engines) == 1 else "EX"
-        raise TableError(f"No rule of {where} matches that. Rule ids look like "
-                         f"`{prefix}-ACT-01`, or try a word or two; start typing for a list. "
+        raise TableError(f"{where[:1].upper()}{where[1:]} has no rule matching that. Rule "
+                         f"ids look like `{prefix}-ACT-01`, or try a word or two; start typing "
+                         "for a list. "
                          f"(You wrote `{excerpt(query)}`.)")
     if len(hits) == 1:
         engine, rid, text = hits[0]
@@ -128,7 +129,8 @@ async def engines_for(interaction: discord.Interaction[Any], game: str | None,
     if rule:
         prefix = rule.strip().upper().split("-")[0]
         for engine in GAMES.values():
-            if "-" in rule and engine.rule_prefix == prefix and engine.rule_text(rule):
+            # A rule id names its game (even one it lacks: "EX-NOPE-99" is the Exorcism's).
+            if "-" in rule and engine.rule_prefix == prefix:
                 return [engine]
     record = await thread_game(interaction)
     if record is not None and record.game in GAMES:
@@ -170,8 +172,8 @@ def rules_command(game_name: str) -> app_commands.Command[Any, Any, Any]:
         name="rules", description=clip(f"A rule of {engine.title} by id or by words, answered "
                                        "only to you", limits.COMMAND_DESCRIPTION),
         callback=rules)
-    command._params["rule"].description = (f"A rule id such as {engine.rule_prefix}-ACT-01, "
-                                           "or words to look for")[:100]
+    command._params["rule"].description = clip(f"A rule id such as {engine.rule_prefix}-ACT-01, "
+                                               "or words to look for", limits.COMMAND_DESCRIPTION)
 
     async def complete(interaction: discord.Interaction[Any],
                        current: str) -> list[app_commands.Choice[str]]:
@@ -212,8 +214,9 @@ def flag_command(game_name: str) -> app_commands.Command[Any, Any, Any]:
     command: app_commands.Command[Any, Any, Any] = app_commands.Command(
         name="flag", description="Point the table to a rule: a question, or a possible "
         "violation (a fixed notice, by rule id)", callback=flag)
-    command._params["rule"].description = (f"The rule id, e.g. {engine.rule_prefix}-ACT-01 "
-                                           "(start typing for a list)")[:100]
+    command._params["rule"].description = clip(f"The rule id, e.g. {engine.rule_prefix}-ACT-01 "
+                                               "(start typing for a list)",
+                                               limits.COMMAND_DESCRIPTION)
     command._params["about"].description = "A possible violation (default) or a question"
     command._params["about"].choices = [
         app_commands.Choice(name="a possible violation", value="violation"),
