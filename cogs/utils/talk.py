@@ -68,14 +68,23 @@ def find_rules(engine: Game[Any, Any], query: str) -> list[tuple[str, str]]:
     return by_id + by_text
 
 
+def _example_id(engine: Game[Any, Any]) -> str:
+    """A rule id of `engine` to show as an example (one that exists)."""
+    book = engine.rulebook()
+    wanted = f"{engine.rule_prefix}-ACT-01"
+    if wanted in book:
+        return wanted
+    return next((r for r in book if r.startswith(f"{engine.rule_prefix}-")), wanted)
+
+
 def rules_answer(engines: list[Game[Any, Any]], query: str) -> str:
     """The answer to a rules lookup: one rule in full, or a list of the rules that match."""
     hits = [(e, r, t) for e in engines for r, t in find_rules(e, query)]
     if not hits:
         where = engines[0].title if len(engines) == 1 else "any game"
-        prefix = engines[0].rule_prefix if len(engines) == 1 else "EX"
+        example = _example_id(engines[0]) if len(engines) == 1 else "EX-ACT-01"
         raise TableError(f"{where[:1].upper()}{where[1:]} has no rule matching that. Rule "
-                         f"ids look like `{prefix}-ACT-01`, or try a word or two; start typing "
+                         f"ids look like `{example}`, or try a word or two; start typing "
                          "for a list. "
                          f"(You wrote `{excerpt(query)}`.)")
     if len(hits) == 1:

@@ -95,7 +95,7 @@ async def test_p_discord_06_rules_answer_privately_by_id_or_keyword(table: Table
     by_word = await table.slash(user, auto.thread(), "presence rules", rule="alone communicate")
     assert by_word.ephemeral and "P-COMM-04" in by_word.text
     unknown = await table.slash(user, auto.thread(), "presence rules", rule="zz-no-such")
-    assert unknown.ephemeral and "No rule" in unknown.text
+    assert unknown.ephemeral and "no rule" in unknown.text
     # nothing of it reached the table
     assert not _new_posts(table, auto, mark)
     choices = await table.emu.autocomplete(user, auto.thread(), "presence rules",
