@@ -39,7 +39,7 @@ from bench.stats import ms_full
 from bot.emulator import DiscordEmulator
 from bot.emulator.records import ChannelRecord, MessageRecord, UserRecord
 from bot.looplag import LagSummary, LoopLagProbe
-from cogs.utils.gamecog import Family, families_from
+from cogs.utils.gamecog import Family
 from cogs.utils.table import action_hash
 from rules.core import Action
 from rules.registry import GAMES
@@ -56,12 +56,10 @@ TABLES: tuple[tuple[str, str, int], ...] = (
 def slash_families() -> dict[str, tuple[str, list[Family]]]:
     """Each game's slash group name and families, built as its cog builds them."""
     from cogs import exorcism, fourth_wall, presence
-    from rules.presence.actions import COMMAND_OF_KIND, PROMPT_ANSWERS
 
     return {"exorcism": ("exorcism", exorcism.families()),
-            "fourth_wall": ("fw", fourth_wall.families()),
-            "presence": ("presence", families_from(COMMAND_OF_KIND, PROMPT_ANSWERS,
-                                                   presence.HELP))}
+            "fourth_wall": ("fourthwall", fourth_wall.families()),
+            "presence": ("presence", presence.families())}
 
 
 class Stamps:

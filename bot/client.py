@@ -37,7 +37,8 @@ BOARD_MOVED_ON = ("That board has moved on — use the latest board post in the 
 FORM_GONE = ("That form is no longer open (the bot may have restarted). Run the command "
              "again to get a fresh one.")
 
-COGS: tuple[str, ...] = ("cogs.lobby", "cogs.exorcism", "cogs.fourth_wall", "cogs.presence")
+COGS: tuple[str, ...] = ("cogs.lobby", "cogs.exorcism", "cogs.fourth_wall", "cogs.presence",
+                         "cogs.help")
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:

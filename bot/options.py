@@ -41,7 +41,8 @@ def describe_field(model: type[BaseModel], name: str) -> str:
         bits.append(getattr(ann, "__name__", str(ann)))
     if lo is not None or hi is not None:
         bits.append(f"{lo if lo is not None else ''}–{hi if hi is not None else ''}")
-    bits.append(f"default {field.default}")
+    default = _default_text(field)
+    bits.append(f"default {default}" if default else "no default")
     desc = f": {field.description}" if field.description else ""
     return f"`{name}` ({', '.join(bits)}){desc}"
 
@@ -96,6 +97,24 @@ def parse_options(game: Game[Any, Any], mode: str | None, text: str | None) -> d
             problems.append(f"{name}: {err['msg']}. {hint}".strip())
         raise OptionsError("Those options don't work: " + "; ".join(problems)) from None
     return options.model_dump(mode="json")
+
+
+def options_words(game: Game[Any, Any], options: dict[str, Any]) -> list[str]:
+    """The options a table chose, as players type them (`strict_table_talk=yes`): only those
+    a table may set and that differ from the default; yes/no for switches, never a Python
+    value or an option only the bot's host sets."""
+    fields = game.options_model.model_fields
+    out = []
+    for name in option_fields(game):
+        if name not in options:
+            continue
+        value = options[name]
+        field = fields[name]
+        if value is None or value == field.default:
+            continue
+        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        out.append(f"`{name}={shown}`")
+    return out
 
 
 # ---- suggestions as the options are typed (autocomplete) ---------------------------------

@@ -3,7 +3,9 @@
 Each subcommand is a family of action kinds from `rules.exorcism.actions.COMMAND_OF_KIND`;
 the choices are exactly the caller's `legal_actions` of that family. Prompt answers (a
 Lookout to rescue, a tool to give, a Terror target) come as buttons on the board or under
-**My choices**, and `/exorcism answer` offers them for typists.
+**My choices**, and `/exorcism answer` offers them for typists. `rules`, `nudge` and `flag`
+are every game's (`cogs.utils.talk`); `end` ends a turn as in every game (`pass` is its old
+name).
 """
 
 from __future__ import annotations
@@ -28,8 +30,12 @@ HELP: dict[str, str] = {
     "ability": "Use your Character's or an Ongoing Task's Action",
     "pickup": "Pick up Tools dropped in your room",
     "unlock": "Unlock the Locked Room you stand in",
-    "pass": "End your turn",
+    "end": "End your turn",
 }
+
+
+RENAMED = {"pass": "end"}
+"""Old subcommand names, kept working until the next release."""
 
 
 def families() -> list[Family]:
@@ -48,4 +54,4 @@ class Exorcism(commands.Cog):
 async def setup(bot: GameBot) -> None:
     await bot.add_cog(Exorcism(bot))
     bot.tree.add_command(make_group("exorcism", "The Exorcism at the House of Monkton Falls",
-                                    families()))
+                                    families(), renamed=RENAMED))

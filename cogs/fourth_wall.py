@@ -1,9 +1,11 @@
-"""`/fw …`: I Am the Fourth Wall's actions, for Investigators and the Wall player alike.
+"""`/fourthwall …` (formerly `/fw`): I Am the Fourth Wall's actions, for Investigators and
+the Wall player alike.
 
 Each subcommand is a family of action kinds from `rules.fourth_wall.actions.COMMAND_OF_KIND`
 with autocomplete from the caller's `legal_actions`; the engine decides who may use which.
 Prompt answers come as buttons (for the Wall player's hidden choices, only under
-**My choices**) and through `/fw answer`.
+**My choices**) and through `/fourthwall answer`. `end` ends an Investigator's or the Wall's turn
+(`pass` is its old name); `rules`, `nudge` and `flag` are every game's (`cogs.utils.talk`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ HELP: dict[str, str] = {
     "close": "Investigator: Close a Gate with one of each Symbol",
     "exploit": "Investigator: Exploit the Rift (adds Doom)",
     "unique": "Investigator: your Unique Action (once a turn)",
-    "pass": "Investigator: end your turn",
     "react": "Play a reaction (Holy Symbol, Adrenaline…) now",
     "wrath": "Wall: a Wrath turn",
     "brood": "Wall: a Brood turn",
@@ -37,8 +38,12 @@ HELP: dict[str, str] = {
     "trigger": "Wall: Trigger a Horror (and Drain it)",
     "destroy": "Wall: Destroy a Marble",
     "power": "Wall: your Unique Action (after An Eye Opens)",
-    "end": "Wall: end your turn",
+    "end": "End your turn (an Investigator's or the Wall's)",
 }
+
+
+RENAMED = {"pass": "end"}
+"""Old subcommand names, kept working until the next release."""
 
 
 def families() -> list[Family]:
@@ -55,4 +60,7 @@ class FourthWall(commands.Cog):
 async def setup(bot: GameBot) -> None:
     await bot.add_cog(FourthWall(bot))
     bot.tree.add_command(make_group("fourth_wall", "I Am the Fourth Wall", families(),
-                                    name="fw"))
+                                    renamed=RENAMED))
+    # The previous release's group name answers until the next one, saying the new name.
+    bot.tree.add_command(make_group("fourth_wall", "I Am the Fourth Wall", families(),
+                                    name="fw", renamed=RENAMED, now_called="fourthwall"))

@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.limits import clip, excerpt
-from bot.options import parse_options, suggest_options
+from bot.options import options_words, parse_options, suggest_options
 from bot.storage import GameRecord
 from bot.tables import (
     StartResult,
@@ -38,8 +38,8 @@ from cogs.utils.table import (
     show_hand,
     table_buttons,
 )
+from cogs.utils.talk import engines_for, rule_choices, rules_answer
 from rules.core import Event
-from rules.core.game import Game
 from rules.registry import GAMES
 
 if TYPE_CHECKING:
@@ -164,9 +164,10 @@ class Lobby(commands.Cog):
         embed.add_field(name=f"Players ({len(seats)}; needs {counts[0]}–{counts[-1]})",
                         value=clip(players or "nobody yet", limits.EMBED_FIELD_VALUE),
                         inline=False)
-        if options:
-            embed.add_field(name="Options", value=clip("\n".join(
-                f"{k} = {v}" for k, v in options.items()), limits.EMBED_FIELD_VALUE), inline=False)
+        chosen = options_words(game, options)
+        if chosen:
+            embed.add_field(name="Options", value=clip("\n".join(chosen),
+                                                       limits.EMBED_FIELD_VALUE), inline=False)
         # What the options add up to, in the game's words (e.g. "Difficulty: Standard").
         summary = game.options_summary(game.options_model.model_validate(record.options))
         if summary:
@@ -412,40 +413,22 @@ class Lobby(commands.Cog):
                          f"{where}")
         await reply(interaction, "\n".join(lines))
 
-    @game.command(name="rules", description="A rule by id (e.g. EX-ACT-01), or a summary")
-    @app_commands.describe(rule="A rule id such as EX-ACT-01", game="Which game (default: this "
-                           "thread's)")
+    @game.command(name="rules", description="A rule by id or by words (any game; default: "
+                  "this thread's), or how the game goes")
+    @app_commands.describe(rule="A rule id such as EX-ACT-01, or words to look for (e.g. alone)",
+                           game="Which game (default: this thread's)")
     async def rules(self, interaction: discord.Interaction[Any], rule: str | None = None,
                     game: str | None = None) -> None:
-        engine = await self._engine_for(interaction, game, rule)
+        engines = await engines_for(interaction, game, rule)
         if rule:
-            text = engine.rule_text(rule)
-            if text is None:
-                raise TableError(f"{engine.title} has no rule by that id. Rule ids look like "
-                                 f"`{engine.rule_prefix}-ACT-01`; start typing for a list. "
-                                 f"(You wrote `{excerpt(rule)}`.)")
-            await reply(interaction, f"**{rule.upper()}** — {text}")
+            await reply(interaction, rules_answer(engines, rule))
+        elif len(engines) == 1:
+            engine = engines[0]
+            await reply(interaction, f"**{engine.title}**\n{engine.summary()}\n`/help` has "
+                        "how to play it in two minutes; `/game rules rule:` finds any rule.")
         else:
-            await reply(interaction, f"**{engine.title}**\n{engine.summary()}")
-
-    async def _engine_for(self, interaction: discord.Interaction[Any], game: str | None,
-                          rule: str | None) -> Game[Any, Any]:
-        if game:
-            if game not in GAMES:
-                raise TableError(unknown_game(game))
-            return GAMES[game]
-        if rule:
-            prefix = rule.upper().split("-")[0]
-            for engine in GAMES.values():
-                if engine.rule_prefix == prefix:
-                    return engine
-        channel = interaction.channel
-        record = (await self.bot.storage.find_game_by_thread(channel.id)
-                  if channel is not None else None)
-        if record is not None and record.game in GAMES:
-            return GAMES[record.game]
-        raise TableError("Which game? Pick one in the `game` option (or run this in a "
-                         "game's thread).")
+            raise TableError("Which game? Pick one in the `game` option, or run this in a "
+                             "game's thread.")
 
     @rules.autocomplete("game")
     async def rules_game_autocomplete(self, interaction: discord.Interaction[Any],
@@ -455,16 +438,13 @@ class Lobby(commands.Cog):
     @rules.autocomplete("rule")
     async def rules_autocomplete(self, interaction: discord.Interaction[Any],
                                  current: str) -> list[app_commands.Choice[str]]:
-        wanted = current.upper()
-        out = []
-        for engine in GAMES.values():
-            for rid, text in engine.rulebook().items():
-                if wanted in rid or wanted.lower() in text.lower():
-                    out.append(app_commands.Choice(name=clip(f"{rid} {text}", limits.CHOICE_NAME),
-                                                   value=rid))
-                    if len(out) == limits.CHOICES:
-                        return out
-        return out
+        # Inside a game's thread only that game's rules (unless another game is named).
+        try:
+            engines = await engines_for(interaction,
+                                        str(interaction.namespace.game or "") or None)
+        except TableError:
+            return []
+        return rule_choices(engines, current)
 
     @game.command(name="settings", description="Reminders for this game (the creator only)")
     @app_commands.describe(reminder_hours="Hours before the awaited player is nudged (1–168)",

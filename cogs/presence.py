@@ -18,33 +18,30 @@ A game in its own channel (the option `table_channel=channel`, P-DISCORD-03) mut
 anyone posts: after every move each seat's member overwrite follows its speech (only changed
 members are edited), and nobody else may post there.
 
-What silent players may always do comes as fixed-text commands (P-DISCORD-06, P-COMM-05):
-`/presence nudge` pings the awaited players, `/presence rules` answers privately from the
-bundled rules, `/presence flag` names a rule id publicly. None takes free text.
+What silent players may always do comes as fixed-text commands every game's group has
+(`cogs.utils.talk`, P-DISCORD-06, P-COMM-05): `/presence nudge` pings the awaited players,
+`/presence rules` answers privately from the bundled rules, `/presence flag` names a rule id
+publicly. None takes free text.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits
-from bot.limits import clip, excerpt
 from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import reply
-from cogs.utils.gamecog import families_from, make_group
+from cogs.utils.gamecog import Family, families_from, make_group
 from cogs.utils.pending import command_label, defer_move, pending_for
 from cogs.utils.table import TABLE_TALK, delivery_for, is_table_channel, play
 from rules.core.types import Action
 from rules.presence.actions import COMMAND_OF_KIND, PROMPT_ANSWERS, SPEAK
 from rules.presence.engine import Engine
-from rules.presence.game import GAME
 from rules.presence.state import PresenceState
 
 if TYPE_CHECKING:
@@ -126,9 +123,6 @@ class Presence(commands.Cog):
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        # game id -> when its table was last nudged (bot clock). In memory: a restart at
-        # worst allows one early nudge.
-        self.nudged: dict[int, float] = {}
 
     async def cog_load(self) -> None:
         delivery_for(self.bot).after_hooks.append(self.keep_table_channel)
@@ -268,141 +262,12 @@ def speak_command() -> app_commands.Command[Any, Any, Any]:
     return command
 
 
-# ---- what a silent player may always do (P-DISCORD-06, P-COMM-05): fixed text only ----
-
-NUDGE_EVERY = 600.0  # seconds between two nudges of one game's table
-
-
-async def game_here(interaction: discord.Interaction[Any]) -> tuple[GameRecord, str]:
-    """The Presence game being played in this thread, and the caller's seat in it."""
-    bot: GameBot = interaction.client  # type: ignore[assignment]
-    channel = interaction.channel
-    record = await bot.storage.find_game_by_thread(channel.id) if channel else None
-    if record is None or record.game != "presence" or record.status != "active":
-        raise TableError("Run this in the thread of a Presence game being played.")
-    seat = await bot.tables.seat_of(record.id, interaction.user.id)
-    if seat is None:
-        raise TableError("Only the game's players can do this; you can follow the game in "
-                         "its thread (P-DISCORD-09).")
-    return record, seat
-
-
-def rule_choices(current: str) -> list[app_commands.Choice[str]]:
-    """Rule ids of The Presence whose id or text holds what was typed (autocomplete)."""
-    wanted = current.strip().lower()
-    book = GAME.rulebook()
-    # Ids that hold it first, then rules whose text does.
-    hits = ([r for r in book if wanted in r.lower()]
-            + [r for r, t in book.items() if wanted not in r.lower() and wanted in t.lower()])
-    return [app_commands.Choice(name=clip(f"{r} {' '.join(book[r].split())}", limits.CHOICE_NAME),
-                                value=r) for r in hits[:limits.CHOICES]]
-
-
-def rules_answer(query: str) -> str:
-    """The rule with this id, or the rules whose id or text holds every word of `query`."""
-    book = GAME.rulebook()
-    rid = query.strip().upper()
-    if rid in book:
-        return f"**{rid}** — {book[rid]}"
-    words = query.lower().split()
-    hits = [(r, t) for r, t in book.items()
-            if words and all(w in f"{r} {t}".lower() for w in words)]
-    if not hits:
-        raise TableError("No rule of The Presence matches that. Rule ids look like "
-                         f"`P-COMM-04`; start typing for a list. (You wrote `{excerpt(query)}`.)")
-    if len(hits) == 1:
-        return f"**{hits[0][0]}** — {hits[0][1]}"
-    lines = [f"{len(hits)} rules mention that; `/presence rules query:<id>` shows one in full:"]
-    for r, t in hits:
-        line = f"• **{r}** {clip(' '.join(t.split()), 90)}"
-        if sum(len(x) + 1 for x in lines) + len(line) > 1900:
-            lines.append(f"…and {len(hits) - len(lines) + 1} more: add a word to narrow it.")
-            break
-        lines.append(line)
-    return "\n".join(lines)
-
-
-@app_commands.command(name="rules", description="A rule of The Presence by id or keyword, "
-                      "answered only to you (P-DISCORD-06)")
-@app_commands.describe(query="A rule id such as P-COMM-04, or words to look for")
-async def rules(interaction: discord.Interaction[Any], query: str) -> None:
-    await reply(interaction, rules_answer(query))
-
-
-@rules.autocomplete("query")
-async def rules_autocomplete(interaction: discord.Interaction[Any],
-                             current: str) -> list[app_commands.Choice[str]]:
-    return rule_choices(current)
-
-
-@app_commands.command(name="flag", description="Point out a possible rules violation by rule "
-                      "id, publicly (P-DISCORD-06)")
-@app_commands.describe(rule="The rule id, e.g. P-COMM-04 (start typing for a list)")
-async def flag(interaction: discord.Interaction[Any], rule: str) -> None:
-    rid = rule.strip().upper()
-    text = GAME.rule_text(rid)
-    if text is None:
-        raise TableError("The Presence has no rule by that id: pick one from the list that "
-                         f"appears as you type. (You wrote `{excerpt(rule)}`.)")
-    record, seat = await game_here(interaction)
-    bot: GameBot = interaction.client  # type: ignore[assignment]
-    state = await bot.tables.state(record.id)
-    assert isinstance(state, PresenceState)
-    channel = interaction.channel
-    assert isinstance(channel, discord.abc.Messageable)
-    gist = " ".join(text.split())
-    await channel.send(clip(
-        f"🚩 {GAME.seat_label(state, seat)} (<@{interaction.user.id}>) points out a possible "
-        f"violation of **{rid}**: “{clip(gist, 300)}” The table may "
-        f"pause to check it; `/presence rules query:{rid}` shows the rule privately.",
-        limits.CONTENT),
-        allowed_mentions=discord.AllowedMentions.none())
-    await reply(interaction, f"Flagged {rid} for the table.")
-
-
-@flag.autocomplete("rule")
-async def flag_autocomplete(interaction: discord.Interaction[Any],
-                            current: str) -> list[app_commands.Choice[str]]:
-    return rule_choices(current)
-
-
-@app_commands.command(name="nudge", description="Remind the awaited players that the table "
-                      "waits for them (P-DISCORD-06)")
-async def nudge(interaction: discord.Interaction[Any]) -> None:
-    record, _seat = await game_here(interaction)
-    bot: GameBot = interaction.client  # type: ignore[assignment]
-    cog = bot.get_cog("Presence")
-    assert isinstance(cog, Presence)
-    now = bot.clock()
-    last = cog.nudged.get(record.id)
-    if last is not None and now - last < NUDGE_EVERY:
-        minutes = math.ceil((NUDGE_EVERY - (now - last)) / 60)
-        raise TableError(f"This table was nudged less than {int(NUDGE_EVERY // 60)} minutes "
-                         f"ago; you can nudge again in {minutes} min.")
-    state = await bot.tables.state(record.id)
-    assert isinstance(state, PresenceState)
-    users = await bot.tables.users_of(record.id)
-    awaited = [(s, u) for s in sorted(GAME.to_act(state)) if (u := users.get(s))]
-    if not awaited:
-        raise TableError("No player is awaited right now.")
-    cog.nudged[record.id] = now
-    channel = interaction.channel
-    assert isinstance(channel, discord.abc.Messageable)
-    # Away players and quiet hours are honoured as for turn pings.
-    reachable = await bot.tables.reachable(u for _, u in awaited)
-    who = ", ".join(f"<@{u}> ({GAME.seat_label(state, s)})" for s, u in awaited)
-    await channel.send(clip(f"🔔 {who}: the table is waiting for you.", limits.CONTENT),
-                       allowed_mentions=discord.AllowedMentions(
-                           users=[discord.Object(u) for _, u in awaited if u in reachable]))
-    await reply(interaction, "Nudged.")
-
-
 async def setup(bot: GameBot) -> None:
     await bot.add_cog(Presence(bot))
-    group = make_group("presence", "The Presence",
-                       families_from(COMMAND_OF_KIND, PROMPT_ANSWERS, HELP))
+    group = make_group("presence", "The Presence", families())
     group.add_command(speak_command())
-    group.add_command(nudge)
-    group.add_command(rules)
-    group.add_command(flag)
     bot.tree.add_command(group)
+
+
+def families() -> list[Family]:
+    return families_from(COMMAND_OF_KIND, PROMPT_ANSWERS, HELP)

@@ -21,7 +21,9 @@ from bot.tables import TableError
 from cogs.utils.errors import reply
 from cogs.utils.pending import command_label, defer_move, pending_for
 from cogs.utils.table import action_hash, action_view, game_of, play
+from cogs.utils.talk import group_of, table_commands
 from rules.core import Action
+from rules.core.game import Game, join_words
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -46,8 +48,8 @@ async def _context(interaction: discord.Interaction[Any],
         raise TableError("There's no game in this channel. Run this inside the thread of a "
                          "game you're playing (`/game list` shows them).")
     if record.game != game_name:
-        raise TableError(f"This thread's game is {game_of(record).title}; these commands are "
-                         "for another game.")
+        raise TableError(f"This thread's game is {game_of(record).title}: its commands are "
+                         f"`/{group_of(record.game)} …`.")
     if record.status != "active":
         raise TableError("This game isn't being played right now "
                          f"({record.status}).")
@@ -64,7 +66,15 @@ def _family_actions(record: GameRecord, seat: str, state: Any,
     return [a for a in game.legal_actions(state, seat) if a.kind in family.kinds]
 
 
-def make_command(game_name: str, family: Family) -> app_commands.Command[Any, Any, Any]:
+def make_command(game_name: str, family: Family, group: str,
+                 families: list[Family] | None = None, *, name: str | None = None,
+                 now_called: str | None = None) -> app_commands.Command[Any, Any, Any]:
+    """`/<group> <family>`; `name` another name for it (an old one), `now_called` the command
+    players should use instead (said in every answer of an old name)."""
+    siblings = families or [family]
+    note = (f"\n(`/{group} {name or family.name}` is now `{now_called}`; the old name works "
+            "until the next release.)" if now_called else "")
+
     async def callback(interaction: discord.Interaction[Any], choice: str | None = None) -> None:
         # Acknowledge before any storage read: under load those queue behind other games'
         # writes, and Discord's 3-second clock is already running (bench: ack p99). Only the
@@ -90,10 +100,8 @@ def make_command(game_name: str, family: Family) -> app_commands.Command[Any, An
         actions = _family_actions(record, seat, state, family)
         if not actions:
             if not game.may_act(state, seat):
-                raise TableError(f"It's not your move: {game.waiting_text(state)}")
-            kinds = sorted({a.kind for a in game.legal_actions(state, seat)})
-            raise TableError(f"You can't {family.name} right now. What you can do: "
-                             + ", ".join(kinds) + " — or press **My choices**.")
+                raise TableError(f"It's not your move: {game.waiting_text(state)}{note}")
+            raise TableError(_cannot(game, state, seat, family, siblings, group) + note)
         chosen: Action | None = None
         if choice:
             wanted = choice.strip().lower()
@@ -109,12 +117,12 @@ def make_command(game_name: str, family: Family) -> app_commands.Command[Any, An
         elif len(actions) == 1:
             chosen = actions[0]
         if chosen is None:
-            await reply(interaction, game.prompt_text(state, seat) or "Choose one:",
+            await reply(interaction, (game.prompt_text(state, seat) or "Choose one:") + note,
                         view=action_view(record.id, game, state, seat, actions, extras=False,
                                          epoch=record.epoch))
             return False
         await play(interaction, record, chosen, expected_version=state.step)
-        await reply(interaction, f"Done: {game.describe(state, seat, chosen)}.")
+        await reply(interaction, f"Done: {game.describe(state, seat, chosen)}.{note}")
         return True
 
     async def autocomplete(interaction: discord.Interaction[Any],
@@ -136,7 +144,9 @@ def make_command(game_name: str, family: Family) -> app_commands.Command[Any, An
         return out
 
     command: app_commands.Command[Any, Any, Any] = app_commands.Command(
-        name=family.name, description=clip(family.description, limits.COMMAND_DESCRIPTION),
+        name=name or family.name,
+        description=clip(f"Old name of {now_called}: {family.description}" if now_called
+                         else family.description, limits.COMMAND_DESCRIPTION),
         callback=callback)
     command._params["choice"].description = "What exactly (start typing for your options)"
     command.autocomplete("choice")(autocomplete)
@@ -162,15 +172,47 @@ def families_from(command_of_kind: dict[str, str], prompt_answers: dict[str, tup
     return out
 
 
-def make_group(game_name: str, description: str,
-               families: list[Family], *, name: str | None = None) -> app_commands.Group:
-    """The `/<name> …` group; `game_name` is the registry name the commands check the
-    thread's game against, `name` a shorter command name (default: the game's name)."""
-    group = app_commands.Group(name=name or game_name.replace("_", "-"),
-                               description=description, guild_only=True)
+def make_group(game_name: str, description: str, families: list[Family], *,
+               name: str | None = None, renamed: dict[str, str] | None = None,
+               now_called: str | None = None) -> app_commands.Group:
+    """The `/<name> …` group: a subcommand per family, then `rules`, `nudge` and `flag`.
+    `game_name` is the registry name the commands check the thread's game against; `name`
+    the group's name (default: as players say the game); `renamed` old subcommand name ->
+    its new name, kept working for one release; `now_called` makes this whole group an old
+    name of that group (each answer says so)."""
+    group_name = name or group_of(game_name)
+    group = app_commands.Group(name=group_name, description=clip(
+        f"Old name of /{now_called}: {description}" if now_called else description,
+        limits.COMMAND_DESCRIPTION), guild_only=True)
     for family in families:
-        group.add_command(make_command(game_name, family))
+        group.add_command(make_command(
+            game_name, family, group_name, families,
+            now_called=f"/{now_called} {family.name}" if now_called else None))
+    for old, new in (renamed or {}).items():
+        family = next(f for f in families if f.name == new)
+        group.add_command(make_command(game_name, family, group_name, families, name=old,
+                                       now_called=f"/{now_called or group_name} {new}"))
+    for command in table_commands(game_name):
+        group.add_command(command)
     return group
+
+
+def _cannot(game: Game[Any, Any], state: Any, seat: str, family: Family,
+            families: list[Family], group: str) -> str:
+    """Why `/group family` does nothing now, and what the player can do instead, in words."""
+    legal = game.legal_actions(state, seat)
+    commands = [f"`/{group} {f.name}`" for f in families
+                if f.name != family.name and any(a.kind in f.kinds for a in legal)]
+    asked = game.prompt_text(state, seat)
+    head = f"You can't {family.name} right now."
+    if asked:
+        head += f" {asked}"
+    examples = [game.describe(state, seat, a) for a in legal[:3]]
+    more = f" (e.g. {'; '.join(examples)}{'…' if len(legal) > 3 else ''})" if examples else ""
+    if commands:
+        return (f"{head} What you can do: {join_words(commands, 'or')}{more} — or press "
+                "**My choices**.")
+    return f"{head} Press **My choices** for what you can do{more}."
 
 
 AutocompleteFn = Callable[[discord.Interaction[Any], str],

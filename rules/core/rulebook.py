@@ -42,3 +42,34 @@ def load_rulebook(path: Path) -> dict[str, str]:
 def _clean(lines: list[str]) -> str:
     text = "\n".join(line for line in lines if line)
     return text.replace("**", "")
+
+
+# The spec's source markers: [T] rulebook text, [R] our ruling, [D] design, [B] box/variant,
+# [D G-04] a design note's id, {A}/{C} FW sources. Players read the rule, not its provenance.
+_MARKER = re.compile(r"\s*(?:\[(?:[TRDBC](?:,[^\]]*)?|D [A-Z]+-\d+)\]|\{[A-Z]\})")
+_RULING = re.compile(r"\[R:\s*([^\]]*)\]")
+
+
+def player_text(text: str) -> str:
+    """A rule's text as players read it: no source markers, wrapped lines joined into
+    sentences, list items kept on lines of their own ("• …")."""
+    text = _RULING.sub(r"(ruling: \1)", text)
+    text = _MARKER.sub("", text)
+    out: list[str] = []
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith(("* ", "- ")):
+            out.append("• " + line[2:].strip())
+        elif out:
+            out[-1] = f"{out[-1]} {line}"
+        else:
+            out.append(line)
+    return "\n".join(out).strip()
+
+
+def one_line(text: str) -> str:
+    """A rule's text on one line (an autocomplete choice's name holds no newline)."""
+    text = player_text(text).replace(":\n• ", ": ").replace("\n• ", "; ")
+    return " ".join(text.split())

@@ -98,7 +98,7 @@ COMMAND_OF_KIND: dict[str, str] = {
     ABILITY: "ability",
     PICK_UP: "pickup",
     UNLOCK: "unlock",
-    PASS: "pass",
+    PASS: "end",
 }
 """Slash-command family of each main kind; any kind not here is a prompt answer (buttons)."""
 

@@ -224,7 +224,8 @@ class Engine:
         names = [self.char_name(i.character) for i in self.invs_of(seat) if i.character]
         if names:
             return " & ".join(names)
-        return f"Player {self.st.seats.index(seat) + 1}"
+        # Before a character is chosen (Solo's Primary): the role, never a number.
+        return "the Investigator player"
 
     def invs_of(self, seat: str) -> list[InvestigatorState]:
         return [i for i in self.st.investigators.values() if i.seat == seat]

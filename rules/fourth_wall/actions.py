@@ -1,7 +1,7 @@
 """I Am the Fourth Wall action kinds, their parameters, and which command family each belongs to.
 
 The Discord cog groups `legal_actions` by `COMMAND_OF_KIND`: a kind listed there is a slash
-command of the ``/fw`` group (autocomplete from the listed actions) and also a button; every
+command of the ``/fourthwall`` group (autocomplete from the listed actions) and also a button; every
 other kind is a prompt answer, shown as buttons / a select under the pending prompt's text
 (``PROMPT_ANSWERS``).
 
@@ -113,7 +113,7 @@ COMMAND_OF_KIND: dict[str, str] = {
     CLOSE_GATE: "close",
     EXPLOIT: "exploit",
     UNIQUE: "unique",
-    PASS: "pass",
+    PASS: "end",
     REACT: "react",
     WRATH: "wrath",
     BROOD: "brood",
@@ -124,7 +124,7 @@ COMMAND_OF_KIND: dict[str, str] = {
     WALL_UNIQUE: "power",
     END_TURN: "end",
 }
-"""Slash-command family (``/fw <name>``) of each main kind; other kinds are prompt answers."""
+"""Slash-command family (``/fourthwall <name>``) of each main kind; others are prompt answers."""
 
 PROMPT_ANSWERS: dict[str, tuple[str, ...]] = {
     "keep_investigator": (KEEP,),

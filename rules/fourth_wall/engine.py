@@ -123,6 +123,18 @@ def defs_of(pack: Pack) -> _Defs:
 ModSource = tuple[str, Any, str | None, str | None, str]
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def slot_name(k: int) -> str:
+    """An Investigator not yet chosen, in words: "the first Investigator" (never an id)."""
+    return f"the {ORDINALS[k] if k < len(ORDINALS) else f'{k + 1}th'} Investigator"
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 class Engine:
     """Rules over one mutable state (a private copy made by `Game.apply`)."""
 
@@ -202,7 +214,7 @@ class Engine:
     def inv_name(self, inv: InvestigatorState) -> str:
         if inv.card:
             return self.investigator_card(inv.card).name
-        return f"Investigator {inv.id[1:]}"
+        return slot_name(int(inv.id[1:]) - 1)
 
     def seat_of(self, iid: str) -> str:
         return self.inv(iid).seat
@@ -241,7 +253,7 @@ class Engine:
                 return f"Wall player ({self.wall().name})"
             return "Wall player"
         names = [self.inv_name(i) for i in self.invs_of(seat)]
-        return " & ".join(names) if names else seat
+        return " & ".join(names) if names else "an Investigator player"
 
     def hand_limit(self, inv: InvestigatorState) -> int:
         """FW-HAND-01: Sanity as modified by effects (never below 1)."""
@@ -605,11 +617,12 @@ class Engine:
         inv = st.investigators[k]
         opts = [act(K.KEEP, card=c) for c in inv.dealt]
         names = " or ".join(self.investigator_card(c).name for c in inv.dealt)
+        slot = capital(slot_name(k))
         self.ask(inv.seat, "keep_investigator",
-                 f"Investigator {k + 1}: keep one of your two Investigator cards ({names}); "
+                 f"{slot}: keep one of your two Investigator cards ({names}); "
                  "the team may discuss it openly.",
                  opts, Step(op="setup_keep", args={"k": k}), into="card",
-                 public_text=f"Investigator {k + 1}: keep one of two Investigator cards "
+                 public_text=f"{slot}: keep one of two Investigator cards "
                  "(FW-VIS-02: the team sees which).")
 
     def step_setup_keep(self, k: int, card: str) -> None:
@@ -618,7 +631,7 @@ class Engine:
         inv.card = card
         st.investigator_deck.extend(c for c in inv.dealt if c != card)
         inv.dealt = []
-        self.emit(f"Investigator {k + 1} is {self.investigator_card(card).name}.", "setup",
+        self.emit(f"{capital(slot_name(k))} is {self.investigator_card(card).name}.", "setup",
                   inv=inv.id, seat=inv.seat)
         self.later(Step(op="setup_choose", args={"k": k + 1}))
 
@@ -775,8 +788,8 @@ class Engine:
             st.rng.shuffle(st.investigator_deck)
         inv.insane = False
         inv.regrouped = False
-        self.emit(f"Investigator {inv.id[1:]} was Insane and returns as "
-                  f"{self.inv_name(inv)}.", "replace")
+        was = self.investigator_card(old).name if old else capital(slot_name(int(inv.id[1:]) - 1))
+        self.emit(f"{was} was Insane and returns as {self.inv_name(inv)}.", "replace")
         self.draw_into(inv, self.investigator_card(inv.card or "").sanity, None)
 
     def step_inv_turn_end(self) -> None:

@@ -23,7 +23,7 @@ from rules.fourth_wall import actions as K
 from rules.fourth_wall import words
 from rules.fourth_wall.actions import HIDDEN_HAND_PROMPTS, SAFE_PUBLIC_KINDS, describe_action
 from rules.fourth_wall.content import default_pack, pack_fingerprint
-from rules.fourth_wall.engine import STAGE_NAMES, Engine, pack_for, symbols_text
+from rules.fourth_wall.engine import STAGE_NAMES, Engine, capital, pack_for, symbols_text
 from rules.fourth_wall.setup import investigator_count, setup_game
 from rules.fourth_wall.state import FourthWallState
 from rules.fourth_wall.view import build_view
@@ -370,7 +370,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                 options = " or ".join(
                     f"{eng.pack.investigator(c).name} (Sanity {eng.pack.investigator(c).sanity})"
                     for c in inv.dealt)
-                lines.append(f"• Investigator {inv.id[1:]}{mine}: choose {options}")
+                lines.append(f"• {capital(eng.inv_name(inv))}{mine}: choose {options}")
                 continue
             if not inv.card:
                 continue

@@ -242,7 +242,9 @@ class Presence(Game[PresenceOptions, PresenceState]):
         slots = self._slots(state, seat)
         if len(slots) > 1 and all(s in state.visitors for s in slots):
             return " & ".join(eng.seat_label(s) for s in slots)  # P-2P-01
-        return eng.seat_label(seat)
+        label = eng.seat_label(seat)
+        # A visitor still choosing a character is named by role, never by its seat id.
+        return "a visitor" if label == seat else label
 
     def describe(self, state: PresenceState, seat: str, action: Action) -> str:
         eng = Engine(state)

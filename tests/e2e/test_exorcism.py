@@ -100,5 +100,5 @@ async def test_slash_commands_autocomplete_and_refusals(table: Table) -> None:
     assert res.ephemeral and res.text.startswith("Done")
     assert (await table.bot.storage.get_game(auto.game_id)).version == before + 1
     # commands outside a game thread get a clear answer
-    res = await table.slash(mover, table.general, "exorcism pass")
+    res = await table.slash(mover, table.general, "exorcism end")
     assert res.ephemeral and "no game in this channel" in res.text

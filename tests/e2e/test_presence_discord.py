@@ -89,17 +89,17 @@ async def test_p_discord_06_rules_answer_privately_by_id_or_keyword(table: Table
     auto, players = await _game(table)
     user = players[next(iter(players))]
     mark = table.emu.mark()
-    by_id = await table.slash(user, auto.thread(), "presence rules", query="p-comm-04")
+    by_id = await table.slash(user, auto.thread(), "presence rules", rule="p-comm-04")
     assert by_id.ephemeral and by_id.text.startswith("**P-COMM-04**")
     assert "When a player is alone" in by_id.text
-    by_word = await table.slash(user, auto.thread(), "presence rules", query="alone communicate")
+    by_word = await table.slash(user, auto.thread(), "presence rules", rule="alone communicate")
     assert by_word.ephemeral and "P-COMM-04" in by_word.text
-    unknown = await table.slash(user, auto.thread(), "presence rules", query="zz-no-such")
-    assert unknown.ephemeral and "No rule" in unknown.text
+    unknown = await table.slash(user, auto.thread(), "presence rules", rule="zz-no-such")
+    assert unknown.ephemeral and "no rule" in unknown.text
     # nothing of it reached the table
     assert not _new_posts(table, auto, mark)
     choices = await table.emu.autocomplete(user, auto.thread(), "presence rules",
-                                           {"query": "P-DISCORD-0"}, focused="query")
+                                           {"rule": "P-DISCORD-0"}, focused="rule")
     assert [c["value"] for c in choices][:3] == ["P-DISCORD-01", "P-DISCORD-02",
                                                  "P-DISCORD-03"]
 
@@ -254,7 +254,7 @@ async def test_p_discord_03_own_channel_lets_exactly_the_players_who_may_talk_po
     table.emu.post(players[st.visitor_seats[0]], room, "Hello all")
     # commands and buttons need no Send Messages: the muted spirit still plays (P-DISCORD-10)
     ruled = await table.slash(players[st.spirit_seat], room, "presence rules",
-                              query="P-COMM-09")
+                              rule="P-COMM-09")
     assert ruled.ephemeral and "P-COMM-09" in ruled.text
 
     def split(s: PresenceState) -> bool:

@@ -33,8 +33,10 @@ import pytest
 
 from bot.demo import AutoTable
 from bot.emulator.records import MessageRecord
+from cogs import exorcism, fourth_wall, presence
 from rules.core.game import Game
 from rules.registry import GAMES
+from tests.e2e import words
 from tests.e2e.conftest import Table
 from tests.proof.harness import scale
 
@@ -50,8 +52,10 @@ MODES: list[tuple[str, str, int, str | None, int | None]] = [
 ]
 MODE_IDS = [f"{g}-{m}" + (f"-{o.split('=')[0]}" if o else "") for g, m, _, o, _ in MODES]
 SOAK_SEEDS = (5, 11, 23)
-GROUP = {"exorcism": "exorcism", "fourth_wall": "fw", "presence": "presence"}
+GROUP = {"exorcism": "exorcism", "fourth_wall": "fourthwall", "presence": "presence"}
 """The slash command group of each game (its commands' autocompletes are audited)."""
+FAMILIES = {"exorcism": exorcism.families, "fourth_wall": fourth_wall.families,
+            "presence": presence.families}
 
 
 def _walk(obj: Any) -> Iterator[dict[str, Any]]:
@@ -298,6 +302,7 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
     choice_leaks: list[str] = []
     static: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
     asked = 0
+    raw: list[str] = []
 
     async def peek_hands() -> None:
         """Every seat reads its hand (button and command), an outsider tries the button;
@@ -312,6 +317,19 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
             peeks += 1
         assert table.bot is not None
         state = await table.bot.tables.state(auto.game_id)
+        # What players type and read back (#14): the status in words, and a command of the
+        # game that does nothing for them now (its refusal names what they can do instead).
+        seats = await table.bot.tables.users_of(auto.game_id)
+        for seat, user_id in seats.items():
+            user = next((u for u in users if str(u.id) == str(user_id)), None)
+            if user is None:
+                continue
+            kinds = {a.kind for a in game.legal_actions(state, seat)}
+            idle = next((f for f in FAMILIES[game_name]() if not f.kinds & kinds), None)
+            for command in ["game status", *([f"{GROUP[game_name]} {idle.name}"]
+                                             if idle else [])]:
+                res = await table.emu.slash(user, auto.thread(), command)
+                await res.wait_done()
         for path, option in typed:
             for text in ("", "a"):
                 if (path, option, text) not in static:
@@ -326,6 +344,7 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
                     asked += 1
                     choice_leaks.extend(audit.check_choices(
                         state, str(user.id), path, choices, static[(path, option, text)]))
+                    raw.extend(words.scan_choices(path, choices))
 
     moves = 0
     await peek_hands()
@@ -349,6 +368,8 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
           f"secrets tracked={tracked} seen-by-allowed={allowed + audit.choices_allowed} "
           f"leaks={len(failures) + len(choice_leaks)} took={took:.1f}s")
     assert not failures + choice_leaks, "\n".join((failures + choice_leaks)[:10])
+    raw.extend(words.scan_messages(table.emu))
+    assert not raw, "raw words reached players (#14):\n" + words.dump(raw)
     assert audited > moves // 2 and moves > 0 and tracked > 0
     assert audit.choices_audited > 0, "no autocomplete answer offered anything to audit"
     record = await table.bot.storage.get_game(auto.game_id)

@@ -1,0 +1,199 @@
+"""#14: human words and one vocabulary. `/help`, `/game rules` by words with the thread's
+game as default, the renamed commands and their old names, `rules`/`nudge`/`flag` in every
+game, and the raw-word scan itself. (Whole games of every mode are scanned for raw words in
+tests/proof/test_secrets.py, which already plays them through the emulator.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.demo import AutoTable
+from cogs.help import PAGES
+from rules.registry import GAMES
+from tests.e2e import words
+from tests.e2e.conftest import Table
+
+
+async def _auto(table: Table, game: str, mode: str | None, players: int = 3) -> AutoTable:
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general,
+                     [table.alice, table.bob, table.carol][:players])
+    await auto.open(game, mode)
+    return auto
+
+
+async def _seat_users(table: Table, auto: AutoTable) -> dict[str, Any]:
+    assert table.bot is not None
+    users = await table.bot.tables.users_of(auto.game_id)
+    by_id = {int(u.id): u for u in auto.users}
+    return {seat: by_id[uid] for seat, uid in users.items() if uid}
+
+
+def test_raw_word_patterns_catch_what_players_must_not_read() -> None:
+    for bad in ("You are s2.", "Player 3 wins", "Investigator 1 & Investigator 3",
+                "What you can do: manor_done, manor_pick", "pack_path = None",
+                "first_game = False", "[T] Component list", "[R] ruling"):
+        assert words.raw_words(bad), bad
+    for good in ("You are the Medium.", "True Horror: no emoji", "None of your Investigators",
+                 "the first Investigator", "P-COMM-04", "game #12 <#3417>"):
+        assert not words.raw_words(good), good
+
+
+async def test_help_pages_by_menu_ephemeral_and_in_human_words(table: Table) -> None:
+    res = await table.slash(table.alice, table.general, "help")
+    assert res.ephemeral and "Haunt Bot" in res.text and "/game new" in res.text
+    [message] = res.messages
+    seen = {res.text}
+    for key, _label, _desc, title, _text in PAGES:
+        [menu] = [c for c in message.custom_ids if c.startswith("hb:help:")]
+        pick = await table.emu.select(table.alice, message, menu, values=[key])
+        await pick.wait_callback()
+        await table.emu.settle()
+        assert title in message.text, key
+        seen.add(message.text)
+        for part in words.readable_parts(message):
+            assert not words.raw_words(part), part
+    text = "\n".join(seen)
+    for must in ("thread", "DM", "My choices", "undo",
+                 "Reminders", "The Exorcism at the House of Monkton Falls Rulebook",
+                 "I Am the Fourth Wall Rulebook", "The Presence Rulebook", "/game rules"):
+        assert must in text, must
+    assert not words.raw_words(text)
+
+
+async def test_help_in_a_game_thread_opens_on_that_game(table: Table) -> None:
+    auto = await _auto(table, "presence", None)
+    res = await table.slash(table.bob, auto.thread(), "help")
+    assert res.ephemeral and "The Presence — in two minutes" in res.text
+
+
+async def test_game_rules_by_words_defaults_to_the_threads_game(table: Table) -> None:
+    auto = await _auto(table, "presence", None)
+    res = await table.slash(table.alice, auto.thread(), "game rules", rule="alone")
+    assert res.ephemeral and "P-COMM-04" in res.text
+    assert "EX-" not in res.text and "FW-" not in res.text
+    assert not words.raw_words(res.text)
+    one = await table.slash(table.alice, auto.thread(), "game rules", rule="P-COMM-04")
+    assert one.text.startswith("**P-COMM-04**") and "\n" not in one.text.split("—", 1)[1]
+    assert not words.raw_words(one.text)
+    choices = await table.emu.autocomplete(table.alice, auto.thread(), "game rules",
+                                           {"rule": "alone"}, focused="rule")
+    presence = GAMES["presence"].rulebook()
+    assert choices and all(c["value"] in presence for c in choices)
+    assert not words.scan_choices("game rules", choices)
+    everything = await table.emu.autocomplete(table.alice, auto.thread(), "game rules",
+                                              {"rule": ""}, focused="rule")
+    assert everything and all(c["value"] in presence for c in everything)
+    assert not words.scan_choices("game rules", everything)
+    # Outside a thread: another game by name, or by a rule id's prefix.
+    ex = await table.slash(table.alice, table.general, "game rules", rule="wounded",
+                           game="exorcism")
+    assert "EX-" in ex.text and "P-" not in ex.text.split("\n")[0][:8]
+    fw = await table.slash(table.alice, table.general, "game rules", rule="FW-ACT-01")
+    assert fw.text.startswith("**FW-ACT-01**") and not words.raw_words(fw.text)
+
+
+async def test_fourthwall_is_the_group_and_fw_still_answers_with_its_new_name(
+        table: Table) -> None:
+    assert table.emu.commands.find("fourthwall", table.guild.id) is not None
+    auto = await _auto(table, "fourth_wall", "alliance")
+    users = await _seat_users(table, auto)
+    user = next(iter(users.values()))
+    new = await table.slash(user, auto.thread(), "fourthwall rules", rule="insane")
+    assert new.ephemeral and "FW-" in new.text
+    old = await table.slash(user, auto.thread(), "fw search")
+    assert old.ephemeral and "/fourthwall search" in old.text and "next release" in old.text
+    assert not words.raw_words(old.text)
+
+
+async def test_end_ends_a_turn_in_every_game_and_pass_is_its_old_name(table: Table) -> None:
+    for group in ("exorcism", "fourthwall", "presence"):
+        command = table.emu.commands.find(group, table.guild.id)
+        assert command is not None
+        names = {o["name"] for o in command.get("options") or []}
+        assert {"end", "answer", "rules", "nudge", "flag"} <= names, (group, names)
+    auto = await _auto(table, "exorcism", "core", 2)
+    assert table.bot is not None
+    state = await table.bot.tables.state(auto.game_id)
+    users = await _seat_users(table, auto)
+    [awaited] = sorted(GAMES["exorcism"].to_act(state))
+    before = state.step
+    res = await table.slash(users[awaited], auto.thread(), "exorcism pass")
+    assert "`/exorcism pass` is now `/exorcism end`" in res.text
+    after = await table.bot.tables.state(auto.game_id)
+    assert after.step == before + 1 and res.text.startswith("Done")
+    [now] = sorted(GAMES["exorcism"].to_act(after))
+    res = await table.slash(users[now], auto.thread(), "exorcism end")
+    assert res.text.startswith("Done") and "is now" not in res.text
+
+
+async def test_a_command_that_does_nothing_now_names_commands_not_action_kinds(
+        table: Table) -> None:
+    """EX Ghost player: `/exorcism move` answered "What you can do: manor_done, manor_pick"."""
+    auto = await _auto(table, "exorcism", "one_vs_all", 3)
+    assert table.bot is not None
+    users = await _seat_users(table, auto)
+    game = GAMES["exorcism"]
+    state = await table.bot.tables.state(auto.game_id)
+    refused = 0
+    for seat, user in users.items():
+        if any(a.kind == "move" for a in game.legal_actions(state, seat)):
+            continue
+        res = await table.slash(user, auto.thread(), "exorcism move")
+        assert "You can't move right now" in res.text or "not your move" in res.text
+        assert not words.raw_words(res.text), res.text
+        refused += 1
+    assert refused
+
+
+async def test_nudge_and_flag_in_every_game(table: Table) -> None:
+    for game, mode, group in (("exorcism", "core", "exorcism"),
+                              ("fourth_wall", "alliance", "fourthwall")):
+        auto = await _auto(table, game, mode, 2)
+        assert table.bot is not None
+        users = await _seat_users(table, auto)
+        state = await table.bot.tables.state(auto.game_id)
+        awaited = sorted(GAMES[game].to_act(state))
+        idle = next((s for s in users if s not in awaited), next(iter(users)))
+        mark = table.emu.mark()
+        res = await table.slash(users[idle], auto.thread(), f"{group} nudge")
+        assert res.ephemeral and "Nudged" in res.text
+        posts = [m for m in table.emu.messages_in(auto.thread()) if m.order > mark]
+        [post] = posts
+        assert "waiting for you" in post.content
+        assert sorted(post.pinged_user_ids) == sorted(users[s].id for s in awaited
+                                                      if s in users)
+        rid = f"{GAMES[game].rule_prefix}-ACT-01"
+        mark = table.emu.mark()
+        flag = await table.slash(users[idle], auto.thread(), f"{group} flag", rule=rid,
+                                 about="question")
+        assert "Flagged" in flag.text
+        [notice] = [m for m in table.emu.messages_in(auto.thread()) if m.order > mark]
+        assert f"asks the table about **{rid}**" in notice.content
+        assert notice.pinged_user_ids == [] and not words.raw_words(notice.content)
+        # the player is named by their display name, not a seat
+        assert users[idle].name in notice.content
+
+
+async def test_readme_lists_every_command(table: Table) -> None:
+    """The README's table names every slash command and subcommand players can use (the
+    previous release's `/fw` group is named in its renaming note)."""
+    from pathlib import Path
+    readme = Path(__file__).resolve().parents[2].joinpath("README.md").read_text()
+    import re
+    # The first cell of each command row (a `\|` inside it separates alternatives).
+    rows = [re.split(r"(?<!\\)\|", line)[1] for line in readme.splitlines()
+            if line.startswith("| `/")]
+    missing = []
+    for name in ("game", "exorcism", "fourthwall", "presence", "help"):
+        command = table.emu.commands.find(name, table.guild.id)
+        assert command is not None, name
+        subs = [o["name"] for o in command.get("options") or [] if o.get("type") in (1, 2)]
+        # `pass` is an old name, in the renaming note.
+        for sub in [s for s in subs if s != "pass"] or [""]:
+            if not any(f"/{name}" in row and (not sub or re.search(rf"\b{sub}\b", row))
+                       for row in rows):
+                missing.append(f"/{name} {sub}".strip())
+    assert not missing, missing
+    assert "/fw" in readme and "../" not in readme

@@ -1,0 +1,124 @@
+"""Human words only (#14): what players read never shows an internal id or a raw value.
+
+`raw_words(text)` lists the forbidden things in one text: seat ids (`s2`), numbered stand-ins
+for people (`Player 3`, `Investigator 1`), action kinds (`manor_done`), option internals
+(`pack_path`), Python values (`True`, `None`) and the spec's source markers (`[T]`, `[R]`, `[D]`).
+`scan_messages` applies it to every bot message of an emulated world — content, embeds,
+button and menu labels, placeholders, option descriptions, attachment names and alt texts,
+every edited version — and `scan_choices` to autocomplete answers (what a player reads: the
+choice's name).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from bot.emulator import DiscordEmulator
+from bot.emulator.records import MessageRecord
+
+
+def _kinds() -> set[str]:
+    """Every action kind of every game that reads as code (snake_case)."""
+    from rules.exorcism import actions as ex
+    from rules.fourth_wall import actions as fw
+    from rules.presence import actions as pr
+    out: set[str] = set()
+    for module in (ex, fw, pr):
+        for name, value in vars(module).items():
+            if name.isupper() and isinstance(value, str) and "_" in value:
+                out.add(value)
+        for kinds in module.PROMPT_ANSWERS.values():
+            out.update(k for k in kinds if "_" in k)
+        out.update(k for k in module.PROMPT_ANSWERS if "_" in k)
+    return out
+
+
+KINDS = _kinds()
+
+PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("a seat id", re.compile(r"(?<![\w#@<:/-])s\d\b(?![\w-])")),
+    ("a card or piece id", re.compile(r"\bp\d\.\d")),
+    ("a numbered player", re.compile(r"\bPlayer \d\b")),
+    ("a numbered investigator", re.compile(r"\bInvestigator \d\b")),
+    ("an option's internal name", re.compile(r"\bpack_path\b")),
+    ("a Python value", re.compile(r"\b(?:True(?! Horror)|False|None(?! of\b))\b")),
+    ("a spec marker", re.compile(r"\[[TRDC]\]")),
+    ("an action kind", re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, KINDS),
+                                                               key=len, reverse=True))
+                                  + r")\b")),
+]
+
+
+def raw_words(text: str) -> list[str]:
+    """What in `text` a player should never read: `["a seat id: 's2'", ...]`."""
+    out = []
+    for what, pattern in PATTERNS:
+        for m in pattern.finditer(text):
+            out.append(f"{what}: {m.group(0)!r}")
+    return out
+
+
+def _walk(obj: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(obj, dict):
+        yield obj
+        for v in obj.values():
+            yield from _walk(v)
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            yield from _walk(v)
+
+
+def readable_parts(message: MessageRecord) -> list[str]:
+    """Every text of a message (and of its earlier versions) a person reads."""
+    versions = [(message.content, message.embeds, message.components, message.attachments)]
+    versions += [(h.content, h.embeds, h.components, h.attachments) for h in message.history]
+    parts: list[str] = []
+    for content, embeds, components, attachments in versions:
+        parts.append(content or "")
+        for embed in _walk(embeds):
+            for key in ("title", "description", "name", "value", "text"):
+                if isinstance(embed.get(key), str):
+                    parts.append(embed[key])
+        for comp in _walk(components):
+            # A select option's `value` and a button's custom id are never shown.
+            for key in ("label", "placeholder", "description", "content"):
+                if isinstance(comp.get(key), str):
+                    parts.append(comp[key])
+        for a in attachments:
+            parts += [a.filename, a.description or ""]
+    return parts
+
+
+def scan_messages(emu: DiscordEmulator) -> list[str]:
+    """Every raw word in every message the bot sent (threads, DMs, ephemeral answers)."""
+    failures: list[str] = []
+    for m in emu.all_messages(include_ephemeral=True, include_deleted=True):
+        if m.author_id != emu.bot_user.id and not m.ephemeral:
+            continue
+        for part in readable_parts(m):
+            for hit in raw_words(part):
+                failures.append(f"{hit} in {part[:300]!r}")
+    return failures
+
+
+def scan_choices(command: str, choices: list[dict[str, Any]]) -> list[str]:
+    """Raw words in the names of an autocomplete answer (newlines count: a name is one line)."""
+    failures = []
+    for choice in choices:
+        name = str(choice.get("name", ""))
+        if "\n" in name:
+            failures.append(f"a newline in /{command} choice {name[:100]!r}")
+        failures += [f"{hit} in /{command} choice {name[:200]!r}" for hit in raw_words(name)]
+    return failures
+
+
+def dump(failures: list[str], limit: int = 25) -> str:
+    """The distinct failures, most frequent first (for an assertion message)."""
+    counts: dict[str, int] = {}
+    for f in failures:
+        counts[f] = counts.get(f, 0) + 1
+    top = sorted(counts.items(), key=lambda kv: -kv[1])[:limit]
+    return json.dumps([f"{n}× {f}" for f, n in top], indent=1, ensure_ascii=False)
