@@ -85,7 +85,9 @@ class AutoTable:
             if any(c.startswith("hb:") and not c.startswith("hb:lobby")
                    for c in message.custom_ids):
                 return message
-        raise RuntimeError("no board post in the thread")
+        last = self.emu.messages_in(self.thread())[-1:]
+        raise RuntimeError("no board post in the thread; the last message reads: "
+                           + (repr(last[0].content[-300:]) if last else "nothing"))
 
     async def press(self, user: UserRecord, seat: str, action: Action, label: str) -> None:
         """Press `action` the way a player would: on the board, else under My choices."""
@@ -162,6 +164,11 @@ class AutoTable:
             await self.press(by_id[user_id], seat, action, game.describe(state, seat, action))
             if watch is not None:
                 watch(await self.bot.tables.state(self.game_id), mark)
+        # The last allowed move may have ended the game: that is an end, not an overrun.
+        record = await self.bot.storage.get_game(self.game_id)
+        if record is not None and record.status != "active":
+            await self.emu.settle()
+            return max_moves
         raise RuntimeError(f"the game did not end within {max_moves} moves")
 
     def transcript(self) -> list[str]:
