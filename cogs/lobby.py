@@ -411,13 +411,16 @@ class Lobby(commands.Cog):
         async with delivery.lock(gid):
             started = await self.bot.tables.start(
                 gid, interaction.user.id, first_user_id=first.id if first else None)
-            await self.announce_start(started)
+            await self.announce_start(started, ai=False)
         await reply(interaction, "Started.")
         await self.refresh_lobby(interaction, gid)
+        # AI seats move after the answer: a practice game's opening AI turns can take a while.
+        async with delivery.lock(gid):
+            await delivery.run_ai(gid)
 
-    async def announce_start(self, started: StartResult) -> None:
+    async def announce_start(self, started: StartResult, ai: bool = True) -> None:
         """Deal by DM, post the roster and the first board (the caller holds the game's
-        delivery lock), then let any AI seat move."""
+        delivery lock), then let any AI seat move (unless `ai` is False: the caller does)."""
         delivery = delivery_for(self.bot)
         record = started.record
         gid = record.id
@@ -449,7 +452,8 @@ class Lobby(commands.Cog):
                 await channel.send(clip(_closed_dm_text(", ".join(closed)), limits.CONTENT),
                                    allowed_mentions=discord.AllowedMentions(users=False))
         await delivery.after_action(record, started.state, started.events, started.result)
-        await delivery.run_ai(gid)
+        if ai:
+            await delivery.run_ai(gid)
 
     # ---- commands ------------------------------------------------------------------------
     @game.command(name="new", description="Start a new game in a thread of this channel")
