@@ -259,7 +259,7 @@ class Lobby(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(LobbyButton, *DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(LobbyButton, LobbyMenu, *DYNAMIC_ITEMS)
         self.bot.tree.error(on_app_command_error)
 
     # ---- helpers ---------------------------------------------------------------------

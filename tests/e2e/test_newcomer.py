@@ -156,3 +156,16 @@ async def test_as_team_gives_the_ai_the_opposing_role(table: Table) -> None:
     state = await table.bot.tables.state(gid)
     users = await table.bot.tables.users_of(gid)
     assert users[state.wall_seat] is None and users["s1"] == int(table.alice.id)
+
+
+async def test_lobby_menus_and_ai_buttons_work_after_a_restart(table: Table) -> None:
+    await table.slash(table.alice, table.general, "game new", game="presence")
+    await table.restart()
+    res = await choose(table, table.alice, "var", ["dark_board"])
+    assert "Options changed" in res.text
+    assert "Board: B side (Dark Board)" in lobby_of(table).text
+    await table.restart()
+    res = await table.click(table.alice, lobby_of(table), label="Add AI")
+    await res.wait_done()
+    await table.emu.settle()
+    assert "2. AI" in lobby_of(table).text
