@@ -283,17 +283,20 @@ class Lobby(commands.Cog):
         game = game_of(record)
         seats = await self.bot.storage.seats(record.id)
         options = game.options_model.model_validate(record.options)
+        lines = effective_lines(game, record.options)
+        # The mode is named once: in the game's words when its options list says it.
+        mode = None if any(line.startswith("Mode:") for line in lines) else (
+            f"Mode: **{options.mode}**" if len(game.modes) > 1 else None)
         embed = discord.Embed(title=clip(f"{game.title} — game #{record.id}", limits.EMBED_TITLE),
-                              description=f"Mode: **{options.mode}**",
-                              colour=discord.Colour.dark_purple())
+                              description=mode, colour=discord.Colour.dark_purple())
         counts = sorted(game.player_counts(options)) or [0]
         embed.add_field(name=f"Players ({len(seats)}; needs {counts[0]}–{counts[-1]})",
                         value=clip("\n".join(seat_lines(game, record, seats)) or "nobody yet",
                                    limits.EMBED_FIELD_VALUE), inline=False)
         # The options as they will really be played (presets and variants applied), from the
         # engine: the card can't contradict setup.
-        embed.add_field(name="Options", value=clip("\n".join(effective_lines(
-            game, record.options)), limits.EMBED_FIELD_VALUE), inline=False)
+        embed.add_field(name="Options", value=clip("\n".join(lines), limits.EMBED_FIELD_VALUE),
+                        inline=False)
         # What the options add up to, in the game's words (e.g. "Difficulty: Standard").
         summary = game.options_summary(options)
         if summary:
