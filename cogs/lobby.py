@@ -202,8 +202,9 @@ def lobby_components(record: GameRecord) -> discord.ui.View:
         for value in values:
             if len(presets) < limits.SELECT_OPTIONS:
                 presets.append(discord.SelectOption(
-                    label=clip(f"{name.replace('_', ' ').capitalize()}: {value}",
-                               limits.SELECT_LABEL), value=f"{name}={value}"))
+                    label=clip(f"{name.replace('_', ' ').capitalize()}: "
+                               f"{value or 'as the rules say'}", limits.SELECT_LABEL),
+                    value=f"{name}={value}"))
     if presets:
         view.add_item(LobbyMenu("preset", gid, discord.ui.Select(
             custom_id=f"hb:lobbyopt:preset:{gid}", placeholder="Mode, presets and numbers",
@@ -230,7 +231,9 @@ def _numbers(game: Game[Any, Any]) -> dict[str, list[str]]:
             lo = getattr(meta, "ge", lo) if getattr(meta, "ge", None) is not None else lo
             hi = getattr(meta, "le", hi) if getattr(meta, "le", None) is not None else hi
         if isinstance(lo, int) and isinstance(hi, int) and hi - lo < 8:
-            out[name] = [str(n) for n in range(lo, hi + 1)]
+            # An option that may be left empty ("as the rules say") can be emptied again.
+            empty = [""] if field.annotation is not int and field.default is None else []
+            out[name] = [*empty, *(str(n) for n in range(lo, hi + 1))]
     return out
 
 
@@ -378,7 +381,7 @@ class Lobby(commands.Cog):
         elif what == "preset":
             for value in values:
                 key, _, typed = value.partition("=")
-                changes[key] = YES.get(typed.lower(), typed)
+                changes[key] = YES.get(typed.lower(), typed) if typed else None
         else:
             options = game.options_model.model_validate(record.options)
             role = game.role_seat(options)

@@ -170,3 +170,16 @@ async def test_lobby_menus_and_ai_buttons_work_after_a_restart(table: Table) -> 
     await res.wait_done()
     await table.emu.settle()
     assert "2. AI" in lobby_of(table).text
+
+
+async def test_a_number_menu_sets_and_empties_an_option(table: Table) -> None:
+    await table.slash(table.alice, table.general, "game new", game="fourth_wall",
+                      mode="alliance")
+    await choose(table, table.alice, "preset", ["investigators=5"])
+    assert "Investigators: 5, shared" in lobby_of(table).text
+    await choose(table, table.alice, "preset", ["gates=4"])
+    assert "Open Gates at the start: 4" in lobby_of(table).text
+    await choose(table, table.alice, "preset", ["investigators="])
+    card = lobby_of(table).text
+    assert "Investigators: 3 for one Investigator player" in card
+    assert "Gates at the start: 4" in card
