@@ -183,3 +183,19 @@ async def test_a_number_menu_sets_and_empties_an_option(table: Table) -> None:
     card = lobby_of(table).text
     assert "Investigators: 3 for one Investigator player" in card
     assert "Gates at the start: 4" in card
+
+
+async def test_demo_takes_options_and_ai_seats_and_prints_names(tmp_path: Any,
+                                                                capsys: Any) -> None:
+    from bot.demo import run_demo
+
+    code = await run_demo("fourth_wall", out=tmp_path, seed=3, players=2, mode="alliance",
+                          opts=["first_game=yes", "gates=3"], ai=1)
+    printed = capsys.readouterr().out
+    assert code == 0, printed[-2000:]
+    assert not re.search(r"<@!?\d+>", printed)  # display names, never raw mentions
+    assert "@Ada" in printed and "1 of them the bot's AI" in printed
+    assert "First game: yes" in printed and "💡" in printed  # a first game is guided
+    code = await run_demo("presence", out=tmp_path, opts=["first_game=yes",
+                                                           "unknown_threat=yes"])
+    assert code == 2 and "can't make a game" in capsys.readouterr().out
