@@ -3,6 +3,7 @@
     python -m bot run                      start the bot (needs DISCORD_TOKEN)
     python -m bot content check PATH       validate a content pack folder
     python -m bot demo exorcism            a whole AI game against a local Discord emulator
+    python -m bot demo presence --opt first_game=yes --ai 2   the same with options and AI seats
     python -m bot migrate-db --to URL      copy every game from the SQLite file to PostgreSQL
 """
 
@@ -89,7 +90,8 @@ def _demo(args: argparse.Namespace) -> int:
     from bot.demo import run_demo
 
     return asyncio.run(run_demo(args.game, out=Path(args.out), seed=args.seed,
-                                players=args.players, mode=args.mode))
+                                players=args.players, mode=args.mode, opts=args.opt,
+                                ai=args.ai, play_as=args.play_as))
 
 
 def _migrate_db(args: argparse.Namespace) -> int:
@@ -142,6 +144,13 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--players", type=int, default=None)
     demo.add_argument("--mode", default=None)
+    demo.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",
+                      help="a game option as /game new options: takes it (repeatable), "
+                      "e.g. --opt first_game=yes")
+    demo.add_argument("--ai", type=int, default=0,
+                      help="how many seats the bot's own AI plays (as /game new ai:)")
+    demo.add_argument("--as", dest="play_as", choices=["role", "team"], default=None,
+                      help="the first player's side where the mode has an opposing role")
     demo.set_defaults(func=_demo)
     migrate = sub.add_parser("migrate-db", help="copy every game from SQLite to PostgreSQL "
                              "(stop the bot first)")

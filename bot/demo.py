@@ -10,8 +10,10 @@ end it prints the thread as a transcript and writes every board picture to a fol
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import re
 import tempfile
 import time
 from collections.abc import Callable
@@ -23,8 +25,9 @@ from bot.client import GameBot, build_bot
 from bot.emulator import DiscordEmulator
 from bot.emulator.records import MessageRecord, UserRecord
 from bot.emulator.testing import running_bot
+from bot.options import OptionsError, parse_options
 from bot.settings import Settings
-from cogs.utils.table import action_hash
+from cogs.utils.table import action_hash, delivery_for
 from rules.core import Action
 from rules.registry import GAMES
 
@@ -53,18 +56,28 @@ class AutoTable:
     users: list[UserRecord]
     moves: list[Move] = field(default_factory=list)
     game_id: int = 0
+    _version: int = -1
+    """The game's version when the current press began."""
 
     def thread(self) -> Any:
         return self.emu.threads_of(self.channel)[-1]
 
-    async def open(self, game: str, mode: str | None, options: str | None = None) -> None:
+    async def open(self, game: str, mode: str | None, options: str | None = None, *,
+                   ai: int = 0, play_as: str | None = None, guided: bool | None = None) -> None:
+        """`/game new` as the first user (with `ai` AI players), everyone else joins, Start."""
         opts: dict[str, Any] = {"game": game}
         if mode:
             opts["mode"] = mode
         if options:
             opts["options"] = options
+        if ai:
+            opts["ai"] = ai
+        if play_as:
+            opts["as"] = play_as
+        if guided is not None:
+            opts["guided"] = guided
         res = await self.emu.slash(self.users[0], self.channel, "game new", opts)
-        await res.wait_done()
+        await res.wait_done(timeout=15)
         if "is open in" not in res.text:
             raise RuntimeError(f"/game new failed: {res.text}")
         lobby = self.emu.messages_in(self.thread())[0]
@@ -75,7 +88,7 @@ class AutoTable:
         assert record is not None
         self.game_id = record.id
         start = await self.emu.slash(self.users[0], self.thread(), "game start")
-        await start.wait_done()
+        await start.wait_done(timeout=30)  # the first board's render starts the render pool
         if "Started" not in start.text:
             raise RuntimeError(f"/game start failed: {start.text}")
         await self.emu.settle()
@@ -92,6 +105,8 @@ class AutoTable:
     async def press(self, user: UserRecord, seat: str, action: Action, label: str) -> None:
         """Press `action` the way a player would: on the board, else under My choices."""
         h = action_hash(action)
+        record = await self.bot.storage.get_game(self.game_id)
+        self._version = record.version if record is not None else -1
         board = self.board()
         mark = self.emu.mark()
         for cid in board.custom_ids:
@@ -127,7 +142,11 @@ class AutoTable:
         try:
             await self.emu.wait_for_write(self.thread(), board, since=mark, timeout=15)
         except AssertionError:
-            raise RuntimeError(f"“{label}” did not land: {res.text or 'no answer'}") from None
+            # A board edited in place may be another record of the post than `board`: the
+            # move landed if the game moved on.
+            record = await self.bot.storage.get_game(self.game_id)
+            if record is None or record.version == self._version:
+                raise RuntimeError(f"“{label}” did not land: {res.text or 'no answer'}") from None
 
     async def play_to_end(self, max_moves: int = 5000,
                           watch: Callable[[Any, int], None] | None = None,
@@ -155,13 +174,21 @@ class AutoTable:
             awaited = sorted(game.to_act(state))
             if not awaited:
                 return n
-            seat = awaited[0]
-            user_id = users.get(seat)
-            if user_id is None:
-                raise RuntimeError(f"seat {seat} has no player")
+            people = [s for s in awaited if users.get(s) is not None]
+            if not people:
+                # Only AI seats are awaited: the bot plays them itself after each move.
+                if not await self._moved_on(state.step):
+                    raise RuntimeError(f"the AI did not move for {', '.join(awaited)}")
+                continue
+            seat = people[0]
+            user_id = users[seat]
+            assert user_id is not None
             action = game.ai_action(state, seat)
             mark = self.emu.mark()
             await self.press(by_id[user_id], seat, action, game.describe(state, seat, action))
+            # A board write seen after the press may be an AI move's post: wait for this move.
+            if not await self._moved_on(state.step):
+                raise RuntimeError(f"“{game.describe(state, seat, action)}” was not stored")
             if watch is not None:
                 watch(await self.bot.tables.state(self.game_id), mark)
         # The last allowed move may have ended the game: that is an end, not an overrun.
@@ -171,14 +198,35 @@ class AutoTable:
             return max_moves
         raise RuntimeError(f"the game did not end within {max_moves} moves")
 
+    async def _moved_on(self, step: int, timeout: float = 20.0) -> bool:
+        """Wait until the game is past `step` and the bot has posted what followed; False
+        if it never moves on."""
+        for _ in range(int(timeout / 0.05)):
+            record = await self.bot.storage.get_game(self.game_id)
+            if record is None or record.version != step:
+                # The move and its board post (and any AI moves after it) happen under the
+                # game's delivery lock: once it is free, the thread shows the new board.
+                async with delivery_for(self.bot).lock(self.game_id):
+                    pass
+                await self.emu.settle()
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
     def transcript(self) -> list[str]:
-        """The thread as a reader finds it at the end (board posts in their last version)."""
+        """The thread as a reader finds it at the end (board posts in their last version),
+        mentions shown as the display names Discord shows."""
+        names = {str(u.id): u.name for u in self.users}
+
+        def shown(text: str) -> str:
+            return re.sub(r"<@!?(\d+)>", lambda m: "@" + names.get(m[1], "someone"), text)
+
         lines = []
         for message in self.emu.messages_in(self.thread()):
             pictures = "".join(f" [{a.filename}: {a.description}]" for a in message.attachments)
             pings = f" (pinged {len(message.pinged_user_ids)})" if message.pinged_user_ids else ""
             edits = f" (edited {len(message.history)}x)" if message.history else ""
-            text = message.text or ""
+            text = shown(message.text or "")
             lines.append(f"GameMaster{pings}{edits}: {text}{pictures}")
         return lines
 
@@ -195,27 +243,38 @@ class AutoTable:
 
 
 async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = None,
-                   mode: str | None = None, quiet: bool = False) -> int:
-    """Play a whole AI game through the real bot and emulator; 0 when it ended properly."""
+                   mode: str | None = None, quiet: bool = False, opts: list[str] | None = None,
+                   ai: int = 0, play_as: str | None = None) -> int:
+    """Play a whole AI game through the real bot and emulator; 0 when it ended properly.
+
+    `opts` are `key=value` options as `/game new options:` takes them; `ai` seats the bot's
+    own AI players (the rest are emulated users whose moves the AI picks and presses);
+    `play_as` is `/game new as:`."""
     engine = GAMES.get(game)
     if engine is None:
         print(f"No game `{game}`. Games: {', '.join(sorted(GAMES))}.")
         return 2
     mode = mode or engine.modes[0]
-    if mode not in engine.modes:
-        print(f"{engine.title} has no mode `{mode}`. Modes: {', '.join(engine.modes)}.")
+    text = " ".join(opts or []) or None
+    try:
+        parsed = parse_options(engine, mode, text)
+    except OptionsError as exc:
+        print(str(exc))
         return 2
-    counts = sorted(engine.player_counts(engine.options_model(mode=mode)))
+    counts = sorted(engine.player_counts(engine.options_model.model_validate(parsed)))
     n = players or (3 if 3 in counts else counts[0])
     if n not in counts:
         print(f"{engine.title} ({mode}) takes {counts[0]}–{counts[-1]} players.")
+        return 2
+    if not 0 <= ai < n:
+        print(f"--ai must leave at least one emulated player: 0 to {n - 1} with {n} players.")
         return 2
     logging.basicConfig(level=logging.WARNING)
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordEmulator() as emu:
             guild = emu.create_guild("Demo Server")
-            users = [emu.create_user(name) for name in NAMES[:n]]
+            users = [emu.create_user(name) for name in NAMES[:n - ai]]
             for user in users:
                 emu.add_member(guild, user)
             channel = emu.create_text_channel(guild, "game-night")
@@ -228,7 +287,7 @@ async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = No
             with contextlib.ExitStack():
                 async with running_bot(bot, emu):
                     table = AutoTable(emu, bot, channel, users)
-                    await table.open(game, mode)
+                    await table.open(game, mode, text, ai=ai, play_as=play_as)
                     moves = await table.play_to_end()
                     record = await bot.storage.get_game(table.game_id)
                     lines = table.transcript()
@@ -241,6 +300,7 @@ async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = No
         print("\n".join(lines))
     took = time.perf_counter() - began
     status = record.status if record else "missing"
-    print(f"\n{engine.title} ({mode}, {n} players, seed {seed}): {moves} moves pressed through "
+    who = f"{n} players" + (f", {ai} of them the bot's AI" if ai else "")
+    print(f"\n{engine.title} ({mode}, {who}, seed {seed}): {moves} moves pressed through "
           f"Discord in {took:.1f} s; game {status}. {calm}. {len(pictures)} pictures in {out}/")
     return 0 if status == "over" else 1

@@ -35,7 +35,7 @@ def describe_field(model: type[BaseModel], name: str) -> str:
     args = getattr(ann, "__args__", None)
     if args and all(isinstance(a, str) for a in args):
         bits.append(" | ".join(args))
-    elif ann is bool:
+    elif ann is bool or [a for a in (args or ()) if a is not type(None)] == [bool]:
         bits.append("yes/no")
     elif ann is not None:
         bits.append(getattr(ann, "__name__", str(ann)))
@@ -60,8 +60,11 @@ def option_fields(game: Game[Any, Any]) -> list[str]:
             if n != "mode" and lobby_allows(f)]
 
 
-def parse_options(game: Game[Any, Any], mode: str | None, text: str | None) -> dict[str, Any]:
-    """Parse `key=value ...` into a validated options dict (JSON-ready)."""
+def parse_options(game: Game[Any, Any], mode: str | None, text: str | None,
+                  chosen: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Parse `key=value ...` into a validated options dict (JSON-ready). `chosen`: options
+    picked with Discord's own controls, which win over the same key typed in the text. A
+    combination no game can be set up with is refused with the reason (`check_options`)."""
     raw: dict[str, Any] = {}
     if mode:
         raw["mode"] = mode
@@ -84,6 +87,14 @@ def parse_options(game: Game[Any, Any], mode: str | None, text: str | None) -> d
             raise OptionsError(f"{game.title} has no option by that name. Its options: "
                                f"{known}. (You wrote `{excerpt(key)}`.)")
         raw[key] = YES.get(value.lower(), value)
+    raw.update(chosen or {})
+    return check_options(game, raw)
+
+
+def check_options(game: Game[Any, Any], raw: dict[str, Any]) -> dict[str, Any]:
+    """Validate an options dict with the game's model and its rules on combinations; the
+    JSON-ready options, or OptionsError saying what is wrong and what would work."""
+    fields = game.options_model.model_fields
     if "mode" in raw and raw["mode"] not in game.modes:
         raise OptionsError(f"{game.title} has no mode by that name. Modes: "
                            f"{', '.join(game.modes)}. (You wrote `{excerpt(str(raw['mode']))}`.)")
@@ -96,6 +107,9 @@ def parse_options(game: Game[Any, Any], mode: str | None, text: str | None) -> d
             hint = describe_field(game.options_model, name) if name in fields else ""
             problems.append(f"{name}: {err['msg']}. {hint}".strip())
         raise OptionsError("Those options don't work: " + "; ".join(problems)) from None
+    conflicts = game.option_conflicts(options)
+    if conflicts:
+        raise OptionsError("Those options can't make a game: " + " ".join(conflicts))
     return options.model_dump(mode="json")
 
 
@@ -117,6 +131,31 @@ def options_words(game: Game[Any, Any], options: dict[str, Any]) -> list[str]:
     return out
 
 
+def effective_lines(game: Game[Any, Any], options: dict[str, Any]) -> list[str]:
+    """The options as they will really be played, one "Name: value" line each (the lobby
+    card): from the engine, after presets and variants apply."""
+    model = game.options_model.model_validate(options)
+    return [f"{name}: {value}" for name, value in game.effective_options(model)]
+
+
+def switches(game: Game[Any, Any]) -> list[str]:
+    """The yes/no options a table may set (variants), for the lobby card's menu."""
+    return [n for n in option_fields(game)
+            if game.options_model.model_fields[n].annotation in (bool, bool | None)]
+
+
+def choice_options(game: Game[Any, Any]) -> dict[str, list[str]]:
+    """Options with a few named values (presets such as `scripts`, `fear`), for the lobby
+    card's menus: option → its values."""
+    out: dict[str, list[str]] = {}
+    for name in option_fields(game):
+        field = game.options_model.model_fields[name]
+        args = [a for a in typing.get_args(field.annotation) if a is not type(None)]
+        if args and all(isinstance(a, str) for a in args) and len(args) <= CHOICES:
+            out[name] = list(args)
+    return out
+
+
 # ---- suggestions as the options are typed (autocomplete) ---------------------------------
 
 
@@ -128,9 +167,9 @@ def _values_of(field: FieldInfo) -> list[str]:
     """The values an option takes when they are few enough to list (choices, yes/no, a short
     range of numbers); [] otherwise."""
     ann = field.annotation
-    if ann is bool:
-        return ["yes", "no"]
     args = [a for a in typing.get_args(ann) if a is not type(None)]
+    if ann is bool or args == [bool]:
+        return ["yes", "no"]
     if args and all(isinstance(a, str) for a in args):
         return list(args)
     lo = hi = None
@@ -156,6 +195,8 @@ def _is_default(field: FieldInfo, value: str) -> bool:
     default = field.default
     if isinstance(default, bool):
         return YES.get(value.lower()) is default
+    if default is None and _values_of(field) == ["yes", "no"]:
+        return False  # "empty" (e.g. guided: the game decides) is neither yes nor no
     return default is not None and value == str(default)
 
 
@@ -205,7 +246,8 @@ def suggest_options(game: Game[Any, Any], typed: str) -> list[tuple[str, str]]:
     def shortest(skip: str, tight: bool) -> str:
         # `tight`: yes/no as 1/0, which the options accept too, when words are scarce.
         def written(key: str, value: str) -> str:
-            flag = YES.get(value.lower()) if fields[key].annotation is bool else None
+            flag = (YES.get(value.lower()) if _values_of(fields[key]) == ["yes", "no"]
+                    else None)
             return f"{key}={int(flag)}" if tight and flag is not None else f"{key}={value}"
         return " ".join(written(k, v) for k, v in done.items()
                         if k != skip and not _is_default(fields[k], v))

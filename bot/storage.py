@@ -330,6 +330,10 @@ class Storage(ABC):
     ) -> GameRecord: ...
 
     @abstractmethod
+    async def set_options(self, game_id: int, options: dict[str, Any], now: float) -> GameRecord:
+        """A lobby's options, changed by its creator before the start."""
+
+    @abstractmethod
     async def set_board_message(self, game_id: int, message_id: int | None,
                                 version: int | None = None, post: str | None = None) -> None:
         """Remember the board post (and the game version it shows, when known; and, when
@@ -768,6 +772,13 @@ class SqliteStorage(Storage):
         async with self._tx() as db:
             await db.execute("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
                              (settings.model_dump_json(), now, game_id))
+            return await self._one_game(db, game_id)
+
+    async def set_options(self, game_id: int, options: dict[str, Any], now: float) -> GameRecord:
+        async with self._tx() as db:
+            await self._one_game(db, game_id)
+            await db.execute("UPDATE games SET options = ?, updated_at = ? WHERE id = ?",
+                             (json.dumps(options, sort_keys=True), now, game_id))
             return await self._one_game(db, game_id)
 
     async def set_board_message(self, game_id: int, message_id: int | None,

@@ -486,6 +486,32 @@ class TableService:
                 raise TableError(f"There is no AI player in seat {seat}.", "TABLE-SEAT")
             await self.storage.remove_seat_at(game_id, seat)
 
+    async def set_options(self, game_id: int, user_id: int,
+                          changes: Mapping[str, Any]) -> GameRecord:
+        """The creator changes the lobby's options before the start (the lobby card's menus):
+        validated like `/game new`'s, combinations included, and refused when more players are
+        seated than the new options take."""
+        async with self.lock(game_id):
+            rec = await self._get(game_id)
+            self._require_lobby(rec)
+            if user_id != rec.created_by:
+                raise TableError("Only the player who created this game can change its "
+                                 "options.", "TABLE-CREATOR")
+            game = self._game(rec)
+            opts = self._check_options(game, {**rec.options, **changes})
+            conflicts = game.option_conflicts(opts)
+            if conflicts:
+                raise TableError("Those options can't make a game: " + " ".join(conflicts),
+                                 "TABLE-OPTIONS")
+            seated = len(await self.storage.seats(game_id))
+            most = max(game.player_counts(opts))
+            if seated > most:
+                raise TableError(f"{seated} players are seated, but {game.title} takes at most "
+                                 f"{most} with those options: someone must leave (or remove "
+                                 "an AI player) first.", "TABLE-COUNT")
+            return await self.storage.set_options(game_id, opts.model_dump(mode="json"),
+                                                  self.clock())
+
     async def leave(self, game_id: int, user_id: int) -> GameRecord:
         """Leave a lobby. The creator leaving hands the game to the next seated player, or
         abandons it when no player is left. Returns the updated record."""

@@ -19,8 +19,16 @@ from discord.ext import commands
 
 from bot import limits
 from bot.limits import clip, excerpt
-from bot.options import options_words, parse_options, suggest_options
-from bot.storage import GameRecord
+from bot.options import (
+    YES,
+    OptionsError,
+    choice_options,
+    effective_lines,
+    parse_options,
+    suggest_options,
+    switches,
+)
+from bot.storage import GameRecord, SeatRecord
 from bot.tables import (
     StartResult,
     TableError,
@@ -40,6 +48,7 @@ from cogs.utils.table import (
 )
 from cogs.utils.talk import engines_for, rule_choices, rules_answer
 from rules.core import Event
+from rules.core.game import Game
 from rules.registry import GAMES
 
 if TYPE_CHECKING:
@@ -69,12 +78,15 @@ def _closed_dm_text(mention: str) -> str:
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"hb:lobby:(?P<what>join|leave|start):(?P<gid>\d+)"):
-    """Join / Leave / Start on the lobby post; restart-proof like every component."""
+                  template=r"hb:lobby:(?P<what>join|leave|start|addai|rmai):(?P<gid>\d+)"):
+    """Join / Leave / Start / Add AI / Remove AI on the lobby post; restart-proof like every
+    component. Add and Remove AI are the creator's (practice games, the table's empty seats)."""
 
     LABELS = {"join": ("Join", discord.ButtonStyle.success),
               "leave": ("Leave", discord.ButtonStyle.secondary),
-              "start": ("Start", discord.ButtonStyle.primary)}
+              "start": ("Start", discord.ButtonStyle.primary),
+              "addai": ("Add AI", discord.ButtonStyle.secondary),
+              "rmai": ("Remove AI", discord.ButtonStyle.secondary)}
 
     def __init__(self, what: str, gid: int) -> None:
         self.what, self.gid = what, gid
@@ -96,10 +108,44 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await cog.do_join(interaction, self.gid)
             elif self.what == "leave":
                 await cog.do_leave(interaction, self.gid)
+            elif self.what == "addai":
+                await cog.do_add_ai(interaction, self.gid)
+            elif self.what == "rmai":
+                await cog.do_remove_ai(interaction, self.gid)
             else:
                 await cog.do_start(interaction, self.gid, None)
         except Exception as exc:
             await answer_error(interaction, exc)
+
+
+class LobbyMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                template=r"hb:lobbyopt:(?P<what>var|preset|seat):(?P<gid>\d+)"):
+    """The lobby card's option menus (the creator's, before the start): variants on or off,
+    one preset or number, and which side the creator plays. The text `options:` of
+    `/game new` says the same for those who prefer typing."""
+
+    def __init__(self, what: str, gid: int, select: discord.ui.Select[Any] | None = None) -> None:
+        self.what, self.gid = what, gid
+        super().__init__(select or discord.ui.Select(custom_id=f"hb:lobbyopt:{what}:{gid}",
+                                                     options=[discord.SelectOption(label="-")]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyMenu:
+        return cls(match["what"], int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog: Lobby | None = interaction.client.get_cog("Lobby")  # type: ignore[attr-defined]
+        if cog is None:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(v) for v in data.get("values", [])]
+        try:
+            await cog.do_options(interaction, self.gid, self.what, values)
+        except Exception as exc:
+            await answer_error(interaction, exc)
+            # The menu shows what was picked even when refused: put the card back as it is.
+            await cog.refresh_lobby(interaction, self.gid)
 
 
 def unknown_game(typed: str) -> str:
@@ -114,11 +160,97 @@ def game_choices(current: str) -> list[app_commands.Choice[str]]:
             if wanted in name or wanted in g.title.lower()][:limits.CHOICES]
 
 
-def lobby_components(gid: int) -> discord.ui.View:
+PLAY_AS = {"role": "the opposing role", "team": "a visitor / investigator"}
+"""`/game new as:` — which side the creator plays where the mode has an opposing role."""
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def lobby_components(record: GameRecord) -> discord.ui.View:
+    """The lobby card's controls: the buttons, and the creator's menus for the options."""
+    gid = record.id
+    game = game_of(record)
+    options = game.options_model.model_validate(record.options)
     view = discord.ui.View(timeout=None)
-    for what in ("join", "leave", "start"):
+    for what in ("join", "leave", "start", "addai", "rmai"):
         view.add_item(LobbyButton(what, gid))
+    names = switches(game)
+    fields = game.options_model.model_fields
+    if names:
+        picks = []
+        for name in names[:limits.SELECT_OPTIONS]:
+            on = game.guided(options) if name == "guided" else bool(getattr(options, name))
+            picks.append(discord.SelectOption(
+                label=clip(name.replace("_", " ").capitalize(), limits.SELECT_LABEL), value=name,
+                description=clip(fields[name].description or name, limits.SELECT_DESCRIPTION),
+                default=on))
+        view.add_item(LobbyMenu("var", gid, discord.ui.Select(
+            custom_id=f"hb:lobbyopt:var:{gid}", placeholder="Variants (the creator picks)",
+            min_values=0, max_values=len(picks), options=picks, row=1)))
+    role = game.role_seat(options)
+    presets: list[discord.SelectOption] = []
+    if len(game.modes) > 1:
+        for mode in game.modes:
+            presets.append(discord.SelectOption(
+                label=clip(f"Mode: {mode}", limits.SELECT_LABEL), value=f"mode={mode}"))
+    for name, values in {**choice_options(game), **_numbers(game)}.items():
+        if name.endswith("_seat") or name == "mode":
+            continue  # a seat's side is the "Your seat" menu; the mode is listed above
+        for value in values:
+            if len(presets) < limits.SELECT_OPTIONS:
+                presets.append(discord.SelectOption(
+                    label=clip(f"{name.replace('_', ' ').capitalize()}: "
+                               f"{value or 'as the rules say'}", limits.SELECT_LABEL),
+                    value=f"{name}={value}"))
+    if presets:
+        view.add_item(LobbyMenu("preset", gid, discord.ui.Select(
+            custom_id=f"hb:lobbyopt:preset:{gid}", placeholder="Mode, presets and numbers",
+            options=presets, row=2)))
+    if role is not None:
+        view.add_item(LobbyMenu("seat", gid, discord.ui.Select(
+            custom_id=f"hb:lobbyopt:seat:{gid}", placeholder="Your seat (the creator's side)",
+            options=[discord.SelectOption(label=clip(f"I play {role[1]}", limits.SELECT_LABEL),
+                                          value="role"),
+                     discord.SelectOption(label=clip(f"I play {role[2]}", limits.SELECT_LABEL),
+                                          value="team")], row=3)))
     return view
+
+
+def _numbers(game: Game[Any, Any]) -> dict[str, list[str]]:
+    """Whole-number options with a short range (e.g. `gates` 3–5), as menu values."""
+    out: dict[str, list[str]] = {}
+    for name in game.options_model.model_fields:
+        field = game.options_model.model_fields[name]
+        if name == "mode" or field.annotation not in (int, int | None):
+            continue
+        lo = hi = None
+        for meta in field.metadata:
+            lo = getattr(meta, "ge", lo) if getattr(meta, "ge", None) is not None else lo
+            hi = getattr(meta, "le", hi) if getattr(meta, "le", None) is not None else hi
+        if isinstance(lo, int) and isinstance(hi, int) and hi - lo < 8:
+            # An option that may be left empty ("as the rules say") can be emptied again.
+            empty = [""] if field.annotation is not int and field.default is None else []
+            out[name] = [*empty, *(str(n) for n in range(lo, hi + 1))]
+    return out
+
+
+def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord]) -> list[str]:
+    """The lobby's seats in table order, the side each will play where the options say, and
+    AI players named as such."""
+    options = game.options_model.model_validate(record.options)
+    role = game.role_seat(options)
+    lines = []
+    for i, seat in enumerate(seats):
+        who = f"<@{seat.user_id}>" if seat.user_id else "AI"
+        side = ""
+        if role is not None:
+            side = f" — {role[1] if i == getattr(options, role[0]) else role[2]}"
+        lines.append(f"{i + 1}. {who}{side}")
+    return lines
 
 
 class Lobby(commands.Cog):
@@ -131,7 +263,7 @@ class Lobby(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(LobbyButton, *DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(LobbyButton, LobbyMenu, *DYNAMIC_ITEMS)
         self.bot.tree.error(on_app_command_error)
 
     # ---- helpers ---------------------------------------------------------------------
@@ -154,26 +286,29 @@ class Lobby(commands.Cog):
     async def lobby_embed(self, record: GameRecord) -> discord.Embed:
         game = game_of(record)
         seats = await self.bot.storage.seats(record.id)
-        options = dict(record.options)
-        mode = options.pop("mode", None)
+        options = game.options_model.model_validate(record.options)
+        lines = effective_lines(game, record.options)
+        # The mode is named once: in the game's words when its options list says it.
+        mode = None if any(line.startswith("Mode:") for line in lines) else (
+            f"Mode: **{options.mode}**" if len(game.modes) > 1 else None)
         embed = discord.Embed(title=clip(f"{game.title} — game #{record.id}", limits.EMBED_TITLE),
-                              description=f"Mode: **{mode}**" if mode else None,
-                              colour=discord.Colour.dark_purple())
-        counts = sorted(game.player_counts(game.options_model.model_validate(record.options)))
-        players = "\n".join(f"{i + 1}. <@{s.user_id}>" for i, s in enumerate(seats) if s.user_id)
+                              description=mode, colour=discord.Colour.dark_purple())
+        counts = sorted(game.player_counts(options)) or [0]
         embed.add_field(name=f"Players ({len(seats)}; needs {counts[0]}–{counts[-1]})",
-                        value=clip(players or "nobody yet", limits.EMBED_FIELD_VALUE),
+                        value=clip("\n".join(seat_lines(game, record, seats)) or "nobody yet",
+                                   limits.EMBED_FIELD_VALUE), inline=False)
+        # The options as they will really be played (presets and variants applied), from the
+        # engine: the card can't contradict setup.
+        embed.add_field(name="Options", value=clip("\n".join(lines), limits.EMBED_FIELD_VALUE),
                         inline=False)
-        chosen = options_words(game, options)
-        if chosen:
-            embed.add_field(name="Options", value=clip("\n".join(chosen),
-                                                       limits.EMBED_FIELD_VALUE), inline=False)
         # What the options add up to, in the game's words (e.g. "Difficulty: Standard").
-        summary = game.options_summary(game.options_model.model_validate(record.options))
+        summary = game.options_summary(options)
         if summary:
             embed.add_field(name="Setup", value=clip(summary, limits.EMBED_FIELD_VALUE),
                             inline=False)
-        status = {"lobby": "Press **Join** to take a seat; the creator presses **Start**.",
+        status = {"lobby": "Press Join to take a seat. The creator can seat AI players (Add AI) "
+                           "to practise alone, change the options with the menus, and press "
+                           "Start.",
                   "active": "Playing.", "over": "Finished.",
                   "abandoned": "Abandoned."}.get(record.status, record.status)
         embed.set_footer(text=clip(status, limits.EMBED_FOOTER))
@@ -181,9 +316,10 @@ class Lobby(commands.Cog):
 
     async def refresh_lobby(self, interaction: discord.Interaction[Any], gid: int) -> None:
         record = await self.bot.storage.get_game(gid)
-        if record is None or interaction.message is None:
+        if record is None or interaction.message is None or not self._is_mine(
+                interaction.message):
             return
-        view = lobby_components(gid) if record.status == "lobby" else None
+        view = lobby_components(record) if record.status == "lobby" else None
         try:
             await interaction.message.edit(embed=await self.lobby_embed(record), view=view)
         except discord.HTTPException:
@@ -209,15 +345,71 @@ class Lobby(commands.Cog):
                                 "But I couldn't DM you — your DMs are closed. You can still "
                                 "play and read private things with `/game hand`.")
         await reply(interaction, text)
-        if interaction.message is not None and self._is_mine(interaction.message):
-            await self.refresh_lobby(interaction, gid)
+        await self.refresh_lobby(interaction, gid)
+
+    async def do_add_ai(self, interaction: discord.Interaction[Any], gid: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.tables.add_ai(gid, interaction.user.id)
+        await reply(interaction, "An AI player took a seat. It plays its turns at once, by the "
+                    "same rules.")
+        await self.refresh_lobby(interaction, gid)
+
+    async def do_remove_ai(self, interaction: discord.Interaction[Any], gid: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        seats = await self.bot.storage.seats(gid)
+        ai = [s for s in seats if s.user_id is None]
+        if not ai:
+            record = await self.bot.storage.get_game(gid)
+            if record is not None and record.created_by != interaction.user.id:
+                raise TableError("Only the player who created this game can remove AI players.")
+            raise TableError("There is no AI player at this table. **Add AI** seats one.")
+        await self.bot.tables.remove_ai(gid, interaction.user.id, ai[-1].seat)
+        await reply(interaction, "The last AI player left the table.")
+        await self.refresh_lobby(interaction, gid)
+
+    async def do_options(self, interaction: discord.Interaction[Any], gid: int, what: str,
+                         values: list[str]) -> None:
+        """A lobby menu was used: variants on/off, a preset or number, or the creator's side."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.bot.storage.get_game(gid)
+        if record is None:
+            raise TableError("That game no longer exists.")
+        game = game_of(record)
+        changes: dict[str, Any] = {}
+        if what == "var":
+            chosen = set(values)
+            changes = {name: name in chosen for name in switches(game)}
+        elif what == "preset":
+            for value in values:
+                key, _, typed = value.partition("=")
+                changes[key] = YES.get(typed.lower(), typed) if typed else None
+        else:
+            options = game.options_model.model_validate(record.options)
+            role = game.role_seat(options)
+            if role is None:
+                raise TableError(f"Nobody plays an opposing role in {game.title} "
+                                 f"({options.mode}): every seat is on the same side.")
+            changes[role[0]] = await self._role_index(record, values[:1] == ["role"])
+        updated = await self.bot.tables.set_options(gid, interaction.user.id, changes)
+        lines = effective_lines(game, updated.options)
+        await reply(interaction, "Options changed. The game will be played with:\n"
+                    + "\n".join(lines))
+        await self.refresh_lobby(interaction, gid)
+
+    async def _role_index(self, record: GameRecord, creator_plays_role: bool) -> int:
+        """The seat index (table order) that takes the opposing role when the creator plays it,
+        or when the creator plays on the other side (the next seat)."""
+        seats = await self.bot.storage.seats(record.id)
+        mine = next((i for i, s in enumerate(seats) if s.user_id == record.created_by), 0)
+        if creator_plays_role:
+            return mine
+        return 1 if mine == 0 else 0
 
     async def do_leave(self, interaction: discord.Interaction[Any], gid: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.tables.leave(gid, interaction.user.id)
         await reply(interaction, "You left the game.")
-        if interaction.message is not None and self._is_mine(interaction.message):
-            await self.refresh_lobby(interaction, gid)
+        await self.refresh_lobby(interaction, gid)
 
     async def do_start(self, interaction: discord.Interaction[Any], gid: int,
                        first: discord.abc.User | None) -> None:
@@ -226,14 +418,16 @@ class Lobby(commands.Cog):
         async with delivery.lock(gid):
             started = await self.bot.tables.start(
                 gid, interaction.user.id, first_user_id=first.id if first else None)
-            await self.announce_start(started)
+            await self.announce_start(started, ai=False)
         await reply(interaction, "Started.")
-        if interaction.message is not None and self._is_mine(interaction.message):
-            await self.refresh_lobby(interaction, gid)
+        await self.refresh_lobby(interaction, gid)
+        # AI seats move after the answer: a practice game's opening AI turns can take a while.
+        async with delivery.lock(gid):
+            await delivery.run_ai(gid)
 
-    async def announce_start(self, started: StartResult) -> None:
+    async def announce_start(self, started: StartResult, ai: bool = True) -> None:
         """Deal by DM, post the roster and the first board (the caller holds the game's
-        delivery lock), then let any AI seat move."""
+        delivery lock), then let any AI seat move (unless `ai` is False: the caller does)."""
         delivery = delivery_for(self.bot)
         record = started.record
         gid = record.id
@@ -256,22 +450,41 @@ class Lobby(commands.Cog):
             # A seat's role once it has one; never the bare seat id (a visitor still choosing).
             labels = {s.seat: game.seat_label(started.state, s.seat) for s in seats}
             roster = "\n".join(
-                f"• <@{s.user_id}>" + (f" — {labels[s.seat]}" if labels[s.seat] != s.seat else "")
-                for s in seats if s.user_id)
+                (f"• <@{s.user_id}>" if s.user_id else "• AI")
+                + (f" — {labels[s.seat]}" if labels[s.seat] != s.seat else "")
+                for s in seats)
             await channel.send(clip(f"**The game begins!**\n{roster}", limits.CONTENT),
                                allowed_mentions=discord.AllowedMentions(users=False))
             if closed:
                 await channel.send(clip(_closed_dm_text(", ".join(closed)), limits.CONTENT),
                                    allowed_mentions=discord.AllowedMentions(users=False))
         await delivery.after_action(record, started.state, started.events, started.result)
-        await delivery.run_ai(gid)
+        if ai:
+            await delivery.run_ai(gid)
 
     # ---- commands ------------------------------------------------------------------------
     @game.command(name="new", description="Start a new game in a thread of this channel")
-    @app_commands.describe(game="Which game", mode="Game mode (depends on the game)",
-                           options="More options as key=value, e.g. rounds=3")
+    @app_commands.describe(game="Which game", mode="Game mode (each game has its own)",
+                           ai="AI players to seat now: practise alone, or fill empty seats",
+                           play_as="Where the mode has an opposing role (Spirit, The Wall, "
+                           "the Ghost player): your side",
+                           guided="Every board post says what you can do now and why (default: "
+                           "on for a first game or a game with AI players)",
+                           options="More options as key=value, e.g. gates=4 (the lobby card "
+                           "has menus too)")
+    @app_commands.rename(play_as="as")
+    @app_commands.choices(
+        game=[app_commands.Choice(name=clip(g.title, limits.CHOICE_NAME), value=name)
+              for name, g in sorted(GAMES.items())],
+        mode=[app_commands.Choice(name=clip(f"{g.title}: {m.replace('_', ' ')}",
+                                            limits.CHOICE_NAME), value=m)
+              for _, g in sorted(GAMES.items()) for m in g.modes][:limits.CHOICES],
+        play_as=[app_commands.Choice(name=f"I play {text}", value=key)
+                 for key, text in PLAY_AS.items()])
     async def new(self, interaction: discord.Interaction[Any], game: str,
-                  mode: str | None = None, options: str | None = None) -> None:
+                  mode: str | None = None, ai: app_commands.Range[int, 0, 6] = 0,
+                  play_as: str | None = None, guided: bool | None = None,
+                  options: str | None = None) -> None:
         engine = GAMES.get(game)
         if engine is None:
             raise TableError(unknown_game(game))
@@ -279,7 +492,7 @@ class Lobby(commands.Cog):
         if not isinstance(channel, discord.TextChannel):
             raise TableError("Run `/game new` in a server text channel (not a thread or DM): "
                              "I open a thread there for the game.")
-        parsed = parse_options(engine, mode, options)
+        parsed = self.new_options(engine, mode, options, int(ai), play_as, guided)
         needed = dict(NEEDED_PERMISSIONS)
         if parsed.get("strict_table_talk"):
             needed["manage_messages"] = ("delete posts of players who may not talk now "
@@ -311,26 +524,52 @@ class Lobby(commands.Cog):
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080)
         record = await self.bot.tables.create(interaction.guild_id or 0, channel.id, thread.id,
                                               game, parsed, interaction.user.id)
-        await thread.send(embed=await self.lobby_embed(record), view=lobby_components(record.id))
+        for _ in range(int(ai)):
+            await self.bot.tables.add_ai(record.id, interaction.user.id)
+        await thread.send(embed=await self.lobby_embed(record), view=lobby_components(record))
         ok = await self.test_dm(interaction.user, record)
         dm_note = "" if ok else (" I couldn't DM you — your DMs are closed; use `/game hand` "
                                  "during the game for anything private.")
         await reply(interaction, f"Game #{record.id} is open in {thread.mention}. Others join "
                     f"there with **Join** or `/game join`.{dm_note}")
 
-    @new.autocomplete("game")
-    async def new_game_autocomplete(self, interaction: discord.Interaction[Any],
-                                    current: str) -> list[app_commands.Choice[str]]:
-        return game_choices(current)
-
-    @new.autocomplete("mode")
-    async def new_mode_autocomplete(self, interaction: discord.Interaction[Any],
-                                    current: str) -> list[app_commands.Choice[str]]:
-        engine = GAMES.get(str(interaction.namespace.game or ""))
-        modes: list[str] = (list(engine.modes) if engine else
-                            sorted({m for g in GAMES.values() for m in g.modes}))
-        return [app_commands.Choice(name=clip(m, limits.CHOICE_NAME), value=m) for m in modes
-                if current.lower() in m.lower()][:limits.CHOICES]
+    @staticmethod
+    def new_options(engine: Game[Any, Any], mode: str | None, text: str | None, ai: int,
+                    play_as: str | None, guided: bool | None) -> dict[str, Any]:
+        """`/game new`'s options from its native choices and the typed `options:`, refused
+        before the game opens when they can't make a game (counts, roles, variants)."""
+        if mode is not None and mode not in engine.modes:
+            raise OptionsError(f"{engine.title} has no {mode.replace('_', ' ')} mode. Its "
+                               f"modes: {', '.join(engine.modes)}.")
+        chosen: dict[str, Any] = {}
+        fields = engine.options_model.model_fields
+        if "guided" in fields:
+            if guided is not None:
+                chosen["guided"] = guided
+            elif ai and not re.search(r"\bguided\s*=", text or ""):
+                chosen["guided"] = True  # a practice game explains itself
+        parsed = parse_options(engine, mode, text, chosen)
+        model = engine.options_model.model_validate(parsed)
+        if play_as is not None:
+            role = engine.role_seat(model)
+            if role is None:
+                raise OptionsError(f"Nobody plays an opposing role in {engine.title} "
+                                   f"({model.mode}): every seat is on the same side, so leave "
+                                   "`as` empty.")
+            # The creator is the first seat; "team" gives the role to the next seat.
+            chosen[role[0]] = 0 if play_as == "role" else 1
+            parsed = parse_options(engine, mode, text, chosen)
+            model = engine.options_model.model_validate(parsed)
+        counts = engine.player_counts(model)
+        if 1 + ai > max(counts):
+            raise OptionsError(f"{engine.title} ({model.mode}) seats at most {max(counts)} "
+                               f"players, so you and {ai} AI player{'s' if ai != 1 else ''} "
+                               "don't fit.")
+        role = engine.role_seat(model)
+        if role is not None and getattr(model, role[0]) >= max(counts):
+            raise OptionsError(f"No table of {engine.title} ({model.mode}) has a seat "
+                               f"{getattr(model, role[0]) + 1} for {role[1]}.")
+        return parsed
 
     @new.autocomplete("options")
     async def new_options_autocomplete(self, interaction: discord.Interaction[Any],

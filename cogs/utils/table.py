@@ -477,8 +477,42 @@ async def show_choices(interaction: discord.Interaction[Any], gid: int) -> None:
         return
     prompt = game.prompt_text(state, seat)
     text = prompt or f"Your choices, {game.seat_label(state, seat)}:"
+    if is_guided(record, game):
+        # Only this seat reads it: the hint may explain a hidden prompt's purpose too.
+        hint = game.guide_text(state, seat, private=True)
+        text = f"{text}\n{'' if game.plain_words(state) else '💡 '}{hint}" if hint else text
     await reply(interaction, text, view=action_view(gid, game, state, seat, actions,
                                                      extras=False, epoch=record.epoch))
+
+
+# ---- guided play -------------------------------------------------------------------------
+
+AI_NAME = "AI"
+"""How an AI seat is named to players ("AI (the Medium)")."""
+
+
+def is_guided(record: GameRecord, game: Game[Any, Any]) -> bool:
+    """Whether the table plays guided (the `guided` option; on for a first game)."""
+    try:
+        return game.guided(game.options_model.model_validate(record.options))
+    except ValueError:
+        return False
+
+
+def guide_lines(record: GameRecord, game: Game[Any, Any], state: Any, awaited: list[str],
+                users: dict[str, int | None], plain: bool) -> list[str]:
+    """Guided play: what each awaited player can do now and why, under the board. Public-safe
+    (`guide_text` explains the kind of decision, never a hidden card); none for AI seats."""
+    if not is_guided(record, game):
+        return []
+    lines = []
+    for seat in awaited:
+        if not users.get(seat):
+            continue
+        hint = game.guide_text(state, seat)
+        if hint:
+            lines.append(hint if plain else f"💡 {hint}")
+    return list(dict.fromkeys(lines))
 
 
 # ---- delivery ----------------------------------------------------------------------------
@@ -566,6 +600,8 @@ class Delivery:
         out: dict[str, str] = {}
         for seat, user_id in users.items():
             if not user_id:
+                # An AI seat is named as such: "AI (the Medium)", never a bare role.
+                out[seat] = AI_NAME
                 continue
             if user_id not in self._names:
                 user = self.bot.get_user(user_id)
@@ -900,7 +936,8 @@ class Delivery:
                 if seat in post.pinged and users.get(seat):
                     text = f"{text} <@{users[seat]}>"
                 doing.append(text if plain else f"⏳ {text}")
-            footer = "\n".join(doing)
+            footer = "\n".join(doing + guide_lines(record, game, state, post.awaited, users,
+                                                    plain))
             caption = game.board_caption(state)
         # The game's presentation hook may quieten the lines (e.g. True Horror, P-HORROR); a
         # table that asked for plain words reads no rule ids anywhere in the post.

@@ -143,6 +143,52 @@ class Game(ABC, Generic[Opt, S]):
         start (e.g. a difficulty name), or None."""
         return None
 
+    def effective_options(self, options: Opt) -> list[tuple[str, str]]:
+        """The options as they will really be played, after presets and variants apply, in
+        words: (name, value) pairs for the lobby card ("Hope Track", "side A (first game)").
+
+        It must say what `setup` will use, never the raw field when a preset overrides it. The
+        default lists each option a table may set (not the mode), yes/no for switches."""
+        out: list[tuple[str, str]] = []
+        for name, field in type(options).model_fields.items():
+            extra = field.json_schema_extra
+            if name == "mode" or (isinstance(extra, dict) and extra.get("lobby") is False):
+                continue
+            out.append((name.replace("_", " ").capitalize(), option_words(getattr(options,
+                                                                                  name))))
+        return out
+
+    def option_conflicts(self, options: Opt) -> list[str]:
+        """Why these options cannot make a game, one sentence each (variants that exclude each
+        other, a role seat no table can have); [] when they can. The lobby refuses them before
+        the game opens. The default: a game needs some player count."""
+        if not self.player_counts(options):
+            return [f"No table of {self.title} can be seated with these options."]
+        return []
+
+    def role_seat(self, options: Opt) -> tuple[str, str, str] | None:
+        """Where the options give one seat the opposing role: (the option naming that seat's
+        index in table order, the role's name, what the other seats play), e.g.
+        `("ghost_seat", "the Ghost player", "an investigator")`; None when this mode has no
+        opposing role. The lobby lets the creator choose their side with it."""
+        return None
+
+    def guided(self, options: Opt) -> bool:
+        """Whether board posts carry `guide_text` (the `guided` option; when it is left empty,
+        on for a first game)."""
+        chosen = getattr(options, "guided", None)
+        if chosen is not None:
+            return bool(chosen)
+        return bool(getattr(options, "first_game", False))
+
+    def guide_text(self, state: S, seat: str, private: bool = False) -> str | None:
+        """Guided play: a sentence or two on what the awaited `seat` can do now and why it
+        matters, for a first game. Public-safe like `doing_text` (it is posted with the board),
+        so it explains the kind of decision, never a hidden card; `private=True` when only
+        `seat` reads it (its **My choices**), where a hidden prompt's purpose may be told too.
+        None: no hint (also when `seat` is not awaited)."""
+        return None
+
     def present(self, state: S, lines: list[str]) -> list[str]:
         """The public event lines of a board post as the game wants them presented (a
         quieter style, fewer lines); unchanged by default."""
@@ -289,6 +335,15 @@ _RULE_ID = re.compile(r"\s*[\(\[]?\b(?:[A-Z]{1,4}-)+[A-Z0-9]+(?:-[A-Z0-9]+)*\b[\
 def strip_rule_ids(text: str) -> str:
     """`text` without rule ids such as "(P-UPKEEP-02)" (for tables that asked for plain words)."""
     return re.sub(r"\s+([.,;:!?])", r"\1", _RULE_ID.sub("", text)).strip()
+
+
+def option_words(value: Any) -> str:
+    """An option's value as players read it: yes/no, "not set" for an empty value."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "not set"
+    return str(value)
 
 
 def join_words(items: list[str], last: str = "and") -> str:

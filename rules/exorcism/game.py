@@ -18,7 +18,7 @@ from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.exorcism import actions as K
-from rules.exorcism import words
+from rules.exorcism import guide, words
 from rules.exorcism.actions import describe_action
 from rules.exorcism.content import default_pack, pack_fingerprint
 from rules.exorcism.engine import GHOSTS, Engine, pack_for
@@ -41,6 +41,11 @@ class ExorcismOptions(GameOptions):
         le=4,
         description="One vs All: which seat, in table order (0 = the first seat), plays the "
         "Ghosts.",
+    )
+    guided: bool | None = Field(
+        default=None,
+        description="Guided game: every board post says what you can do now and why it "
+        "matters; empty: off (the lobby turns it on for a practice game with AI players).",
     )
     pack_path: str | None = Field(
         default=None,
@@ -91,6 +96,42 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         state, _ = setup_game(list(seats), options.mode, seed, options.pack_path,
                               options.ghost_seat)
         return state
+
+    MODE_WORDS: ClassVar[dict[str, str]] = {
+        "core": "Core: everyone together against the house",
+        "one_vs_all": "One vs All: one player controls the Ghosts",
+        "solo": "Solo: one player with a Primary and a Secondary Investigator",
+    }
+
+    def effective_options(self, options: ExorcismOptions) -> list[tuple[str, str]]:
+        """What `setup_game` will use, in words (EX-LOBBY-01)."""
+        counts = sorted(self.player_counts(options))
+        players = (str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}")
+        out = [("Mode", self.MODE_WORDS[options.mode]), ("Players", players)]
+        if options.mode == "one_vs_all":
+            out.append(("The Ghost player", f"seat {options.ghost_seat + 1} in table order"))
+        out.append(("Actions per turn", "5, shared by your two Investigators"
+                    if options.mode == "solo" else "3"))
+        out.append(("Guided", "yes" if self.guided(options) else "no"))
+        return out
+
+    def option_conflicts(self, options: ExorcismOptions) -> list[str]:
+        out = super().option_conflicts(options)
+        if options.mode == "one_vs_all" and options.ghost_seat >= max(
+                self.player_counts(options), default=0):
+            out.append(f"One vs All seats at most {max(self.player_counts(options))} players, "
+                       f"so the Ghost player can't be seat {options.ghost_seat + 1}.")
+        return out
+
+    def role_seat(self, options: ExorcismOptions) -> tuple[str, str, str] | None:
+        if options.mode != "one_vs_all":
+            return None
+        return ("ghost_seat", "the Ghost player", "an investigator")
+
+    def guide_text(self, state: ExorcismState, seat: str, private: bool = False) -> str | None:
+        if seat not in self.to_act(state):
+            return None
+        return guide.guide_text(state, seat)
 
     def to_act(self, state: ExorcismState) -> set[str]:
         return Engine(state).to_act()

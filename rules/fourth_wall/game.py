@@ -20,7 +20,7 @@ from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.fourth_wall import actions as K
-from rules.fourth_wall import words
+from rules.fourth_wall import guide, words
 from rules.fourth_wall.actions import HIDDEN_HAND_PROMPTS, SAFE_PUBLIC_KINDS, describe_action
 from rules.fourth_wall.content import default_pack, pack_fingerprint
 from rules.fourth_wall.engine import STAGE_NAMES, Engine, capital, pack_for, symbols_text
@@ -54,6 +54,11 @@ class FourthWallOptions(GameOptions):
     first_game: bool = Field(
         default=False,
         description="First game: take The Street Magician out of the Investigator deck.",
+    )
+    guided: bool | None = Field(
+        default=None,
+        description="Guided game: every board post says what you can do now and why it "
+        "matters; empty: on for a first game.",
     )
     pack_path: str | None = Field(
         default=None,
@@ -107,6 +112,56 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         return setup_game(list(seats), options.mode, seed, options.pack_path,
                           options.wall_seat, options.investigators, options.gates,
                           options.first_game)
+
+    def effective_options(self, options: FourthWallOptions) -> list[tuple[str, str]]:
+        """What `setup_game` will use, in words (FW-LOBBY-01)."""
+        opts = pack_for(options.pack_path).options
+        conflict = options.mode == "conflict"
+        counts = sorted(self.player_counts(options))
+        players = (str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}")
+        out = [("Mode", "Conflict: one player is The Wall against the Investigators"
+                if conflict else "Alliance: everyone is an Investigator against the "
+                "Presence deck"),
+               ("Players", players + (" (The Wall and the Investigator players)"
+                                      if conflict else ""))]
+        if conflict:
+            out.append(("The Wall", f"seat {options.wall_seat + 1} in table order"))
+        if options.investigators is not None:
+            invs = f"{options.investigators}, shared among the Investigator players"
+        else:
+            invs = (f"{opts.solo_investigators} for one Investigator player, "
+                    f"{2 * opts.duo_investigators_each} for two, otherwise one each")
+        out.append(("Investigators", invs))
+        out.append(("Open Gates at the start", f"{options.gates}"
+                    + (" (recommended)" if options.gates == 3 else "")))
+        remove = (pack_for(options.pack_path).investigator(opts.first_game_remove).name
+                  if options.first_game and opts.first_game_remove else None)
+        out.append(("First game", f"yes: {remove} is taken out (not with 6 Investigators, "
+                    "FW-AMB-10)" if remove else "no"))
+        out.append(("Guided", ("yes" if self.guided(options) else "no")
+                    + (" (first game)" if options.guided is None and options.first_game
+                       else "")))
+        return out
+
+    def option_conflicts(self, options: FourthWallOptions) -> list[str]:
+        out = super().option_conflicts(options)
+        free = self.player_counts(options.model_copy(update={"wall_seat": 0}))
+        if out and options.mode == "conflict" and free:
+            # FW-AMB-29: The Wall is one of the seats
+            out = [f"Conflict seats at most {max(free)} players with these options, so The "
+                   f"Wall can't be seat {options.wall_seat + 1}."]
+        return out
+
+    def role_seat(self, options: FourthWallOptions) -> tuple[str, str, str] | None:
+        if options.mode != "conflict":
+            return None
+        return ("wall_seat", "The Wall", "an Investigator")
+
+    def guide_text(self, state: FourthWallState, seat: str,
+                   private: bool = False) -> str | None:
+        if seat not in self.to_act(state):
+            return None
+        return guide.guide_text(state, seat)
 
     def to_act(self, state: FourthWallState) -> set[str]:
         return Engine(state).to_act()

@@ -17,12 +17,12 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from rules.core.errors import IllegalAction
-from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
+from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, join_words
 from rules.core.types import Action, Event, Result
 from rules.presence import actions as K
-from rules.presence import words
+from rules.presence import guide, words
 from rules.presence.content import default_pack, pack_fingerprint
-from rules.presence.engine import Engine, pack_for
+from rules.presence.engine import UT_HOPE, UT_NERVE, Engine, pack_for
 from rules.presence.setup import setup_game
 from rules.presence.state import PresenceState
 from rules.presence.view import build_view, spirit_private, visitor_hand
@@ -80,6 +80,10 @@ class PresenceOptions(GameOptions):
         default=False,
         description="True Horror: alone visitors silent on every topic; quiet posts; the "
         "spirit only whispers set lines (P-HORROR).")
+    guided: bool | None = Field(
+        default=None,
+        description="Guided game: every board post says what you can do now and why it "
+        "matters; empty: on for a first game.")
     pack_path: str | None = Field(
         default=None, description="Folder of a content pack; empty for the shipped pack.",
         json_schema_extra={"lobby": False})
@@ -149,6 +153,93 @@ class Presence(Game[PresenceOptions, PresenceState]):
         if variants:
             text += ". Variants: " + ", ".join(dict.fromkeys(variants))
         return text + "."
+
+    def effective_options(self, options: PresenceOptions) -> list[tuple[str, str]]:
+        """What `setup_game` will really use, in words (P-LOBBY-01): the first-game preset
+        (P-FIRST) overrides the hope track, scripts, fear cards, spirit and table talk; Unknown
+        Threat (P-UNK) has the visitors choose the scripts."""
+        pack = pack_for(options.pack_path)
+        fg = pack.presets.first_game if options.first_game else None
+        out: list[tuple[str, str]] = []
+        out.append(("Players", "2: one visitor player with two characters (Two players)"
+                    if options.two_players else "3 to 5"))
+        out.append(("The spirit", f"seat {options.spirit_seat + 1} in table order"))
+        if fg is not None:
+            spirit = f"{pack.spirit(fg.spirit).name} (first game)"
+        elif options.unknown_threat:
+            spirit = next(s.name for s in pack.spirits if s.number == 5) + " (Unknown Threat)"
+        else:
+            spirit = "chosen by the spirit player at the start"
+        out.append(("Spirit character", spirit))
+        if fg is not None:
+            scripts = join_words(list(fg.scripts)) + " (first game)"
+        elif options.unknown_threat:
+            scripts = (f"{UT_HOPE} hope and {UT_NERVE} nerve, chosen by the visitors "
+                       "(Unknown Threat)")
+        else:
+            preset = next(p for p in pack.presets.script_presets if p.id == options.scripts)
+            scripts = f"{preset.name}: {preset.hope} hope and {preset.nerve} nerve"
+        out.append(("Scripts", scripts))
+        if fg is not None:
+            fear = f"{fg.fear_per_visitor} per visitor (first game)"
+        else:
+            fp = next(p for p in pack.presets.fear_presets if p.id == options.fear)
+            fear = f"{fp.name}: {fp.per_visitor} per visitor"
+        out.append(("Fear cards", fear))
+        track = fg.hope_track_side if fg is not None else options.hope_track
+        out.append(("Hope Track", f"side {track}" + (" (first game)" if fg is not None else "")))
+        out.append(("Board", "B side (Dark Board)" if options.dark_board else "A side"))
+        if options.secret_chamber:
+            out.append(("Secret Chamber", "yes" if pack.manor.chamber is not None
+                        else "no: this content pack has none"))
+        if options.mystery:
+            out.append(("Mystery Mode", "yes: clue discards face down"))
+        if fg is not None and fg.open_communication:
+            talk = "Open Communication (first game): every visitor may talk"
+        elif options.open_communication:
+            talk = "Open Communication: every visitor may talk"
+        elif options.two_players:
+            talk = "the visitor player may always talk (Two players)"
+        elif options.true_horror:
+            talk = "True Horror: alone visitors stay silent on every topic"
+        else:
+            talk = "alone visitors talk only procedurally"
+        out.append(("Table talk", talk + "; the spirit may not"))
+        if options.true_horror:
+            out.append(("True Horror", "yes: quiet posts, no emoji"))
+        if options.strict_table_talk:
+            out.append(("Strict table talk", "yes: posts of players who may not talk are "
+                        "deleted"))
+        if options.table_channel == "channel":
+            out.append(("Table", "a channel of its own"))
+        out.append(("Guided", ("yes" if self.guided(options) else "no")
+                    + (" (first game)" if options.guided is None and options.first_game
+                       else "")))
+        return out
+
+    def option_conflicts(self, options: PresenceOptions) -> list[str]:
+        """Variants that exclude each other (P-LOBBY-02): the table is told before it opens."""
+        out = super().option_conflicts(options)
+        if options.first_game and options.unknown_threat:
+            out.append("The first game plays scripts A1 and A2 with the first-game spirit, "
+                       "while Unknown Threat has the visitors choose the scripts for the 5th "
+                       "spirit: choose one of first_game and unknown_threat.")
+        if options.true_horror and (options.open_communication or options.first_game):
+            why = "the first game plays with" if options.first_game else "you also chose"
+            out.append(f"True Horror silences alone visitors on every topic, but {why} Open "
+                       "Communication, which lets them talk: choose one.")
+        if options.two_players and options.spirit_seat > 1:
+            out.append("A two-player game has seats 1 and 2 only, so the spirit must be seat 1 "
+                       "or 2 (spirit_seat 0 or 1).")
+        return out
+
+    def role_seat(self, options: PresenceOptions) -> tuple[str, str, str] | None:
+        return ("spirit_seat", "the spirit", "a visitor")
+
+    def guide_text(self, state: PresenceState, seat: str, private: bool = False) -> str | None:
+        if seat not in self.to_act(state):
+            return None
+        return guide.guide_text(state, self._actor(state, seat), private)
 
     # ---- two players (P-2P): the visitor player's seat speaks for two character slots
     def _slots(self, state: PresenceState, seat: str) -> list[str]:

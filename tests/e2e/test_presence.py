@@ -222,7 +222,7 @@ async def test_p_discord_04_strict_table_talk_deletes_a_silenced_players_post_an
     players = await _players(table, auto)
     # the option is shown in the lobby like any other
     lobby = table.emu.messages_in(auto.thread())[0]
-    assert "`strict_table_talk=yes`" in json.dumps(lobby.embeds)
+    assert "Strict table talk: yes" in json.dumps(lobby.embeds)
     # while characters are chosen nobody is alone yet: the visitors may talk
     st0: PresenceState = await table.bot.tables.state(auto.game_id)
     hellos = {s: table.emu.post(players[s], auto.thread(), "Hello all") for s in st0.visitor_seats}

@@ -1,0 +1,167 @@
+"""Guided play (`guided` option; on by default with `first_game`, P-FIRST): what the awaited
+seat can do now and why it matters.
+
+Presentation only: the engine never reads this. The public hint (posted with the board) names
+only the prompt's kind, which the public view already shows; the prompt's finer purpose (what a
+hidden card asks) is explained only to the seat that answers, in its own **My choices** reply
+(`private=True`). A hint never names a card, a secret or the script.
+"""
+
+from __future__ import annotations
+
+from rules.presence.state import PresenceState
+
+KINDS: dict[str, str] = {
+    "setup": (
+        "Setting up: choose for your seat. Characters differ in their starting cards and "
+        "abilities; pick one whose strengths you want to lean on."),
+    "movement": (
+        "Walk: spend your movement points room by room, or stop. Go where clue tokens wait to "
+        "be Investigated, and stay within hearing of another visitor so the table may talk."),
+    "target": (
+        "Choose the target of this effect (a room, a die, a visitor, a token or a secret). "
+        "Take your time: the board shows where everything is."),
+    "choice": (
+        "Choose how this effect goes on. Visitors race the Hope Track to reveal the four "
+        "secrets; the spirit plays to its hidden script."),
+    "clue_discard": (
+        "Discard the clue card beneath one of the four secrets. Put it under the secret whose "
+        "trauma you think matches: when a secret is revealed, matching clues under it earn "
+        "hope or nerve instead of losing it."),
+    "rest_discard": (
+        "Rest: discard the cards you don't want, then draw back up. Keep cards that move you "
+        "toward clue tokens or let you Invoke a secret."),
+    "hand_limit": (
+        "Too many cards: discard down to the hand size. Keep what you'll use next turn."),
+    "item_limit": (
+        "Too many items: discard one to the Cellar (someone can still fetch it from there "
+        "later)."),
+    "draw_source": (
+        "Draw a clue card from the deck (unknown) or take a revealed one (known). A known card "
+        "of the trauma you are chasing is often the safer choice."),
+    "trade_pick": (
+        "Trade: pick the cards to give, then offer them. Cards shared within hearing help the "
+        "visitor who can use them this round."),
+    "trade_accept": (
+        "Another visitor offers you cards: accept if they help you next turn, refuse if your "
+        "hand is full of better ones."),
+    "place_spirit_clue": (
+        "As the spirit, place this spirit clue face down in a room. Where it lies decides who "
+        "finds it and when — place it to serve your script."),
+    "drain": (
+        "A drain power costs presence each upkeep: pay to keep it in play, or let it go. Keep "
+        "only the drains that still work for your script."),
+    "fear_bonus": (
+        "A visitor suffered fear near your presence: you may raise one presence die by 1. "
+        "Bigger dice pay for stronger spirit powers."),
+    "increase": (
+        "Increase Presence: choose how your presence grows (raise a die, add a die or move "
+        "one). More presence in the right rooms lets you play more spirit cards."),
+    "power": (
+        "Choose the presence die or power for this spirit card. A die pays from the room it "
+        "is in, so use one near the visitors you want to affect."),
+}
+"""Each prompt kind → its public hint (tests check every kind the engine can ask)."""
+
+PURPOSES: dict[str, str] = {
+    # choice
+    "discard_pick": "Discard a card: let go of the one you are least likely to play.",
+    "door_free": ("You may also change this door for free: open doors help visitors gather, "
+                  "closed ones slow the spirit's pawn."),
+    "inspect_bottom": ("You inspected the top clue card: leave it on top if you want it drawn "
+                       "next, or send it to the bottom."),
+    "keep_item": "Search: keep the items you'll use; the rest go to the Cellar.",
+    "offer_reaction": ("A reaction can interrupt what is happening: use it if it stops fear or "
+                       "keeps you near the others."),
+    "offturn_main": ("An effect grants you main actions outside your turn: use them now while "
+                     "they are offered, or let them go."),
+    "order_triggers": ("Several effects trigger at once: choose which resolves first (P-TIME-05)."
+                       " Resolve the one that protects you before the one that hurts."),
+    "quick_window": ("Quick actions were declared and ties go to you: take yours now or let the "
+                     "others go first."),
+    "reorder": ("Reorder the clue deck: put the cards the visitors need on top, the others "
+                "below."),
+    "take_cellar": "Take an item from the Cellar: the one that helps your next turn most.",
+    "take_chamber": "Take a card from the Secret Chamber: a reward for Uncovering it.",
+    "trash_fear": ("Trash a fear card: fear cards clog a visitor's deck, so remove the worst "
+                   "one."),
+    "choice": ("Choose one of this card's options: pick the one that helps now, or costs the "
+               "least."),
+    # target
+    "add_die": "Add a presence die to a dark room: the spirit's reach grows from where dice are.",
+    "die_into": ("Move a die into this room? Dice near the visitors pay for powers against "
+                 "them."),
+    "die_step": "Move the presence die: take it toward the visitors you want to reach.",
+    "door": ("Choose a door and what to do with it: opening paths brings visitors together, "
+             "closing them keeps the spirit out."),
+    "inspect_secret": ("Inspect a secret card in secret: learn its trauma so clue discards go "
+                       "where they count."),
+    "inspect_token": ("Inspect a clue token: see what it is before anyone Investigates it."),
+    "investigate": ("Investigate a clue token: it resolves at once, and its clues move you "
+                    "toward the secrets."),
+    "pawn_pay": "Pay for the spirit pawn's move from a presence die.",
+    "pawn_step": ("Move the spirit pawn: it scares visitors it comes near, so take it to "
+                  "those you want to frighten."),
+    "reveal_secret": ("Reveal a secret card: do it where the clue discards beneath it match "
+                      "its trauma, for a reward instead of a penalty."),
+    "secret_revealer": ("Choose the visitor who resolves the revealed secret: its effect lands "
+                        "on them."),
+    "target": "Choose the visitor this effect targets.",
+    # setup
+    "choose_spirit": ("Choose your spirit character: each has its own deck of spirit cards and "
+                      "powers; the first-game spirit is the simplest to learn."),
+    "choose_visitor": ("Choose your visitor character: each has its own starting cards and "
+                       "ability."),
+    "ut_card": ("Unknown Threat: build your spirit deck from any spirit's cards — pick cards "
+                "that work together for the script you'll play."),
+    "ut_clue": "Unknown Threat: choose the spirit clues for the bag; you'll place them later.",
+    "ut_group": "Unknown Threat: choose whose spirit cards to take the next card from.",
+    "ut_script": ("Unknown Threat: the visitors choose the scripts the spirit may be playing. "
+                  "Scripts you understand are easier to read from the spirit's moves."),
+    "ut_secret": ("Unknown Threat: choose your secret card for this trauma; the visitors must "
+                  "find out which is which."),
+    # hand_limit / power / increase / drain (the finer purpose)
+    "spirit_discard": "Discard down to your spirit card limit: keep the cards your script needs.",
+    "discard_card": "Discard down to your hand size: keep what you'll play next turn.",
+    "declare_die": ("Declare the presence die that pays for this card: its value and room "
+                    "decide what the card can do."),
+    "relocate": "Relocate the die to a dark room where it can reach the visitors.",
+    "pawn_drain": ("The manifestation drains presence each upkeep: pay near the pawn to keep it, "
+                   "or remove it."),
+}
+"""The finer purpose of a prompt (its `then`), told only to the seat that answers it."""
+
+VISITOR_TURN = (
+    "Your turn: up to three main actions (Rest, Walk, play a card or an item, a room's action) "
+    "plus quick actions, then end the turn. Investigate clue tokens and discard clue cards "
+    "beneath the secrets they match — revealing all four secrets before the Hope Track runs out "
+    "wins.")
+KNOCKED_OUT = (
+    "You were knocked out, so your first action must be Rest: you rise, cure one fear and "
+    "draw back up to your hand size.")
+SPIRIT_TURN = (
+    "The spirit's turn: move presence dice and the spirit pawn, Increase Presence and play "
+    "spirit cards, then end the turn. Everything you do should serve your hidden script.")
+SPIRIT_UPKEEP = (
+    "Upkeep: the spirit pays drains and places spirit clues. Where clues go decides what the "
+    "visitors find next.")
+
+
+def guide_text(state: PresenceState, seat: str, private: bool = False) -> str | None:
+    """The hint for `seat`'s current decision; None when it is not awaited. `private`: the
+    reader is that seat alone, so a hidden prompt may be explained by its purpose too."""
+    if state.prompts and seat in state.prompts[-1].seats:
+        top = state.prompts[-1]
+        hidden = bool(top.data.get("private")) or top.seats == [state.spirit_seat]
+        if private or not hidden:
+            finer = PURPOSES.get(str(top.data.get("then", "")))
+            if finer:
+                return finer
+        return KINDS.get(top.kind)
+    if state.phase == "visitor" and state.active == seat and seat in state.visitors:
+        return KNOCKED_OUT if state.must_rest else VISITOR_TURN
+    if state.phase == "spirit" and seat == state.spirit_seat:
+        return SPIRIT_TURN
+    if seat == state.spirit_seat:
+        return SPIRIT_UPKEEP
+    return None
