@@ -26,7 +26,6 @@ bundled rules, `/presence flag` names a rule id publicly. None takes free text.
 from __future__ import annotations
 
 import logging
-import math
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -41,6 +40,7 @@ from cogs.utils.errors import reply
 from cogs.utils.gamecog import families_from, make_group
 from cogs.utils.pending import command_label, defer_move, pending_for
 from cogs.utils.table import TABLE_TALK, delivery_for, is_table_channel, play
+from cogs.utils.when import stamp
 from rules.core.types import Action
 from rules.presence.actions import COMMAND_OF_KIND, PROMPT_ANSWERS, SPEAK
 from rules.presence.engine import Engine
@@ -376,9 +376,9 @@ async def nudge(interaction: discord.Interaction[Any]) -> None:
     now = bot.clock()
     last = cog.nudged.get(record.id)
     if last is not None and now - last < NUDGE_EVERY:
-        minutes = math.ceil((NUDGE_EVERY - (now - last)) / 60)
         raise TableError(f"This table was nudged less than {int(NUDGE_EVERY // 60)} minutes "
-                         f"ago; you can nudge again in {minutes} min.")
+                         f"ago; you can nudge again {stamp(last + NUDGE_EVERY, 'R')} "
+                         f"(at {stamp(last + NUDGE_EVERY, 't')}).")
     state = await bot.tables.state(record.id)
     assert isinstance(state, PresenceState)
     users = await bot.tables.users_of(record.id)
