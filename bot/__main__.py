@@ -56,7 +56,13 @@ def _run(args: argparse.Namespace) -> int:
     if not token:
         print(HOW_TO_GET_A_TOKEN)
         return _fail(NO_TOKEN, 2)
-    from bot.client import COGS, build_bot, explain_startup_failure, token_problem
+    from bot.client import (
+        COGS,
+        build_bot,
+        check_database_folder,
+        explain_startup_failure,
+        token_problem,
+    )
 
     if (problem := token_problem(token)) is not None:
         return _fail(problem, 2)
@@ -78,6 +84,7 @@ def _run(args: argparse.Namespace) -> int:
         try:
             async with bot:
                 # The database first: a local mistake is reported before Discord is asked.
+                check_database_folder(settings)
                 await bot.storage.open()
                 # What `python -m bot health` reads (the container's HEALTHCHECK).
                 bot.heartbeat.start()
@@ -104,9 +111,15 @@ def _health(args: argparse.Namespace) -> int:
     if args.file:
         path = Path(args.file)
     else:
+        from pydantic import ValidationError
+
         from bot.settings import Settings
 
-        path = Settings().health_file
+        try:
+            path = Settings().health_file
+        except ValidationError as exc:
+            return _fail(f"unhealthy: the settings are wrong, so the bot cannot be running "
+                         f"({exc.errors()[0]['msg']}).", 1)
     healthy, line = check(path)
     print(line, file=sys.stdout if healthy else sys.stderr)
     return 0 if healthy else 1

@@ -14,7 +14,9 @@ import errno
 import logging
 import os
 import re
+import socket
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -333,6 +335,22 @@ def token_problem(token: str) -> str | None:
     return None
 
 
+def check_database_folder(settings: Settings) -> None:
+    """Raise the OSError that opening the SQLite file would meet, before it is opened: SQLite
+    needs to write its folder (the journal lives next to the file) and the file. Checked with
+    real writes (a root process without its override obeys permissions; `os.access` guesses),
+    and here rather than inside aiosqlite, whose failed connect leaves its thread behind."""
+    if settings.database_url:
+        return
+    path = Path(settings.database_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=path.parent):
+        pass
+    if path.exists():
+        with path.open("r+b"):
+            pass
+
+
 def _walk(exc: BaseException) -> list[BaseException]:
     """The exception and its causes, outermost first (each once)."""
     seen: list[BaseException] = []
@@ -343,8 +361,13 @@ def _walk(exc: BaseException) -> list[BaseException]:
     return seen
 
 
+_DNS_ERROR: Any = getattr(aiohttp, "ClientConnectorDNSError", ())  # aiohttp 3.11+
+
+
 def _reason(error: OSError) -> str:
-    if isinstance(error, aiohttp.ClientConnectorDNSError):
+    if isinstance(error, _DNS_ERROR) or (
+            isinstance(error, aiohttp.ClientConnectorError)
+            and isinstance(error.os_error, socket.gaierror)):
         return "its name could not be resolved (DNS)"
     code = error.errno
     if isinstance(error, aiohttp.ClientConnectorError):

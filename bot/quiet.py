@@ -13,10 +13,10 @@ import re
 import zoneinfo
 from datetime import datetime, timedelta, timezone, tzinfo
 
+from bot import limits
+
 MINUTES_PER_DAY = 24 * 60
 MAX_OFFSET = 14 * 60
-SUGGESTIONS = 25
-"""Discord shows at most 25 autocomplete choices, each at most 100 characters."""
 
 _OFFSET = re.compile(r"(?:UTC|GMT)?\s*([+-]?)(\d{1,2})(?::?(\d{2}))?", re.IGNORECASE)
 
@@ -107,8 +107,8 @@ def offset_text(minutes: int) -> str:
 
 def suggest_zones(current: str) -> list[str]:
     """Autocomplete for a time zone: names containing what was typed (those starting with it,
-    or with a city starting with it, first), at most 25, each at most 100 characters; an
-    offset typed is offered back as written."""
+    or with a city starting with it, first), at most 25 (Discord's limit), each at most 100
+    characters; an offset typed is offered back as written."""
     typed = current.strip().replace(" ", "_").casefold()
     out: list[str] = []
     offset = parse_offset(current) if current.strip() else None
@@ -118,7 +118,7 @@ def suggest_zones(current: str) -> list[str]:
         common = ["Europe/London", "Europe/Paris", "Europe/Berlin", "America/New_York",
                   "America/Chicago", "America/Denver", "America/Los_Angeles",
                   "America/Sao_Paulo", "Asia/Kolkata", "Asia/Tokyo", "Australia/Sydney"]
-        return [n for n in common if n in zone_names()][:SUGGESTIONS]
+        return [n for n in common if n in zone_names()][:limits.CHOICES]
 
     def rank(name: str) -> tuple[int, str]:
         folded = name.casefold()
@@ -127,4 +127,5 @@ def suggest_zones(current: str) -> list[str]:
 
     found = sorted((n for n in zone_names() if typed in n.casefold()), key=rank)
     out += found
-    return [n[:100] for n in out[:SUGGESTIONS]]
+    # A name too long to be a choice's value is left out, not cut (a cut name is no zone).
+    return [n for n in out if len(n) <= limits.CHOICE_VALUE][:limits.CHOICES]

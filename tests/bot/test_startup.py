@@ -170,6 +170,9 @@ def test_a_wrong_setting_is_named(tmp_path: Path) -> None:
     done = run_cli(tmp_path, "run", DISCORD_TOKEN=GOOD_SHAPE, SHARD_COUNT="2", SHARD_IDS="5")
     assert done.returncode == 2
     assert "SHARD_IDS [5] are not shards of SHARD_COUNT=2" in one_line(done.stderr)
+    health = run_cli(tmp_path, "health", SHARD_COUNT="2", SHARD_IDS="5")
+    assert health.returncode == 1
+    assert one_line(health.stderr).startswith("unhealthy: the settings are wrong")
 
 
 # ---- the same sentences, for failures a test cannot cause on this machine ----------------------
