@@ -5,11 +5,14 @@ answers shows the window as Discord timestamps."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
+import aiosqlite
 import pytest
 
+from bot.migrations import MIGRATIONS
 from bot.quiet import find_zone, parse_offset, suggest_zones, zone_names
-from bot.storage import PlayerPrefs, Storage
+from bot.storage import PlayerPrefs, SqliteStorage, Storage
 from bot.tables import TableError, TableService, parse_tz, parse_zone
 from cogs.lobby import quiet_text
 
@@ -132,3 +135,21 @@ def test_quiet_text_shows_the_window_as_discord_timestamps() -> None:
                         now)
     assert "(UTC+2)" in offset and "does not follow daylight saving" in offset
     assert quiet_text(PlayerPrefs(user_id=1), now) == "Quiet hours are off."
+
+
+async def test_a_schema_5_players_row_reads_as_the_same_fixed_offset(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    async with SqliteStorage(path, migrations=MIGRATIONS[:5]) as old:
+        assert await old.schema_version() == 5
+    async with aiosqlite.connect(path) as db:  # a row exactly as the schema-5 build wrote it
+        await db.execute(
+            "INSERT INTO players (user_id, away, quiet_start, quiet_end, tz_minutes,"
+            " notify_near, updated_at) VALUES (9, 0, 1320, 420, 60, 0, 0)")
+        await db.commit()
+    async with SqliteStorage(path) as upgraded:
+        assert await upgraded.schema_version() == MIGRATIONS[-1].number
+        prefs = (await upgraded.prefs([9]))[9]
+    assert (prefs.tz_name, prefs.tz_minutes, prefs.zone_text()) == (None, 60, "UTC+1")
+    # 22:00–07:00 at UTC+1, summer or winter alike: 21:00–06:00 UTC.
+    assert prefs.quiet_until(utc(2026, 7, 1, 21, 30)) == utc(2026, 7, 2, 6)
+    assert prefs.quiet_until(utc(2026, 1, 1, 21, 30)) == utc(2026, 1, 2, 6)
