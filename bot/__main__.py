@@ -1,6 +1,7 @@
 """`python -m bot`: run the bot, check a content pack, or watch a demo game.
 
     python -m bot run                      start the bot (needs DISCORD_TOKEN)
+    python -m bot health                   is the running bot healthy? (exit 0 or 1)
     python -m bot content check PATH       validate a content pack folder
     python -m bot demo exorcism            a whole AI game against a local Discord emulator
     python -m bot demo presence --opt first_game=yes --ai 2   the same with options and AI seats
@@ -11,14 +12,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import sys
 from pathlib import Path
 
-NO_TOKEN = """\
-No Discord bot token found.
+NO_TOKEN = ("No Discord bot token: set DISCORD_TOKEN in the environment or in a .env file "
+            "(how to get one is printed above; `python -m bot demo exorcism` plays without "
+            "one).")
 
+HOW_TO_GET_A_TOKEN = """\
 Set DISCORD_TOKEN in the environment or in a .env file next to where you run the bot:
 
     echo 'DISCORD_TOKEN=your-token-here' > .env
@@ -33,38 +35,95 @@ Just want to see it play? No token needed:
 """
 
 
+def _fail(sentence: str, code: int) -> int:
+    """A start-up failure a person can act on: one line on stderr, no traceback."""
+    print(sentence, file=sys.stderr)
+    return code
+
+
 def _run(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
     from bot.settings import Settings
 
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = ".".join(str(p) for p in first["loc"]).upper() or "a setting"
+        return _fail(f"The setting {name} is wrong: {first['msg']} — fix it in the "
+                     "environment or .env (the README's settings table lists them all).", 2)
     token = settings.token()
     if not token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 2
+        print(HOW_TO_GET_A_TOKEN)
+        return _fail(NO_TOKEN, 2)
+    from bot.client import (
+        COGS,
+        build_bot,
+        check_database_folder,
+        explain_startup_failure,
+        token_problem,
+    )
+
+    if (problem := token_problem(token)) is not None:
+        return _fail(problem, 2)
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    from bot.client import COGS, build_bot
     from bot.looplag import LoopLagProbe, freeze_startup_heap
 
-    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     bot = build_bot(settings)
     # Start-up objects out of every full garbage collection (a 0.7 s stall otherwise).
     freeze_startup_heap(COGS)
+    stage = "database"
 
     async def main() -> None:
+        nonlocal stage
         # Logs any moment the event loop was held long enough for players to notice.
         probe = LoopLagProbe(interval=0.05, warn_ms=250, keep=10_000).start()
         try:
             async with bot:
+                # The database first: a local mistake is reported before Discord is asked.
+                check_database_folder(settings)
+                await bot.storage.open()
+                # What `python -m bot health` reads (the container's HEALTHCHECK).
+                bot.heartbeat.start()
+                stage = "discord"
                 await bot.start(token)
         finally:
             await probe.stop()
 
-    with contextlib.suppress(KeyboardInterrupt):
+    try:
         asyncio.run(main())
+    except KeyboardInterrupt:
+        return 0
+    except Exception as exc:
+        sentence = explain_startup_failure(exc, settings, stage=stage)
+        if sentence is None:
+            raise
+        return _fail(sentence, 1)
     return 0
+
+
+def _health(args: argparse.Namespace) -> int:
+    from bot.health import check
+
+    if args.file:
+        path = Path(args.file)
+    else:
+        from pydantic import ValidationError
+
+        from bot.settings import Settings
+
+        try:
+            path = Settings().health_file
+        except ValidationError as exc:
+            return _fail(f"unhealthy: the settings are wrong, so the bot cannot be running "
+                         f"({exc.errors()[0]['msg']}).", 1)
+    healthy, line = check(path)
+    print(line, file=sys.stdout if healthy else sys.stderr)
+    return 0 if healthy else 1
 
 
 def _content_check(args: argparse.Namespace) -> int:
@@ -132,6 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="start the bot (token from DISCORD_TOKEN or .env)")
     run.set_defaults(func=_run)
+    health = sub.add_parser("health", help="is the running bot healthy? (exit 0 or 1; the "
+                            "container's HEALTHCHECK)")
+    health.add_argument("--file", default=None,
+                        help="the heartbeat file (default: HEALTH_FILE)")
+    health.set_defaults(func=_health)
     content = sub.add_parser("content", help="content packs")
     csub = content.add_subparsers(dest="content_command", required=True)
     check = csub.add_parser("check", help="validate a content pack folder")

@@ -10,17 +10,25 @@ guilds, so the cogs need nothing more).
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import os
 import re
+import socket
+import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
 
 from bot import renderpool
+from bot.health import Heartbeat
 from bot.reminders import ReminderDispatcher
 from bot.settings import Settings
 from bot.storage import ShardSet, Storage, storage_for
@@ -63,6 +71,8 @@ class GameBot(commands.Bot):
         # No privileged intents. `guild_messages` (not privileged) lets strict table talk see
         # who posted where; the text itself (the privileged message-content intent) is never
         # needed: everything else is slash commands and components.
+        # The bot never joins voice: the missing-voice-library warnings only mislead a reader.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
@@ -94,6 +104,46 @@ class GameBot(commands.Bot):
             tuple[re.Pattern[str], type[discord.ui.DynamicItem[Any]]]] = []
         self._boards_caught_up = False
         self._warming: asyncio.Task[None] | None = None
+        # Which gateway connections are down (None: the only one of an unsharded bot), for the
+        # heartbeat that `python -m bot health` reads.
+        self._gateway_down: set[int | None] = {None}
+        self.heartbeat = Heartbeat(settings.health_file, gateway_up=self.gateway_up,
+                                   database_ping=self.storage.schema_version, clock=clock)
+        for event, up in (("on_connect", True), ("on_resumed", True), ("on_disconnect", False)):
+            self.add_listener(self._gateway_event(None, up), event)
+        for event, up in (("on_shard_connect", True), ("on_shard_resumed", True),
+                          ("on_shard_disconnect", False)):
+            self.add_listener(self._shard_event(up), event)
+
+    def _gateway_event(self, shard: int | None,
+                       up: bool) -> Callable[[], Any]:
+        async def seen() -> None:
+            if up:
+                self._gateway_down.discard(shard)
+            else:
+                self._gateway_down.add(shard)
+            self.heartbeat.poke()
+        return seen
+
+    def _shard_event(self, up: bool) -> Callable[[int], Any]:
+        async def seen(shard_id: int) -> None:
+            self._gateway_down.discard(None)  # a sharded bot reports per shard
+            if up:
+                self._gateway_down.discard(shard_id)
+            else:
+                self._gateway_down.add(shard_id)
+            self.heartbeat.poke()
+        return seen
+
+    def gateway_up(self) -> bool:
+        """Whether every gateway connection of this process is up now."""
+        if self.is_closed():
+            return False
+        if self.owned_shards is not None:
+            shards = getattr(self, "shards", {})
+            return (bool(shards) and not self._gateway_down - {None}
+                    and all(not s.is_closed() for s in shards.values()))
+        return not self._gateway_down
 
     async def setup_hook(self) -> None:
         if (owned := self.owned_shards) is not None:
@@ -150,6 +200,7 @@ class GameBot(commands.Bot):
         """No prefix commands: messages only reach the cogs' listeners (strict table talk)."""
 
     async def close(self) -> None:
+        await self.heartbeat.stop()
         if self.reminders is not None:
             await self.reminders.stop()
         pending = getattr(self, "_pending_moves", None)
@@ -260,3 +311,144 @@ def build_bot(
     if settings.shard_count is not None:
         return ShardedGameBot(settings, storage, clock=clock, cogs=cogs)
     return GameBot(settings, storage, clock=clock, cogs=cogs)
+
+
+# ---- a start that explains itself ----------------------------------------------------------------
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+PORTAL = "the Bot page of your application at https://discord.com/developers/applications"
+
+
+def token_problem(token: str) -> str | None:
+    """Why `token` cannot be a bot token, checked before anything goes on the network (never
+    quoting the token itself); None if it has a bot token's shape (three dot-joined parts)."""
+    if token.lower().startswith("bot "):
+        return "DISCORD_TOKEN starts with \"Bot \": give the token alone, without that word."
+    if any(c.isspace() for c in token):
+        return ("DISCORD_TOKEN holds spaces or line breaks, so it is not a bot token: copy it "
+                f"again, alone on its line, from {PORTAL}.")
+    if len(token) > 1 and token[0] in "\"'" and token[-1] == token[0]:
+        return ("DISCORD_TOKEN is wrapped in quotes that became part of it: remove them "
+                "(write DISCORD_TOKEN=abc.def.ghi in .env).")
+    if not _TOKEN_SHAPE.fullmatch(token):
+        return ("DISCORD_TOKEN is not a bot token (a bot token is three parts joined by dots): "
+                f"check that you copied the token itself, not the client secret or the "
+                f"application id, from {PORTAL}.")
+    return None
+
+
+def check_database_folder(settings: Settings) -> None:
+    """Raise the OSError that opening the SQLite file would meet, before it is opened: SQLite
+    needs to write its folder (the journal lives next to the file) and the file. Checked with
+    real writes (a root process without its override obeys permissions; `os.access` guesses),
+    and here rather than inside aiosqlite, whose failed connect leaves its thread behind."""
+    if settings.database_url:
+        return
+    path = Path(settings.database_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=path.parent):
+        pass
+    if path.exists():
+        with path.open("r+b"):
+            pass
+
+
+def _walk(exc: BaseException) -> list[BaseException]:
+    """The exception and its causes, outermost first (each once)."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in seen:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+_DNS_ERROR: Any = getattr(aiohttp, "ClientConnectorDNSError", ())  # aiohttp 3.11+
+
+
+def _reason(error: OSError) -> str:
+    if isinstance(error, _DNS_ERROR) or (
+            isinstance(error, aiohttp.ClientConnectorError)
+            and isinstance(error.os_error, socket.gaierror)):
+        return "its name could not be resolved (DNS)"
+    code = error.errno
+    if isinstance(error, aiohttp.ClientConnectorError):
+        code = error.os_error.errno
+    if isinstance(error, ConnectionRefusedError) or code == errno.ECONNREFUSED:
+        return "the connection was refused"
+    if code in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        return "the network is unreachable"
+    if isinstance(error, FileExistsError | NotADirectoryError):
+        return "a file stands where a folder of that path should be"
+    if isinstance(error, TimeoutError) or code == errno.ETIMEDOUT:
+        return "it did not answer in time"
+    text = str(getattr(error, "strerror", None) or error).strip()
+    return text[:1].lower() + text[1:] if text else type(error).__name__
+
+
+def _at_login(error: discord.HTTPException) -> bool:
+    """Whether Discord gave this answer to the login request itself (not, say, to the command
+    sync that follows it, which is a bug to show in full)."""
+    url = getattr(error.response, "url", None)
+    return url is not None and str(getattr(url, "path", url)).endswith("/users/@me")
+
+
+def _database_where(settings: Settings) -> str:
+    if settings.database_url:
+        url = yarl.URL(settings.database_url)
+        return f"the PostgreSQL database at {url.host}:{url.port or 5432} (DATABASE_URL)"
+    return f"the game database {settings.database_path} (DATABASE_PATH)"
+
+
+def _database_failure(chain: list[BaseException], settings: Settings) -> str:
+    where = _database_where(settings)
+    first = chain[0]
+    if settings.database_url:
+        for error in chain:
+            if isinstance(error, OSError):
+                return (f"Cannot reach {where}: {_reason(error)} — check that the database "
+                        "server is running and that DATABASE_URL names it.")
+        return (f"Cannot open {where}: {type(first).__name__}: {str(first)[:200]} — check "
+                "the user, password and database name in DATABASE_URL.")
+    folder = Path(settings.database_path).parent
+    uid = os.getuid() if hasattr(os, "getuid") else "?"
+    for error in chain:
+        if isinstance(error, OSError | sqlite3.OperationalError):
+            why = (_reason(error) if isinstance(error, OSError) else str(error))
+            return (f"Cannot write {where}: {why} — make {folder} a folder the bot's user "
+                    f"(uid {uid}) can write, or set DATABASE_PATH elsewhere (in Docker, mount "
+                    "a volume at /data).")
+    return f"Cannot open {where}: {type(first).__name__}: {str(first)[:200]}."
+
+
+def explain_startup_failure(exc: BaseException, settings: Settings, *,
+                            stage: str = "discord") -> str | None:
+    """One sentence saying what failed at start and what to check, or None for a failure this
+    does not know (the caller then shows the traceback: a bug, not a setting).
+
+    `stage` is what was being done: "database" (opening storage) or "discord" (logging in)."""
+    chain = _walk(exc)
+    api = yarl.URL(settings.discord_api_base or discord.http.Route.BASE)
+    if stage == "database":
+        return _database_failure(chain, settings)
+    for error in chain:
+        if isinstance(error, discord.LoginFailure):
+            return ("Discord refused the bot token (401 Unauthorized): it was mistyped or has "
+                    f"been reset — press Reset Token on {PORTAL} and put the new token in "
+                    "DISCORD_TOKEN.")
+        if isinstance(error, discord.PrivilegedIntentsRequired):
+            return ("Discord refused a privileged intent this bot does not ask for; check "
+                    "that DISCORD_TOKEN is this bot's token.")
+        if isinstance(error, discord.HTTPException) and _at_login(error):
+            return (f"Discord answered {error.status} when the bot logged in at {api.host}: "
+                    "it may be having trouble (see https://discordstatus.com) — try again "
+                    "in a few minutes.")
+        if isinstance(error, OSError | aiohttp.ClientError):
+            # (asyncio.TimeoutError is the built-in TimeoutError, an OSError, since 3.11.)
+            why = (_reason(error) if isinstance(error, OSError)
+                   else str(error) or type(error).__name__)
+            where = (f"{api.host}:{api.port}" if api.port not in (None, 443, 80)
+                     else str(api.host))
+            override = " and DISCORD_API_BASE" if settings.discord_api_base else ""
+            return (f"Cannot reach Discord at {where}: {why} — check this machine's internet "
+                    f"connection, DNS, proxy and firewall{override}.")
+    return None

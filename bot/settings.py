@@ -5,6 +5,7 @@ Every field is one row of the README's settings table; keep the two in step.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Self
 
@@ -56,6 +57,11 @@ class Settings(BaseSettings):
     )
     guild_ready_timeout: float = Field(
         default=2.0, ge=0, description="Seconds discord.py waits for guilds before on_ready."
+    )
+    health_file: Path = Field(
+        default=Path(tempfile.gettempdir()) / "hauntbot-health.json",
+        description="The heartbeat file the running bot rewrites and `python -m bot health` "
+        "reads (one per process).",
     )
     shard_count: int | None = Field(
         default=None,

@@ -27,8 +27,9 @@ from types import TracebackType
 from typing import Any, Literal, Self, cast
 
 import aiosqlite
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from bot import quiet
 from bot.migrations import MIGRATIONS, Migration
 
 log = logging.getLogger(__name__)
@@ -180,8 +181,9 @@ MINUTES_PER_DAY = 24 * 60
 class PlayerPrefs(BaseModel):
     """One player's preferences across every game: vacation, quiet hours, "my turn is near".
 
-    Quiet hours are minutes after local midnight (`tz_minutes` east of UTC); a window whose
-    end is before its start wraps past midnight (22:00–07:00).
+    Quiet hours are minutes after local midnight; a window whose end is before its start wraps
+    past midnight (22:00–07:00). Local time is the IANA zone `tz_name` when set, so the window
+    follows daylight saving (`bot/quiet.py`), else the fixed offset `tz_minutes` east of UTC.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -192,25 +194,36 @@ class PlayerPrefs(BaseModel):
     quiet_end: int | None = Field(default=None, ge=0, lt=MINUTES_PER_DAY)
     tz_minutes: int = Field(default=0, ge=-14 * 60, le=14 * 60)
     notify_near: bool = False
+    tz_name: str | None = Field(default=None, max_length=100)
+
+    @field_validator("tz_name")
+    @classmethod
+    def _known_zone(cls, name: str | None) -> str | None:
+        if name is not None:
+            quiet.zone(name)  # a ValueError naming it
+        return name
 
     @property
     def has_quiet_hours(self) -> bool:
         return (self.quiet_start is not None and self.quiet_end is not None
                 and self.quiet_start != self.quiet_end)
 
+    def quiet_window(self, now: float) -> tuple[float, float] | None:
+        """The quiet window (begins, ends: epoch seconds) `now` falls in, else the next one;
+        None without quiet hours."""
+        if self.quiet_start is None or self.quiet_end is None or not self.has_quiet_hours:
+            return None
+        tz = quiet.tzinfo_for(self.tz_name, self.tz_minutes)
+        return quiet.quiet_window(self.quiet_start, self.quiet_end, tz, now)
+
     def quiet_until(self, now: float) -> float | None:
         """When the quiet window `now` falls in ends (epoch seconds), or None if not quiet."""
-        if not self.has_quiet_hours:
-            return None
-        assert self.quiet_start is not None and self.quiet_end is not None
-        local = now + self.tz_minutes * 60
-        minute = (local // 60) % MINUTES_PER_DAY
-        start, end = self.quiet_start, self.quiet_end
-        inside = start <= minute < end if start < end else (minute >= start or minute < end)
-        if not inside:
-            return None
-        wait = (end - minute) % MINUTES_PER_DAY
-        return (local // 60 + wait) * 60 - self.tz_minutes * 60
+        window = self.quiet_window(now)
+        return window[1] if window is not None and window[0] <= now else None
+
+    def zone_text(self) -> str:
+        """The player's time zone as they would write it: `Europe/Paris` or `UTC+5:30`."""
+        return self.tz_name or quiet.offset_text(self.tz_minutes)
 
     def reachable(self, now: float) -> bool:
         """Whether the player may be pinged or DMed a reminder now."""
@@ -514,7 +527,7 @@ _GAME_COLS = (
     "next_reminder_at, reminder_stage, awaited_since, epoch, rematch_of"
 )
 _SEAT_COLS = "game_id, seat, user_id, position, joined_at, dms_ok, role_pref, ai_standin"
-_PREF_COLS = "user_id, away, quiet_start, quiet_end, tz_minutes, notify_near"
+_PREF_COLS = "user_id, away, quiet_start, quiet_end, tz_minutes, notify_near, tz_name"
 _ACTION_COLS = "game_id, seq, seat, user_id, action, at"
 _PENDING_COLS = ("token, interaction_id, guild_id, channel_id, game_id, user_id, what, answer, "
                  "created_at, stored_seq")
@@ -555,7 +568,7 @@ def _seat(row: sqlite3.Row | tuple[Any, ...]) -> SeatRecord:
 
 def _prefs(row: sqlite3.Row | tuple[Any, ...]) -> PlayerPrefs:
     return PlayerPrefs(user_id=row[0], away=bool(row[1]), quiet_start=row[2], quiet_end=row[3],
-                       tz_minutes=row[4], notify_near=bool(row[5]))
+                       tz_minutes=row[4], notify_near=bool(row[5]), tz_name=row[6])
 
 
 def _pending(row: sqlite3.Row | tuple[Any, ...]) -> PendingMove:
@@ -948,13 +961,14 @@ class SqliteStorage(Storage):
     async def set_prefs(self, prefs: PlayerPrefs, now: float) -> None:
         async with self._tx() as db:
             await db.execute(
-                f"INSERT INTO players ({_PREF_COLS}, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                f"INSERT INTO players ({_PREF_COLS}, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET away = excluded.away,"
                 " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,"
                 " tz_minutes = excluded.tz_minutes, notify_near = excluded.notify_near,"
-                " updated_at = excluded.updated_at",
+                " tz_name = excluded.tz_name, updated_at = excluded.updated_at",
                 (prefs.user_id, int(prefs.away), prefs.quiet_start, prefs.quiet_end,
-                 prefs.tz_minutes, int(prefs.notify_near), now))
+                 prefs.tz_minutes, int(prefs.notify_near), prefs.tz_name, now))
 
     # ---- whole games --------------------------------------------------------------------
     async def export_game(self, game_id: int) -> StoredGame:

@@ -31,6 +31,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
+from bot import quiet
 from bot.limits import excerpt
 from bot.migrations.states import MigrationMissing, migrate_state, needs_migration
 from bot.storage import (
@@ -995,10 +996,11 @@ class TableService:
         return prefs
 
     async def set_quiet(self, user_id: int, start: int | None, end: int | None,
-                        tz_minutes: int = 0) -> PlayerPrefs:
-        """Quiet hours as minutes after local midnight (None, None: no quiet hours)."""
+                        tz_minutes: int = 0, tz_name: str | None = None) -> PlayerPrefs:
+        """Quiet hours as minutes after local midnight (None, None: no quiet hours), in the
+        zone `tz_name` (follows daylight saving) or else at the fixed offset `tz_minutes`."""
         return await self._set_prefs(user_id, quiet_start=start, quiet_end=end,
-                                     tz_minutes=tz_minutes)
+                                     tz_minutes=tz_minutes, tz_name=tz_name)
 
     async def set_notify_near(self, user_id: int, on: bool) -> PlayerPrefs:
         return await self._set_prefs(user_id, notify_near=on)
@@ -1216,18 +1218,28 @@ def parse_clock(text: str) -> int:
 
 def parse_tz(text: str) -> int:
     """`+2`, `-5:30`, `UTC+1`, `0` → minutes east of UTC; TableError saying what to type."""
-    raw = text.strip().upper().removeprefix("UTC").removeprefix("GMT").strip() or "0"
-    sign = -1 if raw.startswith("-") else 1
-    hours, _, minutes = raw.lstrip("+-").partition(":")
-    try:
-        total = sign * (int(hours) * 60 + int(minutes or 0))
-    except ValueError:
-        total = 10_000
-    if not -14 * 60 <= total <= 14 * 60 or (minutes and not 0 <= int(minutes) < 60):
+    minutes = quiet.parse_offset(text)
+    if minutes is None:
         raise TableError("That isn't a UTC offset. Write it like `+2`, `-5`, `+5:30` or "
                          f"`UTC+1` (from -14 to +14). (You wrote `{excerpt(text)}`.)",
                          "TABLE-PREFS")
-    return total
+    return minutes
+
+
+def parse_zone(text: str) -> tuple[int, str | None]:
+    """A time zone as a player types it: a zone name (`Europe/Paris`, any case), kept so
+    quiet hours follow daylight saving, or a UTC offset (`+2`, `-5:30`) → (offset minutes,
+    zone name or None); TableError saying what to type."""
+    minutes = quiet.parse_offset(text)
+    if minutes is not None:
+        return minutes, None
+    name = quiet.find_zone(text)
+    if name is None:
+        raise TableError("That isn't a time zone. Pick a name from the list, like "
+                         "`Europe/Paris` or `America/New_York` (they follow daylight saving), "
+                         f"or write an offset like `+2` or `-5:30`. (You wrote "
+                         f"`{excerpt(text)}`.)", "TABLE-PREFS")
+    return 0, name
 
 
 def clock_text(minutes: int) -> str:
@@ -1235,6 +1247,4 @@ def clock_text(minutes: int) -> str:
 
 
 def tz_text(minutes: int) -> str:
-    sign = "-" if minutes < 0 else "+"
-    h, m = divmod(abs(minutes), 60)
-    return f"UTC{sign}{h}" + (f":{m:02d}" if m else "")
+    return quiet.offset_text(minutes)

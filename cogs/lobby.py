@@ -28,14 +28,14 @@ from bot.options import (
     suggest_options,
     switches,
 )
-from bot.storage import GameRecord, SeatRecord
+from bot.quiet import suggest_zones
+from bot.storage import GameRecord, PlayerPrefs, SeatRecord
 from bot.tables import (
     StartResult,
     TableError,
     clock_text,
     parse_clock,
-    parse_tz,
-    tz_text,
+    parse_zone,
 )
 from cogs.utils.errors import answer_error, on_app_command_error, reply
 from cogs.utils.table import (
@@ -47,6 +47,7 @@ from cogs.utils.table import (
     table_buttons,
 )
 from cogs.utils.talk import engines_for, rule_choices, rules_answer
+from cogs.utils.when import deadline_of, deadline_text, stamp, waiting_since, when
 from rules.core import Event
 from rules.core.game import Game
 from rules.registry import GAMES
@@ -612,6 +613,9 @@ class Lobby(commands.Cog):
         # The whole public state in words: a player who cannot see the picture loses nothing.
         lines = [f"**{game.title}** — game #{record.id} ({record.status}).",
                  *game.status_lines(state, None, names)]
+        if (since := waiting_since(record)) is not None:
+            lines.append(f"Waiting since {stamp(since, 'f')} ({stamp(since, 'R')})."
+                         + deadline_text(record))
         chunks = _chunks(lines, 2000)
         view = game.view(state, None)
         view["names"] = names
@@ -723,7 +727,14 @@ class Lobby(commands.Cog):
             action = ("the rule's default move is played" if settings["enforce_with"] ==
                       "default" else "the AI plays the seat until its player is back")
             text += f" — after {settings['enforce_after_hours']:g} h, {action}"
-        await reply(interaction, text + ".")
+        text += "."
+        current = await self.bot.storage.get_game(record.id) or record
+        if (since := waiting_since(current)) is not None:
+            text += f"\nThis wait began {stamp(since, 'R')}."
+            if current.next_reminder_at is not None:
+                text += f" Next reminder: {when(current.next_reminder_at)}."
+            text += deadline_text(current)
+        await reply(interaction, text)
 
     # ---- players' preferences ------------------------------------------------------------
     @game.command(name="away", description="Vacation: no reminders or pings for you anywhere")
@@ -745,7 +756,8 @@ class Lobby(commands.Cog):
     @game.command(name="quiet", description="Quiet hours: no reminders or pings in this window")
     @app_commands.describe(start="When quiet begins, e.g. 22 or 22:30 (or `off`)",
                            end="When quiet ends, e.g. 7 or 07:00",
-                           tz="Your offset from UTC, e.g. +2, -5, +5:30 (default 0)")
+                           tz="Your time zone, e.g. Europe/Paris (follows daylight saving) "
+                              "or an offset like +2 (default: the one you gave last)")
     async def quiet(self, interaction: discord.Interaction[Any], start: str,
                     end: str | None = None, tz: str | None = None) -> None:
         if start.strip().lower() in ("off", "none", "no"):
@@ -754,15 +766,23 @@ class Lobby(commands.Cog):
             return
         begin = parse_clock(start)
         if end is None:
-            raise TableError("Give both ends of your quiet hours, e.g. `start:22 end:7 tz:+1` "
-                             "(or `start:off` to turn them off).")
+            raise TableError("Give both ends of your quiet hours, e.g. `start:22 end:7 "
+                             "tz:Europe/Paris` (or `start:off` to turn them off).")
         finish = parse_clock(end)
-        offset = parse_tz(tz) if tz else 0
         if begin == finish:
             raise TableError("Quiet hours need a start and an end that differ.")
-        await self.bot.tables.set_quiet(interaction.user.id, begin, finish, offset)
-        await reply(interaction, f"Quiet hours: {clock_text(begin)}–{clock_text(finish)} "
-                    f"({tz_text(offset)}). Reminders wait until they end.")
+        if tz:
+            offset, name = parse_zone(tz)
+        else:
+            known = await self.bot.tables.prefs(interaction.user.id)
+            offset, name = known.tz_minutes, known.tz_name
+        prefs = await self.bot.tables.set_quiet(interaction.user.id, begin, finish, offset, name)
+        await reply(interaction, quiet_text(prefs, self.bot.clock()))
+
+    @quiet.autocomplete("tz")
+    async def _quiet_tz(self, interaction: discord.Interaction[Any],
+                        current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=z, value=z) for z in suggest_zones(current)]
 
     @game.command(name="notify", description="Get a DM when your turn is near")
     @app_commands.describe(near="on: DM me when I'm next after the player to move")
@@ -980,23 +1000,27 @@ class Lobby(commands.Cog):
         delivery = delivery_for(self.bot)
         # A table that asked for plain words (True Horror) reads no emoji from the bot.
         plain = game.plain_words(await self.bot.tables.state(record.id))
+        deadline = deadline_of(record)
         if stage in ("enforce", "ai"):
             what = ("the rule's default move was played for you" if stage == "enforce" else
                     "the built-in AI now plays your seat until you're back — any `/game` "
                     "command in the thread or **My choices** takes it back")
+            passed = f" ({stamp(deadline, 'f')})" if deadline is not None else ""
             for user_id in user_ids:
-                await delivery.dm(user_id, f"{'' if plain else '⌛ '}The table's deadline "
-                                  f"passed in **{game.title}** "
+                await delivery.dm(user_id, f"{'' if plain else '⌛ '}The table's deadline"
+                                  f"{passed} passed in **{game.title}** "
                                   f"(game #{record.id}): {what}. {where}")
             return
+        since = waiting_since(record)
+        waited = f" It has waited since {stamp(since, 'R')}." if since is not None else ""
         if stage == "ping":
             channel = await delivery.thread(record)
             if channel is not None:
                 mentions = " ".join(f"<@{u}>" for u in user_ids)
                 try:
                     await channel.send(clip(
-                        f"{mentions} — the table is waiting for your move in {game.title}.",
-                        limits.CONTENT),
+                        f"{mentions} — the table is waiting for your move in {game.title}."
+                        f"{waited}{deadline_text(record)}", limits.CONTENT),
                         allowed_mentions=discord.AllowedMentions(
                             users=[discord.Object(u) for u in user_ids]))
                 except discord.NotFound as exc:
@@ -1007,7 +1031,8 @@ class Lobby(commands.Cog):
         for user_id in user_ids:
             await delivery.dm(user_id, f"{'' if plain else '⏳ '}It's your move in "
                               f"**{game.title}** "
-                              f"(game #{record.id}) — {where}.")
+                              f"(game #{record.id}) — {where}.{waited}"
+                              f"{deadline_text(record)}")
 
     async def enforce_default(self, record: GameRecord, result: Any) -> None:
         """After an enforced deadline the dispatcher played a default or AI move; show it."""
@@ -1016,6 +1041,26 @@ class Lobby(commands.Cog):
             await delivery.after_action(result.record, result.state, result.events,
                                         result.result, actor=result.seat)
             await delivery.tell_near(result)
+
+
+def quiet_text(prefs: PlayerPrefs, now: float) -> str:
+    """What `/game quiet` answers: the window in the player's words, and when it next begins
+    and ends as Discord timestamps (each reader's own clock: a wrong zone shows at once)."""
+    window = prefs.quiet_window(now)
+    if window is None or prefs.quiet_start is None or prefs.quiet_end is None:
+        return "Quiet hours are off."
+    begins, ends = window
+    text = (f"Quiet hours: {clock_text(prefs.quiet_start)}–{clock_text(prefs.quiet_end)} "
+            f"({prefs.zone_text()}). ")
+    if begins <= now:
+        text += f"Quiet now, until {stamp(ends, 't')} ({stamp(ends, 'R')})."
+    else:
+        text += f"Next: {stamp(begins, 'f')} to {stamp(ends, 't')}."
+    text += " Reminders and pings wait until they end."
+    if prefs.tz_name is None:
+        text += (" A UTC offset does not follow daylight saving: give a zone name such as "
+                 "`tz:Europe/Paris` for that.")
+    return text
 
 
 def _chunks(lines: list[str], limit: int) -> list[str]:

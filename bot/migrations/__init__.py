@@ -176,12 +176,19 @@ _0005_BOARD_POST = (
     "ALTER TABLE games ADD COLUMN board_post TEXT",
 )
 
+_0006_TIME_ZONE = (
+    # The player's IANA time zone (e.g. Europe/Paris) for quiet hours, so they follow daylight
+    # saving; NULL keeps the fixed `tz_minutes` offset (older rows, or an offset typed).
+    "ALTER TABLE players ADD COLUMN tz_name TEXT",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _0001_INITIAL),
     Migration(2, "async_play", _0002_ASYNC_PLAY),
     Migration(3, "board_version", _0003_BOARD_VERSION),
     Migration(4, "pending_moves", _0004_PENDING_MOVES),
     Migration(5, "board_post", _0005_BOARD_POST),
+    Migration(6, "time_zone", _0006_TIME_ZONE),
 )
 """Every migration, in order. The last number is the schema version a fresh database ends at."""
 

@@ -10,7 +10,6 @@ game of the thread it runs in.
 
 from __future__ import annotations
 
-import math
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import reply
 from cogs.utils.table import delivery_for, game_of
+from cogs.utils.when import stamp
 from rules.core.game import Game
 from rules.core.rulebook import one_line, player_text
 from rules.registry import GAMES
@@ -247,9 +247,9 @@ def nudge_command(game_name: str) -> app_commands.Command[Any, Any, Any]:
         now = bot.clock()
         last = nudged.get(record.id)
         if last is not None and now - last < NUDGE_EVERY:
-            minutes = math.ceil((NUDGE_EVERY - (now - last)) / 60)
             raise TableError(f"This table was nudged less than {int(NUDGE_EVERY // 60)} "
-                             f"minutes ago; you can nudge again in {minutes} min.")
+                             f"minutes ago; you can nudge again {stamp(last + NUDGE_EVERY, 'R')} "
+                             f"(at {stamp(last + NUDGE_EVERY, 't')}).")
         game = game_of(record)
         state = await bot.tables.state(record.id)
         users = await bot.tables.users_of(record.id)

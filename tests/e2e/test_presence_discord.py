@@ -70,9 +70,11 @@ async def test_p_discord_06_nudge_pings_exactly_the_awaited_players_once_per_ten
     assert sorted(post.pinged_user_ids) == sorted(players[s].id for s in awaited)
     # once per 10 minutes per game: the next nudge is refused privately, nothing is posted
     mark = table.emu.mark()
+    free_at = int(table.clock_now) + 10 * 60
     table.clock_now += 9 * 60
     again = await table.slash(players[awaited[0]], auto.thread(), "presence nudge")
-    assert again.ephemeral and "nudge again in 1 min" in again.text
+    assert again.ephemeral and (f"nudge again <t:{free_at}:R> (at <t:{free_at}:t>)"
+                                in again.text)
     assert not _new_posts(table, auto, mark)
     table.clock_now += 61
     later = await table.slash(players[awaited[0]], auto.thread(), "presence nudge")

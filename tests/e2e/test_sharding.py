@@ -24,6 +24,7 @@ import pytest_asyncio
 
 from bot.emulator import DiscordEmulator
 from bot.emulator.records import ChannelRecord, UserRecord
+from bot.health import check
 from bot.pgstorage import PgStorage
 from bot.tables import TableService
 from rules.registry import GAMES, register, unregister
@@ -99,6 +100,10 @@ async def test_two_shard_processes_share_one_database(tmp_path: Path, database: 
                 started = time.monotonic() - began
                 assert sorted((s.shard_id, s.shard_count) for s in emu.sessions) == [
                     (0, SHARDS), (1, SHARDS)]
+                # Each process's heartbeat (the container's HEALTHCHECK) sees its shard up.
+                await _wait(lambda: all(
+                    check(p.logdir / "health.json")[1].startswith("healthy: connected")
+                    for p in procs), 20, "both heartbeats")
                 await storage.open()
                 tables = TableService(storage)
                 players: list[Player] = []

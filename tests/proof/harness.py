@@ -84,6 +84,8 @@ class BotProcess:
             "DISCORD_API_BASE": self.emu.api_base, "DISCORD_GATEWAY_URL": self.emu.gateway_url,
             "GUILD_READY_TIMEOUT": "0.05", "REMINDER_POLL_SECONDS": "3600",
             "LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT),
+            # One heartbeat file per process (`python -m bot health`), not the shared default.
+            "HEALTH_FILE": str(self.logdir / "health.json"),
         })
         return env
 
