@@ -1,0 +1,308 @@
+"""The house's layout shows its design: imports only go down the layers.
+
+    cogs      the thin Discord layer (slash commands, buttons)
+    bot       the tables service, storage, the client, the CLI
+    renders   Pillow pictures, drawn from the games' views
+    rules     pure, deterministic engines
+
+``emulator`` (the local Discord emulator) is a test and demo tool beside the product: it speaks
+Discord's wire protocol and knows nothing of our bot, so it imports nothing of ours. ``bench`` is a
+tool on top of everything and may import any layer.
+
+Every module's imports are read with ``ast`` (no module is imported, so the test cannot be fooled by
+import side effects). Two things fail:
+
+* an import that goes up the layers, wherever it sits (a lazy import inside a function still ties
+  the lower layer to the upper one);
+* an import cycle between modules through module-level imports, including those under
+  ``if TYPE_CHECKING:`` (a cycle of types is still two modules that cannot be read apart).
+
+Nothing is allowed silently: every known exception is listed below with its reason.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("rules", "renders", "bot", "cogs", "emulator", "bench")
+
+# Lower number = lower layer. A module may import its own layer and any lower one.
+LAYER = {"rules": 0, "renders": 1, "bot": 2, "cogs": 3, "bench": 4}
+
+# Third-party packages each layer must not touch (the edges they belong to are named).
+FORBIDDEN_LIBRARIES: dict[str, set[str]] = {
+    # Engines are pure and deterministic: no Discord, no event loop, no pictures, no database.
+    "rules": {"discord", "asyncio", "PIL", "aiosqlite", "asyncpg", "aiohttp", "sqlalchemy"},
+    # Pictures are drawn from views alone: no Discord, no event loop, no database.
+    "renders": {"discord", "asyncio", "aiosqlite", "asyncpg", "aiohttp", "sqlalchemy"},
+}
+
+# Known exceptions to the layer rule: (importer, imported) -> reason.
+LAYER_EXCEPTIONS: dict[tuple[str, str], str] = {
+    # `python -m bot demo` drives the bot through the emulator. The import sits inside the demo
+    # command (the CLI edge), so the product never loads the emulator unless a demo is asked for.
+    ("bot.demo", "bot.emulator"): "the demo CLI drives the bot through the emulator",
+    ("bot.demo", "bot.emulator.records"): "the demo CLI reads the emulator's message records",
+    ("bot.demo", "bot.emulator.testing"): "the demo CLI runs the bot inside the emulator",
+    # To be inverted (issue #16 item 5b): the client reaches up for the cogs' delivery.
+    ("bot.client", "cogs.utils.pending"): "to be inverted (issue #16 item 5b)",
+    ("bot.client", "cogs.utils.table"): "to be inverted (issue #16 item 5b)",
+    ("bot.demo", "cogs.utils.table"): "to be inverted (issue #16 item 5b)",
+}
+
+# Known cycles, as the set of modules in the cycle -> reason.
+CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {
+    frozenset({"bot.storage", "bot.pgstorage"}): (
+        "temporary: the Postgres store subclasses the SQLite store and the SQLite store opens it "
+        "by URL; being rewritten onto SQLAlchemy (issue #16 item 1, branch wt-16a)"
+    ),
+    # To be broken (issue #16 item 5c).
+    frozenset({"bot.emulator.interactions", "bot.emulator.state"}): "to be broken (#16 item 5c)",
+    frozenset({"rules.exorcism.actions", "rules.exorcism.engine"}): "to be broken (#16 item 5c)",
+    frozenset({"rules.fourth_wall.actions", "rules.fourth_wall.engine"}): "to be broken (#16 5c)",
+    frozenset({"rules.presence.actions", "rules.presence.engine"}): "to be broken (#16 item 5c)",
+}
+
+# Cycles that only exist through an import inside a function -> reason.
+LAZY_CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {
+    # To be broken (issue #16 item 5b/5c).
+    frozenset({"rules.exorcism.actions", "rules.exorcism.engine", "rules.exorcism.setup"}): "5c",
+    frozenset({"rules.exorcism.game", "rules.exorcism.view", "rules.exorcism.words"}): "5c",
+    frozenset(
+        {"rules.fourth_wall.ai", "rules.fourth_wall.game", "rules.fourth_wall.view",
+         "rules.fourth_wall.words"}
+    ): "5c",
+    frozenset({"rules.presence.actions", "rules.presence.engine", "rules.presence.setup"}): "5c",
+    frozenset(
+        {"rules.presence.ai", "rules.presence.game", "rules.presence.view", "rules.presence.words"}
+    ): "5c",
+    frozenset({"bot.client", "cogs.utils.pending", "cogs.utils.table"}): "5b",
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str
+    imported: str
+    line: int
+    module_level: bool
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _all_modules() -> dict[str, Path]:
+    modules: dict[str, Path] = {}
+    for package in PACKAGES:
+        base = ROOT / package
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*.py")):
+            if "build" in path.relative_to(ROOT).parts:
+                continue
+            modules[_module_name(path)] = path
+    return modules
+
+
+MODULES = _all_modules()
+
+
+def _resolve(importer: str, is_package: bool, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = importer.split(".") if is_package else importer.split(".")[:-1]
+    if node.level > 1:
+        base = base[: -(node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def _imports_of(name: str, path: Path) -> list[Import]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    is_package = path.name == "__init__.py"
+    found: list[Import] = []
+
+    def visit(node: ast.AST, module_level: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                visit(child, False)
+                continue
+            if isinstance(child, ast.Import):
+                for alias in child.names:
+                    found.append(Import(name, alias.name, child.lineno, module_level))
+            elif isinstance(child, ast.ImportFrom):
+                target = _resolve(name, is_package, child)
+                for alias in child.names:
+                    # `from pkg import mod` imports the module pkg.mod; `from mod import name`
+                    # imports mod.
+                    sub = f"{target}.{alias.name}"
+                    found.append(
+                        Import(name, sub if sub in MODULES else target, child.lineno, module_level)
+                    )
+            visit(child, module_level)
+
+    visit(tree, True)
+    return found
+
+
+IMPORTS: list[Import] = [imp for name, path in MODULES.items() for imp in _imports_of(name, path)]
+
+
+def _package(module: str) -> str:
+    if module == "bot.emulator" or module.startswith("bot.emulator."):
+        return "emulator"  # until it moves to its own top-level package
+    return module.split(".")[0]
+
+
+def _ours(module: str) -> bool:
+    return _package(module) in PACKAGES
+
+
+def _where(imp: Import) -> str:
+    return f"{MODULES[imp.importer].relative_to(ROOT)}:{imp.line} imports {imp.imported}"
+
+
+def test_the_layers_are_all_there() -> None:
+    """The test reads real code: each layer has modules, and imports between them were found."""
+    for package in ("rules", "renders", "bot", "cogs", "emulator"):
+        assert any(_package(m) == package for m in MODULES), package
+    assert any(_package(i.imported) == "rules" and _package(i.importer) == "cogs" for i in IMPORTS)
+
+
+def test_imports_only_go_down_the_layers() -> None:
+    wrong: list[str] = []
+    for imp in IMPORTS:
+        if not _ours(imp.imported):
+            continue
+        src, dst = _package(imp.importer), _package(imp.imported)
+        if src == dst or (imp.importer, imp.imported) in LAYER_EXCEPTIONS:
+            continue
+        if src == "emulator" or dst == "emulator":
+            # The emulator stands apart: it imports nothing of ours, and only tests, the bench
+            # and the listed demo edge import it.
+            if src != "bench":
+                wrong.append(_where(imp))
+            continue
+        if LAYER[dst] > LAYER[src]:
+            wrong.append(_where(imp))
+    assert not wrong, "imports going up the layers:\n" + "\n".join(wrong)
+
+
+def test_layer_exceptions_are_still_needed() -> None:
+    """An exception that no longer happens is removed, so the list stays the truth."""
+    seen = {(i.importer, i.imported) for i in IMPORTS}
+    stale = [pair for pair in LAYER_EXCEPTIONS if pair not in seen]
+    assert not stale, f"listed layer exceptions no longer in the code: {stale}"
+
+
+@pytest.mark.xfail(strict=True, reason="bot/demo.py is reworked in issue #16 item 5b")
+def test_demo_reaches_the_emulator_only_inside_the_command() -> None:
+    """The product's `bot` package loads the emulator only when a demo is asked for."""
+    top = [
+        _where(i)
+        for i in IMPORTS
+        if _package(i.importer) == "bot" and _package(i.imported) == "emulator" and i.module_level
+    ]
+    assert not top, "bot/ imports the emulator at module level:\n" + "\n".join(top)
+
+
+def test_engines_and_pictures_keep_off_the_edges() -> None:
+    wrong: list[str] = []
+    for imp in IMPORTS:
+        banned = FORBIDDEN_LIBRARIES.get(_package(imp.importer), set())
+        if imp.imported.split(".")[0] in banned:
+            wrong.append(_where(imp))
+    assert not wrong, "libraries that belong at the edges:\n" + "\n".join(wrong)
+
+
+def _cycles(*, lazy_too: bool = False) -> list[list[str]]:
+    graph: dict[str, set[str]] = {m: set() for m in MODULES}
+    for imp in IMPORTS:
+        if not (imp.module_level or lazy_too):
+            continue
+        if imp.imported in MODULES and imp.imported != imp.importer:
+            graph[imp.importer].add(imp.imported)
+    # Tarjan's strongly connected components: every component larger than one is a cycle.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+    counter = 0
+
+    def connect(v: str) -> None:
+        nonlocal counter
+        index[v] = low[v] = counter
+        counter += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component: list[str] = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return components
+
+
+def test_no_import_cycles_between_modules() -> None:
+    cycles = [c for c in _cycles() if frozenset(c) not in CYCLE_EXCEPTIONS]
+    assert not cycles, "modules importing each other (move what both need lower):\n" + "\n".join(
+        " <-> ".join(c) for c in cycles
+    )
+
+
+def test_no_cycle_hidden_behind_a_lazy_import() -> None:
+    """An import inside a function only hides a cycle from Python, not from the reader."""
+    cycles = [
+        c
+        for c in _cycles(lazy_too=True)
+        if frozenset(c) not in CYCLE_EXCEPTIONS | LAZY_CYCLE_EXCEPTIONS.keys()
+    ]
+    assert not cycles, "modules importing each other through a lazy import:\n" + "\n".join(
+        " <-> ".join(c) for c in cycles
+    )
+
+
+def test_cycle_exceptions_are_still_needed() -> None:
+    strict = {frozenset(c) for c in _cycles()}
+    lazy = {frozenset(c) for c in _cycles(lazy_too=True)}
+    stale = [sorted(c) for c in CYCLE_EXCEPTIONS if c not in strict | lazy]
+    stale += [sorted(c) for c in LAZY_CYCLE_EXCEPTIONS if c not in lazy]
+    assert not stale, f"listed cycle exceptions no longer in the code: {stale}"
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    """The cycle rule can fail: two modules importing each other are one component."""
+    saved = dict(MODULES)
+    try:
+        MODULES["_a"] = MODULES["_b"] = ROOT / "x.py"
+        IMPORTS.extend([Import("_a", "_b", 1, True), Import("_b", "_a", 1, False)])
+        assert ["_a", "_b"] not in _cycles()
+        assert ["_a", "_b"] in _cycles(lazy_too=True)
+    finally:
+        del IMPORTS[-2:]
+        MODULES.clear()
+        MODULES.update(saved)
