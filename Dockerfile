@@ -24,6 +24,7 @@ COPY cogs ./cogs
 COPY rules ./rules
 COPY renders ./renders
 COPY bench ./bench
+COPY demo ./demo
 RUN pip install --no-cache-dir --no-deps . \
     && rm -rf build ./*.egg-info
 

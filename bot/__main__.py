@@ -146,7 +146,9 @@ def _content_check(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from bot.demo import run_demo
+    # The demo is a tool above the product (it drives the bot through the Discord emulator);
+    # the CLI reaches it only when a demo is asked for.
+    from demo import run_demo
 
     return asyncio.run(run_demo(args.game, out=Path(args.out), seed=args.seed,
                                 players=args.players, mode=args.mode, opts=args.opt,

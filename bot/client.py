@@ -18,7 +18,7 @@ import socket
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +103,11 @@ class GameBot(commands.Bot):
         self._component_templates: list[
             tuple[re.Pattern[str], type[discord.ui.DynamicItem[Any]]]] = []
         self._boards_caught_up = False
+        # What the cogs ask to run once the gateway is first ready, and before the bot closes,
+        # by name (a cog's setup registers them; registering twice keeps one). The bot layer
+        # knows nothing of what they do: the cogs sit above it.
+        self.ready_hooks: dict[str, Callable[[], Awaitable[object]]] = {}
+        self.close_hooks: dict[str, Callable[[], Awaitable[object]]] = {}
         self._warming: asyncio.Task[None] | None = None
         # Which gateway connections are down (None: the only one of an unsharded bot), for the
         # heartbeat that `python -m bot health` reads.
@@ -176,25 +181,17 @@ class GameBot(commands.Bot):
             self.reminders.start()
 
     async def on_ready(self) -> None:
-        """Once per process: answer the moves a crash left in flight, and post the boards it
-        left behind (moves stored, not shown)."""
+        """Once per process: run the cogs' ready hooks, in the order they were registered
+        (the lobby's answer the moves a crash left in flight, then post the boards it left
+        behind). One failing hook does not stop the others."""
         if self._boards_caught_up:
             return
         self._boards_caught_up = True
-        from cogs.utils.pending import pending_for
-        from cogs.utils.table import delivery_for
-
-        # First the players a crash left on "thinking…" (their tokens expire), then boards.
-        try:
-            told = await pending_for(self).answer_left_behind()
-        except Exception:
-            log.exception("could not answer the moves left in flight")
-        else:
-            if told:
-                log.info("answered %d move(s) left in flight by the last shutdown", told)
-        posted = await delivery_for(self).catch_up_boards()
-        if posted:
-            log.info("posted %d board(s) left behind by the last shutdown", posted)
+        for name, hook in list(self.ready_hooks.items()):
+            try:
+                await hook()
+            except Exception:
+                log.exception("ready hook %r failed", name)
 
     async def on_message(self, message: discord.Message, /) -> None:
         """No prefix commands: messages only reach the cogs' listeners (strict table talk)."""
@@ -203,12 +200,11 @@ class GameBot(commands.Bot):
         await self.heartbeat.stop()
         if self.reminders is not None:
             await self.reminders.stop()
-        pending = getattr(self, "_pending_moves", None)
-        if pending is not None:
+        for name, hook in list(self.close_hooks.items()):
             try:
-                await pending.flush()
+                await hook()
             except Exception:
-                log.warning("could not forget the answered moves", exc_info=True)
+                log.warning("close hook %r failed", name, exc_info=True)
         try:
             await super().close()
         finally:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from discord.ext import commands
 
 from cogs.utils.gamecog import Family, families_from, make_group
+from cogs.utils.lifecycle import attach
 from rules.exorcism.actions import COMMAND_OF_KIND, GHOST_PHASE_KINDS, PROMPT_ANSWERS
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class Exorcism(commands.Cog):
 
 
 async def setup(bot: GameBot) -> None:
+    attach(bot)  # start-up and shut-down work (cogs.utils.lifecycle)
     await bot.add_cog(Exorcism(bot))
     bot.tree.add_command(make_group("exorcism", "The Exorcism at the House of Monkton Falls",
                                     families(), renamed=RENAMED))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from discord.ext import commands
 
 from cogs.utils.gamecog import Family, families_from, make_group
+from cogs.utils.lifecycle import attach
 from rules.fourth_wall.actions import COMMAND_OF_KIND, PROMPT_ANSWERS
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ class FourthWall(commands.Cog):
 
 
 async def setup(bot: GameBot) -> None:
+    attach(bot)  # start-up and shut-down work (cogs.utils.lifecycle)
     await bot.add_cog(FourthWall(bot))
     bot.tree.add_command(make_group("fourth_wall", "I Am the Fourth Wall", families(),
                                     renamed=RENAMED))

@@ -38,6 +38,7 @@ from bot.tables import (
     parse_zone,
 )
 from cogs.utils.errors import answer_error, on_app_command_error, reply
+from cogs.utils.lifecycle import attach
 from cogs.utils.table import (
     DYNAMIC_ITEMS,
     delivery_for,
@@ -1080,4 +1081,5 @@ def _chunks(lines: list[str], limit: int) -> list[str]:
 
 
 async def setup(bot: GameBot) -> None:
+    attach(bot)  # start-up and shut-down work (cogs.utils.lifecycle)
     await bot.add_cog(Lobby(bot))

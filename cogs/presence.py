@@ -37,6 +37,7 @@ from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import reply
 from cogs.utils.gamecog import Family, families_from, make_group
+from cogs.utils.lifecycle import attach
 from cogs.utils.pending import command_label, defer_move, pending_for
 from cogs.utils.table import TABLE_TALK, delivery_for, is_table_channel, play
 from rules.core.types import Action
@@ -263,6 +264,7 @@ def speak_command() -> app_commands.Command[Any, Any, Any]:
 
 
 async def setup(bot: GameBot) -> None:
+    attach(bot)  # start-up and shut-down work (cogs.utils.lifecycle)
     await bot.add_cog(Presence(bot))
     group = make_group("presence", "The Presence", families())
     group.add_command(speak_command())

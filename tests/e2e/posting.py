@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.demo import AutoTable
+from demo import AutoTable
 from bot.emulator import DiscordEmulator
 from bot.emulator.records import AttachmentRecord, MessageRecord
 from cogs.utils.table import turn_marker

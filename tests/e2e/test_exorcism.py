@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.demo import AutoTable
+from demo import AutoTable
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
 from tests.e2e.posting import PostAudit

@@ -13,7 +13,7 @@ import bisect
 import json
 from typing import Any
 
-from bot.demo import AutoTable
+from demo import AutoTable
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.state import FourthWallState
 from rules.registry import GAMES

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.demo import AutoTable
+from demo import AutoTable
 from bot.storage import PENDING_TTL, PendingMove
 from bot.tables import TableService
 from cogs.utils.table import Delivery

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.demo import AutoTable
+from demo import AutoTable
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
 
@@ -187,7 +187,7 @@ async def test_a_number_menu_sets_and_empties_an_option(table: Table) -> None:
 
 async def test_demo_takes_options_and_ai_seats_and_prints_names(tmp_path: Any,
                                                                 capsys: Any) -> None:
-    from bot.demo import run_demo
+    from demo import run_demo
 
     code = await run_demo("fourth_wall", out=tmp_path, seed=3, players=2, mode="alliance",
                           opts=["first_game=yes", "gates=3"], ai=1)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.demo import AutoTable
+from demo import AutoTable
 from bot.emulator.permissions import GAME_BOT_PERMISSIONS, Perm
 from bot.emulator.records import EPHEMERAL, MessageRecord, UserRecord
 from rules.presence.content import default_pack

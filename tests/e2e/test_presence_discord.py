@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.demo import AutoTable
+from demo import AutoTable
 from bot.emulator.errors import EmulatorError
 from bot.emulator.permissions import GAME_BOT_PERMISSIONS, Perm
 from bot.emulator.records import MessageRecord, UserRecord

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from bot.demo import AutoTable
+from demo import AutoTable
 from cogs.utils.table import action_hash
 from rules.presence import actions as K
 from rules.presence.game import GAME

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.demo import AutoTable
+from demo import AutoTable
 from cogs.help import PAGES
 from rules.registry import GAMES
 from tests.e2e import words

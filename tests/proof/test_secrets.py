@@ -31,7 +31,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.demo import AutoTable
+from demo import AutoTable
 from bot.emulator.records import MessageRecord
 from cogs import exorcism, fourth_wall, presence
 from rules.core.game import Game

@@ -1,0 +1,42 @@
+"""What the cogs ask the bot to run when it is first ready and before it closes.
+
+The bot layer sits below the cogs and never imports them: each cog's `setup` calls `attach`,
+which registers these hooks by name (so loading several cogs registers them once).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from cogs.utils.pending import pending_for
+from cogs.utils.table import delivery_for
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+
+
+def attach(bot: GameBot) -> None:
+    """Register the cogs' start-up and shut-down work with the bot (idempotent)."""
+
+    async def answer_moves_left_in_flight() -> None:
+        # First the players a crash left on "thinking…" (their tokens expire), then boards.
+        told = await pending_for(bot).answer_left_behind()
+        if told:
+            log.info("answered %d move(s) left in flight by the last shutdown", told)
+
+    async def post_boards_left_behind() -> None:
+        posted = await delivery_for(bot).catch_up_boards()
+        if posted:
+            log.info("posted %d board(s) left behind by the last shutdown", posted)
+
+    async def forget_answered_moves() -> None:
+        pending = getattr(bot, "_pending_moves", None)  # only if a move was ever recorded
+        if pending is not None:
+            await pending.flush()
+
+    bot.ready_hooks.setdefault("answer moves left in flight", answer_moves_left_in_flight)
+    bot.ready_hooks.setdefault("post boards left behind", post_boards_left_behind)
+    bot.close_hooks.setdefault("forget answered moves", forget_answered_moves)
