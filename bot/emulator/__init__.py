@@ -104,7 +104,7 @@ from bot.emulator.commands import CommandStore
 from bot.emulator.emulator import DiscordEmulator, DiscordPatch
 from bot.emulator.errors import ApiError, EmulatorError
 from bot.emulator.gateway import GatewaySession
-from bot.emulator.interactions import InteractionRecord
+from bot.emulator.interaction_records import InteractionRecord
 from bot.emulator.permissions import (
     DEFAULT_MEMBER_PERMISSIONS,
     GAME_BOT_PERMISSIONS,

@@ -29,7 +29,8 @@ from bot.emulator.gateway import (
     GatewaySession,
 )
 from bot.emulator.ids import shard_for
-from bot.emulator.interactions import InteractionFactory, InteractionRecord
+from bot.emulator.interaction_records import InteractionRecord
+from bot.emulator.interactions import InteractionFactory
 from bot.emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, GAME_BOT_PERMISSIONS, Perm, has
 from bot.emulator.records import (
     HAS_SNAPSHOT,

@@ -30,7 +30,7 @@ from bot.emulator.errors import (
     unknown_channel,
     unknown_message,
 )
-from bot.emulator.interactions import (
+from bot.emulator.interaction_records import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     AUTOCOMPLETE_RESULT,

@@ -14,12 +14,13 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from bot.emulator import payloads
 from bot.emulator.commands import CommandStore
 from bot.emulator.errors import EmulatorError
 from bot.emulator.ids import SnowflakeFactory, iso_now
+from bot.emulator.interaction_records import InteractionRecord
 from bot.emulator.permissions import (
     ALL_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
@@ -44,9 +45,6 @@ from bot.emulator.records import (
     UserRecord,
     mentioned_user_ids,
 )
-
-if TYPE_CHECKING:
-    from bot.emulator.interactions import InteractionRecord
 
 T = TypeVar("T")
 

@@ -19,9 +19,10 @@ from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.exorcism import actions as K
 from rules.exorcism import guide, words
-from rules.exorcism.actions import describe_action
 from rules.exorcism.content import default_pack, pack_fingerprint
 from rules.exorcism.engine import GHOSTS, Engine, pack_for
+from rules.exorcism.labels import describe_action, hidden_labels
+from rules.exorcism.result import result_of
 from rules.exorcism.setup import setup_game
 from rules.exorcism.state import ExorcismState
 from rules.exorcism.view import build_view
@@ -54,18 +55,6 @@ class ExorcismOptions(GameOptions):
         # A path on the bot's machine: set by whoever runs the bot, never from the lobby.
         json_schema_extra={"lobby": False},
     )
-
-
-def result_of(state: ExorcismState) -> Result | None:
-    if state.outcome is None:
-        return None
-    ghost = state.ghost_seat
-    investigators = [s for s in state.seats if s != ghost]
-    if state.outcome == "won":
-        winners, losers = investigators, [ghost] if ghost else []
-    else:
-        winners, losers = ([ghost] if ghost else []), investigators
-    return Result(winners=winners, losers=losers, reason=state.reason)
 
 
 class Exorcism(Game[ExorcismOptions, ExorcismState]):
@@ -299,7 +288,7 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         out += [pack.room(r).name for r in state.unused_locked]
         out += [f'"{c}"' for c in state.ghost_hand]
         out += [f'"{t}"' for t in state.task_deck]
-        out += eng.hidden_labels()
+        out += hidden_labels(eng)
         return out
 
     def public_choices(self, state: ExorcismState, seat: str) -> bool:

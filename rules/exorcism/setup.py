@@ -11,7 +11,7 @@ Ghost player's hand of 3 Haunt cards.
 from __future__ import annotations
 
 from rules.core.rng import Rng
-from rules.exorcism.content import Pack, pack_fingerprint
+from rules.exorcism.content import pack_fingerprint
 from rules.exorcism.engine import Engine, cell_id_of, geometry, pack_for
 from rules.exorcism.state import (
     CellState,
@@ -19,7 +19,6 @@ from rules.exorcism.state import (
     InvestigatorState,
     Mode,
     PlayerState,
-    Step,
 )
 
 
@@ -93,69 +92,5 @@ def setup_game(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
     for seat in investigators:
         state.investigators[seat] = InvestigatorState(id=seat, seat=seat, role="investigator",
                                                       character=chars.pop())
-    finish_setup(eng, chars)
+    eng.finish_setup(chars)
     return state, eng
-
-
-def finish_solo_setup(eng: Engine, primary: str) -> None:
-    """EX-SOLO-01 steps 1-3, then the rest of setup."""
-    state = eng.st
-    seat = state.seats[0]
-    rest = state.rng.shuffled([c.id for c in eng.pack.characters if c.id != primary])
-    secondary = rest.pop()
-    state.investigators["primary"] = InvestigatorState(id="primary", seat=seat, role="primary",
-                                                       character=primary)
-    state.investigators["secondary"] = InvestigatorState(id="secondary", seat=seat,
-                                                         role="secondary", character=secondary)
-    eng.emit(f"Primary Investigator: {eng.char_name(primary)}; Secondary (drawn at random): "
-             f"{eng.char_name(secondary)}.", "setup")
-    finish_setup(eng, rest)
-
-
-def finish_setup(eng: Engine, remaining_chars: list[str]) -> None:
-    """Lookouts, pawns, the Wraith, the Haunt deck, first player; One vs All steps 9-10."""
-    state = eng.st
-    pack: Pack = eng.pack
-    opts = pack.options
-    state.lookouts = [remaining_chars.pop() for _ in range(min(opts.lookouts,
-                                                               len(remaining_chars)))]
-    state.out_of_play = list(remaining_chars)  # EX-AMB-45
-    # Step 6 (EX-SETUP-06/07): pawns on their Starting Locations, the Wraith in the Attic.
-    where = {cell.card: cid for cid, cell in state.cells.items() if cell.card}
-    for inv in state.investigators.values():
-        assert inv.character is not None
-        inv.cell = where[eng.character(inv.character).start]
-    state.ghosts["wraith"] = "attic"
-    # Step 7: the Haunt deck.
-    state.haunt_deck = state.rng.shuffled(pack.haunt_deck_ids())
-    # Optional initial Darkness (EX-GAP-13): only the Haunt-the-Rooms part of the top cards.
-    for _ in range(opts.initial_darkness_cards):
-        idx = next((i for i in range(len(state.haunt_deck) - 1, -1, -1)
-                    if pack.haunt_card(state.haunt_deck[i]).kind == "haunt"), None)
-        if idx is None:
-            break
-        card_id = state.haunt_deck.pop(idx)
-        state.haunt_discard.append(card_id)
-        card = pack.haunt_card(card_id)
-        if card.kind == "haunt":
-            eng.step_place_darkness(card.location)
-    # Step 8: points at 0, a random first player (EX-TURN-07).
-    investigators = [s for s in state.seats if s != state.ghost_seat]
-    state.first_seat = state.rng.choice(investigators)
-    state.active = state.first_seat
-    names = ", ".join(f"{eng.char_name(i.character)}" for i in state.investigators.values())
-    eng.emit(f"The investigators enter the manor: {names}. Lookouts: "
-             + ", ".join(eng.char_name(c) for c in state.lookouts) + ".", "setup")
-    state.queue.append(Step(op="turn_start"))
-    if state.mode == "one_vs_all":
-        assert state.ghost_seat is not None
-        # Step 10 waits behind step 9's prompt: queue it before the first turn.
-        state.queue.insert(0, Step(op="ghost_setup_hand"))
-        eng.push_prompt(
-            "manipulate_manor", [state.ghost_seat],
-            "Manipulate the Manor: pick a Room to move (up to 4 Rooms, never the Attic or the "
-            "Foyer), or finish.",
-            touched=[], first=None, swaps=0,
-            start={c: state.cells[c].card for c in eng.geo.house},
-        )
-    eng.run()

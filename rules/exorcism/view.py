@@ -60,6 +60,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.exorcism.engine import GHOST_NAMES, GHOSTS, TOOL_NAMES, Engine
+from rules.exorcism.result import result_of
 from rules.exorcism.state import ExorcismState
 
 
@@ -280,8 +281,6 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
         "log": list(st.log),
     }
     if st.outcome is not None:
-        from rules.exorcism.game import result_of
-
         res = result_of(st)
         if res is not None:
             out["result"] = res.model_dump()

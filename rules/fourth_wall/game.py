@@ -21,9 +21,11 @@ from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall import guide, words
-from rules.fourth_wall.actions import HIDDEN_HAND_PROMPTS, SAFE_PUBLIC_KINDS, describe_action
+from rules.fourth_wall.actions import HIDDEN_HAND_PROMPTS, SAFE_PUBLIC_KINDS
 from rules.fourth_wall.content import default_pack, pack_fingerprint
 from rules.fourth_wall.engine import STAGE_NAMES, Engine, capital, pack_for, symbols_text
+from rules.fourth_wall.labels import describe_action
+from rules.fourth_wall.result import result_of
 from rules.fourth_wall.setup import investigator_count, setup_game
 from rules.fourth_wall.state import FourthWallState
 from rules.fourth_wall.view import build_view
@@ -66,16 +68,6 @@ class FourthWallOptions(GameOptions):
         "empty for the shipped default pack.",
         json_schema_extra={"lobby": False},
     )
-
-
-def result_of(state: FourthWallState) -> Result | None:
-    if state.outcome is None:
-        return None
-    investigators = [s for s in state.seats if s != state.wall_seat]
-    wall = [state.wall_seat] if state.wall_seat else []
-    if state.outcome == "investigators":
-        return Result(winners=investigators, losers=wall, reason=state.reason)
-    return Result(winners=wall, losers=investigators, reason=state.reason)
 
 
 class FourthWall(Game[FourthWallOptions, FourthWallState]):

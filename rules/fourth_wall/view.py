@@ -71,6 +71,7 @@ from typing import Any
 
 from rules.fourth_wall.content import SYMBOLS
 from rules.fourth_wall.engine import STAGE_NAMES, SYMBOL_NAMES, Engine
+from rules.fourth_wall.result import result_of
 from rules.fourth_wall.state import FourthWallState
 
 
@@ -282,8 +283,6 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
         "log": list(st.log),
     }
     if st.outcome is not None:
-        from rules.fourth_wall.game import result_of
-
         res = result_of(st)
         if res is not None:
             out["result"] = res.model_dump()

@@ -43,12 +43,7 @@ the engine to reveal more than the answering seat may see.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules.core.types import Action
-
-if TYPE_CHECKING:
-    from rules.presence.engine import Engine
 
 REST = "rest"
 WALK = "walk"
@@ -120,11 +115,6 @@ PROMPT_ANSWERS: dict[str, tuple[str, ...]] = {kind: (CHOOSE,) for kind in PROMPT
 
 def choose(option: str) -> Action:
     return Action(kind=CHOOSE, params={"option": option})
-
-
-def describe_action(eng: Engine, seat: str, action: Action) -> str:
-    """A short button label in the game's words (at most 80 characters)."""
-    return fit_label(eng.label(seat, action))
 
 
 LABEL_MAX = 80

@@ -23,6 +23,8 @@ from rules.presence import actions as K
 from rules.presence import guide, words
 from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import UT_HOPE, UT_NERVE, Engine, pack_for
+from rules.presence.labels import describe_action
+from rules.presence.result import result_of
 from rules.presence.setup import setup_game
 from rules.presence.state import PresenceState
 from rules.presence.view import build_view, spirit_private, visitor_hand
@@ -87,19 +89,6 @@ class PresenceOptions(GameOptions):
     pack_path: str | None = Field(
         default=None, description="Folder of a content pack; empty for the shipped pack.",
         json_schema_extra={"lobby": False})
-
-
-def result_of(state: PresenceState) -> Result | None:
-    if state.outcome is None:
-        return None
-    # Results are seats: a game stored before A-63 may name a two-player character slot
-    winners: list[str] = []
-    for w in state.winners:
-        seat = state.controller.get(w, w)
-        if seat not in winners:
-            winners.append(seat)
-    losers = [s for s in state.seats if s not in winners]
-    return Result(winners=winners, losers=losers, reason=state.reason)
 
 
 class Presence(Game[PresenceOptions, PresenceState]):
@@ -349,14 +338,14 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 state.active = slot  # label the other character's turn as its own
             try:
                 return K.fit_label(
-                    f"{eng.name(slot)}: {K.describe_action(Engine(state), slot, bare)}")
+                    f"{eng.name(slot)}: {describe_action(Engine(state), slot, bare)}")
             finally:
                 state.active = saved
         actor = self._actor(state, seat)
         if len(self._slots(state, seat)) > 1 and actor in state.visitors \
                 and action.kind != K.CHOOSE:
-            return K.fit_label(f"{eng.name(actor)}: {K.describe_action(eng, actor, action)}")
-        return K.describe_action(eng, actor, action)
+            return K.fit_label(f"{eng.name(actor)}: {describe_action(eng, actor, action)}")
+        return describe_action(eng, actor, action)
 
     def decision_id(self, state: PresenceState, seat: str) -> str:
         return str(state.step)
@@ -478,8 +467,9 @@ class Presence(Game[PresenceOptions, PresenceState]):
     def status_lines(self, state: PresenceState, seat: str | None,
                      names: dict[str, str]) -> list[str]:
         res = self.result(state)
-        return words.status_lines(state, seat, names,
-                                  self.result_text(state, res, names) if res else None)
+        return words.status_lines(
+            state, seat, names, self.result_text(state, res, names) if res else None,
+            self.private_summary(state, seat) if seat is not None else None)
 
     def alt_text(self, state: PresenceState, names: dict[str, str]) -> str:
         res = self.result(state)

@@ -70,6 +70,7 @@ from typing import Any
 
 from rules.presence.content import Pack
 from rules.presence.engine import Engine
+from rules.presence.result import result_of
 from rules.presence.state import PresenceState
 
 
@@ -268,8 +269,6 @@ def build_view(state: PresenceState, seat: str | None) -> dict[str, Any]:
         }
     result = None
     if st.outcome is not None:
-        from rules.presence.game import result_of
-
         res = result_of(st)
         result = res.model_dump() if res else None
     out: dict[str, Any] = {

@@ -218,7 +218,9 @@ def _talk_line(v: dict[str, Any]) -> str:
 
 
 def status_lines(state: PresenceState, seat: str | None, names: dict[str, str],
-                 result_line: str | None) -> list[str]:
+                 result_line: str | None, private_summary: str | None = None) -> list[str]:
+    """The status, as lines; `private_summary` is `seat`'s own hidden information (the game
+    object's `private_summary`), closing the lines under "Only you know:"."""
     v = build_view(state, seat)
     lines: list[str] = []
     if result_line:
@@ -246,19 +248,10 @@ def status_lines(state: PresenceState, seat: str | None, names: dict[str, str],
                         if ch["passage_room"] else "not found yet."))
     if state.visitors and state.phase != "setup":
         lines.append(_talk_line(v))
-    if seat is not None:
-        lines += _private_lines(state, seat, v)
+    if seat is not None and private_summary:
+        # What only `seat` knows: a visitor's hand, the spirit's secrets.
+        lines += ["Only you know:", *(x for x in private_summary.splitlines() if x.strip())]
     return [plain(state, x) for x in lines]
-
-
-def _private_lines(state: PresenceState, seat: str, v: dict[str, Any]) -> list[str]:
-    """What only `seat` knows, from its own view: a visitor's hand, the spirit's secrets."""
-    from rules.presence.game import GAME  # the summary lives with the game object
-
-    summary = GAME.private_summary(state, seat)
-    if not summary:
-        return []
-    return ["Only you know:", *(line for line in summary.splitlines() if line.strip())]
 
 
 def alt_lines(state: PresenceState, names: dict[str, str], result_line: str | None

@@ -15,10 +15,10 @@ from typing import Any
 import discord
 import pytest
 
-from demo import AutoTable
 from bot.storage import PENDING_TTL, PendingMove
 from bot.tables import TableService
 from cogs.utils.table import Delivery
+from demo import AutoTable
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 
-from demo import AutoTable
 from cogs.utils.table import action_hash
+from demo import AutoTable
 from rules.presence import actions as K
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from demo import AutoTable
 from cogs.help import PAGES
+from demo import AutoTable
 from rules.registry import GAMES
 from tests.e2e import words
 from tests.e2e.conftest import Table

@@ -12,6 +12,7 @@ import pytest
 from rules.core.rng import Rng
 from rules.core.types import act
 from rules.exorcism.game import GAME
+from rules.exorcism.labels import hidden_labels
 from tests.exorcism.helpers import at_rest, clear_board, legal, new_game, put, set_character
 
 
@@ -80,7 +81,7 @@ def test_EX_VIS_16_hidden_plans_keep_plan_buttons_private() -> None:
     eng = E.Engine(st)
     eng.pack, eng.opts = hidden, hidden.options
     label = GAME.describe(st, "s2", act("plan", plan=pid))
-    assert label in eng.hidden_labels()
+    assert label in hidden_labels(eng)
     assert eng.names_hidden_card(act("plan", plan=pid))
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.emulator import DiscordEmulator
 from bot.emulator.errors import EmulatorError
-from bot.emulator.interactions import InteractionRecord
+from bot.emulator.interaction_records import InteractionRecord
 from bot.emulator.records import ChannelRecord, MessageRecord, UserRecord
 from bot.tables import TableService
 from cogs.utils.table import _decision_token, action_hash

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.emulator.errors import EmulatorError
-from bot.emulator.interactions import InteractionRecord
+from bot.emulator.interaction_records import InteractionRecord
 from bot.emulator.records import ChannelRecord, MessageRecord, UserRecord
 from cogs.utils.table import _decision_token, action_hash
 from rules.registry import GAMES
