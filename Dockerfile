@@ -25,6 +25,7 @@ COPY rules ./rules
 COPY renders ./renders
 COPY bench ./bench
 COPY demo ./demo
+COPY emulator ./emulator
 RUN pip install --no-cache-dir --no-deps . \
     && rm -rf build ./*.egg-info
 

@@ -36,11 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import ms_full
-from bot.emulator import DiscordEmulator
-from bot.emulator.records import ChannelRecord, MessageRecord, UserRecord
 from bot.looplag import LagSummary, LoopLagProbe
 from cogs.utils.gamecog import Family
 from cogs.utils.table import action_hash
+from emulator import DiscordEmulator
+from emulator.records import ChannelRecord, MessageRecord, UserRecord
 from rules.core import Action
 from rules.registry import GAMES
 

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.client import GameBot, build_bot
-from bot.emulator import DiscordEmulator
-from bot.emulator.records import MessageRecord, UserRecord
-from bot.emulator.testing import running_bot
 from bot.options import OptionsError, parse_options
 from bot.settings import Settings
 from cogs.utils.table import action_hash, delivery_for
+from emulator import DiscordEmulator
+from emulator.records import MessageRecord, UserRecord
+from emulator.testing import running_bot
 from rules.core import Action
 from rules.registry import GAMES
 

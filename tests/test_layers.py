@@ -142,8 +142,6 @@ IMPORTS: list[Import] = [imp for name, path in MODULES.items() for imp in _impor
 
 
 def _package(module: str) -> str:
-    if module == "bot.emulator" or module.startswith("bot.emulator."):
-        return "emulator"  # until it moves to its own top-level package
     return module.split(".")[0]
 
 

@@ -25,9 +25,9 @@ import aiohttp
 import pytest
 
 from bot.client import explain_startup_failure, token_problem
-from bot.emulator import DiscordEmulator
 from bot.health import Beat, Heartbeat, check, write_beat
 from bot.settings import Settings
+from emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_SHAPE = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"

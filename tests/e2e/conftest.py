@@ -17,10 +17,10 @@ import pytest
 import pytest_asyncio
 
 from bot.client import GameBot, build_bot
-from bot.emulator import DiscordEmulator
-from bot.emulator.records import MessageRecord
-from bot.emulator.testing import running_bot
 from bot.settings import Settings
+from emulator import DiscordEmulator
+from emulator.records import MessageRecord
+from emulator.testing import running_bot
 from rules.registry import GAMES, register, unregister
 from tests.tinygame import GAME as HIGHCARD
 

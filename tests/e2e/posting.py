@@ -18,10 +18,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.emulator import DiscordEmulator
-from bot.emulator.records import AttachmentRecord, MessageRecord
 from cogs.utils.table import turn_marker
 from demo import AutoTable
+from emulator import DiscordEmulator
+from emulator.records import AttachmentRecord, MessageRecord
 from rules.core.game import Game
 from rules.registry import GAMES
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.emulator.records import MessageRecord
+from emulator.records import MessageRecord
 from tests.e2e.conftest import Table
 
 HOUR = 3600.0

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from bot import renderpool
-from bot.emulator.records import MessageRecord
 from cogs.utils.table import BoardPost
+from emulator.records import MessageRecord
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
 from tests.e2e.posting import check_alt_text

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from bot.emulator.errors import EmulatorError
 from bot.limits import CHOICE_NAME, CHOICE_VALUE, CHOICES, CONTENT
 from bot.options import parse_options
+from emulator.errors import EmulatorError
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
 

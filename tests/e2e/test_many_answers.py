@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from bot.emulator.records import MessageRecord
 from bot.limits import (
     ACTION_ROWS,
     BUTTON_LABEL,
@@ -27,6 +26,7 @@ from bot.limits import (
 )
 from cogs.utils.gamecog import Family, make_group
 from cogs.utils.table import action_hash
+from emulator.records import MessageRecord
 from rules.core.types import act
 from rules.registry import register, unregister
 from tests.e2e.conftest import Table

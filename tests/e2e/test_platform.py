@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from bot.emulator.errors import EmulatorError
-from bot.emulator.permissions import GAME_BOT_PERMISSIONS
+from emulator.errors import EmulatorError
+from emulator.permissions import GAME_BOT_PERMISSIONS
 from tests.e2e.conftest import Table
 
 

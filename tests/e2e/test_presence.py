@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.emulator.permissions import GAME_BOT_PERMISSIONS, Perm
-from bot.emulator.records import EPHEMERAL, MessageRecord, UserRecord
 from demo import AutoTable
+from emulator.permissions import GAME_BOT_PERMISSIONS, Perm
+from emulator.records import EPHEMERAL, MessageRecord, UserRecord
 from rules.presence.content import default_pack
 from rules.presence.engine import Engine
 from rules.presence.game import GAME

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from bot.emulator.errors import EmulatorError
-from bot.emulator.permissions import GAME_BOT_PERMISSIONS, Perm
-from bot.emulator.records import MessageRecord, UserRecord
 from cogs.utils.table import TABLE_TOPIC
 from demo import AutoTable
+from emulator.errors import EmulatorError
+from emulator.permissions import GAME_BOT_PERMISSIONS, Perm
+from emulator.records import MessageRecord, UserRecord
 from rules.presence.content import default_pack
 from rules.presence.engine import Engine
 from rules.presence.game import GAME

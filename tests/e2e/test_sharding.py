@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.emulator import DiscordEmulator
-from bot.emulator.records import ChannelRecord, UserRecord
 from bot.health import check
 from bot.pgstorage import PgStorage
 from bot.tables import TableService
+from emulator import DiscordEmulator
+from emulator.records import ChannelRecord, UserRecord
 from rules.registry import GAMES, register, unregister
 from tests.bot.conftest import postgres_server
 from tests.pgserver import PostgresServer

@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from bot.emulator import DiscordEmulator
-from bot.emulator.records import MessageRecord
+from emulator import DiscordEmulator
+from emulator.records import MessageRecord
 
 
 def _kinds() -> set[str]:

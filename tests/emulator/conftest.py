@@ -12,14 +12,14 @@ import discord.http
 import pytest
 import pytest_asyncio
 
-from bot.emulator import (
+from emulator import (
     ChannelRecord,
     DiscordEmulator,
     GuildRecord,
     UserRecord,
     running_bot,
 )
-from bot.emulator.testing import emulator  # noqa: F401  (re-exported pytest fixture)
+from emulator.testing import emulator  # noqa: F401  (re-exported pytest fixture)
 from tests.emulator.sample_bot import SampleBot
 
 

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.emulator import FAST_CLIENT_OPTIONS
+from emulator import FAST_CLIENT_OPTIONS
 
 
 def tiny_png() -> bytes:

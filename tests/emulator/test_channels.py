@@ -5,9 +5,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.emulator import ChannelType
-from bot.emulator.errors import EmulatorError
-from bot.emulator.permissions import GAME_BOT_PERMISSIONS, Perm
+from emulator import ChannelType
+from emulator.errors import EmulatorError
+from emulator.permissions import GAME_BOT_PERMISSIONS, Perm
 from tests.emulator.conftest import World
 from tests.emulator.sample_bot import SampleBot
 

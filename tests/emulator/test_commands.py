@@ -5,9 +5,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.emulator import GAME_BOT_PERMISSIONS, EmulatorError, Perm
-from bot.emulator.commands import CommandStore, encode_invocation
-from bot.emulator.ids import SnowflakeFactory
+from emulator import GAME_BOT_PERMISSIONS, EmulatorError, Perm
+from emulator.commands import CommandStore, encode_invocation
+from emulator.ids import SnowflakeFactory
 from tests.emulator.conftest import World
 from tests.emulator.sample_bot import PNG, SampleBot
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.emulator import EmulatorError, running_bot
+from emulator import EmulatorError, running_bot
 from tests.emulator.conftest import World
 from tests.emulator.sample_bot import SampleBot
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from bot.emulator import DiscordEmulator, running_bot
+from emulator import DiscordEmulator, running_bot
 from tests.emulator.conftest import World
 from tests.emulator.sample_bot import SampleBot
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.emulator import FAST_CLIENT_OPTIONS, DiscordEmulator, running_bot
+from emulator import FAST_CLIENT_OPTIONS, DiscordEmulator, running_bot
 from tests.emulator.conftest import World
 from tests.emulator.sample_bot import SampleBot
 

@@ -13,8 +13,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.emulator.errors import ApiError
-from bot.emulator.validation import check_choices, check_message, check_modal
+from emulator.errors import ApiError
+from emulator.validation import check_choices, check_message, check_modal
 from tests.emulator.conftest import World
 from tests.emulator.sample_bot import SampleBot
 

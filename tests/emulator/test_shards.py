@@ -9,7 +9,7 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.emulator import FAST_CLIENT_OPTIONS, DiscordEmulator, running_bot
+from emulator import FAST_CLIENT_OPTIONS, DiscordEmulator, running_bot
 from tests.emulator.sample_bot import SampleBot
 
 

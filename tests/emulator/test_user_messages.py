@@ -11,9 +11,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.emulator import FAST_CLIENT_OPTIONS, DiscordEmulator, running_bot
-from bot.emulator.errors import EmulatorError
-from bot.emulator.permissions import GAME_BOT_PERMISSIONS, Perm
+from emulator import FAST_CLIENT_OPTIONS, DiscordEmulator, running_bot
+from emulator.errors import EmulatorError
+from emulator.permissions import GAME_BOT_PERMISSIONS, Perm
 
 
 class Listener(discord.Client):

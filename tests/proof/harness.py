@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.emulator import DiscordEmulator
-from bot.emulator.errors import EmulatorError
-from bot.emulator.interaction_records import InteractionRecord
-from bot.emulator.records import ChannelRecord, MessageRecord, UserRecord
 from bot.tables import TableService
 from cogs.utils.table import _decision_token, action_hash
+from emulator import DiscordEmulator
+from emulator.errors import EmulatorError
+from emulator.interaction_records import InteractionRecord
+from emulator.records import ChannelRecord, MessageRecord, UserRecord
 from rules.core import Action, IllegalAction
 from rules.core.game import Game
 

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from bot.emulator.errors import EmulatorError
-from bot.emulator.interaction_records import InteractionRecord
-from bot.emulator.records import ChannelRecord, MessageRecord, UserRecord
 from cogs.utils.table import _decision_token, action_hash
+from emulator.errors import EmulatorError
+from emulator.interaction_records import InteractionRecord
+from emulator.records import ChannelRecord, MessageRecord, UserRecord
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
 from tests.proof.harness import open_game, scale

@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.emulator import DiscordEmulator
 from bot.storage import SqliteStorage
 from bot.tables import TableService
+from emulator import DiscordEmulator
 from rules.core import Action
 from rules.registry import GAMES, register, unregister
 from tests.proof.harness import (

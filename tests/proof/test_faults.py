@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from bot.emulator.records import FaultRule, UserRecord
+from emulator.records import FaultRule, UserRecord
 from rules.core import Action
 from tests.e2e.conftest import Table
 from tests.proof.harness import (

@@ -31,9 +31,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.emulator.records import MessageRecord
 from cogs import exorcism, fourth_wall, presence
 from demo import AutoTable
+from emulator.records import MessageRecord
 from rules.core.game import Game
 from rules.registry import GAMES
 from tests.e2e import words

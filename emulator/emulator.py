@@ -20,19 +20,19 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.emulator.commands import CommandStore
-from bot.emulator.errors import EmulatorError
-from bot.emulator.gateway import (
+from emulator.commands import CommandStore
+from emulator.errors import EmulatorError
+from emulator.gateway import (
     FATAL_CLOSE_CODES,
     UNRESUMABLE_CLOSE_CODES,
     GatewayHub,
     GatewaySession,
 )
-from bot.emulator.ids import shard_for
-from bot.emulator.interaction_records import InteractionRecord
-from bot.emulator.interactions import InteractionFactory
-from bot.emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, GAME_BOT_PERMISSIONS, Perm, has
-from bot.emulator.records import (
+from emulator.ids import shard_for
+from emulator.interaction_records import InteractionRecord
+from emulator.interactions import InteractionFactory
+from emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, GAME_BOT_PERMISSIONS, Perm, has
+from emulator.records import (
     HAS_SNAPSHOT,
     ChannelRecord,
     ErrorRecord,
@@ -44,8 +44,8 @@ from bot.emulator.records import (
     UploadedFile,
     UserRecord,
 )
-from bot.emulator.rest import RestApi, json_response
-from bot.emulator.state import (
+from emulator.rest import RestApi, json_response
+from emulator.state import (
     DEFAULT_ATTACHMENT_SIZE_LIMIT,
     ChannelRef,
     EmulatorState,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from bot.emulator.records import (
+from emulator.records import (
     EPHEMERAL,
     AttachmentRecord,
     ErrorRecord,

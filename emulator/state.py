@@ -16,19 +16,19 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from bot.emulator import payloads
-from bot.emulator.commands import CommandStore
-from bot.emulator.errors import EmulatorError
-from bot.emulator.ids import SnowflakeFactory, iso_now
-from bot.emulator.interaction_records import InteractionRecord
-from bot.emulator.permissions import (
+from emulator import payloads
+from emulator.commands import CommandStore
+from emulator.errors import EmulatorError
+from emulator.ids import SnowflakeFactory, iso_now
+from emulator.interaction_records import InteractionRecord
+from emulator.permissions import (
     ALL_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
     DM_APP_PERMISSIONS,
     GAME_BOT_PERMISSIONS,
     resolve,
 )
-from bot.emulator.records import (
+from emulator.records import (
     EPHEMERAL,
     LOADING,
     AttachmentRecord,

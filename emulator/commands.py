@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.emulator.errors import EmulatorError
-from bot.emulator.ids import SnowflakeFactory
+from emulator.errors import EmulatorError
+from emulator.ids import SnowflakeFactory
 
 SUB_COMMAND = 1
 SUB_COMMAND_GROUP = 2

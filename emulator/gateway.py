@@ -22,9 +22,9 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.emulator import payloads
-from bot.emulator.ids import new_token, shard_for
-from bot.emulator.state import EmulatorState
+from emulator import payloads
+from emulator.ids import new_token, shard_for
+from emulator.state import EmulatorState
 
 _log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.emulator import payloads
-from bot.emulator.commands import (
+from emulator import payloads
+from emulator.commands import (
     ATTACHMENT,
     CHANNEL,
     MENTIONABLE,
@@ -21,17 +21,17 @@ from bot.emulator.commands import (
     USER,
     encode_invocation,
 )
-from bot.emulator.errors import EmulatorError
-from bot.emulator.ids import new_token
-from bot.emulator.interaction_records import (
+from emulator.errors import EmulatorError
+from emulator.ids import new_token
+from emulator.interaction_records import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     InteractionRecord,
 )
-from bot.emulator.permissions import has
-from bot.emulator.records import (
+from emulator.permissions import has
+from emulator.records import (
     AttachmentRecord,
     ChannelRecord,
     GuildRecord,
@@ -39,7 +39,7 @@ from bot.emulator.records import (
     RoleRecord,
     UserRecord,
 )
-from bot.emulator.state import EmulatorState
+from emulator.state import EmulatorState
 
 
 class InteractionFactory:

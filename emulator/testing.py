@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.emulator.emulator import DiscordEmulator
+from emulator.emulator import DiscordEmulator
 
 FAST_CLIENT_OPTIONS: dict[str, Any] = {"guild_ready_timeout": 0.05}
 """Pass to a test client: ``on_ready`` comes 50 ms after the last GUILD_CREATE."""

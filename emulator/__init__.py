@@ -6,7 +6,7 @@ injection and the records of what the bot did. Nothing here is imported by the b
 
 Start, point discord.py at it, run a bot::
 
-    from bot.emulator import FAST_CLIENT_OPTIONS, DiscordEmulator, running_bot
+    from emulator import FAST_CLIENT_OPTIONS, DiscordEmulator, running_bot
 
     async with DiscordEmulator() as emu:          # or: emu = DiscordEmulator(); await emu.start()
         guild = emu.create_guild("Table")          # the bot is a member of every guild
@@ -92,25 +92,25 @@ posting into an archived thread unarchives it (``posts_to_archived``), the 3 s i
 deadline (404/10062, ``record.late``), double acknowledgement (400/40060), the first
 follow-up after a "thinking" defer replacing the loading message.
 
-Testing helpers (``bot.emulator.testing``): ``running_bot(client, emu=None, *, token=None,
+Testing helpers (``emulator.testing``): ``running_bot(client, emu=None, *, token=None,
 timeout=10, sync_commands=False)`` (async context manager yielding the emulator once the
 client is ready; on exit it closes the client, stops its views so no timeout task outlives
 the test, awaits the connect task and restores discord.py), ``stop_views(client)``,
 ``FAST_CLIENT_OPTIONS`` (``guild_ready_timeout=0.05``) and the ``emulator`` pytest fixture
-(``from bot.emulator.testing import emulator`` in a conftest).
+(``from emulator.testing import emulator`` in a conftest).
 """
 
-from bot.emulator.commands import CommandStore
-from bot.emulator.emulator import DiscordEmulator, DiscordPatch
-from bot.emulator.errors import ApiError, EmulatorError
-from bot.emulator.gateway import GatewaySession
-from bot.emulator.interaction_records import InteractionRecord
-from bot.emulator.permissions import (
+from emulator.commands import CommandStore
+from emulator.emulator import DiscordEmulator, DiscordPatch
+from emulator.errors import ApiError, EmulatorError
+from emulator.gateway import GatewaySession
+from emulator.interaction_records import InteractionRecord
+from emulator.permissions import (
     DEFAULT_MEMBER_PERMISSIONS,
     GAME_BOT_PERMISSIONS,
     Perm,
 )
-from bot.emulator.records import (
+from emulator.records import (
     AttachmentRecord,
     ChannelRecord,
     ChannelType,
@@ -123,7 +123,7 @@ from bot.emulator.records import (
     Stats,
     UserRecord,
 )
-from bot.emulator.testing import FAST_CLIENT_OPTIONS, running_bot
+from emulator.testing import FAST_CLIENT_OPTIONS, running_bot
 
 __all__ = [
     "DEFAULT_MEMBER_PERMISSIONS",

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.emulator.errors import ApiError, invalid_form
-from bot.emulator.records import COMPONENTS_V2
+from emulator.errors import ApiError, invalid_form
+from emulator.records import COMPONENTS_V2
 
 CONTENT_MAX = 2000
 EMBEDS_MAX = 10

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-from bot.emulator.permissions import GAME_BOT_PERMISSIONS
+from emulator.permissions import GAME_BOT_PERMISSIONS
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.emulator.permissions import ALL_PERMISSIONS
-from bot.emulator.records import (
+from emulator.permissions import ALL_PERMISSIONS
+from emulator.records import (
     AttachmentRecord,
     ChannelRecord,
     ChannelType,

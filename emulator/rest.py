@@ -22,15 +22,15 @@ from typing import Any
 from aiohttp import BodyPartReader, web
 from multidict import MultiMapping
 
-from bot.emulator import payloads
-from bot.emulator.errors import (
+from emulator import payloads
+from emulator.errors import (
     ApiError,
     invalid_form,
     missing_permissions,
     unknown_channel,
     unknown_message,
 )
-from bot.emulator.interaction_records import (
+from emulator.interaction_records import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     AUTOCOMPLETE_RESULT,
@@ -43,8 +43,8 @@ from bot.emulator.interaction_records import (
     UPDATE_MESSAGE,
     InteractionRecord,
 )
-from bot.emulator.permissions import Perm, has
-from bot.emulator.records import (
+from emulator.permissions import Perm, has
+from emulator.records import (
     EPHEMERAL,
     LOADING,
     ChannelRecord,
@@ -52,8 +52,8 @@ from bot.emulator.records import (
     MessageRecord,
     UploadedFile,
 )
-from bot.emulator.state import EmulatorState
-from bot.emulator.validation import (
+from emulator.state import EmulatorState
+from emulator.validation import (
     check_channel_name,
     check_choices,
     check_command_choices,
