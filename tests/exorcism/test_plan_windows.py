@@ -18,6 +18,7 @@ from typing import Any
 from rules.core.types import act
 from rules.exorcism import engine as E
 from rules.exorcism.content import default_pack
+from rules.exorcism.engine import core as engine_core
 from rules.exorcism.game import GAME
 from rules.exorcism.state import ExorcismState
 from tests.exorcism.helpers import (
@@ -247,7 +248,8 @@ def _hidden(st: ExorcismState, monkeypatch: Any) -> None:
     pack = E.pack_for(None)
     hidden = pack.model_copy(update={"options": pack.options.model_copy(
         update={"hidden_plans": True})})
-    monkeypatch.setattr(E, "pack_for", lambda path: hidden)
+    # Patched where the engine reads it: `Engine.__init__` lives in the engine's core part.
+    monkeypatch.setattr(engine_core, "pack_for", lambda path: hidden)
 
 
 def test_EX_VIS_16_hidden_plans_windows_never_tell_the_ghost_who_holds_what(monkeypatch) -> None:

@@ -1,0 +1,166 @@
+"""Engine basics: the state it wraps, events, prompts, names and small readings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.core.types import PUBLIC, Audience, Event, Prompt
+from rules.exorcism.content import (
+    Character,
+    Modifier,
+    Room,
+)
+from rules.exorcism.engine.board import (
+    GHOSTS,
+    LOG_SIZE,
+    geometry,
+    pack_for,
+)
+from rules.exorcism.state import ExorcismState, InvestigatorState, Step
+
+if TYPE_CHECKING:
+    from rules.exorcism.engine import Engine
+
+
+class Basics:
+    """The part of `Engine` this module holds (see the module's docstring)."""
+
+    def __init__(self: Engine, state: ExorcismState) -> None:
+        self.st = state
+        self.pack = pack_for(state.pack_path)
+        self.geo = geometry(self.pack)
+        self.opts = self.pack.options
+        self.events: list[Event] = []
+
+
+    # ------------------------------------------------------------------ small helpers
+    def emit(self: Engine, text: str, kind: str = "info", audience: Audience = PUBLIC,
+             **data: Any) -> None:
+        self.events.append(Event(kind=kind, text=text, audience=audience, data=data))
+        if audience == PUBLIC:
+            self.st.log.append(text)
+            if len(self.st.log) > LOG_SIZE:
+                del self.st.log[: len(self.st.log) - LOG_SIZE]
+
+    def later(self: Engine, *steps: Step) -> None:
+        """Queue steps to run next, before anything already queued, in the given order."""
+        self.st.queue[0:0] = list(steps)
+
+    def push_prompt(self: Engine, kind: str, seats: list[str], text: str, **data: Any) -> None:
+        self.st.prompt_seq += 1
+        self.st.prompts.append(
+            Prompt(id=f"p{self.st.prompt_seq}", kind=kind, seats=seats, text=text, data=data)
+        )
+
+    @property
+    def solo(self: Engine) -> bool:
+        return self.st.mode == "solo"
+
+    @property
+    def ova(self: Engine) -> bool:
+        return self.st.mode == "one_vs_all"
+
+    def character(self: Engine, char_id: str) -> Character:
+        return self.pack.character(char_id)
+
+    def inv(self: Engine, inv_id: str) -> InvestigatorState:
+        return self.st.investigators[inv_id]
+
+    def char_name(self: Engine, char_id: str | None) -> str:
+        return self.character(char_id).name if char_id else "a Wounded investigator"
+
+    def inv_name(self: Engine, inv: InvestigatorState) -> str:
+        return self.char_name(inv.character)
+
+    def cell_name(self: Engine, cid: str) -> str:
+        """How players read a cell: the face-up Room's name and its id, never a hidden face."""
+        cell = self.st.cells[cid]
+        if cell.kind == "attic":
+            return self.pack.layout.attic.name
+        if cell.kind == "foyer":
+            return self.pack.layout.foyer.name
+        if cell.face_down or cell.card is None:
+            return f"Locked Room ({cid})"
+        return f"{self.pack.room(cell.card).name} ({cid})"
+
+    def seat_label(self: Engine, seat: str) -> str:
+        if self.st.ghost_seat == seat:
+            return "Ghost player"
+        names = [self.char_name(i.character) for i in self.invs_of(seat) if i.character]
+        if names:
+            return " & ".join(names)
+        # Before a character is chosen (Solo's Primary): the role, never a number.
+        return "the Investigator player"
+
+    def invs_of(self: Engine, seat: str) -> list[InvestigatorState]:
+        return [i for i in self.st.investigators.values() if i.seat == seat]
+
+    def in_house(self: Engine, inv: InvestigatorState) -> bool:
+        return inv.character is not None and inv.cell is not None and not inv.escaped
+
+    def active_invs(self: Engine) -> list[InvestigatorState]:
+        return [i for i in self.st.investigators.values() if self.in_house(i)]
+
+    def ghost_cells(self: Engine) -> set[str]:
+        return {c for c in self.st.ghosts.values() if c is not None}
+
+    def ghosts_in(self: Engine, cid: str) -> list[str]:
+        return [g for g in GHOSTS if self.st.ghosts.get(g) == cid]
+
+    def room_of(self: Engine, cid: str) -> Room | None:
+        """The usable Room card on a cell: None on the Attic or a face-down Locked Room."""
+        cell = self.st.cells[cid]
+        if cell.card is None or cell.face_down:
+            return None
+        return self.pack.room(cell.card)
+
+    def turn_order(self: Engine) -> list[str]:
+        """Investigator seats clockwise from the active seat (EX-AMB-16)."""
+        seats = [s for s in self.st.seats if s != self.st.ghost_seat]
+        if self.st.active in seats:
+            i = seats.index(self.st.active)
+            seats = seats[i:] + seats[:i]
+        return seats
+
+    def track_value(self: Engine) -> int:
+        return self.pack.clock.darkness_track[self.st.track_index]
+
+    def can_use_cards(self: Engine, inv: InvestigatorState) -> bool:
+        """Solo: only the Primary uses Tasks, Plans and Ongoing Abilities (EX-SOLO-03)."""
+        return not self.solo or inv.role == "primary"
+
+    def modifiers(self: Engine, inv: InvestigatorState) -> list[Modifier]:
+        mods: list[Modifier] = []
+        if inv.character:
+            mods.extend(self.character(inv.character).rules)
+        if self.can_use_cards(inv):
+            for tid in self.st.players[inv.seat].ongoing:
+                mods.extend(self.pack.task(tid).ongoing)
+        return mods
+
+    def move_range(self: Engine, inv: InvestigatorState) -> int:
+        return self.opts.move_range + sum(
+            m.delta for m in self.modifiers(inv) if m.kind == "move_range_delta"
+        )
+
+    def purify_amount(self: Engine, inv: InvestigatorState) -> int:
+        return max(
+            [self.opts.purify_amount]
+            + [m.n for m in self.modifiers(inv) if m.kind == "purify_amount"]
+        )
+
+    def has_trade_rule(self: Engine, inv: InvestigatorState) -> bool:
+        return any(m.kind == "trade_range" for m in self.modifiers(inv))
+
+    def trade_range(self: Engine, inv: InvestigatorState) -> int | None:
+        """None = any distance."""
+        best: int | None = self.opts.trade_range
+        for m in self.modifiers(inv):
+            if m.kind == "trade_range":
+                if m.range == "any":
+                    return None
+                best = max(best or 0, m.range)
+        return best
+
+    def unlock_free(self: Engine, inv: InvestigatorState) -> bool:
+        return any(m.kind == "unlock_cost" and m.cost == "free" for m in self.modifiers(inv))

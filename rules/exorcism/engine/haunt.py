@@ -1,0 +1,210 @@
+"""The Haunt phase: drawing and resolving Haunt cards, moving Ghosts, Darkness (EX-HAUNT-*)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.exorcism.engine.board import (
+    GHOST_NAMES,
+    GHOSTS,
+)
+from rules.exorcism.state import Step
+
+if TYPE_CHECKING:
+    from rules.exorcism.engine import Engine
+
+
+class HauntPhase:
+    """The part of `Engine` this module holds (see the module's docstring)."""
+
+    # ------------------------------------------------------------------ the Haunt deck
+    def draw_haunt(self: Engine) -> str | None:
+        st = self.st
+        if not st.haunt_deck and st.haunt_discard:
+            # EX-HAUNT-10: only the standard cards come back.
+            st.haunt_deck = list(st.haunt_discard)
+            st.haunt_discard = []
+            st.rng.shuffle(st.haunt_deck)
+            self.emit("The Haunt deck ran out: its standard cards are reshuffled.", "reshuffle")
+        return st.haunt_deck.pop() if st.haunt_deck else None
+
+    def haunt_card_text(self: Engine, card_id: str) -> str:
+        card = self.pack.haunt_card(card_id)
+        if card.kind == "haunt":
+            a = card.arrows
+            return (
+                f"Haunt card: Location {card.location}, Die Value {card.die_value}; "
+                f"Wraith {a.wraith}, Bull {a.bull}, Devourer {a.devourer}"
+            )
+        return {"darkness": "Darkness card", "bull": "Bull card", "devourer": "Devourer card"}[
+            card.kind
+        ]
+
+    def resolve_special(self: Engine, card_id: str) -> None:
+        """Darkness, Bull and Devourer cards (EX-HAUNT-05..07, EX-AMB-25); the card is already
+        out of the game (`reveal_haunt`)."""
+        st = self.st
+        card = self.pack.haunt_card(card_id)
+        if card.kind == "darkness":
+            last = len(self.pack.clock.darkness_track) - 1
+            st.track_index = min(st.track_index + 1, last)  # EX-DARK-02
+            self.emit(
+                f"Darkness card: the Darkness Track advances to {self.track_value()}.", "darkness"
+            )
+        elif card.kind in ("bull", "devourer"):
+            name = GHOST_NAMES[card.kind]
+            if st.exorcised:
+                self.emit(f"{name} card: the house is exorcised, it has no effect.", "ghost")
+            elif st.ghosts.get(card.kind) is None:
+                st.ghosts[card.kind] = "attic"
+                self.emit(f"{name} card: the {name} enters the house in the Attic.", "ghost")
+                # Our ruling on EX-GHOST-07 (rules.md, EX-GHOST-11): arriving in the Attic
+                # ends the Monster's movement there, so Characters in the Attic are Wounded.
+                self.later(*self.wound_check())
+
+    def step_haunt_draw(self: Engine, left: int) -> None:
+        if left <= 0:
+            return
+        st = self.st
+        if st.darkness_supply == 0 and self.opts.darkness_out_loss == "on_any_haunt_draw" and (
+            not self.ova
+        ):
+            self.lose("a Haunt card is drawn and no Darkness Tokens are left (EX-LOSE-01).")
+            return
+        card_id = self.draw_haunt()
+        if card_id is None:
+            return
+        self.later(Step(op="haunt_draw", args={"left": left - 1}))
+        self.reveal_haunt(card_id)
+        # EX-PROMPT-05 (a): Plans may answer the revealed card before it resolves.
+        self.later(Step(op="plan_window", args={"reason": "haunt", "card": card_id}),
+                   Step(op="haunt_resolve", args={"card": card_id}))
+
+    def reveal_haunt(self: Engine, card_id: str) -> None:
+        """Turn a drawn card face up: a standard card goes to the discard pile, a Darkness,
+        Bull or Devourer card out of the game (EX-AMB-10); it resolves in `step_haunt_resolve`."""
+        st = self.st
+        card = self.pack.haunt_card(card_id)
+        if card.kind != "haunt":
+            st.haunt_removed.append(card_id)
+            return
+        st.haunt_discard.append(card_id)
+        st.last_haunt = self.haunt_card_text(card_id)
+        self.emit(st.last_haunt + ".", "haunt_card")
+
+    def step_haunt_resolve(self: Engine, card: str) -> None:
+        face = self.pack.haunt_card(card)
+        if face.kind != "haunt":
+            self.resolve_special(card)
+            return
+        steps = self.move_ghosts(card)
+        self.later(*steps, Step(op="place_darkness", args={"location": face.location}))
+
+    def move_ghosts(self: Engine, card_id: str) -> list[Step]:
+        """EX-GHOST-03..07: every Ghost in the house moves, then the Wound check."""
+        st = self.st
+        card = self.pack.haunt_card(card_id)
+        if card.kind != "haunt" or st.exorcised:
+            return []
+        moved = []
+        for g in GHOSTS:
+            pos = st.ghosts.get(g)
+            if pos is None:
+                continue  # EX-HAUNT-09
+            direction = getattr(card.arrows, g)
+            steps = card.die_value if g == "bull" else 1  # EX-GHOST-05
+            new = self.geo.ghost_move(g, pos, direction, steps)
+            st.ghosts[g] = new
+            moved.append(f"{GHOST_NAMES[g]} → {self.cell_name(new)}")
+        if moved:
+            self.emit("The Ghosts move: " + "; ".join(moved) + ".", "ghosts_move")
+        return self.wound_check()
+
+    def wound_check(self: Engine) -> list[Step]:
+        """Every Character sharing a Room with a Ghost is Wounded (EX-GHOST-07, EX-AMB-16)."""
+        out: list[Step] = []
+        ghost_cells = self.ghost_cells()
+        if not ghost_cells:
+            return out
+        order = self.turn_order()
+        invs = sorted(
+            (i for i in self.active_invs() if i.cell in ghost_cells),
+            key=lambda i: (order.index(i.seat), 0 if i.role != "secondary" else 1),
+        )
+        for inv in invs:
+            cid = inv.cell
+            assert cid is not None
+            devour = "devourer" in self.ghosts_in(cid)
+            protected = False
+            for other in self.active_invs():
+                if other.cell != cid:
+                    continue
+                for m in self.modifiers(other):
+                    if m.kind == "protect_roommates" and (other.id != inv.id or m.protects_self):
+                        protected = True
+            if protected:
+                # The spec's Bodyguard text is silent on where the saved pawn goes; the
+                # rulebook FAQ wins: "Anytime an Ability or card stops a player from being
+                # Wounded, their Character Pawn is returned to the Foyer" (or an edge Room).
+                self.emit(f"{self.inv_name(inv)} is protected from the Wound.", "protected")
+                out.append(Step(op="relocate", args={"inv": inv.id}))
+            else:
+                out.append(Step(op="wound", args={"inv": inv.id, "devour": devour}))
+        return out
+
+    def step_place_darkness(self: Engine, location: int) -> None:
+        """Haunt the Rooms (EX-HAUNT-04 step 2, EX-HAUNT-08)."""
+        st = self.st
+        hit = []
+        for cid in self.geo.house:
+            cell = st.cells[cid]
+            if cell.face_down or cell.shrouded or cell.card is None:
+                continue
+            if self.pack.room(cell.card).location != location:
+                continue
+            if not self.place_token(cid):
+                return
+            hit.append(cid)
+        if hit:
+            self.emit(
+                f"Darkness spreads to every Room with Location {location}: "
+                + ", ".join(self.cell_name(c) for c in hit)
+                + ".",
+                "darkness_placed",
+            )
+
+    def place_token(self: Engine, cid: str) -> bool:
+        """One Darkness Token onto a Room; False when the game ended (EX-HAUNT-12, EX-DARK-05)."""
+        st = self.st
+        cell = st.cells[cid]
+        if st.darkness_supply <= 0:
+            if self.ova:
+                self.emit(f"No Darkness Token is left for {self.cell_name(cid)}.", "darkness")
+                return True  # EX-OVA-13
+            self.lose("a Darkness Token must be placed and none is left (EX-HAUNT-12).")
+            return False
+        st.darkness_supply -= 1
+        cell.darkness += 1
+        if cell.darkness >= self.opts.shroud_at:
+            return self.shroud_room(cid)
+        return True
+
+    def shroud_room(self: Engine, cid: str) -> bool:
+        """EX-DARK-04/05/07."""
+        st = self.st
+        cell = st.cells[cid]
+        if st.shrouds_left <= 0:
+            if not self.ova:
+                self.lose(
+                    f"{self.cell_name(cid)} takes its 4th Darkness Token and no Shrouded Room "
+                    "card is left (EX-DARK-05)."
+                )
+                return False
+        else:
+            st.shrouds_left -= 1
+        cell.shrouded = True
+        if self.opts.shroud_returns_darkness:
+            st.darkness_supply += cell.darkness
+            cell.darkness = 0
+        self.emit(f"{self.cell_name(cid)} is Shrouded: the Wraith has taken it.", "shroud")
+        return True
