@@ -64,6 +64,7 @@ CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {
 # is a part of (the parts never import the whole at run time, and the whole imports the parts).
 COMPOSED: dict[str, str] = {
     "rules.exorcism.engine": "the Exorcism engine, one module per phase of the game",
+    "rules.fourth_wall.engine": "the Fourth Wall engine, one module per phase of the game",
 }
 
 

@@ -162,7 +162,7 @@ def test_EX_LOBBY_02_ghost_seat_beyond_the_table_is_refused() -> None:
 def _prompt_kinds(game: str) -> set[str]:
     """Every prompt kind the engine's source can ask (ask/choose/push_prompt/Prompt(kind=))."""
     kinds: set[str] = set()
-    for path in (ROOT / "rules" / game).glob("*.py"):
+    for path in (ROOT / "rules" / game).rglob("*.py"):  # the engine is a package of phases
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call):
                 continue

@@ -1,0 +1,144 @@
+"""Horrors On the Streets: placing, removing, Defeat, attaching Marbles; "on" events."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.fourth_wall.state import (
+    HorrorOnStreets,
+    Step,
+)
+
+if TYPE_CHECKING:
+    from rules.fourth_wall.engine import Engine
+
+
+class Horrors:
+    """The part of `Engine` this module holds (see the module's docstring)."""
+
+    # ================================================================== horrors
+    def place_horror(self: Engine, hid: str, street: int | None = None) -> bool:
+        """Put a Horror On the Streets ({A}: on `street` or the lowest free one); Drained if its
+        Manifest Cost says Drain (FW-HORROR-06, FW-AMB-14). False if no Street is free."""
+        st = self.st
+        if self.alliance:
+            if street is None:
+                street = self.lowest_free_street()
+            if street is None:
+                return False
+        drained = self.horror(hid).manifest.drain
+        st.streets.append(HorrorOnStreets(id=hid, street=street, drained=drained))
+        if self.alliance:
+            st.streets.sort(key=lambda h: h.street or 0)
+        where = f" on Street {street}" if street is not None else ""
+        self.emit(f"{self.horror_name(hid)} is placed On the Streets{where}"
+                  + (" (Drained)." if drained else "."), "manifest", horror=hid)
+        return True
+
+    def lowest_free_street(self: Engine) -> int | None:
+        used = {h.street for h in self.st.streets}
+        for n in self.pack.street_numbers():
+            if n not in used:
+                return n
+        return None
+
+    def remove_horror(self: Engine, hid: str, to: str) -> None:
+        """Take a Horror off the Streets: its Attached Marbles are discarded; the Horror goes to
+        the discard / The Wall's hand / the deck (FW-HORROR-02/07/08, FW-SCOURGE-04)."""
+        st = self.st
+        h = self.on_streets(hid)
+        if h is None:
+            return
+        st.streets.remove(h)
+        st.marble_discard.extend(h.attached)
+        if to == "hand":
+            st.wall_hand.append(hid)
+        elif to == "deck":
+            st.horror_deck.append(hid)
+            st.rng.shuffle(st.horror_deck)
+        else:
+            st.horror_discard.append(hid)
+        if st.scourge == hid:
+            st.scourge = None
+            self.emit("The Scourge is no longer On the Streets: its card is set aside and "
+                      "Gates may be closed again.", "scourge")
+
+    def step_defeat(self: Engine, horror: str, deathrattle: bool) -> None:
+        """FW-HORROR-02: the Deathrattle first, then discard the Horror and its Marbles."""
+        st = self.st
+        if self.on_streets(horror) is None or horror in st.defeating:
+            return
+        st.defeating.append(horror)
+        self.emit(f"{self.horror_name(horror)} is Defeated!", "defeat", horror=horror)
+        steps: list[Step] = []
+        if deathrattle and self.horror(horror).deathrattle and not self.ignored("deathrattle"):
+            steps.extend(self.card_steps(f"deathrattle:{horror}", "wall", horror=horror))
+        steps.append(Step(op="defeat_done", args={"horror": horror}))
+        self.later(*steps)
+
+    def step_defeat_done(self: Engine, horror: str) -> None:
+        st = self.st
+        if horror in st.defeating:
+            st.defeating.remove(horror)
+        self.remove_horror(horror, "discard")
+        self.fire("horror_defeated")
+
+    def step_defeat_check(self: Engine, horror: str) -> None:
+        h = self.on_streets(horror)
+        if h is not None and horror not in self.st.defeating and self.is_defeated(h):
+            self.later(Step(op="defeat", args={"horror": horror, "deathrattle": True}))
+
+    def attach(self: Engine, marble: str, horror: str, inv: str | None) -> None:
+        """FW-ACT-05: Attach, resolve the Intervene Instructions, then the Defeat check."""
+        st = self.st
+        h = self.on_streets(horror)
+        if h is None:  # pragma: no cover - callers check
+            st.marble_discard.append(marble)
+            return
+        h.attached.append(marble)
+        self.emit(f"{self.marble_name(marble)} is Attached to {self.horror_name(horror)}.",
+                  "attach", marble=marble, horror=horror)
+        steps: list[Step] = []
+        if self.marble(marble).intervene and not self.ignored("intervene"):
+            steps.extend(self.card_steps(f"intervene:{marble}", "investigators", inv=inv,
+                                         horror=horror, marble=marble))
+        steps.append(Step(op="defeat_check", args={"horror": horror}))
+        self.later(*steps)
+
+    def take_marble(self: Engine, mid: str) -> None:
+        """Remove a Marble from wherever it is (hand, limbo, a Horror, Anchored)."""
+        st = self.st
+        for inv in st.investigators:
+            if mid in inv.hand:
+                inv.hand.remove(mid)
+                return
+        if mid in st.in_play:
+            st.in_play.remove(mid)
+            return
+        if mid in st.anchored:
+            st.anchored.remove(mid)
+            return
+        for h in st.streets:
+            if mid in h.attached:
+                h.attached.remove(mid)
+                return
+
+    def street_marbles(self: Engine, source: str = "any") -> list[str]:
+        out: list[str] = []
+        if source in ("attached", "any"):
+            for h in self.st.streets:
+                out.extend(h.attached)
+        if source in ("anchored", "any"):
+            out.extend(self.st.anchored)
+        return out
+
+
+    # ================================================================== events ("on")
+    def fire(self: Engine, event: str) -> None:
+        """Resolve every active ``on`` modifier for `event` (FW-WALL-16 Auras, Street 5 ...)."""
+        steps: list[Step] = []
+        for src, m, this, owner, side in self.mods("on"):
+            if m.event == event:
+                steps.extend(self.card_steps(f"mod:{src}", side, horror=this, inv=owner))
+        if steps:
+            self.later(*steps)

@@ -1,0 +1,167 @@
+"""The Investigators' actions: Search, Intervene, Utilise and the rest (FW-AP-*)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.core.errors import IllegalAction
+from rules.core.types import Action, act
+from rules.fourth_wall import actions as K
+from rules.fourth_wall.state import (
+    InvestigatorState,
+    Step,
+)
+
+if TYPE_CHECKING:
+    from rules.fourth_wall.engine import Engine
+
+
+class InvestigatorActions:
+    """The part of `Engine` this module holds (see the module's docstring)."""
+
+    # ================================================================== Investigator actions
+    def main_actions(self: Engine, inv: InvestigatorState, budget: int) -> list[Action]:
+        """The Investigator actions `inv` can take with `budget` AP (FW-AP-02, FW-AMB-24);
+        ``pass`` not included."""
+        st = self.st
+        if inv.insane or not inv.card:
+            return []
+        out: list[Action] = []
+        iid = inv.id
+        hand = self.distinct(inv.hand)
+        cost = self.action_cost
+        if cost("search", inv) <= budget and self.can_draw_marble():
+            out.append(act(K.SEARCH, inv=iid))
+        if st.streets and cost("intervene", inv) <= budget:
+            out += [act(K.INTERVENE, inv=iid, marble=m) for m in hand]
+        if cost("utilise", inv) <= budget and not self.ignored("utilise"):
+            for m in hand:
+                card = self.marble(m)
+                if card.anchor or (card.utilise and self.card_usable(card.utilise, inv, m)):
+                    out.append(act(K.UTILISE, inv=iid, marble=m))
+        if cost("give_or_trade", inv) <= budget and inv.hand:
+            partners = self.sane(exclude=iid)
+            out += [act(K.GIVE, inv=iid, to=p.id) for p in partners]
+            out += [act(K.TRADE, inv=iid, **{"with": p.id}) for p in partners if p.hand]
+        if cost("regroup", inv) <= budget:
+            out.append(act(K.REGROUP, inv=iid))
+        if (st.gates and not self.scourge_blocks() and cost("close_gate", inv) <= budget
+                and self.meets(inv.hand)):
+            out.append(act(K.CLOSE_GATE, inv=iid))
+        mine = self.investigator_card(inv.card)
+        if cost("exploit", inv) <= budget and self.card_usable(mine.exploit.instruction, inv):
+            out.append(act(K.EXPLOIT, inv=iid))
+        if (iid not in st.uniques_used and cost("unique", inv) <= budget
+                and self.card_usable(mine.unique.instruction, inv)):
+            out.append(act(K.UNIQUE, inv=iid))
+        return out
+
+    COST_NAME = {K.SEARCH: "search", K.INTERVENE: "intervene", K.UTILISE: "utilise",
+                 K.GIVE: "give_or_trade", K.TRADE: "give_or_trade", K.REGROUP: "regroup",
+                 K.CLOSE_GATE: "close_gate", K.EXPLOIT: "exploit", K.UNIQUE: "unique"}
+
+    def do_main(self: Engine, inv: InvestigatorState, action: Action, pool: str) -> list[Step]:
+        """Pay for an Investigator action and return the steps that resolve it, ending with
+        the end-of-Action checks."""
+        st = self.st
+        kind = action.kind
+        cost = self.action_cost(self.COST_NAME[kind], inv)
+        if pool == "turn":
+            st.ap -= cost
+        elif pool == "grant":
+            st.grants[-1].ap -= cost
+        iid = inv.id
+        name = self.inv_name(inv)
+        end = Step(op="end_action")
+        if kind == K.SEARCH:
+            self.emit(f"{name} Searches.", "search")
+            return [Step(op="draw_n", args={"inv": iid, "n": 1}), end]
+        if kind == K.INTERVENE:
+            return [Step(op="intervene", args={"inv": iid, "marble": action.p("marble")}), end]
+        if kind == K.UTILISE:
+            mid = str(action.p("marble"))
+            inv.hand.remove(mid)
+            st.in_play.append(mid)
+            self.emit(f"{name} Utilises {self.marble_name(mid)}: "
+                      f"{self.marble(mid).text}", "utilise", marble=mid)
+            return [*self.card_steps(f"utilise:{mid}", "investigators", inv=iid, marble=mid),
+                    Step(op="utilise_done", args={"marble": mid}), end]
+        if kind == K.GIVE:
+            return [Step(op="give_pick", args={"inv": iid, "to": action.p("to"), "pool": pool,
+                                               "cost": cost}), end]
+        if kind == K.TRADE:
+            return [Step(op="trade_mine", args={"inv": iid, "with": action.p("with"),
+                                                "pool": pool, "cost": cost}), end]
+        if kind == K.REGROUP:
+            return [Step(op="regroup", args={"inv": iid, "draw": self.opts.regroup_draw,
+                                             "optional": False}), end]
+        if kind == K.CLOSE_GATE:
+            return [Step(op="close_select", args={
+                "inv": iid, "pool": pool, "cost": cost, "selected": [], "distinct": 3,
+                "n": 1, "cancellable": True}), end]
+        if kind == K.EXPLOIT:
+            self.emit(f"{name} Exploits the Rift.", "exploit")
+            return [*self.card_steps(f"exploit:{iid}", "investigators", inv=iid),
+                    Step(op="exploit_doom", args={"inv": iid}), end]
+        if kind == K.UNIQUE:
+            st.uniques_used.append(iid)
+            self.emit(f"{name} uses the Unique Action.", "unique")
+            return [*self.card_steps(f"unique:{iid}", "investigators", inv=iid), end]
+        raise IllegalAction("Unknown action.", "FW-ACT-09")  # pragma: no cover
+
+    def step_intervene(self: Engine, inv: str, marble: str, horror: str | None = None) -> None:
+        i = self.inv(inv)
+        if marble not in i.hand:
+            return
+        if not self.st.streets:  # pragma: no cover - offered only with a Horror out
+            return
+        if horror is None:
+            self.choose(i.seat, "choose_horror", f"Attach {self.marble_name(marble)} to which "
+                        "Horror?", [act(K.CHOOSE_HORROR, horror=h.id) for h in self.st.streets],
+                        Step(op="intervene", args={"inv": inv, "marble": marble}), "horror",
+                        public_text=f"{self.inv_name(i)} Intervenes: choose the Horror.",
+                        seat_only=True)
+            return
+        i.hand.remove(marble)
+        self.emit(f"{self.inv_name(i)} Intervenes.", "intervene")
+        self.attach(marble, horror, inv)
+
+    def step_utilise_done(self: Engine, marble: str) -> None:
+        """FW-ACT-06 (c) / FW-TERM-02: discard the Utilised Marble, or Anchor it."""
+        st = self.st
+        if marble not in st.in_play:
+            return
+        st.in_play.remove(marble)
+        if self.marble(marble).anchor:
+            st.anchored.append(marble)
+            self.emit(f"{self.marble_name(marble)} is Anchored to the Streets.", "anchor")
+        else:
+            st.marble_discard.append(marble)
+
+    def step_exploit_doom(self: Engine, inv: str) -> None:
+        """FW-ACT-02 (b) / FW-DOOM-03: +Doom right after Exploit the Rift."""
+        n = self.opts.exploit_doom + sum(m.n for _, m, _, _, _ in self.mods("exploit_doom_delta"))
+        if n > 0:
+            self.gain_doom(n, "Exploit the Rift")
+
+    def step_grant_prompt(self: Engine, answer: dict[str, Any] | None = None) -> None:
+        """FW-PROMPT-24: the granted Investigator takes actions worth the granted AP."""
+        st = self.st
+        if not st.grants:
+            return
+        g = st.grants[-1]
+        inv = self.inv(g.inv)
+        if answer is not None:
+            action = Action(kind=answer["kind"], params=answer["params"])
+            if action.kind == K.PASS:
+                st.grants.pop()
+                return
+            self.later(*self.do_main(inv, action, "grant"), Step(op="grant_prompt"))
+            return
+        options = self.main_actions(inv, g.ap)
+        if not options:
+            st.grants.pop()
+            return
+        options.append(act(K.PASS, inv=inv.id))
+        self.ask(inv.seat, "granted", f"{self.inv_name(inv)} may take {g.ap} AP of actions "
+                 "out of sequence now.", options, Step(op="grant_prompt"), purpose="grant")

@@ -1,0 +1,146 @@
+"""Conditions and modifiers: what is in force now, costs, Defeat and Gate requirements."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from rules.fourth_wall.content import (
+    SYMBOLS,
+)
+from rules.fourth_wall.engine.board import (
+    ModSource,
+)
+from rules.fourth_wall.state import (
+    HorrorOnStreets,
+    InvestigatorState,
+)
+
+if TYPE_CHECKING:
+    from rules.fourth_wall.engine import Engine
+
+
+class Modifiers:
+    """The part of `Engine` this module holds (see the module's docstring)."""
+
+    # ================================================================== modifiers
+    def cond(self: Engine, c: Any) -> bool:
+        t = c.test
+        if t == "stage_at_least":
+            return self.stage_at_least(c.stage)
+        if t == "open_gates_at_least":
+            return len(self.st.gates) >= c.n
+        if t == "street_occupied":
+            return any(h.street == c.street for h in self.st.streets)
+        if t == "scourge_on_streets":
+            return (self.st.scourge is not None) == c.value
+        if t == "mode":
+            return bool(self.st.mode == c.mode)
+        return False  # pragma: no cover - the content vocabulary is closed
+
+    def conds(self: Engine, conds: Any) -> bool:
+        return all(self.cond(c) for c in conds)
+
+    def modifier_sources(self: Engine) -> list[ModSource]:
+        return self._all_mods().get("", [])
+
+    def mods(self: Engine, kind: str) -> list[ModSource]:
+        return self._all_mods().get(kind, [])
+
+    def _all_mods(self: Engine) -> dict[str, list[ModSource]]:
+        """The active modifiers grouped by kind ("" = all), recomputed only when something
+        they depend on changed (the Wall card's state, the Streets, Anchored Marbles, the
+        Investigators' cards and sanity, the stage, the Gates, The Scourge)."""
+        st = self.st
+        key = (st.revealed, st.wall_card, st.rank_index, len(st.gates), st.scourge,
+               tuple((h.id, h.street) for h in st.streets), tuple(st.anchored),
+               tuple((i.card, i.insane) for i in st.investigators))
+        if key != self._mods_key:
+            grouped: dict[str, list[ModSource]] = {"": self._compute_modifier_sources()}
+            for src in grouped[""]:
+                grouped.setdefault(src[1].kind, []).append(src)
+            self._mods = grouped
+            self._mods_key = key
+        return self._mods
+
+    def _compute_modifier_sources(self: Engine) -> list[ModSource]:
+        """Every active standing rule: (source, modifier, its Horror "this", its owning
+        investigator, side). Auras after An Eye Opens (FW-TRACK-03), Street Auras while
+        occupied (FW-STREET-01), Anchored Marbles (FW-TERM-02), Horrors' own rules, the
+        Scourge (FW-GAP-05) and Investigator cards."""
+        st = self.st
+        out: list[ModSource] = []
+        if st.revealed and st.wall_card:
+            for i, m in enumerate(self.wall().aura):
+                out.append((f"aura:{i}", m, None, None, "wall"))
+        for h in st.streets:
+            if h.street is not None and self.alliance:
+                for i, m in enumerate(self.pack.street(h.street).aura):
+                    out.append((f"street:{h.street}:{i}", m, h.id, None, "wall"))
+            for i, m in enumerate(self.horror(h.id).modifiers):
+                out.append((f"hmod:{h.id}:{i}", m, h.id, None, "wall"))
+        if self.conflict and st.scourge is not None:
+            for i, m in enumerate(self.pack.scourge.modifiers):
+                out.append((f"scourge:{i}", m, st.scourge, None, "wall"))
+        for mid in st.anchored:
+            for i, m in enumerate(self.marble(mid).anchored):
+                out.append((f"anchor:{mid}:{i}", m, None, None, "investigators"))
+        for inv in st.investigators:
+            if inv.card and not inv.insane:
+                for i, m in enumerate(self.investigator_card(inv.card).modifiers):
+                    out.append((f"imod:{inv.id}:{i}", m, None, inv.id, "investigators"))
+        return [s for s in out if self.conds(s[1].only_if)]
+
+    def ignored(self: Engine, instruction_kind: str) -> bool:
+        return any(s[1].instruction == instruction_kind
+                   for s in self.mods("ignore_instruction_kind"))
+
+    def action_cost(self: Engine, name: str, inv: InvestigatorState) -> int:
+        """AP cost of an Investigator action with every cost modifier (never below 0)."""
+        if name in ("unique", "exploit"):
+            card = self.investigator_card(inv.card or "")
+            base = card.unique.cost if name == "unique" else card.exploit.cost
+        else:
+            base = getattr(self.opts.action_costs, name)
+        for _, m, _, owner, _ in self.mods("action_cost_delta"):
+            if m.action == name and (owner is None or owner == inv.id):
+                base += m.n
+        return max(0, base)
+
+    def defeat_cost(self: Engine, hid: str) -> Counter[str]:
+        """FW-HORROR-04: the effective Defeat Cost (printed + every active modifier)."""
+        cost: Counter[str] = Counter(self.horror(hid).defeat)
+        for _, m, this, _, _ in self.mods("defeat_cost_delta"):
+            if m.scope == "all_on_streets" or this == hid:
+                cost[m.symbol] += m.n
+        return cost
+
+    def attached_symbols(self: Engine, h: HorrorOnStreets) -> Counter[str]:
+        c: Counter[str] = Counter()
+        for mid in h.attached:
+            c.update(self.marble(mid).symbols)
+        return c
+
+    def is_defeated(self: Engine, h: HorrorOnStreets) -> bool:
+        """FW-HORROR-01: every Symbol of the Defeat Cost negated by an Attached one."""
+        att = self.attached_symbols(h)
+        return all(att[s] >= n for s, n in self.defeat_cost(h.id).items())
+
+    def gate_requirement(self: Engine, distinct: int = 3) -> tuple[int, Counter[str]]:
+        extra: Counter[str] = Counter()
+        for _, m, _, _, _ in self.mods("gate_requirement_extra"):
+            extra[m.symbol] += m.n
+        return distinct, extra
+
+    def meets(self: Engine, marbles: list[str], distinct: int = 3) -> bool:
+        """Close a Gate: the Marbles show `distinct` different Symbols plus every Aura extra
+        (FW-ACT-01 a, g)."""
+        need, extra = self.gate_requirement(distinct)
+        have: Counter[str] = Counter()
+        for mid in marbles:
+            have.update(self.marble(mid).symbols)
+        for s, n in extra.items():
+            have[s] -= n
+            if have[s] < 0:
+                return False
+        return sum(1 for s in SYMBOLS if have[s] > 0) >= need
