@@ -65,6 +65,7 @@ CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {
 COMPOSED: dict[str, str] = {
     "rules.exorcism.engine": "the Exorcism engine, one module per phase of the game",
     "rules.fourth_wall.engine": "the Fourth Wall engine, one module per phase of the game",
+    "rules.presence.engine": "The Presence's engine, one module per phase of the game",
 }
 
 

@@ -1,0 +1,167 @@
+"""Fear, knock-outs and succumbing (P-FEAR-*, P-KO-*)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.core.types import Prompt
+from rules.presence.state import (
+    Step,
+)
+
+if TYPE_CHECKING:
+    from rules.presence.engine import Engine
+
+
+class Fear:
+    """The part of `Engine` this module holds (see the module's docstring)."""
+
+    # ------------------------------------------------------------------ fear, KO, succumb
+    def suffer_fear(self: Engine, seat: str, n: int, by: str = "any") -> None:
+        """P-FEAR-01..04: one step per point; at the end: knocked out, nerve -1 or succumb."""
+        v = self.vis(seat)
+        track = self.pack.visitor(v.character).fear_track
+        suffered = 0
+        for _ in range(n):
+            if v.knocked_out or v.succumbed:
+                break  # P-FEAR-02 / P-FEAR-08
+            v.fear += 1
+            suffered += 1
+            if v.fear >= track:
+                v.fear = track
+                break
+        if not suffered:
+            return
+        self.emit(f"{self.name(seat)} suffers {suffered} fear ({v.fear}/{track}).", "fear",
+                  seat=seat)
+        bonus = suffered if self.pack.options.fear_bonus == "per_point" else 1
+        steps = [Step(op="fear_bonus", args={"room": v.room})] * bonus
+        if v.fear >= track:
+            steps.append(Step(op="knock_out", args={"seat": seat, "nerve": True}))
+        self.later(*steps)
+
+    def step_fear_bonus(self: Engine, room: str) -> None:
+        """PR-05: the spirit may +1 one die in the sufferer's room (even if lit)."""
+        cap = self.pack.options.max_presence
+        dice = [d for d in self.dice_in(room) if self.die(d).value < cap]
+        if not dice:
+            return
+        opts = [(str(d), f"+1 presence on {self.die_label(d)}") for d in dice]
+        opts.append(("no", "Decline"))
+        self.ask("fear_bonus", self.st.spirit_seat,
+                 f"Fear near your presence in the {self.room_name(room)}: increase a die by 1?",
+                 opts, "fear_bonus")
+
+    def on_fear_bonus(self: Engine, option: str, prompt: Prompt) -> None:
+        if option == "no":
+            return
+        d = int(option)
+        self.set_die(d, self.die(d).value + 1)
+        self.emit(f"The spirit feeds on the fear: {self.die_label(d)}.", "die")
+
+    def cure_fear(self: Engine, seat: str, n: int) -> None:
+        v = self.vis(seat)
+        before = v.fear
+        v.fear = max(0, v.fear - n)  # P-FEAR-07
+        if before != v.fear:
+            self.emit(f"{self.name(seat)} cures {before - v.fear} fear.", "fear")
+
+    def step_knock_out(self: Engine, seat: str, nerve: bool) -> None:
+        self.knock_out(seat, nerve)
+
+    def knock_out(self: Engine, seat: str, nerve: bool, succumb: bool = False) -> None:
+        """P-KO-02: end the action, discard the hand, trash fear cards, smother the candle,
+        end the turn (A-21: only on one's own turn); P-FEAR-03 nerve -1 or succumb."""
+        st = self.st
+        v = self.vis(seat)
+        if v.succumbed:
+            return
+        if not v.knocked_out:
+            v.knocked_out = True
+            self.emit(f"{self.name(seat)} is knocked out!", "ko", seat=seat)
+            st.clue_trash.extend(v.fear_cards)
+            v.fear_cards.clear()
+            v.candle_lit = False
+            clues = [c for c in v.hand if not self.is_action_card(c)]
+            for c in v.hand:
+                if self.is_action_card(c):
+                    self.to_action_discard(seat, c)
+            v.hand = list(clues)
+            # drop the rest of this visitor's own action (P-KO-02)
+            st.queue = [s for s in st.queue
+                        if not (s.op == "effects" and s.args["ctx"].get("self") == seat
+                                and s.args["ctx"].get("owner") == seat)]
+            st.prompts = [p for p in st.prompts
+                          if not (p.data.get("owner") == seat and seat in p.seats)]
+            steps = [Step(op="discard_clue", args={"seat": seat, "card": c}) for c in clues]
+            other = self.partner(seat)
+            if other is not None:  # P-2P-06: all clue cards of the shared hand go too
+                steps += [Step(op="discard_clue", args={"seat": other, "card": c})
+                          for c in self.vis(other).hand if not self.is_action_card(c)]
+            if nerve and not succumb:
+                steps.append(Step(op="ko_nerve", args={"seat": seat}))
+            if st.phase == "visitor" and st.active == seat:
+                steps.append(Step(op="end_turn_now", args={"seat": seat}))
+            self.later(*steps)
+        if succumb:
+            self.succumb(seat)
+
+    def step_ko_nerve(self: Engine, seat: str) -> None:
+        """P-FEAR-03 / P-SUCC-02: nerve -1; if it cannot, succumb."""
+        if self.st.nerve is None:
+            self.succumb(seat)
+        else:
+            self.adjust_track("nerve", -1, seat)
+
+    def step_end_turn_now(self: Engine, seat: str) -> None:
+        st = self.st
+        if st.phase == "visitor" and st.active == seat and st.actions_left >= 0:
+            st.queue = [s for s in st.queue if s.op != "effects"
+                        or s.args["ctx"].get("owner") != seat]
+            other = self.partner(seat)
+            if other is not None and self.can_switch(other):
+                # P-2P-06: the other character may still use the turn's main actions
+                st.active = other
+                st.must_rest = False
+                self.emit(f"{self.name(seat)} may no longer act this turn; "
+                          f"{self.name(other)} carries on (P-2P-06).", "turn")
+                return
+            self.end_visitor_turn()
+            st.actions_left = -1  # marks "turn already ending"
+
+    def succumb(self: Engine, seat: str) -> None:
+        """P-SUCC-03..05: knocked out for good; no longer a visitor; the bond returns."""
+        st = self.st
+        v = self.vis(seat)
+        if v.succumbed:
+            return
+        if not v.knocked_out:
+            self.knock_out(seat, nerve=False)
+        v.succumbed = True
+        if st.bonded == seat:
+            # the marker returns (P-SUCC-05), but the win test must still see who held it
+            v.succumbed_bonded = True
+            st.bonded = None
+        self.emit(f"{self.name(seat)} succumbs to the manor and is no longer a visitor!",
+                  "succumb", seat=seat)
+
+    def adjust_track(self: Engine, marker: str, delta: int, forced: str | None) -> None:
+        """P-TRACK-02/03/05, A-28: reduce toward time (lost on meeting it) or increase."""
+        st = self.st
+        val = getattr(st, marker)
+        if val is None:
+            if marker == "nerve" and delta < 0 and forced is not None:
+                self.succumb(forced)  # P-SUCC-02 (A-53: at once)
+            return
+        if delta > 0:
+            new = min(self.pack.hope_track.spaces, val + delta)
+            setattr(st, marker, new)
+            self.emit(f"{marker.capitalize()} increases to {new}.", "track")
+            return
+        new = val + delta
+        self.fire("track_reduced")
+        if new <= st.time:
+            self.lose_marker(marker)
+        else:
+            setattr(st, marker, new)
+            self.emit(f"{marker.capitalize()} is reduced to {new}.", "track")

@@ -1,0 +1,125 @@
+"""Unknown Threat: the visitors pick the scripts, the spirit builds its deck (P-UNK-*)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.core.types import Prompt
+from rules.presence.engine.board import (
+    UT_CLUES,
+    UT_HOPE,
+    UT_NERVE,
+)
+from rules.presence.state import (
+    Step,
+)
+
+if TYPE_CHECKING:
+    from rules.presence.engine import Engine
+
+
+class UnknownThreat:
+    """The part of `Engine` this module holds (see the module's docstring)."""
+
+    # ------------------------------------------------------------------ Unknown Threat
+    def ut_ask_script(self: Engine) -> None:
+        """P-UNK-01 (PR-24): the visitors pick 2 hope, then 3 nerve scripts, one per prompt;
+        any visitor may answer and each pick is public (H-09). Then the spirit draws one in
+        secret as usual (P-UNK-05) and the visitors choose their characters."""
+        st = self.st
+        ut = st.unknown_threat
+        assert ut is not None
+        hope = sum(1 for s in ut.scripts if self.pack.script(s).type == "hope")
+        kind = "hope" if hope < UT_HOPE else "nerve" \
+            if len(ut.scripts) < UT_HOPE + UT_NERVE else None
+        if kind is None:
+            st.display_scripts = sorted(ut.scripts)
+            deck = st.rng.shuffled(ut.scripts)
+            st.script = deck.pop()  # P-SETUP-25
+            st.script_pool = deck
+            self.emit("The visitors chose the scripts " + ", ".join(
+                self.pack.script(s).name for s in st.display_scripts)
+                + "; the spirit draws one in secret.", "setup")
+            self.ask_visitor(0)
+            return
+        # the chamber's room is in play from the start; its state is dealt later (P-CHAMBER-01)
+        chamber = self.pack.manor.chamber is not None and self.pack.manor.chamber.room in st.rooms
+        opts = [(s, f"{self.pack.script(s).name} ({self.pack.script(s).alignment}): "
+                 f"{self.pack.script(s).text or self.pack.script(s).top.text}")
+                for s in self.pack.scripts_of(kind, chamber=chamber) if s not in ut.scripts]
+        self.ask("setup", st.visitor_seats[0], f"Unknown Threat: choose a {kind} script "
+                 f"({len(ut.scripts) + 1} of {UT_HOPE + UT_NERVE}; P-UNK-01).", opts,
+                 "ut_script")
+        st.prompts[-1].seats = list(st.visitor_seats)  # any visitor may answer
+
+    def on_ut_script(self: Engine, option: str, prompt: Prompt) -> None:
+        ut = self.st.unknown_threat
+        assert ut is not None
+        ut.scripts.append(option)
+        sc = self.pack.script(option)
+        self.emit(f"The visitors choose the {sc.type} script {sc.name}.", "setup")
+        self.ut_ask_script()
+
+    def step_ut_spirit(self: Engine) -> None:
+        """P-UNK-03/04 (PR-24): the spirit builds a 12-card deck from all spirit cards (a
+        spirit, then one of its cards, per pick), then picks 5 spirit clues and one secret
+        card per trauma (A-47). Private prompts (H-39)."""
+        st = self.st
+        ut = st.unknown_threat
+        if ut is None:
+            return
+        pack = self.pack
+        size = len(pack.spirit_deck(st.spirit.character))
+        if len(ut.deck) < size:
+            opts = []
+            for sp in pack.spirits:
+                left = [c for c in pack.spirit_deck(sp.id) if c not in ut.deck]
+                if left:
+                    opts.append((sp.id, f"A card of {sp.name} ({len(left)} left)"))
+            self.later(Step(op="ut_spirit"))
+            self.ask("setup", st.spirit_seat, f"Unknown Threat: build your spirit deck, card "
+                     f"{len(ut.deck) + 1} of {size} — from whose cards? (P-UNK-03)", opts,
+                     "ut_group", private=True)
+            return
+        if len(ut.clues) < UT_CLUES:
+            opts = [(c.id, f"{c.name} ({pack.spirit(c.spirit).name}): {c.text}")
+                    for c in pack.spirit_clues if c.spirit is not None and c.id not in ut.clues]
+            self.later(Step(op="ut_spirit"))
+            self.ask("setup", st.spirit_seat, f"Unknown Threat: choose spirit clue "
+                     f"{len(ut.clues) + 1} of {UT_CLUES} for the bag (P-UNK-04).", opts,
+                     "ut_clue", private=True)
+            return
+        have = {pack.secret(s).trauma for s in ut.secrets}
+        trauma = next((s.trauma for s in pack.secrets if s.trauma not in have), None)
+        if trauma is not None:
+            opts = [(s.id, f"{s.name} (set {s.set})") for s in pack.secrets
+                    if s.trauma == trauma]
+            self.later(Step(op="ut_spirit"))
+            self.ask("setup", st.spirit_seat, f"Unknown Threat: choose your {trauma} secret "
+                     "card (one per trauma, P-UNK-04).", opts, "ut_secret", private=True)
+            return
+        self.emit("The spirit has built its deck and chosen its spirit clues and secret "
+                  "cards.", "setup")
+
+    def on_ut_group(self: Engine, option: str, prompt: Prompt) -> None:
+        ut = self.st.unknown_threat
+        assert ut is not None
+        opts = [(c, f"{self.card_name(c)}: {self.pack.spirit_card(c).top.text}")
+                for c in self.pack.spirit_deck(option) if c not in ut.deck]
+        self.ask("setup", self.st.spirit_seat, f"Unknown Threat: which card of "
+                 f"{self.pack.spirit(option).name}?", opts, "ut_card", private=True)
+
+    def on_ut_card(self: Engine, option: str, prompt: Prompt) -> None:
+        ut = self.st.unknown_threat
+        assert ut is not None
+        ut.deck.append(option)
+
+    def on_ut_clue(self: Engine, option: str, prompt: Prompt) -> None:
+        ut = self.st.unknown_threat
+        assert ut is not None
+        ut.clues.append(option)
+
+    def on_ut_secret(self: Engine, option: str, prompt: Prompt) -> None:
+        ut = self.st.unknown_threat
+        assert ut is not None
+        ut.secrets.append(option)
