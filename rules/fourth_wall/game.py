@@ -24,7 +24,6 @@ from rules.fourth_wall import words
 from rules.fourth_wall.actions import (
     HIDDEN_HAND_PROMPTS,
     INVESTIGATOR_PUBLIC,
-    SAFE_PUBLIC_KINDS,
     WALL_PUBLIC,
     WALL_PUBLIC_PROMPTS,
     describe_action,
@@ -185,7 +184,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             # Whether these answers happen to be safe depends on the hand (a window with
             # nothing to use, a selection that took every card): never show them publicly.
             return False
-        return all(a.kind in SAFE_PUBLIC_KINDS for a in self.legal_actions(state, seat))
+        # Close a Gate is offered only when the hand shows the Symbols: not "safe" (#14)
+        return all(a.kind in INVESTIGATOR_PUBLIC for a in self.legal_actions(state, seat))
 
     def public_actions(self, state: FourthWallState, seat: str) -> list[Action]:
         """Per action (issue #14), by kind and the public state only, never by a hand's
