@@ -167,10 +167,11 @@ SAFE_PUBLIC_KINDS: frozenset[str] = frozenset({
 })
 """Answer kinds whose labels never name a card in a hidden hand (`Game.public_choices`)."""
 
-INVESTIGATOR_PUBLIC: frozenset[str] = SAFE_PUBLIC_KINDS - {CLOSE_GATE}
+INVESTIGATOR_PUBLIC: frozenset[str] = SAFE_PUBLIC_KINDS - {CLOSE_GATE, EXPLOIT, UNIQUE}
 """An Investigator's kinds on the public board in Conflict (`Game.public_actions`): not Close a
-Gate, offered only when the hand shows enough Symbols (FW-ACT-01), which the Wall may not
-learn (FW-VIS-06)."""
+Gate, offered only when the hand shows enough Symbols (FW-ACT-01), nor Exploit the Rift and the
+Unique Action, offered only when their card can do something now (FW-AMB-16), which for some
+cards depends on the hand (a Close a Gate effect): the Wall may not learn it (FW-VIS-06)."""
 
 WALL_PUBLIC: frozenset[str] = frozenset({
     WRATH, BROOD, DELVE, TRIGGER, DESTROY, END_TURN, SCOURGE, KEEP_SCOURGE,
