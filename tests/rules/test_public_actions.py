@@ -166,3 +166,104 @@ def test_public_actions_name_nothing_hidden_and_do_not_depend_on_it(
             seat = rng.choice(awaited)
             st = game.apply(st, seat, rng.choice(game.legal_actions(st, seat))).state
     assert shown and redealt, "the walk never reached a public choice"
+
+
+def _walk_until(name: str, mode: str, n: int, found: Callable[[Any], str | None],
+                seeds: int = 6) -> tuple[Any, str]:
+    """The first state of a seeded random walk where `found(state)` names a seat."""
+    game = GAMES[name]
+    for seed in range(seeds):
+        st = game.setup([f"s{i}" for i in range(1, n + 1)], game.options_model(mode=mode), seed)
+        rng = Rng.from_seed(seed + 11)
+        for _ in range(3000):
+            if game.result(st) is not None:
+                break
+            seat = found(st)
+            if seat is not None:
+                return st, seat
+            who = rng.choice(sorted(game.to_act(st)))
+            st = game.apply(st, who, rng.choice(game.legal_actions(st, who))).state
+    raise AssertionError("no such moment reached")
+
+
+def _kinds(game: Game[Any, Any], st: Any, seat: str) -> tuple[set[str], set[str]]:
+    """(kinds on the public board, kinds only under My choices)."""
+    public = {a.kind for a in game.public_actions(st, seat)}
+    return public, {a.kind for a in game.legal_actions(st, seat)} - public
+
+
+def test_P_DISCORD_12_spirit_moves_dice_on_the_board_and_plays_cards_privately() -> None:
+    game = GAMES["presence"]
+
+    def spirit_turn(st: Any) -> str | None:
+        kinds = {a.kind for a in game.legal_actions(st, st.spirit_seat)}
+        return st.spirit_seat if {"move_die", "increase"} <= kinds and not st.prompts else None
+
+    st, seat = _walk_until("presence", "session", 3, spirit_turn)
+    public, private = _kinds(game, st, seat)
+    assert {"move_die", "end_spirit"} <= public
+    assert "increase" in private and not public & {"increase", "play_spirit", "whisper"}
+
+
+def test_P_DISCORD_12_a_visitors_hand_stays_private_its_basic_actions_go_public() -> None:
+    game = GAMES["presence"]
+
+    def playing(st: Any) -> str | None:
+        for seat in game.to_act(st):
+            if seat != st.spirit_seat and not st.prompts and any(
+                    a.kind == "play" for a in game.legal_actions(st, seat)):
+                return str(seat)
+        return None
+
+    st, seat = _walk_until("presence", "session", 4, playing)
+    public, private = _kinds(game, st, seat)
+    assert "play" in private and "play" not in public
+    assert "end_turn" in public and not game.public_choices(st, seat)
+
+
+def test_FW_VIS_36_close_a_gate_is_never_a_public_button_in_conflict() -> None:
+    game = GAMES["fourth_wall"]
+
+    def closing(st: Any) -> str | None:
+        for seat in game.to_act(st):
+            if any(a.kind == "close_gate" for a in game.legal_actions(st, seat)):
+                return str(seat)
+        return None
+
+    st, seat = _walk_until("fourth_wall", "conflict", 3, closing, seeds=12)
+    public, private = _kinds(game, st, seat)
+    assert "close_gate" in private and not public & {"close_gate", "exploit", "unique",
+                                                     "intervene", "utilise"}
+    assert not game.public_choices(st, seat)
+
+
+def test_FW_VIS_36_the_walls_turn_choices_are_public_manifest_is_not() -> None:
+    game = GAMES["fourth_wall"]
+
+    def manifesting(st: Any) -> str | None:
+        wall = st.wall_seat
+        if wall in game.to_act(st) and not st.prompts and any(
+                a.kind == "manifest" for a in game.legal_actions(st, wall)):
+            return str(wall)
+        return None
+
+    st, seat = _walk_until("fourth_wall", "conflict", 3, manifesting, seeds=12)
+    public, private = _kinds(game, st, seat)
+    assert "manifest" in private and "manifest" not in public
+    assert "end_turn" in public
+
+
+def test_EX_VIS_25_the_ghost_players_hand_stays_private_the_rest_is_public() -> None:
+    game = GAMES["exorcism"]
+
+    def haunting(st: Any) -> str | None:
+        ghost = st.ghost_seat
+        if ghost in game.to_act(st) and any(
+                a.kind == "ghost_darkness" for a in game.legal_actions(st, ghost)):
+            return str(ghost)
+        return None
+
+    st, seat = _walk_until("exorcism", "one_vs_all", 3, haunting)
+    public, private = _kinds(game, st, seat)
+    assert {"ghost_darkness"} <= private and not public & {"ghost_move", "ghost_darkness"}
+    assert "end_haunt" in public and not game.public_choices(st, seat)
