@@ -361,6 +361,8 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
             await menus.offer(interaction, gid, seat)
         pending_for(bot).played(interaction.token)
     except Exception as exc:
+        # A refused move is not "done": the menu's next refresh must not say it was.
+        delivery_for(bot).menus.unlabel(gid, seat)
         await pending_for(bot).not_played(interaction.token)
         await answer_error(interaction, exc)
 
@@ -567,6 +569,11 @@ class PrivateMenus:
                                          label=label)
         if old is not None and not same:
             await self._delete(old)
+
+    def unlabel(self, gid: int, seat: str) -> None:
+        ref = self.refs.get((gid, seat))
+        if ref is not None:
+            ref.label = ""
 
     async def offer(self, interaction: discord.Interaction[Any], gid: int, seat: str) -> None:
         """After a board press: the presser's next choices, if none of them is on the board."""
