@@ -117,6 +117,23 @@ async def test_an_open_private_menu_follows_the_game(table: Table) -> None:
     assert not table.emu.message(again.messages[-1].id).deleted
 
 
+async def test_a_board_press_that_leaves_only_private_choices_opens_the_menu(
+        table: Table) -> None:
+    """Issue #14: after Alice's public Wager, her next choices name cards in her hand; the
+    menu comes to her at once (only she sees it), so her next move is one click too."""
+    await _started(table)
+    res = await table.click(table.alice, table.board(), label="Wager 1")
+    await res.wait_done()
+    await table.emu.settle()
+    [menu] = [m for m in res.followups if not m.deleted]
+    assert menu.ephemeral and menu.interaction_user_id == str(table.alice.id)
+    assert [c for c in menu.custom_ids if c.startswith("hb:a:")]
+    assert "Wager" not in json.dumps(menu.components)
+    played = await table.click(table.alice, menu, menu.custom_ids[0])
+    await played.wait_done()
+    assert not played.errors and "Done: Play" in table.emu.message(menu.id).content
+
+
 async def test_stale_press_is_refused_kindly_and_changes_nothing(table: Table) -> None:
     await _started(table)
     board = table.board()
