@@ -1,6 +1,8 @@
 """Playing a game on Discord: restart-proof components, one play path, and event delivery.
 
-Every choice the engine offers becomes a button or a select built from `legal_actions`. Custom
+Every choice the engine offers becomes a button or a select built from `legal_actions`: the
+public part of the awaited player's choices (`Game.public_actions`) on the board post itself, one
+click; the rest in a private menu (**My choices**) that follows the game (`PrivateMenus`). Custom
 ids name the game, the seat and the decision the seat faced (`Game.decision_id`), so a press
 from an earlier turn is refused kindly and components keep working after a restart
 (`DynamicItem`s are matched by template, not by a live View).
@@ -544,8 +546,9 @@ class PrivateMenus:
 
     The newest menu of each seat is remembered (in memory: after a restart **My choices**
     opens a new one) with the newest token allowed to edit it. After every delivered move it is
-    edited to show the seat's choices now, so a player who opened it makes each further private
-    move with one click; when the seat has nothing to choose it says so in one line. A menu a
+    edited to show the seat's choices now while the game waits for the seat, so a player who
+    opened it makes each further private move with one click; when nothing waits for the seat
+    it says so in one line (no "✅" litter). A menu a
     newer one replaces is deleted. When a board button leaves its presser with choices that
     are all private, the menu is offered at once (an ephemeral follow-up of that press)."""
 
@@ -610,7 +613,9 @@ class PrivateMenus:
             if self.live(gid, seat) is None:
                 self.refs.pop((gid, seat), None)
                 continue
-            actions = ([] if over or not game.may_act(state, seat)
+            # Only an awaited seat's menu follows every move: an idle one is told once that
+            # nothing waits for it (its optional off-turn actions are a My choices press away).
+            actions = ([] if over or seat not in game.to_act(state)
                        else game.legal_actions(state, seat))
             done = f"Done: {ref.label}. " if ref.label else ""
             view: discord.ui.View | None = None
