@@ -1,6 +1,8 @@
 """Playing a game on Discord: restart-proof components, one play path, and event delivery.
 
-Every choice the engine offers becomes a button or a select built from `legal_actions`. Custom
+Every choice the engine offers becomes a button or a select built from `legal_actions`: the
+public part of the awaited player's choices (`Game.public_actions`) on the board post itself, one
+click; the rest in a private menu (**My choices**) that follows the game (`PrivateMenus`). Custom
 ids name the game, the seat and the decision the seat faced (`Game.decision_id`), so a press
 from an earlier turn is refused kindly and components keep working after a restart
 (`DynamicItem`s are matched by template, not by a live View).
@@ -32,6 +34,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from bot import limits, renderpool
 from bot.limits import clip
@@ -284,6 +288,17 @@ def table_buttons(gid: int) -> discord.ui.View:
     return view
 
 
+def board_actions(game: Game[Any, Any], state: Any, seat: str, awaited: list[str],
+                  users: dict[str, int | None]) -> list[Action]:
+    """`seat`'s choices that are buttons on the public board post: the public part of its
+    legal actions (`Game.public_actions`) when it alone is awaited and a person plays it. The
+    rest are read under **My choices**, whose button every board post carries whatever the
+    seat holds, so its presence tells nobody anything."""
+    if awaited != [seat] or not users.get(seat):
+        return []
+    return game.public_actions(state, seat)
+
+
 # ---- the play path ---------------------------------------------------------------------
 
 
@@ -334,15 +349,22 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
         if not matches:
             raise TableError("That choice is no longer available. Press **My choices** "
                              "for what you can do now.")
-        await play(interaction, record, matches[0], expected_version=state.step)
         message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            # An ephemeral menu is done once used: say so and take its buttons away.
-            label = game.describe(state, seat, matches[0])
-            await interaction.edit_original_response(
-                content=clip(f"✅ {label}", limits.CONTENT), view=None)
+        menus = delivery_for(bot).menus
+        on_menu = message is not None and message.flags.ephemeral
+        if on_menu and message is not None:
+            # The used menu is not left behind as litter: it follows the game (this press's
+            # token can edit it for 15 minutes), showing the seat's next choices, or a line
+            # saying there are none, once the move is delivered (`PrivateMenus.refresh`).
+            await menus.keep(gid, seat, interaction.token, message.id, original=True,
+                       label=game.describe(state, seat, matches[0]))
+        await play(interaction, record, matches[0], expected_version=state.step)
+        if not on_menu:
+            await menus.offer(interaction, gid, seat)
         pending_for(bot).played(interaction.token)
     except Exception as exc:
+        # A refused move is not "done": the menu's next refresh must not say it was.
+        delivery_for(bot).menus.unlabel(gid, seat)
         await pending_for(bot).not_played(interaction.token)
         await answer_error(interaction, exc)
 
@@ -359,7 +381,9 @@ async def turn_page(interaction: discord.Interaction[Any], gid: int, seat: str, 
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
         record, game, state = await current_choice(interaction, gid, seat, decision)
-        actions = game.legal_actions(state, seat)
+        # A menu pages through all the seat's choices; the board's More… through the board's.
+        actions = (game.legal_actions(state, seat) if in_place
+                   else game.public_actions(state, seat))
         view = action_view(gid, game, state, seat, actions, extras=False, epoch=record.epoch,
                            page=page)
         if in_place:
@@ -475,14 +499,183 @@ async def show_choices(interaction: discord.Interaction[Any], gid: int) -> None:
     if not actions:
         await reply(interaction, f"Nothing for you to do right now; {game.waiting_text(state)}")
         return
-    prompt = game.prompt_text(state, seat)
-    text = prompt or f"Your choices, {game.seat_label(state, seat)}:"
-    if is_guided(record, game):
+    text, view = menu_content(game, state, seat, gid, record.epoch, actions,
+                              guided=is_guided(record, game))
+    try:
+        menu = await interaction.followup.send(text, view=view, ephemeral=True, wait=True)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+        return
+    # The deferred "thinking…" reply became the menu: it is this interaction's @original.
+    await delivery_for(bot).menus.keep(gid, seat, interaction.token, menu.id, original=True,
+                                 shown=menu_key(game, state, seat, record.epoch, actions))
+
+
+def menu_content(game: Game[Any, Any], state: Any, seat: str, gid: int, epoch: int,
+                 actions: list[Action], guided: bool = False) -> tuple[str, discord.ui.View]:
+    """A private menu: the question (or "Your choices") and every choice of `seat`; at a
+    guided table also why it matters."""
+    text = game.prompt_text(state, seat) or f"Your choices, {game.seat_label(state, seat)}:"
+    if guided:
         # Only this seat reads it: the hint may explain a hidden prompt's purpose too.
         hint = game.guide_text(state, seat, private=True)
         text = f"{text}\n{'' if game.plain_words(state) else '💡 '}{hint}" if hint else text
-    await reply(interaction, text, view=action_view(gid, game, state, seat, actions,
-                                                     extras=False, epoch=record.epoch))
+    return clip(text, limits.CONTENT), action_view(gid, game, state, seat, actions,
+                                                   extras=False, epoch=epoch)
+
+
+def menu_key(game: Game[Any, Any], state: Any, seat: str, epoch: int,
+             actions: list[Action]) -> str:
+    """What a private menu shows, to skip edits that would change nothing."""
+    return _decision_token(game.decision_id(state, seat), epoch) + ":" + ",".join(
+        action_hash(a) for a in actions)
+
+
+MENU_TOKEN_LIFE = 14 * 60.0
+"""Seconds an interaction token may still edit its messages (Discord allows 15 minutes)."""
+
+
+@dataclass
+class MenuRef:
+    """One seat's private menu: the ephemeral message and the token that may edit it."""
+
+    token: str
+    message_id: int
+    original: bool  # the token's @original (else one of its follow-ups)
+    at: float
+    shown: str = ""
+    label: str = ""  # the choice just made on it, for its "done" line
+
+
+class PrivateMenus:
+    """Private menus (**My choices**) that follow the game instead of piling up (issue #14).
+
+    The newest menu of each seat is remembered (in memory: after a restart **My choices**
+    opens a new one) with the newest token allowed to edit it. After every delivered move it is
+    edited to show the seat's choices now while the game waits for the seat, so a player who
+    opened it makes each further private move with one click; when nothing waits for the seat
+    it says so in one line (no "✅" litter). A menu a
+    newer one replaces is deleted. When a board button leaves its presser with choices that
+    are all private, the menu is offered at once (an ephemeral follow-up of that press)."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self.refs: dict[tuple[int, str], MenuRef] = {}
+
+    def live(self, gid: int, seat: str) -> MenuRef | None:
+        ref = self.refs.get((gid, seat))
+        if ref is None or asyncio.get_running_loop().time() - ref.at > MENU_TOKEN_LIFE:
+            return None
+        return ref
+
+    async def keep(self, gid: int, seat: str, token: str, message_id: int, *, original: bool,
+                   shown: str = "", label: str = "") -> None:
+        old = self.refs.get((gid, seat))
+        same = old is not None and old.message_id == message_id
+        self.refs[(gid, seat)] = MenuRef(token, message_id, original,
+                                         asyncio.get_running_loop().time(),
+                                         shown=old.shown if same and old else shown,
+                                         label=label)
+        if old is not None and not same:
+            await self._delete(old)
+
+    def unlabel(self, gid: int, seat: str) -> None:
+        ref = self.refs.get((gid, seat))
+        if ref is not None:
+            ref.label = ""
+
+    async def offer(self, interaction: discord.Interaction[Any], gid: int, seat: str) -> None:
+        """After a board press: the presser's next choices, if none of them is on the board."""
+        if self.live(gid, seat) is not None:
+            return  # their open menu shows them already (refreshed with the move)
+        record = await self.bot.storage.get_game(gid)
+        if record is None or record.status != "active":
+            return
+        game = game_of(record)
+        state = await self.bot.tables.state(gid)
+        awaited = sorted(game.to_act(state), key=lambda s: _seat_index(state, s))
+        if seat not in awaited:
+            return
+        actions = game.legal_actions(state, seat)
+        users = await self.bot.tables.users_of(gid)
+        if not actions or board_actions(game, state, seat, awaited, users):
+            return
+        text, view = menu_content(game, state, seat, gid, record.epoch, actions,
+                                  guided=is_guided(record, game))
+        try:
+            menu = await interaction.followup.send(text, view=view, ephemeral=True, wait=True)
+        except discord.HTTPException:
+            log.info("game %s: could not offer %s its private choices", gid, seat)
+            return
+        await self.keep(gid, seat, interaction.token, menu.id, original=False,
+                  shown=menu_key(game, state, seat, record.epoch, actions))
+
+    async def refresh(self, record: GameRecord, state: Any) -> None:
+        """After a move: every live menu of this game shows its seat's choices now."""
+        game = game_of(record)
+        over = record.status != "active" or game.result(state) is not None
+        for (gid, seat), ref in list(self.refs.items()):
+            if gid != record.id:
+                continue
+            if self.live(gid, seat) is None:
+                self.refs.pop((gid, seat), None)
+                continue
+            # Only an awaited seat's menu follows every move: an idle one is told once that
+            # nothing waits for it (its optional off-turn actions are a My choices press away).
+            actions = ([] if over or seat not in game.to_act(state)
+                       else game.legal_actions(state, seat))
+            done = f"Done: {ref.label}. " if ref.label else ""
+            view: discord.ui.View | None = None
+            if over:
+                text, shown = f"{done}The game is over.", "over"
+            elif actions:
+                text, view = menu_content(game, state, seat, gid, record.epoch, actions,
+                                          guided=is_guided(record, game))
+                shown = menu_key(game, state, seat, record.epoch, actions)
+            else:
+                text = (f"{done}Nothing for you to choose right now; {game.waiting_text(state)} "
+                        "Your next choices will show here.")
+                shown = "idle"
+            if shown == ref.shown:
+                continue
+            try:
+                await self._edit(ref, clip(text, limits.CONTENT), view)
+            except discord.HTTPException:
+                self.refs.pop((gid, seat), None)
+                continue
+            ref.shown, ref.label = shown, ""
+            if over:
+                self.refs.pop((gid, seat), None)
+
+    def _app_id(self) -> int:
+        app_id = self.bot.application_id
+        assert app_id is not None  # set at login, before any interaction
+        return app_id
+
+    def _webhook(self, ref: MenuRef) -> discord.Webhook:
+        return discord.Webhook.from_state(
+            data={"id": self._app_id(), "type": 3, "token": ref.token},
+            state=self.bot._connection)
+
+    async def _edit(self, ref: MenuRef, text: str, view: discord.ui.View | None) -> None:
+        webhook = self._webhook(ref)
+        none = discord.AllowedMentions.none()
+        if not ref.original:
+            await webhook.edit_message(ref.message_id, content=text, view=view,
+                                       allowed_mentions=none)
+            return
+        with handle_message_parameters(content=text, view=view,
+                                       allowed_mentions=none) as params:
+            await async_context.get().edit_original_interaction_response(
+                self._app_id(), ref.token, session=webhook.session,
+                proxy=webhook.proxy, proxy_auth=webhook.proxy_auth, payload=params.payload)
+
+    async def _delete(self, ref: MenuRef) -> None:
+        """Take away a menu a newer one replaced (best effort: its token may be too old)."""
+        try:
+            await self._webhook(ref).delete_message(ref.message_id)
+        except discord.HTTPException:
+            log.info("could not delete a replaced private menu")
 
 
 # ---- guided play -------------------------------------------------------------------------
@@ -592,6 +785,9 @@ class Delivery:
         self._summaries: dict[tuple[int, str], SummaryDM] = {}
         # Cogs' own follow-ups of every delivered move (e.g. a game channel's permissions).
         self.after_hooks: list[AfterAction] = []
+        # Open private menus follow every delivered move (`PrivateMenus.refresh`).
+        self.menus = PrivateMenus(bot)
+        self.after_hooks.append(self.menus.refresh)
         # game id -> (version key, the full board's render): one render per version.
         self._full: dict[int, tuple[Any, asyncio.Future[bytes | None]]] = {}
 
@@ -962,9 +1158,10 @@ class Delivery:
                          users: dict[str, int | None]) -> discord.ui.View | None:
         if result is not None:
             return None
-        if len(awaited) == 1 and users.get(awaited[0]) and game.public_choices(state, awaited[0]):
-            return action_view(record.id, game, state, awaited[0],
-                               game.legal_actions(state, awaited[0]), epoch=record.epoch)
+        for seat in awaited:
+            public = board_actions(game, state, seat, awaited, users)
+            if public:
+                return action_view(record.id, game, state, seat, public, epoch=record.epoch)
         return table_buttons(record.id)
 
     async def board_file(self, record: GameRecord, game: Game[Any, Any], state: Any,

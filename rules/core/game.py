@@ -130,6 +130,18 @@ class Game(ABC, Generic[Opt, S]):
         """
         return True
 
+    def public_actions(self, state: S, seat: str) -> list[Action]:
+        """The part of `seat`'s legal actions that may be buttons on the public board post:
+        those whose labels reveal nothing hidden (move, search, end the turn). The rest are
+        read through **My choices** (an ephemeral menu). By default all of them when
+        `public_choices`, else none.
+
+        Which actions are public must not itself depend on hidden information (a "Play a card"
+        button shown only while the seat holds a playable card tells everyone so): decide by
+        the kind of action and the public state, never by what a hidden hand holds.
+        """
+        return self.legal_actions(state, seat) if self.public_choices(state, seat) else []
+
     def prompt_text(self, state: S, seat: str) -> str | None:
         """What `seat` is being asked right now, in a sentence (None: just list the choices)."""
         return None
