@@ -166,8 +166,8 @@ class Game(ABC, Generic[Opt, S]):
             extra = field.json_schema_extra
             if name == "mode" or (isinstance(extra, dict) and extra.get("lobby") is False):
                 continue
-            out.append((name.replace("_", " ").capitalize(), option_words(getattr(options,
-                                                                                  name))))
+            out.append((option_title(type(options), name),
+                        option_words(getattr(options, name))))
         return out
 
     def option_conflicts(self, options: Opt) -> list[str]:
@@ -347,6 +347,17 @@ _RULE_ID = re.compile(r"\s*[\(\[]?\b(?:[A-Z]{1,4}-)+[A-Z0-9]+(?:-[A-Z0-9]+)*\b[\
 def strip_rule_ids(text: str) -> str:
     """`text` without rule ids such as "(P-UPKEEP-02)" (for tables that asked for plain words)."""
     return re.sub(r"\s+([.,;:!?])", r"\1", _RULE_ID.sub("", text)).strip()
+
+
+def option_title(model: type[BaseModel], name: str) -> str:
+    """An option's name as players read it: the name its description opens with when that is
+    the option's own name ("True Horror: …" for `true_horror`), else the name in words."""
+    plain = name.replace("_", " ")
+    field = model.model_fields.get(name)
+    head = (field.description or "").split(":", 1)[0] if field is not None else ""
+    if head.lower() == plain.lower():
+        return head
+    return plain.capitalize()
 
 
 def option_words(value: Any) -> str:
