@@ -25,7 +25,7 @@ from __future__ import annotations
 import io
 import math
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -157,10 +157,104 @@ def _load_font(size: int, bold: bool) -> Font:
     path = _font_path(bold)
     if path is not None:
         try:
-            return ImageFont.truetype(str(path), size)
+            return GlyphRunFont(str(path), size)
         except OSError:
             pass
     return ImageFont.load_default(size=size)
+
+
+GLYPH_RUN_BUDGET = 6 * 1024 * 1024
+"""Bytes of rendered text masks a thread keeps (each render worker holds one such cache)."""
+LENGTHS_KEPT = 16_384
+"""Measured advance widths a thread keeps (a few dozen bytes each)."""
+
+
+class _GlyphRuns:
+    """One thread's least-recently-used caches of rendered text and measured widths, shared by
+    every size of the face, bounded in bytes and in entries."""
+
+    def __init__(self) -> None:
+        self.masks: OrderedDict[Hashable, tuple[object, tuple[int, int], int]] = OrderedDict()
+        self.mask_bytes = 0
+        self.lengths: OrderedDict[Hashable, float] = OrderedDict()
+
+
+_RUNS = threading.local()
+
+
+def _runs() -> _GlyphRuns:
+    runs: _GlyphRuns | None = getattr(_RUNS, "runs", None)
+    if runs is None:
+        runs = _GlyphRuns()
+        _RUNS.runs = runs
+    return runs
+
+
+class GlyphRunFont(ImageFont.FreeTypeFont):
+    """A FreeType face that remembers the text runs it rendered and the widths it measured.
+
+    Boards draw the same words render after render (room names, labels, counters), and
+    FreeType's shaping and rasterising was a third of a board's drawing time. A run is keyed by
+    everything that changes its pixels — the text, the face and size, the mask mode, the
+    anchor, the stroke and the sub-pixel start — so a cached run is the very mask FreeType
+    would draw (tests compare whole games pixel for pixel against uncached renders).
+    """
+
+    def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                  features: list[str] | None = None, language: str | None = None) -> float:
+        if direction is not None or features is not None or language is not None:
+            return super().getlength(text, mode, direction, features, language)
+        runs = _runs()
+        key = (self.path, self.size, text, mode)
+        found = runs.lengths.get(key)
+        if found is not None:
+            runs.lengths.move_to_end(key)
+            return found
+        length = super().getlength(text, mode)
+        runs.lengths[key] = length
+        if len(runs.lengths) > LENGTHS_KEPT:
+            runs.lengths.popitem(last=False)
+        return length
+
+    def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                 features: list[str] | None = None, language: str | None = None,
+                 stroke_width: float = 0, anchor: str | None = None, ink: int = 0,
+                 start: tuple[float, float] | None = None, *args: object,
+                 **kwargs: object) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
+        plain = (mode in ("L", "1") and direction is None and features is None
+                 and language is None and not args and set(kwargs) <= {"stroke_filled"})
+        if not plain:  # colour glyphs, layout options: drawn as Pillow would
+            return super().getmask2(text, mode, direction, features, language, stroke_width,
+                                    anchor, ink, start, *args, **kwargs)
+        runs = _runs()
+        key = (self.path, self.size, text, mode, stroke_width, anchor, start,
+               bool(kwargs.get("stroke_filled", False)))
+        found = runs.masks.get(key)
+        if found is not None:
+            runs.masks.move_to_end(key)
+            return found[0], found[1]  # type: ignore[return-value]
+        mask, offset = super().getmask2(text, mode, None, None, None, stroke_width, anchor,
+                                        ink, start, **kwargs)
+        size = mask.size[0] * mask.size[1] + 200
+        if size <= GLYPH_RUN_BUDGET // 16:
+            runs.masks[key] = (mask, offset, size)
+            runs.mask_bytes += size
+            while runs.mask_bytes > GLYPH_RUN_BUDGET:
+                _, (_, _, dropped) = runs.masks.popitem(last=False)
+                runs.mask_bytes -= dropped
+        return mask, offset
+
+
+def glyph_cache_stats() -> dict[str, int]:
+    """This thread's text caches: runs kept, their bytes, widths kept."""
+    runs = _runs()
+    return {"runs": len(runs.masks), "run_bytes": runs.mask_bytes,
+            "widths": len(runs.lengths)}
+
+
+def clear_glyph_cache() -> None:
+    """Forget this thread's rendered text runs and measured widths (tests)."""
+    _RUNS.runs = _GlyphRuns()
 
 
 def text_width(text: str, fnt: Font) -> float:
@@ -762,18 +856,25 @@ def clear_layer_cache() -> None:
 # --------------------------------------------------------------------------- output
 
 
+PALETTE_SAMPLE_STEP = 3
+"""The palette is chosen from every third pixel of every third row (a ninth of the picture):
+boards are flat fills and type, so the sample sees every colour that matters, and choosing a
+palette from the whole picture was half of a board's CPU (issue #15)."""
+
+
 def encode_png(
     img: Image.Image,
     max_bytes: int = 300_000,
     colours: Sequence[int] = (256, 128, 64),
-    compress_level: int = 6,
+    compress_level: int = 3,
 ) -> bytes:
     """PNG bytes of ``img`` quantised to a palette, under ``max_bytes`` if at all possible.
 
     Tries each palette size in ``colours``, then the smallest with ``optimize``, then shrinks
     the picture by 15 % steps (keeping its aspect) until it fits or gets too small.
     ``compress_level`` (zlib 0..9) applies to the first tries; a lower one is faster and a
-    little bigger (the fallbacks always use 6).
+    little bigger (the fallbacks always use 6). ``python -m bench`` compares the encoders by
+    time and bytes.
     """
     rgb = img.convert("RGB") if img.mode != "RGB" else img
     data = b""
@@ -791,8 +892,17 @@ def encode_png(
     return data
 
 
+def palette_of(rgb: Image.Image, n: int, step: int = PALETTE_SAMPLE_STEP) -> Image.Image:
+    """A palette image of ``n`` colours chosen from a sample of ``rgb`` (every ``step``-th
+    pixel of every ``step``-th row)."""
+    sample = rgb
+    if step > 1 and rgb.width >= 8 * step and rgb.height >= 8 * step:
+        sample = rgb.resize((rgb.width // step, rgb.height // step), Image.Resampling.NEAREST)
+    return sample.quantize(colors=n, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
 def _png(rgb: Image.Image, n: int, optimize: bool, compress_level: int = 6) -> bytes:
-    pal = rgb.quantize(colors=n, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    pal = rgb.quantize(palette=palette_of(rgb, n), dither=Image.Dither.NONE)
     buf = io.BytesIO()
     pal.save(buf, format="PNG", optimize=optimize, compress_level=compress_level)
     return buf.getvalue()

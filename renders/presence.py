@@ -1461,4 +1461,4 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
 
 def render_board(view: dict[str, Any]) -> bytes:
     """PNG bytes of the board for ``view`` (public or a seat's), under ~300 KB."""
-    return encode_png(render_image(view), max_bytes=MAX_BYTES, compress_level=3)
+    return encode_png(render_image(view), max_bytes=MAX_BYTES)
