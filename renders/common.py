@@ -12,8 +12,12 @@
   hourglass, heart, flame, skull, snowflake, bolt, flask, moon, fist)
 - colours: :data:`SEAT_COLOURS`, :func:`hex_rgb`, :func:`mix`, :func:`readable_on`
 - caching: :func:`cached_layer` (static layers built once per key and size, handed out as
-  copies so a render may draw on them), :func:`clear_layer_cache`
-- output: :func:`encode_png` (palette PNG under a byte budget)
+  copies so a render may draw on them; least recently used first out past
+  :data:`LAYER_BUDGET`), :func:`clear_layer_cache`, :func:`cache_stats`; every font is a
+  :class:`GlyphRunFont`, which remembers the text runs it rendered and the widths it measured
+  (per thread, bounded)
+- output: :func:`encode_png` (palette PNG under a byte budget; the palette is chosen from a
+  sample of the picture, :func:`palette_of`)
 
 All coordinates are pixels in the target image; boxes are ``(x0, y0, x1, y1)``.
 Renderers run in worker threads (``asyncio.to_thread``), so the shared caches here are guarded
@@ -26,7 +30,8 @@ import io
 import math
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -38,9 +43,12 @@ __all__ = [
     "Box",
     "Colour",
     "Font",
+    "GlyphRunFont",
     "arrow",
+    "cache_stats",
     "cached_layer",
     "chip",
+    "clear_glyph_cache",
     "clear_layer_cache",
     "die",
     "disc",
@@ -52,11 +60,13 @@ __all__ = [
     "fit_font",
     "fit_lines",
     "font",
+    "glyph_cache_stats",
     "hatch",
     "hex_rgb",
     "icon",
     "mix",
     "note_truncation",
+    "palette_of",
     "pick_fitting",
     "progress_bar",
     "readable_on",
@@ -65,6 +75,7 @@ __all__ = [
     "text_width",
     "truncations",
     "try_fit_lines",
+    "uncached",
     "wrap",
 ]
 
@@ -163,7 +174,7 @@ def _load_font(size: int, bold: bool) -> Font:
     return ImageFont.load_default(size=size)
 
 
-GLYPH_RUN_BUDGET = 6 * 1024 * 1024
+GLYPH_RUN_BUDGET = 4 * 1024 * 1024
 """Bytes of rendered text masks a thread keeps (each render worker holds one such cache)."""
 LENGTHS_KEPT = 16_384
 """Measured advance widths a thread keeps (a few dozen bytes each)."""
@@ -180,6 +191,23 @@ class _GlyphRuns:
 
 
 _RUNS = threading.local()
+_UNCACHED = threading.local()
+
+
+def _caching() -> bool:
+    return not getattr(_UNCACHED, "on", False)
+
+
+@contextmanager
+def uncached() -> Iterator[None]:
+    """Within this block, this thread draws everything afresh: no cached static layer, text
+    run or width is used or stored (the tests compare cached pictures with these)."""
+    before = getattr(_UNCACHED, "on", False)
+    _UNCACHED.on = True
+    try:
+        yield
+    finally:
+        _UNCACHED.on = before
 
 
 def _runs() -> _GlyphRuns:
@@ -202,7 +230,8 @@ class GlyphRunFont(ImageFont.FreeTypeFont):
 
     def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,
                   features: list[str] | None = None, language: str | None = None) -> float:
-        if direction is not None or features is not None or language is not None:
+        if (direction is not None or features is not None or language is not None
+                or not _caching()):
             return super().getlength(text, mode, direction, features, language)
         runs = _runs()
         key = (self.path, self.size, text, mode)
@@ -222,7 +251,8 @@ class GlyphRunFont(ImageFont.FreeTypeFont):
                  start: tuple[float, float] | None = None, *args: object,
                  **kwargs: object) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
         plain = (mode in ("L", "1") and direction is None and features is None
-                 and language is None and not args and set(kwargs) <= {"stroke_filled"})
+                 and language is None and not args and set(kwargs) <= {"stroke_filled"}
+                 and _caching())
         if not plain:  # colour glyphs, layout options: drawn as Pillow would
             return super().getmask2(text, mode, direction, features, language, stroke_width,
                                     anchor, ink, start, *args, **kwargs)
@@ -830,20 +860,34 @@ def icon(
 # --------------------------------------------------------------------------- caching
 
 _LAYER_LOCK = threading.Lock()
-_LAYERS: dict[Hashable, Image.Image] = {}
+_LAYERS: OrderedDict[Hashable, Image.Image] = OrderedDict()
+LAYER_BUDGET = 24 * 1024 * 1024
+"""Bytes of static layers a process keeps (a 1600 x 1000 board layer is 6.1 MiB): the least
+recently used layout goes first, so a worker serving every game stays bounded (issue #15)."""
+
+
+def _layer_bytes(img: Image.Image) -> int:
+    return img.width * img.height * (4 if img.mode in ("RGB", "RGBA") else len(img.mode))
 
 
 def cached_layer(key: Hashable, builder: Callable[[], Image.Image]) -> Image.Image:
     """A copy of the static layer stored under ``key``, built by ``builder`` on first use.
 
     Include the image size in ``key``. The stored image is never handed out itself, so the
-    caller may draw on what it gets.
+    caller may draw on what it gets. Layers are kept least-recently-used within
+    :data:`LAYER_BUDGET` bytes.
     """
+    if not _caching():
+        return builder()
     with _LAYER_LOCK:
         layer = _LAYERS.get(key)
         if layer is None:
             layer = builder()
             _LAYERS[key] = layer
+            while len(_LAYERS) > 1 and sum(map(_layer_bytes, _LAYERS.values())) > LAYER_BUDGET:
+                _LAYERS.popitem(last=False)
+        else:
+            _LAYERS.move_to_end(key)
         return layer.copy()
 
 
@@ -851,13 +895,28 @@ def clear_layer_cache() -> None:
     """Forget every cached static layer (tests; a content pack reload)."""
     with _LAYER_LOCK:
         _LAYERS.clear()
+    with _HATCH_LOCK:
+        _HATCHES.clear()
+
+
+def cache_stats() -> dict[str, int]:
+    """What this process's render caches hold: static layers, hatch tiles and this thread's
+    text runs (count and bytes), for ``python -m bench``."""
+    with _LAYER_LOCK:
+        layers = len(_LAYERS)
+        layer_bytes = sum(map(_layer_bytes, _LAYERS.values()))
+    with _HATCH_LOCK:
+        hatches = len(_HATCHES)
+        hatch_bytes = sum(t.width * t.height * 5 for t, _ in _HATCHES.values())
+    return {"layers": layers, "layer_bytes": layer_bytes, "hatches": hatches,
+            "hatch_bytes": hatch_bytes, **glyph_cache_stats()}
 
 
 # --------------------------------------------------------------------------- output
 
 
-PALETTE_SAMPLE_STEP = 3
-"""The palette is chosen from every third pixel of every third row (a ninth of the picture):
+PALETTE_SAMPLE_STEP = 4
+"""The palette is chosen from every fourth pixel of every fourth row (a 16th of the picture):
 boards are flat fills and type, so the sample sees every colour that matters, and choosing a
 palette from the whole picture was half of a board's CPU (issue #15)."""
 
@@ -910,6 +969,7 @@ def _png(rgb: Image.Image, n: int, optimize: bool, compress_level: int = 6) -> b
 
 _HATCH_LOCK = threading.Lock()
 _HATCHES: dict[tuple[int, int, Colour, int, int, int], tuple[Image.Image, Image.Image]] = {}
+HATCHES_KEPT = 64  # hatch tiles are box-sized; a board uses a handful
 
 
 def hatch(
@@ -927,7 +987,7 @@ def hatch(
         return
     key = (w, h, colour, spacing, width, radius)
     with _HATCH_LOCK:
-        cached = _HATCHES.get(key)
+        cached = _HATCHES.get(key) if _caching() else None
         if cached is None:
             tile = Image.new("RGB", (w, h), colour)
             mask = Image.new("L", (w, h), 0)
@@ -937,6 +997,9 @@ def hatch(
             clip = Image.new("L", (w, h), 0)
             ImageDraw.Draw(clip).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=255)
             cached = (tile, ImageChops.multiply(mask, clip))
-            _HATCHES[key] = cached
+            if _caching():
+                _HATCHES[key] = cached
+            while len(_HATCHES) > HATCHES_KEPT:
+                _HATCHES.pop(next(iter(_HATCHES)))
     tile, mask = cached
     img.paste(tile, (x0, y0), mask)
