@@ -11,6 +11,7 @@ the two pictures must be the same pixel for pixel.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -54,9 +55,9 @@ def test_cached_pictures_are_pixel_for_pixel_the_uncached_ones_over_whole_games(
             seat["names"] = names
             card = with_turn(game, state, game.view(state, None), names)
             label = f"{mode} {n}p sample {k}"
-            _same(name, f"{label} public board", lambda: image(public))
-            _same(name, f"{label} seat board", lambda: image(seat))
-            _same(name, f"{label} turn card", lambda: render_turn_image(name, card))
+            _same(name, f"{label} public board", partial(image, public))
+            _same(name, f"{label} seat board", partial(image, seat))
+            _same(name, f"{label} turn card", partial(render_turn_image, name, card))
             compared += 3
     assert compared >= 60
     stats = common.cache_stats()
