@@ -64,6 +64,7 @@ __all__ = [
     "hatch",
     "hex_rgb",
     "icon",
+    "memo_region",
     "mix",
     "note_truncation",
     "palette_of",
@@ -891,12 +892,67 @@ def cached_layer(key: Hashable, builder: Callable[[], Image.Image]) -> Image.Ima
         return layer.copy()
 
 
+_TILE_LOCK = threading.Lock()
+_TILES: OrderedDict[Hashable, tuple[Image.Image, tuple[str, ...]]] = OrderedDict()
+_TILE_BYTES = [0]
+TILE_BUDGET = 8 * 1024 * 1024
+"""Bytes of drawn parts (a room with its pieces, a player's panel) a process keeps."""
+
+
+def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], None]) -> None:
+    """Draw a part of the picture with ``draw()`` or, when the same part was drawn before,
+    paste the pixels it drew then.
+
+    ``draw`` must draw only inside ``box`` (its rounded edges included), onto a ``img`` that
+    holds only the static layer there, and ``key`` must name everything ``draw`` reads: the
+    part's own data and the static layer under it. A room whose pieces have not moved is then
+    one paste instead of dozens of shapes and words. Texts the part cut with "…" are noted
+    again on every paste, so the cut report stays whole. Parts are kept least recently used
+    first out within :data:`TILE_BUDGET` bytes.
+    """
+    if not _caching():
+        draw()
+        return
+    x0, y0, x1, y1 = box
+    region = (max(0, math.floor(x0)), max(0, math.floor(y0)),
+              min(img.width, math.ceil(x1) + 1), min(img.height, math.ceil(y1) + 1))
+    full = (key, region, img.mode)
+    with _TILE_LOCK:
+        found = _TILES.get(full)
+        if found is not None:
+            _TILES.move_to_end(full)
+    if found is not None:
+        tile, cuts = found
+        img.paste(tile, region[:2])
+        for text in cuts:
+            note_truncation(text)
+        return
+    before = _TRUNCATED_COUNT[0]
+    draw()
+    added = _TRUNCATED_COUNT[0] - before
+    cuts = tuple(list(_TRUNCATED)[-added:]) if added > 0 else ()
+    tile = img.crop(region)
+    size = _layer_bytes(tile)
+    if size > TILE_BUDGET // 8:
+        return
+    with _TILE_LOCK:
+        if full not in _TILES:
+            _TILES[full] = (tile, cuts)
+            _TILE_BYTES[0] += size
+        while _TILE_BYTES[0] > TILE_BUDGET and _TILES:
+            _, (dropped, _) = _TILES.popitem(last=False)
+            _TILE_BYTES[0] -= _layer_bytes(dropped)
+
+
 def clear_layer_cache() -> None:
     """Forget every cached static layer (tests; a content pack reload)."""
     with _LAYER_LOCK:
         _LAYERS.clear()
     with _HATCH_LOCK:
         _HATCHES.clear()
+    with _TILE_LOCK:
+        _TILES.clear()
+        _TILE_BYTES[0] = 0
 
 
 def cache_stats() -> dict[str, int]:
@@ -908,8 +964,11 @@ def cache_stats() -> dict[str, int]:
     with _HATCH_LOCK:
         hatches = len(_HATCHES)
         hatch_bytes = sum(t.width * t.height * 5 for t, _ in _HATCHES.values())
+    with _TILE_LOCK:
+        tiles, tile_bytes = len(_TILES), _TILE_BYTES[0]
     return {"layers": layers, "layer_bytes": layer_bytes, "hatches": hatches,
-            "hatch_bytes": hatch_bytes, **glyph_cache_stats()}
+            "hatch_bytes": hatch_bytes, "parts": tiles, "part_bytes": tile_bytes,
+            **glyph_cache_stats()}
 
 
 # --------------------------------------------------------------------------- output

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -60,6 +61,7 @@ from renders.common import (
     font,
     hatch,
     icon,
+    memo_region,
     mix,
     pick_fitting,
     progress_bar,
@@ -1162,12 +1164,16 @@ def _draw_wounded(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
         _discs(d, area, items, b.initials)
 
 
-def _draw_house(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
+def _draw_house(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
+                layer: Hashable = None) -> None:
     boxes, _fixed, ncols = _grid_geometry(b.cells)
     occupied = {(c.row, c.col) for c in b.cells}
     for c in b.cells:
         if (c.row, c.col) in boxes:
-            _draw_cell(img, d, boxes[(c.row, c.col)], c)
+            box = boxes[(c.row, c.col)]
+            # A cell draws only its own data inside its box, on the static layer.
+            memo_region(img, box, ("exorcism cell", layer, repr(c)),
+                        partial(_draw_cell, img, d, box, c))
     # Side panels in the free spans of the Attic and Foyer rows.
     rows = sorted({r for r, _ in boxes})
     if not rows:
@@ -1816,14 +1822,12 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     slots = min(6, len(b.slots))
     rows = 1 if slots <= 1 else math.ceil(slots / 2)
     n_dice = len(b.dice)
-    img = cached_layer(
-        ("exorcism", WIDTH, height, track_len, n_dice, rows),
-        lambda: _static_layer(height, track_len, n_dice, rows),
-    )
+    layer = ("exorcism", WIDTH, height, track_len, n_dice, rows)
+    img = cached_layer(layer, lambda: _static_layer(height, track_len, n_dice, rows))
     players_box, events_box = _lower_boxes(rows)
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
-    _draw_house(img, d, b)
+    _draw_house(img, d, b, layer)
     _draw_status(d, b)
     _draw_clock(d, b)
     _draw_stats(d, b)

@@ -46,8 +46,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -67,6 +68,7 @@ from renders.common import (
     font,
     hatch,
     icon,
+    memo_region,
     mix,
     readable_on,
     rounded_box,
@@ -1392,7 +1394,8 @@ def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV, label: str) 
     _hand_pips(d, x, cy3, inv.hand_count, inv.hand_limit, mix(inv.colour, TEXT, 0.2), x1 - 10)
 
 
-def _draw_investigators(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
+def _draw_investigators(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, box: Box,
+                        layer: Hashable = None) -> None:
     x0, y0, x1, y1 = box
     invs = b.investigators
     if not invs:
@@ -1413,8 +1416,11 @@ def _draw_investigators(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
         r, c = divmod(i, cols)
         bx = x0 + 10 + c * (pw + PANEL_GAP)
         by = y0 + 8 + r * (INV_PANEL_H + PANEL_GAP)
-        _draw_investigator(d, (bx, by, bx + pw, by + INV_PANEL_H), inv,
-                           labels.get(inv.character, "?"))
+        panel: Box = (bx, by, bx + pw, by + INV_PANEL_H)
+        label = labels.get(inv.character, "?")
+        # A panel draws inside its box, on the static layer, from these data only.
+        memo_region(img, panel, ("fourth_wall investigator", layer, repr(inv), label),
+                    partial(_draw_investigator, d, panel, inv, label))
 
 
 def _draw_events(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
@@ -1672,7 +1678,8 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     extra = _strip_height(b)
     height = HEIGHT + extra
     _cols, rows = _inv_grid(len(b.investigators))
-    img = cached_layer(("fourth_wall", WIDTH, height, rows), lambda: _static_layer(height, rows))
+    layer = ("fourth_wall", WIDTH, height, rows)
+    img = cached_layer(layer, lambda: _static_layer(height, rows))
     inv_box, events_box = _lower_boxes(rows)
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
@@ -1681,7 +1688,7 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     _draw_wall(img, d, b)
     _draw_status(d, b)
     _draw_streets(d, b)
-    _draw_investigators(d, b, inv_box)
+    _draw_investigators(img, d, b, inv_box, layer)
     _draw_events(d, b, events_box)
     if extra:
         if b.wall_hand is not None or b.private_wall_card is not None:

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -59,6 +60,7 @@ from renders.common import (
     fit_font,
     font,
     icon,
+    memo_region,
     mix,
     note_truncation,
     pick_fitting,
@@ -831,7 +833,7 @@ def _room_chip_rows(r: RoomV, stairs: Sequence[tuple[DoorV, str]],
 
 
 def _draw_manor(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
-                layout: Sequence[FloorLayout]) -> None:
+                layout: Sequence[FloorLayout], layer: Hashable = None) -> None:
     rooms = {r.id: r for r in b.rooms}
     where: dict[str, Box] = {}
     floor_of: dict[str, int] = {}
@@ -863,9 +865,16 @@ def _draw_manor(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
         else:
             stairs.setdefault(door.a, []).append((door, rb.name))
             stairs.setdefault(door.b, []).append((door, ra.name))
+    visitors = {v.seat: v for v in b.visitors}
     for r in b.rooms:
         if r.id in where:
-            _draw_room(img, d, where[r.id], r, b, stairs.get(r.id, []))
+            # A room draws inside its box, on the static layer, from these data only.
+            pawns = tuple((s, b.seat_colour.get(s), b.seat_initials.get(s),
+                           None if (v := visitors.get(s)) is None else
+                           (v.succumbed, v.knocked_out, v.candle_lit)) for s in r.visitors)
+            key = ("presence room", layer, repr(r), repr(stairs.get(r.id, [])), pawns)
+            memo_region(img, where[r.id], key, partial(_draw_room, img, d, where[r.id], r, b,
+                                                       stairs.get(r.id, [])))
     for door, box, vertical, fill in flat:
         _door_glyph(d, img, box, door, vertical, fill)
     # the legend goes in the first free top-right corner of a floor frame, bottom up
@@ -1442,11 +1451,11 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     height = HEIGHT + (STRIP_HEIGHT if b.private_role else 0)
     layout = _manor_layout(b)
     frames = tuple((fl.name, fl.box) for fl in layout)
-    img = cached_layer(("presence", WIDTH, height, frames),
-                       lambda: _static_layer(height, frames))
+    layer = ("presence", WIDTH, height, frames)
+    img = cached_layer(layer, lambda: _static_layer(height, frames))
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
-    _draw_manor(img, d, b, layout)
+    _draw_manor(img, d, b, layout, layer)
     _draw_track(d, b)
     _draw_secrets(d, b)
     _draw_visitors(d, b)
