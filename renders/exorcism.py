@@ -1680,7 +1680,8 @@ def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
         x += w + 16
 
 
-def _draw_players(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
+def _draw_players(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, box: Box,
+                  layer: Hashable = None) -> None:
     x0, y0, x1, _ = box
     slots = b.slots[:6]
     if not slots:
@@ -1700,7 +1701,10 @@ def _draw_players(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
         r, c = divmod(i, cols)
         bx = x0 + 10 + c * (pw + PANEL_GAP)
         by = y0 + 8 + r * (ph + PANEL_GAP)
-        _draw_slot(d, (bx, by, bx + pw, by + ph), s, ph >= 92)
+        panel: Box = (bx, by, bx + pw, by + ph)
+        # A player's panel draws inside its box, on the static layer, from these data only.
+        memo_region(img, panel, ("exorcism slot", layer, repr(s), ph >= 92),
+                    partial(_draw_slot, d, panel, s, ph >= 92))
 
 
 def _draw_events(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
@@ -1832,10 +1836,11 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     _draw_clock(d, b)
     _draw_stats(d, b)
     _draw_tasks(d, b)
-    _draw_players(d, b, players_box)
+    _draw_players(img, d, b, players_box, layer)
     _draw_events(d, b, events_box)
-    if private:
-        _draw_strip(d, b)
+    if private:  # the hand strip draws below the board, from the hand only
+        memo_region(img, (0, HEIGHT, WIDTH - 1, height - 1),
+                    ("exorcism hand", layer, repr(b.hand)), partial(_draw_strip, d, b))
     return img
 
 
