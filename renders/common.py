@@ -26,9 +26,12 @@ by locks and fonts are cached per thread.
 
 from __future__ import annotations
 
+import importlib
 import io
 import math
+import struct
 import threading
+import zlib
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -1021,9 +1024,47 @@ def palette_of(rgb: Image.Image, n: int, step: int = PALETTE_SAMPLE_STEP) -> Ima
 
 def _png(rgb: Image.Image, n: int, optimize: bool, compress_level: int = 6) -> bytes:
     pal = rgb.quantize(palette=palette_of(rgb, n), dither=Image.Dither.NONE)
+    if not optimize:
+        return palette_png(pal, compress_level)
     buf = io.BytesIO()
     pal.save(buf, format="PNG", optimize=optimize, compress_level=compress_level)
     return buf.getvalue()
+
+
+def _deflater() -> tuple[str, Callable[[bytes, int], bytes]]:
+    """ISA-L's deflate when the ``isal`` package is installed (a board's 1.6 MB of palette
+    indices in under a millisecond, where zlib took four to five), else zlib's."""
+    try:
+        module = importlib.import_module("isal.isal_zlib")
+    except ImportError:
+        return "zlib", zlib.compress
+    compress: Callable[[bytes, int], bytes] = module.compress
+    return "isal", compress
+
+
+DEFLATE_NAME, _DEFLATE = _deflater()
+
+
+def _chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+
+def palette_png(pal: Image.Image, level: int = 3) -> bytes:
+    """A palette image as PNG bytes: 8 bits per pixel, no row filter (palette indices gain
+    nothing from one), deflated by ISA-L when installed (``level`` 0..2) or zlib (0..9)."""
+    w, h = pal.size
+    rows = Image.new("P", (w + 1, h), 0)  # column 0 is each row's filter byte: 0, none
+    rows.paste(pal, (1, 0))
+    colours = pal.getpalette() or [0, 0, 0]
+    if DEFLATE_NAME == "isal":  # ISA-L's 3 is several times slower for a few % fewer bytes
+        level = min(level, 2)
+    return b"".join((
+        PNG_SIGNATURE,
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+        _chunk(b"PLTE", bytes(colours[: 3 * 256])),
+        _chunk(b"IDAT", _DEFLATE(rows.tobytes(), level)),
+        _chunk(b"IEND", b""),
+    ))
 
 
 _HATCH_LOCK = threading.Lock()
