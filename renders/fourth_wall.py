@@ -1690,11 +1690,16 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     _draw_streets(d, b)
     _draw_investigators(img, d, b, inv_box, layer)
     _draw_events(d, b, events_box)
-    if extra:
+    if extra:  # the private strip draws below the board, from these data only
+        strip: Box = (0, HEIGHT, WIDTH - 1, height - 1)
         if b.wall_hand is not None or b.private_wall_card is not None:
-            _draw_wall_strip(d, b, HEIGHT, height - 12)
+            memo_region(img, strip, ("fourth_wall wall strip", layer,
+                                     repr(b.private_wall_card), repr(b.wall_hand)),
+                        partial(_draw_wall_strip, d, b, HEIGHT, height - 12))
         else:
-            _draw_team_strip(d, b, HEIGHT, height - 12)
+            memo_region(img, strip, ("fourth_wall team strip", layer, repr(b.peek),
+                                     repr(b.investigators)),
+                        partial(_draw_team_strip, d, b, HEIGHT, height - 12))
     return img
 
 
