@@ -1587,7 +1587,8 @@ def _hand_horror(d: ImageDraw.ImageDraw, box: Box, h: HorrorV, compact: bool) ->
     draw_text_in_box(d, (x0 + pad, y, x1 - pad, y1 - 6), body, 16, MUTED, min_size=13)
 
 
-def _draw_team_strip(d: ImageDraw.ImageDraw, b: Board, y0: float, y1: float) -> None:
+def _draw_team_strip(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, y0: float, y1: float,
+                     layer: Hashable = None) -> None:
     d.text(
         (MARGIN + 6, y0 + 10),
         "THE TEAM'S HANDS — for the Investigators only",
@@ -1615,22 +1616,32 @@ def _draw_team_strip(d: ImageDraw.ImageDraw, b: Board, y0: float, y1: float) -> 
         bx = MARGIN + 6 + c * (pw + gap)
         by = top + r * (112 + gap)
         box: Box = (bx, by, bx + pw, by + 112)
-        fill = mix(inv.colour, PANEL, 0.86)
-        rounded_box(d, box, 10, fill=fill, outline=mix(inv.colour, PANEL, 0.45), width=2)
-        title = f"{inv.character} · {inv.player}" if inv.player else inv.character
-        draw_text(
-            d, (bx + 12, by + 18), title, font(19, True), TEXT, anchor="lm", max_width=pw - 24
+        # A hand's panel draws inside its box, on the static layer, from these data only.
+        key = ("fourth_wall team hand", layer, inv.character, inv.player, inv.colour,
+               repr(inv.hand), inv.insane, repr(inv.dealt))
+        memo_region(img, box, key, partial(_draw_team_hand, d, box, inv))
+
+
+def _draw_team_hand(d: ImageDraw.ImageDraw, box: Box, inv: InvV) -> None:
+    """One Investigator's hand in the team's strip."""
+    bx, by, _, _ = box
+    pw = box[2] - box[0]
+    fill = mix(inv.colour, PANEL, 0.86)
+    rounded_box(d, box, 10, fill=fill, outline=mix(inv.colour, PANEL, 0.45), width=2)
+    title = f"{inv.character} · {inv.player}" if inv.player else inv.character
+    draw_text(
+        d, (bx + 12, by + 18), title, font(19, True), TEXT, anchor="lm", max_width=pw - 24
+    )
+    hand = inv.hand or []
+    if not hand:
+        note = "Insane" if inv.insane else "empty hand"
+        if inv.dealt:
+            note = "Dealt: " + " or ".join(inv.dealt) + " (keep one)"
+        draw_text_in_box(
+            d, (bx + 12, by + 36, bx + pw - 12, by + 106), note, 18, MUTED, min_size=15
         )
-        hand = inv.hand or []
-        if not hand:
-            note = "Insane" if inv.insane else "empty hand"
-            if inv.dealt:
-                note = "Dealt: " + " or ".join(inv.dealt) + " (keep one)"
-            draw_text_in_box(
-                d, (bx + 12, by + 36, bx + pw - 12, by + 106), note, 18, MUTED, min_size=15
-            )
-            continue
-        _flow_marbles(d, (bx + 10, by + 36, bx + pw - 10, by + 106), hand, fill)
+        return
+    _flow_marbles(d, (bx + 10, by + 36, bx + pw - 10, by + 106), hand, fill)
 
 
 def _flow_marbles(d: ImageDraw.ImageDraw, area: Box, hand: Sequence[MarbleV], back: Colour) -> None:
@@ -1687,7 +1698,10 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     _draw_tracker(d, b)
     _draw_wall(img, d, b)
     _draw_status(d, b)
-    _draw_streets(d, b)
+    # On the Streets draws inside its box, on the static layer, from these data only.
+    memo_region(img, STREETS_BOX, ("fourth_wall streets", layer, b.mode, repr(b.streets),
+                                   repr(b.horrors), repr(b.anchored), repr(b.revealed_cards)),
+                partial(_draw_streets, d, b))
     _draw_investigators(img, d, b, inv_box, layer)
     _draw_events(d, b, events_box)
     if extra:  # the private strip draws below the board, from these data only
@@ -1697,9 +1711,7 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
                                      repr(b.private_wall_card), repr(b.wall_hand)),
                         partial(_draw_wall_strip, d, b, HEIGHT, height - 12))
         else:
-            memo_region(img, strip, ("fourth_wall team strip", layer, repr(b.peek),
-                                     repr(b.investigators)),
-                        partial(_draw_team_strip, d, b, HEIGHT, height - 12))
+            _draw_team_strip(img, d, b, HEIGHT, height - 12, layer)
     return img
 
 
