@@ -1,15 +1,18 @@
 """Render benchmark: what a move costs the render workers, per game and mode (issue #15).
 
-For points spread over a whole AI game it draws what the bot draws: the turn card that goes
-inline with every board post, the full public board (the **Full board** button) and a seat's
-own board (DMs; every seat in turn, so the opposing role's picture counts too). Each is timed
-in CPU (`time.process_time`, what the worker's core spends) and wall time, with its PNG
-bytes. The renders run in sequence in this one process, as in a worker, so the caches (static
-layers, text runs) are as warm as a worker's; `caches` reports what they then hold.
+Move after move of an AI game it draws what the bot draws: the turn card that goes inline
+with every board post, the full public board (the **Full board** button) and a seat's own
+board (DMs; every seat in turn, so the opposing role's picture counts too). Each is timed in
+CPU (`time.process_time`, what the worker's core spends) and wall time, with its PNG bytes.
+The renders run in sequence in this one process, as in a worker, whose caches (static layers,
+unchanged parts, text runs) start empty; `caches` reports what they then hold. `spread` times
+states spread over the whole game instead (the caches help least there).
 
 `encoders` compares ways to turn the same pictures into bytes Discord shows inline, by CPU
-time and bytes: the palette PNG the renderers use now (palette chosen from a sample, zlib 3),
-the one they used before issue #15 (palette from every pixel, zlib 6), and lossless WebP.
+time and bytes: the palette PNG the renderers use now (palette chosen from a sample, deflated
+by ISA-L when the isal package is installed: `png_deflate` says which), the same palette
+deflated by zlib, the PNG they wrote before issue #15 (palette from every pixel, zlib 6), and
+lossless WebP.
 """
 
 from __future__ import annotations
@@ -65,16 +68,17 @@ def _summary(cpu: list[float], wall: list[float], sizes: list[int]) -> dict[str,
             "bytes_median": int(statistics.median(sizes)), "bytes_max": max(sizes)}
 
 
-def bench_render(name: str, mode: str, players: int, renders: int) -> dict[str, Any]:
-    game = GAMES[name]
-    states = _states(name, mode, players)
-    picks = [states[int(i * (len(states) - 1) / max(1, renders - 1))] for i in range(renders)]
-    names = {f"s{i}": n for i, n in enumerate(
+def _names() -> dict[str, str]:
+    return {f"s{i}": n for i, n in enumerate(
         ("Margaret", "Theo", "Priya", "Alexandria Featherstonehaugh", "Oluwaseun"), start=1)}
-    out: dict[str, Any] = {"game": name, "mode": mode, "players": players, "renders": renders}
+
+
+def _time_renders(name: str, game: Any, states: list[Any], names: dict[str, str]
+                  ) -> dict[str, Any]:
+    """Turn card, public board and a seat's board of each state in turn (CPU, wall, bytes)."""
     kinds: dict[str, tuple[list[float], list[float], list[int]]] = {
         k: ([], [], []) for k in ("card", "public", "private")}
-    for i, s in enumerate(picks):
+    for i, s in enumerate(states):
         seat = s.seats[i % len(s.seats)]  # every seat in turn: the opposing role counts too
         jobs: list[tuple[str, Callable[[], bytes | None]]] = [
             ("card", partial(render_turn_card, name,
@@ -89,9 +93,31 @@ def bench_render(name: str, mode: str, players: int, renders: int) -> dict[str, 
             wall.append(time.perf_counter() - t0)
             cpu.append(time.process_time() - c0)
             sizes.append(len(data or b""))
-    for kind, (cpu, wall, sizes) in kinds.items():
-        out[kind] = _summary(cpu, wall, sizes)
+    return {kind: _summary(cpu, wall, sizes) for kind, (cpu, wall, sizes) in kinds.items()}
+
+
+def bench_render(name: str, mode: str, players: int, renders: int) -> dict[str, Any]:
+    """`card`, `public`, `private` (a seat's board): `renders` consecutive moves from the middle
+    of an AI game, each drawn as the bot draws it after a move, in a process whose caches
+    start empty (a worker meeting the game). `spread`: `renders` states spread over the whole
+    game instead, each far from the last (a worker that sees this game only now and then,
+    between many others: the caches help least)."""
+    game = GAMES[name]
+    states = _states(name, mode, players)
+    names = _names()
+    out: dict[str, Any] = {"game": name, "mode": mode, "players": players, "renders": renders,
+                           "moves_in_game": len(states) - 1, "png_deflate": common.DEFLATE_NAME}
+    start = max(0, (len(states) - renders) // 2)
+    common.clear_layer_cache()
+    common.clear_glyph_cache()
+    out.update(_time_renders(name, game, states[start:start + renders], names))
     out["caches"] = common.cache_stats()
+    picks = [states[int(i * (len(states) - 1) / max(1, renders - 1))] for i in range(renders)]
+    common.clear_layer_cache()
+    common.clear_glyph_cache()
+    spread = _time_renders(name, game, picks, names)
+    out["spread"] = {kind: {k: v for k, v in r.items() if k in ("cpu_median_ms", "cpu_p99_ms")}
+                     for kind, r in spread.items()}
     out["encoders"] = bench_encoders(name, game, picks, names)
     return out
 
@@ -110,9 +136,18 @@ def _png_before(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
+def _png_zlib(img: Image.Image) -> bytes:
+    """Today's palette, deflated by zlib (level 3) instead: what a machine without isal does."""
+    pal = img.quantize(palette=common.palette_of(img, 256), dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    pal.save(buf, format="PNG", compress_level=3)
+    return buf.getvalue()
+
+
 ENCODERS: dict[str, Callable[[Image.Image], bytes]] = {
-    "png_palette_sampled_z3 (now)": lambda img: common.encode_png(img, max_bytes=10**9),
-    "png_palette_full_z6 (before)": _png_before,
+    "png_palette_sampled (now)": lambda img: common.encode_png(img, max_bytes=10**9),
+    "png_palette_sampled_zlib3": _png_zlib,
+    "png_palette_full_zlib6 (before)": _png_before,
     "webp_lossless_m0": _webp,
 }
 

@@ -1158,19 +1158,21 @@ def _streets_area() -> Box:
     return (x0 + 12, y0 + 40, x1 - 12, y1 - 54)
 
 
-def _draw_streets(d: ImageDraw.ImageDraw, b: Board) -> None:
+def _draw_streets(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
+                  layer: Hashable = None) -> None:
     x0, _, x1, y1 = STREETS_BOX
     n_h = len(b.horrors)
     _title(d, STREETS_BOX, "ON THE STREETS", f"{n_h} Horror{'s' if n_h != 1 else ''}")
     area = _streets_area()
     if b.mode == "alliance" or b.streets:
-        _draw_street_cards(d, area, b)
+        _draw_street_cards(img, d, area, b, layer)
     else:
-        _draw_streets_zone(d, area, b)
+        _draw_streets_zone(img, d, area, b, layer)
     _draw_anchored(d, (x0 + 12, y1 - 48, x1 - 12, y1 - 10), b)
 
 
-def _draw_street_cards(d: ImageDraw.ImageDraw, area: Box, b: Board) -> None:
+def _draw_street_cards(img: Image.Image, d: ImageDraw.ImageDraw, area: Box, b: Board,
+                       layer: Hashable = None) -> None:
     ax0, ay0, ax1, ay1 = area
     streets = b.streets or [StreetV(k, f"Street {k}", "", False) for k in range(1, 6)]
     n = len(streets)
@@ -1180,47 +1182,57 @@ def _draw_street_cards(d: ImageDraw.ImageDraw, area: Box, b: Board) -> None:
         sx0 = ax0 + i * (cw + gap)
         box: Box = (sx0, ay0, sx0 + cw, ay1)
         horror = next((h for h in b.horrors if h.street == st.number), None)
-        live = horror is not None
-        fill = STREET_LIVE if live else STREET
-        rounded_box(d, box, 10, fill=fill, outline=GOLD if live else (80, 84, 110), width=2)
-        disc(
-            d,
-            (sx0 + 22, ay0 + 22),
-            16,
-            GOLD if live else (110, 114, 140),
-            label=str(st.number),
-            label_size=19,
-        )
-        name = st.name if st.name != f"Street {st.number}" else f"Street {st.number}"
-        draw_text(
-            d, (sx0 + 46, ay0 + 22), name, font(19, True), TEXT, anchor="lm", max_width=cw - 54
-        )
-        aura = re.sub(r"\s*\([^)]*\)", "", st.text.replace("While a Horror is here: ", ""))
-        draw_text_in_box(
-            d,
-            (sx0 + 8, ay0 + 44, sx0 + cw - 8, ay0 + 112),
-            aura or "(no Aura)",
-            17,
-            (255, 226, 160) if live else DIM,
-            bold=live,
-            min_size=14,
-            max_lines=3,
-        )
-        slot: Box = (sx0 + 6, ay0 + 118, sx0 + cw - 6, ay1 - 6)
-        if horror is None:
-            rounded_box(d, slot, 8, fill=mix(fill, BG, 0.4), outline=(64, 66, 90))
-            d.text(
-                ((slot[0] + slot[2]) / 2, (slot[1] + slot[3]) / 2),
-                "empty",
-                font=font(18),
-                fill=DIM,
-                anchor="mm",
-            )
-        else:
-            _horror_card(d, slot, horror, costs=b.mode != "alliance")
+        # A street's card draws inside its box, on the static layer, from these data only.
+        memo_region(img, box, ("fourth_wall street", layer, repr(st), repr(horror), b.mode),
+                    partial(_draw_street_card, d, box, cw, st, horror, b.mode))
 
 
-def _draw_streets_zone(d: ImageDraw.ImageDraw, area: Box, b: Board) -> None:
+def _draw_street_card(d: ImageDraw.ImageDraw, box: Box, cw: float, st: StreetV,
+                      horror: HorrorV | None, mode: str) -> None:
+    """One Street card (alliance, or streets dealt) with its Horror, if one is there."""
+    sx0, ay0, _, ay1 = box
+    live = horror is not None
+    fill = STREET_LIVE if live else STREET
+    rounded_box(d, box, 10, fill=fill, outline=GOLD if live else (80, 84, 110), width=2)
+    disc(
+        d,
+        (sx0 + 22, ay0 + 22),
+        16,
+        GOLD if live else (110, 114, 140),
+        label=str(st.number),
+        label_size=19,
+    )
+    name = st.name if st.name != f"Street {st.number}" else f"Street {st.number}"
+    draw_text(
+        d, (sx0 + 46, ay0 + 22), name, font(19, True), TEXT, anchor="lm", max_width=cw - 54
+    )
+    aura = re.sub(r"\s*\([^)]*\)", "", st.text.replace("While a Horror is here: ", ""))
+    draw_text_in_box(
+        d,
+        (sx0 + 8, ay0 + 44, sx0 + cw - 8, ay0 + 112),
+        aura or "(no Aura)",
+        17,
+        (255, 226, 160) if live else DIM,
+        bold=live,
+        min_size=14,
+        max_lines=3,
+    )
+    slot: Box = (sx0 + 6, ay0 + 118, sx0 + cw - 6, ay1 - 6)
+    if horror is None:
+        rounded_box(d, slot, 8, fill=mix(fill, BG, 0.4), outline=(64, 66, 90))
+        d.text(
+            ((slot[0] + slot[2]) / 2, (slot[1] + slot[3]) / 2),
+            "empty",
+            font=font(18),
+            fill=DIM,
+            anchor="mm",
+        )
+    else:
+        _horror_card(d, slot, horror, costs=mode != "alliance")
+
+
+def _draw_streets_zone(img: Image.Image, d: ImageDraw.ImageDraw, area: Box, b: Board,
+                       layer: Hashable = None) -> None:
     ax0, ay0, ax1, ay1 = area
     hs = b.horrors
     if not hs:
@@ -1245,7 +1257,10 @@ def _draw_streets_zone(d: ImageDraw.ImageDraw, area: Box, b: Board) -> None:
         r, c = divmod(k, cols)
         bx = ax0 + c * (cw + gap)
         by = ay0 + r * (ch + gap)
-        _horror_card(d, (bx, by, bx + cw, by + ch), h, compact=compact)
+        card: Box = (bx, by, bx + cw, by + ch)
+        # A Horror's card draws inside its box, on the static layer, from these data only.
+        memo_region(img, card, ("fourth_wall horror", layer, repr(h), compact),
+                    partial(_horror_card, d, card, h, compact=compact))
 
 
 def _draw_anchored(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
@@ -1698,10 +1713,7 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     _draw_tracker(d, b)
     _draw_wall(img, d, b)
     _draw_status(d, b)
-    # On the Streets draws inside its box, on the static layer, from these data only.
-    memo_region(img, STREETS_BOX, ("fourth_wall streets", layer, b.mode, repr(b.streets),
-                                   repr(b.horrors), repr(b.anchored), repr(b.revealed_cards)),
-                partial(_draw_streets, d, b))
+    _draw_streets(img, d, b, layer)
     _draw_investigators(img, d, b, inv_box, layer)
     _draw_events(d, b, events_box)
     if extra:  # the private strip draws below the board, from these data only
