@@ -1205,12 +1205,16 @@ def _draw_house(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
                 assign = [(contents[0], big), (contents[1], small)]
         for what, (a, z) in assign:
             bx: Box = (boxes[(r, a)][0], boxes[(r, a)][1], boxes[(r, z)][2], boxes[(r, z)][3])
-            {
+            # A side panel draws inside its box, on the static layer, from these data only.
+            shown = {"decks": (b.decks,), "tools": (b.tool_piles,),
+                     "lookouts": (b.lookouts, b.phase),
+                     "wounded": (b.devoured, b.initials, b.wounded)}[what]
+            memo_region(img, bx, ("exorcism " + what, layer, repr(shown)), partial({
                 "decks": _draw_decks,
                 "tools": _draw_tool_piles,
                 "lookouts": _draw_lookouts,
                 "wounded": _draw_wounded,
-            }[what](d, bx, b)
+            }[what], d, bx, b))
 
 
 # --------------------------------------------------------------------------- right column
@@ -1835,7 +1839,9 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     _draw_status(d, b)
     _draw_clock(d, b)
     _draw_stats(d, b)
-    _draw_tasks(d, b)
+    # The tasks draw inside their box, on the static layer, from these data only.
+    memo_region(img, TASKS_BOX, ("exorcism tasks", layer, repr(b.decks), repr(b.tasks)),
+                partial(_draw_tasks, d, b))
     _draw_players(img, d, b, players_box, layer)
     _draw_events(d, b, events_box)
     if private:  # the hand strip draws below the board, from the hand only
