@@ -178,7 +178,7 @@ def _load_font(size: int, bold: bool) -> Font:
     return ImageFont.load_default(size=size)
 
 
-GLYPH_RUN_BUDGET = 4 * 1024 * 1024
+GLYPH_RUN_BUDGET = 3 * 1024 * 1024
 """Bytes of rendered text masks a thread keeps (each render worker holds one such cache)."""
 LENGTHS_KEPT = 16_384
 """Measured advance widths a thread keeps (a few dozen bytes each)."""
@@ -865,9 +865,11 @@ def icon(
 
 _LAYER_LOCK = threading.Lock()
 _LAYERS: OrderedDict[Hashable, Image.Image] = OrderedDict()
-LAYER_BUDGET = 24 * 1024 * 1024
+LAYER_BUDGET = 16 * 1024 * 1024
 """Bytes of static layers a process keeps (a 1600 x 1000 board layer is 6.1 MiB): the least
-recently used layout goes first, so a worker serving every game stays bounded (issue #15)."""
+recently used layout goes first, so a worker serving every game stays bounded (issue #15).
+Rebuilding a layer costs 3-5 ms; two layers (a game's public board and a seat's, which is
+taller) are kept, so boards and DMs of one game do not rebuild each other's."""
 
 
 def _layer_bytes(img: Image.Image) -> int:
@@ -899,7 +901,8 @@ _TILE_LOCK = threading.Lock()
 _TILES: OrderedDict[Hashable, tuple[Image.Image, tuple[str, ...]]] = OrderedDict()
 _TILE_BYTES = [0]
 TILE_BUDGET = 8 * 1024 * 1024
-"""Bytes of drawn parts (a room with its pieces, a player's panel) a process keeps."""
+"""Bytes of drawn parts (a room with its pieces, a player's panel) a process keeps: about
+two boards' worth, so the game a worker drew last is pasted, not drawn, at its next move."""
 
 
 def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], None]) -> None:
