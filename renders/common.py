@@ -13,11 +13,16 @@
 - colours: :data:`SEAT_COLOURS`, :func:`hex_rgb`, :func:`mix`, :func:`readable_on`
 - caching: :func:`cached_layer` (static layers built once per key and size, handed out as
   copies so a render may draw on them; least recently used first out past
-  :data:`LAYER_BUDGET`), :func:`clear_layer_cache`, :func:`cache_stats`; every font is a
+  :data:`LAYER_BUDGET`), :func:`memo_region` (a part of the picture drawn once and pasted
+  while what it shows is unchanged: a room, a player's panel; within :data:`TILE_BUDGET`),
+  :func:`clear_layer_cache`, :func:`cache_stats`, :func:`uncached`; every font is a
   :class:`GlyphRunFont`, which remembers the text runs it rendered and the widths it measured
   (per thread, bounded)
 - output: :func:`encode_png` (palette PNG under a byte budget; the palette is chosen from a
-  sample of the picture, :func:`palette_of`)
+  sample of the picture, :func:`palette_of`; :func:`palette_png` writes it, deflated by ISA-L)
+
+Issue #15 (CPU per board): a board costs its static layer's copy, the parts that changed since
+they were last drawn, and the encoding; ``python -m bench`` measures it move by move.
 
 All coordinates are pixels in the target image; boxes are ``(x0, y0, x1, y1)``.
 Renderers run in worker threads (``asyncio.to_thread``), so the shared caches here are guarded
@@ -71,6 +76,7 @@ __all__ = [
     "mix",
     "note_truncation",
     "palette_of",
+    "palette_png",
     "pick_fitting",
     "progress_bar",
     "readable_on",

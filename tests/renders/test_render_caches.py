@@ -137,3 +137,28 @@ def test_a_pasted_part_reports_its_cut_words_again() -> None:
     assert common.truncations() == ["Suffering (Spiritual) of the manor"]
     common.reset_truncations()
     common.clear_layer_cache()
+
+
+@pytest.mark.parametrize("deflater", ["installed", "zlib"])
+def test_the_png_writer_gives_the_very_pixels_pillow_would(
+        deflater: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`palette_png` (no row filter, ISA-L's deflate when installed, else zlib) decodes to the
+    same pixels as Pillow's own PNG of the same palette picture."""
+    import io
+    import zlib
+
+    if deflater == "zlib":
+        monkeypatch.setattr(common, "_DEFLATE", zlib.compress)
+        monkeypatch.setattr(common, "DEFLATE_NAME", "zlib")
+    from tests.renders.test_turncard import _mid_view
+
+    view = _mid_view("presence", "session", 4)
+    for img in (presence.render_image(view), render_turn_image("presence", view)):
+        pal = img.quantize(palette=common.palette_of(img, 256), dither=Image.Dither.NONE)
+        ours = Image.open(io.BytesIO(common.palette_png(pal)))
+        ours.load()
+        buf = io.BytesIO()
+        pal.save(buf, format="PNG")
+        theirs = Image.open(io.BytesIO(buf.getvalue()))
+        assert ours.size == img.size and ours.mode == "P"
+        assert ours.convert("RGB").tobytes() == theirs.convert("RGB").tobytes()
