@@ -5,7 +5,9 @@ Sections (all by default; `--only engine,render,storage,memory,roundtrip` picks 
 - engine: median and p99 of one `apply` and one `legal_actions` per game and mode over whole
   random games, and whether the cost per action stays flat as a game grows (last-quarter
   median over first-quarter median);
-- render: public board and private pictures per game and mode, median/p99 ms and bytes;
+- render: the turn card, the public board and a seat's board per game and mode, move after
+  move and spread over a game, CPU and wall ms and bytes, the render caches' sizes and the
+  encoders compared (bench/render.py; issue #15's target: 12 ms of CPU at the median);
 - storage: stored bytes per whole game and the time of one persisted action (SQLite);
 - memory: RSS growth per loaded game over many games;
 - roundtrip: the real bot in its own process against the local Discord emulator with the real
