@@ -1837,8 +1837,15 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     _draw_top_bar(d, b)
     _draw_house(img, d, b, layer)
     _draw_status(d, b)
-    _draw_clock(d, b)
-    _draw_stats(d, b)
+    # The clock and the numbers beside it draw inside their boxes, on the static layer, from
+    # these data only.
+    memo_region(img, CLOCK_BOX, ("exorcism clock", layer,
+                                 repr((b.action_hours, b.dice, b.track, b.track_index))),
+                partial(_draw_clock, d, b))
+    memo_region(img, STATS_BOX, ("exorcism stats", layer, repr((
+        b.darkness_supply, b.darkness_total, b.dice, b.escaped, b.haunt_level, b.haunt_win,
+        b.last_haunt, b.mode, b.points, b.shrouds_left, b.shrouds_total, b.target, b.terror,
+        b.terror_effects, b.track_value, b.action_hours))), partial(_draw_stats, d, b))
     # The tasks draw inside their box, on the static layer, from these data only.
     memo_region(img, TASKS_BOX, ("exorcism tasks", layer, repr(b.decks), repr(b.tasks)),
                 partial(_draw_tasks, d, b))
