@@ -1709,8 +1709,14 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     inv_box, events_box = _lower_boxes(rows)
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
-    _draw_gates(d, b)
-    _draw_tracker(d, b)
+    # The Gates and the Turn Tracker draw inside their boxes, on the static layer, from these
+    # data only.
+    memo_region(img, GATES_BOX, ("fourth_wall gates", layer, repr((
+        b.closing_blocked, b.gate_cost, b.gates_open, b.over, b.pentagram,
+        b.scourge_on_streets, b.stage))), partial(_draw_gates, d, b))
+    memo_region(img, TRACKER_BOX, ("fourth_wall tracker", layer,
+                                   repr((b.over, b.rank_index, b.ranks, b.stage))),
+                partial(_draw_tracker, d, b))
     _draw_wall(img, d, b)
     _draw_status(d, b)
     _draw_streets(img, d, b, layer)
