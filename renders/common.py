@@ -871,11 +871,12 @@ def icon(
 
 _LAYER_LOCK = threading.Lock()
 _LAYERS: OrderedDict[Hashable, Image.Image] = OrderedDict()
-LAYER_BUDGET = 16 * 1024 * 1024
+LAYER_BUDGET = 24 * 1024 * 1024
 """Bytes of static layers a process keeps (a 1600 x 1000 board layer is 6.1 MiB): the least
 recently used layout goes first, so a worker serving every game stays bounded (issue #15).
-Rebuilding a layer costs 3-5 ms; two layers (a game's public board and a seat's, which is
-taller) are kept, so boards and DMs of one game do not rebuild each other's."""
+Rebuilding a layer costs 3-5 ms; three layers are kept (a game's public board and its seats'
+taller ones: in The Fourth Wall the Wall's and the team's strips differ), so the boards and
+DMs of one game do not rebuild each other's layers."""
 
 
 def _layer_bytes(img: Image.Image) -> int:
