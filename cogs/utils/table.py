@@ -554,6 +554,8 @@ class Delivery:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._names: dict[int, str] = {}
+        # user id -> their DM channel's id (a DM channel's id never changes).
+        self._dm_channels: dict[int, int] = {}
         # (game id, seat) -> its summary DM. Lost on restart: found again in the DM history.
         self._summaries: dict[tuple[int, str], SummaryDM] = {}
         # Cogs' own follow-ups of every delivered move (e.g. a game channel's permissions).
@@ -670,8 +672,8 @@ class Delivery:
     async def dm(self, user_id: int, text: str, **kwargs: Any) -> bool:
         """Send a DM; False if the user's DMs are closed (the caller says so in the thread)."""
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(clip(text, limits.CONTENT), **kwargs)
+            channel = await self._dm_channel(user_id)
+            await channel.send(clip(text, limits.CONTENT), **kwargs)
             return True
         except (discord.Forbidden, discord.NotFound):
             return False
@@ -723,9 +725,15 @@ class Delivery:
                 message_id = message.id if message else None
             self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text)
 
-    async def _dm_channel(self, user_id: int) -> discord.DMChannel:
-        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        return user.dm_channel or await user.create_dm()
+    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The DM channel with `user_id`: opened once per user and process (one request), then
+        addressed by its id. No user lookup before a DM: the bot has no member cache, so
+        `get_user` misses and `fetch_user` would cost a request per DM."""
+        known = self._dm_channels.get(user_id)
+        if known is None:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            known = self._dm_channels[user_id] = channel.id
+        return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
 
     async def _send(self, user_id: int, text: str) -> discord.Message | None:
         try:
