@@ -28,7 +28,7 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -376,24 +376,29 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
     """Apply the interaction user's action and deliver what happened."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     delivery = delivery_for(bot)
-    async with delivery.lock(record.id):
-        # The token marks the move's pending interaction as stored, in the move's transaction.
-        result = await bot.tables.act(record.id, interaction.user.id, action,
-                                      expected_version=expected_version,
-                                      interaction_token=interaction.token)
-        try:
-            await delivery.after_action(result.record, result.state, result.events,
-                                        result.result, actor=result.seat)
-        except discord.HTTPException:
-            # The move is stored: an error answer saying "nothing changed" would be a lie.
-            log.warning("game %s: the move is stored but its board post failed", record.id,
-                        exc_info=True)
-            await reply(interaction, "✅ Your move is recorded, but Discord refused the new "
-                        "board post just now. It will show with the next move; `/game status` "
-                        "shows the board meanwhile.")
-            return
-        await delivery.tell_near(result)
-        await delivery.run_ai(record.id)
+    try:
+        async with delivery.lock(record.id):
+            # The token marks the move's pending interaction as stored, in the move's
+            # transaction.
+            result = await bot.tables.act(record.id, interaction.user.id, action,
+                                          expected_version=expected_version,
+                                          interaction_token=interaction.token)
+            shown = [await delivery.after_action(result.record, result.state, result.events,
+                                                 result.result, actor=result.seat,
+                                                 wait_board=False)]
+            await delivery.tell_near(result)
+            shown += await delivery.run_ai(record.id, wait_boards=False)
+        # The boards are awaited outside the game's lock: the game's next move may be
+        # applied while this board is drawn, and then one board shows both (`Delivery.show`).
+        for board in shown:
+            await board
+    except discord.HTTPException:
+        # The move is stored: an error answer saying "nothing changed" would be a lie.
+        log.warning("game %s: the move is stored but its board post failed", record.id,
+                    exc_info=True)
+        await reply(interaction, "✅ Your move is recorded, but Discord refused the new "
+                    "board post just now. It will show with the next move; `/game status` "
+                    "shows the board meanwhile.")
 
 
 async def refuse_spectator(bot: GameBot, gid: int, user_id: int) -> None:
@@ -491,6 +496,35 @@ class Posted:
 
 
 @dataclass
+class Showing:
+    """A move's public lines and the board after it, waiting to be shown (`Delivery.show`)."""
+
+    record: GameRecord
+    game: Game[Any, Any]
+    state: Any
+    lines: list[str]
+    result: Result | None
+    channel: discord.abc.Messageable
+    users: dict[str, int | None]
+    actor: str | None
+    closed: list[str]
+    waiters: list[asyncio.Future[None]] = field(default_factory=list)
+
+    def merge(self, later: Showing) -> None:
+        """`later` (the same game's next move) supersedes this board; the lines add up."""
+        self.lines = self.lines + later.lines
+        self.closed = self.closed + [c for c in later.closed if c not in self.closed]
+        self.record, self.state, self.result = later.record, later.state, later.result
+        self.channel, self.users, self.actor = later.channel, later.users, later.actor
+
+
+def _done() -> asyncio.Future[None]:
+    future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    future.set_result(None)
+    return future
+
+
+@dataclass
 class SummaryDM:
     """The DM holding one seat's private summary, to edit in place when it changes (H-02)."""
 
@@ -562,6 +596,11 @@ class Delivery:
         self.after_hooks: list[AfterAction] = []
         # game id -> (version key, the full board's render): one render per version.
         self._full: dict[int, tuple[Any, asyncio.Future[bytes | None]]] = {}
+        # Boards waiting to be shown, one merged showing per game, and the task showing them.
+        self._showings: dict[int, Showing] = {}
+        self._showing_tasks: dict[int, asyncio.Task[None]] = {}
+        # game id -> the board post this process last posted or edited.
+        self._board_ids: dict[int, int] = {}
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
         """Seat -> the player's display name, for the board picture (fetched once per user)."""
@@ -640,16 +679,19 @@ class Delivery:
                                 f"#{record.id}) was deleted, so the game was marked abandoned. "
                                 "Start a new one with `/game new`.")
 
-    async def run_ai(self, gid: int) -> None:
+    async def run_ai(self, gid: int, *, wait_boards: bool = True) -> list[asyncio.Future[None]]:
         """Let the AI move for every awaited seat it plays (AI seats and stand-ins), posting
-        each move like any other. Call with the game's delivery lock held."""
+        each move like any other. Call with the game's delivery lock held. `wait_boards=False`:
+        the boards are left to show (await the futures returned, outside the lock)."""
+        shown: list[asyncio.Future[None]] = []
         for _ in range(200):
             res = await self.bot.tables.ai_turn(gid)
             if res is None:
-                return
-            await self.after_action(res.record, res.state, res.events, res.result,
-                                    actor=res.seat)
+                break
+            shown.append(await self.after_action(res.record, res.state, res.events, res.result,
+                                                 actor=res.seat, wait_board=wait_boards))
             await self.tell_near(res)
+        return shown
 
     async def tell_near(self, res: Any) -> None:
         """DM the players who asked to hear when their turn is near (`/game notify`)."""
@@ -759,8 +801,11 @@ class Delivery:
 
     async def after_action(self, record: GameRecord, state: Any, events: list[Event],
                            result: Result | None, actor: str | None = None,
-                           previous_awaited: set[str] | None = None) -> None:
-        """Post public events + a new board, DM private events, strip the old board."""
+                           previous_awaited: set[str] | None = None, *,
+                           wait_board: bool = True) -> asyncio.Future[None]:
+        """DM private events and keep the summaries current, then show the public events and
+        the board (`show`): awaited here, or (`wait_board=False`) by the caller through the
+        future returned, once it has let go of the game's lock."""
         game = game_of(record)
         users = await self.bot.tables.users_of(record.id)
         public_lines = [e.text for e in events if e.public]
@@ -771,7 +816,7 @@ class Delivery:
                     private.setdefault(seat, []).append(event.text)
         channel = await self.thread(record)
         if channel is None:
-            return
+            return _done()
         closed: list[str] = []
         for seat, lines in private.items():
             user_id = users.get(seat)
@@ -787,14 +832,67 @@ class Delivery:
                 await hook(record, state)
             except discord.HTTPException:
                 log.warning("game %s: an after-action step failed", record.id, exc_info=True)
+        shown = self.show(Showing(record, game, state, public_lines, result, channel, users,
+                                  actor, closed))
+        if wait_board:
+            await shown
+        return shown
+
+    def show(self, showing: Showing) -> asyncio.Future[None]:
+        """Put a move's public lines and board in line to be shown in the game's thread.
+
+        One board at a time per game, in the order of the moves. Back-pressure: when boards
+        fall behind (renders queue up, Discord is slow), the moves that arrive meanwhile are
+        merged into one showing — the newest state's board, every move's lines in order — so a
+        board that is already out of date is never drawn, and no move's words are lost. The
+        future is done once a board with this move's lines is posted (or failed: its error).
+        """
+        gid = showing.record.id
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = self._showings.get(gid)
+        if waiting is None:
+            showing.waiters = [future]
+            self._showings[gid] = showing
+        else:
+            waiting.merge(showing)
+            waiting.waiters.append(future)
+        if gid not in self._showing_tasks:
+            self._showing_tasks[gid] = asyncio.create_task(self._show_in_turn(gid),
+                                                           name=f"boards-of-game-{gid}")
+        return future
+
+    async def _show_in_turn(self, gid: int) -> None:
         try:
-            await self.post_board(record, game, state, public_lines, result, channel, users,
-                                  actor=actor)
-            if closed:
+            while (showing := self._showings.pop(gid, None)) is not None:
+                try:
+                    await self._show(showing)
+                except Exception as exc:
+                    for waiter in showing.waiters:
+                        if not waiter.done():
+                            waiter.set_exception(exc)
+                else:
+                    for waiter in showing.waiters:
+                        if not waiter.done():
+                            waiter.set_result(None)
+        finally:
+            self._showing_tasks.pop(gid, None)
+
+    async def _show(self, showing: Showing) -> None:
+        record = showing.record
+        # A board posted since this move's record was read (the previous showing) is the
+        # one to edit or to strip.
+        posted = self._board_ids.get(record.id)
+        if posted is not None and posted != record.board_message_id:
+            record = record.model_copy(update={"board_message_id": posted})
+        channel = showing.channel
+        try:
+            await self.post_board(record, showing.game, showing.state, showing.lines,
+                                  showing.result, channel, showing.users, actor=showing.actor)
+            if showing.closed:
                 await channel.send(clip(
-                    f"I couldn't DM {', '.join(closed)} (DMs closed). Something private "
-                    "happened for them: press **My hand** or use `/game hand` to read it.",
-                    limits.CONTENT),
+                    f"I couldn't DM {', '.join(showing.closed)} (DMs closed). Something "
+                    "private happened for them: press **My hand** or use `/game hand` to "
+                    "read it.", limits.CONTENT),
                     allowed_mentions=discord.AllowedMentions(users=False))
         except discord.NotFound as exc:
             if exc.code != 10003:  # Unknown Channel: the thread is gone
@@ -1028,6 +1126,7 @@ class Delivery:
     async def _remember(self, record: GameRecord, message_id: int, post: BoardPost) -> None:
         await self.bot.storage.set_board_message(record.id, message_id, record.version,
                                                  post.dump())
+        self._board_ids[record.id] = message_id
 
 
 FULL_BOARDS_KEPT = 32
