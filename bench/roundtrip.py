@@ -80,11 +80,15 @@ class Stamps:
         self.loop = asyncio.get_running_loop()
         self._waiters: dict[str, list[tuple[Callable[[MessageRecord], bool],
                                             asyncio.Future[float]]]] = {}
+        self.latest: dict[str, MessageRecord] = {}
+        """Each channel's newest board post (the one with the buttons)."""
         state: Any = emu._state
         original_create, original_edit = state.create_message, state.edit_message
 
         def create_message(*args: Any, **kwargs: Any) -> MessageRecord:
             msg: MessageRecord = original_create(*args, **kwargs)
+            if _is_board(msg):
+                self.latest[msg.channel_id] = msg
             self._written(msg)
             return msg
 
@@ -352,6 +356,8 @@ class Table:
     thread_id: str = ""
     seat_users: dict[str, UserRecord] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
+    style: str = "type"
+    """How the players move: `type` (slash commands) or `press` (the board's buttons)."""
 
     async def open(self) -> None:
         res = await self.emu.slash(self.users[0], self.channel, "game new",
@@ -378,12 +384,6 @@ class Table:
                                        (self.game_id,)).fetchone()
         return status, GAMES[self.name].load_state(text) if text else None
 
-    def _latest_board(self) -> MessageRecord | None:
-        for msg in reversed(self.emu.messages_in(self.thread_id)):
-            if _is_board(msg):
-                return msg
-        return None
-
     async def move(self) -> Sample | None:
         """One AI move typed or pressed by the awaited player; None once the game is over."""
         status, state = self._state()
@@ -407,25 +407,28 @@ class Table:
         return Sample(self.name, how, res.latency, board_at - res.created_at, res.created_at)
 
     async def _send(self, user: UserRecord, seat: str, action: Action) -> tuple[Any, str]:
+        """Type the move as its slash command, or press its button on the board: `press`
+        players press whenever the board offers the move (as the design expects most players
+        to), `type` players type whenever a command covers it."""
         group, families = self.commands[self.name]
         family = next((f for f in families if action.kind in f.kinds), None)
         h = action_hash(action)
+        if self.style == "press" or family is None:
+            board = self.stamps.latest.get(self.thread_id)
+            prefix = f"hb:a:{self.game_id}:{seat}:"
+            for cid in board.custom_ids if board is not None else []:
+                if cid.startswith(prefix) and cid.endswith(h):
+                    return await self.emu.click(user, board, cid), "button"  # type: ignore[arg-type]
         if family is not None:
             res = await self.emu.slash(user, self.thread_id, f"{group} {family.name}",
                                        {"choice": h})
             return res, "slash"
-        board = self._latest_board()
-        prefix = f"hb:a:{self.game_id}:{seat}:"
-        if board is not None:
-            for cid in board.custom_ids:
-                if cid.startswith(prefix) and cid.endswith(h):
-                    return await self.emu.click(user, board, cid), "button"
         raise RuntimeError(f"no command or button plays {action.kind}")
 
 
 def _new_tables(emu: DiscordEmulator, stamps: Stamps, db: sqlite3.Connection, games: int,
                 kinds: tuple[tuple[str, str, int], ...] = TABLES,
-                prefix: str = "p") -> list[Table]:
+                prefix: str = "p", styles: tuple[str, ...] = ("type",)) -> list[Table]:
     guild = emu.create_guild("Bench")
     channels = [emu.create_text_channel(guild, f"tables-{i}")
                 for i in range(max(1, games // 25 + 1))]
@@ -437,7 +440,7 @@ def _new_tables(emu: DiscordEmulator, stamps: Stamps, db: sqlite3.Connection, ga
         for user in users:
             emu.add_member(guild, user)
         tables.append(Table(emu, stamps, db, channels[n % len(channels)], name, mode,
-                            users, commands))
+                            users, commands, style=styles[n % len(styles)]))
     return tables
 
 
@@ -559,20 +562,25 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         }
 
 
-async def whole_games(per_kind: int = 1) -> dict[str, Any]:
-    """Whole games, one at a time, of every game and mode in `TABLES` (`per_kind` of each),
-    each from `/game new` to its end with no think time: per game, the CPU the bot's whole
-    process tree spent per move (render, engine, storage, discord.py, DMs — everything) and
-    the requests the bot made to Discord per move (the lobby and the deal included)."""
+async def whole_games(per_kind: int = 1,
+                      styles: tuple[str, ...] = ("type", "press")) -> dict[str, Any]:
+    """Whole games, one at a time, of every game and mode in `TABLES` (`per_kind` of each, for
+    each style of play: players who `type` every move a command covers, players who `press`
+    the board's buttons whenever it offers their move), each from `/game new` to its end with
+    no think time: per game, the CPU the bot's whole process tree spent per move (render,
+    engine, storage, discord.py, DMs — everything) and the requests the bot made to Discord
+    per move (the lobby and the deal included)."""
     rows: list[dict[str, Any]] = []
-    kinds = tuple(k for k in TABLES for _ in range(per_kind))
+    plan = [(kind, style) for style in styles for kind in TABLES for _ in range(per_kind)]
     async with bot_against_emulator(bare=False) as (emu, proc):
         assert proc.proc is not None
         await emu.settle(quiet=0.3, timeout=30)
         memory_started = tree_memory(proc.proc.pid)
         stamps = Stamps(emu)
         db = _players_db(proc)
-        tables = _new_tables(emu, stamps, db, len(kinds), kinds, prefix="w")
+        tables = _new_tables(emu, stamps, db, len(plan), tuple(k for k, _ in plan), prefix="w")
+        for table, (_, style) in zip(tables, plan, strict=True):
+            table.style = style
         await emu.settle()
         for table in tables:
             requests_before = request_counts(emu)
@@ -594,10 +602,11 @@ async def whole_games(per_kind: int = 1) -> dict[str, Any]:
                 u.dm_channel_id for u in table.users if u.dm_channel_id)])
             rows.append({
                 "game": table.name, "mode": table.mode, "players": len(table.users),
-                "moves": moves, "ended": table._state()[0] != "active",
+                "style": table.style, "moves": moves, "ended": table._state()[0] != "active",
                 "failures": table.failures[:3], "seconds": round(time.perf_counter() - t0, 1),
                 "cpu_ms_per_move": round(cpu * 1000 / max(1, moves), 1),
                 "cpu_ms_per_move_bot_process": round(main * 1000 / max(1, moves), 1),
+                "requests": requests.total(),
                 "requests_per_move": round(requests.total() / max(1, moves), 2),
                 "setup_requests": setup_requests,
                 "requests_by_route": dict(requests.most_common(8)),
@@ -605,13 +614,18 @@ async def whole_games(per_kind: int = 1) -> dict[str, Any]:
             })
         db.close()
         memory_played = tree_memory(proc.proc.pid)
-    moves = sum(r["moves"] for r in rows)
-    requests_total = sum(r["requests_per_move"] * max(1, r["moves"]) for r in rows)
+
+    def per_move(chosen: list[dict[str, Any]]) -> float:
+        moves = sum(r["moves"] for r in chosen)
+        return round(sum(r["requests"] for r in chosen) / max(1, moves), 2)
+
     return {
         "games": rows,
         "cpu_ms_per_move_median": round(statistics.median(r["cpu_ms_per_move"] for r in rows), 1),
         "cpu_ms_per_move_max": max(r["cpu_ms_per_move"] for r in rows),
-        "requests_per_move_mean": round(requests_total / max(1, moves), 2),
+        "requests_per_move_mean": per_move(rows),
+        "requests_per_move_by_style": {
+            style: per_move([r for r in rows if r["style"] == style]) for style in styles},
         "requests_per_move_max": max(r["requests_per_move"] for r in rows),
         "failures": sum(len(r["failures"]) for r in rows),
         "memory_after_start": memory_started,

@@ -826,7 +826,6 @@ class Delivery:
                 f"• {line}" for line in lines)
             if not await self.dm(user_id, text, view=table_buttons(record.id)):
                 closed.append(f"<@{user_id}>")
-        await self.refresh_summaries(record, state, users)
         for hook in self.after_hooks:
             try:
                 await hook(record, state)
@@ -885,6 +884,9 @@ class Delivery:
         if posted is not None and posted != record.board_message_id:
             record = record.model_copy(update={"board_message_id": posted})
         channel = showing.channel
+        # The summary DMs follow the newest state too: moves merged into one showing (an AI
+        # chain, boards behind) cost one summary edit per seat at most, not one per move.
+        await self.refresh_summaries(record, showing.state, showing.users)
         try:
             await self.post_board(record, showing.game, showing.state, showing.lines,
                                   showing.result, channel, showing.users, actor=showing.actor)
