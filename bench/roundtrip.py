@@ -234,6 +234,9 @@ class BotProcess:
     workdir: Path
     proc: asyncio.subprocess.Process | None = None
     idle: bool = False
+    probe_interval: float = 0.005
+    """The loop-lag probe's period: 5 ms to time stalls finely; 50 ms (as `python -m bot run`
+    probes) where the bot's CPU is what is measured — a 5 ms probe costs ~2 ms per move."""
 
     @property
     def lag_file(self) -> Path:
@@ -246,7 +249,8 @@ class BotProcess:
     async def start(self, timeout: float = 60.0) -> None:
         args = [sys.executable, "-m", "bench.botproc", "--api-base", self.emu.api_base,
                 "--gateway", self.emu.gateway_url, "--token", self.emu.bot_token,
-                "--db", str(self.db), "--lag-out", str(self.lag_file)]
+                "--db", str(self.db), "--lag-out", str(self.lag_file),
+                "--probe-interval", str(self.probe_interval)]
         if self.bare:
             args.append("--bare")
         if self.idle:
@@ -305,10 +309,11 @@ class BotProcess:
 
 
 @contextlib.asynccontextmanager
-async def bot_against_emulator(bare: bool) -> AsyncIterator[tuple[DiscordEmulator, BotProcess]]:
+async def bot_against_emulator(bare: bool, probe_interval: float = 0.005,
+                               ) -> AsyncIterator[tuple[DiscordEmulator, BotProcess]]:
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordEmulator() as emu:
-            proc = BotProcess(emu, bare, Path(tmp))
+            proc = BotProcess(emu, bare, Path(tmp), probe_interval=probe_interval)
             try:
                 await proc.start()
                 yield emu, proc
@@ -471,7 +476,8 @@ async def games_roundtrip(games: int, think: float, seconds: float,
     process tree's CPU and memory, and Discord requests per move. `busy`: a competing process
     holds one core busy meanwhile (`busy_core`)."""
     rng = random.Random(seed)
-    async with bot_against_emulator(bare=False) as (emu, proc):
+    async with bot_against_emulator(bare=False, probe_interval=0.05 if busy else 0.005,
+                                    ) as (emu, proc):
         assert proc.proc is not None
         await emu.settle(quiet=0.3, timeout=30)
         memory_started = tree_memory(proc.proc.pid)
@@ -572,7 +578,7 @@ async def whole_games(per_kind: int = 1,
     per move (the lobby and the deal included)."""
     rows: list[dict[str, Any]] = []
     plan = [(kind, style) for style in styles for kind in TABLES for _ in range(per_kind)]
-    async with bot_against_emulator(bare=False) as (emu, proc):
+    async with bot_against_emulator(bare=False, probe_interval=0.05) as (emu, proc):
         assert proc.proc is not None
         await emu.settle(quiet=0.3, timeout=30)
         memory_started = tree_memory(proc.proc.pid)
