@@ -22,10 +22,13 @@ import threading
 from typing import IO, Any
 
 HEADER = struct.Struct(">I")
-NICENESS = 5
-"""How much less the OS favours a render worker than the bot's own process: when boards queue
-up, the loop that acknowledges interactions still gets the CPU first (a late acknowledgement
-fails the interaction; a late board is only late)."""
+NICENESS = int(os.environ.get("RENDER_NICENESS", "0"))
+"""How much less the OS favours the render worker (`RENDER_NICENESS`). Not at all by default:
+niceness counts against every process on the machine, not only the bot, so on a busy machine
+a niced worker starved behind the neighbours' work (`python -m bench --only saturation` with
+a competing process: board median 1.5 s at niceness 5, 0.4 s at 0) while the bot's
+acknowledgements were no faster. Boards that fall behind are merged instead
+(`Delivery.show`)."""
 
 RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard")
 
@@ -76,8 +79,9 @@ def main() -> None:
     if os.getppid() == 1:
         return  # the bot was gone before the worker started
     die_with_parent()
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
+    if NICENESS:
+        with contextlib.suppress(OSError):
+            os.nice(NICENESS)
     import importlib
 
     from renders import render_board, render_turn_card
