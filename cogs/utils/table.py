@@ -599,8 +599,10 @@ class Delivery:
         # Boards waiting to be shown, one merged showing per game, and the task showing them.
         self._showings: dict[int, Showing] = {}
         self._showing_tasks: dict[int, asyncio.Task[None]] = {}
-        # game id -> the board post this process last posted or edited.
-        self._board_ids: dict[int, int] = {}
+        # game id -> (the board post it replaced, the board post this process last posted or
+        # edited), and what that post stands for.
+        self._board_ids: dict[int, tuple[int | None, int]] = {}
+        self._posts: dict[int, tuple[int, BoardPost]] = {}
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
         """Seat -> the player's display name, for the board picture (fetched once per user)."""
@@ -878,10 +880,10 @@ class Delivery:
 
     async def _show(self, showing: Showing) -> None:
         record = showing.record
-        # A board posted since this move's record was read (the previous showing) is the
-        # one to edit or to strip.
-        posted = self._board_ids.get(record.id)
-        if posted is not None and posted != record.board_message_id:
+        # A board this process posted since this move's record was read (the previous
+        # showing) is the one to edit or to strip.
+        replaced, posted = self._board_ids.get(record.id, (None, None))
+        if posted is not None and record.board_message_id == replaced != posted:
             record = record.model_copy(update={"board_message_id": posted})
         channel = showing.channel
         # The summary DMs follow the newest state too: moves merged into one showing (an AI
@@ -936,10 +938,16 @@ class Delivery:
         return posted
 
     async def current_post(self, record: GameRecord) -> BoardPost | None:
-        """What the game's current board post stands for. Read from storage every time (one
-        small read per move): another shard process may have posted for this game since."""
+        """What the game's current board post stands for: as this process last wrote it when
+        the record still names that post, else read from storage (another shard process may
+        have posted for this game since; a restart)."""
         if not record.board_message_id:
             return None
+        known = self._posts.get(record.id)
+        if known is not None and known[0] == record.board_message_id:
+            post = known[1]
+            return BoardPost(awaited=list(post.awaited), turn=post.turn, lines=list(post.lines),
+                             pinged=list(post.pinged))
         return BoardPost.load(await self.bot.storage.board_post(record.id))
 
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
@@ -1128,7 +1136,8 @@ class Delivery:
     async def _remember(self, record: GameRecord, message_id: int, post: BoardPost) -> None:
         await self.bot.storage.set_board_message(record.id, message_id, record.version,
                                                  post.dump())
-        self._board_ids[record.id] = message_id
+        self._board_ids[record.id] = (record.board_message_id, message_id)
+        self._posts[record.id] = (message_id, post)
 
 
 FULL_BOARDS_KEPT = 32
