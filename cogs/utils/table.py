@@ -30,7 +30,7 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -400,24 +400,29 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
     """Apply the interaction user's action and deliver what happened."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     delivery = delivery_for(bot)
-    async with delivery.lock(record.id):
-        # The token marks the move's pending interaction as stored, in the move's transaction.
-        result = await bot.tables.act(record.id, interaction.user.id, action,
-                                      expected_version=expected_version,
-                                      interaction_token=interaction.token)
-        try:
-            await delivery.after_action(result.record, result.state, result.events,
-                                        result.result, actor=result.seat)
-        except discord.HTTPException:
-            # The move is stored: an error answer saying "nothing changed" would be a lie.
-            log.warning("game %s: the move is stored but its board post failed", record.id,
-                        exc_info=True)
-            await reply(interaction, "✅ Your move is recorded, but Discord refused the new "
-                        "board post just now. It will show with the next move; `/game status` "
-                        "shows the board meanwhile.")
-            return
-        await delivery.tell_near(result)
-        await delivery.run_ai(record.id)
+    try:
+        async with delivery.lock(record.id):
+            # The token marks the move's pending interaction as stored, in the move's
+            # transaction.
+            result = await bot.tables.act(record.id, interaction.user.id, action,
+                                          expected_version=expected_version,
+                                          interaction_token=interaction.token)
+            shown = [await delivery.after_action(result.record, result.state, result.events,
+                                                 result.result, actor=result.seat,
+                                                 wait_board=False)]
+            await delivery.tell_near(result)
+            shown += await delivery.run_ai(record.id, wait_boards=False)
+        # The boards are awaited outside the game's lock: the game's next move may be
+        # applied while this board is drawn, and then one board shows both (`Delivery.show`).
+        for board in shown:
+            await board
+    except discord.HTTPException:
+        # The move is stored: an error answer saying "nothing changed" would be a lie.
+        log.warning("game %s: the move is stored but its board post failed", record.id,
+                    exc_info=True)
+        await reply(interaction, "✅ Your move is recorded, but Discord refused the new "
+                    "board post just now. It will show with the next move; `/game status` "
+                    "shows the board meanwhile.")
 
 
 async def refuse_spectator(bot: GameBot, gid: int, user_id: int) -> None:
@@ -718,6 +723,35 @@ class Posted:
 
 
 @dataclass
+class Showing:
+    """A move's public lines and the board after it, waiting to be shown (`Delivery.show`)."""
+
+    record: GameRecord
+    game: Game[Any, Any]
+    state: Any
+    lines: list[str]
+    result: Result | None
+    channel: discord.abc.Messageable
+    users: dict[str, int | None]
+    actor: str | None
+    closed: list[str]
+    waiters: list[asyncio.Future[None]] = field(default_factory=list)
+
+    def merge(self, later: Showing) -> None:
+        """`later` (the same game's next move) supersedes this board; the lines add up."""
+        self.lines = self.lines + later.lines
+        self.closed = self.closed + [c for c in later.closed if c not in self.closed]
+        self.record, self.state, self.result = later.record, later.state, later.result
+        self.channel, self.users, self.actor = later.channel, later.users, later.actor
+
+
+def _done() -> asyncio.Future[None]:
+    future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    future.set_result(None)
+    return future
+
+
+@dataclass
 class SummaryDM:
     """The DM holding one seat's private summary, to edit in place when it changes (H-02)."""
 
@@ -781,6 +815,8 @@ class Delivery:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._names: dict[int, str] = {}
+        # user id -> their DM channel's id (a DM channel's id never changes).
+        self._dm_channels: dict[int, int] = {}
         # (game id, seat) -> its summary DM. Lost on restart: found again in the DM history.
         self._summaries: dict[tuple[int, str], SummaryDM] = {}
         # Cogs' own follow-ups of every delivered move (e.g. a game channel's permissions).
@@ -790,6 +826,13 @@ class Delivery:
         self.after_hooks.append(self.menus.refresh)
         # game id -> (version key, the full board's render): one render per version.
         self._full: dict[int, tuple[Any, asyncio.Future[bytes | None]]] = {}
+        # Boards waiting to be shown, one merged showing per game, and the task showing them.
+        self._showings: dict[int, Showing] = {}
+        self._showing_tasks: dict[int, asyncio.Task[None]] = {}
+        # game id -> (the board post it replaced, the board post this process last posted or
+        # edited), and what that post stands for.
+        self._board_ids: dict[int, tuple[int | None, int]] = {}
+        self._posts: dict[int, tuple[int, BoardPost]] = {}
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
         """Seat -> the player's display name, for the board picture (fetched once per user)."""
@@ -870,16 +913,19 @@ class Delivery:
                                 f"#{record.id}) was deleted, so the game was marked abandoned. "
                                 "Start a new one with `/game new`.")
 
-    async def run_ai(self, gid: int) -> None:
+    async def run_ai(self, gid: int, *, wait_boards: bool = True) -> list[asyncio.Future[None]]:
         """Let the AI move for every awaited seat it plays (AI seats and stand-ins), posting
-        each move like any other. Call with the game's delivery lock held."""
+        each move like any other. Call with the game's delivery lock held. `wait_boards=False`:
+        the boards are left to show (await the futures returned, outside the lock)."""
+        shown: list[asyncio.Future[None]] = []
         for _ in range(200):
             res = await self.bot.tables.ai_turn(gid)
             if res is None:
-                return
-            await self.after_action(res.record, res.state, res.events, res.result,
-                                    actor=res.seat)
+                break
+            shown.append(await self.after_action(res.record, res.state, res.events, res.result,
+                                                 actor=res.seat, wait_board=wait_boards))
             await self.tell_near(res)
+        return shown
 
     async def tell_near(self, res: Any) -> None:
         """DM the players who asked to hear when their turn is near (`/game notify`)."""
@@ -902,8 +948,8 @@ class Delivery:
     async def dm(self, user_id: int, text: str, **kwargs: Any) -> bool:
         """Send a DM; False if the user's DMs are closed (the caller says so in the thread)."""
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(clip(text, limits.CONTENT), **kwargs)
+            channel = await self._dm_channel(user_id)
+            await channel.send(clip(text, limits.CONTENT), **kwargs)
             return True
         except (discord.Forbidden, discord.NotFound):
             return False
@@ -955,9 +1001,15 @@ class Delivery:
                 message_id = message.id if message else None
             self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text)
 
-    async def _dm_channel(self, user_id: int) -> discord.DMChannel:
-        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        return user.dm_channel or await user.create_dm()
+    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The DM channel with `user_id`: opened once per user and process (one request), then
+        addressed by its id. No user lookup before a DM: the bot has no member cache, so
+        `get_user` misses and `fetch_user` would cost a request per DM."""
+        known = self._dm_channels.get(user_id)
+        if known is None:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            known = self._dm_channels[user_id] = channel.id
+        return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
 
     async def _send(self, user_id: int, text: str) -> discord.Message | None:
         try:
@@ -983,8 +1035,11 @@ class Delivery:
 
     async def after_action(self, record: GameRecord, state: Any, events: list[Event],
                            result: Result | None, actor: str | None = None,
-                           previous_awaited: set[str] | None = None) -> None:
-        """Post public events + a new board, DM private events, strip the old board."""
+                           previous_awaited: set[str] | None = None, *,
+                           wait_board: bool = True) -> asyncio.Future[None]:
+        """DM private events and keep the summaries current, then show the public events and
+        the board (`show`): awaited here, or (`wait_board=False`) by the caller through the
+        future returned, once it has let go of the game's lock."""
         game = game_of(record)
         users = await self.bot.tables.users_of(record.id)
         public_lines = [e.text for e in events if e.public]
@@ -995,7 +1050,7 @@ class Delivery:
                     private.setdefault(seat, []).append(event.text)
         channel = await self.thread(record)
         if channel is None:
-            return
+            return _done()
         closed: list[str] = []
         for seat, lines in private.items():
             user_id = users.get(seat)
@@ -1005,20 +1060,75 @@ class Delivery:
                 f"• {line}" for line in lines)
             if not await self.dm(user_id, text, view=table_buttons(record.id)):
                 closed.append(f"<@{user_id}>")
-        await self.refresh_summaries(record, state, users)
         for hook in self.after_hooks:
             try:
                 await hook(record, state)
             except discord.HTTPException:
                 log.warning("game %s: an after-action step failed", record.id, exc_info=True)
+        shown = self.show(Showing(record, game, state, public_lines, result, channel, users,
+                                  actor, closed))
+        if wait_board:
+            await shown
+        return shown
+
+    def show(self, showing: Showing) -> asyncio.Future[None]:
+        """Put a move's public lines and board in line to be shown in the game's thread.
+
+        One board at a time per game, in the order of the moves. Back-pressure: when boards
+        fall behind (renders queue up, Discord is slow), the moves that arrive meanwhile are
+        merged into one showing — the newest state's board, every move's lines in order — so a
+        board that is already out of date is never drawn, and no move's words are lost. The
+        future is done once a board with this move's lines is posted (or failed: its error).
+        """
+        gid = showing.record.id
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = self._showings.get(gid)
+        if waiting is None:
+            showing.waiters = [future]
+            self._showings[gid] = showing
+        else:
+            waiting.merge(showing)
+            waiting.waiters.append(future)
+        if gid not in self._showing_tasks:
+            self._showing_tasks[gid] = asyncio.create_task(self._show_in_turn(gid),
+                                                           name=f"boards-of-game-{gid}")
+        return future
+
+    async def _show_in_turn(self, gid: int) -> None:
         try:
-            await self.post_board(record, game, state, public_lines, result, channel, users,
-                                  actor=actor)
-            if closed:
+            while (showing := self._showings.pop(gid, None)) is not None:
+                try:
+                    await self._show(showing)
+                except Exception as exc:
+                    for waiter in showing.waiters:
+                        if not waiter.done():
+                            waiter.set_exception(exc)
+                else:
+                    for waiter in showing.waiters:
+                        if not waiter.done():
+                            waiter.set_result(None)
+        finally:
+            self._showing_tasks.pop(gid, None)
+
+    async def _show(self, showing: Showing) -> None:
+        record = showing.record
+        # A board this process posted since this move's record was read (the previous
+        # showing) is the one to edit or to strip.
+        replaced, posted = self._board_ids.get(record.id, (None, None))
+        if posted is not None and record.board_message_id == replaced != posted:
+            record = record.model_copy(update={"board_message_id": posted})
+        channel = showing.channel
+        # The summary DMs follow the newest state too: moves merged into one showing (an AI
+        # chain, boards behind) cost one summary edit per seat at most, not one per move.
+        await self.refresh_summaries(record, showing.state, showing.users)
+        try:
+            await self.post_board(record, showing.game, showing.state, showing.lines,
+                                  showing.result, channel, showing.users, actor=showing.actor)
+            if showing.closed:
                 await channel.send(clip(
-                    f"I couldn't DM {', '.join(closed)} (DMs closed). Something private "
-                    "happened for them: press **My hand** or use `/game hand` to read it.",
-                    limits.CONTENT),
+                    f"I couldn't DM {', '.join(showing.closed)} (DMs closed). Something "
+                    "private happened for them: press **My hand** or use `/game hand` to "
+                    "read it.", limits.CONTENT),
                     allowed_mentions=discord.AllowedMentions(users=False))
         except discord.NotFound as exc:
             if exc.code != 10003:  # Unknown Channel: the thread is gone
@@ -1062,10 +1172,16 @@ class Delivery:
         return posted
 
     async def current_post(self, record: GameRecord) -> BoardPost | None:
-        """What the game's current board post stands for. Read from storage every time (one
-        small read per move): another shard process may have posted for this game since."""
+        """What the game's current board post stands for: as this process last wrote it when
+        the record still names that post, else read from storage (another shard process may
+        have posted for this game since; a restart)."""
         if not record.board_message_id:
             return None
+        known = self._posts.get(record.id)
+        if known is not None and known[0] == record.board_message_id:
+            post = known[1]
+            return BoardPost(awaited=list(post.awaited), turn=post.turn, lines=list(post.lines),
+                             pinged=list(post.pinged))
         return BoardPost.load(await self.bot.storage.board_post(record.id))
 
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
@@ -1258,6 +1374,8 @@ class Delivery:
     async def _remember(self, record: GameRecord, message_id: int, post: BoardPost) -> None:
         await self.bot.storage.set_board_message(record.id, message_id, record.version,
                                                  post.dump())
+        self._board_ids[record.id] = (record.board_message_id, message_id)
+        self._posts[record.id] = (message_id, post)
 
 
 FULL_BOARDS_KEPT = 32
