@@ -64,7 +64,7 @@ async def _memory(games: int, moves: int) -> dict[str, Any]:
         storage = SqliteStorage(Path(tmp) / "memory.sqlite3")
         await storage.open()
         # Durability is not what this measures: let the set-up write without fsyncs.
-        await storage.db.execute("PRAGMA synchronous = OFF")
+        await storage.db.exec_driver_sql("PRAGMA synchronous = OFF")
         writer = TableService(storage, cache_games=8)
         pairs = modes()
         ids: list[tuple[int, str]] = []
@@ -105,11 +105,10 @@ def bench_memory(games: int = 1000, moves: int = 10) -> dict[str, Any]:
 
 
 async def _db_bytes(storage: SqliteStorage) -> int:
-    await storage.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    async with storage.db.execute("PRAGMA page_count") as cur:
-        pages = (await cur.fetchone() or (0,))[0]
-    async with storage.db.execute("PRAGMA page_size") as cur:
-        size = (await cur.fetchone() or (0,))[0]
+    db = storage.db
+    await db.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    pages = (await db.exec_driver_sql("PRAGMA page_count")).scalar_one()
+    size = (await db.exec_driver_sql("PRAGMA page_size")).scalar_one()
     return int(pages) * int(size)
 
 
