@@ -16,7 +16,17 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import Double, Integer, Table, func, insert, literal_column, select, text
+from sqlalchemy import (
+    ColumnElement,
+    Double,
+    Integer,
+    Table,
+    func,
+    insert,
+    literal_column,
+    select,
+    text,
+)
 
 from bot.pgstorage import PgStorage
 from bot.schema import games, metadata
@@ -61,7 +71,8 @@ async def copy_database(source: SqliteStorage, target: PgStorage) -> CopyReport:
         for table in metadata.sorted_tables:  # games before the tables that refer to it
             types = _coercer(table)
             counts[table.name] = 0
-            rowid = literal_column("rowid")  # every table is a rowid table: page on it
+            # Every table is a rowid table: read it in pages of rowids.
+            rowid: ColumnElement[int] = literal_column("rowid", Integer())
             last = 0
             while True:
                 async with source._read() as conn:

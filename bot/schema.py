@@ -31,7 +31,7 @@ from sqlalchemy.dialects import sqlite
 
 INT = BigInteger().with_variant(sqlite.INTEGER(), "sqlite")
 """BIGINT on PostgreSQL, INTEGER (64-bit) on SQLite."""
-REAL = Double().with_variant(sqlite.REAL(), "sqlite")
+REAL: Double[float] = Double().with_variant(sqlite.REAL(), "sqlite")
 """DOUBLE PRECISION on PostgreSQL, REAL (64-bit) on SQLite."""
 ZERO = text("0")
 

@@ -103,4 +103,5 @@ async def connect(path: str | Path) -> OneTripConnection:
 
     connection = OneTripConnection(connector, iter_chunk_size=64)
     connection._thread.daemon = True  # as SQLAlchemy's own aiosqlite connect does
-    return await connection
+    await connection  # starts the thread and connects
+    return connection

@@ -584,7 +584,12 @@ def _shard_filter(shards: ShardSet | None,
     return True, [shard.in_(shards.ids)]
 
 
-def _game(row: Row[Any] | tuple[Any, ...]) -> GameRecord:
+def _new_id(key: Sequence[Any] | None) -> int:
+    assert key is not None  # an INSERT INTO games always has one
+    return int(key[0])
+
+
+def _game(row: Sequence[Any]) -> GameRecord:
     return GameRecord(
         id=row[0], guild_id=row[1], channel_id=row[2], thread_id=row[3], game=row[4],
         options=json.loads(row[5]), status=row[6], state_json=row[7], version=row[8],
@@ -595,19 +600,19 @@ def _game(row: Row[Any] | tuple[Any, ...]) -> GameRecord:
     )
 
 
-def _seat(row: Row[Any]) -> SeatRecord:
+def _seat(row: Sequence[Any]) -> SeatRecord:
     return SeatRecord(
         game_id=row[0], seat=row[1], user_id=row[2], position=row[3], joined_at=row[4],
         dms_ok=bool(row[5]), role_pref=row[6], ai_standin=bool(row[7]),
     )
 
 
-def _prefs(row: Row[Any]) -> PlayerPrefs:
+def _prefs(row: Sequence[Any]) -> PlayerPrefs:
     return PlayerPrefs(user_id=row[0], away=bool(row[1]), quiet_start=row[2], quiet_end=row[3],
                        tz_minutes=row[4], notify_near=bool(row[5]))
 
 
-def _pending(row: Row[Any]) -> PendingMove:
+def _pending(row: Sequence[Any]) -> PendingMove:
     return PendingMove(
         token=row[0], interaction_id=row[1], guild_id=row[2], channel_id=row[3],
         game_id=row[4], user_id=row[5], what=row[6], answer=row[7], created_at=row[8],
@@ -615,7 +620,7 @@ def _pending(row: Row[Any]) -> PendingMove:
     )
 
 
-def _action(row: Row[Any]) -> ActionRecord:
+def _action(row: Sequence[Any]) -> ActionRecord:
     return ActionRecord(
         game_id=row[0], seq=row[1], seat=row[2], user_id=row[3], action_json=row[4], at=row[5],
     )
@@ -719,7 +724,7 @@ class SqlStorage(Storage):
                     reminder_stage=0, rematch_of=rematch_of))
             except IntegrityError as exc:
                 raise DuplicateSeat(f"game {rematch_of} already has a rematch") from exc
-            game_id = int(res.inserted_primary_key[0])
+            game_id = _new_id(res.inserted_primary_key)
             if seat_creator:
                 await db.execute(insert(seats).values(
                     game_id=game_id, seat="s1", user_id=created_by, position=1, joined_at=now,
@@ -960,7 +965,7 @@ class SqlStorage(Storage):
                 updated_at=g.updated_at, next_reminder_at=g.next_reminder_at,
                 reminder_stage=g.reminder_stage, awaited_since=g.awaited_since,
                 epoch=g.epoch, rematch_of=None))
-            game_id = int(res.inserted_primary_key[0])
+            game_id = _new_id(res.inserted_primary_key)
             if stored.seats:
                 await db.execute(insert(seats), [
                     {"game_id": game_id, "seat": s.seat, "user_id": s.user_id,
@@ -1220,6 +1225,7 @@ class SqliteStorage(SqlStorage):
             # SQLAlchemy's own begin/commit on SQLite only pass through to it): one call to
             # the SQLite thread each.
             driver = (await db.get_raw_connection()).driver_connection
+            assert driver is not None
             await driver.execute("BEGIN IMMEDIATE")
             try:
                 yield db

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -33,6 +32,7 @@ from bot.storage import (
     ShardSet,
     SqliteStorage,
     SqlStorage,
+    Storage,
     VersionConflict,
 )
 from bot.tables import TableService
@@ -48,14 +48,14 @@ def db_path(tmp_path: Path) -> Path:
 
 
 
-async def new_game(storage: SqliteStorage, thread: int = 3000, creator: int = 101) -> GameRecord:
+async def new_game(storage: Storage, thread: int = 3000, creator: int = 101) -> GameRecord:
     return await storage.create_game(
         guild_id=GUILD, channel_id=CHANNEL, thread_id=thread, game="highcard",
         options={"mode": "standard", "rounds": 3}, created_by=creator,
         engine_version="highcard-1", settings=GameSettings(), now=T0)
 
 
-async def active_game(storage: SqliteStorage) -> GameRecord:
+async def active_game(storage: Storage) -> GameRecord:
     rec = await new_game(storage)
     await storage.add_seat(rec.id, 102, T0)
     return await storage.start_game(rec.id, '{"step": 0}', 42, seat_ids=["s1", "s2"], now=T0,
@@ -571,3 +571,43 @@ async def test_pending_moves_belong_to_their_guilds_shard(storage: SqliteStorage
     assert [p.token for p in await storage.pending_moves(ShardSet(count=2, ids=(shard,)))] \
         == ["mine"]
     assert {p.token for p in await storage.pending_moves()} == {"mine", "theirs"}
+
+
+# ---- packaging and cost --------------------------------------------------------------------
+def test_alembic_scripts_are_shipped_in_the_package():
+    """The installed bot runs Alembic from its own package: every script file must be in
+    pyproject's package-data for bot.migrations."""
+    import tomllib
+    from fnmatch import fnmatch
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["bot.migrations"]
+    base = ROOT / "bot" / "migrations"
+    files = [p.relative_to(base).as_posix() for p in (base / "schema").rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts]
+    assert "schema/env.py" in files and len(files) >= 2 + LATEST
+    assert [f for f in files if not any(fnmatch(f, pat) for pat in patterns)] == []
+
+
+async def test_a_move_is_one_transaction_of_few_trips_to_the_sqlite_thread(
+    storage: SqliteStorage, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+):
+    """A move costs BEGIN, three statements (state written with its version check, action
+    appended, pending row marked) and COMMIT: five calls to aiosqlite's thread, the CPU a
+    move costs on SQLite (bot/sqlitedriver.py)."""
+    import aiosqlite
+
+    rec = await active_game(storage)
+    await storage.add_pending_move(pending("tok", T0, rec.id))
+    calls: list[str] = []
+    real = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(getattr(fn, "__name__", "?"))
+        return await real(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    await storage.append_action(rec.id, 0, "s1", 101, '{"kind": "x"}', '{"step": 1}',
+                                "active", None, 0, now=T0, pending_token="tok")
+    assert len(calls) == 5, calls
+    assert calls[-1] == "commit"

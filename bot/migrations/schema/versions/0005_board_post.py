@@ -17,7 +17,7 @@ branch_labels = None
 depends_on = None
 
 INT = sa.BigInteger().with_variant(sqlite.INTEGER(), "sqlite")
-REAL = sa.Double().with_variant(sqlite.REAL(), "sqlite")
+REAL: sa.Double[float] = sa.Double().with_variant(sqlite.REAL(), "sqlite")
 ZERO = sa.text("0")
 
 
