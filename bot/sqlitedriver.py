@@ -93,6 +93,24 @@ class OneTripConnection(aiosqlite.Connection):
         """The sqlite3 connection (use it only on the connection's thread)."""
         return self._conn
 
+    async def begin_immediate(self) -> None:
+        """BEGIN IMMEDIATE, in one trip. A transaction still open here was left by an
+        operation cancelled mid-way (its BEGIN ran after it gave up): it is rolled back."""
+        def on_thread() -> None:
+            if self.sqlite.in_transaction:
+                self.sqlite.rollback()
+            self.sqlite.execute("BEGIN IMMEDIATE")
+
+        await self._execute(on_thread)
+
+    async def rollback_if_open(self) -> None:
+        """ROLLBACK if a transaction is open, decided on the connection's thread."""
+        def on_thread() -> None:
+            if self.sqlite.in_transaction:
+                self.sqlite.rollback()
+
+        await self._execute(on_thread)
+
 
 async def connect(path: str | Path) -> OneTripConnection:
     """Open `path` (a ``file:`` URI too) in driver autocommit: the caller writes BEGIN."""

@@ -1225,20 +1225,30 @@ class SqliteStorage(SqlStorage):
             # SQLAlchemy's own begin/commit on SQLite only pass through to it): one call to
             # the SQLite thread each.
             driver = (await db.get_raw_connection()).driver_connection
-            assert driver is not None
-            await driver.execute("BEGIN IMMEDIATE")
+            assert isinstance(driver, sqlitedriver.OneTripConnection)
             try:
+                await driver.begin_immediate()
                 yield db
                 await driver.commit()
             except BaseException:
-                if driver.in_transaction:
-                    await driver.rollback()
+                if db.invalidated:
+                    # A cancellation mid-statement made SQLAlchemy drop the connection
+                    # (closing it rolls back); it opens a fresh one on the next use.
+                    await db.rollback()
+                else:
+                    await driver.rollback_if_open()
                 raise
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncConnection]:
         async with self._lock:
-            yield self.db
+            db = self.db
+            try:
+                yield db
+            except BaseException:
+                if db.invalidated:
+                    await db.rollback()
+                raise
 
 
 def storage_for(database_url: str | None, database_path: str | Path) -> Storage:

@@ -3,6 +3,8 @@ records, the one-transaction action append, crash safety."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -439,6 +441,34 @@ async def test_exception_mid_transaction_leaves_last_whole_action(
     again = await storage.append_action(rec.id, 1, "s2", 102, '{"kind":"b"}', '{"step": 2}',
                                         "active", None, 0, now=T0)
     assert again.version == 2
+
+
+async def test_a_move_cancelled_anywhere_is_whole_or_absent_and_storage_goes_on(
+    storage: SqliteStorage,
+):
+    """A move's task cancelled at any point (the player's interaction timed out, shutdown)
+    leaves the move stored whole or not at all, and the next move lands."""
+    rec = await active_game(storage)
+    version = 0
+    for delay in range(40):
+        task = asyncio.create_task(storage.append_action(
+            rec.id, version, "s1", 101, f'{{"n": {delay}}}', f'{{"step": {version + 1}}}',
+            "active", None, 0, now=T0))
+        for _ in range(delay):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        game = await storage.get_game(rec.id)
+        assert game is not None and game.version in (version, version + 1)
+        assert [a.seq for a in await storage.actions(rec.id)] == list(
+            range(1, game.version + 1))
+        assert game.state_json == (f'{{"step": {game.version}}}' if game.version else
+                                   '{"step": 0}')
+        after = await storage.append_action(rec.id, game.version, "s2", 102, "{}",
+                                            f'{{"step": {game.version + 1}}}', "active",
+                                            None, 0, now=T0)
+        version = after.version
 
 
 async def test_process_killed_mid_transaction_keeps_last_whole_action(
