@@ -310,6 +310,25 @@ async def test_a_database_from_before_alembic_upgrades_in_place_and_plays_on(
         await s.close()
 
 
+@pytest.mark.parametrize("number", [0, 2])
+async def test_processes_starting_together_upgrade_one_at_a_time(
+    backend: str, database: str, number: int, request: pytest.FixtureRequest,
+):
+    """Shards' processes start at once on one database (empty, or from before Alembic):
+    one upgrades, the others wait for it and find nothing left to do."""
+    if number and backend == "postgres":
+        database = await restore_postgres(request.getfixturevalue("postgres_server"), number)
+    elif number:
+        shutil.copyfile(DATABASES / f"schema-{number}.sqlite3", database)
+    started = await asyncio.gather(*(opened(backend, database) for _ in range(3)))
+    try:
+        assert [await s.schema_version() for s in started] == [LATEST] * 3
+        assert await schema_drift(started[0]) == []
+    finally:
+        for s in started:
+            await s.close()
+
+
 async def test_a_database_from_before_alembic_is_stamped_in_the_upgrades_transaction(
     backend: str, database: str, request: pytest.FixtureRequest, tmp_path: Path,
 ):
