@@ -1224,7 +1224,11 @@ class SqliteStorage(SqlStorage):
             # Transaction control goes straight to the driver (it is in autocommit, and
             # SQLAlchemy's own begin/commit on SQLite only pass through to it): one call to
             # the SQLite thread each.
-            driver = (await db.get_raw_connection()).driver_connection
+            sync = db.sync_connection
+            if sync is not None and not sync.invalidated:  # the usual case: no await needed
+                driver = sync.connection.driver_connection
+            else:  # reconnect after a dropped connection
+                driver = (await db.get_raw_connection()).driver_connection
             assert isinstance(driver, sqlitedriver.OneTripConnection)
             try:
                 await driver.begin_immediate()
