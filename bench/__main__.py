@@ -105,7 +105,7 @@ def run_render(plan: Plan) -> list[dict[str, Any]]:
 def run_storage(plan: Plan) -> dict[str, Any]:
     s = bench_storage(plan.storage_games)
     print(f"storage: {s['stored_bytes_per_game_median']} B/game (db growth, median), "
-          f"append_action {s['append_action']}", flush=True)
+          f"append_action {s['append_action']}, CPU {s['append_action_cpu']}", flush=True)
     return s
 
 

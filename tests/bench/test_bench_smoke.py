@@ -45,6 +45,7 @@ def test_storage_bench_plays_a_whole_game_and_times_each_persisted_action() -> N
     [game] = s["games"]
     assert game["actions"] > 0 and game["action_log_bytes"] > 0
     assert s["append_action"]["n"] == game["actions"]
+    assert s["append_action_cpu"]["median_ms"] > 0
     assert s["stored_bytes_per_game_median"] > 0
 
 
