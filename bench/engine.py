@@ -3,8 +3,8 @@
 `bench_engine` times one `apply` and one `legal_actions` over whole random games (half the
 games pick random legal moves, half the built-in AI's) and compares the first and last quarter
 of each game, so a cost that grows with the game's length shows up as a ratio above 1.
-`bench_render` times the public board and a seat's private picture at points spread over a
-whole game (wall and CPU time), with their PNG sizes.
+`bench_render` (in bench/render.py, re-exported here) times the turn card, the public board
+and a seat's board at points spread over a whole game (CPU and wall time), with their bytes.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ import statistics
 import time
 from typing import Any
 
+from bench.render import bench_render
 from bench.stats import ms
-from renders import render_board
 from rules.core.rng import Rng
 from rules.registry import GAMES
+
+__all__ = ["bench_engine", "bench_render", "default_players", "modes"]
 
 
 def default_players(name: str, mode: str) -> int:
@@ -82,37 +84,3 @@ def bench_engine(name: str, mode: str, players: int, games: int) -> dict[str, An
         "state_bytes_max": max(sizes, default=0),
         "state_bytes_median": int(statistics.median(sizes)) if sizes else 0,
     }
-
-
-def bench_render(name: str, mode: str, players: int, renders: int) -> dict[str, Any]:
-    game = GAMES[name]
-    options = game.options_model(mode=mode)
-    seats = [f"s{i}" for i in range(1, players + 1)]
-    state = game.setup(seats, options, 3)
-    rng = Rng.from_seed(3)
-    states = [state]
-    while game.result(state) is None:
-        seat = rng.choice(sorted(game.to_act(state)))
-        state = game.apply(state, seat, game.ai_action(state, seat)).state
-        states.append(state)
-    picks = [states[int(i * (len(states) - 1) / max(1, renders - 1))] for i in range(renders)]
-    out: dict[str, Any] = {"game": name, "mode": mode, "players": players, "renders": renders}
-    for who in ("public", "private"):
-        times: list[float] = []
-        cpu: list[float] = []
-        sizes: list[int] = []
-        for i, s in enumerate(picks):
-            # Private pictures: every seat in turn, so the opposing role's picture counts too.
-            viewer: str | None = None if who == "public" else s.seats[i % len(s.seats)]
-            view = game.view(s, viewer)
-            t0, c0 = time.perf_counter(), time.thread_time()
-            data = render_board(name, view)
-            times.append(time.perf_counter() - t0)
-            cpu.append(time.thread_time() - c0)
-            sizes.append(len(data or b""))
-        # CPU time beside wall time: on a shared machine the wall time also counts the turns
-        # other processes took; the CPU time is what the render itself costs.
-        out[who] = {**ms(times), "max_ms": round(max(times) * 1000, 3),
-                    "cpu_median_ms": ms(cpu)["median_ms"],
-                    "bytes_median": int(statistics.median(sizes)), "bytes_max": max(sizes)}
-    return out

@@ -64,7 +64,7 @@ async def _memory(games: int, moves: int) -> dict[str, Any]:
         storage = SqliteStorage(Path(tmp) / "memory.sqlite3")
         await storage.open()
         # Durability is not what this measures: let the set-up write without fsyncs.
-        await storage.db.execute("PRAGMA synchronous = OFF")
+        await storage.db.exec_driver_sql("PRAGMA synchronous = OFF")
         writer = TableService(storage, cache_games=8)
         pairs = modes()
         ids: list[tuple[int, str]] = []
@@ -105,17 +105,17 @@ def bench_memory(games: int = 1000, moves: int = 10) -> dict[str, Any]:
 
 
 async def _db_bytes(storage: SqliteStorage) -> int:
-    await storage.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    async with storage.db.execute("PRAGMA page_count") as cur:
-        pages = (await cur.fetchone() or (0,))[0]
-    async with storage.db.execute("PRAGMA page_size") as cur:
-        size = (await cur.fetchone() or (0,))[0]
+    db = storage.db
+    await db.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    pages = (await db.exec_driver_sql("PRAGMA page_count")).scalar_one()
+    size = (await db.exec_driver_sql("PRAGMA page_size")).scalar_one()
     return int(pages) * int(size)
 
 
 async def _storage(games_per_mode: int, pairs: list[tuple[str, str]]) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     append_t: list[float] = []
+    append_cpu: list[float] = []
     act_t: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         storage = SqliteStorage(Path(tmp) / "storage.sqlite3")
@@ -123,11 +123,13 @@ async def _storage(games_per_mode: int, pairs: list[tuple[str, str]]) -> dict[st
         original = storage.append_action
 
         async def timed_append(*args: Any, **kwargs: Any) -> Any:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             try:
                 return await original(*args, **kwargs)
             finally:
                 append_t.append(time.perf_counter() - t0)
+                # CPU of every thread (the event loop's and SQLite's): nothing else runs here.
+                append_cpu.append(time.process_time() - c0)
 
         storage.append_action = timed_append  # type: ignore[method-assign]
         tables = TableService(storage)
@@ -153,6 +155,7 @@ async def _storage(games_per_mode: int, pairs: list[tuple[str, str]]) -> dict[st
                                                               for r in rows)),
         "stored_bytes_per_game_max": max(r["db_bytes_growth"] for r in rows),
         "append_action": {**ms(append_t), "n": len(append_t)},
+        "append_action_cpu": ms(append_cpu),
         "table_act_mean_ms": round(statistics.mean(act_t) * 1000, 3) if act_t else 0.0,
         "sqlite": "WAL, synchronous=FULL (as the bot runs it), on this machine's disk",
     }

@@ -27,10 +27,13 @@ import random
 import re
 import signal
 import sqlite3
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,31 +66,50 @@ def slash_families() -> dict[str, tuple[str, list[Family]]]:
 
 
 class Stamps:
-    """Stamps the emulator's clock on every message the bot creates and wakes whoever waits
-    for one (the emulator's own `wait_for_message` rescans every message on each change,
-    which would make the players' side, not the bot, the bottleneck at 200 games)."""
+    """Stamps the emulator's clock on every board the bot writes and wakes whoever waits for
+    one (the emulator's own `wait_for_message` rescans every message on each change, which
+    would make the players' side, not the bot, the bottleneck at 200 games).
+
+    A board is written when a thread message carrying a picture is created, or edited with a
+    new picture uploaded (the same decider's post is edited in place, `Delivery.post_board`).
+    """
 
     def __init__(self, emu: DiscordEmulator) -> None:
         self.loop = asyncio.get_running_loop()
-        self.times: dict[str, float] = {}
         self._waiters: dict[str, list[tuple[Callable[[MessageRecord], bool],
-                                            asyncio.Future[MessageRecord]]]] = {}
+                                            asyncio.Future[float]]]] = {}
+        self.latest: dict[str, MessageRecord] = {}
+        """Each channel's newest board post (the one with the buttons)."""
         state: Any = emu._state
-        original = state.create_message
+        original_create, original_edit = state.create_message, state.edit_message
 
         def create_message(*args: Any, **kwargs: Any) -> MessageRecord:
-            msg: MessageRecord = original(*args, **kwargs)
-            self.times[msg.id] = self.loop.time()
-            for predicate, future in self._waiters.get(msg.channel_id, []):
-                if not future.done() and predicate(msg):
-                    future.set_result(msg)
+            msg: MessageRecord = original_create(*args, **kwargs)
+            if _is_board(msg):
+                self.latest[msg.channel_id] = msg
+            self._written(msg)
             return msg
 
+        def edit_message(msg: MessageRecord, body: dict[str, Any], files: Any = (),
+                         **kwargs: Any) -> MessageRecord:
+            out: MessageRecord = original_edit(msg, body, files, **kwargs)
+            if files:  # a new picture: the board of a newer move (not a buttons strip)
+                self._written(out)
+            return out
+
         state.create_message = create_message
+        state.edit_message = edit_message
+
+    def _written(self, msg: MessageRecord) -> None:
+        now = self.loop.time()
+        for predicate, future in list(self._waiters.get(msg.channel_id, [])):
+            if not future.done() and predicate(msg):
+                future.set_result(now)
 
     def expect(self, channel_id: str,
-               predicate: Callable[[MessageRecord], bool]) -> asyncio.Future[MessageRecord]:
-        future: asyncio.Future[MessageRecord] = self.loop.create_future()
+               predicate: Callable[[MessageRecord], bool]) -> asyncio.Future[float]:
+        """A future set to the emulator's clock when the next matching message is written."""
+        future: asyncio.Future[float] = self.loop.create_future()
         waiters = self._waiters.setdefault(channel_id, [])
         entry = (predicate, future)
         waiters.append(entry)
@@ -95,16 +117,17 @@ class Stamps:
         return future
 
 
+BOARD_PICTURES = ("turn.png", "board.png")
+
+
 def _is_board(msg: MessageRecord) -> bool:
-    return any(a.filename == "board.png" for a in msg.attachments)
+    return any(a.filename in BOARD_PICTURES for a in msg.attachments)
 
 
-def cpu_seconds(root: int) -> float:
-    """User + system CPU seconds used so far by process `root` and every live descendant
-    (the bot, its fork server and its render workers), from /proc."""
+def _proc_table() -> dict[int, tuple[int, float]]:
+    """pid -> (parent pid, user + system CPU seconds so far), for every process (/proc)."""
     tick = os.sysconf("SC_CLK_TCK")
-    parents: dict[int, int] = {}
-    times: dict[int, float] = {}
+    out: dict[int, tuple[int, float]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -112,14 +135,82 @@ def cpu_seconds(root: int) -> float:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        parents[int(entry.name)] = int(fields[1])
-        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
-    total, stack = 0.0, [root]
+        out[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    return out
+
+
+def tree_pids(root: int, table: dict[int, tuple[int, float]] | None = None) -> list[int]:
+    """`root` and every live descendant (the bot, its fork server, its render workers and
+    multiprocessing's resource tracker)."""
+    table = table if table is not None else _proc_table()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found, stack = [], [root]
     while stack:
         pid = stack.pop()
-        total += times.get(pid, 0.0)
-        stack.extend(child for child, parent in parents.items() if parent == pid)
-    return total
+        if pid in table:
+            found.append(pid)
+        stack.extend(children.get(pid, []))
+    return found
+
+
+def cpu_seconds(root: int, *, alone: bool = False) -> float:
+    """User + system CPU seconds used so far by process `root` and every live descendant
+    (`alone`: by `root` only). A descendant that ended took its seconds with it: the render
+    workers live as long as the bot, so nothing of the measured work is lost."""
+    table = _proc_table()
+    if alone:
+        return table[root][1] if root in table else 0.0
+    return sum(table[pid][1] for pid in tree_pids(root, table))
+
+
+def tree_memory(root: int) -> dict[str, Any]:
+    """Resident memory of `root`'s process tree: RSS summed (pages shared between processes
+    counted in each, the figure `ps` and the issue use) and PSS (shared pages split between
+    their sharers: what the tree really costs the machine), in MiB, and the process count."""
+    rss = pss = 0
+    pids = tree_pids(root)
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    rss += int(line.split()[1])
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    pss += int(line.split()[1])
+    return {"processes": len(pids), "rss_mib": round(rss / 1024, 1),
+            "pss_mib": round(pss / 1024, 1)}
+
+
+@contextlib.contextmanager
+def busy_core(enabled: bool = True) -> Iterator[int | None]:
+    """A competing process holding one core busy for as long as the block runs (a plain
+    spin loop at normal priority, as another tenant of the machine would); yields its pid."""
+    if not enabled:
+        yield None
+        return
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield spinner.pid
+    finally:
+        spinner.terminate()
+        spinner.wait(10)
+
+
+def quarter_growth(values: list[float]) -> float | None:
+    """Median of the last quarter over the median of the first (in time order): above 1 the
+    work queues up faster than it is done."""
+    if len(values) < 8:
+        return None
+    q = len(values) // 4
+    first, last = statistics.median(values[:q]), statistics.median(values[-q:])
+    return round(last / max(first, 1e-9), 2)
+
+
+def request_counts(emu: DiscordEmulator) -> Counter[str]:
+    return Counter(emu.stats.requests)
 
 
 @dataclass
@@ -128,6 +219,8 @@ class Sample:
     how: str
     ack: float
     board: float | None
+    at: float = 0.0
+    """When the move was sent (the emulator's clock): samples sort by it."""
 
 
 @dataclass
@@ -139,6 +232,9 @@ class BotProcess:
     workdir: Path
     proc: asyncio.subprocess.Process | None = None
     idle: bool = False
+    probe_interval: float = 0.005
+    """The loop-lag probe's period: 5 ms to time stalls finely; 50 ms (as `python -m bot run`
+    probes) where the bot's CPU is what is measured — a 5 ms probe costs ~2 ms per move."""
 
     @property
     def lag_file(self) -> Path:
@@ -151,7 +247,8 @@ class BotProcess:
     async def start(self, timeout: float = 60.0) -> None:
         args = [sys.executable, "-m", "bench.botproc", "--api-base", self.emu.api_base,
                 "--gateway", self.emu.gateway_url, "--token", self.emu.bot_token,
-                "--db", str(self.db), "--lag-out", str(self.lag_file)]
+                "--db", str(self.db), "--lag-out", str(self.lag_file),
+                "--probe-interval", str(self.probe_interval)]
         if self.bare:
             args.append("--bare")
         if self.idle:
@@ -162,6 +259,8 @@ class BotProcess:
             args.append("--thread-renders")
         if os.environ.get("BENCH_STALL_STACKS") and not self.idle:
             args.append("--stall-stacks")
+        if os.environ.get("BENCH_PROFILE") and not self.idle:
+            args += ["--profile", os.environ["BENCH_PROFILE"]]
         if os.environ.get("BENCH_SLOW_CALLBACK_MS"):
             args += ["--slow-callback-ms", os.environ["BENCH_SLOW_CALLBACK_MS"]]
         self.proc = await asyncio.create_subprocess_exec(*args, cwd=str(ROOT))
@@ -208,10 +307,11 @@ class BotProcess:
 
 
 @contextlib.asynccontextmanager
-async def bot_against_emulator(bare: bool) -> AsyncIterator[tuple[DiscordEmulator, BotProcess]]:
+async def bot_against_emulator(bare: bool, probe_interval: float = 0.005,
+                               ) -> AsyncIterator[tuple[DiscordEmulator, BotProcess]]:
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordEmulator() as emu:
-            proc = BotProcess(emu, bare, Path(tmp))
+            proc = BotProcess(emu, bare, Path(tmp), probe_interval=probe_interval)
             try:
                 await proc.start()
                 yield emu, proc
@@ -259,6 +359,8 @@ class Table:
     thread_id: str = ""
     seat_users: dict[str, UserRecord] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
+    style: str = "type"
+    """How the players move: `type` (slash commands) or `press` (the board's buttons)."""
 
     async def open(self) -> None:
         res = await self.emu.slash(self.users[0], self.channel, "game new",
@@ -285,12 +387,6 @@ class Table:
                                        (self.game_id,)).fetchone()
         return status, GAMES[self.name].load_state(text) if text else None
 
-    def _latest_board(self) -> MessageRecord | None:
-        for msg in reversed(self.emu.messages_in(self.thread_id)):
-            if _is_board(msg):
-                return msg
-        return None
-
     async def move(self) -> Sample | None:
         """One AI move typed or pressed by the awaited player; None once the game is over."""
         status, state = self._state()
@@ -304,55 +400,88 @@ class Table:
         try:
             res, how = await self._send(user, seat, action)
             await res.wait_callback(timeout=30)
-            board = await asyncio.wait_for(posted, 30)
+            board_at = await asyncio.wait_for(posted, 30)
             await res.wait_done(timeout=30)
         except Exception as exc:  # a failed move is counted and reported, not fatal
             posted.cancel()
             self.failures.append(f"{self.name}/{self.mode} {action.kind}: {exc}")
             return None
         assert res.latency is not None
-        return Sample(self.name, how, res.latency,
-                      self.stamps.times[board.id] - res.created_at)
+        return Sample(self.name, how, res.latency, board_at - res.created_at, res.created_at)
 
     async def _send(self, user: UserRecord, seat: str, action: Action) -> tuple[Any, str]:
+        """Type the move as its slash command, or press its button on the board: `press`
+        players press whenever the board offers the move (as the design expects most players
+        to), `type` players type whenever a command covers it."""
         group, families = self.commands[self.name]
         family = next((f for f in families if action.kind in f.kinds), None)
         h = action_hash(action)
+        if self.style == "press" or family is None:
+            board = self.stamps.latest.get(self.thread_id)
+            prefix = f"hb:a:{self.game_id}:{seat}:"
+            for cid in board.custom_ids if board is not None else []:
+                if cid.startswith(prefix) and cid.endswith(h):
+                    return await self.emu.click(user, board, cid), "button"  # type: ignore[arg-type]
         if family is not None:
             res = await self.emu.slash(user, self.thread_id, f"{group} {family.name}",
                                        {"choice": h})
             return res, "slash"
-        board = self._latest_board()
-        prefix = f"hb:a:{self.game_id}:{seat}:"
-        if board is not None:
-            for cid in board.custom_ids:
-                if cid.startswith(prefix) and cid.endswith(h):
-                    return await self.emu.click(user, board, cid), "button"
         raise RuntimeError(f"no command or button plays {action.kind}")
 
 
+def _new_tables(emu: DiscordEmulator, stamps: Stamps, db: sqlite3.Connection, games: int,
+                kinds: tuple[tuple[str, str, int], ...] = TABLES,
+                prefix: str = "p", styles: tuple[str, ...] = ("type",)) -> list[Table]:
+    guild = emu.create_guild("Bench")
+    channels = [emu.create_text_channel(guild, f"tables-{i}")
+                for i in range(max(1, games // 25 + 1))]
+    commands = slash_families()
+    tables: list[Table] = []
+    for n in range(games):
+        name, mode, players = kinds[n % len(kinds)]
+        users = [emu.create_user(f"{prefix}{n}-{i}") for i in range(players)]
+        for user in users:
+            emu.add_member(guild, user)
+        tables.append(Table(emu, stamps, db, channels[n % len(channels)], name, mode,
+                            users, commands, style=styles[n % len(styles)]))
+    return tables
+
+
+def _writes(emu: DiscordEmulator, channels: list[str]) -> dict[str, int]:
+    """Bot messages posted and edits made in a game's thread and its players' DMs."""
+    out = {"thread_posts": 0, "thread_edits": 0, "dm_posts": 0, "dm_edits": 0}
+    bot_id = emu.bot_user.id
+    for channel in channels:
+        where = "dm" if emu.channels[channel].recipient_id else "thread"
+        for msg in emu.messages_in(channel):
+            if msg.author_id == bot_id and not msg.interaction_id:
+                out[f"{where}_posts"] += 1
+                out[f"{where}_edits"] += len(msg.history)
+    return out
+
+
+def _players_db(proc: BotProcess) -> sqlite3.Connection:
+    # The players read each game's state as the bot stored it (the bot migrated its
+    # database before it synced its commands, so the file is there).
+    return sqlite3.connect(f"file:{proc.db}?mode=ro", uri=True, check_same_thread=False)
+
+
 async def games_roundtrip(games: int, think: float, seconds: float,
-                          setup_concurrency: int = 8, seed: int = 1) -> dict[str, Any]:
+                          setup_concurrency: int = 8, seed: int = 1,
+                          busy: bool = False) -> dict[str, Any]:
     """`games` games at once, each moving after a think time of about `think` seconds, for
-    `seconds` seconds; ack and board-posted latency per move and the bot's loop lag."""
+    `seconds` seconds; ack and board-posted latency per move, the bot's loop lag, the whole
+    process tree's CPU and memory, and Discord requests per move. `busy`: a competing process
+    holds one core busy meanwhile (`busy_core`)."""
     rng = random.Random(seed)
-    async with bot_against_emulator(bare=False) as (emu, proc):
+    async with bot_against_emulator(bare=False, probe_interval=0.05 if busy else 0.005,
+                                    ) as (emu, proc):
+        assert proc.proc is not None
+        await emu.settle(quiet=0.3, timeout=30)
+        memory_started = tree_memory(proc.proc.pid)
         stamps = Stamps(emu)
-        guild = emu.create_guild("Bench")
-        channels = [emu.create_text_channel(guild, f"tables-{i}")
-                    for i in range(max(1, games // 25 + 1))]
-        commands = slash_families()
-        # The players read each game's state as the bot stored it (the bot migrated its
-        # database before it synced its commands, so the file is there).
-        db = sqlite3.connect(f"file:{proc.db}?mode=ro", uri=True, check_same_thread=False)
-        tables: list[Table] = []
-        for n in range(games):
-            name, mode, players = TABLES[n % len(TABLES)]
-            users = [emu.create_user(f"p{n}-{i}") for i in range(players)]
-            for user in users:
-                emu.add_member(guild, user)
-            tables.append(Table(emu, stamps, db, channels[n % len(channels)], name, mode,
-                                users, commands))
+        db = _players_db(proc)
+        tables = _new_tables(emu, stamps, db, games)
         await emu.settle()
         began = time.perf_counter()
         gate = asyncio.Semaphore(setup_concurrency)
@@ -370,7 +499,7 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         control.reset_lag()
         proc.reset_lag()
         harness = LoopLagProbe().start()
-        assert proc.proc is not None
+        requests_before = request_counts(emu)
         cpu_before = cpu_seconds(proc.proc.pid)
         samples: list[Sample] = []
         ended = 0
@@ -389,34 +518,123 @@ async def games_roundtrip(games: int, think: float, seconds: float,
                     samples.append(sample)
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
 
-        t0 = time.perf_counter()
-        await asyncio.gather(*(play(t) for t in tables))
-        took = time.perf_counter() - t0
-        bot_cpu = cpu_seconds(proc.proc.pid) - cpu_before
+        with busy_core(busy) as spinner:
+            t0 = time.perf_counter()
+            await asyncio.gather(*(play(t) for t in tables))
+            took = time.perf_counter() - t0
+            bot_cpu = cpu_seconds(proc.proc.pid) - cpu_before
+        requests = request_counts(emu) - requests_before
+        memory_games = tree_memory(proc.proc.pid)
         lag, phases = await proc.lag()
         floor, _ = await control.lag()
         players_lag = await harness.stop()
         await control.stop()
         db.close()
         failures = [f for t in tables for f in t.failures]
+        samples.sort(key=lambda s: s.at)
+        boards = [s.board for s in samples if s.board is not None]
+        moves = len(samples)
         return {
             "games": games, "think_s_mean": think, "seconds": round(took, 2),
-            "setup_s": round(setup_s, 2), "moves": len(samples),
-            "moves_per_s": round(len(samples) / took, 2) if took else 0.0,
+            "competing_busy_core": spinner is not None,
+            "setup_s": round(setup_s, 2), "moves": moves,
+            "moves_per_s": round(moves / took, 2) if took else 0.0,
             # CPU the bot and its render workers spent per move: unlike wall times, not
-            # inflated by other processes on a shared machine; 2 cores / this = capacity.
-            "bot_cpu_ms_per_move": round(bot_cpu * 1000 / len(samples), 1) if samples else 0.0,
+            # inflated by other processes on a shared machine; 1000 / this = moves per second
+            # one core sustains at saturation.
+            "bot_cpu_ms_per_move": round(bot_cpu * 1000 / moves, 1) if moves else 0.0,
+            "moves_per_s_per_core_at_saturation": (
+                round(moves / bot_cpu, 1) if moves and bot_cpu else 0.0),
             "bot_cpu_share_of_2_cores": round(bot_cpu / took / 2, 3) if took else 0.0,
+            "requests_per_move": round(requests.total() / moves, 2) if moves else 0.0,
+            "requests_by_route": dict(requests.most_common(12)),
+            "memory_after_start": memory_started,
+            "memory_with_games": memory_games,
+            "memory_per_game_mib": round(
+                (memory_games["rss_mib"] - memory_started["rss_mib"]) / max(1, games), 3),
             "games_ended": ended, "failures": len(failures), "failure_examples": failures[:3],
             "ack": ms_full([s.ack for s in samples]),
+            "acks_over_3s": sum(s.ack > 3.0 for s in samples),
             "ack_slash": ms_full([s.ack for s in samples if s.how == "slash"]),
             "ack_button": ms_full([s.ack for s in samples if s.how == "button"]),
-            "board": ms_full([s.board for s in samples if s.board is not None]),
+            "board": ms_full(boards),
+            "board_last_over_first_quarter": quarter_growth(boards),
             "loop_lag": lag.model_dump(),
             "idle_process_loop_lag": floor.model_dump(),
             "emulator_process_loop_lag": players_lag.model_dump(),
             "bot_phases": phases,
         }
+
+
+async def whole_games(per_kind: int = 1,
+                      styles: tuple[str, ...] = ("type", "press")) -> dict[str, Any]:
+    """Whole games, one at a time, of every game and mode in `TABLES` (`per_kind` of each, for
+    each style of play: players who `type` every move a command covers, players who `press`
+    the board's buttons whenever it offers their move), each from `/game new` to its end with
+    no think time: per game, the CPU the bot's whole process tree spent per move (render,
+    engine, storage, discord.py, DMs — everything) and the requests the bot made to Discord
+    per move (the lobby and the deal included)."""
+    rows: list[dict[str, Any]] = []
+    plan = [(kind, style) for style in styles for kind in TABLES for _ in range(per_kind)]
+    async with bot_against_emulator(bare=False, probe_interval=0.05) as (emu, proc):
+        assert proc.proc is not None
+        await emu.settle(quiet=0.3, timeout=30)
+        memory_started = tree_memory(proc.proc.pid)
+        stamps = Stamps(emu)
+        db = _players_db(proc)
+        tables = _new_tables(emu, stamps, db, len(plan), tuple(k for k, _ in plan), prefix="w")
+        for table, (_, style) in zip(tables, plan, strict=True):
+            table.style = style
+        await emu.settle()
+        for table in tables:
+            requests_before = request_counts(emu)
+            cpu_before = cpu_seconds(proc.proc.pid)
+            main_before = cpu_seconds(proc.proc.pid, alone=True)
+            t0 = time.perf_counter()
+            await table.open()
+            setup_requests = (request_counts(emu) - requests_before).total()
+            moves = 0
+            while await table.move() is not None:
+                moves += 1
+                if moves > 2000:
+                    break
+            await emu.settle(quiet=0.1, timeout=30)
+            cpu = cpu_seconds(proc.proc.pid) - cpu_before
+            main = cpu_seconds(proc.proc.pid, alone=True) - main_before
+            requests = request_counts(emu) - requests_before
+            writes = _writes(emu, [table.thread_id, *(
+                u.dm_channel_id for u in table.users if u.dm_channel_id)])
+            rows.append({
+                "game": table.name, "mode": table.mode, "players": len(table.users),
+                "style": table.style, "moves": moves, "ended": table._state()[0] != "active",
+                "failures": table.failures[:3], "seconds": round(time.perf_counter() - t0, 1),
+                "cpu_ms_per_move": round(cpu * 1000 / max(1, moves), 1),
+                "cpu_ms_per_move_bot_process": round(main * 1000 / max(1, moves), 1),
+                "requests": requests.total(),
+                "requests_per_move": round(requests.total() / max(1, moves), 2),
+                "setup_requests": setup_requests,
+                "requests_by_route": dict(requests.most_common(8)),
+                "messages": writes,
+            })
+        db.close()
+        memory_played = tree_memory(proc.proc.pid)
+
+    def per_move(chosen: list[dict[str, Any]]) -> float:
+        moves = sum(r["moves"] for r in chosen)
+        return round(sum(r["requests"] for r in chosen) / max(1, moves), 2)
+
+    return {
+        "games": rows,
+        "cpu_ms_per_move_median": round(statistics.median(r["cpu_ms_per_move"] for r in rows), 1),
+        "cpu_ms_per_move_max": max(r["cpu_ms_per_move"] for r in rows),
+        "requests_per_move_mean": per_move(rows),
+        "requests_per_move_by_style": {
+            style: per_move([r for r in rows if r["style"] == style]) for style in styles},
+        "requests_per_move_max": max(r["requests_per_move"] for r in rows),
+        "failures": sum(len(r["failures"]) for r in rows),
+        "memory_after_start": memory_started,
+        "memory_after_games": memory_played,
+    }
 
 
 def load_average() -> float:

@@ -1,12 +1,12 @@
 """Moving a bot from its SQLite file to PostgreSQL: `python -m bot migrate-db`.
 
-Copies every table row for row, ids included: a game's id is in every button posted for it
-and in rematch links, so it must keep its id for the boards already in Discord to keep
-working. Both databases are first brought to the newest schema by opening them, so their
-tables and columns match. The target must hold no games (a fresh database, at most migrated
-by a bot start); the copy is one PostgreSQL transaction, so a failure leaves it empty. Then
-the target's game-id sequence moves past the highest copied id, and every game is read back
-from both sides and compared.
+Copies every table of `bot.schema` row for row, ids included: a game's id is in every button
+posted for it and in rematch links, so it must keep its id for the boards already in Discord
+to keep working. Both databases are first brought to the newest schema by opening them (an
+old SQLite file is upgraded in place), so their tables and columns match. The target must
+hold no games (a fresh database, at most migrated by a bot start); the copy is one
+PostgreSQL transaction, so a failure leaves it empty. Then the target's game-id sequence
+moves past the highest copied id, and every game is read back from both sides and compared.
 
 Stop the bot before copying: a move made during the copy would be left behind.
 """
@@ -16,8 +16,20 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel
+from sqlalchemy import (
+    ColumnElement,
+    Double,
+    Integer,
+    Table,
+    func,
+    insert,
+    literal_column,
+    select,
+    text,
+)
 
 from bot.pgstorage import PgStorage
+from bot.schema import games, metadata
 from bot.storage import SqliteStorage, StorageError
 
 BATCH = 1000
@@ -31,57 +43,55 @@ class CopyReport(BaseModel):
     games_verified: int
 
 
-def _coerce(data_type: str, value: Any) -> Any:
-    # SQLite's columns are loosely typed; PostgreSQL's binary COPY wants the exact Python type.
-    if value is None:
-        return None
-    if data_type == "bigint":
-        return int(value)
-    if data_type == "double precision":
-        return float(value)
-    return value
+def _coercer(table: Table) -> dict[str, type]:
+    # SQLite's columns are loosely typed (a REAL column may hand back an int); asyncpg wants
+    # the exact Python type of each PostgreSQL column.
+    out: dict[str, type] = {}
+    for column in table.columns:
+        if isinstance(column.type, Integer):
+            out[column.name] = int
+        elif isinstance(column.type, Double):
+            out[column.name] = float
+    return out
 
 
-async def _tables(source: SqliteStorage) -> list[str]:
-    """The bot's tables, `games` first: every other table refers to it."""
-    rows = await source.db.execute_fetchall(
-        "SELECT name FROM sqlite_master WHERE type = 'table'"
-        " AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' ORDER BY name")
-    names = [str(r[0]) for r in rows]
-    return sorted(names, key=lambda n: n != "games")
+def _coerce(row: dict[str, Any], types: dict[str, type]) -> dict[str, Any]:
+    return {k: (types[k](v) if v is not None and k in types else v) for k, v in row.items()}
 
 
 async def copy_database(source: SqliteStorage, target: PgStorage) -> CopyReport:
     """Copy every row of the open `source` into the open, empty `target`, and verify."""
     if await source.schema_version() != await target.schema_version():
         raise StorageError("the two databases are at different schema versions")
-    tables = await _tables(source)
     counts: dict[str, int] = {}
-    async with target.pool.acquire() as conn, conn.transaction():
-        if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM games)"):
+    async with target.engine.begin() as into:
+        if (await into.execute(select(func.count()).select_from(games))).scalar_one():
             raise StorageError("the PostgreSQL database already holds games; copy into an "
                                "empty one")
-        for table in tables:
-            types = {str(r["column_name"]): str(r["data_type"]) for r in await conn.fetch(
-                "SELECT column_name, data_type FROM information_schema.columns"
-                " WHERE table_schema = current_schema() AND table_name = $1", table)}
-            cursor = await source.db.execute(f"SELECT * FROM {table}")
-            columns = [str(d[0]) for d in cursor.description]
-            missing = [c for c in columns if c not in types]
-            if missing:
-                raise StorageError(f"PostgreSQL's {table} has no column(s) {missing}")
-            counts[table] = 0
-            while batch := list(await cursor.fetchmany(BATCH)):
-                records = [tuple(_coerce(types[c], v) for c, v in zip(columns, row, strict=True))
-                           for row in batch]
-                await conn.copy_records_to_table(table, records=records, columns=columns)
-                counts[table] += len(records)
-            await cursor.close()
+        for table in metadata.sorted_tables:  # games before the tables that refer to it
+            types = _coercer(table)
+            counts[table.name] = 0
+            # Every table is a rowid table: read it in pages of rowids.
+            rowid: ColumnElement[int] = literal_column("rowid", Integer())
+            last = 0
+            while True:
+                async with source._read() as conn:
+                    batch = (await conn.execute(
+                        select(rowid, table).where(rowid > last).order_by(rowid).limit(BATCH)
+                    )).all()
+                if not batch:
+                    break
+                last = int(batch[-1][0])
+                await into.execute(insert(table), [
+                    _coerce(dict(zip(table.columns.keys(), r[1:], strict=True)), types)
+                    for r in batch])
+                counts[table.name] += len(batch)
         # The identity hands out the next id after the highest copied one.
-        await conn.execute(
+        await into.execute(text(
             "SELECT setval(pg_get_serial_sequence('games', 'id'),"
-            " COALESCE((SELECT MAX(id) FROM games), 1), EXISTS (SELECT 1 FROM games))")
-    ids = [int(r[0]) for r in await source.db.execute_fetchall("SELECT id FROM games")]
+            " COALESCE((SELECT MAX(id) FROM games), 1), EXISTS (SELECT 1 FROM games))"))
+    async with source._read() as conn:
+        ids = [int(i) for i in (await conn.execute(select(games.c.id))).scalars()]
     for game_id in ids:
         if await source.export_game(game_id) != await target.export_game(game_id):
             raise StorageError(f"game {game_id} reads back differently from PostgreSQL")

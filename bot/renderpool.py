@@ -1,146 +1,203 @@
-"""Board pictures rendered in worker processes, so a render never holds the bot's event loop.
+"""Board pictures rendered in a worker process, so a render never holds the bot's event loop.
 
 Pillow drawing is mostly Python holding the GIL. Rendered in a thread of the bot's own
 process (`asyncio.to_thread`), a picture takes turns with the event loop every few
 milliseconds, so every acknowledgement, gateway heartbeat and other game's move waits behind
-it, and two renders cannot use two cores. Worker processes have their own interpreter: the
-loop sends a view (a small JSON-ready dict) and gets PNG bytes back (`python -m bench`
-measures both ways).
+it. A worker process has its own interpreter: the loop sends a view (a small JSON-ready dict)
+and gets PNG bytes back (`python -m bench` measures both ways).
 
-One pool per process, shared by every bot in it, started on first use; workers come from a
-fork server (forking the bot itself, which runs threads, could copy a held lock) and import
-the renderers when they start. A broken pool (a worker killed) is replaced, and that one
-picture is drawn in a thread instead.
+One render worker by default (`RENDER_WORKERS` for more): a card takes ~15 ms of CPU, so one
+worker draws far more boards than a two-core machine's games ask for, and each worker costs
+its own interpreter, Pillow and picture caches in memory. The worker is a plain child process
+(`bot.renderworker`) spoken to over its stdin and stdout — no fork server, no resource
+tracker, no executor threads in the bot — started when the bot starts (`warm`) and shared by
+every bot and event loop in the process. A worker that dies costs the pictures it was drawing,
+drawn in a thread instead; the next picture starts a new worker. The bot's process never
+imports Pillow or the renderers unless it has to draw in a thread.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
+import atexit
+import contextlib
+import itertools
 import logging
-import multiprocessing
 import os
+import pickle
+import subprocess
+import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
-from renders import render_board, render_turn_card
+from bot.renderworker import frame, read_frame
 
 log = logging.getLogger(__name__)
 
-_pool: ProcessPoolExecutor | None = None
-_pool_lock = threading.Lock()
+ROOT = Path(__file__).resolve().parent.parent
 
-RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard")
+_lock = threading.Lock()
+_workers: list[Worker] = []
+_ids = itertools.count(1)
+
+
+class WorkerDied(Exception):
+    """The render worker ended before it answered."""
 
 
 def workers() -> int:
-    """Two workers at most: a render is short, and the bot's own process needs a core too."""
-    return max(1, min(2, os.cpu_count() or 1))
-
-
-RENDER_NICENESS = 5
-"""How much less the OS favours a render worker than the bot's own process: when boards queue
-up, the loop that acknowledges interactions still gets the CPU first (a late acknowledgement
-fails the interaction; a late board is only late)."""
-
-
-def die_with_parent() -> None:
-    """Ask Linux to end this worker when its parent (the fork server) goes.
-
-    Used twice: the fork server ties itself to the bot (`bot._forkserver_tie`), and each
-    worker to the fork server. Without it a SIGKILLed bot leaves its render processes behind
-    (the crash proof found them).
-    """
+    """How many render workers (`RENDER_WORKERS`, default 1)."""
     try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
-        if os.getppid() == 1:  # the parent was already gone before the request took hold
-            os._exit(0)
-    except (OSError, AttributeError):
-        log.info("cannot tie render workers to the bot's lifetime on this platform")
+        return max(1, int(os.environ.get("RENDER_WORKERS", "1")))
+    except ValueError:
+        return 1
 
 
-def _warm() -> None:
-    """Worker start: end with the bot, lower the worker's priority, and import every renderer
-    now rather than during a player's first move."""
-    die_with_parent()
-    try:
-        os.nice(RENDER_NICENESS)
-    except OSError:
-        log.info("could not lower the render worker's priority")
-    for name in RENDERERS:
+class Worker:
+    """One render worker process and the requests it has not answered yet."""
+
+    def __init__(self) -> None:
+        code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+                "from bot.renderworker import main; main()")
+        self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, close_fds=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._stdin: IO[bytes] = self.proc.stdin
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._pending_lock = threading.Lock()
+        self.alive = True
+        threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True,
+                         name=f"render-worker-{self.proc.pid}").start()
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def load(self) -> int:
+        return len(self._pending)
+
+    def ask(self, what: str, game: str, view: Any) -> asyncio.Future[Any]:
+        """Send one request; the future gets its answer on the caller's loop."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        rid = next(_ids)
+        with self._pending_lock:
+            if not self.alive:
+                raise WorkerDied("the render worker is gone")
+            self._pending[rid] = future
         try:
-            importlib.import_module(name)
-        except ModuleNotFoundError:
-            log.info("renderer %s not present", name)
+            self._stdin.write(frame((rid, what, game, view)))
+            self._stdin.flush()
+        except (OSError, ValueError) as exc:
+            with self._pending_lock:
+                self._pending.pop(rid, None)
+            self._ended()
+            raise WorkerDied("the render worker is gone") from exc
+        return future
+
+    def _read(self, stdout: IO[bytes]) -> None:
+        """The reader thread: hand each answer to the loop that asked for it."""
+        try:
+            while (body := read_frame(stdout)) is not None:
+                rid, ok, result = pickle.loads(body)
+                with self._pending_lock:
+                    future = self._pending.pop(rid, None)
+                if future is not None:
+                    _settle(future, ok, result)
+        except Exception:
+            log.warning("render worker %s: unreadable answer", self.pid, exc_info=True)
+        finally:
+            self._ended()
+
+    def _ended(self) -> None:
+        with self._pending_lock:
+            self.alive = False
+            pending, self._pending = self._pending, {}
+        for future in pending.values():
+            _settle(future, False, WorkerDied("the render worker ended"))
+
+    def stop(self, wait: float = 5.0) -> None:
+        with self._pending_lock:
+            self.alive = False
+        with contextlib.suppress(OSError):
+            self._stdin.close()  # end-of-file: the worker finishes and exits
+        try:
+            self.proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
-def pool() -> ProcessPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["bot._forkserver_tie"])
-            _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=context,
-                                        initializer=_warm)
-        return _pool
+def _settle(future: asyncio.Future[Any], ok: bool, result: Any) -> None:
+    def settle() -> None:
+        if future.done():
+            return
+        if ok:
+            future.set_result(result)
+        else:
+            future.set_exception(result if isinstance(result, BaseException)
+                                 else RuntimeError(str(result)))
+
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+        future.get_loop().call_soon_threadsafe(settle)
 
 
-def _discard(broken: ProcessPoolExecutor) -> None:
-    global _pool
-    with _pool_lock:
-        if _pool is broken:
-            _pool = None
-    broken.shutdown(wait=False, cancel_futures=True)
+def _worker() -> Worker:
+    """The least busy live worker, starting workers up to `workers()`."""
+    with _lock:
+        _workers[:] = [w for w in _workers if w.alive]
+        if len(_workers) < workers():
+            _workers.append(Worker())
+        return min(_workers, key=lambda w: w.load)
+
+
+def live_pids() -> list[int]:
+    """The live render workers' process ids (tests and the benchmarks)."""
+    with _lock:
+        return [w.pid for w in _workers if w.alive]
+
+
+async def _ask(what: str, game: str, view: dict[str, Any]) -> Any:
+    try:
+        return await _worker().ask(what, game, view)
+    except WorkerDied:
+        log.warning("render worker died; drawing this picture in a thread and starting a "
+                    "new worker", exc_info=True)
+        import renders  # only here: the bot's process does not hold Pillow otherwise
+
+        draw = renders.render_board if what == "board" else renders.render_turn_card
+        return await asyncio.to_thread(draw, game, view)
 
 
 async def render(game: str, view: dict[str, Any]) -> bytes | None:
-    """`renders.render_board(game, view)` in a worker process."""
-    executor = pool()
-    try:
-        return await asyncio.get_running_loop().run_in_executor(
-            executor, render_board, game, view)
-    except BrokenProcessPool:
-        log.warning("render worker died; starting a new pool", exc_info=True)
-        _discard(executor)
-        return await asyncio.to_thread(render_board, game, view)
+    """`renders.render_board(game, view)` in the render worker."""
+    data: bytes | None = await _ask("board", game, view)
+    return data
 
 
 async def render_card(game: str, view: dict[str, Any]) -> bytes | None:
-    """`renders.render_turn_card(game, view)` (the phone-sized turn card) in a worker
-    process, exactly as `render` draws the board."""
-    executor = pool()
-    try:
-        return await asyncio.get_running_loop().run_in_executor(
-            executor, render_turn_card, game, view)
-    except BrokenProcessPool:
-        log.warning("render worker died; starting a new pool", exc_info=True)
-        _discard(executor)
-        return await asyncio.to_thread(render_turn_card, game, view)
+    """`renders.render_turn_card(game, view)` (the phone-sized turn card) in the render
+    worker, exactly as `render` draws the board."""
+    data: bytes | None = await _ask("card", game, view)
+    return data
 
 
 async def warm() -> None:
-    """Start every worker now, so the first board after a (re)start is not kept waiting
-    for processes to spawn and import the renderers."""
-    executor = pool()
-    loop = asyncio.get_running_loop()
+    """Start the workers now and wait until they have imported the renderers, so the first
+    board after a (re)start is not kept waiting."""
     try:
-        await asyncio.gather(*(loop.run_in_executor(executor, os.getpid)
-                               for _ in range(workers())))
-    except BrokenProcessPool:
-        _discard(executor)
+        await asyncio.gather(*(_worker().ask("ping", "", None) for _ in range(workers())))
+    except WorkerDied:
+        log.warning("a render worker ended while starting", exc_info=True)
 
 
 def shutdown() -> None:
     """Stop the workers (tests, or a process that renders no more)."""
-    global _pool
-    with _pool_lock:
-        executor, _pool = _pool, None
-    if executor is not None:
-        executor.shutdown(wait=True, cancel_futures=True)
+    with _lock:
+        stopping, _workers[:] = list(_workers), []
+    for worker in stopping:
+        worker.stop()
+
+
+atexit.register(shutdown)

@@ -1,8 +1,10 @@
 """Persistence: games, seats and the append-only action log (DESIGN.md, "Storage").
 
-`Storage` is the narrow async interface the table service uses; `SqliteStorage` implements it
-on aiosqlite (WAL, foreign keys, busy timeout). A PostgreSQL backend implements the same
-interface later, so nothing outside this module sees SQL.
+`Storage` is the narrow async interface the table service uses. `SqlStorage` implements every
+operation once in SQLAlchemy Core (async) over the tables of `bot/schema.py`; `SqliteStorage`
+runs it on a SQLite file (aiosqlite: WAL, foreign keys, busy timeout) and `PgStorage`
+(bot/pgstorage.py) on PostgreSQL (asyncpg). Nothing outside these modules sees SQL. The
+schema is kept by Alembic (bot/migrations), brought to the newest revision by `open()`.
 
 Every write that changes a game's state is one transaction that first checks the version the
 caller read (optimistic concurrency): `append_action` inserts the action at `seq = version+1`,
@@ -17,20 +19,45 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
-import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, Self, cast
+from typing import Any, Literal, Self
 
-import aiosqlite
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Integer,
+    Row,
+    Table,
+    bindparam,
+    delete,
+    event,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from bot import quiet
-from bot.migrations import MIGRATIONS, Migration
+from bot import migrations, quiet, sqlitedriver
+from bot.migrations import SCRIPTS
+from bot.schema import (
+    actions,
+    games,
+    pending_moves,
+    players,
+    replace_votes,
+    seats,
+    spectators,
+)
 
 log = logging.getLogger(__name__)
 
@@ -520,35 +547,65 @@ class Storage(ABC):
         (returns False) if a move or another reminder got there first."""
 
 
-# ---- SQLite ----------------------------------------------------------------------------------
+# ---- SQL (SQLAlchemy Core), shared by SQLite and PostgreSQL ---------------------------------
 _GAME_COLS = (
-    "id, guild_id, channel_id, thread_id, game, options, status, state, version, seed, "
-    "created_by, engine_version, settings, board_message_id, created_at, updated_at, "
-    "next_reminder_at, reminder_stage, awaited_since, epoch, rematch_of"
+    games.c.id, games.c.guild_id, games.c.channel_id, games.c.thread_id, games.c.game,
+    games.c.options, games.c.status, games.c.state, games.c.version, games.c.seed,
+    games.c.created_by, games.c.engine_version, games.c.settings, games.c.board_message_id,
+    games.c.created_at, games.c.updated_at, games.c.next_reminder_at, games.c.reminder_stage,
+    games.c.awaited_since, games.c.epoch, games.c.rematch_of,
 )
-_SEAT_COLS = "game_id, seat, user_id, position, joined_at, dms_ok, role_pref, ai_standin"
-_PREF_COLS = "user_id, away, quiet_start, quiet_end, tz_minutes, notify_near, tz_name"
-_ACTION_COLS = "game_id, seq, seat, user_id, action, at"
-_PENDING_COLS = ("token, interaction_id, guild_id, channel_id, game_id, user_id, what, answer, "
-                 "created_at, stored_seq")
+_SEAT_COLS = (seats.c.game_id, seats.c.seat, seats.c.user_id, seats.c.position,
+              seats.c.joined_at, seats.c.dms_ok, seats.c.role_pref, seats.c.ai_standin)
+_PREF_COLS = (players.c.user_id, players.c.away, players.c.quiet_start, players.c.quiet_end,
+              players.c.tz_minutes, players.c.notify_near, players.c.tz_name)
+_ACTION_COLS = (actions.c.game_id, actions.c.seq, actions.c.seat, actions.c.user_id,
+                actions.c.action, actions.c.at)
+_PENDING_COLS = tuple(pending_moves.c)
+
+# The statements of a move, built once (their compiled SQL is cached per dialect).
+_SELECT_GAME = select(*_GAME_COLS).where(games.c.id == bindparam("gid"))
+_SELECT_VERSION = select(games.c.version).where(games.c.id == bindparam("gid"))
+_INSERT_ACTION = insert(actions)
+_INSERT_PENDING = insert(pending_moves)
+_FORGET_PENDING = delete(pending_moves).where(pending_moves.c.token == bindparam("tok"))
+_EXPIRE_PENDING = delete(pending_moves).where(pending_moves.c.created_at < bindparam("before"))
+_MARK_PENDING = (update(pending_moves).where(pending_moves.c.token == bindparam("tok"))
+                 .values(stored_seq=bindparam("seq"), game_id=bindparam("gid")))
+# The version check and the state write in one statement: it matches no row when another
+# write got there first (or the game is gone), and hands back the new record.
+_WRITE_MOVE = (update(games)
+               .where(games.c.id == bindparam("gid"), games.c.version == bindparam("expected"))
+               .values(state=bindparam("new_state"), version=bindparam("new_version"),
+                       status=bindparam("new_status"), updated_at=bindparam("now"),
+                       next_reminder_at=bindparam("reminder_at"),
+                       reminder_stage=bindparam("stage"),
+                       awaited_since=bindparam("since"))
+               .returning(*_GAME_COLS))
 
 
-def _shard_filter(shards: ShardSet | None) -> tuple[str | None, list[Any]]:
-    """A WHERE clause tail keeping the guilds of `shards` (None: nothing to run).
+def _shard_filter(shards: ShardSet | None,
+                  guild_id: ColumnElement[int] = games.c.guild_id,
+                  ) -> tuple[bool, list[ColumnElement[bool]]]:
+    """(anything to run, WHERE terms keeping the guilds of `shards`).
 
     `>>` and `%` on 64-bit integers mean the same in SQLite and PostgreSQL (guild ids are
-    positive and below 2**63).
+    positive and below 2**63); PostgreSQL shifts a bigint by an integer.
     """
     if shards is None or shards.owns_all:
-        return "", []
+        return True, []
     if not shards.ids:
-        return None, []
-    where = (f" AND ((guild_id >> {SHARD_SHIFT}) % ?) IN"
-             f" ({', '.join('?' for _ in shards.ids)})")
-    return where, [shards.count, *shards.ids]
+        return False, []
+    shard = guild_id.bitwise_rshift(literal(SHARD_SHIFT, Integer())) % shards.count
+    return True, [shard.in_(shards.ids)]
 
 
-def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
+def _new_id(key: Sequence[Any] | None) -> int:
+    assert key is not None  # an INSERT INTO games always has one
+    return int(key[0])
+
+
+def _game(row: Sequence[Any]) -> GameRecord:
     return GameRecord(
         id=row[0], guild_id=row[1], channel_id=row[2], thread_id=row[3], game=row[4],
         options=json.loads(row[5]), status=row[6], state_json=row[7], version=row[8],
@@ -559,19 +616,19 @@ def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
     )
 
 
-def _seat(row: sqlite3.Row | tuple[Any, ...]) -> SeatRecord:
+def _seat(row: Sequence[Any]) -> SeatRecord:
     return SeatRecord(
         game_id=row[0], seat=row[1], user_id=row[2], position=row[3], joined_at=row[4],
         dms_ok=bool(row[5]), role_pref=row[6], ai_standin=bool(row[7]),
     )
 
 
-def _prefs(row: sqlite3.Row | tuple[Any, ...]) -> PlayerPrefs:
+def _prefs(row: Sequence[Any]) -> PlayerPrefs:
     return PlayerPrefs(user_id=row[0], away=bool(row[1]), quiet_start=row[2], quiet_end=row[3],
                        tz_minutes=row[4], notify_near=bool(row[5]), tz_name=row[6])
 
 
-def _pending(row: sqlite3.Row | tuple[Any, ...]) -> PendingMove:
+def _pending(row: Sequence[Any]) -> PendingMove:
     return PendingMove(
         token=row[0], interaction_id=row[1], guild_id=row[2], channel_id=row[3],
         game_id=row[4], user_id=row[5], what=row[6], answer=row[7], created_at=row[8],
@@ -579,124 +636,93 @@ def _pending(row: sqlite3.Row | tuple[Any, ...]) -> PendingMove:
     )
 
 
-def _action(row: sqlite3.Row | tuple[Any, ...]) -> ActionRecord:
+def _action(row: Sequence[Any]) -> ActionRecord:
     return ActionRecord(
         game_id=row[0], seq=row[1], seat=row[2], user_id=row[3], action_json=row[4], at=row[5],
     )
 
 
-class SqliteStorage(Storage):
-    """Storage on one aiosqlite connection.
+class SqlStorage(Storage):
+    """Every storage operation, written once in SQLAlchemy Core over `bot.schema`'s tables.
 
-    The connection runs in autocommit mode and every write is an explicit
-    `BEGIN IMMEDIATE … COMMIT`. Operations are serialised by an asyncio lock so that two
-    coroutines' statements never interleave inside one transaction (and a reader never sees
-    another coroutine's uncommitted writes). Per-game concurrency is the table service's job.
+    `SqliteStorage` and `PgStorage` (bot/pgstorage.py) supply the engine and what a
+    transaction is (`_tx`: one write transaction, rolled back on any exception; `_read`: a
+    connection for reads). Every write that changes a game is one `_tx`.
     """
 
-    def __init__(
-        self, path: str | Path, *, migrations: Sequence[Migration] = MIGRATIONS,
-        busy_timeout_ms: int = 5000,
-    ) -> None:
-        self.path = str(path)
-        self._migrations = tuple(migrations)
-        self._busy_timeout_ms = busy_timeout_ms
-        self._db: aiosqlite.Connection | None = None
-        self._lock = asyncio.Lock()
+    def __init__(self, *, migrations: str | Path = SCRIPTS,
+                 schema_target: int | None = None) -> None:
+        self._migrations = Path(migrations)
+        self._schema_target = schema_target
 
-    # ---- connection ---------------------------------------------------------------------
-    async def open(self) -> None:
-        if self._db is not None:
-            return
-        if self.path != ":memory:" and not self.path.startswith("file:"):
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(self.path, isolation_level=None)
-        try:
-            await db.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA synchronous = FULL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            self._db = db
-            await self._migrate()
-        except BaseException:
-            self._db = None
-            await db.close()
-            raise
+    @abstractmethod
+    def _tx(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
 
-    async def close(self) -> None:
-        async with self._lock:
-            if self._db is not None:
-                db, self._db = self._db, None
-                await db.close()
+    @abstractmethod
+    def _read(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
 
     @property
-    def db(self) -> aiosqlite.Connection:
-        if self._db is None:
-            raise StorageError("storage is not open; call open() first")
-        return self._db
+    @abstractmethod
+    def dialect(self) -> Literal["sqlite", "postgresql"]: ...
 
-    @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction; rolled back on any exception (including cancellation)."""
-        async with self._lock:
-            db = self.db
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-                await db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
-                raise
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            yield self.db
+    async def _lock_for_migration(self, conn: AsyncConnection) -> None:
+        """Hold off other processes migrating the same database (in the migration's tx)."""
 
     async def _migrate(self) -> None:
-        async with self._tx() as db:
-            await db.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-            )
-        applied = await self.schema_version()
-        for m in sorted(self._migrations, key=lambda m: m.number):
-            if m.number <= applied:
-                continue
-            log.info("applying migration %04d_%s to %s", m.number, m.name, self.path)
-            async with self._tx() as db:
-                for statement in m.sqlite:
-                    await db.execute(statement)
-                await db.execute(
-                    "INSERT INTO schema_migrations (number, name, applied_at)"
-                    " VALUES (?, ?, ?)",
-                    (m.number, m.name, time.time()),
-                )
+        """Alembic to the newest revision (or `schema_target`); nothing written if there."""
+        target = self._schema_target
+        wanted = migrations.head(self._migrations) if target is None else target
+        async with self._read() as conn:
+            if await conn.run_sync(migrations.up_to_date, wanted):
+                return
+        async with self._tx() as conn:
+            await self._lock_for_migration(conn)
+            await conn.run_sync(migrations.upgrade, self._migrations, target)
 
     async def schema_version(self) -> int:
-        async with self._read() as db:
-            rows = list(await db.execute_fetchall(
-                "SELECT COALESCE(MAX(number), 0) FROM schema_migrations"))
-        return int(rows[0][0])
+        async with self._read() as conn:
+            return await conn.run_sync(migrations.current)
+
+    def _insert_ignore(self, table: Table) -> Any:
+        """INSERT that does nothing when the row's key already exists."""
+        ins = sqlite_insert(table) if self.dialect == "sqlite" else pg_insert(table)
+        return ins.on_conflict_do_nothing()
+
+    def _upsert(self, table: Table, keys: Sequence[str], values: dict[str, Any],
+                changed: Sequence[str]) -> Any:
+        """INSERT, or on a key clash UPDATE the `changed` columns to the new values."""
+        ins = sqlite_insert(table) if self.dialect == "sqlite" else pg_insert(table)
+        ins = ins.values(**values)
+        return ins.on_conflict_do_update(
+            index_elements=list(keys), set_={c: ins.excluded[c] for c in changed})
 
     # ---- helpers ------------------------------------------------------------------------
     @staticmethod
-    async def _one_game(db: aiosqlite.Connection, game_id: int) -> GameRecord:
-        rows = list(await db.execute_fetchall(
-            f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,)))
-        if not rows:
+    async def _one_game(db: AsyncConnection, game_id: int) -> GameRecord:
+        row = (await db.execute(_SELECT_GAME, {"gid": game_id})).first()
+        if row is None:
             raise GameNotFound(game_id)
-        return _game(rows[0])
+        return _game(row)
 
     @staticmethod
-    async def _check_version(db: aiosqlite.Connection, game_id: int, expected: int) -> None:
-        rows = list(await db.execute_fetchall(
-            "SELECT version FROM games WHERE id = ?", (game_id,)))
-        if not rows:
-            raise GameNotFound(game_id)
-        if rows[0][0] != expected:
-            raise VersionConflict(game_id, expected, rows[0][0])
+    async def _refused(db: AsyncConnection, game_id: int, expected: int) -> StorageError:
+        """Why a versioned write matched no row: the game is gone or another write won."""
+        row = (await db.execute(_SELECT_VERSION, {"gid": game_id})).first()
+        if row is None:
+            return GameNotFound(game_id)
+        return VersionConflict(game_id, expected, row[0])
+
+    async def _write_game(self, db: AsyncConnection, game_id: int, expected: int | None,
+                          **values: Any) -> GameRecord:
+        """UPDATE the game (only at version `expected`, if given) and return it as written."""
+        query = update(games).where(games.c.id == game_id)
+        if expected is not None:
+            query = query.where(games.c.version == expected)
+        row = (await db.execute(query.values(**values).returning(*_GAME_COLS))).first()
+        if row is None:
+            raise (GameNotFound(game_id) if expected is None
+                   else await self._refused(db, game_id, expected))
+        return _game(row)
 
     # ---- games --------------------------------------------------------------------------
     async def create_game(
@@ -706,24 +732,19 @@ class SqliteStorage(Storage):
     ) -> GameRecord:
         async with self._tx() as db:
             try:
-                cur = await db.execute(
-                    "INSERT INTO games (guild_id, channel_id, thread_id, game, options, status,"
-                    " version, created_by, engine_version, settings, created_at, updated_at,"
-                    " reminder_stage, rematch_of)"
-                    " VALUES (?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, 0, ?)",
-                    (guild_id, channel_id, thread_id, game, json.dumps(options, sort_keys=True),
-                     created_by, engine_version, settings.model_dump_json(), now, now,
-                     rematch_of),
-                )
-            except sqlite3.IntegrityError as exc:
+                res = await db.execute(insert(games).values(
+                    guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, game=game,
+                    options=json.dumps(options, sort_keys=True), status="lobby", version=0,
+                    created_by=created_by, engine_version=engine_version,
+                    settings=settings.model_dump_json(), created_at=now, updated_at=now,
+                    reminder_stage=0, rematch_of=rematch_of))
+            except IntegrityError as exc:
                 raise DuplicateSeat(f"game {rematch_of} already has a rematch") from exc
-            game_id = cur.lastrowid
-            assert game_id is not None
+            game_id = _new_id(res.inserted_primary_key)
             if seat_creator:
-                await db.execute(
-                    f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?, 's1', ?, 1, ?, 0, NULL, 0)",
-                    (game_id, created_by, now),
-                )
+                await db.execute(insert(seats).values(
+                    game_id=game_id, seat="s1", user_id=created_by, position=1, joined_at=now,
+                    dms_ok=0, role_pref=None, ai_standin=0))
             return await self._one_game(db, game_id)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
@@ -735,94 +756,80 @@ class SqliteStorage(Storage):
 
     async def find_game_by_thread(self, thread_id: int) -> GameRecord | None:
         async with self._read() as db:
-            rows = list(await db.execute_fetchall(
-                f"SELECT {_GAME_COLS} FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
-                (thread_id,)))
-        return _game(rows[0]) if rows else None
+            row = (await db.execute(select(*_GAME_COLS).where(games.c.thread_id == thread_id)
+                                    .order_by(games.c.id.desc()).limit(1))).first()
+        return _game(row) if row is not None else None
 
     async def list_games(
         self, guild_id: int | None = None, statuses: Iterable[Status] | None = None,
     ) -> list[GameRecord]:
-        where: list[str] = []
-        params: list[Any] = []
+        query = select(*_GAME_COLS)
         if guild_id is not None:
-            where.append("guild_id = ?")
-            params.append(guild_id)
+            query = query.where(games.c.guild_id == guild_id)
         if statuses is not None:
             wanted = list(statuses)
             if not wanted:
                 return []
-            where.append(f"status IN ({', '.join('?' for _ in wanted)})")
-            params.extend(wanted)
-        sql = f"SELECT {_GAME_COLS} FROM games"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
+            query = query.where(games.c.status.in_(wanted))
         async with self._read() as db:
-            rows = await db.execute_fetchall(sql + " ORDER BY id", params)
+            rows = (await db.execute(query.order_by(games.c.id))).all()
         return [_game(r) for r in rows]
 
     async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
+        changes: dict[str, Any] = {"status": status, "updated_at": now}
+        if status != "active":
+            changes |= {"next_reminder_at": None, "reminder_stage": 0}
         async with self._tx() as db:
-            if status == "active":
-                await db.execute(
-                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?",
-                    (status, now, game_id))
-            else:
-                await db.execute(
-                    "UPDATE games SET status = ?, updated_at = ?, next_reminder_at = NULL,"
-                    " reminder_stage = 0 WHERE id = ?", (status, now, game_id))
-            return await self._one_game(db, game_id)
+            return await self._write_game(db, game_id, None, **changes)
 
     async def set_creator(self, game_id: int, user_id: int, now: float) -> None:
         async with self._tx() as db:
             await self._one_game(db, game_id)
-            await db.execute("UPDATE games SET created_by = ?, updated_at = ? WHERE id = ?",
-                             (user_id, now, game_id))
+            await db.execute(update(games).where(games.c.id == game_id)
+                             .values(created_by=user_id, updated_at=now))
 
     async def update_settings(
         self, game_id: int, settings: GameSettings, now: float,
     ) -> GameRecord:
         async with self._tx() as db:
-            await db.execute("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
-                             (settings.model_dump_json(), now, game_id))
-            return await self._one_game(db, game_id)
+            return await self._write_game(db, game_id, None, updated_at=now,
+                                          settings=settings.model_dump_json())
 
     async def set_options(self, game_id: int, options: dict[str, Any], now: float) -> GameRecord:
         async with self._tx() as db:
             await self._one_game(db, game_id)
-            await db.execute("UPDATE games SET options = ?, updated_at = ? WHERE id = ?",
-                             (json.dumps(options, sort_keys=True), now, game_id))
+            await db.execute(update(games).where(games.c.id == game_id).values(
+                options=json.dumps(options, sort_keys=True), updated_at=now))
             return await self._one_game(db, game_id)
 
     async def set_board_message(self, game_id: int, message_id: int | None,
                                 version: int | None = None, post: str | None = None) -> None:
-        sets, params = ["board_message_id = ?"], [message_id]
+        changes: dict[str, Any] = {"board_message_id": message_id}
         if version is not None:
-            sets.append("board_version = ?")
-            params.append(version)
+            changes["board_version"] = version
         if post is not None:
-            sets.append("board_post = ?")
-            params.append(post)  # type: ignore[arg-type]
+            changes["board_post"] = post
         async with self._tx() as db:
-            await db.execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ?",
-                             (*params, game_id))
+            await db.execute(update(games).where(games.c.id == game_id).values(**changes))
 
     async def board_post(self, game_id: int) -> str | None:
         async with self._read() as db:
-            rows = list(await db.execute_fetchall(
-                "SELECT board_post FROM games WHERE id = ?", (game_id,)))
-        return str(rows[0][0]) if rows and rows[0][0] is not None else None
+            post = (await db.execute(select(games.c.board_post)
+                                     .where(games.c.id == game_id))).scalar()
+        return str(post) if post is not None else None
 
     async def boards_behind(
         self, shards: ShardSet | None = None,
     ) -> list[tuple[GameRecord, int]]:
-        sql = (f"SELECT {_GAME_COLS}, board_version FROM games WHERE status = 'active'"
-               " AND board_version IS NOT NULL AND board_version < version")
-        where, params = _shard_filter(shards)
-        if where is None:
+        run, where = _shard_filter(shards)
+        if not run:
             return []
+        query = (select(*_GAME_COLS, games.c.board_version)
+                 .where(games.c.status == "active", games.c.board_version.isnot(None),
+                        games.c.board_version < games.c.version, *where)
+                 .order_by(games.c.id))
         async with self._read() as db:
-            rows = await db.execute_fetchall(sql + where + " ORDER BY id", params)
+            rows = (await db.execute(query)).all()
         return [(_game(r), int(r[-1])) for r in rows]
 
     # ---- seats --------------------------------------------------------------------------
@@ -831,119 +838,114 @@ class SqliteStorage(Storage):
     ) -> SeatRecord:
         async with self._tx() as db:
             await self._one_game(db, game_id)
-            rows = list(await db.execute_fetchall(
-                "SELECT COALESCE(MAX(position), 0) + 1 FROM seats WHERE game_id = ?",
-                (game_id,)))
-            position = int(rows[0][0])
+            position = int((await db.execute(
+                select(func.coalesce(func.max(seats.c.position), 0) + 1)
+                .where(seats.c.game_id == game_id))).scalar_one())
             try:
-                await db.execute(
-                    f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?, ?, ?, ?, ?, 0, ?, 0)",
-                    (game_id, f"s{position}", user_id, position, now, role_pref))
-            except sqlite3.IntegrityError as exc:
+                await db.execute(insert(seats).values(
+                    game_id=game_id, seat=f"s{position}", user_id=user_id, position=position,
+                    joined_at=now, dms_ok=0, role_pref=role_pref, ai_standin=0))
+            except IntegrityError as exc:
                 raise DuplicateSeat(f"user {user_id} is already seated in {game_id}") from exc
-            rows = list(await db.execute_fetchall(
-                f"SELECT {_SEAT_COLS} FROM seats WHERE game_id = ? AND position = ?",
-                (game_id, position)))
-            return _seat(rows[0])
+            row = (await db.execute(select(*_SEAT_COLS).where(
+                seats.c.game_id == game_id, seats.c.position == position))).one()
+            return _seat(row)
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         async with self._tx() as db:
-            cur = await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?",
-                                   (game_id, user_id))
-            return cur.rowcount > 0
+            res = await db.execute(delete(seats).where(seats.c.game_id == game_id,
+                                                       seats.c.user_id == user_id))
+            return res.rowcount > 0
 
     async def remove_seat_at(self, game_id: int, seat: str) -> bool:
         async with self._tx() as db:
-            cur = await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?",
-                                   (game_id, seat))
-            return cur.rowcount > 0
+            res = await db.execute(delete(seats).where(seats.c.game_id == game_id,
+                                                       seats.c.seat == seat))
+            return res.rowcount > 0
 
     async def seats(self, game_id: int) -> list[SeatRecord]:
         async with self._read() as db:
-            rows = await db.execute_fetchall(
-                f"SELECT {_SEAT_COLS} FROM seats WHERE game_id = ? ORDER BY position",
-                (game_id,))
+            rows = (await db.execute(select(*_SEAT_COLS).where(seats.c.game_id == game_id)
+                                     .order_by(seats.c.position))).all()
         return [_seat(r) for r in rows]
 
     async def set_dms_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         async with self._tx() as db:
-            await db.execute("UPDATE seats SET dms_ok = ? WHERE game_id = ? AND user_id = ?",
-                             (int(ok), game_id, user_id))
+            await db.execute(update(seats).where(seats.c.game_id == game_id,
+                                                 seats.c.user_id == user_id)
+                             .values(dms_ok=int(ok)))
 
     async def set_ai_standin(self, game_id: int, seat: str, on: bool) -> None:
         async with self._tx() as db:
-            await db.execute(
-                "UPDATE seats SET ai_standin = ? WHERE game_id = ? AND seat = ?"
-                " AND user_id IS NOT NULL", (int(on), game_id, seat))
+            await db.execute(update(seats).where(seats.c.game_id == game_id,
+                                                 seats.c.seat == seat,
+                                                 seats.c.user_id.isnot(None))
+                             .values(ai_standin=int(on)))
 
     async def clear_ai_standins(self, user_id: int, game_id: int | None = None) -> list[int]:
-        where = "user_id = ? AND ai_standin = 1"
-        params: list[Any] = [user_id]
+        where = [seats.c.user_id == user_id, seats.c.ai_standin == 1]
         if game_id is not None:
-            where += " AND game_id = ?"
-            params.append(game_id)
+            where.append(seats.c.game_id == game_id)
         async with self._tx() as db:
-            rows = await db.execute_fetchall(f"SELECT game_id FROM seats WHERE {where}", params)
-            await db.execute(f"UPDATE seats SET ai_standin = 0 WHERE {where}", params)
+            rows = (await db.execute(select(seats.c.game_id).where(*where))).all()
+            await db.execute(update(seats).where(*where).values(ai_standin=0))
         return sorted({int(r[0]) for r in rows})
 
     async def replace_seat(self, game_id: int, seat: str, new_user: int, now: float) -> None:
         async with self._tx() as db:
             try:
-                cur = await db.execute(
-                    "UPDATE seats SET user_id = ?, dms_ok = 0, ai_standin = 0, joined_at = ?"
-                    " WHERE game_id = ? AND seat = ?", (new_user, now, game_id, seat))
-            except sqlite3.IntegrityError as exc:
+                res = await db.execute(
+                    update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                    .values(user_id=new_user, dms_ok=0, ai_standin=0, joined_at=now))
+            except IntegrityError as exc:
                 raise DuplicateSeat(f"user {new_user} is already seated in {game_id}") from exc
-            if cur.rowcount == 0:
+            if res.rowcount == 0:
                 raise StorageError(f"game {game_id} has no seat {seat}")
-            await db.execute("DELETE FROM replace_votes WHERE game_id = ? AND seat = ?",
-                             (game_id, seat))
-            await db.execute("DELETE FROM spectators WHERE game_id = ? AND user_id = ?",
-                             (game_id, new_user))
+            await db.execute(delete(replace_votes).where(replace_votes.c.game_id == game_id,
+                                                         replace_votes.c.seat == seat))
+            await db.execute(delete(spectators).where(spectators.c.game_id == game_id,
+                                                      spectators.c.user_id == new_user))
 
     async def find_game_by_rematch(self, game_id: int) -> GameRecord | None:
         async with self._read() as db:
-            rows = list(await db.execute_fetchall(
-                f"SELECT {_GAME_COLS} FROM games WHERE rematch_of = ?", (game_id,)))
-        return _game(rows[0]) if rows else None
+            row = (await db.execute(select(*_GAME_COLS)
+                                    .where(games.c.rematch_of == game_id))).first()
+        return _game(row) if row is not None else None
 
     # ---- replacement votes --------------------------------------------------------------
     async def vote_replace(self, game_id: int, seat: str, new_user: int, voter: int,
                            now: float) -> None:
         async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO replace_votes (game_id, seat, new_user, voter, at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat, voter)"
-                " DO UPDATE SET new_user = excluded.new_user, at = excluded.at",
-                (game_id, seat, new_user, voter, now))
+            await db.execute(self._upsert(
+                replace_votes, ("game_id", "seat", "voter"),
+                {"game_id": game_id, "seat": seat, "new_user": new_user, "voter": voter,
+                 "at": now}, ("new_user", "at")))
 
     async def replace_votes(self, game_id: int, seat: str) -> dict[int, int]:
         async with self._read() as db:
-            rows = await db.execute_fetchall(
-                "SELECT voter, new_user FROM replace_votes WHERE game_id = ? AND seat = ?",
-                (game_id, seat))
+            rows = (await db.execute(
+                select(replace_votes.c.voter, replace_votes.c.new_user)
+                .where(replace_votes.c.game_id == game_id, replace_votes.c.seat == seat))).all()
         return {int(r[0]): int(r[1]) for r in rows}
 
     # ---- spectators ---------------------------------------------------------------------
     async def add_spectator(self, game_id: int, user_id: int, now: float) -> bool:
         async with self._tx() as db:
-            cur = await db.execute(
-                "INSERT OR IGNORE INTO spectators (game_id, user_id, since) VALUES (?, ?, ?)",
-                (game_id, user_id, now))
-            return cur.rowcount > 0
+            res = await db.execute(self._insert_ignore(spectators).values(
+                game_id=game_id, user_id=user_id, since=now))
+            return res.rowcount > 0
 
     async def remove_spectator(self, game_id: int, user_id: int) -> bool:
         async with self._tx() as db:
-            cur = await db.execute(
-                "DELETE FROM spectators WHERE game_id = ? AND user_id = ?", (game_id, user_id))
-            return cur.rowcount > 0
+            res = await db.execute(delete(spectators).where(spectators.c.game_id == game_id,
+                                                            spectators.c.user_id == user_id))
+            return res.rowcount > 0
 
     async def spectators(self, game_id: int) -> list[int]:
         async with self._read() as db:
-            rows = await db.execute_fetchall(
-                "SELECT user_id FROM spectators WHERE game_id = ? ORDER BY since, user_id",
-                (game_id,))
+            rows = (await db.execute(select(spectators.c.user_id)
+                                     .where(spectators.c.game_id == game_id)
+                                     .order_by(spectators.c.since, spectators.c.user_id))).all()
         return [int(r[0]) for r in rows]
 
     # ---- players ------------------------------------------------------------------------
@@ -952,23 +954,19 @@ class SqliteStorage(Storage):
         if not wanted:
             return {}
         async with self._read() as db:
-            rows = await db.execute_fetchall(
-                f"SELECT {_PREF_COLS} FROM players WHERE user_id IN"
-                f" ({', '.join('?' for _ in wanted)})", wanted)
+            rows = (await db.execute(select(*_PREF_COLS)
+                                     .where(players.c.user_id.in_(wanted)))).all()
         found = {p.user_id: p for p in map(_prefs, rows)}
         return {u: found.get(u) or PlayerPrefs(user_id=u) for u in wanted}
 
     async def set_prefs(self, prefs: PlayerPrefs, now: float) -> None:
+        values = {"user_id": prefs.user_id, "away": int(prefs.away),
+                  "quiet_start": prefs.quiet_start, "quiet_end": prefs.quiet_end,
+                  "tz_minutes": prefs.tz_minutes, "notify_near": int(prefs.notify_near),
+                  "tz_name": prefs.tz_name, "updated_at": now}
         async with self._tx() as db:
-            await db.execute(
-                f"INSERT INTO players ({_PREF_COLS}, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET away = excluded.away,"
-                " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end,"
-                " tz_minutes = excluded.tz_minutes, notify_near = excluded.notify_near,"
-                " tz_name = excluded.tz_name, updated_at = excluded.updated_at",
-                (prefs.user_id, int(prefs.away), prefs.quiet_start, prefs.quiet_end,
-                 prefs.tz_minutes, int(prefs.notify_near), prefs.tz_name, now))
+            await db.execute(self._upsert(players, ("user_id",), values,
+                                          [k for k in values if k != "user_id"]))
 
     # ---- whole games --------------------------------------------------------------------
     async def export_game(self, game_id: int) -> StoredGame:
@@ -981,25 +979,26 @@ class SqliteStorage(Storage):
     async def import_game(self, stored: StoredGame) -> GameRecord:
         g = stored.game
         async with self._tx() as db:
-            cur = await db.execute(
-                f"INSERT INTO games ({_GAME_COLS.replace('id, ', '', 1)}) VALUES"
-                f" ({', '.join('?' for _ in range(20))})",
-                (g.guild_id, g.channel_id, g.thread_id, g.game,
-                 json.dumps(g.options, sort_keys=True), g.status, g.state_json, g.version,
-                 g.seed, g.created_by, g.engine_version, g.settings.model_dump_json(),
-                 g.board_message_id, g.created_at, g.updated_at, g.next_reminder_at,
-                 g.reminder_stage, g.awaited_since, g.epoch, None))
-            game_id = cur.lastrowid
-            assert game_id is not None
-            for s in stored.seats:
-                await db.execute(
-                    f"INSERT INTO seats ({_SEAT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, s.seat, s.user_id, s.position, s.joined_at, int(s.dms_ok),
-                     s.role_pref, int(s.ai_standin)))
-            for a in stored.actions:
-                await db.execute(
-                    f"INSERT INTO actions ({_ACTION_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, a.seq, a.seat, a.user_id, a.action_json, a.at))
+            res = await db.execute(insert(games).values(
+                guild_id=g.guild_id, channel_id=g.channel_id, thread_id=g.thread_id,
+                game=g.game, options=json.dumps(g.options, sort_keys=True), status=g.status,
+                state=g.state_json, version=g.version, seed=g.seed, created_by=g.created_by,
+                engine_version=g.engine_version, settings=g.settings.model_dump_json(),
+                board_message_id=g.board_message_id, created_at=g.created_at,
+                updated_at=g.updated_at, next_reminder_at=g.next_reminder_at,
+                reminder_stage=g.reminder_stage, awaited_since=g.awaited_since,
+                epoch=g.epoch, rematch_of=None))
+            game_id = _new_id(res.inserted_primary_key)
+            if stored.seats:
+                await db.execute(insert(seats), [
+                    {"game_id": game_id, "seat": s.seat, "user_id": s.user_id,
+                     "position": s.position, "joined_at": s.joined_at, "dms_ok": int(s.dms_ok),
+                     "role_pref": s.role_pref, "ai_standin": int(s.ai_standin)}
+                    for s in stored.seats])
+            if stored.actions:
+                await db.execute(insert(actions), [
+                    {"game_id": game_id, "seq": a.seq, "seat": a.seat, "user_id": a.user_id,
+                     "action": a.action_json, "at": a.at} for a in stored.actions])
             return await self._one_game(db, game_id)
 
     # ---- play ---------------------------------------------------------------------------
@@ -1011,27 +1010,24 @@ class SqliteStorage(Storage):
             rec = await self._one_game(db, game_id)
             if rec.status != "lobby" or rec.version != expected_version:
                 raise VersionConflict(game_id, expected_version, rec.version)
-            rows = list(await db.execute_fetchall(
-                "SELECT position FROM seats WHERE game_id = ? ORDER BY position", (game_id,)))
-            positions = [int(r[0]) for r in rows]
+            positions = [int(p) for p in (await db.execute(
+                select(seats.c.position).where(seats.c.game_id == game_id)
+                .order_by(seats.c.position))).scalars()]
             if len(positions) != len(seat_ids):
                 raise StorageError(
                     f"game {game_id}: {len(positions)} seats but {len(seat_ids)} seat ids")
+            rename = (update(seats).where(seats.c.game_id == game_id,
+                                          seats.c.position == bindparam("pos"))
+                      .values(seat=bindparam("new_seat")))
             # Two passes so renaming never collides with UNIQUE(game_id, seat).
             for pos in positions:
-                await db.execute(
-                    "UPDATE seats SET seat = ? WHERE game_id = ? AND position = ?",
-                    (f"~{pos}", game_id, pos))
+                await db.execute(rename, {"pos": pos, "new_seat": f"~{pos}"})
             for pos, seat in zip(positions, seat_ids, strict=True):
-                await db.execute(
-                    "UPDATE seats SET seat = ? WHERE game_id = ? AND position = ?",
-                    (seat, game_id, pos))
-            await db.execute(
-                "UPDATE games SET status = 'active', state = ?, seed = ?, version = ?,"
-                " updated_at = ?, next_reminder_at = ?, reminder_stage = 0,"
-                " awaited_since = ? WHERE id = ?",
-                (state_json, seed, expected_version, now, next_reminder_at, now, game_id))
-            return await self._one_game(db, game_id)
+                await db.execute(rename, {"pos": pos, "new_seat": seat})
+            return await self._write_game(
+                db, game_id, expected_version, status="active", state=state_json, seed=seed,
+                version=expected_version, updated_at=now, next_reminder_at=next_reminder_at,
+                reminder_stage=0, awaited_since=now)
 
     async def append_action(
         self, game_id: int, expected_version: int, seat: str, user_id: int | None,
@@ -1039,23 +1035,29 @@ class SqliteStorage(Storage):
         next_reminder_at: float | None, reminder_stage: int, *,
         awaited_since: float | None = None, now: float, pending_token: str | None = None,
     ) -> GameRecord:
-        async with self._tx() as db:
-            await self._check_version(db, game_id, expected_version)
-            seq = expected_version + 1
-            await db.execute(
-                f"INSERT INTO actions ({_ACTION_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, seq, seat, user_id, action_json, now))
+        seq = expected_version + 1
+
+        def write(db: Connection) -> Row[Any] | None:
+            # One trip through SQLAlchemy for the whole move (run_sync): the statements
+            # themselves are the only waits.
+            row = db.execute(_WRITE_MOVE, {
+                "new_state": new_state_json, "new_version": seq, "new_status": status,
+                "now": now, "reminder_at": next_reminder_at, "stage": reminder_stage,
+                "since": awaited_since, "gid": game_id, "expected": expected_version,
+            }).first()
+            if row is None:
+                return None
+            db.execute(_INSERT_ACTION, {"game_id": game_id, "seq": seq, "seat": seat,
+                                        "user_id": user_id, "action": action_json, "at": now})
             if pending_token is not None:
-                await db.execute(
-                    "UPDATE pending_moves SET stored_seq = ?, game_id = ? WHERE token = ?",
-                    (seq, game_id, pending_token))
-            await db.execute(
-                "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?,"
-                " next_reminder_at = ?, reminder_stage = ?, awaited_since = ?"
-                " WHERE id = ? AND version = ?",
-                (new_state_json, seq, status, now, next_reminder_at, reminder_stage,
-                 awaited_since, game_id, expected_version))
-            return await self._one_game(db, game_id)
+                db.execute(_MARK_PENDING, {"seq": seq, "gid": game_id, "tok": pending_token})
+            return row
+
+        async with self._tx() as db:
+            written = await db.run_sync(write)
+            if written is None:
+                raise await self._refused(db, game_id, expected_version)
+            return _game(written)
 
     async def rewind(
         self, game_id: int, expected_version: int, keep_seq: int, state_json: str, *,
@@ -1065,66 +1067,57 @@ class SqliteStorage(Storage):
         if not 0 <= keep_seq <= expected_version:
             raise ValueError(f"cannot rewind version {expected_version} to {keep_seq}")
         async with self._tx() as db:
-            await self._check_version(db, game_id, expected_version)
-            await db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?",
-                             (game_id, keep_seq))
-            await db.execute(
-                "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?,"
-                " next_reminder_at = ?, reminder_stage = ?, awaited_since = ?,"
-                " epoch = epoch + 1 WHERE id = ?",
-                (state_json, keep_seq, status, now, next_reminder_at, reminder_stage,
-                 awaited_since, game_id))
-            return await self._one_game(db, game_id)
+            rec = await self._write_game(
+                db, game_id, expected_version, state=state_json, version=keep_seq,
+                status=status, updated_at=now, next_reminder_at=next_reminder_at,
+                reminder_stage=reminder_stage, awaited_since=awaited_since,
+                epoch=games.c.epoch + 1)
+            await db.execute(delete(actions).where(actions.c.game_id == game_id,
+                                                   actions.c.seq > keep_seq))
+            return rec
 
     async def rewrite_state(
         self, game_id: int, expected_version: int, state_json: str, engine_version: str,
         now: float,
     ) -> GameRecord:
         async with self._tx() as db:
-            await self._check_version(db, game_id, expected_version)
-            await db.execute(
-                "UPDATE games SET state = ?, engine_version = ?, updated_at = ? WHERE id = ?",
-                (state_json, engine_version, now, game_id))
-            return await self._one_game(db, game_id)
+            return await self._write_game(db, game_id, expected_version, state=state_json,
+                                          engine_version=engine_version, updated_at=now)
 
     async def actions(
         self, game_id: int, after_seq: int = 0, upto_seq: int | None = None,
     ) -> list[ActionRecord]:
-        sql = f"SELECT {_ACTION_COLS} FROM actions WHERE game_id = ? AND seq > ?"
-        params: list[Any] = [game_id, after_seq]
+        query = select(*_ACTION_COLS).where(actions.c.game_id == game_id,
+                                            actions.c.seq > after_seq)
         if upto_seq is not None:
-            sql += " AND seq <= ?"
-            params.append(upto_seq)
+            query = query.where(actions.c.seq <= upto_seq)
         async with self._read() as db:
-            rows = await db.execute_fetchall(sql + " ORDER BY seq", params)
+            rows = (await db.execute(query.order_by(actions.c.seq))).all()
         return [_action(r) for r in rows]
 
     # ---- moves in flight ------------------------------------------------------------------
     async def add_pending_move(self, move: PendingMove, *, forget: Iterable[str] = (),
                                expired_before: float | None = None) -> None:
-        gone = sorted(set(forget))
-        async with self._tx() as db:
+        gone = [{"tok": t} for t in sorted(set(forget))]
+        row = move.model_dump()
+
+        def write(db: Connection) -> None:
             if gone:
-                await db.execute(
-                    f"DELETE FROM pending_moves WHERE token IN ({', '.join('?' for _ in gone)})",
-                    gone)
+                db.execute(_FORGET_PENDING, gone)
             if expired_before is not None:
-                await db.execute("DELETE FROM pending_moves WHERE created_at < ?",
-                                 (expired_before,))
-            await db.execute(
-                f"INSERT INTO pending_moves ({_PENDING_COLS})"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (move.token, move.interaction_id, move.guild_id, move.channel_id, move.game_id,
-                 move.user_id, move.what, move.answer, move.created_at, move.stored_seq))
+                db.execute(_EXPIRE_PENDING, {"before": expired_before})
+            db.execute(_INSERT_PENDING, row)
+
+        async with self._tx() as db:
+            await db.run_sync(write)
 
     async def pending_moves(self, shards: ShardSet | None = None) -> list[PendingMove]:
-        where, params = _shard_filter(shards)
-        if where is None:
+        run, where = _shard_filter(shards, pending_moves.c.guild_id)
+        if not run:
             return []
         async with self._read() as db:
-            rows = await db.execute_fetchall(
-                f"SELECT {_PENDING_COLS} FROM pending_moves WHERE 1 = 1{where}"
-                " ORDER BY created_at, token", params)
+            rows = (await db.execute(select(*_PENDING_COLS).where(*where).order_by(
+                pending_moves.c.created_at, pending_moves.c.token))).all()
         return [_pending(r) for r in rows]
 
     async def forget_pending_moves(self, tokens: Iterable[str], *,
@@ -1132,44 +1125,157 @@ class SqliteStorage(Storage):
         gone = sorted(set(tokens))
         if not gone:
             return
-        sql = f"DELETE FROM pending_moves WHERE token IN ({', '.join('?' for _ in gone)})"
+        query = delete(pending_moves).where(pending_moves.c.token.in_(gone))
         if unstored_only:
-            sql += " AND stored_seq IS NULL"
+            query = query.where(pending_moves.c.stored_seq.is_(None))
         async with self._tx() as db:
-            await db.execute(sql, gone)
+            await db.execute(query)
 
     # ---- reminders ----------------------------------------------------------------------
     async def due_reminders(self, now: float, limit: int = 100,
                             shards: ShardSet | None = None) -> list[GameRecord]:
-        sql = (f"SELECT {_GAME_COLS} FROM games WHERE status = 'active'"
-               " AND next_reminder_at IS NOT NULL AND next_reminder_at <= ?")
         # Filtered in SQL, not after the LIMIT: another shard's backlog must not crowd this
         # shard's due games out of the batch.
-        where, shard_params = _shard_filter(shards)
-        if where is None:
+        run, where = _shard_filter(shards)
+        if not run:
             return []
-        sql += where
-        params: list[Any] = [now, *shard_params]
+        query = (select(*_GAME_COLS)
+                 .where(games.c.status == "active", games.c.next_reminder_at.isnot(None),
+                        games.c.next_reminder_at <= now, *where)
+                 .order_by(games.c.next_reminder_at, games.c.id).limit(limit))
         async with self._read() as db:
-            rows = await db.execute_fetchall(
-                sql + " ORDER BY next_reminder_at, id LIMIT ?", [*params, limit])
+            rows = (await db.execute(query)).all()
         return [_game(r) for r in rows]
 
     async def set_reminder(
         self, game_id: int, at: float | None, stage: int, *,
         expected_version: int | None = None, expected_stage: int | None = None,
     ) -> bool:
-        sql = "UPDATE games SET next_reminder_at = ?, reminder_stage = ? WHERE id = ?"
-        params: list[Any] = [at, stage, game_id]
+        query = update(games).where(games.c.id == game_id)
         if expected_version is not None:
-            sql += " AND version = ?"
-            params.append(expected_version)
+            query = query.where(games.c.version == expected_version)
         if expected_stage is not None:
-            sql += " AND reminder_stage = ?"
-            params.append(expected_stage)
+            query = query.where(games.c.reminder_stage == expected_stage)
         async with self._tx() as db:
-            cur = await db.execute(sql, params)
-            return cast(int, cur.rowcount) > 0
+            res = await db.execute(query.values(next_reminder_at=at, reminder_stage=stage))
+            return res.rowcount > 0
+
+
+# ---- SQLite ----------------------------------------------------------------------------------
+def _sqlite_url(path: str) -> str:
+    if path.startswith("file:"):
+        return f"sqlite+aiosqlite:///{path}?uri=true"
+    return f"sqlite+aiosqlite:///{path}"
+
+
+class SqliteStorage(SqlStorage):
+    """Storage on one SQLite file (aiosqlite driver: nothing to install), one connection.
+
+    Every connection is set up as the bot has always run it: WAL journal, `synchronous =
+    FULL` (a move the player was told about survives a power cut), foreign keys on, a busy
+    timeout. The driver is in autocommit mode and every write is an explicit
+    `BEGIN IMMEDIATE … COMMIT`. Operations are serialised by an asyncio lock so that two
+    coroutines' statements never interleave inside one transaction (and a reader never sees
+    another coroutine's uncommitted writes). Per-game concurrency is the table service's job.
+    """
+
+    def __init__(
+        self, path: str | Path, *, migrations: str | Path = SCRIPTS,
+        schema_target: int | None = None, busy_timeout_ms: int = 5000,
+    ) -> None:
+        super().__init__(migrations=migrations, schema_target=schema_target)
+        self.path = str(path)
+        self._busy_timeout_ms = busy_timeout_ms
+        self._engine: AsyncEngine | None = None
+        self._db: AsyncConnection | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def dialect(self) -> Literal["sqlite"]:
+        return "sqlite"
+
+    # ---- connection ---------------------------------------------------------------------
+    async def open(self) -> None:
+        if self._db is not None:
+            return
+        if self.path != ":memory:" and not self.path.startswith("file:"):
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        path = self.path
+        engine = create_async_engine(_sqlite_url(path),
+                                     async_creator=lambda: sqlitedriver.connect(path))
+        busy_timeout = int(self._busy_timeout_ms)
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _setup(dbapi_connection: Any, _record: Any) -> None:
+            # The driver is in autocommit (sqlitedriver.connect): the storage writes BEGIN
+            # IMMEDIATE itself, SQLAlchemy's recipe for SQLite transactions.
+            cursor = dbapi_connection.cursor()
+            for pragma in (f"busy_timeout = {busy_timeout}", "journal_mode = WAL",
+                           "synchronous = FULL", "foreign_keys = ON"):
+                cursor.execute(f"PRAGMA {pragma}")
+            cursor.close()
+
+        try:
+            self._engine = engine
+            self._db = await engine.connect()
+            await self._migrate()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def close(self) -> None:
+        async with self._lock:
+            db, self._db = self._db, None
+            engine, self._engine = self._engine, None
+            if db is not None:
+                await db.close()
+            if engine is not None:
+                await engine.dispose()
+
+    @property
+    def db(self) -> AsyncConnection:
+        """The one connection (for a PRAGMA or a test's raw SQL)."""
+        if self._db is None:
+            raise StorageError("storage is not open; call open() first")
+        return self._db
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[AsyncConnection]:
+        """One write transaction; rolled back on any exception (including cancellation)."""
+        async with self._lock:
+            db = self.db
+            # Transaction control goes straight to the driver (it is in autocommit, and
+            # SQLAlchemy's own begin/commit on SQLite only pass through to it): one call to
+            # the SQLite thread each.
+            sync = db.sync_connection
+            if sync is not None and not sync.invalidated:  # the usual case: no await needed
+                driver = sync.connection.driver_connection
+            else:  # reconnect after a dropped connection
+                driver = (await db.get_raw_connection()).driver_connection
+            assert isinstance(driver, sqlitedriver.OneTripConnection)
+            try:
+                await driver.begin_immediate()
+                yield db
+                await driver.commit()
+            except BaseException:
+                if db.invalidated:
+                    # A cancellation mid-statement made SQLAlchemy drop the connection
+                    # (closing it rolls back); it opens a fresh one on the next use.
+                    await db.rollback()
+                else:
+                    await driver.rollback_if_open()
+                raise
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        async with self._lock:
+            db = self.db
+            try:
+                yield db
+            except BaseException:
+                if db.invalidated:
+                    await db.rollback()
+                raise
 
 
 def storage_for(database_url: str | None, database_path: str | Path) -> Storage:

@@ -50,7 +50,7 @@ from cogs.utils.table import (
 from cogs.utils.talk import engines_for, rule_choices, rules_answer
 from cogs.utils.when import deadline_of, deadline_text, stamp, waiting_since, when
 from rules.core import Event
-from rules.core.game import Game
+from rules.core.game import Game, option_title
 from rules.registry import GAMES
 
 if TYPE_CHECKING:
@@ -187,7 +187,8 @@ def lobby_components(record: GameRecord) -> discord.ui.View:
         for name in names[:limits.SELECT_OPTIONS]:
             on = game.guided(options) if name == "guided" else bool(getattr(options, name))
             picks.append(discord.SelectOption(
-                label=clip(name.replace("_", " ").capitalize(), limits.SELECT_LABEL), value=name,
+                label=clip(option_title(game.options_model, name), limits.SELECT_LABEL),
+                value=name,
                 description=clip(fields[name].description or name, limits.SELECT_DESCRIPTION),
                 default=on))
         view.add_item(LobbyMenu("var", gid, discord.ui.Select(
@@ -205,7 +206,7 @@ def lobby_components(record: GameRecord) -> discord.ui.View:
         for value in values:
             if len(presets) < limits.SELECT_OPTIONS:
                 presets.append(discord.SelectOption(
-                    label=clip(f"{name.replace('_', ' ').capitalize()}: "
+                    label=clip(f"{option_title(game.options_model, name)}: "
                                f"{value or 'as the rules say'}", limits.SELECT_LABEL),
                     value=f"{name}={value}"))
     if presets:

@@ -24,7 +24,7 @@ from typing import Any
 from bot.client import GameBot, build_bot
 from bot.options import OptionsError, parse_options
 from bot.settings import Settings
-from cogs.utils.table import action_hash, delivery_for
+from cogs.utils.table import _decision_token, action_hash, delivery_for
 from emulator import DiscordEmulator
 from emulator.records import MessageRecord, UserRecord
 from emulator.testing import running_bot
@@ -102,39 +102,82 @@ class AutoTable:
         raise RuntimeError("no board post in the thread; the last message reads: "
                            + (repr(last[0].content[-300:]) if last else "nothing"))
 
-    async def press(self, user: UserRecord, seat: str, action: Action, label: str) -> None:
-        """Press `action` the way a player would: on the board, else under My choices."""
+    async def press(self, user: UserRecord, seat: str, action: Action, label: str,
+                    decision: str | None = None) -> None:
+        """Press `action` the way a player would, with the fewest clicks: on the board post,
+        else in the player's open private menu, else under **My choices** (two clicks).
+        `decision` is the decision's token in custom ids (None: any)."""
         h = action_hash(action)
         record = await self.bot.storage.get_game(self.game_id)
         self._version = record.version if record is not None else -1
         board = self.board()
         mark = self.emu.mark()
-        for cid in board.custom_ids:
-            if cid.startswith(f"hb:a:{self.game_id}:{seat}:") and cid.endswith(h):
-                res = await self.emu.click(user, board, cid)
-                await res.wait_callback()
-                await self._landed(mark, board, res, label)
-                self.moves.append(Move(user.name, label, "board button", action))
-                return
+        if await self._press_in(user, board, seat, h, decision, mark, label):
+            self.moves.append(Move(user.name, label, "board", action))
+            return
+        menu = self.open_menu(user, seat, h, decision)
+        if menu is not None and await self._press_in(user, menu, seat, h, decision, mark,
+                                                     label, board=board):
+            self.moves.append(Move(user.name, label, "open menu", action))
+            return
         menu_res = await self.emu.click(user, board, label="My choices")
         await menu_res.wait_done()
         menu = menu_res.messages[-1]
         mark = self.emu.mark()
-        for cid in menu.custom_ids:
-            if cid.startswith("hb:a:") and cid.endswith(h):
-                res = await self.emu.click(user, menu, cid)
-                await self._landed(mark, board, res, label)
-                self.moves.append(Move(user.name, label, "my choices", action))
-                return
-        for select in menu.selects:
-            values = [o["value"] for o in select.get("options", [])]
-            if h in values:
-                res = await self.emu.select(user, menu, select["custom_id"], [h])
-                await self._landed(mark, board, res, label)
-                self.moves.append(Move(user.name, label, "menu", action))
-                return
+        if await self._press_in(user, menu, seat, h, decision, mark, label, board=board):
+            self.moves.append(Move(user.name, label, "my choices", action))
+            return
         raise RuntimeError(f"{user.name} could not find “{label}” among their choices: "
                            f"{menu_res.text}")
+
+    def open_menu(self, user: UserRecord, seat: str, h: str,
+                  decision: str | None) -> MessageRecord | None:
+        """The user's newest private menu in the thread that offers `h` now, if any."""
+        for message in reversed(self.emu.messages_in(self.thread(), include_ephemeral=True)):
+            if not message.ephemeral or message.interaction_user_id != str(user.id):
+                continue
+            if self._target(message, seat, h, decision) is not None:
+                return message
+        return None
+
+    def _target(self, message: MessageRecord, seat: str, h: str,
+                decision: str | None) -> tuple[str, bool] | None:
+        """(custom id, is a select) of the component that plays `h` for `seat`, if any."""
+        prefix = f"hb:a:{self.game_id}:{seat}:"
+        for cid in message.custom_ids:
+            if cid.startswith(prefix) and cid.endswith(h) and (
+                    decision is None or cid.split(":")[4] == decision):
+                return cid, False
+        for select in message.selects:
+            cid = str(select.get("custom_id", ""))
+            if not cid.startswith(f"hb:s:{self.game_id}:{seat}:") or (
+                    decision is not None and cid.split(":")[4] != decision):
+                continue
+            if h in [o["value"] for o in select.get("options", [])]:
+                return cid, True
+        return None
+
+    async def _press_in(self, user: UserRecord, message: MessageRecord, seat: str, h: str,
+                        decision: str | None, mark: int, label: str,
+                        board: MessageRecord | None = None) -> bool:
+        target = self._target(message, seat, h, decision)
+        if target is None:
+            return False
+        cid, is_select = target
+        if is_select:
+            res = await self.emu.select(user, message, cid, [h])
+        else:
+            res = await self.emu.click(user, message, cid)
+        await res.wait_callback()
+        await self._landed(mark, board or message, res, label)
+        return True
+
+    def shares(self) -> dict[str, int]:
+        """How many moves were pressed where: "board", "open menu", "my choices"."""
+        out: dict[str, int] = {}
+        for move in self.moves:
+            out[move.how] = out.get(move.how, 0) + 1
+        return out
 
     async def _landed(self, mark: int, board: MessageRecord, res: Any, label: str) -> None:
         """Wait for the board the move produced (a new post, or the current one edited in
@@ -185,7 +228,9 @@ class AutoTable:
             assert user_id is not None
             action = game.ai_action(state, seat)
             mark = self.emu.mark()
-            await self.press(by_id[user_id], seat, action, game.describe(state, seat, action))
+            decision = _decision_token(game.decision_id(state, seat), record.epoch)
+            await self.press(by_id[user_id], seat, action, game.describe(state, seat, action),
+                             decision)
             # A board write seen after the press may be an AI move's post: wait for this move.
             if not await self._moved_on(state.step):
                 raise RuntimeError(f"“{game.describe(state, seat, action)}” was not stored")

@@ -2,7 +2,8 @@
 
 Each game has `renders/<game>.py` with `render_board(view: dict) -> bytes`. Given the public
 view it draws the board for the channel; given a seat's view it also draws what that seat
-holds. Pillow work is CPU-bound: callers run it in a worker thread.
+holds. Pillow work is CPU-bound: the bot runs it in worker processes (bot/renderpool.py), whose
+caches (renders/common.py: static layers, unchanged parts, text runs) are bounded.
 
 `render_turn_card(game, view) -> PNG bytes` (renders/turncard.py) is the phone-sized card that
 goes with a board post: whose move, what they must do, what just happened and the numbers that

@@ -12,8 +12,17 @@
   hourglass, heart, flame, skull, snowflake, bolt, flask, moon, fist)
 - colours: :data:`SEAT_COLOURS`, :func:`hex_rgb`, :func:`mix`, :func:`readable_on`
 - caching: :func:`cached_layer` (static layers built once per key and size, handed out as
-  copies so a render may draw on them), :func:`clear_layer_cache`
-- output: :func:`encode_png` (palette PNG under a byte budget)
+  copies so a render may draw on them; least recently used first out past
+  :data:`LAYER_BUDGET`), :func:`memo_region` (a part of the picture drawn once and pasted
+  while what it shows is unchanged: a room, a player's panel; within :data:`TILE_BUDGET`),
+  :func:`clear_layer_cache`, :func:`cache_stats`, :func:`uncached`; every font is a
+  :class:`GlyphRunFont`, which remembers the text runs it rendered and the widths it measured
+  (per thread, bounded)
+- output: :func:`encode_png` (palette PNG under a byte budget; the palette is chosen from a
+  sample of the picture, :func:`palette_of`; :func:`palette_png` writes it, deflated by ISA-L)
+
+Issue #15 (CPU per board): a board costs its static layer's copy, the parts that changed since
+they were last drawn, and the encoding; ``python -m bench`` measures it move by move.
 
 All coordinates are pixels in the target image; boxes are ``(x0, y0, x1, y1)``.
 Renderers run in worker threads (``asyncio.to_thread``), so the shared caches here are guarded
@@ -22,11 +31,15 @@ by locks and fonts are cached per thread.
 
 from __future__ import annotations
 
+import importlib
 import io
 import math
+import struct
 import threading
-from collections import deque
-from collections.abc import Callable, Hashable, Iterable, Sequence
+import zlib
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -38,9 +51,12 @@ __all__ = [
     "Box",
     "Colour",
     "Font",
+    "GlyphRunFont",
     "arrow",
+    "cache_stats",
     "cached_layer",
     "chip",
+    "clear_glyph_cache",
     "clear_layer_cache",
     "die",
     "disc",
@@ -52,11 +68,15 @@ __all__ = [
     "fit_font",
     "fit_lines",
     "font",
+    "glyph_cache_stats",
     "hatch",
     "hex_rgb",
     "icon",
+    "memo_region",
     "mix",
     "note_truncation",
+    "palette_of",
+    "palette_png",
     "pick_fitting",
     "progress_bar",
     "readable_on",
@@ -65,6 +85,7 @@ __all__ = [
     "text_width",
     "truncations",
     "try_fit_lines",
+    "uncached",
     "wrap",
 ]
 
@@ -157,10 +178,123 @@ def _load_font(size: int, bold: bool) -> Font:
     path = _font_path(bold)
     if path is not None:
         try:
-            return ImageFont.truetype(str(path), size)
+            return GlyphRunFont(str(path), size)
         except OSError:
             pass
     return ImageFont.load_default(size=size)
+
+
+GLYPH_RUN_BUDGET = 3 * 1024 * 1024
+"""Bytes of rendered text masks a thread keeps (each render worker holds one such cache)."""
+LENGTHS_KEPT = 16_384
+"""Measured advance widths a thread keeps (a few dozen bytes each)."""
+
+
+class _GlyphRuns:
+    """One thread's least-recently-used caches of rendered text and measured widths, shared by
+    every size of the face, bounded in bytes and in entries."""
+
+    def __init__(self) -> None:
+        self.masks: OrderedDict[Hashable, tuple[object, tuple[int, int], int]] = OrderedDict()
+        self.mask_bytes = 0
+        self.lengths: OrderedDict[Hashable, float] = OrderedDict()
+
+
+_RUNS = threading.local()
+_UNCACHED = threading.local()
+
+
+def _caching() -> bool:
+    return not getattr(_UNCACHED, "on", False)
+
+
+@contextmanager
+def uncached() -> Iterator[None]:
+    """Within this block, this thread draws everything afresh: no cached static layer, text
+    run or width is used or stored (the tests compare cached pictures with these)."""
+    before = getattr(_UNCACHED, "on", False)
+    _UNCACHED.on = True
+    try:
+        yield
+    finally:
+        _UNCACHED.on = before
+
+
+def _runs() -> _GlyphRuns:
+    runs: _GlyphRuns | None = getattr(_RUNS, "runs", None)
+    if runs is None:
+        runs = _GlyphRuns()
+        _RUNS.runs = runs
+    return runs
+
+
+class GlyphRunFont(ImageFont.FreeTypeFont):
+    """A FreeType face that remembers the text runs it rendered and the widths it measured.
+
+    Boards draw the same words render after render (room names, labels, counters), and
+    FreeType's shaping and rasterising was a third of a board's drawing time. A run is keyed by
+    everything that changes its pixels — the text, the face and size, the mask mode, the
+    anchor, the stroke and the sub-pixel start — so a cached run is the very mask FreeType
+    would draw (tests compare whole games pixel for pixel against uncached renders).
+    """
+
+    def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                  features: list[str] | None = None, language: str | None = None) -> float:
+        if (direction is not None or features is not None or language is not None
+                or not _caching()):
+            return super().getlength(text, mode, direction, features, language)
+        runs = _runs()
+        key = (self.path, self.size, text, mode)
+        found = runs.lengths.get(key)
+        if found is not None:
+            runs.lengths.move_to_end(key)
+            return found
+        length = super().getlength(text, mode)
+        runs.lengths[key] = length
+        if len(runs.lengths) > LENGTHS_KEPT:
+            runs.lengths.popitem(last=False)
+        return length
+
+    def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                 features: list[str] | None = None, language: str | None = None,
+                 stroke_width: float = 0, anchor: str | None = None, ink: int = 0,
+                 start: tuple[float, float] | None = None, *args: object,
+                 **kwargs: object) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
+        plain = (mode in ("L", "1") and direction is None and features is None
+                 and language is None and not args and set(kwargs) <= {"stroke_filled"}
+                 and _caching())
+        if not plain:  # colour glyphs, layout options: drawn as Pillow would
+            return super().getmask2(text, mode, direction, features, language, stroke_width,
+                                    anchor, ink, start, *args, **kwargs)
+        runs = _runs()
+        key = (self.path, self.size, text, mode, stroke_width, anchor, start,
+               bool(kwargs.get("stroke_filled", False)))
+        found = runs.masks.get(key)
+        if found is not None:
+            runs.masks.move_to_end(key)
+            return found[0], found[1]  # type: ignore[return-value]
+        mask, offset = super().getmask2(text, mode, None, None, None, stroke_width, anchor,
+                                        ink, start, **kwargs)
+        size = mask.size[0] * mask.size[1] + 200
+        if size <= GLYPH_RUN_BUDGET // 16:
+            runs.masks[key] = (mask, offset, size)
+            runs.mask_bytes += size
+            while runs.mask_bytes > GLYPH_RUN_BUDGET:
+                _, (_, _, dropped) = runs.masks.popitem(last=False)
+                runs.mask_bytes -= dropped
+        return mask, offset
+
+
+def glyph_cache_stats() -> dict[str, int]:
+    """This thread's text caches: runs kept, their bytes, widths kept."""
+    runs = _runs()
+    return {"runs": len(runs.masks), "run_bytes": runs.mask_bytes,
+            "widths": len(runs.lengths)}
+
+
+def clear_glyph_cache() -> None:
+    """Forget this thread's rendered text runs and measured widths (tests)."""
+    _RUNS.runs = _GlyphRuns()
 
 
 def text_width(text: str, fnt: Font) -> float:
@@ -736,44 +870,143 @@ def icon(
 # --------------------------------------------------------------------------- caching
 
 _LAYER_LOCK = threading.Lock()
-_LAYERS: dict[Hashable, Image.Image] = {}
+_LAYERS: OrderedDict[Hashable, Image.Image] = OrderedDict()
+LAYER_BUDGET = 24 * 1024 * 1024
+"""Bytes of static layers a process keeps (a 1600 x 1000 board layer is 6.1 MiB): the least
+recently used layout goes first, so a worker serving every game stays bounded (issue #15).
+Rebuilding a layer costs 3-5 ms; three layers are kept (a game's public board and its seats'
+taller ones: in The Fourth Wall the Wall's and the team's strips differ), so the boards and
+DMs of one game do not rebuild each other's layers."""
+
+
+def _layer_bytes(img: Image.Image) -> int:
+    return img.width * img.height * (4 if img.mode in ("RGB", "RGBA") else len(img.mode))
 
 
 def cached_layer(key: Hashable, builder: Callable[[], Image.Image]) -> Image.Image:
     """A copy of the static layer stored under ``key``, built by ``builder`` on first use.
 
     Include the image size in ``key``. The stored image is never handed out itself, so the
-    caller may draw on what it gets.
+    caller may draw on what it gets. Layers are kept least-recently-used within
+    :data:`LAYER_BUDGET` bytes.
     """
+    if not _caching():
+        return builder()
     with _LAYER_LOCK:
         layer = _LAYERS.get(key)
         if layer is None:
             layer = builder()
             _LAYERS[key] = layer
+            while len(_LAYERS) > 1 and sum(map(_layer_bytes, _LAYERS.values())) > LAYER_BUDGET:
+                _LAYERS.popitem(last=False)
+        else:
+            _LAYERS.move_to_end(key)
         return layer.copy()
+
+
+_TILE_LOCK = threading.Lock()
+_TILES: OrderedDict[Hashable, tuple[Image.Image, tuple[str, ...]]] = OrderedDict()
+_TILE_BYTES = [0]
+TILE_BUDGET = 8 * 1024 * 1024
+"""Bytes of drawn parts (a room with its pieces, a player's panel) a process keeps: about
+two boards' worth, so the game a worker drew last is pasted, not drawn, at its next move."""
+
+
+def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], None]) -> None:
+    """Draw a part of the picture with ``draw()`` or, when the same part was drawn before,
+    paste the pixels it drew then.
+
+    ``draw`` must draw only inside ``box`` (its rounded edges included), onto a ``img`` that
+    holds only the static layer there, and ``key`` must name everything ``draw`` reads: the
+    part's own data and the static layer under it. A room whose pieces have not moved is then
+    one paste instead of dozens of shapes and words. Texts the part cut with "…" are noted
+    again on every paste, so the cut report stays whole. Parts are kept least recently used
+    first out within :data:`TILE_BUDGET` bytes.
+    """
+    if not _caching():
+        draw()
+        return
+    x0, y0, x1, y1 = box
+    region = (max(0, math.floor(x0)), max(0, math.floor(y0)),
+              min(img.width, math.ceil(x1) + 1), min(img.height, math.ceil(y1) + 1))
+    full = (key, region, img.mode)
+    with _TILE_LOCK:
+        found = _TILES.get(full)
+        if found is not None:
+            _TILES.move_to_end(full)
+    if found is not None:
+        tile, cuts = found
+        img.paste(tile, region[:2])
+        for text in cuts:
+            note_truncation(text)
+        return
+    before = _TRUNCATED_COUNT[0]
+    draw()
+    added = _TRUNCATED_COUNT[0] - before
+    cuts = tuple(list(_TRUNCATED)[-added:]) if added > 0 else ()
+    tile = img.crop(region)
+    size = _layer_bytes(tile)
+    if size > TILE_BUDGET // 8:
+        return
+    with _TILE_LOCK:
+        if full not in _TILES:
+            _TILES[full] = (tile, cuts)
+            _TILE_BYTES[0] += size
+        while _TILE_BYTES[0] > TILE_BUDGET and _TILES:
+            _, (dropped, _) = _TILES.popitem(last=False)
+            _TILE_BYTES[0] -= _layer_bytes(dropped)
 
 
 def clear_layer_cache() -> None:
     """Forget every cached static layer (tests; a content pack reload)."""
     with _LAYER_LOCK:
         _LAYERS.clear()
+    with _HATCH_LOCK:
+        _HATCHES.clear()
+    with _TILE_LOCK:
+        _TILES.clear()
+        _TILE_BYTES[0] = 0
+
+
+def cache_stats() -> dict[str, int]:
+    """What this process's render caches hold: static layers, hatch tiles and this thread's
+    text runs (count and bytes), for ``python -m bench``."""
+    with _LAYER_LOCK:
+        layers = len(_LAYERS)
+        layer_bytes = sum(map(_layer_bytes, _LAYERS.values()))
+    with _HATCH_LOCK:
+        hatches = len(_HATCHES)
+        hatch_bytes = sum(t.width * t.height * 5 for t, _ in _HATCHES.values())
+    with _TILE_LOCK:
+        tiles, tile_bytes = len(_TILES), _TILE_BYTES[0]
+    return {"layers": layers, "layer_bytes": layer_bytes, "hatches": hatches,
+            "hatch_bytes": hatch_bytes, "parts": tiles, "part_bytes": tile_bytes,
+            **glyph_cache_stats()}
 
 
 # --------------------------------------------------------------------------- output
+
+
+PALETTE_SAMPLE_STEP = 6
+"""The palette is chosen from every sixth pixel of every sixth row (a 36th of the picture):
+boards are flat fills and type, so the sample sees every colour that matters (measured against
+the whole-picture palette: as close to the drawn picture or closer), and choosing a palette
+from the whole picture was a third of a board's CPU (issue #15)."""
 
 
 def encode_png(
     img: Image.Image,
     max_bytes: int = 300_000,
     colours: Sequence[int] = (256, 128, 64),
-    compress_level: int = 6,
+    compress_level: int = 3,
 ) -> bytes:
     """PNG bytes of ``img`` quantised to a palette, under ``max_bytes`` if at all possible.
 
     Tries each palette size in ``colours``, then the smallest with ``optimize``, then shrinks
     the picture by 15 % steps (keeping its aspect) until it fits or gets too small.
     ``compress_level`` (zlib 0..9) applies to the first tries; a lower one is faster and a
-    little bigger (the fallbacks always use 6).
+    little bigger (the fallbacks always use 6). ``python -m bench`` compares the encoders by
+    time and bytes.
     """
     rgb = img.convert("RGB") if img.mode != "RGB" else img
     data = b""
@@ -791,15 +1024,63 @@ def encode_png(
     return data
 
 
+def palette_of(rgb: Image.Image, n: int, step: int = PALETTE_SAMPLE_STEP) -> Image.Image:
+    """A palette image of ``n`` colours chosen from a sample of ``rgb`` (every ``step``-th
+    pixel of every ``step``-th row)."""
+    sample = rgb
+    if step > 1 and rgb.width >= 8 * step and rgb.height >= 8 * step:
+        sample = rgb.resize((rgb.width // step, rgb.height // step), Image.Resampling.NEAREST)
+    return sample.quantize(colors=n, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
 def _png(rgb: Image.Image, n: int, optimize: bool, compress_level: int = 6) -> bytes:
-    pal = rgb.quantize(colors=n, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    pal = rgb.quantize(palette=palette_of(rgb, n), dither=Image.Dither.NONE)
+    if not optimize:
+        return palette_png(pal, compress_level)
     buf = io.BytesIO()
     pal.save(buf, format="PNG", optimize=optimize, compress_level=compress_level)
     return buf.getvalue()
 
 
+def _deflater() -> tuple[str, Callable[[bytes, int], bytes]]:
+    """ISA-L's deflate when the ``isal`` package is installed (a board's 1.6 MB of palette
+    indices in under a millisecond, where zlib took four to five), else zlib's."""
+    try:
+        module = importlib.import_module("isal.isal_zlib")
+    except ImportError:
+        return "zlib", zlib.compress
+    compress: Callable[[bytes, int], bytes] = module.compress
+    return "isal", compress
+
+
+DEFLATE_NAME, _DEFLATE = _deflater()
+
+
+def _chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+
+def palette_png(pal: Image.Image, level: int = 3) -> bytes:
+    """A palette image as PNG bytes: 8 bits per pixel, no row filter (palette indices gain
+    nothing from one), deflated by ISA-L when installed (``level`` 0..2) or zlib (0..9)."""
+    w, h = pal.size
+    rows = Image.new("P", (w + 1, h), 0)  # column 0 is each row's filter byte: 0, none
+    rows.paste(pal, (1, 0))
+    colours = pal.getpalette() or [0, 0, 0]
+    if DEFLATE_NAME == "isal":  # ISA-L's 3 is several times slower for a few % fewer bytes
+        level = min(level, 2)
+    return b"".join((
+        PNG_SIGNATURE,
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+        _chunk(b"PLTE", bytes(colours[: 3 * 256])),
+        _chunk(b"IDAT", _DEFLATE(rows.tobytes(), level)),
+        _chunk(b"IEND", b""),
+    ))
+
+
 _HATCH_LOCK = threading.Lock()
 _HATCHES: dict[tuple[int, int, Colour, int, int, int], tuple[Image.Image, Image.Image]] = {}
+HATCHES_KEPT = 64  # hatch tiles are box-sized; a board uses a handful
 
 
 def hatch(
@@ -817,7 +1098,7 @@ def hatch(
         return
     key = (w, h, colour, spacing, width, radius)
     with _HATCH_LOCK:
-        cached = _HATCHES.get(key)
+        cached = _HATCHES.get(key) if _caching() else None
         if cached is None:
             tile = Image.new("RGB", (w, h), colour)
             mask = Image.new("L", (w, h), 0)
@@ -827,6 +1108,9 @@ def hatch(
             clip = Image.new("L", (w, h), 0)
             ImageDraw.Draw(clip).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=255)
             cached = (tile, ImageChops.multiply(mask, clip))
-            _HATCHES[key] = cached
+            if _caching():
+                _HATCHES[key] = cached
+            while len(_HATCHES) > HATCHES_KEPT:
+                _HATCHES.pop(next(iter(_HATCHES)))
     tile, mask = cached
     img.paste(tile, (x0, y0), mask)

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -60,6 +61,7 @@ from renders.common import (
     font,
     hatch,
     icon,
+    memo_region,
     mix,
     pick_fitting,
     progress_bar,
@@ -1162,12 +1164,16 @@ def _draw_wounded(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
         _discs(d, area, items, b.initials)
 
 
-def _draw_house(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
+def _draw_house(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
+                layer: Hashable = None) -> None:
     boxes, _fixed, ncols = _grid_geometry(b.cells)
     occupied = {(c.row, c.col) for c in b.cells}
     for c in b.cells:
         if (c.row, c.col) in boxes:
-            _draw_cell(img, d, boxes[(c.row, c.col)], c)
+            box = boxes[(c.row, c.col)]
+            # A cell draws only its own data inside its box, on the static layer.
+            memo_region(img, box, ("exorcism cell", layer, repr(c)),
+                        partial(_draw_cell, img, d, box, c))
     # Side panels in the free spans of the Attic and Foyer rows.
     rows = sorted({r for r, _ in boxes})
     if not rows:
@@ -1199,12 +1205,16 @@ def _draw_house(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
                 assign = [(contents[0], big), (contents[1], small)]
         for what, (a, z) in assign:
             bx: Box = (boxes[(r, a)][0], boxes[(r, a)][1], boxes[(r, z)][2], boxes[(r, z)][3])
-            {
+            # A side panel draws inside its box, on the static layer, from these data only.
+            shown = {"decks": (b.decks,), "tools": (b.tool_piles,),
+                     "lookouts": (b.lookouts, b.phase),
+                     "wounded": (b.devoured, b.initials, b.wounded)}[what]
+            memo_region(img, bx, ("exorcism " + what, layer, repr(shown)), partial({
                 "decks": _draw_decks,
                 "tools": _draw_tool_piles,
                 "lookouts": _draw_lookouts,
                 "wounded": _draw_wounded,
-            }[what](d, bx, b)
+            }[what], d, bx, b))
 
 
 # --------------------------------------------------------------------------- right column
@@ -1674,7 +1684,8 @@ def _draw_slot(d: ImageDraw.ImageDraw, box: Box, s: SlotV, roomy: bool) -> None:
         x += w + 16
 
 
-def _draw_players(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
+def _draw_players(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, box: Box,
+                  layer: Hashable = None) -> None:
     x0, y0, x1, _ = box
     slots = b.slots[:6]
     if not slots:
@@ -1694,7 +1705,10 @@ def _draw_players(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
         r, c = divmod(i, cols)
         bx = x0 + 10 + c * (pw + PANEL_GAP)
         by = y0 + 8 + r * (ph + PANEL_GAP)
-        _draw_slot(d, (bx, by, bx + pw, by + ph), s, ph >= 92)
+        panel: Box = (bx, by, bx + pw, by + ph)
+        # A player's panel draws inside its box, on the static layer, from these data only.
+        memo_region(img, panel, ("exorcism slot", layer, repr(s), ph >= 92),
+                    partial(_draw_slot, d, panel, s, ph >= 92))
 
 
 def _draw_events(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
@@ -1816,22 +1830,30 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     slots = min(6, len(b.slots))
     rows = 1 if slots <= 1 else math.ceil(slots / 2)
     n_dice = len(b.dice)
-    img = cached_layer(
-        ("exorcism", WIDTH, height, track_len, n_dice, rows),
-        lambda: _static_layer(height, track_len, n_dice, rows),
-    )
+    layer = ("exorcism", WIDTH, height, track_len, n_dice, rows)
+    img = cached_layer(layer, lambda: _static_layer(height, track_len, n_dice, rows))
     players_box, events_box = _lower_boxes(rows)
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
-    _draw_house(img, d, b)
+    _draw_house(img, d, b, layer)
     _draw_status(d, b)
-    _draw_clock(d, b)
-    _draw_stats(d, b)
-    _draw_tasks(d, b)
-    _draw_players(d, b, players_box)
+    # The clock and the numbers beside it draw inside their boxes, on the static layer, from
+    # these data only.
+    memo_region(img, CLOCK_BOX, ("exorcism clock", layer,
+                                 repr((b.action_hours, b.dice, b.track, b.track_index))),
+                partial(_draw_clock, d, b))
+    memo_region(img, STATS_BOX, ("exorcism stats", layer, repr((
+        b.darkness_supply, b.darkness_total, b.dice, b.escaped, b.haunt_level, b.haunt_win,
+        b.last_haunt, b.mode, b.points, b.shrouds_left, b.shrouds_total, b.target, b.terror,
+        b.terror_effects, b.track_value, b.action_hours))), partial(_draw_stats, d, b))
+    # The tasks draw inside their box, on the static layer, from these data only.
+    memo_region(img, TASKS_BOX, ("exorcism tasks", layer, repr(b.decks), repr(b.tasks)),
+                partial(_draw_tasks, d, b))
+    _draw_players(img, d, b, players_box, layer)
     _draw_events(d, b, events_box)
-    if private:
-        _draw_strip(d, b)
+    if private:  # the hand strip draws below the board, from the hand only
+        memo_region(img, (0, HEIGHT, WIDTH - 1, height - 1),
+                    ("exorcism hand", layer, repr(b.hand)), partial(_draw_strip, d, b))
     return img
 
 

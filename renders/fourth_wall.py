@@ -46,8 +46,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -67,6 +68,7 @@ from renders.common import (
     font,
     hatch,
     icon,
+    memo_region,
     mix,
     readable_on,
     rounded_box,
@@ -1156,19 +1158,21 @@ def _streets_area() -> Box:
     return (x0 + 12, y0 + 40, x1 - 12, y1 - 54)
 
 
-def _draw_streets(d: ImageDraw.ImageDraw, b: Board) -> None:
+def _draw_streets(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
+                  layer: Hashable = None) -> None:
     x0, _, x1, y1 = STREETS_BOX
     n_h = len(b.horrors)
     _title(d, STREETS_BOX, "ON THE STREETS", f"{n_h} Horror{'s' if n_h != 1 else ''}")
     area = _streets_area()
     if b.mode == "alliance" or b.streets:
-        _draw_street_cards(d, area, b)
+        _draw_street_cards(img, d, area, b, layer)
     else:
-        _draw_streets_zone(d, area, b)
+        _draw_streets_zone(img, d, area, b, layer)
     _draw_anchored(d, (x0 + 12, y1 - 48, x1 - 12, y1 - 10), b)
 
 
-def _draw_street_cards(d: ImageDraw.ImageDraw, area: Box, b: Board) -> None:
+def _draw_street_cards(img: Image.Image, d: ImageDraw.ImageDraw, area: Box, b: Board,
+                       layer: Hashable = None) -> None:
     ax0, ay0, ax1, ay1 = area
     streets = b.streets or [StreetV(k, f"Street {k}", "", False) for k in range(1, 6)]
     n = len(streets)
@@ -1178,47 +1182,57 @@ def _draw_street_cards(d: ImageDraw.ImageDraw, area: Box, b: Board) -> None:
         sx0 = ax0 + i * (cw + gap)
         box: Box = (sx0, ay0, sx0 + cw, ay1)
         horror = next((h for h in b.horrors if h.street == st.number), None)
-        live = horror is not None
-        fill = STREET_LIVE if live else STREET
-        rounded_box(d, box, 10, fill=fill, outline=GOLD if live else (80, 84, 110), width=2)
-        disc(
-            d,
-            (sx0 + 22, ay0 + 22),
-            16,
-            GOLD if live else (110, 114, 140),
-            label=str(st.number),
-            label_size=19,
-        )
-        name = st.name if st.name != f"Street {st.number}" else f"Street {st.number}"
-        draw_text(
-            d, (sx0 + 46, ay0 + 22), name, font(19, True), TEXT, anchor="lm", max_width=cw - 54
-        )
-        aura = re.sub(r"\s*\([^)]*\)", "", st.text.replace("While a Horror is here: ", ""))
-        draw_text_in_box(
-            d,
-            (sx0 + 8, ay0 + 44, sx0 + cw - 8, ay0 + 112),
-            aura or "(no Aura)",
-            17,
-            (255, 226, 160) if live else DIM,
-            bold=live,
-            min_size=14,
-            max_lines=3,
-        )
-        slot: Box = (sx0 + 6, ay0 + 118, sx0 + cw - 6, ay1 - 6)
-        if horror is None:
-            rounded_box(d, slot, 8, fill=mix(fill, BG, 0.4), outline=(64, 66, 90))
-            d.text(
-                ((slot[0] + slot[2]) / 2, (slot[1] + slot[3]) / 2),
-                "empty",
-                font=font(18),
-                fill=DIM,
-                anchor="mm",
-            )
-        else:
-            _horror_card(d, slot, horror, costs=b.mode != "alliance")
+        # A street's card draws inside its box, on the static layer, from these data only.
+        memo_region(img, box, ("fourth_wall street", layer, repr(st), repr(horror), b.mode),
+                    partial(_draw_street_card, d, box, cw, st, horror, b.mode))
 
 
-def _draw_streets_zone(d: ImageDraw.ImageDraw, area: Box, b: Board) -> None:
+def _draw_street_card(d: ImageDraw.ImageDraw, box: Box, cw: float, st: StreetV,
+                      horror: HorrorV | None, mode: str) -> None:
+    """One Street card (alliance, or streets dealt) with its Horror, if one is there."""
+    sx0, ay0, _, ay1 = box
+    live = horror is not None
+    fill = STREET_LIVE if live else STREET
+    rounded_box(d, box, 10, fill=fill, outline=GOLD if live else (80, 84, 110), width=2)
+    disc(
+        d,
+        (sx0 + 22, ay0 + 22),
+        16,
+        GOLD if live else (110, 114, 140),
+        label=str(st.number),
+        label_size=19,
+    )
+    name = st.name if st.name != f"Street {st.number}" else f"Street {st.number}"
+    draw_text(
+        d, (sx0 + 46, ay0 + 22), name, font(19, True), TEXT, anchor="lm", max_width=cw - 54
+    )
+    aura = re.sub(r"\s*\([^)]*\)", "", st.text.replace("While a Horror is here: ", ""))
+    draw_text_in_box(
+        d,
+        (sx0 + 8, ay0 + 44, sx0 + cw - 8, ay0 + 112),
+        aura or "(no Aura)",
+        17,
+        (255, 226, 160) if live else DIM,
+        bold=live,
+        min_size=14,
+        max_lines=3,
+    )
+    slot: Box = (sx0 + 6, ay0 + 118, sx0 + cw - 6, ay1 - 6)
+    if horror is None:
+        rounded_box(d, slot, 8, fill=mix(fill, BG, 0.4), outline=(64, 66, 90))
+        d.text(
+            ((slot[0] + slot[2]) / 2, (slot[1] + slot[3]) / 2),
+            "empty",
+            font=font(18),
+            fill=DIM,
+            anchor="mm",
+        )
+    else:
+        _horror_card(d, slot, horror, costs=mode != "alliance")
+
+
+def _draw_streets_zone(img: Image.Image, d: ImageDraw.ImageDraw, area: Box, b: Board,
+                       layer: Hashable = None) -> None:
     ax0, ay0, ax1, ay1 = area
     hs = b.horrors
     if not hs:
@@ -1243,7 +1257,10 @@ def _draw_streets_zone(d: ImageDraw.ImageDraw, area: Box, b: Board) -> None:
         r, c = divmod(k, cols)
         bx = ax0 + c * (cw + gap)
         by = ay0 + r * (ch + gap)
-        _horror_card(d, (bx, by, bx + cw, by + ch), h, compact=compact)
+        card: Box = (bx, by, bx + cw, by + ch)
+        # A Horror's card draws inside its box, on the static layer, from these data only.
+        memo_region(img, card, ("fourth_wall horror", layer, repr(h), compact),
+                    partial(_horror_card, d, card, h, compact=compact))
 
 
 def _draw_anchored(d: ImageDraw.ImageDraw, box: Box, b: Board) -> None:
@@ -1392,7 +1409,8 @@ def _draw_investigator(d: ImageDraw.ImageDraw, box: Box, inv: InvV, label: str) 
     _hand_pips(d, x, cy3, inv.hand_count, inv.hand_limit, mix(inv.colour, TEXT, 0.2), x1 - 10)
 
 
-def _draw_investigators(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
+def _draw_investigators(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, box: Box,
+                        layer: Hashable = None) -> None:
     x0, y0, x1, y1 = box
     invs = b.investigators
     if not invs:
@@ -1413,8 +1431,11 @@ def _draw_investigators(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
         r, c = divmod(i, cols)
         bx = x0 + 10 + c * (pw + PANEL_GAP)
         by = y0 + 8 + r * (INV_PANEL_H + PANEL_GAP)
-        _draw_investigator(d, (bx, by, bx + pw, by + INV_PANEL_H), inv,
-                           labels.get(inv.character, "?"))
+        panel: Box = (bx, by, bx + pw, by + INV_PANEL_H)
+        label = labels.get(inv.character, "?")
+        # A panel draws inside its box, on the static layer, from these data only.
+        memo_region(img, panel, ("fourth_wall investigator", layer, repr(inv), label),
+                    partial(_draw_investigator, d, panel, inv, label))
 
 
 def _draw_events(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
@@ -1581,7 +1602,8 @@ def _hand_horror(d: ImageDraw.ImageDraw, box: Box, h: HorrorV, compact: bool) ->
     draw_text_in_box(d, (x0 + pad, y, x1 - pad, y1 - 6), body, 16, MUTED, min_size=13)
 
 
-def _draw_team_strip(d: ImageDraw.ImageDraw, b: Board, y0: float, y1: float) -> None:
+def _draw_team_strip(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, y0: float, y1: float,
+                     layer: Hashable = None) -> None:
     d.text(
         (MARGIN + 6, y0 + 10),
         "THE TEAM'S HANDS — for the Investigators only",
@@ -1609,22 +1631,32 @@ def _draw_team_strip(d: ImageDraw.ImageDraw, b: Board, y0: float, y1: float) -> 
         bx = MARGIN + 6 + c * (pw + gap)
         by = top + r * (112 + gap)
         box: Box = (bx, by, bx + pw, by + 112)
-        fill = mix(inv.colour, PANEL, 0.86)
-        rounded_box(d, box, 10, fill=fill, outline=mix(inv.colour, PANEL, 0.45), width=2)
-        title = f"{inv.character} · {inv.player}" if inv.player else inv.character
-        draw_text(
-            d, (bx + 12, by + 18), title, font(19, True), TEXT, anchor="lm", max_width=pw - 24
+        # A hand's panel draws inside its box, on the static layer, from these data only.
+        key = ("fourth_wall team hand", layer, inv.character, inv.player, inv.colour,
+               repr(inv.hand), inv.insane, repr(inv.dealt))
+        memo_region(img, box, key, partial(_draw_team_hand, d, box, inv))
+
+
+def _draw_team_hand(d: ImageDraw.ImageDraw, box: Box, inv: InvV) -> None:
+    """One Investigator's hand in the team's strip."""
+    bx, by, _, _ = box
+    pw = box[2] - box[0]
+    fill = mix(inv.colour, PANEL, 0.86)
+    rounded_box(d, box, 10, fill=fill, outline=mix(inv.colour, PANEL, 0.45), width=2)
+    title = f"{inv.character} · {inv.player}" if inv.player else inv.character
+    draw_text(
+        d, (bx + 12, by + 18), title, font(19, True), TEXT, anchor="lm", max_width=pw - 24
+    )
+    hand = inv.hand or []
+    if not hand:
+        note = "Insane" if inv.insane else "empty hand"
+        if inv.dealt:
+            note = "Dealt: " + " or ".join(inv.dealt) + " (keep one)"
+        draw_text_in_box(
+            d, (bx + 12, by + 36, bx + pw - 12, by + 106), note, 18, MUTED, min_size=15
         )
-        hand = inv.hand or []
-        if not hand:
-            note = "Insane" if inv.insane else "empty hand"
-            if inv.dealt:
-                note = "Dealt: " + " or ".join(inv.dealt) + " (keep one)"
-            draw_text_in_box(
-                d, (bx + 12, by + 36, bx + pw - 12, by + 106), note, 18, MUTED, min_size=15
-            )
-            continue
-        _flow_marbles(d, (bx + 10, by + 36, bx + pw - 10, by + 106), hand, fill)
+        return
+    _flow_marbles(d, (bx + 10, by + 36, bx + pw - 10, by + 106), hand, fill)
 
 
 def _flow_marbles(d: ImageDraw.ImageDraw, area: Box, hand: Sequence[MarbleV], back: Colour) -> None:
@@ -1672,22 +1704,32 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     extra = _strip_height(b)
     height = HEIGHT + extra
     _cols, rows = _inv_grid(len(b.investigators))
-    img = cached_layer(("fourth_wall", WIDTH, height, rows), lambda: _static_layer(height, rows))
+    layer = ("fourth_wall", WIDTH, height, rows)
+    img = cached_layer(layer, lambda: _static_layer(height, rows))
     inv_box, events_box = _lower_boxes(rows)
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
-    _draw_gates(d, b)
-    _draw_tracker(d, b)
+    # The Gates and the Turn Tracker draw inside their boxes, on the static layer, from these
+    # data only.
+    memo_region(img, GATES_BOX, ("fourth_wall gates", layer, repr((
+        b.closing_blocked, b.gate_cost, b.gates_open, b.over, b.pentagram,
+        b.scourge_on_streets, b.stage))), partial(_draw_gates, d, b))
+    memo_region(img, TRACKER_BOX, ("fourth_wall tracker", layer,
+                                   repr((b.over, b.rank_index, b.ranks, b.stage))),
+                partial(_draw_tracker, d, b))
     _draw_wall(img, d, b)
     _draw_status(d, b)
-    _draw_streets(d, b)
-    _draw_investigators(d, b, inv_box)
+    _draw_streets(img, d, b, layer)
+    _draw_investigators(img, d, b, inv_box, layer)
     _draw_events(d, b, events_box)
-    if extra:
+    if extra:  # the private strip draws below the board, from these data only
+        strip: Box = (0, HEIGHT, WIDTH - 1, height - 1)
         if b.wall_hand is not None or b.private_wall_card is not None:
-            _draw_wall_strip(d, b, HEIGHT, height - 12)
+            memo_region(img, strip, ("fourth_wall wall strip", layer,
+                                     repr(b.private_wall_card), repr(b.wall_hand)),
+                        partial(_draw_wall_strip, d, b, HEIGHT, height - 12))
         else:
-            _draw_team_strip(d, b, HEIGHT, height - 12)
+            _draw_team_strip(img, d, b, HEIGHT, height - 12, layer)
     return img
 
 

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -59,6 +60,7 @@ from renders.common import (
     fit_font,
     font,
     icon,
+    memo_region,
     mix,
     note_truncation,
     pick_fitting,
@@ -831,7 +833,7 @@ def _room_chip_rows(r: RoomV, stairs: Sequence[tuple[DoorV, str]],
 
 
 def _draw_manor(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
-                layout: Sequence[FloorLayout]) -> None:
+                layout: Sequence[FloorLayout], layer: Hashable = None) -> None:
     rooms = {r.id: r for r in b.rooms}
     where: dict[str, Box] = {}
     floor_of: dict[str, int] = {}
@@ -863,9 +865,16 @@ def _draw_manor(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
         else:
             stairs.setdefault(door.a, []).append((door, rb.name))
             stairs.setdefault(door.b, []).append((door, ra.name))
+    visitors = {v.seat: v for v in b.visitors}
     for r in b.rooms:
         if r.id in where:
-            _draw_room(img, d, where[r.id], r, b, stairs.get(r.id, []))
+            # A room draws inside its box, on the static layer, from these data only.
+            pawns = tuple((s, b.seat_colour.get(s), b.seat_initials.get(s),
+                           None if (v := visitors.get(s)) is None else
+                           (v.succumbed, v.knocked_out, v.candle_lit)) for s in r.visitors)
+            key = ("presence room", layer, repr(r), repr(stairs.get(r.id, [])), pawns)
+            memo_region(img, where[r.id], key, partial(_draw_room, img, d, where[r.id], r, b,
+                                                       stairs.get(r.id, [])))
     for door, box, vertical, fill in flat:
         _door_glyph(d, img, box, door, vertical, fill)
     # the legend goes in the first free top-right corner of a floor frame, bottom up
@@ -1122,7 +1131,8 @@ def _fear_track(d: ImageDraw.ImageDraw, x: float, y: float, v: VisitorV, max_w: 
     return n * (s + 4)
 
 
-def _draw_visitors(d: ImageDraw.ImageDraw, b: Board) -> None:
+def _draw_visitors(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
+                   layer: Hashable = None) -> None:
     x0, y0, x1, y1 = VISITOR_BOX
     vs = b.visitors[:4]
     if not vs:
@@ -1134,96 +1144,105 @@ def _draw_visitors(d: ImageDraw.ImageDraw, b: Board) -> None:
     for k, v in enumerate(vs):
         py0 = y0 + 6 + k * (ph + gap)
         box: Box = (x0 + 6, py0, x1 - 6, py0 + ph)
-        rounded_box(d, box, 9, fill=SLOT if not v.active else mix(SLOT, v.colour, 0.14),
-                    outline=GOLD if v.active else mix(v.colour, PANEL, 0.4),
-                    width=3 if v.active else 2)
-        _visitor_pawn(d, (box[0] + 22, py0 + 22), 15, v, v.seat, b)
-        title = v.name + (f" — {v.player}" if v.player else "")
-        tx = box[0] + 46
-        cf = font(15, True)
-        tags: list[tuple[str, Colour]] = []
-        if v.succumbed:
-            tags.append(("SUCCUMBED", BAD))
-        elif v.knocked_out:
-            tags.append(("KNOCKED OUT", BAD))
-        if v.alone:
-            tags.append(("alone", (240, 150, 80)))
-        if v.bonded:
-            tags.append(("bonded", SPIRIT))
-        tags.append(("candle lit" if v.candle_lit else "candle out",
-                     FLAME if v.candle_lit else FLAME_OUT))
-        tags_w = sum(text_width(t, cf) + 17 for t, _ in tags)
-        # A long title (a long display name) first takes the candle's words (a flame
-        # icon, lit or out, says the same), then shrinks: never cut.
-        candle_icon = text_width(title, font(14, True)) > box[2] - 18 - tx - tags_w
-        if candle_icon:
-            tags_w -= text_width(tags[-1][0], cf) + 17 - 28
-        room = box[2] - 18 - tx - tags_w
-        w = draw_text(d, (tx, py0 + 22), title, fit_font(title, room, 20, 13, True), v.colour,
-                      anchor="lm", max_width=room)
-        x = tx + w + 10
-        for k, (text, col) in enumerate(tags):
-            if candle_icon and k == len(tags) - 1:
-                rounded_box(d, (x, py0 + 11, x + 24, py0 + 33), 11, fill=(40, 32, 28))
-                icon(d, "flame", (x + 4, py0 + 13, x + 20, py0 + 31), col, back=(40, 32, 28))
+        # A visitor's panel draws inside its box, on the static layer, from these data only.
+        key = ("presence visitor", layer, repr(v), b.seat_colour.get(v.seat),
+               b.seat_initials.get(v.seat))
+        memo_region(img, box, key, partial(_draw_visitor, d, box, v, b))
+
+
+def _draw_visitor(d: ImageDraw.ImageDraw, box: Box, v: VisitorV, b: Board) -> None:
+    """One visitor's panel: pawn, name and tags; room, fear and counts; fear cards, items."""
+    py0 = box[1]
+    rounded_box(d, box, 9, fill=SLOT if not v.active else mix(SLOT, v.colour, 0.14),
+                outline=GOLD if v.active else mix(v.colour, PANEL, 0.4),
+                width=3 if v.active else 2)
+    _visitor_pawn(d, (box[0] + 22, py0 + 22), 15, v, v.seat, b)
+    title = v.name + (f" — {v.player}" if v.player else "")
+    tx = box[0] + 46
+    cf = font(15, True)
+    tags: list[tuple[str, Colour]] = []
+    if v.succumbed:
+        tags.append(("SUCCUMBED", BAD))
+    elif v.knocked_out:
+        tags.append(("KNOCKED OUT", BAD))
+    if v.alone:
+        tags.append(("alone", (240, 150, 80)))
+    if v.bonded:
+        tags.append(("bonded", SPIRIT))
+    tags.append(("candle lit" if v.candle_lit else "candle out",
+                 FLAME if v.candle_lit else FLAME_OUT))
+    tags_w = sum(text_width(t, cf) + 17 for t, _ in tags)
+    # A long title (a long display name) first takes the candle's words (a flame
+    # icon, lit or out, says the same), then shrinks: never cut.
+    candle_icon = text_width(title, font(14, True)) > box[2] - 18 - tx - tags_w
+    if candle_icon:
+        tags_w -= text_width(tags[-1][0], cf) + 17 - 28
+    room = box[2] - 18 - tx - tags_w
+    w = draw_text(d, (tx, py0 + 22), title, fit_font(title, room, 20, 13, True), v.colour,
+                  anchor="lm", max_width=room)
+    x = tx + w + 10
+    for k, (text, col) in enumerate(tags):
+        if candle_icon and k == len(tags) - 1:
+            rounded_box(d, (x, py0 + 11, x + 24, py0 + 33), 11, fill=(40, 32, 28))
+            icon(d, "flame", (x + 4, py0 + 13, x + 20, py0 + 31), col, back=(40, 32, 28))
+            break
+        wch = text_width(text, cf) + 12
+        if x + wch > box[2] - 8:
+            break
+        x += chip(d, (x, py0 + 11), text, cf, col, pad=6, height=22) + 5
+    # row 2: room, fear track, counts
+    ry = py0 + 42
+    draw_text(d, (tx, ry + 11), f"in {v.room_name}" if v.room_name else "", font(18),
+              TEXT, anchor="lm", max_width=170)
+    fx = tx + 176
+    draw_text(d, (fx, ry + 11), "Fear", font(16, True), NERVE, anchor="lm")
+    fw = _fear_track(d, fx + 42, ry, v, 200)
+    draw_text(d, (fx + 46 + fw, ry + 11), f"{v.fear}/{v.fear_track}", font(17, True),
+              TEXT, anchor="lm")
+    counts = f"hand {v.hand_count} · deck {v.deck_count} · disc {v.discard_count}"
+    draw_text(d, (box[2] - 10, ry + 11), counts, font(16), MUTED, anchor="rm")
+    # row 3: fear cards and items
+    ry3 = py0 + 70
+    if ry3 + 24 > box[3]:
+        return
+    x = box[0] + 10
+    for j, c in enumerate(v.fear_cards):
+        # A fear card whose name no longer fits is counted ("+2"), not cut.
+        rest = len(v.fear_cards) - j
+        if text_width(c.name, font(11, True)) + 12 > box[2] - 10 - x - (40 if rest > 1
+                                                                       else 0):
+            x += _small_chip(d, x, ry3, f"+{rest}", (200, 80, 90), 60, size=15) + 5
+            break
+        w2 = _small_chip(d, x, ry3, c.name, (200, 80, 90), box[2] - 10 - x, size=15)
+        x += w2 + 5
+        if x > box[2] - 60:
+            break
+    if v.items and x < box[2] - 120:
+        x += 4 + draw_text(d, (x + 4, ry3 + 2), "Items:", font(15, True), MUTED) + 8
+    for it in v.items:
+        if x > box[2] - 60:
+            break
+        w2 = _small_chip(d, x, ry3, it, (112, 92, 56), box[2] - 10 - x, size=15)
+        x += w2 + 5
+    if not v.fear_cards and not v.items:
+        draw_text(d, (x, ry3 + 2), "no fear cards · no items", font(15), DIM)
+    # row 4 (roomy panels): what the fear cards do
+    ry4 = py0 + 98
+    lines = max(0, int((box[3] - 6 - ry4) // 19))
+    if lines and v.fear_cards:
+        # What the fear cards do, whole, in as small as 12 px; the names alone (row 3
+        # shows them) when even that does not fit: never a cut sentence.
+        for text in (" · ".join(f"{c.name}: {c.text}" if c.text else c.name
+                                for c in v.fear_cards),
+                     " · ".join(c.text for c in v.fear_cards if c.text)):
+            fitted = try_fit_lines(text, box[2] - box[0] - 20, 15, 12, max_lines=lines)
+            if text and fitted is not None:
+                ffnt, flines = fitted
+                step = min(19, int((box[3] - 6 - ry4) // len(flines)))
+                for ln in flines:
+                    draw_text(d, (box[0] + 10, ry4), ln, ffnt, MUTED)
+                    ry4 += step
                 break
-            wch = text_width(text, cf) + 12
-            if x + wch > box[2] - 8:
-                break
-            x += chip(d, (x, py0 + 11), text, cf, col, pad=6, height=22) + 5
-        # row 2: room, fear track, counts
-        ry = py0 + 42
-        draw_text(d, (tx, ry + 11), f"in {v.room_name}" if v.room_name else "", font(18),
-                  TEXT, anchor="lm", max_width=170)
-        fx = tx + 176
-        draw_text(d, (fx, ry + 11), "Fear", font(16, True), NERVE, anchor="lm")
-        fw = _fear_track(d, fx + 42, ry, v, 200)
-        draw_text(d, (fx + 46 + fw, ry + 11), f"{v.fear}/{v.fear_track}", font(17, True),
-                  TEXT, anchor="lm")
-        counts = f"hand {v.hand_count} · deck {v.deck_count} · disc {v.discard_count}"
-        draw_text(d, (box[2] - 10, ry + 11), counts, font(16), MUTED, anchor="rm")
-        # row 3: fear cards and items
-        ry3 = py0 + 70
-        if ry3 + 24 > box[3]:
-            continue
-        x = box[0] + 10
-        for j, c in enumerate(v.fear_cards):
-            # A fear card whose name no longer fits is counted ("+2"), not cut.
-            rest = len(v.fear_cards) - j
-            if text_width(c.name, font(11, True)) + 12 > box[2] - 10 - x - (40 if rest > 1
-                                                                           else 0):
-                x += _small_chip(d, x, ry3, f"+{rest}", (200, 80, 90), 60, size=15) + 5
-                break
-            w2 = _small_chip(d, x, ry3, c.name, (200, 80, 90), box[2] - 10 - x, size=15)
-            x += w2 + 5
-            if x > box[2] - 60:
-                break
-        if v.items and x < box[2] - 120:
-            x += 4 + draw_text(d, (x + 4, ry3 + 2), "Items:", font(15, True), MUTED) + 8
-        for it in v.items:
-            if x > box[2] - 60:
-                break
-            w2 = _small_chip(d, x, ry3, it, (112, 92, 56), box[2] - 10 - x, size=15)
-            x += w2 + 5
-        if not v.fear_cards and not v.items:
-            draw_text(d, (x, ry3 + 2), "no fear cards · no items", font(15), DIM)
-        # row 4 (roomy panels): what the fear cards do
-        ry4 = py0 + 98
-        lines = max(0, int((box[3] - 6 - ry4) // 19))
-        if lines and v.fear_cards:
-            # What the fear cards do, whole, in as small as 12 px; the names alone (row 3
-            # shows them) when even that does not fit: never a cut sentence.
-            for text in (" · ".join(f"{c.name}: {c.text}" if c.text else c.name
-                                    for c in v.fear_cards),
-                         " · ".join(c.text for c in v.fear_cards if c.text)):
-                fitted = try_fit_lines(text, box[2] - box[0] - 20, 15, 12, max_lines=lines)
-                if text and fitted is not None:
-                    ffnt, flines = fitted
-                    step = min(19, int((box[3] - 6 - ry4) // len(flines)))
-                    for ln in flines:
-                        draw_text(d, (box[0] + 10, ry4), ln, ffnt, MUTED)
-                        ry4 += step
-                    break
 
 
 # --------------------------------------------------------------------------- lower left
@@ -1442,14 +1461,20 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     height = HEIGHT + (STRIP_HEIGHT if b.private_role else 0)
     layout = _manor_layout(b)
     frames = tuple((fl.name, fl.box) for fl in layout)
-    img = cached_layer(("presence", WIDTH, height, frames),
-                       lambda: _static_layer(height, frames))
+    layer = ("presence", WIDTH, height, frames)
+    img = cached_layer(layer, lambda: _static_layer(height, frames))
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
-    _draw_manor(img, d, b, layout)
-    _draw_track(d, b)
-    _draw_secrets(d, b)
-    _draw_visitors(d, b)
+    _draw_manor(img, d, b, layout, layer)
+    # The track and the secrets draw inside their boxes, on the static layer, from these only.
+    memo_region(img, TRACK_BOX, ("presence track", layer, b.side, b.final_round, b.time,
+                                 repr(b.even_rounds), b.hope, b.nerve, b.spaces),
+                partial(_draw_track, d, b))
+    memo_region(img, SECRET_BOX, ("presence secrets", layer, b.low_max, b.high_min,
+                                  repr(b.secrets), repr(b.spirit_private.get("secrets")),
+                                  b.mystery),
+                partial(_draw_secrets, d, b))
+    _draw_visitors(img, d, b, layer)
     spirit_box, clues_box = _lower_boxes(max((f[1][3] for f in frames), default=MANOR_Y0))
     _draw_spirit(d, b, spirit_box)
     _draw_clues(d, b, clues_box)
@@ -1461,4 +1486,4 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
 
 def render_board(view: dict[str, Any]) -> bytes:
     """PNG bytes of the board for ``view`` (public or a seat's), under ~300 KB."""
-    return encode_png(render_image(view), max_bytes=MAX_BYTES, compress_level=3)
+    return encode_png(render_image(view), max_bytes=MAX_BYTES)

@@ -446,5 +446,4 @@ def _draw_stat(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], s
 
 def render_turn_card(game: str, view: dict[str, Any]) -> bytes:
     """The turn card as PNG bytes (about 800 px wide, palette-quantised)."""
-    return encode_png(render_turn_image(game, view), max_bytes=MAX_BYTES, colours=(64, 32),
-                      compress_level=6)
+    return encode_png(render_turn_image(game, view), max_bytes=MAX_BYTES, colours=(128, 64))

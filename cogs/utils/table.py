@@ -1,6 +1,8 @@
 """Playing a game on Discord: restart-proof components, one play path, and event delivery.
 
-Every choice the engine offers becomes a button or a select built from `legal_actions`. Custom
+Every choice the engine offers becomes a button or a select built from `legal_actions`: the
+public part of the awaited player's choices (`Game.public_actions`) on the board post itself, one
+click; the rest in a private menu (**My choices**) that follows the game (`PrivateMenus`). Custom
 ids name the game, the seat and the decision the seat faced (`Game.decision_id`), so a press
 from an earlier turn is refused kindly and components keep working after a restart
 (`DynamicItem`s are matched by template, not by a live View).
@@ -28,10 +30,12 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from bot import limits, renderpool
 from bot.limits import clip
@@ -284,6 +288,17 @@ def table_buttons(gid: int) -> discord.ui.View:
     return view
 
 
+def board_actions(game: Game[Any, Any], state: Any, seat: str, awaited: list[str],
+                  users: dict[str, int | None]) -> list[Action]:
+    """`seat`'s choices that are buttons on the public board post: the public part of its
+    legal actions (`Game.public_actions`) when it alone is awaited and a person plays it. The
+    rest are read under **My choices**, whose button every board post carries whatever the
+    seat holds, so its presence tells nobody anything."""
+    if awaited != [seat] or not users.get(seat):
+        return []
+    return game.public_actions(state, seat)
+
+
 # ---- the play path ---------------------------------------------------------------------
 
 
@@ -334,15 +349,22 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
         if not matches:
             raise TableError("That choice is no longer available. Press **My choices** "
                              "for what you can do now.")
-        await play(interaction, record, matches[0], expected_version=state.step)
         message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            # An ephemeral menu is done once used: say so and take its buttons away.
-            label = game.describe(state, seat, matches[0])
-            await interaction.edit_original_response(
-                content=clip(f"✅ {label}", limits.CONTENT), view=None)
+        menus = delivery_for(bot).menus
+        on_menu = message is not None and message.flags.ephemeral
+        if on_menu and message is not None:
+            # The used menu is not left behind as litter: it follows the game (this press's
+            # token can edit it for 15 minutes), showing the seat's next choices, or a line
+            # saying there are none, once the move is delivered (`PrivateMenus.refresh`).
+            await menus.keep(gid, seat, interaction.token, message.id, original=True,
+                       label=game.describe(state, seat, matches[0]))
+        await play(interaction, record, matches[0], expected_version=state.step)
+        if not on_menu:
+            await menus.offer(interaction, gid, seat)
         pending_for(bot).played(interaction.token)
     except Exception as exc:
+        # A refused move is not "done": the menu's next refresh must not say it was.
+        delivery_for(bot).menus.unlabel(gid, seat)
         await pending_for(bot).not_played(interaction.token)
         await answer_error(interaction, exc)
 
@@ -359,7 +381,9 @@ async def turn_page(interaction: discord.Interaction[Any], gid: int, seat: str, 
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
         record, game, state = await current_choice(interaction, gid, seat, decision)
-        actions = game.legal_actions(state, seat)
+        # A menu pages through all the seat's choices; the board's More… through the board's.
+        actions = (game.legal_actions(state, seat) if in_place
+                   else game.public_actions(state, seat))
         view = action_view(gid, game, state, seat, actions, extras=False, epoch=record.epoch,
                            page=page)
         if in_place:
@@ -376,24 +400,29 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
     """Apply the interaction user's action and deliver what happened."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     delivery = delivery_for(bot)
-    async with delivery.lock(record.id):
-        # The token marks the move's pending interaction as stored, in the move's transaction.
-        result = await bot.tables.act(record.id, interaction.user.id, action,
-                                      expected_version=expected_version,
-                                      interaction_token=interaction.token)
-        try:
-            await delivery.after_action(result.record, result.state, result.events,
-                                        result.result, actor=result.seat)
-        except discord.HTTPException:
-            # The move is stored: an error answer saying "nothing changed" would be a lie.
-            log.warning("game %s: the move is stored but its board post failed", record.id,
-                        exc_info=True)
-            await reply(interaction, "✅ Your move is recorded, but Discord refused the new "
-                        "board post just now. It will show with the next move; `/game status` "
-                        "shows the board meanwhile.")
-            return
-        await delivery.tell_near(result)
-        await delivery.run_ai(record.id)
+    try:
+        async with delivery.lock(record.id):
+            # The token marks the move's pending interaction as stored, in the move's
+            # transaction.
+            result = await bot.tables.act(record.id, interaction.user.id, action,
+                                          expected_version=expected_version,
+                                          interaction_token=interaction.token)
+            shown = [await delivery.after_action(result.record, result.state, result.events,
+                                                 result.result, actor=result.seat,
+                                                 wait_board=False)]
+            await delivery.tell_near(result)
+            shown += await delivery.run_ai(record.id, wait_boards=False)
+        # The boards are awaited outside the game's lock: the game's next move may be
+        # applied while this board is drawn, and then one board shows both (`Delivery.show`).
+        for board in shown:
+            await board
+    except discord.HTTPException:
+        # The move is stored: an error answer saying "nothing changed" would be a lie.
+        log.warning("game %s: the move is stored but its board post failed", record.id,
+                    exc_info=True)
+        await reply(interaction, "✅ Your move is recorded, but Discord refused the new "
+                    "board post just now. It will show with the next move; `/game status` "
+                    "shows the board meanwhile.")
 
 
 async def refuse_spectator(bot: GameBot, gid: int, user_id: int) -> None:
@@ -475,14 +504,183 @@ async def show_choices(interaction: discord.Interaction[Any], gid: int) -> None:
     if not actions:
         await reply(interaction, f"Nothing for you to do right now; {game.waiting_text(state)}")
         return
-    prompt = game.prompt_text(state, seat)
-    text = prompt or f"Your choices, {game.seat_label(state, seat)}:"
-    if is_guided(record, game):
+    text, view = menu_content(game, state, seat, gid, record.epoch, actions,
+                              guided=is_guided(record, game))
+    try:
+        menu = await interaction.followup.send(text, view=view, ephemeral=True, wait=True)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+        return
+    # The deferred "thinking…" reply became the menu: it is this interaction's @original.
+    await delivery_for(bot).menus.keep(gid, seat, interaction.token, menu.id, original=True,
+                                 shown=menu_key(game, state, seat, record.epoch, actions))
+
+
+def menu_content(game: Game[Any, Any], state: Any, seat: str, gid: int, epoch: int,
+                 actions: list[Action], guided: bool = False) -> tuple[str, discord.ui.View]:
+    """A private menu: the question (or "Your choices") and every choice of `seat`; at a
+    guided table also why it matters."""
+    text = game.prompt_text(state, seat) or f"Your choices, {game.seat_label(state, seat)}:"
+    if guided:
         # Only this seat reads it: the hint may explain a hidden prompt's purpose too.
         hint = game.guide_text(state, seat, private=True)
         text = f"{text}\n{'' if game.plain_words(state) else '💡 '}{hint}" if hint else text
-    await reply(interaction, text, view=action_view(gid, game, state, seat, actions,
-                                                     extras=False, epoch=record.epoch))
+    return clip(text, limits.CONTENT), action_view(gid, game, state, seat, actions,
+                                                   extras=False, epoch=epoch)
+
+
+def menu_key(game: Game[Any, Any], state: Any, seat: str, epoch: int,
+             actions: list[Action]) -> str:
+    """What a private menu shows, to skip edits that would change nothing."""
+    return _decision_token(game.decision_id(state, seat), epoch) + ":" + ",".join(
+        action_hash(a) for a in actions)
+
+
+MENU_TOKEN_LIFE = 14 * 60.0
+"""Seconds an interaction token may still edit its messages (Discord allows 15 minutes)."""
+
+
+@dataclass
+class MenuRef:
+    """One seat's private menu: the ephemeral message and the token that may edit it."""
+
+    token: str
+    message_id: int
+    original: bool  # the token's @original (else one of its follow-ups)
+    at: float
+    shown: str = ""
+    label: str = ""  # the choice just made on it, for its "done" line
+
+
+class PrivateMenus:
+    """Private menus (**My choices**) that follow the game instead of piling up (issue #14).
+
+    The newest menu of each seat is remembered (in memory: after a restart **My choices**
+    opens a new one) with the newest token allowed to edit it. After every delivered move it is
+    edited to show the seat's choices now while the game waits for the seat, so a player who
+    opened it makes each further private move with one click; when nothing waits for the seat
+    it says so in one line (no "✅" litter). A menu a
+    newer one replaces is deleted. When a board button leaves its presser with choices that
+    are all private, the menu is offered at once (an ephemeral follow-up of that press)."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self.refs: dict[tuple[int, str], MenuRef] = {}
+
+    def live(self, gid: int, seat: str) -> MenuRef | None:
+        ref = self.refs.get((gid, seat))
+        if ref is None or asyncio.get_running_loop().time() - ref.at > MENU_TOKEN_LIFE:
+            return None
+        return ref
+
+    async def keep(self, gid: int, seat: str, token: str, message_id: int, *, original: bool,
+                   shown: str = "", label: str = "") -> None:
+        old = self.refs.get((gid, seat))
+        same = old is not None and old.message_id == message_id
+        self.refs[(gid, seat)] = MenuRef(token, message_id, original,
+                                         asyncio.get_running_loop().time(),
+                                         shown=old.shown if same and old else shown,
+                                         label=label)
+        if old is not None and not same:
+            await self._delete(old)
+
+    def unlabel(self, gid: int, seat: str) -> None:
+        ref = self.refs.get((gid, seat))
+        if ref is not None:
+            ref.label = ""
+
+    async def offer(self, interaction: discord.Interaction[Any], gid: int, seat: str) -> None:
+        """After a board press: the presser's next choices, if none of them is on the board."""
+        if self.live(gid, seat) is not None:
+            return  # their open menu shows them already (refreshed with the move)
+        record = await self.bot.storage.get_game(gid)
+        if record is None or record.status != "active":
+            return
+        game = game_of(record)
+        state = await self.bot.tables.state(gid)
+        awaited = sorted(game.to_act(state), key=lambda s: _seat_index(state, s))
+        if seat not in awaited:
+            return
+        actions = game.legal_actions(state, seat)
+        users = await self.bot.tables.users_of(gid)
+        if not actions or board_actions(game, state, seat, awaited, users):
+            return
+        text, view = menu_content(game, state, seat, gid, record.epoch, actions,
+                                  guided=is_guided(record, game))
+        try:
+            menu = await interaction.followup.send(text, view=view, ephemeral=True, wait=True)
+        except discord.HTTPException:
+            log.info("game %s: could not offer %s its private choices", gid, seat)
+            return
+        await self.keep(gid, seat, interaction.token, menu.id, original=False,
+                  shown=menu_key(game, state, seat, record.epoch, actions))
+
+    async def refresh(self, record: GameRecord, state: Any) -> None:
+        """After a move: every live menu of this game shows its seat's choices now."""
+        game = game_of(record)
+        over = record.status != "active" or game.result(state) is not None
+        for (gid, seat), ref in list(self.refs.items()):
+            if gid != record.id:
+                continue
+            if self.live(gid, seat) is None:
+                self.refs.pop((gid, seat), None)
+                continue
+            # Only an awaited seat's menu follows every move: an idle one is told once that
+            # nothing waits for it (its optional off-turn actions are a My choices press away).
+            actions = ([] if over or seat not in game.to_act(state)
+                       else game.legal_actions(state, seat))
+            done = f"Done: {ref.label}. " if ref.label else ""
+            view: discord.ui.View | None = None
+            if over:
+                text, shown = f"{done}The game is over.", "over"
+            elif actions:
+                text, view = menu_content(game, state, seat, gid, record.epoch, actions,
+                                          guided=is_guided(record, game))
+                shown = menu_key(game, state, seat, record.epoch, actions)
+            else:
+                text = (f"{done}Nothing for you to choose right now; {game.waiting_text(state)} "
+                        "Your next choices will show here.")
+                shown = "idle"
+            if shown == ref.shown:
+                continue
+            try:
+                await self._edit(ref, clip(text, limits.CONTENT), view)
+            except discord.HTTPException:
+                self.refs.pop((gid, seat), None)
+                continue
+            ref.shown, ref.label = shown, ""
+            if over:
+                self.refs.pop((gid, seat), None)
+
+    def _app_id(self) -> int:
+        app_id = self.bot.application_id
+        assert app_id is not None  # set at login, before any interaction
+        return app_id
+
+    def _webhook(self, ref: MenuRef) -> discord.Webhook:
+        return discord.Webhook.from_state(
+            data={"id": self._app_id(), "type": 3, "token": ref.token},
+            state=self.bot._connection)
+
+    async def _edit(self, ref: MenuRef, text: str, view: discord.ui.View | None) -> None:
+        webhook = self._webhook(ref)
+        none = discord.AllowedMentions.none()
+        if not ref.original:
+            await webhook.edit_message(ref.message_id, content=text, view=view,
+                                       allowed_mentions=none)
+            return
+        with handle_message_parameters(content=text, view=view,
+                                       allowed_mentions=none) as params:
+            await async_context.get().edit_original_interaction_response(
+                self._app_id(), ref.token, session=webhook.session,
+                proxy=webhook.proxy, proxy_auth=webhook.proxy_auth, payload=params.payload)
+
+    async def _delete(self, ref: MenuRef) -> None:
+        """Take away a menu a newer one replaced (best effort: its token may be too old)."""
+        try:
+            await self._webhook(ref).delete_message(ref.message_id)
+        except discord.HTTPException:
+            log.info("could not delete a replaced private menu")
 
 
 # ---- guided play -------------------------------------------------------------------------
@@ -522,6 +720,35 @@ def guide_lines(record: GameRecord, game: Game[Any, Any], state: Any, awaited: l
 class Posted:
     message_id: int
     version: int
+
+
+@dataclass
+class Showing:
+    """A move's public lines and the board after it, waiting to be shown (`Delivery.show`)."""
+
+    record: GameRecord
+    game: Game[Any, Any]
+    state: Any
+    lines: list[str]
+    result: Result | None
+    channel: discord.abc.Messageable
+    users: dict[str, int | None]
+    actor: str | None
+    closed: list[str]
+    waiters: list[asyncio.Future[None]] = field(default_factory=list)
+
+    def merge(self, later: Showing) -> None:
+        """`later` (the same game's next move) supersedes this board; the lines add up."""
+        self.lines = self.lines + later.lines
+        self.closed = self.closed + [c for c in later.closed if c not in self.closed]
+        self.record, self.state, self.result = later.record, later.state, later.result
+        self.channel, self.users, self.actor = later.channel, later.users, later.actor
+
+
+def _done() -> asyncio.Future[None]:
+    future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    future.set_result(None)
+    return future
 
 
 @dataclass
@@ -588,12 +815,24 @@ class Delivery:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._names: dict[int, str] = {}
+        # user id -> their DM channel's id (a DM channel's id never changes).
+        self._dm_channels: dict[int, int] = {}
         # (game id, seat) -> its summary DM. Lost on restart: found again in the DM history.
         self._summaries: dict[tuple[int, str], SummaryDM] = {}
         # Cogs' own follow-ups of every delivered move (e.g. a game channel's permissions).
         self.after_hooks: list[AfterAction] = []
+        # Open private menus follow every delivered move (`PrivateMenus.refresh`).
+        self.menus = PrivateMenus(bot)
+        self.after_hooks.append(self.menus.refresh)
         # game id -> (version key, the full board's render): one render per version.
         self._full: dict[int, tuple[Any, asyncio.Future[bytes | None]]] = {}
+        # Boards waiting to be shown, one merged showing per game, and the task showing them.
+        self._showings: dict[int, Showing] = {}
+        self._showing_tasks: dict[int, asyncio.Task[None]] = {}
+        # game id -> (the board post it replaced, the board post this process last posted or
+        # edited), and what that post stands for.
+        self._board_ids: dict[int, tuple[int | None, int]] = {}
+        self._posts: dict[int, tuple[int, BoardPost]] = {}
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
         """Seat -> the player's display name, for the board picture (fetched once per user)."""
@@ -674,16 +913,19 @@ class Delivery:
                                 f"#{record.id}) was deleted, so the game was marked abandoned. "
                                 "Start a new one with `/game new`.")
 
-    async def run_ai(self, gid: int) -> None:
+    async def run_ai(self, gid: int, *, wait_boards: bool = True) -> list[asyncio.Future[None]]:
         """Let the AI move for every awaited seat it plays (AI seats and stand-ins), posting
-        each move like any other. Call with the game's delivery lock held."""
+        each move like any other. Call with the game's delivery lock held. `wait_boards=False`:
+        the boards are left to show (await the futures returned, outside the lock)."""
+        shown: list[asyncio.Future[None]] = []
         for _ in range(200):
             res = await self.bot.tables.ai_turn(gid)
             if res is None:
-                return
-            await self.after_action(res.record, res.state, res.events, res.result,
-                                    actor=res.seat)
+                break
+            shown.append(await self.after_action(res.record, res.state, res.events, res.result,
+                                                 actor=res.seat, wait_board=wait_boards))
             await self.tell_near(res)
+        return shown
 
     async def tell_near(self, res: Any) -> None:
         """DM the players who asked to hear when their turn is near (`/game notify`)."""
@@ -706,8 +948,8 @@ class Delivery:
     async def dm(self, user_id: int, text: str, **kwargs: Any) -> bool:
         """Send a DM; False if the user's DMs are closed (the caller says so in the thread)."""
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(clip(text, limits.CONTENT), **kwargs)
+            channel = await self._dm_channel(user_id)
+            await channel.send(clip(text, limits.CONTENT), **kwargs)
             return True
         except (discord.Forbidden, discord.NotFound):
             return False
@@ -759,9 +1001,15 @@ class Delivery:
                 message_id = message.id if message else None
             self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text)
 
-    async def _dm_channel(self, user_id: int) -> discord.DMChannel:
-        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        return user.dm_channel or await user.create_dm()
+    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The DM channel with `user_id`: opened once per user and process (one request), then
+        addressed by its id. No user lookup before a DM: the bot has no member cache, so
+        `get_user` misses and `fetch_user` would cost a request per DM."""
+        known = self._dm_channels.get(user_id)
+        if known is None:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            known = self._dm_channels[user_id] = channel.id
+        return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
 
     async def _send(self, user_id: int, text: str) -> discord.Message | None:
         try:
@@ -787,8 +1035,11 @@ class Delivery:
 
     async def after_action(self, record: GameRecord, state: Any, events: list[Event],
                            result: Result | None, actor: str | None = None,
-                           previous_awaited: set[str] | None = None) -> None:
-        """Post public events + a new board, DM private events, strip the old board."""
+                           previous_awaited: set[str] | None = None, *,
+                           wait_board: bool = True) -> asyncio.Future[None]:
+        """DM private events and keep the summaries current, then show the public events and
+        the board (`show`): awaited here, or (`wait_board=False`) by the caller through the
+        future returned, once it has let go of the game's lock."""
         game = game_of(record)
         users = await self.bot.tables.users_of(record.id)
         public_lines = [e.text for e in events if e.public]
@@ -799,7 +1050,7 @@ class Delivery:
                     private.setdefault(seat, []).append(event.text)
         channel = await self.thread(record)
         if channel is None:
-            return
+            return _done()
         closed: list[str] = []
         for seat, lines in private.items():
             user_id = users.get(seat)
@@ -809,20 +1060,75 @@ class Delivery:
                 f"• {line}" for line in lines)
             if not await self.dm(user_id, text, view=table_buttons(record.id)):
                 closed.append(f"<@{user_id}>")
-        await self.refresh_summaries(record, state, users)
         for hook in self.after_hooks:
             try:
                 await hook(record, state)
             except discord.HTTPException:
                 log.warning("game %s: an after-action step failed", record.id, exc_info=True)
+        shown = self.show(Showing(record, game, state, public_lines, result, channel, users,
+                                  actor, closed))
+        if wait_board:
+            await shown
+        return shown
+
+    def show(self, showing: Showing) -> asyncio.Future[None]:
+        """Put a move's public lines and board in line to be shown in the game's thread.
+
+        One board at a time per game, in the order of the moves. Back-pressure: when boards
+        fall behind (renders queue up, Discord is slow), the moves that arrive meanwhile are
+        merged into one showing — the newest state's board, every move's lines in order — so a
+        board that is already out of date is never drawn, and no move's words are lost. The
+        future is done once a board with this move's lines is posted (or failed: its error).
+        """
+        gid = showing.record.id
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = self._showings.get(gid)
+        if waiting is None:
+            showing.waiters = [future]
+            self._showings[gid] = showing
+        else:
+            waiting.merge(showing)
+            waiting.waiters.append(future)
+        if gid not in self._showing_tasks:
+            self._showing_tasks[gid] = asyncio.create_task(self._show_in_turn(gid),
+                                                           name=f"boards-of-game-{gid}")
+        return future
+
+    async def _show_in_turn(self, gid: int) -> None:
         try:
-            await self.post_board(record, game, state, public_lines, result, channel, users,
-                                  actor=actor)
-            if closed:
+            while (showing := self._showings.pop(gid, None)) is not None:
+                try:
+                    await self._show(showing)
+                except Exception as exc:
+                    for waiter in showing.waiters:
+                        if not waiter.done():
+                            waiter.set_exception(exc)
+                else:
+                    for waiter in showing.waiters:
+                        if not waiter.done():
+                            waiter.set_result(None)
+        finally:
+            self._showing_tasks.pop(gid, None)
+
+    async def _show(self, showing: Showing) -> None:
+        record = showing.record
+        # A board this process posted since this move's record was read (the previous
+        # showing) is the one to edit or to strip.
+        replaced, posted = self._board_ids.get(record.id, (None, None))
+        if posted is not None and record.board_message_id == replaced != posted:
+            record = record.model_copy(update={"board_message_id": posted})
+        channel = showing.channel
+        # The summary DMs follow the newest state too: moves merged into one showing (an AI
+        # chain, boards behind) cost one summary edit per seat at most, not one per move.
+        await self.refresh_summaries(record, showing.state, showing.users)
+        try:
+            await self.post_board(record, showing.game, showing.state, showing.lines,
+                                  showing.result, channel, showing.users, actor=showing.actor)
+            if showing.closed:
                 await channel.send(clip(
-                    f"I couldn't DM {', '.join(closed)} (DMs closed). Something private "
-                    "happened for them: press **My hand** or use `/game hand` to read it.",
-                    limits.CONTENT),
+                    f"I couldn't DM {', '.join(showing.closed)} (DMs closed). Something "
+                    "private happened for them: press **My hand** or use `/game hand` to "
+                    "read it.", limits.CONTENT),
                     allowed_mentions=discord.AllowedMentions(users=False))
         except discord.NotFound as exc:
             if exc.code != 10003:  # Unknown Channel: the thread is gone
@@ -866,10 +1172,16 @@ class Delivery:
         return posted
 
     async def current_post(self, record: GameRecord) -> BoardPost | None:
-        """What the game's current board post stands for. Read from storage every time (one
-        small read per move): another shard process may have posted for this game since."""
+        """What the game's current board post stands for: as this process last wrote it when
+        the record still names that post, else read from storage (another shard process may
+        have posted for this game since; a restart)."""
         if not record.board_message_id:
             return None
+        known = self._posts.get(record.id)
+        if known is not None and known[0] == record.board_message_id:
+            post = known[1]
+            return BoardPost(awaited=list(post.awaited), turn=post.turn, lines=list(post.lines),
+                             pinged=list(post.pinged))
         return BoardPost.load(await self.bot.storage.board_post(record.id))
 
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
@@ -962,9 +1274,10 @@ class Delivery:
                          users: dict[str, int | None]) -> discord.ui.View | None:
         if result is not None:
             return None
-        if len(awaited) == 1 and users.get(awaited[0]) and game.public_choices(state, awaited[0]):
-            return action_view(record.id, game, state, awaited[0],
-                               game.legal_actions(state, awaited[0]), epoch=record.epoch)
+        for seat in awaited:
+            public = board_actions(game, state, seat, awaited, users)
+            if public:
+                return action_view(record.id, game, state, seat, public, epoch=record.epoch)
         return table_buttons(record.id)
 
     async def board_file(self, record: GameRecord, game: Game[Any, Any], state: Any,
@@ -1061,6 +1374,8 @@ class Delivery:
     async def _remember(self, record: GameRecord, message_id: int, post: BoardPost) -> None:
         await self.bot.storage.set_board_message(record.id, message_id, record.version,
                                                  post.dump())
+        self._board_ids[record.id] = (record.board_message_id, message_id)
+        self._posts[record.id] = (message_id, post)
 
 
 FULL_BOARDS_KEPT = 32

@@ -130,6 +130,18 @@ class Game(ABC, Generic[Opt, S]):
         """
         return True
 
+    def public_actions(self, state: S, seat: str) -> list[Action]:
+        """The part of `seat`'s legal actions that may be buttons on the public board post:
+        those whose labels reveal nothing hidden (move, search, end the turn). The rest are
+        read through **My choices** (an ephemeral menu). By default all of them when
+        `public_choices`, else none.
+
+        Which actions are public must not itself depend on hidden information (a "Play a card"
+        button shown only while the seat holds a playable card tells everyone so): decide by
+        the kind of action and the public state, never by what a hidden hand holds.
+        """
+        return self.legal_actions(state, seat) if self.public_choices(state, seat) else []
+
     def prompt_text(self, state: S, seat: str) -> str | None:
         """What `seat` is being asked right now, in a sentence (None: just list the choices)."""
         return None
@@ -154,8 +166,8 @@ class Game(ABC, Generic[Opt, S]):
             extra = field.json_schema_extra
             if name == "mode" or (isinstance(extra, dict) and extra.get("lobby") is False):
                 continue
-            out.append((name.replace("_", " ").capitalize(), option_words(getattr(options,
-                                                                                  name))))
+            out.append((option_title(type(options), name),
+                        option_words(getattr(options, name))))
         return out
 
     def option_conflicts(self, options: Opt) -> list[str]:
@@ -335,6 +347,17 @@ _RULE_ID = re.compile(r"\s*[\(\[]?\b(?:[A-Z]{1,4}-)+[A-Z0-9]+(?:-[A-Z0-9]+)*\b[\
 def strip_rule_ids(text: str) -> str:
     """`text` without rule ids such as "(P-UPKEEP-02)" (for tables that asked for plain words)."""
     return re.sub(r"\s+([.,;:!?])", r"\1", _RULE_ID.sub("", text)).strip()
+
+
+def option_title(model: type[BaseModel], name: str) -> str:
+    """An option's name as players read it: the name its description opens with when that is
+    the option's own name ("True Horror: …" for `true_horror`), else the name in words."""
+    plain = name.replace("_", " ")
+    field = model.model_fields.get(name)
+    head = (field.description or "").split(":", 1)[0] if field is not None else ""
+    if head.lower() == plain.lower():
+        return head
+    return plain.capitalize()
 
 
 def option_words(value: Any) -> str:

@@ -307,6 +307,20 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         secrets = [s for s in self.public_secrets(state) if s]
         return not any(s in t for t in texts for s in secrets)
 
+    def public_actions(self, state: ExorcismState, seat: str) -> list[Action]:
+        """Per action (issue #14): every answer but those naming a hidden card (the Ghost
+        player's hand, a One vs All peek, hidden Plans: `names_hidden_card`, decided by kind
+        and the public mode, EX-VIS-11/12/16). The rest must print no current secret, nor may
+        the question: else none of them is public (as `public_choices`)."""
+        eng = Engine(state)
+        shown = [a for a in eng.legal(seat) if not eng.names_hidden_card(a)]
+        texts = [describe_action(eng, seat, a) for a in shown]
+        texts.append(self.prompt_text(state, seat) or "")
+        secrets = [s for s in self.public_secrets(state) if s]
+        if any(s in t for t in texts for s in secrets):
+            return []
+        return shown
+
     def decision_id(self, state: ExorcismState, seat: str) -> str:
         # A prompt several seats answer at once (Triage holders) keeps its id while the
         # others answer, so one holder's pass does not stale the other's buttons.

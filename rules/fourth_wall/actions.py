@@ -160,6 +160,25 @@ SAFE_PUBLIC_KINDS: frozenset[str] = frozenset({
 })
 """Answer kinds whose labels never name a card in a hidden hand (`Game.public_choices`)."""
 
+INVESTIGATOR_PUBLIC: frozenset[str] = SAFE_PUBLIC_KINDS - {CLOSE_GATE, EXPLOIT, UNIQUE}
+"""An Investigator's kinds on the public board in Conflict (`Game.public_actions`): not Close a
+Gate, offered only when the hand shows enough Symbols (FW-ACT-01), nor Exploit the Rift and the
+Unique Action, offered only when their card can do something now (FW-AMB-16), which for some
+cards depends on the hand (a Close a Gate effect): the Wall may not learn it (FW-VIS-06)."""
+
+WALL_PUBLIC: frozenset[str] = frozenset({
+    WRATH, BROOD, DELVE, TRIGGER, DESTROY, END_TURN, SCOURGE, KEEP_SCOURGE,
+    CHOOSE_INVESTIGATOR, CHOOSE_HORROR, TAKE_DOOM, DECLINE,
+})
+"""The Wall's kinds on the public board: its turn choices (FW-VIS-22) and Streets answers.
+Not ``manifest`` (a Horror in its hand, FW-VIS-15); ``wall_unique`` only after An Eye Opens
+(its cost would tell the Wall card, FW-VIS-12)."""
+
+WALL_PUBLIC_PROMPTS: frozenset[str] = frozenset({
+    "scourge", "choose_target", "choose_horror", "wall_doom", "gate_doom",
+})
+"""Prompts the Wall answers on the public board (about the Streets, the Investigators, Doom)."""
+
 HIDDEN_HAND_PROMPTS: frozenset[str] = frozenset({
     "holy_window", "blitz_window", "lose_choice", "discard_excess", "close_select",
     "give_marble", "trade_mine", "trade_theirs", "choose_marble",

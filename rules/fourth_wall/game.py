@@ -21,7 +21,12 @@ from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall import guide, words
-from rules.fourth_wall.actions import HIDDEN_HAND_PROMPTS, SAFE_PUBLIC_KINDS
+from rules.fourth_wall.actions import (
+    HIDDEN_HAND_PROMPTS,
+    INVESTIGATOR_PUBLIC,
+    WALL_PUBLIC,
+    WALL_PUBLIC_PROMPTS,
+)
 from rules.fourth_wall.content import default_pack, pack_fingerprint
 from rules.fourth_wall.engine import STAGE_NAMES, Engine, capital, pack_for, symbols_text
 from rules.fourth_wall.labels import describe_action
@@ -225,7 +230,35 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             # Whether these answers happen to be safe depends on the hand (a window with
             # nothing to use, a selection that took every card): never show them publicly.
             return False
-        return all(a.kind in SAFE_PUBLIC_KINDS for a in self.legal_actions(state, seat))
+        # Close a Gate is offered only when the hand shows the Symbols: not "safe" (#14)
+        return all(a.kind in INVESTIGATOR_PUBLIC for a in self.legal_actions(state, seat))
+
+    def public_actions(self, state: FourthWallState, seat: str) -> list[Action]:
+        """Per action (issue #14), by kind and the public state only, never by a hand's
+        contents. The dealt Investigator cards are never public (FW-VIS-02), nor a prompt over
+        a hidden hand (FW-VIS-34). In Conflict an Investigator's public kinds are
+        `INVESTIGATOR_PUBLIC` (not Intervene/Utilise, which name a hand Marble, nor Close a
+        Gate, whose availability shows the hand's Symbols); the Wall's are its turn choices
+        that name no Horror in its hand (`WALL_PUBLIC`, FW-VIS-15/22) and the answers about
+        the Streets (`WALL_PUBLIC_PROMPTS`: a Horror answer only when On the Streets)."""
+        top = state.prompts[-1] if state.prompts and seat in state.prompts[-1].seats else None
+        if top is not None and top.kind == "keep_investigator":
+            return []
+        legal = self.legal_actions(state, seat)
+        if state.mode == "alliance":
+            return legal
+        if top is not None and top.kind in HIDDEN_HAND_PROMPTS:
+            return []
+        if seat != state.wall_seat:
+            return [a for a in legal if a.kind in INVESTIGATOR_PUBLIC]
+        if top is not None:
+            if top.kind not in WALL_PUBLIC_PROMPTS:
+                return []
+            streets = {h.id for h in state.streets}
+            return [a for a in legal if a.kind in WALL_PUBLIC and (
+                a.kind != K.CHOOSE_HORROR or str(a.params.get("horror")) in streets)]
+        kinds = WALL_PUBLIC | ({K.WALL_UNIQUE} if state.revealed else set())
+        return [a for a in legal if a.kind in kinds]
 
     def default_action(self, state: FourthWallState, seat: str) -> Action | None:
         """The §6 "Default on timeout" of whatever the seat is awaited for."""

@@ -69,6 +69,15 @@ VISITOR_MAIN: tuple[str, ...] = (REST, WALK, PLAY, USE_ITEM, ROOM_ACTION, UNCOVE
 VISITOR_QUICK: tuple[str, ...] = (TRADE, SMOTHER, PICK_UP, PLAY, USE_ITEM)
 SPIRIT_KINDS: tuple[str, ...] = (MOVE_DIE, INCREASE, PLAY_SPIRIT, PAWN, END_SPIRIT)
 
+VISITOR_PUBLIC: frozenset[str] = frozenset({
+    REST, WALK, USE_ITEM, ROOM_ACTION, UNCOVER, ABILITY, TRADE, SMOTHER, PICK_UP, END_TURN})
+"""Visitor kinds whose labels name nothing hidden (items, rooms and abilities are public,
+H-23/H-31): buttons on the public board (`Game.public_actions`). Not ``play`` (a hand card)."""
+
+SPIRIT_PUBLIC: frozenset[str] = frozenset({MOVE_DIE, PAWN, END_SPIRIT})
+"""Spirit kinds on the public board: the dice and the pawn are public (H-29). Not ``increase``
+(the discarded card stays secret, H-06), ``play_spirit`` (a hand card, H-02), ``whisper``."""
+
 COMMAND_OF_KIND: dict[str, str] = {
     REST: "rest",
     WALK: "walk",

@@ -359,6 +359,18 @@ class Presence(Game[PresenceOptions, PresenceState]):
             return not state.prompts[-1].data.get("private", False)
         return not any(a.kind == K.PLAY for a in self.legal_actions(state, seat))
 
+    def public_actions(self, state: PresenceState, seat: str) -> list[Action]:
+        """Per action (issue #14): the kinds that name no hidden card go on the public board,
+        whoever holds them; playing a card from a hand, Increase Presence (H-06) and a private
+        prompt's answers stay in **My choices**. Decided by kind and the public prompt flag
+        only, never by a hand's contents: type counts of a hand are public (the backs differ,
+        H-17), and they are all the kinds shown here depend on (trade, hand_size_gte)."""
+        top = state.prompts[-1] if state.prompts else None
+        prompt_public = top is not None and not top.data.get("private", False)
+        kinds = K.SPIRIT_PUBLIC if seat == state.spirit_seat else K.VISITOR_PUBLIC
+        return [a for a in self.legal_actions(state, seat)
+                if a.kind in kinds or (a.kind == K.CHOOSE and prompt_public)]
+
     def prompt_text(self, state: PresenceState, seat: str) -> str | None:
         actor = self._actor(state, seat)
         if state.prompts and actor in state.prompts[-1].seats:

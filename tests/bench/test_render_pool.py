@@ -1,8 +1,9 @@
-"""Boards rendered in worker processes (`bot.renderpool`) are the boards `renders` draws, and
+"""Boards rendered in the worker process (`bot.renderpool`) are the boards `renders` draws, and
 a worker that dies costs one picture drawn in a thread, not the bot's pictures from then on."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 
@@ -28,9 +29,14 @@ async def test_a_dead_render_worker_is_replaced(caplog: pytest.LogCaptureFixture
     view = _public_view()
     expected = render_board("exorcism", view)
     assert await renderpool.render("exorcism", view) == expected
-    for pid in list(renderpool.pool()._processes):  # what a crash or the OOM killer does
-        os.kill(pid, signal.SIGKILL)
-    assert await renderpool.render("exorcism", view) == expected  # drawn in a thread
+    [pid] = renderpool.live_pids()  # one worker by default
+    drawing = asyncio.create_task(renderpool.render("exorcism", view))
+    await asyncio.sleep(0)  # the request is on its way
+    os.kill(pid, signal.SIGKILL)  # what a crash or the OOM killer does
+    assert await drawing == expected  # drawn in a thread instead
     assert "render worker died" in caplog.text
-    assert await renderpool.render("exorcism", view) == expected  # a fresh pool
+    assert await renderpool.render("exorcism", view) == expected  # a fresh worker
+    [fresh] = renderpool.live_pids()
+    assert fresh != pid
     renderpool.shutdown()
+    assert renderpool.live_pids() == []

@@ -5,13 +5,13 @@ migrations on load (DESIGN.md, "Reminders", "Undo", "Seats", "Deploys mid-game")
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any, ClassVar
 
-import aiosqlite
 import pytest
 
-from bot.migrations import LATEST, MIGRATIONS
+from bot.migrations import LATEST
 from bot.migrations.states import (
     MigrationMissing,
     migrate_state,
@@ -32,6 +32,8 @@ from rules.core import Action, Event
 from rules.core.types import act
 from tests.bot import GAMES, HOUR, T0, FakeClock, started
 from tests.tinygame import HighCard, HighCardState
+
+DATABASES = Path(__file__).resolve().parents[1] / "fixtures" / "databases"
 
 A, B, C, D = 101, 102, 103, 104
 
@@ -434,29 +436,15 @@ async def test_a_game_stored_with_an_older_schema_is_migrated_on_load(
 
 
 async def test_a_database_of_schema_1_upgrades_and_its_game_plays_on(tmp_path: Path):
+    # Written by the schema-1 build (tests/fixtures/databases): a High Card game one move in.
     path = tmp_path / "old.db"
-    async with SqliteStorage(path, migrations=MIGRATIONS[:1]) as old:
-        assert await old.schema_version() == 1
-    state = HighCard().setup(["s1", "s2"], HighCard.options_model(), 3)
-    async with aiosqlite.connect(path) as db:  # a row exactly as the schema-1 build wrote it
-        await db.execute(
-            "INSERT INTO games (id, guild_id, channel_id, thread_id, game, options, status, state,"
-            " version, seed, created_by, engine_version, settings, created_at, updated_at,"
-            " next_reminder_at, reminder_stage, awaited_since) VALUES (7, 1, 2, 3, 'highcard',"
-            " '{\"mode\": \"standard\", \"rounds\": 3}', 'active', ?, 0, 3, ?, 'highcard-1',"
-            " '{\"reminder_hours\": 12.0, \"policy\": \"advisory\"}', ?, ?, NULL, 0, NULL)",
-            (state.model_dump_json(), A, T0, T0))
-        for pos, user in ((1, A), (2, B)):
-            await db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, position, joined_at, dms_ok,"
-                " role_pref) VALUES (7, ?, ?, ?, ?, 1, NULL)", (f"s{pos}", user, pos, T0))
-        await db.commit()
+    shutil.copyfile(DATABASES / "schema-1.sqlite3", path)
     async with SqliteStorage(path) as upgraded:
         assert await upgraded.schema_version() == LATEST
-        rec = await upgraded.get_game(7)
-        assert rec is not None and (rec.epoch, rec.rematch_of) == (0, None)
+        rec = await upgraded.get_game(1)
+        assert rec is not None and (rec.epoch, rec.rematch_of, rec.version) == (0, None, 1)
         assert rec.settings.enforce_with == "default"
-        assert not any(s.ai_standin for s in await upgraded.seats(7))
+        assert not any(s.ai_standin for s in await upgraded.seats(1))
         tables = TableService(upgraded, GAMES, clock=FakeClock())
-        res = await tables.act(7, A, act("wager", amount=2))
-        assert res.version == 1 and await tables.verify(7)
+        res = await tables.play_ai(1, sorted(await tables.awaited(1))[0])
+        assert res.version == 2 and await tables.verify(1)

@@ -5,10 +5,12 @@ database that already holds games, and new games on PostgreSQL get fresh ids."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
 
 import pytest
 
+from bot import dbcopy
 from bot.__main__ import main
 from bot.dbcopy import copy_database
 from bot.pgstorage import PgStorage
@@ -42,8 +44,10 @@ async def _a_bot_history(path: Path) -> tuple[list[int], int]:
 
 def test_migrate_db_copies_every_game_with_its_id(
     tmp_path: Path, postgres_server: PostgresServer, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Not an async test: the command runs its own event loop, as from the shell.
+    monkeypatch.setattr(dbcopy, "BATCH", 2)  # many pages per table
     source = tmp_path / "games.sqlite3"
     ids, actions = asyncio.run(_a_bot_history(source))
     url = asyncio.run(postgres_server.new_database())
@@ -68,6 +72,27 @@ async def _check_copy(source: Path, url: str, ids: list[int]) -> None:
         with pytest.raises(StorageError, match="already holds games"):
             await copy_database(old, new)
         assert len(await new.list_games()) == len(ids) + 1
+
+
+def test_migrate_db_copies_a_file_from_before_alembic(
+    tmp_path: Path, postgres_server: PostgresServer, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A SQLite file a bot of schema 1 left (tests/fixtures/databases) is upgraded in place,
+    then copied: its game plays on from PostgreSQL."""
+    source = tmp_path / "old.sqlite3"
+    shutil.copyfile(Path(__file__).resolve().parents[1] / "fixtures" / "databases"
+                    / "schema-1.sqlite3", source)
+    url = asyncio.run(postgres_server.new_database())
+    assert main(["migrate-db", "--from", str(source), "--to", url]) == 0
+    assert "2 games read back identical" in capsys.readouterr().out
+
+    async def plays_on() -> None:
+        async with PgStorage(url) as new:
+            tables = TableService(new, GAMES, clock=FakeClock())
+            res = await tables.play_ai(1, sorted(await tables.awaited(1))[0])
+            assert res.version == 2 and await tables.verify(1)
+
+    asyncio.run(plays_on())
 
 
 def test_migrate_db_names_what_is_missing(

@@ -1,17 +1,29 @@
-"""SqliteStorage: migrations, records, the one-transaction action append, crash safety."""
+"""Storage on SQLite and PostgreSQL: Alembic migrations (and databases from before them),
+records, the one-transaction action append, crash safety."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 
-from bot.migrations import LATEST, MIGRATIONS, Migration
+from bot.migrations import LATEST, SCRIPTS, head, revisions, upgrade
+from bot.migrations import config as migration_config
+from bot.schema import metadata
 from bot.storage import (
     SHARD_SHIFT,
     DuplicateSeat,
@@ -21,9 +33,12 @@ from bot.storage import (
     PendingMove,
     ShardSet,
     SqliteStorage,
+    SqlStorage,
+    Storage,
     VersionConflict,
 )
-from tests.bot import CHANNEL, GUILD, T0
+from bot.tables import TableService
+from tests.bot import CHANNEL, GAMES, GUILD, T0, FakeClock
 from tests.pgserver import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,14 +50,14 @@ def db_path(tmp_path: Path) -> Path:
 
 
 
-async def new_game(storage: SqliteStorage, thread: int = 3000, creator: int = 101) -> GameRecord:
+async def new_game(storage: Storage, thread: int = 3000, creator: int = 101) -> GameRecord:
     return await storage.create_game(
         guild_id=GUILD, channel_id=CHANNEL, thread_id=thread, game="highcard",
         options={"mode": "standard", "rounds": 3}, created_by=creator,
         engine_version="highcard-1", settings=GameSettings(), now=T0)
 
 
-async def active_game(storage: SqliteStorage) -> GameRecord:
+async def active_game(storage: Storage) -> GameRecord:
     rec = await new_game(storage)
     await storage.add_seat(rec.id, 102, T0)
     return await storage.start_game(rec.id, '{"step": 0}', 42, seat_ids=["s1", "s2"], now=T0,
@@ -57,70 +72,282 @@ def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
         con.close()
 
 
-# ---- migrations ------------------------------------------------------------------------------
-async def test_fresh_database_ends_at_latest_migration(storage: SqliteStorage, db_path: Path):
-    assert await storage.schema_version() == LATEST == MIGRATIONS[-1].number
-    tables = {r[0] for r in rows(db_path, "SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"schema_migrations", "games", "seats", "actions"} <= tables
-    assert rows(db_path, "PRAGMA journal_mode") == [("wal",)]
-    async with storage._read() as db:
-        assert list(await db.execute_fetchall("PRAGMA foreign_keys")) == [(1,)]
-        assert list(await db.execute_fetchall("PRAGMA busy_timeout")) == [(5000,)]
+# ---- migrations (Alembic) ------------------------------------------------------------------
+def new_revision(tmp_path: Path, number: int, body: str) -> Path:
+    """The shipped revisions plus one more, `number`, whose upgrade() is `body`."""
+    scripts = tmp_path / "schema"
+    if not scripts.exists():
+        shutil.copytree(SCRIPTS, scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    upgrade_body = textwrap.indent(textwrap.dedent(body).strip(), "    ")
+    (scripts / "versions" / f"{number:04d}_extra.py").write_text(
+        "import sqlalchemy as sa\nfrom alembic import op\n\n"
+        f"revision = '{number:04d}'\ndown_revision = '{number - 1:04d}'\n"
+        "branch_labels = None\ndepends_on = None\n\n\n"
+        f"def upgrade():\n{upgrade_body}\n\n\ndef downgrade():\n    pass\n")
+    return scripts
 
 
-async def test_reopening_does_not_rerun_migrations(db_path: Path):
-    async with SqliteStorage(db_path) as first:
-        await new_game(first)
-    before = rows(db_path, "SELECT number, applied_at FROM schema_migrations")
-    async with SqliteStorage(db_path) as second:
-        assert await second.schema_version() == LATEST
-        assert len(await second.list_games()) == 1  # data survived, nothing re-created
-    assert rows(db_path, "SELECT number, applied_at FROM schema_migrations") == before
-
-
-async def test_reopening_runs_only_new_migrations(db_path: Path):
-    async with SqliteStorage(db_path) as first:
-        await new_game(first)
-    extra = Migration(LATEST + 1, "notes", ("CREATE TABLE notes (id INTEGER PRIMARY KEY)",))
-    async with SqliteStorage(db_path, migrations=(*MIGRATIONS, extra)) as second:
-        assert await second.schema_version() == LATEST + 1
-        assert len(await second.list_games()) == 1
-    numbers = [r[0] for r in rows(db_path, "SELECT number FROM schema_migrations ORDER BY 1")]
-    assert numbers == [*range(1, LATEST + 1), LATEST + 1]
-
-
-async def test_failed_migration_rolls_back_whole(db_path: Path):
-    bad = Migration(LATEST + 1, "bad", ("CREATE TABLE half (id INTEGER)", "NOT SQL AT ALL"))
-    with pytest.raises(sqlite3.OperationalError):
-        await SqliteStorage(db_path, migrations=(*MIGRATIONS, bad)).open()
-    async with SqliteStorage(db_path) as s:
-        assert await s.schema_version() == LATEST
-    assert rows(db_path, "SELECT name FROM sqlite_master WHERE name = 'half'") == []
-
-
-async def test_postgres_migrates_once_adds_new_ones_and_rolls_back_a_bad_one(
-    postgres_server: PostgresServer,
-):
-    import asyncpg
-
+async def opened(backend: str, where: str, **kwargs: Any) -> SqlStorage:
     from bot.pgstorage import PgStorage
 
-    url = await postgres_server.new_database()
-    async with PgStorage(url) as first:
+    s: SqlStorage = (PgStorage(where, **kwargs) if backend == "postgres"
+                     else SqliteStorage(where, **kwargs))
+    await s.open()
+    return s
+
+
+@pytest.fixture
+async def database(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
+    """Where an empty database of the backend is (a SQLite path or a PostgreSQL URL)."""
+    if backend == "postgres":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        return await server.new_database()
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    return str(db_path)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    # Tests that open databases themselves (`database`) run on both backends too.
+    if "database" in metafunc.fixturenames and "storage" not in metafunc.fixturenames:
+        metafunc.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+
+
+async def tables_in(s: SqlStorage) -> set[str]:
+    async with s._read() as db:
+        return set(await db.run_sync(lambda c: sa.inspect(c).get_table_names()))
+
+
+def _drift(c: sa.Connection) -> list[Any]:
+    diffs = compare_metadata(MigrationContext.configure(c), metadata)
+    if c.dialect.name != "sqlite":
+        return diffs
+    # SQLAlchemy reads no ON DELETE from a column's inline `REFERENCES games (id) ON DELETE
+    # CASCADE` (how tables before Alembic were written); SQLite's own PRAGMA does.
+    cascades = {t for t in ("seats", "actions", "spectators", "replace_votes") if [
+        (r[2], r[3], r[4], r[6]) for r in c.exec_driver_sql(f"PRAGMA foreign_key_list({t})")
+    ] == [("games", "game_id", "id", "CASCADE")]}
+    # A single-column `… PRIMARY KEY` without NOT NULL (as tables before Alembic were
+    # written) reads as nullable: a rowid alias can never hold NULL anyway, and a NULL
+    # token (a SQLite quirk allows it) is never written (`PendingMove.token` is a str).
+    rowid_keys = {("players", "user_id"), ("games", "id"), ("pending_moves", "token")}
+    return [d for d in diffs if not (
+        isinstance(d, tuple) and d[0] in ("remove_fk", "add_fk") and d[1].table.name in cascades
+    ) and not (isinstance(d, list) and len(d) == 1 and d[0][0] == "modify_nullable"
+               and (d[0][2], d[0][3]) in rowid_keys)]
+
+
+async def schema_drift(s: SqlStorage) -> list[Any]:
+    """What differs between the database's real tables and `bot.schema` (nothing, we hope)."""
+    async with s._read() as db:
+        return await db.run_sync(_drift)
+
+
+def test_revision_ids_are_the_schema_numbers_in_a_line():
+    ids = revisions()
+    assert ids == tuple(f"{n:04d}" for n in range(1, LATEST + 1))
+    script = ScriptDirectory.from_config(migration_config())
+    for rev in ids:
+        down = script.get_revision(rev).down_revision
+        assert down == (None if rev == "0001" else f"{int(rev) - 1:04d}")
+
+
+async def test_fresh_database_ends_at_latest_migration(storage: SqliteStorage, db_path: Path):
+    assert await storage.schema_version() == LATEST == head()
+    tables = {r[0] for r in rows(db_path, "SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"alembic_version", "games", "seats", "actions", "pending_moves"} <= tables
+    assert "schema_migrations" not in tables
+    assert rows(db_path, "PRAGMA journal_mode") == [("wal",)]
+    async with storage._read() as db:
+        assert (await db.exec_driver_sql("PRAGMA foreign_keys")).all() == [(1,)]
+        assert (await db.exec_driver_sql("PRAGMA busy_timeout")).all() == [(5000,)]
+        assert (await db.exec_driver_sql("PRAGMA synchronous")).all() == [(2,)]  # FULL
+
+
+async def test_migrated_tables_are_exactly_the_declared_ones(backend: str, database: str):
+    s = await opened(backend, database)
+    try:
+        assert await schema_drift(s) == []
+    finally:
+        await s.close()
+
+
+async def test_reopening_at_the_newest_schema_writes_nothing(db_path: Path):
+    async with SqliteStorage(db_path) as first:
         await new_game(first)
-        assert await first.schema_version() == LATEST
-    extra = Migration(LATEST + 1, "notes", ("CREATE TABLE notes (id INTEGER PRIMARY KEY)",))
-    async with PgStorage(url, migrations=(*MIGRATIONS, extra)) as second:
+    # Another connection holds the write lock: a start that wanted to migrate would wait for
+    # it and fail after the busy timeout; a start at the newest schema only reads.
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        async with SqliteStorage(db_path, busy_timeout_ms=100) as second:
+            assert await second.schema_version() == LATEST
+            assert len(await second.list_games()) == 1  # data survived, nothing re-created
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+async def test_reopening_runs_only_new_migrations(backend: str, database: str, tmp_path: Path):
+    first = await opened(backend, database)
+    await new_game(first)
+    await first.close()
+    scripts = new_revision(tmp_path, LATEST + 1, """
+        op.create_table("notes", sa.Column("id", sa.Integer, primary_key=True))
+        op.execute("INSERT INTO notes (id) VALUES (1)")
+    """)
+    second = await opened(backend, database, migrations=scripts)
+    try:
         assert await second.schema_version() == LATEST + 1
-        assert len(await second.list_games()) == 1  # data survived, nothing re-created
-    bad = Migration(LATEST + 2, "bad", ("CREATE TABLE half (id INTEGER)", "NOT SQL AT ALL"))
-    with pytest.raises(asyncpg.PostgresSyntaxError):
-        await PgStorage(url, migrations=(*MIGRATIONS, extra, bad)).open()
-    async with PgStorage(url) as third:
-        assert await third.schema_version() == LATEST + 1
+        assert len(await second.list_games()) == 1
+        async with second._read() as db:  # ran once, so one row
+            assert (await db.execute(sa.text("SELECT COUNT(*) FROM notes"))).scalar() == 1
+    finally:
+        await second.close()
+    third = await opened(backend, database, migrations=scripts)
+    try:
         async with third._read() as db:
-            assert list(await db.execute_fetchall(
-                "SELECT to_regclass('half') IS NULL")) == [(True,)]
+            assert (await db.execute(sa.text("SELECT COUNT(*) FROM notes"))).scalar() == 1
+    finally:
+        await third.close()
+
+
+async def test_failed_migration_rolls_back_whole(backend: str, database: str, tmp_path: Path):
+    first = await opened(backend, database, schema_target=LATEST - 1)
+    await first.close()
+    # The newest shipped revision runs, then a broken one after it: neither may land.
+    scripts = new_revision(tmp_path, LATEST + 1, """
+        op.create_table("half", sa.Column("id", sa.Integer))
+        op.execute("NOT SQL AT ALL")
+    """)
+    with pytest.raises(sa.exc.DBAPIError):
+        await opened(backend, database, migrations=scripts)
+    again = await opened(backend, database, schema_target=LATEST - 1)
+    try:
+        assert await again.schema_version() == LATEST - 1
+        assert "half" not in await tables_in(again)
+    finally:
+        await again.close()
+
+
+async def test_every_revision_downgrades_and_upgrades_again(backend: str, database: str):
+    s = await opened(backend, database)
+    try:
+        async with s._tx() as db:
+            await db.run_sync(lambda c: command.downgrade(migration_config(connection=c),
+                                                          "base"))
+        assert await s.schema_version() == 0
+        assert await tables_in(s) == {"alembic_version"}
+        async with s._tx() as db:
+            await db.run_sync(upgrade)
+        assert await s.schema_version() == LATEST
+        assert await schema_drift(s) == []
+        await new_game(s)
+    finally:
+        await s.close()
+
+
+# Databases exactly as the bot wrote them before Alembic (its own runner, schema_migrations):
+# tests/fixtures/databases/schema-N.sqlite3 and postgres-schema-N.sql (pg_dump), made by the
+# build of 40479b5 at each of its schema versions 1-5, each holding an active High Card game
+# one move in (board post, a move stored with its pending row, another pending), a lobby, a
+# spectator, a replace vote and two players' preferences, as far as its schema had them.
+DATABASES = Path(__file__).resolve().parents[1] / "fixtures" / "databases"
+OLD_SCHEMAS = range(1, 6)
+
+
+async def restore_postgres(server: PostgresServer, number: int) -> str:
+    import asyncpg
+
+    url = await server.new_database()
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute((DATABASES / f"postgres-schema-{number}.sql").read_text())
+    finally:
+        await conn.close()
+    return url
+
+
+@pytest.mark.parametrize("number", OLD_SCHEMAS)
+async def test_a_database_from_before_alembic_upgrades_in_place_and_plays_on(
+    backend: str, database: str, number: int, request: pytest.FixtureRequest,
+):
+    if backend == "postgres":
+        where = await restore_postgres(request.getfixturevalue("postgres_server"), number)
+    else:
+        shutil.copyfile(DATABASES / f"schema-{number}.sqlite3", database)
+        where = database
+    s = await opened(backend, where)
+    try:
+        assert await s.schema_version() == LATEST
+        assert "schema_migrations" not in await tables_in(s)
+        assert await schema_drift(s) == []
+        game = await s.get_game(1)
+        assert game is not None and (game.status, game.version, game.game) == (
+            "active", 1, "highcard")
+        assert [(x.seat, x.user_id) for x in await s.seats(1)] == [("s1", 101), ("s2", 102)]
+        assert [a.seq for a in await s.actions(1)] == [1]
+        lobby = await s.get_game(2)
+        assert lobby is not None and lobby.status == "lobby"
+        assert [x.user_id for x in await s.seats(2)] == [102, 103]
+        if number >= 2:
+            assert await s.spectators(1) == [103]
+            assert await s.replace_votes(1, "s2") == {101: 103}
+            prefs = await s.prefs([101, 103])
+            assert prefs[103].away and prefs[101].quiet_start == 22 * 60
+        assert await s.boards_behind() == []
+        if number >= 4:
+            pending = {p.token: p.stored_seq for p in await s.pending_moves()}
+            assert pending == {"tok-stored": 1, "tok-open": None}
+        assert await s.board_post(1) == ('{"awaited": ["s2"]}' if number >= 5 else None)
+        # and the game goes on, its log replaying to the stored state
+        tables = TableService(s, GAMES, clock=FakeClock())
+        seat = sorted(await tables.awaited(1))[0]
+        res = await tables.play_ai(1, seat)
+        assert res.version == 2 and await tables.verify(1)
+        fresh = await new_game(s, thread=7000)
+        assert fresh.id == 3
+    finally:
+        await s.close()
+
+
+@pytest.mark.parametrize("number", [0, 2])
+async def test_processes_starting_together_upgrade_one_at_a_time(
+    backend: str, database: str, number: int, request: pytest.FixtureRequest,
+):
+    """Shards' processes start at once on one database (empty, or from before Alembic):
+    one upgrades, the others wait for it and find nothing left to do."""
+    if number and backend == "postgres":
+        database = await restore_postgres(request.getfixturevalue("postgres_server"), number)
+    elif number:
+        shutil.copyfile(DATABASES / f"schema-{number}.sqlite3", database)
+    started = await asyncio.gather(*(opened(backend, database) for _ in range(3)))
+    try:
+        assert [await s.schema_version() for s in started] == [LATEST] * 3
+        assert await schema_drift(started[0]) == []
+    finally:
+        for s in started:
+            await s.close()
+
+
+async def test_a_database_from_before_alembic_is_stamped_in_the_upgrades_transaction(
+    backend: str, database: str, request: pytest.FixtureRequest, tmp_path: Path,
+):
+    """A failed first upgrade leaves the pre-Alembic database as it was (still
+    schema_migrations, no alembic_version), so the next start tries again from there."""
+    if backend == "postgres":
+        where = await restore_postgres(request.getfixturevalue("postgres_server"), 3)
+    else:
+        shutil.copyfile(DATABASES / "schema-3.sqlite3", database)
+        where = database
+    broken = new_revision(tmp_path, LATEST + 1, 'op.execute("NOT SQL AT ALL")')
+    with pytest.raises(sa.exc.DBAPIError):
+        await opened(backend, where, migrations=broken)
+    s = await opened(backend, where, schema_target=3)
+    try:
+        assert await s.schema_version() == 3
+        assert "schema_migrations" not in await tables_in(s)  # stamped now, at 3
+    finally:
+        await s.close()
 
 
 async def test_postgres_game_ids_are_64_bit_snowflake_safe(postgres_server: PostgresServer):
@@ -217,15 +444,15 @@ async def test_exception_mid_transaction_leaves_last_whole_action(
     rec = await active_game(storage)
     await storage.append_action(rec.id, 0, "s1", 101, '{"kind":"a"}', '{"step": 1}', "active",
                                 None, 0, now=T0)
-    # The games UPDATE fails *after* the action row was inserted in the same transaction.
+    # The action insert fails *after* the game's state was written in the same transaction.
     async with storage._tx() as db:
-        await db.execute("CREATE TRIGGER boom BEFORE UPDATE OF state ON games "
-                         "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END")
-    with pytest.raises(sqlite3.IntegrityError, match="disk on fire"):
+        await db.exec_driver_sql("CREATE TRIGGER boom BEFORE INSERT ON actions "
+                                 "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END")
+    with pytest.raises(sa.exc.IntegrityError, match="disk on fire"):
         await storage.append_action(rec.id, 1, "s2", 102, '{"kind":"b"}', '{"step": 2}',
                                     "active", None, 0, now=T0)
     async with storage._tx() as db:
-        await db.execute("DROP TRIGGER boom")
+        await db.exec_driver_sql("DROP TRIGGER boom")
     now = await storage.get_game(rec.id)
     assert now is not None and (now.version, now.state_json) == (1, '{"step": 1}')
     assert [a.seq for a in await storage.actions(rec.id)] == [1]
@@ -233,6 +460,34 @@ async def test_exception_mid_transaction_leaves_last_whole_action(
     again = await storage.append_action(rec.id, 1, "s2", 102, '{"kind":"b"}', '{"step": 2}',
                                         "active", None, 0, now=T0)
     assert again.version == 2
+
+
+async def test_a_move_cancelled_anywhere_is_whole_or_absent_and_storage_goes_on(
+    storage: SqliteStorage,
+):
+    """A move's task cancelled at any point (the player's interaction timed out, shutdown)
+    leaves the move stored whole or not at all, and the next move lands."""
+    rec = await active_game(storage)
+    version = 0
+    for delay in range(40):
+        task = asyncio.create_task(storage.append_action(
+            rec.id, version, "s1", 101, f'{{"n": {delay}}}', f'{{"step": {version + 1}}}',
+            "active", None, 0, now=T0))
+        for _ in range(delay):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        game = await storage.get_game(rec.id)
+        assert game is not None and game.version in (version, version + 1)
+        assert [a.seq for a in await storage.actions(rec.id)] == list(
+            range(1, game.version + 1))
+        assert game.state_json == (f'{{"step": {game.version}}}' if game.version else
+                                   '{"step": 0}')
+        after = await storage.append_action(rec.id, game.version, "s2", 102, "{}",
+                                            f'{{"step": {game.version + 1}}}', "active",
+                                            None, 0, now=T0)
+        version = after.version
 
 
 async def test_process_killed_mid_transaction_keeps_last_whole_action(
@@ -250,7 +505,7 @@ async def test_process_killed_mid_transaction_keeps_last_whole_action(
             s = SqliteStorage({str(db_path)!r})
             await s.open()
             async with s._tx() as db:
-                await db.execute(
+                await db.exec_driver_sql(
                     "INSERT INTO actions (game_id, seq, seat, user_id, action, at)"
                     " VALUES ({rec.id}, 2, 's2', 102, '{{}}', 0)")
                 os._exit(9)  # killed between the action insert and the state write
@@ -365,3 +620,43 @@ async def test_pending_moves_belong_to_their_guilds_shard(storage: SqliteStorage
     assert [p.token for p in await storage.pending_moves(ShardSet(count=2, ids=(shard,)))] \
         == ["mine"]
     assert {p.token for p in await storage.pending_moves()} == {"mine", "theirs"}
+
+
+# ---- packaging and cost --------------------------------------------------------------------
+def test_alembic_scripts_are_shipped_in_the_package():
+    """The installed bot runs Alembic from its own package: every script file must be in
+    pyproject's package-data for bot.migrations."""
+    import tomllib
+    from fnmatch import fnmatch
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["bot.migrations"]
+    base = ROOT / "bot" / "migrations"
+    files = [p.relative_to(base).as_posix() for p in (base / "schema").rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts]
+    assert "schema/env.py" in files and len(files) >= 2 + LATEST
+    assert [f for f in files if not any(fnmatch(f, pat) for pat in patterns)] == []
+
+
+async def test_a_move_is_one_transaction_of_few_trips_to_the_sqlite_thread(
+    storage: SqliteStorage, db_path: Path, monkeypatch: pytest.MonkeyPatch,
+):
+    """A move costs BEGIN, three statements (state written with its version check, action
+    appended, pending row marked) and COMMIT: five calls to aiosqlite's thread, the CPU a
+    move costs on SQLite (bot/sqlitedriver.py)."""
+    import aiosqlite
+
+    rec = await active_game(storage)
+    await storage.add_pending_move(pending("tok", T0, rec.id))
+    calls: list[str] = []
+    real = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(getattr(fn, "__name__", "?"))
+        return await real(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    await storage.append_action(rec.id, 0, "s1", 101, '{"kind": "x"}', '{"step": 1}',
+                                "active", None, 0, now=T0, pending_token="tok")
+    assert len(calls) == 5, calls
+    assert calls[-1] == "commit"

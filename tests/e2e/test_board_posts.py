@@ -215,3 +215,71 @@ async def test_undo_edits_the_post_and_pings_nobody(table: Table) -> None:
     assert _boards(table)[-1].id == post.id
     assert "took back their last move" in post.content and "⏳ alice: " in post.content
     assert post.pinged_user_ids == [table.bob.id]
+
+
+async def test_boards_that_fall_behind_are_superseded_and_every_move_still_reads_in_order(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Back-pressure (#15): while a slow board is drawn, the game's next moves are played; their
+    boards merge into one (the newest), fewer pictures are drawn than moves made, and every
+    move's lines still reach the thread, in order."""
+    from bench.roundtrip import slash_families
+    from cogs.utils.table import _decision_token, action_hash
+
+    gid = await _solo(table)
+    assert table.bot is not None
+    bot = table.bot
+    game = GAMES["exorcism"]
+    drawn: list[int] = []
+    real = renderpool.render_card
+
+    async def slow(name: str, view: dict[str, Any]) -> bytes | None:
+        drawn.append(len(drawn))
+        await asyncio.sleep(0.3)  # a busy machine: boards fall behind the moves
+        return await real(name, view)
+
+    monkeypatch.setattr(renderpool, "render_card", slow)
+    group, families = slash_families()["exorcism"]
+    start = (await bot.tables.state(gid)).step
+    answers = []
+    for _ in range(8):
+        state = await bot.tables.state(gid)
+        if game.result(state) is not None:
+            break
+        seat = sorted(game.to_act(state))[0]
+        action = game.ai_action(state, seat)
+        family = next((f for f in families if action.kind in f.kinds), None)
+        if family is None:
+            break
+        answers.append(await table.emu.slash(table.alice, table.thread(),
+                                             f"{group} {family.name}",
+                                             {"choice": action_hash(action)}))
+        # The next move as soon as this one is stored — long before its board is drawn.
+        for _ in range(500):
+            if (await bot.tables.state(gid)).step > state.step:
+                break
+            await asyncio.sleep(0.01)
+    moves = (await bot.tables.state(gid)).step - start
+    assert moves >= 4
+    for res in answers:
+        await res.wait_done(timeout=30)
+    await table.emu.settle(timeout=30)
+    assert 1 <= len(drawn) < moves  # superseded boards were never drawn
+    # Every move's public lines, in order, across the board posts of the thread.
+    history = await bot.tables.history(gid)
+    wanted = [e.text for entry in history if entry.seq > start for e in entry.events
+              if e.public]
+    shown = [line[2:] for m in table.emu.messages_in(table.thread())
+             if m.content.startswith("**The Exorcism")
+             for line in m.content.split("\n") if line.startswith("• ")]
+    assert wanted
+    rest = iter(shown)
+    assert all(line in rest for line in wanted), (wanted, shown)  # a subsequence: in order
+    # The last board is the final state's: its buttons answer the decision now awaited.
+    final = await bot.tables.state(gid)
+    record = await bot.tables.get(gid)
+    board = table.board()
+    assert str(board.id) == str(record.board_message_id)
+    awaited = sorted(game.to_act(final))
+    token = _decision_token(game.decision_id(final, awaited[0]), record.epoch)
+    assert any(f":{token}:" in cid for cid in board.custom_ids if cid.startswith("hb:a:"))
+    assert [a.filename for a in board.attachments] == ["turn.png"]

@@ -9,6 +9,7 @@ import pytest
 
 from demo import AutoTable
 from rules.registry import GAMES
+from tests.e2e.clicks import check_clicks
 from tests.e2e.conftest import Table
 from tests.e2e.posting import PostAudit
 
@@ -42,6 +43,8 @@ async def test_whole_game_through_discord(table: Table, mode: str, players: int)
     # One post per change of decider, nobody pinged twice, alt text, winners named (#13).
     pings, posts, changes = audit.check_all(table.emu, auto.thread())
     print(f"\n{mode}: {moves} moves, {posts} board posts for {changes} changes, {pings} pings")
+    # One click a move (issue #14): only the Ghost player's hand goes through a private menu.
+    check_clicks(auto, f"exorcism {mode}", private_at_most=0.25)
     if players == 1:
         assert pings == 0  # Solo: the only player is watching; reminders may nudge
     pictures = auto.pictures()

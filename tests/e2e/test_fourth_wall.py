@@ -3,7 +3,8 @@
 Conflict (the Wall player + two Investigator players): the Wall player's DMs carry the Wall
 card and its hand of Horrors, the Investigators' DMs carry the team's hands; no thread post
 (content or embeds) ever names a Horror in the Wall's hand or, before An Eye Opens, the Wall
-card (FW-VIS-12, FW-VIS-15); the Wall's choices are never public buttons on the board.
+card (FW-VIS-12, FW-VIS-15), not even a button's label; the Wall's turn choices are buttons on
+the board, its hand's never.
 Alliance: a whole game to the end.
 """
 
@@ -17,6 +18,7 @@ from demo import AutoTable
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.state import FourthWallState
 from rules.registry import GAMES
+from tests.e2e.clicks import CONFLICT_PRIVATE, check_clicks
 from tests.e2e.conftest import Table
 from tests.e2e.posting import PostAudit, versions
 
@@ -112,19 +114,24 @@ async def test_conflict_wall_secrets_stay_out_of_the_thread(table: Table) -> Non
             if i < 0:
                 continue
             checked += 1
-            blob = version.content + json.dumps(version.embeds)
+            blob = version.content + json.dumps(version.embeds) + json.dumps(version.components)
             for secret_text in secrets[i]:
                 assert secret_text not in blob, (secret_text, blob[:300])
     assert moves > 0 and checked > 0
     record = await table.bot.storage.get_game(auto.game_id)
     assert record is not None and record.status == "over"
     assert await table.bot.tables.verify(auto.game_id)
-    # the whole thread, at the end: never a Wall-seat button
-    for m in table.emu.messages_in(auto.thread()):
-        for version in versions(m):
-            assert wall_prefix not in json.dumps(version.components)
+    # the whole thread, at the end: the Wall's turn choices are public buttons (issue #14),
+    # but never one that plays from its hand (Manifest names a Horror in it, FW-VIS-15)
+    wall_labels = [c.get("label", "") for m in table.emu.messages_in(auto.thread())
+                   for version in versions(m) for row in version.components
+                   for c in row.get("components", [])
+                   if str(c.get("custom_id", "")).startswith(wall_prefix)]
+    assert wall_labels and not [label for label in wall_labels if "Manifest" in label]
     audit.check_all(table.emu, auto.thread())
     assert table.emu.unknown_routes == []
+    # One click a move (issue #14); Marbles and Horrors in hand stay private (FW-VIS-06/15)
+    check_clicks(auto, "fourth_wall conflict", private_at_most=CONFLICT_PRIVATE)
 
 
 async def test_alliance_whole_game_through_discord(table: Table) -> None:
@@ -137,6 +144,7 @@ async def test_alliance_whole_game_through_discord(table: Table) -> None:
     assert record is not None and record.status == "over"
     assert await table.bot.tables.verify(auto.game_id)
     audit.check_all(table.emu, auto.thread())
+    check_clicks(auto, "fourth_wall alliance", private_at_most=0.25)
     pictures = auto.pictures()
     assert pictures and all(p[:4] == b"\x89PNG" for p in pictures)
     assert table.emu.unknown_routes == []

@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from cogs.utils.table import MENU_TOKEN_LIFE, delivery_for
 from emulator.errors import EmulatorError
 from emulator.permissions import GAME_BOT_PERMISSIONS
 from tests.e2e.conftest import Table
@@ -89,16 +90,66 @@ async def test_button_press_posts_new_board_and_strips_the_old(table: Table) -> 
     assert {"hb:hand:1", "hb:play:1"} <= set(new_board.custom_ids) or new_board.custom_ids
 
 
-async def test_stale_press_is_refused_kindly_and_changes_nothing(table: Table) -> None:
+async def test_an_open_private_menu_follows_the_game(table: Table) -> None:
+    """Issue #14: a menu opened with My choices is not left stale when its player moves on
+    the board, nor as a "✅" line once used: it shows the next choices, or says there are
+    none; a newer menu replaces it (deleted)."""
     await _started(table)
     board = table.board()
-    # alice opens her choices privately, then plays from the board instead
     menu_res = await table.click(table.alice, board, label="My choices")
     await menu_res.wait_done()
     menu = menu_res.messages[-1]
+    assert "Wager 1" in json.dumps(menu.components)
+    await table.click(table.alice, board, label="Wager 1")
+    await table.emu.settle()
+    menu = table.emu.message(menu.id)
+    assert "Wager" not in json.dumps(menu.components) and menu.custom_ids  # her cards now
+    played = await table.click(table.alice, menu, menu.custom_ids[0])
+    await played.wait_done()
+    await table.emu.settle()
+    menu = table.emu.message(menu.id)
+    assert menu.content.startswith("Done: ") and "Nothing for you to choose" in menu.content
+    assert not menu.custom_ids and not played.errors
+    first = await table.click(table.bob, table.board(), label="My choices")
+    await first.wait_done()
+    older = first.messages[-1].id
+    again = await table.click(table.bob, table.board(), label="My choices")
+    await again.wait_done()
+    await table.emu.settle()
+    assert table.emu.message(older).deleted  # replaced by the newer one
+    assert not table.emu.message(again.messages[-1].id).deleted
+
+
+async def test_a_board_press_that_leaves_only_private_choices_opens_the_menu(
+        table: Table) -> None:
+    """Issue #14: after Alice's public Wager, her next choices name cards in her hand; the
+    menu comes to her at once (only she sees it), so her next move is one click too."""
+    await _started(table)
+    res = await table.click(table.alice, table.board(), label="Wager 1")
+    await res.wait_done()
+    await table.emu.settle()
+    [menu] = [m for m in res.followups if not m.deleted]
+    assert menu.ephemeral and menu.interaction_user_id == str(table.alice.id)
+    assert [c for c in menu.custom_ids if c.startswith("hb:a:")]
+    assert "Wager" not in json.dumps(menu.components)
+    played = await table.click(table.alice, menu, menu.custom_ids[0])
+    await played.wait_done()
+    assert not played.errors and "Done: Play" in table.emu.message(menu.id).content
+
+
+async def test_stale_press_is_refused_kindly_and_changes_nothing(table: Table) -> None:
+    await _started(table)
+    board = table.board()
+    # alice opens her choices privately; 15 minutes on, Discord no longer lets the bot update
+    # that menu (`MENU_TOKEN_LIFE`); she plays from the board instead
+    menu_res = await table.click(table.alice, board, label="My choices")
+    await menu_res.wait_done()
+    menu = menu_res.messages[-1]
+    assert table.bot is not None
+    for ref in delivery_for(table.bot).menus.refs.values():
+        ref.at -= MENU_TOKEN_LIFE + 1
     await table.click(table.alice, board, label="Wager 1")
     gid = await table.game_id()
-    assert table.bot is not None
     before = (await table.bot.storage.get_game(gid)).version
     res = await table.emu.click(table.alice, menu, label="Wager 3")
     await res.wait_done()
@@ -132,7 +183,7 @@ async def test_simultaneous_answers_through_my_choices(table: Table) -> None:
         card = next(c for c in menu.custom_ids if c.startswith("hb:a:"))
         play = await table.click(user, menu, card)
         await play.wait_done()
-        assert not play.errors and "✅ Play" in play.text
+        assert not play.errors and "Done: Play" in play.text
     texts = " ".join(m.content for m in table.emu.messages_in(table.thread()))
     assert "Reveal" in texts
 

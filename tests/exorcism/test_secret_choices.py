@@ -103,9 +103,13 @@ def test_EX_VIS_no_public_choice_ever_names_a_secret(mode: str, n: int) -> None:
             if st.prompts and st.prompts[-1].kind == "peek_order" and st.peek_team:
                 peeks += 1
             for seat in sorted(GAME.to_act(st)):
-                if not GAME.public_choices(st, seat):
+                # the board's buttons (issue #14): all choices when public, else a part
+                shown = GAME.public_actions(st, seat)
+                if GAME.public_choices(st, seat):
+                    assert shown == GAME.legal_actions(st, seat)
+                if not shown:
                     continue
-                texts = [GAME.describe(st, seat, a) for a in GAME.legal_actions(st, seat)]
+                texts = [GAME.describe(st, seat, a) for a in shown]
                 texts.append(GAME.prompt_text(st, seat) or "")
                 leaked = [(s, t) for t in texts for s in secrets if s in t]
                 assert not leaked, f"seed {seed}: public choice names a secret: {leaked}"

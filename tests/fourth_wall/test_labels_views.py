@@ -55,6 +55,8 @@ def test_FW_PROMPT_labels_limits_defaults_and_public_choices(mode: str, n: int) 
                     names_hidden = any(v in hidden for v in a.params.values())
                     if names_hidden and mode == "conflict":
                         assert not GAME.public_choices(st, seat), (a, label)
+                        # ... nor is it a button on the public board (issue #14)
+                        assert a not in GAME.public_actions(st, seat), (a, label)
                 if st.prompts and seat in awaited:
                     kind = st.prompts[-1].kind
                     assert {a.kind for a in legal} <= set(PROMPT_ANSWERS[kind]), kind

@@ -65,9 +65,12 @@ def _check_state(st: FourthWallState, known: set[str], where: str) -> None:
             assert s not in text, (where, "team view", seat, s)
     # Choices shown on the public board (one awaited seat whose choices are public).
     for seat in GAME.to_act(st):
-        if not GAME.public_choices(st, seat):
+        shown = GAME.public_actions(st, seat)  # the board's buttons (issue #14)
+        if GAME.public_choices(st, seat):
+            assert shown == GAME.legal_actions(st, seat), (where, seat)
+        if not shown:
             continue
-        labels = " | ".join(GAME.describe(st, seat, a) for a in GAME.legal_actions(st, seat))
+        labels = " | ".join(GAME.describe(st, seat, a) for a in shown)
         for s in team_secrets:
             assert s.strip('"') not in labels, (where, "public labels", seat, s)
         if st.prompts and st.prompts[-1].kind == "keep_investigator":

@@ -343,8 +343,8 @@ class Playout:
             labels = [GAME.describe(st, seat, a) for a in GAME.legal_actions(st, seat)]
             for line in [*labels, GAME.prompt_text(st, seat) or ""]:
                 assert not text_leaks(line, hidden[seat]), (where, seat, "choices", line)
-            if GAME.public_choices(st, seat):  # ... go on the public board when public
-                channel += labels
+            # ... and the public part goes on the public board (issue #14)
+            channel += [GAME.describe(st, seat, a) for a in GAME.public_actions(st, seat)]
         for line in channel:
             assert not text_leaks(line, h_pub), (where, "channel", line)
         for seat in st.seats:

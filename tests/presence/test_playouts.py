@@ -2,9 +2,9 @@
 ends (Eternal Darkness at the latest, P-WIN-06), never raises, keeps every invariant after
 every action, and has someone awaited with a legal action until it ends.
 
-`PRESENCE_PLAYOUTS` (default 60 per player count, so 180 here; with the contract suite and
-the leak tests the default run plays over 300) sets the count;
-`python -m bench.soak --game presence --games 2000` is the long run.
+`PRESENCE_PLAYOUTS` (default 20 per player count, so 60 here; with the contract suite and
+the leak tests the default run plays over 150) sets the count; `-m soak` plays 200 more per
+count, and `python -m bench.soak --game presence --games 2000` is the long run.
 """
 
 from __future__ import annotations
@@ -16,14 +16,27 @@ import pytest
 from rules.core.rng import Rng
 from rules.presence.game import GAME
 
-PLAYOUTS = int(os.environ.get("PRESENCE_PLAYOUTS", "60"))
+PLAYOUTS = int(os.environ.get("PRESENCE_PLAYOUTS", "20"))
+"""Seeds per table size in the default suite (tests/rules/test_contract.py plays more random
+Presence games); `-m soak` plays the next `SOAK_PLAYOUTS` (the suite's CPU budget, #15)."""
+SOAK_PLAYOUTS = int(os.environ.get("SOAK_PLAYOUTS", "200"))
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_p_session_01_p_win_06_random_playouts_end_and_keep_invariants(n: int) -> None:
+    _random_playouts(n, range(1000 * n, 1000 * n + PLAYOUTS))
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_soak_p_session_01_p_win_06_random_playouts_end_and_keep_invariants(n: int) -> None:
+    _random_playouts(n, range(1000 * n + PLAYOUTS, 1000 * n + PLAYOUTS + SOAK_PLAYOUTS))
+
+
+def _random_playouts(n: int, seeds: range) -> None:
     seats = [f"s{i}" for i in range(1, n + 1)]
     outcomes: dict[str, int] = {}
-    for seed in range(1000 * n, 1000 * n + PLAYOUTS):
+    for seed in seeds:
         state = GAME.setup(seats, GAME.options_model(), seed)
         rng = Rng.from_seed(seed)
         for step in range(5_000):
@@ -39,4 +52,4 @@ def test_p_session_01_p_win_06_random_playouts_end_and_keep_invariants(n: int) -
         assert result is not None, f"seed {seed}: no end in 5000 actions"
         kind = "eternal darkness" if not result.winners else "a winner"
         outcomes[kind] = outcomes.get(kind, 0) + 1
-    assert sum(outcomes.values()) == PLAYOUTS
+    assert sum(outcomes.values()) == len(seeds)

@@ -165,7 +165,9 @@ async def test_bad_input_every_interaction_answered_and_no_state_change(
         user = g.seats[seat]
         target = next((m for m in reversed(boards(g)) if cid in m.custom_ids), None)
         if target is None:
-            menu = await emu.click(user, boards(g)[-1], label="My choices", check=False)
+            # the board post (the newest message with buttons may be a private menu, #14)
+            board = [m for m in boards(g) if not m.ephemeral][-1]
+            menu = await emu.click(user, board, label="My choices", check=False)
             await answered(menu)
             target = next((m for m in menu.messages if cid in m.custom_ids), None)
             assert target is not None, menu.text
@@ -211,11 +213,12 @@ async def test_bad_input_every_interaction_answered_and_no_state_change(
                            "wrong-game-command"])
         res: InteractionRecord
         try:
+            posts = [m for m in hb if not m.ephemeral]  # others cannot see a private menu
             if kind == "wrong-seat" and cur is not None and len(g.seats) > 1 \
-                    and cur[3] in hb[-1].custom_ids:
+                    and posts and cur[3] in posts[-1].custom_ids:
                 _state, seat, _action, cid = cur
                 other = rng.choice([u for s, u in g.seats.items() if s != seat])
-                res = await emu.click(other, hb[-1], cid)
+                res = await emu.click(other, posts[-1], cid)
             elif kind == "outsider" and hb:
                 outsider = next(u for u in everyone if u not in g.seats.values())
                 message = rng.choice([m for m in hb if not m.ephemeral])
@@ -227,6 +230,8 @@ async def test_bad_input_every_interaction_answered_and_no_state_change(
                        and c.split(":")[4] != cur[3].split(":")[4]]
                 if not ids:
                     kind = "stale-my-hand"
+                    if message.ephemeral and posts:  # a private menu has no My hand (#14)
+                        message = posts[0]
                     ids = [c for c in message.custom_ids if c.startswith("hb:hand:")]
                 seat = ids[0].split(":")[3] if ids[0].startswith("hb:a:") else next(iter(g.seats))
                 user = g.seats.get(seat, table.alice)

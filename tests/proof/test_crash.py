@@ -195,15 +195,21 @@ async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
                         p.game, p.game.setup(seats, options, record.seed),
                         [(a.seat, Action.model_validate_json(a.action_json)) for a in log])
                     boards = [m for m in emu.messages_in(p.thread) if is_board(m, p.game.title)]
-                    # the first board is the start's (setup events, before any move). A board
-                    # the restarted bot posts to catch up (its first line says so) repeats
-                    # stored moves the table may already have seen (a kill between the board
-                    # post and recording it): its lines must be stored moves, not in order.
-                    caught_up = [m for m in boards[1:] if board_lines(m)[:1] == [CATCH_UP]]
-                    posted = [line for m in boards[1:] if m not in caught_up
-                              for line in board_lines(m)]
+                    # the first board is the start's (setup events, before any move). What
+                    # the restarted bot posts to catch up (after a line that says so: a new
+                    # board, or the decider's post edited in place below its earlier lines,
+                    # maybe once per restart)
+                    # repeats stored moves the table may already have seen (a kill between
+                    # the board post and recording it): those lines must be stored moves, not
+                    # in order; every other line comes in the log's order.
+                    posted: list[str] = []
+                    repeated: list[str] = []
+                    for m in boards[1:]:
+                        lines = board_lines(m)
+                        cut = lines.index(CATCH_UP) if CATCH_UP in lines else len(lines)
+                        posted += lines[:cut]
+                        repeated += [line for line in lines[cut:] if line != CATCH_UP]
                     assert is_subsequence(posted, replayed), (posted, replayed)
-                    repeated = [line for m in caught_up for line in board_lines(m)[1:]]
                     assert set(repeated) <= set(replayed), (repeated, replayed)
                 log_text = bot.log_text()
                 assert "Traceback" not in log_text, log_text[-3000:]

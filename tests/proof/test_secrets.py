@@ -8,7 +8,9 @@ only if its readers know it: everyone for a thread post (the public view), the o
 DM or an ephemeral answer (that seat's view, private summary and choice labels, then or at any
 earlier point: nobody forgets what they were shown, and the choices a player opened just before
 a move are judged after it). Names that were ever public stay allowed (a second copy of a card
-cannot be told apart by name). Board pictures are pixels:
+cannot be told apart by name). Each line of a message is judged when it first appeared in it: a
+board post edited in place keeps its event lines, and a kept line tells nothing new even after
+the card it names went back into a hidden deck. Board pictures are pixels:
 the contract suite already proves `view(state, None)`, their only input, holds no secret.
 
 Autocomplete answers are audited too: every few moves each seat and a spectator type into every
@@ -229,22 +231,34 @@ class Audit:
             if m.author_id != emu.bot_user.id and not m.ephemeral:
                 continue
             reader = dm_owner.get(m.channel_id) or (presser.get(m.id) if m.ephemeral else None)
-            for written, blob in _blobs(m):
+            seat = self.seat_of_user.get(reader or "", "")
+            since: dict[str, int] = {}
+            for written, blob in sorted(_blobs(m)):
                 audited += 1  # each version: a board post is edited in place while its
                 # player keeps acting (#13)
-                i = max(0, bisect.bisect_left(self.marks, written) - 1)
-                secrets, seats, ever = self.snapshots[i]
-                seat = self.seat_of_user.get(reader or "", "")
-                known = seats.get(seat, "") if reader else ""
-                knew = ever.get(seat, frozenset()) if reader else frozenset()
-                for secret in secrets:
-                    if secret not in blob:
-                        continue
-                    if secret in known or secret in knew:
-                        allowed += 1
-                    else:
+                # Each line is judged when it first appeared in this message: an edit that
+                # keeps an event line tells its readers nothing new, even once the card it
+                # names went back into a hidden deck and the line left the public view's
+                # short log (a two-player post keeps up to 60 lines, the log 20).
+                since = {line: since.get(line, written) for line in blob.split("\n")}
+                by_time: dict[int, list[str]] = {}
+                for line, first in since.items():
+                    by_time.setdefault(first, []).append(line)
+                for first, lines in by_time.items():
+                    i = max(0, bisect.bisect_left(self.marks, first) - 1)
+                    secrets, seats, ever = self.snapshots[i]
+                    known = seats.get(seat, "") if reader else ""
+                    knew = ever.get(seat, frozenset()) if reader else frozenset()
+                    text = "\n".join(lines)
+                    for secret in secrets:
+                        if secret not in text:
+                            continue
+                        if secret in known or secret in knew:
+                            allowed += 1
+                            continue
+                        where = next(ln for ln in lines if secret in ln)
                         failures.append(f"{secret!r} shown to {reader or 'everyone'}: "
-                                        f"{blob[:200]!r}")
+                                        f"{where[:200]!r} in {blob[:80]!r}")
         tracked = sum(len(s) for s, *_ in self.snapshots)
         return audited, tracked, allowed, failures
 
@@ -417,3 +431,44 @@ async def test_secrets_audit_catches_a_planted_leak(table: Table,
     _, _, allowed, failures = audit.check()
     assert allowed > 0  # the Wall player's own DM names it
     assert len(failures) == 1 and wall_name in failures[0] and "everyone" in failures[0]
+
+
+async def test_secrets_audit_judges_each_line_of_an_edited_post_when_it_appeared(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board post edited in place (#13) keeps its earlier lines: a line written while the
+    name it prints was public stays allowed after the thing went hidden again (an action card
+    played face up, then shuffled back into a deck, H-20), but a line added by a later edit,
+    or the same line in a new message, is judged when it was written."""
+    assert table.bot is not None
+    _stub_pictures(monkeypatch)
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob, table.carol])
+    await auto.open("fourth_wall", "conflict")
+    audit = Audit(table, GAMES["fourth_wall"], auto.game_id)
+    await audit.begin()
+    state: Any = await table.bot.tables.state(auto.game_id)
+    from rules.fourth_wall.engine import Engine
+    wall_name = Engine(state).wall().name
+    hidden, seats, ever = audit.snapshots[0]
+    assert wall_name in hidden
+
+    def moment(secrets: set[str]) -> None:
+        """A move after which `secrets` are hidden (the Wall card's name public or not)."""
+        audit.marks.append(table.emu.mark())
+        audit.snapshots.append((secrets, seats, ever))
+
+    thread = table.bot.get_channel(int(auto.thread().id))
+    assert isinstance(thread, discord.Thread)
+    moment(hidden - {wall_name})  # the name is public: played face up, say
+    post = await thread.send(f"• Played: {wall_name}.")
+    moment(set(hidden))  # hidden again: back in a deck, the public log moved on
+    await post.edit(content=f"• Played: {wall_name}.\n• The turn goes on.")  # allowed
+    await post.edit(content=f"• Played: {wall_name}.\n• The turn goes on.\n"
+                            f"• Still holding {wall_name}.")  # a new line: a leak
+    await thread.send(f"• Played: {wall_name}.")  # the old line in a new message: a leak
+    await table.emu.settle()
+    audited, _, _, failures = audit.check()
+    assert audited >= 4
+    assert len(failures) == 2, failures
+    assert "Still holding" in failures[0] or "Still holding" in failures[1]
+    assert all(wall_name in f and "everyone" in f for f in failures)

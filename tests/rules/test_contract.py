@@ -21,7 +21,10 @@ from rules.registry import GAMES
 from tests.tinygame import GAME as HIGHCARD
 
 ALL_GAMES: dict[str, Game[Any, Any]] = {**GAMES, HIGHCARD.name: HIGHCARD}
-PLAYOUTS = int(os.environ.get("PLAYOUTS", "40"))
+PLAYOUTS = int(os.environ.get("PLAYOUTS", "20"))
+"""Seeds per case in the default suite; `-m soak` plays the next `SOAK_PLAYOUTS` seeds (the
+suite's CPU budget, #15: `python -m bench.soak` plays thousands more per mode)."""
+SOAK_PLAYOUTS = int(os.environ.get("SOAK_PLAYOUTS", "200"))
 
 
 def _cases() -> list[tuple[str, str, int]]:
@@ -44,9 +47,20 @@ def _seats(n: int) -> list[str]:
 
 @pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
 def test_random_playouts_end_never_raise_and_keep_invariants(name: str, mode: str, n: int) -> None:
+    _random_playouts(name, mode, n, range(PLAYOUTS))
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
+def test_soak_random_playouts_end_never_raise_and_keep_invariants(name: str, mode: str,
+                                                                 n: int) -> None:
+    _random_playouts(name, mode, n, range(PLAYOUTS, PLAYOUTS + SOAK_PLAYOUTS))
+
+
+def _random_playouts(name: str, mode: str, n: int, seeds: range) -> None:
     game = ALL_GAMES[name]
     options = game.options_model(mode=mode)
-    for seed in range(PLAYOUTS):
+    for seed in seeds:
         state = game.setup(_seats(n), options, seed)
         from rules.core.rng import Rng
 

@@ -1,0 +1,117 @@
+"""A render worker: a small process of its own that draws the bot's pictures (`bot.renderpool`).
+
+Started by the bot as `python -c "…renderworker.main()"` with pipes for stdin and stdout. Each
+request and each answer is one frame: a 4-byte big-endian length, then a pickle. A request is
+`(id, what, game, view)` with `what` one of `board`, `card` or `ping`; the answer is
+`(id, ok, result)`: the PNG bytes (or None: the game has no picture), or the exception the
+render raised. Requests are drawn one at a time, in order.
+
+The worker ends when the bot does: its stdin reaches end-of-file when the bot exits, however it
+exits (a SIGKILL included), and it asks Linux for SIGTERM when its parent dies as well.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import queue
+import struct
+import sys
+import threading
+from typing import IO, Any
+
+HEADER = struct.Struct(">I")
+NICENESS = int(os.environ.get("RENDER_NICENESS", "0"))
+"""How much less the OS favours the render worker (`RENDER_NICENESS`). Not at all by default:
+niceness counts against every process on the machine, not only the bot, so on a busy machine
+a niced worker starved behind the neighbours' work (`python -m bench --only saturation` with
+a competing process: board median 1.5 s at niceness 5, 0.4 s at 0) while the bot's
+acknowledgements were no faster. Boards that fall behind are merged instead
+(`Delivery.show`)."""
+
+RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard")
+
+
+def read_frame(stream: IO[bytes]) -> bytes | None:
+    """One frame's body from `stream`, or None at end-of-file."""
+    header = _read_exact(stream, HEADER.size)
+    if header is None:
+        return None
+    return _read_exact(stream, HEADER.unpack(header)[0])
+
+
+def _read_exact(stream: IO[bytes], n: int) -> bytes | None:
+    chunks: list[bytes] = []
+    while n:
+        chunk = stream.read(n)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def frame(obj: Any) -> bytes:
+    body = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    return HEADER.pack(len(body)) + body
+
+
+def die_with_parent() -> None:
+    """Ask Linux to SIGTERM this process when its parent goes (belt and braces beside the
+    end-of-file on stdin)."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def main() -> None:
+    # Frames go to the real stdout; anything a library prints goes to stderr instead.
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    source = sys.stdin.buffer
+    if os.getppid() == 1:
+        return  # the bot was gone before the worker started
+    die_with_parent()
+    if NICENESS:
+        with contextlib.suppress(OSError):
+            os.nice(NICENESS)
+    import importlib
+
+    from renders import render_board, render_turn_card
+
+    for name in RENDERERS:  # now, rather than during a player's first move
+        with contextlib.suppress(ModuleNotFoundError):
+            importlib.import_module(name)
+    draw = {"board": render_board, "card": render_turn_card}
+    # A thread drains stdin as requests arrive, so the bot's writes never wait on a render.
+    requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+
+    def drain() -> None:
+        while (body := read_frame(source)) is not None:
+            requests.put(body)
+        requests.put(None)
+
+    threading.Thread(target=drain, daemon=True, name="requests").start()
+    while (body := requests.get()) is not None:
+        rid, what, game, view = pickle.loads(body)
+        try:
+            result: Any = os.getpid() if what == "ping" else draw[what](game, view)
+            answer = frame((rid, True, result))
+        except Exception as exc:  # the bot re-raises it where the render was asked for
+            try:
+                answer = frame((rid, False, exc))
+            except Exception:
+                answer = frame((rid, False, RuntimeError(repr(exc))))
+        out.write(answer)
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""The bot's tables, declared once (SQLAlchemy Core) for SQLite and PostgreSQL alike.
+
+Storage builds every query from these; Alembic's revisions (bot/migrations/schema/versions)
+create and change the real tables, and a test checks that a database migrated to the newest
+revision has exactly these tables (`alembic.autogenerate.compare_metadata`). So a schema
+change is two edits: the table here and a new revision there.
+
+Types: 64-bit integers for Discord snowflakes and counters (SQLite's INTEGER already is; the
+exact spelling INTEGER keeps `games.id` SQLite's rowid alias), double-precision epoch seconds,
+TEXT for JSON, 0/1 integers for flags.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    Double,
+    ForeignKey,
+    Identity,
+    Index,
+    MetaData,
+    PrimaryKeyConstraint,
+    Table,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.dialects import sqlite
+
+INT = BigInteger().with_variant(sqlite.INTEGER(), "sqlite")
+"""BIGINT on PostgreSQL, INTEGER (64-bit) on SQLite."""
+REAL: Double[float] = Double().with_variant(sqlite.REAL(), "sqlite")
+"""DOUBLE PRECISION on PostgreSQL, REAL (64-bit) on SQLite."""
+ZERO = text("0")
+
+metadata = MetaData()
+
+
+def _game_fk() -> ForeignKey:
+    return ForeignKey("games.id", ondelete="CASCADE")
+
+
+games = Table(
+    "games", metadata,
+    Column("id", INT, Identity(), primary_key=True),
+    Column("guild_id", INT, nullable=False),
+    Column("channel_id", INT, nullable=False),
+    Column("thread_id", INT),
+    Column("game", Text, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("state", Text),
+    Column("version", INT, nullable=False, server_default=ZERO),
+    Column("seed", INT),
+    Column("created_by", INT, nullable=False),
+    Column("engine_version", Text, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("board_message_id", INT),
+    Column("created_at", REAL, nullable=False),
+    Column("updated_at", REAL, nullable=False),
+    Column("next_reminder_at", REAL),
+    Column("reminder_stage", INT, nullable=False, server_default=ZERO),
+    Column("awaited_since", REAL),
+    # Bumped by every undo, never lowered: (epoch, version) never repeats.
+    Column("epoch", INT, nullable=False, server_default=ZERO),
+    # The game this one is a rematch of (at most one rematch per game).
+    Column("rematch_of", INT),
+    # The game version the current board post shows (a crash may leave it behind).
+    Column("board_version", INT),
+    # What the current board post stands for (JSON owned by the delivery layer).
+    Column("board_post", Text),
+    CheckConstraint("status IN ('lobby', 'active', 'over', 'abandoned')"),
+)
+Index("games_thread", games.c.thread_id)
+Index("games_guild_status", games.c.guild_id, games.c.status)
+Index("games_reminder", games.c.status, games.c.next_reminder_at)
+Index("games_rematch", games.c.rematch_of, unique=True,
+      sqlite_where=games.c.rematch_of.isnot(None),
+      postgresql_where=games.c.rematch_of.isnot(None))
+
+seats = Table(
+    "seats", metadata,
+    Column("game_id", INT, _game_fk(), nullable=False),
+    Column("seat", Text, nullable=False),
+    Column("user_id", INT),
+    Column("position", INT, nullable=False),
+    Column("joined_at", REAL, nullable=False),
+    Column("dms_ok", INT, nullable=False, server_default=ZERO),
+    Column("role_pref", Text),
+    # 1 while the built-in AI plays this human seat.
+    Column("ai_standin", INT, nullable=False, server_default=ZERO),
+    PrimaryKeyConstraint("game_id", "position"),
+    UniqueConstraint("game_id", "user_id"),
+    UniqueConstraint("game_id", "seat"),
+)
+Index("seats_user", seats.c.user_id)
+
+actions = Table(
+    "actions", metadata,
+    Column("game_id", INT, _game_fk(), nullable=False),
+    Column("seq", INT, nullable=False),
+    Column("seat", Text, nullable=False),
+    Column("user_id", INT),
+    Column("action", Text, nullable=False),
+    Column("at", REAL, nullable=False),
+    PrimaryKeyConstraint("game_id", "seq"),
+)
+
+players = Table(
+    "players", metadata,
+    Column("user_id", INT, primary_key=True, autoincrement=False),
+    Column("away", INT, nullable=False, server_default=ZERO),
+    Column("quiet_start", INT),
+    Column("quiet_end", INT),
+    Column("tz_minutes", INT, nullable=False, server_default=ZERO),
+    Column("notify_near", INT, nullable=False, server_default=ZERO),
+    Column("updated_at", REAL, nullable=False),
+    # The IANA zone of quiet hours (Europe/Paris), so they follow daylight saving; NULL keeps
+    # the fixed `tz_minutes` offset (older rows, or an offset typed). Revision 0006.
+    Column("tz_name", Text),
+)
+
+spectators = Table(
+    "spectators", metadata,
+    Column("game_id", INT, _game_fk(), nullable=False),
+    Column("user_id", INT, nullable=False),
+    Column("since", REAL, nullable=False),
+    PrimaryKeyConstraint("game_id", "user_id"),
+)
+
+replace_votes = Table(
+    "replace_votes", metadata,
+    Column("game_id", INT, _game_fk(), nullable=False),
+    Column("seat", Text, nullable=False),
+    Column("new_user", INT, nullable=False),
+    Column("voter", INT, nullable=False),
+    Column("at", REAL, nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", "voter"),
+)
+
+pending_moves = Table(
+    "pending_moves", metadata,
+    Column("token", Text, primary_key=True),
+    Column("interaction_id", INT, nullable=False),
+    Column("guild_id", INT, nullable=False),
+    Column("channel_id", INT, nullable=False),
+    Column("game_id", INT),
+    Column("user_id", INT, nullable=False),
+    Column("what", Text, nullable=False),
+    Column("answer", Text, nullable=False),
+    Column("created_at", REAL, nullable=False),
+    Column("stored_seq", INT),
+    CheckConstraint("answer IN ('original', 'followup')"),
+)
+Index("pending_moves_created", pending_moves.c.created_at)

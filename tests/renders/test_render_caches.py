@@ -1,0 +1,189 @@
+"""Issue #15: the render caches (static layers, hatch tiles, rendered text runs and widths)
+never show a stale room, token or name.
+
+Whole games of every game and mode are played by the games' AI (fixed seeds) one after
+another in this one process, so the caches carry what earlier games and states left in them;
+every fifth state's board is drawn as a worker draws it, and at every 30th the public board, a
+seat's board (a different seat each time) and the turn card are drawn with the caches and again
+with every cache off (`renders.common.uncached`): the two pictures must be the same pixel for
+pixel. The cached parts (rooms, cells, investigators' panels) are pasted where they did not
+change, so a stale one would show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from renders import common, exorcism, fourth_wall, presence
+from renders.turncard import render_turn_image
+from tests.renders.cardviews import names_for, sampled_states, with_turn
+
+IMAGES: dict[str, Callable[[dict[str, Any]], Image.Image]] = {
+    "exorcism": exorcism.render_image,
+    "fourth_wall": fourth_wall.render_image,
+    "presence": presence.render_image,
+}
+# Every game and mode, the player counts varied so layouts (and their cached layers) differ.
+TABLES = [("exorcism", "core", 3), ("exorcism", "one_vs_all", 4), ("exorcism", "solo", 1),
+          ("fourth_wall", "conflict", 3), ("fourth_wall", "alliance", 2),
+          ("presence", "session", 4), ("presence", "session", 3)]
+
+
+def _same(name: str, what: str, draw: Callable[[], Image.Image]) -> None:
+    cached = draw()
+    with common.uncached():
+        fresh = draw()
+    assert cached.size == fresh.size, f"{name} {what}: size differs"
+    assert cached.tobytes() == fresh.tobytes(), f"{name} {what}: a cached picture differs"
+
+
+def test_cached_pictures_are_pixel_for_pixel_the_uncached_ones_over_whole_games() -> None:
+    common.clear_layer_cache()
+    common.clear_glyph_cache()
+    compared = 0
+    for name, mode, n in TABLES:
+        image = IMAGES[name]
+        for k, (game, state, seats) in enumerate(sampled_states(name, mode, n, seed=7,
+                                                                 every=5)):
+            names = names_for(seats)
+            public = game.view(state, None)
+            public["names"] = names
+            if k % 6:  # in between, the caches fill as a worker's do, move after move
+                image(public)
+                continue
+            seat = game.view(state, seats[k % len(seats)])
+            seat["names"] = names
+            card = with_turn(game, state, game.view(state, None), names)
+            label = f"{mode} {n}p sample {k}"
+            _same(name, f"{label} public board", partial(image, public))
+            _same(name, f"{label} seat board", partial(image, seat))
+            _same(name, f"{label} turn card", partial(render_turn_image, name, card))
+            compared += 3
+    assert compared >= 45
+    stats = common.cache_stats()
+    assert stats["runs"] > 0 and stats["layers"] > 0 and stats["parts"] > 0  # in use
+
+
+def test_a_layer_of_another_layout_is_never_handed_out() -> None:
+    """Two layouts (keys) get their own layers; a key's layer is built once."""
+    common.clear_layer_cache()
+    built: list[str] = []
+
+    def layer(colour: tuple[int, int, int], tag: str) -> Callable[[], Image.Image]:
+        def build() -> Image.Image:
+            built.append(tag)
+            return Image.new("RGB", (8, 8), colour)
+        return build
+
+    a = common.cached_layer(("t", "a"), layer((255, 0, 0), "a"))
+    b = common.cached_layer(("t", "b"), layer((0, 0, 255), "b"))
+    a.putpixel((0, 0), (0, 255, 0))  # drawing on a copy leaves the cached layer alone
+    again = common.cached_layer(("t", "a"), layer((9, 9, 9), "a again"))
+    assert built == ["a", "b"]
+    assert again.getpixel((0, 0)) == (255, 0, 0) and b.getpixel((0, 0)) == (0, 0, 255)
+
+
+def test_the_layer_cache_stays_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    common.clear_layer_cache()
+    monkeypatch.setattr(common, "LAYER_BUDGET", 3 * 100 * 100 * 4)
+    for k in range(6):
+        common.cached_layer(("budget", k), lambda: Image.new("RGB", (100, 100)))
+    stats = common.cache_stats()
+    assert stats["layers"] == 3 and stats["layer_bytes"] <= common.LAYER_BUDGET
+    common.cached_layer(("budget", 3), lambda: Image.new("RGB", (100, 100), "red"))
+    kept = common.cached_layer(("budget", 3), lambda: Image.new("RGB", (100, 100), "red"))
+    assert kept.getpixel((0, 0)) == (0, 0, 0)  # still the first build: it was kept
+    common.clear_layer_cache()
+
+
+def test_the_text_run_cache_stays_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    common.clear_glyph_cache()
+    monkeypatch.setattr(common, "GLYPH_RUN_BUDGET", 256 * 1024)
+    from PIL import ImageDraw
+
+    d = ImageDraw.Draw(Image.new("RGB", (800, 100)))
+    for k in range(400):
+        d.text((10, 10), f"Room number {k} of the manor", font=common.font(28), fill=(1, 2, 3))
+    stats = common.glyph_cache_stats()
+    assert 0 < stats["run_bytes"] <= 256 * 1024 and stats["runs"] < 400
+    common.clear_glyph_cache()
+
+
+def test_a_pasted_part_reports_its_cut_words_again() -> None:
+    """A part drawn once with a word cut is pasted later: the cut report still sees the cut,
+    so the nothing-cut test cannot be fooled by a warm cache."""
+    from PIL import ImageDraw
+
+    img = Image.new("RGB", (120, 40))
+    d = ImageDraw.Draw(img)
+
+    def part() -> None:
+        common.draw_text(d, (2, 2), "Suffering (Spiritual) of the manor", common.font(16),
+                         (255, 255, 255), max_width=60)
+
+    common.reset_truncations()
+    common.memo_region(img, (0, 0, 100, 30), ("cut test",), part)
+    drawn = img.tobytes()
+    assert common.truncations() == ["Suffering (Spiritual) of the manor"]
+    common.reset_truncations()
+    img.paste((0, 0, 0), (0, 0, 120, 40))
+    common.memo_region(img, (0, 0, 100, 30), ("cut test",), part)  # pasted, not drawn
+    assert img.tobytes() == drawn
+    assert common.truncations() == ["Suffering (Spiritual) of the manor"]
+    common.reset_truncations()
+    common.clear_layer_cache()
+
+
+@pytest.mark.parametrize("deflater", ["installed", "zlib"])
+def test_the_png_writer_gives_the_very_pixels_pillow_would(
+        deflater: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`palette_png` (no row filter, ISA-L's deflate when installed, else zlib) decodes to the
+    same pixels as Pillow's own PNG of the same palette picture."""
+    import io
+    import zlib
+
+    if deflater == "zlib":
+        monkeypatch.setattr(common, "_DEFLATE", zlib.compress)
+        monkeypatch.setattr(common, "DEFLATE_NAME", "zlib")
+    from tests.renders.test_turncard import _mid_view
+
+    view = _mid_view("presence", "session", 4)
+    for img in (presence.render_image(view), render_turn_image("presence", view)):
+        pal = img.quantize(palette=common.palette_of(img, 256), dither=Image.Dither.NONE)
+        ours = Image.open(io.BytesIO(common.palette_png(pal)))
+        ours.load()
+        buf = io.BytesIO()
+        pal.save(buf, format="PNG")
+        theirs = Image.open(io.BytesIO(buf.getvalue()))
+        assert ours.size == img.size and ours.mode == "P"
+        assert ours.convert("RGB").tobytes() == theirs.convert("RGB").tobytes()
+
+
+@pytest.mark.parametrize("name", ["exorcism", "fourth_wall", "presence"])
+def test_the_encoded_picture_keeps_the_drawn_colours(name: str) -> None:
+    """Issue #15's faster encoding (a palette chosen from a sample) keeps pictures as good as
+    before: the PNG decodes within 40 dB of the drawn picture (PSNR), and hardly a pixel is
+    visibly off (a few in 10,000 at most, where the whole-picture palette already had some)."""
+    import io
+    import math
+
+    from PIL import ImageChops, ImageStat
+
+    from tests.renders.test_turncard import _mid_view
+
+    mode, n = {"exorcism": ("core", 3), "fourth_wall": ("conflict", 3),
+               "presence": ("session", 4)}[name]
+    view = _mid_view(name, mode, n)
+    for drawn, data in ((IMAGES[name](view), None), (render_turn_image(name, view), "card")):
+        png = common.encode_png(drawn, colours=(128,) if data else (256,))
+        back = Image.open(io.BytesIO(png)).convert("RGB")
+        diff = ImageChops.difference(drawn, back)
+        mse = sum(ImageStat.Stat(diff).sum2) / (3 * drawn.width * drawn.height)
+        assert mse == 0 or 10 * math.log10(255 * 255 / mse) >= 40
+        far = sum(diff.convert("L").histogram()[48:])
+        assert far <= drawn.width * drawn.height * 5 // 10_000
