@@ -20,6 +20,7 @@ import pytest
 from rules.core.game import Game
 from rules.core.rng import Rng
 from rules.exorcism.engine import Engine as ExEngine
+from rules.exorcism.labels import hidden_labels
 from rules.fourth_wall.engine import Engine as FwEngine
 from rules.presence.engine import Engine as PrEngine
 from rules.presence.engine import pack_for
@@ -89,7 +90,7 @@ def _fw_redeal(st: Any, rng: Rng) -> None:
 
 
 def _ex_hidden(st: Any) -> set[str]:
-    return set(ExEngine(st).hidden_labels())
+    return set(hidden_labels(ExEngine(st)))
 
 
 def _ex_redeal(st: Any, rng: Rng) -> None:
