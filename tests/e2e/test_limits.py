@@ -8,7 +8,6 @@ does, so an answer that is too long is an answer the player never sees.
 from __future__ import annotations
 
 import asyncio
-
 import sys
 from typing import Any
 
