@@ -7,6 +7,7 @@ does, so an answer that is too long is an answer the player never sees.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from typing import Any
 
@@ -146,7 +147,13 @@ async def test_press_on_a_board_whose_buttons_were_just_taken_is_answered(
     board = table.board()
     wager_3 = next(c for c in board.custom_ids if c.endswith(board_hash(table, "Wager 3")))
     await table.click(table.alice, board, label="Wager 1")
-    old = table.emu.message(board.id)
+    # The new board is shown (and the old one stripped) once the move's board is drawn, which
+    # may trail the move's answer on a busy machine: wait for the strip, then race it.
+    for _ in range(250):
+        old = table.emu.message(board.id)
+        if old.components == []:
+            break
+        await asyncio.sleep(0.02)
     assert old.components == []  # the press below races the strip, as on Discord
     gid = await table.game_id()
     assert table.bot is not None
