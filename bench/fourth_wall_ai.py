@@ -62,7 +62,7 @@ def play(mode: str, players: int, seed: int, random_wall: bool = False,
         if (random_wall and is_wall) or (random_investigators and not is_wall):
             action: Action = rng.choice(GAME.legal_actions(state, seat))
         else:
-            action = choose_action(state, seat)
+            action = choose_action(state, seat, GAME)
             times.append(time.perf_counter() - t0)
         state = GAME.apply(state, seat, action).state
         decisions += 1

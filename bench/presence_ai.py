@@ -50,7 +50,7 @@ def pick(policy: str, state: PresenceState, seat: str, rng: Rng,
          times: list[float]) -> Action:
     if policy == "ai":
         t0 = time.perf_counter()
-        action = choose_action(state, seat)
+        action = choose_action(state, seat, GAME)
         times.append(time.perf_counter() - t0)
         return action
     legal = GAME.legal_actions(state, seat)

@@ -28,10 +28,11 @@ import yarl
 from discord.ext import commands
 
 from bot import renderpool
+from bot.database import storage_for
 from bot.health import Heartbeat
 from bot.reminders import ReminderDispatcher
 from bot.settings import Settings
-from bot.storage import ShardSet, Storage, storage_for
+from bot.storage import ShardSet, Storage
 from bot.tables import TableService
 
 log = logging.getLogger(__name__)

@@ -1276,14 +1276,3 @@ class SqliteStorage(SqlStorage):
                 if db.invalidated:
                     await db.rollback()
                 raise
-
-
-def storage_for(database_url: str | None, database_path: str | Path) -> Storage:
-    """PostgreSQL when a URL is given (``postgresql://…``), else the SQLite file."""
-    if database_url:
-        if not database_url.startswith(("postgres://", "postgresql://")):
-            raise StorageError(f"DATABASE_URL must be a postgresql:// URL, not {database_url!r}")
-        from bot.pgstorage import PgStorage  # asyncpg is only imported when it is used
-
-        return PgStorage(database_url)
-    return SqliteStorage(database_path)

@@ -51,12 +51,7 @@ LAYER_EXCEPTIONS: dict[tuple[str, str], str] = {
 }
 
 # Known cycles, as the set of modules in the cycle -> reason.
-CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {
-    frozenset({"bot.storage", "bot.pgstorage"}): (
-        "temporary: the Postgres store subclasses the SQLite store and the SQLite store opens it "
-        "by URL; being rewritten onto SQLAlchemy (issue #16 item 1, branch wt-16a)"
-    ),
-}
+CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {}  # none today; add one only with its reason
 
 # Classes composed of parts: the package whose `__init__` composes the class -> reason. A module
 # inside such a package may name the composed class under `if TYPE_CHECKING:` without that
@@ -78,15 +73,7 @@ def _part_naming_its_whole(imp: Import) -> bool:
 
 
 # Cycles that only exist through an import inside a function -> reason.
-LAZY_CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {
-    # The Presence and Fourth Wall AIs search by playing through the game object's own contract
-    # (legal_actions, apply, default_action: exactly a player's moves), and the game object
-    # offers them as its `ai_action`, loading the AI only when an AI seat moves. Exorcism's AI
-    # plays through the engine instead; moving these two onto their engines is a behaviour
-    # change to their search, left for a follow-up (issue #16 item 5).
-    frozenset({"rules.fourth_wall.ai", "rules.fourth_wall.game"}): "the AI plays the game object",
-    frozenset({"rules.presence.ai", "rules.presence.game"}): "the AI plays the game object",
-}
+LAZY_CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {}  # none today; add one only with its reason
 
 
 @dataclass(frozen=True)

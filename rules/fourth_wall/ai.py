@@ -30,6 +30,7 @@ from collections import Counter
 from typing import Any
 
 from rules.core.errors import IllegalAction
+from rules.core.game import Game
 from rules.core.types import Action
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.content import SYMBOLS
@@ -61,12 +62,6 @@ stops starting them (the engine offers them to players without limit)."""
 AI_FREE_EXCHANGES = 6
 """The AI's own loop guard: it says "done" after this many free Gives/Trades in one window
 (the engine lets players exchange freely, FW-AMB-11)."""
-
-
-def _game() -> Any:
-    from rules.fourth_wall.game import GAME
-
-    return GAME
 
 
 def _symbols_of(eng: Engine, marbles: list[str]) -> Counter[str]:
@@ -157,20 +152,21 @@ def _close_pick(eng: Engine, legal: list[Action]) -> Action:
     return legal[0]
 
 
-def _quick_policy(state: FourthWallState, seat: str, legal: list[Action]) -> Action:
+def _quick_policy(game: Game[Any, Any], state: FourthWallState, seat: str,
+                  legal: list[Action]) -> Action:
     """A cheap answer for follow-up prompts inside a lookahead."""
     eng = Engine(state)
     kind = state.prompts[-1].kind if state.prompts else ""
     if kind == "close_select":
         return _close_pick(eng, legal)
     if kind in ("choose_horror", "blitz_card", "choose_marble") and len(legal) <= 6:
-        return _greedy(state, seat, legal)
-    default = _game().default_action(state, seat)
+        return _greedy(game, state, seat, legal)
+    default = game.default_action(state, seat)
     return default if default is not None and default in legal else legal[0]
 
 
-def _greedy(state: FourthWallState, seat: str, legal: list[Action]) -> Action:
-    game = _game()
+def _greedy(game: Game[Any, Any], state: FourthWallState, seat: str,
+            legal: list[Action]) -> Action:
     best, best_v = legal[0], -1e18
     for a in legal:
         try:
@@ -182,9 +178,8 @@ def _greedy(state: FourthWallState, seat: str, legal: list[Action]) -> Action:
     return best
 
 
-def _rollout(state: FourthWallState, seat: str) -> FourthWallState:
+def _rollout(game: Game[Any, Any], state: FourthWallState, seat: str) -> FourthWallState:
     """Answer `seat`'s own follow-up prompts with the quick policy."""
-    game = _game()
     for _ in range(ROLLOUT_STEPS):
         if game.result(state) is not None or not state.prompts:
             break
@@ -193,7 +188,7 @@ def _rollout(state: FourthWallState, seat: str) -> FourthWallState:
         legal = game.legal_actions(state, seat)
         if not legal:
             break
-        state = game.apply(state, seat, _quick_policy(state, seat, legal)).state
+        state = game.apply(state, seat, _quick_policy(game, state, seat, legal)).state
     return state
 
 
@@ -235,7 +230,8 @@ def _brood_pays(state: FourthWallState) -> bool:
         eng.stage() == "slumber" and scourge_useful and len(st.gates) <= 2)
 
 
-def _prompt_choice(state: FourthWallState, seat: str, legal: list[Action]) -> Action | None:
+def _prompt_choice(game: Game[Any, Any], state: FourthWallState, seat: str,
+                   legal: list[Action]) -> Action | None:
     """Prompt answers settled by a rule of thumb (or None: score them)."""
     eng = Engine(state)
     p = state.prompts[-1]
@@ -271,20 +267,20 @@ def _prompt_choice(state: FourthWallState, seat: str, legal: list[Action]) -> Ac
                 return sum(max(0, n - att[s]) for s, n in eng.defeat_cost(hid).items())
             return max(sc, key=lambda a: (left(a), -legal.index(a)))
     if p.kind == "discard_excess" or p.kind == "lose_choice":
-        return _greedy(state, seat, legal)
+        return _greedy(game, state, seat, legal)
     return None
 
 
-def choose_action(state: FourthWallState, seat: str) -> Action:
-    """The AI's action for `seat` (one of the legal actions)."""
-    game = _game()
+def choose_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> Action:
+    """The AI's action for `seat` (one of `game`'s legal actions). The game object is handed
+    in by `Game.ai_action`, so the AI plays by the game's contract without importing it."""
     legal: list[Action] = game.legal_actions(state, seat)
     if not legal:
         raise IllegalAction("Nothing to do.", rule="CORE-TURN")
     if len(legal) == 1:
         return legal[0]
     if state.prompts and seat in state.prompts[-1].seats:
-        picked = _prompt_choice(state, seat, legal)
+        picked = _prompt_choice(game, state, seat, legal)
         if picked is not None:
             return picked
     if state.phase == "wall" and not state.prompts:
@@ -304,7 +300,7 @@ def choose_action(state: FourthWallState, seat: str) -> Action:
                 after = game.apply(state, seat, a).state
             except IllegalAction:  # pragma: no cover - legal actions apply
                 continue
-            v = _value(_rollout(after, seat), seat)
+            v = _value(_rollout(game, after, seat), seat)
             if a.kind == K.CANCEL:
                 v -= 0.5
         if v > best_v + 1e-9:

@@ -304,7 +304,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         evaluation, for either side in either mode."""
         from rules.fourth_wall.ai import choose_action
 
-        return choose_action(state, seat)
+        return choose_action(state, seat, self)
 
     def summary(self) -> str:
         return (

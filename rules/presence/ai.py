@@ -55,6 +55,7 @@ from collections import Counter
 from typing import Any
 
 from rules.core.errors import IllegalAction
+from rules.core.game import Game
 from rules.core.types import Action
 from rules.presence import actions as K
 from rules.presence.engine import Engine, dump_effects
@@ -93,12 +94,6 @@ INF = 10**6
 _EFFECTS_CACHE: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
 _FAIL = re.compile(r"tries to reveal the secret at position (\d)")
 _DISCARD = re.compile(r"discards the clue card .* beneath position (\d)")
-
-
-def _game() -> Any:
-    from rules.presence.game import GAME
-
-    return GAME
 
 
 def _dicts(effects: Any) -> list[dict[str, Any]]:
@@ -1240,9 +1235,9 @@ def _spirit_prompt(eng: Engine, seat: str, legal: list[Action]) -> Action:
 # ====================================================================== entry point
 
 
-def choose_action(state: PresenceState, seat: str) -> Action:
-    """The AI's action for `seat` (one of the legal actions)."""
-    game = _game()
+def choose_action(state: PresenceState, seat: str, game: Game[Any, Any]) -> Action:
+    """The AI's action for `seat` (one of `game`'s legal actions). The game object is handed
+    in by `Game.ai_action`, so the AI plays by the game's contract without importing it."""
     legal: list[Action] = game.legal_actions(state, seat)
     if not legal:
         raise IllegalAction("Nothing to do.", rule="CORE-TURN")

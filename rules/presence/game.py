@@ -396,11 +396,11 @@ class Presence(Game[PresenceOptions, PresenceState]):
 
         slots = self._slots(state, seat)
         if len(slots) == 1:
-            return choose_action(state, seat)
+            return choose_action(state, seat, self)
         # P-2P-02: the AI plays the character that acts now; before ending the turn it
         # hands the rest of the turn to the later character (never back: no ping-pong).
         actor = self._actor(state, seat)
-        picked = choose_action(state, actor)
+        picked = choose_action(state, actor, self)
         if picked.kind != K.END_TURN:
             return picked
         for other in slots[slots.index(actor) + 1:]:
@@ -409,7 +409,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 continue
             look = state.model_copy(deep=True)
             look.active = other
-            alt = choose_action(look, other)
+            alt = choose_action(look, other, self)
             tagged = Action(kind=alt.kind, params={**alt.params, "as": other})
             if alt.kind != K.END_TURN and tagged in mine:
                 return tagged

@@ -24,11 +24,11 @@ def _play(mode: str, n: int, seed: int, ai_wall: bool = True, ai_team: bool = Tr
         use_ai = ai_wall if seat == st.wall_seat else ai_team
         if use_ai:
             before = st.model_dump_json()
-            action: Action = choose_action(st, seat)
+            action: Action = choose_action(st, seat, GAME)
             if check:
                 assert st.model_dump_json() == before  # never mutates
                 assert action in GAME.legal_actions(st, seat)
-                assert choose_action(st, seat) == action  # deterministic
+                assert choose_action(st, seat, GAME) == action  # deterministic
                 assert GAME.ai_action(st, seat) == action  # wired into the game
         else:
             action = rng.choice(GAME.legal_actions(st, seat))
@@ -66,7 +66,7 @@ def test_ai_closes_a_gate_when_it_can() -> None:
 
     set_hand(st, "i1", "M-C", "M-F", "M-S", "M-C")
     seat = st.investigators[0].seat
-    assert choose_action(st, seat).kind == "close_gate"
+    assert choose_action(st, seat, GAME).kind == "close_gate"
 
 
 def test_ai_defeats_a_horror_it_can_defeat() -> None:
@@ -77,6 +77,6 @@ def test_ai_defeats_a_horror_it_can_defeat() -> None:
     put_horror(st, "H-CULTIST")
     set_hand(st, "i1", "M-C", "M-F", "M-C")
     seat = st.investigators[0].seat
-    a = choose_action(st, seat)
+    a = choose_action(st, seat, GAME)
     assert a.kind == "intervene", a
     assert evaluate(GAME.apply(st, seat, a).state) > evaluate(st)

@@ -241,7 +241,7 @@ def test_FW_VIS_32_windows_skip_who_cannot_act_by_what_the_board_shows() -> None
     assert prompt(st) == "holy_window"
     assert GAME.default_action(st, "s2") == Action(kind="decline")
     assert GAME.describe(st, "s2", Action(kind="decline")).startswith("Continue")
-    assert ai.choose_action(st, "s2") == Action(kind="decline")  # an AI stand-in closes it
+    assert ai.choose_action(st, "s2", GAME) == Action(kind="decline")  # an AI stand-in closes it
     st, _ = answer(st, "decline")
     assert not inv(st, "i1").hand and prompt(st) is None
     al = inv_turn(new_game("alliance", 1, 1), "i1")
@@ -263,7 +263,7 @@ def test_FW_VIS_32_the_holder_still_plays_its_card_and_the_ai_uses_it() -> None:
     st, _ = answer(st, "choose_investigator", inv="i1")
     assert prompt(st) == "holy_window" and st.prompts[-1].seats == ["s2"]
     assert GAME.default_action(st, "s2") == Action(kind="decline")
-    choice = ai.choose_action(st, "s2")
+    choice = ai.choose_action(st, "s2", GAME)
     assert choice.kind == "react" and choice.p("marble") == holy
     st, ev = answer(st, "react", inv="i1", marble=holy)
     assert inv(st, "i1").hand == [c] and "ignores the loss" in " ".join(e.text for e in ev)
@@ -277,7 +277,7 @@ def test_FW_VIS_32_the_holder_still_plays_its_card_and_the_ai_uses_it() -> None:
     assert prompt(st) == "lose_choice"
     default = GAME.default_action(st, "s2")
     assert default is not None and default.kind == "choose_marble"
-    assert ai.choose_action(st, "s2") in GAME.legal_actions(st, "s2")
+    assert ai.choose_action(st, "s2", GAME) in GAME.legal_actions(st, "s2")
 
 
 def test_FW_VIS_32_a_window_stored_by_the_previous_build_still_resolves() -> None:

@@ -56,7 +56,7 @@ def test_FW_AMB_11_free_gives_and_trades_after_a_regroup_have_no_limit() -> None
         st, _ = answer(st, "choose_marble", marble=options(st)[0].p("marble"))
     assert prompt(st) == "free_trade" and "freely" in st.prompts[-1].text
     # The AI, not the engine, stops a machine player looping here.
-    assert ai.choose_action(st, "s2") == act("done")
+    assert ai.choose_action(st, "s2", GAME) == act("done")
     st, _ = answer(st, "done")
     assert prompt(st) is None
 
@@ -87,7 +87,7 @@ def test_FW_ACT_01_close_a_gate_called_off_again_and_again_is_still_offered() ->
         assert st.ap == 2 and len(st.gates) == 3
     assert close in legal(st, "s2")
     # The AI, not the engine, stops starting actions it keeps calling off.
-    assert ai.choose_action(st, "s2").kind not in ("close_gate", "trade")
+    assert ai.choose_action(st, "s2", GAME).kind not in ("close_gate", "trade")
 
 
 def test_FW_PROMPT_18_every_answer_is_offered_even_beyond_25() -> None:

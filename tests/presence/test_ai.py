@@ -21,7 +21,7 @@ MAX_STEPS = 6000
 
 def _policy_action(policy: str, st: PresenceState, seat: str, rng: Rng) -> Action:
     if policy == "ai":
-        return choose_action(st, seat)
+        return choose_action(st, seat, GAME)
     legal = GAME.legal_actions(st, seat)
     return rng.choice(legal) if policy == "random" else legal[0]
 
@@ -37,9 +37,9 @@ def _play(n: int, seed: int, visitors: str = "ai", spirit: str = "ai",
         policy = spirit if seat == st.spirit_seat else visitors
         if check and policy == "ai":
             before = st.model_dump_json() if step % 7 == 0 else ""
-            action = choose_action(st, seat)
+            action = choose_action(st, seat, GAME)
             assert action in GAME.legal_actions(st, seat), (seed, step, action)
-            assert choose_action(st, seat) == action  # deterministic
+            assert choose_action(st, seat, GAME) == action  # deterministic
             if before:
                 assert st.model_dump_json() == before  # never mutates
                 assert GAME.ai_action(st, seat) == action  # wired into the game
@@ -89,10 +89,10 @@ def test_h_l2_visitor_ai_reads_nothing_hidden() -> None:
         if GAME.result(st) is not None:
             break
         seat = sorted(GAME.to_act(st))[0]
-        action = choose_action(st, seat)
+        action = choose_action(st, seat, GAME)
         if seat != st.spirit_seat and st.phase != "setup" and step % 3 == 0:
             alt = _shuffle_hidden(st, rng)
-            assert choose_action(alt, seat) == action, (step, action)
+            assert choose_action(alt, seat, GAME) == action, (step, action)
             checked += 1
         st = GAME.apply(st, seat, action).state
     assert checked > 40
@@ -151,7 +151,7 @@ def test_p_clue_05_ai_discards_a_clue_card_beneath_its_deduced_secret() -> None:
     eng.later(Step(op="discard_clue", args={"seat": "s2", "card": card}))  # PR-03 prompt
     eng.run()
     assert st.prompts and st.prompts[-1].kind == "clue_discard"
-    assert choose_action(st, "s2").p("option") == "4"
+    assert choose_action(st, "s2", GAME).p("option") == "4"
 
 
 def test_p_secret_03_ai_invokes_only_a_sure_secret() -> None:
