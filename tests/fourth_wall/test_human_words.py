@@ -22,3 +22,10 @@ def test_FW_VIS_37_investigators_before_the_keep_have_no_numbers() -> None:
     blob = "\n".join(texts)
     assert not re.search(r"Investigator \d|\bs\d\b", blob), blob[:500]
     assert "the first Investigator" in blob and "The first Investigator is " in blob
+
+
+def test_FW_VIS_37_open_gates_are_counted_in_words() -> None:
+    """"1 Open Gate", never "1 Open Gates" (the count a player reads after a Gate closes)."""
+    from rules.fourth_wall.engine.gates import open_gates
+
+    assert [open_gates(n) for n in (0, 1, 2)] == ["no Open Gate", "1 Open Gate", "2 Open Gates"]

@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from rules.fourth_wall.engine import Engine
 
 
+
+def open_gates(n: int) -> str:
+    """"1 Open Gate", "3 Open Gates", "no Open Gate"."""
+    return "no Open Gate" if n == 0 else f"{n} Open Gate" + ("" if n == 1 else "s")
+
 class Gates:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
@@ -61,7 +66,7 @@ class Gates:
             return
         if st.gate_supply:
             st.gates.append(st.gate_supply.pop())
-        self.emit(f"A Gate opens: {len(st.gates)} Open Gates.", "gate_opened",
+        self.emit(f"A Gate opens: {open_gates(len(st.gates))}.", "gate_opened",
                   gates=len(st.gates))
         if len(st.gates) >= self.max_gates and self.stage_at_least("eye_opens"):
             self.finish("wall", "the fifth Gate opens after An Eye Opens (FW-END-02).")
@@ -74,7 +79,7 @@ class Gates:
             if not st.gates:
                 break
             st.gate_supply.append(st.gates.pop())
-            self.emit(f"A Gate is closed: {len(st.gates)} Open Gates.", "gate_closed",
+            self.emit(f"A Gate is closed: {open_gates(len(st.gates))}.", "gate_closed",
                       gates=len(st.gates))
             if not st.gates:  # FW-END-01
                 self.finish("investigators", "every Gate is closed (FW-END-01).")
