@@ -23,12 +23,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
-from discord.http import handle_message_parameters
-from discord.webhook.async_ import async_context
 
 from bot import limits
 from bot.limits import clip
 from bot.storage import PENDING_TTL, PendingMove
+from cogs.utils.tokens import edit_original, token_webhook
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -168,21 +167,13 @@ class PendingMoves:
         return out
 
     async def _answer(self, row: PendingMove, text: str) -> None:
-        app_id = self.bot.application_id
-        assert app_id is not None  # set at login, before ready
-        webhook = discord.Webhook.from_state(
-            data={"id": app_id, "type": 3, "token": row.token}, state=self.bot._connection)
-        none = discord.AllowedMentions.none()
         if row.answer == "followup":
-            await webhook.send(text, ephemeral=True, allowed_mentions=none)
+            await token_webhook(self.bot, row.token).send(
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
             return
-        # The deferred reply ("thinking…") or the ephemeral menu pressed: edit it, as
-        # `Interaction.edit_original_response` would, and take its buttons away.
-        with handle_message_parameters(content=text, view=None,
-                                       allowed_mentions=none) as params:
-            await async_context.get().edit_original_interaction_response(
-                app_id, row.token, session=webhook.session, proxy=webhook.proxy,
-                proxy_auth=webhook.proxy_auth, payload=params.payload)
+        # The deferred reply ("thinking…") or the ephemeral menu pressed: edit it and take
+        # its buttons away.
+        await edit_original(self.bot, row.token, text)
 
 
 def pending_for(bot: GameBot) -> PendingMoves:

@@ -34,8 +34,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.http import handle_message_parameters
-from discord.webhook.async_ import async_context
 
 from bot import limits, renderpool
 from bot.limits import clip
@@ -43,6 +41,7 @@ from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import answer_error, reply
 from cogs.utils.pending import defer_move, pending_for, pressed_label
+from cogs.utils.tokens import edit_original, token_webhook
 from rules.core import Action, Event, Result
 from rules.core.game import ALT_TEXT_LIMIT, Game, fit_words, strip_rule_ids
 from rules.registry import GAMES
@@ -652,33 +651,18 @@ class PrivateMenus:
             if over:
                 self.refs.pop((gid, seat), None)
 
-    def _app_id(self) -> int:
-        app_id = self.bot.application_id
-        assert app_id is not None  # set at login, before any interaction
-        return app_id
-
-    def _webhook(self, ref: MenuRef) -> discord.Webhook:
-        return discord.Webhook.from_state(
-            data={"id": self._app_id(), "type": 3, "token": ref.token},
-            state=self.bot._connection)
-
     async def _edit(self, ref: MenuRef, text: str, view: discord.ui.View | None) -> None:
-        webhook = self._webhook(ref)
-        none = discord.AllowedMentions.none()
-        if not ref.original:
-            await webhook.edit_message(ref.message_id, content=text, view=view,
-                                       allowed_mentions=none)
+        if ref.original:
+            await edit_original(self.bot, ref.token, text, view)
             return
-        with handle_message_parameters(content=text, view=view,
-                                       allowed_mentions=none) as params:
-            await async_context.get().edit_original_interaction_response(
-                self._app_id(), ref.token, session=webhook.session,
-                proxy=webhook.proxy, proxy_auth=webhook.proxy_auth, payload=params.payload)
+        await token_webhook(self.bot, ref.token).edit_message(
+            ref.message_id, content=text, view=view,
+            allowed_mentions=discord.AllowedMentions.none())
 
     async def _delete(self, ref: MenuRef) -> None:
         """Take away a menu a newer one replaced (best effort: its token may be too old)."""
         try:
-            await self._webhook(ref).delete_message(ref.message_id)
+            await token_webhook(self.bot, ref.token).delete_message(ref.message_id)
         except discord.HTTPException:
             log.info("could not delete a replaced private menu")
 

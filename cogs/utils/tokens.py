@@ -1,0 +1,39 @@
+"""An interaction's token, used after the Interaction object is gone (a restart, a menu that
+follows the game): its webhook, and an edit of its original response.
+
+Discord lets a token edit its messages for 15 minutes; discord.py offers that only on a live
+`Interaction`, so this builds the same request from the token alone.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+
+def token_webhook(bot: GameBot, token: str) -> discord.Webhook:
+    """The interaction webhook of `token` (send follow-ups, edit or delete its messages)."""
+    app_id = bot.application_id
+    assert app_id is not None  # set at login, before any interaction
+    return discord.Webhook.from_state(data={"id": app_id, "type": 3, "token": token},
+                                      state=bot._connection)
+
+
+async def edit_original(bot: GameBot, token: str, text: str,
+                        view: discord.ui.View | None = None) -> None:
+    """Edit `token`'s original response (the deferred reply or the pressed ephemeral menu), as
+    `Interaction.edit_original_response` would; no mentions; `view=None` takes buttons away."""
+    webhook = token_webhook(bot, token)
+    app_id = bot.application_id
+    assert app_id is not None
+    with handle_message_parameters(content=text, view=view,
+                                   allowed_mentions=discord.AllowedMentions.none()) as params:
+        await async_context.get().edit_original_interaction_response(
+            app_id, token, session=webhook.session, proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth, payload=params.payload)
