@@ -42,6 +42,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -1114,3 +1115,28 @@ def hatch(
                 _HATCHES.pop(next(iter(_HATCHES)))
     tile, mask = cached
     img.paste(tile, (x0, y0), mask)
+
+
+# ---- reading a view: a view is JSON, so a field may be missing or of another type ------------
+
+
+def as_int(value: Any, default: int = 0) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value)
+    return default
+
+
+def as_str(value: Any, default: str = "") -> str:
+    return value if isinstance(value, str) else default
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else []

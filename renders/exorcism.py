@@ -49,6 +49,10 @@ from renders.common import (
     Box,
     Colour,
     arrow,
+    as_dict,
+    as_int,
+    as_list,
+    as_str,
     cached_layer,
     chip,
     die,
@@ -286,26 +290,7 @@ class Board:
 # --------------------------------------------------------------------------- reading the view
 
 
-def _i(value: Any, default: int = 0) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value)
-    return default
-
-
-def _s(value: Any, default: str = "") -> str:
-    return value if isinstance(value, str) else default
-
-
-def _d(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _l(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, (list, tuple)) else []
+_i, _s, _d, _l = as_int, as_str, as_dict, as_list  # view readers (renders/common.py)
 
 
 def _name_of(item: Any) -> str:

@@ -34,6 +34,10 @@ from PIL import Image, ImageDraw
 from renders.common import (
     Colour,
     Font,
+    as_dict,
+    as_int,
+    as_list,
+    as_str,
     encode_png,
     fit_font,
     fit_lines,
@@ -102,26 +106,7 @@ class Stat:
 # --------------------------------------------------------------------------- reading
 
 
-def _i(value: Any, default: int = 0) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value)
-    return default
-
-
-def _d(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _l(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _s(value: Any) -> str:
-    return value if isinstance(value, str) else ""
+_i, _s, _d, _l = as_int, as_str, as_dict, as_list  # view readers (renders/common.py)
 
 
 def true_horror(view: Mapping[str, Any]) -> bool:
