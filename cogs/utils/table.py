@@ -1180,7 +1180,7 @@ class Delivery:
         names = await self.names(users)
         awaited = ([] if result is not None else
                    sorted(game.to_act(state), key=lambda s: _seat_index(state, s)))
-        turn = turn_marker(state)
+        turn = game.turn_key(state)
         previous = await self.current_post(record)
         same_decider = (not fresh and previous is not None and result is None
                         and turn == previous.turn and set(awaited) <= set(previous.awaited))
@@ -1395,16 +1395,6 @@ class BoardPost:
                        pinged=[str(s) for s in data["pinged"]])
         except (ValueError, KeyError, TypeError):
             return None
-
-
-def turn_marker(state: Any) -> str:
-    """Which turn the game is in, as far as its state says (round, turn, active seat): a new
-    turn opens a new board post even when the same player takes it (a Solo game reads as one
-    post per turn, not one post edited all game)."""
-    return ".".join(str(getattr(state, name)) for name in TURN_FIELDS if hasattr(state, name))
-
-
-TURN_FIELDS = ("round", "game_turn", "turn_index", "active")
 
 
 @functools.cache

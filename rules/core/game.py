@@ -113,6 +113,13 @@ class Game(ABC, Generic[Opt, S]):
         optional free actions (a Plan "at any time") without the table waiting for them."""
         return seat in self.to_act(state)
 
+    def turn_key(self, state: S) -> str:
+        """Which turn the game is in (e.g. round and active seat): the bot opens a new board
+        post when it changes, even for the same player (a Solo game reads as one post per turn).
+        By default the state's `round`, `game_turn`, `turn_index` and `active` fields, joined."""
+        return ".".join(str(getattr(state, name)) for name in TURN_FIELDS
+                        if hasattr(state, name))
+
     def decision_id(self, state: S, seat: str) -> str:
         """Names the decision `seat` faces now, for stale-button checks.
 
@@ -347,6 +354,10 @@ _RULE_ID = re.compile(r"\s*[\(\[]?\b(?:[A-Z]{1,4}-)+[A-Z0-9]+(?:-[A-Z0-9]+)*\b[\
 def strip_rule_ids(text: str) -> str:
     """`text` without rule ids such as "(P-UPKEEP-02)" (for tables that asked for plain words)."""
     return re.sub(r"\s+([.,;:!?])", r"\1", _RULE_ID.sub("", text)).strip()
+
+
+TURN_FIELDS = ("round", "game_turn", "turn_index", "active")
+"""The state fields `Game.turn_key` reads by default."""
 
 
 def option_title(model: type[BaseModel], name: str) -> str:

@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogs.utils.table import turn_marker
 from demo import AutoTable
 from emulator import DiscordEmulator
 from emulator.records import AttachmentRecord, MessageRecord
@@ -70,7 +69,8 @@ class PostAudit:
         before, after = self.awaited(self.state), self.awaited(state)
         seats_before = self.game.to_act(self.state)
         seats_after = self.game.to_act(state)
-        change = (bool(seats_after - seats_before) or turn_marker(state) != turn_marker(self.state)
+        change = (bool(seats_after - seats_before)
+                  or self.game.turn_key(state) != self.game.turn_key(self.state)
                   or self.game.result(state) is not None)
         self.steps.append(Step(mark, before, after, change))
         self.state = state
