@@ -105,8 +105,9 @@ class AutoTable:
     async def press(self, user: UserRecord, seat: str, action: Action, label: str,
                     decision: str | None = None) -> None:
         """Press `action` the way a player would, with the fewest clicks: on the board post,
-        else in the player's open private menu, else under **My choices** (two clicks).
-        `decision` is the decision's token in custom ids (None: any)."""
+        else on the player's summary DM (its private choices), else in the player's open
+        private menu, else under **My choices** (two clicks). `decision` is the decision's
+        token in custom ids (None: any)."""
         h = action_hash(action)
         record = await self.bot.storage.get_game(self.game_id)
         self._version = record.version if record is not None else -1
@@ -114,6 +115,11 @@ class AutoTable:
         mark = self.emu.mark()
         if await self._press_in(user, board, seat, h, decision, mark, label):
             self.moves.append(Move(user.name, label, "board", action))
+            return
+        dm = self.dm_panel(user, seat, h, decision)
+        if dm is not None and await self._press_in(user, dm, seat, h, decision, mark, label,
+                                                   board=board):
+            self.moves.append(Move(user.name, label, "dm", action))
             return
         menu = self.open_menu(user, seat, h, decision)
         if menu is not None and await self._press_in(user, menu, seat, h, decision, mark,
@@ -129,6 +135,14 @@ class AutoTable:
             return
         raise RuntimeError(f"{user.name} could not find “{label}” among their choices: "
                            f"{menu_res.text}")
+
+    def dm_panel(self, user: UserRecord, seat: str, h: str,
+                 decision: str | None) -> MessageRecord | None:
+        """The user's DM (their summary, kept current) that offers `h` now, if any."""
+        for message in reversed(self.emu.dm_messages(user)):
+            if not message.ephemeral and self._target(message, seat, h, decision) is not None:
+                return message
+        return None
 
     def open_menu(self, user: UserRecord, seat: str, h: str,
                   decision: str | None) -> MessageRecord | None:
@@ -173,7 +187,7 @@ class AutoTable:
         return True
 
     def shares(self) -> dict[str, int]:
-        """How many moves were pressed where: "board", "open menu", "my choices"."""
+        """How many moves were pressed where: "board", "dm", "open menu", "my choices"."""
         out: dict[str, int] = {}
         for move in self.moves:
             out[move.how] = out.get(move.how, 0) + 1

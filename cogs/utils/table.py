@@ -2,7 +2,12 @@
 
 Every choice the engine offers becomes a button or a select built from `legal_actions`: the
 public part of the awaited player's choices (`Game.public_actions`) on the board post itself, one
-click; the rest in a private menu (**My choices**) that follows the game (`PrivateMenus`). Custom
+click; the rest (choices that name hidden cards) on the seat's summary DM, its private control
+panel (`panel_actions`, `Delivery.refresh_summaries`), also one click, at any time: a DM is a
+normal message the bot may edit for as long as the game runs, where an ephemeral menu's token
+dies after 15 minutes. A press there is answered by updating that DM in the interaction's own
+response (`press_in_dm`). Seats without a summary DM (DMs closed) read them in a private menu
+(**My choices**) that follows the game (`PrivateMenus`). Custom
 ids name the game, the seat and the decision the seat faced (`Game.decision_id`), so a press
 from an earlier turn is refused kindly and components keep working after a restart
 (`DynamicItem`s are matched by template, not by a live View).
@@ -298,6 +303,19 @@ def board_actions(game: Game[Any, Any], state: Any, seat: str, awaited: list[str
     return game.public_actions(state, seat)
 
 
+def panel_actions(game: Game[Any, Any], state: Any, seat: str) -> list[Action]:
+    """`seat`'s private choices now, for the buttons on its summary DM (a person plays it):
+    while the game waits for it, every legal action the board post does not offer it. None
+    when it is not awaited (its optional off-turn actions stay a **My choices** press away)."""
+    if game.result(state) is not None:
+        return []
+    awaited = sorted(game.to_act(state), key=lambda s: _seat_index(state, s))
+    if seat not in awaited:
+        return []
+    on_board = {action_hash(a) for a in board_actions(game, state, seat, awaited, {seat: 1})}
+    return [a for a in game.legal_actions(state, seat) if action_hash(a) not in on_board]
+
+
 # ---- the play path ---------------------------------------------------------------------
 
 
@@ -326,6 +344,11 @@ async def current_choice(interaction: discord.Interaction[Any], gid: int, seat: 
         raise TableError("This game is over; nothing more can be played in it.")
     if _decision_token(game.decision_id(state, seat), record.epoch) != decision:
         message = interaction.message
+        if in_dm(interaction):
+            raise TableError("That has moved on: the game changed since these buttons were "
+                             "shown, so nothing was played. This message shows your choices "
+                             "now (it follows every move), or press **My choices** on the "
+                             "newest board post.")
         if message is not None and not message.components:
             # The press raced the board losing its buttons (another move came first).
             raise TableError("That board has moved on — use the latest board post in the "
@@ -335,10 +358,87 @@ async def current_choice(interaction: discord.Interaction[Any], gid: int, seat: 
     return record, game, state
 
 
+def in_dm(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the press came from a seat's summary DM (its private control panel): a normal
+    message in a DM, not an ephemeral menu."""
+    message = interaction.message
+    return (interaction.guild_id is None and message is not None
+            and not message.flags.ephemeral)
+
+
+DM_ANSWER_WITHIN = 2.0
+"""Seconds a DM press waits for its move before acknowledging plainly (Discord allows 3)."""
+
+
+class DmAnswer:
+    """The one answer of a press on a summary DM: the DM updated to the seat's next state in
+    the interaction's own response (UPDATE_MESSAGE, no request of its own), unless the move
+    takes too long, when a plain acknowledgement goes first and the summary refresh edits the
+    DM as after any move."""
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+        self.claimed = False
+        self._late = asyncio.ensure_future(self._acknowledge_late())
+
+    async def _acknowledge_late(self) -> None:
+        await asyncio.sleep(DM_ANSWER_WITHIN)
+        if not self.claimed:
+            self.claimed = True
+            await self.interaction.response.defer()
+
+    def claim(self) -> bool:
+        """True: the caller answers now (nothing acknowledged the press yet)."""
+        if self.claimed:
+            return False
+        self.claimed = True
+        self._late.cancel()
+        return True
+
+    async def close(self) -> None:
+        """Done: a late acknowledgement already under way is waited for, else called off."""
+        if not self.claimed:
+            self.claimed = True
+            self._late.cancel()
+        await asyncio.gather(self._late, return_exceptions=True)
+
+
+async def press_in_dm(interaction: discord.Interaction[Any], gid: int, seat: str,
+                      decision: str, h: str) -> None:
+    """A press on a seat's summary DM: play it, and answer by updating that DM to the seat's
+    summary and choices after the move, in the same request (`Delivery.answer_in_dm`)."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    pending = pending_for(bot)
+    answer = DmAnswer(interaction)
+    try:
+        # Recorded before the answer, like every move (cogs/utils/pending.py); a restart's
+        # news comes as a follow-up, never over the summary.
+        await pending.record(interaction, game_id=gid, what=pressed_label(interaction),
+                             answer="followup")
+        record, game, state = await current_choice(interaction, gid, seat, decision)
+        matches = [a for a in game.legal_actions(state, seat) if action_hash(a) == h]
+        if not matches:
+            raise TableError("That choice is no longer available; this message shows your "
+                             "choices now.")
+        await play(interaction, record, matches[0], expected_version=state.step,
+                   dm_answer=answer)
+        await answer.close()
+        if not interaction.response.is_done():
+            await interaction.response.defer()  # nothing to update: the move still landed
+        pending.played(interaction.token)
+    except Exception as exc:
+        await answer.close()
+        await pending.not_played(interaction.token)
+        await answer_error(interaction, exc)
+
+
 async def press(interaction: discord.Interaction[Any], gid: int, seat: str, decision: str,
                 h: str) -> None:
     """A button or menu press: check it is the presser's and still current, then play it."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
+    if in_dm(interaction):
+        await press_in_dm(interaction, gid, seat, decision, h)
+        return
     try:
         # Recorded before the acknowledgement: a crash from here on still gets the player an
         # answer after the restart (cogs/utils/pending.py).
@@ -373,15 +473,18 @@ async def turn_page(interaction: discord.Interaction[Any], gid: int, seat: str, 
     """More…/Back: another page of `seat`'s choices. An ephemeral menu turns in place; a page
     of the public board comes to the presser alone (the board stays as everyone sees it)."""
     message = interaction.message
-    in_place = message is not None and message.flags.ephemeral
+    dm = in_dm(interaction)
+    in_place = dm or (message is not None and message.flags.ephemeral)
     try:
         if in_place:
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
         record, game, state = await current_choice(interaction, gid, seat, decision)
-        # A menu pages through all the seat's choices; the board's More… through the board's.
-        actions = (game.legal_actions(state, seat) if in_place
+        # A menu pages through all the seat's choices, a DM through its private ones, the
+        # board's More… through the board's.
+        actions = (panel_actions(game, state, seat) if dm
+                   else game.legal_actions(state, seat) if in_place
                    else game.public_actions(state, seat))
         view = action_view(gid, game, state, seat, actions, extras=False, epoch=record.epoch,
                            page=page)
@@ -395,8 +498,9 @@ async def turn_page(interaction: discord.Interaction[Any], gid: int, seat: str, 
 
 
 async def play(interaction: discord.Interaction[Any], record: GameRecord, action: Action,
-               expected_version: int | None = None) -> None:
-    """Apply the interaction user's action and deliver what happened."""
+               expected_version: int | None = None, dm_answer: DmAnswer | None = None) -> None:
+    """Apply the interaction user's action and deliver what happened. `dm_answer`: pressed
+    on the seat's summary DM, which the press's answer updates as soon as the move is stored."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     delivery = delivery_for(bot)
     try:
@@ -406,6 +510,9 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
             result = await bot.tables.act(record.id, interaction.user.id, action,
                                           expected_version=expected_version,
                                           interaction_token=interaction.token)
+            if dm_answer is not None:
+                await delivery.answer_in_dm(dm_answer, result.record, result.state,
+                                            result.seat)
             shown = [await delivery.after_action(result.record, result.state, result.events,
                                                  result.result, actor=result.seat,
                                                  wait_board=False)]
@@ -592,6 +699,8 @@ class PrivateMenus:
         """After a board press: the presser's next choices, if none of them is on the board."""
         if self.live(gid, seat) is not None:
             return  # their open menu shows them already (refreshed with the move)
+        if delivery_for(self.bot).has_panel(gid, seat):
+            return  # their summary DM shows them (refreshed with the move), one click away
         record = await self.bot.storage.get_game(gid)
         if record is None or record.status != "active":
             return
@@ -737,11 +846,15 @@ def _done() -> asyncio.Future[None]:
 
 @dataclass
 class SummaryDM:
-    """The DM holding one seat's private summary, to edit in place when it changes (H-02)."""
+    """The DM holding one seat's private summary, to edit in place when it changes (H-02), and
+    its private choices while the game waits for the seat (its control panel)."""
 
     user_id: int
     message_id: int | None  # None: it could not be sent (DMs closed)
     text: str
+    panel: str | None = ""
+    """What its buttons stand for (`menu_key`; "" none); None: not known (found after a
+    restart), so the next refresh writes them."""
 
 
 # A game in its own channel (a game option `table_channel=channel`, P-DISCORD-03): nobody but
@@ -790,6 +903,34 @@ def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str) -> str |
         return None
     text = f"{summary_head(game, gid)}{game.seat_label(state, seat)}**.\n{summary}"
     return clip(text, limits.CONTENT)
+
+
+PANEL_MARK = "\n\n**Your move:** "
+"""Where a summary DM's own words end and its private choices' question begins."""
+
+
+def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
+               last: str | None = None) -> tuple[str, discord.ui.View | None, str] | None:
+    """`seat`'s summary DM now: its words, its components (the seat's private choices while
+    the game waits for it, else none) and what they stand for (`SummaryDM.panel`). None while
+    the seat holds nothing hidden and has no DM yet; with one (`last`, its words), the summary
+    it last showed stays, as the record of what the seat held."""
+    base = summary_text(game, record.id, state, seat)
+    if base is None:
+        if last is None:
+            return None
+        base = last.split(PANEL_MARK, 1)[0]
+    actions = panel_actions(game, state, seat)
+    if not actions:
+        return base, None, ""
+    # Only this seat reads it: the question may name its hidden cards, like its menu.
+    question = game.prompt_text(state, seat) or "choose below."
+    if is_guided(record, game) and (hint := game.guide_text(state, seat, private=True)):
+        question = f"{question}\n{'' if game.plain_words(state) else '💡 '}{hint}"
+    view = action_view(record.id, game, state, seat, actions, extras=False,
+                       epoch=record.epoch)
+    return (clip(base + PANEL_MARK + question, limits.CONTENT), view,
+            menu_key(game, state, seat, record.epoch, actions))
 
 
 class Delivery:
@@ -940,50 +1081,91 @@ class Delivery:
 
     async def send_summary(self, record: GameRecord, state: Any, seat: str,
                            user_id: int) -> bool:
-        """Deal: DM `seat` its private summary as a new message and keep it current from
-        now on. False if the DM could not be sent (DMs closed)."""
-        text = summary_text(game_of(record), record.id, state, seat)
-        if text is None:
+        """Deal: DM `seat` its private summary (with its private choices, when the game
+        starts by waiting for them) as a new message and keep it current from now on. False
+        if the DM could not be sent (DMs closed)."""
+        now = summary_dm(record, game_of(record), state, seat)
+        if now is None:
             return True
-        message = await self._send(user_id, text)
+        text, view, panel = now
+        message = await self._send(user_id, text, view)
         self._summaries[(record.id, seat)] = SummaryDM(
-            user_id, message.id if message else None, text)
+            user_id, message.id if message else None, text, panel)
         return message is not None
+
+    def has_panel(self, gid: int, seat: str) -> bool:
+        """Whether `seat`'s summary DM carries its private choices now (as last written)."""
+        known = self._summaries.get((gid, seat))
+        return known is not None and known.message_id is not None and bool(known.panel)
+
+    def has_summary_dm(self, gid: int, seat: str) -> bool:
+        """Whether `seat` has a summary DM this process can write to (its DMs are open)."""
+        known = self._summaries.get((gid, seat))
+        return known is not None and known.message_id is not None
 
     async def refresh_summaries(self, record: GameRecord, state: Any,
                                 users: dict[str, int | None]) -> None:
-        """H-02: the summary DM of every seat whose private summary changed is edited in
-        place (a new one is sent only when there is none to edit)."""
+        """H-02: the summary DM of every seat whose private summary or private choices changed
+        is edited in place (a new one is sent only when there is none to edit). Its buttons
+        change with the words, so they cost no edit of their own unless only they changed
+        (the game comes to wait for the seat's private choices, or stops waiting)."""
         game = game_of(record)
         for seat, user_id in users.items():
             if not user_id:
                 continue
-            text = summary_text(game, record.id, state, seat)
             known = self._summaries.get((record.id, seat))
             if known is None or known.user_id != user_id:
                 # Looked up once per seat and process; "none" is remembered too.
                 known = (await self._find_summary(game, record.id, user_id)
                          or SummaryDM(user_id, None, ""))
                 self._summaries[(record.id, seat)] = known
-            if text is None:
-                # Nothing hidden now (often: the game is over): the last summary stays as
-                # the record of what the seat held.
-                continue
-            if known.text == text:
+            now = summary_dm(record, game, state, seat,
+                             known.text if known.message_id is not None else None)
+            if now is None:
+                continue  # nothing hidden, and no DM to take buttons off
+            text, view, panel = now
+            if known.text == text and known.panel == panel:
                 continue
             message_id: int | None = None
             if known.message_id is not None:
                 try:
                     channel = await self._dm_channel(user_id)
-                    await channel.get_partial_message(known.message_id).edit(content=text)
+                    # `view=None` takes away buttons the game no longer waits for.
+                    await channel.get_partial_message(known.message_id).edit(content=text,
+                                                                             view=view)
                     message_id = known.message_id
                 except discord.HTTPException:
                     log.info("game %s: could not edit the summary DM of %s; sending anew",
                              record.id, seat)
             if message_id is None:
-                message = await self._send(user_id, text)
+                if summary_text(game, record.id, state, seat) is None:
+                    continue  # nothing hidden: no new DM just for buttons
+                message = await self._send(user_id, text, view)
                 message_id = message.id if message else None
-            self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text)
+            self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text, panel)
+
+    async def answer_in_dm(self, answer: DmAnswer, record: GameRecord, state: Any,
+                           seat: str) -> None:
+        """A move pressed on `seat`'s summary DM is stored: answer the press by updating that
+        DM to the seat's summary and choices now, in the interaction's response (no request of
+        its own; the summary refresh after the move then finds nothing to change)."""
+        interaction = answer.interaction
+        message = interaction.message
+        if message is None:
+            return
+        now = summary_dm(record, game_of(record), state, seat, message.content)
+        if now is None or not answer.claim():
+            return
+        text, view, panel = now
+        try:
+            await interaction.response.edit_message(
+                content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("game %s: could not update the summary DM of %s in the press's answer",
+                     record.id, seat)
+            return
+        self._summaries[(record.id, seat)] = SummaryDM(interaction.user.id, message.id, text,
+                                                       panel)
 
     async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
         """The DM channel with `user_id`: opened once per user and process (one request), then
@@ -995,9 +1177,12 @@ class Delivery:
             known = self._dm_channels[user_id] = channel.id
         return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
 
-    async def _send(self, user_id: int, text: str) -> discord.Message | None:
+    async def _send(self, user_id: int, text: str,
+                    view: discord.ui.View | None = None) -> discord.Message | None:
         try:
             channel = await self._dm_channel(user_id)
+            if view is not None:
+                return await channel.send(clip(text, limits.CONTENT), view=view)
             return await channel.send(clip(text, limits.CONTENT))
         except (discord.Forbidden, discord.NotFound):
             return None
@@ -1012,7 +1197,9 @@ class Delivery:
             async for message in channel.history(limit=25):
                 if me is not None and message.author.id == me.id \
                         and message.content.startswith(head):
-                    return SummaryDM(user_id, message.id, message.content)
+                    # Its buttons are not read back: the next refresh writes the current ones.
+                    return SummaryDM(user_id, message.id, message.content,
+                                     None if message.components else "")
         except discord.HTTPException:
             log.info("could not read the DMs of %s for game %s", user_id, gid)
         return None
@@ -1145,6 +1332,8 @@ class Delivery:
                     if channel is None:
                         continue
                     users = await self.bot.tables.users_of(record.id)
+                    # The summary DMs (and their private choices) missed those moves too.
+                    await self.refresh_summaries(record, state, users)
                     game = game_of(record)
                     # A new post, not an edit: the restart notice heads its own post, and the
                     # moves it repeats are not mixed into the lines the table already read.
@@ -1232,8 +1421,9 @@ class Delivery:
                 if seat in post.pinged and users.get(seat):
                     text = f"{text} <@{users[seat]}>"
                 doing.append(text if plain else f"⏳ {text}")
-            footer = "\n".join(doing + guide_lines(record, game, state, post.awaited, users,
-                                                    plain))
+            footer = "\n".join(doing + self.dm_lines(record, game, state, post.awaited,
+                                                      users, names, plain)
+                               + guide_lines(record, game, state, post.awaited, users, plain))
             caption = game.board_caption(state)
         # The game's presentation hook may quieten the lines (e.g. True Horror, P-HORROR); a
         # table that asked for plain words reads no rule ids anywhere in the post.
@@ -1252,6 +1442,20 @@ class Delivery:
             body.pop(0)
             dropped += 1
         return clip(content, limits.CONTENT)
+
+    def dm_lines(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                 awaited: list[str], users: dict[str, int | None], names: dict[str, str],
+                 plain: bool) -> list[str]:
+        """Where the awaited players find their private choices: their summary DM. Said of
+        every awaited player who has one (their DMs are open and the game deals them
+        something hidden), whatever they hold and whatever they may do now, so the line
+        tells the table nothing it does not know (whose DMs are closed is said openly)."""
+        who = [names.get(seat) or game.seat_label(state, seat) for seat in awaited
+               if users.get(seat) and self.has_summary_dm(record.id, seat)]
+        if not who:
+            return []
+        return [f"{'' if plain else '📬 '}{', '.join(who)}: your private choices are in "
+                "your DMs."]
 
     def board_components(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          awaited: list[str], result: Result | None,

@@ -24,7 +24,7 @@ from rules.presence.content import default_pack
 from rules.presence.engine import Engine
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
-from tests.e2e.clicks import PRESENCE_PRIVATE, check_clicks
+from tests.e2e.clicks import check_clicks
 from tests.e2e.conftest import Table
 from tests.e2e.posting import PostAudit, versions
 from tests.presence.test_leaks import (
@@ -157,7 +157,7 @@ async def test_p_discord_whole_4_player_game_keeps_every_secret_out_of_the_threa
     _, boards_posted, _ = posts.check_all(table.emu, auto.thread())
     assert boards_posted < moves // 2  # the same decider's moves edit one post (#13)
     # One click a move (issue #14); cards in hand stay private (H-02, H-06, H-17)
-    check_clicks(auto, "presence session", private_at_most=PRESENCE_PRIVATE)
+    check_clicks(auto, "presence session")
     assert final.reason in thread[-1].content
     assert table.emu.unknown_routes == []
 
