@@ -42,8 +42,9 @@ comes when the decision passes to someone else, and it pings only whoever must d
 that message is kept up to date. Keep DMs from the server open; **My hand** or `/game hand` \
 shows the same thing if they are closed.
 **Buttons.** When it is your choice and nothing in it is secret, the buttons are on the board \
-post. Otherwise press **My choices**: only you see your buttons. **Full board** shows the \
-whole picture, only to you.
+post. Choices that show your hidden cards are buttons on that DM while the game waits for you: \
+one press plays, however long the game runs. With DMs closed, press **My choices** on the \
+board: only you see your buttons. **Full board** shows the whole picture, only to you.
 **Commands.** Each game has a command group named after it (`/exorcism`, `/fourthwall`, \
 `/presence`) whose commands offer exactly your legal options as you type. In every game \
 `end` ends your turn, `answer` answers what the game asks you, `rules` finds a rule, `nudge` \

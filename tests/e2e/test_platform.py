@@ -120,10 +120,30 @@ async def test_an_open_private_menu_follows_the_game(table: Table) -> None:
     assert not table.emu.message(again.messages[-1].id).deleted
 
 
-async def test_a_board_press_that_leaves_only_private_choices_opens_the_menu(
+async def test_a_board_press_that_leaves_only_private_choices_puts_them_on_the_dm(
         table: Table) -> None:
-    """Issue #14: after Alice's public Wager, her next choices name cards in her hand; the
-    menu comes to her at once (only she sees it), so her next move is one click too."""
+    """Issue #14: after Alice's public Wager, her next choices name cards in her hand; they
+    come as buttons on her summary DM (no menu opens: nothing is left behind in the thread),
+    so her next move is one press too, answered by updating that DM."""
+    await _started(table)
+    res = await table.click(table.alice, table.board(), label="Wager 1")
+    await res.wait_done()
+    await table.emu.settle()
+    assert [m for m in res.followups if not m.deleted] == []
+    [dm] = [m for m in table.emu.dm_messages(table.alice) if _hc_buttons(m)]
+    assert "Your hand:" in dm.content and "Wager" not in json.dumps(dm.components)
+    played = await table.click(table.alice, dm, _hc_buttons(dm)[0])
+    await played.wait_done()
+    assert not played.errors and played.callback_type == 7  # UPDATE_MESSAGE: the DM itself
+    assert not played.followup_ids
+    assert _hc_buttons(table.emu.message(dm.id)) == []  # nothing more waits for her
+
+
+async def test_a_board_press_that_leaves_only_private_choices_opens_the_menu_if_dms_closed(
+        table: Table) -> None:
+    """Issue #14: Alice's DMs are closed, so after her public Wager the menu of her private
+    choices comes to her at once (only she sees it): her next move is one click too."""
+    table.alice.dms_open = False
     await _started(table)
     res = await table.click(table.alice, table.board(), label="Wager 1")
     await res.wait_done()

@@ -5,7 +5,8 @@ texts — is audited against what each reader was allowed to know when it was se
 What is hidden comes from each game itself: `public_secrets(state)` (names, and ids turned into
 the names a message would print), taken after every move. A message may name a hidden thing
 only if its readers know it: everyone for a thread post (the public view), the one seat for a
-DM or an ephemeral answer (that seat's view, private summary and choice labels, then or at any
+DM (its buttons too: a summary DM carries its seat's private choices, issue #14) or an ephemeral
+answer (that seat's view, private summary and choice labels, then or at any
 earlier point: nobody forgets what they were shown, and the choices a player opened just before
 a move are judged after it). Names that were ever public stay allowed (a second copy of a card
 cannot be told apart by name). Each line of a message is judged when it first appeared in it: a
@@ -431,6 +432,47 @@ async def test_secrets_audit_catches_a_planted_leak(table: Table,
     _, _, allowed, failures = audit.check()
     assert allowed > 0  # the Wall player's own DM names it
     assert len(failures) == 1 and wall_name in failures[0] and "everyone" in failures[0]
+
+
+async def test_secrets_audit_reads_dm_buttons_as_seen_by_their_seat_alone(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A summary DM carries its seat's private choices as buttons (issue #14): their labels are
+    audited as read by that seat alone. The Wall player's own panel may name the Horrors in its
+    hand; the same names on a button in an Investigator's DM are caught (FW-VIS-15), and so is
+    the Wall card there (FW-VIS-12)."""
+    assert table.bot is not None
+    _stub_pictures(monkeypatch)
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob, table.carol])
+    await auto.open("fourth_wall", "conflict")
+    audit = Audit(table, GAMES["fourth_wall"], auto.game_id)
+    await audit.begin()
+    state: Any = await table.bot.tables.state(auto.game_id)
+    from rules.fourth_wall.engine import Engine
+    eng = Engine(state)
+    wall_name = eng.wall().name
+    horror = eng.horror_name(state.wall_hand[0])
+    users = await table.bot.tables.users_of(auto.game_id)
+    wall_user = users[state.wall_seat]
+    other = next(u for s, u in users.items() if s != state.wall_seat and u)
+    clean = audit.check()[3]
+    assert clean == []
+
+    async def dm_with_button(user_id: int | None, text: str, label: str) -> None:
+        assert table.bot is not None and user_id is not None
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(label=label, custom_id=f"planted:{user_id}:{label}"))
+        channel = await table.bot.create_dm(discord.Object(id=user_id))
+        await channel.send(text, view=view)
+
+    await dm_with_button(wall_user, "Your move:", f"Manifest {horror}")  # its own hand
+    await dm_with_button(other, "Your move:", f"Manifest {horror}")  # not theirs
+    await dm_with_button(other, "Your move:", f"Accuse {wall_name}")
+    await table.emu.settle()
+    _, _, _, failures = audit.check()
+    assert len(failures) == 2, failures
+    assert all(f" shown to {other}:" in f for f in failures)
+    assert any(horror in f for f in failures) and any(wall_name in f for f in failures)
 
 
 async def test_secrets_audit_judges_each_line_of_an_edited_post_when_it_appeared(
