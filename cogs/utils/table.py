@@ -909,12 +909,32 @@ PANEL_MARK = "\n\n**Your move:** "
 """Where a summary DM's own words end and its private choices' question begins."""
 
 
+@dataclass
+class SummaryNow:
+    """What `seat`'s summary DM should show now (`summary_dm`)."""
+
+    text: str
+    panel: str
+    """What its buttons stand for (`menu_key` of its private choices; "" none)."""
+    actions: list[Action]
+    record: GameRecord
+    game: Game[Any, Any]
+    state: Any
+    seat: str
+
+    def view(self) -> discord.ui.View | None:
+        """Its buttons (built only when the DM is written: most refreshes change nothing)."""
+        if not self.actions:
+            return None
+        return action_view(self.record.id, self.game, self.state, self.seat, self.actions,
+                           extras=False, epoch=self.record.epoch)
+
+
 def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
-               last: str | None = None) -> tuple[str, discord.ui.View | None, str] | None:
-    """`seat`'s summary DM now: its words, its components (the seat's private choices while
-    the game waits for it, else none) and what they stand for (`SummaryDM.panel`). None while
-    the seat holds nothing hidden and has no DM yet; with one (`last`, its words), the summary
-    it last showed stays, as the record of what the seat held."""
+               last: str | None = None) -> SummaryNow | None:
+    """`seat`'s summary DM now: its words and its private choices while the game waits for
+    them (none otherwise). None while the seat holds nothing hidden and has no DM yet; with one
+    (`last`, its words), the summary it last showed stays, as the record of what it held."""
     base = summary_text(game, record.id, state, seat)
     if base is None:
         if last is None:
@@ -922,15 +942,14 @@ def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
         base = last.split(PANEL_MARK, 1)[0]
     actions = panel_actions(game, state, seat)
     if not actions:
-        return base, None, ""
+        return SummaryNow(base, "", [], record, game, state, seat)
     # Only this seat reads it: the question may name its hidden cards, like its menu.
     question = game.prompt_text(state, seat) or "choose below."
     if is_guided(record, game) and (hint := game.guide_text(state, seat, private=True)):
         question = f"{question}\n{'' if game.plain_words(state) else '💡 '}{hint}"
-    view = action_view(record.id, game, state, seat, actions, extras=False,
-                       epoch=record.epoch)
-    return (clip(base + PANEL_MARK + question, limits.CONTENT), view,
-            menu_key(game, state, seat, record.epoch, actions))
+    return SummaryNow(clip(base + PANEL_MARK + question, limits.CONTENT),
+                      menu_key(game, state, seat, record.epoch, actions), actions, record, game,
+                      state, seat)
 
 
 class Delivery:
@@ -1087,10 +1106,9 @@ class Delivery:
         now = summary_dm(record, game_of(record), state, seat)
         if now is None:
             return True
-        text, view, panel = now
-        message = await self._send(user_id, text, view)
+        message = await self._send(user_id, now.text, now.view())
         self._summaries[(record.id, seat)] = SummaryDM(
-            user_id, message.id if message else None, text, panel)
+            user_id, message.id if message else None, now.text, now.panel)
         return message is not None
 
     def has_panel(self, gid: int, seat: str) -> bool:
@@ -1123,9 +1141,10 @@ class Delivery:
                              known.text if known.message_id is not None else None)
             if now is None:
                 continue  # nothing hidden, and no DM to take buttons off
-            text, view, panel = now
+            text, panel, view = now.text, now.panel, None
             if known.text == text and known.panel == panel:
                 continue
+            view = now.view()
             message_id: int | None = None
             if known.message_id is not None:
                 try:
@@ -1154,18 +1173,20 @@ class Delivery:
         if message is None:
             return
         now = summary_dm(record, game_of(record), state, seat, message.content)
-        if now is None or not answer.claim():
+        if now is None:
             return
-        text, view, panel = now
+        view = now.view()
+        if not answer.claim():
+            return
         try:
             await interaction.response.edit_message(
-                content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
+                content=now.text, view=view, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.info("game %s: could not update the summary DM of %s in the press's answer",
                      record.id, seat)
             return
-        self._summaries[(record.id, seat)] = SummaryDM(interaction.user.id, message.id, text,
-                                                       panel)
+        self._summaries[(record.id, seat)] = SummaryDM(interaction.user.id, message.id,
+                                                       now.text, now.panel)
 
     async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
         """The DM channel with `user_id`: opened once per user and process (one request), then

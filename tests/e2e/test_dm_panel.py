@@ -84,9 +84,9 @@ async def _expected_dm(auto: AutoTable, seat: str) -> tuple[str, list[str]]:
     state = await auto.bot.tables.state(auto.game_id)
     now = summary_dm(record, FW, state, seat)
     assert now is not None
-    text, view, _ = now
+    view = now.view()
     ids = [str(getattr(item, "custom_id", "")) for item in view.children] if view else []
-    return text, ids
+    return now.text, ids
 
 
 async def test_issue14_hidden_hand_play_is_one_press_on_the_dm_answered_by_updating_it(
