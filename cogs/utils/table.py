@@ -406,7 +406,12 @@ class DmAnswer:
 async def press_in_dm(interaction: discord.Interaction[Any], gid: int, seat: str,
                       decision: str, h: str) -> None:
     """A press on a seat's summary DM: play it, and answer by updating that DM to the seat's
-    summary and choices after the move, in the same request (`Delivery.answer_in_dm`)."""
+    summary and choices after the move, in the same request (`Delivery.answer_in_dm`).
+
+    The answer waits for the move to be stored (2 s at most, `DmAnswer`), so a crash in those
+    milliseconds leaves the press unacknowledged ("This interaction failed") and its pending
+    row unanswerable; the restarted bot's catch-up then rewrites the DM to the game as stored,
+    which is the player's answer."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     pending = pending_for(bot)
     answer = DmAnswer(interaction)

@@ -124,6 +124,9 @@ async def test_issue14_hidden_hand_play_is_one_press_on_the_dm_answered_by_updat
     assert now.step > version
     assert res.callback_type == UPDATE_MESSAGE and res.source_message_id == panel.id
     assert not res.followup_ids and not res.errors
+    # Discord sends a DM press with the user, no member and no server.
+    assert "user" in res.payload and "member" not in res.payload
+    assert "guild_id" not in res.payload and res.guild_id is None
     text, ids = await _expected_dm(auto, seat)
     assert panel.content == text and panel.custom_ids == ids
     assert (res.callback_data or {}).get("content") == text
