@@ -840,6 +840,10 @@ class Lobby(commands.Cog):
             await delivery.dm(old.id, f"Your seat ({label}) in **{game.title}** (game "
                               f"#{record.id}) was handed to {new.display_name}. Thanks for "
                               "playing!")
+            # The seat's summary DM (and its private choices) moves to the new player now,
+            # and the old player's loses its buttons.
+            await delivery.refresh_summaries(res.record, res.state,
+                                             await self.bot.tables.users_of(record.id))
             if channel is not None:
                 note = "" if ok else " " + _closed_dm_text(f"<@{new.id}>")
                 await channel.send(clip(f"<@{new.id}> takes over **{label}** from <@{old.id}>."

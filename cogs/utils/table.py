@@ -1137,6 +1137,16 @@ class Delivery:
             if not user_id:
                 continue
             known = self._summaries.get((record.id, seat))
+            if known is not None and known.user_id != user_id and known.panel != "" \
+                    and known.message_id is not None:
+                # The seat changed hands (`/game replace`): its old player's DM keeps the
+                # summary they had, not buttons they may no longer press.
+                try:
+                    old = await self._dm_channel(known.user_id)
+                    await old.get_partial_message(known.message_id).edit(view=None)
+                except discord.HTTPException:
+                    log.info("game %s: could not take the buttons off a replaced player's DM",
+                             record.id)
             if known is None or known.user_id != user_id:
                 # Looked up once per seat and process; "none" is remembered too.
                 known = (await self._find_summary(game, record.id, user_id)

@@ -231,3 +231,37 @@ async def test_issue14_closed_dms_fall_back_to_my_choices_and_the_board_line_tel
             checked[panel] += 1
     assert checked[True] and checked[False], checked
     assert users[carol_seat] is not None
+
+
+async def test_issue14_a_replaced_seat_takes_its_dm_buttons_to_the_new_player(
+        table: Table) -> None:
+    """High Card (tests/tinygame.py): every seat plays a card from its hand at once, from its
+    DM. Bob's seat goes to Dave mid-prompt: Bob's DM loses its buttons (he may no longer press
+    them), Dave gets the seat's summary DM with them and plays with one press."""
+    dave = table.emu.create_user("dave")
+    table.emu.add_member(table.guild, dave)
+    await table.lobby(players=(table.bob, table.carol), options="rounds=2")
+    await table.slash(table.alice, table.thread(), "game start")
+    gid = await table.game_id()
+    await table.click(table.alice, table.board(), label="Wager 1")
+    await table.emu.settle()
+
+    def cards(user: UserRecord) -> list[MessageRecord]:
+        return [m for m in table.emu.dm_messages(user)
+                if any(c.startswith(f"hb:a:{gid}:") for c in m.custom_ids)]
+
+    [bobs] = cards(table.bob)
+    assert cards(table.alice) and cards(table.carol) and "Your hand:" in bobs.content
+    res = await table.slash(table.alice, table.thread(), "game replace", old=table.bob,
+                            new=dave)
+    assert "now plays" in res.text
+    assert cards(table.bob) == [] and "Your hand:" in table.emu.message(bobs.id).content
+    [daves] = cards(dave)
+    assert "Your hand:" in daves.content
+    assert table.bot is not None
+    before = (await table.bot.tables.state(gid)).step
+    played = await table.click(dave, daves, next(c for c in daves.custom_ids
+                                                 if c.startswith("hb:a:")))
+    assert played.callback_type == UPDATE_MESSAGE and not played.errors
+    assert (await table.bot.tables.state(gid)).step == before + 1
+    assert cards(dave) == []  # nothing more waits for him this round
