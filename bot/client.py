@@ -313,6 +313,8 @@ def build_bot(
 # ---- a start that explains itself ----------------------------------------------------------------
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
 PORTAL = "the Bot page of your application at https://discord.com/developers/applications"
+DISCORD_API = "https://discord.com/api/v10"
+"""Where the bot reaches Discord unless DISCORD_API_BASE says otherwise."""
 
 
 def token_problem(token: str) -> str | None:
@@ -424,7 +426,8 @@ def explain_startup_failure(exc: BaseException, settings: Settings, *,
 
     `stage` is what was being done: "database" (opening storage) or "discord" (logging in)."""
     chain = _walk(exc)
-    api = yarl.URL(settings.discord_api_base or discord.http.Route.BASE)
+    # Not Route.BASE: an in-process bot pointed at the emulator rewrites that class attribute.
+    api = yarl.URL(settings.discord_api_base or DISCORD_API)
     if stage == "database":
         return _database_failure(chain, settings)
     for error in chain:
