@@ -360,7 +360,10 @@ class Table:
     seat_users: dict[str, UserRecord] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     style: str = "type"
-    """How the players move: `type` (slash commands) or `press` (the board's buttons)."""
+    """How the players move: `type` (slash commands) or `press` (the board's buttons, and
+    those of the private menu the bot offers a presser whose next choices are private)."""
+    menus: dict[str, MessageRecord] = field(default_factory=dict)
+    """Each seat's private menu, as the bot last offered it (it follows the game)."""
 
     async def open(self) -> None:
         res = await self.emu.slash(self.users[0], self.channel, "game new",
@@ -402,6 +405,10 @@ class Table:
             await res.wait_callback(timeout=30)
             board_at = await asyncio.wait_for(posted, 30)
             await res.wait_done(timeout=30)
+            prefix = f"hb:a:{self.game_id}:{seat}:"
+            for msg in res.messages:
+                if msg.ephemeral and any(c.startswith(prefix) for c in msg.custom_ids):
+                    self.menus[seat] = msg
         except Exception as exc:  # a failed move is counted and reported, not fatal
             posted.cancel()
             self.failures.append(f"{self.name}/{self.mode} {action.kind}: {exc}")
@@ -411,17 +418,22 @@ class Table:
 
     async def _send(self, user: UserRecord, seat: str, action: Action) -> tuple[Any, str]:
         """Type the move as its slash command, or press its button on the board: `press`
-        players press whenever the board offers the move (as the design expects most players
-        to), `type` players type whenever a command covers it."""
+        players press whenever the board, or the private menu the bot offered them, offers the
+        move (as the design expects most players to), `type` players type whenever a command
+        covers it."""
         group, families = self.commands[self.name]
         family = next((f for f in families if action.kind in f.kinds), None)
         h = action_hash(action)
         if self.style == "press" or family is None:
             board = self.stamps.latest.get(self.thread_id)
+            menu = self.menus.get(seat) if self.style == "press" else None
             prefix = f"hb:a:{self.game_id}:{seat}:"
-            for cid in board.custom_ids if board is not None else []:
-                if cid.startswith(prefix) and cid.endswith(h):
-                    return await self.emu.click(user, board, cid), "button"  # type: ignore[arg-type]
+            for where in (board, menu):
+                if where is None or where.deleted:
+                    continue
+                for cid in where.custom_ids:
+                    if cid.startswith(prefix) and cid.endswith(h):
+                        return await self.emu.click(user, where, cid), "button"  # type: ignore[arg-type]
         if family is not None:
             res = await self.emu.slash(user, self.thread_id, f"{group} {family.name}",
                                        {"choice": h})
