@@ -30,6 +30,11 @@ class HeldAnswer:
         self.interaction = interaction
         self.thinking = thinking
         self._firing = False
+        # The bot's fallback for presses nobody answers (`GameBot.on_interaction`) leaves
+        # this one alone: it is answered, by its taker or by the deferral.
+        interaction.extras["held"] = self
+        self._book = held_answers(interaction.client)
+        self._book.add(self)
         self._timer: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
             self._defer_later(grace), name=f"defer-{interaction.id}")
 
@@ -54,6 +59,7 @@ class HeldAnswer:
         called off). False: the interaction was deferred (that request has completed), so
         the result goes out as a follow-up or an edit."""
         timer, self._timer = self._timer, None
+        self._book.discard(self)
         if timer is None:
             return False
         if not self._firing:
@@ -73,3 +79,20 @@ class HeldAnswer:
                     await self.interaction.response.defer(ephemeral=True, thinking=True)
                 else:
                     await self.interaction.response.defer()
+
+
+def held_answers(bot: Any) -> set[HeldAnswer]:
+    """The answers `bot` holds open now."""
+    book: set[HeldAnswer] | None = getattr(bot, "_held_answers", None)
+    if book is None:
+        book = set()
+        bot._held_answers = book
+    return book
+
+
+async def settle_held_answers(bot: Any) -> None:
+    """Before the bot closes: defer every answer it holds, so the moves in flight are
+    acknowledged and the next process can answer them by token (cogs/utils/pending.py)."""
+    held = list(held_answers(bot))
+    if held:
+        await asyncio.gather(*(h.settle() for h in held), return_exceptions=True)

@@ -86,6 +86,9 @@ class BotProcess:
             "LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT),
             # One heartbeat file per process (`python -m bot health`), not the shared default.
             "HEALTH_FILE": str(self.logdir / "health.json"),
+            # Every other process acknowledges each move at once (as a slow move is), the
+            # others answer a quick move with its result: kills land on both ways.
+            "ANSWER_GRACE": "0" if self.generation % 2 else "1.0",
         })
         return env
 
