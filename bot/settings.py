@@ -46,7 +46,7 @@ class Settings(BaseSettings):
         default=12.0, gt=0, description="Hours before an awaited player is first nudged by DM."
     )
     answer_grace: float = Field(
-        default=1.0, ge=0, le=1.2,
+        default=0.25, ge=0, le=1.2,
         description="Seconds a move's interaction waits for its result to be its first answer "
         "(one request) before it is deferred (two: Discord allows 3 s in all).",
     )
