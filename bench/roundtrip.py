@@ -360,7 +360,12 @@ class Table:
     seat_users: dict[str, UserRecord] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     style: str = "type"
-    """How the players move: `type` (slash commands) or `press` (the board's buttons)."""
+    """How the players move: `type` (slash commands) or `press` (the board's buttons, and
+    those of the private menu the bot offers a presser whose next choices are private)."""
+    presses: dict[str, Any] = field(default_factory=dict)
+    """Each seat's last press: the private menu the bot may offer with it follows the game."""
+    menus: dict[str, MessageRecord] = field(default_factory=dict)
+    """Each seat's private menu, once offered."""
 
     async def open(self) -> None:
         res = await self.emu.slash(self.users[0], self.channel, "game new",
@@ -402,6 +407,8 @@ class Table:
             await res.wait_callback(timeout=30)
             board_at = await asyncio.wait_for(posted, 30)
             await res.wait_done(timeout=30)
+            if how == "button":
+                self.presses[seat] = res  # the menu it may bring follows the answer
         except Exception as exc:  # a failed move is counted and reported, not fatal
             posted.cancel()
             self.failures.append(f"{self.name}/{self.mode} {action.kind}: {exc}")
@@ -409,19 +416,40 @@ class Table:
         assert res.latency is not None
         return Sample(self.name, how, res.latency, board_at - res.created_at, res.created_at)
 
+    def _menu(self, seat: str) -> MessageRecord | None:
+        """The private menu the bot offered `seat` (or kept following its presses), if any."""
+        res = self.presses.get(seat)
+        mine = (f"hb:a:{self.game_id}:{seat}:", f"hb:s:{self.game_id}:{seat}:")
+        for msg in reversed(res.messages if res is not None else []):
+            if msg.ephemeral and any(c.startswith(mine) for c in msg.custom_ids):
+                self.menus[seat] = msg
+                break
+        menu = self.menus.get(seat)
+        return menu if menu is not None and not menu.deleted else None
+
     async def _send(self, user: UserRecord, seat: str, action: Action) -> tuple[Any, str]:
         """Type the move as its slash command, or press its button on the board: `press`
-        players press whenever the board offers the move (as the design expects most players
-        to), `type` players type whenever a command covers it."""
+        players press whenever the board, or the private menu the bot offered them, offers the
+        move (as the design expects most players to), `type` players type whenever a command
+        covers it."""
         group, families = self.commands[self.name]
         family = next((f for f in families if action.kind in f.kinds), None)
         h = action_hash(action)
         if self.style == "press" or family is None:
             board = self.stamps.latest.get(self.thread_id)
+            menu = self._menu(seat) if self.style == "press" else None
             prefix = f"hb:a:{self.game_id}:{seat}:"
-            for cid in board.custom_ids if board is not None else []:
-                if cid.startswith(prefix) and cid.endswith(h):
-                    return await self.emu.click(user, board, cid), "button"  # type: ignore[arg-type]
+            for where in (board, menu):
+                if where is None or where.deleted:
+                    continue
+                for cid in where.custom_ids:
+                    if cid.startswith(prefix) and cid.endswith(h):
+                        return await self.emu.click(user, where, cid), "button"  # type: ignore[arg-type]
+                for select in where.selects:  # many choices: menus of 25
+                    cid = str(select.get("custom_id", ""))
+                    if cid.startswith(f"hb:s:{self.game_id}:{seat}:") and any(
+                            o.get("value") == h for o in select.get("options", [])):
+                        return await self.emu.select(user, where, cid, [h]), "button"  # type: ignore[arg-type]
         if family is not None:
             res = await self.emu.slash(user, self.thread_id, f"{group} {family.name}",
                                        {"choice": h})
@@ -570,7 +598,8 @@ async def whole_games(per_kind: int = 1,
                       styles: tuple[str, ...] = ("type", "press")) -> dict[str, Any]:
     """Whole games, one at a time, of every game and mode in `TABLES` (`per_kind` of each, for
     each style of play: players who `type` every move a command covers, players who `press`
-    the board's buttons whenever it offers their move), each from `/game new` to its end with
+    the board's buttons, or those of the private menu the bot offered them after a press,
+    whenever these offer their move), each from `/game new` to its end with
     no think time: per game, the CPU the bot's whole process tree spent per move (render,
     engine, storage, discord.py, DMs — everything) and the requests the bot made to Discord
     per move (the lobby and the deal included)."""

@@ -235,14 +235,16 @@ class GameBot(commands.Bot):
         handling: asyncio.Task[None] | None = None
         if kind is discord.InteractionType.component:
             handling = self._press_without_component(interaction)
-        # Handlers of presses and forms acknowledge at once (defer); suggestions are answered
+        # Handlers of presses and forms acknowledge at once (defer), or hold the answer for a
+        # move's result for less than this grace (settings.answer_grace); suggestions are answered
         # only when computed, so they get longer before the empty answer goes out.
         grace = UNKNOWN_COMPONENT_GRACE * (1.5 if kind is discord.InteractionType.autocomplete
                                            else 1.0)
         await asyncio.sleep(grace)
         if handling is not None and not handling.done():
             await asyncio.wait({handling}, timeout=UNKNOWN_COMPONENT_GRACE / 2)
-        if interaction.response.is_done():
+        if interaction.response.is_done() or "held" in interaction.extras:
+            # A move holding its answer for its result is answered by it (or deferred).
             return
         try:
             if kind is discord.InteractionType.autocomplete:

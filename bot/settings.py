@@ -45,6 +45,11 @@ class Settings(BaseSettings):
     default_reminder_hours: float = Field(
         default=12.0, gt=0, description="Hours before an awaited player is first nudged by DM."
     )
+    answer_grace: float = Field(
+        default=0.25, ge=0, le=1.2,
+        description="Seconds a move's interaction waits for its result to be its first answer "
+        "(one request) before it is deferred (two: Discord allows 3 s in all).",
+    )
     max_image_bytes: int = Field(
         default=2_000_000, gt=10_000, description="A board picture larger than this is re-encoded."
     )

@@ -18,8 +18,9 @@ from discord import app_commands
 from bot import limits
 from bot.limits import clip, excerpt
 from bot.tables import TableError
+from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import reply
-from cogs.utils.pending import command_label, defer_move, pending_for
+from cogs.utils.pending import command_label, hold_move, pending_for
 from cogs.utils.table import action_hash, action_view, game_of, play
 from cogs.utils.talk import group_of, table_commands
 from rules.core import Action
@@ -76,15 +77,18 @@ def make_command(game_name: str, family: Family, group: str,
             "until the next release.)" if now_called else "")
 
     async def callback(interaction: discord.Interaction[Any], choice: str | None = None) -> None:
-        # Acknowledge before any storage read: under load those queue behind other games'
-        # writes, and Discord's 3-second clock is already running (bench: ack p99). Only the
-        # move's own record comes first, so a crash never leaves "thinking…" unanswered.
-        await defer_move(interaction, game_id=None, what=command_label(interaction, choice),
-                         thinking=True)
+        # Only the move's own record comes before the answer, so a crash never leaves the
+        # player unanswered. The answer is the move's result ("Done: …", one request) when
+        # the move is played and shown within the grace; else "thinking…" goes out when the
+        # grace ends (storage reads may queue behind other games' writes under load, and
+        # Discord's 3-second clock is running) and the result follows it.
+        held = await hold_move(interaction, game_id=None,
+                               what=command_label(interaction, choice), thinking=True)
         pending = pending_for(interaction.client)  # type: ignore[arg-type]
         try:
-            played = await _choose_and_play(interaction, game_name, family, choice)
+            played = await _choose_and_play(interaction, game_name, family, choice, held)
         except Exception:
+            await held.take()  # the error answer goes first, or follows the deferral
             await pending.not_played(interaction.token)
             raise
         if played:
@@ -93,7 +97,7 @@ def make_command(game_name: str, family: Family, group: str,
             await pending.not_played(interaction.token)
 
     async def _choose_and_play(interaction: discord.Interaction[Any], game_name: str,
-                               family: Family, choice: str | None) -> bool:
+                               family: Family, choice: str | None, held: HeldAnswer) -> bool:
         """Play the chosen action (True), or offer the family's actions as buttons."""
         record, seat, state = await _context(interaction, game_name)
         game = game_of(record)
@@ -117,11 +121,13 @@ def make_command(game_name: str, family: Family, group: str,
         elif len(actions) == 1:
             chosen = actions[0]
         if chosen is None:
+            await held.take()
             await reply(interaction, (game.prompt_text(state, seat) or "Choose one:") + note,
                         view=action_view(record.id, game, state, seat, actions, extras=False,
                                          epoch=record.epoch))
             return False
-        await play(interaction, record, chosen, expected_version=state.step)
+        await play(interaction, record, chosen, expected_version=state.step, held=held)
+        await held.take()
         await reply(interaction, f"Done: {game.describe(state, seat, chosen)}.{note}")
         return True
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from cogs.utils.answers import settle_held_answers
 from cogs.utils.pending import pending_for
 from cogs.utils.table import delivery_for
 
@@ -39,4 +40,10 @@ def attach(bot: GameBot) -> None:
 
     bot.ready_hooks.setdefault("answer moves left in flight", answer_moves_left_in_flight)
     bot.ready_hooks.setdefault("post boards left behind", post_boards_left_behind)
+    async def defer_held_answers() -> None:
+        # A move answered with its result holds its answer for a moment: acknowledged now,
+        # it is one the next process can still answer (a crash cannot, which a clean stop can).
+        await settle_held_answers(bot)
+
+    bot.close_hooks.setdefault("defer held answers", defer_held_answers)
     bot.close_hooks.setdefault("forget answered moves", forget_answered_moves)

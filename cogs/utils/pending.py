@@ -27,6 +27,7 @@ import discord
 from bot import limits
 from bot.limits import clip
 from bot.storage import PENDING_TTL, PendingMove
+from cogs.utils.answers import HeldAnswer
 from cogs.utils.tokens import edit_original, token_webhook
 
 if TYPE_CHECKING:
@@ -200,3 +201,18 @@ async def defer_move(interaction: discord.Interaction[Any], *, game_id: int | No
         await interaction.response.defer(ephemeral=True, thinking=True)
     else:
         await interaction.response.defer()
+
+
+async def hold_move(interaction: discord.Interaction[Any], *, game_id: int | None,
+                    what: str, thinking: bool = False) -> HeldAnswer:
+    """Record the move's interaction, then keep its first answer open for the move's result
+    (`HeldAnswer`: deferred as `defer_move` would if the result is not ready within the
+    bot's `answer_grace`). The caller ends with `played` or `not_played` as after
+    `defer_move`."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    message = interaction.message
+    on_menu = message is not None and message.flags.ephemeral
+    answer: Literal["original", "followup"] = (
+        "original" if thinking or on_menu or message is None else "followup")
+    await pending_for(bot).record(interaction, game_id=game_id, what=what, answer=answer)
+    return HeldAnswer(interaction, bot.settings.answer_grace, thinking=thinking)

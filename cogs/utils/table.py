@@ -44,8 +44,9 @@ from bot import limits, renderpool
 from bot.limits import clip
 from bot.storage import GameRecord
 from bot.tables import TableError
+from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import answer_error, reply
-from cogs.utils.pending import defer_move, pending_for, pressed_label
+from cogs.utils.pending import hold_move, pending_for, pressed_label
 from cogs.utils.tokens import edit_original, token_webhook
 from rules.core import Action, Event, Result
 from rules.core.game import ALT_TEXT_LIMIT, Game, fit_words, strip_rule_ids
@@ -444,33 +445,44 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
     if in_dm(interaction):
         await press_in_dm(interaction, gid, seat, decision, h)
         return
+    held: HeldAnswer | None = None
+    menus = delivery_for(bot).menus
     try:
-        # Recorded before the acknowledgement: a crash from here on still gets the player an
-        # answer after the restart (cogs/utils/pending.py).
-        await defer_move(interaction, game_id=gid, what=pressed_label(interaction))
+        # Recorded before the answer: a crash from here on still gets the player an answer
+        # after the restart (cogs/utils/pending.py). The answer itself is held for the move's
+        # result: the pressed board post or menu, edited (one request, `HeldAnswer`).
+        held = await hold_move(interaction, game_id=gid, what=pressed_label(interaction))
         record, game, state = await current_choice(interaction, gid, seat, decision)
         matches = [a for a in game.legal_actions(state, seat) if action_hash(a) == h]
         if not matches:
             raise TableError("That choice is no longer available. Press **My choices** "
                              "for what you can do now.")
         message = interaction.message
-        menus = delivery_for(bot).menus
         on_menu = message is not None and message.flags.ephemeral
         if on_menu and message is not None:
             # The used menu is not left behind as litter: it follows the game (this press's
             # token can edit it for 15 minutes), showing the seat's next choices, or a line
-            # saying there are none, once the move is delivered (`PrivateMenus.refresh`).
+            # saying there are none, once the move is delivered (`PrivateMenus.refresh`) —
+            # in this press's answer when that comes within its grace.
             await menus.keep(gid, seat, interaction.token, message.id, original=True,
                        label=game.describe(state, seat, matches[0]))
-        await play(interaction, record, matches[0], expected_version=state.step)
+            menus.held[interaction.token] = held
+        await play(interaction, record, matches[0], expected_version=state.step,
+                   held=None if on_menu else held)
+        # Nothing took the answer (the move changed nothing this press shows): defer it.
+        await held.settle()
         if not on_menu:
             await menus.offer(interaction, gid, seat)
         pending_for(bot).played(interaction.token)
     except Exception as exc:
         # A refused move is not "done": the menu's next refresh must not say it was.
-        delivery_for(bot).menus.unlabel(gid, seat)
+        menus.unlabel(gid, seat)
+        if held is not None:
+            await held.take()
         await pending_for(bot).not_played(interaction.token)
         await answer_error(interaction, exc)
+    finally:
+        menus.held.pop(interaction.token, None)
 
 
 async def turn_page(interaction: discord.Interaction[Any], gid: int, seat: str, decision: str,
@@ -503,9 +515,12 @@ async def turn_page(interaction: discord.Interaction[Any], gid: int, seat: str, 
 
 
 async def play(interaction: discord.Interaction[Any], record: GameRecord, action: Action,
-               expected_version: int | None = None, dm_answer: DmAnswer | None = None) -> None:
-    """Apply the interaction user's action and deliver what happened. `dm_answer`: pressed
-    on the seat's summary DM, which the press's answer updates as soon as the move is stored."""
+               expected_version: int | None = None, held: HeldAnswer | None = None,
+               dm_answer: DmAnswer | None = None) -> None:
+    """Apply the interaction user's action and deliver what happened. `held`: the press's
+    answer, still open, which the board post it pressed is edited through if it can be.
+    `dm_answer`: pressed on the seat's summary DM, which the press's answer updates as soon
+    as the move is stored."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     delivery = delivery_for(bot)
     try:
@@ -520,7 +535,7 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
                                             result.seat)
             shown = [await delivery.after_action(result.record, result.state, result.events,
                                                  result.result, actor=result.seat,
-                                                 wait_board=False)]
+                                                 wait_board=False, held=held)]
             await delivery.tell_near(result)
             shown += await delivery.run_ai(record.id, wait_boards=False)
         # The boards are awaited outside the game's lock: the game's next move may be
@@ -531,6 +546,8 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
         # The move is stored: an error answer saying "nothing changed" would be a lie.
         log.warning("game %s: the move is stored but its board post failed", record.id,
                     exc_info=True)
+        if held is not None:
+            await held.take()
         await reply(interaction, "✅ Your move is recorded, but Discord refused the new "
                     "board post just now. It will show with the next move; `/game status` "
                     "shows the board meanwhile.")
@@ -677,6 +694,9 @@ class PrivateMenus:
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.refs: dict[tuple[int, str], MenuRef] = {}
+        # token -> the open answer of a press on that token's menu: the menu's next edit is
+        # that answer (type 7), not a request of its own.
+        self.held: dict[str, HeldAnswer] = {}
 
     def live(self, gid: int, seat: str) -> MenuRef | None:
         ref = self.refs.get((gid, seat))
@@ -766,6 +786,14 @@ class PrivateMenus:
                 self.refs.pop((gid, seat), None)
 
     async def _edit(self, ref: MenuRef, text: str, view: discord.ui.View | None) -> None:
+        held = self.held.get(ref.token) if ref.original else None
+        if held is not None and await held.take():
+            try:
+                await held.interaction.response.edit_message(
+                    content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
+                return
+            except discord.HTTPException:
+                log.info("could not answer a menu press with its menu; editing it instead")
         if ref.original:
             await edit_original(self.bot, ref.token, text, view)
             return
@@ -834,10 +862,14 @@ class Showing:
     actor: str | None
     closed: list[str]
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    answers: list[HeldAnswer] = field(default_factory=list)
+    """Presses on board posts whose answers are still open: the edit of the pressed post (the
+    board edited in place, or its buttons taken away) can be that answer (`Delivery._answer`)."""
 
     def merge(self, later: Showing) -> None:
         """`later` (the same game's next move) supersedes this board; the lines add up."""
         self.lines = self.lines + later.lines
+        self.answers = self.answers + later.answers
         self.closed = self.closed + [c for c in later.closed if c not in self.closed]
         self.record, self.state, self.result = later.record, later.state, later.result
         self.channel, self.users, self.actor = later.channel, later.users, later.actor
@@ -1243,7 +1275,8 @@ class Delivery:
     async def after_action(self, record: GameRecord, state: Any, events: list[Event],
                            result: Result | None, actor: str | None = None,
                            previous_awaited: set[str] | None = None, *,
-                           wait_board: bool = True) -> asyncio.Future[None]:
+                           wait_board: bool = True,
+                           held: HeldAnswer | None = None) -> asyncio.Future[None]:
         """DM private events and keep the summaries current, then show the public events and
         the board (`show`): awaited here, or (`wait_board=False`) by the caller through the
         future returned, once it has let go of the game's lock."""
@@ -1273,7 +1306,7 @@ class Delivery:
             except discord.HTTPException:
                 log.warning("game %s: an after-action step failed", record.id, exc_info=True)
         shown = self.show(Showing(record, game, state, public_lines, result, channel, users,
-                                  actor, closed))
+                                  actor, closed, answers=[held] if held is not None else []))
         if wait_board:
             await shown
         return shown
@@ -1330,7 +1363,8 @@ class Delivery:
         await self.refresh_summaries(record, showing.state, showing.users)
         try:
             await self.post_board(record, showing.game, showing.state, showing.lines,
-                                  showing.result, channel, showing.users, actor=showing.actor)
+                                  showing.result, channel, showing.users, actor=showing.actor,
+                                  answers=showing.answers)
             if showing.closed:
                 await channel.send(clip(
                     f"I couldn't DM {', '.join(showing.closed)} (DMs closed). Something "
@@ -1390,18 +1424,22 @@ class Delivery:
         if known is not None and known[0] == record.board_message_id:
             post = known[1]
             return BoardPost(awaited=list(post.awaited), turn=post.turn, lines=list(post.lines),
-                             pinged=list(post.pinged))
+                             pinged=list(post.pinged), buttons=post.buttons)
         return BoardPost.load(await self.bot.storage.board_post(record.id))
 
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          lines: list[str], result: Result | None,
                          channel: discord.abc.Messageable,
                          users: dict[str, int | None], actor: str | None = None,
-                         fresh: bool = False) -> None:
+                         fresh: bool = False, answers: list[HeldAnswer] | None = None,
+                         ) -> None:
         """Show the board after a move: one new post per change of decider (pinging whoever
         newly has to decide, but not `actor`, who just acted and is watching: an undo), else
         the current post edited in place, pinging nobody. `fresh`: a new post even for the
-        same decider (the catch-up after a restart), still pinging only newcomers."""
+        same decider (the catch-up after a restart), still pinging only newcomers. `answers`:
+        open answers of presses on board posts, which an edit of the pressed post goes
+        through."""
+        answers = answers or []
         names = await self.names(users)
         awaited = ([] if result is not None else
                    sorted(game.to_act(state), key=lambda s: _seat_index(state, s)))
@@ -1413,7 +1451,8 @@ class Delivery:
             post = BoardPost(awaited=awaited, turn=turn,
                              lines=(previous.lines + lines)[-MAX_POST_LINES:],
                              pinged=[s for s in previous.pinged if s in awaited])
-            if await self._edit_board(record, game, state, post, result, channel, users, names):
+            if await self._edit_board(record, game, state, post, result, channel, users, names,
+                                      answers):
                 return
             # The post is gone (deleted by a moderator): a new one, still pinging nobody.
             post = BoardPost(awaited=awaited, turn=turn, lines=post.lines, pinged=[])
@@ -1422,7 +1461,11 @@ class Delivery:
             post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
                              pinged=await self._to_ping(
                                  record, [s for s in newcomers if s != actor], users))
-        await self._new_board(record, game, state, post, result, channel, users, names)
+        # The post it replaces keeps its buttons when none of them can go stale (My hand, My
+        # choices and Full board work on any post): one request less.
+        strip = previous is None or previous.buttons
+        await self._new_board(record, game, state, post, result, channel, users, names,
+                              answers, strip=strip)
 
     async def _to_ping(self, record: GameRecord, seats: list[str],
                        users: dict[str, int | None]) -> list[str]:
@@ -1552,10 +1595,12 @@ class Delivery:
     async def _new_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          post: BoardPost, result: Result | None,
                          channel: discord.abc.Messageable, users: dict[str, int | None],
-                         names: dict[str, str]) -> None:
+                         names: dict[str, str], answers: list[HeldAnswer] | None = None, *,
+                         strip: bool = True) -> None:
         content = self.board_text(record, game, state, post, result, users, names)
         file = await self.board_file(record, game, state, post, result, names)
         view = self.board_components(record, game, state, post.awaited, result, users)
+        post.buttons = _has_choices(view)
         kwargs: dict[str, Any] = {
             "allowed_mentions": discord.AllowedMentions(
                 users=[discord.Object(u) for s in post.pinged if (u := users.get(s))]),
@@ -1567,21 +1612,35 @@ class Delivery:
         message = await channel.send(content, **kwargs)
         old = record.board_message_id
         await self._remember(record, message.id, post)
-        if old and old != message.id:
+        if old and old != message.id and strip:
             try:
-                await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
+                if not await self._answer(answers, old, view=None):
+                    await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
             except discord.HTTPException:
                 log.info("could not strip buttons from board %s", old)
 
     async def _edit_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                           post: BoardPost, result: Result | None,
                           channel: discord.abc.Messageable, users: dict[str, int | None],
-                          names: dict[str, str]) -> bool:
-        """Edit the current post in place (new words, picture, buttons); False if it is gone."""
+                          names: dict[str, str], answers: list[HeldAnswer] | None = None,
+                          ) -> bool:
+        """Edit the current post in place (new words, picture, buttons); False if it is gone.
+        A press on that post whose answer is still open is answered with the edit itself."""
         assert record.board_message_id is not None
         content = self.board_text(record, game, state, post, result, users, names)
         file = await self.board_file(record, game, state, post, result, names)
         view = self.board_components(record, game, state, post.awaited, result, users)
+        post.buttons = _has_choices(view)
+        try:
+            if await self._answer(answers, record.board_message_id, content=content,
+                                  attachments=[file] if file else [], view=view):
+                await self._remember(record, record.board_message_id, post)
+                return True
+        except discord.HTTPException:
+            log.info("game %s: could not answer a press with its board; editing it instead",
+                     record.id)
+            if file is not None:
+                file.reset()
         message = channel.get_partial_message(record.board_message_id)  # type: ignore[attr-defined]
         try:
             await message.edit(content=content, attachments=[file] if file else [], view=view,
@@ -1594,6 +1653,21 @@ class Delivery:
             return False
         await self._remember(record, record.board_message_id, post)
         return True
+
+    @staticmethod
+    async def _answer(answers: list[HeldAnswer] | None, message_id: int, **edit: Any) -> bool:
+        """Edit board post `message_id` as the answer to a press on it (type 7, one request
+        for the answer and the edit), if one is open; False if none is (edit it yourself)."""
+        for held in answers or []:
+            pressed = held.interaction.message
+            if pressed is None or pressed.id != message_id or not held.open:
+                continue
+            if not await held.take():
+                return False
+            edit.setdefault("allowed_mentions", discord.AllowedMentions.none())
+            await held.interaction.response.edit_message(**edit)
+            return True
+        return False
 
     async def _remember(self, record: GameRecord, message_id: int, post: BoardPost) -> None:
         await self.bot.storage.set_board_message(record.id, message_id, record.version,
@@ -1619,10 +1693,13 @@ class BoardPost:
     turn: str
     lines: list[str]
     pinged: list[str]
+    buttons: bool = True
+    """Whether the post carries choices that go stale (a seat's action buttons or menus), to
+    take away when a newer post replaces it; the table's own buttons never go stale."""
 
     def dump(self) -> str:
         return json.dumps({"awaited": self.awaited, "turn": self.turn, "lines": self.lines,
-                           "pinged": self.pinged})
+                           "pinged": self.pinged, "buttons": self.buttons})
 
     @classmethod
     def load(cls, text: str | None) -> BoardPost | None:
@@ -1632,7 +1709,8 @@ class BoardPost:
             data = json.loads(text)
             return cls(awaited=[str(s) for s in data["awaited"]], turn=str(data["turn"]),
                        lines=[str(line) for line in data["lines"]],
-                       pinged=[str(s) for s in data["pinged"]])
+                       pinged=[str(s) for s in data["pinged"]],
+                       buttons=bool(data.get("buttons", True)))
         except (ValueError, KeyError, TypeError):
             return None
 
@@ -1642,6 +1720,12 @@ def has_board_picture(game: str) -> bool:
     """Whether `renders/<game>.py` draws this game's board (looked up, not imported: the
     renderers live in the worker processes)."""
     return importlib.util.find_spec(f"renders.{game}") is not None
+
+
+def _has_choices(view: discord.ui.View | None) -> bool:
+    """Whether a board post's components include a seat's choices (which go stale)."""
+    return view is not None and any(
+        isinstance(item, ActionButton | ActionSelect | PageButton) for item in view.children)
 
 
 def _seat_index(state: Any, seat: str) -> int:

@@ -87,6 +87,11 @@ class BotProcess:
             # One heartbeat file per process (`python -m bot health`), not the shared default.
             "HEALTH_FILE": str(self.logdir / "health.json"),
         })
+        # Every other process acknowledges each move at once (as a slow move is), the others
+        # answer a quick move with its result (the default grace): kills land on both ways.
+        env.pop("ANSWER_GRACE", None)
+        if self.generation % 2:
+            env["ANSWER_GRACE"] = "0"
         return env
 
     async def start(self, timeout: float = 60.0) -> None:
