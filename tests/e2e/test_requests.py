@@ -165,7 +165,10 @@ async def test_a_menu_press_is_answered_with_the_menu_it_leaves(table: Table) ->
     res = await table.click(table.alice, table.board(), label="Wager 1")
     await res.wait_done()
     await table.emu.settle()
-    [menu] = [m for m in res.followups if not m.deleted]
+    # The card to play is private: on Alice's DM, or in the menu My choices opens.
+    opened = await table.click(table.alice, table.board(), label="My choices")
+    await opened.wait_done()
+    [menu] = [m for m in opened.messages if m.custom_ids]
     edits = table.emu.stats.requests["PATCH /webhooks/{application_id}/{token}/messages/"
                                      "{message_ref}"]
     played = await table.click(table.alice, menu, menu.custom_ids[0])
