@@ -133,8 +133,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                     + (" (recommended)" if options.gates == 3 else "")))
         remove = (pack_for(options.pack_path).investigator(opts.first_game_remove).name
                   if options.first_game and opts.first_game_remove else None)
-        out.append(("First game", f"yes: {remove} is taken out (not with 6 Investigators, "
-                    "FW-AMB-10)" if remove else "no"))
+        out.append(("First game", f"yes: {remove} is taken out (not with 6 "
+                    "Investigators)" if remove else "no"))
         out.append(("Guided", ("yes" if self.guided(options) else "no")
                     + (" (first game)" if options.guided is None and options.first_game
                        else "")))

@@ -69,7 +69,7 @@ class HauntPhase:
         if st.darkness_supply == 0 and self.opts.darkness_out_loss == "on_any_haunt_draw" and (
             not self.ova
         ):
-            self.lose("a Haunt card is drawn and no Darkness Tokens are left (EX-LOSE-01).")
+            self.lose("a Haunt card is drawn and no Darkness Tokens are left.")
             return
         card_id = self.draw_haunt()
         if card_id is None:
@@ -181,7 +181,7 @@ class HauntPhase:
             if self.ova:
                 self.emit(f"No Darkness Token is left for {self.cell_name(cid)}.", "darkness")
                 return True  # EX-OVA-13
-            self.lose("a Darkness Token must be placed and none is left (EX-HAUNT-12).")
+            self.lose("a Darkness Token must be placed and none is left.")
             return False
         st.darkness_supply -= 1
         cell.darkness += 1
@@ -197,7 +197,7 @@ class HauntPhase:
             if not self.ova:
                 self.lose(
                     f"{self.cell_name(cid)} takes its 4th Darkness Token and no Shrouded Room "
-                    "card is left (EX-DARK-05)."
+                    "card is left."
                 )
                 return False
         else:
