@@ -108,7 +108,8 @@ def silence_reason(state: PresenceState, seat: str) -> str | None:
                     "line with `/presence whisper` on its turn (rule P-HORROR-02)")
         return spirit_mute
     if not talk["allowed"]:
-        return str(talk["why"])
+        # Only an alone active visitor silences the whole table.
+        return f"{str(talk['why']).rstrip('.')} (rule P-COMM-06)"
     if state.visitors[seat].succumbed:
         return ("a succumbed character speaks with a ghostly voice only to a visitor within "
                 "hearing, and none is within hearing of yours (rule P-COMM-10)")

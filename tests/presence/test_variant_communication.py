@@ -51,7 +51,7 @@ def test_p_open_01_alone_and_knocked_out_visitors_may_talk() -> None:
 
 def test_p_comm_11_open_communication_is_a_lobby_option() -> None:
     field = GAME.options_model.model_fields["open_communication"]
-    assert field.default is False and "P-OPEN" in (field.description or "")
+    assert field.default is False and "Open Communication" in (field.description or "")
     assert "True Horror" in (GAME.options_model.model_fields["true_horror"].description or "")
 
 
