@@ -128,7 +128,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                          if p.per_visitor == fg.fear_per_visitor), options.fear)
         total, label = pack.presets.difficulty_of(
             options.scripts, fear, track, "B" if options.dark_board else "A")
-        text = f"Difficulty: {label} ({total} fear symbol{'' if total == 1 else 's'}, P-SESSION-06)"
+        text = f"Difficulty: {label} ({total} fear symbol{'' if total == 1 else 's'})"
         if options.first_game:
             text += " — first game: scripts " + " & ".join(fg.scripts)
         variants = [name for on, name in (

@@ -48,7 +48,7 @@ class UnknownThreat:
                  f"{self.pack.script(s).text or self.pack.script(s).top.text}")
                 for s in self.pack.scripts_of(kind, chamber=chamber) if s not in ut.scripts]
         self.ask("setup", st.visitor_seats[0], f"Unknown Threat: choose a {kind} script "
-                 f"({len(ut.scripts) + 1} of {UT_HOPE + UT_NERVE}; P-UNK-01).", opts,
+                 f"({len(ut.scripts) + 1} of {UT_HOPE + UT_NERVE}).", opts,
                  "ut_script")
         st.prompts[-1].seats = list(st.visitor_seats)  # any visitor may answer
 
