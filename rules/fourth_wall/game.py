@@ -152,7 +152,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
     def role_seat(self, options: FourthWallOptions) -> tuple[str, str, str] | None:
         if options.mode != "conflict":
             return None
-        return ("wall_seat", "The Wall", "an Investigator")
+        return ("wall_seat", "the Wall player", "an Investigator player")
 
     def guide_text(self, state: FourthWallState, seat: str,
                    private: bool = False) -> str | None:

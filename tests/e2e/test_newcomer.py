@@ -53,7 +53,7 @@ async def test_newcomer_plays_a_whole_guided_game_alone_against_the_ai(table: Ta
     assert {m.user for m in auto.moves} == {"alice"}
     texts = [m.text or "" for m in table.emu.messages_in(table.thread())]
     roster = next(t for t in texts if "The game begins" in t)
-    assert "• AI — the second Investigator" in roster
+    assert "• AI (an Investigator player)" in roster
     assert any("💡" in t for t in texts), "guided posts say what to do and why"
     assert any("AI (" in t for t in texts), "the AI seat is named AI (its role)"
     # The AI moved too, and its seat never waited for a person.
@@ -148,7 +148,7 @@ async def test_as_team_gives_the_ai_the_opposing_role(table: Table) -> None:
     await table.slash(table.alice, table.general, "game new", game="fourth_wall",
                       mode="conflict", ai=1, **{"as": "team"})
     card = lobby_of(table).text
-    assert "— an Investigator" in card and "2. AI — The Wall" in card
+    assert "— an Investigator player" in card and "2. AI — the Wall player" in card
     assert table.bot is not None
     start = await table.emu.slash(table.alice, table.thread(), "game start", {})
     await start.wait_done(timeout=30)

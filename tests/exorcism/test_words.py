@@ -7,7 +7,8 @@ from __future__ import annotations
 from rules.core.game import ALT_TEXT_LIMIT
 from rules.exorcism.engine import Engine
 from rules.exorcism.game import GAME
-from tests.exorcism.helpers import new_game
+from rules.core.types import act
+from tests.exorcism.helpers import new_game, top_haunt
 
 NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines"}
 
@@ -69,3 +70,31 @@ def test_solo_names_one_player_with_two_characters() -> None:
     assert who.startswith("Margaret (the Doctor and the ")
     alt = GAME.alt_text(st, NAMES)
     assert len(alt) <= ALT_TEXT_LIMIT and alt.startswith("Now: Margaret (the Doctor and the ")
+
+
+def test_EX_DARK_02_each_darkness_card_says_which_space_the_track_reaches() -> None:
+    """The first four spaces all read 1 (EX-GAP-11): three Darkness cards in the One vs All
+    opening hand move the marker three spaces, and each line must say so, not "advances to 1"
+    three times as if it had not moved."""
+    st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(mode="one_vs_all"), 4)
+    darkness = [c.id for c in Engine(st).pack.haunt_deck if c.kind == "darkness"]
+    standard = [c.id for c in Engine(st).pack.haunt_deck if c.kind == "haunt"]
+    top_haunt(st, *darkness[:4], *standard[:3])
+    out = GAME.apply(st, st.ghost_seat or "s1", act("manor_done"))
+    lines = [e.text for e in out.events if "Darkness Track" in e.text]
+    assert out.state.track_index == 4
+    assert lines == [
+        "Darkness card: the Darkness Track moves to space 2 (value 1).",
+        "Darkness card: the Darkness Track moves to space 3 (value 1).",
+        "Darkness card: the Darkness Track moves to space 4 (value 1).",
+        "Darkness card: the Darkness Track moves to space 5: its value rises to 2, so the "
+        "Ghost player takes 2 Actions a turn.",
+    ]
+    # At the final space the track cannot move on (EX-DARK-02), and the line says so.
+    last = out.state.model_copy(deep=True)
+    last.track_index = len(Engine(last).pack.clock.darkness_track) - 1
+    eng = Engine(last)
+    eng.resolve_special(darkness[5])
+    assert last.track_index == len(eng.pack.clock.darkness_track) - 1
+    assert "Darkness card: the Darkness Track is already on its last space (value 3)." \
+        in [e.text for e in eng.events]

@@ -47,10 +47,23 @@ class HauntPhase:
         card = self.pack.haunt_card(card_id)
         if card.kind == "darkness":
             last = len(self.pack.clock.darkness_track) - 1
-            st.track_index = min(st.track_index + 1, last)  # EX-DARK-02
-            self.emit(
-                f"Darkness card: the Darkness Track advances to {self.track_value()}.", "darkness"
-            )
+            before = self.track_value()
+            if st.track_index >= last:  # EX-DARK-02: it cannot pass the final space
+                self.emit("Darkness card: the Darkness Track is already on its last space "
+                          f"(value {before}).", "darkness")
+                return
+            st.track_index += 1
+            # Several spaces share a value (EX-GAP-11): say where the marker is, and what a
+            # new value changes, so three cards never read as one that did not move.
+            value = self.track_value()
+            where = f"Darkness card: the Darkness Track moves to space {st.track_index + 1}"
+            if value == before:
+                self.emit(f"{where} (value {value}).", "darkness")
+            else:
+                what = (f"the Ghost player takes {value} Action{'' if value == 1 else 's'} a "
+                        "turn" if self.ova else
+                        f"{value} Haunt card{'' if value == 1 else 's'} are drawn each turn")
+                self.emit(f"{where}: its value rises to {value}, so {what}.", "darkness")
         elif card.kind in ("bull", "devourer"):
             name = GHOST_NAMES[card.kind]
             if st.exorcised:
