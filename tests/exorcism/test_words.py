@@ -5,9 +5,9 @@ and keep the Ghost player's hand out of every other reader's lines (EX-VIS-11)."
 from __future__ import annotations
 
 from rules.core.game import ALT_TEXT_LIMIT
+from rules.core.types import act
 from rules.exorcism.engine import Engine
 from rules.exorcism.game import GAME
-from rules.core.types import act
 from tests.exorcism.helpers import new_game, top_haunt
 
 NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines"}
