@@ -281,8 +281,10 @@ class AutoTable:
         in place (the summary DM) shows each version it had, so a reader follows the game as
         that player did. Buttons and menus are listed by their labels."""
         names = {str(u.id): u.name for u in self.users}
+        channels = {str(c.id): c.name for c in (self.channel, self.thread())}
 
         def shown(text: str) -> str:
+            text = re.sub(r"<#(\d+)>", lambda m: "#" + channels.get(m[1], "a channel"), text)
             return re.sub(r"<@!?(\d+)>", lambda m: "@" + names.get(m[1], "someone"), text)
 
         def version(content: str, embeds: list[dict[str, Any]],

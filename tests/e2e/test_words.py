@@ -36,7 +36,8 @@ def test_raw_word_patterns_catch_what_players_must_not_read() -> None:
                 "first_game = False", "[T] Component list", "[R] ruling",
                 "Architect moves to Task Room A (r2c3).", "Locked Room (r1c2)",
                 "Vote (FW-VIS-02: the team sees which)", "the Haunt Level reaches 30 (EX-OVA-11).",
-                "Pick a clue (P-CLUE-03)", "[B] Bot rule", "(see EX-AMB-54)"):
+                "Pick a clue (P-CLUE-03)", "[B] Bot rule", "(see EX-AMB-54)",
+                "You draw H19: Haunt card: Location 1", "Mystery Mode (P-MYST)"):
         assert words.raw_words(bad), bad
     for good in ("You are the Medium.", "True Horror: no emoji", "None of your Investigators",
                  "the first Investigator", "P-COMM-04", "game #12 <#3417>",

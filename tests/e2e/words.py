@@ -43,6 +43,8 @@ KINDS = _kinds()
 PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("a seat id", re.compile(r"(?<![\w#@<:/-])s\d\b(?![\w-])")),
     ("a card or piece id", re.compile(r"\bp\d\.\d")),
+    # The Exorcism's Haunt, Darkness, Room and Locked Room card ids ("You draw H19").
+    ("an Exorcism card id", re.compile(r"\b[HDRL]\d\d\b")),
     ("a numbered player", re.compile(r"\bPlayer \d\b")),
     ("a numbered investigator", re.compile(r"\bInvestigator \d\b")),
     ("an option's internal name", re.compile(r"\bpack_path\b")),

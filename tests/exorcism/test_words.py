@@ -34,7 +34,7 @@ def test_EX_VIS_11_ghost_hand_only_in_the_ghost_players_lines() -> None:
     assert ghost is not None and st.ghost_hand
     mine = "\n".join(GAME.status_lines(st, ghost, NAMES))
     assert "Your hand of Haunt cards" in mine
-    hand = [line for line in mine.splitlines() if line.startswith("location ")]
+    hand = [line for line in mine.splitlines() if line.startswith("Location ")]
     assert hand
     for seat in [None, *[s for s in st.seats if s != ghost]]:
         other = "\n".join(GAME.status_lines(st, seat, NAMES))

@@ -32,9 +32,11 @@ class HauntPhase:
         card = self.pack.haunt_card(card_id)
         if card.kind == "haunt":
             a = card.arrows
+            # Arrows as the board picture shows them (north is up): players see no compass.
+            way = {"N": "up", "E": "right", "S": "down", "W": "left"}
             return (
                 f"Haunt card: Location {card.location}, Die Value {card.die_value}; "
-                f"Wraith {a.wraith}, Bull {a.bull}, Devourer {a.devourer}"
+                f"Wraith {way[a.wraith]}, Bull {way[a.bull]}, Devourer {way[a.devourer]}"
             )
         return {"darkness": "Darkness card", "bull": "Bull card", "devourer": "Devourer card"}[
             card.kind
