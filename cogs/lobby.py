@@ -930,7 +930,7 @@ class Lobby(commands.Cog):
                              "for you. `/game log` shows the public ones.")
         state = await self.bot.tables.state(record.id)
         lines = [f"{game.title} — game #{record.id}"
-                 + (f" — your private events as {game.seat_label(state, seat)}"
+                 + (f" — your private events as {game.role_words(state, seat)}"
                     if private and seat else " — public log")]
         for entry in entries:
             for event in entry.events:

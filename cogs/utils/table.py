@@ -451,7 +451,7 @@ async def show_hand(interaction: discord.Interaction[Any], gid: int) -> None:
     public = set(game.status_lines(state, None, names))
     mine = game.status_lines(state, seat, names)
     secret = [line for line in mine if line not in public]
-    text = f"**You are {game.seat_label(state, seat)}.**\n" + ("\n".join(secret) or (
+    text = f"**You are {game.role_words(state, seat)}.**\n" + ("\n".join(secret) or (
         "Nothing in this game is hidden from the others right now — it's all on the board."))
     view = game.view(state, seat)
     view["names"] = names
@@ -788,7 +788,7 @@ def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str) -> str |
     summary = game.private_summary(state, seat)
     if not summary:
         return None
-    text = f"{summary_head(game, gid)}{game.seat_label(state, seat)}**.\n{summary}"
+    text = f"{summary_head(game, gid)}{game.role_words(state, seat)}**.\n{summary}"
     return clip(text, limits.CONTENT)
 
 

@@ -241,6 +241,16 @@ class Game(ABC, Generic[Opt, S]):
             return name
         return f"{name} ({label})"
 
+    def role_words(self, state: S, seat: str) -> str:
+        """A seat's role as a sentence says it after "You are": "the Ghost player", "the
+        Doctor and the Detective", "the spirit" — the words `player_name` puts in brackets
+        after a display name, so every game reads the same; the seat label otherwise."""
+        marker = "\x00"
+        named = self.player_name(state, seat, {seat: marker})
+        if named.startswith(marker + " (") and named.endswith(")"):
+            return named[len(marker) + 2:-1]
+        return self.seat_label(state, seat)
+
     def plain_words(self, state: S) -> bool:
         """Whether the table asked for plain words: no emoji and no rule ids in what it reads
         (Presence's True Horror). False by default."""
