@@ -161,6 +161,7 @@ def test_role_words_read_after_you_are_as_every_post_names_the_role(
     state = game.setup(seats, game.options_model(mode=mode), 1)
     words = [game.role_words(state, s) for s in seats]
     assert words[:2] == roles
-    assert all(f"({w})" in game.player_name(state, s, {s: "Ada"}) for s, w in zip(seats, words, strict=True))
+    for seat, role in zip(seats, words, strict=True):
+        assert f"Ada ({role})" == game.player_name(state, seat, {seat: "Ada"})
     hc = HIGHCARD.setup(["s1", "s2"], HIGHCARD.options_model(), 1)
     assert HIGHCARD.role_words(hc, "s1") == HIGHCARD.seat_label(hc, "s1")
