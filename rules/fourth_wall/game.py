@@ -458,7 +458,9 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             hand = ", ".join(
                 f"{eng.marble_name(m)} [{symbols_text(list(eng.marble(m).symbols))}]"
                 for m in inv.hand) or "no Marbles"
-            lines.append(f"• {eng.inv_name(inv)}{mine} (Hand Limit {eng.hand_limit(inv)})"
+            # One bracket: "The Steadfast (yours, Hand Limit 6): …".
+            yours = "yours, " if inv.seat == seat else ""
+            lines.append(f"• {eng.inv_name(inv)} ({yours}Hand Limit {eng.hand_limit(inv)})"
                          f"{status}: {hand}")
         if not lines:
             return None
