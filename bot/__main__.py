@@ -152,7 +152,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     return asyncio.run(run_demo(args.game, out=Path(args.out), seed=args.seed,
                                 players=args.players, mode=args.mode, opts=args.opt,
-                                ai=args.ai, play_as=args.play_as))
+                                ai=args.ai, play_as=args.play_as, dms=args.dms))
 
 
 def _migrate_db(args: argparse.Namespace) -> int:
@@ -217,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
                       help="how many seats the bot's own AI plays (as /game new ai:)")
     demo.add_argument("--as", dest="play_as", choices=["role", "team"], default=None,
                       help="the first player's side where the mode has an opposing role")
+    demo.add_argument("--dms", action="store_true",
+                      help="also print every DM each player received (each version of an "
+                      "edited one), by display name: the game as each player read it")
     demo.set_defaults(func=_demo)
     migrate = sub.add_parser("migrate-db", help="copy every game from SQLite to PostgreSQL "
                              "(stop the bot first)")

@@ -450,11 +450,11 @@ class Lobby(commands.Cog):
                 if not ok and f"<@{seat.user_id}>" not in closed:
                     closed.append(f"<@{seat.user_id}>")
         if channel is not None:
-            # A seat's role once it has one; never the bare seat id (a visitor still choosing).
-            labels = {s.seat: game.seat_label(started.state, s.seat) for s in seats}
+            # Each player as every post names them: "@Ada (the Wall player)", an AI seat as
+            # "AI (the Architect)"; a role, never the bare seat id (a visitor still choosing).
             roster = "\n".join(
-                (f"• <@{s.user_id}>" if s.user_id else "• AI")
-                + (f" — {labels[s.seat]}" if labels[s.seat] != s.seat else "")
+                "• " + game.player_name(started.state, s.seat,
+                                        {s.seat: f"<@{s.user_id}>" if s.user_id else "AI"})
                 for s in seats)
             await channel.send(clip(f"**The game begins!**\n{roster}", limits.CONTENT),
                                allowed_mentions=discord.AllowedMentions(users=False))
@@ -934,7 +934,7 @@ class Lobby(commands.Cog):
                              "for you. `/game log` shows the public ones.")
         state = await self.bot.tables.state(record.id)
         lines = [f"{game.title} — game #{record.id}"
-                 + (f" — your private events as {game.seat_label(state, seat)}"
+                 + (f" — your private events as {game.role_words(state, seat)}"
                     if private and seat else " — public log")]
         for entry in entries:
             for event in entry.events:

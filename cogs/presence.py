@@ -74,26 +74,26 @@ TALK_TYPES = (discord.MessageType.default, discord.MessageType.reply)
 
 STILL_YOURS = (
     "While you may not talk, you can still play: buttons, **My choices** and `/presence` "
-    "commands are not talk (P-DISCORD-10); the board already describes every action and says "
-    "whose turn it is (P-COMM-05); `/game rules` answers rules questions privately. Each "
+    "commands are not talk; the board already describes every action and says "
+    "whose turn it is; `/game rules` answers rules questions privately. Each "
     "board post says who is alone and whether table talk is allowed."
 )
 
 
 NOT_SEATED = ("only its seated players may post in its thread: someone watching could "
-              "advise a visitor who is alone (P-DISCORD-09)")
+              "advise a visitor who is alone (rule P-DISCORD-09)")
 NOT_SEATED_STILL = ("You can follow the game in the thread; talk about it in another "
                     "channel.")
 SHOWN = ("no post in its thread may forward a message or carry files: it could show a hand, "
-         "and hands are never shown (P-DISCORD-07, P-COMM-02)")
-SHOWN_STILL = ("When you may talk, say what you hold in words (P-COMM-03); a hand is read "
+         "and hands are never shown (rule P-DISCORD-07)")
+SHOWN_STILL = ("When you may talk, say what you hold in words; a hand is read "
                "only with **My hand** or `/game hand`.")
 
 
 def silence_reason(state: PresenceState, seat: str) -> str | None:
     """Why `seat` may not talk at the table now, naming the rule; None when it may
     (speech `free`, P-DISCORD-01). Public information only: it goes to the author by DM."""
-    spirit_mute = "the spirit may never communicate unless a game effect allows it (P-COMM-09)"
+    spirit_mute = "the spirit may never communicate unless a game effect allows it (rule P-COMM-09)"
     if len(state.visitors) < len(state.visitor_seats):
         # Setup: characters are still being chosen, so nobody is alone yet; only the spirit
         # is mute, as always.
@@ -105,18 +105,19 @@ def silence_reason(state: PresenceState, seat: str) -> str | None:
     if seat == state.spirit_seat:
         if state.true_horror:
             return (f"{spirit_mute}; in True Horror it may have the bot post an atmospheric "
-                    "line with `/presence whisper` on its turn (P-HORROR-02)")
+                    "line with `/presence whisper` on its turn (rule P-HORROR-02)")
         return spirit_mute
     if not talk["allowed"]:
-        return str(talk["why"])
+        # Only an alone active visitor silences the whole table.
+        return f"{str(talk['why']).rstrip('.')} (rule P-COMM-06)"
     if state.visitors[seat].succumbed:
         return ("a succumbed character speaks with a ghostly voice only to a visitor within "
-                "hearing, and none is within hearing of yours (P-COMM-10)")
+                "hearing, and none is within hearing of yours (rule P-COMM-10)")
     if state.true_horror:
         return (f"{eng.name(seat)} is alone, and in True Horror nobody talks on any topic "
-                "while alone (P-HORROR-01)")
+                "while alone (rule P-HORROR-01)")
     return (f"{eng.name(seat)} is alone — no other visitor is within hearing — so you may "
-            "not communicate (P-COMM-04)")
+            "not communicate (rule P-COMM-04)")
 
 
 class Presence(commands.Cog):
@@ -257,7 +258,7 @@ async def speak(interaction: discord.Interaction[Any], words: str) -> None:
 
 def speak_command() -> app_commands.Command[Any, Any, Any]:
     command: app_commands.Command[Any, Any, Any] = app_commands.Command(
-        name="speak", description="Spirit: say the few words an effect allows (P-DISCORD-08)",
+        name="speak", description="Spirit: say the few words an effect allows",
         callback=speak)
     command._params["words"].description = "Up to the effect's word limit, plain words only"
     return command

@@ -3,7 +3,8 @@
 No token and no network: the emulator stands in for Discord on 127.0.0.1, the players are
 emulated users whose every move the built-in AI picks and then *presses* — the same buttons
 and menus a person would — so the demo exercises the bot exactly as a server would. At the
-end it prints the thread as a transcript and writes every board picture to a folder.
+end it prints the thread as a transcript (and, with `--dms`, every DM each player received, in
+every version, to read the game as each player) and writes every board picture to a folder.
 
 `AutoTable` is the reusable part: end-to-end tests drive whole games with it.
 """
@@ -26,7 +27,7 @@ from bot.options import OptionsError, parse_options
 from bot.settings import Settings
 from cogs.utils.table import _decision_token, action_hash, delivery_for
 from emulator import DiscordEmulator
-from emulator.records import MessageRecord, UserRecord
+from emulator.records import MessageRecord, UserRecord, embed_text, walk_components
 from emulator.testing import running_bot
 from rules.core import Action
 from rules.registry import GAMES
@@ -289,6 +290,49 @@ class AutoTable:
             lines.append(f"GameMaster{pings}{edits}: {text}{pictures}")
         return lines
 
+    def dm_transcript(self) -> list[str]:
+        """Every DM each emulated player received, by display name, oldest first; a DM edited
+        in place (the summary DM) shows each version it had, so a reader follows the game as
+        that player did. Buttons and menus are listed by their labels."""
+        names = {str(u.id): u.name for u in self.users}
+        channels = {str(c.id): c.name for c in (self.channel, self.thread())}
+
+        def shown(text: str) -> str:
+            text = re.sub(r"<#(\d+)>", lambda m: "#" + channels.get(m[1], "a channel"), text)
+            return re.sub(r"<@!?(\d+)>", lambda m: "@" + names.get(m[1], "someone"), text)
+
+        def version(content: str, embeds: list[dict[str, Any]],
+                    components: list[dict[str, Any]], attachments: list[Any]) -> str:
+            parts = [content] if content else []
+            for embed in embeds:
+                parts.extend(embed_text(embed))
+            controls = []
+            for comp in walk_components(components):
+                if comp.get("type") == 10 and comp.get("content"):
+                    parts.append(str(comp["content"]))
+                elif comp.get("label") or comp.get("placeholder"):
+                    controls.append(str(comp.get("label") or comp.get("placeholder")))
+            text = shown("\n".join(parts))
+            if controls:
+                text += "\n  [controls: " + " | ".join(controls) + "]"
+            text += "".join(f"\n  [{a.filename}: {a.description}]" for a in attachments)
+            return text
+
+        lines: list[str] = []
+        for user in self.users:
+            dms = self.emu.dm_messages(user)
+            lines.append(f"\n===== DMs to {user.name} ({len(dms)}) =====")
+            for n, message in enumerate(dms, 1):
+                versions = [(h.content, h.embeds, h.components, h.attachments)
+                            for h in message.history]
+                versions.append((message.content, message.embeds, message.components,
+                                 message.attachments))
+                for k, v in enumerate(versions, 1):
+                    head = (f"[{user.name} DM {n}" + (f", version {k} of {len(versions)}"
+                                                     if len(versions) > 1 else "") + "]")
+                    lines.append(f"{head} {version(*v)}")
+        return lines
+
     def calm(self) -> str:
         """How calm the thread was: board posts, their in-place edits, and pings."""
         boards = [m for m in self.emu.messages_in(self.thread()) if m.attachments]
@@ -303,12 +347,12 @@ class AutoTable:
 
 async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = None,
                    mode: str | None = None, quiet: bool = False, opts: list[str] | None = None,
-                   ai: int = 0, play_as: str | None = None) -> int:
+                   ai: int = 0, play_as: str | None = None, dms: bool = False) -> int:
     """Play a whole AI game through the real bot and emulator; 0 when it ended properly.
 
     `opts` are `key=value` options as `/game new options:` takes them; `ai` seats the bot's
     own AI players (the rest are emulated users whose moves the AI picks and presses);
-    `play_as` is `/game new as:`."""
+    `play_as` is `/game new as:`; `dms` also prints every DM each player received."""
     engine = GAMES.get(game)
     if engine is None:
         print(f"No game `{game}`. Games: {', '.join(sorted(GAMES))}.")
@@ -350,6 +394,8 @@ async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = No
                     moves = await table.play_to_end()
                     record = await bot.storage.get_game(table.game_id)
                     lines = table.transcript()
+                    if dms:
+                        lines += table.dm_transcript()
                     pictures = table.pictures()
                     calm = table.calm()
     out.mkdir(parents=True, exist_ok=True)

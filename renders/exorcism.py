@@ -13,7 +13,9 @@ Layout (1600 x 1000, plus a 210 px strip for a private hand):
   horned head, Devourer white toothed maw) and where each is;
 - left: the house by grid row: the Attic row (deck counts and Tool piles in the free cells
   beside it), the 4 x 4 rooms, the Foyer row (Lookouts and Wounded / Devoured beside it).
-  A room shows its name, location die, cell id, Darkness as 4 slots (the 4th Shrouds it),
+  A room shows its name, location die (and, where its name is not unique, as for the
+  face-down Locked Rooms, "row 2, column 3": the words events use), Darkness as 4 slots
+  (the 4th Shrouds it),
   dropped Tools, Ghosts and pawns (seat-coloured discs with the Character's initials; a Solo
   Secondary is a lighter shade). Face-down Locked Rooms are hatched cards with a padlock and
   their Exorcism tokens; Shrouded rooms are violet, hatched and tagged; a Cold Spot is framed
@@ -198,6 +200,8 @@ class CellV:
     cold_spot: bool = False
     pawns: list[Pawn] = field(default_factory=list)
     ghosts: list[str] = field(default_factory=list)
+    label: str = ""
+    """How events name the cell: the name, or "Locked Room (row 1, column 2)"."""
 
 
 @dataclass
@@ -453,6 +457,7 @@ def _read(view: Mapping[str, Any]) -> Board:
                 col=_i(c.get("col")),
                 kind=_s(c.get("kind"), "house"),
                 name=_s(c.get("name")),
+                label=_s(c.get("label")) or _s(c.get("name")),
                 location=loc if isinstance(loc, int) else None,
                 face_down=bool(c.get("face_down")),
                 darkness=_i(c.get("darkness")),
@@ -479,9 +484,7 @@ def _read(view: Mapping[str, Any]) -> Board:
     terror = [(_s(_d(t).get("name")), _i(_d(t).get("threshold"))) for t in _l(ova.get("terror"))]
     effects: list[str] = []
     eff = _d(ova.get("effects"))
-    cell_names = {
-        c.id: (c.name if c.kind != "house" or c.face_down is False else c.id) for c in cells
-    }
+    cell_names = {c.id: c.label or c.name for c in cells}
     if _s(eff.get("cold_spot")):
         cs = _s(eff.get("cold_spot"))
         effects.append(f"Cold Spot: {cell_names.get(cs, cs)}")
@@ -852,6 +855,13 @@ def _tool_counts(
     return x
 
 
+def _place_words(cell: CellV) -> str:
+    """ "row 1, column 2" when the cell's label carries its place, else ""."""
+    if cell.kind != "house" or not cell.label.endswith(")") or "(row " not in cell.label:
+        return ""
+    return cell.label[cell.label.rindex("(row ") + 1:-1]
+
+
 def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: CellV) -> None:
     x0, y0, x1, y1 = box
     w = x1 - x0
@@ -906,14 +916,14 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: CellV) 
             cell.location,
             face=(240, 234, 220) if not cell.shrouded else (168, 156, 180),
         )
-    if cell.kind == "house":
-        d.text(
-            (x1 - pad - die_size / 2, y0 + pad + die_size + 2),
-            cell.id,
-            font=font(18),
-            fill=(200, 190, 214) if not cell.shrouded else (196, 176, 220),
-            anchor="ma",
-        )
+    # A name another cell shares (the face-down Locked Rooms) gets its place, in the words
+    # events and buttons use ("Locked Room (row 1, column 2)"); a unique name is enough.
+    place = _place_words(cell)
+    if place:
+        pfnt = fit_font(place, w - 2 * pad, 16, min_size=12)
+        d.text((x0 + pad, y0 + pad + die_size + 6), place, font=pfnt,
+               fill=(200, 190, 214) if not cell.shrouded else (196, 176, 220))
+        header_bottom = max(header_bottom, y0 + pad + die_size + 26)
 
     area: Box
     if fixed:
@@ -1228,14 +1238,20 @@ def _draw_top_bar(d: ImageDraw.ImageDraw, b: Board) -> None:
     )
     when = f"Round {b.round} · Turn {b.game_turn}" if b.game_turn else "Setup"
     d.text((x + 14, TOP_BAR / 2), when, font=font(20, True), fill=MUTED, anchor="lm")
-    # Ghost legend, right-aligned: shape, name, where.
-    fnt = font(18, True)
-    parts: list[tuple[str, str]] = []
-    for g in GHOST_ORDER:
-        if g not in b.ghosts and b.ghosts:
-            continue
-        where = b.ghosts.get(g)
-        parts.append((g, f"{GHOST_NAMES[g]} {_where_label(b, where)}"))
+    # Ghost legend, right-aligned: shape, name, where. Where long places do not fit beside
+    # the title, the Rooms' names alone (each Ghost is drawn on its card anyway).
+    room = RIGHT_X1 - (x + 14 + text_width(when, font(20, True)) + 24)
+    shown = [g for g in GHOST_ORDER if g in b.ghosts or not b.ghosts]
+    for full, smallest in ((True, 15), (False, 12)):
+        parts = [(g, f"{GHOST_NAMES[g]} {_where_label(b, b.ghosts.get(g), full)}")
+                 for g in shown]
+        size = 18
+        while size > smallest and sum(text_width(t, font(size, True)) + 58
+                                      for _, t in parts) > room:
+            size -= 1
+        if sum(text_width(t, font(size, True)) + 58 for _, t in parts) <= room:
+            break
+    fnt = font(size, True)
     xr: float = RIGHT_X1
     for g, label in reversed(parts):
         w = text_width(label, fnt)
@@ -1245,14 +1261,12 @@ def _draw_top_bar(d: ImageDraw.ImageDraw, b: Board) -> None:
         xr -= 34 + 18
 
 
-def _where_label(b: Board, where: str | None) -> str:
+def _where_label(b: Board, where: str | None, full: bool = True) -> str:
     if not where:
         return "—" if not b.over else "gone"
     for c in b.cells:
         if c.id == where:
-            if c.kind in ("attic", "foyer"):
-                return c.name or c.kind.title()
-            return c.id
+            return (c.label if full else "") or c.name or c.kind.title()
     return where
 
 

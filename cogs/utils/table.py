@@ -49,7 +49,7 @@ from cogs.utils.errors import answer_error, reply
 from cogs.utils.pending import hold_move, pending_for, pressed_label
 from cogs.utils.tokens import edit_original, token_webhook
 from rules.core import Action, Event, Result
-from rules.core.game import ALT_TEXT_LIMIT, Game, fit_words, strip_rule_ids
+from rules.core.game import ALT_TEXT_LIMIT, Game, fit_words, join_words, strip_rule_ids
 from rules.registry import GAMES
 
 if TYPE_CHECKING:
@@ -580,7 +580,7 @@ async def show_hand(interaction: discord.Interaction[Any], gid: int) -> None:
     public = set(game.status_lines(state, None, names))
     mine = game.status_lines(state, seat, names)
     secret = [line for line in mine if line not in public]
-    text = f"**You are {game.seat_label(state, seat)}.**\n" + ("\n".join(secret) or (
+    text = f"**You are {game.role_words(state, seat)}.**\n" + ("\n".join(secret) or (
         "Nothing in this game is hidden from the others right now — it's all on the board."))
     view = game.view(state, seat)
     view["names"] = names
@@ -938,7 +938,7 @@ def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str) -> str |
     summary = game.private_summary(state, seat)
     if not summary:
         return None
-    text = f"{summary_head(game, gid)}{game.seat_label(state, seat)}**.\n{summary}"
+    text = f"{summary_head(game, gid)}{game.role_words(state, seat)}**.\n{summary}"
     return clip(text, limits.CONTENT)
 
 
@@ -1284,10 +1284,14 @@ class Delivery:
         users = await self.bot.tables.users_of(record.id)
         public_lines = [e.text for e in events if e.public]
         private: dict[str, list[str]] = {}
+        # Who else reads a seat's private lines (a team's shared hands): the header says so.
+        also: dict[str, set[str]] = {}
         for event in events:
             if not event.public:
                 for seat in event.audience:
                     private.setdefault(seat, []).append(event.text)
+                    also.setdefault(seat, set()).update(s for s in event.audience if s != seat)
+        names = await self.names(users) if any(also.values()) else {}
         channel = await self.thread(record)
         if channel is None:
             return _done()
@@ -1296,7 +1300,11 @@ class Delivery:
             user_id = users.get(seat)
             if not user_id:
                 continue
-            text = f"**{game.title}** (game #{record.id}) — only you see this:\n" + "\n".join(
+            others = sorted((names.get(s) or game.seat_label(state, s) for s in also[seat]
+                             if s in state.seats), key=str.lower)
+            who = (f"only you and {join_words(others)} see this" if others
+                   else "only you see this")
+            text = f"**{game.title}** (game #{record.id}) — {who}:\n" + "\n".join(
                 f"• {line}" for line in lines)
             if not await self.dm(user_id, text, view=table_buttons(record.id)):
                 closed.append(f"<@{user_id}>")

@@ -161,7 +161,7 @@ async def seated_here(interaction: discord.Interaction[Any],
     seat = await bot.tables.seat_of(record.id, interaction.user.id)
     if seat is None:
         raise TableError("Only the game's players can do this; you can follow the game in "
-                         "its thread (P-DISCORD-09).")
+                         "its thread.")
     return record, seat
 
 

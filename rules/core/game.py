@@ -241,6 +241,16 @@ class Game(ABC, Generic[Opt, S]):
             return name
         return f"{name} ({label})"
 
+    def role_words(self, state: S, seat: str) -> str:
+        """A seat's role as a sentence says it after "You are": "the Ghost player", "the
+        Doctor and the Detective", "the spirit" — the words `player_name` puts in brackets
+        after a display name, so every game reads the same; the seat label otherwise."""
+        marker = "\x00"
+        named = self.player_name(state, seat, {seat: marker})
+        if named.startswith(marker + " (") and named.endswith(")"):
+            return named[len(marker) + 2:-1]
+        return self.seat_label(state, seat)
+
     def plain_words(self, state: S) -> bool:
         """Whether the table asked for plain words: no emoji and no rule ids in what it reads
         (Presence's True Horror). False by default."""
@@ -283,13 +293,13 @@ class Game(ABC, Generic[Opt, S]):
         return fit_words(self.status_lines(state, None, names), ALT_TEXT_LIMIT)
 
     def result_text(self, state: S, result: Result, names: dict[str, str]) -> str:
-        """The game-over sentence: who won and why, naming players and their roles. The rule id
-        may follow in brackets, unless the table asked for plain words."""
+        """The game-over sentence: who won and why, naming players and their roles, in words:
+        no rule id (a reason stored with one loses it)."""
         winners = [self.player_name(state, s, names) for s in result.winners]
         head = ("The game is over: " + join_words(winners) + (" win." if len(winners) > 1
                                                               else " wins.")
                 if winners else "The game is over and nobody wins.")
-        reason = strip_rule_ids(result.reason) if self.plain_words(state) else result.reason
+        reason = strip_rule_ids(result.reason)
         return f"{head} {reason}".strip()
 
     def seat_label(self, state: S, seat: str) -> str:

@@ -336,12 +336,9 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
     def private_summary(self, state: ExorcismState, seat: str) -> str | None:
         if seat != state.ghost_seat or not state.ghost_hand:
             return None
-        cards = []
-        for card in build_view(state, seat).get("hand", []):
-            arrows = card.get("arrows", {})
-            cards.append(f"location {card['location']}, die {card['die_value']} "
-                         f"(Wraith {arrows.get('wraith')}, Bull {arrows.get('bull')}, "
-                         f"Devourer {arrows.get('devourer')})")
+        # Each card in the words of its draw line ("Location 2, Die Value 2; Wraith right, …").
+        cards = [str(card["text"]).removeprefix("Haunt card: ")
+                 for card in build_view(state, seat).get("hand", [])]
         return "Your hand of Haunt cards (hidden from the investigators):\n" + "\n".join(
             f"• {c}" for c in cards)
 

@@ -17,7 +17,9 @@ layout
   the Attic and the Foyer sit outside (row 0 / row rows+1).
 cells: list, one per cell (house cells in reading order, then the Attic, then the Foyer):
   id ("r2c3" | "attic" | "foyer"), row, col, kind "house"|"attic"|"foyer",
-  face_down (bool), name (Room name; "Locked Room" when face down; "Attic"),
+  face_down (bool), name (Room name; "Locked Room" when face down; "Attic"), label (how
+  events and buttons name it: the name, with "(row 2, column 3)" where another cell shows
+  the same name, as the picture prints it),
   room_id (None when face down or the Attic), location (die face 1..6 | None when face down,
   Attic, Foyer), action_text (str | None), darkness (int; for a Shrouded Room the tokens
   under the Shroud), shrouded (bool), exorcism_tokens (int), dropped {tool: n},
@@ -133,12 +135,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
     for cid in eng.geo.all:
         cell = st.cells[cid]
         room = eng.room_of(cid)
-        if cell.kind == "attic":
-            name = pack.layout.attic.name
-        elif cell.face_down:
-            name = "Locked Room"
-        else:
-            name = room.name if room else cid
+        name = eng.shown_name(cid)
         cells.append({
             "id": cid,
             "row": cell.row,
@@ -146,6 +143,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
             "kind": cell.kind,
             "face_down": cell.face_down,
             "name": name,
+            "label": eng.cell_name(cid),
             "room_id": room.id if room else None,
             "location": room.location if room else None,
             "action_text": room.text if room else None,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import join_words
+from rules.core.game import join_words, strip_rule_ids
 from rules.core.types import Result
 from rules.exorcism.engine import Engine
 from rules.exorcism.state import ExorcismState
@@ -230,7 +230,8 @@ def alt_lines(state: ExorcismState, names: dict[str, str], result_line: str | No
 
 def result_text(state: ExorcismState, result: Result, names: dict[str, str]) -> str:
     """Who won and why (EX-LOSE-01, EX-TURN-04, EX-OVA-11/12), naming players and roles."""
-    reason = result.reason.rstrip(".")
+    # Games stored before #14 kept the rule id in the reason; players read words only.
+    reason = strip_rule_ids(result.reason).rstrip(".")
     investigators = [s for s in state.seats if s != state.ghost_seat]
     team = join_words([player(state, s, names) for s in investigators])
     if state.outcome == "won":

@@ -133,8 +133,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                     + (" (recommended)" if options.gates == 3 else "")))
         remove = (pack_for(options.pack_path).investigator(opts.first_game_remove).name
                   if options.first_game and opts.first_game_remove else None)
-        out.append(("First game", f"yes: {remove} is taken out (not with 6 Investigators, "
-                    "FW-AMB-10)" if remove else "no"))
+        out.append(("First game", f"yes: {remove} is taken out (not with 6 "
+                    "Investigators)" if remove else "no"))
         out.append(("Guided", ("yes" if self.guided(options) else "no")
                     + (" (first game)" if options.guided is None and options.first_game
                        else "")))
@@ -152,7 +152,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
     def role_seat(self, options: FourthWallOptions) -> tuple[str, str, str] | None:
         if options.mode != "conflict":
             return None
-        return ("wall_seat", "The Wall", "an Investigator")
+        return ("wall_seat", "the Wall player", "an Investigator player")
 
     def guide_text(self, state: FourthWallState, seat: str,
                    private: bool = False) -> str | None:
@@ -458,7 +458,9 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             hand = ", ".join(
                 f"{eng.marble_name(m)} [{symbols_text(list(eng.marble(m).symbols))}]"
                 for m in inv.hand) or "no Marbles"
-            lines.append(f"• {eng.inv_name(inv)}{mine} (Hand Limit {eng.hand_limit(inv)})"
+            # One bracket: "The Steadfast (yours, Hand Limit 6): …".
+            yours = "yours, " if inv.seat == seat else ""
+            lines.append(f"• {eng.inv_name(inv)} ({yours}Hand Limit {eng.hand_limit(inv)})"
                          f"{status}: {hand}")
         if not lines:
             return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import join_words
+from rules.core.game import join_words, strip_rule_ids
 from rules.core.types import Result
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.state import FourthWallState
@@ -218,7 +218,8 @@ def alt_lines(state: FourthWallState, names: dict[str, str], result_line: str | 
 def result_text(state: FourthWallState, result: Result, names: dict[str, str]) -> str:
     """Who won and why (FW-END-01..03), naming the players and their roles."""
     winners = [player(state, s, names) for s in result.winners]
-    reason = result.reason.rstrip(".")
+    # Games stored before #14 kept the rule id in the reason; players read words only.
+    reason = strip_rule_ids(result.reason).rstrip(".")
     reason = reason[0].lower() + reason[1:] if reason else "the game is over"
     if winners:
         head = join_words(winners) + (" wins" if len(winners) == 1 else " win")

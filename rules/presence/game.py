@@ -34,54 +34,52 @@ class PresenceOptions(GameOptions):
     """Setup options (P-SETUP-01)."""
 
     mode: Literal["session"] = Field(default="session",
-                                     description="session: the standard game (P-SESSION-01).")
+                                     description="session: the standard game.")
     spirit_seat: int = Field(default=0, ge=0, le=4,
                              description="Which seat, in table order, plays the spirit.")
     scripts: Literal["cooperative", "normal", "competitive", "advanced", "expert"] = Field(
-        default="normal", description="Script deck preset (P-SESSION-03).")
+        default="normal", description="Script deck preset.")
     fear: Literal["easy", "normal", "hard"] = Field(
-        default="normal", description="Fear cards per visitor (P-SESSION-04).")
+        default="normal", description="Fear cards per visitor.")
     hope_track: Literal["A", "B"] = Field(
-        default="B", description="Hope Track side: A reduces difficulty (P-SESSION-05).")
+        default="B", description="Hope Track side: A reduces difficulty.")
     strict_table_talk: bool = Field(
         default=False,
         description="Delete thread posts of players who may not talk now; DM them why "
-        "(P-DISCORD-04; needs Manage Messages).")
+        "(needs Manage Messages).")
     table_channel: Literal["thread", "channel"] = Field(
         default="thread",
         description="`channel`: the game gets its own channel where players who may not talk "
-        "now cannot post (P-DISCORD-03; needs Manage Channels and Manage Roles).")
+        "now cannot post (needs Manage Channels and Manage Roles).")
     mystery: bool = Field(
         default=False,
-        description="Mystery Mode: clue discards go face down; only the spirit sees them "
-        "(P-MYST).")
+        description="Mystery Mode: clue discards go face down; only the spirit sees them.")
     unknown_threat: bool = Field(
         default=False,
         description="Unknown Threat: visitors pick the scripts; the spirit (Spirit V) builds "
-        "its deck, clues and secrets (P-UNK).")
+        "its deck, clues and secrets.")
     dark_board: bool = Field(
         default=False,
-        description="Dark Board: B-side boards with less forgiving room actions (P-DARK).")
+        description="Dark Board: B-side boards with less forgiving room actions.")
     secret_chamber: bool = Field(
         default=False,
-        description="Secret Chamber: a hidden room to Uncover, with two helpful actions "
-        "(P-CHAMBER).")
+        description="Secret Chamber: a hidden room to Uncover, with two helpful actions.")
     two_players: bool = Field(
         default=False,
         description="Two players: one visitor player with two characters, a shared deck, "
-        "5 actions, hand of 7 (P-2P).")
+        "5 actions, hand of 7.")
     first_game: bool = Field(
         default=False,
         description="First game: Hope Track A, scripts A1+A2, Spirit V's A cards, A secrets, "
-        "1 fear card each, open talk (P-FIRST).")
+        "1 fear card each, open talk.")
     open_communication: bool = Field(
         default=False,
         description="Open Communication: alone or knocked-out visitors may talk; the spirit "
-        "still may not (P-OPEN).")
+        "still may not.")
     true_horror: bool = Field(
         default=False,
         description="True Horror: alone visitors silent on every topic; quiet posts; the "
-        "spirit only whispers set lines (P-HORROR).")
+        "spirit only whispers set lines.")
     guided: bool | None = Field(
         default=None,
         description="Guided game: every board post says what you can do now and why it "
@@ -130,7 +128,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                          if p.per_visitor == fg.fear_per_visitor), options.fear)
         total, label = pack.presets.difficulty_of(
             options.scripts, fear, track, "B" if options.dark_board else "A")
-        text = f"Difficulty: {label} ({total} fear symbol{'' if total == 1 else 's'}, P-SESSION-06)"
+        text = f"Difficulty: {label} ({total} fear symbol{'' if total == 1 else 's'})"
         if options.first_game:
             text += " — first game: scripts " + " & ".join(fg.scripts)
         variants = [name for on, name in (
@@ -508,7 +506,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
             text += (" Also alone: " if also else " Alone: ") + ", ".join(unnamed) + "."
         if state.speech_grant is not None:
             text += (f" The spirit may speak up to {state.speech_grant['max_words']} word(s) "
-                     "with `/presence speak` (P-DISCORD-08).")
+                     "with `/presence speak`.")
         return text
 
     def present(self, state: PresenceState, lines: list[str]) -> list[str]:

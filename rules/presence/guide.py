@@ -75,7 +75,7 @@ PURPOSES: dict[str, str] = {
                        "keeps you near the others."),
     "offturn_main": ("An effect grants you main actions outside your turn: use them now while "
                      "they are offered, or let them go."),
-    "order_triggers": ("Several effects trigger at once: choose which resolves first (P-TIME-05)."
+    "order_triggers": ("Several effects trigger at once: choose which resolves first."
                        " Resolve the one that protects you before the one that hurts."),
     "quick_window": ("Quick actions were declared and ties go to you: take yours now or let the "
                      "others go first."),

@@ -104,7 +104,7 @@ def setup_game(seats: list[str], seed: int, spirit_index: int = 0, script_preset
         eng = Engine(state)
         eng.emit(f"A new session at Wrightwatch Manor: {n} players, Unknown Threat. The spirit "
                  f"is {pack.spirit(state.spirit.character).name}; the visitors choose 2 hope "
-                 "and 3 nerve scripts (P-UNK-01).", "setup")
+                 "and 3 nerve scripts.", "setup")
         eng.ut_ask_script()
         return state
     # P-SETUP-08 / P-SESSION-03: the script deck from the preset, displays face up.
@@ -124,7 +124,7 @@ def setup_game(seats: list[str], seed: int, spirit_index: int = 0, script_preset
         eng.emit(f"First game: the spirit is {pack.spirit(fg.spirit).name}.", "setup")
         eng.ask_visitor(0)
         return state
-    eng.ask("setup", spirit_seat, "Choose your spirit character (P-SETUP-07).",
+    eng.ask("setup", spirit_seat, "Choose your spirit character.",
             [(s.id, f"{s.name}" + (" (first-game spirit)" if s.first_game else ""))
              for s in pack.spirits], "choose_spirit")
     return state

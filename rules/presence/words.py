@@ -297,10 +297,8 @@ def result_text(state: PresenceState, result: Result, names: dict[str, str]) -> 
     if not parts:
         text = ("Eternal Darkness: nobody reached their goal by the end of the final round; "
                 "the only winner is Wrightwatch Manor")
-        rule = "P-WIN-06"
     else:
         text = "; ".join(parts)
         text = text[0].upper() + text[1:]
-        rule = "P-UPKEEP-02"
-    text += "." if state.true_horror else f". ({rule})"
+    text += "."
     return plain(state, text)

@@ -53,7 +53,7 @@ async def test_newcomer_plays_a_whole_guided_game_alone_against_the_ai(table: Ta
     assert {m.user for m in auto.moves} == {"alice"}
     texts = [m.text or "" for m in table.emu.messages_in(table.thread())]
     roster = next(t for t in texts if "The game begins" in t)
-    assert "• AI — the second Investigator" in roster
+    assert "• AI (an Investigator player)" in roster
     assert any("💡" in t for t in texts), "guided posts say what to do and why"
     assert any("AI (" in t for t in texts), "the AI seat is named AI (its role)"
     # The AI moved too, and its seat never waited for a person.
@@ -148,7 +148,7 @@ async def test_as_team_gives_the_ai_the_opposing_role(table: Table) -> None:
     await table.slash(table.alice, table.general, "game new", game="fourth_wall",
                       mode="conflict", ai=1, **{"as": "team"})
     card = lobby_of(table).text
-    assert "— an Investigator" in card and "2. AI — The Wall" in card
+    assert "— an Investigator player" in card and "2. AI — the Wall player" in card
     assert table.bot is not None
     start = await table.emu.slash(table.alice, table.thread(), "game start", {})
     await start.wait_done(timeout=30)
@@ -199,3 +199,21 @@ async def test_demo_takes_options_and_ai_seats_and_prints_names(tmp_path: Any,
     code = await run_demo("presence", out=tmp_path, opts=["first_game=yes",
                                                            "unknown_threat=yes"])
     assert code == 2 and "can't make a game" in capsys.readouterr().out
+
+
+async def test_demo_dms_prints_each_players_dms_in_every_version(tmp_path: Any,
+                                                                 capsys: Any) -> None:
+    """`python -m bot demo --dms`: a reviewer reads the game as each player did — every DM,
+    each version of the edited summary DM, labelled by display name, in words."""
+    from demo import run_demo
+    from tests.e2e import words
+
+    code = await run_demo("exorcism", out=tmp_path, seed=2, mode="one_vs_all", dms=True)
+    printed = capsys.readouterr().out
+    assert code == 0, printed[-2000:]
+    dms = printed.split("===== DMs to Ada", 1)[1]
+    assert "===== DMs to Basil" in dms and "===== DMs to Clara" in dms
+    assert "you are **the Ghost player**" in dms and "Your hand of Haunt cards" in dms
+    assert re.search(r"\[Ada DM \d+, version 2 of \d+\]", dms)  # the summary as it changed
+    assert not re.search(r"<[@#]!?\d+>", dms)  # names, never raw mentions
+    assert not words.raw_words(dms), words.raw_words(dms)[:5]

@@ -170,7 +170,8 @@ async def test_p_discord_07_forwards_and_files_are_removed_even_when_the_player_
     assert not table.emu.message(words.id).deleted
     assert not table.emu.message(unseen.id).deleted  # blank without the content intent
     told = [m.content for m in table.emu.dm_messages(user) if m.order > mark]
-    assert len(told) == 2 and all("P-DISCORD-07" in t and "P-COMM-03" in t for t in told)
+    # The refusal names its rule as every refusal does; the advice after it is words only.
+    assert len(told) == 2 and all("(rule P-DISCORD-07)" in t and "in words" in t for t in told)
 
 
 async def test_h_02_the_spirits_hand_dm_is_edited_when_its_hand_changes(table: Table) -> None:

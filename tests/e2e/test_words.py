@@ -33,11 +33,21 @@ async def _seat_users(table: Table, auto: AutoTable) -> dict[str, Any]:
 def test_raw_word_patterns_catch_what_players_must_not_read() -> None:
     for bad in ("You are s2.", "Player 3 wins", "Investigator 1 & Investigator 3",
                 "What you can do: manor_done, manor_pick", "pack_path = None",
-                "first_game = False", "[T] Component list", "[R] ruling"):
+                "first_game = False", "[T] Component list", "[R] ruling",
+                "Architect moves to Task Room A (r2c3).", "Locked Room (r1c2)",
+                "Vote (FW-VIS-02: the team sees which)", "the Haunt Level reaches 30 (EX-OVA-11).",
+                "Pick a clue (P-CLUE-03)", "[B] Bot rule", "(see EX-AMB-54)",
+                "You draw H19: Haunt card: Location 1", "Mystery Mode (P-MYST)"):
         assert words.raw_words(bad), bad
     for good in ("You are the Medium.", "True Horror: no emoji", "None of your Investigators",
-                 "the first Investigator", "P-COMM-04", "game #12 <#3417>"):
+                 "the first Investigator", "P-COMM-04", "game #12 <#3417>",
+                 "You can't move there (rule EX-ACT-01)", "**FW-GATE-02** — a Gate opens",
+                 "the Locked Room (row 1, column 2)", "r2d2 is a robot, rc1 a rocket",
+                 "**EX-PLAY-01** (EX-GAP-14) {core} supports 2–5 players."):
         assert not words.raw_words(good), good
+    # What players ask for by rule: the rules lookup's choices quote rules, with their ids.
+    assert not words.scan_choices("exorcism rules", [{"name": "EX-PLAY-01 (EX-GAP-14) 2–5"}])
+    assert words.scan_choices("exorcism move", [{"name": "Move to Locked Room (r1c2)"}])
 
 
 async def test_help_pages_by_menu_ephemeral_and_in_human_words(table: Table) -> None:

@@ -2,7 +2,9 @@
 
 `raw_words(text)` lists the forbidden things in one text: seat ids (`s2`), numbered stand-ins
 for people (`Player 3`, `Investigator 1`), action kinds (`manor_done`), option internals
-(`pack_path`), Python values (`True`, `None`) and the spec's source markers (`[T]`, `[R]`, `[D]`).
+(`pack_path`), Python values (`True`, `None`), the spec's source markers (`[T]`, `[R]`, `[D]`),
+the Exorcism's grid cells (`r1c2`) and rule ids in brackets (`(FW-VIS-02: …)`; a refusal's
+"(rule FW-GATE-02)" and a `/game rules` answer are where players meet rule ids on purpose).
 `scan_messages` applies it to every bot message of an emulated world — content, embeds,
 button and menu labels, placeholders, option descriptions, attachment names and alt texts,
 every edited version — and `scan_choices` to autocomplete answers (what a player reads: the
@@ -41,21 +43,44 @@ KINDS = _kinds()
 PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("a seat id", re.compile(r"(?<![\w#@<:/-])s\d\b(?![\w-])")),
     ("a card or piece id", re.compile(r"\bp\d\.\d")),
+    # The Exorcism's Haunt, Darkness, Room and Locked Room card ids ("You draw H19").
+    ("an Exorcism card id", re.compile(r"\b[HDRL]\d\d\b")),
     ("a numbered player", re.compile(r"\bPlayer \d\b")),
     ("a numbered investigator", re.compile(r"\bInvestigator \d\b")),
     ("an option's internal name", re.compile(r"\bpack_path\b")),
     ("a Python value", re.compile(r"\b(?:True(?! Horror)|False|None(?! of\b))\b")),
-    ("a spec marker", re.compile(r"\[[TRDC]\]")),
+    ("a spec marker", re.compile(r"\[[TRDCB]\]")),
+    # The Exorcism's house grid is code: players find a room by its name, a Locked Room by
+    # its row and column as the board picture prints them.
+    ("a grid cell", re.compile(r"\br\d+c\d+\b")),
+    # A rule id in brackets beside a prompt, an event or a label ("(FW-VIS-02: the team sees
+    # which)", "reaches 30 (EX-OVA-11)"). Refusals name their rule deliberately as
+    # "(rule FW-GATE-02)", and `/game rules` answers start with the id in bold: both pass.
+    # A section id counts too ("(P-MYST)", "(P-2P)").
+    ("a rule id in brackets",
+     re.compile(r"[(\[](?!rule )[^()\[\]\n]*?\b(?:EX|FW|P)-[A-Z0-9]*[A-Z][A-Z0-9]*\b")),
     ("an action kind", re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, KINDS),
                                                                key=len, reverse=True))
                                   + r")\b")),
 ]
 
 
-def raw_words(text: str) -> list[str]:
-    """What in `text` a player should never read: `["a seat id: 's2'", ...]`."""
+RULE_QUOTE = re.compile(r"\*\*(?:EX|FW|P)-[A-Z]+-\d+\*\*")
+"""A rule quoted by its id in bold: a `/game rules` answer or a `/… flag` notice, where the
+player asked for the rule itself (its text may cite other rules in brackets)."""
+
+RULE_COMMANDS = ("rules", "flag")
+"""Commands whose autocomplete lists rules by id and text."""
+
+
+def raw_words(text: str, rules: bool = False) -> list[str]:
+    """What in `text` a player should never read: `["a seat id: 's2'", ...]`. `rules`: the
+    text quotes rules on the player's request, so rule ids in brackets are its content."""
     out = []
+    rules = rules or bool(RULE_QUOTE.search(text))
     for what, pattern in PATTERNS:
+        if rules and what == "a rule id in brackets":
+            continue
         for m in pattern.finditer(text):
             out.append(f"{what}: {m.group(0)!r}")
     return out
@@ -111,7 +136,9 @@ def scan_choices(command: str, choices: list[dict[str, Any]]) -> list[str]:
         name = str(choice.get("name", ""))
         if "\n" in name:
             failures.append(f"a newline in /{command} choice {name[:100]!r}")
-        failures += [f"{hit} in /{command} choice {name[:200]!r}" for hit in raw_words(name)]
+        rules = command.split()[-1] in RULE_COMMANDS
+        failures += [f"{hit} in /{command} choice {name[:200]!r}"
+                     for hit in raw_words(name, rules)]
     return failures
 
 

@@ -5,9 +5,10 @@ and keep the Ghost player's hand out of every other reader's lines (EX-VIS-11)."
 from __future__ import annotations
 
 from rules.core.game import ALT_TEXT_LIMIT
+from rules.core.types import act
 from rules.exorcism.engine import Engine
 from rules.exorcism.game import GAME
-from tests.exorcism.helpers import new_game
+from tests.exorcism.helpers import new_game, top_haunt
 
 NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines"}
 
@@ -33,7 +34,7 @@ def test_EX_VIS_11_ghost_hand_only_in_the_ghost_players_lines() -> None:
     assert ghost is not None and st.ghost_hand
     mine = "\n".join(GAME.status_lines(st, ghost, NAMES))
     assert "Your hand of Haunt cards" in mine
-    hand = [line for line in mine.splitlines() if line.startswith("location ")]
+    hand = [line for line in mine.splitlines() if line.startswith("Location ")]
     assert hand
     for seat in [None, *[s for s in st.seats if s != ghost]]:
         other = "\n".join(GAME.status_lines(st, seat, NAMES))
@@ -44,10 +45,11 @@ def test_EX_VIS_11_ghost_hand_only_in_the_ghost_players_lines() -> None:
 
 def test_EX_OVA_11_ghost_win_names_the_ghost_player_and_the_losers() -> None:
     st = new_game("one_vs_all", 3, seed=2).model_copy(deep=True)
+    # A reason as games stored before #14 kept it, with its rule id: players read words only.
     Engine(st).lose("the Haunt Level reaches 30 (EX-OVA-11).")
     text = GAME.result_text(st, GAME.result(st), NAMES)  # type: ignore[arg-type]
     assert text.startswith("Margaret (the Ghost player) wins and Theo (the ")
-    assert "Ines (the " in text and text.endswith("lose: the Haunt Level reaches 30 (EX-OVA-11).")
+    assert "Ines (the " in text and text.endswith("lose: the Haunt Level reaches 30.")
 
 
 def test_EX_LOSE_01_core_loss_and_win_name_the_team() -> None:
@@ -68,3 +70,31 @@ def test_solo_names_one_player_with_two_characters() -> None:
     assert who.startswith("Margaret (the Doctor and the ")
     alt = GAME.alt_text(st, NAMES)
     assert len(alt) <= ALT_TEXT_LIMIT and alt.startswith("Now: Margaret (the Doctor and the ")
+
+
+def test_EX_DARK_02_each_darkness_card_says_which_space_the_track_reaches() -> None:
+    """The first four spaces all read 1 (EX-GAP-11): three Darkness cards in the One vs All
+    opening hand move the marker three spaces, and each line must say so, not "advances to 1"
+    three times as if it had not moved."""
+    st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(mode="one_vs_all"), 4)
+    darkness = [c.id for c in Engine(st).pack.haunt_deck if c.kind == "darkness"]
+    standard = [c.id for c in Engine(st).pack.haunt_deck if c.kind == "haunt"]
+    top_haunt(st, *darkness[:4], *standard[:3])
+    out = GAME.apply(st, st.ghost_seat or "s1", act("manor_done"))
+    lines = [e.text for e in out.events if "Darkness Track" in e.text]
+    assert out.state.track_index == 4
+    assert lines == [
+        "Darkness card: the Darkness Track moves to space 2 (value 1).",
+        "Darkness card: the Darkness Track moves to space 3 (value 1).",
+        "Darkness card: the Darkness Track moves to space 4 (value 1).",
+        "Darkness card: the Darkness Track moves to space 5: its value rises to 2, so the "
+        "Ghost player takes 2 Actions a turn.",
+    ]
+    # At the final space the track cannot move on (EX-DARK-02), and the line says so.
+    last = out.state.model_copy(deep=True)
+    last.track_index = len(Engine(last).pack.clock.darkness_track) - 1
+    eng = Engine(last)
+    eng.resolve_special(darkness[5])
+    assert last.track_index == len(eng.pack.clock.darkness_track) - 1
+    assert "Darkness card: the Darkness Track is already on its last space (value 3)." \
+        in [e.text for e in eng.events]

@@ -189,7 +189,7 @@ def test_FW_HORROR_10_out_of_cards_reshuffles_then_cannot_complete() -> None:
         take_marble(st2, m)
     st2.anchored.extend(everything[1:])  # parked On the Streets, still conserved
     st2, ev = do(st2, "s2", "unique", inv="i1")  # draw two: only one card is left
-    assert len(inv(st2, "i1").hand) == 2 and "empty (FW-GAP-12)" in texts(ev)
+    assert len(inv(st2, "i1").hand) == 2 and "Marble deck and discard pile are empty" in texts(ev)
     assert prompt(st2) == "wall_doom"  # cannot complete
 
 

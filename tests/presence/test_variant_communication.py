@@ -51,15 +51,15 @@ def test_p_open_01_alone_and_knocked_out_visitors_may_talk() -> None:
 
 def test_p_comm_11_open_communication_is_a_lobby_option() -> None:
     field = GAME.options_model.model_fields["open_communication"]
-    assert field.default is False and "P-OPEN" in (field.description or "")
-    assert "P-HORROR" in (GAME.options_model.model_fields["true_horror"].description or "")
+    assert field.default is False and "Open Communication" in (field.description or "")
+    assert "True Horror" in (GAME.options_model.model_fields["true_horror"].description or "")
 
 
 def test_p_horror_01_alone_visitors_are_silent_on_every_topic() -> None:
     st = with_alone_visitor(true_horror=True)
     talk = Engine(st).table_talk()
     assert talk["speech"]["s2"] == talk["speech"]["s3"] == "silent"
-    assert "P-HORROR-01" in talk["why"]
+    assert "True Horror: alone visitors stay silent on every topic" in talk["why"]
     st.visitors["s3"].room = st.visitors["s2"].room
     talk = Engine(st).table_talk()
     assert talk["speech"]["s2"] == talk["speech"]["s3"] == "free"  # together they talk

@@ -55,7 +55,8 @@ def test_P_UPKEEP_02_result_names_the_winners_and_their_characters() -> None:
     assert res is not None
     text = GAME.result_text(won, res, NAMES)
     assert text.startswith("Theo (the ") and "Ines (the " in text and "Kwame (the " in text
-    assert "win: every secret is revealed" in text and text.endswith("(P-UPKEEP-02)")
+    assert "win: every secret is revealed" in text and text.endswith("revealed.")
+    assert "P-UPKEEP-02" not in text  # players read words; the rule is in /game rules
     assert "s2" not in text and "Winners" not in text
     spirit = _finish(st, [SPIRIT], "The spirit wins (P-UPKEEP-02).")
     text = GAME.result_text(spirit, GAME.result(spirit), NAMES)  # type: ignore[arg-type]
@@ -66,7 +67,7 @@ def test_P_WIN_06_eternal_darkness_says_nobody_won_in_words() -> None:
     st = _finish(new_game(3, seed=1), [], "Eternal Darkness (P-WIN-06).")
     text = GAME.result_text(st, GAME.result(st), NAMES)  # type: ignore[arg-type]
     assert text.startswith("Eternal Darkness: nobody reached their goal")
-    assert "nobody wins" not in text.lower() and "(P-WIN-06)" in text
+    assert "nobody wins" not in text.lower() and "P-WIN-06" not in text
 
 
 def test_P_HORROR_true_horror_words_carry_no_rule_id_and_no_emoji() -> None:

@@ -146,3 +146,22 @@ def test_default_words_of_a_game_without_overrides_name_players() -> None:
     lines = HIGHCARD.status_lines(state, None, names)
     assert "Players: Margaret, Theo." in lines
     assert any(line.startswith("Waiting for Margaret") for line in lines)
+
+
+@pytest.mark.parametrize(("name", "mode", "players", "roles"), [
+    ("fourth_wall", "conflict", 3, ["the Wall player", "an Investigator player"]),
+    ("exorcism", "one_vs_all", 3, ["the Ghost player", "the Architect"]),
+    ("presence", "session", 3, ["the spirit", "a visitor"]),
+])
+def test_role_words_read_after_you_are_as_every_post_names_the_role(
+        name: str, mode: str, players: int, roles: list[str]) -> None:
+    """ "You are the Wall player." — never "You are Wall player." nor a seat id (#14)."""
+    game = GAMES[name]
+    seats = [f"s{i + 1}" for i in range(players)]
+    state = game.setup(seats, game.options_model(mode=mode), 1)
+    words = [game.role_words(state, s) for s in seats]
+    assert words[:2] == roles
+    for seat, role in zip(seats, words, strict=True):
+        assert f"Ada ({role})" == game.player_name(state, seat, {seat: "Ada"})
+    hc = HIGHCARD.setup(["s1", "s2"], HIGHCARD.options_model(), 1)
+    assert HIGHCARD.role_words(hc, "s1") == HIGHCARD.seat_label(hc, "s1")

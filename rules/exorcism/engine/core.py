@@ -72,16 +72,27 @@ class Basics:
     def inv_name(self: Engine, inv: InvestigatorState) -> str:
         return self.char_name(inv.character)
 
-    def cell_name(self: Engine, cid: str) -> str:
-        """How players read a cell: the face-up Room's name and its id, never a hidden face."""
+    def shown_name(self: Engine, cid: str) -> str:
+        """The name a cell's card shows on the board: the face-up Room's name, "Locked Room"
+        for a face-down one (never its hidden face), the Attic's and the Foyer's names."""
         cell = self.st.cells[cid]
         if cell.kind == "attic":
             return self.pack.layout.attic.name
         if cell.kind == "foyer":
             return self.pack.layout.foyer.name
         if cell.face_down or cell.card is None:
-            return f"Locked Room ({cid})"
-        return f"{self.pack.room(cell.card).name} ({cid})"
+            return "Locked Room"
+        return self.pack.room(cell.card).name
+
+    def cell_name(self: Engine, cid: str) -> str:
+        """How players read a cell: its name alone where no other cell shows that name, else
+        the name and its row and column as the board picture prints them under it (the
+        face-down Locked Rooms). Players know names and the picture, not a grid."""
+        name = self.shown_name(cid)
+        if any(other != cid and self.shown_name(other) == name for other in self.st.cells):
+            cell = self.st.cells[cid]
+            return f"{name} (row {cell.row}, column {cell.col})"
+        return name
 
     def seat_label(self: Engine, seat: str) -> str:
         if self.st.ghost_seat == seat:

@@ -73,7 +73,7 @@ class Effects:
         inv = self.ctx_inv(ctx)
         types = [t for t in eff.types if self.st.tool_piles.get(t, 0) > 0]
         if not types:
-            self.emit("No such Tool is left to gain (EX-TOOL-02).", "no_tool")
+            self.emit("No such Tool is left to gain.", "no_tool")
             return True
         if len(types) == 1:
             got = self.gain_tool(inv, types[0], eff.n)
@@ -121,7 +121,7 @@ class Effects:
         inv = self.ctx_inv(ctx)
         for _ in range(eff.n):
             if not self.st.plan_deck:
-                self.emit("The Plan deck is empty (EX-AMB-53).", "no_plan")
+                self.emit("The Plan deck is empty.", "no_plan")
                 break
             pid = self.st.plan_deck.pop()
             self.st.players[inv.seat].plans.append(pid)

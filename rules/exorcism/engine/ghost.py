@@ -32,7 +32,8 @@ class GhostPlayer:
             st.ghost_hand.append(card_id)
             self.emit("The Ghost player draws a Haunt card.", "ghost_draw")
             self.emit(
-                f"You draw {card_id}: {self.haunt_card_text(card_id)}.",
+                # The card in words, as the hand lists it: never its id (H19).
+                f"You draw a {self.haunt_card_text(card_id)}.",
                 "ghost_hand",
                 audience=[st.ghost_seat],
             )

@@ -32,9 +32,11 @@ class HauntPhase:
         card = self.pack.haunt_card(card_id)
         if card.kind == "haunt":
             a = card.arrows
+            # Arrows as the board picture shows them (north is up): players see no compass.
+            way = {"N": "up", "E": "right", "S": "down", "W": "left"}
             return (
                 f"Haunt card: Location {card.location}, Die Value {card.die_value}; "
-                f"Wraith {a.wraith}, Bull {a.bull}, Devourer {a.devourer}"
+                f"Wraith {way[a.wraith]}, Bull {way[a.bull]}, Devourer {way[a.devourer]}"
             )
         return {"darkness": "Darkness card", "bull": "Bull card", "devourer": "Devourer card"}[
             card.kind
@@ -47,10 +49,23 @@ class HauntPhase:
         card = self.pack.haunt_card(card_id)
         if card.kind == "darkness":
             last = len(self.pack.clock.darkness_track) - 1
-            st.track_index = min(st.track_index + 1, last)  # EX-DARK-02
-            self.emit(
-                f"Darkness card: the Darkness Track advances to {self.track_value()}.", "darkness"
-            )
+            before = self.track_value()
+            if st.track_index >= last:  # EX-DARK-02: it cannot pass the final space
+                self.emit("Darkness card: the Darkness Track is already on its last space "
+                          f"(value {before}).", "darkness")
+                return
+            st.track_index += 1
+            # Several spaces share a value (EX-GAP-11): say where the marker is, and what a
+            # new value changes, so three cards never read as one that did not move.
+            value = self.track_value()
+            where = f"Darkness card: the Darkness Track moves to space {st.track_index + 1}"
+            if value == before:
+                self.emit(f"{where} (value {value}).", "darkness")
+            else:
+                what = (f"the Ghost player takes {value} Action{'' if value == 1 else 's'} a "
+                        "turn" if self.ova else
+                        f"{value} Haunt card{'' if value == 1 else 's'} are drawn each turn")
+                self.emit(f"{where}: its value rises to {value}, so {what}.", "darkness")
         elif card.kind in ("bull", "devourer"):
             name = GHOST_NAMES[card.kind]
             if st.exorcised:
@@ -69,7 +84,7 @@ class HauntPhase:
         if st.darkness_supply == 0 and self.opts.darkness_out_loss == "on_any_haunt_draw" and (
             not self.ova
         ):
-            self.lose("a Haunt card is drawn and no Darkness Tokens are left (EX-LOSE-01).")
+            self.lose("a Haunt card is drawn and no Darkness Tokens are left.")
             return
         card_id = self.draw_haunt()
         if card_id is None:
@@ -181,7 +196,7 @@ class HauntPhase:
             if self.ova:
                 self.emit(f"No Darkness Token is left for {self.cell_name(cid)}.", "darkness")
                 return True  # EX-OVA-13
-            self.lose("a Darkness Token must be placed and none is left (EX-HAUNT-12).")
+            self.lose("a Darkness Token must be placed and none is left.")
             return False
         st.darkness_supply -= 1
         cell.darkness += 1
@@ -197,7 +212,7 @@ class HauntPhase:
             if not self.ova:
                 self.lose(
                     f"{self.cell_name(cid)} takes its 4th Darkness Token and no Shrouded Room "
-                    "card is left (EX-DARK-05)."
+                    "card is left."
                 )
                 return False
         else:

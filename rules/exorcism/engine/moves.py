@@ -109,7 +109,7 @@ class Moves:
             self.emit(f"The Ghost player raises the Haunt Level to {st.haunt_level}.",
                       "haunt_level")
             if st.haunt_level >= self.opts.haunt_level_win:
-                self.lose(f"the Haunt Level reaches {st.haunt_level} (EX-OVA-11).")
+                self.lose(f"the Haunt Level reaches {st.haunt_level}.")
                 return
             self.later(Step(op="ghost_continue"))
         elif kind == K.TERROR:

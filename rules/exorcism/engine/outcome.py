@@ -51,7 +51,7 @@ class Outcome:
             "exorcised",
         )
         if self.ova and not self.opts.ova_escape_required:
-            self.win("the Ghosts are exorcised (EX-OVA-12).")
+            self.win("the Ghosts are exorcised.")
         self.check_escape_win()
 
     def check_escape_win(self: Engine) -> None:

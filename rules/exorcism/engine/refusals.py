@@ -55,7 +55,8 @@ class Refusals:
         if kind == K.MOVE:
             to = action.p("to")
             if to not in st.cells:
-                return (f"There is no Room {to!r}; use a cell id like r2c3.", "EX-ACT-01")
+                return (f"There is no Room {to!r} in the house; pick one from the list.",
+                        "EX-ACT-01")
             ghosts = self.ghosts_in(to)
             if ghosts:
                 return (f"That Room holds the {GHOST_NAMES[ghosts[0]]} — Ghosts block movement; "

@@ -78,7 +78,7 @@ class Turns:
         assert seat is not None
         # EX-TURN-04: the loss check comes before Reduce the Timer.
         if all(p == 0 for p in st.dice):
-            self.lose("dawn has come: no Time Dice are left on the Clock (EX-TURN-04).")
+            self.lose("dawn has come: no Time Dice are left on the Clock.")
             return
         st.game_turn += 1
         player = st.players[seat]

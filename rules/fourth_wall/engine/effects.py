@@ -66,7 +66,7 @@ class Effects:
         for _ in range(n):
             m = self.draw_marble()
             if m is None:
-                self.fail(fr, "The Marble deck and discard pile are empty (FW-GAP-12).")
+                self.fail(fr, "The Marble deck and discard pile are empty.")
                 break
             inv.hand.append(m)
             drawn.append(m)
@@ -390,7 +390,7 @@ class Effects:
         for _ in range(n):
             m = self.draw_marble()
             if m is None:
-                self.fail(fr, "The Marble deck and discard pile are empty (FW-GAP-12).")
+                self.fail(fr, "The Marble deck and discard pile are empty.")
                 break
             cards.append(m)
         st.revealed_cards = list(cards)
@@ -661,7 +661,7 @@ class Effects:
             return
         hid = self.draw_horror()
         if hid is None:
-            self.fail(fr, "The Horror deck and discard pile are empty (FW-GAP-12).")
+            self.fail(fr, "The Horror deck and discard pile are empty.")
             return
         if not eff.free and self.conflict:
             cost = self.horror(hid).manifest.doom

@@ -54,7 +54,7 @@ class Gates:
             return
         if len(st.gates) >= self.max_gates:
             if self.stage_at_least("eye_opens"):  # pragma: no cover - the game already ended
-                self.finish("wall", "five Gates are Open after An Eye Opens (FW-END-02).")
+                self.finish("wall", "five Gates are Open after An Eye Opens.")
                 return
             self.emit("A Gate would open but five are already Open.", "gate")
             if self.conflict and st.wall_seat is not None:  # FW-PROMPT-22 / FW-AMB-39
@@ -69,7 +69,7 @@ class Gates:
         self.emit(f"A Gate opens: {open_gates(len(st.gates))}.", "gate_opened",
                   gates=len(st.gates))
         if len(st.gates) >= self.max_gates and self.stage_at_least("eye_opens"):
-            self.finish("wall", "the fifth Gate opens after An Eye Opens (FW-END-02).")
+            self.finish("wall", "the fifth Gate opens after An Eye Opens.")
             return
         self.fire("gate_opened")
 
@@ -82,5 +82,5 @@ class Gates:
             self.emit(f"A Gate is closed: {open_gates(len(st.gates))}.", "gate_closed",
                       gates=len(st.gates))
             if not st.gates:  # FW-END-01
-                self.finish("investigators", "every Gate is closed (FW-END-01).")
+                self.finish("investigators", "every Gate is closed.")
                 return

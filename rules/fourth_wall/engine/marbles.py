@@ -270,7 +270,7 @@ class Marbles:
                  f"{self.marble_name(marble)} ({self.inv_name(t)}). Accept the Trade?",
                  [act(K.ACCEPT), act(K.DECLINE)], Step(op="trade_do", args=base),
                  public_text=f"{self.inv_name(i)} offers {self.inv_name(t)} a Trade of one "
-                 "Marble for one (FW-VIS-10). Accept the Trade?")
+                 "Marble for one. Accept the Trade?")
 
     def step_trade_do(self: Engine, inv: str, pool: str, cost: int, mine: str, theirs: str,
                       answer: dict[str, Any], f: int | None = None, **kw: Any) -> None:

@@ -82,7 +82,7 @@ class AlliancePresence:
             if here is None:
                 hid = self.draw_horror()
                 if hid is None:
-                    self.emit("The Horror deck is empty: nothing happens (FW-GAP-12).",
+                    self.emit("The Horror deck is empty: nothing happens.",
                               "presence")
                     return
                 self.place_horror(hid, n)

@@ -37,7 +37,7 @@ class SetupSteps:
                  "the team may discuss it openly.",
                  opts, Step(op="setup_keep", args={"k": k}), into="card",
                  public_text=f"{slot}: keep one of two Investigator cards "
-                 "(FW-VIS-02: the team sees which).")
+                 "(the team sees which).")
 
     def step_setup_keep(self: Engine, k: int, card: str) -> None:
         st = self.st

@@ -250,7 +250,7 @@ class Turns:
             self.emit(f"An Eye Opens: The Wall is revealed — {w.name}. {w.text}", "reveal",
                       card=w.id)
             if len(st.gates) >= self.max_gates:
-                self.finish("wall", "five Gates are Open when An Eye Opens (FW-END-02).")
+                self.finish("wall", "five Gates are Open when An Eye Opens.")
         elif stage == "crescendo":  # FW-TRACK-05..08
             for h in st.streets:
                 h.drained = False
@@ -259,7 +259,7 @@ class Turns:
                                                 else "")
                       + "; Investigators get an extra Action Point.", "crescendo")
         elif stage == "awakens":  # FW-TRACK-09
-            self.finish("wall", "The Ancient One Awakens (FW-END-03).")
+            self.finish("wall", "The Ancient One Awakens.")
 
 
     # ================================================================== end of an Action

@@ -148,7 +148,7 @@ class Basics:
         if st.phase == "visitor" and v.knocked_out and not v.succumbed and st.actions_left > 0:
             st.active = seat
             st.must_rest = True
-            self.emit(f"{self.name(seat)} must Rest next (P-2P-07).", "turn")
+            self.emit(f"{self.name(seat)} must Rest next.", "turn")
 
     def to_action_discard(self: Engine, seat: str, card: str) -> None:
         """An action card to its discard; a succumbed two-player character's card is
@@ -157,8 +157,7 @@ class Basics:
                       if v.character == self.pack.action_card(card).owner), None)
         if self.st.controller and owner is not None and owner.succumbed:
             self.st.action_trash.append(card)
-            self.emit(f"{self.card_name(card)} is trashed: its character has succumbed "
-                      "(P-2P-08).", "discard")
+            self.emit(f"{self.card_name(card)} is trashed: its character has succumbed.", "discard")
             return
         self.pile_holder(seat).discard.append(card)
 
@@ -267,9 +266,9 @@ class Basics:
                              else "procedural_only")
         if active_alone:
             why = (f"{self.name(st.active)} is alone and holds the active player marker: "
-                   "no visitor may talk (P-COMM-06).")
+                   "no visitor may talk.")
         elif alone:
-            why = ("Alone visitors may only talk procedurally (P-COMM-04): "
+            why = ("Alone visitors may only talk procedurally: "
                    + ", ".join(self.name(s) for s in alone) + ".")
         else:
             why = "Every visitor is within hearing of another visitor."
@@ -278,13 +277,12 @@ class Basics:
             # two-player visitor player has nobody to confer with. The spirit stays mute.
             speech.update({s: "free" for s in st.visitor_seats})
             active_alone = False
-            why = ("Two-player game: the visitor player may always talk; the spirit may not "
-                   "(P-DISCORD-01)." if st.controller else
-                   "Open Communication: every visitor may talk; the spirit may not "
-                   "(P-OPEN-01).")
+            why = ("Two-player game: the visitor player may always talk; the spirit may not."
+                   if st.controller else
+                   "Open Communication: every visitor may talk; the spirit may not.")
         elif st.true_horror and alone:
             # P-HORROR-01: no talking on any topic while alone
-            why += " True Horror: alone visitors stay silent on every topic (P-HORROR-01)."
+            why += " True Horror: alone visitors stay silent on every topic."
         if st.true_horror:
             speech = {s: "silent" if m == "procedural_only" else m for s, m in speech.items()}
         if st.speech_grant is not None:  # P-DISCORD-08: an effect lets the spirit speak
@@ -337,7 +335,7 @@ class Basics:
         d.room = room
         self.emit(f"A presence die moves into the {self.room_name(room)}.", "die")
         if penalty and self.lit(room):
-            self.emit("The room is lit: the die loses 1 presence (P-SPIRIT-08).", "die")
+            self.emit("The room is lit: the die loses 1 presence.", "die")
             self.set_die(die_id, d.value - 1)
         if d.room is not None:
             self.fire("die_enters_room", room=room, die=die_id, by="spirit")

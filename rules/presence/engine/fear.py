@@ -124,7 +124,7 @@ class Fear:
                 st.active = other
                 st.must_rest = False
                 self.emit(f"{self.name(seat)} may no longer act this turn; "
-                          f"{self.name(other)} carries on (P-2P-06).", "turn")
+                          f"{self.name(other)} carries on.", "turn")
                 return
             self.end_visitor_turn()
             st.actions_left = -1  # marks "turn already ending"

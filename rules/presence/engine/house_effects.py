@@ -341,7 +341,7 @@ class HouseEffects:
         acts = [] if v.knocked_out or v.succumbed else self.offturn_mains(seat)
         if not acts:
             self.emit(f"{self.name(seat)} cannot use the granted main action(s); they are "
-                      "lost (P-VIS-03).", "turn")
+                      "lost.", "turn")
             return
         self.ask("choice", self.st.controller.get(seat, seat),
                  f"{left} main action(s) granted outside your turn: use one now, or let them "
@@ -354,8 +354,7 @@ class HouseEffects:
         seat = str(prompt.data["seat"])
         left = int(prompt.data["left"])
         if option == "done":
-            self.emit(f"{self.name(seat)} lets {left} granted main action(s) go unused "
-                      "(P-VIS-03).", "turn")
+            self.emit(f"{self.name(seat)} lets {left} granted main action(s) go unused.", "turn")
             return
         action = Action.model_validate(prompt.data["actions"][int(option[1:])])
         self.later(Step(op="offturn_main", args={"seat": seat, "left": left - 1}))

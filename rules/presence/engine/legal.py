@@ -86,11 +86,11 @@ class LegalActions:
             # the card stays hidden in hand until it resolves (H-17): only the declaration
             # shows
             self.emit(f"{self.name(seat)} declares a quick action; {self.name(holder)} acts "
-                      "first or passes (P-VIS-11).", "action")
+                      "first or passes.", "action")
             mine = self.quick_actions(holder)
             self.ask("choice", holder,
                      "Quick actions were declared. Ties go to you: take a quick action "
-                     "first, or pass and let them resolve (P-TIME-06).",
+                     "first, or pass and let them resolve.",
                      [("pass", "Pass: let the declared quick actions resolve")]
                      + [(f"q{i}", f"First: {self.label(holder, a)}")
                         for i, a in enumerate(mine)],
@@ -99,7 +99,7 @@ class LegalActions:
         else:
             waiting = st.prompts[-1].seats[0] if st.prompts else active
             self.emit(f"{self.name(seat)} declares a quick action; {self.name(waiting)} acts "
-                      "first or passes (P-VIS-11).", "action")
+                      "first or passes.", "action")
         return True
 
     def on_quick_window(self: Engine, option: str, prompt: Prompt) -> None:

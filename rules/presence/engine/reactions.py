@@ -118,7 +118,7 @@ class Reactions:
         chooser = st.active or (st.visitor_seats[0] if st.visitor_seats else st.spirit_seat)
         chooser = st.controller.get(chooser, chooser)  # P-2P: the player of that character
         self.ask("choice", chooser,
-                 "Several effects trigger at the same time: which resolves first? (P-TIME-05)",
+                 "Several effects trigger at the same time: which resolves first?",
                  [(str(i), lab) for i, lab in enumerate(labels)], "order_triggers",
                  labels=labels, groups=groups)
 

@@ -37,8 +37,8 @@ class SetupSteps:
         opts = [(c.id, f"{c.name}: {c.text}" if c.text else c.name)
                 for c in self.pack.visitors if c.id not in taken]
         second = bool(st.controller) and st.controller[seat] != seat  # P-2P-01
-        self.ask("setup", seat, "Choose your second visitor character (P-2P-01)." if second
-                 else "Choose your visitor character (P-SETUP-15).", opts,
+        self.ask("setup", seat, "Choose your second visitor character." if second
+                 else "Choose your visitor character.", opts,
                  "choose_visitor", index=index)
 
     def on_choose_visitor(self: Engine, option: str, prompt: Prompt) -> None:

@@ -159,7 +159,7 @@ class SpiritTurn:
                   f"(spends {p.spend}).", "spirit_card")
         next_step = Step(op="power_menu", args={"card": card, "die": die, "used": used})
         if p.hindered_by_light and room is not None and self.lit(room):
-            self.emit("The power is hindered by light and does nothing (P-SPIRIT-18).",
+            self.emit("The power is hindered by light and does nothing.",
                       "spirit_card")
             self.later(next_step)
             return
@@ -182,7 +182,7 @@ class SpiritTurn:
         if p.drain and not p.manifestation and room:
             st.drains.append(DrainState(card=card, power=power, room=room))
             self.emit(f"{self.card_name(card)} stays in play with a drain marker in the "
-                      f"{self.room_name(room)} (P-DRAIN-01).", "drain")
+                      f"{self.room_name(room)}.", "drain")
 
     def step_card_done(self: Engine, card: str, used: list[str]) -> None:
         self.st.spirit.playing = None

@@ -179,7 +179,7 @@ class SpiritEffects:
         # P-DISCORD-08: the grant lasts until used or the spirit turn ends; the words go
         # through `speak` (the bot posts them), so the spirit never types in the thread.
         self.st.speech_grant = {"max_words": e.max_words, "vocabulary": list(e.vocabulary)}
-        self.emit(f"The spirit may speak: at most {e.max_words} word(s) (P-DISCORD-08).",
+        self.emit(f"The spirit may speak: at most {e.max_words} word(s).",
                   "speak", max_words=e.max_words, vocabulary=list(e.vocabulary))
 
     def speak(self: Engine, seat: str, words: str) -> list[Event]:

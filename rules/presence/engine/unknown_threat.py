@@ -48,7 +48,7 @@ class UnknownThreat:
                  f"{self.pack.script(s).text or self.pack.script(s).top.text}")
                 for s in self.pack.scripts_of(kind, chamber=chamber) if s not in ut.scripts]
         self.ask("setup", st.visitor_seats[0], f"Unknown Threat: choose a {kind} script "
-                 f"({len(ut.scripts) + 1} of {UT_HOPE + UT_NERVE}; P-UNK-01).", opts,
+                 f"({len(ut.scripts) + 1} of {UT_HOPE + UT_NERVE}).", opts,
                  "ut_script")
         st.prompts[-1].seats = list(st.visitor_seats)  # any visitor may answer
 
@@ -78,7 +78,7 @@ class UnknownThreat:
                     opts.append((sp.id, f"A card of {sp.name} ({len(left)} left)"))
             self.later(Step(op="ut_spirit"))
             self.ask("setup", st.spirit_seat, f"Unknown Threat: build your spirit deck, card "
-                     f"{len(ut.deck) + 1} of {size} — from whose cards? (P-UNK-03)", opts,
+                     f"{len(ut.deck) + 1} of {size} — from whose cards?", opts,
                      "ut_group", private=True)
             return
         if len(ut.clues) < UT_CLUES:
@@ -86,7 +86,7 @@ class UnknownThreat:
                     for c in pack.spirit_clues if c.spirit is not None and c.id not in ut.clues]
             self.later(Step(op="ut_spirit"))
             self.ask("setup", st.spirit_seat, f"Unknown Threat: choose spirit clue "
-                     f"{len(ut.clues) + 1} of {UT_CLUES} for the bag (P-UNK-04).", opts,
+                     f"{len(ut.clues) + 1} of {UT_CLUES} for the bag.", opts,
                      "ut_clue", private=True)
             return
         have = {pack.secret(s).trauma for s in ut.secrets}
@@ -96,7 +96,7 @@ class UnknownThreat:
                     if s.trauma == trauma]
             self.later(Step(op="ut_spirit"))
             self.ask("setup", st.spirit_seat, f"Unknown Threat: choose your {trauma} secret "
-                     "card (one per trauma, P-UNK-04).", opts, "ut_secret", private=True)
+                     "card (one per trauma).", opts, "ut_secret", private=True)
             return
         self.emit("The spirit has built its deck and chosen its spirit clues and secret "
                   "cards.", "setup")

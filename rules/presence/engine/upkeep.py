@@ -52,17 +52,17 @@ class Upkeep:
             if spirit_wins:
                 who.append("the spirit")
             verb = "wins" if len(who) == 1 and who != ["the surviving visitors"] else "win"
-            reason = " and ".join(who).capitalize() + f" {verb} (P-UPKEEP-02)."
+            reason = " and ".join(who).capitalize() + f" {verb}."
             if visitors_win and st.controller:
                 names = [self.name(v.seat) for v in surviving]
                 reason += (f" {' and '.join(names)} "
                            + ("survives" if len(names) == 1 else "survive")
-                           + " the manor (P-2P-05).")
+                           + " the manor.")
             self.finish(winners, reason)
             return
         if st.round >= self.pack.hope_track.final_round:
             self.finish([], "Eternal Darkness: nobody achieved their goal by the end of the "
-                        "final round. The only winner is Wrightwatch Manor (P-WIN-06).")
+                        "final round. The only winner is Wrightwatch Manor.")
 
     def finish(self: Engine, winners: list[str], reason: str) -> None:
         st = self.st
@@ -120,8 +120,8 @@ class Upkeep:
         what = "and a presence die " if setup else ""
         self.ask("place_spirit_clue", st.spirit_seat,
                  f"Place the spirit clue {name} {what}face down in a room"
-                 + (" (an empty room, P-SETUP-26)." if setup else
-                    " (dark, different rooms; rooms with a die first, P-UPKEEP-05)."),
+                 + (" (an empty room)." if setup else
+                    " (dark, different rooms; rooms with a die first)."),
                  [(r, f"Place it in the {self.room_name(r)}") for r in rooms], "place_clue",
                  private=True, used=used, setup=setup)
 
@@ -165,7 +165,7 @@ class Upkeep:
         script = self.pack.script(st.script)
         st.script_revealed = True
         self.emit(f"The spirit's script is revealed: {script.name} ({script.alignment}). "
-                  "Its bottom half now applies (P-SCRIPT-02).", "script")
+                  "Its bottom half now applies.", "script")
         if script.reveal:
             self.later(self.effects_step(script.reveal, self.spirit_ctx(None, None,
                                                                         "the script")))

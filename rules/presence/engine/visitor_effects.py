@@ -282,4 +282,4 @@ class VisitorEffects:
     def eff_light_fireplace(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         if self.origin(ctx) == self.pack.manor.fireplace_room and not self.st.fireplace_lit:
             self.st.fireplace_lit = True
-            self.emit("The fireplace is lit (P-LIGHT-02).", "light")
+            self.emit("The fireplace is lit.", "light")

@@ -47,7 +47,7 @@ class VisitorActions:
         if st.prompts and seat in st.prompts[-1].seats:
             return "That is not one of the choices: " + st.prompts[-1].text
         if action.kind in (K.REST, K.WALK) and st.must_rest:
-            return "You are knocked out: your first action must be Rest (P-KO-06)."
+            return "You are knocked out: your first action must be Rest."
         v = st.visitors.get(seat)
         if v is not None and v.quick_used >= self.pack.options.quick_action_cap:
             return (f"You have taken {v.quick_used} quick actions since the last action, the "
@@ -221,7 +221,7 @@ class VisitorActions:
         if v.knocked_out:
             v.knocked_out = False
             st.must_rest = False
-            self.emit(f"{self.name(seat)} rises (P-KO-06).", "rest")
+            self.emit(f"{self.name(seat)} rises.", "rest")
             self.cure_fear(seat, 1)
         self.emit(f"{self.name(seat)} rests.", "rest")
         self.fire("rest", visitor=seat)
