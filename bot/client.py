@@ -310,6 +310,23 @@ def build_bot(
     return GameBot(settings, storage, clock=clock, cogs=cogs)
 
 
+def tune_process(cogs: Sequence[str] = COGS) -> None:
+    """Process-wide settings for a process that runs the bot and nothing else (`python -m bot
+    run`; the bench's bot process too), called once before it connects.
+
+    - Each state's public view is built once for all the words of a move (the post's "what to
+      do now", the turn card's, the picture's alt text; `rules.core.memo`): safe because the
+      bot never changes a state in place. Not in `build_bot`: tests build bots beside states
+      they edit by hand.
+    - Start-up objects leave the garbage collector's full collections (`freeze_startup_heap`).
+    """
+    from bot.looplag import freeze_startup_heap
+    from rules.core import memo
+
+    memo.enable()
+    freeze_startup_heap(cogs)
+
+
 # ---- a start that explains itself ----------------------------------------------------------------
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
 PORTAL = "the Bot page of your application at https://discord.com/developers/applications"

@@ -25,7 +25,7 @@ from rules.exorcism.labels import describe_action, hidden_labels
 from rules.exorcism.result import result_of
 from rules.exorcism.setup import setup_game
 from rules.exorcism.state import ExorcismState
-from rules.exorcism.view import build_view
+from rules.exorcism.view import build_view, remembered_view
 
 
 class ExorcismOptions(GameOptions):
@@ -337,7 +337,7 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         if seat != state.ghost_seat or not state.ghost_hand:
             return None
         cards = []
-        for card in build_view(state, seat).get("hand", []):
+        for card in remembered_view(state, seat).get("hand", []):
             arrows = card.get("arrows", {})
             cards.append(f"location {card['location']}, die {card['die_value']} "
                          f"(Wraith {arrows.get('wraith')}, Bull {arrows.get('bull')}, "
