@@ -34,7 +34,7 @@ import discord
 from discord import app_commands
 
 from bench.stats import ms_full
-from bot.client import COGS, build_bot, point_discord_at, tune_process
+from bot.client import COGS, build_bot, point_discord_at, run_event_loop, tune_process
 from bot.looplag import LoopLagProbe
 from bot.settings import Settings
 from rules.core import memo
@@ -311,7 +311,7 @@ def main() -> None:
         cpu_sampler = CpuSampler()
         cpu_sampler.start()
         try:
-            asyncio.run(run(args))
+            run_event_loop(run(args))
         finally:
             cpu_sampler.stop()
             cpu_sampler.dump(args.sample_cpu)
@@ -322,7 +322,7 @@ def main() -> None:
         profiler = cProfile.Profile(time.process_time)  # CPU, not wall: a loaded machine
         profiler.enable()
         try:
-            asyncio.run(run(args))
+            run_event_loop(run(args))
         finally:
             profiler.disable()
             profiler.dump_stats(args.profile)
@@ -332,7 +332,7 @@ def main() -> None:
         logging.getLogger("asyncio").setLevel(logging.WARNING)
         asyncio.run(run(args), debug=True)
     else:
-        asyncio.run(run(args))
+        run_event_loop(run(args))  # as `python -m bot run` does
 
 
 if __name__ == "__main__":

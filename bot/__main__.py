@@ -62,6 +62,7 @@ def _run(args: argparse.Namespace) -> int:
         build_bot,
         check_database_folder,
         explain_startup_failure,
+        run_event_loop,
         token_problem,
         tune_process,
     )
@@ -97,7 +98,7 @@ def _run(args: argparse.Namespace) -> int:
             await probe.stop()
 
     try:
-        asyncio.run(main())
+        run_event_loop(main())
     except KeyboardInterrupt:
         return 0
     except Exception as exc:
