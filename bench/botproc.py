@@ -34,9 +34,10 @@ import discord
 from discord import app_commands
 
 from bench.stats import ms_full
-from bot.client import COGS, build_bot, point_discord_at
-from bot.looplag import LoopLagProbe, freeze_startup_heap
+from bot.client import COGS, build_bot, point_discord_at, run_event_loop, tune_process
+from bot.looplag import LoopLagProbe
 from bot.settings import Settings
+from rules.core import memo
 
 PHASES: dict[str, list[float]] = {}
 """Wall time of the bot's steps (see `time_phases`), reset with the probe."""
@@ -96,6 +97,52 @@ class StallSampler:
 
     def top(self, n: int = 12) -> list[tuple[str, int]]:
         return self.stacks.most_common(n)
+
+
+class CpuSampler:
+    """Where the process spends its CPU: SIGPROF fires every `every` seconds of CPU time (all
+    threads) and the main thread's stack at that moment is counted (profiling aid; unlike
+    cProfile it adds no cost per call, so call-heavy code is not over-weighted)."""
+
+    def __init__(self, every: float = 0.001) -> None:
+        self.every = every
+        self.stacks: collections.Counter[tuple[str, ...]] = collections.Counter()
+        self.gc_cpu: dict[int, list[float]] = {}
+        """CPU seconds of each garbage collection, by generation (the sampler cannot see
+        them: a signal handler only runs between bytecodes)."""
+        self._gc_started = 0.0
+
+    def start(self) -> None:
+        signal.signal(signal.SIGPROF, self._sample)
+        signal.setitimer(signal.ITIMER_PROF, self.every, self.every)
+        gc.callbacks.append(self._gc)
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.thread_time()
+        else:
+            self.gc_cpu.setdefault(info["generation"], []).append(
+                time.thread_time() - self._gc_started)
+
+    def stop(self) -> None:
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+
+    def _sample(self, signum: int, frame: Any) -> None:
+        out: list[str] = []
+        while frame is not None:
+            code = frame.f_code
+            out.append(f"{code.co_filename}:{code.co_firstlineno}:{code.co_name}")
+            frame = frame.f_back
+        self.stacks[tuple(reversed(out))] += 1
+
+    def dump(self, path: str) -> None:
+        """Collapsed stacks, one per line: `outer;...;inner count` (flame-graph input)."""
+        with open(path, "w") as f:
+            for gen, times in sorted(self.gc_cpu.items()):
+                f.write(f"# gc generation {gen}: {len(times)} collections, "
+                        f"{sum(times) * 1000:.0f} ms CPU\n")
+            for stack, n in self.stacks.most_common():
+                f.write(";".join(stack) + f" {n}\n")
 
 
 def time_gc() -> None:
@@ -220,8 +267,10 @@ async def run(args: argparse.Namespace) -> None:
                 render_in_threads()
             time_phases()
             time_gc()
-            if not args.no_freeze:
-                freeze_startup_heap(COGS)  # as `python -m bot run` does
+            if args.no_freeze:
+                memo.enable()  # all but the freeze
+            else:
+                tune_process(COGS)  # as `python -m bot run` does
         async with client:
             task = asyncio.create_task(client.start(args.token))
             stopping = asyncio.create_task(stop.wait())
@@ -253,15 +302,27 @@ def main() -> None:
                         help="profile: log every loop callback that runs longer than this")
     parser.add_argument("--profile", default=None,
                         help="profile: write the bot process's cProfile stats here at exit")
+    parser.add_argument("--sample-cpu", default=None,
+                        help="profile: sample the stack every ms of CPU, write collapsed "
+                             "stacks here at exit")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    if args.sample_cpu:
+        cpu_sampler = CpuSampler()
+        cpu_sampler.start()
+        try:
+            run_event_loop(run(args))
+        finally:
+            cpu_sampler.stop()
+            cpu_sampler.dump(args.sample_cpu)
+        return
     if args.profile:
         import cProfile
 
         profiler = cProfile.Profile(time.process_time)  # CPU, not wall: a loaded machine
         profiler.enable()
         try:
-            asyncio.run(run(args))
+            run_event_loop(run(args))
         finally:
             profiler.disable()
             profiler.dump_stats(args.profile)
@@ -271,7 +332,7 @@ def main() -> None:
         logging.getLogger("asyncio").setLevel(logging.WARNING)
         asyncio.run(run(args), debug=True)
     else:
-        asyncio.run(run(args))
+        run_event_loop(run(args))  # as `python -m bot run` does
 
 
 if __name__ == "__main__":

@@ -261,6 +261,8 @@ class BotProcess:
             args.append("--stall-stacks")
         if os.environ.get("BENCH_PROFILE") and not self.idle:
             args += ["--profile", os.environ["BENCH_PROFILE"]]
+        if os.environ.get("BENCH_SAMPLE_CPU") and not self.idle:
+            args += ["--sample-cpu", os.environ["BENCH_SAMPLE_CPU"]]
         if os.environ.get("BENCH_SLOW_CALLBACK_MS"):
             args += ["--slow-callback-ms", os.environ["BENCH_SLOW_CALLBACK_MS"]]
         self.proc = await asyncio.create_subprocess_exec(*args, cwd=str(ROOT))

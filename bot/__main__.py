@@ -62,7 +62,9 @@ def _run(args: argparse.Namespace) -> int:
         build_bot,
         check_database_folder,
         explain_startup_failure,
+        run_event_loop,
         token_problem,
+        tune_process,
     )
 
     if (problem := token_problem(token)) is not None:
@@ -71,11 +73,12 @@ def _run(args: argparse.Namespace) -> int:
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    from bot.looplag import LoopLagProbe, freeze_startup_heap
+    from bot.looplag import LoopLagProbe
 
     bot = build_bot(settings)
-    # Start-up objects out of every full garbage collection (a 0.7 s stall otherwise).
-    freeze_startup_heap(COGS)
+    # Views built once per state; start-up objects out of every full garbage collection
+    # (a 0.7 s stall otherwise).
+    tune_process(COGS)
     stage = "database"
 
     async def main() -> None:
@@ -95,7 +98,7 @@ def _run(args: argparse.Namespace) -> int:
             await probe.stop()
 
     try:
-        asyncio.run(main())
+        run_event_loop(main())
     except KeyboardInterrupt:
         return 0
     except Exception as exc:

@@ -18,9 +18,9 @@ import socket
 import sqlite3
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -36,6 +36,7 @@ from bot.storage import ShardSet, Storage
 from bot.tables import TableService
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 UNKNOWN_COMPONENT_GRACE = 1.5
 """Seconds to let a handler answer an interaction before the bot answers it itself
@@ -310,6 +311,43 @@ def build_bot(
     if settings.shard_count is not None:
         return ShardedGameBot(settings, storage, clock=clock, cogs=cogs)
     return GameBot(settings, storage, clock=clock, cogs=cogs)
+
+
+def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run the bot's `main` to its end on uvloop's event loop where it is installed (a
+    dependency everywhere but Windows), else on asyncio's own.
+
+    The bot's process spends much of a move in the event loop itself and its transports: every
+    gateway event, REST call and answer from the storage and render threads passes through
+    it. uvloop runs the same asyncio code with the loop written in C (`python -m bench --only
+    games`: the bot process's CPU per move, with and without)."""
+    factory: Callable[[], asyncio.AbstractEventLoop] | None = None
+    if os.environ.get("HAUNT_EVENT_LOOP", "uvloop") == "uvloop":
+        try:
+            import uvloop
+        except ImportError:
+            pass
+        else:
+            factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        return runner.run(main)
+
+
+def tune_process(cogs: Sequence[str] = COGS) -> None:
+    """Process-wide settings for a process that runs the bot and nothing else (`python -m bot
+    run`; the bench's bot process too), called once before it connects.
+
+    - Each state's public view is built once for all the words of a move (the post's "what to
+      do now", the turn card's, the picture's alt text; `rules.core.memo`): safe because the
+      bot never changes a state in place. Not in `build_bot`: tests build bots beside states
+      they edit by hand.
+    - Start-up objects leave the garbage collector's full collections (`freeze_startup_heap`).
+    """
+    from bot.looplag import freeze_startup_heap
+    from rules.core import memo
+
+    memo.enable()
+    freeze_startup_heap(cogs)
 
 
 # ---- a start that explains itself ----------------------------------------------------------------

@@ -6,7 +6,7 @@ milliseconds, so every acknowledgement, gateway heartbeat and other game's move 
 it. A worker process has its own interpreter: the loop sends a view (a small JSON-ready dict)
 and gets PNG bytes back (`python -m bench` measures both ways).
 
-One render worker by default (`RENDER_WORKERS` for more): a card takes ~15 ms of CPU, so one
+One render worker by default (`RENDER_WORKERS` for more): a card takes ~5 ms of CPU, so one
 worker draws far more boards than a two-core machine's games ask for, and each worker costs
 its own interpreter, Pillow and picture caches in memory. The worker is a plain child process
 (`bot.renderworker`) spoken to over its stdin and stdout — no fork server, no resource

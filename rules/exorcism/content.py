@@ -122,6 +122,7 @@ from rules.core.content import (
     Finding,
     PackLoader,
     fingerprint,
+    private,
     read_toml_pack,
     schema_findings,
 )
@@ -673,20 +674,20 @@ class Layout(_Model):
 
     def house_cells(self) -> tuple[Cell, ...]:
         """The shuffled card cells in reading (placement) order, Attic and Foyer excluded."""
-        return self._house
+        return private(self, "_house")
 
     def all_cells(self) -> frozenset[Cell]:
         """Every cell a pawn or Ghost can stand on, Attic and Foyer included."""
-        return self._all
+        return private(self, "_all")
 
     def exists(self, cell: Cell) -> bool:
-        return cell in self._all
+        return cell in private(self, "_all")
 
     def neighbour(self, cell: Cell, direction: str) -> Cell | None:
         """The orthogonal neighbour in ``direction``, or None when no such cell exists."""
         dr, dc = DIRECTION_DELTAS[direction]
         nxt = (cell[0] + dr, cell[1] + dc)
-        return nxt if nxt in self._all else None
+        return nxt if nxt in private(self, "_all") else None
 
     def neighbours(self, cell: Cell) -> list[Cell]:
         """Adjacent cells (orthogonal, existing), in N, E, S, W order."""
@@ -699,10 +700,10 @@ class Layout(_Model):
 
     def edge_cells(self) -> tuple[Cell, ...]:
         """House cells on the perimeter, reading order (rescue/prevention placement)."""
-        house = set(self._house)
+        house = set(private(self, "_house"))
         return tuple(
             cell
-            for cell in self._house
+            for cell in private(self, "_house")
             if sum((cell[0] + dr, cell[1] + dc) in house for dr, dc in DIRECTION_DELTAS.values())
             < 4
         )
@@ -735,7 +736,7 @@ class Layout(_Model):
 
     def distance(self, a: Cell, b: Cell) -> int | None:
         """Orthogonal path length between two cells; nothing blocks it (EX-AMB-12)."""
-        if a not in self._all or b not in self._all:
+        if a not in private(self, "_all") or b not in private(self, "_all"):
             return None
         seen = {a: 0}
         queue = deque([a])
@@ -845,19 +846,19 @@ class Pack(_Model):
 
     # Lookups raise KeyError for an unknown id: ids come from the pack itself.
     def room(self, room_id: str) -> Room:
-        return self._rooms[room_id]
+        return private(self, "_rooms")[room_id]
 
     def character(self, character_id: str) -> Character:
-        return self._characters[character_id]
+        return private(self, "_characters")[character_id]
 
     def task(self, task_id: str) -> Task:
-        return self._tasks[task_id]
+        return private(self, "_tasks")[task_id]
 
     def plan(self, plan_id: str) -> Plan:
-        return self._plans[plan_id]
+        return private(self, "_plans")[plan_id]
 
     def haunt_card(self, card_id: str) -> HauntCard | DarknessCard | BullCard | DevourerCard:
-        return self._haunt[card_id]
+        return private(self, "_haunt")[card_id]
 
     def terror_ability(self, terror_id: str) -> TerrorAbility:
         for ability in self.terror:

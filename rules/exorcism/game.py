@@ -9,6 +9,7 @@ Secondary Investigator). The rules live in `rules.exorcism.engine`; setup in
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -25,7 +26,7 @@ from rules.exorcism.labels import describe_action, hidden_labels
 from rules.exorcism.result import result_of
 from rules.exorcism.setup import setup_game
 from rules.exorcism.state import ExorcismState
-from rules.exorcism.view import build_view
+from rules.exorcism.view import build_view, remembered_view
 
 
 class ExorcismOptions(GameOptions):
@@ -304,8 +305,7 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
             return False
         texts = [describe_action(eng, seat, a) for a in legal]
         texts.append(self.prompt_text(state, seat) or "")
-        secrets = [s for s in self.public_secrets(state) if s]
-        return not any(s in t for t in texts for s in secrets)
+        return not _prints_a_secret(texts, self.public_secrets(state))
 
     def public_actions(self, state: ExorcismState, seat: str) -> list[Action]:
         """Per action (issue #14): every answer but those naming a hidden card (the Ghost
@@ -316,8 +316,7 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         shown = [a for a in eng.legal(seat) if not eng.names_hidden_card(a)]
         texts = [describe_action(eng, seat, a) for a in shown]
         texts.append(self.prompt_text(state, seat) or "")
-        secrets = [s for s in self.public_secrets(state) if s]
-        if any(s in t for t in texts for s in secrets):
+        if _prints_a_secret(texts, self.public_secrets(state)):
             return []
         return shown
 
@@ -338,7 +337,7 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
             return None
         # Each card in the words of its draw line ("Location 2, Die Value 2; Wraith right, …").
         cards = [str(card["text"]).removeprefix("Haunt card: ")
-                 for card in build_view(state, seat).get("hand", [])]
+                 for card in remembered_view(state, seat).get("hand", [])]
         return "Your hand of Haunt cards (hidden from the investigators):\n" + "\n".join(
             f"• {c}" for c in cards)
 
@@ -346,3 +345,15 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
 GAME = Exorcism()
 
 __all__ = ["GAME", "Exorcism", "ExorcismOptions", "act"]
+
+
+def _prints_a_secret(texts: list[str], secrets: Iterable[str]) -> bool:
+    """Whether any of `texts` contains any of `secrets` (the empty ones left out). The texts
+    are searched as one, joined by a character none of them holds, so no match spans two: one
+    search per secret rather than one per secret and text (every button label of a board post,
+    each move)."""
+    wanted = [s for s in secrets if s]
+    if any("\0" in t for t in texts) or any("\0" in s for s in wanted):
+        return any(s in t for t in texts for s in wanted)
+    joined = "\0".join(texts)
+    return any(s in joined for s in wanted)

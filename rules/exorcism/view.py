@@ -61,6 +61,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core import memo
 from rules.exorcism.engine import GHOST_NAMES, GHOSTS, TOOL_NAMES, Engine
 from rules.exorcism.result import result_of
 from rules.exorcism.state import ExorcismState
@@ -94,6 +95,12 @@ def _effect_summary(eff: Any) -> str:
     if op == "gain_task":
         return "gain a Task"
     return str(op).replace("_", " ")
+
+
+def remembered_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
+    """`build_view(state, seat)`, built once per state while the bot holds it
+    (`rules.core.memo`): for the words and summaries, which only read it. Never change it."""
+    return memo.remembered(state, ("view", seat), lambda: build_view(state, seat))
 
 
 def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:

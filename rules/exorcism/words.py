@@ -16,7 +16,7 @@ from rules.core.game import join_words, strip_rule_ids
 from rules.core.types import Result
 from rules.exorcism.engine import Engine
 from rules.exorcism.state import ExorcismState
-from rules.exorcism.view import build_view
+from rules.exorcism.view import remembered_view
 
 
 def role(state: ExorcismState, seat: str) -> str:
@@ -49,7 +49,7 @@ def doing_text(state: ExorcismState, seat: str, names: dict[str, str]) -> str:
     """What the awaited `seat` must do now; public-safe (the public prompt text leaves out
     what only the prompted seat may see)."""
     who = player(state, seat, names)
-    v = build_view(state, None)
+    v = remembered_view(state, None)
     if state.prompts and seat in state.prompts[-1].seats:
         text = v["prompt"]["text"] if v["prompt"] else "make a choice"
         return f"{who}: {text}"
@@ -212,7 +212,7 @@ def _lines(state: ExorcismState, v: dict[str, Any], names: dict[str, str],
 
 def status_lines(state: ExorcismState, seat: str | None, names: dict[str, str],
                  result_line: str | None, private: str | None) -> list[str]:
-    v = build_view(state, seat)
+    v = remembered_view(state, seat)
     lines = _lines(state, v, names, result_line, short=False)
     if seat is not None:
         if v.get("peek"):
@@ -225,7 +225,7 @@ def status_lines(state: ExorcismState, seat: str | None, names: dict[str, str],
 
 def alt_lines(state: ExorcismState, names: dict[str, str], result_line: str | None
               ) -> list[str]:
-    return _lines(state, build_view(state, None), names, result_line, short=True)
+    return _lines(state, remembered_view(state, None), names, result_line, short=True)
 
 
 def result_text(state: ExorcismState, result: Result, names: dict[str, str]) -> str:

@@ -173,6 +173,7 @@ from rules.core.content import (
     Finding,
     PackLoader,
     fingerprint,
+    private,
     read_toml_pack,
     schema_findings,
 )
@@ -1152,21 +1153,21 @@ class Pack(_Model):
 
     # Lookups raise KeyError for an unknown id; "<id>#<k>" instance ids are accepted.
     def investigator(self, investigator_id: str) -> Investigator:
-        return self._investigators[investigator_id]
+        return private(self, "_investigators")[investigator_id]
 
     def marble(self, marble_id: str) -> Marble:
-        return self._marbles[_base_id(marble_id)]
+        return private(self, "_marbles")[_base_id(marble_id)]
 
     def horror(self, horror_id: str) -> Horror:
-        return self._horrors[_base_id(horror_id)]
+        return private(self, "_horrors")[_base_id(horror_id)]
 
     def wall(self, wall_id: str) -> WallCard:
-        return self._walls[wall_id]
+        return private(self, "_walls")[wall_id]
 
     def presence_card(
         self, presence_id: str
     ) -> PresenceDelve | PresenceWrath | PresenceDestroyMarble | PresenceTrouble:
-        return self._presence[_base_id(presence_id)]
+        return private(self, "_presence")[_base_id(presence_id)]
 
     # Aliases that read well with instance ids ("M-C#3").
     def marble_of(self, card_id: str) -> Marble:

@@ -69,6 +69,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core import memo
 from rules.fourth_wall.content import SYMBOLS
 from rules.fourth_wall.engine import STAGE_NAMES, SYMBOL_NAMES, Engine
 from rules.fourth_wall.result import result_of
@@ -88,6 +89,12 @@ def _split_text(text: str, key: str) -> str:
         if stop in rest and stop.strip() != key.strip():
             rest = rest.split(stop, 1)[0]
     return rest.strip(" :")
+
+
+def remembered_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
+    """`build_view(state, seat)`, built once per state while the bot holds it
+    (`rules.core.memo`): for the words and summaries, which only read it. Never change it."""
+    return memo.remembered(state, ("view", seat), lambda: build_view(state, seat))
 
 
 def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from rules.core.game import join_words, strip_rule_ids
 from rules.core.types import Result
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.state import FourthWallState
-from rules.fourth_wall.view import build_view
+from rules.fourth_wall.view import remembered_view
 
 
 def _the(label: str) -> str:
@@ -58,18 +58,18 @@ def doing_text(state: FourthWallState, seat: str, names: dict[str, str]) -> str:
     eng = Engine(state)
     who = player(state, seat, names)
     if state.prompts and seat in state.prompts[-1].seats:
-        prompt = build_view(state, None)["prompt"]
+        prompt = remembered_view(state, None)["prompt"]
         text = prompt["text"] if prompt else "make a choice"
         return f"{who}: {text}"
     if state.phase == "investigator":
         inv = eng.active()
         if inv is not None and inv.seat == seat:
-            v = build_view(state, None)["turn"]
+            v = remembered_view(state, None)["turn"]
             ap = v["ap"]
             return (f"{who}: {ap} AP left for {_the(eng.inv_name(inv))} — Intervene, Blitz, "
                     "Draw, Trade or use an ability — or end the turn.")
     if state.phase == "wall" and seat == state.wall_seat:
-        t = build_view(state, None)["turn"]
+        t = remembered_view(state, None)["turn"]
         how = "Brood or Wrath" if t["brood_allowed"] else "Wrath"
         return f"{who}: take the Wall's turn ({how}), spending Doom from the Action Pool."
     return f"{who}: make a choice."
@@ -190,7 +190,7 @@ def _lines(state: FourthWallState, v: dict[str, Any], names: dict[str, str],
 
 def status_lines(state: FourthWallState, seat: str | None, names: dict[str, str],
                  result_line: str | None) -> list[str]:
-    v = build_view(state, seat)
+    v = remembered_view(state, seat)
     lines = _lines(state, v, names, result_line, short=False)
     if seat is not None:
         if v.get("wall_card"):
@@ -212,7 +212,7 @@ def status_lines(state: FourthWallState, seat: str | None, names: dict[str, str]
 
 def alt_lines(state: FourthWallState, names: dict[str, str], result_line: str | None
               ) -> list[str]:
-    return _lines(state, build_view(state, None), names, result_line, short=True)
+    return _lines(state, remembered_view(state, None), names, result_line, short=True)
 
 
 def result_text(state: FourthWallState, result: Result, names: dict[str, str]) -> str:

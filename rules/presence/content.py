@@ -285,6 +285,7 @@ from rules.core.content import (
     Finding,
     PackLoader,
     fingerprint,
+    private,
     read_toml_pack,
     schema_findings,
 )
@@ -1702,59 +1703,59 @@ class Pack(_Model):
     # ---- lookups (KeyError for an unknown id: ids come from the pack itself)
 
     def room(self, room_id: str) -> Room:
-        return self._index["room"][room_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["room"][room_id]  # type: ignore[no-any-return]
 
     def door(self, door_id: str) -> Door:
-        return self._index["door"][door_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["door"][door_id]  # type: ignore[no-any-return]
 
     def secret(self, secret_id: str) -> SecretCard:
-        return self._index["secret"][secret_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["secret"][secret_id]  # type: ignore[no-any-return]
 
     def clue_card(self, card_id: str) -> ClueCard:
-        return self._index["clue_card"][card_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["clue_card"][card_id]  # type: ignore[no-any-return]
 
     def fear_card(self, card_id: str) -> FearCard:
-        return self._index["fear_card"][card_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["fear_card"][card_id]  # type: ignore[no-any-return]
 
     def is_fear_card(self, card_id: str) -> bool:
-        return card_id in self._index["fear_card"]
+        return card_id in private(self, "_index")["fear_card"]
 
     def item(self, item_id: str) -> ItemCard:
-        return self._index["item"][item_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["item"][item_id]  # type: ignore[no-any-return]
 
     def item_of(self, instance_id: str) -> ItemCard:
         """The item definition of an instance id ``"<id>#<k>"`` (or of a plain id)."""
         return self.item(instance_id.split("#", 1)[0])
 
     def visitor(self, visitor_id: str) -> VisitorCharacter:
-        return self._index["visitor"][visitor_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["visitor"][visitor_id]  # type: ignore[no-any-return]
 
     def action_card(self, card_id: str) -> ActionCard:
-        return self._index["action_card"][card_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["action_card"][card_id]  # type: ignore[no-any-return]
 
     def spirit(self, spirit_id: str) -> SpiritCharacter:
-        return self._index["spirit"][spirit_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["spirit"][spirit_id]  # type: ignore[no-any-return]
 
     def spirit_card(self, card_id: str) -> SpiritCard:
-        return self._index["spirit_card"][card_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["spirit_card"][card_id]  # type: ignore[no-any-return]
 
     def spirit_clue(self, clue_id: str) -> SpiritClue:
-        return self._index["spirit_clue"][clue_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["spirit_clue"][clue_id]  # type: ignore[no-any-return]
 
     def spirit_clue_of(self, instance_id: str) -> SpiritClue:
         return self.spirit_clue(instance_id.split("#", 1)[0])
 
     def small_clue(self, clue_id: str) -> SmallClue:
-        return self._index["small_clue"][clue_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["small_clue"][clue_id]  # type: ignore[no-any-return]
 
     def small_clue_of(self, instance_id: str) -> SmallClue:
         return self.small_clue(instance_id.split("#", 1)[0])
 
     def script(self, script_id: str) -> Script:
-        return self._index["script"][script_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["script"][script_id]  # type: ignore[no-any-return]
 
     def manifest_action(self, action_id: str) -> ManifestAction:
-        return self._index["manifest_action"][action_id]  # type: ignore[no-any-return]
+        return private(self, "_index")["manifest_action"][action_id]  # type: ignore[no-any-return]
 
     def secret_board(self, players: int) -> SecretBoard:
         """The secret board for N = ``players`` (2-player games pass 3, P-2P-01)."""

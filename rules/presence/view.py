@@ -68,6 +68,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rules.core import memo
 from rules.presence.content import Pack
 from rules.presence.engine import Engine
 from rules.presence.result import result_of
@@ -190,6 +191,12 @@ def visitor_hand(state: PresenceState, seat: str) -> list[dict[str, Any]]:
     t = _tables(eng.pack)
     # P-2P-03: the visitor player's one hand, split by colour between its two characters
     return [_card(t, c) for c in eng.player_hand(seat)]
+
+
+def remembered_view(state: PresenceState, seat: str | None) -> dict[str, Any]:
+    """`build_view(state, seat)`, built once per state while the bot holds it
+    (`rules.core.memo`): for the words and summaries, which only read it. Never change it."""
+    return memo.remembered(state, ("view", seat), lambda: build_view(state, seat))
 
 
 def build_view(state: PresenceState, seat: str | None) -> dict[str, Any]:

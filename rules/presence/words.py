@@ -16,7 +16,7 @@ from rules.core.game import join_words, strip_rule_ids
 from rules.core.types import Result
 from rules.presence.engine import Engine
 from rules.presence.state import PresenceState
-from rules.presence.view import build_view
+from rules.presence.view import remembered_view
 
 _EMOJI = re.compile(
     "[\U0001F000-\U0001FAFF\u2300-\u23FF\u25A0-\u27BF\u2B00-\u2BFF\uFE0F\u200D]")
@@ -221,7 +221,7 @@ def status_lines(state: PresenceState, seat: str | None, names: dict[str, str],
                  result_line: str | None, private_summary: str | None = None) -> list[str]:
     """The status, as lines; `private_summary` is `seat`'s own hidden information (the game
     object's `private_summary`), closing the lines under "Only you know:"."""
-    v = build_view(state, seat)
+    v = remembered_view(state, seat)
     lines: list[str] = []
     if result_line:
         lines.append(result_line)
@@ -258,7 +258,7 @@ def alt_lines(state: PresenceState, names: dict[str, str], result_line: str | No
               ) -> list[str]:
     """The public picture, most important first: the decision, the tracks, the secrets, who is
     where, then rooms with something in them."""
-    v = build_view(state, None)
+    v = remembered_view(state, None)
     lines: list[str] = []
     if result_line:
         lines.append(result_line)
