@@ -847,9 +847,12 @@ class SqlStorage(Storage):
     @abstractmethod
     def _tx(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
 
-    async def _write(self, body: Callable[[Run], T]) -> T:
+    async def _write(self, body: Callable[[Run], T],
+                     before: Callable[[], object] | None = None) -> T:
         """One write transaction running `body`'s statements, rolled back if it raises. Here
-        through SQLAlchemy; `SqliteStorage` runs the whole of it in one trip to its thread."""
+        through SQLAlchemy; `SqliteStorage` runs the whole of it in one trip to its thread.
+        `before` runs first, inside the transaction (where the cache drops what it touches:
+        no read can fill it again until the write is over)."""
         def run(conn: Connection) -> T:
             def one(stmt: Executable, params: dict[str, Any] | list[dict[str, Any]]) -> Ran:
                 if isinstance(params, list) and not params:
@@ -859,11 +862,14 @@ class SqlStorage(Storage):
             return body(one)
 
         async with self._tx() as db:
+            if before is not None:
+                before()
             return await db.run_sync(run)
 
-    async def _write_one(self, stmt: Executable, params: dict[str, Any]) -> Ran:
+    async def _write_one(self, stmt: Executable, params: dict[str, Any],
+                         before: Callable[[], object] | None = None) -> Ran:
         """A write of one statement (atomic by itself), its own transaction."""
-        return await self._write(lambda run: run(stmt, params))
+        return await self._write(lambda run: run(stmt, params), before)
 
     @abstractmethod
     def _read(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
@@ -937,8 +943,8 @@ class SqlStorage(Storage):
         options: dict[str, Any], created_by: int, engine_version: str, settings: GameSettings,
         now: float, seat_creator: bool = True, rematch_of: int | None = None,
     ) -> GameRecord:
-        self._cache.drop_thread(thread_id)  # the thread's newest game is this one now
         async with self._tx() as db:
+            self._cache.drop_thread(thread_id)  # the thread's newest game is this one now
             try:
                 res = await db.execute(insert(games).values(
                     guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, game=game,
@@ -999,14 +1005,14 @@ class SqlStorage(Storage):
         changes: dict[str, Any] = {"status": status, "updated_at": now}
         if status != "active":
             changes |= {"next_reminder_at": None, "reminder_stage": 0}
-        self._cache.drop_record(game_id)
         async with self._tx() as db:
+            self._cache.drop_record(game_id)
             rec = await self._write_game(db, game_id, None, **changes)
         return self._cache.record(rec)
 
     async def set_creator(self, game_id: int, user_id: int, now: float) -> None:
-        self._cache.drop_record(game_id)
         async with self._tx() as db:
+            self._cache.drop_record(game_id)
             await self._one_game(db, game_id)
             await db.execute(update(games).where(games.c.id == game_id)
                              .values(created_by=user_id, updated_at=now))
@@ -1014,28 +1020,32 @@ class SqlStorage(Storage):
     async def update_settings(
         self, game_id: int, settings: GameSettings, now: float,
     ) -> GameRecord:
-        self._cache.drop_record(game_id)
         async with self._tx() as db:
+            self._cache.drop_record(game_id)
             rec = await self._write_game(db, game_id, None, updated_at=now,
                                          settings=settings.model_dump_json())
         return self._cache.record(rec)
 
     async def set_options(self, game_id: int, options: dict[str, Any], now: float) -> GameRecord:
-        self._cache.drop_record(game_id)
         async with self._tx() as db:
+            self._cache.drop_record(game_id)
             rec = await self._write_game(db, game_id, None, updated_at=now,
                                          options=json.dumps(options, sort_keys=True))
         return self._cache.record(rec)
 
     async def set_board_message(self, game_id: int, message_id: int | None,
                                 version: int | None = None, post: str | None = None) -> None:
-        kept = self._cache.peek(game_id)
-        held = self._cache.drop_record(game_id)
-        if kept is not None:
-            kept.board_post = _UNKNOWN
+        held: GameRecord | None = None
+
+        def drop() -> None:
+            nonlocal held
+            held = self._cache.drop_record(game_id)
+            if (kept := self._cache.peek(game_id)) is not None:
+                kept.board_post = _UNKNOWN
+
         params = {"gid": game_id, "message_id": message_id, "board_version": version,
                   "board_post": post}
-        await self._write_one(_SET_BOARD, params)
+        await self._write_one(_SET_BOARD, params, before=drop)
         if held is not None:
             self._cache.record(held.model_copy(update={"board_message_id": message_id}))
         if post is not None:
@@ -1070,8 +1080,8 @@ class SqlStorage(Storage):
     async def add_seat(
         self, game_id: int, user_id: int | None, now: float, *, role_pref: str | None = None,
     ) -> SeatRecord:
-        self._cache.drop_seats(game_id)
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             await self._one_game(db, game_id)
             position = int((await db.execute(
                 select(func.coalesce(func.max(seats.c.position), 0) + 1)
@@ -1087,15 +1097,15 @@ class SqlStorage(Storage):
             return _seat(row)
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
-        self._cache.drop_seats(game_id)
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             res = await db.execute(delete(seats).where(seats.c.game_id == game_id,
                                                        seats.c.user_id == user_id))
             return res.rowcount > 0
 
     async def remove_seat_at(self, game_id: int, seat: str) -> bool:
-        self._cache.drop_seats(game_id)
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             res = await db.execute(delete(seats).where(seats.c.game_id == game_id,
                                                        seats.c.seat == seat))
             return res.rowcount > 0
@@ -1113,15 +1123,15 @@ class SqlStorage(Storage):
         return list(found)
 
     async def set_dms_ok(self, game_id: int, user_id: int, ok: bool) -> None:
-        self._cache.drop_seats(game_id)
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             await db.execute(update(seats).where(seats.c.game_id == game_id,
                                                  seats.c.user_id == user_id)
                              .values(dms_ok=int(ok)))
 
     async def set_ai_standin(self, game_id: int, seat: str, on: bool) -> None:
-        self._cache.drop_seats(game_id)
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             await db.execute(update(seats).where(seats.c.game_id == game_id,
                                                  seats.c.seat == seat,
                                                  seats.c.user_id.isnot(None))
@@ -1139,16 +1149,16 @@ class SqlStorage(Storage):
         async with self._read() as db:
             if (await db.execute(select(seats.c.game_id).where(*where).limit(1))).first() is None:
                 return []
-        self._cache.drop_seats(game_id)
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             rows = (await db.execute(select(seats.c.game_id).where(*where))).all()
             await db.execute(update(seats).where(*where).values(ai_standin=0))
         return sorted({int(r[0]) for r in rows})
 
     async def replace_seat(self, game_id: int, seat: str, new_user: int, now: float) -> None:
-        self._cache.drop_seats(game_id)
-        self._cache.drop_spectators(game_id)
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
+            self._cache.drop_spectators(game_id)
             try:
                 res = await db.execute(
                     update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
@@ -1186,15 +1196,15 @@ class SqlStorage(Storage):
 
     # ---- spectators ---------------------------------------------------------------------
     async def add_spectator(self, game_id: int, user_id: int, now: float) -> bool:
-        self._cache.drop_spectators(game_id)
         async with self._tx() as db:
+            self._cache.drop_spectators(game_id)
             res = await db.execute(self._insert_ignore(spectators).values(
                 game_id=game_id, user_id=user_id, since=now))
             return res.rowcount > 0
 
     async def remove_spectator(self, game_id: int, user_id: int) -> bool:
-        self._cache.drop_spectators(game_id)
         async with self._tx() as db:
+            self._cache.drop_spectators(game_id)
             res = await db.execute(delete(spectators).where(spectators.c.game_id == game_id,
                                                             spectators.c.user_id == user_id))
             return res.rowcount > 0
@@ -1233,8 +1243,8 @@ class SqlStorage(Storage):
                   "quiet_start": prefs.quiet_start, "quiet_end": prefs.quiet_end,
                   "tz_minutes": prefs.tz_minutes, "notify_near": int(prefs.notify_near),
                   "tz_name": prefs.tz_name, "updated_at": now}
-        self._cache.drop_prefs(prefs.user_id)
         async with self._tx() as db:
+            self._cache.drop_prefs(prefs.user_id)
             await db.execute(self._upsert(players, ("user_id",), values,
                                           [k for k in values if k != "user_id"]))
         self._cache.keep_prefs(prefs)
@@ -1249,8 +1259,8 @@ class SqlStorage(Storage):
 
     async def import_game(self, stored: StoredGame) -> GameRecord:
         g = stored.game
-        self._cache.drop_thread(g.thread_id)
         async with self._tx() as db:
+            self._cache.drop_thread(g.thread_id)
             res = await db.execute(insert(games).values(
                 guild_id=g.guild_id, channel_id=g.channel_id, thread_id=g.thread_id,
                 game=g.game, options=json.dumps(g.options, sort_keys=True), status=g.status,
@@ -1280,8 +1290,8 @@ class SqlStorage(Storage):
         self, game_id: int, state_json: str, seed: int, *, seat_ids: Sequence[str], now: float,
         next_reminder_at: float | None, expected_version: int = 0,
     ) -> GameRecord:
-        self._cache.drop(game_id)
         async with self._tx() as db:
+            self._cache.drop(game_id)
             rec = await self._one_game(db, game_id)
             if rec.status != "lobby" or rec.version != expected_version:
                 raise VersionConflict(game_id, expected_version, rec.version)
@@ -1316,9 +1326,13 @@ class SqlStorage(Storage):
                   "since": awaited_since, "gid": game_id, "expected": expected_version}
         # The record as the move leaves it, when the storage holds it at the version the move
         # was made at: then the state write needs to hand nothing back.
-        held = self._cache.drop_record(game_id)
-        if held is not None and held.version != expected_version:
-            held = None
+        held: GameRecord | None = None
+
+        def drop() -> None:
+            nonlocal held
+            held = self._cache.drop_record(game_id)
+            if held is not None and held.version != expected_version:
+                held = None
 
         def write(run: Run) -> Any:
             # One transaction, the fewest statements: the state written with its version
@@ -1337,7 +1351,7 @@ class SqlStorage(Storage):
                 run(_MARK_PENDING, {"seq": seq, "gid": game_id, "tok": pending_token})
             return row
 
-        row = await self._write(write)
+        row = await self._write(write, before=drop)
         if held is None:
             return self._cache.record(_game(row))
         return self._cache.record(held.model_copy(update={
@@ -1352,8 +1366,8 @@ class SqlStorage(Storage):
     ) -> GameRecord:
         if not 0 <= keep_seq <= expected_version:
             raise ValueError(f"cannot rewind version {expected_version} to {keep_seq}")
-        self._cache.drop_record(game_id)
         async with self._tx() as db:
+            self._cache.drop_record(game_id)
             rec = await self._write_game(
                 db, game_id, expected_version, state=state_json, version=keep_seq,
                 status=status, updated_at=now, next_reminder_at=next_reminder_at,
@@ -1367,8 +1381,8 @@ class SqlStorage(Storage):
         self, game_id: int, expected_version: int, state_json: str, engine_version: str,
         now: float,
     ) -> GameRecord:
-        self._cache.drop_record(game_id)
         async with self._tx() as db:
+            self._cache.drop_record(game_id)
             rec = await self._write_game(db, game_id, expected_version, state=state_json,
                                          engine_version=engine_version, updated_at=now)
         return self._cache.record(rec)
@@ -1443,8 +1457,8 @@ class SqlStorage(Storage):
             query = query.where(games.c.version == expected_version)
         if expected_stage is not None:
             query = query.where(games.c.reminder_stage == expected_stage)
-        held = self._cache.drop_record(game_id)
         async with self._tx() as db:
+            held = self._cache.drop_record(game_id)
             res = await db.execute(query.values(next_reminder_at=at, reminder_stage=stage))
             changed = res.rowcount > 0
         if held is not None:
@@ -1554,11 +1568,14 @@ class SqliteStorage(SqlStorage):
         assert isinstance(driver, sqlitedriver.OneTripConnection)
         return driver
 
-    async def _write(self, body: Callable[[Run], T]) -> T:
+    async def _write(self, body: Callable[[Run], T],
+                     before: Callable[[], object] | None = None) -> T:
         """The whole transaction (BEGIN IMMEDIATE, `body`'s statements, COMMIT) in one trip to
         the SQLite thread, on the sqlite3 connection itself. Cancelled while it runs, it still
         ends there whole, committed or rolled back, before anything queued after it."""
         async with self._lock:
+            if before is not None:
+                before()
             driver = await self._driver()
 
             def on_thread() -> T:
@@ -1578,10 +1595,13 @@ class SqliteStorage(SqlStorage):
             result: T = await driver._execute(on_thread)
             return result
 
-    async def _write_one(self, stmt: Executable, params: dict[str, Any]) -> Ran:
+    async def _write_one(self, stmt: Executable, params: dict[str, Any],
+                         before: Callable[[], object] | None = None) -> Ran:
         """One statement in SQLite's autocommit: its own transaction, no BEGIN or COMMIT to
         send (one trip, one statement)."""
         async with self._lock:
+            if before is not None:
+                before()
             driver = await self._driver()
 
             def on_thread() -> Ran:
