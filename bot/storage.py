@@ -680,10 +680,10 @@ class ReadCache:
 
     Sound only while this storage object is the database's one writer (`SqliteStorage`: one
     process, one connection); `PgStorage`'s processes share a server, so it keeps nothing.
-    Every write drops what it touches before it begins (a write cut off half-way leaves no
-    stale entry behind) and stores what it wrote once committed; reads fill the cache while
-    the storage's lock is held, so no write slips in between the read and the fill. Records
-    are frozen; lists are handed out as copies.
+    Every write drops what it touches as it begins, holding the storage's lock (so a write
+    cut off half-way leaves no stale entry behind, and a read in flight cannot keep what the
+    write changes), and keeps what it wrote once committed; reads fill the cache while they
+    hold the lock. Records are frozen; lists are handed out as copies.
     """
 
     def __init__(self, enabled: bool, max_games: int = 512, max_players: int = 8192) -> None:
