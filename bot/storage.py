@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 import sqlite3
+import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -1531,7 +1532,16 @@ class SqliteStorage(SqlStorage):
             cursor = dbapi_connection.cursor()
             for pragma in (f"busy_timeout = {busy_timeout}", "journal_mode = WAL",
                            f"synchronous = {synchronous}", "foreign_keys = ON"):
-                cursor.execute(f"PRAGMA {pragma}")
+                # Processes opening a new file together: SQLite refuses the switch to WAL
+                # at once ("database is locked", no busy wait) while another makes it.
+                for attempt in range(max(1, busy_timeout // 20)):
+                    try:
+                        cursor.execute(f"PRAGMA {pragma}")
+                        break
+                    except sqlite3.OperationalError as exc:
+                        if "locked" not in str(exc) or attempt == busy_timeout // 20 - 1:
+                            raise
+                        time.sleep(0.02)  # only while opening, and only in that race
             cursor.close()
 
         try:
