@@ -19,4 +19,5 @@ def storage_for(database_url: str | None, database_path: str | Path) -> Storage:
         from bot.pgstorage import PgStorage  # asyncpg is only imported when it is used
 
         return PgStorage(database_url)
-    return SqliteStorage(database_path)
+    # The bot is its SQLite file's only writer: it keeps its reads between moves.
+    return SqliteStorage(database_path, keep_reads=True)

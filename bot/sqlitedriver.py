@@ -8,6 +8,10 @@ the bot spent per move before SQLAlchemy. These cursors do the whole statement i
 (execute, and fetch every row when it returns rows) and keep the results for the adapter to
 read; nothing else changes. Handed to SQLAlchemy through `create_async_engine(async_creator=)`.
 
+The writes of a move go further still: `SqliteStorage._write` runs a whole transaction
+(BEGIN, its statements, COMMIT) as one call on the connection's thread, on the sqlite3
+connection itself.
+
 It uses aiosqlite's `Connection._execute` (run a function on the connection's thread), the
 one hook aiosqlite's own cursors are built on; `tests/bot/test_storage.py` counts the trips
 a move makes, so a change in aiosqlite shows up there.

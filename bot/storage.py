@@ -19,33 +19,41 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
+import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Executable,
+    Insert,
     Integer,
-    Row,
     Table,
+    Text,
     bindparam,
     delete,
     event,
     func,
     insert,
     literal,
+    or_,
     select,
     update,
 )
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.sql import ClauseElement
 
 from bot import migrations, quiet, sqlitedriver
 from bot.migrations import SCRIPTS
@@ -568,8 +576,9 @@ _SELECT_GAME = select(*_GAME_COLS).where(games.c.id == bindparam("gid"))
 _SELECT_VERSION = select(games.c.version).where(games.c.id == bindparam("gid"))
 _INSERT_ACTION = insert(actions)
 _INSERT_PENDING = insert(pending_moves)
-_FORGET_PENDING = delete(pending_moves).where(pending_moves.c.token == bindparam("tok"))
-_EXPIRE_PENDING = delete(pending_moves).where(pending_moves.c.created_at < bindparam("before"))
+# The rows of answered moves (`tok`, NULL for none) and of expired tokens, in one statement.
+_FORGET_PENDING = delete(pending_moves).where(or_(
+    pending_moves.c.token == bindparam("tok"), pending_moves.c.created_at < bindparam("before")))
 _MARK_PENDING = (update(pending_moves).where(pending_moves.c.token == bindparam("tok"))
                  .values(stored_seq=bindparam("seq"), game_id=bindparam("gid")))
 # The version check and the state write in one statement: it matches no row when another
@@ -582,6 +591,178 @@ _WRITE_MOVE = (update(games)
                        reminder_stage=bindparam("stage"),
                        awaited_since=bindparam("since"))
                .returning(*_GAME_COLS))
+# The same without handing the record back: the storage already holds the game's record and
+# knows what the move changes in it.
+_WRITE_MOVE_ONLY = (update(games)
+                    .where(games.c.id == bindparam("gid"),
+                           games.c.version == bindparam("expected"))
+                    .values(state=bindparam("new_state"), version=bindparam("new_version"),
+                            status=bindparam("new_status"), updated_at=bindparam("now"),
+                            next_reminder_at=bindparam("reminder_at"),
+                            reminder_stage=bindparam("stage"),
+                            awaited_since=bindparam("since")))
+# The board post remembered; a NULL version or post leaves the stored one as it is.
+_SET_BOARD = (update(games).where(games.c.id == bindparam("gid"))
+              .values(board_message_id=bindparam("message_id"),
+                      board_version=func.coalesce(bindparam("board_version", type_=Integer()),
+                                                  games.c.board_version),
+                      board_post=func.coalesce(bindparam("board_post", type_=Text()),
+                                               games.c.board_post)))
+
+
+class Ran:
+    """What one statement of a `_write` body gave back: rows it returned, rows it changed."""
+
+    __slots__ = ("rowcount", "rows")
+
+    def __init__(self, rowcount: int, rows: list[Any]) -> None:
+        self.rowcount = rowcount
+        self.rows = rows
+
+    def first(self) -> Any:
+        return self.rows[0] if self.rows else None
+
+
+Run = Callable[[Executable, dict[str, Any] | list[dict[str, Any]]], Ran]
+"""Runs one statement of a `_write` body (a list of parameter sets: executemany)."""
+T = TypeVar("T")
+
+_SQLITE = sqlite_dialect.dialect(paramstyle="named")
+_SQLITE_TEXT: dict[tuple[Executable, tuple[str, ...]], str] = {}
+
+
+def _sqlite_text(stmt: Executable, keys: tuple[str, ...]) -> str:
+    """The statement's SQLite text with `:name` parameters, compiled once per statement."""
+    text_ = _SQLITE_TEXT.get((stmt, keys))
+    if text_ is None:
+        # An INSERT without .values() takes its columns from the parameters' names.
+        columns = list(keys) if isinstance(stmt, Insert) else None
+        text_ = str(cast(ClauseElement, stmt).compile(dialect=_SQLITE, column_keys=columns))
+        _SQLITE_TEXT[(stmt, keys)] = text_
+    return text_
+
+
+def _run_on_sqlite(conn: sqlite3.Connection, stmt: Executable,
+                   params: dict[str, Any] | list[dict[str, Any]]) -> Ran:
+    """One statement on the sqlite3 connection itself (on its thread), without SQLAlchemy."""
+    if isinstance(params, list) and not params:
+        return Ran(0, [])
+    sql = _sqlite_text(stmt, tuple(params[0] if isinstance(params, list) else params))
+    try:
+        cursor = (conn.executemany(sql, params) if isinstance(params, list)
+                  else conn.execute(sql, params))
+    except sqlite3.Error as exc:  # as SQLAlchemy would raise it (IntegrityError, …)
+        raise DBAPIError.instance(sql, params, exc, sqlite3.Error) from exc
+    try:
+        return Ran(cursor.rowcount, cursor.fetchall() if cursor.description else [])
+    finally:
+        cursor.close()
+
+
+# ---- reads kept between moves ----------------------------------------------------------------
+_UNKNOWN: Any = object()
+
+
+class _Kept:
+    """What the cache holds of one game (None, or _UNKNOWN for the board post: not held)."""
+
+    __slots__ = ("board_post", "record", "seats", "spectators")
+
+    def __init__(self) -> None:
+        self.record: GameRecord | None = None
+        self.seats: tuple[SeatRecord, ...] | None = None
+        self.spectators: tuple[int, ...] | None = None
+        self.board_post: str | None = _UNKNOWN
+
+
+class ReadCache:
+    """Reads that only this storage's own writes change, kept between moves: a game's record,
+    seats, spectators and board post, players' preferences, which game a thread holds.
+
+    Sound only while this storage object is the database's one writer (`SqliteStorage`: one
+    process, one connection); `PgStorage`'s processes share a server, so it keeps nothing.
+    Every write drops what it touches as it begins, holding the storage's lock (so a write
+    cut off half-way leaves no stale entry behind, and a read in flight cannot keep what the
+    write changes), and keeps what it wrote once committed; reads fill the cache while they
+    hold the lock. Records are frozen; lists are handed out as copies.
+    """
+
+    def __init__(self, enabled: bool, max_games: int = 512, max_players: int = 8192) -> None:
+        self.enabled = enabled
+        self.max_games = max_games
+        self.max_players = max_players
+        self._games: OrderedDict[int, _Kept] = OrderedDict()
+        self._threads: dict[int, int] = {}
+        self._prefs: dict[int, PlayerPrefs] = {}
+
+    def peek(self, game_id: int) -> _Kept | None:
+        kept = self._games.get(game_id)
+        if kept is not None:
+            self._games.move_to_end(game_id)
+        return kept
+
+    def keep(self, game_id: int) -> _Kept:
+        """The game's entry, made if missing (a throwaway one when the cache is off)."""
+        if not self.enabled:
+            return _Kept()
+        kept = self.peek(game_id)
+        if kept is None:
+            kept = self._games[game_id] = _Kept()
+            while len(self._games) > self.max_games:
+                self._games.popitem(last=False)
+        return kept
+
+    def record(self, rec: GameRecord) -> GameRecord:
+        self.keep(rec.id).record = rec
+        return rec
+
+    def drop(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    def drop_record(self, game_id: int) -> GameRecord | None:
+        """Forget the game's record; returns what was held."""
+        kept = self._games.get(game_id)
+        if kept is None:
+            return None
+        rec, kept.record = kept.record, None
+        return rec
+
+    def drop_seats(self, game_id: int | None) -> None:
+        """Forget the game's seats (None: every game's)."""
+        if game_id is None:
+            for each in self._games.values():
+                each.seats = None
+        elif (kept := self._games.get(game_id)) is not None:
+            kept.seats = None
+
+    def drop_spectators(self, game_id: int) -> None:
+        if (kept := self._games.get(game_id)) is not None:
+            kept.spectators = None
+
+    def thread(self, thread_id: int) -> int | None:
+        return self._threads.get(thread_id)
+
+    def keep_thread(self, thread_id: int, game_id: int) -> None:
+        if self.enabled:
+            if len(self._threads) >= 4 * self.max_games:
+                self._threads.clear()
+            self._threads[thread_id] = game_id
+
+    def drop_thread(self, thread_id: int | None) -> None:
+        if thread_id is not None:
+            self._threads.pop(thread_id, None)
+
+    def prefs(self, user_id: int) -> PlayerPrefs | None:
+        return self._prefs.get(user_id)
+
+    def keep_prefs(self, prefs: PlayerPrefs) -> None:
+        if self.enabled:
+            if len(self._prefs) >= self.max_players:
+                self._prefs.clear()
+            self._prefs[prefs.user_id] = prefs
+
+    def drop_prefs(self, user_id: int) -> None:
+        self._prefs.pop(user_id, None)
 
 
 def _shard_filter(shards: ShardSet | None,
@@ -642,6 +823,14 @@ def _action(row: Sequence[Any]) -> ActionRecord:
     )
 
 
+def _refused_now(run: Run, game_id: int, expected: int) -> StorageError:
+    """Why a versioned write matched no row (inside a `_write` body)."""
+    row = run(_SELECT_VERSION, {"gid": game_id}).first()
+    if row is None:
+        return GameNotFound(game_id)
+    return VersionConflict(game_id, expected, row[0])
+
+
 class SqlStorage(Storage):
     """Every storage operation, written once in SQLAlchemy Core over `bot.schema`'s tables.
 
@@ -651,12 +840,37 @@ class SqlStorage(Storage):
     """
 
     def __init__(self, *, migrations: str | Path = SCRIPTS,
-                 schema_target: int | None = None) -> None:
+                 schema_target: int | None = None, keep_reads: bool = False) -> None:
         self._migrations = Path(migrations)
         self._schema_target = schema_target
+        self._cache = ReadCache(enabled=keep_reads)
 
     @abstractmethod
     def _tx(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+
+    async def _write(self, body: Callable[[Run], T],
+                     before: Callable[[], object] | None = None) -> T:
+        """One write transaction running `body`'s statements, rolled back if it raises. Here
+        through SQLAlchemy; `SqliteStorage` runs the whole of it in one trip to its thread.
+        `before` runs first, inside the transaction (where the cache drops what it touches:
+        no read can fill it again until the write is over)."""
+        def run(conn: Connection) -> T:
+            def one(stmt: Executable, params: dict[str, Any] | list[dict[str, Any]]) -> Ran:
+                if isinstance(params, list) and not params:
+                    return Ran(0, [])
+                res = conn.execute(stmt, params)
+                return Ran(res.rowcount, list(res.all()) if res.returns_rows else [])
+            return body(one)
+
+        async with self._tx() as db:
+            if before is not None:
+                before()
+            return await db.run_sync(run)
+
+    async def _write_one(self, stmt: Executable, params: dict[str, Any],
+                         before: Callable[[], object] | None = None) -> Ran:
+        """A write of one statement (atomic by itself), its own transaction."""
+        return await self._write(lambda run: run(stmt, params), before)
 
     @abstractmethod
     def _read(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
@@ -731,6 +945,7 @@ class SqlStorage(Storage):
         now: float, seat_creator: bool = True, rematch_of: int | None = None,
     ) -> GameRecord:
         async with self._tx() as db:
+            self._cache.drop_thread(thread_id)  # the thread's newest game is this one now
             try:
                 res = await db.execute(insert(games).values(
                     guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, game=game,
@@ -745,20 +960,32 @@ class SqlStorage(Storage):
                 await db.execute(insert(seats).values(
                     game_id=game_id, seat="s1", user_id=created_by, position=1, joined_at=now,
                     dms_ok=0, role_pref=None, ai_standin=0))
-            return await self._one_game(db, game_id)
+            rec = await self._one_game(db, game_id)
+        self._cache.drop(game_id)
+        return self._cache.record(rec)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
+        kept = self._cache.peek(game_id)
+        if kept is not None and kept.record is not None:
+            return kept.record
         async with self._read() as db:
             try:
-                return await self._one_game(db, game_id)
+                return self._cache.record(await self._one_game(db, game_id))
             except GameNotFound:
                 return None
 
     async def find_game_by_thread(self, thread_id: int) -> GameRecord | None:
+        game_id = self._cache.thread(thread_id)
+        if game_id is not None:
+            return await self.get_game(game_id)
         async with self._read() as db:
             row = (await db.execute(select(*_GAME_COLS).where(games.c.thread_id == thread_id)
                                     .order_by(games.c.id.desc()).limit(1))).first()
-        return _game(row) if row is not None else None
+            if row is None:
+                return None
+            rec = self._cache.record(_game(row))
+            self._cache.keep_thread(thread_id, rec.id)
+            return rec
 
     async def list_games(
         self, guild_id: int | None = None, statuses: Iterable[Status] | None = None,
@@ -780,10 +1007,13 @@ class SqlStorage(Storage):
         if status != "active":
             changes |= {"next_reminder_at": None, "reminder_stage": 0}
         async with self._tx() as db:
-            return await self._write_game(db, game_id, None, **changes)
+            self._cache.drop_record(game_id)
+            rec = await self._write_game(db, game_id, None, **changes)
+        return self._cache.record(rec)
 
     async def set_creator(self, game_id: int, user_id: int, now: float) -> None:
         async with self._tx() as db:
+            self._cache.drop_record(game_id)
             await self._one_game(db, game_id)
             await db.execute(update(games).where(games.c.id == game_id)
                              .values(created_by=user_id, updated_at=now))
@@ -792,30 +1022,45 @@ class SqlStorage(Storage):
         self, game_id: int, settings: GameSettings, now: float,
     ) -> GameRecord:
         async with self._tx() as db:
-            return await self._write_game(db, game_id, None, updated_at=now,
-                                          settings=settings.model_dump_json())
+            self._cache.drop_record(game_id)
+            rec = await self._write_game(db, game_id, None, updated_at=now,
+                                         settings=settings.model_dump_json())
+        return self._cache.record(rec)
 
     async def set_options(self, game_id: int, options: dict[str, Any], now: float) -> GameRecord:
         async with self._tx() as db:
-            await self._one_game(db, game_id)
-            await db.execute(update(games).where(games.c.id == game_id).values(
-                options=json.dumps(options, sort_keys=True), updated_at=now))
-            return await self._one_game(db, game_id)
+            self._cache.drop_record(game_id)
+            rec = await self._write_game(db, game_id, None, updated_at=now,
+                                         options=json.dumps(options, sort_keys=True))
+        return self._cache.record(rec)
 
     async def set_board_message(self, game_id: int, message_id: int | None,
                                 version: int | None = None, post: str | None = None) -> None:
-        changes: dict[str, Any] = {"board_message_id": message_id}
-        if version is not None:
-            changes["board_version"] = version
+        held: GameRecord | None = None
+
+        def drop() -> None:
+            nonlocal held
+            held = self._cache.drop_record(game_id)
+            if (kept := self._cache.peek(game_id)) is not None:
+                kept.board_post = _UNKNOWN
+
+        params = {"gid": game_id, "message_id": message_id, "board_version": version,
+                  "board_post": post}
+        await self._write_one(_SET_BOARD, params, before=drop)
+        if held is not None:
+            self._cache.record(held.model_copy(update={"board_message_id": message_id}))
         if post is not None:
-            changes["board_post"] = post
-        async with self._tx() as db:
-            await db.execute(update(games).where(games.c.id == game_id).values(**changes))
+            self._cache.keep(game_id).board_post = post
 
     async def board_post(self, game_id: int) -> str | None:
+        kept = self._cache.peek(game_id)
+        if kept is not None and kept.board_post is not _UNKNOWN:
+            return kept.board_post
         async with self._read() as db:
             post = (await db.execute(select(games.c.board_post)
                                      .where(games.c.id == game_id))).scalar()
+            if post is not None:
+                self._cache.keep(game_id).board_post = str(post)
         return str(post) if post is not None else None
 
     async def boards_behind(
@@ -837,6 +1082,7 @@ class SqlStorage(Storage):
         self, game_id: int, user_id: int | None, now: float, *, role_pref: str | None = None,
     ) -> SeatRecord:
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             await self._one_game(db, game_id)
             position = int((await db.execute(
                 select(func.coalesce(func.max(seats.c.position), 0) + 1)
@@ -853,30 +1099,40 @@ class SqlStorage(Storage):
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             res = await db.execute(delete(seats).where(seats.c.game_id == game_id,
                                                        seats.c.user_id == user_id))
             return res.rowcount > 0
 
     async def remove_seat_at(self, game_id: int, seat: str) -> bool:
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             res = await db.execute(delete(seats).where(seats.c.game_id == game_id,
                                                        seats.c.seat == seat))
             return res.rowcount > 0
 
     async def seats(self, game_id: int) -> list[SeatRecord]:
+        kept = self._cache.peek(game_id)
+        if kept is not None and kept.seats is not None:
+            return list(kept.seats)
         async with self._read() as db:
             rows = (await db.execute(select(*_SEAT_COLS).where(seats.c.game_id == game_id)
                                      .order_by(seats.c.position))).all()
-        return [_seat(r) for r in rows]
+            found = tuple(_seat(r) for r in rows)
+            if found:  # no seats may mean no game at all: nothing kept for it
+                self._cache.keep(game_id).seats = found
+        return list(found)
 
     async def set_dms_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             await db.execute(update(seats).where(seats.c.game_id == game_id,
                                                  seats.c.user_id == user_id)
                              .values(dms_ok=int(ok)))
 
     async def set_ai_standin(self, game_id: int, seat: str, on: bool) -> None:
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             await db.execute(update(seats).where(seats.c.game_id == game_id,
                                                  seats.c.seat == seat,
                                                  seats.c.user_id.isnot(None))
@@ -886,13 +1142,24 @@ class SqlStorage(Storage):
         where = [seats.c.user_id == user_id, seats.c.ai_standin == 1]
         if game_id is not None:
             where.append(seats.c.game_id == game_id)
+            kept = self._cache.peek(game_id)
+            if kept is not None and kept.seats is not None and not any(
+                    s.user_id == user_id and s.ai_standin for s in kept.seats):
+                return []  # the usual case, on every move: no stand-in to end
+        # Looked up first, so that finding none (most often) writes nothing.
+        async with self._read() as db:
+            if (await db.execute(select(seats.c.game_id).where(*where).limit(1))).first() is None:
+                return []
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
             rows = (await db.execute(select(seats.c.game_id).where(*where))).all()
             await db.execute(update(seats).where(*where).values(ai_standin=0))
         return sorted({int(r[0]) for r in rows})
 
     async def replace_seat(self, game_id: int, seat: str, new_user: int, now: float) -> None:
         async with self._tx() as db:
+            self._cache.drop_seats(game_id)
+            self._cache.drop_spectators(game_id)
             try:
                 res = await db.execute(
                     update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
@@ -931,33 +1198,46 @@ class SqlStorage(Storage):
     # ---- spectators ---------------------------------------------------------------------
     async def add_spectator(self, game_id: int, user_id: int, now: float) -> bool:
         async with self._tx() as db:
+            self._cache.drop_spectators(game_id)
             res = await db.execute(self._insert_ignore(spectators).values(
                 game_id=game_id, user_id=user_id, since=now))
             return res.rowcount > 0
 
     async def remove_spectator(self, game_id: int, user_id: int) -> bool:
         async with self._tx() as db:
+            self._cache.drop_spectators(game_id)
             res = await db.execute(delete(spectators).where(spectators.c.game_id == game_id,
                                                             spectators.c.user_id == user_id))
             return res.rowcount > 0
 
     async def spectators(self, game_id: int) -> list[int]:
+        kept = self._cache.peek(game_id)
+        if kept is not None and kept.spectators is not None:
+            return list(kept.spectators)
         async with self._read() as db:
             rows = (await db.execute(select(spectators.c.user_id)
                                      .where(spectators.c.game_id == game_id)
                                      .order_by(spectators.c.since, spectators.c.user_id))).all()
-        return [int(r[0]) for r in rows]
+            found = tuple(int(r[0]) for r in rows)
+            self._cache.keep(game_id).spectators = found
+        return list(found)
 
     # ---- players ------------------------------------------------------------------------
     async def prefs(self, user_ids: Iterable[int]) -> dict[int, PlayerPrefs]:
         wanted = sorted(set(user_ids))
         if not wanted:
             return {}
-        async with self._read() as db:
-            rows = (await db.execute(select(*_PREF_COLS)
-                                     .where(players.c.user_id.in_(wanted)))).all()
-        found = {p.user_id: p for p in map(_prefs, rows)}
-        return {u: found.get(u) or PlayerPrefs(user_id=u) for u in wanted}
+        held = {u: p for u in wanted if (p := self._cache.prefs(u)) is not None}
+        missing = [u for u in wanted if u not in held]
+        if missing:
+            async with self._read() as db:
+                rows = (await db.execute(select(*_PREF_COLS)
+                                         .where(players.c.user_id.in_(missing)))).all()
+                found = {p.user_id: p for p in map(_prefs, rows)}
+                for u in missing:
+                    held[u] = found.get(u) or PlayerPrefs(user_id=u)
+                    self._cache.keep_prefs(held[u])
+        return {u: held[u] for u in wanted}
 
     async def set_prefs(self, prefs: PlayerPrefs, now: float) -> None:
         values = {"user_id": prefs.user_id, "away": int(prefs.away),
@@ -965,8 +1245,10 @@ class SqlStorage(Storage):
                   "tz_minutes": prefs.tz_minutes, "notify_near": int(prefs.notify_near),
                   "tz_name": prefs.tz_name, "updated_at": now}
         async with self._tx() as db:
+            self._cache.drop_prefs(prefs.user_id)
             await db.execute(self._upsert(players, ("user_id",), values,
                                           [k for k in values if k != "user_id"]))
+        self._cache.keep_prefs(prefs)
 
     # ---- whole games --------------------------------------------------------------------
     async def export_game(self, game_id: int) -> StoredGame:
@@ -979,6 +1261,7 @@ class SqlStorage(Storage):
     async def import_game(self, stored: StoredGame) -> GameRecord:
         g = stored.game
         async with self._tx() as db:
+            self._cache.drop_thread(g.thread_id)
             res = await db.execute(insert(games).values(
                 guild_id=g.guild_id, channel_id=g.channel_id, thread_id=g.thread_id,
                 game=g.game, options=json.dumps(g.options, sort_keys=True), status=g.status,
@@ -999,7 +1282,9 @@ class SqlStorage(Storage):
                 await db.execute(insert(actions), [
                     {"game_id": game_id, "seq": a.seq, "seat": a.seat, "user_id": a.user_id,
                      "action": a.action_json, "at": a.at} for a in stored.actions])
-            return await self._one_game(db, game_id)
+            rec = await self._one_game(db, game_id)
+        self._cache.drop(game_id)
+        return self._cache.record(rec)
 
     # ---- play ---------------------------------------------------------------------------
     async def start_game(
@@ -1007,6 +1292,7 @@ class SqlStorage(Storage):
         next_reminder_at: float | None, expected_version: int = 0,
     ) -> GameRecord:
         async with self._tx() as db:
+            self._cache.drop(game_id)
             rec = await self._one_game(db, game_id)
             if rec.status != "lobby" or rec.version != expected_version:
                 raise VersionConflict(game_id, expected_version, rec.version)
@@ -1019,15 +1305,15 @@ class SqlStorage(Storage):
             rename = (update(seats).where(seats.c.game_id == game_id,
                                           seats.c.position == bindparam("pos"))
                       .values(seat=bindparam("new_seat")))
-            # Two passes so renaming never collides with UNIQUE(game_id, seat).
-            for pos in positions:
-                await db.execute(rename, {"pos": pos, "new_seat": f"~{pos}"})
-            for pos, seat in zip(positions, seat_ids, strict=True):
-                await db.execute(rename, {"pos": pos, "new_seat": seat})
-            return await self._write_game(
+            # Two passes so renaming never collides with UNIQUE(game_id, seat): executemany.
+            await db.execute(rename, [{"pos": pos, "new_seat": f"~{pos}"} for pos in positions])
+            await db.execute(rename, [{"pos": pos, "new_seat": seat}
+                                      for pos, seat in zip(positions, seat_ids, strict=True)])
+            rec = await self._write_game(
                 db, game_id, expected_version, status="active", state=state_json, seed=seed,
                 version=expected_version, updated_at=now, next_reminder_at=next_reminder_at,
                 reminder_stage=0, awaited_since=now)
+        return self._cache.record(rec)
 
     async def append_action(
         self, game_id: int, expected_version: int, seat: str, user_id: int | None,
@@ -1036,28 +1322,43 @@ class SqlStorage(Storage):
         awaited_since: float | None = None, now: float, pending_token: str | None = None,
     ) -> GameRecord:
         seq = expected_version + 1
+        params = {"new_state": new_state_json, "new_version": seq, "new_status": status,
+                  "now": now, "reminder_at": next_reminder_at, "stage": reminder_stage,
+                  "since": awaited_since, "gid": game_id, "expected": expected_version}
+        # The record as the move leaves it, when the storage holds it at the version the move
+        # was made at: then the state write needs to hand nothing back.
+        held: GameRecord | None = None
 
-        def write(db: Connection) -> Row[Any] | None:
-            # One trip through SQLAlchemy for the whole move (run_sync): the statements
-            # themselves are the only waits.
-            row = db.execute(_WRITE_MOVE, {
-                "new_state": new_state_json, "new_version": seq, "new_status": status,
-                "now": now, "reminder_at": next_reminder_at, "stage": reminder_stage,
-                "since": awaited_since, "gid": game_id, "expected": expected_version,
-            }).first()
-            if row is None:
-                return None
-            db.execute(_INSERT_ACTION, {"game_id": game_id, "seq": seq, "seat": seat,
-                                        "user_id": user_id, "action": action_json, "at": now})
+        def drop() -> None:
+            nonlocal held
+            held = self._cache.drop_record(game_id)
+            if held is not None and held.version != expected_version:
+                held = None
+
+        def write(run: Run) -> Any:
+            # One transaction, the fewest statements: the state written with its version
+            # check, the action appended, the pending move marked.
+            if held is not None:
+                if run(_WRITE_MOVE_ONLY, params).rowcount != 1:
+                    raise _refused_now(run, game_id, expected_version)
+                row = None
+            else:
+                row = run(_WRITE_MOVE, params).first()
+                if row is None:
+                    raise _refused_now(run, game_id, expected_version)
+            run(_INSERT_ACTION, {"game_id": game_id, "seq": seq, "seat": seat,
+                                 "user_id": user_id, "action": action_json, "at": now})
             if pending_token is not None:
-                db.execute(_MARK_PENDING, {"seq": seq, "gid": game_id, "tok": pending_token})
+                run(_MARK_PENDING, {"seq": seq, "gid": game_id, "tok": pending_token})
             return row
 
-        async with self._tx() as db:
-            written = await db.run_sync(write)
-            if written is None:
-                raise await self._refused(db, game_id, expected_version)
-            return _game(written)
+        row = await self._write(write, before=drop)
+        if held is None:
+            return self._cache.record(_game(row))
+        return self._cache.record(held.model_copy(update={
+            "state_json": new_state_json, "version": seq, "status": status, "updated_at": now,
+            "next_reminder_at": next_reminder_at, "reminder_stage": reminder_stage,
+            "awaited_since": awaited_since}))
 
     async def rewind(
         self, game_id: int, expected_version: int, keep_seq: int, state_json: str, *,
@@ -1067,6 +1368,7 @@ class SqlStorage(Storage):
         if not 0 <= keep_seq <= expected_version:
             raise ValueError(f"cannot rewind version {expected_version} to {keep_seq}")
         async with self._tx() as db:
+            self._cache.drop_record(game_id)
             rec = await self._write_game(
                 db, game_id, expected_version, state=state_json, version=keep_seq,
                 status=status, updated_at=now, next_reminder_at=next_reminder_at,
@@ -1074,15 +1376,17 @@ class SqlStorage(Storage):
                 epoch=games.c.epoch + 1)
             await db.execute(delete(actions).where(actions.c.game_id == game_id,
                                                    actions.c.seq > keep_seq))
-            return rec
+        return self._cache.record(rec)
 
     async def rewrite_state(
         self, game_id: int, expected_version: int, state_json: str, engine_version: str,
         now: float,
     ) -> GameRecord:
         async with self._tx() as db:
-            return await self._write_game(db, game_id, expected_version, state=state_json,
-                                          engine_version=engine_version, updated_at=now)
+            self._cache.drop_record(game_id)
+            rec = await self._write_game(db, game_id, expected_version, state=state_json,
+                                         engine_version=engine_version, updated_at=now)
+        return self._cache.record(rec)
 
     async def actions(
         self, game_id: int, after_seq: int = 0, upto_seq: int | None = None,
@@ -1098,18 +1402,16 @@ class SqlStorage(Storage):
     # ---- moves in flight ------------------------------------------------------------------
     async def add_pending_move(self, move: PendingMove, *, forget: Iterable[str] = (),
                                expired_before: float | None = None) -> None:
-        gone = [{"tok": t} for t in sorted(set(forget))]
+        # One DELETE (per answered token; with none, for the expired rows alone).
+        gone = [{"tok": t, "before": expired_before} for t in sorted(set(forget))] or (
+            [{"tok": None, "before": expired_before}] if expired_before is not None else [])
         row = move.model_dump()
 
-        def write(db: Connection) -> None:
-            if gone:
-                db.execute(_FORGET_PENDING, gone)
-            if expired_before is not None:
-                db.execute(_EXPIRE_PENDING, {"before": expired_before})
-            db.execute(_INSERT_PENDING, row)
+        def write(run: Run) -> None:
+            run(_FORGET_PENDING, gone)
+            run(_INSERT_PENDING, row)
 
-        async with self._tx() as db:
-            await db.run_sync(write)
+        await self._write(write)
 
     async def pending_moves(self, shards: ShardSet | None = None) -> list[PendingMove]:
         run, where = _shard_filter(shards, pending_moves.c.guild_id)
@@ -1157,8 +1459,14 @@ class SqlStorage(Storage):
         if expected_stage is not None:
             query = query.where(games.c.reminder_stage == expected_stage)
         async with self._tx() as db:
+            held = self._cache.drop_record(game_id)
             res = await db.execute(query.values(next_reminder_at=at, reminder_stage=stage))
-            return res.rowcount > 0
+            changed = res.rowcount > 0
+        if held is not None:
+            self._cache.record(held.model_copy(update={"next_reminder_at": at,
+                                                       "reminder_stage": stage})
+                               if changed else held)
+        return changed
 
 
 # ---- SQLite ----------------------------------------------------------------------------------
@@ -1171,21 +1479,32 @@ def _sqlite_url(path: str) -> str:
 class SqliteStorage(SqlStorage):
     """Storage on one SQLite file (aiosqlite driver: nothing to install), one connection.
 
-    Every connection is set up as the bot has always run it: WAL journal, `synchronous =
-    FULL` (a move the player was told about survives a power cut), foreign keys on, a busy
-    timeout. The driver is in autocommit mode and every write is an explicit
+    Every connection is set up as: WAL journal, `synchronous = NORMAL`, foreign keys on, a
+    busy timeout. Durability: a committed write is in the WAL file (the OS holds it) before
+    the call returns, so a move the player was told about survives a crash of the bot's
+    process (SIGKILL included: tests/proof/test_crash.py); a power cut or an OS crash may
+    lose the last moments of moves (never the database's consistency), as WAL with NORMAL
+    syncs only at checkpoints. `synchronous="FULL"` gives power-cut durability at an fsync
+    per commit. The driver is in autocommit mode and every write is an explicit
     `BEGIN IMMEDIATE … COMMIT`. Operations are serialised by an asyncio lock so that two
     coroutines' statements never interleave inside one transaction (and a reader never sees
     another coroutine's uncommitted writes). Per-game concurrency is the table service's job.
+
+    `keep_reads`: this storage is the database's only writer (the bot's own, one process),
+    so what it read and wrote is kept between moves (`ReadCache`). Leave it off for a
+    storage that only watches a database another process writes.
     """
 
     def __init__(
         self, path: str | Path, *, migrations: str | Path = SCRIPTS,
         schema_target: int | None = None, busy_timeout_ms: int = 5000,
+        keep_reads: bool = False, synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
     ) -> None:
-        super().__init__(migrations=migrations, schema_target=schema_target)
+        super().__init__(migrations=migrations, schema_target=schema_target,
+                         keep_reads=keep_reads)
         self.path = str(path)
         self._busy_timeout_ms = busy_timeout_ms
+        self._synchronous = synchronous
         self._engine: AsyncEngine | None = None
         self._db: AsyncConnection | None = None
         self._lock = asyncio.Lock()
@@ -1204,6 +1523,7 @@ class SqliteStorage(SqlStorage):
         engine = create_async_engine(_sqlite_url(path),
                                      async_creator=lambda: sqlitedriver.connect(path))
         busy_timeout = int(self._busy_timeout_ms)
+        synchronous = "FULL" if self._synchronous == "FULL" else "NORMAL"
 
         @event.listens_for(engine.sync_engine, "connect")
         def _setup(dbapi_connection: Any, _record: Any) -> None:
@@ -1211,8 +1531,17 @@ class SqliteStorage(SqlStorage):
             # IMMEDIATE itself, SQLAlchemy's recipe for SQLite transactions.
             cursor = dbapi_connection.cursor()
             for pragma in (f"busy_timeout = {busy_timeout}", "journal_mode = WAL",
-                           "synchronous = FULL", "foreign_keys = ON"):
-                cursor.execute(f"PRAGMA {pragma}")
+                           f"synchronous = {synchronous}", "foreign_keys = ON"):
+                # Processes opening a new file together: SQLite refuses the switch to WAL
+                # at once ("database is locked", no busy wait) while another makes it.
+                for attempt in range(max(1, busy_timeout // 20)):
+                    try:
+                        cursor.execute(f"PRAGMA {pragma}")
+                        break
+                    except sqlite3.OperationalError as exc:
+                        if "locked" not in str(exc) or attempt == busy_timeout // 20 - 1:
+                            raise
+                        time.sleep(0.02)  # only while opening, and only in that race
             cursor.close()
 
         try:
@@ -1239,6 +1568,61 @@ class SqliteStorage(SqlStorage):
             raise StorageError("storage is not open; call open() first")
         return self._db
 
+    async def _driver(self) -> sqlitedriver.OneTripConnection:
+        db = self.db
+        sync = db.sync_connection
+        if sync is not None and not sync.invalidated:  # the usual case: no await needed
+            driver = sync.connection.driver_connection
+        else:  # reconnect after a dropped connection
+            driver = (await db.get_raw_connection()).driver_connection
+        assert isinstance(driver, sqlitedriver.OneTripConnection)
+        return driver
+
+    async def _write(self, body: Callable[[Run], T],
+                     before: Callable[[], object] | None = None) -> T:
+        """The whole transaction (BEGIN IMMEDIATE, `body`'s statements, COMMIT) in one trip to
+        the SQLite thread, on the sqlite3 connection itself. Cancelled while it runs, it still
+        ends there whole, committed or rolled back, before anything queued after it."""
+        async with self._lock:
+            if before is not None:
+                before()
+            driver = await self._driver()
+
+            def on_thread() -> T:
+                conn = driver.sqlite
+                if conn.in_transaction:  # left open by an operation cancelled mid-way
+                    conn.rollback()
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    out = body(lambda stmt, params: _run_on_sqlite(conn, stmt, params))
+                    conn.commit()
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.rollback()
+                    raise
+                return out
+
+            result: T = await driver._execute(on_thread)
+            return result
+
+    async def _write_one(self, stmt: Executable, params: dict[str, Any],
+                         before: Callable[[], object] | None = None) -> Ran:
+        """One statement in SQLite's autocommit: its own transaction, no BEGIN or COMMIT to
+        send (one trip, one statement)."""
+        async with self._lock:
+            if before is not None:
+                before()
+            driver = await self._driver()
+
+            def on_thread() -> Ran:
+                conn = driver.sqlite
+                if conn.in_transaction:  # left open by an operation cancelled mid-way
+                    conn.rollback()
+                return _run_on_sqlite(conn, stmt, params)
+
+            ran: Ran = await driver._execute(on_thread)
+            return ran
+
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[AsyncConnection]:
         """One write transaction; rolled back on any exception (including cancellation)."""
@@ -1247,12 +1631,7 @@ class SqliteStorage(SqlStorage):
             # Transaction control goes straight to the driver (it is in autocommit, and
             # SQLAlchemy's own begin/commit on SQLite only pass through to it): one call to
             # the SQLite thread each.
-            sync = db.sync_connection
-            if sync is not None and not sync.invalidated:  # the usual case: no await needed
-                driver = sync.connection.driver_connection
-            else:  # reconnect after a dropped connection
-                driver = (await db.get_raw_connection()).driver_connection
-            assert isinstance(driver, sqlitedriver.OneTripConnection)
+            driver = await self._driver()
             try:
                 await driver.begin_immediate()
                 yield db

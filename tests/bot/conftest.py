@@ -62,7 +62,7 @@ async def storage(
         server: PostgresServer = request.getfixturevalue("postgres_server")
         s = PgStorage(await server.new_database())
     else:
-        s = SqliteStorage(db_path)
+        s = SqliteStorage(db_path, keep_reads=True)  # as the bot opens it (bot/database.py)
     await s.open()
     yield s
     await s.close()

@@ -31,6 +31,7 @@ from bot.storage import (
     GameRecord,
     GameSettings,
     PendingMove,
+    PlayerPrefs,
     ShardSet,
     SqliteStorage,
     SqlStorage,
@@ -160,7 +161,11 @@ async def test_fresh_database_ends_at_latest_migration(storage: SqliteStorage, d
     async with storage._read() as db:
         assert (await db.exec_driver_sql("PRAGMA foreign_keys")).all() == [(1,)]
         assert (await db.exec_driver_sql("PRAGMA busy_timeout")).all() == [(5000,)]
-        assert (await db.exec_driver_sql("PRAGMA synchronous")).all() == [(2,)]  # FULL
+        # NORMAL: a commit survives the process's crash (tests/proof/test_crash.py); FULL
+        # (an fsync a commit, for a power cut too) only when asked for.
+        assert (await db.exec_driver_sql("PRAGMA synchronous")).all() == [(1,)]
+    async with SqliteStorage(db_path, synchronous="FULL") as full, full._read() as db:
+        assert (await db.exec_driver_sql("PRAGMA synchronous")).all() == [(2,)]
 
 
 async def test_migrated_tables_are_exactly_the_declared_ones(backend: str, database: str):
@@ -638,25 +643,86 @@ def test_alembic_scripts_are_shipped_in_the_package():
     assert [f for f in files if not any(fnmatch(f, pat) for pat in patterns)] == []
 
 
-async def test_a_move_is_one_transaction_of_few_trips_to_the_sqlite_thread(
+async def test_a_move_is_one_transaction_in_one_trip_to_the_sqlite_thread(
     storage: SqliteStorage, db_path: Path, monkeypatch: pytest.MonkeyPatch,
 ):
-    """A move costs BEGIN, three statements (state written with its version check, action
-    appended, pending row marked) and COMMIT: five calls to aiosqlite's thread, the CPU a
-    move costs on SQLite (bot/sqlitedriver.py)."""
+    """A move is BEGIN, three statements (state written with its version check, action
+    appended, pending row marked) and COMMIT, all in one call to aiosqlite's thread: the CPU
+    a move costs on SQLite (bot/sqlitedriver.py, `SqliteStorage._write`)."""
     import aiosqlite
 
     rec = await active_game(storage)
     await storage.add_pending_move(pending("tok", T0, rec.id))
     calls: list[str] = []
+    statements: list[str] = []
     real = aiosqlite.Connection._execute
 
     async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
         calls.append(getattr(fn, "__name__", "?"))
         return await real(self, fn, *args, **kwargs)
 
+    driver = await storage._driver()
+    await driver._execute(lambda: driver.sqlite.set_trace_callback(statements.append))
     monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
     await storage.append_action(rec.id, 0, "s1", 101, '{"kind": "x"}', '{"step": 1}',
                                 "active", None, 0, now=T0, pending_token="tok")
-    assert len(calls) == 5, calls
-    assert calls[-1] == "commit"
+    assert len(calls) == 1, calls
+    assert [s.split()[0] for s in statements] == ["BEGIN", "UPDATE", "INSERT", "UPDATE",
+                                                  "COMMIT"], statements
+
+
+def _reads(s: Storage, game_id: int) -> list[Any]:
+    return [lambda: s.get_game(game_id), lambda: s.seats(game_id),
+            lambda: s.spectators(game_id), lambda: s.board_post(game_id),
+            lambda: s.prefs([101, 102])]
+
+
+async def test_a_read_in_flight_never_leaves_a_write_unseen(
+    storage: SqliteStorage, db_path: Path,
+):
+    """Reads are kept between moves (`ReadCache`): a read already on its way when a write
+    begins must not keep what it read once the write is done."""
+    rec = await active_game(storage)
+    version = 0
+
+    async def move(k: int) -> None:
+        nonlocal version
+        version = (await storage.append_action(
+            rec.id, version, "s1", 101, "{}", f'{{"step": {version + 1}}}', "active", None, 0,
+            now=T0)).version
+
+    async def standin(k: int) -> None:  # on, then off again through the player's return
+        if k % 2:
+            await storage.set_ai_standin(rec.id, "s1", True)
+        else:
+            await storage.clear_ai_standins(101, rec.id)
+
+    async def spectator(k: int) -> None:
+        if k % 2:
+            await storage.add_spectator(rec.id, 103, T0)
+        else:
+            await storage.remove_spectator(rec.id, 103)
+
+    writes: list[Any] = [
+        lambda k: storage.set_dms_ok(rec.id, 101, k % 2 == 1),
+        spectator,
+        lambda k: storage.set_prefs(PlayerPrefs(user_id=101, away=k % 2 == 1), T0),
+        lambda k: storage.set_board_message(rec.id, k, k, f'{{"post": {k}}}'),
+        move,
+        lambda k: storage.set_reminder(rec.id, T0 + k, k),
+        standin,
+        lambda k: storage.update_settings(rec.id, GameSettings(reminder_hours=1 + k), T0),
+    ]
+    k = 0
+    async with SqliteStorage(db_path) as fresh:
+        for n, read in enumerate(_reads(storage, rec.id)):
+            for write in writes:
+                for _ in range(2):  # each write changes what it writes, both ways
+                    k += 1
+                    storage._cache.drop(rec.id)
+                    storage._cache.drop_prefs(101)
+                    reading = asyncio.create_task(read())
+                    await asyncio.sleep(0)  # the read holds the storage, waits for SQLite
+                    await write(k)
+                    await reading
+                    assert await read() == await _reads(fresh, rec.id)[n](), (n, k)
