@@ -915,7 +915,9 @@ class Lobby(commands.Cog):
         async with delivery.lock(record.id):
             res = await self.bot.tables.undo(record.id, interaction.user.id)
             game = game_of(res.record)
-            label = game.seat_label(res.state, res.seat)
+            # Named as every post names a player: the display name, then the role.
+            names = await delivery.names(await self.bot.tables.users_of(res.record.id))
+            label = game.player_name(res.state, res.seat, names)
             event = Event(kind="undo", text=f"{label} took back their last move "
                           f"({game.describe(res.state, res.seat, res.undone)}).")
             await delivery.after_action(res.record, res.state, [event], None, actor=res.seat)

@@ -214,6 +214,8 @@ async def test_undo_edits_the_post_and_pings_nobody(table: Table) -> None:
     # edited (it says who took back what) and nobody is pinged anew
     assert _boards(table)[-1].id == post.id
     assert "took back their last move" in post.content and "⏳ alice: " in post.content
+    # named as every post names a player (her display name), not by a seat label
+    assert "alice took back their last move" in post.content
     assert post.pinged_user_ids == [table.bob.id]
 
 
