@@ -530,12 +530,14 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
             result = await bot.tables.act(record.id, interaction.user.id, action,
                                           expected_version=expected_version,
                                           interaction_token=interaction.token)
+            # The move's private news first: the DM press's answer carries the presser's.
+            await delivery.note_private(result.record, result.state, result.events)
             if dm_answer is not None:
                 await delivery.answer_in_dm(dm_answer, result.record, result.state,
                                             result.seat)
             shown = [await delivery.after_action(result.record, result.state, result.events,
                                                  result.result, actor=result.seat,
-                                                 wait_board=False, held=held)]
+                                                 wait_board=False, held=held, noted=True)]
             await delivery.tell_near(result)
             shown += await delivery.run_ai(record.id, wait_boards=False)
         # The boards are awaited outside the game's lock: the game's next move may be
@@ -933,12 +935,56 @@ def summary_head(game: Game[Any, Any], gid: int) -> str:
     return f"**{game.title}** (game #{gid}) — you are **"
 
 
-def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str) -> str | None:
-    """The summary DM of `seat` now, or None while the seat holds nothing hidden."""
+NEWS_KEPT = 5
+"""How many of a seat's latest private lines its summary DM shows (`/game log private` has
+them all)."""
+NEWS_LINE = 300
+"""One private line on a summary DM, at most: the summary itself must still fit."""
+NEWS_HEAD = "Your private news (newest last):"
+
+
+def news_block(news: list[str], room: int) -> str:
+    """`news` (a seat's latest private lines) as the summary DM shows them above its summary,
+    in at most `room` characters: the oldest lines go first when they do not fit."""
+    lines = [f"• {clip(line, NEWS_LINE)}" for line in news[-NEWS_KEPT:]]
+    while lines:
+        block = "\n".join([NEWS_HEAD, *lines])
+        if len(block) <= room:
+            return block
+        lines.pop(0)
+    return ""
+
+
+def last_summary(text: str) -> str:
+    """The private summary a summary DM showed (its words without head, news and question)."""
+    text = text.split(PANEL_MARK, 1)[0]
+    lines = text.split("\n")[1:]
+    if lines and lines[0] == NEWS_HEAD:
+        lines = lines[1:]
+        while lines and lines[0].startswith("• "):
+            lines = lines[1:]
+        if lines and not lines[0]:
+            lines = lines[1:]
+    return "\n".join(lines)
+
+
+def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str,
+                 news: list[str] | None = None, last: str | None = None) -> str | None:
+    """The summary DM of `seat` now: its private news (`news`, its latest private lines; a
+    move's private events come here rather than as DMs of their own, #15), then its private
+    summary — or, while it holds nothing hidden, the summary its DM (`last`) showed, as the
+    record of what it held. None while the seat holds nothing hidden and has no news."""
     summary = game.private_summary(state, seat)
-    if not summary:
+    if not summary and last is not None:
+        summary = last_summary(last)
+    if not summary and not news:
         return None
-    text = f"{summary_head(game, gid)}{game.role_words(state, seat)}**.\n{summary}"
+    head = f"{summary_head(game, gid)}{game.role_words(state, seat)}**."
+    body = f"\n{summary}" if summary else ""
+    # The summary (and the question below it) keeps its room; the news gets what is left.
+    room = limits.CONTENT - len(head) - len(body) - 400
+    block = news_block(news or [], room)
+    text = head + (f"\n{block}" if block else "") + (f"\n{body}" if block and body else body)
     return clip(text, limits.CONTENT)
 
 
@@ -968,11 +1014,12 @@ class SummaryNow:
 
 
 def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
-               last: str | None = None) -> SummaryNow | None:
-    """`seat`'s summary DM now: its words and its private choices while the game waits for
-    them (none otherwise). None while the seat holds nothing hidden and has no DM yet; with one
-    (`last`, its words), the summary it last showed stays, as the record of what it held."""
-    base = summary_text(game, record.id, state, seat)
+               last: str | None = None, news: list[str] | None = None) -> SummaryNow | None:
+    """`seat`'s summary DM now: its words (with its latest private `news`) and its private
+    choices while the game waits for them (none otherwise). None while the seat holds nothing
+    hidden, has no news and has no DM yet; with one (`last`, its words), the summary it last
+    showed stays, as the record of what it held."""
+    base = summary_text(game, record.id, state, seat, news, last)
     if base is None:
         if last is None:
             return None
@@ -1000,6 +1047,10 @@ class Delivery:
         self._dm_channels: dict[int, int] = {}
         # (game id, seat) -> its summary DM. Lost on restart: found again in the DM history.
         self._summaries: dict[tuple[int, str], SummaryDM] = {}
+        # (game id, seat) -> its latest private lines, shown on its summary DM (`note_private`).
+        self._news: dict[tuple[int, str], list[str]] = {}
+        # game id -> seats with private news not yet shown (a closed DM is reported for them).
+        self._fresh: dict[int, set[str]] = {}
         # Cogs' own follow-ups of every delivered move (e.g. a game channel's permissions).
         self.after_hooks: list[AfterAction] = []
         # Open private menus follow every delivered move (`PrivateMenus.refresh`).
@@ -1140,7 +1191,8 @@ class Delivery:
         """Deal: DM `seat` its private summary (with its private choices, when the game
         starts by waiting for them) as a new message and keep it current from now on. False
         if the DM could not be sent (DMs closed)."""
-        now = summary_dm(record, game_of(record), state, seat)
+        now = summary_dm(record, game_of(record), state, seat,
+                         news=self._news.get((record.id, seat)))
         if now is None:
             return True
         message = await self._send(user_id, now.text, now.view())
@@ -1184,8 +1236,9 @@ class Delivery:
                 known = (await self._find_summary(game, record.id, user_id)
                          or SummaryDM(user_id, None, ""))
                 self._summaries[(record.id, seat)] = known
+            news = self._news.get((record.id, seat))
             now = summary_dm(record, game, state, seat,
-                             known.text if known.message_id is not None else None)
+                             known.text if known.message_id is not None else None, news)
             if now is None:
                 continue  # nothing hidden, and no DM to take buttons off
             text, panel, view = now.text, now.panel, None
@@ -1204,7 +1257,7 @@ class Delivery:
                     log.info("game %s: could not edit the summary DM of %s; sending anew",
                              record.id, seat)
             if message_id is None:
-                if summary_text(game, record.id, state, seat) is None:
+                if summary_text(game, record.id, state, seat, news) is None:
                     continue  # nothing hidden: no new DM just for buttons
                 message = await self._send(user_id, text, view)
                 message_id = message.id if message else None
@@ -1219,7 +1272,8 @@ class Delivery:
         message = interaction.message
         if message is None:
             return
-        now = summary_dm(record, game_of(record), state, seat, message.content)
+        now = summary_dm(record, game_of(record), state, seat, message.content,
+                         self._news.get((record.id, seat)))
         if now is None:
             return
         view = now.view()
@@ -1272,49 +1326,53 @@ class Delivery:
             log.info("could not read the DMs of %s for game %s", user_id, gid)
         return None
 
+    async def note_private(self, record: GameRecord, state: Any, events: list[Event]) -> None:
+        """A move's private events join the news of each seat that reads them (its audience:
+        a team's shared lines reach every teammate's own DM), to be shown on its summary DM by
+        the next refresh — one edit that also carries the changed hand, not a DM of its own."""
+        game = game_of(record)
+        private = [e for e in events if not e.public]
+        if not private:
+            return
+        shared = any(len(e.audience) > 1 for e in private)
+        names = await self.names(await self.bot.tables.users_of(record.id)) if shared else {}
+        for event in private:
+            for seat in event.audience:
+                others = sorted((names.get(s) or game.seat_label(state, s)
+                                 for s in event.audience if s != seat and s in state.seats),
+                                key=str.lower)
+                line = " ".join(event.text.split()) + (f" (only you and {join_words(others)} see this)"
+                                     if others else "")
+                news = self._news.setdefault((record.id, seat), [])
+                news.append(line)
+                del news[:-NEWS_KEPT]
+                self._fresh.setdefault(record.id, set()).add(seat)
+
     async def after_action(self, record: GameRecord, state: Any, events: list[Event],
                            result: Result | None, actor: str | None = None,
                            previous_awaited: set[str] | None = None, *,
                            wait_board: bool = True,
-                           held: HeldAnswer | None = None) -> asyncio.Future[None]:
-        """DM private events and keep the summaries current, then show the public events and
-        the board (`show`): awaited here, or (`wait_board=False`) by the caller through the
-        future returned, once it has let go of the game's lock."""
+                           held: HeldAnswer | None = None,
+                           noted: bool = False) -> asyncio.Future[None]:
+        """Note private events for the summary DMs (`note_private`; `noted`: done already),
+        then show the public events, the summaries and the board (`show`): awaited here, or
+        (`wait_board=False`) by the caller through the future returned, once it has let go of
+        the game's lock."""
         game = game_of(record)
+        if not noted:
+            await self.note_private(record, state, events)
         users = await self.bot.tables.users_of(record.id)
         public_lines = [e.text for e in events if e.public]
-        private: dict[str, list[str]] = {}
-        # Who else reads a seat's private lines (a team's shared hands): the header says so.
-        also: dict[str, set[str]] = {}
-        for event in events:
-            if not event.public:
-                for seat in event.audience:
-                    private.setdefault(seat, []).append(event.text)
-                    also.setdefault(seat, set()).update(s for s in event.audience if s != seat)
-        names = await self.names(users) if any(also.values()) else {}
         channel = await self.thread(record)
         if channel is None:
             return _done()
-        closed: list[str] = []
-        for seat, lines in private.items():
-            user_id = users.get(seat)
-            if not user_id:
-                continue
-            others = sorted((names.get(s) or game.seat_label(state, s) for s in also[seat]
-                             if s in state.seats), key=str.lower)
-            who = (f"only you and {join_words(others)} see this" if others
-                   else "only you see this")
-            text = f"**{game.title}** (game #{record.id}) — {who}:\n" + "\n".join(
-                f"• {line}" for line in lines)
-            if not await self.dm(user_id, text, view=table_buttons(record.id)):
-                closed.append(f"<@{user_id}>")
         for hook in self.after_hooks:
             try:
                 await hook(record, state)
             except discord.HTTPException:
                 log.warning("game %s: an after-action step failed", record.id, exc_info=True)
         shown = self.show(Showing(record, game, state, public_lines, result, channel, users,
-                                  actor, closed, answers=[held] if held is not None else []))
+                                  actor, [], answers=[held] if held is not None else []))
         if wait_board:
             await shown
         return shown
@@ -1369,15 +1427,21 @@ class Delivery:
         # The summary DMs follow the newest state too: moves merged into one showing (an AI
         # chain, boards behind) cost one summary edit per seat at most, not one per move.
         await self.refresh_summaries(record, showing.state, showing.users)
+        # Private news that reached no summary DM (DMs closed): the thread says where to read it.
+        fresh = self._fresh.pop(record.id, set())
+        closed = showing.closed + [f"<@{showing.users[seat]}>" for seat in sorted(fresh)
+                                   if showing.users.get(seat)
+                                   and not self.has_summary_dm(record.id, seat)]
         try:
             await self.post_board(record, showing.game, showing.state, showing.lines,
                                   showing.result, channel, showing.users, actor=showing.actor,
                                   answers=showing.answers)
-            if showing.closed:
+            if closed:
                 await channel.send(clip(
-                    f"I couldn't DM {', '.join(showing.closed)} (DMs closed). Something "
+                    f"I couldn't DM {', '.join(closed)} (DMs closed). Something "
                     "private happened for them: press **My hand** or use `/game hand` to "
-                    "read it.", limits.CONTENT),
+                    "see what you hold, `/game log private` for what happened.",
+                    limits.CONTENT),
                     allowed_mentions=discord.AllowedMentions(users=False))
         except discord.NotFound as exc:
             if exc.code != 10003:  # Unknown Channel: the thread is gone

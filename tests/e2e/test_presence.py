@@ -182,7 +182,9 @@ async def test_p_discord_whole_4_player_game_keeps_every_secret_out_of_the_threa
     assert boards > moves // 2
 
     # the spirit's DMs hold its script and its secret cards (H-L4)
-    spirit_dms = "\n".join(m.content for m in table.emu.dm_messages(players[final.spirit_seat]))
+    # (every version: a draw is news on the summary DM, edited in place, #15)
+    spirit_dms = "\n".join(v.content for m in table.emu.dm_messages(players[final.spirit_seat])
+                           for v in versions(m))
     script = PACK.script(final.script or "")
     assert script.name in spirit_dms and script.top.text in spirit_dms
     for slot in final.secrets:
@@ -193,18 +195,19 @@ async def test_p_discord_whole_4_player_game_keeps_every_secret_out_of_the_threa
     # each visitor's DMs hold every action card it ever held and no secret of the spirit's
     for seat in final.visitor_seats:
         dms = [m for m in table.emu.dm_messages(players[seat]) if not m.flags & EPHEMERAL]
-        text = "\n".join(m.content for m in dms)
+        text = "\n".join(v.content for m in dms for v in versions(m))
         assert audit.held[seat], seat
         for card in audit.held[seat]:
             assert _card_name(card) in text, (seat, card)
         assert "Your script:" not in text and "Your secret cards" not in text
         for message in dms:
-            moment = audit.at(message)
-            # a visitor may read again what it inspected itself (P-TIME-09)
-            seen = {f"• {t}" for t in moment.state.private_seen.get(seat, [])}
-            lines = [ln for ln in message.content.splitlines() if ln not in seen]
-            leaks = text_leaks("\n".join(lines), moment.visitors[seat])
-            assert not leaks, (seat, leaks, message.content)
+            for version in versions(message):
+                moment = audit.at_order(version.written)
+                # a visitor may read again what it inspected itself (P-TIME-09)
+                seen = {f"• {t}" for t in moment.state.private_seen.get(seat, [])}
+                lines = [ln for ln in version.content.splitlines() if ln not in seen]
+                leaks = text_leaks("\n".join(lines), moment.visitors[seat])
+                assert not leaks, (seat, leaks, version.content)
 
 
 def _speech(st: PresenceState) -> dict[str, str]:
