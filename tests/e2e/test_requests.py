@@ -214,3 +214,38 @@ async def test_an_old_post_keeps_buttons_that_never_go_stale(table: Table) -> No
     await hand.wait_done()
     assert hand.ephemeral and not hand.errors
     assert "Wager" not in json.dumps(kept.components)
+
+
+def _dm_writes(table: Table, user: Any) -> int:
+    """Every DM the bot sent `user` and every edit of one: what its DMs cost in requests."""
+    return sum(1 + len(m.history) for m in table.emu.dm_messages(user))
+
+
+async def test_a_move_with_private_news_and_a_new_hand_costs_one_dm_request(
+        table: Table) -> None:
+    """#15: the private news of a move ("You played 3.") rides on the seat's summary DM, in the
+    same edit that shows its changed hand — not in a DM of its own."""
+    await table.lobby(players=(table.bob,))
+    await table.slash(table.alice, table.thread(), "game start")
+    await table.click(table.alice, table.board(), label="Wager 2")
+    await table.emu.settle()
+    before = _dm_writes(table, table.alice)
+    summary = next(m for m in table.emu.dm_messages(table.alice) if "Your hand:" in m.content)
+    # The card is played from the private menu (not the DM, whose press answer is free).
+    res = await table.click(table.alice, table.board(), label="My choices")
+    await res.wait_done()
+    menu = res.messages[-1]
+    card = next(c for c in menu.custom_ids if c.startswith("hb:a:"))
+    await (await table.emu.click(table.alice, menu, card)).wait_done()
+    await table.emu.settle()
+    assert _dm_writes(table, table.alice) == before + 1
+    now = table.emu.dm_messages(table.alice)
+    edited = next(m for m in now if m.id == summary.id)
+    played = next(ln for ln in edited.content.splitlines() if ln.startswith("• You played"))
+    assert "Your private news" in edited.content and played
+    # The news sits between the head (found again after a restart by it) and the hand.
+    assert edited.content.index(played) < edited.content.index("Your hand:")
+    # Closed DMs aside, nothing private is missing from `/game log private` either.
+    res = await table.slash(table.alice, table.thread(), "game log", private=True)
+    log_dm = table.emu.dm_messages(table.alice)[-1]
+    assert played.removeprefix("• ") in log_dm.content
