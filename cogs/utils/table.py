@@ -968,6 +968,19 @@ def last_summary(text: str) -> str:
     return "\n".join(lines)
 
 
+def last_news(text: str) -> list[str]:
+    """The private news a summary DM showed (found again after a restart, kept showing)."""
+    lines = text.split(PANEL_MARK, 1)[0].split("\n")[1:]
+    if not lines or lines[0] != NEWS_HEAD:
+        return []
+    news = []
+    for line in lines[1:]:
+        if not line.startswith("• "):
+            break
+        news.append(line.removeprefix("• "))
+    return news
+
+
 def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str,
                  news: list[str] | None = None, last: str | None = None) -> str | None:
     """The summary DM of `seat` now: its private news (`news`, its latest private lines; a
@@ -1236,6 +1249,10 @@ class Delivery:
                 known = (await self._find_summary(game, record.id, user_id)
                          or SummaryDM(user_id, None, ""))
                 self._summaries[(record.id, seat)] = known
+                # Its news stays (before this process's own, noted since it started).
+                if old_news := last_news(known.text):
+                    self._news[(record.id, seat)] = (
+                        old_news + self._news.get((record.id, seat), []))[-NEWS_KEPT:]
             news = self._news.get((record.id, seat))
             now = summary_dm(record, game, state, seat,
                              known.text if known.message_id is not None else None, news)
@@ -1334,15 +1351,15 @@ class Delivery:
         private = [e for e in events if not e.public]
         if not private:
             return
-        shared = any(len(e.audience) > 1 for e in private)
-        names = await self.names(await self.bot.tables.users_of(record.id)) if shared else {}
+        teams = any(len(e.audience) > 1 for e in private)
+        names = await self.names(await self.bot.tables.users_of(record.id)) if teams else {}
         for event in private:
             for seat in event.audience:
                 others = sorted((names.get(s) or game.seat_label(state, s)
                                  for s in event.audience if s != seat and s in state.seats),
                                 key=str.lower)
-                line = " ".join(event.text.split()) + (f" (only you and {join_words(others)} see this)"
-                                     if others else "")
+                shared = f" (only you and {join_words(others)} see this)" if others else ""
+                line = " ".join(event.text.split()) + shared
                 news = self._news.setdefault((record.id, seat), [])
                 news.append(line)
                 del news[:-NEWS_KEPT]

@@ -249,3 +249,26 @@ async def test_a_move_with_private_news_and_a_new_hand_costs_one_dm_request(
     res = await table.slash(table.alice, table.thread(), "game log", private=True)
     log_dm = table.emu.dm_messages(table.alice)[-1]
     assert played.removeprefix("• ") in log_dm.content
+
+
+def test_summary_news_is_bounded_keeps_the_summary_and_reads_back() -> None:
+    """The news on a summary DM: the last few lines, the oldest dropped first when the DM would
+    be too long, the summary itself always whole; found again after a restart, news and all."""
+    from cogs.utils.table import NEWS_HEAD, NEWS_KEPT, last_news, last_summary, summary_text
+    from tests.tinygame import GAME as HIGHCARD
+    from tests.tinygame import HighCardOptions
+    state = HIGHCARD.setup(["s1", "s2"], HighCardOptions(), 5)
+    summary = HIGHCARD.private_summary(state, "s1")
+    assert summary
+    news = [f"You played {n}." for n in range(NEWS_KEPT + 3)]
+    text = summary_text(HIGHCARD, 7, state, "s1", news)
+    assert text is not None and text.endswith(summary)
+    assert last_news(text) == news[-NEWS_KEPT:] and last_summary(text) == summary
+    assert text.index(NEWS_HEAD) < text.index(summary)
+    long = ["x" * 1000] * NEWS_KEPT
+    text = summary_text(HIGHCARD, 7, state, "s1", long)
+    assert text is not None and len(text) <= 2000 and text.endswith(summary)
+    assert 0 < len(last_news(text)) < NEWS_KEPT
+    # No news: the summary DM reads as it always did.
+    assert summary_text(HIGHCARD, 7, state, "s1") == summary_text(HIGHCARD, 7, state, "s1", [])
+    assert NEWS_HEAD not in (summary_text(HIGHCARD, 7, state, "s1") or "")
