@@ -438,7 +438,9 @@ class Lobby(commands.Cog):
         channel = await delivery.thread(record)
         seats = await self.bot.storage.seats(gid)
         closed = [f"<@{s.user_id}>" for s in seats if s.user_id and not s.dms_ok]
-        # Deal: each seat with something private gets it by DM now.
+        # Deal: each seat with something private gets it by DM now, the deal's private news
+        # in the same DM (#15).
+        await delivery.note_private(record, started.state, started.events)
         for seat in seats:
             if not seat.user_id:
                 continue
@@ -461,7 +463,8 @@ class Lobby(commands.Cog):
             if closed:
                 await channel.send(clip(_closed_dm_text(", ".join(closed)), limits.CONTENT),
                                    allowed_mentions=discord.AllowedMentions(users=False))
-        await delivery.after_action(record, started.state, started.events, started.result)
+        await delivery.after_action(record, started.state, started.events, started.result,
+                                    noted=True)
         if ai:
             await delivery.run_ai(gid)
 
