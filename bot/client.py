@@ -31,6 +31,7 @@ from bot import renderpool
 from bot.database import storage_for
 from bot.health import Heartbeat
 from bot.reminders import ReminderDispatcher
+from bot.renderworker import return_freed_memory
 from bot.settings import Settings
 from bot.storage import ShardSet, Storage
 from bot.tables import TableService
@@ -194,6 +195,8 @@ class GameBot(commands.Bot):
                 await hook()
             except Exception:
                 log.exception("ready hook %r failed", name)
+        # Start-up is over: what it freed goes back to the system (issue #15).
+        return_freed_memory()
 
     async def on_message(self, message: discord.Message, /) -> None:
         """No prefix commands: messages only reach the cogs' listeners (strict table talk)."""
