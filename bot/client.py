@@ -345,10 +345,14 @@ def tune_process(cogs: Sequence[str] = COGS) -> None:
       bot never changes a state in place. Not in `build_bot`: tests build bots beside states
       they edit by hand.
     - Start-up objects leave the garbage collector's full collections (`freeze_startup_heap`).
+    - A schema upgrade runs in a child process (`bot.storage.MIGRATE_IN_CHILD`): Alembic never
+      loads into this one (issue #15).
     """
+    from bot import storage
     from bot.looplag import freeze_startup_heap
     from rules.core import memo
 
+    storage.MIGRATE_IN_CHILD = True
     memo.enable()
     freeze_startup_heap(cogs)
 

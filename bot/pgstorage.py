@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -54,6 +54,9 @@ class PgStorage(SqlStorage):
     @property
     def dialect(self) -> Literal["postgresql"]:
         return "postgresql"
+
+    def _where(self) -> dict[str, Any] | None:
+        return {"dialect": "postgresql", "dsn": self.dsn}
 
     async def open(self) -> None:
         if self._engine is not None:
