@@ -24,10 +24,13 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from bot.migrations import SCRIPTS
+from bot.schema import add_postgresql_options
 from bot.storage import SqlStorage, StorageError
 
 # A fixed key for pg_advisory_xact_lock: two processes starting together migrate one at a time.
 _MIGRATION_LOCK = 0x4A11B07
+
+add_postgresql_options()  # the tables as PostgreSQL has them (compare_metadata, create_all)
 
 
 def async_url(dsn: str) -> str:

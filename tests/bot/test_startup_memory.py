@@ -28,7 +28,8 @@ async def main():
     await s.open()
     version = await s.schema_version()
     await s.close()
-    heavy = sorted({m.split(".")[0] for m in sys.modules} & {"alembic", "mako", "pygments"})
+    heavy = sorted(set(sys.modules) & {"alembic", "mako", "pygments",
+                                       "sqlalchemy.dialects.postgresql"})
     print(json.dumps({"version": version, "heavy": heavy}))
 
 asyncio.run(main())
@@ -42,7 +43,9 @@ def open_as_the_bot(db: Path) -> dict[str, object]:
     return result
 
 
-def test_the_bot_process_never_loads_alembic_new_database_or_current(tmp_path: Path):
+def test_a_sqlite_bot_never_loads_alembic_nor_postgresql_new_database_or_current(
+    tmp_path: Path,
+):
     db = tmp_path / "bot.sqlite3"
     # A new database: the upgrade runs in a child process.
     assert open_as_the_bot(db) == {"version": LATEST, "heavy": []}
@@ -54,6 +57,19 @@ def test_head_read_from_the_revision_files_is_alembics_head(tmp_path: Path):
     assert migrations.head() == int(revisions()[-1]) == LATEST
     scripts = new_revision(tmp_path, LATEST + 1, "pass")
     assert migrations.head(scripts) == int(revisions(scripts)[-1]) == LATEST + 1
+
+
+def test_postgresql_still_gets_the_partial_rematch_index():
+    """The PostgreSQL option left out of `bot.schema` (so SQLite bots skip the dialect) is
+    there once PostgreSQL storage is imported: the tables as compared and created on it."""
+    import sqlalchemy as sa
+    from sqlalchemy.dialects import postgresql
+
+    import bot.pgstorage  # noqa: F401  (adds the option)
+    from bot.schema import games_rematch
+
+    ddl = str(sa.schema.CreateIndex(games_rematch).compile(dialect=postgresql.dialect()))
+    assert "WHERE rematch_of IS NOT NULL" in ddl
 
 
 @pytest.fixture
