@@ -31,6 +31,7 @@ from bot import renderpool
 from bot.database import storage_for
 from bot.health import Heartbeat
 from bot.reminders import ReminderDispatcher
+from bot.renderworker import return_freed_memory
 from bot.settings import Settings
 from bot.storage import ShardSet, Storage
 from bot.tables import TableService
@@ -194,6 +195,8 @@ class GameBot(commands.Bot):
                 await hook()
             except Exception:
                 log.exception("ready hook %r failed", name)
+        # Start-up is over: what it freed goes back to the system (issue #15).
+        return_freed_memory()
 
     async def on_message(self, message: discord.Message, /) -> None:
         """No prefix commands: messages only reach the cogs' listeners (strict table talk)."""
@@ -342,10 +345,14 @@ def tune_process(cogs: Sequence[str] = COGS) -> None:
       bot never changes a state in place. Not in `build_bot`: tests build bots beside states
       they edit by hand.
     - Start-up objects leave the garbage collector's full collections (`freeze_startup_heap`).
+    - A schema upgrade runs in a child process (`bot.storage.MIGRATE_IN_CHILD`): Alembic never
+      loads into this one (issue #15).
     """
+    from bot import storage
     from bot.looplag import freeze_startup_heap
     from rules.core import memo
 
+    storage.MIGRATE_IN_CHILD = True
     memo.enable()
     freeze_startup_heap(cogs)
 

@@ -17,17 +17,20 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from bot.migrations import SCRIPTS
+from bot.schema import add_postgresql_options
 from bot.storage import SqlStorage, StorageError
 
 # A fixed key for pg_advisory_xact_lock: two processes starting together migrate one at a time.
 _MIGRATION_LOCK = 0x4A11B07
+
+add_postgresql_options()  # the tables as PostgreSQL has them (compare_metadata, create_all)
 
 
 def async_url(dsn: str) -> str:
@@ -54,6 +57,9 @@ class PgStorage(SqlStorage):
     @property
     def dialect(self) -> Literal["postgresql"]:
         return "postgresql"
+
+    def _where(self) -> dict[str, Any] | None:
+        return {"dialect": "postgresql", "dsn": self.dsn}
 
     async def open(self) -> None:
         if self._engine is not None:

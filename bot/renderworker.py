@@ -71,6 +71,22 @@ def die_with_parent() -> None:
         pass
 
 
+def return_freed_memory() -> bool:
+    """Hand the C allocator's free pages back to the system (glibc `malloc_trim(0)`): what
+    start-up built and dropped (migrations, schemas, font and image loading) otherwise stays
+    in the process's resident memory (issue #15). False, nothing done, where the C library
+    has no malloc_trim (not Linux/glibc)."""
+    try:
+        import ctypes
+
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError, ImportError):
+        return False
+    trim.argtypes = [ctypes.c_size_t]
+    trim(0)
+    return True
+
+
 def main() -> None:
     # Frames go to the real stdout; anything a library prints goes to stderr instead.
     out = os.fdopen(os.dup(1), "wb")
@@ -89,6 +105,7 @@ def main() -> None:
     for name in RENDERERS:  # now, rather than during a player's first move
         with contextlib.suppress(ModuleNotFoundError):
             importlib.import_module(name)
+    return_freed_memory()
     draw = {"board": render_board, "card": render_turn_card}
     # A thread drains stdin as requests arrive, so the bot's writes never wait on a render.
     requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()

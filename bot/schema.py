@@ -76,9 +76,16 @@ games = Table(
 Index("games_thread", games.c.thread_id)
 Index("games_guild_status", games.c.guild_id, games.c.status)
 Index("games_reminder", games.c.status, games.c.next_reminder_at)
-Index("games_rematch", games.c.rematch_of, unique=True,
-      sqlite_where=games.c.rematch_of.isnot(None),
-      postgresql_where=games.c.rematch_of.isnot(None))
+games_rematch = Index("games_rematch", games.c.rematch_of, unique=True,
+                      sqlite_where=games.c.rematch_of.isnot(None))
+
+
+def add_postgresql_options() -> None:
+    """PostgreSQL's dialect options on these tables (the rematch index's WHERE). Not given
+    above: naming a PostgreSQL option loads SQLAlchemy's whole PostgreSQL dialect (2.4 MiB),
+    which a bot on SQLite never needs (issue #15). `bot.pgstorage` and the Alembic env call
+    this; calling it again changes nothing."""
+    games_rematch.dialect_kwargs["postgresql_where"] = games.c.rematch_of.isnot(None)
 
 seats = Table(
     "seats", metadata,

@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 import sqlite3
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
@@ -49,7 +50,6 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import sqlite as sqlite_dialect
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -77,6 +77,15 @@ MAX_SEED = (1 << 63) - 1
 
 
 # ---- errors --------------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+
+MIGRATE_IN_CHILD = False
+"""Run schema upgrades in a child process (`SqlStorage._migrate_in_child`): set once by a
+process that runs the bot and nothing else (`bot.client.tune_process`), where what Alembic
+leaves behind would stay for the process's life (issue #15). Off, upgrades run in-process
+(tests, tools)."""
+
+
 class StorageError(Exception):
     """Base of storage errors (not player-readable; the table service translates them)."""
 
@@ -882,6 +891,11 @@ class SqlStorage(Storage):
     async def _lock_for_migration(self, conn: AsyncConnection) -> None:
         """Hold off other processes migrating the same database (in the migration's tx)."""
 
+    def _where(self) -> dict[str, Any] | None:
+        """How another process opens this same database (`migrate_in_child`); None if it
+        cannot (an in-memory database)."""
+        return None
+
     async def _migrate(self) -> None:
         """Alembic to the newest revision (or `schema_target`); nothing written if there."""
         target = self._schema_target
@@ -889,24 +903,57 @@ class SqlStorage(Storage):
         async with self._read() as conn:
             if await conn.run_sync(migrations.up_to_date, wanted):
                 return
+        where = self._where()
+        if MIGRATE_IN_CHILD and where is not None:
+            await self._migrate_in_child(where, wanted)
+            return
         async with self._tx() as conn:
             await self._lock_for_migration(conn)
             await conn.run_sync(migrations.upgrade, self._migrations, target)
+
+    async def _migrate_in_child(self, where: dict[str, Any], wanted: int) -> None:
+        """Run the upgrade in a short-lived process of its own (`bot.database.migrate_here`):
+        the same storage class migrating in its own transaction, so Alembic (some 7 MiB that stay
+        once imported) never loads into the bot's long-running process. Its parameters go on
+        stdin: a PostgreSQL URL's password never shows on a command line."""
+        job = {**where, "migrations": str(self._migrations), "target": self._schema_target}
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c",
+            f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+            "from bot.database import migrate_here; migrate_here()",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE)
+        _, err = await proc.communicate(json.dumps(job).encode())
+        if proc.returncode != 0:
+            lines = err.decode(errors="replace").strip().splitlines()
+            raise StorageError(f"migrating the database to schema {wanted} failed: "
+                               f"{lines[-1] if lines else f'exit {proc.returncode}'}")
+        async with self._read() as conn:
+            if not await conn.run_sync(migrations.up_to_date, wanted):
+                raise StorageError(f"the database is not at schema {wanted} after migrating")
 
     async def schema_version(self) -> int:
         async with self._read() as conn:
             return await conn.run_sync(migrations.current)
 
+    def _insert(self, table: Table) -> Any:
+        """The dialect's own INSERT (it has ON CONFLICT). PostgreSQL's dialect is imported only
+        by a bot that uses it (2.4 MiB a bot on SQLite need not hold, issue #15)."""
+        if self.dialect == "sqlite":
+            return sqlite_insert(table)
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table)
+
     def _insert_ignore(self, table: Table) -> Any:
         """INSERT that does nothing when the row's key already exists."""
-        ins = sqlite_insert(table) if self.dialect == "sqlite" else pg_insert(table)
+        ins = self._insert(table)
         return ins.on_conflict_do_nothing()
 
     def _upsert(self, table: Table, keys: Sequence[str], values: dict[str, Any],
                 changed: Sequence[str]) -> Any:
         """INSERT, or on a key clash UPDATE the `changed` columns to the new values."""
-        ins = sqlite_insert(table) if self.dialect == "sqlite" else pg_insert(table)
-        ins = ins.values(**values)
+        ins = self._insert(table).values(**values)
         return ins.on_conflict_do_update(
             index_elements=list(keys), set_={c: ins.excluded[c] for c in changed})
 
@@ -1512,6 +1559,12 @@ class SqliteStorage(SqlStorage):
     @property
     def dialect(self) -> Literal["sqlite"]:
         return "sqlite"
+
+    def _where(self) -> dict[str, Any] | None:
+        if self.path == ":memory:" or self.path.startswith("file:"):
+            return None  # private to this process (or a URI only it may share)
+        return {"dialect": "sqlite", "path": self.path,
+                "busy_timeout_ms": self._busy_timeout_ms}
 
     # ---- connection ---------------------------------------------------------------------
     async def open(self) -> None:

@@ -13,19 +13,24 @@ transaction as any other upgrade: all of it lands or none.
 
 (A stored game's *state* JSON has its own per-game migrations, run when the game is loaded:
 `bot/migrations/states.py`.)
+
+Alembic itself (with Mako, Pygments and tomllib behind it, some 8 MiB) is imported only when
+a database has to be written to: a bot whose stored schema is current reads the version with
+plain SQLAlchemy and never loads it.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +42,8 @@ PRE_ALEMBIC_TABLE = "schema_migrations"
 
 def config(scripts: Path = SCRIPTS, connection: Connection | None = None) -> Config:
     """An Alembic configuration for `scripts`, running on `connection` when given."""
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(scripts))
     cfg.set_main_option("path_separator", "os")
@@ -47,6 +54,8 @@ def config(scripts: Path = SCRIPTS, connection: Connection | None = None) -> Con
 
 @cache
 def _revisions(scripts: Path) -> tuple[str, ...]:
+    from alembic.script import ScriptDirectory
+
     script = ScriptDirectory.from_config(config(scripts))
     return tuple(reversed([r.revision for r in script.walk_revisions()]))
 
@@ -61,9 +70,21 @@ def number(revision: str | None) -> int:
     return int(revision) if revision else 0
 
 
+_REVISION_LINE = re.compile(r'^revision\s*=\s*["\'](\d{4})["\']', re.MULTILINE)
+
+
+@cache
+def _head(scripts: Path) -> int:
+    found = [int(m.group(1)) for f in (scripts / "versions").glob("*.py")
+             if (m := _REVISION_LINE.search(f.read_text(encoding="utf-8")))]
+    return max(found, default=0)
+
+
 def head(scripts: Path = SCRIPTS) -> int:
-    """The schema version a fresh database ends at."""
-    return number(revisions(scripts)[-1])
+    """The schema version a fresh database ends at: the highest revision number, read from
+    the revision files' `revision = "NNNN"` lines (ids are consecutive numbers, so this is
+    Alembic's head; tests check the two agree) without importing Alembic."""
+    return _head(Path(scripts))
 
 
 LATEST: int = head()
@@ -73,23 +94,35 @@ def current(connection: Connection) -> int:
     """The schema version of the database on `connection` (pre-Alembic ones too)."""
     tables = set(inspect(connection).get_table_names())
     if "alembic_version" in tables:
-        return number(MigrationContext.configure(connection).get_current_revision())
+        return _stamped(connection)
     if PRE_ALEMBIC_TABLE in tables:
         return int(connection.execute(
             text(f"SELECT COALESCE(MAX(number), 0) FROM {PRE_ALEMBIC_TABLE}")).scalar_one())
     return 0
 
 
+def _stamped(connection: Connection) -> int:
+    """The revision Alembic recorded in `alembic_version` (one row: the schema has no
+    branches), read with plain SQL."""
+    rows = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    if len(rows) > 1:
+        raise RuntimeError(f"alembic_version holds several heads {rows}: the bot's schema "
+                           "revisions are one straight line")
+    return number(rows[0] if rows else None)
+
+
 def up_to_date(connection: Connection, target: int) -> bool:
     """Whether Alembic has this database at `target` already (nothing to write)."""
     if "alembic_version" not in set(inspect(connection).get_table_names()):
         return False
-    return number(MigrationContext.configure(connection).get_current_revision()) == target
+    return _stamped(connection) == target
 
 
 def upgrade(connection: Connection, scripts: Path = SCRIPTS, target: int | None = None) -> None:
     """Bring the database to `target` (None: the newest revision), inside the caller's open
     transaction. A pre-Alembic database is first stamped at its `schema_migrations` number."""
+    from alembic import command
+
     cfg = config(scripts, connection)
     tables = set(inspect(connection).get_table_names())
     if "alembic_version" not in tables and PRE_ALEMBIC_TABLE in tables:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
-from bot.schema import metadata
+from bot.schema import add_postgresql_options, metadata
+
+add_postgresql_options()  # autogenerate on PostgreSQL compares the partial index's WHERE too
 
 config = context.config
 
