@@ -37,6 +37,7 @@ from bot.tables import (
     parse_clock,
     parse_zone,
 )
+from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import answer_error, on_app_command_error, reply
 from cogs.utils.lifecycle import attach
 from cogs.utils.table import (
@@ -336,9 +337,16 @@ class Lobby(commands.Cog):
         await self.bot.storage.set_dms_ok(record.id, user.id, ok)
         return ok
 
+    def hold(self, interaction: discord.Interaction[Any]) -> HeldAnswer:
+        """A lobby answer as a move's (`HeldAnswer`): the result is the one initial response
+        when the work is done within the grace (one request), else "thinking…" goes out as
+        before and the result follows it (two). An error answer takes it first
+        (`answer_error`)."""
+        return HeldAnswer(interaction, self.bot.settings.answer_grace, thinking=True)
+
     # ---- actions shared by commands and buttons -----------------------------------------
     async def do_join(self, interaction: discord.Interaction[Any], gid: int) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        held = self.hold(interaction)
         record = await self.bot.storage.get_game(gid)
         if record is None:
             raise TableError("That game no longer exists.")
@@ -347,18 +355,20 @@ class Lobby(commands.Cog):
         text = "You're in! " + ("I sent you a test DM." if ok else
                                 "But I couldn't DM you — your DMs are closed. You can still "
                                 "play and read private things with `/game hand`.")
+        await held.take()
         await reply(interaction, text)
         await self.refresh_lobby(interaction, gid)
 
     async def do_add_ai(self, interaction: discord.Interaction[Any], gid: int) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        held = self.hold(interaction)
         await self.bot.tables.add_ai(gid, interaction.user.id)
+        await held.take()
         await reply(interaction, "An AI player took a seat. It plays its turns at once, by the "
                     "same rules.")
         await self.refresh_lobby(interaction, gid)
 
     async def do_remove_ai(self, interaction: discord.Interaction[Any], gid: int) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        held = self.hold(interaction)
         seats = await self.bot.storage.seats(gid)
         ai = [s for s in seats if s.user_id is None]
         if not ai:
@@ -367,13 +377,14 @@ class Lobby(commands.Cog):
                 raise TableError("Only the player who created this game can remove AI players.")
             raise TableError("There is no AI player at this table. **Add AI** seats one.")
         await self.bot.tables.remove_ai(gid, interaction.user.id, ai[-1].seat)
+        await held.take()
         await reply(interaction, "The last AI player left the table.")
         await self.refresh_lobby(interaction, gid)
 
     async def do_options(self, interaction: discord.Interaction[Any], gid: int, what: str,
                          values: list[str]) -> None:
         """A lobby menu was used: variants on/off, a preset or number, or the creator's side."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        held = self.hold(interaction)
         record = await self.bot.storage.get_game(gid)
         if record is None:
             raise TableError("That game no longer exists.")
@@ -395,6 +406,7 @@ class Lobby(commands.Cog):
             changes[role[0]] = await self._role_index(record, values[:1] == ["role"])
         updated = await self.bot.tables.set_options(gid, interaction.user.id, changes)
         lines = effective_lines(game, updated.options)
+        await held.take()
         await reply(interaction, "Options changed. The game will be played with:\n"
                     + "\n".join(lines))
         await self.refresh_lobby(interaction, gid)
@@ -409,19 +421,21 @@ class Lobby(commands.Cog):
         return 1 if mine == 0 else 0
 
     async def do_leave(self, interaction: discord.Interaction[Any], gid: int) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        held = self.hold(interaction)
         await self.bot.tables.leave(gid, interaction.user.id)
+        await held.take()
         await reply(interaction, "You left the game.")
         await self.refresh_lobby(interaction, gid)
 
     async def do_start(self, interaction: discord.Interaction[Any], gid: int,
                        first: discord.abc.User | None) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        held = self.hold(interaction)
         delivery = delivery_for(self.bot)
         async with delivery.lock(gid):
             started = await self.bot.tables.start(
                 gid, interaction.user.id, first_user_id=first.id if first else None)
             await self.announce_start(started, ai=False)
+        await held.take()
         await reply(interaction, "Started.")
         await self.refresh_lobby(interaction, gid)
         # AI seats move after the answer: a practice game's opening AI turns can take a while.
@@ -451,6 +465,8 @@ class Lobby(commands.Cog):
                                                  seat.user_id)
                 if not ok and f"<@{seat.user_id}>" not in closed:
                     closed.append(f"<@{seat.user_id}>")
+            else:
+                delivery.dealt_without_summary(gid, seat.seat, seat.user_id)
         if channel is not None:
             # Each player as every post names them: "@Ada (the Wall player)", an AI seat as
             # "AI (the Architect)"; a role, never the bare seat id (a visitor still choosing).
@@ -517,7 +533,7 @@ class Lobby(commands.Cog):
                              + "; ".join(f"**{n}** (to {w})" for n, w in zip(names, missing,
                                                                              strict=True))
                              + ". Ask a server admin to grant them to my role here.")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        held = self.hold(interaction)
         name = clip(f"{clip(engine.title, 70)} — {interaction.user.display_name}",
                     limits.THREAD_NAME)
         thread: discord.Thread | discord.TextChannel
@@ -536,6 +552,7 @@ class Lobby(commands.Cog):
         ok = await self.test_dm(interaction.user, record)
         dm_note = "" if ok else (" I couldn't DM you — your DMs are closed; use `/game hand` "
                                  "during the game for anything private.")
+        await held.take()
         await reply(interaction, f"Game #{record.id} is open in {thread.mention}. Others join "
                     f"there with **Join** or `/game join`.{dm_note}")
 
@@ -986,6 +1003,11 @@ class Lobby(commands.Cog):
             await interaction.followup.send(clip(text, limits.CONTENT), file=file, ephemeral=True)
         else:
             await reply(interaction, text)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every player who uses the bot is named from the interaction, not a user lookup."""
+        delivery_for(self.bot).remember_name(interaction.user)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

@@ -22,6 +22,7 @@ from bot import limits
 from bot.limits import clip
 from bot.options import OptionsError
 from bot.tables import TableError
+from cogs.utils.answers import HeldAnswer
 from rules.core import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,11 @@ def explain(error: BaseException) -> tuple[str, bool]:
 
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     text, _ = explain(error)
+    held = interaction.extras.get("held")
+    if isinstance(held, HeldAnswer):
+        # An answer held open for a result (`HeldAnswer`): the error takes it (it goes first,
+        # or follows the deferral already sent), so it is never answered twice.
+        await held.take()
     await reply(interaction, text)
 
 

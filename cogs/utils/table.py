@@ -1098,6 +1098,12 @@ class Delivery:
             out[seat] = self._names[user_id]
         return out
 
+    def remember_name(self, user: discord.abc.User) -> None:
+        """A user the gateway gave (an interaction's user) is named without a lookup: the
+        name `fetch_user` would give (the account's, not a server nickname)."""
+        if user.id not in self._names and not user.bot:
+            self._names[user.id] = getattr(user, "global_name", None) or user.name
+
     def lock(self, gid: int) -> asyncio.Lock:
         """Serialises act + post per game so boards appear in the order moves happened."""
         return self._locks.setdefault(gid, asyncio.Lock())
@@ -1212,6 +1218,11 @@ class Delivery:
         self._summaries[(record.id, seat)] = SummaryDM(
             user_id, message.id if message else None, now.text, now.panel)
         return message is not None
+
+    def dealt_without_summary(self, gid: int, seat: str, user_id: int) -> None:
+        """Deal: `seat` got no summary DM from this process, so it has none to find: the DM
+        history is read only after a restart (`_find_summary`)."""
+        self._summaries.setdefault((gid, seat), SummaryDM(user_id, None, ""))
 
     def has_panel(self, gid: int, seat: str) -> bool:
         """Whether `seat`'s summary DM carries its private choices now (as last written)."""
