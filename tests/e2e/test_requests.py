@@ -23,11 +23,13 @@ from tests.e2e.conftest import Table
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
 
 # Per move after the deal (Exorcism core, 2 players, seed 5, 30 moves): typed 2.2 now (3.4
-# when every move was deferred and then followed up), pressed 1.2 now (2.2 then). The deal
-# costs 19, once per game.
+# when every move was deferred and then followed up), pressed 1.2 now (2.2 then). Setting up
+# (`/game new`, Join, `/game start`, the deal) costs 12 once per game: 19 when each lobby
+# answer was "thinking…" then a follow-up and the deal looked the players up and read their
+# DM history. One late lobby answer (a busy machine) costs one more.
 TYPED_AT_MOST = 2.6
 PRESSED_AT_MOST = 1.6
-SETUP_AT_MOST = 20
+SETUP_AT_MOST = 13
 
 
 def _requests(table: Table) -> int:
@@ -272,3 +274,34 @@ def test_summary_news_is_bounded_keeps_the_summary_and_reads_back() -> None:
     # No news: the summary DM reads as it always did.
     assert summary_text(HIGHCARD, 7, state, "s1") == summary_text(HIGHCARD, 7, state, "s1", [])
     assert NEWS_HEAD not in (summary_text(HIGHCARD, 7, state, "s1") or "")
+
+
+async def test_lobby_answers_carry_their_result_and_nobody_is_looked_up(table: Table) -> None:
+    """`/game new`, Join and `/game start` answer with their result in the one initial
+    response when quick (`HeldAnswer`, as moves do; the same words), and a game this process
+    dealt costs no user lookup (players are named from their interactions) and no read of a
+    DM history (it knows which summary DMs it sent)."""
+    await _generous(table)
+    before = table.emu.stats.requests.copy()
+    first = len(table.emu.interactions)
+    auto = await _auto(table, "exorcism", "core", 2)
+    lobby = [r for r in table.emu.interactions[first:]
+             if r.name.startswith("/game") or "hb:lobby:" in r.name]
+    await _play(table, auto, 10, typed=True)
+    made = table.emu.stats.requests - before
+    print("\nlobby answers:", [(r.name, r.callback_type, len(r.followup_ids)) for r in lobby])
+    joins = [r for r in lobby if "hb:lobby:join:" in r.name]
+    assert joins
+    for r in joins:
+        assert r.callback_type == CHANNEL_MESSAGE and not r.followup_ids, r
+        assert r.ephemeral and r.text.startswith("You're in!"), r.text
+    new = next(r for r in lobby if r.name.startswith("/game new"))
+    assert f"Game #{auto.game_id} is open in" in new.text
+    start = next(r for r in lobby if r.name.startswith("/game start"))
+    assert start.text == "Started."
+    # Quick or late, each answer is one message: the result, or "thinking…" then the result.
+    for r in lobby:
+        assert r.callback_type in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE), r
+        assert len(r.followup_ids) == (r.callback_type == DEFERRED_CHANNEL_MESSAGE), r
+    assert made["GET /users/{user_id}"] == 0, dict(made)
+    assert made["GET /channels/{channel_id}/messages"] == 0, dict(made)
