@@ -371,51 +371,18 @@ DM_ANSWER_WITHIN = 2.0
 """Seconds a DM press waits for its move before acknowledging plainly (Discord allows 3)."""
 
 
-class DmAnswer:
-    """The one answer of a press on a summary DM: the DM updated to the seat's next state in
-    the interaction's own response (UPDATE_MESSAGE, no request of its own), unless the move
-    takes too long, when a plain acknowledgement goes first and the summary refresh edits the
-    DM as after any move."""
-
-    def __init__(self, interaction: discord.Interaction[Any]) -> None:
-        self.interaction = interaction
-        self.claimed = False
-        self._late = asyncio.ensure_future(self._acknowledge_late())
-
-    async def _acknowledge_late(self) -> None:
-        await asyncio.sleep(DM_ANSWER_WITHIN)
-        if not self.claimed:
-            self.claimed = True
-            await self.interaction.response.defer()
-
-    def claim(self) -> bool:
-        """True: the caller answers now (nothing acknowledged the press yet)."""
-        if self.claimed:
-            return False
-        self.claimed = True
-        self._late.cancel()
-        return True
-
-    async def close(self) -> None:
-        """Done: a late acknowledgement already under way is waited for, else called off."""
-        if not self.claimed:
-            self.claimed = True
-            self._late.cancel()
-        await asyncio.gather(self._late, return_exceptions=True)
-
-
 async def press_in_dm(interaction: discord.Interaction[Any], gid: int, seat: str,
                       decision: str, h: str) -> None:
     """A press on a seat's summary DM: play it, and answer by updating that DM to the seat's
     summary and choices after the move, in the same request (`Delivery.answer_in_dm`).
 
-    The answer waits for the move to be stored (2 s at most, `DmAnswer`), so a crash in those
+    The answer is held for the move (`HeldAnswer`, 2 s at most), so a crash in those
     milliseconds leaves the press unacknowledged ("This interaction failed") and its pending
     row unanswerable; the restarted bot's catch-up then rewrites the DM to the game as stored,
     which is the player's answer."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     pending = pending_for(bot)
-    answer = DmAnswer(interaction)
+    answer = HeldAnswer(interaction, DM_ANSWER_WITHIN, thinking=False)
     try:
         # Recorded before the answer, like every move (cogs/utils/pending.py); a restart's
         # news comes as a follow-up, never over the summary.
@@ -428,12 +395,9 @@ async def press_in_dm(interaction: discord.Interaction[Any], gid: int, seat: str
                              "choices now.")
         await play(interaction, record, matches[0], expected_version=state.step,
                    dm_answer=answer)
-        await answer.close()
-        if not interaction.response.is_done():
-            await interaction.response.defer()  # nothing to update: the move still landed
+        await answer.settle()  # nothing to update: the move still landed
         pending.played(interaction.token)
     except Exception as exc:
-        await answer.close()
         await pending.not_played(interaction.token)
         await answer_error(interaction, exc)
 
@@ -516,7 +480,7 @@ async def turn_page(interaction: discord.Interaction[Any], gid: int, seat: str, 
 
 async def play(interaction: discord.Interaction[Any], record: GameRecord, action: Action,
                expected_version: int | None = None, held: HeldAnswer | None = None,
-               dm_answer: DmAnswer | None = None) -> None:
+               dm_answer: HeldAnswer | None = None) -> None:
     """Apply the interaction user's action and deliver what happened. `held`: the press's
     answer, still open, which the board post it pressed is edited through if it can be.
     `dm_answer`: pressed on the seat's summary DM, which the press's answer updates as soon
@@ -1291,7 +1255,7 @@ class Delivery:
                 message_id = message.id if message else None
             self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text, panel)
 
-    async def answer_in_dm(self, answer: DmAnswer, record: GameRecord, state: Any,
+    async def answer_in_dm(self, answer: HeldAnswer, record: GameRecord, state: Any,
                            seat: str) -> None:
         """A move pressed on `seat`'s summary DM is stored: answer the press by updating that
         DM to the seat's summary and choices now, in the interaction's response (no request of
@@ -1305,7 +1269,7 @@ class Delivery:
         if now is None:
             return
         view = now.view()
-        if not answer.claim():
+        if not await answer.take():
             return
         try:
             await interaction.response.edit_message(
