@@ -48,6 +48,7 @@ from bot.storage import (
 )
 from rules.core import Action, Event, IllegalAction, Result, Rng
 from rules.core.game import Game, GameState
+from rules.core.hidden import hidden_dependence
 from rules.registry import GAMES
 
 log = logging.getLogger(__name__)
@@ -782,6 +783,11 @@ class TableService:
             return "That move used the dice or a shuffle, so it can't be undone."
         if game.result(after) is not None:
             return "That move ended the game, so it can't be undone."
+        # Decided by what the move could reveal, not by the events it happened to emit: its
+        # outcome is compared with the same move on states resampled from the mover's view.
+        if hidden_dependence(game, before, seat, action) is not None:
+            return ("That move's outcome turned on something you can't see (a card drawn, "
+                    "peeked at or revealed), so it can't be undone.")
         hook = getattr(game, "undo_refusal", None)
         if callable(hook):
             # A game that knows which of its events reveal nothing decides for itself.

@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from rules.core.errors import IllegalAction
+from rules.core.memo import forget
+from rules.core.rng import Rng
 from rules.core.rulebook import load_rulebook
 from rules.core.types import Action, Event, Outcome, Result
 
@@ -317,11 +319,56 @@ class Game(ABC, Generic[Opt, S]):
         return legal[0] if legal else None
 
     def ai_action(self, state: S, seat: str) -> Action:
-        """A sensible legal action for `seat` (the built-in AI). Games override this."""
+        """The built-in AI's legal action for `seat`, decided only from what the seat may know.
+
+        Fair by construction: the game's AI (`choose_ai_action`) never sees `state` itself, only
+        a state resampled from `view(state, seat)` with an RNG seeded from that same view, so
+        its choice is a function of the seat's view alone (the real deck order, other hands and
+        the dice to come cannot move it). Deterministic for a state, as the contract asks.
+        """
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+        from rules.core.hidden import view_rng  # hidden imports game's types only lazily
+
+        seen = self.resample(state, seat, view_rng(self, state, seat, "ai"))
+        picked = self.choose_ai_action(seen, seat)
+        keys = {a.key() for a in legal}
+        # The seat's legal choices are part of its view, so they are the same in every resample;
+        # should a game ever break that, stay legal with a choice the seat can see.
+        return picked if picked.key() in keys else legal[0]
+
+    def choose_ai_action(self, state: S, seat: str) -> Action:
+        """The game's AI: a sensible legal action for `seat`. Called by `ai_action` on a state
+        resampled from the seat's view, never on the real one. Games override this."""
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("Nothing to do.", rule="CORE-TURN")
         return legal[0]
+
+    def resample(self, state: S, seat: str | None, rng: Rng) -> S:
+        """A state `seat` cannot tell from `state` (None: the public), with everything hidden
+        from it dealt anew at random from what it may know.
+
+        The contract (`tests/rules/test_resample.py` checks it for every game and mode):
+        - `view(result, seat)` and `view(result, None)` equal those of `state` (as JSON), the
+          seat's legal actions and `to_act` are the same, and `invariants(result)` is empty;
+        - everything hidden from `seat` is redrawn: deck orders, other seats' hands, face-down
+          cards, bag contents, secret cards, and every RNG inside the state (the dice to come);
+        - it depends only on what `seat` may know and on `rng`: two states with the same view
+          give the same result for the same `rng` (so an AI deciding on it is fair);
+        - `state` itself is never changed.
+        Used by the AI (`ai_action`) and by undo, which refuses a move whose outcome differs
+        between `state` and its resamples (`rules.core.hidden.hidden_dependence`).
+        """
+        result = self._resample(state, seat, rng)
+        forget(result)  # worked out half-way through the resample: never given back
+        return result
+
+    def _resample(self, state: S, seat: str | None, rng: Rng) -> S:
+        """The game's resampling (see `resample`). The default suits a game with nothing
+        hidden: a copy."""
+        return state.model_copy(deep=True)
 
     def load_state(self, data: str | bytes) -> S:
         """A stored state back from JSON."""

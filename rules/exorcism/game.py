@@ -194,7 +194,7 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
             return Rng(state=state.rng.state).choice(legal)
         return legal[0]
 
-    def ai_action(self, state: ExorcismState, seat: str) -> Action:
+    def choose_ai_action(self, state: ExorcismState, seat: str) -> Action:
         from rules.exorcism.ai import choose_action  # the AI imports the engine, not game.py
 
         return choose_action(state, seat)

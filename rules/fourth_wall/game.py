@@ -299,7 +299,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                 eng.defeat_cost(str(a.p("horror"))).values()))
         return legal[0]
 
-    def ai_action(self, state: FourthWallState, seat: str) -> Action:
+    def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
         """The built-in AI (`rules.fourth_wall.ai`): a one-ply lookahead with a heuristic
         evaluation, for either side in either mode."""
         from rules.fourth_wall.ai import choose_action

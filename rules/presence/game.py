@@ -387,7 +387,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 return a
         return legal[0] if legal else None
 
-    def ai_action(self, state: PresenceState, seat: str) -> Action:
+    def choose_ai_action(self, state: PresenceState, seat: str) -> Action:
         """The built-in AI (`rules.presence.ai`): visitors pursue the four secrets from what
         they may see; the spirit plays to its own script."""
         from rules.presence.ai import choose_action  # the AI imports the engine, not game.py
