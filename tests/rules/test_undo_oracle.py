@@ -1,0 +1,77 @@
+"""Undo is never an oracle (issue #21): a move may be taken back only if its outcome, as every
+seat and the table see it, cannot depend on anything hidden from its player.
+
+For every game and mode, along seeded random playouts and AI playouts, every move is put to
+the bot's own undo rule (`Tables._undo_refusal`). Each move it would let its player undo is then
+checked independently: applied to many more states resampled from the mover's view (with
+another salt than undo's), nobody may see its outcome differ. Both kinds of move must occur:
+undo that refused everything would pass the check and help nobody.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from bot.tables import Tables
+from rules.core.game import Game
+from rules.core.hidden import hidden_dependence
+from rules.core.rng import Rng
+from rules.registry import GAMES
+
+SEEDS = int(os.environ.get("UNDO_SEEDS", "2"))
+STEPS = int(os.environ.get("UNDO_STEPS", "160"))
+VERIFY_SAMPLES = 24
+
+
+def _cases() -> list[tuple[str, str, int]]:
+    out = []
+    for name, game in sorted(GAMES.items()):
+        for mode in game.modes:
+            counts = sorted(game.player_counts(game.options_model(mode=mode)))
+            for n in dict.fromkeys((counts[0], counts[-1])):
+                out.append((name, mode, n))
+    return out
+
+
+CASES = _cases()
+IDS = [f"{g}-{m}-{n}p" for g, m, n in CASES]
+
+
+def undo_refusal(game: Game[Any, Any], st: Any, seat: str, action: Any) -> tuple[str | None,
+                                                                                   Any]:
+    out = game.apply(st, seat, action)
+    return Tables._undo_refusal(game, st, seat, action, out.state, list(out.events)), out.state
+
+
+@pytest.mark.parametrize("ai", [False, True], ids=["random", "ai"])
+@pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
+def test_undo_allows_only_moves_whose_outcome_hides_nothing(name: str, mode: str, n: int,
+                                                            ai: bool) -> None:
+    game = GAMES[name]
+    options = game.options_model(mode=mode)
+    allowed = refused = 0
+    for seed in range(SEEDS):
+        st = game.setup([f"s{i}" for i in range(1, n + 1)], options, seed)
+        rng = Rng.from_seed(seed + 57)
+        for step in range(STEPS):
+            if game.result(st) is not None:
+                break
+            seat = rng.choice(sorted(game.to_act(st)))
+            action = (game.ai_action(st, seat) if ai
+                      else rng.choice(game.legal_actions(st, seat)))
+            reason, after = undo_refusal(game, st, seat, action)
+            if reason is None:
+                allowed += 1
+                who = hidden_dependence(game, st, seat, action, samples=VERIFY_SAMPLES,
+                                        salt=f"verify{seed}")
+                assert who is None, (
+                    f"{name}/{mode}/{n}p seed {seed} step {step}: undo allows {action} by "
+                    f"{seat}, but {who} would see its outcome differ with hidden things changed")
+            else:
+                refused += 1
+            st = after
+    assert allowed, "undo refused every move"
+    assert refused, "undo allowed every move"
