@@ -725,8 +725,10 @@ class TableService:
 
     # ---- undo and replay ----------------------------------------------------------------
     async def undo(self, game_id: int, user_id: int) -> UndoResult:
-        """Take back the last action: only its own player, only if it drew nothing at random and
-        revealed nothing hidden. Replays the log to seq−1 and truncates it."""
+        """Take back the last action: only its own player, and only if its outcome could not
+        depend on anything hidden from that player (`_undo_refusal`: no dice, no draw, peek or
+        reveal, also by an automatic step it set off). Replays the log to seq−1 and truncates
+        it."""
         async with self.lock(game_id):
             rec = await self._get(game_id)
             self._require_active(rec)

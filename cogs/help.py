@@ -52,8 +52,10 @@ reminds the players the table waits for, and `flag` points the table to a rule.
 **Reminders.** If the table waits for you, you get a DM after a while, then a ping in the \
 thread. `/game away on` pauses them everywhere; `/game quiet` sets quiet hours; the creator \
 can make deadlines binding with `/game settings`.
-**Undo.** `/game undo` takes back your own last move if nobody moved since and it drew, \
-shuffled or revealed nothing. `/game log` and `/game replay` show the game so far."""),
+**Undo.** `/game undo` takes back your own last move if nobody moved since and nothing in its \
+outcome could depend on what you can't see: no card drawn, peeked at or revealed (also by a \
+step the move set off, like the end of a turn), no dice or shuffle. `/game log` and \
+`/game replay` show the game so far."""),
     ("exorcism", "The Exorcism in two minutes", "Co-op ghost hunt; One vs All; Solo",
      "The Exorcism at the House of Monkton Falls — in two minutes", """\
 **The goal.** You are Investigators in a haunted manor. Together you must earn 30 Exorcism \
