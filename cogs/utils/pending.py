@@ -11,8 +11,14 @@ than 15 minutes are forgotten unanswered (Discord no longer takes the token).
 A row is deleted once its move is answered, without a write of its own: answered tokens are
 deleted in the transaction of the next recorded move (and at a clean shutdown). A refused move
 (a rule said no, a stale button) is deleted at once, so a restart never overwrites the reason
-with "the bot restarted". After a crash, the few answered tokens not yet deleted are answered
-once more with the same news (the move was played).
+with "the bot restarted".
+
+Before answering a row the restarted bot reads what its player saw (the token's original
+response, one request): a player already told ("Done: …", or the pressed board or menu changed
+after the press; the answered tokens a crash left undeleted) is left alone. A move stored but
+never acknowledged — killed in the moment between storing it and answering — showed "This
+interaction failed", and its token can no longer answer (Discord has no message for it): the
+player is told by DM that it was played, so they don't play it twice (issue #20).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -28,7 +35,7 @@ from bot import limits
 from bot.limits import clip
 from bot.storage import PENDING_TTL, PendingMove
 from cogs.utils.answers import HeldAnswer
-from cogs.utils.tokens import edit_original, token_webhook
+from cogs.utils.tokens import edit_original, original_response, token_webhook
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -36,6 +43,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _HASH = re.compile(r"[0-9a-f]{10}")
+LOADING = 1 << 7
+"""Message flag of a deferred reply still "thinking…"."""
 
 
 def pressed_label(interaction: discord.Interaction[Any]) -> str:
@@ -128,11 +137,28 @@ class PendingMoves:
             if now - row.created_at >= PENDING_TTL:
                 continue
             try:
+                told = await self._told(row)
+            except discord.HTTPException as exc:
+                log.info("could not read the answer of the move left in flight %s: %s",
+                         row.token, exc)
+                told = "waiting"
+            if told == "told" and row.stored_seq is not None:
+                continue  # "Done: …" or the board it pressed showed the move: leave it be
+            if told == "never":
+                # Discord showed "This interaction failed". A move not stored is just that;
+                # a stored one must not look failed, or its player plays it twice.
+                if row.stored_seq is not None and await self._dm_played(
+                        row, lines.get(row.token)):
+                    answered += 1
+                continue
+            try:
                 await self._answer(row, self.text(row, lines.get(row.token)))
                 answered += 1
             except discord.HTTPException as exc:
-                # Never acknowledged (the bot died before it could), or the token is gone.
                 log.info("could not answer the move left in flight %s: %s", row.token, exc)
+                if row.stored_seq is not None and await self._dm_played(
+                        row, lines.get(row.token)):
+                    answered += 1
         await self.bot.storage.forget_pending_moves(r.token for r in rows)
         return answered
 
@@ -146,6 +172,40 @@ class PendingMoves:
         body = "".join(f"\n• {line}" for line in happened or [])
         return clip(f"✅ Your move “{row.what}”{where} was played just before the bot "
                     f"restarted; the thread shows the board after it.{body}", limits.CONTENT)
+
+    async def _told(self, row: PendingMove) -> Literal["never", "waiting", "told"]:
+        """What the player of a move left in flight saw: `never` acknowledged ("This
+        interaction failed"), still `waiting` ("thinking…", or a deferred press whose message
+        has not changed since), or `told` (an answer, or the pressed message changed after the
+        press: the move's board or menu)."""
+        data = await original_response(self.bot, row.token)
+        if data is None:
+            return "never"
+        if int(str(data.get("flags") or 0)) & LOADING:
+            return "waiting"
+        pressed_at = discord.utils.snowflake_time(row.interaction_id)
+        made = discord.utils.snowflake_time(int(str(data.get("id") or 0)))
+        edited = data.get("edited_timestamp")
+        if made >= pressed_at or (
+                isinstance(edited, str) and datetime.fromisoformat(edited) >= pressed_at):
+            return "told"
+        return "waiting"
+
+    async def _dm_played(self, row: PendingMove, happened: list[str] | None) -> bool:
+        """Tell the player by DM that a move Discord showed as failed was played."""
+        where = f" in game #{row.game_id}" if row.game_id is not None else ""
+        body = "".join(f"\n• {line}" for line in happened or [])
+        text = clip(f"✅ Your move “{row.what}”{where} **was played**, just before the bot "
+                    "restarted, even if Discord showed “This interaction failed”: please "
+                    f"don't play it again. The thread shows the board after it.{body}",
+                    limits.CONTENT)
+        try:
+            user = self.bot.get_user(row.user_id) or await self.bot.fetch_user(row.user_id)
+            await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("could not tell %s by DM that their move was played: %s", row.user_id, exc)
+            return False
+        return True
 
     async def _what_happened(self, rows: Iterable[PendingMove]) -> dict[str, list[str]]:
         """token → the public lines its stored move produced (rebuilt from the log)."""

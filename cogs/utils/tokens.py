@@ -37,3 +37,18 @@ async def edit_original(bot: GameBot, token: str, text: str,
         await async_context.get().edit_original_interaction_response(
             app_id, token, session=webhook.session, proxy=webhook.proxy,
             proxy_auth=webhook.proxy_auth, payload=params.payload)
+
+
+async def original_response(bot: GameBot, token: str) -> dict[str, object] | None:
+    """`token`'s original response message as Discord holds it (raw JSON), or None when the
+    interaction was never acknowledged (Discord has no message for it: 10015, 10008)."""
+    webhook = token_webhook(bot, token)
+    app_id = bot.application_id
+    assert app_id is not None
+    try:
+        data = await async_context.get().get_original_interaction_response(
+            app_id, token, session=webhook.session, proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth)
+    except discord.NotFound:
+        return None
+    return dict(data)

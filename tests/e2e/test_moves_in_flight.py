@@ -151,3 +151,85 @@ async def test_emulator_refuses_a_token_after_fifteen_minutes(table: Table) -> N
     with pytest.raises(discord.HTTPException) as err:
         await hook.send("too late", ephemeral=True)
     assert err.value.status == 401 and err.value.code == 50027
+
+
+# ---- issue #20.10: the truth after a crash in the answer's window ----------------------------
+async def _caught_up(table: Table) -> None:
+    """Wait until the restarted bot has dealt with the moves left in flight (it forgets their
+    rows once done)."""
+    for _ in range(200):
+        if not await _pending(table):
+            break
+        await asyncio.sleep(0.025)
+    await table.emu.settle()
+
+
+async def test_a_press_stored_but_never_acknowledged_is_told_by_dm_that_it_was_played(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killed between storing the move and answering the press: Discord shows "This
+    interaction failed", and the restarted bot cannot answer the token (an unacknowledged
+    interaction has no message). The player must not think the move failed: a DM says it was
+    played, and what it did."""
+    from cogs.utils import answers
+
+    gid = await _started(table)
+    assert table.bot is not None
+
+    async def never(self: Any, grace: float) -> None:
+        await asyncio.Event().wait()  # the process dies before the grace runs out
+
+    with monkeypatch.context() as m:
+        m.setattr(answers.HeldAnswer, "_defer_later", never)
+        m.setattr(Delivery, "after_action", _die)
+        res = await table.emu.click(table.alice, table.board(), label="Wager 1")
+        await table.emu.settle()
+        await asyncio.sleep(0.05)
+        for held in list(answers.held_answers(table.bot)):  # nothing survives a SIGKILL
+            timer = held._timer
+            if timer is not None:
+                timer.cancel()
+        answers.held_answers(table.bot).clear()
+        [row] = await _pending(table)
+        assert row.stored_seq == 1 and row.game_id == gid
+        assert res.callback_type is None  # never acknowledged
+        await table.restart()
+    await _caught_up(table)
+    told = [msg for msg in table.emu.dm_messages(table.alice) if "was played" in msg.content]
+    assert len(told) == 1 and "Wager 1" in told[0].content, [
+        msg.content for msg in table.emu.dm_messages(table.alice)]
+    assert "This interaction failed" in told[0].content
+    assert res.callback_type is None and not res.followups
+    assert await _pending(table) == []
+
+
+async def test_moves_answered_before_a_crash_are_not_told_again(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answered tokens are forgotten with the next recorded move; a crash before that leaves
+    their rows. The restarted bot reads what each player saw and leaves "Done: …" and the
+    board a press edited alone (it used to overwrite them with "played just before the bot
+    restarted")."""
+    from cogs.utils.pending import PendingMoves
+
+    await _started(table)
+    board_press = await table.click(table.alice, table.board(), label="Wager 1")
+    await board_press.wait_done()
+    menu = await table.click(table.alice, table.board(), label="My choices")
+    await menu.wait_done()
+    card = next(c for c in menu.messages[-1].custom_ids if c.startswith("hb:a:"))
+    second = await table.click(table.alice, menu.messages[-1], card)
+    await second.wait_done()
+    assert [r.token for r in await _pending(table)] == [second.token]
+    text_before = second.text
+
+    async def crash_flush(self: Any) -> None:
+        return None  # a crash: the answered rows are never deleted
+
+    with monkeypatch.context() as m:
+        m.setattr(PendingMoves, "flush", crash_flush)
+        await table.stop()
+    await table.start()
+    await _caught_up(table)
+    assert second.original_edits == 0 and second.text == text_before and "Done: " in second.text
+    assert not second.followups
+    assert not [msg for msg in table.emu.dm_messages(table.alice) if "was played" in msg.content]
+    assert await _pending(table) == []
