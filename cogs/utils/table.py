@@ -1473,10 +1473,32 @@ class Delivery:
                     # moves it repeats are not mixed into the lines the table already read.
                     await self.post_board(record, game, state, lines, game.result(state),
                                           channel, users, fresh=True)
+                    await self._strip_orphans(record.id, channel)
                     posted += 1
             except Exception:  # one game's trouble must not stop the others catching up
                 log.exception("could not catch up the board of game %s", stale.id)
         return posted
+
+    async def _strip_orphans(self, gid: int, channel: discord.abc.Messageable,
+                             look_back: int = 10) -> None:
+        """Take the choices off every recent post of game `gid` but its current board. A crash
+        between a board post reaching Discord and its id being stored leaves a post nobody
+        knows of, whose buttons would stay live beside the restarted bot's new board: two sets
+        of buttons for one decision (issue #20). Read once per board caught up after a start."""
+        current = self._board_ids.get(gid, (None, None))[1]
+        me = self.bot.user.id if self.bot.user is not None else None
+        choice = re.compile(rf"^hb:(?:a|s|pg):{gid}:")
+        try:
+            async for message in channel.history(limit=look_back):  # type: ignore[attr-defined]
+                if message.id == current or message.author.id != me:
+                    continue
+                ids = [getattr(item, "custom_id", None) or ""
+                       for row in message.components for item in getattr(row, "children", [])]
+                if any(choice.match(i) for i in ids):
+                    await message.edit(view=None)
+        except discord.HTTPException:
+            log.info("game %s: could not look for board posts left by a crash", gid,
+                     exc_info=True)
 
     async def current_post(self, record: GameRecord) -> BoardPost | None:
         """What the game's current board post stands for: as this process last wrote it when

@@ -233,3 +233,47 @@ async def test_moves_answered_before_a_crash_are_not_told_again(
     assert not second.followups
     assert not [msg for msg in table.emu.dm_messages(table.alice) if "was played" in msg.content]
     assert await _pending(table) == []
+
+
+async def _play_a_card(table: Table, user: Any) -> Any:
+    menu = await table.click(user, table.board(), label="My choices")
+    await menu.wait_done()
+    card = next(c for c in menu.messages[-1].custom_ids if c.startswith("hb:a:"))
+    return await table.emu.click(user, menu.messages[-1], card)
+
+
+async def test_a_board_post_whose_id_a_crash_lost_is_stripped_after_the_restart(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killed between a new board post reaching Discord and its id being stored: the restarted
+    bot posts the board again, and must take the choices off the post it no longer knows of,
+    so one decision never has two live sets of buttons."""
+    gid = await _started(table)
+
+    def choices(msg: Any) -> bool:
+        return any(c.startswith((f"hb:a:{gid}:", f"hb:s:{gid}:", f"hb:pg:{gid}:"))
+                   for c in msg.custom_ids)
+
+    def live() -> list[str]:
+        return [msg.id for msg in table.emu.messages_in(table.thread()) if choices(msg)]
+
+    await (await table.click(table.alice, table.board(), label="Wager 1")).wait_done()
+    await (await _play_a_card(table, table.bob)).wait_done()
+    with monkeypatch.context() as m:
+        m.setattr(Delivery, "_remember", _die)  # round 2's board reaches Discord, unrecorded
+        res = await _play_a_card(table, table.alice)
+        await res.wait_callback()
+        await table.emu.settle()
+    unknown = table.board()
+    assert choices(unknown)  # round 2's wager, on a post the database does not know
+    await table.restart()
+    await _caught_up(table)
+    for _ in range(100):
+        if table.board().id != unknown.id and live() == [table.board().id]:
+            break
+        await asyncio.sleep(0.05)
+    current = table.board()
+    assert current.id != unknown.id
+    assert live() == [current.id]
+    assert table.bot is not None
+    record = await table.bot.storage.get_game(gid)
+    assert record is not None and record.board_message_id == int(current.id)
