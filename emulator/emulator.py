@@ -28,7 +28,7 @@ from emulator.gateway import (
     GatewayHub,
     GatewaySession,
 )
-from emulator.ids import shard_for
+from emulator.ids import DISCORD_EPOCH_MS, shard_for
 from emulator.interaction_records import InteractionRecord
 from emulator.interactions import InteractionFactory
 from emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, GAME_BOT_PERMISSIONS, Perm, has
@@ -360,6 +360,20 @@ class DiscordEmulator:
             return self._state.dm_channel(user)
         return self._state.channel(channel)
 
+    def _backdate(self, record: InteractionRecord, late: float) -> None:
+        """Make `record` an interaction its user made `late` seconds ago, delivered only now (a
+        gateway replaying it after an outage): its id carries the earlier time, and Discord's
+        3 seconds for the initial answer are counted from then (the callback answers 10062)."""
+        if late <= 0:
+            return
+        state = self._state
+        del state.interactions[record.id]
+        ms = int((time.time() - late) * 1000) - DISCORD_EPOCH_MS
+        record.id = str((ms << 22) | (int(record.id) & 0xFFF))
+        record.payload["id"] = record.id
+        record.created_at -= late
+        state.interactions[record.id] = record
+
     def _inject(self, record: InteractionRecord) -> InteractionRecord:
         sent = self._hub.dispatch("INTERACTION_CREATE", record.payload, guild_id=record.guild_id)
         if not sent:
@@ -376,14 +390,18 @@ class DiscordEmulator:
         channel: ChannelRef | None,
         command: str,
         options: dict[str, Any] | None = None,
+        *,
+        late: float = 0.0,
     ) -> InteractionRecord:
         """Run ``/command`` (``"game new"``: space-separated path) as ``user`` in ``channel``
         (``None``: the user's DM). Returns at once; ``await res.wait_done()`` for the answer.
+        ``late``: the command was typed that many seconds ago and reaches the bot only now.
         """
         u = self._state.user(user)
         record = self._interactions.slash(
             u, self._resolve_channel(u, channel), command, dict(options or {})
         )
+        self._backdate(record, late)
         return self._inject(record)
 
     async def autocomplete(
@@ -413,16 +431,19 @@ class DiscordEmulator:
         *,
         label: str | None = None,
         check: bool = True,
+        late: float = 0.0,
     ) -> InteractionRecord:
         """Press a button (by ``custom_id`` or ``label``) on a message the bot sent.
 
         ``check=False`` sends the press even if the button is gone or disabled (a client
-        with a stale view).
+        with a stale view). ``late``: pressed that many seconds ago, delivered only now (a
+        replay after a gateway outage; Discord showed the user "This interaction failed").
         """
         u = self._state.user(user)
         record = self._interactions.component(
             u, self._state.message(message), custom_id, label=label, check=check
         )
+        self._backdate(record, late)
         return self._inject(record)
 
     async def select(

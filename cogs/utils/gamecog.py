@@ -20,7 +20,7 @@ from bot.limits import clip, excerpt
 from bot.tables import TableError
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import reply
-from cogs.utils.pending import command_label, hold_move, pending_for
+from cogs.utils.pending import command_label, hold_move, pending_for, tell_played
 from cogs.utils.table import action_hash, action_view, game_of, play
 from cogs.utils.talk import group_of, table_commands
 from rules.core import Action
@@ -129,6 +129,9 @@ def make_command(game_name: str, family: Family, group: str,
         await play(interaction, record, chosen, expected_version=state.step, held=held)
         await held.take()
         await reply(interaction, f"Done: {game.describe(state, seat, chosen)}.{note}")
+        if not interaction.response.is_done():  # Discord refused every answer: say so
+            await tell_played(interaction, game_id=record.id,
+                              what=game.describe(state, seat, chosen))
         return True
 
     async def autocomplete(interaction: discord.Interaction[Any],

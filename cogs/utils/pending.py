@@ -34,6 +34,7 @@ import discord
 from bot import limits
 from bot.limits import clip
 from bot.storage import PENDING_TTL, PendingMove
+from bot.tables import TableError
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.tokens import edit_original, original_response, token_webhook
 
@@ -195,17 +196,10 @@ class PendingMoves:
         """Tell the player by DM that a move Discord showed as failed was played."""
         where = f" in game #{row.game_id}" if row.game_id is not None else ""
         body = "".join(f"\n• {line}" for line in happened or [])
-        text = clip(f"✅ Your move “{row.what}”{where} **was played**, just before the bot "
-                    "restarted, even if Discord showed “This interaction failed”: please "
-                    f"don't play it again. The thread shows the board after it.{body}",
-                    limits.CONTENT)
-        try:
-            user = self.bot.get_user(row.user_id) or await self.bot.fetch_user(row.user_id)
-            await user.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as exc:
-            log.info("could not tell %s by DM that their move was played: %s", row.user_id, exc)
-            return False
-        return True
+        return await _dm(self.bot, row.user_id, (
+            f"✅ Your move “{row.what}”{where} **was played**, just before the bot restarted, "
+            "even if Discord showed “This interaction failed”: please don't play it again. "
+            f"The thread shows the board after it.{body}"))
 
     async def _what_happened(self, rows: Iterable[PendingMove]) -> dict[str, list[str]]:
         """token → the public lines its stored move produced (rebuilt from the log)."""
@@ -237,6 +231,60 @@ class PendingMoves:
         await edit_original(self.bot, row.token, text)
 
 
+LATE_AFTER = 10.0
+"""Seconds after which a move's interaction is too old to play. Discord takes an answer within
+3 seconds of the press; a press that reaches the bot later (replayed by the gateway after an
+outage: 45–53 s) was already shown to its player as "This interaction failed", so playing it
+would play a move its player saw fail. Between 3 s and this (clock skew, a slow loop) the move
+is played and, if its answer is refused, its player is told by DM (`tell_played`)."""
+
+
+class LateInteraction(TableError):
+    """A move's interaction reached the bot after Discord gave up on it: not played."""
+
+
+def lateness(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since the player pressed or typed (Discord stamps the interaction's id)."""
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+
+
+async def refuse_if_late(interaction: discord.Interaction[Any], *, game_id: int | None,
+                         what: str) -> None:
+    """Raise `LateInteraction` (after telling the player by DM) when the interaction is too old
+    to answer: Discord showed its player that it failed, so it must not be played."""
+    late = lateness(interaction)
+    if late <= LATE_AFTER:
+        return
+    where = f" in game #{game_id}" if game_id is not None else ""
+    text = (f"⚠️ Your move “{what}”{where} reached me {late:.0f} s after you made it (Discord "
+            "was having trouble) and Discord showed it as failed, so it was **not played** and "
+            "nothing changed. Make it again if you still want it.")
+    await _dm(interaction.client, interaction.user.id, text)  # type: ignore[arg-type]
+    log.info("interaction %s arrived %.1f s late: not played", interaction.id, late)
+    raise LateInteraction(text)
+
+
+async def tell_played(interaction: discord.Interaction[Any], *, game_id: int | None,
+                      what: str) -> None:
+    """The move is stored, but Discord refused its answer: its player saw "This interaction
+    failed". Tell them by DM that it was played, so they don't play it twice."""
+    where = f" in game #{game_id}" if game_id is not None else ""
+    await _dm(interaction.client, interaction.user.id,  # type: ignore[arg-type]
+              f"✅ Your move “{what}”{where} **was played**, even if Discord showed “This "
+              "interaction failed”: please don't play it again. The game's thread shows the "
+              "board after it.")
+
+
+async def _dm(bot: GameBot, user_id: int, text: str) -> bool:
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await user.send(clip(text, limits.CONTENT), allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as exc:
+        log.info("could not DM %s: %s", user_id, exc)
+        return False
+    return True
+
+
 def pending_for(bot: GameBot) -> PendingMoves:
     existing = getattr(bot, "_pending_moves", None)
     if isinstance(existing, PendingMoves):
@@ -252,6 +300,7 @@ async def defer_move(interaction: discord.Interaction[Any], *, game_id: int | No
     "thinking…" reply; else a deferred update of the pressed message). The caller ends with
     `played` once the player has their answer, or `not_played` when nothing was stored."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
+    await refuse_if_late(interaction, game_id=game_id, what=what)
     message = interaction.message
     on_menu = message is not None and message.flags.ephemeral
     answer: Literal["original", "followup"] = (
@@ -270,6 +319,7 @@ async def hold_move(interaction: discord.Interaction[Any], *, game_id: int | Non
     bot's `answer_grace`). The caller ends with `played` or `not_played` as after
     `defer_move`."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
+    await refuse_if_late(interaction, game_id=game_id, what=what)
     message = interaction.message
     on_menu = message is not None and message.flags.ephemeral
     answer: Literal["original", "followup"] = (

@@ -46,7 +46,13 @@ from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import answer_error, reply
-from cogs.utils.pending import hold_move, pending_for, pressed_label
+from cogs.utils.pending import (
+    hold_move,
+    pending_for,
+    pressed_label,
+    refuse_if_late,
+    tell_played,
+)
 from cogs.utils.tokens import edit_original, token_webhook
 from rules.core import Action, Event, Result
 from rules.core.game import ALT_TEXT_LIMIT, Game, fit_words, join_words, strip_rule_ids
@@ -386,6 +392,7 @@ async def press_in_dm(interaction: discord.Interaction[Any], gid: int, seat: str
     try:
         # Recorded before the answer, like every move (cogs/utils/pending.py); a restart's
         # news comes as a follow-up, never over the summary.
+        await refuse_if_late(interaction, game_id=gid, what=pressed_label(interaction))
         await pending.record(interaction, game_id=gid, what=pressed_label(interaction),
                              answer="followup")
         record, game, state = await current_choice(interaction, gid, seat, decision)
@@ -396,6 +403,8 @@ async def press_in_dm(interaction: discord.Interaction[Any], gid: int, seat: str
         await play(interaction, record, matches[0], expected_version=state.step,
                    dm_answer=answer)
         await answer.settle()  # nothing to update: the move still landed
+        if not interaction.response.is_done():  # Discord refused every answer: say so
+            await tell_played(interaction, game_id=gid, what=pressed_label(interaction))
         pending.played(interaction.token)
     except Exception as exc:
         await pending.not_played(interaction.token)
@@ -435,6 +444,8 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
                    held=None if on_menu else held)
         # Nothing took the answer (the move changed nothing this press shows): defer it.
         await held.settle()
+        if not interaction.response.is_done():  # Discord refused every answer: say so
+            await tell_played(interaction, game_id=gid, what=pressed_label(interaction))
         if not on_menu:
             await menus.offer(interaction, gid, seat)
         pending_for(bot).played(interaction.token)

@@ -1,0 +1,123 @@
+"""Issue #20.3: a move Discord showed its player as failed is never played in silence.
+
+Two cases, decided apart:
+- a press or command that reaches the bot after Discord gave up on it (a gateway replaying it
+  45–53 s after an outage; Discord's 3 s for the answer long gone) is **not played**: nothing
+  changes, and its player is told by DM;
+- a move the bot received in time and stored, whose every answer Discord then refused (10062,
+  5xx, a long 429), **was played**: the board shows it, and its player is told by DM so they
+  don't play it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.e2e.conftest import Table
+
+pytestmark = pytest.mark.usefixtures("highcard")
+
+
+async def _started(table: Table) -> int:
+    await table.lobby(players=(table.bob,), options="rounds=2")
+    await table.slash(table.alice, table.thread(), "game start")
+    return await table.game_id()
+
+
+def _dms(table: Table, user: object, words: str) -> list[str]:
+    return [m.content for m in table.emu.dm_messages(user) if words in m.content]
+
+
+async def _until(table: Table, user: object, words: str) -> list[str]:
+    """The DMs of `user` holding `words`, once there are some (the bot has dealt with it)."""
+    for _ in range(200):
+        await table.emu.settle()
+        if found := _dms(table, user, words):
+            return found
+        await asyncio.sleep(0.025)
+    return []
+
+
+async def _version(table: Table, gid: int) -> int:
+    assert table.bot is not None
+    record = await table.bot.storage.get_game(gid)
+    assert record is not None
+    return record.version
+
+
+async def test_a_press_replayed_after_an_outage_is_not_played_and_its_player_is_told(
+        table: Table) -> None:
+    gid = await _started(table)
+    board = table.board()
+    res = await table.emu.click(table.alice, board, label="Wager 1", late=48)
+    [told] = await _until(table, table.alice, "not played")
+    assert not res.responded  # Discord refused the answer: the press was shown as failed
+    assert await _version(table, gid) == 0  # and it was not played
+    assert "Wager 1" in told and "game #1" in told and "48 s" in told
+    assert table.board().id == board.id and board.custom_ids == table.board().custom_ids
+    assert table.bot is not None and await table.bot.storage.pending_moves() == []
+    # The same press made now is played.
+    again = await table.click(table.alice, table.board(), label="Wager 1")
+    await again.wait_done()
+    assert await _version(table, gid) == 1
+
+
+async def test_a_stored_press_whose_answers_discord_refused_is_told_by_dm(
+        table: Table) -> None:
+    gid = await _started(table)
+    table.emu.interaction_timeout = 0.0  # every answer to a press is refused (10062)
+    try:
+        res = await table.emu.click(table.alice, table.board(), label="Wager 1")
+        [told] = await _until(table, table.alice, "was played")
+    finally:
+        table.emu.interaction_timeout = 3.0
+    assert not res.responded
+    assert await _version(table, gid) == 1  # received in time, so played
+    assert "Wager 1" in told and "This interaction failed" in told
+    # The board shows the move all the same.
+    assert "sets the wager" in table.board().content, table.board().content
+
+
+async def test_an_answered_press_sends_no_dm(table: Table) -> None:
+    await _started(table)
+    res = await table.click(table.alice, table.board(), label="Wager 1")
+    await res.wait_done()
+    assert res.responded
+    assert not _dms(table, table.alice, "was played") and not _dms(table, table.alice,
+                                                                    "not played")
+
+
+async def test_a_typed_move_replayed_late_is_not_played_and_one_refused_is_told_by_dm(
+        table: Table) -> None:
+    """The same two cases for a typed move (`/exorcism move`)."""
+    from demo import AutoTable
+    from rules.registry import GAMES
+
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob])
+    await auto.open("exorcism", "core")
+    gid = auto.game_id
+    state = await table.bot.tables.state(gid)
+    users = await table.bot.tables.users_of(gid)
+    awaited = sorted(GAMES["exorcism"].to_act(state))[0]
+    mover = next(u for u in auto.users if int(u.id) == users[awaited])
+    choices = await table.emu.autocomplete(mover, auto.thread(), "exorcism move",
+                                           {"choice": ""}, focused="choice")
+    before = await _version(table, gid)
+    late = await table.emu.slash(mover, auto.thread(), "exorcism move",
+                                 {"choice": choices[0]["value"]}, late=50)
+    [told] = await _until(table, mover, "not played")
+    assert "/exorcism move" in told and not late.responded
+    assert await _version(table, gid) == before
+    table.emu.interaction_timeout = 0.0
+    try:
+        await table.emu.slash(mover, auto.thread(), "exorcism move",
+                              {"choice": choices[0]["value"]})
+        [played] = await _until(table, mover, "was played")
+    finally:
+        table.emu.interaction_timeout = 3.0
+    assert await _version(table, gid) == before + 1
+    assert "This interaction failed" in played
