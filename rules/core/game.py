@@ -7,6 +7,8 @@ adds what is the same for every game: refusing a seat that is not awaited, copyi
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import sys
 from abc import ABC, abstractmethod
@@ -329,8 +331,6 @@ class Game(ABC, Generic[Opt, S]):
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("Nothing to do.", rule="CORE-TURN")
-        from rules.core.hidden import view_rng  # hidden imports game's types only lazily
-
         seen = self.resample(state, seat, view_rng(self, state, seat, "ai"))
         picked = self.choose_ai_action(seen, seat)
         keys = {a.key() for a in legal}
@@ -465,3 +465,11 @@ def fit_words(lines: list[str], limit: int) -> str:
                 out = (f"{out} {cut}" if out else cut) + "…"
         break
     return out
+
+
+def view_rng(game: Game[Any, Any], state: GameState, seat: str | None, salt: str) -> Rng:
+    """An RNG seeded from `seat`'s view of `state` (and `salt`) alone: whatever is hidden from
+    the seat, the same view gives the same numbers."""
+    seen = json.dumps(game.view(state, seat), sort_keys=True, default=str)
+    digest = hashlib.sha256(f"{salt}|{seat}|{seen}".encode()).digest()
+    return Rng.from_seed(int.from_bytes(digest[:8], "big"))

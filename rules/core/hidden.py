@@ -14,16 +14,13 @@ alone, so the AI's choice is a function of what its seat may know.
 
 from __future__ import annotations
 
-import hashlib
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.core.errors import IllegalAction
+from rules.core.game import Game, GameState, view_rng
 from rules.core.rng import Rng
 from rules.core.types import Action, Event
-
-if TYPE_CHECKING:
-    from rules.core.game import Game, GameState
 
 UNDO_SAMPLES = 8
 """Resampled states an undo is checked against. A draw from a deck of two different cards
@@ -31,14 +28,6 @@ shows in a resample half the time, so eight miss it one time in 256; decks of mo
 caught more surely. The tests check every move undo allows against many more."""
 
 _MISSING = "\x00missing"
-
-
-def view_rng(game: Game[Any, Any], state: GameState, seat: str | None, salt: str) -> Rng:
-    """An RNG seeded from `seat`'s view of `state` (and `salt`) alone: whatever is hidden from
-    the seat, the same view gives the same numbers."""
-    seen = json.dumps(game.view(state, seat), sort_keys=True, default=str)
-    digest = hashlib.sha256(f"{salt}|{seat}|{seen}".encode()).digest()
-    return Rng.from_seed(int.from_bytes(digest[:8], "big"))
 
 
 def flatten(obj: Any, prefix: str = "") -> dict[str, Any]:
