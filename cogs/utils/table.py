@@ -879,6 +879,8 @@ def blocked_reason(channel: Any, exc: BaseException) -> tuple[str, str] | None:
             missing.append("View Channel")
         if not (perms.send_messages_in_threads if is_thread else perms.send_messages):
             missing.append(send)
+    if perms is not None and not missing:
+        return None  # the bot may post there as far as it knows: nothing to ask anyone to fix
     missing = missing or ["View Channel", send]
     parent = getattr(channel, "parent", None) if is_thread else channel
     where = f" in <#{parent.id}>" if parent is not None else ""
