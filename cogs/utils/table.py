@@ -1550,6 +1550,14 @@ class Delivery:
                     if blocked is not None:
                         await self._tell_blocked(showing, *blocked)
                     await asyncio.sleep(delay)
+                    current = await self.bot.storage.get_game(gid)
+                    if current is None or current.status == "abandoned":
+                        # Nobody is waiting for this board any more.
+                        dropped = self._showings.pop(gid, None)
+                        if dropped is not None:
+                            _settle(dropped.waiters, delayed)
+                        self._delayed.pop(gid, None)
+                        self._told_blocked.pop(gid, None)
                 else:
                     tries = 0
                     self._delayed.pop(gid, None)

@@ -240,3 +240,20 @@ async def test_a_thread_that_refuses_posts_gets_the_awaited_player_and_creator_t
     assert "sets the wager at 2" in board.content
     assert len([m for m in _boards(table) if table.bob.id in m.pinged_user_ids]) == 1
     _one_live_decision(table)
+
+
+async def test_a_board_waiting_for_a_locked_thread_is_dropped_when_the_game_is_abandoned(
+        table: Table) -> None:
+    await _highcard(table)
+    emu, thread = table.emu, table.thread()
+    emu.revoke_bot_permissions(thread, Perm.MANAGE_THREADS)
+    emu.lock_thread(thread)
+    await asyncio.sleep(0.05)
+    await _wager(table)
+    res = await table.slash(table.alice, thread, "game abandon")
+    assert "abandoned" in res.text.lower()
+    await asyncio.sleep(0.3)  # a try or two: each finds the game abandoned
+    emu.lock_thread(thread, locked=False)
+    await asyncio.sleep(0.5)
+    await emu.settle()
+    assert not any(table.bob.id in m.pinged_user_ids for m in _boards(table))

@@ -320,3 +320,20 @@ async def test_a_moderator_deletes_a_bot_message(world: World, bot: SampleBot) -
     plain = await _channel(bot, world.general).send("another")
     with pytest.raises(EmulatorError):
         emu.delete_message(str(plain.id), by=world.bob)  # bob may not manage messages
+
+
+async def test_a_webhook_edit_of_an_old_message_counts_as_an_edit(
+    world: World, bot: SampleBot
+) -> None:
+    emu = world.emu
+    res = await (
+        await emu.slash(world.alice, world.general, "game new", {"game": "exorcism"})
+    ).wait_done()
+    lobby = res.original
+    assert lobby is not None and lobby.component("start") is not None
+    emu.advance_clock(hours=2)
+    limit = emu.limit_old_edits(edits=0, retry_after=0.01)
+    press = await emu.click(world.alice, lobby, "start")  # defer, then edit @original
+    await emu.settle(quiet=0.2)
+    assert press.deferred and 30046 in {e.code for e in press.errors}
+    assert emu.message(lobby.id).content != "Game started" and limit.refused == 5
