@@ -1157,6 +1157,8 @@ class Delivery:
         self._delayed: dict[int, BoardDelayed] = {}
         # game id -> what blocked the thread, once its players were told by DM.
         self._told_blocked: dict[int, str] = {}
+        # Games whose refused board waits for its next try (`stop_retrying` ends the wait).
+        self._waiting_to_retry: set[int] = set()
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
         """Seat -> the player's display name, for the board picture (fetched once per user)."""
@@ -1548,8 +1550,16 @@ class Delivery:
                     showing.waiters, showing.answers = [], []
                     self._showings[gid] = showing
                     if blocked is not None:
-                        await self._tell_blocked(showing, *blocked)
-                    await asyncio.sleep(delay)
+                        try:
+                            await self._tell_blocked(showing, *blocked)
+                        except discord.HTTPException:
+                            log.warning("game %s: could not tell its players that the thread "
+                                        "is blocked", gid, exc_info=True)
+                    self._waiting_to_retry.add(gid)
+                    try:
+                        await asyncio.sleep(delay)
+                    finally:
+                        self._waiting_to_retry.discard(gid)
                     current = await self.bot.storage.get_game(gid)
                     if current is None or current.status == "abandoned":
                         # Nobody is waiting for this board any more.
@@ -1566,6 +1576,17 @@ class Delivery:
                     _settle(showing.waiters, None)
         finally:
             self._showing_tasks.pop(gid, None)
+
+    async def stop_retrying(self) -> int:
+        """Before the bot closes: stop waiting to try refused boards again (their moves are
+        stored; the next start posts them, `catch_up_boards`). A try under way is left to
+        finish. Returns how many waits were ended."""
+        tasks = [task for gid, task in self._showing_tasks.items()
+                 if gid in self._waiting_to_retry]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return len(tasks)
 
     def _retry_delay(self, tries: int) -> float:
         settings = self.bot.settings

@@ -257,3 +257,23 @@ async def test_a_board_waiting_for_a_locked_thread_is_dropped_when_the_game_is_a
     await asyncio.sleep(0.5)
     await emu.settle()
     assert not any(table.bob.id in m.pinged_user_ids for m in _boards(table))
+
+
+async def test_a_refused_board_survives_a_restart(table: Table) -> None:
+    """The bot stops while a board waits for a locked thread: the next start posts it."""
+    await _highcard(table)
+    emu, thread = table.emu, table.thread()
+    emu.revoke_bot_permissions(thread, Perm.MANAGE_THREADS)
+    emu.lock_thread(thread)
+    await asyncio.sleep(0.05)
+    await _wager(table)
+    await asyncio.sleep(0.2)
+    await _retrying(table)  # a clean stop while the board waits, then a new process
+    await asyncio.sleep(0.2)  # its catch-up is refused too, and kept
+    assert not any(table.bob.id in m.pinged_user_ids for m in _boards(table))
+    emu.lock_thread(thread, locked=False)
+    board = await _bobs_board(table)
+    await emu.settle()
+    assert "sets the wager at 2" in board.content
+    assert len([m for m in _boards(table) if table.bob.id in m.pinged_user_ids]) == 1
+    _one_live_decision(table)
