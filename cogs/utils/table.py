@@ -906,8 +906,9 @@ class Showing:
     answers: list[HeldAnswer] = field(default_factory=list)
     """Presses on board posts whose answers are still open: the edit of the pressed post (the
     board edited in place, or its buttons taken away) can be that answer (`Delivery._answer`)."""
-    repost: bool = False
-    """The current board post was deleted (by a moderator): post it again, pinging nobody."""
+    repost: int | None = None
+    """The board post a moderator deleted: if it is still the current one, it is posted again
+    (pinging nobody); if a newer post replaced it meanwhile, nothing is."""
     fresh: bool = False
     """A new post even for the same decider (the catch-up after a restart)."""
 
@@ -1631,7 +1632,7 @@ class Delivery:
                  message_id)
         await shown_or_delayed(self.show(Showing(
             record, game, state, [], game.result(state), channel, users, None, [],
-            repost=True)))
+            repost=message_id)))
 
     async def _show(self, showing: Showing) -> None:
         record = showing.record
@@ -1641,6 +1642,9 @@ class Delivery:
         if posted is not None and record.board_message_id == replaced != posted:
             record = record.model_copy(update={"board_message_id": posted})
         channel = showing.channel
+        repost = showing.repost is not None and record.board_message_id == showing.repost
+        if showing.repost is not None and not repost and not showing.lines:
+            return  # the deleted post had been replaced already: nothing to show again
         # The summary DMs follow the newest state too: moves merged into one showing (an AI
         # chain, boards behind) cost one summary edit per seat at most, not one per move.
         await self.refresh_summaries(record, showing.state, showing.users)
@@ -1653,7 +1657,7 @@ class Delivery:
             await self.post_board(record, showing.game, showing.state, showing.lines,
                                   showing.result, channel, showing.users, actor=showing.actor,
                                   fresh=showing.fresh, answers=showing.answers,
-                                  repost=showing.repost)
+                                  repost=repost)
         except discord.NotFound as exc:
             if exc.code != 10003:  # Unknown Channel: the thread is gone
                 raise

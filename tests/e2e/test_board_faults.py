@@ -277,3 +277,28 @@ async def test_a_refused_board_survives_a_restart(table: Table) -> None:
     assert "sets the wager at 2" in board.content
     assert len([m for m in _boards(table) if table.bob.id in m.pinged_user_ids]) == 1
     _one_live_decision(table)
+
+
+async def test_a_deleted_post_replaced_meanwhile_is_not_posted_again(table: Table) -> None:
+    """The race: the delete arrives while the next move's post is on its way. The showing
+    queued for the deleted post finds a newer post current, and shows nothing."""
+    from cogs.utils.table import Showing, delivery_for, game_of
+
+    gid = await _highcard(table)
+    assert table.bot is not None
+    bot = table.bot
+    stale = await bot.storage.get_game(gid)
+    assert stale is not None and stale.board_message_id is not None
+    await _wager(table)
+    await _bobs_board(table)
+    await table.emu.settle()
+    mark = table.emu.mark()
+    delivery = delivery_for(bot)
+    channel = await delivery.thread(stale)
+    assert channel is not None
+    state = await bot.tables.state(gid)
+    await delivery.show(Showing(stale, game_of(stale), state, [], None, channel,
+                                await bot.tables.users_of(gid), None, [],
+                                repost=stale.board_message_id))
+    await table.emu.settle()
+    assert table.emu.mark() == mark
