@@ -50,6 +50,14 @@ class Settings(BaseSettings):
         description="Seconds a move's interaction waits for its result to be its first answer "
         "(one request) before it is deferred (two: Discord allows 3 s in all).",
     )
+    board_retry_seconds: float = Field(
+        default=5.0, gt=0,
+        description="A board post Discord refused (5xx, 429, a locked thread, a missing "
+        "permission) is tried again after this many seconds, then twice as long each time.",
+    )
+    board_retry_max_seconds: float = Field(
+        default=300.0, gt=0, description="The longest wait between two tries of a board post.",
+    )
     max_image_bytes: int = Field(
         default=2_000_000, gt=10_000, description="A board picture larger than this is re-encoded."
     )

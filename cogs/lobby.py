@@ -1,6 +1,7 @@
 """The lobby and the table's housekeeping: `/game new|join|leave|start|status|hand|abandon|list|
 rules|settings`, players' preferences (`away|quiet|notify`), seats (`replace|spectate|rematch`)
-and history (`undo|log|replay`); the reminder callbacks and the thread-deleted listener.
+and history (`undo|log|replay`); the reminder callbacks, the thread-deleted listener and the
+board-post-deleted one.
 
 One thread per game, opened from the channel where `/game new` ran. Thin: every decision is the
 table service's or the engine's; this cog turns them into messages.
@@ -1015,6 +1016,15 @@ class Lobby(commands.Cog):
         record = await self.bot.storage.find_game_by_thread(payload.thread_id)
         if record is not None:
             await delivery_for(self.bot).thread_gone(record)
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A moderator deleted a game's current board post: it is posted again, unpinged."""
+        if payload.guild_id is None:
+            return
+        record = await self.bot.storage.find_game_by_thread(payload.channel_id)
+        if record is not None and record.board_message_id == payload.message_id:
+            await delivery_for(self.bot).board_deleted(record, payload.message_id)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

@@ -84,6 +84,21 @@ first request of each distinct route fails), ``clear_faults()``, ``await gateway
 ``await invalidate_session(resumable=False)`` (op 9; discord.py waits 5 s to identify),
 ``await close_gateway(code=4000)``, ``connected``, ``await wait_until_connected(timeout,
 *, sessions=1)``, ``sessions``.
+``fail_next`` also takes ``code=``/``message=`` (the JSON error body); ``fail_for(method,
+path_regex, status=500, seconds=30, *, code=0)`` fails every matching request for a while
+(a 503 is not retried by discord.py; 500/502/504 are, 1+3+5+7+9 s apart);
+``refuse_callbacks(count=1)`` answers callbacks 404 / 10062; ``async with
+gateway_outage(late_by=48)`` holds the interactions injected inside it and delivers them
+``late_by`` seconds old (a replay after an outage: their callback answers 10062).
+The clock: ``now``, ``advance_clock(seconds=, minutes=, hours=, days=)`` (messages and
+interactions age; fault runs end), ``limit_old_edits(*, edits=3, per=6.0, lasting=0.0,
+retry_after=None)`` -> ``OldEditLimit`` (``refused``, ``accepted``; switch off with
+``old_edit_limit = None``): edits of messages over an hour old beyond 3 per 6 s per channel
+answer 429 / 30046, ``lasting`` keeps refusing past discord.py's retries.
+Moderators: ``lock_thread(thread, locked=True)`` (a bot without Manage Threads then gets
+403 / 50083 on a post), ``revoke_bot_permissions(channel, bits)`` /
+``grant_bot_permissions`` (a thread's parent; e.g. ``Perm.ATTACH_FILES``: a post with a file
+answers 403 / 50013), ``delete_message(message, *, by=None)`` (MESSAGE_DELETE).
 
 Discord behaviour it imitates: message limits (400/50035), empty messages (50006), upload
 size (413/40005), missing permissions (403/50013; embeds are dropped without Embed Links),
@@ -123,6 +138,7 @@ from emulator.records import (
     Stats,
     UserRecord,
 )
+from emulator.state import OldEditLimit
 from emulator.testing import FAST_CLIENT_OPTIONS, running_bot
 
 __all__ = [
@@ -144,6 +160,7 @@ __all__ = [
     "InteractionRecord",
     "MemberRecord",
     "MessageRecord",
+    "OldEditLimit",
     "Perm",
     "RoleRecord",
     "Stats",

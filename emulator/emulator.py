@@ -11,10 +11,11 @@ routing in ``RestApi`` and ``GatewayHub``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import socket
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from types import TracebackType
 from typing import Any
 
@@ -28,7 +29,7 @@ from emulator.gateway import (
     GatewayHub,
     GatewaySession,
 )
-from emulator.ids import DISCORD_EPOCH_MS, shard_for
+from emulator.ids import shard_for
 from emulator.interaction_records import InteractionRecord
 from emulator.interactions import InteractionFactory
 from emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, GAME_BOT_PERMISSIONS, Perm, has
@@ -51,6 +52,7 @@ from emulator.state import (
     EmulatorState,
     GuildRef,
     MessageRef,
+    OldEditLimit,
     UserRef,
 )
 
@@ -137,6 +139,8 @@ class DiscordEmulator:
         )
         self._interactions = InteractionFactory(self._state)
         self._runner: web.AppRunner | None = None
+        # Interactions held back while the gateway is out (``gateway_outage``).
+        self._outage: list[InteractionRecord] | None = None
 
     def _expected_token(self) -> str | None:
         return self.bot_token if self.strict_token else None
@@ -360,21 +364,13 @@ class DiscordEmulator:
             return self._state.dm_channel(user)
         return self._state.channel(channel)
 
-    def _backdate(self, record: InteractionRecord, late: float) -> None:
-        """Make `record` an interaction its user made `late` seconds ago, delivered only now (a
-        gateway replaying it after an outage): its id carries the earlier time, and Discord's
-        3 seconds for the initial answer are counted from then (the callback answers 10062)."""
-        if late <= 0:
-            return
-        state = self._state
-        del state.interactions[record.id]
-        ms = int((time.time() - late) * 1000) - DISCORD_EPOCH_MS
-        record.id = str((ms << 22) | (int(record.id) & 0xFFF))
-        record.payload["id"] = record.id
-        record.created_at -= late
-        state.interactions[record.id] = record
-
     def _inject(self, record: InteractionRecord) -> InteractionRecord:
+        if self._outage is not None:
+            self._outage.append(record)  # delivered when the outage ends (``gateway_outage``)
+            return record
+        return self._dispatch_interaction(record)
+
+    def _dispatch_interaction(self, record: InteractionRecord) -> InteractionRecord:
         sent = self._hub.dispatch("INTERACTION_CREATE", record.payload, guild_id=record.guild_id)
         if not sent:
             del self._state.interactions[record.id]
@@ -390,18 +386,14 @@ class DiscordEmulator:
         channel: ChannelRef | None,
         command: str,
         options: dict[str, Any] | None = None,
-        *,
-        late: float = 0.0,
     ) -> InteractionRecord:
         """Run ``/command`` (``"game new"``: space-separated path) as ``user`` in ``channel``
         (``None``: the user's DM). Returns at once; ``await res.wait_done()`` for the answer.
-        ``late``: the command was typed that many seconds ago and reaches the bot only now.
         """
         u = self._state.user(user)
         record = self._interactions.slash(
             u, self._resolve_channel(u, channel), command, dict(options or {})
         )
-        self._backdate(record, late)
         return self._inject(record)
 
     async def autocomplete(
@@ -431,19 +423,16 @@ class DiscordEmulator:
         *,
         label: str | None = None,
         check: bool = True,
-        late: float = 0.0,
     ) -> InteractionRecord:
         """Press a button (by ``custom_id`` or ``label``) on a message the bot sent.
 
         ``check=False`` sends the press even if the button is gone or disabled (a client
-        with a stale view). ``late``: pressed that many seconds ago, delivered only now (a
-        replay after a gateway outage; Discord showed the user "This interaction failed").
+        with a stale view).
         """
         u = self._state.user(user)
         record = self._interactions.component(
             u, self._state.message(message), custom_id, label=label, check=check
         )
-        self._backdate(record, late)
         return self._inject(record)
 
     async def select(
@@ -756,9 +745,14 @@ class DiscordEmulator:
         retry_after: float = 0.05,
         count: int = 1,
         is_global: bool = False,
+        *,
+        code: int = 0,
+        message: str | None = None,
     ) -> FaultRule:
         """Answer the next ``count`` requests matching ``method`` (``"*"`` for any) and
-        ``path_regex`` (searched in the path after ``/api/v10``) with ``status``.
+        ``path_regex`` (searched in the path after ``/api/v10``) with ``status`` (any: 429
+        with ``retry_after``, 500, 502, 503, 504...), its body carrying JSON error ``code``
+        and ``message`` (default: Discord's bare text for the status, code 0).
         """
         rule = FaultRule(
             method=method.upper(),
@@ -767,6 +761,8 @@ class DiscordEmulator:
             retry_after=retry_after,
             count=count,
             is_global=is_global,
+            code=code,
+            message=message,
         )
         self._state.faults.append(rule)
         return rule
@@ -788,6 +784,170 @@ class DiscordEmulator:
         )
         self._state.faults.append(rule)
         return rule
+
+    def fail_for(
+        self,
+        method: str,
+        path_regex: str,
+        status: int = 500,
+        seconds: float = 30.0,
+        *,
+        code: int = 0,
+        message: str | None = None,
+    ) -> FaultRule:
+        """A run of failures: answer every request matching ``method`` and ``path_regex``
+        with ``status`` for ``seconds`` on the emulator's clock (``advance_clock`` ends it
+        early). 500/502/504 are retried by discord.py (1, 3, 5, 7, 9 s apart), 503 is not."""
+        rule = FaultRule(
+            method=method.upper(),
+            path_regex=re.compile(path_regex),
+            status=status,
+            retry_after=0.0,
+            count=1,
+            is_global=False,
+            until=self._state.now() + seconds,
+            code=code,
+            message=message,
+        )
+        self._state.faults.append(rule)
+        return rule
+
+    def refuse_callbacks(self, count: int = 1) -> FaultRule:
+        """Answer the next ``count`` interaction callbacks 404 / 10062 "Unknown interaction",
+        as Discord does when it no longer knows the interaction (the user saw "This
+        interaction failed"); the interaction is marked ``late`` and stays unanswered."""
+        rule = FaultRule(
+            method="POST",
+            path_regex=re.compile(r"^/interactions/\d+/[^/]+/callback$"),
+            status=404,
+            retry_after=0.0,
+            count=count,
+            is_global=False,
+            code=10062,
+            message="Unknown interaction",
+        )
+        self._state.faults.append(rule)
+        return rule
+
+    @contextlib.asynccontextmanager
+    async def gateway_outage(self, late_by: float = 48.0) -> AsyncIterator[None]:
+        """Interactions injected inside the block are held, as Discord holds events while a
+        bot's gateway connection is down, then delivered when the block ends, each
+        ``late_by`` seconds after its creation (its id and age say so: Discord replays them
+        45-53 s late after an outage), so its callback answers 404 / 10062."""
+        if self._outage is not None:
+            raise EmulatorError("a gateway outage is already under way")
+        held: list[InteractionRecord] = []
+        self._outage = held
+        try:
+            yield
+        finally:
+            self._outage = None
+        state = self._state
+        for record in held:
+            created = state.now() - late_by
+            new_id = state.ids.at(created)
+            del state.interactions[record.id]
+            record.id = new_id
+            record.payload["id"] = new_id
+            state.interactions[new_id] = record
+            record.created_at -= late_by
+            self._dispatch_interaction(record)
+
+    # -- the clock ----------------------------------------------------------------------
+
+    @property
+    def now(self) -> float:
+        """The emulator's time (seconds since the Unix epoch): the wall clock plus every
+        ``advance_clock``. Message ages, interaction ages and fault runs use it."""
+        return self._state.now()
+
+    def advance_clock(
+        self, *, seconds: float = 0.0, minutes: float = 0.0, hours: float = 0.0,
+        days: float = 0.0,
+    ) -> float:
+        """Move the emulator's clock forward (never back): every message and interaction
+        becomes that much older. Returns the new ``now``."""
+        step = seconds + 60 * minutes + 3600 * hours + 86400 * days
+        if step < 0:
+            raise EmulatorError("the clock only moves forward")
+        self._state.clock_offset += step
+        self._state.notify()
+        return self._state.now()
+
+    def limit_old_edits(
+        self,
+        *,
+        edits: int = 3,
+        per: float = 6.0,
+        lasting: float = 0.0,
+        retry_after: float | None = None,
+        age: float = 3600.0,
+    ) -> OldEditLimit:
+        """Switch on Discord's limit on edits of old messages: beyond ``edits`` edits per
+        ``per`` seconds per channel of messages older than ``age`` (an hour), an edit
+        (PATCH of a message, an UPDATE_MESSAGE callback, a webhook edit of an interaction's
+        message) is refused 429 / 30046 "Maximum number of edits to messages older than 1
+        hour reached. Try again later" with ``retry_after``. ``lasting``: once hit, the channel
+        refuses old edits that long (with a small ``retry_after`` the refusal outlasts
+        discord.py's retries, and the edit fails). ``limit_old_edits`` again replaces it;
+        ``old_edit_limit = None`` switches it off."""
+        limit = OldEditLimit(
+            edits=edits, per=per, lasting=lasting, retry_after=retry_after, age=age
+        )
+        self._state.old_edit_limit = limit
+        return limit
+
+    @property
+    def old_edit_limit(self) -> OldEditLimit | None:
+        return self._state.old_edit_limit
+
+    @old_edit_limit.setter
+    def old_edit_limit(self, value: OldEditLimit | None) -> None:
+        self._state.old_edit_limit = value
+
+    # -- moderators -----------------------------------------------------------------------
+
+    def lock_thread(self, thread: ChannelRef, *, locked: bool = True,
+                    archived: bool | None = None) -> ChannelRecord:
+        """A moderator locks (or, ``locked=False``, unlocks) a thread (THREAD_UPDATE). A bot
+        without Manage Threads may then not post there: 403 / 50083."""
+        ch = self._state.channel(thread)
+        if not ch.is_thread:
+            raise EmulatorError(f"{ch.name} is not a thread")
+        return self._state.update_thread(ch, locked=locked, archived=archived)
+
+    def revoke_bot_permissions(self, channel: ChannelRef, bits: int) -> None:
+        """A moderator takes ``bits`` from the bot in a text channel (or a thread's parent):
+        e.g. ``Perm.ATTACH_FILES`` (a post with a file then answers 403 / 50013)."""
+        ch = self._text_channel_of(channel)
+        self._state.set_bot_permissions(ch, ch.bot_permissions & ~int(bits))
+
+    def grant_bot_permissions(self, channel: ChannelRef, bits: int) -> None:
+        """A moderator gives ``bits`` back to the bot in a text channel (or a thread's parent)."""
+        ch = self._text_channel_of(channel)
+        self._state.set_bot_permissions(ch, ch.bot_permissions | int(bits))
+
+    def _text_channel_of(self, channel: ChannelRef) -> ChannelRecord:
+        ch = self._state.channel(channel)
+        if ch.is_thread and ch.parent_id is not None:
+            ch = self._state.channel(ch.parent_id)
+        return ch
+
+    def delete_message(self, message: MessageRef, *, by: UserRef | None = None) -> None:
+        """A moderator (``by``, default the guild owner) deletes a message, the bot's own
+        included; the bot receives MESSAGE_DELETE."""
+        msg = self._state.message(message)
+        if msg.deleted:
+            raise EmulatorError(f"message {msg.id} is already deleted")
+        if by is not None and msg.guild_id is not None:
+            u = self._state.user(by)
+            ch = self._state.channel(msg.channel_id)
+            if msg.author_id != u.id and not has(
+                self._state.member_channel_permissions(ch, u.id), Perm.MANAGE_MESSAGES
+            ):
+                raise EmulatorError(f"{u.name} may not delete others' messages here")
+        self._state.delete_message(msg)
 
     def clear_faults(self) -> None:
         """Drop every injected REST fault not yet served."""

@@ -18,18 +18,28 @@ class ApiError(Exception):
     """A Discord REST error: HTTP ``status`` with JSON ``{"message", "code"[, "errors"]}``."""
 
     def __init__(
-        self, status: int, code: int, message: str, errors: dict[str, Any] | None = None
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: dict[str, Any] | None = None,
+        *,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(f"{status} {code} {message}")
         self.status = status
         self.code = code
         self.message = message
         self.errors = errors
+        self.extra = extra or {}
+        self.headers = headers or {}
 
     def body(self) -> dict[str, Any]:
         out: dict[str, Any] = {"message": self.message, "code": self.code}
         if self.errors:
             out["errors"] = self.errors
+        out.update(self.extra)
         return out
 
 
@@ -43,6 +53,34 @@ def unknown_message() -> ApiError:
 
 def missing_permissions() -> ApiError:
     return ApiError(403, 50013, "Missing Permissions")
+
+
+def unknown_interaction() -> ApiError:
+    return ApiError(404, 10062, "Unknown interaction")
+
+
+def thread_locked() -> ApiError:
+    """A post in a locked thread by a bot without Manage Threads: Discord answers 403 with
+    50083 (the archived-thread code, as it does for a locked thread)."""
+    return ApiError(403, 50083, "Thread is archived")
+
+
+def rate_limited(code: int, message: str, retry_after: float) -> ApiError:
+    """A 429 with a JSON error code (e.g. 30046), as discord.py retries it: ``Via`` header,
+    ``retry_after`` in the body."""
+    headers = {
+        "Via": "1.1 google",
+        "Retry-After": str(max(1, round(retry_after))),
+        "X-RateLimit-Scope": "user",
+    }
+    return ApiError(429, code, message, extra={"retry_after": retry_after, "global": False},
+                    headers=headers)
+
+
+OLD_EDITS_CODE = 30046
+OLD_EDITS_MESSAGE = (
+    "Maximum number of edits to messages older than 1 hour reached. Try again later"
+)
 
 
 def invalid_form(path: str, code: str, message: str) -> ApiError:

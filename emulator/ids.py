@@ -10,20 +10,31 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import time
+from collections.abc import Callable
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 """Milliseconds between the Unix epoch and Discord's epoch (2015-01-01)."""
 
 
 class SnowflakeFactory:
-    """Mints unique, increasing snowflakes as strings."""
+    """Mints unique, increasing snowflakes as strings (on ``clock``: seconds since the Unix
+    epoch, the wall clock unless the emulator's clock was advanced)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._last_ms = 0
         self._increment = 0
+        self._backdated = 0
+        self.clock = clock
 
     def _now_ms(self) -> int:
-        return int(time.time() * 1000) - DISCORD_EPOCH_MS
+        return int(self.clock() * 1000) - DISCORD_EPOCH_MS
+
+    def at(self, when: float) -> str:
+        """A unique snowflake whose time part is ``when`` (seconds since the Unix epoch),
+        earlier than the newest ones: an interaction created before a gateway outage."""
+        self._backdated += 1
+        ms = int(when * 1000) - DISCORD_EPOCH_MS
+        return str((ms << 22) | (1 << 21) | (self._backdated % (1 << 21)))
 
     def next(self) -> str:
         """A fresh snowflake, later than every one minted before."""
@@ -63,6 +74,11 @@ def shard_for(snowflake: str | int, shard_count: int) -> int:
 def iso_now() -> str:
     """The current UTC time in Discord's ISO-8601 form."""
     return dt.datetime.now(dt.UTC).isoformat()
+
+
+def iso_at(when: float) -> str:
+    """``when`` (seconds since the Unix epoch) in Discord's ISO-8601 form."""
+    return dt.datetime.fromtimestamp(when, dt.UTC).isoformat()
 
 
 def new_token(prefix: str) -> str:

@@ -9,7 +9,6 @@ interaction's token, plus ``wait_callback``/``wait_done``).
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from emulator import payloads
@@ -269,7 +268,7 @@ class InteractionFactory:
             guild_id=guild.id if guild else None,
             name=name,
             payload=payload,
-            created_at=asyncio.get_running_loop().time(),
+            created_at=state.loop_now(),
             state=state,
             source_message_id=message.id if message else None,
         )

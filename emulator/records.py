@@ -271,6 +271,9 @@ class MessageRecord:
     tts: bool = False
     deleted: bool = False
     history: list[MessageSnapshot] = field(default_factory=list)
+    created_clock: float = 0.0
+    """When it was created on the emulator's clock (``EmulatorState.now``; seconds since the
+    Unix epoch, moved by ``advance_clock``): Discord limits edits of messages over an hour old."""
 
     @property
     def ephemeral(self) -> bool:
@@ -381,9 +384,18 @@ class FaultRule:
     per_route: bool = False
     """Fail only the first request of each distinct route (``count`` routes at most)."""
     routes_failed: set[str] = field(default_factory=set)
+    until: float | None = None
+    """A run of failures: every matching request until this time on the emulator's clock
+    (``count`` is then not used up)."""
+    code: int = 0
+    """The JSON error code of the answer (0: Discord's bare 5xx body)."""
+    message: str | None = None
 
-    def matches(self, method: str, path: str) -> bool:
-        if self.count <= 0:
+    def matches(self, method: str, path: str, now: float | None = None) -> bool:
+        if self.until is not None:
+            if now is not None and now >= self.until:
+                return False
+        elif self.count <= 0:
             return False
         if self.method not in ("*", method.upper()):
             return False

@@ -12,7 +12,6 @@ webhooks, DM channels, channels, messages, threads, guilds. Unknown routes answe
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -27,7 +26,9 @@ from emulator.errors import (
     ApiError,
     invalid_form,
     missing_permissions,
+    thread_locked,
     unknown_channel,
+    unknown_interaction,
     unknown_message,
 )
 from emulator.interaction_records import (
@@ -84,6 +85,13 @@ ALLOWED_CALLBACKS = {
         DEFERRED_UPDATE_MESSAGE,
         UPDATE_MESSAGE,
     },
+}
+
+_STATUS_MESSAGES = {
+    500: "500: Internal Server Error",
+    502: "502: Bad Gateway",
+    503: "503: Service Unavailable",
+    504: "504: Gateway Timeout",
 }
 
 _COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -237,15 +245,20 @@ class RestApi:
         method = request.method.upper()
         path = "/" + request.match_info.get("tail", "")
         state.notify()
+        now = state.now()
         for rule in state.faults:
-            if rule.matches(method, path):
+            if rule.matches(method, path, now):
                 if rule.per_route:
                     key = self._route_key(method, path)
                     if key in rule.routes_failed:
                         continue
                     rule.routes_failed.add(key)
-                rule.count -= 1
-                return self._fault(method, path, rule.status, rule.retry_after, rule.is_global)
+                if rule.until is None:
+                    rule.count -= 1
+                if rule.code == 10062:
+                    self._mark_refused(path)
+                return self._fault(method, path, rule.status, rule.retry_after, rule.is_global,
+                                   code=rule.code, message=rule.message)
         for route_method, pattern, key, handler, auth in self.routes:
             if route_method != method:
                 continue
@@ -266,7 +279,9 @@ class RestApi:
                 state.record_error(method, path, exc.status, exc.code, exc.message, injected=False)
                 if req.interaction is not None:
                     req.interaction.errors.append(state.errors[-1])
-                return json_response(exc.status, exc.body())
+                response = json_response(exc.status, exc.body())
+                response.headers.update(exc.headers)
+                return response
             finally:
                 state.notify()
             return json_response(status, data)
@@ -291,18 +306,28 @@ class RestApi:
             return json_response(401, {"message": "401: Unauthorized", "code": 0})
         return None
 
+    def _mark_refused(self, path: str) -> None:
+        """A refused interaction callback: the interaction is marked late (not answered)."""
+        match = re.match(r"^/interactions/(\d+)/", path)
+        rec = self.state.interactions.get(match.group(1)) if match else None
+        if rec is not None:
+            rec.late = True
+
     def _fault(
-        self, method: str, path: str, status: int, retry_after: float, is_global: bool
+        self, method: str, path: str, status: int, retry_after: float, is_global: bool,
+        *, code: int = 0, message: str | None = None,
     ) -> web.Response:
         state = self.state
         state.stats.faults_served += 1
         if status == 429:
-            message = "You are being rate limited."
+            message = message or "You are being rate limited."
             body: dict[str, Any] = {
                 "message": message,
                 "retry_after": retry_after,
                 "global": is_global,
             }
+            if code:
+                body["code"] = code
             headers = {
                 **JSON_HEADERS,
                 "Via": "1.1 google",
@@ -312,10 +337,15 @@ class RestApi:
             if is_global:
                 headers["X-RateLimit-Global"] = "true"
         else:
-            message = f"{status}: Emulated server error"
-            body = {"message": message, "code": 0}
+            message = message or _STATUS_MESSAGES.get(status, f"{status}: Emulated server error")
+            body = {"message": message, "code": code}
             headers = dict(JSON_HEADERS)
-        state.record_error(method, path, status, 0, message, injected=True)
+        state.record_error(method, path, status, code, message, injected=True)
+        if code:
+            match = re.match(r"^/interactions/(\d+)/", path)
+            rec = state.interactions.get(match.group(1)) if match else None
+            if rec is not None:
+                rec.errors.append(state.errors[-1])
         return web.Response(status=status, body=json.dumps(body).encode(), headers=headers)
 
     @staticmethod
@@ -495,14 +525,14 @@ class RestApi:
         state = self.state
         rec = state.interactions.get(req.params["interaction_id"])
         if rec is None or rec.token != req.params["token"]:
-            raise ApiError(404, 10062, "Unknown interaction")
+            raise unknown_interaction()
         req.interaction = rec
         if rec.callback_type is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        age = asyncio.get_running_loop().time() - rec.created_at
+        age = state.loop_now() - rec.created_at
         if age > state.interaction_timeout:
             rec.late = True
-            raise ApiError(404, 10062, "Unknown interaction")
+            raise unknown_interaction()
         body = req.json_dict()
         ctype = body.get("type")
         data: dict[str, Any] = body.get("data") or {}
@@ -540,6 +570,7 @@ class RestApi:
                 raise ApiError(400, 40004, "This interaction has no message to update")
             if ctype == UPDATE_MESSAGE:
                 check_message(data, sizes, creating=False, size_limit=state.attachment_size_limit)
+                state.check_old_edit(source)
                 state.edit_message(source, data, req.files)
             original = source
         elif ctype == AUTOCOMPLETE_RESULT:
@@ -548,7 +579,7 @@ class RestApi:
             check_modal(data)
         rec.callback_type = ctype
         rec.callback_data = data
-        rec.callback_at = asyncio.get_running_loop().time()
+        rec.callback_at = state.loop_now()
         if original is not None:
             rec.original_message_id = original.id
         state.notify()
@@ -578,7 +609,7 @@ class RestApi:
             raise ApiError(404, 10015, "Unknown Webhook")
         # The token outlives the bot process (a restarted bot may still answer) but not
         # Discord's 15 minutes.
-        if asyncio.get_running_loop().time() - rec.created_at > state.token_lifetime:
+        if state.loop_now() - rec.created_at > state.token_lifetime:
             raise ApiError(401, 50027, "Invalid Webhook Token")
         return rec
 
@@ -638,6 +669,7 @@ class RestApi:
             creating=False,
             size_limit=state.attachment_size_limit,
         )
+        state.check_old_edit(msg)
         state.edit_message(msg, data, req.files)
         rec.edited_ids.append(msg.id)
         if msg.id == rec.original_message_id:
@@ -731,9 +763,11 @@ class RestApi:
             creating=True,
             size_limit=state.attachment_size_limit,
         )
+        if ch.is_thread and ch.locked and not has(
+            state.effective_bot_permissions(ch), Perm.MANAGE_THREADS
+        ):
+            raise thread_locked()
         if ch.is_thread and ch.archived:
-            if ch.locked and not has(state.effective_bot_permissions(ch), Perm.MANAGE_THREADS):
-                raise ApiError(400, 50083, "Thread is archived")
             state.posts_to_archived.append(ch.id)
             state.update_thread(ch, archived=False)
         reference = body.get("message_reference")
@@ -792,6 +826,8 @@ class RestApi:
         self._writable_thread(ch)
         body = req.json_dict()
         if not ch.is_dm:
+            if req.files:
+                self._require(ch, Perm.ATTACH_FILES)
             self._strip_embeds_without_permission(ch, body)
         check_message(
             body,
@@ -799,6 +835,7 @@ class RestApi:
             creating=False,
             size_limit=state.attachment_size_limit,
         )
+        state.check_old_edit(msg)
         state.edit_message(msg, body, req.files)
         for rec in state.interactions.values():
             if rec.callback_type == DEFERRED_UPDATE_MESSAGE and rec.original_message_id == msg.id:

@@ -14,12 +14,13 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from emulator import payloads
 from emulator.commands import CommandStore
-from emulator.errors import EmulatorError
-from emulator.ids import SnowflakeFactory, iso_now
+from emulator.errors import OLD_EDITS_CODE, OLD_EDITS_MESSAGE, EmulatorError, rate_limited
+from emulator.ids import SnowflakeFactory, iso_at, iso_now
 from emulator.interaction_records import InteractionRecord
 from emulator.permissions import (
     ALL_PERMISSIONS,
@@ -98,6 +99,28 @@ class _NoGateway:
         return 0
 
 
+@dataclass
+class OldEditLimit:
+    """Discord's limit on edits of old messages: at most ``edits`` edits per ``per`` seconds
+    per channel of messages older than ``age`` seconds, refused with 429 / 30046 beyond.
+
+    ``lasting``: once the limit is hit in a channel, every old-message edit there is refused
+    for that many seconds (a refusal that outlasts discord.py's five tries).
+    ``retry_after``: the ``retry_after`` the refusals carry (default: until the window frees).
+    ``refused`` counts refusals; ``accepted`` the old-message edits let through.
+    """
+
+    edits: int = 3
+    per: float = 6.0
+    age: float = 3600.0
+    lasting: float = 0.0
+    retry_after: float | None = None
+    refused: int = 0
+    accepted: int = 0
+    recent: dict[str, list[float]] = field(default_factory=dict)
+    stuck_until: dict[str, float] = field(default_factory=dict)
+
+
 class EmulatorState:
     """Everything the emulated Discord knows, and the operations that change it."""
 
@@ -109,7 +132,10 @@ class EmulatorState:
         attachment_size_limit: int = DEFAULT_ATTACHMENT_SIZE_LIMIT,
         interaction_timeout: float = 3.0,
     ) -> None:
-        self.ids = SnowflakeFactory()
+        # Seconds the emulator's clock is ahead of the wall clock (``advance_clock``).
+        self.clock_offset = 0.0
+        self.ids = SnowflakeFactory(self.now)
+        self.old_edit_limit: OldEditLimit | None = None
         self.application_id = self.ids.next()
         self.bot_user = UserRecord(id=self.application_id, name=bot_name, bot=True)
         self.owner = UserRecord(id=self.ids.next(), name="app-owner")
@@ -137,6 +163,43 @@ class EmulatorState:
         self._cdn_base = cdn_base
         self._order = 0
         self._changed = asyncio.Event()
+
+    # -- the clock ---------------------------------------------------------------------
+
+    def now(self) -> float:
+        """The emulator's time: seconds since the Unix epoch, plus ``clock_offset``."""
+        return time.time() + self.clock_offset
+
+    def loop_now(self) -> float:
+        """The event loop's clock plus ``clock_offset`` (interaction ages are measured on it)."""
+        return asyncio.get_running_loop().time() + self.clock_offset
+
+    def check_old_edit(self, msg: MessageRecord) -> None:
+        """Raise 429 / 30046 if editing ``msg`` now would break the old-edit limit; else count
+        the edit (when ``msg`` is old enough to count)."""
+        limit = self.old_edit_limit
+        if limit is None:
+            return
+        now = self.now()
+        if now - msg.created_clock < limit.age:
+            return
+        cid = msg.channel_id
+        recent = [t for t in limit.recent.get(cid, []) if now - t < limit.per]
+        limit.recent[cid] = recent
+        stuck = limit.stuck_until.get(cid, 0.0)
+        if now < stuck or len(recent) >= limit.edits:
+            if now >= stuck and limit.lasting > 0:
+                stuck = limit.stuck_until[cid] = now + limit.lasting
+            if limit.retry_after is not None:
+                wait = limit.retry_after
+            elif now < stuck:
+                wait = stuck - now
+            else:
+                wait = max(0.001, recent[0] + limit.per - now)
+            limit.refused += 1
+            raise rate_limited(OLD_EDITS_CODE, OLD_EDITS_MESSAGE, round(wait, 3))
+        recent.append(now)
+        limit.accepted += 1
 
     # -- change notification -------------------------------------------------------
 
@@ -549,7 +612,8 @@ class EmulatorState:
             author_id=author_id or self.bot_user.id,
             order=self._order,
             written=self._order,
-            timestamp=iso_now(),
+            timestamp=iso_at(self.now()),
+            created_clock=self.now(),
             content=str(body.get("content") or ""),
             embeds=list(body.get("embeds") or []),
             components=list(body.get("components") or []),
@@ -601,7 +665,7 @@ class EmulatorState:
         attachments = self._attachments(msg, body, files, existing=msg.attachments)
         if attachments is not None:
             msg.attachments = attachments
-        msg.edited_timestamp = iso_now()
+        msg.edited_timestamp = iso_at(self.now())
         if was_loading and not msg.loading and not msg.ephemeral:
             msg.pinged_user_ids, msg.everyone_pinged = self._pings(msg, body)
         if not msg.ephemeral:

@@ -45,5 +45,13 @@ def attach(bot: GameBot) -> None:
         # it is one the next process can still answer (a crash cannot, which a clean stop can).
         await settle_held_answers(bot)
 
+    async def stop_retrying_boards() -> None:
+        # A refused board waiting for its next try: its moves are stored, the next start
+        # posts it (`catch_up_boards`).
+        stopped = await delivery_for(bot).stop_retrying()
+        if stopped:
+            log.info("left %d refused board(s) for the next start to post", stopped)
+
     bot.close_hooks.setdefault("defer held answers", defer_held_answers)
+    bot.close_hooks.setdefault("stop retrying boards", stop_retrying_boards)
     bot.close_hooks.setdefault("forget answered moves", forget_answered_moves)

@@ -519,15 +519,21 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
         # applied while this board is drawn, and then one board shows both (`Delivery.show`).
         for board in shown:
             await board
+    except BoardDelayed as delayed:
+        # The move is stored and its board is kept: it is tried again until Discord takes it.
+        if held is not None:
+            await held.take()
+        await reply(interaction, f"✅ Your move is recorded, but {delayed.reason}. I'll keep "
+                    "trying: the board will show this move's lines as soon as Discord takes "
+                    "it. `/game status` shows the board meanwhile.")
     except discord.HTTPException:
         # The move is stored: an error answer saying "nothing changed" would be a lie.
-        log.warning("game %s: the move is stored but its board post failed", record.id,
+        log.warning("game %s: the move is stored but showing it failed", record.id,
                     exc_info=True)
         if held is not None:
             await held.take()
-        await reply(interaction, "✅ Your move is recorded, but Discord refused the new "
-                    "board post just now. It will show with the next move; `/game status` "
-                    "shows the board meanwhile.")
+        await reply(interaction, "✅ Your move is recorded, but Discord refused part of what "
+                    "I sent just now. `/game status` shows the board.")
 
 
 async def refuse_spectator(bot: GameBot, gid: int, user_id: int) -> None:
@@ -825,6 +831,75 @@ class Posted:
     version: int
 
 
+class BoardDelayed(Exception):
+    """Discord refused a board post for now (a 5xx, a rate limit, a locked thread, a missing
+    permission): the showing is kept and tried again with backoff (`Delivery._show_in_turn`).
+    `reason` says what went wrong, in a player's words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+RETRYABLE_CODES = (50083, 160005)
+"""Thread is archived (a locked thread) / Thread is locked: a moderator may lift it."""
+
+
+def retryable(exc: BaseException) -> bool:
+    """Whether a refused board post may go through later: Discord's server errors, rate limits
+    that outlasted discord.py's retries, a lost permission or a locked thread, a dropped
+    connection. A malformed request (400) or a deleted thread (404) would fail for ever."""
+    if isinstance(exc, discord.HTTPException):
+        return (exc.status >= 500 or exc.status in (403, 429)
+                or exc.code in RETRYABLE_CODES)
+    return isinstance(exc, OSError | TimeoutError)
+
+
+def _bot_permissions(channel: Any) -> discord.Permissions | None:
+    """The bot's permissions in `channel` as the gateway cache knows them (None: unknown)."""
+    guild = getattr(channel, "guild", None)
+    me = getattr(guild, "me", None)
+    if me is None:
+        return None
+    try:
+        perms: discord.Permissions = channel.permissions_for(me)
+    except Exception:  # a partial channel, a thread whose parent is not cached
+        return None
+    return perms
+
+
+def blocked_reason(channel: Any, exc: BaseException) -> tuple[str, str] | None:
+    """When the thread refuses every post from the bot (locked, or a permission taken away):
+    what is wrong and what fixes it, in words a moderator acts on. None: not that kind of
+    refusal (Discord failing for a while)."""
+    if not isinstance(exc, discord.HTTPException):
+        return None
+    is_thread = isinstance(channel, discord.Thread)
+    if exc.code in RETRYABLE_CODES or (is_thread and getattr(channel, "locked", False)
+                                       and exc.status == 403):
+        return ("the game's thread is locked",
+                "a moderator can unlock the thread, or give the bot the **Manage Threads** "
+                "permission")
+    if not isinstance(exc, discord.Forbidden):
+        return None
+    send = "Send Messages in Threads" if is_thread else "Send Messages"
+    perms = _bot_permissions(channel)
+    missing = []
+    if perms is not None:
+        if not perms.view_channel:
+            missing.append("View Channel")
+        if not (perms.send_messages_in_threads if is_thread else perms.send_messages):
+            missing.append(send)
+    if perms is not None and not missing:
+        return None  # the bot may post there as far as it knows: nothing to ask anyone to fix
+    missing = missing or ["View Channel", send]
+    parent = getattr(channel, "parent", None) if is_thread else channel
+    where = f" in <#{parent.id}>" if parent is not None else ""
+    named = " and ".join(f"**{m}**" for m in missing)
+    return (f"the bot may not post in the game's thread (it lacks {named})",
+            f"a moderator can give the bot {named}{where}")
+
+
 @dataclass
 class Showing:
     """A move's public lines and the board after it, waiting to be shown (`Delivery.show`)."""
@@ -842,14 +917,51 @@ class Showing:
     answers: list[HeldAnswer] = field(default_factory=list)
     """Presses on board posts whose answers are still open: the edit of the pressed post (the
     board edited in place, or its buttons taken away) can be that answer (`Delivery._answer`)."""
+    repost: int | None = None
+    """The board post a moderator deleted: if it is still the current one, it is posted again
+    (pinging nobody); if a newer post replaced it meanwhile, nothing is."""
+    fresh: bool = False
+    """A new post even for the same decider (the catch-up after a restart)."""
 
     def merge(self, later: Showing) -> None:
         """`later` (the same game's next move) supersedes this board; the lines add up."""
         self.lines = self.lines + later.lines
         self.answers = self.answers + later.answers
+        self.repost = self.repost or later.repost
+        self.fresh = self.fresh or later.fresh
         self.closed = self.closed + [c for c in later.closed if c not in self.closed]
         self.record, self.state, self.result = later.record, later.state, later.result
         self.channel, self.users, self.actor = later.channel, later.users, later.actor
+
+
+def _settle(waiters: list[asyncio.Future[None]], outcome: BaseException | None) -> None:
+    for waiter in waiters:
+        if waiter.done():
+            continue
+        if outcome is None:
+            waiter.set_result(None)
+        else:
+            waiter.set_exception(outcome)
+
+
+async def shown_or_delayed(shown: asyncio.Future[None]) -> None:
+    """Await a board (`Delivery.show`); a board Discord refused for now is kept and tried again
+    (`BoardDelayed`), which is no error for the caller."""
+    try:
+        await shown
+    except BoardDelayed as delayed:
+        log.info("a board is delayed: %s", delayed.reason)
+
+
+NO_PICTURE = "(No picture: the bot lacks the **Attach Files** permission here.)"
+
+
+def _without_picture(content: str) -> str:
+    """A board post's words when its picture may not be attached, saying why."""
+    if NO_PICTURE in content:
+        return content
+    room = limits.CONTENT - len(NO_PICTURE) - 1
+    return f"{clip(content, room)}\n{NO_PICTURE}"
 
 
 def _done() -> asyncio.Future[None]:
@@ -1053,6 +1165,12 @@ class Delivery:
         # edited), and what that post stands for.
         self._board_ids: dict[int, tuple[int | None, int]] = {}
         self._posts: dict[int, tuple[int, BoardPost]] = {}
+        # game id -> why its board could not be shown, while it waits to be tried again.
+        self._delayed: dict[int, BoardDelayed] = {}
+        # game id -> what blocked the thread, once its players were told by DM.
+        self._told_blocked: dict[int, str] = {}
+        # Games whose refused board waits for its next try (`stop_retrying` ends the wait).
+        self._waiting_to_retry: set[int] = set()
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
         """Seat -> the player's display name, for the board picture (fetched once per user)."""
@@ -1377,7 +1495,7 @@ class Delivery:
         shown = self.show(Showing(record, game, state, public_lines, result, channel, users,
                                   actor, [], answers=[held] if held is not None else []))
         if wait_board:
-            await shown
+            await shown_or_delayed(shown)
         return shown
 
     def show(self, showing: Showing) -> asyncio.Future[None]:
@@ -1388,9 +1506,18 @@ class Delivery:
         merged into one showing — the newest state's board, every move's lines in order — so a
         board that is already out of date is never drawn, and no move's words are lost. The
         future is done once a board with this move's lines is posted (or failed: its error).
+
+        Nothing is lost when Discord refuses: a refused board is kept, with every later move's
+        lines merged into it, and tried again with backoff until it goes through; meanwhile
+        the futures fail at once with `BoardDelayed` (the mover is told the truth and not
+        kept waiting), and the held presses are left to their movers to answer.
         """
         gid = showing.record.id
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        delayed = self._delayed.get(gid)
+        if delayed is not None:
+            showing.answers = []
+            future.set_exception(BoardDelayed(delayed.reason))
         waiting = self._showings.get(gid)
         if waiting is None:
             showing.waiters = [future]
@@ -1398,26 +1525,125 @@ class Delivery:
         else:
             waiting.merge(showing)
             waiting.waiters.append(future)
+        if delayed is not None:
+            return future
         if gid not in self._showing_tasks:
             self._showing_tasks[gid] = asyncio.create_task(self._show_in_turn(gid),
                                                            name=f"boards-of-game-{gid}")
         return future
 
     async def _show_in_turn(self, gid: int) -> None:
+        tries = 0
         try:
             while (showing := self._showings.pop(gid, None)) is not None:
                 try:
                     await self._show(showing)
                 except Exception as exc:
-                    for waiter in showing.waiters:
-                        if not waiter.done():
-                            waiter.set_exception(exc)
+                    if not retryable(exc):
+                        self._delayed.pop(gid, None)
+                        _settle(showing.waiters, exc)
+                        continue
+                    tries += 1
+                    delay = self._retry_delay(tries)
+                    log.warning("game %s: Discord refused its board (%s); trying again in "
+                                "%.1f s (try %d)", gid, exc, delay, tries)
+                    blocked = blocked_reason(showing.channel, exc)
+                    delayed = BoardDelayed(
+                        "Discord refused the new board post just now" if blocked is None
+                        else f"I can't post in the thread: {blocked[0]} ({blocked[1]})")
+                    self._delayed[gid] = delayed
+                    _settle(showing.waiters, delayed)
+                    # Kept, first in line: later moves merge into it while it waits (their
+                    # movers are told at once, `show`).
+                    later = self._showings.pop(gid, None)
+                    if later is not None:
+                        _settle(later.waiters, delayed)
+                        showing.merge(later)
+                    showing.waiters, showing.answers = [], []
+                    self._showings[gid] = showing
+                    if blocked is not None:
+                        try:
+                            await self._tell_blocked(showing, *blocked)
+                        except discord.HTTPException:
+                            log.warning("game %s: could not tell its players that the thread "
+                                        "is blocked", gid, exc_info=True)
+                    self._waiting_to_retry.add(gid)
+                    try:
+                        await asyncio.sleep(delay)
+                    finally:
+                        self._waiting_to_retry.discard(gid)
+                    current = await self.bot.storage.get_game(gid)
+                    if current is None or current.status == "abandoned":
+                        # Nobody is waiting for this board any more.
+                        dropped = self._showings.pop(gid, None)
+                        if dropped is not None:
+                            _settle(dropped.waiters, delayed)
+                        self._delayed.pop(gid, None)
+                        self._told_blocked.pop(gid, None)
                 else:
-                    for waiter in showing.waiters:
-                        if not waiter.done():
-                            waiter.set_result(None)
+                    tries = 0
+                    self._delayed.pop(gid, None)
+                    if self._told_blocked.pop(gid, None) is not None:
+                        log.info("game %s: its thread takes posts again", gid)
+                    _settle(showing.waiters, None)
         finally:
             self._showing_tasks.pop(gid, None)
+
+    async def stop_retrying(self) -> int:
+        """Before the bot closes: stop waiting to try refused boards again (their moves are
+        stored; the next start posts them, `catch_up_boards`). A try under way is left to
+        finish. Returns how many waits were ended."""
+        tasks = [task for gid, task in self._showing_tasks.items()
+                 if gid in self._waiting_to_retry]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return len(tasks)
+
+    def _retry_delay(self, tries: int) -> float:
+        settings = self.bot.settings
+        return float(min(settings.board_retry_seconds * 2 ** (tries - 1),
+                         settings.board_retry_max_seconds))
+
+    async def _tell_blocked(self, showing: Showing, what: str, fix: str) -> None:
+        """The thread refuses every post (locked, a permission taken away): the awaited players
+        and the game's creator are told by DM what is wrong and what fixes it, once until it
+        is fixed (or something else blocks it)."""
+        record = showing.record
+        if self._told_blocked.get(record.id) != what:
+            self._told_blocked[record.id] = what
+            game = showing.game
+            awaited = [] if showing.result is not None else game.to_act(showing.state)
+            users = {u for s in awaited if (u := showing.users.get(s))}
+            users.add(record.created_by)
+            where = f"<#{record.thread_id}>" if record.thread_id else "the game's channel"
+            text = (f"⚠️ I can't post in {where}, the thread of your game of **{game.title}** "
+                    f"(game #{record.id}): {what}. To fix it, {fix}. Your moves are kept; "
+                    "the board (and whose turn it is) will show there as soon as I can post.")
+            for user_id in sorted(users):
+                if not await self.dm(user_id, text):
+                    log.info("game %s: could not tell user %s by DM that the thread is "
+                             "blocked", record.id, user_id)
+
+    async def board_deleted(self, record: GameRecord, message_id: int) -> None:
+        """Someone (a moderator) deleted the game's current board post: it is posted again,
+        with its lines and buttons, pinging nobody (the awaited players were pinged already)."""
+        if record.status != "active" or record.board_message_id != message_id:
+            return
+        _, posted = self._board_ids.get(record.id, (None, None))
+        if posted is not None and posted != message_id:
+            return  # this process has posted a newer board since
+        state = await self.bot.tables.state(record.id)
+        channel = await self.thread(record)
+        if channel is None:
+            return
+        users = await self.bot.tables.users_of(record.id)
+        game = game_of(record)
+        log.info("game %s: its board post %s was deleted; posting it again", record.id,
+                 message_id)
+        await shown_or_delayed(self.show(Showing(
+            record, game, state, [], game.result(state), channel, users, None, [],
+            repost=message_id)))
 
     async def _show(self, showing: Showing) -> None:
         record = showing.record
@@ -1427,29 +1653,39 @@ class Delivery:
         if posted is not None and record.board_message_id == replaced != posted:
             record = record.model_copy(update={"board_message_id": posted})
         channel = showing.channel
+        repost = showing.repost is not None and record.board_message_id == showing.repost
+        if showing.repost is not None and not repost and not showing.lines:
+            return  # the deleted post had been replaced already: nothing to show again
         # The summary DMs follow the newest state too: moves merged into one showing (an AI
         # chain, boards behind) cost one summary edit per seat at most, not one per move.
         await self.refresh_summaries(record, showing.state, showing.users)
         # Private news that reached no summary DM (DMs closed): the thread says where to read it.
-        fresh = self._fresh.pop(record.id, set())
+        fresh = self._fresh.get(record.id, set())
         closed = showing.closed + [f"<@{showing.users[seat]}>" for seat in sorted(fresh)
                                    if showing.users.get(seat)
                                    and not self.has_summary_dm(record.id, seat)]
         try:
             await self.post_board(record, showing.game, showing.state, showing.lines,
                                   showing.result, channel, showing.users, actor=showing.actor,
-                                  answers=showing.answers)
-            if closed:
+                                  fresh=showing.fresh, answers=showing.answers,
+                                  repost=repost)
+        except discord.NotFound as exc:
+            if exc.code != 10003:  # Unknown Channel: the thread is gone
+                raise
+            await self.thread_gone(record)
+            return
+        self._fresh.pop(record.id, None)
+        if closed:
+            try:
                 await channel.send(clip(
                     f"I couldn't DM {', '.join(closed)} (DMs closed). Something "
                     "private happened for them: press **My hand** or use `/game hand` to "
                     "see what you hold, `/game log private` for what happened.",
                     limits.CONTENT),
                     allowed_mentions=discord.AllowedMentions(users=False))
-        except discord.NotFound as exc:
-            if exc.code != 10003:  # Unknown Channel: the thread is gone
-                raise
-            await self.thread_gone(record)
+            except discord.HTTPException:  # the board is out: it is not posted again for this
+                log.warning("game %s: could not name the seats with closed DMs", record.id,
+                            exc_info=True)
 
     async def catch_up_boards(self) -> int:
         """Bring the board of every game with moves stored after its last board post up to date.
@@ -1477,14 +1713,19 @@ class Delivery:
                     if channel is None:
                         continue
                     users = await self.bot.tables.users_of(record.id)
-                    # The summary DMs (and their private choices) missed those moves too.
-                    await self.refresh_summaries(record, state, users)
                     game = game_of(record)
                     # A new post, not an edit: the restart notice heads its own post, and the
                     # moves it repeats are not mixed into the lines the table already read.
-                    await self.post_board(record, game, state, lines, game.result(state),
-                                          channel, users, fresh=True)
-                    await self._strip_orphans(record.id, channel)
+                    # The summary DMs (and their private choices) follow, as for any board;
+                    # a refused post is kept and tried again, as for any board.
+                    try:
+                        await self.show(Showing(
+                            record, game, state, lines, game.result(state), channel, users,
+                            None, [], fresh=True))
+                    except BoardDelayed as delayed:
+                        log.info("a board is delayed: %s", delayed.reason)
+                    else:
+                        await self._strip_orphans(record.id, channel)
                     posted += 1
             except Exception:  # one game's trouble must not stop the others catching up
                 log.exception("could not catch up the board of game %s", stale.id)
@@ -1529,13 +1770,14 @@ class Delivery:
                          channel: discord.abc.Messageable,
                          users: dict[str, int | None], actor: str | None = None,
                          fresh: bool = False, answers: list[HeldAnswer] | None = None,
-                         ) -> None:
+                         repost: bool = False) -> None:
         """Show the board after a move: one new post per change of decider (pinging whoever
         newly has to decide, but not `actor`, who just acted and is watching: an undo), else
         the current post edited in place, pinging nobody. `fresh`: a new post even for the
         same decider (the catch-up after a restart), still pinging only newcomers. `answers`:
         open answers of presses on board posts, which an edit of the pressed post goes
-        through."""
+        through. `repost`: the current post was deleted: a new one (never an edit), its
+        buttons not stripped."""
         answers = answers or []
         names = await self.names(users)
         awaited = ([] if result is not None else
@@ -1548,8 +1790,8 @@ class Delivery:
             post = BoardPost(awaited=awaited, turn=turn,
                              lines=(previous.lines + lines)[-MAX_POST_LINES:],
                              pinged=[s for s in previous.pinged if s in awaited])
-            if await self._edit_board(record, game, state, post, result, channel, users, names,
-                                      answers):
+            if not repost and await self._edit_board(record, game, state, post, result,
+                                                     channel, users, names, answers):
                 return
             # The post is gone (deleted by a moderator): a new one, still pinging nobody.
             post = BoardPost(awaited=awaited, turn=turn, lines=post.lines, pinged=[])
@@ -1560,7 +1802,7 @@ class Delivery:
                                  record, [s for s in newcomers if s != actor], users))
         # The post it replaces keeps its buttons when none of them can go stale (My hand, My
         # choices and Full board work on any post): one request less.
-        strip = previous is None or previous.buttons
+        strip = (previous is None or previous.buttons) and not repost
         await self._new_board(record, game, state, post, result, channel, users, names,
                               answers, strip=strip)
 
@@ -1702,11 +1944,23 @@ class Delivery:
             "allowed_mentions": discord.AllowedMentions(
                 users=[discord.Object(u) for s in post.pinged if (u := users.get(s))]),
         }
-        if file is not None:
-            kwargs["file"] = file
         if view is not None:
             kwargs["view"] = view
-        message = await channel.send(content, **kwargs)
+        if file is not None and not self._may_attach(channel):
+            file = None
+            content = _without_picture(content)
+        if file is not None:
+            try:
+                message = await channel.send(content, file=file, **kwargs)
+            except discord.Forbidden as exc:
+                if exc.code != 50013:
+                    raise
+                # Attach Files was taken away (or Send Messages: then this fails too)
+                log.info("game %s: a board post with its picture was refused; posting the "
+                         "words alone", record.id)
+                message = await channel.send(_without_picture(content), **kwargs)
+        else:
+            message = await channel.send(content, **kwargs)
         old = record.board_message_id
         await self._remember(record, message.id, post)
         if old and old != message.id and strip:
@@ -1728,6 +1982,8 @@ class Delivery:
         file = await self.board_file(record, game, state, post, result, names)
         view = self.board_components(record, game, state, post.awaited, result, users)
         post.buttons = _has_choices(view)
+        if file is not None and not self._may_attach(channel):
+            file, content = None, _without_picture(content)
         try:
             if await self._answer(answers, record.board_message_id, content=content,
                                   attachments=[file] if file else [], view=view):
@@ -1740,8 +1996,14 @@ class Delivery:
                 file.reset()
         message = channel.get_partial_message(record.board_message_id)  # type: ignore[attr-defined]
         try:
-            await message.edit(content=content, attachments=[file] if file else [], view=view,
-                               allowed_mentions=discord.AllowedMentions.none())
+            try:
+                await message.edit(content=content, attachments=[file] if file else [],
+                                   view=view, allowed_mentions=discord.AllowedMentions.none())
+            except discord.Forbidden as exc:
+                if file is None or exc.code != 50013:
+                    raise
+                await message.edit(content=_without_picture(content), attachments=[],
+                                   view=view, allowed_mentions=discord.AllowedMentions.none())
         except discord.NotFound as exc:
             if exc.code == 10003:  # Unknown Channel: the thread is gone (the caller handles)
                 raise
@@ -1750,6 +2012,13 @@ class Delivery:
             return False
         await self._remember(record, record.board_message_id, post)
         return True
+
+    @staticmethod
+    def _may_attach(channel: Any) -> bool:
+        """False when the gateway cache says the bot lacks Attach Files there (the post then
+        goes without its picture, saying so); True when it may, or nobody knows."""
+        perms = _bot_permissions(channel)
+        return perms is None or perms.attach_files
 
     @staticmethod
     async def _answer(answers: list[HeldAnswer] | None, message_id: int, **edit: Any) -> bool:

@@ -51,7 +51,8 @@ async def test_a_press_replayed_after_an_outage_is_not_played_and_its_player_is_
         table: Table) -> None:
     gid = await _started(table)
     board = table.board()
-    res = await table.emu.click(table.alice, board, label="Wager 1", late=48)
+    async with table.emu.gateway_outage(late_by=48):
+        res = await table.emu.click(table.alice, board, label="Wager 1")
     [told] = await _until(table, table.alice, "not played")
     assert not res.responded  # Discord refused the answer: the press was shown as failed
     assert await _version(table, gid) == 0  # and it was not played
@@ -67,12 +68,9 @@ async def test_a_press_replayed_after_an_outage_is_not_played_and_its_player_is_
 async def test_a_stored_press_whose_answers_discord_refused_is_told_by_dm(
         table: Table) -> None:
     gid = await _started(table)
-    table.emu.interaction_timeout = 0.0  # every answer to a press is refused (10062)
-    try:
-        res = await table.emu.click(table.alice, table.board(), label="Wager 1")
-        [told] = await _until(table, table.alice, "was played")
-    finally:
-        table.emu.interaction_timeout = 3.0
+    table.emu.refuse_callbacks(count=2)  # the answer and the deferral after it: 10062
+    res = await table.emu.click(table.alice, table.board(), label="Wager 1")
+    [told] = await _until(table, table.alice, "was played")
     assert not res.responded
     assert await _version(table, gid) == 1  # received in time, so played
     assert "Wager 1" in told and "This interaction failed" in told
@@ -107,17 +105,14 @@ async def test_a_typed_move_replayed_late_is_not_played_and_one_refused_is_told_
     choices = await table.emu.autocomplete(mover, auto.thread(), "exorcism move",
                                            {"choice": ""}, focused="choice")
     before = await _version(table, gid)
-    late = await table.emu.slash(mover, auto.thread(), "exorcism move",
-                                 {"choice": choices[0]["value"]}, late=50)
+    async with table.emu.gateway_outage(late_by=50):
+        late = await table.emu.slash(mover, auto.thread(), "exorcism move",
+                                     {"choice": choices[0]["value"]})
     [told] = await _until(table, mover, "not played")
     assert "/exorcism move" in told and not late.responded
     assert await _version(table, gid) == before
-    table.emu.interaction_timeout = 0.0
-    try:
-        await table.emu.slash(mover, auto.thread(), "exorcism move",
-                              {"choice": choices[0]["value"]})
-        [played] = await _until(table, mover, "was played")
-    finally:
-        table.emu.interaction_timeout = 3.0
+    table.emu.refuse_callbacks(count=3)
+    await table.emu.slash(mover, auto.thread(), "exorcism move", {"choice": choices[0]["value"]})
+    [played] = await _until(table, mover, "was played")
     assert await _version(table, gid) == before + 1
     assert "This interaction failed" in played

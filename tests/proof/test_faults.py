@@ -1,7 +1,8 @@
 """Faults proof: while a game is played through Discord, the emulator answers 429s on every
 route, 500s, sends gateway RECONNECTs and INVALID_SESSIONs, closes a player's DMs mid-game and
-makes a board post fail for good. The game goes on, its stored state equals the replay of its
-log, and nobody is told a move happened that did not — nor that a stored move did not happen.
+refuses a board post (kept and tried again). The game goes on, its stored state equals the
+replay of its log, and nobody is told a move happened that did not — nor that a stored move
+did not happen.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ async def test_faults_game_goes_on_and_nobody_is_misinformed(
         elif fault == "dm-closed":
             table.carol.dms_open = not table.carol.dms_open
         elif fault == "board-post-fails":
-            # Refused outright (the bot lost a permission for a moment): no retry helps.
+            # Refused outright (the bot lost a permission for a moment): the board is kept and
+            # tried again (#20), its lines reaching the thread with a later post.
             emu.fail_next("POST", rf"/channels/{thread_id}/messages$", 403, count=1)
         injected[fault] += 1
         before = (await bot.storage.get_game(gid))
