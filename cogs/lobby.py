@@ -43,6 +43,7 @@ from cogs.utils.lifecycle import attach
 from cogs.utils.table import (
     DYNAMIC_ITEMS,
     delivery_for,
+    escape_name,
     game_of,
     open_table_channel,
     show_hand,
@@ -640,9 +641,9 @@ class Lobby(commands.Cog):
                          + deadline_text(record))
         chunks = _chunks(lines, 2000)
         view = game.view(state, None)
-        view["names"] = names
+        view["names"] = delivery.plain(names)
         file = await delivery.picture(record.game, view, "board.png",
-                                      game.alt_text(state, names))
+                                      game.alt_text(state, view["names"]))
         for i, chunk in enumerate(chunks):
             if i == len(chunks) - 1 and file is not None:
                 await interaction.followup.send(chunk, ephemeral=True, file=file)
@@ -853,13 +854,13 @@ class Lobby(commands.Cog):
                     log.info("could not add %s to thread %s", new.id, channel.id)
             summary = game.private_summary(res.state, res.seat)
             text = (f"You now play **{label}** in **{game.title}** (game #{record.id}), taking "
-                    f"over from {old.display_name} — <#{res.record.thread_id}>."
+                    f"over from {escape_name(old.display_name)} — <#{res.record.thread_id}>."
                     + (f"\n{summary}" if summary else ""))
             ok = await delivery.dm(new.id, text, view=table_buttons(record.id))
             await self.bot.storage.set_dms_ok(record.id, new.id, ok)
             await delivery.dm(old.id, f"Your seat ({label}) in **{game.title}** (game "
-                              f"#{record.id}) was handed to {new.display_name}. Thanks for "
-                              "playing!")
+                              f"#{record.id}) was handed to {escape_name(new.display_name)}. "
+                              "Thanks for playing!")
             # The seat's summary DM (and its private choices) moves to the new player now,
             # and the old player's loses its buttons.
             await delivery.refresh_summaries(res.record, res.state,
@@ -868,7 +869,7 @@ class Lobby(commands.Cog):
                 note = "" if ok else " " + _closed_dm_text(f"<@{new.id}>")
                 await channel.send(clip(f"<@{new.id}> takes over **{label}** from <@{old.id}>."
                                         + note, limits.CONTENT), allowed_mentions=quiet)
-        await reply(interaction, f"Done: {new.display_name} now plays {label}.")
+        await reply(interaction, f"Done: {escape_name(new.display_name)} now plays {label}.")
 
     @game.command(name="spectate", description="Follow this game's thread (public view only)")
     @app_commands.describe(stop="True to stop following")
@@ -995,10 +996,10 @@ class Lobby(commands.Cog):
         delivery = delivery_for(self.bot)
         names = await delivery.names(await self.bot.tables.users_of(rec.id))
         view = game.view(state, None)
-        view["names"] = names
+        view["names"] = delivery.plain(names)
         text = f"**{game.title}** — game #{rec.id}, the board after step {step} of {rec.version}."
         file = await delivery.picture(rec.game, view, f"step-{step}.png",
-                                      game.alt_text(state, names))
+                                      game.alt_text(state, view["names"]))
         if file is not None:
             await interaction.followup.send(clip(text, limits.CONTENT), file=file, ephemeral=True)
         else:

@@ -549,9 +549,11 @@ async def show_hand(interaction: discord.Interaction[Any], gid: int) -> None:
     text = f"**You are {game.role_words(state, seat)}.**\n" + ("\n".join(secret) or (
         "Nothing in this game is hidden from the others right now — it's all on the board."))
     view = game.view(state, seat)
-    view["names"] = names
+    plain = delivery.plain(names)
+    view["names"] = plain
     file = await delivery.picture(record.game, view, "hand.png",
-                                  fit_words(mine, ALT_TEXT_LIMIT))
+                                  fit_words(game.status_lines(state, seat, plain),
+                                            ALT_TEXT_LIMIT))
     if file is not None:
         await interaction.followup.send(clip(text, limits.CONTENT), ephemeral=True, file=file)
     else:
@@ -569,14 +571,14 @@ async def show_full_board(interaction: discord.Interaction[Any], gid: int) -> No
     state = await bot.tables.state(gid)
     delivery = delivery_for(bot)
     names = await delivery.names(await bot.tables.users_of(gid))
-    data = await delivery.full_board(record, game, state, names)
+    data = await delivery.full_board(record, game, state, delivery.plain(names))
     text = f"**{game.title}** — game #{gid}: the full board now."
     if data is None:
         await interaction.followup.send(
             text + "\n" + "\n".join(game.status_lines(state, None, names)), ephemeral=True)
         return
     file = discord.File(io.BytesIO(data), filename="full-board.png",
-                        description=game.alt_text(state, names))
+                        description=game.alt_text(state, delivery.plain(names)))
     await interaction.followup.send(text, ephemeral=True, file=file)
 
 
@@ -779,6 +781,20 @@ class PrivateMenus:
 
 AI_NAME = "AI"
 """How an AI seat is named to players ("AI (the Medium)")."""
+
+
+def escape_name(name: str) -> str:
+    """A player's display name as message text must carry it to read literally (issue #20):
+    Discord renders markdown and mentions in content and embeds, so a player named
+    `[x](https://evil)`, `**Ada**`, `||Ada||` or `@everyone` would otherwise become a masked
+    link, bold, a spoiler or a ping in every post that names them. Markdown is escaped,
+    mention syntax broken (a zero-width space after `@`), and `<` escaped so `<#…>`, `<t:…>`
+    and `<:emoji:…>` stay text; a masked link loses both its brackets' and its parenthesis'
+    meaning. For text only: pictures (Pillow draws the characters), alt text and button labels
+    (plain text on Discord) take the name as it is (`Delivery.plain`)."""
+    text = discord.utils.escape_markdown(name)
+    text = discord.utils.escape_mentions(text)
+    return text.replace("<", "\\<").replace("](", "]\\(")
 
 
 def is_guided(record: GameRecord, game: Game[Any, Any]) -> bool:
@@ -1020,6 +1036,8 @@ class Delivery:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._names: dict[int, str] = {}
+        # A name as `names` gives it (escaped for message text) -> the name itself.
+        self._plain: dict[str, str] = {AI_NAME: AI_NAME}
         # user id -> their DM channel's id (a DM channel's id never changes).
         self._dm_channels: dict[int, int] = {}
         # (game id, seat) -> its summary DM. Lost on restart: found again in the DM history.
@@ -1044,7 +1062,9 @@ class Delivery:
         self._posts: dict[int, tuple[int, BoardPost]] = {}
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
-        """Seat -> the player's display name, for the board picture (fetched once per user)."""
+        """Seat -> the player's display name as message text carries it, markdown and mentions
+        escaped (`escape_name`; fetched once per user). The one place names come from: a
+        picture, alt text or a label takes `plain(names)`."""
         out: dict[str, str] = {}
         for seat, user_id in users.items():
             if not user_id:
@@ -1059,8 +1079,15 @@ class Delivery:
                     except discord.HTTPException:
                         continue
                 self._names[user_id] = user.display_name
-            out[seat] = self._names[user_id]
+            raw = self._names[user_id]
+            out[seat] = escape_name(raw)
+            self._plain[out[seat]] = raw
         return out
+
+    def plain(self, names: dict[str, str]) -> dict[str, str]:
+        """`names` as a picture, alt text or a button label shows them: the names themselves,
+        unescaped (Pillow draws characters; labels and alt text render no markdown)."""
+        return {seat: self._plain.get(name, name) for seat, name in names.items()}
 
     def remember_name(self, user: discord.abc.User) -> None:
         """A user the gateway gave (an interaction's user) is named without a lookup: the
@@ -1619,6 +1646,7 @@ class Delivery:
         full board is one tap away (**Full board**) — else nothing."""
         if not has_board_picture(record.game):
             return None
+        names = self.plain(names)  # drawn and described, not rendered as markdown
         view = game.view(state, None)
         view["names"] = names
         plain = game.plain_words(state)
@@ -1638,7 +1666,8 @@ class Delivery:
     async def full_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          names: dict[str, str]) -> bytes | None:
         """The full public board at the game's current version, rendered once per version:
-        the board post and every **Full board** press at that version share one render."""
+        the board post and every **Full board** press at that version share one render.
+        `names` as the picture shows them (`plain`)."""
         key = (record.epoch, state.step, tuple(sorted(names.items())))
         known = self._full.get(record.id)
         if known is not None and known[0] == key:
