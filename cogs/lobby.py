@@ -1026,47 +1026,72 @@ class Lobby(commands.Cog):
 
     # ---- reminders (called by the dispatcher) -------------------------------------------
     async def send_reminder(self, record: GameRecord, user_ids: list[int], stage: str) -> None:
-        """Nudge exactly the awaited players: by DM first, then a ping in the thread."""
+        """Nudge exactly the awaited players: by DM first, then a ping in the thread, then a DM
+        a day (`bot/reminders.py`). A player whose DMs are closed (known from their seat, or
+        refused now: 50007) is pinged in the thread instead of each DM that never arrives
+        (issue #20: one reminder in five days)."""
         if not user_ids:
             return
         game = game_of(record)
         where = f"<#{record.thread_id}>" if record.thread_id else "the game's thread"
-        delivery = delivery_for(self.bot)
         # A table that asked for plain words (True Horror) reads no emoji from the bot.
         plain = game.plain_words(await self.bot.tables.state(record.id))
         deadline = deadline_of(record)
+        since = waiting_since(record)
+        waited = f" It has waited since {stamp(since, 'R')}." if since is not None else ""
         if stage in ("enforce", "ai"):
             what = ("the rule's default move was played for you" if stage == "enforce" else
                     "the built-in AI now plays your seat until you're back — any `/game` "
                     "command in the thread or **My choices** takes it back")
             passed = f" ({stamp(deadline, 'f')})" if deadline is not None else ""
-            for user_id in user_ids:
-                await delivery.dm(user_id, f"{'' if plain else '⌛ '}The table's deadline"
-                                  f"{passed} passed in **{game.title}** "
-                                  f"(game #{record.id}): {what}. {where}")
+            told = await self._dm_or_none(record, user_ids, (
+                f"{'' if plain else '⌛ '}The table's deadline{passed} passed in "
+                f"**{game.title}** (game #{record.id}): {what}. {where}"))
+            closed = [u for u in user_ids if u not in told]
+            if closed:
+                await self._ping(record, closed, f"the table's deadline{passed} passed: {what}.")
             return
-        since = waiting_since(record)
-        waited = f" It has waited since {stamp(since, 'R')}." if since is not None else ""
-        if stage == "ping":
-            channel = await delivery.thread(record)
-            if channel is not None:
-                mentions = " ".join(f"<@{u}>" for u in user_ids)
-                try:
-                    await channel.send(clip(
-                        f"{mentions} — the table is waiting for your move in {game.title}."
-                        f"{waited}{deadline_text(record)}", limits.CONTENT),
-                        allowed_mentions=discord.AllowedMentions(
-                            users=[discord.Object(u) for u in user_ids]))
-                except discord.NotFound as exc:
-                    if exc.code != 10003:  # Unknown Channel: the thread is gone
-                        raise
-                    await delivery.thread_gone(record)
-            return
+        if stage in ("dm", "daily"):
+            told = await self._dm_or_none(record, user_ids, (
+                f"{'' if plain else '⏳ '}It's your move in **{game.title}** "
+                f"(game #{record.id}) — {where}.{waited}{deadline_text(record)}"))
+            user_ids = [u for u in user_ids if u not in told]  # DMs closed: a ping instead
+            if not user_ids:
+                return
+        await self._ping(record, user_ids, f"the table is waiting for your move in "
+                         f"{game.title}.{waited}{deadline_text(record)}")
+
+    async def _dm_or_none(self, record: GameRecord, user_ids: list[int],
+                          text: str) -> set[int]:
+        """DM `text` to each of `user_ids` whose DMs are open; the ones told. A seat known to
+        have closed DMs is not tried; a DM refused now marks the seat closed."""
+        delivery = delivery_for(self.bot)
+        closed = {s.user_id for s in await self.bot.storage.seats(record.id)
+                  if s.user_id and not s.dms_ok}
+        told: set[int] = set()
         for user_id in user_ids:
-            await delivery.dm(user_id, f"{'' if plain else '⏳ '}It's your move in "
-                              f"**{game.title}** "
-                              f"(game #{record.id}) — {where}.{waited}"
-                              f"{deadline_text(record)}")
+            if user_id in closed:
+                continue
+            if await delivery.dm(user_id, text):
+                told.add(user_id)
+            else:
+                await self.bot.storage.set_dms_ok(record.id, user_id, False)
+        return told
+
+    async def _ping(self, record: GameRecord, user_ids: list[int], text: str) -> None:
+        """Ping `user_ids` in the game's thread: "@Ada — `text`"."""
+        channel = await delivery_for(self.bot).thread(record)
+        if channel is None:
+            return
+        mentions = " ".join(f"<@{u}>" for u in user_ids)
+        try:
+            await channel.send(clip(f"{mentions} — {text}", limits.CONTENT),
+                               allowed_mentions=discord.AllowedMentions(
+                                   users=[discord.Object(u) for u in user_ids]))
+        except discord.NotFound as exc:
+            if exc.code != 10003:  # Unknown Channel: the thread is gone
+                raise
+            await delivery_for(self.bot).thread_gone(record)
 
     async def enforce_default(self, record: GameRecord, result: Any) -> None:
         """After an enforced deadline the dispatcher played a default or AI move; show it."""
