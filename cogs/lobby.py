@@ -42,6 +42,7 @@ from cogs.utils.errors import answer_error, on_app_command_error, reply
 from cogs.utils.lifecycle import attach
 from cogs.utils.table import (
     DYNAMIC_ITEMS,
+    MISSING_ACCESS,
     delivery_for,
     escape_name,
     game_of,
@@ -744,7 +745,8 @@ class Lobby(commands.Cog):
         settings = await self.bot.tables.update_settings(
             record.id, interaction.user.id, changes, bool(perms and perms.manage_threads))
         text = (f"Reminders: a DM after {settings['reminder_hours']:g} h of waiting, then a "
-                "ping in the thread, then one a day. Policy: **"
+                "ping in the thread, then a DM a day (a ping instead for a player whose DMs "
+                "are closed). Policy: **"
                 f"{settings['policy']}**")
         if settings["policy"] == "enforced":
             action = ("the rule's default move is played" if settings["enforce_with"] ==
@@ -1018,6 +1020,12 @@ class Lobby(commands.Cog):
             await delivery_for(self.bot).thread_gone(record)
 
     @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (discord.py calls this only for a GUILD_DELETE
+        without `unavailable`; an outage is `on_guild_unavailable`): its games there end."""
+        await delivery_for(self.bot).guild_gone(guild.id)
+
+    @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A game's own channel (`table_channel=channel`) was deleted: as for a thread."""
         record = await self.bot.storage.find_game_by_thread(channel.id)
@@ -1092,6 +1100,10 @@ class Lobby(commands.Cog):
             if exc.code != 10003:  # Unknown Channel: the thread is gone
                 raise
             await delivery_for(self.bot).thread_gone(record)
+        except discord.Forbidden as exc:
+            if exc.code != MISSING_ACCESS:  # out of the bot's sight: as if gone
+                raise
+            await delivery_for(self.bot).thread_gone(record, seen=False)
 
     async def enforce_default(self, record: GameRecord, result: Any) -> None:
         """After an enforced deadline the dispatcher played a default or AI move; show it."""

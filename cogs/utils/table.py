@@ -779,6 +779,10 @@ class PrivateMenus:
 
 # ---- guided play -------------------------------------------------------------------------
 
+MISSING_ACCESS = 50001
+"""Discord's code for a channel the bot may not see at all (removed from the server, or no
+View Channel): treated like a deleted thread."""
+
 AI_NAME = "AI"
 """How an AI seat is named to players ("AI (the Medium)")."""
 
@@ -1135,6 +1139,11 @@ class Delivery:
         except discord.NotFound:
             await self.thread_gone(record)
             return None
+        except discord.Forbidden as exc:
+            if exc.code != MISSING_ACCESS:
+                raise
+            await self.thread_gone(record, seen=False)
+            return None
         if isinstance(channel, discord.Thread) and channel.archived:
             try:
                 await channel.edit(archived=False)
@@ -1142,18 +1151,37 @@ class Delivery:
                 log.info("could not unarchive thread %s; posting will reopen it", channel.id)
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
-    async def thread_gone(self, record: GameRecord) -> None:
-        """The game's thread was deleted (gateway event or 404 on a post): the game is marked
-        abandoned and its players told by DM, once."""
+    async def thread_gone(self, record: GameRecord, *, seen: bool = True) -> None:
+        """The game's thread was deleted (gateway event or 404 on a post), or Discord no
+        longer lets the bot see it (`seen=False`: 403/50001 Missing Access, as after the bot
+        was removed from the server): the game is marked abandoned, the reason kept, its
+        reminders ended, and its players told by DM, once."""
         current = await self.bot.storage.get_game(record.id)
         if current is None or current.status not in ("lobby", "active"):
             return
-        await self.bot.tables.mark_abandoned(record.id, "its thread was deleted")
+        reason = "its thread was deleted" if seen else "the bot can no longer see its thread"
+        await self.bot.tables.mark_abandoned(record.id, reason)
         game = GAMES.get(record.game)
         title = game.title if game else record.game
+        what = ("was deleted" if seen else "is out of my sight (Discord says Missing Access: "
+                "I was removed from the server, or may no longer view the channel)")
         await self.tell_players(record, f"The thread of your game of **{title}** (game "
-                                f"#{record.id}) was deleted, so the game was marked abandoned. "
+                                f"#{record.id}) {what}, so the game was marked abandoned. "
                                 "Start a new one with `/game new`.")
+
+    async def guild_gone(self, guild_id: int) -> list[int]:
+        """The bot was removed from a server (GUILD_DELETE without `unavailable`: a kick, a ban,
+        the server deleted; an outage is not this): none of its games there can be shown or
+        played again, so each live one is marked abandoned with the reason kept and its
+        reminders end. Its players are not DMed: Discord refuses DMs to users who share no
+        server with the bot (50007). Returns the games ended."""
+        ended: list[int] = []
+        for record in await self.bot.storage.list_games(guild_id, ["lobby", "active"]):
+            await self.bot.tables.mark_abandoned(record.id, "the bot was removed from the server")
+            ended.append(record.id)
+        if ended:
+            log.info("removed from guild %s: games %s abandoned", guild_id, ended)
+        return ended
 
     async def run_ai(self, gid: int, *, wait_boards: bool = True) -> list[asyncio.Future[None]]:
         """Let the AI move for every awaited seat it plays (AI seats and stand-ins), posting
