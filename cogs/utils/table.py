@@ -1674,11 +1674,14 @@ class Delivery:
         full board is one tap away (**Full board**) — else nothing."""
         if not has_board_picture(record.game):
             return None
-        names = self.plain(names)  # drawn and described, not rendered as markdown
+        escaped, names = names, self.plain(names)  # drawn and described, not markdown
         view = game.view(state, None)
         view["names"] = names
         plain = game.plain_words(state)
         happened = game.present(state, post.lines)
+        for seat, name in escaped.items():  # a line the bot wrote with a name (an undo)
+            if name != names[seat]:
+                happened = [line.replace(name, names[seat]) for line in happened]
         view["turn"] = {
             "awaited": [names.get(s) or game.seat_label(state, s) for s in post.awaited],
             "doing": " ".join(game.doing_text(state, s, names) for s in post.awaited),

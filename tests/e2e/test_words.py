@@ -243,6 +243,7 @@ async def test_markdown_and_mentions_in_display_names_are_escaped_everywhere(
     from cogs.utils.table import escape_name
 
     drawn: list[dict[str, str]] = []
+    card_words: list[str] = []
     real_render, real_card = table_module.renderpool.render, table_module.renderpool.render_card
 
     async def render(game: str, view: dict[str, Any]) -> bytes | None:
@@ -251,6 +252,10 @@ async def test_markdown_and_mentions_in_display_names_are_escaped_everywhere(
 
     async def render_card(game: str, view: dict[str, Any]) -> bytes | None:
         drawn.append(dict(view.get("names") or {}))
+        turn = view.get("turn") or {}
+        written = [*turn.get("awaited", []), turn.get("doing") or "",
+                   *turn.get("happened", []), turn.get("result") or ""]
+        card_words.extend(written)
         return await real_card(game, view)
 
     monkeypatch.setattr(table_module.renderpool, "render", render)
@@ -288,3 +293,5 @@ async def test_markdown_and_mentions_in_display_names_are_escaped_everywhere(
     assert any(NASTY[1] in d for d in alt)  # alt text names the player as they are
     assert drawn and all(set(names.values()) <= {*NASTY, "AI"} for names in drawn)
     assert any(NASTY[0] in names.values() for names in drawn)
+    assert card_words and not [w for w in card_words if "\\" in w]  # drawn as they are
+    assert any(NASTY[2] in w for w in card_words)
