@@ -3,11 +3,12 @@
 # last COPY and the no-deps install, never the dependencies (tests/test_container.py checks it).
 FROM python:3.11-slim
 
-# Fonts for the board pictures (Pillow renders with DejaVu Sans). Not pinned: Debian ships its
-# security fixes as new versions of the same package.
+# Fonts for the board pictures (Pillow renders with DejaVu Sans), and tini, a tiny init to run
+# as process 1 (below). Not pinned: Debian ships its security fixes as new versions of the same
+# package.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core tini \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
@@ -42,4 +43,8 @@ ENV DATABASE_PATH=/data/hauntbot.sqlite3 \
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "bot", "health"]
 
+# tini is process 1: it passes SIGTERM on to the bot, reaps what exits, and the bot is an
+# ordinary child like anywhere else (its render worker checks for the bot's own pid, so it keeps
+# drawing even under `docker run --init` or with no init at all: bot/renderworker.py).
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["python", "-m", "bot", "run"]

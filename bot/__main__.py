@@ -148,12 +148,44 @@ def _content_check(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def _writable(folder: Path) -> bool:
+    """Whether pictures can be written into `folder` (created if missing)."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def demo_out(asked: str | None) -> Path | None:
+    """Where the demo writes its pictures: the folder asked for (None when it cannot be
+    written: the caller says so), else `demo-out` in the current folder when that may be
+    written, else in the home folder, else a new temporary folder. In the container the
+    current folder is the read-only /app (issue #20: the demo crashed at its very end)."""
+    import tempfile
+
+    if asked is not None:
+        return Path(asked) if _writable(Path(asked)) else None
+    for base in (Path.cwd(), Path.home()):
+        if _writable(base / "demo-out"):
+            return base / "demo-out"
+    return Path(tempfile.mkdtemp(prefix="hauntbot-demo-"))
+
+
 def _demo(args: argparse.Namespace) -> int:
     # The demo is a tool above the product (it drives the bot through the Discord emulator);
     # the CLI reaches it only when a demo is asked for.
+    out = demo_out(args.out)
+    if out is None:
+        print(f"Cannot write the pictures into {args.out}: give --out a folder you may "
+              "write to.", file=sys.stderr)
+        return 2
     from demo import run_demo
 
-    return asyncio.run(run_demo(args.game, out=Path(args.out), seed=args.seed,
+    return asyncio.run(run_demo(args.game, out=out, seed=args.seed,
                                 players=args.players, mode=args.mode, opts=args.opt,
                                 ai=args.ai, play_as=args.play_as, dms=args.dms))
 
@@ -209,7 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     check.set_defaults(func=_content_check)
     demo = sub.add_parser("demo", help="watch AI players play a whole game, no token needed")
     demo.add_argument("game")
-    demo.add_argument("--out", default="demo-out", help="folder for the board pictures")
+    demo.add_argument("--out", default=None,
+                      help="folder for the board pictures (default: demo-out here if this "
+                      "folder may be written, else in your home folder, else a temporary one)")
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--players", type=int, default=None)
     demo.add_argument("--mode", default=None)

@@ -59,3 +59,23 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     backticks taken out (it goes between backticks), clipped to `limit`."""
     flat = " ".join(text.replace("`", "'").split())
     return clip(flat, limit)
+
+
+def split(text: str, limit: int = CONTENT) -> list[str]:
+    """`text` in as few pieces of at most `limit` characters as it goes into, nothing lost:
+    each cut falls at the last line break that fits, else the last space, else mid-word. For
+    an answer that must reach the player whole (a rule's full text, issue #20), one message
+    each."""
+    pieces: list[str] = []
+    rest = text.strip()
+    while len(rest) > limit:
+        cut = rest.rfind("\n", 0, limit + 1)
+        if cut <= 0:
+            cut = rest.rfind(" ", 0, limit + 1)
+        if cut <= 0:
+            cut = limit
+        pieces.append(rest[:cut].rstrip())
+        rest = rest[cut:].strip()
+    if rest or not pieces:
+        pieces.append(rest)
+    return pieces

@@ -7,7 +7,9 @@ timers and advances them. Policy per game (`GameSettings`):
 
 - stage 0 → "dm": the bot DMs the awaited players; next after another `reminder_hours`;
 - stage 1 → "ping": the bot pings them in the thread; next after 24 h;
-- stage ≥2 → "daily": a ping every 24 h;
+- stage ≥2 → "daily": a DM every 24 h (a DM, not the whole table pinged each day);
+- a player whose DMs are closed (known from the seat's test DM, or refused now: 50007) is
+  pinged in the thread instead of each DM, so they too are reminded every day (issue #20);
 - policy "enforced": once `enforce_after_hours` have passed since the wait began, the bot plays
   each awaited human seat's rule-defined `default_action` through the table service ("enforce"),
   or — with `enforce_with = "ai"` — hands the seat to the built-in AI until its player comes

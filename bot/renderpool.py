@@ -59,7 +59,7 @@ class Worker:
 
     def __init__(self) -> None:
         code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
-                "from bot.renderworker import main; main()")
+                f"from bot.renderworker import main; main(parent={os.getpid()})")
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, close_fds=True)
         assert self.proc.stdin is not None and self.proc.stdout is not None

@@ -8,6 +8,11 @@ render raised. Requests are drawn one at a time, in order.
 
 The worker ends when the bot does: its stdin reaches end-of-file when the bot exits, however it
 exits (a SIGKILL included), and it asks Linux for SIGTERM when its parent dies as well.
+
+Whether the bot is still there is judged against the bot's own process id, which the bot hands
+the worker (`main(parent=…)`), never against "my parent is process 1": in a container without
+an init the bot *is* process 1, and a worker that took `getppid() == 1` for "orphaned" exited
+at once, every picture falling back to a thread in the bot's process (issue #20).
 """
 
 from __future__ import annotations
@@ -87,14 +92,25 @@ def return_freed_memory() -> bool:
     return True
 
 
-def main() -> None:
+def parent_gone(parent: int) -> bool:
+    """Whether the process that started this worker has ended: this process was handed to
+    another (an init or a subreaper) when its parent died. `parent` is the bot's own pid,
+    which may well be 1 in a container, where the bot is the first process."""
+    return os.getppid() != parent
+
+
+def main(parent: int | None = None) -> None:
+    """Serve render requests until stdin ends. `parent` is the bot's pid as the bot saw it
+    (None: whatever this process's parent is now)."""
+    if parent is None:
+        parent = os.getppid()
     # Frames go to the real stdout; anything a library prints goes to stderr instead.
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     source = sys.stdin.buffer
-    if os.getppid() == 1:
-        return  # the bot was gone before the worker started
     die_with_parent()
+    if parent_gone(parent):
+        return  # the bot was gone before the worker asked to die with it
     if NICENESS:
         with contextlib.suppress(OSError):
             os.nice(NICENESS)

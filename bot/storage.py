@@ -163,6 +163,11 @@ class GameSettings(BaseModel):
         description="With the enforced policy, at the deadline: default: play the rule's "
                     "default move; ai: hand the seat to the built-in AI until its player is back",
     )
+    ended_because: str | None = Field(
+        default=None,
+        description="Why the bot ended the game itself (its thread deleted or out of its "
+                    "sight, the bot removed from the server); not a setting anyone sets",
+    )
 
 
 class GameRecord(BaseModel):

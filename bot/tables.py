@@ -396,7 +396,9 @@ class TableService:
         if rec.status == "over":
             raise TableError("This game is over.", "TABLE-OVER")
         if rec.status == "abandoned":
-            raise TableError("This game was abandoned.", "TABLE-OVER")
+            why = rec.settings.ended_because
+            raise TableError(f"This game was abandoned{f' ({why})' if why else ''}.",
+                             "TABLE-OVER")
 
     @staticmethod
     def _require_lobby(rec: GameRecord) -> None:
@@ -421,9 +423,10 @@ class TableService:
 
     @staticmethod
     def _check_settings(current: GameSettings, changes: Mapping[str, Any]) -> GameSettings:
-        unknown = [k for k in changes if k not in GameSettings.model_fields]
+        settable = [k for k in GameSettings.model_fields if k != "ended_because"]
+        unknown = [k for k in changes if k not in settable]
         if unknown:
-            known = ", ".join(GameSettings.model_fields)
+            known = ", ".join(settable)
             raise TableError(f"There is no setting “{unknown[0]}” (known: {known}).",
                              "TABLE-SETTINGS")
         try:
@@ -910,12 +913,15 @@ class TableService:
 
     async def mark_abandoned(self, game_id: int, reason: str) -> GameRecord | None:
         """The bot ends a live game itself (its thread was deleted...); no permission check.
+        The reason is kept with the game (`GameSettings.ended_because`); its reminders end.
         None if there is no such game; an ended game is left as it is."""
         async with self.lock(game_id):
             rec = await self.storage.get_game(game_id)
             if rec is None or rec.status not in LIVE:
                 return rec
             log.info("game %s abandoned: %s", game_id, reason)
+            settings = rec.settings.model_copy(update={"ended_because": reason})
+            await self.storage.update_settings(game_id, settings, self.clock())
             rec = await self.storage.set_status(game_id, "abandoned", self.clock())
             self._cache.drop(game_id)
             return rec
@@ -942,7 +948,7 @@ class TableService:
                     at = min(at, since + settings.enforce_after_hours * 3600.0)
                 await self.storage.set_reminder(game_id, at, rec.reminder_stage,
                                                 expected_version=rec.version)
-            return rec.settings.model_dump()
+            return rec.settings.model_dump(exclude={"ended_because"})
 
     async def set_board_message(self, game_id: int, message_id: int | None,
                                 version: int | None = None, post: str | None = None) -> None:

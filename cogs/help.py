@@ -50,8 +50,9 @@ board: only you see your buttons. **Full board** shows the whole picture, only t
 `end` ends your turn, `answer` answers what the game asks you, `rules` finds a rule, `nudge` \
 reminds the players the table waits for, and `flag` points the table to a rule.
 **Reminders.** If the table waits for you, you get a DM after a while, then a ping in the \
-thread. `/game away on` pauses them everywhere; `/game quiet` sets quiet hours; the creator \
-can make deadlines binding with `/game settings`.
+thread, then a DM a day (with your DMs closed, a ping instead of each DM). `/game away on` \
+pauses them everywhere; `/game quiet` sets quiet hours; the creator can make deadlines \
+binding with `/game settings`.
 **Undo.** `/game undo` takes back your own last move if nobody moved since and nothing in its \
 outcome could depend on what you can't see: no card drawn, peeked at or revealed (also by a \
 step the move set off, like the end of a turn), no dice or shuffle. `/game log` and \

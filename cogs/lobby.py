@@ -43,7 +43,9 @@ from cogs.utils.errors import answer_error, on_app_command_error, reply
 from cogs.utils.lifecycle import attach
 from cogs.utils.table import (
     DYNAMIC_ITEMS,
+    MISSING_ACCESS,
     delivery_for,
+    escape_name,
     game_of,
     open_table_channel,
     show_hand,
@@ -641,9 +643,9 @@ class Lobby(commands.Cog):
                          + deadline_text(record))
         chunks = _chunks(lines, 2000)
         view = game.view(state, None)
-        view["names"] = names
+        view["names"] = delivery.plain(names)
         file = await delivery.picture(record.game, view, "board.png",
-                                      game.alt_text(state, names))
+                                      game.alt_text(state, view["names"]))
         for i, chunk in enumerate(chunks):
             if i == len(chunks) - 1 and file is not None:
                 await interaction.followup.send(chunk, ephemeral=True, file=file)
@@ -744,7 +746,8 @@ class Lobby(commands.Cog):
         settings = await self.bot.tables.update_settings(
             record.id, interaction.user.id, changes, bool(perms and perms.manage_threads))
         text = (f"Reminders: a DM after {settings['reminder_hours']:g} h of waiting, then a "
-                "ping in the thread, then one a day. Policy: **"
+                "ping in the thread, then a DM a day (a ping instead for a player whose DMs "
+                "are closed). Policy: **"
                 f"{settings['policy']}**")
         if settings["policy"] == "enforced":
             action = ("the rule's default move is played" if settings["enforce_with"] ==
@@ -854,13 +857,13 @@ class Lobby(commands.Cog):
                     log.info("could not add %s to thread %s", new.id, channel.id)
             summary = game.private_summary(res.state, res.seat)
             text = (f"You now play **{label}** in **{game.title}** (game #{record.id}), taking "
-                    f"over from {old.display_name} — <#{res.record.thread_id}>."
+                    f"over from {escape_name(old.display_name)} — <#{res.record.thread_id}>."
                     + (f"\n{summary}" if summary else ""))
             ok = await delivery.dm(new.id, text, view=table_buttons(record.id))
             await self.bot.storage.set_dms_ok(record.id, new.id, ok)
             await delivery.dm(old.id, f"Your seat ({label}) in **{game.title}** (game "
-                              f"#{record.id}) was handed to {new.display_name}. Thanks for "
-                              "playing!")
+                              f"#{record.id}) was handed to {escape_name(new.display_name)}. "
+                              "Thanks for playing!")
             # The seat's summary DM (and its private choices) moves to the new player now,
             # and the old player's loses its buttons.
             await delivery.refresh_summaries(res.record, res.state,
@@ -869,7 +872,7 @@ class Lobby(commands.Cog):
                 note = "" if ok else " " + _closed_dm_text(f"<@{new.id}>")
                 await channel.send(clip(f"<@{new.id}> takes over **{label}** from <@{old.id}>."
                                         + note, limits.CONTENT), allowed_mentions=quiet)
-        await reply(interaction, f"Done: {new.display_name} now plays {label}.")
+        await reply(interaction, f"Done: {escape_name(new.display_name)} now plays {label}.")
 
     @game.command(name="spectate", description="Follow this game's thread (public view only)")
     @app_commands.describe(stop="True to stop following")
@@ -996,10 +999,10 @@ class Lobby(commands.Cog):
         delivery = delivery_for(self.bot)
         names = await delivery.names(await self.bot.tables.users_of(rec.id))
         view = game.view(state, None)
-        view["names"] = names
+        view["names"] = delivery.plain(names)
         text = f"**{game.title}** — game #{rec.id}, the board after step {step} of {rec.version}."
         file = await delivery.picture(rec.game, view, f"step-{step}.png",
-                                      game.alt_text(state, names))
+                                      game.alt_text(state, view["names"]))
         if file is not None:
             await interaction.followup.send(clip(text, limits.CONTENT), file=file, ephemeral=True)
         else:
@@ -1027,6 +1030,12 @@ class Lobby(commands.Cog):
             await delivery_for(self.bot).board_deleted(record, payload.message_id)
 
     @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (discord.py calls this only for a GUILD_DELETE
+        without `unavailable`; an outage is `on_guild_unavailable`): its games there end."""
+        await delivery_for(self.bot).guild_gone(guild.id)
+
+    @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A game's own channel (`table_channel=channel`) was deleted: as for a thread."""
         record = await self.bot.storage.find_game_by_thread(channel.id)
@@ -1035,47 +1044,76 @@ class Lobby(commands.Cog):
 
     # ---- reminders (called by the dispatcher) -------------------------------------------
     async def send_reminder(self, record: GameRecord, user_ids: list[int], stage: str) -> None:
-        """Nudge exactly the awaited players: by DM first, then a ping in the thread."""
+        """Nudge exactly the awaited players: by DM first, then a ping in the thread, then a DM
+        a day (`bot/reminders.py`). A player whose DMs are closed (known from their seat, or
+        refused now: 50007) is pinged in the thread instead of each DM that never arrives
+        (issue #20: one reminder in five days)."""
         if not user_ids:
             return
         game = game_of(record)
         where = f"<#{record.thread_id}>" if record.thread_id else "the game's thread"
-        delivery = delivery_for(self.bot)
         # A table that asked for plain words (True Horror) reads no emoji from the bot.
         plain = game.plain_words(await self.bot.tables.state(record.id))
         deadline = deadline_of(record)
+        since = waiting_since(record)
+        waited = f" It has waited since {stamp(since, 'R')}." if since is not None else ""
         if stage in ("enforce", "ai"):
             what = ("the rule's default move was played for you" if stage == "enforce" else
                     "the built-in AI now plays your seat until you're back — any `/game` "
                     "command in the thread or **My choices** takes it back")
             passed = f" ({stamp(deadline, 'f')})" if deadline is not None else ""
-            for user_id in user_ids:
-                await delivery.dm(user_id, f"{'' if plain else '⌛ '}The table's deadline"
-                                  f"{passed} passed in **{game.title}** "
-                                  f"(game #{record.id}): {what}. {where}")
+            told = await self._dm_or_none(record, user_ids, (
+                f"{'' if plain else '⌛ '}The table's deadline{passed} passed in "
+                f"**{game.title}** (game #{record.id}): {what}. {where}"))
+            closed = [u for u in user_ids if u not in told]
+            if closed:
+                await self._ping(record, closed, f"the table's deadline{passed} passed: {what}.")
             return
-        since = waiting_since(record)
-        waited = f" It has waited since {stamp(since, 'R')}." if since is not None else ""
-        if stage == "ping":
-            channel = await delivery.thread(record)
-            if channel is not None:
-                mentions = " ".join(f"<@{u}>" for u in user_ids)
-                try:
-                    await channel.send(clip(
-                        f"{mentions} — the table is waiting for your move in {game.title}."
-                        f"{waited}{deadline_text(record)}", limits.CONTENT),
-                        allowed_mentions=discord.AllowedMentions(
-                            users=[discord.Object(u) for u in user_ids]))
-                except discord.NotFound as exc:
-                    if exc.code != 10003:  # Unknown Channel: the thread is gone
-                        raise
-                    await delivery.thread_gone(record)
-            return
+        if stage in ("dm", "daily"):
+            told = await self._dm_or_none(record, user_ids, (
+                f"{'' if plain else '⏳ '}It's your move in **{game.title}** "
+                f"(game #{record.id}) — {where}.{waited}{deadline_text(record)}"))
+            user_ids = [u for u in user_ids if u not in told]  # DMs closed: a ping instead
+            if not user_ids:
+                return
+        await self._ping(record, user_ids, f"the table is waiting for your move in "
+                         f"{game.title}.{waited}{deadline_text(record)}")
+
+    async def _dm_or_none(self, record: GameRecord, user_ids: list[int],
+                          text: str) -> set[int]:
+        """DM `text` to each of `user_ids` whose DMs are open; the ones told. A seat known to
+        have closed DMs is not tried; a DM refused now marks the seat closed."""
+        delivery = delivery_for(self.bot)
+        closed = {s.user_id for s in await self.bot.storage.seats(record.id)
+                  if s.user_id and not s.dms_ok}
+        told: set[int] = set()
         for user_id in user_ids:
-            await delivery.dm(user_id, f"{'' if plain else '⏳ '}It's your move in "
-                              f"**{game.title}** "
-                              f"(game #{record.id}) — {where}.{waited}"
-                              f"{deadline_text(record)}")
+            if user_id in closed:
+                continue
+            if await delivery.dm(user_id, text):
+                told.add(user_id)
+            else:
+                await self.bot.storage.set_dms_ok(record.id, user_id, False)
+        return told
+
+    async def _ping(self, record: GameRecord, user_ids: list[int], text: str) -> None:
+        """Ping `user_ids` in the game's thread: "@Ada — `text`"."""
+        channel = await delivery_for(self.bot).thread(record)
+        if channel is None:
+            return
+        mentions = " ".join(f"<@{u}>" for u in user_ids)
+        try:
+            await channel.send(clip(f"{mentions} — {text}", limits.CONTENT),
+                               allowed_mentions=discord.AllowedMentions(
+                                   users=[discord.Object(u) for u in user_ids]))
+        except discord.NotFound as exc:
+            if exc.code != 10003:  # Unknown Channel: the thread is gone
+                raise
+            await delivery_for(self.bot).thread_gone(record)
+        except discord.Forbidden as exc:
+            if exc.code != MISSING_ACCESS:  # out of the bot's sight: as if gone
+                raise
+            await delivery_for(self.bot).thread_gone(record, seen=False)
 
     async def enforce_default(self, record: GameRecord, result: Any) -> None:
         """After an enforced deadline the dispatcher played a default or AI move; show it."""

@@ -41,7 +41,8 @@ that shard), ``add_member(guild, user, *, permissions=None, nick=None)``,
 ``create_text_channel(guild, name, *, bot_permissions=GAME_BOT_PERMISSIONS, topic=None)``,
 ``set_bot_permissions(channel, bits)``, ``create_thread(channel, name, *, owner=None,
 private=False)``, ``archive_thread(thread, *, locked=False)``, ``delete_channel(channel)``,
-``dm_channel(user)``, ``thread_members(thread)``, ``users``/``guilds``/``channels`` dicts.
+``dm_channel(user)``, ``thread_members(thread)``, ``users``/``guilds``/``channels`` dicts,
+``remove_bot_from_guild(guild)`` (GUILD_DELETE; then 403/50001 on its channels).
 Changes made while the bot is connected are announced on the gateway.
 
 Interactions (each returns an ``InteractionRecord`` as soon as it is dispatched):

@@ -340,6 +340,13 @@ class DiscordEmulator:
         """Delete a channel or thread as a moderator would; later posts get 10003."""
         return self._state.delete_channel(channel)
 
+    def remove_bot_from_guild(self, guild: GuildRef) -> GuildRecord:
+        """The bot is removed from ``guild`` (kicked, banned, the server deleted): GUILD_DELETE
+        without ``unavailable``; from then on the guild's channels answer 403/50001 Missing
+        Access, DMs to users who shared only removed servers with the bot answer 50007, and a
+        new session's READY leaves the guild out."""
+        return self._state.remove_bot(guild)
+
     def dm_channel(self, user: UserRef) -> ChannelRecord:
         """The bot's DM channel with ``user`` (created on first use)."""
         return self._state.dm_channel(user)

@@ -261,7 +261,7 @@ class GatewayHub:
         self.sessions[session.id] = session
         session.conn = conn
         conn.session = session
-        guilds = [g for g in state.guilds.values() if session.owns(g.id)]
+        guilds = [g for g in state.guilds.values() if session.owns(g.id) and not g.bot_removed]
         ready: dict[str, Any] = {
             "v": 10,
             "user": {

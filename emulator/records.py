@@ -94,6 +94,9 @@ class GuildRecord:
     locale: str = "en-US"
     bot_permissions: int = GAME_BOT_PERMISSIONS
     """The bot's role: what it may do server-wide, e.g. create channels (Manage Channels)."""
+    bot_removed: bool = False
+    """The bot was removed (kicked, banned, the server deleted): GUILD_DELETE was sent, the
+    guild is left out of READY, and its channels answer 403/50001 Missing Access."""
 
     @property
     def everyone(self) -> RoleRecord:

@@ -391,6 +391,9 @@ class RestApi:
         ch = self.state.channels.get(req.params["channel_id"])
         if ch is None or ch.deleted:
             raise unknown_channel()
+        guild = self.state.guilds.get(ch.guild_id) if ch.guild_id else None
+        if guild is not None and guild.bot_removed:
+            raise ApiError(403, 50001, "Missing Access")
         return ch
 
     def _require(self, ch: ChannelRecord, needed: int) -> None:
@@ -749,7 +752,8 @@ class RestApi:
         body = req.json_dict()
         if ch.is_dm:
             recipient = state.users.get(ch.recipient_id or "")
-            if recipient is None or not recipient.dms_open:
+            if (recipient is None or not recipient.dms_open
+                    or state.shares_no_guild(recipient)):
                 raise ApiError(403, 50007, "Cannot send messages to this user")
         else:
             send = Perm.SEND_MESSAGES_IN_THREADS if ch.is_thread else Perm.SEND_MESSAGES

@@ -303,6 +303,25 @@ class EmulatorState:
         self.notify()
         return guild
 
+    def remove_bot(self, guild: GuildRef) -> GuildRecord:
+        """The bot is removed from ``guild`` (not an outage): GUILD_DELETE without
+        ``unavailable``, as Discord sends for a kick, a ban or a deleted server."""
+        g = self.guild(guild)
+        if g.bot_removed:
+            return g
+        self.dispatcher.dispatch("GUILD_DELETE", {"id": g.id}, guild_id=g.id,
+                                 intent=INTENT_GUILDS)
+        g.bot_removed = True
+        g.members.pop(self.bot_user.id, None)
+        self.notify()
+        return g
+
+    def shares_no_guild(self, user: UserRecord) -> bool:
+        """Whether the bot lost every server it shared with ``user`` (Discord then refuses
+        DMs to them, 50007). A user in no server at all is left alone."""
+        guilds = [g for g in self.guilds.values() if user.id in g.members]
+        return bool(guilds) and all(g.bot_removed for g in guilds)
+
     def guild_create(self, guild: GuildRecord) -> dict[str, Any]:
         """The GUILD_CREATE payload for a guild as it is now."""
         channels = [self.channels[c] for c in guild.channel_ids if not self.channels[c].deleted]

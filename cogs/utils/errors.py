@@ -19,7 +19,6 @@ import discord
 from discord import app_commands
 
 from bot import limits
-from bot.limits import clip
 from bot.options import OptionsError
 from bot.tables import TableError
 from cogs.utils.answers import HeldAnswer
@@ -29,13 +28,20 @@ log = logging.getLogger(__name__)
 
 
 async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
-    """An ephemeral answer, whether or not the interaction was already acknowledged."""
+    """An ephemeral answer, whether or not the interaction was already acknowledged. Text
+    longer than one message goes whole, in several (`limits.split`), never cut: the first
+    answers the interaction, the rest follow it; buttons, files and embeds ride on the last."""
     kwargs.setdefault("ephemeral", True)
+    pieces = limits.split(text)
+    extras = {k: kwargs.pop(k) for k in ("view", "file", "files", "embed", "embeds")
+              if k in kwargs}
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(clip(text, limits.CONTENT), **kwargs)
-        else:
-            await interaction.response.send_message(clip(text, limits.CONTENT), **kwargs)
+        for i, piece in enumerate(pieces):
+            more = extras if i == len(pieces) - 1 else {}
+            if interaction.response.is_done():
+                await interaction.followup.send(piece, **kwargs, **more)
+            else:
+                await interaction.response.send_message(piece, **kwargs, **more)
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 

@@ -566,9 +566,11 @@ async def show_hand(interaction: discord.Interaction[Any], gid: int) -> None:
     text = f"**You are {game.role_words(state, seat)}.**\n" + ("\n".join(secret) or (
         "Nothing in this game is hidden from the others right now — it's all on the board."))
     view = game.view(state, seat)
-    view["names"] = names
+    plain = delivery.plain(names)
+    view["names"] = plain
     file = await delivery.picture(record.game, view, "hand.png",
-                                  fit_words(mine, ALT_TEXT_LIMIT))
+                                  fit_words(game.status_lines(state, seat, plain),
+                                            ALT_TEXT_LIMIT))
     if file is not None:
         await interaction.followup.send(clip(text, limits.CONTENT), ephemeral=True, file=file)
     else:
@@ -586,14 +588,14 @@ async def show_full_board(interaction: discord.Interaction[Any], gid: int) -> No
     state = await bot.tables.state(gid)
     delivery = delivery_for(bot)
     names = await delivery.names(await bot.tables.users_of(gid))
-    data = await delivery.full_board(record, game, state, names)
+    data = await delivery.full_board(record, game, state, delivery.plain(names))
     text = f"**{game.title}** — game #{gid}: the full board now."
     if data is None:
         await interaction.followup.send(
             text + "\n" + "\n".join(game.status_lines(state, None, names)), ephemeral=True)
         return
     file = discord.File(io.BytesIO(data), filename="full-board.png",
-                        description=game.alt_text(state, names))
+                        description=game.alt_text(state, delivery.plain(names)))
     await interaction.followup.send(text, ephemeral=True, file=file)
 
 
@@ -794,8 +796,26 @@ class PrivateMenus:
 
 # ---- guided play -------------------------------------------------------------------------
 
+MISSING_ACCESS = 50001
+"""Discord's code for a channel the bot may not see at all (removed from the server, or no
+View Channel): treated like a deleted thread."""
+
 AI_NAME = "AI"
 """How an AI seat is named to players ("AI (the Medium)")."""
+
+
+def escape_name(name: str) -> str:
+    """A player's display name as message text must carry it to read literally (issue #20):
+    Discord renders markdown and mentions in content and embeds, so a player named
+    `[x](https://evil)`, `**Ada**`, `||Ada||` or `@everyone` would otherwise become a masked
+    link, bold, a spoiler or a ping in every post that names them. Markdown is escaped,
+    mention syntax broken (a zero-width space after `@`), and `<` escaped so `<#…>`, `<t:…>`
+    and `<:emoji:…>` stay text; a masked link loses both its brackets' and its parenthesis'
+    meaning. For text only: pictures (Pillow draws the characters), alt text and button labels
+    (plain text on Discord) take the name as it is (`Delivery.plain`)."""
+    text = discord.utils.escape_markdown(name)
+    text = discord.utils.escape_mentions(text)
+    return text.replace("<", "\\<").replace("](", "]\\(")
 
 
 def is_guided(record: GameRecord, game: Game[Any, Any]) -> bool:
@@ -1143,6 +1163,8 @@ class Delivery:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._names: dict[int, str] = {}
+        # A name as `names` gives it (escaped for message text) -> the name itself.
+        self._plain: dict[str, str] = {AI_NAME: AI_NAME}
         # user id -> their DM channel's id (a DM channel's id never changes).
         self._dm_channels: dict[int, int] = {}
         # (game id, seat) -> its summary DM. Lost on restart: found again in the DM history.
@@ -1173,7 +1195,9 @@ class Delivery:
         self._waiting_to_retry: set[int] = set()
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
-        """Seat -> the player's display name, for the board picture (fetched once per user)."""
+        """Seat -> the player's display name as message text carries it, markdown and mentions
+        escaped (`escape_name`; fetched once per user). The one place names come from: a
+        picture, alt text or a label takes `plain(names)`."""
         out: dict[str, str] = {}
         for seat, user_id in users.items():
             if not user_id:
@@ -1188,8 +1212,15 @@ class Delivery:
                     except discord.HTTPException:
                         continue
                 self._names[user_id] = user.display_name
-            out[seat] = self._names[user_id]
+            raw = self._names[user_id]
+            out[seat] = escape_name(raw)
+            self._plain[out[seat]] = raw
         return out
+
+    def plain(self, names: dict[str, str]) -> dict[str, str]:
+        """`names` as a picture, alt text or a button label shows them: the names themselves,
+        unescaped (Pillow draws characters; labels and alt text render no markdown)."""
+        return {seat: self._plain.get(name, name) for seat, name in names.items()}
 
     def remember_name(self, user: discord.abc.User) -> None:
         """A user the gateway gave (an interaction's user) is named without a lookup: the
@@ -1237,6 +1268,11 @@ class Delivery:
         except discord.NotFound:
             await self.thread_gone(record)
             return None
+        except discord.Forbidden as exc:
+            if exc.code != MISSING_ACCESS:
+                raise
+            await self.thread_gone(record, seen=False)
+            return None
         if isinstance(channel, discord.Thread) and channel.archived:
             try:
                 await channel.edit(archived=False)
@@ -1244,18 +1280,37 @@ class Delivery:
                 log.info("could not unarchive thread %s; posting will reopen it", channel.id)
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
-    async def thread_gone(self, record: GameRecord) -> None:
-        """The game's thread was deleted (gateway event or 404 on a post): the game is marked
-        abandoned and its players told by DM, once."""
+    async def thread_gone(self, record: GameRecord, *, seen: bool = True) -> None:
+        """The game's thread was deleted (gateway event or 404 on a post), or Discord no
+        longer lets the bot see it (`seen=False`: 403/50001 Missing Access, as after the bot
+        was removed from the server): the game is marked abandoned, the reason kept, its
+        reminders ended, and its players told by DM, once."""
         current = await self.bot.storage.get_game(record.id)
         if current is None or current.status not in ("lobby", "active"):
             return
-        await self.bot.tables.mark_abandoned(record.id, "its thread was deleted")
+        reason = "its thread was deleted" if seen else "the bot can no longer see its thread"
+        await self.bot.tables.mark_abandoned(record.id, reason)
         game = GAMES.get(record.game)
         title = game.title if game else record.game
+        what = ("was deleted" if seen else "is out of my sight (Discord says Missing Access: "
+                "I was removed from the server, or may no longer view the channel)")
         await self.tell_players(record, f"The thread of your game of **{title}** (game "
-                                f"#{record.id}) was deleted, so the game was marked abandoned. "
+                                f"#{record.id}) {what}, so the game was marked abandoned. "
                                 "Start a new one with `/game new`.")
+
+    async def guild_gone(self, guild_id: int) -> list[int]:
+        """The bot was removed from a server (GUILD_DELETE without `unavailable`: a kick, a ban,
+        the server deleted; an outage is not this): none of its games there can be shown or
+        played again, so each live one is marked abandoned with the reason kept and its
+        reminders end. Its players are not DMed: Discord refuses DMs to users who share no
+        server with the bot (50007). Returns the games ended."""
+        ended: list[int] = []
+        for record in await self.bot.storage.list_games(guild_id, ["lobby", "active"]):
+            await self.bot.tables.mark_abandoned(record.id, "the bot was removed from the server")
+            ended.append(record.id)
+        if ended:
+            log.info("removed from guild %s: games %s abandoned", guild_id, ended)
+        return ended
 
     async def run_ai(self, gid: int, *, wait_boards: bool = True) -> list[asyncio.Future[None]]:
         """Let the AI move for every awaited seat it plays (AI seats and stand-ins), posting
@@ -1894,10 +1949,14 @@ class Delivery:
         full board is one tap away (**Full board**) — else nothing."""
         if not has_board_picture(record.game):
             return None
+        escaped, names = names, self.plain(names)  # drawn and described, not markdown
         view = game.view(state, None)
         view["names"] = names
         plain = game.plain_words(state)
         happened = game.present(state, post.lines)
+        for seat, name in escaped.items():  # a line the bot wrote with a name (an undo)
+            if name != names[seat]:
+                happened = [line.replace(name, names[seat]) for line in happened]
         view["turn"] = {
             "awaited": [names.get(s) or game.seat_label(state, s) for s in post.awaited],
             "doing": " ".join(game.doing_text(state, s, names) for s in post.awaited),
@@ -1913,7 +1972,8 @@ class Delivery:
     async def full_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          names: dict[str, str]) -> bytes | None:
         """The full public board at the game's current version, rendered once per version:
-        the board post and every **Full board** press at that version share one render."""
+        the board post and every **Full board** press at that version share one render.
+        `names` as the picture shows them (`plain`)."""
         key = (record.epoch, state.step, tuple(sorted(names.items())))
         known = self._full.get(record.id)
         if known is not None and known[0] == key:

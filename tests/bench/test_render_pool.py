@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from bot import renderpool
+from bot.renderworker import frame, read_frame
 from renders import render_board
 from rules.registry import GAMES
 
@@ -40,3 +45,49 @@ async def test_a_dead_render_worker_is_replaced(caplog: pytest.LogCaptureFixture
     assert fresh != pid
     renderpool.shutdown()
     assert renderpool.live_pids() == []
+
+
+def _worker(code: str) -> subprocess.Popen[bytes]:
+    root = str(Path(renderpool.__file__).resolve().parents[1])
+    return subprocess.Popen([sys.executable, "-c", f"import sys; sys.path.insert(0, {root!r}); "
+                             + code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+
+def _ping(proc: subprocess.Popen[bytes]) -> object:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(frame((7, "ping", "", None)))
+    proc.stdin.flush()
+    body = read_frame(proc.stdout)
+    proc.stdin.close()
+    proc.wait(timeout=30)
+    return None if body is None else pickle.loads(body)
+
+
+def test_a_worker_whose_bot_is_process_1_keeps_drawing() -> None:
+    """In a container without an init the bot is process 1: its worker's `getppid()` is 1 and
+    the worker must not take that for "my bot is gone" (issue #20: every picture fell back to a
+    thread in the bot's process). Simulated: the worker's getppid answers 1, the bot's pid."""
+    proc = _worker("import os; os.getppid = lambda: 1; "
+                   "from bot.renderworker import main; main(parent=1)")
+    answer = _ping(proc)
+    assert answer == (7, True, proc.pid)
+
+
+def test_a_worker_whose_bot_is_gone_before_it_starts_ends_at_once() -> None:
+    # The bot that started it (pid 1 here, pretending) is not its parent any more.
+    proc = _worker("from bot.renderworker import main; main(parent=1)")
+    assert _ping(proc) is None
+    assert proc.returncode == 0
+
+
+def test_the_pool_hands_the_worker_the_bots_own_pid() -> None:
+    from bot.renderworker import parent_gone
+
+    assert not parent_gone(os.getppid())
+    assert parent_gone(os.getppid() + 1)
+    worker = renderpool.Worker()
+    try:
+        with open(f"/proc/{worker.pid}/cmdline", "rb") as f:
+            assert f"main(parent={os.getpid()})".encode() in f.read()
+    finally:
+        worker.stop()

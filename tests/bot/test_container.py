@@ -129,6 +129,9 @@ def test_the_image_runs_the_bot_as_a_plain_user_and_checks_its_health() -> None:
     health = [a for w, a in steps if w == "HEALTHCHECK"]
     assert len(health) == 1 and health[0].endswith('CMD ["python", "-m", "bot", "health"]')
     assert [a for w, a in steps if w == "CMD"] == ['["python", "-m", "bot", "run"]']
+    # An init is process 1, not the bot (issue #20), and the image installs it.
+    assert [a for w, a in steps if w == "ENTRYPOINT"] == ['["/usr/bin/tini", "--"]']
+    assert any(w == "RUN" and re.search(r"apt-get install .*\btini\b", a) for w, a in steps)
     env = " ".join(a for w, a in steps if w == "ENV")
     assert "DATABASE_PATH=/data/" in env and "HEALTH_FILE=/tmp/" in env
 
@@ -152,6 +155,12 @@ def test_hadolint_finds_nothing() -> None:
 
 def compose() -> dict:
     return yaml.safe_load((ROOT / "compose.yaml").read_text())
+
+
+def test_compose_has_only_keys_every_compose_reads() -> None:
+    # Compose v1 (Debian's docker-compose, what CI runs) refuses a top-level `name:`.
+    assert set(compose()) <= {"services", "volumes", "networks", "secrets", "configs"} | {
+        k for k in compose() if k.startswith("x-")}
 
 
 def test_compose_runs_every_shard_once_on_one_database() -> None:
@@ -187,11 +196,8 @@ def test_compose_config_accepts_the_file(tmp_path: Path) -> None:
     cli = _compose_cli()
     if cli is None:
         skip_without("docker compose", "apt-get install docker-compose")
-    text = (ROOT / "compose.yaml").read_text()
-    if cli[0].endswith("docker-compose"):
-        # Compose v1 predates the top-level `name:` (v2 reads it); everything else is checked.
-        text = re.sub(r"(?m)^name: .*\n", "", text)
-    (tmp_path / "compose.yaml").write_text(text)
+    # The file as it is: no top-level key the docker-compose Debian packages (v1) refuses.
+    shutil.copy(ROOT / "compose.yaml", tmp_path / "compose.yaml")
     (tmp_path / "Dockerfile").write_text("FROM scratch\n")
     (tmp_path / ".env").write_text("DISCORD_TOKEN=a.b.c\nPOSTGRES_PASSWORD=longrandom\n")
     env = {k: v for k, v in os.environ.items() if k not in ("POSTGRES_PASSWORD",)}
@@ -207,3 +213,34 @@ def test_compose_config_accepts_the_file(tmp_path: Path) -> None:
     done = subprocess.run([*cli, "-f", "compose.yaml", "config"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "set POSTGRES_PASSWORD in .env" in done.stderr
+
+
+# ---- the demo inside the image -------------------------------------------------------------
+
+
+def test_the_demo_writes_its_pictures_where_it_may(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the image the current folder is the read-only /app: the demo must not crash at its
+    end writing `demo-out` there (issue #20). Tests run as root here, so "may not write" is a
+    file standing where the folder would go."""
+    from bot.__main__ import demo_out, main
+
+    here, home = tmp_path / "app", tmp_path / "home"
+    here.mkdir()
+    home.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("HOME", str(home))
+    assert demo_out(None) == here / "demo-out"  # a folder one may write: as before
+    (here / "demo-out").rmdir()
+    (here / "demo-out").write_text("in the way")  # /app is not writable
+    assert demo_out(None) == home / "demo-out"
+    (home / "demo-out").rmdir()
+    (home / "demo-out").write_text("in the way")
+    fallback = demo_out(None)
+    assert fallback is not None and fallback.is_dir() and "hauntbot-demo-" in fallback.name
+    fallback.rmdir()
+    assert demo_out(str(tmp_path / "mine")) == tmp_path / "mine"
+    # A folder asked for that cannot be written is said at once, before any game is played.
+    assert demo_out(str(here / "demo-out" / "x")) is None
+    code = main(["demo", "exorcism", "--out", str(here / "demo-out" / "x")])
+    assert code == 2

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import pytest
 
@@ -320,6 +321,66 @@ async def test_reminders_nudge_only_the_awaited_player(table: Table) -> None:
     pings = [m for m in table.emu.messages_in(table.thread())
              if "waiting for your move" in m.content]
     assert pings and pings[-1].pinged_user_ids == [table.alice.id]
+
+
+def _nudges(table: Table, user: Any) -> tuple[list[Any], list[Any]]:
+    """The reminders `user` got: DMs, and pings in the game's thread."""
+    dms = [m for m in table.emu.dm_messages(user) if "your move" in m.content]
+    pings = [m for m in table.emu.messages_in(table.thread())
+             if "waiting for your move" in m.content and user.id in m.pinged_user_ids]
+    return dms, pings
+
+
+async def _five_days(table: Table) -> None:
+    """The reminder clock over five days: the DM stage (12 h), the ping (12 h more), then one a
+    day."""
+    assert table.bot is not None and table.bot.reminders is not None
+    for hours in (13, 13, 25, 25, 25, 25):
+        table.clock_now += hours * 3600
+        await table.bot.reminders.run_once()
+        await table.emu.settle()
+
+
+async def test_a_player_with_closed_dms_is_pinged_every_day(table: Table) -> None:
+    """Issue #20: with closed DMs a player got one reminder in five days (every stage but the
+    ping was a DM Discord refused). Known closed at the join's test DM: each DM stage (the
+    first reminder, then the daily one) is a ping in the thread instead."""
+    table.alice.dms_open = False
+    await _started(table)
+    refused = len([e for e in table.emu.errors if e.code == 50007])
+    await _five_days(table)
+    dms, pings = _nudges(table, table.alice)
+    assert dms == [] and len(pings) == 6
+    assert all(p.pinged_user_ids == [table.alice.id] for p in pings)
+    # Nobody else was nudged, and no reminder DM to alice was even tried.
+    assert not any(_nudges(table, u)[1] for u in (table.bob, table.carol))
+    assert len([e for e in table.emu.errors if e.code == 50007]) == refused
+    table.emu.assert_no_errors(allow=[50007])
+
+
+async def test_a_reminder_dm_refused_now_becomes_a_ping(table: Table) -> None:
+    await _started(table)
+    table.alice.dms_open = False  # closed after the join
+    refused = len([e for e in table.emu.errors if e.code == 50007])
+    assert table.bot is not None and table.bot.reminders is not None
+    table.clock_now += 13 * 3600
+    await table.bot.reminders.run_once()
+    await table.emu.settle()
+    dms, pings = _nudges(table, table.alice)
+    assert dms == [] and len(pings) == 1  # the refused DM's reminder, in the thread
+    await _five_days(table)
+    dms, pings = _nudges(table, table.alice)
+    assert dms == [] and len(pings) == 6
+    # Refused once, then known: the bot does not knock on a closed door every day.
+    assert len([e for e in table.emu.errors if e.code == 50007]) == refused + 1
+
+
+async def test_an_open_dm_player_gets_the_dm_then_a_ping_a_day(table: Table) -> None:
+    await _started(table)
+    await _five_days(table)
+    dms, pings = _nudges(table, table.alice)
+    assert len(dms) == 5 and len(pings) == 1  # the DM, the ping, then a DM a day
+    table.emu.assert_no_errors()
 
 
 async def test_abandon_and_list(table: Table) -> None:

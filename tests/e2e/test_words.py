@@ -207,3 +207,91 @@ async def test_readme_lists_every_command(table: Table) -> None:
                 missing.append(f"/{name} {sub}".strip())
     assert not missing, missing
     assert "/fw" in readme and "../" not in readme
+
+
+# ---- issue #20 item 6: display names are text, never markdown or mentions -----------------
+
+NASTY = ("[x](https://evil.example)", "**bold**", "||spoiler||", "_lean_", "`tick`",
+         "@everyone", "<@123456789012345678>", "~~gone~~")
+
+
+def _unescaped(text: str, raw: str, escaped: str) -> bool:
+    """Whether `raw` shows in `text` other than as `escaped` (which may contain it)."""
+    return raw in text.replace(escaped, "")
+
+
+def test_every_kind_of_markup_in_a_name_is_escaped() -> None:
+    from cogs.utils.table import escape_name
+
+    for name in (*NASTY, "a\\b"):
+        assert name not in escape_name(name), name
+    # A timestamp, a channel link, markup only at a line's start: escaped by a backslash.
+    for name in ("<t:0:R>", "<#123456789012345678>", "# Big", "> quote"):
+        assert escape_name(name).startswith("\\"), name
+    assert "](" not in escape_name(NASTY[0])  # no masked link, even half-parsed
+    assert "@everyone" not in escape_name("@everyone")
+    assert escape_name("Ada Lovelace") == "Ada Lovelace"
+
+
+async def test_markdown_and_mentions_in_display_names_are_escaped_everywhere(
+        table: Table, monkeypatch: Any) -> None:
+    """Players named like a masked link, bold and a spoiler play a whole short game: every
+    message, embed and DM the bot sent names them escaped (never as a link, formatting or a
+    ping); the pictures and alt text show the names as they are; labels never carry an
+    escape."""
+    from cogs.utils import table as table_module
+    from cogs.utils.table import escape_name
+
+    drawn: list[dict[str, str]] = []
+    card_words: list[str] = []
+    real_render, real_card = table_module.renderpool.render, table_module.renderpool.render_card
+
+    async def render(game: str, view: dict[str, Any]) -> bytes | None:
+        drawn.append(dict(view.get("names") or {}))
+        return await real_render(game, view)
+
+    async def render_card(game: str, view: dict[str, Any]) -> bytes | None:
+        drawn.append(dict(view.get("names") or {}))
+        turn = view.get("turn") or {}
+        written = [*turn.get("awaited", []), turn.get("doing") or "",
+                   *turn.get("happened", []), turn.get("result") or ""]
+        card_words.extend(written)
+        return await real_card(game, view)
+
+    monkeypatch.setattr(table_module.renderpool, "render", render)
+    monkeypatch.setattr(table_module.renderpool, "render_card", render_card)
+    players = [table.emu.create_user(f"nasty{i}", global_name=name)
+               for i, name in enumerate(NASTY[:3])]
+    for user in players:
+        table.emu.add_member(table.guild, user)
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general, players)
+    await auto.open("fourth_wall", "alliance")
+    await auto.play_to_end()
+    for user in players:  # the status in words names every player too
+        res = await table.slash(user, auto.thread(), "game status")
+        assert res.ephemeral
+    seen = {name: 0 for name in NASTY[:3]}
+    for m in table.emu.all_messages(include_ephemeral=True, include_deleted=True):
+        if m.author_id != table.emu.bot_user.id and not m.ephemeral:
+            continue
+        texts = [m.content, *(h.content for h in m.history)]
+        for embed in words._walk(m.embeds):
+            texts += [v for k, v in embed.items() if isinstance(v, str) and k != "url"]
+        for name in seen:
+            for text in texts:
+                assert not _unescaped(text, name, escape_name(name)), (name, text)
+                seen[name] += text.count(escape_name(name))
+        assert not m.everyone_pinged
+        for part in words.readable_parts(m):
+            if part not in texts:  # labels, placeholders, alt text: plain text on Discord
+                assert "\\" not in part, part
+    assert all(seen.values()), seen  # each name was shown, escaped
+    alt = [a.description or "" for m in table.emu.messages_in(auto.thread())
+           for a in m.attachments]
+    assert any(NASTY[1] in d for d in alt)  # alt text names the player as they are
+    assert drawn and all(set(names.values()) <= {*NASTY, "AI"} for names in drawn)
+    assert any(NASTY[0] in names.values() for names in drawn)
+    assert card_words and not [w for w in card_words if "\\" in w]  # drawn as they are
+    assert any(NASTY[2] in w for w in card_words)

@@ -195,3 +195,27 @@ async def test_channel_created_with_overwrites_and_members_muted_one_by_one(
     await table.set_permissions(user, overwrite=None)
     await emu.settle()
     assert not emu.member_permissions_in(world.alice, record) & Perm.SEND_MESSAGES
+
+
+async def test_the_bot_removed_from_a_guild(world: World, bot: SampleBot) -> None:
+    """GUILD_DELETE without `unavailable` (discord.py's on_guild_remove, not an outage); then
+    the guild's channels answer 403/50001 and DMs to users who shared only it answer 50007."""
+    emu = world.emu
+    removed: list[int] = []
+
+    async def on_guild_remove(guild: discord.Guild) -> None:
+        removed.append(guild.id)
+
+    bot.add_listener(on_guild_remove)
+    gone = emu.remove_bot_from_guild(world.guild)
+    await emu.settle()
+    assert removed == [int(world.guild.id)] and gone.bot_removed
+    assert bot.get_guild(int(world.guild.id)) is None
+    with pytest.raises(discord.Forbidden) as refused:
+        await bot.fetch_channel(int(world.general.id))
+    assert refused.value.code == 50001
+    dm = await bot.create_dm(discord.Object(int(world.alice.id)))
+    with pytest.raises(discord.Forbidden) as closed:
+        await dm.send("still there?")
+    assert closed.value.code == 50007
+    emu.assert_no_errors(allow=[50001, 50007])

@@ -1,0 +1,102 @@
+"""Issue #20 item 5: the bot removed from a server (GUILD_DELETE without `unavailable`: a kick,
+a ban, the server deleted). Its games there end with the reason kept and their reminders
+cleared, instead of reminders firing and failing for days (DMs 50007, the thread 403/50001
+logged as an exception); a thread Discord answers 50001 Missing Access for is treated like a
+deleted one. Played with the test game High Card through the emulator and the bot's clock."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.reminders import HOUR
+from tests.e2e.conftest import Table
+
+
+async def _started(table: Table) -> int:
+    await table.lobby(players=(table.bob, table.carol))
+    await table.slash(table.alice, table.thread(), "game start")
+    return await table.game_id()
+
+
+async def _days(table: Table, days: int) -> None:
+    assert table.bot is not None and table.bot.reminders is not None
+    for _ in range(days * 2):
+        table.clock_now += 13 * HOUR
+        await table.bot.reminders.run_once()
+        await table.emu.settle()
+
+
+def _guild_requests(table: Table, since: int) -> list[str]:
+    return [f"{e.method} {e.path} {e.code}" for e in table.emu.errors[since:]]
+
+
+async def test_removed_from_a_server_its_games_end_and_nothing_fires(
+        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    assert table.bot is not None
+    gid = await _started(table)
+    # A game in another server, with the same players, goes on untouched.
+    other = table.emu.create_guild("Other Table")
+    for user in (table.alice, table.bob):
+        table.emu.add_member(other, user)
+    elsewhere = table.emu.create_text_channel(other, "games")
+    await table.slash(table.alice, elsewhere, "game new", game="highcard")
+    lobby = table.emu.messages_in(table.emu.threads_of(elsewhere)[-1])[0]
+    await table.click(table.bob, lobby, label="Join")
+    await table.slash(table.alice, table.emu.threads_of(elsewhere)[-1], "game start")
+    kept = await table.bot.storage.find_game_by_thread(
+        int(table.emu.threads_of(elsewhere)[-1].id))
+    assert kept is not None and kept.status == "active"
+    # A lobby still open in the server the bot leaves ends too.
+    await table.slash(table.carol, table.general, "game new", game="highcard")
+    opened = await table.bot.storage.find_game_by_thread(int(table.thread().id))
+    assert opened is not None and opened.status == "lobby"
+    lobby_gid = opened.id
+
+    table.emu.remove_bot_from_guild(table.guild)
+    await table.emu.settle()
+    for game_id in (gid, lobby_gid):
+        record = await table.bot.storage.get_game(game_id)
+        assert record is not None and record.status == "abandoned"
+        assert record.settings.ended_because == "the bot was removed from the server"
+        assert record.next_reminder_at is None  # its reminders are cleared
+    errors = len(table.emu.errors)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        await _days(table, 5)
+    # Nothing fired for the ended games: no DM refused, no thread refused, nothing logged.
+    assert _guild_requests(table, errors) == []
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    # The other server's game is reminded as before.
+    dms = [m for m in table.emu.dm_messages(table.alice) if "It's your move" in m.content]
+    assert dms and all(f"(game #{kept.id})" in m.content for m in dms)
+    still = await table.bot.storage.get_game(kept.id)
+    assert still is not None and still.status == "active"
+
+
+async def test_a_thread_out_of_sight_after_a_restart_is_treated_like_a_deleted_one(
+        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    """Removed while the bot was down: no GUILD_DELETE reaches it, the server is simply not in
+    READY. The first reminder finds the thread answering 403/50001 Missing Access: the game ends
+    there, once, with the reason kept, instead of an exception logged at every reminder."""
+    gid = await _started(table)
+    await table.stop()
+    table.emu.remove_bot_from_guild(table.guild)
+    await table.start()
+    assert table.bot is not None
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        await _days(table, 1)
+        record = await table.bot.storage.get_game(gid)
+        assert record is not None and record.status == "abandoned"
+        assert record.settings.ended_because == "the bot can no longer see its thread"
+        assert record.next_reminder_at is None
+        seen = len(table.emu.errors)
+        await _days(table, 4)
+    assert _guild_requests(table, seen) == []  # nothing more is tried
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    # What the bot met: the thread's 50001 (once) and DMs refused (the players share no
+    # server with it any more), nothing else.
+    codes = [e.code for e in table.emu.errors]
+    assert codes.count(50001) == 1 and set(codes) <= {50001, 50007}, codes
