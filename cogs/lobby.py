@@ -49,6 +49,7 @@ from cogs.utils.table import (
     table_buttons,
 )
 from cogs.utils.talk import engines_for, rule_choices, rules_answer
+from cogs.utils.tokens import ID
 from cogs.utils.when import deadline_of, deadline_text, stamp, waiting_since, when
 from rules.core import Event
 from rules.core.game import Game, option_title
@@ -81,7 +82,9 @@ def _closed_dm_text(mention: str) -> str:
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"hb:lobby:(?P<what>join|leave|start|addai|rmai):(?P<gid>\d+)"):
+                  template=(r"hb:lobby:(?P<what>join|leave|start|addai|rmai):(?P<gid>" +
+                            ID +
+                            r")")):
     """Join / Leave / Start / Add AI / Remove AI on the lobby post; restart-proof like every
     component. Add and Remove AI are the creator's (practice games, the table's empty seats)."""
 
@@ -122,7 +125,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class LobbyMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                template=r"hb:lobbyopt:(?P<what>var|preset|seat):(?P<gid>\d+)"):
+                template=(r"hb:lobbyopt:(?P<what>var|preset|seat):(?P<gid>" +
+                          ID +
+                          r")")):
     """The lobby card's option menus (the creator's, before the start): variants on or off,
     one preset or number, and which side the creator plays. The text `options:` of
     `/game new` says the same for those who prefer typing."""
@@ -389,6 +394,14 @@ class Lobby(commands.Cog):
         if record is None:
             raise TableError("That game no longer exists.")
         game = game_of(record)
+        # A menu's values come back from the client: only the values its menu offers are
+        # read (a junk value would otherwise read as "every variant off", or the other side).
+        offered = {str(option.value) for item in lobby_components(record).children
+                   if isinstance(item, LobbyMenu) and item.what == what
+                   for option in getattr(item.item, "options", [])}
+        if any(value not in offered for value in values) or (what == "seat" and not values):
+            raise TableError("That isn't one of the menu's choices. Pick one from the menus "
+                             "on the lobby card, or type `options:` with `/game new`.")
         changes: dict[str, Any] = {}
         if what == "var":
             chosen = set(values)
@@ -860,6 +873,10 @@ class Lobby(commands.Cog):
             await delivery.dm(old.id, f"Your seat ({label}) in **{game.title}** (game "
                               f"#{record.id}) was handed to {new.display_name}. Thanks for "
                               "playing!")
+            # Every private surface of the seat belongs to its player as well (issue #21): the
+            # old player's open menu is blanked and forgotten, so no later move rewrites it
+            # with the seat's new choices, and the new player's own **My choices** opens one.
+            await delivery.menus.release(record.id, res.seat, old.id)
             # The seat's summary DM (and its private choices) moves to the new player now,
             # and the old player's loses its buttons.
             await delivery.refresh_summaries(res.record, res.state,

@@ -58,12 +58,15 @@ def pressed_label(interaction: discord.Interaction[Any]) -> str:
     return "your choice"
 
 
-def command_label(interaction: discord.Interaction[Any], choice: str | None = None) -> str:
-    """`/exorcism move` (with the typed choice, not the hash autocomplete fills in)."""
+def command_label(interaction: discord.Interaction[Any], choice: object = None) -> str:
+    """`/exorcism move` (with the typed choice, not the hash autocomplete fills in). The
+    choice is read as text whatever the payload carried (the edge refuses a non-text choice,
+    bot/edge.py; this label must not be what fails if one gets through)."""
     command = interaction.command
     name = f"/{command.qualified_name}" if command is not None else "your command"
-    if choice and not _HASH.fullmatch(choice):
-        name += f" {choice}"
+    typed = "" if choice is None else str(choice)
+    if typed and not _HASH.fullmatch(typed):
+        name += f" {typed}"
     return name[:200]
 
 

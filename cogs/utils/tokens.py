@@ -16,6 +16,15 @@ from discord.webhook.async_ import async_context
 if TYPE_CHECKING:
     from bot.client import GameBot
 
+ID = "[0-9]{1,18}"
+"""A game id in a custom id, as components' templates match it. Custom ids come back from the
+client, which a bot must not trust: ASCII digits only (`\\d` also matches other scripts'
+digits, which `int` reads), and at most 18 of them, so the number always fits the database's
+signed 64-bit ids (2^63 is 19 digits). An id that does not fit matches no template and is
+answered as a button the bot does not know."""
+SMALL = "[0-9]{1,3}"
+"""A menu's or page's number in a custom id (a game's choices fill a few pages at most)."""
+
 
 def token_webhook(bot: GameBot, token: str) -> discord.Webhook:
     """The interaction webhook of `token` (send follow-ups, edit or delete its messages)."""

@@ -1,0 +1,129 @@
+"""Slash command payloads checked at the edge, before any command runs (issue #21, part 4).
+
+discord.py trusts Discord: it hands a command's callback the option values the interaction
+carries without checking them against the command's own declaration (its type, its choices,
+its minimum and maximum), so a client that sends `reminder_hours:"abc"`, `ai:-1` or a number
+where a text choice belongs reaches the command with it, and the command either fails
+("Something went wrong", an error logged) or reads it as something else. Discord's own
+client never sends such payloads, but a bot must not trust the client: every application
+command interaction is checked here against what the bot registered, and one that does not
+fit is refused with a sentence saying what to send instead. Nothing runs, nothing changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.enums import AppCommandOptionType as T
+
+SNOWFLAKE_MAX = 2**63 - 1
+"""The largest id (user, channel, role, attachment) the bot accepts. Discord's ids are 64-bit
+numbers whose top bits are a timestamp, so real ones stay below 2^63 until 2084; the store
+keeps them as signed 64-bit integers, which a larger one would overflow."""
+
+_KIND_WORDS = {
+    T.string: "text", T.integer: "a whole number", T.number: "a number",
+    T.boolean: "True or False", T.user: "a member", T.channel: "a channel",
+    T.role: "a role", T.mentionable: "a member or a role", T.attachment: "a file",
+}
+
+
+class BadOption(app_commands.CheckFailure):
+    """An interaction whose options do not fit the command (the message says what does)."""
+
+
+def _is_snowflake(value: Any) -> bool:
+    text = str(value)
+    return text.isascii() and text.isdigit() and 0 < int(text) <= SNOWFLAKE_MAX
+
+
+def _fits(kind: T, value: Any) -> bool:
+    """Whether `value` is what Discord sends for an option of type `kind`."""
+    if kind is T.string:
+        return isinstance(value, str)
+    if kind is T.integer:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is T.number:
+        return (isinstance(value, int | float) and not isinstance(value, bool)
+                and math.isfinite(value))
+    if kind is T.boolean:
+        return isinstance(value, bool)
+    if kind in (T.user, T.channel, T.role, T.mentionable, T.attachment):
+        return isinstance(value, str | int) and not isinstance(value, bool) \
+            and _is_snowflake(value)
+    return False
+
+
+def problem(command: app_commands.Command[Any, ..., Any],
+            options: Sequence[dict[str, Any]], *, autocomplete: bool = False) -> str | None:
+    """What is wrong with `options` (the leaf options of an invocation of `command`), in
+    words a player can act on; None when they fit. While a player types (`autocomplete`),
+    the focused option holds whatever was typed so far and required options may be missing."""
+    shown = f"/{command.qualified_name}"
+    params = {p.display_name: p for p in command.parameters}
+    seen: set[str] = set()
+    for option in options:
+        if not isinstance(option, dict):
+            return f"`{shown}` got an option I can't read. Run it again from Discord's menu."
+        name = str(option.get("name", ""))
+        param = params.get(name)
+        if param is None:
+            known = ", ".join(f"`{n}`" for n in params) or "none"
+            return (f"`{shown}` has no option `{name[:40]}` (its options: {known}). "
+                    "Run it again from Discord's command menu.")
+        if name in seen:
+            return f"`{shown}` got the option `{name}` twice. Give it once."
+        seen.add(name)
+        value: Any = option.get("value")
+        if autocomplete and option.get("focused"):
+            if not isinstance(value, str | int | float) or isinstance(value, bool):
+                return f"`{name}` takes {_KIND_WORDS.get(param.type, 'a value')}."
+            continue
+        if not _fits(param.type, value):
+            return (f"`{name}` takes {_KIND_WORDS.get(param.type, 'a value')}. "
+                    f"Run `{shown}` again and pick or type one.")
+        if param.choices and value not in [c.value for c in param.choices]:
+            names = ", ".join(f"`{c.name}`" for c in param.choices[:10])
+            return f"`{name}` must be one of its choices: {names}."
+        if param.type in (T.integer, T.number):
+            low, high = param.min_value, param.max_value
+            number = float(value)
+            if (low is not None and number < low) or (high is not None and number > high):
+                span = (f"from {low:g} to {high:g}" if low is not None and high is not None
+                        else f"at least {low:g}" if low is not None else f"at most {high:g}")
+                return f"`{name}` must be {span}. Run `{shown}` again with a value in range."
+    if not autocomplete:
+        missing = [p.display_name for p in command.parameters
+                   if p.required and p.display_name not in seen]
+        if missing:
+            return (f"`{shown}` needs {', '.join(f'`{n}`' for n in missing)}. Run it again "
+                    "and fill in every required option.")
+    return None
+
+
+class GameTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: every application command interaction is checked against the
+    command's declaration before discord.py runs it (`problem`)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        if data.get("type", 1) != 1:
+            return True  # a context menu command (the bot registers none)
+        # Raises CommandNotFound for a name or subcommand the bot does not have: answered
+        # by the error handler like every refusal.
+        command, options = self._get_app_command_options(data)  # type: ignore[arg-type]
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        wrong = problem(command, [dict(o) for o in options], autocomplete=autocomplete)
+        if wrong is None:
+            return True
+        if autocomplete:
+            # Nothing to suggest for a payload that does not fit; no error to show there.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.autocomplete([])
+            return False
+        raise BadOption(wrong)
