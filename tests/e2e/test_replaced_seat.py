@@ -57,7 +57,7 @@ async def test_issue21_a_replaced_player_reads_none_of_the_seats_new_choices(
     auto = AutoTable(emu, bot, table.general, [table.alice, table.bob, table.carol])
     await auto.open("exorcism", "one_vs_all")
     gid = auto.game_id
-    state = await bot.tables.state(gid)
+    state: Any = await bot.tables.state(gid)
     ghost = state.ghost_seat
     users = await bot.tables.users_of(gid)
     old = next(u for u in auto.users if int(u.id) == users[ghost])
@@ -93,10 +93,11 @@ async def test_issue21_a_replaced_player_reads_none_of_the_seats_new_choices(
     # The game goes on with the new Ghost player (who plays from their own DM and board).
     auto.users.append(dave)
     later: list[str] = []
+    epoch = record.epoch
 
     def watch(st: Any, _mark: int) -> None:
         if ghost in EX.to_act(st) and (actions := EX.legal_actions(st, ghost)):
-            later.append(menu_key(EX, st, ghost, record.epoch, actions))
+            later.append(menu_key(EX, st, ghost, epoch, actions))
 
     try:
         await auto.play_to_end(max_moves=30, watch=watch)
