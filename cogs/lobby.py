@@ -49,7 +49,7 @@ from cogs.utils.table import (
     table_buttons,
 )
 from cogs.utils.talk import engines_for, rule_choices, rules_answer
-from cogs.utils.tokens import ID
+from cogs.utils.tokens import ID, picked, readable
 from cogs.utils.when import deadline_of, deadline_text, stamp, waiting_since, when
 from rules.core import Event
 from rules.core.game import Game, option_title
@@ -142,13 +142,19 @@ class LobbyMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyMenu:
         return cls(match["what"], int(match["gid"]))
 
+    def _refresh_state(self, interaction: discord.Interaction[Any], data: dict[str, Any]) -> None:
+        # discord.py reads the values before our callback: malformed ones must not crash it.
+        super()._refresh_state(interaction, readable(data))
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog: Lobby | None = interaction.client.get_cog("Lobby")  # type: ignore[attr-defined]
         if cog is None:
             return
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = [str(v) for v in data.get("values", [])]
+        values = picked(interaction)
         try:
+            if values is None:
+                raise TableError("That isn't one of the menu's choices. Pick one from the "
+                                 "menus on the lobby card.")
             await cog.do_options(interaction, self.gid, self.what, values)
         except Exception as exc:
             await answer_error(interaction, exc)

@@ -469,6 +469,16 @@ class DiscordEmulator:
         )
         return self._inject(record)
 
+    async def press_raw(
+        self, user: UserRef, message: MessageRef, data: dict[str, Any]
+    ) -> InteractionRecord:
+        """Send a component interaction on ``message`` whose ``data`` (``custom_id``,
+        ``component_type``, ``values``) is exactly ``data``: what a hostile or broken client
+        could send (values that are not a list of texts, a type the component is not)."""
+        u = self._state.user(user)
+        return self._inject(
+            self._interactions.raw_component(u, self._state.message(message), data))
+
     async def submit_modal(
         self, user: UserRef, interaction: InteractionRecord, values: dict[str, Any]
     ) -> InteractionRecord:

@@ -120,6 +120,18 @@ class InteractionFactory:
         itype = AUTOCOMPLETE if autocomplete else APPLICATION_COMMAND
         return self._build(itype, user, channel, data, name=f"/{name} (raw)")
 
+    def raw_component(
+        self, user: UserRecord, message: MessageRecord, data: dict[str, Any]
+    ) -> InteractionRecord:
+        """A component interaction on ``message`` with ``data`` exactly as given (its
+        ``custom_id``, ``component_type`` and ``values`` unchecked), as a hostile client
+        could send it."""
+        if message.deleted:
+            raise EmulatorError(f"message {message.id} was deleted")
+        channel = self.state.channel(message.channel_id)
+        return self._build(MESSAGE_COMPONENT, user, channel, dict(data),
+                           name=f"raw press {data.get('custom_id')!r}", message=message)
+
     def component(
         self,
         user: UserRecord,

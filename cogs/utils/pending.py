@@ -28,7 +28,7 @@ from bot import limits
 from bot.limits import clip
 from bot.storage import PENDING_TTL, PendingMove
 from cogs.utils.answers import HeldAnswer
-from cogs.utils.tokens import edit_original, token_webhook
+from cogs.utils.tokens import edit_original, picked, token_webhook
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -42,7 +42,7 @@ def pressed_label(interaction: discord.Interaction[Any]) -> str:
     """The label of the button (or menu option) the player pressed, read from the message."""
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
-    values = [str(v) for v in data.get("values") or []]
+    values = picked(interaction) or []
     message = interaction.message
     for row in message.components if message is not None else []:
         for item in getattr(row, "children", [row]):

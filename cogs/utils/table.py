@@ -47,7 +47,7 @@ from bot.tables import TableError
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import answer_error, reply
 from cogs.utils.pending import hold_move, pending_for, pressed_label
-from cogs.utils.tokens import ID, SMALL, edit_original, token_webhook
+from cogs.utils.tokens import ID, SMALL, edit_original, picked, readable, token_webhook
 from rules.core import Action, Event, Result
 from rules.core.game import ALT_TEXT_LIMIT, Game, fit_words, join_words, strip_rule_ids
 from rules.registry import GAMES
@@ -136,9 +136,12 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ActionSelect:
         return cls(int(match["gid"]), match["seat"], "", int(match["n"]), token=match["dec"])
 
+    def _refresh_state(self, interaction: discord.Interaction[Any], data: dict[str, Any]) -> None:
+        # discord.py reads the values before our callback: malformed ones must not crash it.
+        super()._refresh_state(interaction, readable(data))
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = list(data.get("values") or [])
+        values = picked(interaction)
         if not values:
             await reply(interaction, "Pick one of the options in the menu.")
             return

@@ -7,7 +7,7 @@ Discord lets a token edit its messages for 15 minutes; discord.py offers that on
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.http import handle_message_parameters
@@ -24,6 +24,32 @@ signed 64-bit ids (2^63 is 19 digits). An id that does not fit matches no templa
 answered as a button the bot does not know."""
 SMALL = "[0-9]{1,3}"
 """A menu's or page's number in a custom id (a game's choices fill a few pages at most)."""
+
+
+def _values_ok(values: Any) -> bool:
+    return isinstance(values, list) and all(
+        isinstance(v, str | int) and not isinstance(v, bool) for v in values)
+
+
+def readable(data: dict[str, Any]) -> dict[str, Any]:
+    """A select's interaction data as discord.py may read it (`_refresh_state`, before any
+    callback of ours runs, iterates `values` and fails on anything else): malformed values
+    read as none there; the callback then refuses them through `picked`."""
+    if "values" in data and not _values_ok(data["values"]):
+        return {**data, "values": []}
+    return data
+
+
+def picked(interaction: discord.Interaction[Any]) -> list[str] | None:
+    """The values chosen in a select menu, as text; None when the payload holds something
+    else. They come from the client: Discord's own sends a list of the options' values, but
+    anything else must not read as a choice (a menu where nothing picked means "all off" would
+    read junk as that), so each menu answers None with what to pick."""
+    data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+    values = data.get("values", [])
+    if not _values_ok(values):
+        return None
+    return [str(v) for v in values]
 
 
 def token_webhook(bot: GameBot, token: str) -> discord.Webhook:

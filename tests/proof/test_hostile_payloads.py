@@ -207,6 +207,29 @@ async def test_hostile_custom_ids_and_menu_values_are_answered_and_change_nothin
     await press(table.alice, lobby_thread, f"hb:lobbyopt:seat:{gid}", choose, ["junk"])
     await press(table.alice, lobby_thread, f"hb:lobbyopt:preset:{gid}", choose, ["gates=abc"])
     assert lobby.id  # the real card is untouched by the planted menus
+    # Select values that are not a list of texts: read as nothing picked.
+    board = [m for m in emu.messages_in(live) if any(c.startswith("hb:") for c in m.custom_ids)]
+    assert table.bot is not None
+    live_id = (await table.bot.storage.find_game_by_thread(int(live.id))).id  # type: ignore[union-attr]
+    for cid, values, says in (
+            (f"hb:s:{live_id}:s1:x:0", 5, "Pick one"),
+            (f"hb:s:{live_id}:s1:x:0", [True], "Pick one"),
+            (f"hb:lobbyopt:var:{gid}", "junk", "isn't one of the menu's choices"),
+            (f"hb:lobbyopt:seat:{gid}", [{"a": 1}], "isn't one of the menu's choices"),
+            ("hb:help:rules", 7, "")):
+        comp = {"type": 3, "custom_id": cid, "options": [{"label": "?", "value": "?"}]}
+        planted = emu.plant_bot_message(live if cid.startswith("hb:s") else lobby_thread,
+                                        "old", components=[{"type": 1, "components": [comp]}])
+        res = await emu.press_raw(table.alice, planted, {"custom_id": cid,
+                                                         "component_type": 3,
+                                                         "values": values})
+        await res.wait_done(timeout=8)
+        await emu.settle()
+        if says:
+            problems.extend(f"{cid} {values!r}: {p}" for p in _clean(res, says))
+        if await _games(table) != before:
+            problems.append(f"{cid} {values!r}: a game changed")
+    assert board
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not problems, "\n".join(problems)
     assert not errors, [r.getMessage() for r in errors[:5]]
