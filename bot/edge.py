@@ -80,8 +80,11 @@ def problem(command: app_commands.Command[Any, ..., Any],
             return f"`{shown}` got the option `{name}` twice. Give it once."
         seen.add(name)
         value: Any = option.get("value")
-        if autocomplete and option.get("focused"):
-            if not isinstance(value, str | int | float) or isinstance(value, bool):
+        if autocomplete:
+            # While a player types, Discord sends every option as typed so far (a number
+            # option may hold "1."): only a value that is no scalar at all is refused, and
+            # suggestions read the others as text.
+            if not isinstance(value, str | int | float | bool):
                 return f"`{name}` takes {_KIND_WORDS.get(param.type, 'a value')}."
             continue
         if not _fits(param.type, value):
