@@ -83,8 +83,9 @@ def problem(command: app_commands.Command[Any, ..., Any],
         if autocomplete:
             # While a player types, Discord sends every option as typed so far (a number
             # option may hold "1."): only a value that is no scalar at all is refused, and
-            # suggestions read the others as text.
-            if not isinstance(value, str | int | float | bool):
+            # suggestions read the others as text; the text being typed is text.
+            typed_text = option.get("focused") and param.type is T.string
+            if not isinstance(value, str if typed_text else str | int | float | bool):
                 return f"`{name}` takes {_KIND_WORDS.get(param.type, 'a value')}."
             continue
         if not _fits(param.type, value):

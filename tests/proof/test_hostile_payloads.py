@@ -148,6 +148,8 @@ async def test_hostile_autocomplete_payloads_get_no_suggestions_and_no_error(
             opt(STRING, "game", 99)),
         [{"type": SUB, "name": "move",
           "options": [{"type": STRING, "name": "choice", "value": [1, 2], "focused": True}]}],
+        [{"type": SUB, "name": "move",
+          "options": [{"type": STRING, "name": "choice", "value": 42, "focused": True}]}],
     ):
         command = "game" if options[0]["name"] == "rules" else "exorcism"
         res = await emu.slash_raw(table.alice, thread, command, options, autocomplete=True)
