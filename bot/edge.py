@@ -59,8 +59,17 @@ def _fits(kind: T, value: Any) -> bool:
     return False
 
 
+_RESOLVED = {T.user: ("users",), T.channel: ("channels",), T.role: ("roles",),
+             T.mentionable: ("users", "roles"), T.attachment: ("attachments",)}
+"""Where Discord describes the object an id option names (`data.resolved`): an id it does not
+describe reaches the command as a bare id, which is no member, channel or role to use."""
+_THING = {T.user: "member", T.channel: "channel", T.role: "role",
+          T.mentionable: "member or role", T.attachment: "file"}
+
+
 def problem(command: app_commands.Command[Any, ..., Any],
-            options: Sequence[dict[str, Any]], *, autocomplete: bool = False) -> str | None:
+            options: Sequence[dict[str, Any]], *, autocomplete: bool = False,
+            resolved: dict[str, Any] | None = None) -> str | None:
     """What is wrong with `options` (the leaf options of an invocation of `command`), in
     words a player can act on; None when they fit. While a player types (`autocomplete`),
     the focused option holds whatever was typed so far and required options may be missing."""
@@ -91,6 +100,11 @@ def problem(command: app_commands.Command[Any, ..., Any],
         if not _fits(param.type, value):
             return (f"`{name}` takes {_KIND_WORDS.get(param.type, 'a value')}. "
                     f"Run `{shown}` again and pick or type one.")
+        if param.type in _RESOLVED and not any(
+                isinstance(part := (resolved or {}).get(key), dict) and str(value) in part
+                for key in _RESOLVED[param.type]):
+            return (f"I couldn't find the {_THING[param.type]} given for `{name}`. Run "
+                    f"`{shown}` again and pick one from Discord's list.")
         if param.choices and value not in [c.value for c in param.choices]:
             names = ", ".join(f"`{c.name}`" for c in param.choices[:10])
             return f"`{name}` must be one of its choices: {names}."
@@ -122,7 +136,9 @@ class GameTree(app_commands.CommandTree[Any]):
         # by the error handler like every refusal.
         command, options = self._get_app_command_options(data)  # type: ignore[arg-type]
         autocomplete = interaction.type is discord.InteractionType.autocomplete
-        wrong = problem(command, [dict(o) for o in options], autocomplete=autocomplete)
+        resolved = data.get("resolved")
+        wrong = problem(command, [dict(o) for o in options], autocomplete=autocomplete,
+                        resolved=resolved if isinstance(resolved, dict) else None)
         if wrong is None:
             return True
         if autocomplete:

@@ -592,6 +592,9 @@ class Lobby(commands.Cog):
                 chosen["guided"] = True  # a practice game explains itself
         parsed = parse_options(engine, mode, text, chosen)
         model = engine.options_model.model_validate(parsed)
+        if play_as is not None and play_as not in PLAY_AS:
+            # Refused at the edge already (bot/edge.py); never read as "team" here either.
+            raise OptionsError(f"`as` is one of: {', '.join(PLAY_AS)}.")
         if play_as is not None:
             role = engine.role_seat(model)
             if role is None:

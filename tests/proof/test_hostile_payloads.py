@@ -79,6 +79,8 @@ CASES = [
     Case("a member id beyond 64 bits", "thread", "game",
          sub("replace", opt(USER, "old", str(2**64 + 5)), opt(USER, "new", str(2**63))),
          "takes a member"),
+    Case("members the payload does not describe", "thread", "game",
+         sub("replace", opt(USER, "old", "123"), opt(USER, "new", "456")), "couldn't find"),
     Case("a member that is not a number", "thread", "game",
          sub("replace", opt(USER, "old", "bob"), opt(USER, "new", "dave")), "takes a member"),
 ]
