@@ -124,6 +124,20 @@ def problem(command: app_commands.Command[Any, ..., Any],
     return None
 
 
+def well_formed(options: Any) -> bool:
+    """Whether `options` (an invocation's `data.options`, subcommands included) has the shape
+    Discord gives it: a list of objects, each with a name, nested options again a list.
+    discord.py walks it before any check of ours could answer otherwise."""
+    if not isinstance(options, list):
+        return False
+    for option in options:
+        if not isinstance(option, dict) or not isinstance(option.get("name"), str):
+            return False
+        if "options" in option and not well_formed(option["options"]):
+            return False
+    return True
+
+
 class GameTree(app_commands.CommandTree[Any]):
     """The bot's command tree: every application command interaction is checked against the
     command's declaration before discord.py runs it (`problem`)."""
@@ -132,11 +146,19 @@ class GameTree(app_commands.CommandTree[Any]):
         data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
         if data.get("type", 1) != 1:
             return True  # a context menu command (the bot registers none)
+        resolved = data.get("resolved")
+        if not isinstance(data.get("name"), str) or not well_formed(data.get("options", [])) \
+                or (resolved is not None and not (isinstance(resolved, dict) and all(
+                    isinstance(v, dict) for v in resolved.values()))):
+            # discord.py would look the command up again from this payload to report the
+            # error (`Interaction.command`) and fail there: it is no command.
+            interaction._cs_command = None  # type: ignore[attr-defined]
+            raise BadOption("I couldn't read that command. Type `/` and run it again from "
+                            "Discord's list.")
         # Raises CommandNotFound for a name or subcommand the bot does not have: answered
         # by the error handler like every refusal.
         command, options = self._get_app_command_options(data)  # type: ignore[arg-type]
         autocomplete = interaction.type is discord.InteractionType.autocomplete
-        resolved = data.get("resolved")
         wrong = problem(command, [dict(o) for o in options], autocomplete=autocomplete,
                         resolved=resolved if isinstance(resolved, dict) else None)
         if wrong is None:

@@ -81,6 +81,12 @@ CASES = [
          "takes a member"),
     Case("members the payload does not describe", "thread", "game",
          sub("replace", opt(USER, "old", "123"), opt(USER, "new", "456")), "couldn't find"),
+    Case("options that are not a list", "thread", "game", "x", "couldn't read"),  # type: ignore[arg-type]
+    Case("subcommand options that are not a list", "thread", "game",
+         [{"type": SUB, "name": "status", "options": 5}], "couldn't read"),
+    Case("an option with no name", "thread", "game",
+         [{"type": SUB, "name": "replay", "options": [{"type": INTEGER, "value": 1}]}],
+         "couldn't read"),
     Case("a member that is not a number", "thread", "game",
          sub("replace", opt(USER, "old", "bob"), opt(USER, "new", "dave")), "takes a member"),
 ]
