@@ -28,7 +28,7 @@ keeps them as signed 64-bit integers, which a larger one would overflow."""
 
 _KIND_WORDS = {
     T.string: "text", T.integer: "a whole number", T.number: "a number",
-    T.boolean: "True or False", T.user: "a member", T.channel: "a channel",
+    T.boolean: "true or false", T.user: "a member", T.channel: "a channel",
     T.role: "a role", T.mentionable: "a member or a role", T.attachment: "a file",
 }
 

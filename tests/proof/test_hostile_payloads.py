@@ -16,6 +16,7 @@ import pytest
 
 from emulator.interaction_records import InteractionRecord
 from emulator.records import ChannelRecord, UserRecord
+from tests.e2e import words
 from tests.e2e.conftest import Table
 from tests.proof.harness import open_game
 
@@ -136,6 +137,8 @@ async def test_hostile_slash_payloads_are_refused_at_the_edge(
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not problems, "\n".join(problems)
     assert not errors, [r.getMessage() for r in errors[:5]]
+    raw = words.scan_messages(emu)
+    assert not raw, "raw words in the answers:\n" + words.dump(raw)
     # The edge lets what fits through: the same commands, well formed, still work.
     res = await emu.slash_raw(table.alice, thread, "game",
                               sub("replay", opt(INTEGER, "step", 0)))
