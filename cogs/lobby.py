@@ -82,9 +82,7 @@ def _closed_dm_text(mention: str) -> str:
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=(r"hb:lobby:(?P<what>join|leave|start|addai|rmai):(?P<gid>" +
-                            ID +
-                            r")")):
+                  template=rf"hb:lobby:(?P<what>join|leave|start|addai|rmai):(?P<gid>{ID})"):
     """Join / Leave / Start / Add AI / Remove AI on the lobby post; restart-proof like every
     component. Add and Remove AI are the creator's (practice games, the table's empty seats)."""
 
@@ -125,9 +123,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class LobbyMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                template=(r"hb:lobbyopt:(?P<what>var|preset|seat):(?P<gid>" +
-                          ID +
-                          r")")):
+                template=rf"hb:lobbyopt:(?P<what>var|preset|seat):(?P<gid>{ID})"):
     """The lobby card's option menus (the creator's, before the start): variants on or off,
     one preset or number, and which side the creator plays. The text `options:` of
     `/game new` says the same for those who prefer typing."""

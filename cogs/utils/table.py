@@ -88,9 +88,7 @@ def _decision_token(decision: str, epoch: int = 0) -> str:
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=(r"hb:a:(?P<gid>" +
-                             ID +
-                             r"):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<h>[0-9a-f]{10})")):
+                   template=rf"hb:a:(?P<gid>{ID}):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<h>[0-9a-f]{{10}})"):
     """One legal action of one seat at one decision."""
 
     def __init__(self, gid: int, seat: str, decision: str, h: str, label: str = "…",
@@ -113,11 +111,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=(r"hb:s:(?P<gid>" +
-                             ID +
-                             r"):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<n>" +
-                             SMALL +
-                             r")")):
+                   template=rf"hb:s:(?P<gid>{ID}):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<n>{SMALL})"):
     """A menu of legal actions when there are too many for buttons."""
 
     def __init__(self, gid: int, seat: str, decision: str, n: int = 0,
@@ -149,9 +143,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=(r"hb:hand:(?P<gid>" +
-                           ID +
-                           r")")):
+                 template=rf"hb:hand:(?P<gid>{ID})"):
     """Answers ephemerally with what only the presser's seat may see."""
 
     def __init__(self, gid: int) -> None:
@@ -173,9 +165,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ChoicesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=(r"hb:play:(?P<gid>" +
-                              ID +
-                              r")")):
+                    template=rf"hb:play:(?P<gid>{ID})"):
     """Answers ephemerally with the presser's own legal actions as components."""
 
     def __init__(self, gid: int) -> None:
@@ -197,11 +187,7 @@ class ChoicesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=(r"hb:pg:(?P<gid>" +
-                           ID +
-                           r"):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<page>" +
-                           SMALL +
-                           r")")):
+                 template=rf"hb:pg:(?P<gid>{ID}):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<page>{SMALL})"):
     """More…/Back between pages of one seat's choices when they do not fit one message."""
 
     def __init__(self, gid: int, seat: str, decision: str, page: int, label: str = "…",
@@ -224,9 +210,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class FullBoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=(r"hb:full:(?P<gid>" +
-                                ID +
-                                r")")):
+                      template=rf"hb:full:(?P<gid>{ID})"):
     """Answers ephemerally with the whole public board (anyone may look: it is public)."""
 
     def __init__(self, gid: int) -> None:

@@ -1,5 +1,7 @@
 """An interaction's token, used after the Interaction object is gone (a restart, a menu that
-follows the game): its webhook, and an edit of its original response.
+follows the game): its webhook, and an edit of its original response. And what a press may
+carry back from the client, read without trusting it: the numbers its custom id holds (`ID`,
+`SMALL`) and the values picked in a menu (`picked`, `readable`; issue #21).
 
 Discord lets a token edit its messages for 15 minutes; discord.py offers that only on a live
 `Interaction`, so this builds the same request from the token alone.
