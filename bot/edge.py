@@ -49,8 +49,9 @@ def _fits(kind: T, value: Any) -> bool:
     if kind is T.integer:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind is T.number:
-        return (isinstance(value, int | float) and not isinstance(value, bool)
-                and math.isfinite(value))
+        # An int is always finite (and may be too large for a float: no conversion).
+        return (isinstance(value, int) and not isinstance(value, bool)) or (
+            isinstance(value, float) and math.isfinite(value))
     if kind is T.boolean:
         return isinstance(value, bool)
     if kind in (T.user, T.channel, T.role, T.mentionable, T.attachment):
@@ -110,7 +111,7 @@ def problem(command: app_commands.Command[Any, ..., Any],
             return f"`{name}` must be one of its choices: {names}."
         if param.type in (T.integer, T.number):
             low, high = param.min_value, param.max_value
-            number = float(value)
+            number: float = value  # compared as it is: a huge int fits no float
             if (low is not None and number < low) or (high is not None and number > high):
                 span = (f"from {low:g} to {high:g}" if low is not None and high is not None
                         else f"at least {low:g}" if low is not None else f"at most {high:g}")
@@ -146,26 +147,31 @@ class GameTree(app_commands.CommandTree[Any]):
         data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
         if data.get("type", 1) != 1:
             return True  # a context menu command (the bot registers none)
-        resolved = data.get("resolved")
-        if not isinstance(data.get("name"), str) or not well_formed(data.get("options", [])) \
-                or (resolved is not None and not (isinstance(resolved, dict) and all(
-                    isinstance(v, dict) for v in resolved.values()))):
-            # discord.py would look the command up again from this payload to report the
-            # error (`Interaction.command`) and fail there: it is no command.
-            interaction._cs_command = None  # type: ignore[attr-defined]
-            raise BadOption("I couldn't read that command. Type `/` and run it again from "
-                            "Discord's list.")
-        # Raises CommandNotFound for a name or subcommand the bot does not have: answered
-        # by the error handler like every refusal.
-        command, options = self._get_app_command_options(data)  # type: ignore[arg-type]
         autocomplete = interaction.type is discord.InteractionType.autocomplete
-        wrong = problem(command, [dict(o) for o in options], autocomplete=autocomplete,
-                        resolved=resolved if isinstance(resolved, dict) else None)
-        if wrong is None:
-            return True
-        if autocomplete:
-            # Nothing to suggest for a payload that does not fit; no error to show there.
+        resolved = data.get("resolved")
+        try:
+            if not isinstance(data.get("name"), str) \
+                    or not well_formed(data.get("options", [])) \
+                    or (resolved is not None and not (isinstance(resolved, dict) and all(
+                        isinstance(v, dict) for v in resolved.values()))):
+                # discord.py would look the command up again from this payload to report
+                # the error (`Interaction.command`) and fail there: it is no command.
+                interaction._cs_command = None  # type: ignore[attr-defined]
+                raise BadOption("I couldn't read that command. Type `/` and run it again "
+                                "from Discord's list.")
+            # Raises CommandNotFound for a name or subcommand the bot does not have:
+            # answered by the error handler like every refusal.
+            command, options = self._get_app_command_options(data)  # type: ignore[arg-type]
+            wrong = problem(command, [dict(o) for o in options], autocomplete=autocomplete,
+                            resolved=resolved if isinstance(resolved, dict) else None)
+            if wrong is not None:
+                raise BadOption(wrong)
+        except app_commands.AppCommandError:
+            if not autocomplete:
+                raise
+            # Nothing to suggest for a payload that does not fit (an autocomplete takes no
+            # message, only suggestions): none, and no error.
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.autocomplete([])
             return False
-        raise BadOption(wrong)
+        return True

@@ -54,6 +54,10 @@ CASES = [
     Case("replay step beyond range", "thread", "game",
          sub("replay", opt(INTEGER, "step", HUGE)), "from 0 to 100000"),
     Case("replay step missing", "thread", "game", sub("replay"), "needs `step`"),
+    Case("a whole number too large for any float", "thread", "game",
+         sub("replay", opt(INTEGER, "step", 10**400)), "from 0 to 100000"),
+    Case("hours too large for any float", "thread", "game",
+         sub("settings", opt(NUMBER, "reminder_hours", 10**400)), "from 1 to 168"),
     Case("ai below zero", "general", "game",
          sub("new", opt(STRING, "game", "highcard"), opt(INTEGER, "ai", -1)), "from 0 to 6"),
     Case("as with any text", "general", "game",
@@ -161,6 +165,9 @@ async def test_hostile_autocomplete_payloads_get_no_suggestions_and_no_error(
           "options": [{"type": STRING, "name": "choice", "value": [1, 2], "focused": True}]}],
         [{"type": SUB, "name": "move",
           "options": [{"type": STRING, "name": "choice", "value": 42, "focused": True}]}],
+        [{"type": SUB, "name": "frobnicate",
+          "options": [{"type": STRING, "name": "choice", "value": "a", "focused": True}]}],
+        [{"type": SUB, "name": "move", "options": "x"}],
     ):
         command = "game" if options[0]["name"] == "rules" else "exorcism"
         res = await emu.slash_raw(table.alice, thread, command, options, autocomplete=True)
