@@ -137,3 +137,44 @@ async def test_issue21_a_replaced_player_reads_none_of_the_seats_new_choices(
         assert ref is not None and ref.message_id == int(mine.messages[-1].id)
         # The old player's menu stays as it was left: blank.
         assert emu.message(menu.id).content == GONE_MENU.format(gid=gid)
+
+
+async def test_issue21_a_menu_whose_seat_changed_hands_elsewhere_is_blanked_at_the_next_move(
+        table: Table) -> None:
+    """Another process (or any path but `/game replace` here) gave the seat away: the next
+    move's refresh finds the menu's user no longer holds its seat and blanks it rather than
+    writing the seat's choices into it."""
+    assert table.bot is not None
+    bot = table.bot
+    bot.tables.seed_source = lambda: 5
+    emu = table.emu
+    auto = AutoTable(emu, bot, table.general, [table.alice, table.bob, table.carol])
+    await auto.open("exorcism", "one_vs_all")
+    gid = auto.game_id
+    state: Any = await bot.tables.state(gid)
+    ghost = state.ghost_seat
+    users = await bot.tables.users_of(gid)
+    old = next(u for u in auto.users if int(u.id) == users[ghost])
+    await auto.play_to_end(until=lambda st: ghost in EX.to_act(st)
+                           and bool(EX.legal_actions(st, ghost)))
+    opened = await emu.click(old, auto.board(), label="My choices")
+    await opened.wait_done()
+    menu = opened.messages[-1]
+    assert menu.custom_ids
+    dave = emu.create_user("dave")
+    emu.add_member(table.guild, dave)
+    record = await bot.storage.get_game(gid)
+    assert record is not None
+    # The seat changes hands in the store only: this process's menus are not told.
+    await bot.tables.replace(gid, record.created_by, int(old.id), int(dave.id))
+    assert (gid, ghost) in delivery_for(bot).menus.refs
+    auto.users.append(dave)
+    before = (await bot.tables.state(gid)).step
+    try:
+        await auto.play_to_end(max_moves=1)
+    except RuntimeError as exc:
+        assert "did not end within" in str(exc), exc
+    assert (await bot.tables.state(gid)).step > before
+    menu = emu.message(menu.id)
+    assert menu.content == GONE_MENU.format(gid=gid) and menu.custom_ids == []
+    assert (gid, ghost) not in delivery_for(bot).menus.refs
