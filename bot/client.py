@@ -29,6 +29,7 @@ from discord.ext import commands
 
 from bot import renderpool
 from bot.database import storage_for
+from bot.edge import GameTree
 from bot.health import Heartbeat
 from bot.reminders import ReminderDispatcher
 from bot.renderworker import return_freed_memory
@@ -89,6 +90,9 @@ class GameBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            # Checks every slash command's options against its declaration before it runs:
+            # discord.py trusts what the client sends (bot/edge.py).
+            tree_cls=GameTree,
             guild_ready_timeout=settings.guild_ready_timeout,
             # No message cache: the bot works from stored message ids and raw events, and
             # 1,000 cached messages are most of what a full garbage collection walks.

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.limits import clip
+from cogs.utils.tokens import picked, readable
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -142,9 +143,12 @@ class HelpMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE
                              item: discord.ui.Item[Any], match: re.Match[str]) -> HelpMenu:
         return cls(match["page"] if match["page"] in PAGE_KEYS else PAGE_KEYS[0])
 
+    def _refresh_state(self, interaction: discord.Interaction[Any], data: dict[str, Any]) -> None:
+        # discord.py reads the values before our callback: malformed ones must not crash it.
+        super()._refresh_state(interaction, readable(data))
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = data.get("values") or [self.page]
+        values = picked(interaction) or [self.page]
         page = str(values[0]) if str(values[0]) in PAGE_KEYS else PAGE_KEYS[0]
         await interaction.response.edit_message(embed=page_embed(page), view=help_view(page))
 

@@ -52,6 +52,7 @@ from cogs.utils.table import (
     table_buttons,
 )
 from cogs.utils.talk import engines_for, rule_choices, rules_answer
+from cogs.utils.tokens import ID, picked, readable
 from cogs.utils.when import deadline_of, deadline_text, stamp, waiting_since, when
 from rules.core import Event
 from rules.core.game import Game, option_title
@@ -84,7 +85,7 @@ def _closed_dm_text(mention: str) -> str:
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"hb:lobby:(?P<what>join|leave|start|addai|rmai):(?P<gid>\d+)"):
+                  template=rf"hb:lobby:(?P<what>join|leave|start|addai|rmai):(?P<gid>{ID})"):
     """Join / Leave / Start / Add AI / Remove AI on the lobby post; restart-proof like every
     component. Add and Remove AI are the creator's (practice games, the table's empty seats)."""
 
@@ -125,7 +126,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class LobbyMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                template=r"hb:lobbyopt:(?P<what>var|preset|seat):(?P<gid>\d+)"):
+                template=rf"hb:lobbyopt:(?P<what>var|preset|seat):(?P<gid>{ID})"):
     """The lobby card's option menus (the creator's, before the start): variants on or off,
     one preset or number, and which side the creator plays. The text `options:` of
     `/game new` says the same for those who prefer typing."""
@@ -140,13 +141,19 @@ class LobbyMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyMenu:
         return cls(match["what"], int(match["gid"]))
 
+    def _refresh_state(self, interaction: discord.Interaction[Any], data: dict[str, Any]) -> None:
+        # discord.py reads the values before our callback: malformed ones must not crash it.
+        super()._refresh_state(interaction, readable(data))
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog: Lobby | None = interaction.client.get_cog("Lobby")  # type: ignore[attr-defined]
         if cog is None:
             return
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = [str(v) for v in data.get("values", [])]
+        values = picked(interaction)
         try:
+            if values is None:
+                raise TableError("That isn't one of the menu's choices. Pick one from the "
+                                 "menus on the lobby card.")
             await cog.do_options(interaction, self.gid, self.what, values)
         except Exception as exc:
             await answer_error(interaction, exc)
@@ -392,6 +399,14 @@ class Lobby(commands.Cog):
         if record is None:
             raise TableError("That game no longer exists.")
         game = game_of(record)
+        # A menu's values come back from the client: only the values its menu offers are
+        # read (a junk value would otherwise read as "every variant off", or the other side).
+        offered = {str(option.value) for item in lobby_components(record).children
+                   if isinstance(item, LobbyMenu) and item.what == what
+                   for option in getattr(item.item, "options", [])}
+        if any(value not in offered for value in values) or (what == "seat" and not values):
+            raise TableError("That isn't one of the menu's choices. Pick one from the menus "
+                             "on the lobby card, or type `options:` with `/game new`.")
         changes: dict[str, Any] = {}
         if what == "var":
             chosen = set(values)
@@ -576,6 +591,9 @@ class Lobby(commands.Cog):
                 chosen["guided"] = True  # a practice game explains itself
         parsed = parse_options(engine, mode, text, chosen)
         model = engine.options_model.model_validate(parsed)
+        if play_as is not None and play_as not in PLAY_AS:
+            # Refused at the edge already (bot/edge.py); never read as "team" here either.
+            raise OptionsError(f"`as` is one of: {', '.join(PLAY_AS)}.")
         if play_as is not None:
             role = engine.role_seat(model)
             if role is None:
@@ -864,6 +882,10 @@ class Lobby(commands.Cog):
             await delivery.dm(old.id, f"Your seat ({label}) in **{game.title}** (game "
                               f"#{record.id}) was handed to {escape_name(new.display_name)}. "
                               "Thanks for playing!")
+            # Every private surface of the seat belongs to its player as well (issue #21): the
+            # old player's open menu is blanked and forgotten, so no later move rewrites it
+            # with the seat's new choices, and the new player's own **My choices** opens one.
+            await delivery.menus.release(record.id, res.seat, old.id)
             # The seat's summary DM (and its private choices) moves to the new player now,
             # and the old player's loses its buttons.
             await delivery.refresh_summaries(res.record, res.state,

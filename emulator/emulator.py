@@ -403,6 +403,28 @@ class DiscordEmulator:
         )
         return self._inject(record)
 
+    async def slash_raw(
+        self,
+        user: UserRef,
+        channel: ChannelRef | None,
+        name: str,
+        options: list[dict[str, Any]] | None = None,
+        *,
+        resolved: dict[str, Any] | None = None,
+        autocomplete: bool = False,
+    ) -> InteractionRecord:
+        """Send ``/name`` with ``options`` as the raw ``data.options`` list (subcommands
+        included, e.g. ``[{"type": 1, "name": "replay", "options": [...]}]``), unchecked: a
+        payload Discord's own client would not send (an unknown command or subcommand, an
+        option of the wrong type, out of range, missing), to test that a bot does not trust
+        its client. ``autocomplete``: sent as an autocomplete of the option marked
+        ``"focused": True``."""
+        u = self._state.user(user)
+        record = self._interactions.raw_slash(
+            u, self._resolve_channel(u, channel), name, list(options or []),
+            resolved=resolved, autocomplete=autocomplete)
+        return self._inject(record)
+
     async def autocomplete(
         self,
         user: UserRef,
@@ -463,6 +485,16 @@ class DiscordEmulator:
             check=check,
         )
         return self._inject(record)
+
+    async def press_raw(
+        self, user: UserRef, message: MessageRef, data: dict[str, Any]
+    ) -> InteractionRecord:
+        """Send a component interaction on ``message`` whose ``data`` (``custom_id``,
+        ``component_type``, ``values``) is exactly ``data``: what a hostile or broken client
+        could send (values that are not a list of texts, a type the component is not)."""
+        u = self._state.user(user)
+        return self._inject(
+            self._interactions.raw_component(u, self._state.message(message), data))
 
     async def submit_modal(
         self, user: UserRef, interaction: InteractionRecord, values: dict[str, Any]

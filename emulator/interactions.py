@@ -90,6 +90,47 @@ class InteractionFactory:
         name = "/" + " ".join(parts) + (f" (autocomplete {focused!r})" if focused else "")
         return self._build(itype, user, channel, data, name=name)
 
+    def raw_slash(
+        self,
+        user: UserRecord,
+        channel: ChannelRecord,
+        name: str,
+        options: list[dict[str, Any]],
+        *,
+        resolved: dict[str, Any] | None = None,
+        autocomplete: bool = False,
+    ) -> InteractionRecord:
+        """A slash command interaction with ``data.options`` exactly as given: no check
+        against the registered command (its name may be unknown, its options of the wrong
+        type, out of range or missing), as a hostile or broken client could send it.
+        ``autocomplete``: sent as an autocomplete (mark an option ``"focused": True``)."""
+        guild = self._guild_of(channel)
+        command = self.state.commands.find(name, guild.id if guild else None)
+        data: dict[str, Any] = {
+            "id": command["id"] if command is not None else self.state.ids.next(),
+            "name": name,
+            "type": 1,
+            "options": options,
+        }
+        if resolved:
+            data["resolved"] = resolved
+        if command is not None and command.get("guild_id"):
+            data["guild_id"] = command["guild_id"]
+        itype = AUTOCOMPLETE if autocomplete else APPLICATION_COMMAND
+        return self._build(itype, user, channel, data, name=f"/{name} (raw)")
+
+    def raw_component(
+        self, user: UserRecord, message: MessageRecord, data: dict[str, Any]
+    ) -> InteractionRecord:
+        """A component interaction on ``message`` with ``data`` exactly as given (its
+        ``custom_id``, ``component_type`` and ``values`` unchecked), as a hostile client
+        could send it."""
+        if message.deleted:
+            raise EmulatorError(f"message {message.id} was deleted")
+        channel = self.state.channel(message.channel_id)
+        return self._build(MESSAGE_COMPONENT, user, channel, dict(data),
+                           name=f"raw press {data.get('custom_id')!r}", message=message)
+
     def component(
         self,
         user: UserRecord,

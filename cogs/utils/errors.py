@@ -48,6 +48,11 @@ async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any)
 
 def explain(error: BaseException) -> tuple[str, bool]:
     """The player-facing text for `error`, and whether it was an expected (player) error."""
+    if isinstance(error, app_commands.TransformerError) and error.__cause__ is None:
+        # discord.py could not turn an option's value into what the command takes (a member
+        # the payload does not describe, say): the client's fault, nothing ran.
+        return ("I couldn't read one of the values you gave. Run the command again and pick "
+                "each value from Discord's list."), True
     if isinstance(error, app_commands.CommandInvokeError | discord.app_commands.TransformerError):
         error = error.__cause__ or error
     if isinstance(error, IllegalAction):
@@ -55,6 +60,11 @@ def explain(error: BaseException) -> tuple[str, bool]:
         return f"{error.message}{rule}", True
     if isinstance(error, TableError | OptionsError):
         return str(error), True
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        # A command name or subcommand the bot does not have (an old client, a crafted
+        # payload): nothing ran.
+        return ("I don't know that command. Type `/` and pick one from Discord's list "
+                "(`/help` says what each does)."), True
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or "You can't use that command here.", True
     if isinstance(error, discord.Forbidden):

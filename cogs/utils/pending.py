@@ -36,7 +36,7 @@ from bot.limits import clip
 from bot.storage import PENDING_TTL, PendingMove
 from bot.tables import TableError
 from cogs.utils.answers import HeldAnswer
-from cogs.utils.tokens import edit_original, original_response, token_webhook
+from cogs.utils.tokens import edit_original, original_response, picked, token_webhook
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -52,7 +52,7 @@ def pressed_label(interaction: discord.Interaction[Any]) -> str:
     """The label of the button (or menu option) the player pressed, read from the message."""
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
-    values = [str(v) for v in data.get("values") or []]
+    values = picked(interaction) or []
     message = interaction.message
     for row in message.components if message is not None else []:
         for item in getattr(row, "children", [row]):
@@ -68,12 +68,15 @@ def pressed_label(interaction: discord.Interaction[Any]) -> str:
     return "your choice"
 
 
-def command_label(interaction: discord.Interaction[Any], choice: str | None = None) -> str:
-    """`/exorcism move` (with the typed choice, not the hash autocomplete fills in)."""
+def command_label(interaction: discord.Interaction[Any], choice: object = None) -> str:
+    """`/exorcism move` (with the typed choice, not the hash autocomplete fills in). The
+    choice is read as text whatever the payload carried (the edge refuses a non-text choice,
+    bot/edge.py; this label must not be what fails if one gets through)."""
     command = interaction.command
     name = f"/{command.qualified_name}" if command is not None else "your command"
-    if choice and not _HASH.fullmatch(choice):
-        name += f" {choice}"
+    typed = "" if choice is None else str(choice)
+    if typed and not _HASH.fullmatch(typed):
+        name += f" {typed}"
     return name[:200]
 
 

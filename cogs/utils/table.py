@@ -53,7 +53,7 @@ from cogs.utils.pending import (
     refuse_if_late,
     tell_played,
 )
-from cogs.utils.tokens import edit_original, token_webhook
+from cogs.utils.tokens import ID, SMALL, edit_original, picked, readable, token_webhook
 from rules.core import Action, Event, Result
 from rules.core.game import ALT_TEXT_LIMIT, Game, fit_words, join_words, strip_rule_ids
 from rules.registry import GAMES
@@ -94,7 +94,7 @@ def _decision_token(decision: str, epoch: int = 0) -> str:
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"hb:a:(?P<gid>\d+):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<h>[0-9a-f]{10})"):
+                   template=rf"hb:a:(?P<gid>{ID}):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<h>[0-9a-f]{{10}})"):
     """One legal action of one seat at one decision."""
 
     def __init__(self, gid: int, seat: str, decision: str, h: str, label: str = "…",
@@ -117,7 +117,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"hb:s:(?P<gid>\d+):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<n>\d+)"):
+                   template=rf"hb:s:(?P<gid>{ID}):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<n>{SMALL})"):
     """A menu of legal actions when there are too many for buttons."""
 
     def __init__(self, gid: int, seat: str, decision: str, n: int = 0,
@@ -136,9 +136,12 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ActionSelect:
         return cls(int(match["gid"]), match["seat"], "", int(match["n"]), token=match["dec"])
 
+    def _refresh_state(self, interaction: discord.Interaction[Any], data: dict[str, Any]) -> None:
+        # discord.py reads the values before our callback: malformed ones must not crash it.
+        super()._refresh_state(interaction, readable(data))
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})
-        values = list(data.get("values") or [])
+        values = picked(interaction)
         if not values:
             await reply(interaction, "Pick one of the options in the menu.")
             return
@@ -146,7 +149,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"hb:hand:(?P<gid>\d+)"):
+                 template=rf"hb:hand:(?P<gid>{ID})"):
     """Answers ephemerally with what only the presser's seat may see."""
 
     def __init__(self, gid: int) -> None:
@@ -168,7 +171,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ChoicesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"hb:play:(?P<gid>\d+)"):
+                    template=rf"hb:play:(?P<gid>{ID})"):
     """Answers ephemerally with the presser's own legal actions as components."""
 
     def __init__(self, gid: int) -> None:
@@ -190,7 +193,7 @@ class ChoicesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"hb:pg:(?P<gid>\d+):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<page>\d+)"):
+                 template=rf"hb:pg:(?P<gid>{ID}):(?P<seat>[\w-]+):(?P<dec>[\w.-]+):(?P<page>{SMALL})"):
     """More…/Back between pages of one seat's choices when they do not fit one message."""
 
     def __init__(self, gid: int, seat: str, decision: str, page: int, label: str = "…",
@@ -213,7 +216,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class FullBoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"hb:full:(?P<gid>\d+)"):
+                      template=rf"hb:full:(?P<gid>{ID})"):
     """Answers ephemerally with the whole public board (anyone may look: it is public)."""
 
     def __init__(self, gid: int) -> None:
@@ -437,8 +440,8 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
             # token can edit it for 15 minutes), showing the seat's next choices, or a line
             # saying there are none, once the move is delivered (`PrivateMenus.refresh`) —
             # in this press's answer when that comes within its grace.
-            await menus.keep(gid, seat, interaction.token, message.id, original=True,
-                       label=game.describe(state, seat, matches[0]))
+            await menus.keep(gid, seat, interaction.user.id, interaction.token, message.id,
+                             original=True, label=game.describe(state, seat, matches[0]))
             menus.held[interaction.token] = held
         await play(interaction, record, matches[0], expected_version=state.step,
                    held=None if on_menu else held)
@@ -625,8 +628,9 @@ async def show_choices(interaction: discord.Interaction[Any], gid: int) -> None:
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
         return
     # The deferred "thinking…" reply became the menu: it is this interaction's @original.
-    await delivery_for(bot).menus.keep(gid, seat, interaction.token, menu.id, original=True,
-                                 shown=menu_key(game, state, seat, record.epoch, actions))
+    await delivery_for(bot).menus.keep(gid, seat, interaction.user.id, interaction.token,
+                                       menu.id, original=True,
+                                       shown=menu_key(game, state, seat, record.epoch, actions))
 
 
 def menu_content(game: Game[Any, Any], state: Any, seat: str, gid: int, epoch: int,
@@ -649,14 +653,21 @@ def menu_key(game: Game[Any, Any], state: Any, seat: str, epoch: int,
         action_hash(a) for a in actions)
 
 
+GONE_MENU = ("You no longer play this seat in game #{gid}, so its choices are no longer "
+             "shown here.")
+"""What an old player's private menu says once their seat is handed to someone else."""
+
 MENU_TOKEN_LIFE = 14 * 60.0
 """Seconds an interaction token may still edit its messages (Discord allows 15 minutes)."""
 
 
 @dataclass
 class MenuRef:
-    """One seat's private menu: the ephemeral message and the token that may edit it."""
+    """One seat's private menu: the ephemeral message and the token that may edit it, and
+    the user who opened it (an ephemeral message is read by its user only, whoever holds the
+    seat now: issue #21)."""
 
+    user_id: int
     token: str
     message_id: int
     original: bool  # the token's @original (else one of its follow-ups)
@@ -683,22 +694,42 @@ class PrivateMenus:
         # that answer (type 7), not a request of its own.
         self.held: dict[str, HeldAnswer] = {}
 
-    def live(self, gid: int, seat: str) -> MenuRef | None:
+    def live(self, gid: int, seat: str, user_id: int | None = None) -> MenuRef | None:
+        """The seat's open menu (opened by `user_id`, when given), if its token still edits."""
         ref = self.refs.get((gid, seat))
         if ref is None or asyncio.get_running_loop().time() - ref.at > MENU_TOKEN_LIFE:
             return None
+        if user_id is not None and ref.user_id != user_id:
+            return None
         return ref
 
-    async def keep(self, gid: int, seat: str, token: str, message_id: int, *, original: bool,
-                   shown: str = "", label: str = "") -> None:
+    async def keep(self, gid: int, seat: str, user_id: int, token: str, message_id: int, *,
+                   original: bool, shown: str = "", label: str = "") -> None:
         old = self.refs.get((gid, seat))
         same = old is not None and old.message_id == message_id
-        self.refs[(gid, seat)] = MenuRef(token, message_id, original,
+        self.refs[(gid, seat)] = MenuRef(user_id, token, message_id, original,
                                          asyncio.get_running_loop().time(),
                                          shown=old.shown if same and old else shown,
                                          label=label)
         if old is not None and not same:
             await self._delete(old)
+
+    async def release(self, gid: int, seat: str, user_id: int | None = None) -> None:
+        """The seat changed hands (`/game replace`): its menu stops following the game. The
+        menu is the old player's own ephemeral message, so it is blanked to one line with no
+        choices (not left showing what it showed, nor rewritten with what the seat holds
+        next) and forgotten; the new player opens their own with **My choices**."""
+        ref = self.refs.get((gid, seat))
+        if ref is None or (user_id is not None and ref.user_id != user_id):
+            return
+        self.refs.pop((gid, seat), None)
+        self.held.pop(ref.token, None)
+        try:
+            await self._edit(ref, GONE_MENU.format(gid=gid), None)
+        except discord.HTTPException:
+            # Its token is too old to edit (and so to show anything new): deleting it is the
+            # last resort, best effort too.
+            await self._delete(ref)
 
     def unlabel(self, gid: int, seat: str) -> None:
         ref = self.refs.get((gid, seat))
@@ -707,7 +738,7 @@ class PrivateMenus:
 
     async def offer(self, interaction: discord.Interaction[Any], gid: int, seat: str) -> None:
         """After a board press: the presser's next choices, if none of them is on the board."""
-        if self.live(gid, seat) is not None:
+        if self.live(gid, seat, interaction.user.id) is not None:
             return  # their open menu shows them already (refreshed with the move)
         if delivery_for(self.bot).has_panel(gid, seat):
             return  # their summary DM shows them (refreshed with the move), one click away
@@ -730,18 +761,25 @@ class PrivateMenus:
         except discord.HTTPException:
             log.info("game %s: could not offer %s its private choices", gid, seat)
             return
-        await self.keep(gid, seat, interaction.token, menu.id, original=False,
-                  shown=menu_key(game, state, seat, record.epoch, actions))
+        await self.keep(gid, seat, interaction.user.id, interaction.token, menu.id,
+                        original=False, shown=menu_key(game, state, seat, record.epoch, actions))
 
     async def refresh(self, record: GameRecord, state: Any) -> None:
         """After a move: every live menu of this game shows its seat's choices now."""
         game = game_of(record)
         over = record.status != "active" or game.result(state) is not None
-        for (gid, seat), ref in list(self.refs.items()):
-            if gid != record.id:
-                continue
+        mine = [(seat, ref) for (gid, seat), ref in self.refs.items() if gid == record.id]
+        # Who holds each seat now: a menu is rewritten only for the player who holds its seat
+        # (read only when a menu is open; the store keeps it between moves). A seat that
+        # changed hands without `release` (another process replaced the player) is blanked.
+        users = await self.bot.tables.users_of(record.id) if mine else {}
+        for seat, ref in mine:
+            gid = record.id
             if self.live(gid, seat) is None:
                 self.refs.pop((gid, seat), None)
+                continue
+            if users.get(seat) != ref.user_id:
+                await self.release(gid, seat, ref.user_id)
                 continue
             # Only an awaited seat's menu follows every move: an idle one is told once that
             # nothing waits for it (its optional off-turn actions are a My choices press away).

@@ -26,6 +26,16 @@ from tests.e2e.conftest import Table
 from tests.proof.harness import open_game, scale
 from tests.tinygame import GAME as HIGHCARD
 
+WRONG_TYPE: dict[int, list[Any]] = {
+    3: [5, True, 1.5, [1], None, {"x": 1}],  # text
+    4: ["abc", 1.5, True, None, [1]],  # whole number
+    10: ["abc", True, None, [1]],  # number
+    5: ["yes", 1, None],  # true or false
+    6: ["bob", str(2**64), True, None, "123"],  # member (or one the payload does not describe)
+    7: ["general", str(2**64), None, "123"],  # channel
+}
+"""Per option type, values Discord's client would never send for it (#21, part 4)."""
+
 GARBAGE = ["", " ", "x" * 120, "🂠🂠🂠", "../../etc/passwd", "'; DROP TABLE games; --",
            "0", "-1", "99999999999999999999", "None", "null", "\u0000", "r9c9", "%s%s%n"]
 
@@ -62,6 +72,9 @@ def _category(res: InteractionRecord) -> str:
         ("pick", "Pick one"), ("menu", "choices"), ("hand", "You are"),
         ("stale", "earlier turn"), ("no-mode", "has no mode"), ("started", "has started"),
         ("not-live", "isn't being played"), ("created (blank options)", "is open in"),
+        ("bad-payload", " takes "), ("bad-payload", "must be"), ("bad-payload", "has no option"),
+        ("bad-payload", "needs `"), ("bad-payload", "couldn't find"),
+        ("bad-payload", "don't know that command"), ("bad-payload", "couldn't read"),
     ):
         if words.lower() in text.lower():
             return key
@@ -210,7 +223,7 @@ async def test_bad_input_every_interaction_answered_and_no_state_change(
         tried += 1
         kind = rng.choice(["wrong-seat", "outsider", "stale", "wrong-game", "forged",
                            "garbage-select", "slash-outside", "slash-garbage",
-                           "wrong-game-command"])
+                           "wrong-game-command", "slash-hostile"])
         res: InteractionRecord
         try:
             posts = [m for m in hb if not m.ephemeral]  # others cannot see a private menu
@@ -298,6 +311,27 @@ async def test_bad_input_every_interaction_answered_and_no_state_change(
                                           fam, {"choice": choice})
                 else:
                     res = await emu.slash(rng.choice(everyone), table.general, *option)
+            elif kind == "slash-hostile":
+                # A payload Discord's client would not send: an option of another type, a
+                # number out of its range, or an unknown subcommand (#21, part 4).
+                group = rng.choice(["game", "exorcism"])
+                registered = emu.commands.find(group, table.guild.id)
+                assert registered is not None
+                subs = [o for o in registered.get("options") or [] if o.get("type") == 1]
+                sub = rng.choice(subs)
+                params = [o for o in sub.get("options") or [] if o["type"] in WRONG_TYPE]
+                if not params or rng.random() < 0.1:
+                    leaf: list[dict[str, Any]] = []
+                    sub = {"name": "frobnicate"}
+                else:
+                    param = rng.choice(params)
+                    value = rng.choice(WRONG_TYPE[param["type"]])
+                    if "min_value" in param and rng.random() < 0.4:
+                        value = param["min_value"] - 1
+                    leaf = [{"type": param["type"], "name": param["name"], "value": value}]
+                place = rng.choice([g.thread, table.general])
+                res = await emu.slash_raw(rng.choice(everyone), place, group,
+                                          [{"type": 1, "name": sub["name"], "options": leaf}])
             elif kind == "wrong-game-command":
                 fam = rng.choice([p for p in emu.commands.paths()
                                   if p.startswith(("exorcism ", "presence ", "fourth-wall "))])

@@ -18,6 +18,10 @@ Autocomplete answers are audited too: every few moves each seat and a spectator 
 option of the game's commands that autocompletes, and each choice's name and value may name a
 hidden thing only if the asker's seat knows it (a spectator knows only the public view).
 
+A player replaced mid-game (#21) is audited from then on as one who knows what their seat knew
+when they left and nothing after: the One vs All Ghost player leaves with **My choices** open
+while the seat goes on drawing Haunt cards they never held.
+
 Default: every mode of Exorcism and Fourth Wall as a whole game; The Presence (a whole session
 is ~470 moves, ~50 s) and its hidden-information variants (Mystery, Unknown Threat, two players)
 run as their first moves. `-m soak`: every mode and variant as whole games over several seeds.
@@ -28,7 +32,7 @@ from __future__ import annotations
 import bisect
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import discord
@@ -36,7 +40,7 @@ import pytest
 
 from cogs import exorcism, fourth_wall, presence
 from demo import AutoTable
-from emulator.records import MessageRecord
+from emulator.records import MessageRecord, UserRecord
 from rules.core.game import Game
 from rules.registry import GAMES
 from tests.e2e import words
@@ -149,6 +153,10 @@ class Audit:
         self._publics: list[str] = []
         self.public_ever: set[str] = set()
         self.seat_of_user: dict[str, str] = {}
+        # A player replaced mid-game (#21): user -> (the mark of the replace, the seat's
+        # knowledge then). From then on they know what the seat knew up to the replace (nobody
+        # forgets) and nothing the seat learns after it.
+        self.left: dict[str, tuple[int, frozenset[str]]] = {}
         self.choices_audited = 0
         self.choices_allowed = 0
         self.choices_static = 0
@@ -183,6 +191,21 @@ class Audit:
         ever = {seat: frozenset(names) for seat, names in self.seat_ever.items()}
         return secrets - self.public_ever, seats, ever
 
+    def replaced(self, old_user: str, new_user: str, mark: int) -> None:
+        """`old_user`'s seat went to `new_user` at `mark` (no move since the last snapshot)."""
+        seat = self.seat_of_user[old_user]
+        self.left[old_user] = (mark, self.snapshots[-1][2].get(seat, frozenset()))
+        self.seat_of_user[new_user] = seat
+
+    def knowledge(self, reader: str, written: int, snap: Snapshot) -> tuple[str, frozenset[str]]:
+        """(what `reader`'s seat knows in `snap`, what it ever knew) for a text written at
+        `written`; a replaced player keeps only what their seat knew when they left."""
+        _, seats, ever = snap
+        seat = self.seat_of_user.get(reader, "")
+        if reader in self.left and written > self.left[reader][0]:
+            return "", self.left[reader][1]
+        return seats.get(seat, ""), ever.get(seat, frozenset())
+
     def watch(self, st: Any, mark: int) -> None:
         self.marks.append(mark)
         self.snapshots.append(self.snapshot(st))
@@ -195,10 +218,9 @@ class Audit:
         (a spectator, no seat: nothing hidden at all). Choices in `static` (the same answer
         given outside any game, e.g. a rule's text naming a card as an example) tell nothing
         about this game."""
-        secrets, seats, ever = self.snapshot(st)
-        seat = self.seat_of_user.get(asker, "")
-        known = seats.get(seat, "")
-        knew = ever.get(seat, frozenset())
+        snap = self.snapshot(st)
+        secrets = snap[0]
+        known, knew = self.knowledge(asker, self.table.emu.mark(), snap)
         failures: list[str] = []
         for choice in choices:
             if (str(choice.get("name", "")), str(choice.get("value", ""))) in static:
@@ -232,7 +254,6 @@ class Audit:
             if m.author_id != emu.bot_user.id and not m.ephemeral:
                 continue
             reader = dm_owner.get(m.channel_id) or (presser.get(m.id) if m.ephemeral else None)
-            seat = self.seat_of_user.get(reader or "", "")
             since: dict[str, int] = {}
             for written, blob in sorted(_blobs(m)):
                 audited += 1  # each version: a board post is edited in place while its
@@ -247,9 +268,9 @@ class Audit:
                     by_time.setdefault(first, []).append(line)
                 for first, lines in by_time.items():
                     i = max(0, bisect.bisect_left(self.marks, first) - 1)
-                    secrets, seats, ever = self.snapshots[i]
-                    known = seats.get(seat, "") if reader else ""
-                    knew = ever.get(seat, frozenset()) if reader else frozenset()
+                    secrets = self.snapshots[i][0]
+                    known, knew = (self.knowledge(reader, first, self.snapshots[i]) if reader
+                                   else ("", frozenset()))
                     text = "\n".join(lines)
                     for secret in secrets:
                         if secret not in text:
@@ -295,9 +316,15 @@ def _stub_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name: str,
                        mode: str, players: int, options: str | None, limit: int,
-                       seed: int = 5) -> None:
+                       seed: int = 5, replace: Callable[[Any], str] | None = None,
+                       replace_after: int = 0) -> None:
     """One game pressed through Discord, with hands peeked and autocompletes asked every 25
-    moves; then every message and every autocomplete answer audited."""
+    moves; then every message and every autocomplete answer audited.
+
+    `replace` (#21): once `replace_after` moves are played and the seat it names (given the
+    state) next has choices, its player opens **My choices** and the creator hands the seat
+    to a newcomer; the old player then reads as one who knows what the seat knew up to then
+    and nothing after (they keep peeking and typing, as a spectator would)."""
     assert table.bot is not None
     _stub_pictures(monkeypatch)
     game = GAMES[game_name]
@@ -318,12 +345,13 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
     static: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
     asked = 0
     raw: list[str] = []
+    gone: list[UserRecord] = []
 
     async def peek_hands() -> None:
         """Every seat reads its hand (button and command), an outsider tries the button;
         every seat and the spectator type into every autocompleting option."""
         nonlocal peeks, asked
-        for user in [*users, outsider]:
+        for user in [*users, outsider, *gone]:
             res = await table.emu.click(user, auto.board(), label="My hand")
             await res.wait_done()
             if user in users:
@@ -336,14 +364,14 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
         # game that does nothing for them now (its refusal names what they can do instead).
         seats = await table.bot.tables.users_of(auto.game_id)
         for seat, user_id in seats.items():
-            user = next((u for u in users if str(u.id) == str(user_id)), None)
-            if user is None:
+            player = next((u for u in users if str(u.id) == str(user_id)), None)
+            if player is None:
                 continue
             kinds = {a.kind for a in game.legal_actions(state, seat)}
             idle = next((f for f in FAMILIES[game_name]() if not f.kinds & kinds), None)
             for command in ["game status", *([f"{GROUP[game_name]} {idle.name}"]
                                              if idle else [])]:
-                res = await table.emu.slash(user, auto.thread(), command)
+                res = await table.emu.slash(player, auto.thread(), command)
                 await res.wait_done()
         for path, option in typed:
             for text in ("", "a"):
@@ -353,7 +381,7 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
                                                            {option: text}, focused=option)
                     static[(path, option, text)] = {
                         (str(c.get("name", "")), str(c.get("value", ""))) for c in outside}
-                for user in [*users, outsider]:
+                for user in [*users, outsider, *gone]:
                     choices = await table.emu.autocomplete(user, auto.thread(), path,
                                                            {option: text}, focused=option)
                     asked += 1
@@ -363,6 +391,38 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
 
     moves = 0
     await peek_hands()
+    if replace is not None:
+        try:
+            moves += await auto.play_to_end(max_moves=replace_after, watch=audit.watch)
+        except RuntimeError as exc:
+            if "did not end within" not in str(exc):
+                raise
+            moves += replace_after
+        seat = replace(await table.bot.tables.state(auto.game_id))
+        moves += await auto.play_to_end(
+            watch=audit.watch,
+            until=lambda st: seat in game.to_act(st) and bool(game.legal_actions(st, seat)))
+        seat_users = await table.bot.tables.users_of(auto.game_id)
+        old = next(u for u in users if int(u.id) == seat_users[seat])
+        opened = await table.emu.click(old, auto.board(), label="My choices")
+        await opened.wait_done()
+        menu = opened.messages[-1]
+        assert menu.custom_ids, "the menu to leave open shows no choices"
+        newcomer = table.emu.create_user(f"newcomer{seed}")
+        table.emu.add_member(table.guild, newcomer)
+        mark = table.emu.mark()
+        res = await table.emu.slash(users[0], auto.thread(), "game replace",
+                                    {"old": old, "new": newcomer})
+        await res.wait_done()
+        assert "now plays" in res.text, res.text
+        await table.emu.settle()
+        audit.replaced(str(old.id), str(newcomer.id), mark)
+        # The menu left open offers the old player no choices any more (issue #21).
+        assert not table.emu.message(menu.id).custom_ids
+        users = [newcomer if u is old else u for u in users]
+        auto.users.append(newcomer)
+        gone.append(old)
+        await peek_hands()
     while moves < limit:
         chunk = min(25, limit - moves)
         try:
@@ -409,6 +469,18 @@ async def test_soak_secrets_whole_games_every_mode_and_variant(
         table: Table, game_name: str, mode: str, players: int, options: str | None,
         moves: int | None, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     await play_audited(table, monkeypatch, game_name, mode, players, options, 5000, seed)
+
+
+async def test_secrets_a_replaced_player_learns_nothing_more(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#21: the One vs All Ghost player leaves mid-game with **My choices** open; the audit
+    then reads everything they can read (their menu, DMs, answers, autocompletes) as one who
+    knows what the Ghost player knew when they left, and nothing of the Haunt hand after."""
+    # Seed 11: the Ghost player leaves at move 12, and the seat draws a Haunt card they never
+    # held by move 24, while their menu's token could still show it.
+    await play_audited(table, monkeypatch, "exorcism", "one_vs_all", 3, None,
+                       5000 if scale() > 1 else 40, seed=11,
+                       replace=lambda st: st.ghost_seat, replace_after=5)
 
 
 async def test_secrets_audit_catches_a_planted_leak(table: Table,
