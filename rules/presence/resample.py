@@ -31,7 +31,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable
-from fractions import Fraction
 from typing import Any
 
 from rules.core.rng import Rng
@@ -154,40 +153,43 @@ def _secrets(st: PresenceState, pack: Pack, knows: _Knowledge, rng: Rng,
     has seen. Returns the trauma above each position (None: the seat knows them)."""
     if knows.spirit or not st.secrets:
         return None
-    board = pack.secret_board(st.n)
-    remove = [p.remove for p in board.positions]
+    remove = [p.remove for p in pack.secret_board(st.n).positions]
     total: dict[str, int] = {}
-    for c in pack.clue_cards_for(st.n):
-        total[c.trauma] = total.get(c.trauma, 0) + 1
-    unseen: dict[str, int] = {}
-    for c in _unseen_clue_cards(st, pack, knows):
-        t = pack.clue_card(c).trauma
-        unseen[t] = unseen.get(t, 0) + 1
-    hidden = [k for k, s in enumerate(st.secrets) if not s.revealed]
-    cards = sorted(st.secrets[k].card for k in hidden)
-    options: list[tuple[tuple[str, ...], Fraction]] = []
-    for order in itertools.permutations(cards):
-        dealt = [s.card for s in st.secrets]
-        for k, c in zip(hidden, order, strict=True):
-            dealt[k] = c
-        weight = Fraction(1)
-        for k, c in enumerate(dealt):
-            t = pack.secret(c).trauma
-            weight *= Fraction(math.comb(unseen.get(t, 0), remove[k]),
-                               math.comb(total.get(t, 0), remove[k]) or 1)
+    for clue in pack.clue_cards_for(st.n):
+        total[clue.trauma] = total.get(clue.trauma, 0) + 1
+    unseen = dict.fromkeys(total, 0)
+    for card in _unseen_clue_cards(st, pack, knows):
+        trauma = pack.clue_card(card).trauma
+        unseen[trauma] = unseen.get(trauma, 0) + 1
+    # chance[k][t]: that the cards removed under position k, of trauma t, are all unseen;
+    # in whole numbers over a common denominator per position
+    chance: list[dict[str, int]] = []
+    for r in remove:
+        ways = {t: math.comb(n, r) or 1 for t, n in total.items()}
+        common = math.lcm(*ways.values()) if ways else 1
+        chance.append({t: math.comb(unseen.get(t, 0), r) * (common // ways[t])
+                       for t in total})
+    hidden = [k for k, slot in enumerate(st.secrets) if not slot.revealed]
+    traumas = {slot.card: pack.secret(slot.card).trauma for slot in st.secrets}
+    options: list[tuple[tuple[str, ...], int]] = []
+    for order in itertools.permutations(sorted(st.secrets[k].card for k in hidden)):
+        dealt = [slot.card for slot in st.secrets]
+        for k, card in zip(hidden, order, strict=True):
+            dealt[k] = card
+        weight = 1
+        for k, card in enumerate(dealt):
+            weight *= chance[k].get(traumas[card], 0)
         if weight:
             options.append((order, weight))
     if options:
-        scale = math.lcm(*(w.denominator for _, w in options))
-        marks = [int(w * scale) for _, w in options]
-        roll = rng.below(sum(marks))
-        for (order, _), mark in zip(options, marks, strict=True):
-            if roll < mark:
-                for k, c in zip(hidden, order, strict=True):
-                    moved.setdefault(st.secrets[k].card, c)
-                    st.secrets[k].card = c
+        roll = rng.below(sum(w for _, w in options))
+        for order, weight in options:
+            if roll < weight:
+                for k, card in zip(hidden, order, strict=True):
+                    moved.setdefault(st.secrets[k].card, card)
+                    st.secrets[k].card = card
                 break
-            roll -= mark
+            roll -= weight
     return [pack.secret(s.card).trauma for s in st.secrets]
 
 
@@ -248,11 +250,11 @@ def _clue_slots(st: PresenceState, pack: Pack, knows: _Knowledge,
         if st.chamber is not None:
             slots += _slots(st.chamber.cards, ANY, knows)
         if st.mystery:
-            for s in st.secrets:
-                slots += _slots(s.discards, CLUE, knows)
-    for s in st.visitor_seats:
-        v = st.visitors.get(s)
-        if v is None or knows.owns(s):
+            for secret in st.secrets:
+                slots += _slots(secret.discards, CLUE, knows)
+    for slot in st.visitor_seats:
+        v = st.visitors.get(slot)
+        if v is None or knows.owns(slot):
             continue
         slots += [(v.hand, i, CLUE) for i, c in enumerate(v.hand)
                   if c not in knows.pinned and not _is_action(pack, c)]
