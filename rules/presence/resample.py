@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -171,16 +172,21 @@ def _secrets(st: PresenceState, pack: Pack, knows: _Knowledge, rng: Rng,
                        for t in total})
     hidden = [k for k, slot in enumerate(st.secrets) if not slot.revealed]
     traumas = {slot.card: pack.secret(slot.card).trauma for slot in st.secrets}
+    banned = _failed_invokes(st, pack)
     options: list[tuple[tuple[str, ...], int]] = []
-    for order in itertools.permutations(sorted(st.secrets[k].card for k in hidden)):
-        dealt = [slot.card for slot in st.secrets]
-        for k, card in zip(hidden, order, strict=True):
-            dealt[k] = card
-        weight = 1
-        for k, card in enumerate(dealt):
-            weight *= chance[k].get(traumas[card], 0)
-        if weight:
-            options.append((order, weight))
+    for ban in (banned, {}):  # evidence that rules out every arrangement is set aside
+        for order in itertools.permutations(sorted(st.secrets[k].card for k in hidden)):
+            dealt = [slot.card for slot in st.secrets]
+            for k, card in zip(hidden, order, strict=True):
+                dealt[k] = card
+            weight = 1
+            for k, card in enumerate(dealt):
+                weight *= 0 if traumas[card] in ban.get(k, ()) else chance[k].get(
+                    traumas[card], 0)
+            if weight:
+                options.append((order, weight))
+        if options:
+            break
     if options:
         roll = rng.below(sum(w for _, w in options))
         for order, weight in options:
@@ -191,6 +197,33 @@ def _secrets(st: PresenceState, pack: Pack, knows: _Knowledge, rng: Rng,
                 break
             roll -= weight
     return [pack.secret(s.card).trauma for s in st.secrets]
+
+
+_FAILED = re.compile(r"tries to reveal the secret at position (\d): nothing happens")
+_BENEATH = re.compile(r"discards the clue card .* beneath position (\d)")
+
+
+def _failed_invokes(st: PresenceState, pack: Pack) -> dict[int, set[str]]:
+    """Position index -> traumas it cannot hold: an Invoke there failed (public log, H-38)
+    while clue cards of those traumas lay face up beneath it (one matching card reveals,
+    P-SECRET-03). Mystery Mode's discards are face down: nothing is ruled out."""
+    if st.mystery:
+        return {}
+    out: dict[int, set[str]] = {}
+    for i, line in enumerate(st.log):
+        m = _FAILED.search(line)
+        if not m:
+            continue
+        k = int(m.group(1)) - 1
+        if not 0 <= k < len(st.secrets) or st.secrets[k].revealed:
+            continue
+        later = sum(1 for x in st.log[i + 1:]
+                    if (d := _BENEATH.search(x)) and int(d.group(1)) - 1 == k)
+        under = st.secrets[k].discards
+        out.setdefault(k, set()).update(
+            pack.clue_card(c).trauma for c in under[:max(0, len(under) - later)]
+            if not pack.is_fear_card(c))
+    return out
 
 
 def _hidden_hands(st: PresenceState, knows: _Knowledge) -> list[str]:
