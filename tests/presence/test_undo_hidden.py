@@ -120,3 +120,24 @@ def test_P_SETUP_21_a_visitors_resample_removes_clue_cards_matching_the_secrets_
         # the spirit knows its secrets: they stay
         assert GAME.resample(st, SPIRIT, Rng.from_seed(salt)).secrets == st.secrets
     assert len(orders) > 1
+
+
+def test_P_SECRET_03_a_failed_invoke_rules_out_the_traumas_beneath_in_a_resample() -> None:
+    """An Invoke that found nothing (public, H-38) says the secret at that position has none
+    of the traumas face up beneath it: no resample deals it there."""
+    st = edit(new_game(3, seed=2))
+    pack = pack_for(st.pack_path)
+    real = pack.secret(st.secrets[0].card).trauma
+    other = next(c for c in st.clue_deck if not pack.is_fear_card(c)
+                 and pack.clue_card(c).trauma != real)
+    st.clue_deck.remove(other)
+    st.secrets[0].discards.append(other)
+    st.log.append("The Descendant tries to reveal the secret at position 1: nothing happens.")
+    ruled_out = pack.clue_card(other).trauma
+    dealt = set()
+    for salt in range(40):
+        seen = GAME.resample(st, VISITOR, Rng.from_seed(salt))
+        trauma = pack.secret(seen.secrets[0].card).trauma
+        assert trauma != ruled_out
+        dealt.add(trauma)
+    assert len(dealt) > 1
