@@ -66,6 +66,12 @@ def deal_unseen(state: PresenceState, seat: str | None, rng: Rng) -> PresenceSta
     return st
 
 
+_SAW_SECRET = re.compile(r"Secret at position (\d): (.+) \([^()]*\)\.$")
+_SAW_REMOVED = re.compile(r"A clue card removed in setup: (.+) \([^()]*\)\.$")
+"""The engine's words for an inspected secret card and removed clue card
+(`Engine.on_inspect_secret`, `Engine.eff_inspect`)."""
+
+
 class _Knowledge:
     """Who is looking: the spirit, a visitor player (its character slots), or the table; and
     the cards it sees named in pending prompts and queued work, which stay where they are."""
@@ -84,6 +90,23 @@ class _Knowledge:
         for step in [*st.queue, *st.declared]:
             if self.sees_step(st, step):
                 self.pinned |= _strings(step.args)
+        self.secrets: dict[int, str] = {}
+        """Position index -> the secret card the seat inspected there (it never moves)."""
+        if not self.spirit:
+            self._inspected(st)
+
+    def _inspected(self, st: PresenceState) -> None:
+        """What the seat's inspections (P-TIME-09, its `inspected` lines) told it for good: a
+        secret card at a position, a clue card removed in setup (the box never changes)."""
+        pack = pack_for(st.pack_path)
+        secrets = {pack.secret(slot.card).name: slot.card for slot in st.secrets}
+        removed = {pack.clue_card(c).name: c for c in st.clue_box if not pack.is_fear_card(c)}
+        for slot in sorted(self.mine):
+            for line in st.private_seen.get(slot, []):
+                if (m := _SAW_SECRET.match(line)) and m.group(2) in secrets:
+                    self.secrets[int(m.group(1)) - 1] = secrets[m.group(2)]
+                elif (m := _SAW_REMOVED.match(line)) and m.group(1) in removed:
+                    self.pinned.add(removed[m.group(1)])
 
     def sees_prompt(self, st: PresenceState, seats: list[str], data: dict[str, Any]) -> bool:
         hidden = bool(data.get("private")) or seats == [st.spirit_seat]
@@ -162,15 +185,21 @@ def _secrets(st: PresenceState, pack: Pack, knows: _Knowledge, rng: Rng,
     for card in _unseen_clue_cards(st, pack, knows):
         trauma = pack.clue_card(card).trauma
         unseen[trauma] = unseen.get(trauma, 0) + 1
+    known = dict.fromkeys(total, 0)  # removed clue cards the seat inspected
+    for card in st.clue_box:
+        if card in knows.pinned and not pack.is_fear_card(card):
+            trauma = pack.clue_card(card).trauma
+            known[trauma] = known.get(trauma, 0) + 1
     # chance[k][t]: that the cards removed under position k, of trauma t, are all unseen;
     # in whole numbers over a common denominator per position
     chance: list[dict[str, int]] = []
     for r in remove:
         ways = {t: math.comb(n, r) or 1 for t, n in total.items()}
         common = math.lcm(*ways.values()) if ways else 1
-        chance.append({t: math.comb(unseen.get(t, 0), r) * (common // ways[t])
-                       for t in total})
-    hidden = [k for k, slot in enumerate(st.secrets) if not slot.revealed]
+        chance.append({t: (math.comb(unseen.get(t, 0), r - known[t]) if r >= known[t] else 0)
+                       * (common // ways[t]) for t in total})
+    hidden = [k for k, slot in enumerate(st.secrets) if not slot.revealed
+              and knows.secrets.get(k) != slot.card]
     traumas = {slot.card: pack.secret(slot.card).trauma for slot in st.secrets}
     banned = _failed_invokes(st, pack)
     options: list[tuple[tuple[str, ...], int]] = []
@@ -264,14 +293,22 @@ def _clue_slots(st: PresenceState, pack: Pack, knows: _Knowledge,
     else:
         remove = [p.remove for p in pack.secret_board(st.n).positions]
         aside = 1 if st.chamber is not None else 0
-        if traumas is not None and len(box_clues) + aside == sum(remove):
+        kinds = [TRAUMA + t for t, r in zip(traumas or [], remove, strict=False)
+                 for _ in range(r)]
+        known = sorted(c for c in box_clues if c in knows.pinned)
+        for card in known:  # an inspected removed card fills one place of its trauma
+            kind = TRAUMA + pack.clue_card(card).trauma
+            if kind in kinds[aside:]:
+                del kinds[kinds.index(kind, aside)]
+        if traumas is not None and len(box_clues) + aside == sum(remove) \
+                and len(kinds) == len(box_clues) - len(known) + aside:
             # P-SETUP-21 / P-CHAMBER-01: the box holds so many cards of each secret's trauma;
             # position 1's first one lies aside at the Secret Chamber
-            kinds = [TRAUMA + t for t, r in zip(traumas, remove, strict=True)
-                     for _ in range(r)]
             fears = [c for c in st.clue_box if pack.is_fear_card(c)]
-            st.clue_box = box_clues + fears  # reordered: its order is nobody's to see
-            slots += [(st.clue_box, i, kind) for i, kind in enumerate(kinds[aside:])]
+            free = [c for c in box_clues if c not in knows.pinned]
+            st.clue_box = known + free + fears  # reordered: its order is nobody's to see
+            slots += [(st.clue_box, len(known) + i, kind)
+                      for i, kind in enumerate(kinds[aside:])]
             slots += [(st.clue_box, len(box_clues) + i, FEAR) for i in range(len(fears))]
             if st.chamber is not None:
                 slots.append((_ChamberAside(st), 0, kinds[0]))

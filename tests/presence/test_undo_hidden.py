@@ -10,11 +10,13 @@ showed, not from the dice.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from bot.tables import TableService
 from rules.core.hidden import hidden_dependence
 from rules.core.rng import Rng
-from rules.core.types import Action, act
-from rules.presence.engine import pack_for
+from rules.core.types import Action, Prompt, act
+from rules.presence.engine import Engine, pack_for
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
 from tests.presence.helpers import SPIRIT, edit, new_game, to_spirit_turn
@@ -141,3 +143,42 @@ def test_P_SECRET_03_a_failed_invoke_rules_out_the_traumas_beneath_in_a_resample
         assert trauma != ruled_out
         dealt.add(trauma)
     assert len(dealt) > 1
+
+
+def test_P_TIME_09_a_secret_card_a_visitor_inspected_stays_in_its_resamples() -> None:
+    """Inspecting a secret shows it to its player alone (H-10): that player's resamples keep
+    the card at its position; another visitor's still deal it anew."""
+    st = edit(new_game(5, seed=4))
+    Engine(st).on_inspect_secret("2", Prompt(id="t", kind="target", seats=[VISITOR],
+                                             text="", data={"seat": VISITOR}))
+    assert GAME.view(st, VISITOR)["inspected"]
+    mine, theirs = set(), set()
+    for salt in range(30):
+        seen = GAME.resample(st, VISITOR, Rng.from_seed(salt))
+        assert seen.secrets[1].card == st.secrets[1].card
+        mine.add(tuple(s.card for s in seen.secrets))
+        theirs.add(GAME.resample(st, "s3", Rng.from_seed(salt)).secrets[1].card)
+    assert len(mine) > 1 and len(theirs) > 1
+
+
+def test_P_TIME_09_a_removed_clue_card_a_visitor_inspected_stays_removed() -> None:
+    """The Professor's look at a clue card removed in setup (H-13): it stays in the box in
+    that player's resamples, which still remove so many cards of each secret's trauma."""
+    st = edit(new_game(5, seed=5))
+    Engine(st).eff_inspect(SimpleNamespace(what="removed_clue", n=1),
+                           {"owner": VISITOR, "self": VISITOR})
+    line = GAME.view(st, VISITOR)["inspected"][-1]
+    pack = pack_for(st.pack_path)
+    card = next(c for c in st.clue_box if not pack.is_fear_card(c)
+                and pack.clue_card(c).name in line)
+    remove = [p.remove for p in pack.secret_board(st.n).positions]
+    moved = 0
+    for salt in range(20):
+        seen = GAME.resample(st, VISITOR, Rng.from_seed(salt))
+        assert card in seen.clue_box
+        moved += seen.clue_box != st.clue_box
+        for slot, n in zip(seen.secrets, remove, strict=True):
+            trauma = pack.secret(slot.card).trauma
+            assert sum(1 for c in seen.clue_box if not pack.is_fear_card(c)
+                       and pack.clue_card(c).trauma == trauma) == n
+    assert moved
