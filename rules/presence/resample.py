@@ -433,16 +433,29 @@ def _items(st: PresenceState, pack: Pack, knows: _Knowledge, rng: Rng) -> None:
         seen |= _strings(p.data)
     for step in [*st.queue, *st.declared]:
         seen |= _strings(step.args)
-    special = [i for i in pack.special_item_ids() if i not in seen]
-    randoms = sorted(i for i in pack.random_item_ids() if i not in seen)
+    specials, randoms_all = _item_kinds(pack)
+    special = [i for i in specials if i not in seen]
+    randoms = [i for i in randoms_all if i not in seen]
     size = len(st.item_deck)
     if len(special) > size or len(randoms) + len(special) != size + st.item_box_count:
         st.item_deck = rng.shuffled(sorted(st.item_deck))  # not one setup deals: keep its cards
         return
     rng.shuffle(randoms)
-    deck = sorted(special) + randoms[:size - len(special)]
+    deck = special + randoms[:size - len(special)]
     rng.shuffle(deck)
     st.item_deck = deck
+
+
+_ITEM_KINDS: dict[int, tuple[Pack, list[str], list[str]]] = {}
+
+
+def _item_kinds(pack: Pack) -> tuple[list[str], list[str]]:
+    """The pack's special and random item instances, sorted (looked up once per pack)."""
+    hit = _ITEM_KINDS.get(id(pack))
+    if hit is None or hit[0] is not pack:
+        hit = (pack, sorted(pack.special_item_ids()), sorted(pack.random_item_ids()))
+        _ITEM_KINDS[id(pack)] = hit
+    return hit[1], hit[2]
 
 
 def _follow(st: PresenceState, knows: _Knowledge, moved: dict[str, str]) -> None:
