@@ -23,7 +23,17 @@ cards are dealt first, an arrangement weighted by how likely the clue cards the 
 make it (the clue cards removed in setup match the secret above each position, P-SETUP-21), so
 the removed cards dealt next always fit. Pending prompts and queued work that name a card the
 seat cannot see follow that card's slot to its new card; those the seat can see (its own prompt,
-a public one) keep their cards, which then stay where they are.
+a public one) keep their cards, which then stay where they are. What the seat's inspections told
+it for good stays too: a secret card at its position, a removed clue card in the box; so does a
+failed Invoke's evidence in the public log (the secret there has none of the traumas that lay
+face up beneath it).
+
+Not kept (the deal is still a function of the view, only a looser one): inspections whose
+knowledge goes stale (the clue deck's top cards, a clue token, the chamber's cards), public
+history the view no longer shows (which hand took a revealed clue card; the capped log),
+Mystery Mode's reveal tiers (the face-down discards beneath a revealed secret are dealt without
+them), and the Unknown Threat's choices (H-39: the spirit's own deck, clues and secret cards
+keep their identities; only where they lie is dealt anew).
 """
 
 from __future__ import annotations
