@@ -4,8 +4,11 @@
     python -m bench.presence_ai --games 100 --players 4 --spirit random
     python -m bench.presence_ai --games 100 --visitors random
 
-Each side is played by `rules.presence.ai.choose_action` (``ai``), by uniformly random legal
-moves (``random``) or by the first legal action (``first``). For every player count the
+Each side is played by the built-in AI as the bot plays it, `GAME.ai_action`, which decides on
+a state resampled from the seat's view and never sees the real one (``ai``, issue #21); by
+`rules.presence.ai.choose_action` on the real state, as the AI played before it could no longer
+peek (``peek``, for comparison); by uniformly random legal moves (``random``) or by the first
+legal action (``first``). For every player count the
 table shows, split by the alignment of the script the spirit drew: games, visitor wins,
 spirit wins (a good spirit wins *with* the visitors, P-WIN-05), Eternal Darkness, secrets
 revealed on average, succumbed visitors on average. Timings are per AI decision.
@@ -28,7 +31,7 @@ from rules.presence.game import GAME
 from rules.presence.state import PresenceState
 
 MAX_DECISIONS = 20_000
-POLICIES = ("ai", "random", "first")
+POLICIES = ("ai", "peek", "random", "first")
 
 
 @dataclass
@@ -48,9 +51,10 @@ class GameStats:
 
 def pick(policy: str, state: PresenceState, seat: str, rng: Rng,
          times: list[float]) -> Action:
-    if policy == "ai":
+    if policy in ("ai", "peek"):
         t0 = time.perf_counter()
-        action = choose_action(state, seat, GAME)
+        action = (GAME.ai_action(state, seat) if policy == "ai"
+                  else choose_action(state, seat, GAME))
         times.append(time.perf_counter() - t0)
         return action
     legal = GAME.legal_actions(state, seat)

@@ -49,10 +49,43 @@ def flatten(obj: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def view_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """What changed from one view to the next: each changed path and its new value."""
-    old, new = flatten(before), flatten(after)
-    return {path: new.get(path, _MISSING) for path in old.keys() | new.keys()
-            if old.get(path, _MISSING) != new.get(path, _MISSING)}
+    """What changed from one view to the next: each changed path and its new value.
+
+    The same as comparing `flatten(before)` with `flatten(after)` path by path, but it only
+    walks into the parts that differ: undo compares many views that are mostly the same."""
+    out: dict[str, Any] = {}
+    _changes(before, after, "", out)
+    return out
+
+
+def _changes(old: Any, new: Any, prefix: str, out: dict[str, Any]) -> None:
+    if old == new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict) and old and new:
+        for key in old.keys() | new.keys():
+            if key in old and key in new:
+                _changes(old[key], new[key], f"{prefix}/{key}", out)
+            else:
+                _leaves(old.get(key, _MISSING), new.get(key, _MISSING), f"{prefix}/{key}", out)
+        return
+    if isinstance(old, (list, tuple)) and isinstance(new, (list, tuple)) and old and new:
+        for i in range(max(len(old), len(new))):
+            if i < len(old) and i < len(new):
+                _changes(old[i], new[i], f"{prefix}[{i}]", out)
+            else:
+                _leaves(old[i] if i < len(old) else _MISSING,
+                        new[i] if i < len(new) else _MISSING, f"{prefix}[{i}]", out)
+        return
+    _leaves(old, new, prefix, out)
+
+
+def _leaves(old: Any, new: Any, prefix: str, out: dict[str, Any]) -> None:
+    """Compare two parts leaf by leaf (either may be missing)."""
+    was = {} if old is _MISSING else flatten(old, prefix)
+    now = {} if new is _MISSING else flatten(new, prefix)
+    for path in was.keys() | now.keys():
+        if was.get(path, _MISSING) != now.get(path, _MISSING):
+            out[path] = now.get(path, _MISSING)
 
 
 def seen_outcome(game: Game[Any, Any], before: GameState, after: GameState,

@@ -18,12 +18,14 @@ from pydantic import Field
 
 from rules.core.errors import IllegalAction
 from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, join_words
+from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result
 from rules.presence import actions as K
 from rules.presence import guide, words
 from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import UT_HOPE, UT_NERVE, Engine, pack_for
 from rules.presence.labels import describe_action
+from rules.presence.resample import deal_unseen
 from rules.presence.result import result_of
 from rules.presence.setup import setup_game
 from rules.presence.state import PresenceState
@@ -412,6 +414,11 @@ class Presence(Game[PresenceOptions, PresenceState]):
             if alt.kind != K.END_TURN and tagged in mine:
                 return tagged
         return picked
+
+    def _resample(self, state: PresenceState, seat: str | None, rng: Rng) -> PresenceState:
+        """Issue #21: everything hidden from `seat` dealt anew from what it may know
+        (`rules.presence.resample`, spec Part 5)."""
+        return deal_unseen(state, seat, rng)
 
     def private_summary(self, state: PresenceState, seat: str) -> str | None:
         """The DM text of `seat`'s hidden information (H-L4): the spirit's script, secret
