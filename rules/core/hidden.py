@@ -61,9 +61,38 @@ def flatten(obj: Any, prefix: str = "") -> dict[str, Any]:
 
 def view_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """What changed from one view to the next: each changed path and its new value."""
-    old, new = flatten(before), flatten(after)
-    return {path: new.get(path, _MISSING) for path in old.keys() | new.keys()
-            if old.get(path, _MISSING) != new.get(path, _MISSING)}
+    out: dict[str, Any] = {}
+    _diff(before, after, "", out)
+    return out
+
+
+def _diff(old: Any, new: Any, prefix: str, out: dict[str, Any]) -> None:
+    """`view_change` of the parts under `prefix`: the same paths and values as comparing the
+    two flattened whole, but an unchanged part (most of a view) is passed over at once."""
+    if old == new:
+        return
+    both_dicts = isinstance(old, dict) and isinstance(new, dict)
+    both_lists = isinstance(old, (list, tuple)) and isinstance(new, (list, tuple))
+    if (both_dicts or both_lists) and old and new:
+        if both_dicts:
+            keys = list(dict.fromkeys([*old, *new]))
+            pairs = [(f"{prefix}/{k}", old.get(k, _MISSING), new.get(k, _MISSING))
+                     for k in keys]
+        else:
+            pairs = [(f"{prefix}[{i}]", old[i] if i < len(old) else _MISSING,
+                      new[i] if i < len(new) else _MISSING)
+                     for i in range(max(len(old), len(new)))]
+        for path, a, b in pairs:
+            if a is _MISSING:
+                out.update(flatten(b, path))
+            elif b is _MISSING:
+                out.update(dict.fromkeys(flatten(a, path), _MISSING))
+            else:
+                _diff(a, b, path, out)
+        return
+    flat_old, flat_new = flatten(old, prefix), flatten(new, prefix)
+    out.update({path: flat_new.get(path, _MISSING) for path in flat_old.keys() | flat_new.keys()
+                if flat_old.get(path, _MISSING) != flat_new.get(path, _MISSING)})
 
 
 def seen_outcome(game: Game[Any, Any], before: GameState, after: GameState,

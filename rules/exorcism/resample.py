@@ -32,6 +32,7 @@ from rules.core.rng import Rng
 from rules.exorcism.engine import Engine
 from rules.exorcism.state import ExorcismState
 
+
 def redeal_unseen(state: ExorcismState, seat: str | None, rng: Rng) -> ExorcismState:
     """A copy of `state` with everything hidden from `seat` dealt anew (module docstring);
     `state` itself is never changed."""

@@ -112,6 +112,19 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
     team = seat is not None and seat in st.seats and seat != st.ghost_seat
     to_act = sorted(eng.to_act())
 
+    # Each cell's shown name and label (`Engine.cell_name`), worked out once for the view.
+    shown = {cid: eng.shown_name(cid) for cid in st.cells}
+    name_count: dict[str, int] = {}
+    for name in shown.values():
+        name_count[name] = name_count.get(name, 0) + 1
+
+    def label(cid: str) -> str:
+        name = shown[cid]
+        if name_count[name] > 1:
+            cell = st.cells[cid]
+            return f"{name} (row {cell.row}, column {cell.col})"
+        return name
+
     pawns: dict[str, list[dict[str, Any]]] = {}
     investigators = []
     for inv in st.investigators.values():
@@ -128,7 +141,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
             "character": inv.character,
             "name": ch.name if ch else None,
             "cell": inv.cell,
-            "cell_name": eng.cell_name(inv.cell) if inv.cell else None,
+            "cell_name": label(inv.cell) if inv.cell else None,
             "tools": dict(inv.tools),
             "awaiting_rescue": inv.character is None,
             "escaped": inv.escaped,
@@ -142,7 +155,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
     for cid in eng.geo.all:
         cell = st.cells[cid]
         room = eng.room_of(cid)
-        name = eng.shown_name(cid)
+        name = shown[cid]
         cells.append({
             "id": cid,
             "row": cell.row,
@@ -150,7 +163,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
             "kind": cell.kind,
             "face_down": cell.face_down,
             "name": name,
-            "label": eng.cell_name(cid),
+            "label": label(cid),
             "room_id": room.id if room else None,
             "location": room.location if room else None,
             "action_text": room.text if room else None,
