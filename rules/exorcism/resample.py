@@ -10,9 +10,10 @@ map (spec §5):
   dealt onto the face-down cells (the rest go back to the box). A Manipulate the Manor prompt
   remembers the arrangement it started from; its record follows each card to its new face;
 - the Haunt deck's order (EX-VIS-09) and, in One vs All, the Ghost player's hand for everyone
-  but the Ghost player (EX-VIS-11): one pool, the hand dealt first. The top cards of a pending
-  Medium peek stay in place for those who see it (EX-VIS-12); for the Ghost player (who does
-  not see a One vs All peek) they are dealt with the rest and the peek's prompt follows them;
+  but the Ghost player (EX-VIS-11): one pool, the hand dealt first. The top cards a Medium peek
+  shows (pending, or put back and not drawn yet: `haunt_seen`) stay in place for those who saw
+  it (EX-VIS-12); for the Ghost player (who does not see a One vs All peek) they are dealt
+  with the rest and a pending peek's prompt follows them;
 - the Task deck's order (EX-VIS-13) and the Plan deck's order (EX-VIS-15), and under the
   `hidden_plans` house option the investigators' Plans for the Ghost player and the table
   (EX-VIS-16), as many to each as they hold;
@@ -82,8 +83,10 @@ def _redeal_haunt(st: ExorcismState, seat: str | None, team: bool, rng: Rng) -> 
     """EX-VIS-09/11/12: the Haunt deck's order, the Ghost player's hand unless `seat` is the
     Ghost player, and the peeked top cards unless `seat` sees the peek."""
     hand_hidden = st.mode == "one_vs_all" and seat != st.ghost_seat
-    peek_seen = bool(st.peek) and (not st.peek_team or team)
-    kept = len(st.peek) if peek_seen else 0
+    audience = not st.peek_team or team
+    peek_seen = bool(st.peek) and audience
+    kept = max(len(st.peek) if peek_seen else 0,
+               min(st.haunt_seen, len(st.haunt_deck)) if audience else 0)
     deck = st.haunt_deck
     cut = len(deck) - kept
     pool = deck[:cut] + (st.ghost_hand if hand_hidden else [])

@@ -51,6 +51,8 @@ ova (One vs All only, else None): {ghost_seat, haunt_level, haunt_level_win, han
 hand (the Ghost seat's own view only): [{id, location, die_value, arrows {wraith, bull,
   devourer}, text}]
 peek [{position, text}] — a pending Haunt peek, when this seat may see it; else []
+haunt_seen [{position, text}] — the top Haunt cards a finished peek showed, top first, still
+  on the deck, when this seat saw that peek; else []
 last_haunt (text of the last Haunt card resolved or played) | None
 prompt {id, kind, text, seats, labels} | None — private details are left out for seats that
   may not see them
@@ -226,6 +228,11 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
     if st.peek and (not st.peek_team or team):
         peek = [{"position": i + 1, "text": eng.haunt_card_text(c)}
                 for i, c in enumerate(st.peek)]
+    haunt_seen: list[dict[str, Any]] = []
+    if st.haunt_seen and (not st.peek_team or team):
+        seen_top = st.haunt_deck[len(st.haunt_deck) - min(st.haunt_seen, len(st.haunt_deck)):]
+        haunt_seen = [{"position": i + 1, "text": eng.haunt_card_text(c)}
+                      for i, c in enumerate(reversed(seen_top))]
 
     ova = None
     if st.mode == "one_vs_all":
@@ -294,6 +301,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
                        "out_of_play": chars(st.out_of_play)},
         "ova": ova,
         "peek": peek,
+        "haunt_seen": haunt_seen,
         "last_haunt": st.last_haunt,
         "prompt": prompt,
         "log": list(st.log),

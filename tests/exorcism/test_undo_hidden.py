@@ -16,7 +16,7 @@ from rules.core.rng import Rng
 from rules.core.types import act
 from rules.exorcism.game import GAME
 from rules.exorcism.state import ExorcismState
-from tests.exorcism.helpers import clear_board, give, new_game, place_room, put
+from tests.exorcism.helpers import clear_board, give, new_game, place_room, put, set_character
 
 HIDDEN = "turned on something you can't see"
 
@@ -95,3 +95,46 @@ def test_EX_ACT_01_a_plain_move_draws_nothing_and_may_be_undone() -> None:
     reason = undo_refusal(st, "s1", "move", to="r2c3")
     assert reason is None
     assert hidden_dependence(GAME, st, "s1", act("move", to="r2c3"), samples=24) is None
+
+
+def _medium_peeked(mode: str = "core") -> ExorcismState:
+    """The Medium looked at the top 3 Haunt cards and put them back (EX-VIS-12)."""
+    st = new_game(mode, n=3 if mode == "one_vs_all" else 2)
+    clear_board(st)
+    seat = "s2"
+    st.active = seat
+    set_character(st, seat, "medium")
+    st = GAME.apply(st, seat, act("ability", source="medium")).state
+    while st.prompts and st.prompts[-1].kind == "peek_order":
+        st = GAME.apply(st, seat, GAME.legal_actions(st, seat)[-1]).state
+    assert st.haunt_seen == 3 and not st.peek
+    return st
+
+
+def test_EX_VIS_12_cards_a_peek_showed_stay_on_top_in_every_resample() -> None:
+    st = _medium_peeked()
+    top = st.haunt_deck[-3:]
+    assert len(GAME.view(st, None)["haunt_seen"]) == 3  # co-op: the peek was public
+    for k in range(6):
+        for seat in ("s1", "s2", None):
+            other = GAME.resample(st, seat, Rng.from_seed(k))
+            assert other.haunt_deck[-3:] == top
+    # One vs All: the investigators saw it, the Ghost player did not.
+    ova = _medium_peeked("one_vs_all")
+    ghost = ova.ghost_seat
+    assert ghost is not None and GAME.view(ova, ghost)["haunt_seen"] == []
+    assert GAME.view(ova, None)["haunt_seen"] == []
+    assert all(GAME.resample(ova, "s2", Rng.from_seed(k)).haunt_deck[-3:] == ova.haunt_deck[-3:]
+               for k in range(6))
+    assert any(GAME.resample(ova, ghost, Rng.from_seed(k)).haunt_deck[-3:]
+               != ova.haunt_deck[-3:] for k in range(6))
+
+
+def test_EX_HAUNT_01_EX_VIS_12_drawing_only_cards_the_table_saw_may_be_undone() -> None:
+    st = _medium_peeked()
+    st.round = 2
+    st.actions_left = 1
+    out = GAME.apply(st, "s2", act("pass"))
+    drawn = len(st.haunt_deck) - len(out.state.haunt_deck)
+    assert 0 < drawn <= 3 and out.state.haunt_seen == 3 - drawn
+    assert hidden_dependence(GAME, st, "s2", act("pass"), samples=24) is None
