@@ -4,7 +4,10 @@
     python -m bench.exorcism_ai --games 200 --mode solo
     python -m bench.exorcism_ai --games 200 --mode one_vs_all --players 3
 
-Every seat is played by `rules.exorcism.ai.choose_action` (One vs All: the Ghost player too).
+Every seat is played by the built-in AI as the bot runs it, `GAME.ai_action` (One vs All: the
+Ghost player too): `rules.exorcism.ai.choose_action` deciding on a state resampled from the
+seat's view (issue #21). With ``--peek`` it decides on the real state instead, as it did before
+(a comparison: what seeing the hidden cards was worth).
 Prints the investigators' win rate, a histogram of the reasons games end, the average game
 length (game turns and decisions), the time per game and the per-decision time (median, p95,
 max). With ``--random`` the investigators play uniformly random legal moves instead (a
@@ -50,8 +53,8 @@ def reason_key(reason: str) -> str:
     return r
 
 
-def play(mode: str, players: int, seed: int, random_investigators: bool = False
-         ) -> GameStats:
+def play(mode: str, players: int, seed: int, random_investigators: bool = False,
+         peek: bool = False) -> GameStats:
     seats = [f"p{i}" for i in range(1, players + 1)]
     state: ExorcismState = GAME.setup(seats, GAME.options_model(mode=mode), seed)
     rng = Rng.from_seed(seed ^ 0xBE7C4)
@@ -63,8 +66,10 @@ def play(mode: str, players: int, seed: int, random_investigators: bool = False
         t0 = time.perf_counter()
         if random_investigators and seat != state.ghost_seat:
             action: Action = rng.choice(GAME.legal_actions(state, seat))
-        else:
+        elif peek:
             action = choose_action(state, seat)
+        else:
+            action = GAME.ai_action(state, seat)
         times.append(time.perf_counter() - t0)
         state = GAME.apply(state, seat, action).state
         decisions += 1
@@ -84,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--random", action="store_true",
                     help="investigators play random legal moves (baseline)")
+    ap.add_argument("--peek", action="store_true",
+                    help="the AI decides on the real state, hidden cards and all (the old way)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="worker processes (1 = in-process; per-decision times are only "
                     "meaningful with 1)")
@@ -91,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     players = args.players or (1 if args.mode == "solo" else 3)
 
     t0 = time.perf_counter()
-    jobs = [(args.mode, players, seed, args.random)
+    jobs = [(args.mode, players, seed, args.random, args.peek)
             for seed in range(args.seed, args.seed + args.games)]
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
@@ -104,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     wins = sum(1 for s in stats if s.won)
     who = "investigators" if args.mode != "one_vs_all" else "investigators (vs the Ghost AI)"
     print(f"mode={args.mode} players={players} games={n} seeds={args.seed}..{args.seed + n - 1}"
-          + (" [random investigators]" if args.random else ""))
+          + (" [random investigators]" if args.random else "")
+          + (" [AI on the real state]" if args.peek else ""))
     print(f"win rate ({who}): {wins}/{n} = {100.0 * wins / max(1, n):.1f}%")
     if args.mode == "one_vs_all":
         print(f"Ghost player wins: {n - wins}/{n} = {100.0 * (n - wins) / max(1, n):.1f}%")

@@ -23,6 +23,7 @@ from rules.exorcism import guide, words
 from rules.exorcism.content import default_pack, pack_fingerprint
 from rules.exorcism.engine import GHOSTS, Engine, pack_for
 from rules.exorcism.labels import describe_action, hidden_labels
+from rules.exorcism.resample import redeal_unseen
 from rules.exorcism.result import result_of
 from rules.exorcism.setup import setup_game
 from rules.exorcism.state import ExorcismState
@@ -193,6 +194,12 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
             # "random Lookout" / "random Primary", from the state's RNG without advancing it.
             return Rng(state=state.rng.state).choice(legal)
         return legal[0]
+
+    def _resample(self, state: ExorcismState, seat: str | None, rng: Rng) -> ExorcismState:
+        """Everything hidden from `seat` dealt anew: Locked Room faces, the Haunt deck (and the
+        Ghost player's hand, an unseen peek), the Task and Plan decks (hidden Plans), the RNG
+        (`rules.exorcism.resample`)."""
+        return redeal_unseen(state, seat, rng)
 
     def choose_ai_action(self, state: ExorcismState, seat: str) -> Action:
         from rules.exorcism.ai import choose_action  # the AI imports the engine, not game.py

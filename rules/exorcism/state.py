@@ -195,6 +195,9 @@ class ExorcismState(GameState):
     peek: list[str] = Field(default_factory=list)
     peek_team: bool = False
     """The peek is for the investigators only (One vs All, EX-VIS-12)."""
+    haunt_seen: int = 0
+    """How many cards on top of the Haunt deck a finished peek showed, in the order they lie:
+    known to the peek's audience (`peek_team`) until drawn; a reshuffle forgets them."""
 
     outcome: Literal["won", "lost"] | None = None
     reason: str = ""

@@ -51,6 +51,8 @@ ova (One vs All only, else None): {ghost_seat, haunt_level, haunt_level_win, han
 hand (the Ghost seat's own view only): [{id, location, die_value, arrows {wraith, bull,
   devourer}, text}]
 peek [{position, text}] — a pending Haunt peek, when this seat may see it; else []
+haunt_seen [{position, text}] — the top Haunt cards a finished peek showed, top first, still
+  on the deck, when this seat saw that peek; else []
 last_haunt (text of the last Haunt card resolved or played) | None
 prompt {id, kind, text, seats, labels} | None — private details are left out for seats that
   may not see them
@@ -112,6 +114,19 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
     team = seat is not None and seat in st.seats and seat != st.ghost_seat
     to_act = sorted(eng.to_act())
 
+    # Each cell's shown name and label (`Engine.cell_name`), worked out once for the view.
+    shown = {cid: eng.shown_name(cid) for cid in st.cells}
+    name_count: dict[str, int] = {}
+    for name in shown.values():
+        name_count[name] = name_count.get(name, 0) + 1
+
+    def label(cid: str) -> str:
+        name = shown[cid]
+        if name_count[name] > 1:
+            cell = st.cells[cid]
+            return f"{name} (row {cell.row}, column {cell.col})"
+        return name
+
     pawns: dict[str, list[dict[str, Any]]] = {}
     investigators = []
     for inv in st.investigators.values():
@@ -128,7 +143,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
             "character": inv.character,
             "name": ch.name if ch else None,
             "cell": inv.cell,
-            "cell_name": eng.cell_name(inv.cell) if inv.cell else None,
+            "cell_name": label(inv.cell) if inv.cell else None,
             "tools": dict(inv.tools),
             "awaiting_rescue": inv.character is None,
             "escaped": inv.escaped,
@@ -142,7 +157,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
     for cid in eng.geo.all:
         cell = st.cells[cid]
         room = eng.room_of(cid)
-        name = eng.shown_name(cid)
+        name = shown[cid]
         cells.append({
             "id": cid,
             "row": cell.row,
@@ -150,7 +165,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
             "kind": cell.kind,
             "face_down": cell.face_down,
             "name": name,
-            "label": eng.cell_name(cid),
+            "label": label(cid),
             "room_id": room.id if room else None,
             "location": room.location if room else None,
             "action_text": room.text if room else None,
@@ -213,6 +228,11 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
     if st.peek and (not st.peek_team or team):
         peek = [{"position": i + 1, "text": eng.haunt_card_text(c)}
                 for i, c in enumerate(st.peek)]
+    haunt_seen: list[dict[str, Any]] = []
+    if st.haunt_seen and (not st.peek_team or team):
+        seen_top = st.haunt_deck[len(st.haunt_deck) - min(st.haunt_seen, len(st.haunt_deck)):]
+        haunt_seen = [{"position": i + 1, "text": eng.haunt_card_text(c)}
+                      for i, c in enumerate(reversed(seen_top))]
 
     ova = None
     if st.mode == "one_vs_all":
@@ -281,6 +301,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
                        "out_of_play": chars(st.out_of_play)},
         "ova": ova,
         "peek": peek,
+        "haunt_seen": haunt_seen,
         "last_haunt": st.last_haunt,
         "prompt": prompt,
         "log": list(st.log),

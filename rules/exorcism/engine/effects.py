@@ -421,6 +421,7 @@ class Effects:
                   audience=self.peek_audience())
         if not eff.reorder or len(cards) == 1:
             st.peek = []
+            st.haunt_seen = max(st.haunt_seen, len(cards))
             return True
         self.ask(ctx, "peek_order", "Choose the card to put on top of the Haunt deck next.",
                  cards, ordered=[])

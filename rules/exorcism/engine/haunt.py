@@ -25,8 +25,12 @@ class HauntPhase:
             st.haunt_deck = list(st.haunt_discard)
             st.haunt_discard = []
             st.rng.shuffle(st.haunt_deck)
+            st.haunt_seen = 0
             self.emit("The Haunt deck ran out: its standard cards are reshuffled.", "reshuffle")
-        return st.haunt_deck.pop() if st.haunt_deck else None
+        if not st.haunt_deck:
+            return None
+        st.haunt_seen = max(0, st.haunt_seen - 1)
+        return st.haunt_deck.pop()
 
     def haunt_card_text(self: Engine, card_id: str) -> str:
         card = self.pack.haunt_card(card_id)

@@ -190,6 +190,7 @@ class PromptAnswers:
                 n = len(ordered)
                 st.haunt_deck[-n:] = list(reversed(ordered))
                 st.peek = []
+                st.haunt_seen = max(st.haunt_seen, n)
                 self.emit("The top Haunt cards are put back in a chosen order.", "peek_done")
         elif k == "exchange":
             self.answer_exchange(prompt, action)
