@@ -299,6 +299,15 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                 eng.defeat_cost(str(a.p("horror"))).values()))
         return legal[0]
 
+    def _resample(self, state: FourthWallState, seat: str | None, rng: Rng
+                  ) -> FourthWallState:
+        """Everything hidden from `seat` dealt anew (`rules.fourth_wall.resample`): deck
+        orders, the Wall's hand, the Wall card before An Eye Opens, the Gates, the Presence
+        deck, outside the team the Investigators' hands, and the RNG."""
+        from rules.fourth_wall.resample import resample_state
+
+        return resample_state(state, seat, rng)
+
     def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
         """The built-in AI (`rules.fourth_wall.ai`): a one-ply lookahead with a heuristic
         evaluation, for either side in either mode."""
