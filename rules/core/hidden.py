@@ -60,10 +60,43 @@ def flatten(obj: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def view_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """What changed from one view to the next: each changed path and its new value."""
-    old, new = flatten(before), flatten(after)
-    return {path: new.get(path, _MISSING) for path in old.keys() | new.keys()
-            if old.get(path, _MISSING) != new.get(path, _MISSING)}
+    """What changed from one view to the next: each changed path and its new value.
+
+    The same as comparing `flatten(before)` with `flatten(after)` path by path, but equal
+    parts are skipped whole (a view is large and a move changes little of it)."""
+    out: dict[str, Any] = {}
+    _diff(before, after, "", out)
+    return out
+
+
+def _diff(old: Any, new: Any, prefix: str, out: dict[str, Any]) -> None:
+    if old == new and type(old) is type(new):
+        return
+    if isinstance(old, dict) and isinstance(new, dict) and old and new:
+        for key in old.keys() | new.keys():
+            path = f"{prefix}/{key}"
+            if key not in new:
+                out.update(dict.fromkeys(flatten(old[key], path), _MISSING))
+            elif key not in old:
+                out.update(flatten(new[key], path))
+            else:
+                _diff(old[key], new[key], path, out)
+        return
+    if isinstance(old, (list, tuple)) and isinstance(new, (list, tuple)) and old and new:
+        for i in range(max(len(old), len(new))):
+            path = f"{prefix}[{i}]"
+            if i >= len(new):
+                out.update(dict.fromkeys(flatten(old[i], path), _MISSING))
+            elif i >= len(old):
+                out.update(flatten(new[i], path))
+            else:
+                _diff(old[i], new[i], path, out)
+        return
+    flat_old, flat_new = flatten(old, prefix), flatten(new, prefix)
+    for path in flat_old.keys() | flat_new.keys():
+        value = flat_new.get(path, _MISSING)
+        if flat_old.get(path, _MISSING) != value:
+            out[path] = value
 
 
 def seen_outcome(game: Game[Any, Any], before: GameState, after: GameState,
