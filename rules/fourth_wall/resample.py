@@ -43,7 +43,7 @@ Slot = tuple[list[str], int]
 """A hidden place: a list in the (copied) state and an index into it."""
 
 
-def _strings(value: Any) -> Iterator[str]:
+def strings(value: Any) -> Iterator[str]:
     """Every string inside plain state data (models, lists, dicts), and the parts of a
     ``kind:id`` string (a Frame's ``src``)."""
     if isinstance(value, str):
@@ -52,20 +52,20 @@ def _strings(value: Any) -> Iterator[str]:
             yield from value.split(":")
     elif isinstance(value, BaseModel):
         for item in value.__dict__.values():
-            yield from _strings(item)
+            yield from strings(item)
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _strings(key)
-            yield from _strings(item)
+            yield from strings(key)
+            yield from strings(item)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            yield from _strings(item)
+            yield from strings(item)
 
 
 def pinned_ids(state: FourthWallState) -> set[str]:
     """Cards named by pending resolution: prompts (their answers and continuations), queued
     steps and the cards being resolved."""
-    return set(_strings([state.prompts, state.queue, state.frames]))
+    return set(strings([state.prompts, state.queue, state.frames]))
 
 
 def is_team(state: FourthWallState, seat: str | None) -> bool:
@@ -89,40 +89,51 @@ def _deal(slots: list[Slot], pinned: set[str], rng: Rng) -> None:
         zone[k] = card
 
 
+def hidden_slots(state: FourthWallState, seat: str | None) -> list[list[Slot]]:
+    """The places whose card `seat` (None: the public) cannot see, one list per pool
+    (Marbles, Horrors, Wall cards, Investigator cards, Presence cards), in a fixed order.
+    The Wall card before An Eye Opens is the one slot of a one-item list standing for
+    ``state.wall_card`` (see `resample_state`)."""
+    team = is_team(state, seat)
+    wall_player = state.mode == "conflict" and seat is not None and seat == state.wall_seat
+    marbles = _all(state.marble_deck)
+    horrors = _all(state.horror_deck)
+    walls = _all(state.gates) + _all(state.gate_supply)
+    investigators = _all(state.investigator_deck)
+    if not team:
+        for inv in state.investigators:
+            marbles += _all(inv.hand)
+            investigators += _all(inv.dealt)
+        if state.peek_deck == "marble":
+            marbles += _all(state.peek)
+        elif state.peek_deck == "horror":
+            horrors += _all(state.peek)
+    if not wall_player:
+        horrors += _all(state.wall_hand)
+    if state.wall_card and not state.revealed and not wall_player:
+        walls.append(([state.wall_card], 0))
+    return [marbles, horrors, walls, investigators, _all(state.presence_deck)]
+
+
+def hidden_cards(state: FourthWallState, seat: str | None) -> set[str]:
+    """The cards `seat` cannot see where they lie (see `hidden_slots`)."""
+    return {zone[k] for slots in hidden_slots(state, seat) for zone, k in slots}
+
+
 def resample_state(state: FourthWallState, seat: str | None, rng: Rng) -> FourthWallState:
     """A new state `seat` (None: the public) cannot tell from `state`, hidden cards dealt
     anew from `rng` (see the module docstring). `state` is not changed."""
     out: FourthWallState = fast_copy(state)
-    team = is_team(out, seat)
-    wall_player = out.mode == "conflict" and seat is not None and seat == out.wall_seat
     pinned = pinned_ids(out)
-
-    marbles = _all(out.marble_deck)
-    horrors = _all(out.horror_deck)
-    walls = _all(out.gates) + _all(out.gate_supply)
-    investigators = _all(out.investigator_deck)
-    if not team:
-        for inv in out.investigators:
-            marbles += _all(inv.hand)
-            investigators += _all(inv.dealt)
-        if out.peek_deck == "marble":
-            marbles += _all(out.peek)
-        elif out.peek_deck == "horror":
-            horrors += _all(out.peek)
-    if not wall_player:
-        horrors += _all(out.wall_hand)
-    if out.wall_card and not out.revealed and not wall_player:
-        holder = [out.wall_card]
-        walls.append((holder, 0))
-    else:
-        holder = []
-
+    pools = hidden_slots(out, seat)
+    holder = next((zone for zone, _ in pools[2] if zone is not out.gates
+                   and zone is not out.gate_supply), None)
     out.rng = Rng.from_seed(rng.next_u64())
-    for slots in (marbles, horrors, walls, investigators, _all(out.presence_deck)):
+    for slots in pools:
         _deal(slots, pinned, rng)
-    if holder:
+    if holder is not None:
         out.wall_card = holder[0]
     return out
 
 
-__all__ = ["is_team", "pinned_ids", "resample_state"]
+__all__ = ["hidden_cards", "hidden_slots", "is_team", "pinned_ids", "resample_state", "strings"]

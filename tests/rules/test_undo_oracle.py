@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables import Tables
+from bot.tables import TableService as Tables
 from rules.core.game import Game
 from rules.core.hidden import hidden_dependence
 from rules.core.rng import Rng
