@@ -6,6 +6,7 @@ drawn or revealed from the deck (FW-VIS-04/09/24), the Wall card revealed when A
 
 from __future__ import annotations
 
+from bot.tables import TableService
 from rules.core.hidden import hidden_dependence
 from rules.core.types import act
 from rules.fourth_wall.game import GAME
@@ -23,7 +24,6 @@ from tests.fourth_wall.helpers import (
     stack_marbles,
     wall_turn,
 )
-from bot.tables import TableService
 
 
 def _refusal(st: FourthWallState, seat: str, kind: str, **params: object) -> str | None:
