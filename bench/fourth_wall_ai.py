@@ -5,11 +5,12 @@
     python -m bench.fourth_wall_ai --games 300 --mode conflict --random-wall
 
 Every seat is played by `GAME.ai_action`, the fair AI (issue #21: it decides on a state
-resampled from its seat's view); ``--peeking`` plays `rules.fourth_wall.ai.choose_action` on the
-real state instead (the AI before #21, which read hidden cards), for comparison. Alliance: the Investigators'
-win rate against the Presence deck. Conflict: the Investigators' win rate against the Wall
-AI (both sides AI); ``--random-wall`` / ``--random-investigators`` make one side play uniformly
-random legal moves instead (baselines that show the AI beats random).
+resampled from its seat's view); ``--peeking`` plays `rules.fourth_wall.ai.choose_action` on
+the real state instead (the AI before #21, which read hidden cards), for comparison.
+Alliance: the Investigators' win rate against the Presence deck. Conflict: the Investigators'
+win rate against the Wall AI (both sides AI); ``--random-wall`` / ``--random-investigators``
+make one side play uniformly random legal moves instead (baselines that show the AI beats
+random).
 """
 
 from __future__ import annotations
