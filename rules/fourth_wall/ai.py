@@ -7,8 +7,15 @@ How it thinks. Every candidate action is scored by a one-ply lookahead: the acti
 with `GAME.apply` (on a copy), the seat's own follow-up prompts are answered by a cheap policy
 (select Marbles to Close a Gate, attach to the best Horror), and the resulting state is scored
 by `evaluate` from the seat's side. Actions whose outcome is a random draw (Search, Regroup,
-Delve, ending a turn — which in Alliance runs the Presence deck) are not looked ahead, so the
-AI does not peek at deck order: they get a fixed estimate instead.
+Delve, ending a turn — which in Alliance runs the Presence deck) are not looked ahead: they
+get a fixed estimate instead.
+
+Fair by construction (issue #21): the game calls `choose_action` (as `choose_ai_action`) only on
+a state resampled from the deciding seat's view (`Game.ai_action`, `rules.fourth_wall.resample`):
+the Marble and Horror deck orders, the Wall card before An Eye Opens, the hands the seat may not
+see, the Presence deck and the RNG there are dealt anew, so a look-ahead that draws, reveals or
+runs the automatic Wall turn reads one plausible world, never the real one. Nothing here keeps
+anything between calls (no cache, no state on the game object).
 
 `evaluate` (Investigators' side; The Wall's side is its negation) counts: the game's end,
 Open Gates, each Horror On the Streets and the Symbols still needed to Defeat it, The Scourge
