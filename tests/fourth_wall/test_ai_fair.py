@@ -1,15 +1,17 @@
 """The Fourth Wall AI never peeks (issue #21): `GAME.ai_action` decides on a state resampled
 from the deciding seat's view, so two states that seat cannot tell apart get the same choice.
 
-Each scenario is a decision the AI's look-ahead used to get wrong by reading the real state:
-the real search (`choose_action` on the real state) chooses differently in the two states, the
-fair AI does not."""
+Each scenario is a decision the AI's look-ahead used to get wrong by reading the real state (the
+AI before #21 chose differently in the two states): one of the choices leads to a state the AI
+scores differently in the two, because it draws or reveals what the seat cannot see. The fair
+AI chooses the same in both."""
 
 from __future__ import annotations
 
 import json
 
-from rules.fourth_wall.ai import choose_action
+from rules.core.types import Action, act
+from rules.fourth_wall.ai import _rollout, _value
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.game import GAME
 from rules.fourth_wall.state import FourthWallState
@@ -30,6 +32,17 @@ def _same_view(a: FourthWallState, b: FourthWallState, seat: str) -> bool:
             == json.dumps(GAME.view(b, seat), sort_keys=True))
 
 
+def _looks_ahead_differently(a: FourthWallState, b: FourthWallState, seat: str,
+                             action: Action) -> bool:
+    """Whether the AI's look-ahead of `action` (the action, then the seat's own follow-up
+    prompts) scores the two real states differently: run on the real state, it would read what
+    the seat cannot see."""
+    def score(st: FourthWallState) -> float:
+        return _value(_rollout(GAME, GAME.apply(st, seat, action).state, seat), seat)
+
+    return score(a) != score(b)
+
+
 def _blitz(top: list[str]) -> FourthWallState:
     """Alliance: i1 may Exploit the Rift (Blitz (3) [Force]) against a Ghoul; the Marble deck's
     top three cards are `top`."""
@@ -47,8 +60,8 @@ def _blitz(top: list[str]) -> FourthWallState:
 def test_FW_VIS_04_the_ai_does_not_read_the_top_of_the_marble_deck() -> None:
     hits, misses = _blitz(["M-F", "M-F", "M-F"]), _blitz(["M-C", "M-C", "M-C"])
     assert _same_view(hits, misses, "s1")
-    # the look-ahead on the real state sees whether the Blitz would succeed
-    assert choose_action(hits, "s1", GAME) != choose_action(misses, "s1", GAME)
+    # a look-ahead on the real state sees whether the Blitz succeeds
+    assert _looks_ahead_differently(hits, misses, "s1", act("exploit", inv="i1"))
     assert GAME.ai_action(hits, "s1") == GAME.ai_action(misses, "s1")
 
 
@@ -73,7 +86,9 @@ def _eye_opens(wall: str) -> tuple[FourthWallState, str]:
 def test_FW_VIS_12_the_ai_does_not_read_the_wall_card_before_an_eye_opens() -> None:
     (collector, seat), (awakener, _) = _eye_opens("W-1"), _eye_opens("W-2")
     assert not collector.revealed and _same_view(collector, awakener, seat)
-    assert choose_action(collector, seat, GAME) != choose_action(awakener, seat, GAME)
+    # the last Action Point ends the round: a look-ahead reaches An Eye Opens and the Aura
+    intervene = next(a for a in GAME.legal_actions(collector, seat) if a.kind == "intervene")
+    assert _looks_ahead_differently(collector, awakener, seat, intervene)
     assert GAME.ai_action(collector, seat) == GAME.ai_action(awakener, seat)
     # The Wall player, who knows its card, may well choose by it: its view differs.
     assert collector.wall_seat is not None
