@@ -313,7 +313,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         outcome does not differ on states resampled from the mover's view (issue #21).
 
         A move that hands another seat a choice over cards the mover cannot see is refused
-        outright: that seat's prompt reads the hidden hand (a quick-use Marble it holds, FW-VIS-32)
+        outright: a new prompt naming such a card, or in Conflict a private prompt (over a hidden
+        hand, FW-VIS-06/32) for a seat across the Wall/team divide, whose text reads that hand
         even where a few resamples happen to agree. Then the table's generic checks: a reveal,
         a hidden name reaching the public view, a private event."""
         known = {p.id for p in before.prompts}
@@ -323,7 +324,9 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                 continue
             private = (p.kind in HIDDEN_HAND_PROMPTS or p.data.get("seat_only")
                        or p.data.get("public_text"))
-            if (after.mode == "conflict" and private) or hidden & set(strings(p.data)):
+            across = after.mode == "conflict" and any(
+                (s == after.wall_seat) != (seat == after.wall_seat) for s in p.seats)
+            if (across and private) or hidden & set(strings(p.data)):
                 return ("That move gave another player a choice over cards you can't see, so "
                         "it can't be undone.")
         if any(e.data.get("reveal") or "reveal" in e.kind for e in events):
