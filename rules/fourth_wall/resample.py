@@ -72,7 +72,7 @@ def is_team(state: FourthWallState, seat: str | None) -> bool:
     """Whether `seat` sees the Investigators' hands, the dealt Investigator cards and peeks."""
     if state.mode == "alliance":
         return True
-    return seat is not None and seat != state.wall_seat
+    return seat in state.seats and seat != state.wall_seat
 
 
 def _all(zone: list[str]) -> list[Slot]:
