@@ -26,7 +26,10 @@ Pinned cards: a card that pending resolution names (a prompt's answers, a queued
 card-in-resolution's arguments) stays in its slot, so the game resumes consistently; those
 answers are the awaited seat's legal actions (which it sees) or were picked from what their
 seat saw. This keeps a card the deciding seat cannot see only while another seat's pending
-choice names it (a stacked prompt of the other side): rare, and noted in the report of #21.
+choice names it (a stacked prompt of the other side): rare, a known approximation.
+
+What a seat remembers but its view no longer shows (the order it put peeked cards back in, a
+hand The Wall looked at earlier, FW-VIS-08/28) is not kept: the resample follows the view.
 """
 
 from __future__ import annotations
