@@ -4,10 +4,13 @@
     python -m bench.fourth_wall_ai --games 300 --mode conflict --players 3
     python -m bench.fourth_wall_ai --games 300 --mode conflict --random-wall
 
-Every seat is played by `rules.fourth_wall.ai.choose_action`. Alliance: the Investigators'
-win rate against the Presence deck. Conflict: the Investigators' win rate against the Wall
-AI (both sides AI); ``--random-wall`` / ``--random-investigators`` make one side play uniformly
-random legal moves instead (baselines that show the AI beats random).
+Every seat is played by `GAME.ai_action`, the fair AI (issue #21: it decides on a state
+resampled from its seat's view); ``--peeking`` plays `rules.fourth_wall.ai.choose_action` on
+the real state instead (the AI before #21, which read hidden cards), for comparison.
+Alliance: the Investigators' win rate against the Presence deck. Conflict: the Investigators'
+win rate against the Wall AI (both sides AI); ``--random-wall`` / ``--random-investigators``
+make one side play uniformly random legal moves instead (baselines that show the AI beats
+random).
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ def reason_key(reason: str) -> str:
 
 
 def play(mode: str, players: int, seed: int, random_wall: bool = False,
-         random_investigators: bool = False) -> GameStats:
+         random_investigators: bool = False, peeking: bool = False) -> GameStats:
     seats = [f"p{i}" for i in range(1, players + 1)]
     state: FourthWallState = GAME.setup(seats, GAME.options_model(mode=mode), seed)
     rng = Rng.from_seed(seed ^ 0xF0A11)
@@ -62,7 +65,8 @@ def play(mode: str, players: int, seed: int, random_wall: bool = False,
         if (random_wall and is_wall) or (random_investigators and not is_wall):
             action: Action = rng.choice(GAME.legal_actions(state, seat))
         else:
-            action = choose_action(state, seat, GAME)
+            action = (choose_action(state, seat, GAME) if peeking
+                      else GAME.ai_action(state, seat))
             times.append(time.perf_counter() - t0)
         state = GAME.apply(state, seat, action).state
         decisions += 1
@@ -84,13 +88,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="Conflict: the Wall plays random legal moves (baseline)")
     ap.add_argument("--random-investigators", action="store_true",
                     help="the Investigators play random legal moves (baseline)")
+    ap.add_argument("--peeking", action="store_true",
+                    help="the AI decides on the real state (before #21), not a resample")
     ap.add_argument("--jobs", type=int, default=multiprocessing.cpu_count(),
                     help="worker processes (1 = in-process)")
     args = ap.parse_args(argv)
     players = args.players or (3 if args.mode == "conflict" else 2)
 
     t0 = time.perf_counter()
-    jobs = [(args.mode, players, seed, args.random_wall, args.random_investigators)
+    jobs = [(args.mode, players, seed, args.random_wall, args.random_investigators,
+             args.peeking)
             for seed in range(args.seed, args.seed + args.games)]
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
@@ -101,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
 
     n = len(stats)
     wins = sum(1 for s in stats if s.won)
-    tag = (" [random Wall]" if args.random_wall else "") + (
+    tag = (" [peeking]" if args.peeking else "") + (" [random Wall]" if args.random_wall
+                                                   else "") + (
         " [random investigators]" if args.random_investigators else "")
     print(f"mode={args.mode} players={players} games={n} seeds={args.seed}..{args.seed + n - 1}"
           + tag)

@@ -7,8 +7,15 @@ How it thinks. Every candidate action is scored by a one-ply lookahead: the acti
 with `GAME.apply` (on a copy), the seat's own follow-up prompts are answered by a cheap policy
 (select Marbles to Close a Gate, attach to the best Horror), and the resulting state is scored
 by `evaluate` from the seat's side. Actions whose outcome is a random draw (Search, Regroup,
-Delve, ending a turn — which in Alliance runs the Presence deck) are not looked ahead, so the
-AI does not peek at deck order: they get a fixed estimate instead.
+Delve, ending a turn — which in Alliance runs the Presence deck) are not looked ahead: they
+get a fixed estimate instead.
+
+Fair by construction (issue #21): the game calls `choose_action` (as `choose_ai_action`) only on
+a state resampled from the deciding seat's view (`Game.ai_action`, `rules.fourth_wall.resample`):
+the Marble and Horror deck orders, the Wall card before An Eye Opens, the hands the seat may not
+see, the Presence deck and the RNG there are dealt anew, so a look-ahead that draws, reveals or
+runs the automatic Wall turn reads one plausible world, never the real one. Nothing here keeps
+anything between calls (no cache, no state on the game object).
 
 `evaluate` (Investigators' side; The Wall's side is its negation) counts: the game's end,
 Open Gates, each Horror On the Streets and the Symbols still needed to Defeat it, The Scourge
@@ -31,6 +38,7 @@ from typing import Any
 
 from rules.core.errors import IllegalAction
 from rules.core.game import Game
+from rules.core.rng import Rng
 from rules.core.types import Action
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.content import SYMBOLS
@@ -56,6 +64,11 @@ POOL_DOOM = 0.3
 NO_LOOKAHEAD = frozenset({K.SEARCH, K.REGROUP, K.PASS, K.END_TURN, K.DELVE, K.WRATH,
                           K.BROOD, K.REGROUP_DRAW})
 ROLLOUT_STEPS = 8
+WORLDS = 3
+"""The look-ahead of an action that may draw or reveal hidden cards (`DRAWING`) is averaged over
+this many worlds: the state it is given and others resampled from the seat's view (#21)."""
+DRAWING = frozenset({K.EXPLOIT, K.UTILISE, K.UNIQUE, K.WALL_UNIQUE, K.TRIGGER, K.MANIFEST,
+                     K.REACT, K.DECLINE})
 AI_CANCELS_PER_TURN = 3
 """The AI's own loop guard: after this many called-off Trades / Gate closings in one turn it
 stops starting them (the engine offers them to players without limit)."""
@@ -291,21 +304,39 @@ def choose_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> Ac
         kept = [a for a in legal if a.kind not in (K.TRADE, K.CLOSE_GATE)]
         legal = kept or legal
     base = _value(state, seat)
+    worlds: list[FourthWallState] = []
     best, best_v = legal[0], -1e18
     for a in legal:
         if a.kind in NO_LOOKAHEAD:
             v = _estimate(state, seat, a, base)
         else:
-            try:
-                after = game.apply(state, seat, a).state
-            except IllegalAction:  # pragma: no cover - legal actions apply
+            if a.kind in DRAWING and not worlds:
+                worlds = _worlds(game, state, seat)
+            values = []
+            for world in worlds if a.kind in DRAWING else [state]:
+                try:
+                    after = game.apply(world, seat, a).state
+                except IllegalAction:  # pragma: no cover - legal in every world
+                    continue
+                values.append(_value(_rollout(game, after, seat), seat))
+            if not values:  # pragma: no cover
                 continue
-            v = _value(_rollout(game, after, seat), seat)
+            v = sum(values) / len(values)
             if a.kind == K.CANCEL:
                 v -= 0.5
         if v > best_v + 1e-9:
             best, best_v = a, v
     return best
+
+
+def _worlds(game: Game[Any, Any], state: FourthWallState, seat: str) -> list[FourthWallState]:
+    """`state` and `WORLDS - 1` states resampled from `seat`'s view of it, with an RNG seeded
+    from that view: what is hidden from the seat cannot change which worlds are drawn."""
+    from rules.core.hidden import view_rng
+
+    rng = view_rng(game, state, seat, "fourth_wall-ai-worlds")
+    return [state, *(game.resample(state, seat, Rng.from_seed(rng.next_u64()))
+                     for _ in range(WORLDS - 1))]
 
 
 __all__ = ["choose_action", "evaluate"]

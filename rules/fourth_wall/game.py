@@ -30,6 +30,7 @@ from rules.fourth_wall.actions import (
 from rules.fourth_wall.content import default_pack, pack_fingerprint
 from rules.fourth_wall.engine import STAGE_NAMES, Engine, capital, pack_for, symbols_text
 from rules.fourth_wall.labels import describe_action
+from rules.fourth_wall.resample import hidden_cards, resample_state, strings
 from rules.fourth_wall.result import result_of
 from rules.fourth_wall.setup import investigator_count, setup_game
 from rules.fourth_wall.state import FourthWallState
@@ -298,6 +299,44 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             return min(legal, key=lambda a: sum(
                 eng.defeat_cost(str(a.p("horror"))).values()))
         return legal[0]
+
+    def _resample(self, state: FourthWallState, seat: str | None, rng: Rng
+                  ) -> FourthWallState:
+        """Everything hidden from `seat` dealt anew (`rules.fourth_wall.resample`): deck
+        orders, the Wall's hand, the Wall card before An Eye Opens, the Gates, the Presence
+        deck, outside the team the Investigators' hands, and the RNG."""
+        return resample_state(state, seat, rng)
+
+    def undo_refusal(self, before: FourthWallState, seat: str, action: Action,
+                     after: FourthWallState, events: list[Event]) -> str | None:
+        """Why this move may not be taken back (None: it may), once `Tables` found that its
+        outcome does not differ on states resampled from the mover's view (issue #21).
+
+        A move that hands another seat a choice over cards the mover cannot see is refused
+        outright: a new prompt naming such a card, or in Conflict a private prompt (over a hidden
+        hand, FW-VIS-06/32) for a seat across the Wall/team divide, whose text reads that hand
+        even where a few resamples happen to agree. Then the table's generic checks: a reveal,
+        a hidden name reaching the public view, a private event."""
+        known = {p.id for p in before.prompts}
+        hidden = hidden_cards(after, seat)
+        for p in after.prompts:
+            if p.id in known or seat in p.seats:
+                continue
+            private = (p.kind in HIDDEN_HAND_PROMPTS or p.data.get("seat_only")
+                       or p.data.get("public_text"))
+            across = after.mode == "conflict" and any(
+                (s == after.wall_seat) != (seat == after.wall_seat) for s in p.seats)
+            if (across and private) or hidden & set(strings(p.data)):
+                return ("That move gave another player a choice over cards you can't see, so "
+                        "it can't be undone.")
+        if any(e.data.get("reveal") or "reveal" in e.kind for e in events):
+            return "That move revealed something to the table, so it can't be undone."
+        public_after = json.dumps(self.view(after, None), sort_keys=True)
+        if any(secret in public_after for secret in self.public_secrets(before)):
+            return "That move revealed something hidden to the table, so it can't be undone."
+        if any(not e.public for e in events):
+            return "That move revealed hidden information, so it can't be undone."
+        return None
 
     def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
         """The built-in AI (`rules.fourth_wall.ai`): a one-ply lookahead with a heuristic

@@ -98,7 +98,7 @@ def remembered_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
 
 
 def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
-    eng = Engine(state)
+    eng = Engine(state).freeze()
     st = state
     pack = eng.pack
     wall_view = seat is not None and seat == st.wall_seat

@@ -44,6 +44,15 @@ class Basics:
         self.events: list[Event] = []
         self._mods_key: tuple[Any, ...] | None = None
         self._mods: dict[str, list[ModSource]] = {}
+        self._frozen = False
+        self._ranks: tuple[tuple[int, str], ...] = ()
+        self._ranks_for = -1
+
+    def freeze(self: Engine) -> Engine:
+        """Promise that the state will not change while this engine reads it (a view): the
+        standing rules are then worked out once instead of checked at every lookup."""
+        self._frozen = True
+        return self
 
 
     # ================================================================== small helpers
@@ -170,7 +179,10 @@ class Basics:
 
     # ================================================================== stages, gates
     def layout_ranks(self: Engine) -> tuple[tuple[int, str], ...]:
-        return self.pack.tracker(self.st.tracker_size).ranks()
+        if self._ranks_for != self.st.tracker_size:
+            self._ranks = self.pack.tracker(self.st.tracker_size).ranks()
+            self._ranks_for = self.st.tracker_size
+        return self._ranks
 
     def stage(self: Engine) -> str:
         ranks = self.layout_ranks()

@@ -51,6 +51,8 @@ class Modifiers:
         """The active modifiers grouped by kind ("" = all), recomputed only when something
         they depend on changed (the Wall card's state, the Streets, Anchored Marbles, the
         Investigators' cards and sanity, the stage, the Gates, The Scourge)."""
+        if self._frozen and self._mods_key is not None:
+            return self._mods
         st = self.st
         key = (st.revealed, st.wall_card, st.rank_index, len(st.gates), st.scourge,
                tuple((h.id, h.street) for h in st.streets), tuple(st.anchored),
