@@ -21,9 +21,13 @@ from rules.core.hidden import hidden_dependence
 from rules.core.rng import Rng
 from rules.registry import GAMES
 
-SEEDS = int(os.environ.get("UNDO_SEEDS", "2"))
-STEPS = int(os.environ.get("UNDO_STEPS", "160"))
-VERIFY_SAMPLES = 24
+SEEDS = int(os.environ.get("UNDO_SEEDS", "1"))
+STEPS = int(os.environ.get("UNDO_STEPS", "90"))
+VERIFY_SAMPLES = int(os.environ.get("UNDO_VERIFY", "16"))
+"""The default suite's share (its CPU budget, #15): per mode, the smallest table with random
+moves and the largest with the AI. `-m soak` plays every table both ways, longer, against 24
+resamples (`SOAK_*`)."""
+SOAK_SEEDS, SOAK_STEPS, SOAK_VERIFY = 3, 200, 24
 
 
 def _cases() -> list[tuple[str, str, int]]:
@@ -46,17 +50,43 @@ def undo_refusal(game: Game[Any, Any], st: Any, seat: str, action: Any) -> tuple
     return Tables._undo_refusal(game, st, seat, action, out.state, list(out.events)), out.state
 
 
-@pytest.mark.parametrize("ai", [False, True], ids=["random", "ai"])
-@pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
+def _default_cases() -> list[tuple[str, str, int, bool]]:
+    """Per mode: the smallest table with random moves, the largest with the AI."""
+    out = []
+    for name, mode, n in CASES:
+        counts = [c for g, m, c in CASES if (g, m) == (name, mode)]
+        out.append((name, mode, n, n == max(counts) and len(counts) > 1))
+    return out
+
+
+DEFAULT = _default_cases()
+
+
+@pytest.mark.parametrize(("name", "mode", "n", "ai"), DEFAULT,
+                         ids=[f"{g}-{m}-{n}p-{'ai' if a else 'random'}"
+                              for g, m, n, a in DEFAULT])
 def test_undo_allows_only_moves_whose_outcome_hides_nothing(name: str, mode: str, n: int,
                                                             ai: bool) -> None:
+    _check_undo(name, mode, n, ai, range(SEEDS), STEPS, VERIFY_SAMPLES)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("ai", [False, True], ids=["random", "ai"])
+@pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
+def test_soak_undo_allows_only_moves_whose_outcome_hides_nothing(name: str, mode: str, n: int,
+                                                                 ai: bool) -> None:
+    _check_undo(name, mode, n, ai, range(SEEDS, SEEDS + SOAK_SEEDS), SOAK_STEPS, SOAK_VERIFY)
+
+
+def _check_undo(name: str, mode: str, n: int, ai: bool, seeds: range, steps: int,
+                verify: int) -> None:
     game = GAMES[name]
     options = game.options_model(mode=mode)
     allowed = refused = 0
-    for seed in range(SEEDS):
+    for seed in seeds:
         st = game.setup([f"s{i}" for i in range(1, n + 1)], options, seed)
         rng = Rng.from_seed(seed + 57)
-        for step in range(STEPS):
+        for step in range(steps):
             if game.result(st) is not None:
                 break
             seat = rng.choice(sorted(game.to_act(st)))
@@ -65,7 +95,7 @@ def test_undo_allows_only_moves_whose_outcome_hides_nothing(name: str, mode: str
             reason, after = undo_refusal(game, st, seat, action)
             if reason is None:
                 allowed += 1
-                who = hidden_dependence(game, st, seat, action, samples=VERIFY_SAMPLES,
+                who = hidden_dependence(game, st, seat, action, samples=verify,
                                         salt=f"verify{seed}")
                 assert who is None, (
                     f"{name}/{mode}/{n}p seed {seed} step {step}: undo allows {action} by "
