@@ -1185,6 +1185,10 @@ class Delivery:
         self._stale: dict[int, dict[int, tuple[int, str]]] = {}
         # game id -> set when a showing arrives while its task waits to tidy (`_sleep_until`).
         self._wake: dict[int, asyncio.Event] = {}
+        # channel id -> when (the loop's time) Discord last refused an old edit there: for
+        # `board_retry_seconds` nothing old is edited there (`_refusing`). Each refusal
+        # outlasted discord.py's five tries, and Discord counts every 429 against the bot.
+        self._refused: dict[int, float] = {}
 
     def saw(self, snowflake: int) -> None:
         """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""
@@ -1201,6 +1205,16 @@ class Delivery:
         """Whether Discord limits edits of `message_id` (older than an hour, `OLD_MESSAGE`)."""
         made = discord.utils.snowflake_time(message_id).timestamp()
         return self.discord_now() - made >= OLD_MESSAGE
+
+    def _note_refusal(self, channel_id: int, exc: BaseException) -> None:
+        if isinstance(exc, discord.HTTPException) and exc.code == OLD_EDITS_CODE:
+            self._refused[channel_id] = asyncio.get_running_loop().time()
+
+    def _refusing(self, channel_id: int) -> bool:
+        """Whether `channel_id` refused an old edit moments ago (try again later, not now)."""
+        at = self._refused.get(channel_id)
+        return at is not None and (asyncio.get_running_loop().time() - at
+                                   < self.bot.settings.board_retry_seconds)
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
         """Seat -> the player's display name, for the board picture (fetched once per user)."""
@@ -1401,6 +1415,8 @@ class Delivery:
             if known.message_id is not None:
                 try:
                     channel = await self._dm_channel(user_id)
+                    if self._refusing(channel.id) and self.is_old(known.message_id):
+                        raise _TooOld  # refused moments ago: replaced at once, no request
                     # `view=None` takes away buttons the game no longer waits for.
                     await channel.get_partial_message(known.message_id).edit(content=text,
                                                                              view=view)
@@ -1408,7 +1424,9 @@ class Delivery:
                 except discord.NotFound:
                     log.info("game %s: the summary DM of %s is gone; sending anew",
                              record.id, seat)
-                except discord.HTTPException as exc:
+                except (discord.HTTPException, _TooOld) as exc:
+                    if (channel_id := self._dm_channels.get(user_id)) is not None:
+                        self._note_refusal(channel_id, exc)
                     # Refused (an old DM past Discord's limit on old edits, a 5xx): a new DM
                     # replaces it, and the old one is deleted — a delete is no edit, so the
                     # limit does not stop it — lest two DMs offer the seat's choices.
@@ -1650,7 +1668,7 @@ class Delivery:
         owed = self._stale.get(gid, {})
         refused: set[int] = set()
         for message_id, (channel_id, what) in list(owed.items()):
-            if channel_id in refused:
+            if channel_id in refused or (what == STRIP and self._refusing(channel_id)):
                 continue
             message = self.bot.get_partial_messageable(channel_id).get_partial_message(
                 message_id)
@@ -1663,6 +1681,7 @@ class Delivery:
                 pass  # deleted meanwhile: nothing live is left on it
             except discord.HTTPException as exc:
                 log.info("game %s: message %s still refused (%s)", gid, message_id, exc)
+                self._note_refusal(channel_id, exc)
                 refused.add(channel_id)
                 continue
             owed.pop(message_id, None)
@@ -1943,7 +1962,10 @@ class Delivery:
                                               users, names, answers):
                         return
                 except _TooOld:
-                    old = True  # refused as old after all (our clock lagged Discord's)
+                    # Refused as old after all (the bot's clock lagged Discord's): the same.
+                    log.info("game %s: an edit of board %s was refused as old; posting anew",
+                             record.id, record.board_message_id)
+                    old = True
             # Else the post is gone (deleted by a moderator): a new one with all its lines.
             post = BoardPost(awaited=awaited, turn=turn,
                              lines=lines[-MAX_POST_LINES:] if old else post.lines, pinged=[])
@@ -2127,20 +2149,25 @@ class Delivery:
         deferred instead — and an edit Discord refuses is owed (`_stale`) and tried again
         with backoff (`_tidy`); meanwhile a press on it is refused as an earlier moment's."""
         young = not self.is_old(message_id)
+        channel_id = _channel_id(channel)
         try:
             if young and await self._answer(answers, message_id, view=None):
                 return
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
+            self._note_refusal(channel_id, exc)
             log.info("game %s: a press's answer could not strip board %s; editing it", gid,
                      message_id)
         try:
+            if self._refusing(channel_id):
+                raise _TooOld  # refused moments ago: owed at once, no request
             await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
         except discord.NotFound:
             return  # deleted meanwhile: no buttons left
-        except discord.HTTPException as exc:
-            log.info("game %s: could not strip buttons from board %s (%s); trying again "
+        except (discord.HTTPException, _TooOld) as exc:
+            self._note_refusal(channel_id, exc)
+            log.info("game %s: could not strip buttons from board %s (%r); trying again "
                      "later", gid, message_id, exc)
-            self._owe(gid, message_id, _channel_id(channel), STRIP)
+            self._owe(gid, message_id, channel_id, STRIP)
 
     async def _edit_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                           post: BoardPost, result: Result | None,
@@ -2161,7 +2188,10 @@ class Delivery:
                                   attachments=[file] if file else [], view=view):
                 await self._remember(record, record.board_message_id, post)
                 return True
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
+            if exc.code == OLD_EDITS_CODE:
+                self._note_refusal(_channel_id(channel), exc)
+                raise _TooOld from exc  # editing it ourselves would be refused the same
             log.info("game %s: could not answer a press with its board; editing it instead",
                      record.id)
             if file is not None:
@@ -2178,6 +2208,7 @@ class Delivery:
                                    view=view, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             if exc.code == OLD_EDITS_CODE:
+                self._note_refusal(_channel_id(channel), exc)
                 raise _TooOld from exc
             if not isinstance(exc, discord.NotFound) or exc.code == 10003:
                 raise  # Unknown Channel: the thread is gone (the caller handles it)

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from cogs.utils.table import _decision_token
 from demo import AutoTable
 from emulator.records import MessageRecord, UserRecord
 from rules.core.game import Game
@@ -156,17 +157,26 @@ async def _lines_in_order(auto: AutoTable, game: Game[Any, Any]) -> int:
     return count
 
 
-async def _no_buttons_left(auto: AutoTable, timeout: float = 10.0) -> None:
-    """Once Discord takes edits again, every stale set of choices is taken away: Discord's
-    own limit (3 per 6 s per channel) while the clock runs on, 7 s every 0.05 s."""
+async def _no_stale_buttons(auto: AutoTable, game: Game[Any, Any],
+                            timeout: float = 10.0) -> None:
+    """Once Discord takes edits again, every stale set of choices is taken away (only the
+    current decision's remain, none once the game is over): Discord's own limit (3 per 6 s
+    per channel) while the clock runs on, 7 s every 0.05 s."""
     auto.emu.limit_old_edits(edits=3, per=6.0, retry_after=0.01)  # (discord.py sleeps it)
+    record = await auto.bot.storage.get_game(auto.game_id)
+    state = await auto.bot.tables.state(auto.game_id)
+    assert record is not None
+    current = set() if record.status != "active" else {
+        (seat, _decision_token(game.decision_id(state, seat), record.epoch))
+        for seat in game.to_act(state)}
     deadline = time.monotonic() + timeout
     while True:
         auto.emu.advance_clock(seconds=7)
         messages = list(auto.emu.messages_in(auto.thread()))
         for user in auto.users:
             messages += [m for m in auto.emu.dm_messages(user) if not m.ephemeral]
-        live = _live_choices(messages, auto.game_id)
+        live = {k: v for k, v in _live_choices(messages, auto.game_id).items()
+                if k not in current}
         if not live:
             return
         assert time.monotonic() < deadline, f"buttons left: {live}"
@@ -189,11 +199,12 @@ PLANS = {
 }
 
 
-async def play_over_days(table: Table, plan: Plan,
-                         caplog: pytest.LogCaptureFixture) -> dict[str, Any]:
-    # Refused boards and owed strips are tried again after 0.05 s, then 0.1, 0.2...
+async def play_over_days(table: Table, plan: Plan, caplog: pytest.LogCaptureFixture,
+                         moves: int | None = None) -> dict[str, Any]:
+    """Play `plan`'s game over days (`moves`: only that many moves, else to its end)."""
+    # Refused boards and owed strips are tried again after 0.05 s, then 0.1, 0.2... 1 s.
     await table.stop()
-    bot = await table.start(board_retry_seconds=0.05, board_retry_max_seconds=0.2)
+    bot = await table.start(board_retry_seconds=0.05, board_retry_max_seconds=1.0)
     bot.tables.seed_source = lambda: plan.seed
     users: list[UserRecord] = [table.alice, table.bob, table.carol][:plan.players]
     auto = AutoTable(table.emu, bot, table.general, users)
@@ -210,17 +221,20 @@ async def play_over_days(table: Table, plan: Plan,
     caplog.set_level(logging.INFO, logger="cogs.utils.table")
     requests = table.emu.stats.total_requests()
     began = time.perf_counter()
-    moves = await auto.play_to_end(watch=days.watch, before=days.before)
+    played = await auto.play_to_end(
+        watch=days.watch, before=days.before,
+        until=None if moves is None else (lambda _: days.moves >= moves))
+    await table.emu.settle()
     took = time.perf_counter() - began
     requests = table.emu.stats.total_requests() - requests
     record = await bot.storage.get_game(auto.game_id)
-    assert record is not None and record.status == "over"
+    assert record is not None and record.status == ("over" if moves is None else "active")
     assert days.problems == [], days.problems[:10]
     lines = await _lines_in_order(auto, game)
     assert await bot.tables.verify(auto.game_id)  # the stored game equals its replay
     # The limit ends (a quiet hour): every stale set of buttons goes.
     table.emu.advance_clock(hours=1)
-    await _no_buttons_left(auto)
+    await _no_stale_buttons(auto, game)
     boards = [m for m in table.emu.messages_in(auto.thread())
               if m.content.startswith(f"**{game.title}**")]
     logs = Counter()
@@ -235,8 +249,9 @@ async def play_over_days(table: Table, plan: Plan,
     deleted_dms = sum(1 for u in users for m in table.emu.dm_messages(u, include_deleted=True)
                       if m.deleted)
     stats = {
-        "moves": moves, "hours": round(days.hours, 1), "lines": lines,
-        "requests/move": round(requests / moves, 2),
+        "moves": played, "hours": round(days.hours, 1), "lines": lines,
+        "requests/move": round(requests / played, 2),
+        "requests/move less refused": round((requests - limit.refused) / played, 2),
         "posts": len(boards), "changes": days.changes,
         "posts/decider": round(len(boards) / max(1, days.changes), 2),
         "edits refused": limit.refused, "old edits accepted": limit.accepted,
@@ -246,8 +261,23 @@ async def play_over_days(table: Table, plan: Plan,
     return stats
 
 
-@pytest.mark.parametrize("name", list(PLANS))
-async def test_a_game_over_days_with_old_edits_refused(
+async def test_a_whole_exorcism_over_days_with_old_edits_refused(
+        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    stats = await play_over_days(table, PLANS["exorcism"], caplog)
+    assert stats["edits refused"] > 0  # the limit was met, and outlasted the retries
+
+
+@pytest.mark.parametrize("name", ["presence", "fourth_wall"])
+async def test_forty_moves_over_days_with_old_edits_refused(
+        table: Table, name: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The default suite's share of the longer games (whole games: `-m soak`)."""
+    stats = await play_over_days(table, PLANS[name], caplog, moves=40)
+    assert stats["edits refused"] > 0
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", ["presence", "fourth_wall"])
+async def test_a_whole_game_over_days_with_old_edits_refused(
         table: Table, name: str, caplog: pytest.LogCaptureFixture) -> None:
     stats = await play_over_days(table, PLANS[name], caplog)
-    assert stats["edits refused"] > 0  # the limit was met, and outlasted the retries
+    assert stats["edits refused"] > 0
