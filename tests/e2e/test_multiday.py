@@ -232,6 +232,11 @@ async def play_over_days(table: Table, plan: Plan, caplog: pytest.LogCaptureFixt
     assert days.problems == [], days.problems[:10]
     lines = await _lines_in_order(auto, game)
     assert await bot.tables.verify(auto.game_id)  # the stored game equals its replay
+    # Every press was answered, none failed in its player's eyes.
+    presses = [r for r in table.emu.interactions if r.type == 3]
+    assert presses and all(r.responded and not r.late for r in presses), [
+        (r.name, r.callback_type, r.late) for r in presses if not r.responded or r.late]
+    answers = Counter(r.callback_type for r in presses)
     # The limit ends (a quiet hour): every stale set of buttons goes.
     table.emu.advance_clock(hours=1)
     await _no_stale_buttons(auto, game)
@@ -255,7 +260,10 @@ async def play_over_days(table: Table, plan: Plan, caplog: pytest.LogCaptureFixt
         "posts": len(boards), "changes": days.changes,
         "posts/decider": round(len(boards) / max(1, days.changes), 2),
         "edits refused": limit.refused, "old edits accepted": limit.accepted,
-        "deleted DMs": deleted_dms, **logs, "seconds": round(took, 1),
+        "deleted DMs": deleted_dms, **logs,
+        "presses updated (7) / deferred (6) / answered (4,5)": (
+            answers[7], answers[6], answers[4] + answers[5]),
+        "seconds": round(took, 1),
     }
     print(f"\n{plan.game}: {stats}")
     return stats
@@ -281,3 +289,117 @@ async def test_a_whole_game_over_days_with_old_edits_refused(
         table: Table, name: str, caplog: pytest.LogCaptureFixture) -> None:
     stats = await play_over_days(table, PLANS[name], caplog)
     assert stats["edits refused"] > 0
+
+
+# ---- each case on its own ------------------------------------------------------------------
+
+
+async def _exorcism(table: Table) -> AutoTable:
+    await table.stop()
+    bot = await table.start(board_retry_seconds=0.05, board_retry_max_seconds=0.2)
+    bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, bot, table.general, [table.alice, table.bob])
+    await auto.open("exorcism", "core")
+    return auto
+
+
+def _boards(auto: AutoTable) -> list[MessageRecord]:
+    return [m for m in auto.emu.messages_in(auto.thread())
+            if m.content.startswith("**The Exorcism")]
+
+
+async def test_the_same_player_an_hour_later_gets_a_fresh_post_not_an_edit(
+        table: Table) -> None:
+    """An hour-old board post is not edited for its own decider's next move: a new post
+    follows, pinging nobody, with the new lines only; the old one loses its choices; the
+    press is answered (deferred: Discord may refuse an old message's update for longer than
+    an answer may wait)."""
+    auto = await _exorcism(table)
+    game = GAMES["exorcism"]
+    seen: list[tuple[str, int, int]] = []  # (seat, boards before, mark)
+    last: list[str] = []
+
+    def before(state: Any, seat: str) -> None:
+        auto.emu.advance_clock(hours=2)
+        seen.append((seat, len(_boards(auto)), auto.emu.mark()))
+        last.append(seat)
+
+    checked = 0
+    moves = 0
+
+    def watch(state: Any, mark: int) -> None:
+        nonlocal checked, moves
+        moves += 1
+        if len(last) >= 2 and last[-1] == last[-2] and game.result(state) is None \
+                and set(game.to_act(state)) == {last[-1]}:
+            new = [m for m in _boards(auto) if m.order > mark]
+            assert len(new) == 1 and not new[0].pinged_user_ids, [m.content for m in new]
+            old = [m for m in _boards(auto) if m.order < mark]
+            assert not any(c.startswith("hb:a:") for m in old for c in m.custom_ids)
+            checked += 1
+
+    await auto.play_to_end(watch=watch, before=before, until=lambda _: moves >= 12)
+    assert checked >= 2
+    presses = [r for r in table.emu.interactions if re.search(r"'hb:[as]:", r.name)]
+    assert presses and all(r.callback_type == 6 for r in presses)  # deferred, never failed
+
+
+async def test_a_refused_strip_is_retried_and_a_press_on_it_refused_kindly(
+        table: Table) -> None:
+    """Discord refuses every old edit for a while: the replaced post keeps its buttons for
+    now (they are an earlier moment's), a press on them changes nothing and says so, and
+    once Discord takes edits again the buttons go."""
+    auto = await _exorcism(table)
+    first = auto.board()
+    table.emu.advance_clock(hours=2)
+    table.emu.limit_old_edits(edits=0, lasting=3600, retry_after=0.01)
+    version = (await auto.bot.tables.state(auto.game_id)).step
+    moves = 0
+
+    def watch(state: Any, mark: int) -> None:
+        nonlocal moves
+        moves += 1
+
+    await auto.play_to_end(watch=watch, until=lambda _: moves >= 1)
+    await table.emu.settle()
+    assert auto.board().id != first.id  # a fresh post, the old one hour-old
+    stale = table.emu.message(first.id)
+    live = [c for c in stale.custom_ids if c.startswith("hb:a:")]
+    assert live, "the refusal lasts: the old post still shows its (stale) buttons"
+    res = await table.emu.click(table.alice, stale, live[0])
+    await res.wait_done()
+    assert "earlier moment" in res.text and res.ephemeral
+    assert (await auto.bot.tables.state(auto.game_id)).step == version + 1
+    table.emu.old_edit_limit = None  # Discord takes edits again
+    for _ in range(100):
+        if not any(c.startswith("hb:a:") for c in table.emu.message(first.id).custom_ids):
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the stale buttons were never taken away")
+
+
+async def test_a_refused_summary_dm_edit_replaces_the_dm(table: Table) -> None:
+    """A seat's summary DM (its private choices) whose edit Discord refuses is deleted — a
+    delete is no edit — and sent anew: never two DMs with the seat's choices."""
+    await table.stop()
+    bot = await table.start(board_retry_seconds=0.05, board_retry_max_seconds=0.2)
+    bot.tables.seed_source = lambda: 3
+    auto = AutoTable(table.emu, bot, table.general, [table.alice, table.bob, table.carol])
+    await auto.open("fourth_wall", "conflict")
+    table.emu.advance_clock(hours=2)
+    table.emu.limit_old_edits(edits=0, lasting=3600, retry_after=0.01)
+    moves = 0
+
+    def watch(state: Any, mark: int) -> None:
+        nonlocal moves
+        moves += 1
+        for user in auto.users:
+            dms = [m for m in table.emu.dm_messages(user) if not m.ephemeral]
+            with_choices = [m for m in dms if any(CHOICE.match(c) for c in m.custom_ids)]
+            assert len(with_choices) <= 1, [m.content[:80] for m in with_choices]
+
+    await auto.play_to_end(watch=watch, until=lambda _: moves >= 12)
+    deleted = [m for u in auto.users for m in table.emu.dm_messages(u, include_deleted=True)
+               if m.deleted]
+    assert deleted, "some summary DM edit was refused and the DM replaced"
