@@ -242,7 +242,7 @@ async def play_over_days(table: Table, plan: Plan, caplog: pytest.LogCaptureFixt
     await _no_stale_buttons(auto, game)
     boards = [m for m in table.emu.messages_in(auto.thread())
               if m.content.startswith(f"**{game.title}**")]
-    logs = Counter()
+    logs: Counter[str] = Counter()
     for rec in caplog.records:
         text = rec.getMessage()
         for key, pattern in (("strip owed", "trying again later"),
