@@ -17,12 +17,13 @@ decide; the previous post loses its buttons) comes only when the decision passes
 else or a new turn begins; while the same seats keep deciding, their post is edited in place
 (new turn card, the stretch's event lines growing) and pings nobody (`Delivery.post_board`,
 `BoardPost`, stored so a restart keeps the policy) — while it is younger than an hour: Discord
-limits edits of older messages, so an old post is followed by a fresh one (`OLD_MESSAGE`). The inline picture is the phone-sized turn
-card; **Full board** shows the whole board ephemerally, rendered once per game version. Every
-upload carries alt text (`Game.alt_text`). Private events go by DM to the seats allowed to see
-them; a DM that fails is reported in the thread without the secret. Each seat's private
-summary (its hand and other secrets, `Game.private_summary`) lives in one DM that is edited
-whenever the summary changes (H-02), so a hand that changes every move costs no new DM.
+limits edits of older messages, so an old post is followed by a fresh one (`OLD_MESSAGE`). The
+inline picture is the phone-sized turn card; **Full board** shows the whole board ephemerally,
+rendered once per game version. Every upload carries alt text (`Game.alt_text`). Private events
+go by DM to the seats allowed to see them; a DM that fails is reported in the thread without
+the secret. Each seat's private summary (its hand and other secrets, `Game.private_summary`)
+lives in one DM that is edited whenever the summary changes (H-02), so a hand that changes
+every move costs no new DM.
 """
 
 from __future__ import annotations

@@ -138,8 +138,9 @@ def _thread_stream(auto: AutoTable, title: str) -> str:
     return _words("\n".join(text for _, text in versions))
 
 
-async def _lines_in_order(auto: AutoTable, game: Game[Any, Any]) -> int:
-    """Every public line of the stored history is in the thread, in order; returns how many."""
+async def _lines_in_order(auto: AutoTable, game: Game[Any, Any], check: bool = True) -> int:
+    """Every public line of the stored history is in the thread, in order; returns how many
+    (`check=False`: how many of them are)."""
     bot = auto.bot
     history = await bot.tables.history(auto.game_id)
     state = await bot.tables.state(auto.game_id)
@@ -150,6 +151,8 @@ async def _lines_in_order(auto: AutoTable, game: Game[Any, Any]) -> int:
         lines = game.present(state, [e.text for e in entry.events if e.public])
         for line in lines:
             found = stream.find(_words(line), at)
+            if found < 0 and not check:
+                continue
             assert found >= 0, (f"move {entry.seq}: line not in the thread after position "
                                 f"{at}: {line!r}")
             at = found + len(_words(line))
@@ -199,9 +202,23 @@ PLANS = {
 }
 
 
+STRICT = {"edits": 1, "per": 900.0, "age": 600.0, "lasting": 600.0, "retry_after": 0.01}
+"""Discord's limit, stricter than the bot assumes so that it is met often: edits of messages
+over 10 minutes old (the bot counts an hour), one per 15 minutes per channel; once hit, a
+channel refuses them for 10 minutes (the same player's next moves), with 0.01 s between
+discord.py's tries: every refusal outlasts its retries."""
+
+AS_DOCUMENTED = {"edits": 3, "per": 6.0, "age": 3600.0, "lasting": 600.0, "retry_after": 0.01}
+"""Discord's limit as documented (3 per 6 s per channel, messages over an hour old), each
+refusal lasting 10 minutes (for the measurements)."""
+
+
 async def play_over_days(table: Table, plan: Plan, caplog: pytest.LogCaptureFixture,
-                         moves: int | None = None) -> dict[str, Any]:
-    """Play `plan`'s game over days (`moves`: only that many moves, else to its end)."""
+                         moves: int | None = None, limit: dict[str, float] | None = None,
+                         check: bool = True) -> dict[str, Any]:
+    """Play `plan`'s game over days (`moves`: only that many moves, else to its end) under
+    `limit` (`STRICT` by default). `check=False` (measuring the bot as it was) counts what
+    goes wrong instead of failing on it."""
     # Refused boards and owed strips are tried again after 0.05 s, then 0.1, 0.2... 1 s.
     await table.stop()
     bot = await table.start(board_retry_seconds=0.05, board_retry_max_seconds=1.0)
@@ -210,12 +227,10 @@ async def play_over_days(table: Table, plan: Plan, caplog: pytest.LogCaptureFixt
     auto = AutoTable(table.emu, bot, table.general, users)
     await auto.open(plan.game, plan.mode, plan.options)
     game = GAMES[plan.game]
-    # Discord's limit, stricter than the bot assumes so that it is met often: edits of
-    # messages over 10 minutes old (the bot counts an hour), one per 15 minutes per channel;
-    # once hit, a channel refuses them for 10 minutes (the same player's next moves), with
-    # 0.01 s between discord.py's tries: every refusal outlasts its retries.
-    limit = table.emu.limit_old_edits(edits=1, per=900.0, age=600.0, lasting=600,
-                                      retry_after=0.01)
+    chosen = STRICT if limit is None else limit
+    old_edits = table.emu.limit_old_edits(
+        edits=int(chosen["edits"]), per=chosen["per"], age=chosen["age"],
+        lasting=chosen["lasting"], retry_after=chosen["retry_after"])
     days = Days(auto, game, await bot.tables.users_of(auto.game_id),
                 await bot.tables.state(auto.game_id))
     caplog.set_level(logging.INFO, logger="cogs.utils.table")
@@ -229,17 +244,18 @@ async def play_over_days(table: Table, plan: Plan, caplog: pytest.LogCaptureFixt
     requests = table.emu.stats.total_requests() - requests
     record = await bot.storage.get_game(auto.game_id)
     assert record is not None and record.status == ("over" if moves is None else "active")
-    assert days.problems == [], days.problems[:10]
-    lines = await _lines_in_order(auto, game)
+    assert not check or days.problems == [], days.problems[:10]
+    lines = await _lines_in_order(auto, game, check)
     assert await bot.tables.verify(auto.game_id)  # the stored game equals its replay
     # Every press was answered, none failed in its player's eyes.
     presses = [r for r in table.emu.interactions if r.type == 3]
-    assert presses and all(r.responded and not r.late for r in presses), [
+    assert not check or (presses and all(r.responded and not r.late for r in presses)), [
         (r.name, r.callback_type, r.late) for r in presses if not r.responded or r.late]
     answers = Counter(r.callback_type for r in presses)
     # The limit ends (a quiet hour): every stale set of buttons goes.
     table.emu.advance_clock(hours=1)
-    await _no_stale_buttons(auto, game)
+    if check:
+        await _no_stale_buttons(auto, game)
     boards = [m for m in table.emu.messages_in(auto.thread())
               if m.content.startswith(f"**{game.title}**")]
     logs: Counter[str] = Counter()
@@ -256,10 +272,11 @@ async def play_over_days(table: Table, plan: Plan, caplog: pytest.LogCaptureFixt
     stats = {
         "moves": played, "hours": round(days.hours, 1), "lines": lines,
         "requests/move": round(requests / played, 2),
-        "requests/move less refused": round((requests - limit.refused) / played, 2),
+        "requests/move less refused": round((requests - old_edits.refused) / played, 2),
         "posts": len(boards), "changes": days.changes,
         "posts/decider": round(len(boards) / max(1, days.changes), 2),
-        "edits refused": limit.refused, "old edits accepted": limit.accepted,
+        "edits refused": old_edits.refused, "old edits accepted": old_edits.accepted,
+        "problems": len(days.problems),
         "deleted DMs": deleted_dms, **logs,
         "presses updated (7) / deferred (6) / answered (4,5)": (
             answers[7], answers[6], answers[4] + answers[5]),
