@@ -208,12 +208,14 @@ class AutoTable:
 
     async def play_to_end(self, max_moves: int = 5000,
                           watch: Callable[[Any, int], None] | None = None,
-                          until: Callable[[Any], bool] | None = None) -> int:
+                          until: Callable[[Any], bool] | None = None,
+                          before: Callable[[Any, str], None] | None = None) -> int:
         """Let the AI choose and press every move until the game ends; returns moves made.
 
         `watch(state, mark)` (tests) sees the state after each move and the emulator's message
         mark from before it: messages with a later order came from that move or after.
         `until(state)` (tests) stops early, before the first move of a state it accepts.
+        `before(state, seat)` (tests) runs just before `seat`'s press (e.g. to let hours pass).
         """
         game_record = await self.bot.storage.get_game(self.game_id)
         assert game_record is not None
@@ -242,6 +244,8 @@ class AutoTable:
             user_id = users[seat]
             assert user_id is not None
             action = game.ai_action(state, seat)
+            if before is not None:
+                before(state, seat)
             mark = self.emu.mark()
             decision = _decision_token(game.decision_id(state, seat), record.epoch)
             await self.press(by_id[user_id], seat, action, game.describe(state, seat, action),

@@ -16,17 +16,20 @@ Delivery: public events go to the game's thread. A new board post (pinging whoev
 decide; the previous post loses its buttons) comes only when the decision passes to someone
 else or a new turn begins; while the same seats keep deciding, their post is edited in place
 (new turn card, the stretch's event lines growing) and pings nobody (`Delivery.post_board`,
-`BoardPost`, stored so a restart keeps the policy). The inline picture is the phone-sized turn
-card; **Full board** shows the whole board ephemerally, rendered once per game version. Every
-upload carries alt text (`Game.alt_text`). Private events go by DM to the seats allowed to see
-them; a DM that fails is reported in the thread without the secret. Each seat's private
-summary (its hand and other secrets, `Game.private_summary`) lives in one DM that is edited
-whenever the summary changes (H-02), so a hand that changes every move costs no new DM.
+`BoardPost`, stored so a restart keeps the policy) — while it is younger than an hour: Discord
+limits edits of older messages, so an old post is followed by a fresh one (`OLD_MESSAGE`). The
+inline picture is the phone-sized turn card; **Full board** shows the whole board ephemerally,
+rendered once per game version. Every upload carries alt text (`Game.alt_text`). Private events
+go by DM to the seats allowed to see them; a DM that fails is reported in the thread without
+the secret. Each seat's private summary (its hand and other secrets, `Game.private_summary`)
+lives in one DM that is edited whenever the summary changes (H-02), so a hand that changes
+every move costs no new DM.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -34,6 +37,7 @@ import io
 import json
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -501,6 +505,7 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
     as the move is stored."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     delivery = delivery_for(bot)
+    delivery.saw(interaction.id)  # Discord's time now: which messages are old
     try:
         async with delivery.lock(record.id):
             # The token marks the move's pending interaction as stored, in the move's
@@ -899,6 +904,10 @@ class BoardDelayed(Exception):
         self.reason = reason
 
 
+class _TooOld(Exception):
+    """Discord refused an edit of a board post as too old (30046): a fresh post follows it."""
+
+
 RETRYABLE_CODES = (50083, 160005)
 """Thread is archived (a locked thread) / Thread is locked: a moderator may lift it."""
 
@@ -1231,6 +1240,43 @@ class Delivery:
         self._told_blocked: dict[int, str] = {}
         # Games whose refused board waits for its next try (`stop_retrying` ends the wait).
         self._waiting_to_retry: set[int] = set()
+        # Discord's clock as the newest snowflake seen shows it (`discord_now`).
+        self._discord_clock = 0.0
+        # game id -> {message id: (its channel's id, STRIP or DELETE)}: old messages whose
+        # choices are still to be taken away, Discord having refused it so far (`_tidy`).
+        self._stale: dict[int, dict[int, tuple[int, str]]] = {}
+        # game id -> set when a showing arrives while its task waits to tidy (`_sleep_until`).
+        self._wake: dict[int, asyncio.Event] = {}
+        # channel id -> when (the loop's time) Discord last refused an old edit there: for
+        # `board_retry_seconds` nothing old is edited there (`_refusing`). Each refusal
+        # outlasted discord.py's five tries, and Discord counts every 429 against the bot.
+        self._refused: dict[int, float] = {}
+
+    def saw(self, snowflake: int) -> None:
+        """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""
+        seen = discord.utils.snowflake_time(snowflake).timestamp()
+        self._discord_clock = max(self._discord_clock, seen)
+
+    def discord_now(self) -> float:
+        """Discord's time now, as well as the bot can tell: its own clock, or the newest
+        snowflake Discord sent, if that is later (a host clock running behind; in tests, the
+        emulator's clock moved on by hours). Ages of messages are measured against it."""
+        return max(time.time(), self._discord_clock)
+
+    def is_old(self, message_id: int) -> bool:
+        """Whether Discord limits edits of `message_id` (older than an hour, `OLD_MESSAGE`)."""
+        made = discord.utils.snowflake_time(message_id).timestamp()
+        return self.discord_now() - made >= OLD_MESSAGE
+
+    def _note_refusal(self, channel_id: int, exc: BaseException) -> None:
+        if isinstance(exc, discord.HTTPException) and exc.code == OLD_EDITS_CODE:
+            self._refused[channel_id] = asyncio.get_running_loop().time()
+
+    def _refusing(self, channel_id: int) -> bool:
+        """Whether `channel_id` refused an old edit moments ago (try again later, not now)."""
+        at = self._refused.get(channel_id)
+        return at is not None and (asyncio.get_running_loop().time() - at
+                                   < self.bot.settings.board_retry_seconds)
 
     async def names(self, users: dict[str, int | None]) -> dict[str, str]:
         """Seat -> the player's display name as message text carries it, markdown and mentions
@@ -1460,22 +1506,50 @@ class Delivery:
                 continue
             view = now.view()
             message_id: int | None = None
+            replaced: int | None = None
             if known.message_id is not None:
                 try:
                     channel = await self._dm_channel(user_id)
+                    if self._refusing(channel.id) and self.is_old(known.message_id):
+                        raise _TooOld  # refused moments ago: replaced at once, no request
                     # `view=None` takes away buttons the game no longer waits for.
                     await channel.get_partial_message(known.message_id).edit(content=text,
                                                                              view=view)
                     message_id = known.message_id
-                except discord.HTTPException:
-                    log.info("game %s: could not edit the summary DM of %s; sending anew",
+                except discord.NotFound:
+                    log.info("game %s: the summary DM of %s is gone; sending anew",
                              record.id, seat)
+                except (discord.HTTPException, _TooOld) as exc:
+                    if (channel_id := self._dm_channels.get(user_id)) is not None:
+                        self._note_refusal(channel_id, exc)
+                    # Refused (an old DM past Discord's limit on old edits, a 5xx): a new DM
+                    # replaces it, and the old one is deleted — a delete is no edit, so the
+                    # limit does not stop it — lest two DMs offer the seat's choices.
+                    log.info("game %s: could not edit the summary DM of %s (%s); replacing "
+                             "it", record.id, seat, exc)
+                    replaced = known.message_id
+            if replaced is not None:
+                await self._retire_dm(record.id, user_id, replaced)
             if message_id is None:
                 if summary_text(game, record.id, state, seat, news) is None:
                     continue  # nothing hidden: no new DM just for buttons
                 message = await self._send(user_id, text, view)
                 message_id = message.id if message else None
             self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text, panel)
+
+    async def _retire_dm(self, gid: int, user_id: int, message_id: int) -> None:
+        """Delete a summary DM a new one replaces; if Discord refuses, it is owed (`_tidy`)."""
+        try:
+            channel = await self._dm_channel(user_id)
+            await channel.get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as exc:
+            log.info("game %s: could not delete a replaced summary DM (%s); trying again "
+                     "later", gid, exc)
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is not None:
+                self._owe(gid, message_id, channel_id, DELETE)
 
     async def answer_in_dm(self, answer: HeldAnswer, record: GameRecord, state: Any,
                            seat: str) -> None:
@@ -1485,6 +1559,14 @@ class Delivery:
         interaction = answer.interaction
         message = interaction.message
         if message is None:
+            return
+        if self.is_old(message.id):
+            # Not in the answer: Discord may refuse an hour-old DM's edit for longer than the
+            # 3 s an answer has. The press is acknowledged now; the summary refresh edits the
+            # DM (or replaces it, if Discord refuses).
+            if await answer.take():
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.defer()
             return
         now = summary_dm(record, game_of(record), state, seat, message.content,
                          self._news.get((record.id, seat)))
@@ -1620,67 +1702,143 @@ class Delivery:
             waiting.waiters.append(future)
         if delayed is not None:
             return future
+        wake = self._wake.get(gid)
+        if wake is not None:
+            wake.set()  # the task waits to tidy old messages: the board goes first
         if gid not in self._showing_tasks:
             self._showing_tasks[gid] = asyncio.create_task(self._show_in_turn(gid),
                                                            name=f"boards-of-game-{gid}")
         return future
 
     async def _show_in_turn(self, gid: int) -> None:
-        tries = 0
+        tidy_tries = 0
+        due: float | None = None
         try:
-            while (showing := self._showings.pop(gid, None)) is not None:
-                try:
-                    await self._show(showing)
-                except Exception as exc:
-                    if not retryable(exc):
-                        self._delayed.pop(gid, None)
-                        _settle(showing.waiters, exc)
-                        continue
-                    tries += 1
-                    delay = self._retry_delay(tries)
-                    log.warning("game %s: Discord refused its board (%s); trying again in "
-                                "%.1f s (try %d)", gid, exc, delay, tries)
-                    blocked = blocked_reason(showing.channel, exc)
-                    delayed = BoardDelayed(
-                        "Discord refused the new board post just now" if blocked is None
-                        else f"I can't post in the thread: {blocked[0]} ({blocked[1]})")
-                    self._delayed[gid] = delayed
-                    _settle(showing.waiters, delayed)
-                    # Kept, first in line: later moves merge into it while it waits (their
-                    # movers are told at once, `show`).
-                    later = self._showings.pop(gid, None)
-                    if later is not None:
-                        _settle(later.waiters, delayed)
-                        showing.merge(later)
-                    showing.waiters, showing.answers = [], []
-                    self._showings[gid] = showing
-                    if blocked is not None:
-                        try:
-                            await self._tell_blocked(showing, *blocked)
-                        except discord.HTTPException:
-                            log.warning("game %s: could not tell its players that the thread "
-                                        "is blocked", gid, exc_info=True)
-                    self._waiting_to_retry.add(gid)
-                    try:
-                        await asyncio.sleep(delay)
-                    finally:
-                        self._waiting_to_retry.discard(gid)
-                    current = await self.bot.storage.get_game(gid)
-                    if current is None or current.status == "abandoned":
-                        # Nobody is waiting for this board any more.
-                        dropped = self._showings.pop(gid, None)
-                        if dropped is not None:
-                            _settle(dropped.waiters, delayed)
-                        self._delayed.pop(gid, None)
-                        self._told_blocked.pop(gid, None)
-                else:
-                    tries = 0
-                    self._delayed.pop(gid, None)
-                    if self._told_blocked.pop(gid, None) is not None:
-                        log.info("game %s: its thread takes posts again", gid)
-                    _settle(showing.waiters, None)
+            while True:
+                await self._show_queued(gid)
+                if not self._stale.get(gid):
+                    break
+                # Old messages whose choices Discord refused to take away (`_stale`): tried
+                # again with the boards' backoff, in this task, so one game's requests stay
+                # in order; a board that comes meanwhile is shown first, the wait going on.
+                if due is None:
+                    tidy_tries += 1
+                    due = asyncio.get_running_loop().time() + self._retry_delay(tidy_tries)
+                if await self._sleep_until(gid, due):
+                    continue
+                due = None
+                if await self._tidy(gid):
+                    tidy_tries = 0
         finally:
             self._showing_tasks.pop(gid, None)
+            self._wake.pop(gid, None)
+
+    def _owe(self, gid: int, message_id: int, channel_id: int, what: str) -> None:
+        """Note what an old message is still owed (`STRIP`, `DELETE`), to be tried again with
+        backoff by the game's showing task (started if none runs)."""
+        self._stale.setdefault(gid, {})[message_id] = (channel_id, what)
+        if gid not in self._showing_tasks:
+            self._showing_tasks[gid] = asyncio.create_task(self._show_in_turn(gid),
+                                                           name=f"boards-of-game-{gid}")
+
+    async def _sleep_until(self, gid: int, due: float) -> bool:
+        """Wait until `due` (the loop's time); True as soon as a showing arrives instead."""
+        wake = self._wake.setdefault(gid, asyncio.Event())
+        wake.clear()
+        if gid in self._showings:
+            return True
+        self._waiting_to_retry.add(gid)
+        try:
+            await asyncio.wait_for(wake.wait(), max(0.0, due - asyncio.get_running_loop().time()))
+        except TimeoutError:
+            return False
+        finally:
+            self._waiting_to_retry.discard(gid)
+        return True
+
+    async def _tidy(self, gid: int) -> bool:
+        """Try again what old messages of game `gid` are owed (`_stale`): choices taken off a
+        replaced board post, a replaced summary DM deleted. True when nothing is owed any
+        more. A channel that refuses one is not asked again this round (its limit is on)."""
+        owed = self._stale.get(gid, {})
+        refused: set[int] = set()
+        for message_id, (channel_id, what) in list(owed.items()):
+            if channel_id in refused or (what == STRIP and self._refusing(channel_id)):
+                continue
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(
+                message_id)
+            try:
+                if what == DELETE:
+                    await message.delete()
+                else:
+                    await message.edit(view=None)
+            except discord.NotFound:
+                pass  # deleted meanwhile: nothing live is left on it
+            except discord.HTTPException as exc:
+                log.info("game %s: message %s still refused (%s)", gid, message_id, exc)
+                self._note_refusal(channel_id, exc)
+                refused.add(channel_id)
+                continue
+            owed.pop(message_id, None)
+            log.info("game %s: old message %s tidied (%s)", gid, message_id, what)
+        if not owed:
+            self._stale.pop(gid, None)
+        return not owed
+
+    async def _show_queued(self, gid: int) -> None:
+        """Show the game's waiting boards in turn; a refused one is kept and tried again."""
+        tries = 0
+        while (showing := self._showings.pop(gid, None)) is not None:
+            try:
+                await self._show(showing)
+            except Exception as exc:
+                if not retryable(exc):
+                    self._delayed.pop(gid, None)
+                    _settle(showing.waiters, exc)
+                    continue
+                tries += 1
+                delay = self._retry_delay(tries)
+                log.warning("game %s: Discord refused its board (%s); trying again in "
+                            "%.1f s (try %d)", gid, exc, delay, tries)
+                blocked = blocked_reason(showing.channel, exc)
+                delayed = BoardDelayed(
+                    "Discord refused the new board post just now" if blocked is None
+                    else f"I can't post in the thread: {blocked[0]} ({blocked[1]})")
+                self._delayed[gid] = delayed
+                _settle(showing.waiters, delayed)
+                # Kept, first in line: later moves merge into it while it waits (their
+                # movers are told at once, `show`).
+                later = self._showings.pop(gid, None)
+                if later is not None:
+                    _settle(later.waiters, delayed)
+                    showing.merge(later)
+                showing.waiters, showing.answers = [], []
+                self._showings[gid] = showing
+                if blocked is not None:
+                    try:
+                        await self._tell_blocked(showing, *blocked)
+                    except discord.HTTPException:
+                        log.warning("game %s: could not tell its players that the thread "
+                                    "is blocked", gid, exc_info=True)
+                self._waiting_to_retry.add(gid)
+                try:
+                    await asyncio.sleep(delay)
+                finally:
+                    self._waiting_to_retry.discard(gid)
+                current = await self.bot.storage.get_game(gid)
+                if current is None or current.status == "abandoned":
+                    # Nobody is waiting for this board any more.
+                    dropped = self._showings.pop(gid, None)
+                    if dropped is not None:
+                        _settle(dropped.waiters, delayed)
+                    self._delayed.pop(gid, None)
+                    self._told_blocked.pop(gid, None)
+            else:
+                tries = 0
+                self._delayed.pop(gid, None)
+                if self._told_blocked.pop(gid, None) is not None:
+                    log.info("game %s: its thread takes posts again", gid)
+                _settle(showing.waiters, None)
 
     async def stop_retrying(self) -> int:
         """Before the bot closes: stop waiting to try refused boards again (their moves are
@@ -1840,7 +1998,13 @@ class Delivery:
                 ids = [getattr(item, "custom_id", None) or ""
                        for row in message.components for item in getattr(row, "children", [])]
                 if any(choice.match(i) for i in ids):
-                    await message.edit(view=None)
+                    try:
+                        await message.edit(view=None)
+                    except discord.HTTPException as exc:
+                        if exc.code != OLD_EDITS_CODE and exc.status < 500:
+                            raise
+                        # Refused for now (an old post): owed, and tried again (`_tidy`).
+                        self._owe(gid, message.id, _channel_id(channel), STRIP)
         except discord.HTTPException:
             log.info("game %s: could not look for board posts left by a crash", gid,
                      exc_info=True)
@@ -1883,11 +2047,23 @@ class Delivery:
             post = BoardPost(awaited=awaited, turn=turn,
                              lines=(previous.lines + lines)[-MAX_POST_LINES:],
                              pinged=[s for s in previous.pinged if s in awaited])
-            if not repost and await self._edit_board(record, game, state, post, result,
-                                                     channel, users, names, answers):
-                return
-            # The post is gone (deleted by a moderator): a new one, still pinging nobody.
-            post = BoardPost(awaited=awaited, turn=turn, lines=post.lines, pinged=[])
+            # An hour-old post is not edited (Discord limits edits of old messages, and a
+            # refusal could outlast every retry): a fresh post follows it, pinging nobody and
+            # carrying only the new lines — the old post keeps the ones the table read.
+            old = not repost and self.is_old(record.board_message_id)
+            if not repost and not old:
+                try:
+                    if await self._edit_board(record, game, state, post, result, channel,
+                                              users, names, answers):
+                        return
+                except _TooOld:
+                    # Refused as old after all (the bot's clock lagged Discord's): the same.
+                    log.info("game %s: an edit of board %s was refused as old; posting anew",
+                             record.id, record.board_message_id)
+                    old = True
+            # Else the post is gone (deleted by a moderator): a new one with all its lines.
+            post = BoardPost(awaited=awaited, turn=turn,
+                             lines=lines[-MAX_POST_LINES:] if old else post.lines, pinged=[])
         else:
             newcomers = [s for s in awaited if previous is None or s not in previous.awaited]
             post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
@@ -2059,14 +2235,39 @@ class Delivery:
                 message = await channel.send(_without_picture(content), **kwargs)
         else:
             message = await channel.send(content, **kwargs)
+        self.saw(message.id)
         old = record.board_message_id
         await self._remember(record, message.id, post)
         if old and old != message.id and strip:
-            try:
-                if not await self._answer(answers, old, view=None):
-                    await channel.get_partial_message(old).edit(view=None)  # type: ignore[attr-defined]
-            except discord.HTTPException:
-                log.info("could not strip buttons from board %s", old)
+            await self._take_choices_off(record.id, channel, old, answers)
+
+    async def _take_choices_off(self, gid: int, channel: discord.abc.Messageable,
+                                message_id: int, answers: list[HeldAnswer] | None) -> None:
+        """Take the choices off a replaced board post: in a press's answer on it (type 7) when
+        the post is young, else by editing it. An hour-old post is never a press's answer —
+        Discord may refuse the edit for longer than the 3 s an answer has, so the press is
+        deferred instead — and an edit Discord refuses is owed (`_stale`) and tried again
+        with backoff (`_tidy`); meanwhile a press on it is refused as an earlier moment's."""
+        young = not self.is_old(message_id)
+        channel_id = _channel_id(channel)
+        try:
+            if young and await self._answer(answers, message_id, view=None):
+                return
+        except discord.HTTPException as exc:
+            self._note_refusal(channel_id, exc)
+            log.info("game %s: a press's answer could not strip board %s; editing it", gid,
+                     message_id)
+        try:
+            if self._refusing(channel_id):
+                raise _TooOld  # refused moments ago: owed at once, no request
+            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
+        except discord.NotFound:
+            return  # deleted meanwhile: no buttons left
+        except (discord.HTTPException, _TooOld) as exc:
+            self._note_refusal(channel_id, exc)
+            log.info("game %s: could not strip buttons from board %s (%r); trying again "
+                     "later", gid, message_id, exc)
+            self._owe(gid, message_id, channel_id, STRIP)
 
     async def _edit_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                           post: BoardPost, result: Result | None,
@@ -2087,7 +2288,10 @@ class Delivery:
                                   attachments=[file] if file else [], view=view):
                 await self._remember(record, record.board_message_id, post)
                 return True
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
+            if exc.code == OLD_EDITS_CODE:
+                self._note_refusal(_channel_id(channel), exc)
+                raise _TooOld from exc  # editing it ourselves would be refused the same
             log.info("game %s: could not answer a press with its board; editing it instead",
                      record.id)
             if file is not None:
@@ -2102,9 +2306,12 @@ class Delivery:
                     raise
                 await message.edit(content=_without_picture(content), attachments=[],
                                    view=view, allowed_mentions=discord.AllowedMentions.none())
-        except discord.NotFound as exc:
-            if exc.code == 10003:  # Unknown Channel: the thread is gone (the caller handles)
-                raise
+        except discord.HTTPException as exc:
+            if exc.code == OLD_EDITS_CODE:
+                self._note_refusal(_channel_id(channel), exc)
+                raise _TooOld from exc
+            if not isinstance(exc, discord.NotFound) or exc.code == 10003:
+                raise  # Unknown Channel: the thread is gone (the caller handles it)
             log.info("game %s: its board post %s is gone; posting anew", record.id,
                      record.board_message_id)
             return False
@@ -2146,6 +2353,20 @@ costs no render; older games render again when pressed."""
 
 MAX_POST_LINES = 60
 """Event lines one board post keeps (a long turn's oldest lines stay in `/game log`)."""
+
+OLD_MESSAGE = 50 * 60.0
+"""Seconds after which the bot treats a message as old. Discord allows few edits of messages
+older than an hour (about 3 per 6 s per channel, then 429 / 30046, and a refusal can outlast
+discord.py's retries), and in a game spread over days most edits would hit them: an old board
+post is not edited but followed by a fresh one, a press on it is not answered by editing it.
+Ten minutes short of the hour: the bot's idea of Discord's clock may lag a little."""
+
+OLD_EDITS_CODE = 30046
+"""Discord's "Maximum number of edits to messages older than 1 hour reached"."""
+
+STRIP, DELETE = "strip", "delete"
+"""What is still owed to an old message (`Delivery._stale`): its choices taken off, or (a
+summary DM replaced by a new one) the message deleted."""
 
 
 @dataclass
@@ -2190,6 +2411,10 @@ def _has_choices(view: discord.ui.View | None) -> bool:
     """Whether a board post's components include a seat's choices (which go stale)."""
     return view is not None and any(
         isinstance(item, ActionButton | ActionSelect | PageButton) for item in view.children)
+
+
+def _channel_id(channel: Any) -> int:
+    return int(channel.id)
 
 
 def _seat_index(state: Any, seat: str) -> int:
