@@ -91,3 +91,48 @@ def test_the_pool_hands_the_worker_the_bots_own_pid() -> None:
             assert f"main(parent={os.getpid()})".encode() in f.read()
     finally:
         worker.stop()
+
+
+_AS_PROCESS_1 = """
+import asyncio, logging, os, sys
+sys.path.insert(0, {root!r})
+logging.basicConfig(level=logging.WARNING)
+from bot import renderpool
+from rules.registry import GAMES
+
+async def main() -> None:
+    assert os.getpid() == 1, os.getpid()
+    game = GAMES["exorcism"]
+    view = game.view(game.setup(["s1"], game.options_model(mode="solo"), 5), None)
+    first = await renderpool.render("exorcism", view)
+    [pid] = renderpool.live_pids()
+    await asyncio.sleep(0.5)
+    again = await renderpool.render("exorcism", view)
+    assert first and again == first
+    assert renderpool.live_pids() == [pid], "the worker was replaced"
+    renderpool.shutdown()
+    print("kept", pid)
+
+asyncio.run(main())
+"""
+
+
+def test_a_real_process_1_keeps_its_render_worker() -> None:
+    """The container case for real, without Docker: the bot's process is process 1 of a new
+    PID namespace (`unshare`), as in an image without an init. Its worker must keep drawing
+    (issue #20: it used to exit at once, and every picture fell back to a thread)."""
+    import shutil
+
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("unshare is not installed")
+    probe = subprocess.run([unshare, "-p", "-f", "--mount-proc", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip(f"no PID namespace here: {probe.stderr.decode(errors='replace')[:200]}")
+    root = str(Path(renderpool.__file__).resolve().parents[1])
+    run = subprocess.run([unshare, "-p", "-f", "--mount-proc", sys.executable, "-c",
+                          _AS_PROCESS_1.format(root=root)], capture_output=True, timeout=120)
+    err = run.stderr.decode(errors="replace")
+    assert run.returncode == 0, err
+    assert run.stdout.decode().startswith("kept"), (run.stdout, err)
+    assert "render worker died" not in err, err
