@@ -14,11 +14,12 @@ deleted in the transaction of the next recorded move (and at a clean shutdown). 
 with "the bot restarted".
 
 Before answering a row the restarted bot reads what its player saw (the token's original
-response, one request): a player already told ("Done: …", or the pressed board or menu changed
-after the press; the answered tokens a crash left undeleted) is left alone. A move stored but
-never acknowledged — killed in the moment between storing it and answering — showed "This
-interaction failed", and its token can no longer answer (Discord has no message for it): the
-player is told by DM that it was played, so they don't play it twice (issue #20).
+response, one request): a player already told in the response a notice would overwrite ("Done:
+…" for that very move, by a typed command's answer or the menu it pressed; the answered tokens
+a crash left undeleted) is left alone. A move stored but never acknowledged — killed in the
+moment between storing it and answering — showed "This interaction failed", and its token can
+no longer answer (Discord has no message for it): the player is told by DM that it was played,
+so they don't play it twice (issue #20).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -146,8 +146,11 @@ class PendingMoves:
                 log.info("could not read the answer of the move left in flight %s: %s",
                          row.token, exc)
                 told = "waiting"
-            if told == "told" and row.stored_seq is not None:
-                continue  # "Done: …" or the board it pressed showed the move: leave it be
+            if told == "told" and row.stored_seq is not None and row.answer == "original":
+                # "Done: …" or the menu after the move: a notice would overwrite that clearer
+                # answer. (A press on the board is told by a follow-up, which overwrites
+                # nothing: its board may have changed for another seat's move.)
+                continue
             if told == "never":
                 # Discord showed "This interaction failed". A move not stored is just that;
                 # a stored one must not look failed, or its player plays it twice.
@@ -179,19 +182,18 @@ class PendingMoves:
 
     async def _told(self, row: PendingMove) -> Literal["never", "waiting", "told"]:
         """What the player of a move left in flight saw: `never` acknowledged ("This
-        interaction failed"), still `waiting` ("thinking…", or a deferred press whose message
-        has not changed since), or `told` (an answer, or the pressed message changed after the
-        press: the move's board or menu)."""
+        interaction failed"), still `waiting` ("thinking…", or a deferred press not answered
+        since), or `told`: its original response says "Done: …" for this very move (a typed
+        command's answer, or the menu it pressed naming the choice). A menu that merely changed
+        since is not enough: menus follow the game, so another seat's move rewrites them."""
         data = await original_response(self.bot, row.token)
         if data is None:
             return "never"
         if int(str(data.get("flags") or 0)) & LOADING:
             return "waiting"
-        pressed_at = discord.utils.snowflake_time(row.interaction_id)
-        made = discord.utils.snowflake_time(int(str(data.get("id") or 0)))
-        edited = data.get("edited_timestamp")
-        if made >= pressed_at or (
-                isinstance(edited, str) and datetime.fromisoformat(edited) >= pressed_at):
+        content = str(data.get("content") or "")
+        typed = row.what.startswith("/")
+        if "Done: " in content and (typed or f"Done: {row.what}" in content):
             return "told"
         return "waiting"
 
