@@ -19,24 +19,11 @@ import pytest
 
 from rules.core.rng import Rng
 from rules.registry import GAMES
+from tests.rules.cases import CASES, IDS
 from tests.rules.test_public_actions import HIDDEN
 
 SEEDS = int(os.environ.get("FAIRNESS_SEEDS", "2"))
 STEPS = int(os.environ.get("FAIRNESS_STEPS", "240"))
-
-
-def _cases() -> list[tuple[str, str, int]]:
-    out = []
-    for name, game in sorted(GAMES.items()):
-        for mode in game.modes:
-            counts = sorted(game.player_counts(game.options_model(mode=mode)))
-            for n in dict.fromkeys((counts[0], counts[-1])):
-                out.append((name, mode, n))
-    return out
-
-
-CASES = _cases()
-IDS = [f"{g}-{m}-{n}p" for g, m, n in CASES]
 
 
 def _js(obj: Any) -> str:

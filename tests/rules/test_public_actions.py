@@ -25,6 +25,7 @@ from rules.fourth_wall.engine import Engine as FwEngine
 from rules.presence.engine import Engine as PrEngine
 from rules.presence.engine import pack_for
 from rules.registry import GAMES
+from tests.rules.cases import CASES
 
 SEEDS = int(os.environ.get("PUBLIC_ACTION_SEEDS", "4"))
 
@@ -107,19 +108,6 @@ HIDDEN: dict[str, tuple[Callable[[Any], set[str]], Callable[[Any, Rng], None]]] 
 CATALOGUES: dict[str, set[str]] = {"fourth_wall": {"choose_name"}}
 """Answers that list a whole card catalogue (Find names any Marble, FW-PROMPT-18): a name
 among them says nothing about a hand."""
-
-
-def _cases() -> list[tuple[str, str, int]]:
-    out = []
-    for name, game in sorted(GAMES.items()):
-        for mode in game.modes:
-            counts = sorted(game.player_counts(game.options_model(mode=mode)))
-            for n in dict.fromkeys((counts[0], counts[-1])):
-                out.append((name, mode, n))
-    return out
-
-
-CASES = _cases()
 
 
 def _labels(game: Game[Any, Any], st: Any, seat: str) -> list[str]:

@@ -21,24 +21,11 @@ import pytest
 from rules.core.game import Game
 from rules.core.rng import Rng
 from rules.registry import GAMES
+from tests.rules.cases import CASES, IDS
 
 SEEDS = int(os.environ.get("RESAMPLE_SEEDS", "2"))
 EVERY = 7
 """Check one step in EVERY along each playout (the resample is checked for several seats)."""
-
-
-def _cases() -> list[tuple[str, str, int]]:
-    out = []
-    for name, game in sorted(GAMES.items()):
-        for mode in game.modes:
-            counts = sorted(game.player_counts(game.options_model(mode=mode)))
-            for n in dict.fromkeys((counts[0], counts[-1])):
-                out.append((name, mode, n))
-    return out
-
-
-CASES = _cases()
-IDS = [f"{g}-{m}-{n}p" for g, m, n in CASES]
 
 
 def _js(obj: Any) -> str:

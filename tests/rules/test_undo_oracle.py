@@ -20,6 +20,7 @@ from rules.core.game import Game
 from rules.core.hidden import hidden_dependence
 from rules.core.rng import Rng
 from rules.registry import GAMES
+from tests.rules.cases import CASES, IDS
 
 SEEDS = int(os.environ.get("UNDO_SEEDS", "1"))
 STEPS = int(os.environ.get("UNDO_STEPS", "90"))
@@ -28,20 +29,6 @@ VERIFY_SAMPLES = int(os.environ.get("UNDO_VERIFY", "16"))
 moves and the largest with the AI. `-m soak` plays every table both ways, longer, against 24
 resamples (`SOAK_*`)."""
 SOAK_SEEDS, SOAK_STEPS, SOAK_VERIFY = 3, 200, 24
-
-
-def _cases() -> list[tuple[str, str, int]]:
-    out = []
-    for name, game in sorted(GAMES.items()):
-        for mode in game.modes:
-            counts = sorted(game.player_counts(game.options_model(mode=mode)))
-            for n in dict.fromkeys((counts[0], counts[-1])):
-                out.append((name, mode, n))
-    return out
-
-
-CASES = _cases()
-IDS = [f"{g}-{m}-{n}p" for g, m, n in CASES]
 
 
 def undo_refusal(game: Game[Any, Any], st: Any, seat: str, action: Any) -> tuple[str | None,
