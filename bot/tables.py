@@ -48,7 +48,7 @@ from bot.storage import (
 )
 from rules.core import Action, Event, IllegalAction, Result, Rng
 from rules.core.game import Game, GameState
-from rules.core.hidden import hidden_dependence
+from rules.core.hidden import hidden_dependence, shown_by_events
 from rules.registry import GAMES
 
 log = logging.getLogger(__name__)
@@ -798,14 +798,7 @@ class TableService:
             # A game that knows which of its events reveal nothing decides for itself.
             reason = hook(before, seat, action, after, events)
             return None if reason is None else str(reason)
-        if any(e.data.get("reveal") or "reveal" in e.kind for e in events):
-            return "That move revealed something to the table, so it can't be undone."
-        public_after = json.dumps(game.view(after, None), sort_keys=True)
-        if any(secret in public_after for secret in game.public_secrets(before)):
-            return "That move revealed something hidden to the table, so it can't be undone."
-        if any(not e.public for e in events):
-            return "That move revealed hidden information, so it can't be undone."
-        return None
+        return shown_by_events(game, before, after, events)
 
     async def _replay(self, rec: GameRecord, upto_seq: int | None) -> GameState:
         game = self._game(rec)

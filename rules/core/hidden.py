@@ -118,3 +118,18 @@ def hidden_dependence(game: Game[Any, Any], state: GameState, seat: str, action:
             if seen_outcome(game, other, moved.state, list(moved.events), o) != real[o]:
                 return "you" if o == seat else "the table" if o is None else "another player"
     return None
+
+
+def shown_by_events(game: Game[Any, Any], before: GameState, after: GameState,
+                    events: list[Event]) -> str | None:
+    """Why a move's own events showed something hidden, in a sentence for its player (undo's
+    checks on what a move did emit, beside `hidden_dependence` on what it could): a reveal
+    event, a secret of `before` in the public view after, or a private event. None if none."""
+    if any(e.data.get("reveal") or "reveal" in e.kind for e in events):
+        return "That move revealed something to the table, so it can't be undone."
+    public_after = json.dumps(game.view(after, None), sort_keys=True)
+    if any(secret in public_after for secret in game.public_secrets(before)):
+        return "That move revealed something hidden to the table, so it can't be undone."
+    if any(not e.public for e in events):
+        return "That move revealed hidden information, so it can't be undone."
+    return None

@@ -17,6 +17,7 @@ from pydantic import Field
 
 from rules.core.errors import IllegalAction
 from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
+from rules.core.hidden import shown_by_events
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.fourth_wall import actions as K
@@ -329,14 +330,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             if (across and private) or hidden & set(strings(p.data)):
                 return ("That move gave another player a choice over cards you can't see, so "
                         "it can't be undone.")
-        if any(e.data.get("reveal") or "reveal" in e.kind for e in events):
-            return "That move revealed something to the table, so it can't be undone."
-        public_after = json.dumps(self.view(after, None), sort_keys=True)
-        if any(secret in public_after for secret in self.public_secrets(before)):
-            return "That move revealed something hidden to the table, so it can't be undone."
-        if any(not e.public for e in events):
-            return "That move revealed hidden information, so it can't be undone."
-        return None
+        return shown_by_events(self, before, after, events)
 
     def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
         """The built-in AI (`rules.fourth_wall.ai`): a one-ply lookahead with a heuristic
