@@ -341,13 +341,16 @@ def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
         if doing:
             blocks.append(("doing", _block(doing, inner, 34, pal.text)))
     who_h = sum(b.height for _, b in blocks) + 8 * (len(blocks) - 1)
+    board = phone_map(game, view, inner)
+    map_h = board.height + PAD if board is not None else 0
     stats = stats_for(game, view)
     rows = _stat_rows(stats)
     row_heights = [STAT_H_NOTE if any(s.note for s in row) else STAT_H for row in rows]
     stats_h = sum(row_heights) + GAP * max(0, len(rows) - 1)
     events = _happened(happened, inner - 32, pal.text)
     ev_h = (48 + sum(b.height for b in events) + 6 * len(events) + 16) if events else 0
-    height = head_h + PAD + who_h + PAD + stats_h + (PAD + ev_h if ev_h else 0) + PAD
+    height = (head_h + PAD + who_h + PAD + map_h + stats_h + (PAD + ev_h if ev_h else 0)
+              + PAD)
 
     # --- draw
     img = Image.new("RGB", (WIDTH, height), pal.bg)
@@ -374,6 +377,9 @@ def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
             y += blk.line_h
         y += 8 if kind != "label" else 2
     y = head_h + PAD + who_h + PAD
+    if board is not None:
+        img.paste(board, (PAD, y))
+        y += map_h
 
     cols_w = inner
     for row, rh in zip(rows, row_heights, strict=True):
@@ -402,6 +408,21 @@ def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
                 ey += blk.line_h
             ey += 6
     return img
+
+
+def phone_map(game: str, view: Mapping[str, Any], width: int) -> Image.Image | None:
+    """The game's board drawn for a phone column (``renders/<game>_phone.py``:
+    ``phone_map(view, width) -> RGB Image`` exactly ``width`` wide), or None for a game
+    without one. ``view["turn"]["before"]``, when present, is the public view of the previous
+    board post, so the map can mark what changed since."""
+    try:
+        module = importlib.import_module(f"renders.{game}_phone")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"renders.{game}_phone":
+            raise
+        return None
+    board: Image.Image = module.phone_map(view, width)
+    return board
 
 
 def _names(names: Sequence[str]) -> str:
