@@ -105,7 +105,7 @@ async def test_game_rules_by_words_defaults_to_the_threads_game(table: Table) ->
 
 
 async def test_fourthwall_is_the_group_and_the_old_names_are_gone(table: Table) -> None:
-    """Issue #22: `/fw`, `pass` and each group's own `rules` were gone from Discord's list;
+    """Issue #22: `/fw`, `pass` and each group's own `rules` are gone from Discord's list;
     the rules lookup is `/game rules`, which in a game's thread searches that game."""
     assert table.emu.commands.find("fourthwall", table.guild.id) is not None
     assert table.emu.commands.find("fw", table.guild.id) is None
