@@ -518,10 +518,13 @@ class BoardPosts(SummaryDMs):
 
     async def board_file(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          post: BoardPost, result: Result | None,
-                         names: dict[str, str]) -> discord.File | None:
+                         names: dict[str, str], *, fresh: bool = True) -> discord.File | None:
         """The post's inline picture, described in words (alt text): the phone-sized turn card
-        (whose move, what to do, what just happened) for a game with a board picture — the
-        full board is one tap away (**Full board**) — else nothing."""
+        (whose move, what to do, the board itself, what just happened) for a game with a board
+        picture — the detailed full board is one tap away (**Full board**) — else nothing.
+        The card marks what changed since the previous post's last picture (`fresh`: this is a
+        new post; an edit in place keeps marking against the same picture, so the marks grow
+        with the post's event lines)."""
         if not has_board_picture(record.game):
             return None
         escaped, names = names, self.plain(names)  # drawn and described, not markdown
@@ -538,6 +541,16 @@ class BoardPosts(SummaryDMs):
             "happened": [strip_rule_ids(line) if plain else line for line in happened][-4:],
             "result": game.result_text(state, result, names) if result is not None else None,
         }
+        shown, before = self._pictured.get(record.id, (None, None))
+        if fresh:
+            before = shown
+        public = {k: v for k, v in view.items() if k != "turn"}
+        if result is None:
+            self._pictured[record.id] = (public, before)
+        else:  # the game is over: nothing more to mark against
+            self._pictured.pop(record.id, None)
+        if before is not None:
+            view["turn"]["before"] = before
         data = await self.render_card(record.game, view)
         if data is None:
             return None
@@ -639,7 +652,7 @@ class BoardPosts(SummaryDMs):
         A press on that post whose answer is still open is answered with the edit itself."""
         assert record.board_message_id is not None
         content = self.board_text(record, game, state, post, result, users, names)
-        file = await self.board_file(record, game, state, post, result, names)
+        file = await self.board_file(record, game, state, post, result, names, fresh=False)
         view = self.board_components(record, game, state, post.awaited, result, users)
         post.buttons = _has_choices(view)
         if file is not None and not self._may_attach(channel):

@@ -83,6 +83,10 @@ class DeliveryCore(abc.ABC):
         # `board_retry_seconds` nothing old is edited there (`_refusing`). Each refusal
         # outlasted discord.py's five tries, and Discord counts every 429 against the bot.
         self._refused: dict[int, float] = {}
+        # game id -> (the public view its last board picture drew, the view the current post
+        # marks its changes against): the card highlights what changed (`board_file`). Lost
+        # on restart: the first picture after one marks nothing.
+        self._pictured: dict[int, tuple[dict[str, Any], dict[str, Any] | None]] = {}
 
     def saw(self, snowflake: int) -> None:
         """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""
