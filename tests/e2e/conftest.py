@@ -50,6 +50,9 @@ class Table:
             "discord_token": self.emu.bot_token, "database_path": self.db,
             "guild_ready_timeout": 0.05, "reminder_poll_seconds": 3600.0,
             "discord_api_base": self.emu.api_base, "discord_gateway_url": self.emu.gateway_url,
+            # Whole games of AI moves stay quick: no think pause, the heuristic AI (a test
+            # wanting either sets it: `table.start(ai_think_seconds=…)`, `ai_level:`).
+            "ai_think_seconds": 0.0, "default_ai_level": "easy",
         }
         values.update(overrides)
         return Settings(**values)
