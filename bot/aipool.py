@@ -48,6 +48,9 @@ TIMEOUT = 5.0
 """Seconds a worker may take for one decision (the search caps itself at 2 s, `Level.
 cap_seconds`; a loaded machine gets the rest) before it is killed and the easy level decides."""
 
+STARTING = 30.0
+"""Seconds a new worker may take to import the games before its first decision."""
+
 _lock = threading.Lock()
 _workers: list[Worker] = []
 _unknown: set[str] = set()
@@ -86,8 +89,13 @@ async def decide(game: Game[Any, Any], state: GameState, seat: str, level: str,
     if game.name in _unknown:
         return game.ai_action(state, seat, level)
     worker = _worker()
-    allowed = timeout * (1 + worker.load)
+    allowed = STARTING
     try:
+        if not worker.answered:
+            # A new worker imports the games first (seconds on a busy machine): that is not
+            # the decision's time.
+            await asyncio.wait_for(worker.ask("ping", "", None), allowed)
+        allowed = timeout * (1 + worker.load)
         asked = worker.ask("ai", game.name, (state.model_dump_json(), seat, level))
         answer = await asyncio.wait_for(asked, allowed)
         return Action.model_validate_json(answer)

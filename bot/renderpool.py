@@ -70,6 +70,8 @@ class Worker:
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._pending_lock = threading.Lock()
         self.alive = True
+        self.answered = 0
+        """Answers read so far: none yet, the worker may still be importing what it serves."""
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True,
                          name=f"{role}-worker-{self.proc.pid}").start()
 
@@ -104,6 +106,7 @@ class Worker:
         try:
             while (body := read_frame(stdout)) is not None:
                 rid, ok, result = pickle.loads(body)
+                self.answered += 1
                 with self._pending_lock:
                     future = self._pending.pop(rid, None)
                 if future is not None:
