@@ -6,6 +6,8 @@ after a short think pause."""
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 from typing import Any
 
 import pytest
@@ -30,7 +32,8 @@ def _card(table: Table) -> str:
 async def test_the_ai_level_shows_on_the_lobby_card(table: Table) -> None:
     await table.lobby("highcard", ai=1, ai_level="hard")
     assert "AI: hard" in _card(table)
-    record = await table.bot.storage.get_game(await table.game_id()) if table.bot else None
+    assert table.bot is not None
+    record = await table.bot.storage.get_game(await table.game_id())
     assert record is not None and record.settings.ai_level == "hard"
     res = await table.slash(table.alice, table.thread(), "game settings", ai_level="easy")
     assert "AI: **easy**" in res.text
@@ -39,6 +42,24 @@ async def test_the_ai_level_shows_on_the_lobby_card(table: Table) -> None:
     await table.start(default_ai_level="normal")
     await table.lobby("highcard")
     assert "AI: normal" in _card(table)
+
+
+async def test_a_table_stored_before_ai_levels_plays_at_normal(table: Table) -> None:
+    """A game row whose settings predate the AI level (no `ai_level` key) reads as normal, on
+    the card and in play, after a restart."""
+    await table.lobby("highcard", ai=1, ai_level="hard")
+    gid = await table.game_id()
+    await table.stop()
+    with sqlite3.connect(table.db) as db:
+        db.execute("UPDATE games SET settings = json_remove(settings, '$.ai_level') "
+                   "WHERE id = ?", (gid,))
+        [stored] = db.execute("SELECT settings FROM games WHERE id = ?", (gid,)).fetchone()
+    assert "ai_level" not in json.loads(stored)
+    bot = await table.start()
+    await table.click(table.bob, table.emu.messages_in(table.thread())[0], label="Join")
+    assert "AI: normal" in _card(table)  # the card is drawn again for bob's seat
+    record = await bot.storage.get_game(gid)
+    assert record is not None and record.settings.ai_level == "normal"
 
 
 async def test_a_person_plays_hard_ai_seats_and_the_loop_never_waits_on_them(
@@ -87,7 +108,7 @@ async def test_a_person_plays_hard_ai_seats_and_the_loop_never_waits_on_them(
     elsewhere = asyncio.create_task(bob_moves_while_the_ai_thinks())
     await person.play_to_end(until=lambda _state: len(thinking) >= HARD_MOVES)
     await asyncio.wait_for(elsewhere, 30)
-    probe.stop()
+    await probe.stop()
     summary = probe.summary()
 
     assert len(thinking) >= HARD_MOVES
