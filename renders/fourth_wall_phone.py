@@ -7,23 +7,28 @@ as it is wide: words are abbreviated ("St 3", "Magician") rather than shrunk.
 
 Top to bottom, from the public view only (``rules/fourth_wall/view.py``):
 
-- the five Gates in placement order, "Gate 1" .. "Gate 5", each OPEN (lit, an eye, a solid
-  glowing frame) or "shut" (dark, hatched, a padlock): word, pictogram and texture tell them
-  apart, not colour;
+- the five Gates in placement order, "Gate 1" .. "Gate 5" written above their tiles on the bare
+  background (so they read at half size), each OPEN (lit, an eye, a thick glowing frame) or
+  "shut" (dark, hatched, a padlock): word, pictogram and texture tell them apart, not colour;
 - The Wall / The Ancient One: its card face down ("?") until An Eye Opens, then its name; the
-  Doom pool as skull tokens with the count;
+  Doom pool as skull tokens with the count; on the Wall's turn a thick frame and an arrow;
 - the Turn Tracker: one cell per rank with its stage's pictogram (moon, eye, flame, skull) and
-  number, passed ranks dimmed and crossed, the current rank framed with a "NOW" arrow;
+  number, passed ranks dimmed and struck through, the current rank framed, "NOW" pointing at
+  the strip;
 - On the Streets: one row per Horror (a diamond with a skull: Horrors are diamonds, the
   Investigators hearts), its Street in Alliance ("St 3"), its name, the Defeat Cost Symbols
-  still needed (negated ones ticked), DRAINED / SCOURGE words; empty Streets in Alliance;
+  still needed (negated ones ticked), DRAINED / SCOURGE words; Alliance's empty Streets share
+  the heading's line; The Scourge's lock on closing Gates is written there (Conflict);
 - the Investigators: a heart with their Sanity (a struck-out skull once Insane), their
-  character's name, TARGET (Alliance) as a double ring, whose turn as a thick frame and "▶".
+  character's name without "The" (cut to a stem with a dot if need be, never shrunk below
+  28 px), the Target Token (Alliance) as cross-hairs, whose turn as a thick frame and an arrow.
 
 What changed since the previous board post (``view["turn"]["before"]``, the public view then)
 is marked with a dashed ring and a word or number in a badge ("NEW", "+2", "-1", "SHUT",
-"GONE"), never colour alone. Everything drawn is public; the map never reads anything but the
-view it is given, and missing or malformed keys draw as empty.
+"GONE"; "!" for a Horror newly Drained or bearing The Scourge, an Investigator gone Insane),
+never colour alone; a tracker rank that moved gets the ring alone. Everything drawn is public:
+the map never reads anything but the view it is given, and missing or malformed keys draw as
+empty.
 """
 
 from __future__ import annotations
@@ -120,8 +125,7 @@ class _Map:
     streets: list[int]  # Alliance's Street numbers (empty in Conflict)
     closing_blocked: bool
     invs: list[_Inv]
-    over: bool = False
-    ids: dict[str, str] = field(default_factory=dict)
+    wall_turn: bool = False
 
 
 def _symbols(value: Any) -> list[str]:
@@ -203,7 +207,7 @@ def _read(view: Mapping[str, Any]) -> _Map:
         streets=streets[:5],
         closing_blocked=bool(gates.get("closing_blocked")),
         invs=invs,
-        over=bool(view.get("over")) or phase == "over",
+        wall_turn=phase == "wall",
     )
 
 
@@ -281,17 +285,19 @@ def _fit(candidates: Sequence[str], width: float, size: int, bold: bool = True) 
 
 
 def _short_names(name: str) -> list[str]:
-    """A character or card name, then shorter stand-ins: without "The", the last word, the
-    last word cut to a stem with a dot ("Quarterm.")."""
+    """A character or card name, then shorter stand-ins: without "The", the head noun of an
+    "X of Y" name ("Breaker"), else the last word ("Magician"), then that cut to a stem with
+    a dot ("Quarterm.")."""
     words = [w for w in name.split() if w]
     bare = [w for w in words if w.lower() != "the"] or words
     out = [name, " ".join(bare)]
     if bare:
-        last = bare[-1]
-        out.append(last)
+        lowered = [w.lower() for w in bare]
+        head = bare[lowered.index("of") - 1] if "of" in lowered[1:] else bare[-1]
+        out.append(head)
         for keep in (8, 6, 4):
-            if len(last) > keep + 1:
-                out.append(last[:keep] + ".")
+            if len(head) > keep + 1:
+                out.append(head[:keep] + ".")
     return list(dict.fromkeys(x for x in out if x))
 
 
@@ -478,6 +484,12 @@ def _draw_wall(img: Image.Image, d: ImageDraw.ImageDraw, m: _Map, ch: _Changes,
                fill=(200, 180, 240), anchor="mm")
     who = "Ancient One" if m.mode == "alliance" else "The Wall"
     cy = y0 + WALL_H / 2
+    tx0 = card[2] + 14
+    if m.wall_turn:  # the Wall's turn: a thick frame and an arrow, as for an Investigator
+        rounded_box(d, (card[0] - 2, card[1] - 2, card[2] + 2, card[3] + 2), 9,
+                    outline=fw.HIGHLIGHT, width=5)
+        d.polygon([(tx0, cy - 11), (tx0 + 16, cy), (tx0, cy + 11)], fill=fw.HIGHLIGHT)
+        tx0 += 24
     # Doom on the right: skull tokens, the count, and how it changed.
     doom_text = f"Doom {m.doom}"
     df = font(30, True)
@@ -495,7 +507,6 @@ def _draw_wall(img: Image.Image, d: ImageDraw.ImageDraw, m: _Map, ch: _Changes,
         x -= _badge(d, x - 4, cy, ch.doom) + 8
         _ring(d, (x, y0 + 4, right, y0 + WALL_H - 4))
     # The Wall's card: hidden until An Eye Opens, then its name.
-    tx0 = card[2] + 14
     room = x - tx0 - 16 - (_badge_width(ch.wall) + 8 if ch.wall else 0)
     if m.revealed:
         text, tf = _fit(_short_names(m.wall_name or who), room, 30)
@@ -571,7 +582,8 @@ def _draw_streets(d: ImageDraw.ImageDraw, m: _Map, ch: _Changes,
     for num, h, badge in rows:
         if h is None:
             box: Box = (4, y + 2, width - 4, y + EMPTY_ROW - 4)
-            text = f"St {num} · empty" if badge != "GONE" else f"St {num} · Horror gone"
+            gone = next((g.name for g in ch.gone if g.street == num), "Horror")
+            text = f"St {num} · {gone} gone" if badge == "GONE" else f"St {num} · empty"
             _quiet_row(d, box, text, badge)
             y += EMPTY_ROW
             continue

@@ -219,3 +219,38 @@ def test_the_map_reads_the_public_view_only() -> None:
         inv["hand"] = [{"id": "m1", "name": "Elder Sign", "symbols": []}]
     assert ImageChops.difference(phone.phone_map(view, MAP_W),
                                  phone.phone_map(secret, MAP_W)).getbbox() is None
+
+
+def test_no_word_on_the_map_is_smaller_than_28_px(monkeypatch: pytest.MonkeyPatch) -> None:
+    """14 px on a phone: the map abbreviates ("St 3", "Quarterm.") rather than shrink type."""
+    sizes: list[int] = []
+    real = phone.font
+
+    def spy(size: int, bold: bool = False) -> Any:
+        sizes.append(size)
+        return real(size, bold)
+
+    monkeypatch.setattr(phone, "font", spy)
+    for mode in MODES:
+        for view in _playout(mode, _largest(mode), seed=3, want=6, every=23):
+            phone.phone_map(view, MAP_W)
+    assert sizes and min(sizes) >= phone.MIN_TYPE == 28
+
+
+def test_a_crowded_street_and_the_walls_turn_still_fit() -> None:
+    horrors = [{"id": f"h{k}", "name": "Restless Spirit", "defeat_cost": ["clue", "force"],
+                "drained": k % 2 == 0, "scourge": k == 3} for k in range(8)]
+    investigators = [{"id": f"i{k}", "name": "The Quartermaster", "sanity": k,
+                      "insane": k == 0} for k in range(6)]
+    view: dict[str, Any] = {"mode": "conflict", "phase": "wall", "horrors": horrors,
+                            "investigators": investigators, "gates": {"open": 5},
+                            "wall": {"doom": 9}, "turn": {"before": {"horrors": []}}}
+    img = phone.phone_map(view, MAP_W)
+    assert img.width == MAP_W and img.height <= MAP_W * 1.12
+    rows = phone._street_rows(phone._read(view), phone._changes(phone._read(view), {}))
+    assert len(rows) == phone.MAX_HORROR_ROWS
+    notes = phone._notes(phone._read(view), phone._Changes(), rows)
+    assert notes == [("+3 more Horrors On the Streets", "")]
+    # The Wall's turn is framed; an Investigator's turn is not the same picture.
+    other = phone.phone_map({**view, "phase": "investigator"}, MAP_W)
+    assert ImageChops.difference(img, other).getbbox() is not None
