@@ -682,12 +682,12 @@ def _draw_investigators(d: ImageDraw.ImageDraw, m: _Map, ch: _Changes, width: in
         if inv.insane:  # a struck-out skull where the heart was
             icon(d, "skull", (hx - 17, cy - 17, hx + 17, cy + 17), INSANE, back=fill)
             d.line((hx - 20, cy - 20, hx + 20, cy + 20), fill=fw.DANGER, width=4)
+        elif inv.sanity is None:  # setup: no Investigator card chosen yet
+            icon(d, "hourglass", (hx - 15, cy - 17, hx + 15, cy + 17), MUTED, back=fill)
         else:
             _heart(d, (hx, cy + 1), 19, (236, 90, 120))
-            if inv.sanity is not None:
-                d.text((hx, cy - 1), str(inv.sanity), font=font(MIN_TYPE, True),
-                       fill=(255, 255, 255), anchor="mm", stroke_width=2,
-                       stroke_fill=(90, 20, 40))
+            d.text((hx, cy - 1), str(inv.sanity), font=font(MIN_TYPE, True),
+                   fill=(255, 255, 255), anchor="mm", stroke_width=2, stroke_fill=(90, 20, 40))
         x = hx + 30
         if inv.active:
             d.polygon([(x, cy - 11), (x + 16, cy), (x, cy + 11)], fill=fw.HIGHLIGHT)
@@ -697,7 +697,7 @@ def _draw_investigators(d: ImageDraw.ImageDraw, m: _Map, ch: _Changes, width: in
         if badge:
             right -= _badge(d, right, cy, badge) + 8
             _ring(d, box)
-        names = _short_names(inv.name or "choosing")
+        names = _short_names(inv.name) if inv.sanity is not None and inv.name else ["choosing"]
         name, nf = _fit(names[1:] + names[:1], right - x, 30)
         d.text((x, cy), name, font=nf, fill=MUTED if inv.insane else TEXT, anchor="lm")
         if inv.insane:
