@@ -61,12 +61,12 @@ from renders.common import (
 __all__ = ["MIN_TYPE", "phone_map"]
 
 MIN_TYPE = 28  # 14 px on the phone: nothing smaller is written on the map
-GAP = 12
-GATES_H = 108
-GATE_LABEL_H = 40
-WALL_H = 56
-TRACKER_H = 62
-HEAD_H = 38
+GAP = 10
+GATES_H = 104
+GATE_LABEL_H = 38
+WALL_H = 54
+TRACKER_H = 60
+HEAD_H = 36
 HORROR_ROW = 52
 EMPTY_ROW = 42
 INV_ROW = 52
@@ -296,7 +296,7 @@ def _short_names(name: str) -> list[str]:
         lowered = [w.lower() for w in bare]
         head = bare[lowered.index("of") - 1] if "of" in lowered[1:] else bare[-1]
         out.append(head)
-        for keep in (8, 6, 4):
+        for keep in (8, 6, 5):
             if len(head) > keep + 1:
                 out.append(head[:keep] + ".")
     return list(dict.fromkeys(x for x in out if x))
@@ -689,14 +689,16 @@ def _draw_investigators(d: ImageDraw.ImageDraw, m: _Map, ch: _Changes, width: in
             d.text((hx, cy - 1), str(inv.sanity), font=font(MIN_TYPE, True),
                    fill=(255, 255, 255), anchor="mm", stroke_width=2, stroke_fill=(90, 20, 40))
         x = hx + 30
-        if inv.active:
-            d.polygon([(x, cy - 11), (x + 16, cy), (x, cy + 11)], fill=fw.HIGHLIGHT)
-            x += 22
         right = box[2] - 8
         badge = ch.invs.get(inv.id, "")
         if badge:
             right -= _badge(d, right, cy, badge) + 8
             _ring(d, box)
+        # The arrow gives way to the name in a narrow cell with a badge: the thick frame
+        # still says whose turn it is.
+        if inv.active and right - x - 22 >= 130:
+            d.polygon([(x, cy - 11), (x + 16, cy), (x, cy + 11)], fill=fw.HIGHLIGHT)
+            x += 22
         names = _short_names(inv.name) if inv.sanity is not None and inv.name else ["choosing"]
         name, nf = _fit(names[1:] + names[:1], right - x, 30)
         d.text((x, cy), name, font=nf, fill=MUTED if inv.insane else TEXT, anchor="lm")
