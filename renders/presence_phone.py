@@ -86,6 +86,8 @@ class Ink:
     spirit: Colour
     small: Colour
     mark: Colour
+    pip: Colour
+    hearth: Colour
     seats: bool
     """Pawns in their seat colours (off in True Horror)."""
 
@@ -94,12 +96,14 @@ INK = Ink(bg=(16, 14, 22), head=(186, 176, 198), lit=(236, 210, 158), lit_edge=(
           lit_text=(34, 24, 12), dark=(30, 36, 62), dark_edge=(56, 64, 96),
           dark_text=(232, 236, 250), sealed=(46, 40, 52), wood=(196, 140, 82),
           line=(14, 10, 8), flame=(255, 150, 40), spirit=(150, 104, 230),
-          small=(150, 150, 162), mark=(255, 255, 255), seats=True)
+          small=(150, 150, 162), mark=(255, 255, 255), pip=(120, 20, 30),
+          hearth=(40, 28, 22), seats=True)
 QUIET = Ink(bg=(10, 9, 12), head=(164, 158, 166), lit=(206, 202, 196), lit_edge=(206, 202, 196),
             lit_text=(16, 14, 18), dark=(34, 32, 38), dark_edge=(60, 58, 66),
             dark_text=(226, 222, 216), sealed=(24, 22, 26), wood=(150, 146, 140),
             line=(8, 8, 10), flame=(226, 222, 216), spirit=(120, 116, 126),
-            small=(150, 146, 152), mark=(255, 255, 255), seats=False)
+            small=(150, 146, 152), mark=(255, 255, 255), pip=(16, 14, 18),
+            hearth=(24, 22, 26), seats=False)
 
 
 def _ink(view: Mapping[str, Any]) -> Ink:
@@ -501,12 +505,12 @@ def _draw_piece(d: ImageDraw.ImageDraw, p: Piece, box: Box, b: Board, labels: Ma
     elif p.kind == "moon":
         icon(d, "moon", (cx - 15, cy - 15, cx + 15, cy + 15), text, back=floor)
     elif p.kind == "fire":
-        rounded_box(d, box, 6, fill=(40, 28, 22), outline=ink.line, width=2)
+        rounded_box(d, box, 6, fill=ink.hearth, outline=ink.line, width=2)
         if p.value:
             icon(d, "flame", (cx - 13, cy - 14, cx + 13, cy + 14), ink.flame)
         else:  # out: the flame's outline only
             icon(d, "flame", (cx - 13, cy - 14, cx + 13, cy + 14), (150, 140, 150))
-            icon(d, "flame", (cx - 8, cy - 6, cx + 8, cy + 12), (40, 28, 22))
+            icon(d, "flame", (cx - 8, cy - 6, cx + 8, cy + 12), ink.hearth)
     elif p.kind == "visitor":
         seat = str(p.value)
         v = next((x for x in b.visitors if x.seat == seat), None)
@@ -516,7 +520,7 @@ def _draw_piece(d: ImageDraw.ImageDraw, p: Piece, box: Box, b: Board, labels: Ma
         _spirit_pawn(d, (cx, cy - 1), 16)
     elif p.kind == "die":
         die(d, (x0 + 2, cy - 16, x0 + 34, cy + 16), int(p.value or 0), face=(245, 238, 228),
-            pip=(120, 20, 30), outline=ink.line)
+            pip=ink.pip, outline=ink.line)
     elif p.kind == "stoken":
         d.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=ink.spirit, outline=ink.line,
                   width=3)
@@ -633,5 +637,7 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
             dbox = (mid - DOOR_LEN / 2, top[3] - 4, mid + DOOR_LEN / 2, bot[1] + 4)
             _door_glyph(d, dbox, dr, True, ink, (fa, fb) if ba is top else (fb, fa), ink.head)
         if _door_key(dr) in ch.doors:
-            _dashed_ring(d, (dbox[0] - 6, dbox[1] - 6, dbox[2] + 6, dbox[3] + 6), ink, width=4)
+            # wide of the glyph, so an open door still shows its gap inside the ring
+            _dashed_ring(d, (dbox[0] - 10, dbox[1] - 10, dbox[2] + 10, dbox[3] + 10), ink,
+                         width=4)
     return img

@@ -10,6 +10,7 @@ manor; the map never shows what only a seat's own view holds.
 from __future__ import annotations
 
 import copy
+import os
 import random
 import re
 import shutil
@@ -36,8 +37,8 @@ TABLES_P = [(m, n) for g, m, n in TABLES if g == "presence"]
 # every mode at its fewest and most players, and the variants that change the manor
 CASES: list[tuple[str, int, dict[str, Any]]] = (
     [(m, n, {}) for m, n in TABLES_P]
-         + [("session", 4, {"secret_chamber": True}),
-            ("session", 4, {"dark_board": True, "true_horror": True})])
+    + [("session", 4, {"secret_chamber": True}),
+       ("session", 4, {"dark_board": True, "true_horror": True})])
 IDS = [f"{m}-{n}p" + "".join(f"-{k}" for k in extra) for m, n, extra in CASES]
 
 
@@ -91,8 +92,10 @@ def _ocr(img: Image.Image, tmp: Path) -> str:
                                       Image.Resampling.LANCZOS)
     path = tmp / "card.png"
     small.save(path)
+    # one thread: tesseract's OpenMP threads only fight each other on a busy CI machine
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
     out = subprocess.run([TESSERACT or "tesseract", str(path), "stdout", "--psm", "11"],
-                         capture_output=True, text=True, timeout=60, check=True)
+                         capture_output=True, text=True, timeout=60, check=True, env=env)
     return out.stdout
 
 
