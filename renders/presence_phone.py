@@ -259,9 +259,12 @@ def _pieces(r: RoomV, b: Board, labels: Mapping[str, str], stairs: Sequence[tupl
         out.append(Piece("moon", 34))
     if r.fireplace:
         out.append(Piece("fire", 34, r.fireplace_lit, r.id in ch.rooms))
+    gone = {v.seat for v in b.visitors if v.succumbed}
     for seat in r.visitors:
         label = labels.get(seat, "?")
-        out.append(Piece("visitor", text_width(label, fnt) + 22, seat, seat in ch.pawns))
+        # a succumbed visitor keeps its name beside the skull: the group must see who it was
+        extra = 30 if seat in gone else 0
+        out.append(Piece("visitor", text_width(label, fnt) + 22 + extra, seat, seat in ch.pawns))
     if r.pawn:
         out.append(Piece("spirit", 44, None, ch.spirit_from is not None))
     fresh = ch.new_dice.get(r.id, 0)
@@ -464,8 +467,9 @@ def _visitor(d: ImageDraw.ImageDraw, box: Box, v: VisitorV | None, label: str, c
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     if v is not None and v.succumbed:
         rounded_box(d, box, (y1 - y0) / 2, fill=(20, 16, 24), outline=colour, width=3)
-        icon(d, "skull", (cx - 15, cy - 15, cx + 15, cy + 15), (230, 230, 236),
+        icon(d, "skull", (x0 + 10, cy - 13, x0 + 36, cy + 13), (230, 230, 236),
              back=(20, 16, 24))
+        d.text(((x0 + 30 + x1) / 2, cy), label, font=fnt, fill=(230, 230, 236), anchor="mm")
         return
     fill = colour
     if v is not None and v.knocked_out:
