@@ -188,8 +188,8 @@ def _read_cells(view: Mapping[str, Any]) -> list[Cell]:
             suffix = ("2" if role == "secondary" else "1") if pawns_per_seat.get(seat, 0) > 1 \
                 else ""
             key = _s(p.get("investigator")) or _s(p.get("character")) or label + suffix
-            pieces.append(Piece(f"pawn:{key}", "", (label + suffix, label[:3] + suffix,
-                                                    label[:2] + suffix), colour))
+            labels = (label + suffix, label[:3] + suffix, label[:2] + suffix, label[:1] + suffix)
+            pieces.append(Piece(f"pawn:{key}", "", labels, colour))
         loc = c.get("location")
         cells.append(Cell(
             id=_s(c.get("id")),
@@ -298,7 +298,7 @@ def _cut_word(word: str, fnt: Any, width: float) -> str:
 def _piece_width(p: Piece, level: int, marked: bool) -> float:
     fnt = font(MIN_TYPE, True)
     text = text_width(p.labels[min(level, len(p.labels) - 1)], fnt)
-    w = (CHIP_H - 4) + text + 5 if p.ghost else max(text + 16, CHIP_H)
+    w = (CHIP_H - 4) + text + 5 if p.ghost else max(text + 14, CHIP_H)
     return w + (MARK_W if marked else 0)
 
 
