@@ -57,12 +57,13 @@ __all__ = ["MIN_TYPE", "phone_map", "room_label"]
 
 MIN_TYPE = 28  # the smallest type on the map: 14 px in a 400 px column
 GAP = 6
-PAD = 7
+PAD = 7  # inside a cell, left and right
+PAD_Y = 5  # inside a cell, top and bottom
 LINE_H = 32  # one line of 28 px type
-CHIP_H = 36
+CHIP_H = 34
 CHIP_GAP = 4
 BOTTOM_H = 24  # the row of Darkness discs, Tools, tokens and the location die
-HOUSE_ROW_H = PAD + LINE_H + 2 + 2 * CHIP_H + CHIP_GAP + 2 + BOTTOM_H + PAD
+HOUSE_ROW_H = PAD_Y + LINE_H + 2 + 2 * CHIP_H + CHIP_GAP + 2 + BOTTOM_H + PAD_Y
 CHANGED: Colour = ex.HIGHLIGHT
 CHANGED_EDGE: Colour = (20, 16, 8)
 GHOST_CHIP: Colour = (12, 10, 16)
@@ -445,7 +446,7 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: Cell,
         lines = [(cell.name or cell.kind).capitalize()]
     else:
         lines = room_label(cell.name or "?", inner)
-    name_bottom = y0 + PAD + LINE_H * len(lines)
+    name_bottom = y0 + PAD_Y + LINE_H * len(lines)
     if cell.shrouded:
         # Hatching below the name (the name stays on a flat fill, to be read), and a
         # thicker frame: a Shroud is told by its pattern, not only its violet.
@@ -454,25 +455,25 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: Cell,
     if cell.cold_spot:
         rounded_box(d, box, 10, outline=COLD, width=5)
         rounded_box(d, (x0 + 6, y0 + 6, x1 - 6, y1 - 6), 8, outline=COLD, width=2)
-    ty = y0 + PAD
+    ty = y0 + PAD_Y
     for line in lines:
         d.text((x0 + PAD, ty), line, font=fnt, fill=fg, anchor="la")
         ty += LINE_H
     if cell.face_down:
         lx = x0 + PAD + text_width("Locked", fnt) + 8
-        icon(d, "lock", (lx, y0 + PAD + 2, lx + 26, y0 + PAD + 28), ex.GOLD, back=fill)
+        icon(d, "lock", (lx, y0 + PAD_Y + 2, lx + 26, y0 + PAD_Y + 28), ex.GOLD, back=fill)
 
     if fixed:
-        area: Box = (x0 + PAD, name_bottom + 2, x1 - PAD, y1 - PAD)
+        area: Box = (x0 + PAD, name_bottom + 2, x1 - PAD, y1 - PAD_Y)
         bottom_y = None
     else:
-        bottom_y = y1 - PAD - BOTTOM_H / 2
-        area = (x0 + PAD, name_bottom + 2, x1 - PAD, y1 - PAD - BOTTOM_H - 2)
+        bottom_y = y1 - PAD_Y - BOTTOM_H / 2
+        area = (x0 + PAD, name_bottom + 2, x1 - PAD, y1 - PAD_Y - BOTTOM_H - 2)
     _draw_pieces(d, area, cell.pieces, marks)
     if bottom_y is not None:
         _draw_bottom(d, (x0 + PAD, bottom_y, x1 - PAD), cell, fill)
     elif cell.darkness:
-        _darkness(d, x1 - PAD - 22 * cell.darkness, y0 + PAD + 14, cell.darkness, 0)
+        _darkness(d, x1 - PAD - 22 * cell.darkness, y0 + PAD_Y + 16, cell.darkness, 0)
     if cell.id in marks.cells:
         _dashed_box(d, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), CHANGED, 5)
 
@@ -537,7 +538,7 @@ def _draw_list(d: ImageDraw.ImageDraw, box: Box, title: str, items: Sequence[tup
     x0, y0, x1, y1 = box
     rounded_box(d, box, 10, fill=ex.PANEL, outline=ex.PANEL_EDGE, width=2)
     fnt = font(MIN_TYPE, True)
-    n_lines = max(1, int((y1 - y0 - 2 * PAD) // LINE_H))
+    n_lines = max(1, int((y1 - y0 - 2 * PAD_Y) // LINE_H))
     left, right = x0 + PAD + 2, x1 - PAD
     spots: list[tuple[str, str, float, int]] = []
     for cut in (0, 6, 4, 3, 2):
@@ -612,7 +613,7 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
     house_rows = {c.row for c in house}
     cw = (width - GAP * (cols - 1)) / cols
     fixed_k = _fixed_rows_needed(cells, cw, marks)
-    fixed_h = PAD + LINE_H + 2 + fixed_k * CHIP_H + (fixed_k - 1) * CHIP_GAP + PAD
+    fixed_h = PAD_Y + LINE_H + 2 + fixed_k * CHIP_H + (fixed_k - 1) * CHIP_GAP + PAD_Y
     heights = {r: HOUSE_ROW_H if r in house_rows else fixed_h for r in all_rows}
     total = sum(heights.values()) + GAP * (len(all_rows) - 1)
     img = Image.new("RGB", (width, max(1, int(total))), ex.BG)
