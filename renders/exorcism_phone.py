@@ -540,23 +540,24 @@ def _draw_list(d: ImageDraw.ImageDraw, box: Box, title: str, items: Sequence[tup
     fnt = font(MIN_TYPE, True)
     n_lines = max(1, int((y1 - y0 - 2 * PAD_Y) // LINE_H))
     left, right = x0 + PAD + 2, x1 - PAD
-    spots: list[tuple[str, str, float, int]] = []
-    for cut in (0, 6, 4, 3, 2):
-        names = [n if not cut or len(n) <= cut + 1 else n[:cut] + "." for n, _ in items]
-        spots, x, line = [], left + text_width(title + ":", fnt), 0
-        fits = True
-        for k, ((_, ic), name) in enumerate(zip(items, names, strict=True)):
-            word = name + ("," if k < len(items) - 1 else "")
-            w = (26 if ic else 0) + text_width(" " + word, fnt)
-            if x + w > right:
-                x, line = left - text_width(" ", fnt), line + 1
-            if line >= n_lines:
-                fits = False
-                break
-            spots.append((word, ic, x, line))
-            x += w
-        if fits:
+    names = [n for n, _ in items]
+    full = list(names)
+    while True:
+        spots = _flow_words(items, names, title, fnt, left, right, n_lines)
+        # Cut the longest name a letter shorter ("Psychologist" → "Psychologi." → …), keeping
+        # three letters, until the box holds them all.
+        longer = [k for k, n in enumerate(names) if len(n.rstrip(".")) > 3]
+        if spots is not None or not longer:
             break
+        k = max(longer, key=lambda j: (text_width(names[j], fnt), -j))
+        names[k] = full[k][:len(names[k].rstrip(".")) - 1] + "."
+    if spots is None:  # even three letters each do not fit: as many as fit
+        spots = []
+        for k in range(len(items) - 1, 0, -1):
+            found = _flow_words(items[:k], names[:k], title, fnt, left, right, n_lines)
+            if found is not None:
+                spots = found
+                break
     ty = y0 + (y1 - y0 - n_lines * LINE_H) / 2 + LINE_H / 2
     d.text((left, ty), title + ":", font=fnt, fill=ex.MUTED, anchor="lm")
     space = text_width(" ", fnt)
@@ -573,6 +574,25 @@ def _draw_list(d: ImageDraw.ImageDraw, box: Box, title: str, items: Sequence[tup
         d.text((x, y), word, font=fnt, fill=ex.TEXT, anchor="lm")
     if changed:
         _dashed_box(d, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), CHANGED, 5)
+
+
+def _flow_words(items: Sequence[tuple[str, str]], names: Sequence[str], title: str, fnt: Any,
+                left: float, right: float, n_lines: int
+                ) -> list[tuple[str, str, float, int]] | None:
+    """Where each name goes after "title:" over ``n_lines`` lines, or None if they do not
+    all fit."""
+    spots: list[tuple[str, str, float, int]] = []
+    x, line = left + text_width(title + ":", fnt), 0
+    for k, ((_, ic), name) in enumerate(zip(items, names, strict=True)):
+        word = name + ("," if k < len(items) - 1 else "")
+        w = (26 if ic else 0) + text_width(" " + word, fnt)
+        if x + w > right:
+            x, line = left - text_width(" ", fnt), line + 1
+        if line >= n_lines:
+            return None
+        spots.append((word, ic, x, line))
+        x += w
+    return spots
 
 
 def _draw_key(d: ImageDraw.ImageDraw, box: Box) -> None:
@@ -681,4 +701,4 @@ def _gone_title(items: Sequence[tuple[str, str]]) -> str:
         return "Devoured"
     if kinds <= {"heart"}:
         return "Wounded"
-    return "Out of the house"
+    return "Out"
