@@ -53,17 +53,18 @@ from renders.common import (
     text_width,
 )
 
-__all__ = ["MIN_TYPE", "phone_map", "room_label"]
+__all__ = ["MIN_TYPE", "phone_map", "printed_names", "room_label"]
 
 MIN_TYPE = 28  # the smallest type on the map: 14 px in a 400 px column
 GAP = 6
 PAD = 7  # inside a cell, left and right
 PAD_Y = 5  # inside a cell, top and bottom
+NAME_INSET = 2  # more room around a name: tesseract reads 7 % more names with it
 LINE_H = 32  # one line of 28 px type
 CHIP_H = 34
 CHIP_GAP = 4
 BOTTOM_H = 24  # the row of Darkness discs, Tools, tokens and the location die
-HOUSE_ROW_H = PAD_Y + LINE_H + 2 + 2 * CHIP_H + CHIP_GAP + 2 + BOTTOM_H + PAD_Y
+HOUSE_ROW_H = PAD_Y + NAME_INSET + LINE_H + 2 + 2 * CHIP_H + CHIP_GAP + 2 + BOTTOM_H + PAD_Y
 CHANGED: Colour = ex.HIGHLIGHT
 CHANGED_EDGE: Colour = (20, 16, 8)
 GHOST_CHIP: Colour = (12, 10, 16)
@@ -278,6 +279,28 @@ def room_label(name: str, width: float) -> list[str]:
     return _two_lines(cut, fnt, width) or [cut[0]]
 
 
+def printed_names(view: Mapping[str, Any], width: int) -> list[str]:
+    """The names a map ``width`` px wide prints for the face-up rooms, the Attic and the
+    Foyer (a two-line name joined by a space), in the view's cell order."""
+    cells = _read_cells(view)
+    cols = _grid_cols(view, cells)
+    inner = (width - GAP * (cols - 1)) / cols - 2 * PAD - 2 * NAME_INSET
+    out: list[str] = []
+    for c in cells:
+        if c.kind in ("attic", "foyer"):
+            out.append((c.name or c.kind).capitalize())
+        elif c.kind == "house" and not c.face_down:
+            out.append(" ".join(room_label(c.name or "?", inner)))
+    return out
+
+
+def _grid_cols(view: Mapping[str, Any], cells: Sequence[Cell]) -> int:
+    # A malformed view must not make a grid of a thousand columns: the house is 4 x 4 with
+    # the Attic and Foyer rows; anything past MAX_COLS x MAX_ROWS is left out.
+    layout = _d(view.get("layout"))
+    return min(MAX_COLS, max(1, _i(layout.get("cols"), 4), *[c.col for c in cells]))
+
+
 def _two_lines(words: Sequence[str], fnt: Any, width: float) -> list[str]:
     for k in range(1, len(words)):
         lines = [" ".join(words[:k]), " ".join(words[k:])]
@@ -445,8 +468,8 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: Cell,
     elif fixed:
         lines = [(cell.name or cell.kind).capitalize()]
     else:
-        lines = room_label(cell.name or "?", inner)
-    name_bottom = y0 + PAD_Y + LINE_H * len(lines)
+        lines = room_label(cell.name or "?", inner - 2 * NAME_INSET)
+    name_bottom = y0 + PAD_Y + NAME_INSET + LINE_H * len(lines)
     if cell.shrouded:
         # Hatching below the name (the name stays on a flat fill, to be read), and a
         # thicker frame: a Shroud is told by its pattern, not only its violet.
@@ -455,9 +478,9 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: Cell,
     if cell.cold_spot:
         rounded_box(d, box, 10, outline=COLD, width=5)
         rounded_box(d, (x0 + 6, y0 + 6, x1 - 6, y1 - 6), 8, outline=COLD, width=2)
-    ty = y0 + PAD_Y
+    ty = y0 + PAD_Y + NAME_INSET
     for line in lines:
-        d.text((x0 + PAD, ty), line, font=fnt, fill=fg, anchor="la")
+        d.text((x0 + PAD + NAME_INSET, ty), line, font=fnt, fill=fg, anchor="la")
         ty += LINE_H
     if cell.face_down:
         lx = x0 + PAD + text_width("Locked", fnt) + 8
@@ -624,16 +647,14 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
     marks = _marks(view, cells)
     lists = _side_lists(view)
     house = [c for c in cells if c.kind == "house"]
-    layout = _d(view.get("layout"))
-    # A malformed view must not make a grid of a thousand columns: the house is 4 x 4 with
-    # the Attic and Foyer rows; anything past MAX_COLS x MAX_ROWS is left out.
-    cols = min(MAX_COLS, max(1, _i(layout.get("cols"), 4), *[c.col for c in cells]))
+    cols = _grid_cols(view, cells)
     rows_all = sorted({c.row for c in cells}) or [0, 1, 2, 3, 4, 5]
     all_rows = list(range(rows_all[0], min(rows_all[-1], rows_all[0] + MAX_ROWS - 1) + 1))
     house_rows = {c.row for c in house}
     cw = (width - GAP * (cols - 1)) / cols
     fixed_k = _fixed_rows_needed(cells, cw, marks)
-    fixed_h = PAD_Y + LINE_H + 2 + fixed_k * CHIP_H + (fixed_k - 1) * CHIP_GAP + PAD_Y
+    fixed_h = (PAD_Y + NAME_INSET + LINE_H + 2 + fixed_k * CHIP_H + (fixed_k - 1) * CHIP_GAP
+               + PAD_Y)
     heights = {r: HOUSE_ROW_H if r in house_rows else fixed_h for r in all_rows}
     total = sum(heights.values()) + GAP * (len(all_rows) - 1)
     img = Image.new("RGB", (width, max(1, int(total))), ex.BG)

@@ -82,14 +82,10 @@ def _posts(mode: str, n: int, count: int, seed: int, every: int = 17
 
 def _room_names(view: dict[str, Any]) -> list[str]:
     """The names the map prints for the face-up rooms, the Attic and the Foyer."""
-    cell_w = (MAP_W - phone.GAP * 3) / 4 - 2 * phone.PAD
-    out = []
-    for cell in view["cells"]:
-        if cell["kind"] != "house":
-            out.append(cell["name"])
-        elif not cell["face_down"]:
-            out.append(" ".join(phone.room_label(cell["name"], cell_w)))
-    return out
+    names = phone.printed_names(view, MAP_W)
+    assert len(names) == 2 + sum(1 for c in view["cells"]
+                                 if c["kind"] == "house" and not c["face_down"])
+    return names
 
 
 # --------------------------------------------------------------------------- OCR
@@ -230,7 +226,7 @@ def test_every_room_name_fits_its_cell_in_28_px_type() -> None:
     names = [room["name"] for file in ("rooms.toml", "locked_rooms.toml")
              for room in tomllib.loads((content / file).read_text())["room"]]
     assert len(names) > 20
-    cell_w = (MAP_W - phone.GAP * 3) / 4 - 2 * phone.PAD
+    cell_w = (MAP_W - phone.GAP * 3) / 4 - 2 * phone.PAD - 2 * phone.NAME_INSET
     fnt = font(phone.MIN_TYPE, True)
     for name in names:
         lines = phone.room_label(name, cell_w)
