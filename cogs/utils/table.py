@@ -2019,7 +2019,8 @@ class Delivery:
         if known is not None and known[0] == record.board_message_id:
             post = known[1]
             return BoardPost(awaited=list(post.awaited), turn=post.turn, lines=list(post.lines),
-                             pinged=list(post.pinged), buttons=post.buttons)
+                             pinged=list(post.pinged), buttons=post.buttons,
+                             turn_pinged=list(post.turn_pinged))
         return BoardPost.load(await self.bot.storage.board_post(record.id))
 
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
@@ -2046,7 +2047,8 @@ class Delivery:
         if same_decider and previous is not None and record.board_message_id:
             post = BoardPost(awaited=awaited, turn=turn,
                              lines=(previous.lines + lines)[-MAX_POST_LINES:],
-                             pinged=[s for s in previous.pinged if s in awaited])
+                             pinged=[s for s in previous.pinged if s in awaited],
+                             turn_pinged=previous.turn_pinged)
             # An hour-old post is not edited (Discord limits edits of old messages, and a
             # refusal could outlast every retry): a fresh post follows it, pinging nobody and
             # carrying only the new lines — the old post keeps the ones the table read.
@@ -2063,12 +2065,17 @@ class Delivery:
                     old = True
             # Else the post is gone (deleted by a moderator): a new one with all its lines.
             post = BoardPost(awaited=awaited, turn=turn,
-                             lines=lines[-MAX_POST_LINES:] if old else post.lines, pinged=[])
+                             lines=lines[-MAX_POST_LINES:] if old else post.lines, pinged=[],
+                             turn_pinged=previous.turn_pinged)
         else:
             newcomers = [s for s in awaited if previous is None or s not in previous.awaited]
+            # A seat pinged earlier in this same turn is at the table: a decision coming back
+            # to it mid-turn (after another seat's prompt) is no news worth a second ping.
+            told = previous.turn_pinged if previous is not None and previous.turn == turn else []
+            pinged = await self._to_ping(
+                record, [s for s in newcomers if s != actor and s not in told], users)
             post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
-                             pinged=await self._to_ping(
-                                 record, [s for s in newcomers if s != actor], users))
+                             pinged=pinged, turn_pinged=sorted({*told, *pinged}))
         # The post it replaces keeps its buttons when none of them can go stale (My hand, My
         # choices and Full board work on any post): one request less.
         strip = (previous is None or previous.buttons) and not repost
@@ -2381,10 +2388,13 @@ class BoardPost:
     buttons: bool = True
     """Whether the post carries choices that go stale (a seat's action buttons or menus), to
     take away when a newer post replaces it; the table's own buttons never go stale."""
+    turn_pinged: list[str] = field(default_factory=list)
+    """Every seat pinged by this turn's posts so far: none is pinged twice in one turn."""
 
     def dump(self) -> str:
         return json.dumps({"awaited": self.awaited, "turn": self.turn, "lines": self.lines,
-                           "pinged": self.pinged, "buttons": self.buttons})
+                           "pinged": self.pinged, "buttons": self.buttons,
+                           "turn_pinged": self.turn_pinged})
 
     @classmethod
     def load(cls, text: str | None) -> BoardPost | None:
@@ -2395,7 +2405,8 @@ class BoardPost:
             return cls(awaited=[str(s) for s in data["awaited"]], turn=str(data["turn"]),
                        lines=[str(line) for line in data["lines"]],
                        pinged=[str(s) for s in data["pinged"]],
-                       buttons=bool(data.get("buttons", True)))
+                       buttons=bool(data.get("buttons", True)),
+                       turn_pinged=[str(s) for s in data.get("turn_pinged", data["pinged"])])
         except (ValueError, KeyError, TypeError):
             return None
 
