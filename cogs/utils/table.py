@@ -13,7 +13,7 @@ from an earlier turn is refused kindly and components keep working after a resta
 (`DynamicItem`s are matched by template, not by a live View).
 
 Delivery: public events go to the game's thread. A new board post (pinging whoever newly has to
-decide; the previous post loses its buttons) comes only when the decision passes to someone
+decide, at most once a turn; the previous post loses its buttons) comes only when the decision passes to someone
 else or a new turn begins; while the same seats keep deciding, their post is edited in place
 (new turn card, the stretch's event lines growing) and pings nobody (`Delivery.post_board`,
 `BoardPost`, stored so a restart keeps the policy) — while it is younger than an hour: Discord
@@ -2071,7 +2071,8 @@ class Delivery:
             newcomers = [s for s in awaited if previous is None or s not in previous.awaited]
             # A seat pinged earlier in this same turn is at the table: a decision coming back
             # to it mid-turn (after another seat's prompt) is no news worth a second ping.
-            told = previous.turn_pinged if previous is not None and previous.turn == turn else []
+            told = (previous.turn_pinged if turn and previous is not None
+                    and previous.turn == turn else [])
             pinged = await self._to_ping(
                 record, [s for s in newcomers if s != actor and s not in told], users)
             post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
