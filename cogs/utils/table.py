@@ -13,7 +13,7 @@ from an earlier turn is refused kindly and components keep working after a resta
 (`DynamicItem`s are matched by template, not by a live View).
 
 Delivery: public events go to the game's thread. A new board post (pinging whoever newly has to
-decide, at most once a turn; the previous post loses its buttons) comes only when the decision passes to someone
+decide; the previous post loses its buttons) comes only when the decision passes to someone
 else or a new turn begins; while the same seats keep deciding, their post is edited in place
 (new turn card, the stretch's event lines growing) and pings nobody (`Delivery.post_board`,
 `BoardPost`, stored so a restart keeps the policy) — while it is younger than an hour: Discord
