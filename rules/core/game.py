@@ -409,6 +409,13 @@ class Game(ABC, Generic[Opt, S]):
         """A stored state back from JSON."""
         return self.state_model.model_validate_json(data)
 
+    def replay_rulings(self, fresh: S, current: S) -> S:
+        """`fresh` (from `setup`, for replaying a stored game's log) played under the rulings
+        `current` (that game's stored state) was: a ruling that changes what an action leads
+        to is a state flag that new games set and older stored states lack, so their logs,
+        recorded under the old ruling, replay exactly. By default: no such ruling."""
+        return fresh
+
     def summary(self) -> str:
         """A few lines on what the game is and how a turn goes (for `/game rules`)."""
         return self.title

@@ -94,7 +94,8 @@ class PresenceOptions(GameOptions):
 class Presence(Game[PresenceOptions, PresenceState]):
     name: ClassVar[str] = "presence"
     title: ClassVar[str] = "The Presence"
-    version: ClassVar[str] = "presence-1+" + pack_fingerprint(default_pack())
+    version: ClassVar[str] = "presence-2+" + pack_fingerprint(default_pack())
+    """presence-2: A-65 (a spent visitor turn ends by itself; `spent_turns_end`)."""
     modes: ClassVar[tuple[str, ...]] = ("session",)
     rule_prefix: ClassVar[str] = "P"
     options_model = PresenceOptions
@@ -117,6 +118,13 @@ class Presence(Game[PresenceOptions, PresenceState]):
                           two_players=options.two_players, first_game=options.first_game,
                           open_communication=options.open_communication,
                           true_horror=options.true_horror)
+
+    def replay_rulings(self, fresh: PresenceState, current: PresenceState) -> PresenceState:
+        """A-65 applies to games begun under it: an older game's log has its End turn presses
+        and replays (undo, checks) with spent turns held open as they were."""
+        if fresh.spent_turns_end == current.spent_turns_end:
+            return fresh
+        return fresh.model_copy(update={"spent_turns_end": current.spent_turns_end})
 
     def options_summary(self, options: PresenceOptions) -> str | None:
         """P-SESSION-06 / G-19: the difficulty the chosen presets add up to, and the

@@ -394,7 +394,8 @@ class BoardPosts(SummaryDMs):
         if known is not None and known[0] == record.board_message_id:
             post = known[1]
             return BoardPost(awaited=list(post.awaited), turn=post.turn, lines=list(post.lines),
-                             pinged=list(post.pinged), buttons=post.buttons)
+                             pinged=list(post.pinged), buttons=post.buttons,
+                             turn_pinged=list(post.turn_pinged))
         return BoardPost.load(await self.bot.storage.board_post(record.id))
 
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
@@ -421,7 +422,8 @@ class BoardPosts(SummaryDMs):
         if same_decider and previous is not None and record.board_message_id:
             post = BoardPost(awaited=awaited, turn=turn,
                              lines=(previous.lines + lines)[-MAX_POST_LINES:],
-                             pinged=[s for s in previous.pinged if s in awaited])
+                             pinged=[s for s in previous.pinged if s in awaited],
+                             turn_pinged=previous.turn_pinged)
             # An hour-old post is not edited (Discord limits edits of old messages, and a
             # refusal could outlast every retry): a fresh post follows it, pinging nobody and
             # carrying only the new lines — the old post keeps the ones the table read.
@@ -438,12 +440,18 @@ class BoardPosts(SummaryDMs):
                     old = True
             # Else the post is gone (deleted by a moderator): a new one with all its lines.
             post = BoardPost(awaited=awaited, turn=turn,
-                             lines=lines[-MAX_POST_LINES:] if old else post.lines, pinged=[])
+                             lines=lines[-MAX_POST_LINES:] if old else post.lines, pinged=[],
+                             turn_pinged=previous.turn_pinged)
         else:
             newcomers = [s for s in awaited if previous is None or s not in previous.awaited]
+            # A seat pinged earlier in this same turn is at the table: a decision coming back
+            # to it mid-turn (after another seat's prompt) is no news worth a second ping.
+            told = (previous.turn_pinged if turn and previous is not None
+                    and previous.turn == turn else [])
+            pinged = await self._to_ping(
+                record, [s for s in newcomers if s != actor and s not in told], users)
             post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
-                             pinged=await self._to_ping(
-                                 record, [s for s in newcomers if s != actor], users))
+                             pinged=pinged, turn_pinged=sorted({*told, *pinged}))
         # The post it replaces keeps its buttons when none of them can go stale (My hand, My
         # choices and Full board work on any post): one request less.
         strip = (previous is None or previous.buttons) and not repost
