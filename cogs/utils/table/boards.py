@@ -462,14 +462,16 @@ class BoardPosts(SummaryDMs):
                        users: dict[str, int | None]) -> list[str]:
         """Which of `seats` (newly awaited) a new post pings: players, not the AI; nobody at a
         table with one player left (Solo, all-AI-but-one), who is watching anyway; nobody away
-        or in quiet hours. The reminder policy's nudges are the only repeats."""
+        or in quiet hours; nobody who moved in this game moments ago (`at_table`: reading
+        the thread already). The reminder policy's nudges are the only repeats."""
         if not seats:
             return []
         records = await self.bot.storage.seats(record.id)
         humans = {s.seat for s in records if not s.ai_driven}
         if len(humans) <= 1:
             return []
-        wanted = [s for s in seats if s in humans and users.get(s)]
+        wanted = [s for s in seats if s in humans and (u := users.get(s))
+                  and not self.at_table(record.id, u)]
         reachable = await self.bot.tables.reachable(u for s in wanted if (u := users.get(s)))
         return [s for s in wanted if users.get(s) in reachable]
 
