@@ -36,8 +36,8 @@ from renders.turncard import (
     PAD,
     TITLES,
     WIDTH,
-    _block,
     _Block,
+    _block,
     _clean,
     _palette,
     phone_map,
@@ -130,7 +130,7 @@ def render_recap_image(game: str, view: Mapping[str, Any]) -> Image.Image:
         d.text((WIDTH - PAD, head_h / 2), length, font=right, fill=pal.text, anchor="rm")
 
     y = head_h + PAD
-    for kind, blk in top:
+    for _, blk in top:
         for line in blk.lines:
             d.text((PAD, y), line, font=blk.fnt, fill=blk.colour, anchor="la")
             y += blk.line_h

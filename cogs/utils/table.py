@@ -49,6 +49,7 @@ from bot.limits import clip
 from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.answers import HeldAnswer
+from cogs.utils.ending import RematchButton, game_over_post
 from cogs.utils.errors import answer_error, reply
 from cogs.utils.pending import (
     hold_move,
@@ -243,7 +244,7 @@ class FullBoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton, ActionSelect, HandButton, ChoicesButton, PageButton,
-    FullBoardButton)
+    FullBoardButton, RematchButton)
 
 
 def action_view(gid: int, game: Game[Any, Any], state: Any, seat: str,
@@ -2037,6 +2038,19 @@ class Delivery:
         buttons not stripped."""
         answers = answers or []
         names = await self.names(users)
+        if result is not None:
+            # The end (#22): its own post — every player pinged, the result in words, the
+            # recap picture, Rematch — then the result DMs and the summary DMs closed.
+            message = await game_over_post(self, record, game, state, lines, result, channel,
+                                           users, names, [FullBoardButton(record.id)])
+            self.saw(message.id)
+            previous_id = record.board_message_id
+            await self._remember(record, message.id, BoardPost(
+                awaited=[], turn=game.turn_key(state), lines=lines[-MAX_POST_LINES:], pinged=[],
+                buttons=False))
+            if previous_id and previous_id != message.id and not repost:
+                await self._take_choices_off(record.id, channel, previous_id, answers)
+            return
         awaited = ([] if result is not None else
                    sorted(game.to_act(state), key=lambda s: _seat_index(state, s)))
         turn = game.turn_key(state)
