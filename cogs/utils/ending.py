@@ -246,11 +246,12 @@ async def human_players(bot: GameBot, gid: int, users: dict[str, int | None]) ->
 async def game_over_post(delivery: Delivering, record: GameRecord, game: Game[Any, Any],
                          state: Any, lines: list[str], result: Result,
                          channel: discord.abc.Messageable, users: dict[str, int | None],
-                         names: dict[str, str], extras: list[discord.ui.Item[Any]]
-                         ) -> discord.Message:
+                         names: dict[str, str], extras: list[discord.ui.Item[Any]], *,
+                         picture: bool = True) -> discord.Message:
     """Post the game-over post (pinging every human player, the result in words, the recap
     picture, **Rematch** and `extras`), then DM each human player the result and close their
-    summary DM. Returns the post."""
+    summary DM. Returns the post. `picture`: whether the game has pictures (a game without
+    one gets no recap picture either: its words say it all)."""
     bot = delivery.bot
     ending = await story(bot, record, game, state, result, names)
     humans = await human_players(bot, record.id, users)
@@ -262,7 +263,7 @@ async def game_over_post(delivery: Delivering, record: GameRecord, game: Game[An
         view.add_item(item)
     mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pings])
     file = (await recap_file(record, game, state, ending, delivery.plain(names))
-            if delivery._may_attach(channel) else None)
+            if picture and delivery._may_attach(channel) else None)
     try:
         message = await (channel.send(content, file=file, view=view, allowed_mentions=mentions)
                          if file is not None else

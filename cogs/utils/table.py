@@ -2042,7 +2042,8 @@ class Delivery:
             # The end (#22): its own post — every player pinged, the result in words, the
             # recap picture, Rematch — then the result DMs and the summary DMs closed.
             message = await game_over_post(self, record, game, state, lines, result, channel,
-                                           users, names, [FullBoardButton(record.id)])
+                                           users, names, [FullBoardButton(record.id)],
+                                           picture=has_board_picture(record.game))
             self.saw(message.id)
             previous_id = record.board_message_id
             await self._remember(record, message.id, BoardPost(
