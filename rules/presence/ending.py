@@ -22,7 +22,7 @@ from rules.core.game import join_words
 from rules.core.types import Event, Result
 from rules.presence.engine import Engine
 from rules.presence.state import PresenceState
-from rules.presence.words import character, plain, player, seat_of
+from rules.presence.words import plain, player, seat_of
 
 WEIGHTS = {"script": 9, "succumb": 8, "secret": 7, "ko": 6, "manifest": 3, "bond": 3,
            "candle": 2, "investigate": 2}
@@ -49,9 +49,8 @@ def _skip(m: Moment) -> bool:
 def verdict(state: PresenceState, result: Result, names: dict[str, str]) -> tuple[str, str]:
     """The headline (who won, who lost) and why, with the round it was decided in."""
     eng = Engine(state)
-    spirit = state.spirit_seat
-    spirit_won = spirit in result.winners
-    visitors_won = [s for s in result.winners if s != spirit]
+    spirit_won = state.spirit_seat in result.winners
+    visitors_won = [s for s in result.winners if s != state.spirit_seat]
     won = [player(state, s, names) for s in result.winners]
     lost = [player(state, s, names) for s in result.losers]
     when = f"in round {state.round}"
@@ -74,8 +73,8 @@ def verdict(state: PresenceState, result: Result, names: dict[str, str]) -> tupl
     if spirit_won and script is not None:
         half = script.bottom if state.script_revealed else script.top
         text = f": {half.text.rstrip('.')}" if half.text else ""
-        reasons.append(f"{character(state, spirit)[0].upper()}{character(state, spirit)[1:]}"
-                       f"'s script, {script.name} ({script.alignment}), came true {when}{text}.")
+        reasons.append(f"The spirit's script, {script.name} ({script.alignment}), came true "
+                       f"{when}{text}.")
     if not visitors_won:
         reasons.append("The visitors did not reveal every secret in time."
                        if not all(s.revealed for s in state.secrets)
