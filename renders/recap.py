@@ -88,6 +88,9 @@ def render_recap_image(game: str, view: Mapping[str, Any]) -> Image.Image:
     ]
     if why:
         top.append(("text", _block(why, inner, 30, pal.text)))
+    if length:
+        # Its own line: beside the title it would shrink below the phone's legible size.
+        top.append(("text", _block(f"The game lasted {length}.", inner, 28, pal.muted)))
     top_h = sum(b.height for _, b in top) + 8 * len(top)
 
     board = final_board(game, view, inner)
@@ -120,14 +123,10 @@ def render_recap_image(game: str, view: Mapping[str, Any]) -> Image.Image:
     title = TITLES.get(game, game.replace("_", " ").upper())
     mode = MODES.get(as_str(view.get("mode")), "")
     left = f"{title} · {mode}" if mode else title
-    right = fit_font(length, inner / 2, MIN_TYPE, min_size=MIN_TYPE)
-    rw = min(text_width(length, right), inner / 2)
-    lf = fit_font(left, inner - rw - 24, 28, min_size=MIN_TYPE, bold=True)
-    if text_width(left, lf) > inner - rw - 24:
-        left, lf = title, fit_font(title, inner - rw - 24, 28, min_size=20, bold=True)
+    lf = fit_font(left, inner, 28, min_size=MIN_TYPE, bold=True)
+    if text_width(left, lf) > inner:
+        left, lf = title, fit_font(title, inner, 28, min_size=20, bold=True)
     d.text((PAD, head_h / 2), left, font=lf, fill=pal.muted, anchor="lm")
-    if text_width(length, right) <= inner / 2:
-        d.text((WIDTH - PAD, head_h / 2), length, font=right, fill=pal.text, anchor="rm")
 
     y = head_h + PAD
     for _, blk in top:

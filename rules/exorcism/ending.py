@@ -39,6 +39,22 @@ def round_of(event: Event) -> int | None:
     return None
 
 
+_TOTAL = re.compile(r"total (\d+)")
+_LEVEL = re.compile(r"Haunt Level to (\d+)")
+
+
+def _halfway(moments: Sequence[Moment], kind: str, number: re.Pattern[str],
+             goal: int) -> Moment | None:
+    """The first `kind` moment whose number reaches half of `goal` (a threshold the story
+    tells: the Exorcism points half-way to the exorcism, the Haunt Level half-way to the
+    Ghost player's win)."""
+    for m in moments:
+        if m.event.kind == kind and (found := number.search(m.event.text)) \
+                and int(found.group(1)) * 2 >= goal:
+            return m
+    return None
+
+
 def _weight(m: Moment) -> int:
     return WEIGHTS.get(m.event.kind, 0)
 
@@ -107,7 +123,15 @@ def ending(state: ExorcismState, result: Result,
     """The story of a finished game of the Exorcism."""
     moments = public_moments(moves, round_of)
     head, why = verdict(state, result, names)
-    points = [moment_text(m) for m in pick_turning_points(moments, _weight, _skip)]
+    opts = Engine(state).opts
+    thresholds = {id(m) for m in (_halfway(moments, "points", _TOTAL, opts.exorcism_target),
+                                  _halfway(moments, "haunt_level", _LEVEL,
+                                           opts.haunt_level_win)) if m is not None}
+
+    def weight(m: Moment) -> int:
+        return 5 if id(m) in thresholds else _weight(m)
+
+    points = [moment_text(m) for m in pick_turning_points(moments, weight, _skip)]
     turns = sum(1 for m in moments if m.event.kind == "turn")
     return Ending(headline=head, why=why, winners=list(result.winners),
                   losers=list(result.losers),
