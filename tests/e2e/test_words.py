@@ -239,12 +239,12 @@ async def test_markdown_and_mentions_in_display_names_are_escaped_everywhere(
     message, embed and DM the bot sent names them escaped (never as a link, formatting or a
     ping); the pictures and alt text show the names as they are; labels never carry an
     escape."""
-    from cogs.utils import table as table_module
+    from bot import renderpool
     from cogs.utils.table import escape_name
 
     drawn: list[dict[str, str]] = []
     card_words: list[str] = []
-    real_render, real_card = table_module.renderpool.render, table_module.renderpool.render_card
+    real_render, real_card = renderpool.render, renderpool.render_card
 
     async def render(game: str, view: dict[str, Any]) -> bytes | None:
         drawn.append(dict(view.get("names") or {}))
@@ -258,8 +258,8 @@ async def test_markdown_and_mentions_in_display_names_are_escaped_everywhere(
         card_words.extend(written)
         return await real_card(game, view)
 
-    monkeypatch.setattr(table_module.renderpool, "render", render)
-    monkeypatch.setattr(table_module.renderpool, "render_card", render_card)
+    monkeypatch.setattr(renderpool, "render", render)
+    monkeypatch.setattr(renderpool, "render_card", render_card)
     players = [table.emu.create_user(f"nasty{i}", global_name=name)
                for i, name in enumerate(NASTY[:3])]
     for user in players:
