@@ -5,13 +5,16 @@ players; each player gets a result DM and their summary DM is closed (no buttons
 
 from __future__ import annotations
 
+import asyncio
 import io
+from typing import Any
 
 import pytest
 from PIL import Image
 
+from cogs.utils.table import delivery_for
 from demo import AutoTable
-from emulator.records import MessageRecord
+from emulator.records import MessageRecord, UserRecord
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
 
@@ -26,11 +29,18 @@ async def _play(table: Table, game: str, mode: str, players: int) -> AutoTable:
     return auto
 
 
-def _ending_post(auto: AutoTable) -> MessageRecord:
-    posts = [m for m in auto.emu.messages_in(auto.thread())
-             if any(c.startswith("hb:rematch:") for c in m.custom_ids)]
-    assert len(posts) == 1, "one game-over post, with Rematch"
-    return posts[0]
+async def _ending_post(emu: Any, thread: Any, gid: int) -> MessageRecord:
+    """The game-over post, once the bot has sent it (it replays the log and draws the recap
+    after the last move is stored, so it may follow the move's answer by a moment)."""
+    for _ in range(400):
+        posts = [m for m in emu.messages_in(thread)
+                 if any(c == f"hb:rematch:{gid}" for c in m.custom_ids)]
+        if posts:
+            assert len(posts) == 1, "one game-over post, with Rematch"
+            await emu.settle()  # the result DMs follow the post
+            return posts[0]
+        await asyncio.sleep(0.05)
+    raise AssertionError("no game-over post")
 
 
 @pytest.mark.parametrize(("game", "mode", "players"), [
@@ -50,7 +60,7 @@ async def test_the_end_pings_tells_and_offers_a_rematch(table: Table, game: str,
     assert result is not None
     users = await bot.tables.users_of(auto.game_id)
     display = {int(u.id): u.name for u in auto.users}
-    post = _ending_post(auto)
+    post = await _ending_post(table.emu, auto.thread(), auto.game_id)
 
     # Every player pinged, once, on the game-over post.
     assert {int(u) for u in post.pinged_user_ids} == {int(u.id) for u in auto.users}
@@ -102,3 +112,47 @@ async def test_the_end_pings_tells_and_offers_a_rematch(table: Table, game: str,
     again = await table.emu.click(auto.users[0], post, label="Rematch")
     await again.wait_done()
     assert "already started" in again.text and f"<#{rematch.thread_id}>" in again.text
+
+
+async def _play_card(table: Table, user: UserRecord) -> None:
+    """`user` plays their first card through **My choices** (cards are never public buttons)."""
+    res = await table.click(user, table.board(), label="My choices")
+    await res.wait_done()
+    card = next(c for c in res.messages[-1].custom_ids if c.startswith("hb:a:"))
+    await (await table.emu.click(user, res.messages[-1], card)).wait_done()
+    await _shown(table)
+
+
+async def _shown(table: Table) -> None:
+    """Wait until the bot has shown every move: its posts go out under the game's delivery
+    lock (the game-over post replays the log and may take a moment)."""
+    assert table.bot is not None
+    gid = await table.game_id()
+    async with delivery_for(table.bot).lock(gid):
+        pass
+    await table.emu.settle()
+
+
+async def test_rematch_works_after_a_restart(table: Table) -> None:
+    """The **Rematch** button is matched by its custom id, not a live view: after a restart a
+    player's press still opens the rematch (a game without pictures: words only)."""
+    await table.lobby(players=(table.bob,), options="rounds=1")
+    await table.slash(table.alice, table.thread(), "game start")
+    gid = await table.game_id()
+    await table.click(table.alice, table.board(), label="Wager 1")
+    await _shown(table)
+    await _play_card(table, table.alice)
+    await _play_card(table, table.bob)
+    bot = table.bot
+    assert bot is not None
+    record = await bot.storage.get_game(gid)
+    assert record is not None and record.status == "over"
+    post = await _ending_post(table.emu, table.thread(), gid)
+    assert not post.attachments  # the test game has no pictures, so no recap either
+    assert "Game over." in post.content and "Thanks for playing" in post.content
+    bot = await table.restart()
+    res = await table.emu.click(table.bob, post, label="Rematch")
+    await res.wait_done(timeout=30)
+    assert "Rematch started" in res.text, res.text
+    rematch = await bot.storage.find_game_by_rematch(gid)
+    assert rematch is not None and rematch.status == "active"
