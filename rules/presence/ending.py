@@ -38,6 +38,10 @@ def round_of(event: Event) -> int | None:
 
 
 def _weight(m: Moment) -> int:
+    if m.event.kind == "track":
+        # Hope or Nerve lost to the time marker (P-TRACK-03) reveals the script of its kind:
+        # a threshold the story tells; time passing or a marker moving one step is not.
+        return 8 if m.event.text.endswith("meets the time marker and is lost!") else 0
     return WEIGHTS.get(m.event.kind, 0)
 
 

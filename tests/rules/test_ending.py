@@ -217,6 +217,15 @@ def test_turning_points_heaviest_in_order_at_most_two_a_kind() -> None:
         "Secret 3 revealed.", "Secret 4 revealed."]
 
 
+def test_presence_hope_or_nerve_lost_is_a_turning_point_time_passing_is_not() -> None:
+    """P-TRACK-03: a marker meeting the time marker is lost (and may reveal the script)."""
+    lost = _moment("track", "The hope marker meets the time marker and is lost!", 5)
+    ticks = [_moment("track", "Time passes: the time marker moves to 5.", 5),
+             _moment("track", "Hope is reduced to 3.", 4)]
+    picked = pick_turning_points([*ticks, lost], presence_ending._weight)
+    assert picked == [lost]
+
+
 def test_private_events_never_reach_the_story() -> None:
     """Hidden information stays out: a move's private events are dropped."""
     events = [Event(kind="secret", text="Secret revealed."),
