@@ -112,19 +112,17 @@ async def press_rematch(interaction: discord.Interaction[Any], gid: int) -> None
     await interaction.followup.send(f"Rematch started in {where}.", ephemeral=True)
 
 
-async def story(bot: GameBot, record: GameRecord, game: Game[Any, Any], state: Any,
-                result: Result, names: dict[str, str]) -> Ending:
-    """The game's ending told from its public log (`Game.ending`); the plain telling (who won,
-    the stored reason) when the log cannot be replayed."""
+async def public_log(bot: GameBot, record: GameRecord
+                     ) -> list[tuple[str | None, list[Event]]]:
+    """Each move of the game with its public events, replayed from the log (what the story is
+    told from); empty when the log cannot be replayed (the plain telling follows)."""
     try:
         history = await bot.tables.history(record.id)
-        moves: list[tuple[str | None, list[Event]]] = [
-            (entry.seat, [e for e in entry.events if e.public]) for entry in history]
     except TableError:
         log.info("game %s: its log cannot be replayed; the ending is told without it",
                  record.id)
-        moves = []
-    return game.ending(state, result, moves, names)
+        return []
+    return [(entry.seat, [e for e in entry.events if e.public]) for entry in history]
 
 
 def result_words(game: Game[Any, Any], state: Any, ending: Ending) -> str:
@@ -253,7 +251,12 @@ async def game_over_post(delivery: Delivering, record: GameRecord, game: Game[An
     summary DM. Returns the post. `picture`: whether the game has pictures (a game without
     one gets no recap picture either: its words say it all)."""
     bot = delivery.bot
-    ending = await story(bot, record, game, state, result, names)
+    moves = await public_log(bot, record)
+    # Told twice from one replay: with markdown-safe names for the words, plain names for
+    # the picture and its alt text (which show no markdown).
+    ending = game.ending(state, result, moves, names)
+    plain = delivery.plain(names)
+    drawn = game.ending(state, result, moves, plain)
     humans = await human_players(bot, record.id, users)
     pings = [u for s in humans if (u := users.get(s))]
     content = post_text(record, game, state, lines, ending, pings)
@@ -262,7 +265,7 @@ async def game_over_post(delivery: Delivering, record: GameRecord, game: Game[An
     for item in extras:
         view.add_item(item)
     mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pings])
-    file = (await recap_file(record, game, state, ending, delivery.plain(names))
+    file = (await recap_file(record, game, state, drawn, plain)
             if picture and delivery._may_attach(channel) else None)
     try:
         message = await (channel.send(content, file=file, view=view, allowed_mentions=mentions)
