@@ -283,7 +283,12 @@ async def game_over_post(delivery: Delivering, record: GameRecord, game: Game[An
         if not user_id:
             continue
         await close_summary(delivery, record, game, state, seat, user_id)
-        await delivery.dm(user_id, result_dm(record, game, state, seat, ending, link))
+        try:
+            await delivery.dm(user_id, result_dm(record, game, state, seat, ending, link))
+        except discord.HTTPException:
+            # The post is out and names everyone: a refused DM must not send the whole
+            # showing round again (that would post the game over twice).
+            log.info("game %s: could not DM the result to %s", record.id, seat)
     return message
 
 
