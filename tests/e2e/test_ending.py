@@ -12,6 +12,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot import limits
+from bot.storage import GameRecord, GameSettings
+from cogs.utils.ending import closed_summary, post_text
 from cogs.utils.table import delivery_for
 from demo import AutoTable
 from emulator.records import MessageRecord, UserRecord
@@ -156,3 +159,45 @@ async def test_rematch_works_after_a_restart(table: Table) -> None:
     assert "Rematch started" in res.text, res.text
     rematch = await bot.storage.find_game_by_rematch(gid)
     assert rematch is not None and rematch.status == "active"
+
+
+# ---- the words of the end, without Discord ------------------------------------------------
+def _presence_over(true_horror: bool) -> tuple[Any, Any]:
+    from rules.core.players import playout
+
+    g = GAMES["presence"]
+    options = g.options_model(mode="session", true_horror=true_horror)
+    state = playout(g, options, ["s1", "s2", "s3"], 3).state
+    return g, state
+
+
+@pytest.mark.parametrize("true_horror", [False, True])
+def test_post_words_fit_and_true_horror_reads_plain(true_horror: bool) -> None:
+    """The post stays within Discord's limit however many lines the last moves had, keeps the
+    result and the Rematch line, and True Horror's table reads no emoji (P-HORROR)."""
+    g, state = _presence_over(true_horror)
+    result = g.result(state)
+    assert result is not None
+    end = g.ending(state, result, [], {"s1": "Ada", "s2": "Basil", "s3": "Clara"})
+    record = GameRecord(id=7, guild_id=1, channel_id=1, thread_id=None, game="presence",
+                        options={}, status="over", state_json=None, version=0, seed=3,
+                        created_by=1, engine_version="1", settings=GameSettings(),
+                        board_message_id=None, created_at=0.0, updated_at=0.0,
+                        next_reminder_at=None, reminder_stage=0, awaited_since=None)
+    text = post_text(record, g, state, ["A long line of what happened. " * 20] * 40, end,
+                     [1, 2, 3])
+    assert len(text) <= limits.CONTENT
+    assert end.headline in text and "**Rematch**" in text and "<@1>, <@2>, <@3>" in text
+    assert ("🏁" not in text and "🎲" not in text) if true_horror else "🏁" in text
+
+
+def test_a_closed_summary_keeps_what_was_held_and_drops_the_question() -> None:
+    g, state = _presence_over(False)
+    seat = state.visitor_seats[0]
+    last = (f"**{g.title}** (game #7) — you are **the Orphan**.\nYour hand: Candle."
+            "\n\n**Your move:** choose a card to discard.")
+    closed = closed_summary(g, 7, state, seat, last)
+    assert closed.startswith(f"**{g.title}** (game #7) — **Game over.** You were ")
+    assert "Your move" not in closed
+    held = g.private_summary(state, seat)
+    assert (held or "Your hand: Candle.") in closed
