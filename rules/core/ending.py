@@ -17,7 +17,6 @@ from typing import Any
 
 from rules.core.types import Event
 
-TURNING_POINTS_MIN = 3
 TURNING_POINTS_MAX = 5
 
 
@@ -124,7 +123,7 @@ def public_moments(moves: Sequence[tuple[str | None, Sequence[Event]]],
 
 def pick_turning_points(moments: Sequence[Moment], weight: Callable[[Moment], int],
                         skip: Callable[[Moment], bool] | None = None) -> list[Moment]:
-    """The 3–5 moments worth retelling, in the order they happened: the heaviest by `weight`
+    """Up to five moments worth retelling, in the order they happened: the heaviest by `weight`
     (0: never), ties going to the later moment (nearer the end that decided the game), at most
     two of one kind so the story is not one thing five times. `skip`: moments left out (the
     final game-over line: the headline says it)."""

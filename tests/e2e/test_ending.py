@@ -88,13 +88,18 @@ async def test_the_end_pings_tells_and_offers_a_rematch(table: Table, game: str,
     closed = 0
     for user in auto.users:
         dms = table.emu.dm_messages(user)
-        assert any(f"(game #{auto.game_id}) is over." in m.content for m in dms), user.name
+        told = [m for m in dms if f"(game #{auto.game_id}) is over." in m.content]
+        assert told, user.name
+        if user is auto.users[0]:
+            print("\nRESULT DM:\n" + told[-1].content)
         head = f"**{GAMES[game].title}** (game #{auto.game_id}) — "
         summaries = [m for m in dms if m.content.startswith(head)]
         for m in summaries:
             assert not m.custom_ids, f"{user.name}'s summary DM still has buttons"
             assert "Game over" in m.content
             closed += 1
+            if closed == 1:
+                print("\nCLOSED SUMMARY DM:\n" + m.content)
     assert closed, "at least one player held something hidden and had a summary DM"
     print("\n" + post.content + "\nALT: " + alt)
 
