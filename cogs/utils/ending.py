@@ -301,9 +301,23 @@ async def close_summary(delivery: Delivering, record: GameRecord, game: Game[Any
     text = closed_summary(game, record.id, state, seat, known.text)
     try:
         dm = await delivery._dm_channel(user_id)
-        await dm.get_partial_message(known.message_id).edit(content=text, view=None)
     except discord.HTTPException:
-        # An old DM past Discord's edit limit, or gone: the result DM says it all anyway.
-        log.info("game %s: could not close the summary DM of %s", record.id, seat)
+        log.info("game %s: no DM channel to close the summary of %s", record.id, seat)
         return
+    try:
+        await dm.get_partial_message(known.message_id).edit(content=text, view=None)
+    except discord.HTTPException as exc:
+        # An old DM past Discord's limit on old edits (or gone): the closed summary goes as a
+        # new DM and the old one is deleted (a delete is no edit), as a refused summary edit
+        # is replaced during the game — so no DM is left looking as if the game went on.
+        log.info("game %s: could not close the summary DM of %s (%s); sending it anew",
+                 record.id, seat, exc)
+        try:
+            sent = await dm.send(text)
+            if not isinstance(exc, discord.NotFound):
+                await dm.get_partial_message(known.message_id).delete()
+        except discord.HTTPException:
+            log.info("game %s: could not replace the summary DM of %s", record.id, seat)
+            return
+        known.message_id = sent.id
     known.text, known.panel = text, ""

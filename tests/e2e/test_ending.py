@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import io
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 from PIL import Image
 
 from bot import limits
 from bot.storage import GameRecord, GameSettings
-from cogs.utils.ending import closed_summary, post_text
+from cogs.utils.ending import close_summary, closed_summary, post_text
 from cogs.utils.table import delivery_for
 from demo import AutoTable
 from emulator.records import MessageRecord, UserRecord
@@ -206,3 +208,47 @@ def test_a_closed_summary_keeps_what_was_held_and_drops_the_question() -> None:
     assert "Your move" not in closed
     held = g.private_summary(state, seat)
     assert (held or "Your hand: Candle.") in closed
+
+
+class _Refusing:
+    """A DM channel that refuses edits as Discord refuses old ones (30046)."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.deleted: list[int] = []
+
+    def get_partial_message(self, message_id: int) -> Any:
+        channel = self
+
+        class _Message:
+            async def edit(self, **_: Any) -> None:
+                response = SimpleNamespace(status=400, reason="Bad Request")
+                raise discord.HTTPException(response, {"code": 30046, "message": "old"})  # type: ignore[arg-type]
+
+            async def delete(self) -> None:
+                channel.deleted.append(message_id)
+
+        return _Message()
+
+    async def send(self, text: str) -> Any:
+        self.sent.append(text)
+        return SimpleNamespace(id=99)
+
+
+async def test_a_summary_dm_too_old_to_edit_is_closed_by_a_new_dm() -> None:
+    """Past Discord's limit on old edits, the closed summary replaces the old DM (sent anew,
+    the old one deleted), so no DM is left offering choices in a finished game."""
+    g, state = _presence_over(False)
+    seat = state.visitor_seats[0]
+    channel = _Refusing()
+    known = SimpleNamespace(user_id=5, message_id=42, text="old words", panel="key")
+
+    async def dm_channel(user_id: int) -> Any:
+        return channel
+
+    delivery = SimpleNamespace(_summaries={(7, seat): known}, _dm_channel=dm_channel)
+    record = SimpleNamespace(id=7)
+    await close_summary(delivery, record, g, state, seat, 5)  # type: ignore[arg-type]
+    assert channel.deleted == [42] and len(channel.sent) == 1
+    assert "**Game over.**" in channel.sent[0]
+    assert known.message_id == 99 and known.panel == ""
