@@ -9,16 +9,18 @@ Secondary Investigator). The rules live in `rules.exorcism.engine`; setup in
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
 from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.exorcism import actions as K
+from rules.exorcism import ending as exorcism_ending
 from rules.exorcism import guide, words
 from rules.exorcism.content import default_pack, pack_fingerprint
 from rules.exorcism.engine import GHOSTS, Engine, pack_for
@@ -166,6 +168,11 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         res = self.result(state)
         return fit_words(words.alt_lines(
             state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
+
+    def ending(self, state: ExorcismState, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        return exorcism_ending.ending(state, result, moves, names)
 
     def result_text(self, state: ExorcismState, result: Result, names: dict[str, str]) -> str:
         return words.result_text(state, result, names)

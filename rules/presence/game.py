@@ -12,15 +12,18 @@ action kinds in `rules.presence.actions`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
 from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, join_words
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result
 from rules.presence import actions as K
+from rules.presence import ending as presence_ending
 from rules.presence import guide, words
 from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import UT_HOPE, UT_NERVE, Engine, pack_for
@@ -500,6 +503,11 @@ class Presence(Game[PresenceOptions, PresenceState]):
         res = self.result(state)
         return fit_words(words.alt_lines(
             state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
+
+    def ending(self, state: PresenceState, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        return presence_ending.ending(state, result, moves, names)
 
     def result_text(self, state: PresenceState, result: Result, names: dict[str, str]) -> str:
         return words.result_text(state, result, names)

@@ -15,7 +15,9 @@ from bot import limits
 from bot.limits import clip
 from bot.storage import GameRecord
 from cogs.utils.answers import HeldAnswer
+from cogs.utils.ending import game_over_post
 from cogs.utils.table.components import (
+    FullBoardButton,
     _seat_index,
     action_view,
     board_actions,
@@ -413,6 +415,20 @@ class BoardPosts(SummaryDMs):
         buttons not stripped."""
         answers = answers or []
         names = await self.names(users)
+        if result is not None:
+            # The end (#22): its own post — every player pinged, the result in words, the
+            # recap picture, Rematch — then the result DMs and the summary DMs closed.
+            message = await game_over_post(self, record, game, state, lines, result, channel,
+                                           users, names, [FullBoardButton(record.id)],
+                                           picture=has_board_picture(record.game))
+            self.saw(message.id)
+            previous_id = record.board_message_id
+            await self._remember(record, message.id, BoardPost(
+                awaited=[], turn=game.turn_key(state), lines=lines[-MAX_POST_LINES:], pinged=[],
+                buttons=False))
+            if previous_id and previous_id != message.id and not repost:
+                await self._take_choices_off(record.id, channel, previous_id, answers)
+            return
         awaited = ([] if result is not None else
                    sorted(game.to_act(state), key=lambda s: _seat_index(state, s)))
         turn = game.turn_key(state)
