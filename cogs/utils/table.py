@@ -50,6 +50,7 @@ from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import answer_error, reply
+from cogs.utils.guide import guide_lines, is_guided
 from cogs.utils.pending import (
     hold_move,
     pending_for,
@@ -859,30 +860,6 @@ def escape_name(name: str) -> str:
     text = discord.utils.escape_markdown(name)
     text = discord.utils.escape_mentions(text)
     return text.replace("<", "\\<").replace("](", "]\\(")
-
-
-def is_guided(record: GameRecord, game: Game[Any, Any]) -> bool:
-    """Whether the table plays guided (the `guided` option; on for a first game)."""
-    try:
-        return game.guided(game.options_model.model_validate(record.options))
-    except ValueError:
-        return False
-
-
-def guide_lines(record: GameRecord, game: Game[Any, Any], state: Any, awaited: list[str],
-                users: dict[str, int | None], plain: bool) -> list[str]:
-    """Guided play: what each awaited player can do now and why, under the board. Public-safe
-    (`guide_text` explains the kind of decision, never a hidden card); none for AI seats."""
-    if not is_guided(record, game):
-        return []
-    lines = []
-    for seat in awaited:
-        if not users.get(seat):
-            continue
-        hint = game.guide_text(state, seat)
-        if hint:
-            lines.append(hint if plain else f"💡 {hint}")
-    return list(dict.fromkeys(lines))
 
 
 # ---- delivery ----------------------------------------------------------------------------
