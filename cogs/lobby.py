@@ -439,6 +439,13 @@ class Lobby(commands.Cog):
         if what == "var":
             chosen = set(values)
             changes = {name: name in chosen for name in switches(game)}
+            options = game.options_model.model_validate(record.options)
+            if "guided" in changes and getattr(options, "guided", None) is None:
+                # Guided play left as the table's default stays the table's while the menu
+                # shows it unchanged: a newcomer who joins later still turns it on.
+                now = guided_default(game, options, await self.bot.tables.newcomers(gid))
+                if changes["guided"] == now:
+                    del changes["guided"]
         elif what == "preset":
             for value in values:
                 key, _, typed = value.partition("=")
@@ -598,6 +605,9 @@ class Lobby(commands.Cog):
         ok = await self.test_dm(interaction.user, record)
         dm_note = "" if ok else (" I couldn't DM you — your DMs are closed; use `/game hand` "
                                  "during the game for anything private.")
+        if interaction.user.id in await self.bot.tables.newcomers(record.id):
+            dm_note += (f" First game of {engine.title}? The lobby card suggests how to start "
+                        "gently.")
         await held.take()
         await reply(interaction, f"Game #{record.id} is open in {thread.mention}. Others join "
                     f"there with **Join** or `/game join`.{dm_note}")

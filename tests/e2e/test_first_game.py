@@ -36,7 +36,7 @@ async def finished_game(table: Table, game: str, users: list[Any]) -> None:
 
 async def test_a_newcomer_sits_on_the_gentle_side_and_is_guided(table: Table) -> None:
     res = await table.slash(table.alice, table.general, "game new", game="presence", ai=2)
-    assert "is open in" in res.text, res.text
+    assert "is open in" in res.text and "suggests how to start gently" in res.text, res.text
     card = lobby_of(table).text
     # The creator is a visitor; the spirit (the hardest seat to learn) is another seat.
     assert re.search(r"1\. <@\d+> — a visitor", card) and "2. AI — the spirit" in card, card
@@ -50,7 +50,8 @@ async def test_a_newcomer_sits_on_the_gentle_side_and_is_guided(table: Table) ->
 
 async def test_veterans_are_unguided_until_a_newcomer_joins(table: Table) -> None:
     await finished_game(table, "presence", [table.alice, table.bob])
-    await table.slash(table.alice, table.general, "game new", game="presence")
+    res = await table.slash(table.alice, table.general, "game new", game="presence")
+    assert "is open in" in res.text and "start gently" not in res.text, res.text
     card = lobby_of(table).text
     assert "Guided: no — everyone seated has finished a game of The Presence" in card, card
     assert "First time?" not in card
