@@ -38,7 +38,7 @@ async def test_newcomer_plays_a_whole_guided_game_alone_against_the_ai(table: Ta
     assert "is open in" in res.text, res.text
     lobby = lobby_of(table).text
     assert "1. <@" in lobby and "2. AI" in lobby
-    assert "Guided: yes" in lobby  # a practice game explains itself
+    assert "Guided: yes" in lobby  # alice has never finished a game of it
     assert table.bot is not None
     auto = AutoTable(table.emu, table.bot, table.general, [table.alice])
     auto.game_id = await table.game_id()
