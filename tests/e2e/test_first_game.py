@@ -59,6 +59,7 @@ async def test_veterans_are_unguided_until_a_newcomer_joins(table: Table) -> Non
     assert "Guided: no" in lobby_of(table).text
     joined = await table.click(table.carol, lobby_of(table), label="Join")
     await joined.wait_done()
+    await table.emu.settle()  # the card is refreshed after the answer
     assert "New to The Presence?" in joined.text, joined.text
     card = lobby_of(table).text
     assert re.search(r"Guided: yes — a first game of The Presence for <@\d+>", card), card
