@@ -44,6 +44,7 @@ from cogs.utils.guide import (
     guided_default,
     guided_line,
     newcomer_text,
+    role_holder,
     with_guided_line,
 )
 from cogs.utils.lifecycle import attach
@@ -335,8 +336,9 @@ class Lobby(commands.Cog):
             embed.add_field(name="Setup", value=clip(summary, limits.EMBED_FIELD_VALUE),
                             inline=False)
         if newcomers:
-            embed.add_field(name="First time?", value=clip(newcomer_text(game, options),
-                                                           limits.EMBED_FIELD_VALUE),
+            holder = role_holder(game, options, [s.user_id for s in seats])
+            tips = newcomer_text(game, options, holder is not None and holder in newcomers)
+            embed.add_field(name="First time?", value=clip(tips, limits.EMBED_FIELD_VALUE),
                             inline=False)
         status = {"lobby": "Press Join to take a seat. The creator can seat AI players (Add AI) "
                            "to practise alone, change the options with the menus, and press "
@@ -392,7 +394,10 @@ class Lobby(commands.Cog):
                                 "play and read private things with `/game hand`.")
         if interaction.user.id in await self.bot.tables.newcomers(gid):
             game = game_of(record)
-            text += "\n" + newcomer_text(game, game.options_model.model_validate(record.options))
+            options = game.options_model.model_validate(record.options)
+            seated = [s.user_id for s in await self.bot.storage.seats(gid)]
+            holder = role_holder(game, options, seated)
+            text += "\n" + newcomer_text(game, options, holder == interaction.user.id)
         await held.take()
         await reply(interaction, text)
         await self.refresh_lobby(interaction, gid)

@@ -75,21 +75,32 @@ def with_guided_line(lines: list[str], line: str) -> list[str]:
     return out if line in out else [*out, line]
 
 
-def newcomer_tips(game: Game[Any, Any], options: Any) -> list[str]:
+def role_holder(game: Game[Any, Any], options: Any, seated: list[int | None]) -> int | None:
+    """Who (a user id; None for an AI or nobody yet) sits in the opposing role's seat, where
+    the mode has one: `seated` is the lobby's users in table order."""
+    role = game.role_seat(options)
+    if role is None:
+        return None
+    index = getattr(options, role[0])
+    return seated[index] if index < len(seated) else None
+
+
+def newcomer_tips(game: Game[Any, Any], options: Any, in_role: bool) -> list[str]:
     """What the lobby suggests to a table with a newcomer: the first-game setup where the game
-    has one and it is off, and the gentler side where the mode has an opposing role."""
+    has one and it is off, and the gentler side when a newcomer sits in the opposing role
+    (`in_role`)."""
     tips = []
     if "first_game" in game.options_model.model_fields and not options.first_game:
         tips.append("the creator can turn on **First game** in the Variants menu: the "
                     "learning setup, easier to win")
     role = game.role_seat(options)
-    if role is not None:
-        tips.append(f"play {role[2]} rather than {role[1]}, the harder side to learn "
-                    "(the creator's **Your seat** menu, or `/game new as:`)")
-    tips.append("every board post will say what you can do now and why (guided play)")
+    if role is not None and in_role:
+        tips.append(f"a newcomer would rather play {role[2]} than {role[1]}, the harder side "
+                    "to learn (the creator's **Your seat** menu)")
+    tips.append("every board post will say what your choice is about (guided play)")
     return tips
 
 
-def newcomer_text(game: Game[Any, Any], options: Any) -> str:
+def newcomer_text(game: Game[Any, Any], options: Any, in_role: bool) -> str:
     """The lobby card's note and a newcomer's join answer: the tips in one paragraph."""
-    return f"New to {game.title}? " + "; ".join(newcomer_tips(game, options)) + "."
+    return f"New to {game.title}? " + "; ".join(newcomer_tips(game, options, in_role)) + "."

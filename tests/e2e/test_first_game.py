@@ -42,7 +42,15 @@ async def test_a_newcomer_sits_on_the_gentle_side_and_is_guided(table: Table) ->
     assert re.search(r"1\. <@\d+> — a visitor", card) and "2. AI — the spirit" in card, card
     assert "Guided: yes — a first game of The Presence for <@" in card, card
     assert "First time?" in card and "**First game**" in card
-    assert "play a visitor rather than the spirit" in card
+    assert "rather play a visitor" not in card  # the newcomer already does
+    # A newcomer who takes the spirit's seat is told the gentler side.
+    seat_menu = next(c for c in lobby_of(table).custom_ids if c.startswith("hb:lobbyopt:seat:"))
+    picked = await table.emu.select(table.alice, lobby_of(table), seat_menu, ["role"])
+    await picked.wait_done()
+    await table.emu.settle()
+    card = lobby_of(table).text
+    assert re.search(r"1\. <@\d+> — the spirit", card), card
+    assert "a newcomer would rather play a visitor than the spirit" in card, card
     # /help's first page: practising with AI players, and how.
     help_page = await table.slash(table.alice, table.general, "help")
     assert "Practise first" in help_page.text and "ai:" in help_page.text
