@@ -8,6 +8,7 @@ title plays unguided until a newcomer joins, and the start keeps the answer the 
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -18,6 +19,18 @@ from tests.e2e.conftest import Table
 
 def lobby_of(table: Table) -> Any:
     return table.emu.messages_in(table.thread())[0]
+
+
+async def card_once(table: Table, wanted: str) -> str:
+    """The lobby card's text once it shows `wanted` (a regex), or as it is after a while: the
+    card is refreshed after the answer to a press, which may come a moment later."""
+    for _ in range(100):
+        card = str(lobby_of(table).text)
+        if re.search(wanted, card):
+            break
+        await table.emu.settle()
+        await asyncio.sleep(0.02)
+    return card
 
 
 async def finished_game(table: Table, game: str, users: list[Any]) -> None:
@@ -47,8 +60,7 @@ async def test_a_newcomer_sits_on_the_gentle_side_and_is_guided(table: Table) ->
     seat_menu = next(c for c in lobby_of(table).custom_ids if c.startswith("hb:lobbyopt:seat:"))
     picked = await table.emu.select(table.alice, lobby_of(table), seat_menu, ["role"])
     await picked.wait_done()
-    await table.emu.settle()
-    card = lobby_of(table).text
+    card = await card_once(table, r"1\. <@\d+> — the spirit")
     assert re.search(r"1\. <@\d+> — the spirit", card), card
     assert "a newcomer would rather play a visitor than the spirit" in card, card
     # /help's first page: practising with AI players, and how.
@@ -64,12 +76,12 @@ async def test_veterans_are_unguided_until_a_newcomer_joins(table: Table) -> Non
     assert "Guided: no — everyone seated has finished a game of The Presence" in card, card
     assert "First time?" not in card
     await table.click(table.bob, lobby_of(table), label="Join")
-    assert "Guided: no" in lobby_of(table).text
+    card = await card_once(table, r"2\. <@\d+>")
+    assert "2. <@" in card and "Guided: no" in card, card
     joined = await table.click(table.carol, lobby_of(table), label="Join")
     await joined.wait_done()
-    await table.emu.settle()  # the card is refreshed after the answer
     assert "New to The Presence?" in joined.text, joined.text
-    card = lobby_of(table).text
+    card = await card_once(table, "Guided: yes")
     assert re.search(r"Guided: yes — a first game of The Presence for <@\d+>", card), card
     start = await table.emu.slash(table.alice, table.thread(), "game start", {})
     await start.wait_done(timeout=30)
