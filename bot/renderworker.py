@@ -6,8 +6,8 @@ request and each answer is one frame: a 4-byte big-endian length, then a pickle.
 `(id, what, game, body)`; the answer is `(id, ok, result)`: the result, or the exception the
 request raised. Requests are served one at a time, in order.
 
-- A render worker: `what` is `board` or `card`, `body` a view; the result is the PNG bytes
-  (or None: the game has no picture).
+- A render worker: `what` is `board`, `card` or `recap`, `body` a view; the result is the
+  PNG bytes (or None: the game has no picture).
 - An AI worker: `what` is `ai`, `body` is `(state_json, seat, level)`; the result is the
   action `Game.ai_action` chose, as JSON. It imports the rules only, never Pillow.
 - Either: `ping` answers the worker's process id (the bot's `warm` waits for it).
@@ -41,7 +41,8 @@ a competing process: board median 1.5 s at niceness 5, 0.4 s at 0) while the bot
 acknowledgements were no faster. Boards that fall behind are merged instead
 (`Delivery.show`)."""
 
-RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard")
+RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard",
+             "renders.recap")
 
 
 def read_frame(stream: IO[bytes]) -> bytes | None:
@@ -130,12 +131,12 @@ def _serving(role: str) -> dict[str, Any]:
         import rules.registry  # noqa: F401  (every game's engine and AI)
 
         return {"ai": decide}
-    from renders import render_board, render_turn_card
+    from renders import render_board, render_recap, render_turn_card
 
     for name in RENDERERS:
         with contextlib.suppress(ModuleNotFoundError):
             importlib.import_module(name)
-    return {"board": render_board, "card": render_turn_card}
+    return {"board": render_board, "card": render_turn_card, "recap": render_recap}
 
 
 def main(parent: int | None = None, role: str = "render") -> None:
