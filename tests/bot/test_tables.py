@@ -393,7 +393,7 @@ async def test_abandon_and_settings_permissions(tables: TableService):
                                                      "enforce_after_hours": 30},
                                             can_manage_threads=True)
     assert settings == {"reminder_hours": 12, "policy": "enforced", "enforce_after_hours": 30,
-                        "enforce_with": "default"}
+                        "enforce_with": "default", "ai_level": "normal"}
     assert (await tables.get(gid)).settings.policy == "enforced"
     rec = await tables.abandon(gid, B, can_manage_threads=True)
     assert rec.status == "abandoned" and rec.next_reminder_at is None
