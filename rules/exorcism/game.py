@@ -9,6 +9,7 @@ Secondary Investigator). The rules live in `rules.exorcism.engine`; setup in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, ClassVar, Literal
 
@@ -342,8 +343,8 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
     def private_summary(self, state: ExorcismState, seat: str) -> str | None:
         if seat != state.ghost_seat or not state.ghost_hand:
             return None
-        # Each card in the words of its draw line ("Location 2, Die Value 2; Wraith right, …").
-        cards = [str(card["text"]).removeprefix("Haunt card: ")
+        # Each card as its face reads ("Location 2: Wraith right, …"), its draw line's words.
+        cards = [re.sub(r"^Haunt card \((Location \d+)\)", r"\1", str(card["text"]))
                  for card in remembered_view(state, seat).get("hand", [])]
         return "Your hand of Haunt cards (hidden from the investigators):\n" + "\n".join(
             f"• {c}" for c in cards)

@@ -24,6 +24,7 @@ from rules.presence import actions as K
 from rules.presence import guide, words
 from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import UT_HOPE, UT_NERVE, Engine, pack_for
+from rules.presence.engine.core import secret_title
 from rules.presence.labels import describe_action
 from rules.presence.resample import deal_unseen
 from rules.presence.result import result_of
@@ -434,7 +435,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 s = sp["script"]
                 lines.append(f"Your script: {s['name']} ({s['type']}, {s['alignment']}). "
                              f"Hidden: {s['top']} Revealed: {s['bottom']}")
-            lines += [f"Secret {x['position']}: {x['name']} ({x['trauma']})"
+            lines += [f"Secret {x['position']}: {secret_title(x['name'], x['trauma'])}"
                       for x in sp["secrets"]]
             lines.append("Hand: " + (", ".join(c["name"] for c in sp["hand"]) or "empty"))
             clues = [f"{eng.room_name(r)}: {', '.join(n)}" for r, n in sp["tokens"].items()

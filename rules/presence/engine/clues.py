@@ -92,7 +92,7 @@ class Clues:
             owner.hand.append(card)
             got.append(card)
         if got:  # hidden from the others (H-17): only the drawer is told, by DM
-            self.emit("You draw " + ", ".join(self.card_name(c) for c in got) + ".",
+            self.emit("You draw " + self.cards_text(got) + ".",
                       "draw", [seat])
         return len(got)
 

@@ -9,6 +9,7 @@ from rules.presence import actions as K
 from rules.presence.engine.board import (
     dump_effects,
 )
+from rules.presence.engine.core import secret_title
 from rules.presence.state import (
     DoorState,
     Step,
@@ -228,7 +229,8 @@ class HouseEffects:
         seat = str(prompt.data["seat"])
         slot = self.st.secrets[int(option) - 1]
         card = self.pack.secret(slot.card)
-        self.private(seat, f"Secret at position {slot.position}: {card.name} ({card.trauma}).")
+        self.private(seat, f"Secret at position {slot.position}: "
+                           f"{secret_title(card.name, card.trauma)}.")
         self.emit(f"{self.name(seat)} inspects the secret card at position {option}.", "inspect")
 
     def eff_take_from_cellar(self: Engine, e: Any, ctx: dict[str, Any]) -> None:

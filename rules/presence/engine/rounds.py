@@ -156,8 +156,8 @@ class Rounds:
         st.speech_grant = None  # P-DISCORD-08: unused speech ends with the spirit turn
         self.emit(f"The spirit ends its turn and draws {drawn} spirit card(s).", "turn")
         if drawn:  # H-02: the spirit's hand reaches only the spirit, by DM
-            self.emit("You draw " + ", ".join(self.card_name(c) for c in sp.hand[-drawn:])
-                      + ".", "draw", [st.spirit_seat])
+            self.emit("You draw " + self.cards_text(sp.hand[-drawn:]) + ".", "draw",
+                      [st.spirit_seat])
         self.later(Step(op="spirit_hand_limit"), Step(op="upkeep"))
 
     def step_spirit_hand_limit(self: Engine) -> None:

@@ -65,7 +65,7 @@ class SpiritEffects:
     def on_increase_die(self: Engine, option: str, prompt: Prompt) -> None:
         d = int(option)
         self.set_die(d, self.die(d).value + int(prompt.data["n"]))
-        self.emit(f"Presence grows: {self.die_label(d)}.", "die")
+        self.emit(f"Presence grows: {self.die_now(d)}.", "die")
 
     def eff_move_die(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         room = self.origin(ctx)
@@ -124,13 +124,13 @@ class SpiritEffects:
         rooms = [r for r in self.st.rooms if self.dark(r) and not self.sealed(r)]
         if not rooms:
             return
-        self.ask("target", self.st.spirit_seat, "Add a presence die (1) to a dark room.",
+        self.ask("target", self.st.spirit_seat, "Add a presence die showing 1 to a dark room.",
                  [(r, f"Add it to the {self.room_name(r)}") for r in rooms], "add_die")
 
     def on_add_die(self: Engine, option: str, prompt: Prompt) -> None:
         die = self.supply()[0]
         self.place_die(die, option, 1)
-        self.emit(f"A presence die (1) appears in the {self.room_name(option)}.", "die")
+        self.emit(f"A presence die showing 1 appears in the {self.room_name(option)}.", "die")
         self.fire("die_enters_room", room=option, die=die, by="spirit")
 
     def eff_bond(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
@@ -229,5 +229,5 @@ class SpiritEffects:
                 got += 1
         self.emit(f"The spirit draws {got} spirit card(s).", "spirit")
         if got:  # H-02: only the spirit is told which
-            self.emit("You draw " + ", ".join(self.card_name(c) for c in sp.hand[-got:])
-                      + ".", "draw", [self.st.spirit_seat])
+            self.emit("You draw " + self.cards_text(sp.hand[-got:]) + ".", "draw",
+                      [self.st.spirit_seat])

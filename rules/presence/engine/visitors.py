@@ -141,8 +141,7 @@ class VisitorActions:
             self.emit(f"{self.name(seat)} uses a clue card (face down, Mystery Mode): "
                       f"{a.name}.", "action")
         else:
-            self.emit(f"{self.name(seat)} uses {self.action_title(action)}: {a.name}.",
-                      "action")
+            self.emit(f"{self.name(seat)} {self.action_done(action, a.name)}.", "action")
         self.later(self.effects_step(effects, ctx), *after)
 
     def count_quick(self: Engine, seat: str) -> None:
@@ -167,6 +166,32 @@ class VisitorActions:
         if action.kind == K.UNCOVER:
             return "the Secret Chamber"
         return "an ability"
+
+    def action_source(self: Engine, action: Action, name: str) -> str:
+        """An action named first, then what it comes from, as a player would say it: "Move 3
+        (play Move 3 / Investigate)", "Spare Candle" (an item named as its action), "Relight
+        (the room action)". A two-action card is named whole, so which card leaves the hand is
+        plain, but never as "card: action"."""
+        if action.kind == K.PLAY:
+            return f"{name} (play {self.card_name(str(action.p('card')))})"
+        if action.kind == K.USE_ITEM:
+            item = self.card_name(str(action.p("item")))
+            return name if name == item else f"{name} (use {item})"
+        return f"{name} ({self.action_title(action)})"
+
+    def action_done(self: Engine, action: Action, name: str) -> str:
+        """What a visitor did, after their name: "plays Move 3 / Investigate for Move 3",
+        "uses the Spare Candle", "takes the room action Relight"."""
+        if action.kind == K.PLAY:
+            return f"plays {self.card_name(str(action.p('card')))} for {name}"
+        if action.kind == K.USE_ITEM:
+            item = self.card_name(str(action.p("item")))
+            return f"uses {item}" if name == item else f"uses {item} for {name}"
+        if action.kind == K.ROOM_ACTION:
+            return f"takes the room action {name}"
+        if action.kind == K.UNCOVER:
+            return f"uses the Secret Chamber for {name}"
+        return f"uses an ability: {name}"
 
     def resolve_action(self: Engine, seat: str, action: Action) -> tuple[Any, str, list[Step]]:
         v = self.vis(seat)
