@@ -34,6 +34,8 @@ from bot.storage import GameRecord, PlayerPrefs, SeatRecord
 from bot.tables import (
     StartResult,
     TableError,
+    ai_name,
+    ai_seat_name,
     clock_text,
     parse_clock,
     parse_zone,
@@ -259,7 +261,7 @@ def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord]
     role = game.role_seat(options)
     lines = []
     for i, seat in enumerate(seats):
-        who = f"<@{seat.user_id}>" if seat.user_id else "AI"
+        who = f"<@{seat.user_id}>" if seat.user_id else ai_name(i + 1)
         side = ""
         if role is not None:
             side = f" — {role[1] if i == getattr(options, role[0]) else role[2]}"
@@ -487,10 +489,11 @@ class Lobby(commands.Cog):
                 delivery.dealt_without_summary(gid, seat.seat, seat.user_id)
         if channel is not None:
             # Each player as every post names them: "@Ada (the Wall player)", an AI seat as
-            # "AI (the Architect)"; a role, never the bare seat id (a visitor still choosing).
+            # "AI Wisp (the Architect)"; a role, never the bare seat id (a visitor still choosing).
             roster = "\n".join(
                 "• " + game.player_name(started.state, s.seat,
-                                        {s.seat: f"<@{s.user_id}>" if s.user_id else "AI"})
+                                        {s.seat: f"<@{s.user_id}>" if s.user_id
+                                         else ai_seat_name(s.seat)})
                 for s in seats)
             await channel.send(clip(f"**The game begins!**\n{roster}", limits.CONTENT),
                                allowed_mentions=discord.AllowedMentions(users=False))

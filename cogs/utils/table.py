@@ -47,7 +47,7 @@ import discord
 from bot import limits, renderpool
 from bot.limits import clip
 from bot.storage import GameRecord
-from bot.tables import TableError
+from bot.tables import TableError, ai_seat_name
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import answer_error, reply
 from cogs.utils.pending import (
@@ -350,8 +350,12 @@ async def current_choice(interaction: discord.Interaction[Any], gid: int, seat: 
     await bot.tables.came_back(gid, interaction.user.id)
     state = await bot.tables.state(gid)
     if my_seat != seat:
-        # A crafted id may name a seat the game does not have: no label to look up.
-        whose = game.seat_label(state, seat) if seat in state.seats else "another seat"
+        # Named as every post names a seat, player and character together ("bob (the
+        # Psychologist)"), never the character alone. A crafted id may name a seat the game
+        # does not have: no name to look up.
+        names = await delivery_for(bot).names(await bot.tables.users_of(gid))
+        whose = (game.player_name(state, seat, names) if seat in state.seats
+                 else "another player")
         raise TableError(f"These choices are for {whose}. "
                          "Press **My choices** to see yours.")
     if record.status != "active":
@@ -844,7 +848,8 @@ MISSING_ACCESS = 50001
 View Channel): treated like a deleted thread."""
 
 AI_NAME = "AI"
-"""How an AI seat is named to players ("AI (the Medium)")."""
+"""How an AI seat is named where no seat is meant ("AI players"); each AI seat has its own
+name, `bot.tables.ai_seat_name` ("AI Shade (the Medium)")."""
 
 
 def escape_name(name: str) -> str:
@@ -1285,8 +1290,9 @@ class Delivery:
         out: dict[str, str] = {}
         for seat, user_id in users.items():
             if not user_id:
-                # An AI seat is named as such: "AI (the Medium)", never a bare role.
-                out[seat] = AI_NAME
+                # An AI seat is named as such, and apart from any other AI seat: "AI Shade
+                # (the Medium)", never a bare role.
+                out[seat] = ai_seat_name(seat)
                 continue
             if user_id not in self._names:
                 user = self.bot.get_user(user_id)
@@ -1418,10 +1424,12 @@ class Delivery:
         game = game_of(res.record)
         where = f"<#{res.record.thread_id}>" if res.record.thread_id else "the game's thread"
         bell = "" if game.plain_words(res.state) else "🔔 "
+        # The player before you by name and character, as the thread names them.
+        names = await self.names(await self.bot.tables.users_of(res.record.id))
+        before = game.player_name(res.state, res.awaited[0], names)
         for user_id in users:
             await self.dm(user_id, f"{bell}Your turn is near in **{game.title}** (game "
-                          f"#{res.record.id}): you're next after "
-                          f"{game.seat_label(res.state, res.awaited[0])} — {where}.")
+                          f"#{res.record.id}): you're next after {before} — {where}.")
 
     async def tell_players(self, record: GameRecord, text: str) -> None:
         users = await self.bot.tables.users_of(record.id)

@@ -397,6 +397,12 @@ class Game(ABC, Generic[Opt, S]):
         module = sys.modules[type(self).__module__]
         return load_rulebook(Path(module.__file__ or ".").parent / "rules.md")
 
+    def glossary(self) -> dict[str, str]:
+        """The game's named things a player may look up by name (rooms, cards, characters):
+        name -> what it is and does, in the words of its card. `/game rules` finds these by
+        name before the rules that merely mention them."""
+        return {}
+
     def rule_text(self, rule_id: str) -> str | None:
         """The text of one rule by id, or None if this game has no such rule."""
         return self.rulebook().get(rule_id.strip().upper())

@@ -168,6 +168,30 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         return fit_words(words.alt_lines(
             state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
 
+    def glossary(self) -> dict[str, str]:
+        """Rooms, Locked Rooms, Characters and Plans of the shipped pack by name, each with
+        what its card does (a Room's Action, a Character's ability and Specialization)."""
+        pack = default_pack()
+        tools = {t.type: t.name for t in pack.tools}
+        out: dict[str, str] = {}
+        for room in pack.rooms:
+            where = f"Location {room.location}" if room.location is not None else "no Location"
+            out[room.name] = f"A Room ({where}). Its Action: {room.text}"
+        for room in pack.locked_rooms:
+            out[room.name] = (f"A Locked Room, behind an Exorcism lock (Location "
+                              f"{room.location}). Its Action: {room.text}")
+        for ch in pack.characters:
+            out[ch.name] = (f"A Character. {ch.text} Specialization: "
+                            f"{tools.get(ch.specialization, ch.specialization)}.")
+        plans: dict[str, list[str]] = {}
+        for plan in pack.plans:
+            if plan.text not in plans.setdefault(plan.name, []):
+                plans[plan.name].append(plan.text)
+        for name, texts in plans.items():
+            out.setdefault(name, "A Plan card. " + (texts[0] if len(texts) == 1 else
+                                                      "One of: " + " / ".join(texts)))
+        return out
+
     def result_text(self, state: ExorcismState, result: Result, names: dict[str, str]) -> str:
         return words.result_text(state, result, names)
 

@@ -156,8 +156,9 @@ def _label(eng: Engine, action: Action, data: dict[str, Any]) -> str:
         return "Decline"
     if k == REGROUP_DRAW:
         count = data.get("n_draw") if p.get("mode") == "n" else data.get("n_limit")
-        what = "Draw" if p.get("mode") == "n" else "Draw up to your Hand Limit"
-        return f"{what}: {count} Marble(s)"
+        marbles = f"{count} Marble{'' if count == 1 else 's'}"
+        return (f"Draw {marbles}" if p.get("mode") == "n"
+                else f"Draw up to your Hand Limit ({marbles})")
     if k == CONFIRM:
         return "Confirm: discard the selected Marbles"
     if k == CANCEL:

@@ -30,11 +30,14 @@ class SetupSteps:
             return
         inv = st.investigators[k]
         opts = [act(K.KEEP, card=c) for c in inv.dealt]
-        names = " or ".join(self.investigator_card(c).name for c in inv.dealt)
+        # Each card with what it does: a choice between names alone is a guess.
+        cards = [self.investigator_card(c) for c in inv.dealt]
+        both = "".join(f"\n• {c.name} (Sanity {c.sanity}): {c.text}" if c.text
+                        else f"\n• {c.name} (Sanity {c.sanity})." for c in cards)
         slot = capital(slot_name(k))
         self.ask(inv.seat, "keep_investigator",
-                 f"{slot}: keep one of your two Investigator cards ({names}); "
-                 "the team may discuss it openly.",
+                 f"{slot}: keep one of your two Investigator cards; the team may discuss it "
+                 f"openly.{both}",
                  opts, Step(op="setup_keep", args={"k": k}), into="card",
                  public_text=f"{slot}: keep one of two Investigator cards "
                  "(the team sees which).")
