@@ -58,6 +58,7 @@ from cogs.utils.pending import (
     tell_played,
 )
 from cogs.utils.tokens import ID, SMALL, edit_original, picked, readable, token_webhook
+from renders.cardwords import card_alt_text
 from rules.core import Action, Event, Result
 from rules.core.game import ALT_TEXT_LIMIT, Game, fit_words, join_words, strip_rule_ids
 from rules.registry import GAMES
@@ -1346,7 +1347,8 @@ class Delivery:
         if data is None:
             return None
         return discord.File(io.BytesIO(data), filename=name,
-                            description=description[:ALT_TEXT_LIMIT] or "The game board.")
+                            description=fit_words([description], ALT_TEXT_LIMIT)
+                            or "The game board.")
 
     async def thread(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread, unarchived; None (and the game abandoned) if it was deleted."""
@@ -2188,8 +2190,12 @@ class Delivery:
         data = await self.render_card(record.game, view)
         if data is None:
             return None
+        # Alt text says what the card says, in its order and units (renders/cardwords.py),
+        # then as much of the rest of the board as fits.
         return discord.File(io.BytesIO(data), filename="turn.png",
-                            description=game.alt_text(state, names) or game.title)
+                            description=card_alt_text(record.game, view,
+                                                      game.alt_text(state, names))
+                            or game.title)
 
     async def full_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          names: dict[str, str]) -> bytes | None:
