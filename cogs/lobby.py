@@ -212,7 +212,8 @@ def lobby_components(record: GameRecord) -> discord.ui.View:
     if len(game.modes) > 1:
         for mode in game.modes:
             presets.append(discord.SelectOption(
-                label=clip(f"Mode: {mode}", limits.SELECT_LABEL), value=f"mode={mode}"))
+                label=clip(f"Mode: {game.mode_words(mode)}", limits.SELECT_LABEL),
+                value=f"mode={mode}"))
     for name, values in {**choice_options(game), **_numbers(game)}.items():
         if name.endswith("_seat") or name == "mode":
             continue  # a seat's side is the "Your seat" menu; the mode is listed above
@@ -306,7 +307,7 @@ class Lobby(commands.Cog):
         lines = effective_lines(game, record.options)
         # The mode is named once: in the game's words when its options list says it.
         mode = None if any(line.startswith("Mode:") for line in lines) else (
-            f"Mode: **{options.mode}**" if len(game.modes) > 1 else None)
+            f"Mode: **{game.mode_words(options.mode)}**" if len(game.modes) > 1 else None)
         embed = discord.Embed(title=clip(f"{game.title} — game #{record.id}", limits.EMBED_TITLE),
                               description=mode, colour=discord.Colour.dark_purple())
         counts = sorted(game.player_counts(options)) or [0]

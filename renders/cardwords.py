@@ -246,7 +246,10 @@ def card_lines(game: str, view: Mapping[str, Any]) -> tuple[str, str, list[str]]
                                if isinstance(x, str)) if n]
         doing = _sentence(clean(_s(turn.get("doing")), quiet))
         who = f"Now playing: {join_words(awaited)}." if awaited else "Nobody is to act now."
-        lead = f"{who} {doing}".strip()
+        # What to do names who does it ("alice (the Ghost player): Manipulate the Manor…"),
+        # as the card's line under the big name; the name alone is said only without it.
+        named = bool(doing) and all(n in doing for n in awaited)
+        lead = doing if named else f"{who} {doing}".strip()
     found = numbers(game, view)
     told = ("Numbers: " + "; ".join(number_words(n) for n in found) + ".") if found else ""
     happened = [_sentence(t) for t in (clean(x, quiet) for x in

@@ -397,6 +397,11 @@ class Game(ABC, Generic[Opt, S]):
         module = sys.modules[type(self).__module__]
         return load_rulebook(Path(module.__file__ or ".").parent / "rules.md")
 
+    def mode_words(self, mode: str) -> str:
+        """A mode as players read it in the lobby ("One vs All", never "one_vs_all")."""
+        words: dict[str, str] = getattr(self, "MODE_WORDS", {})
+        return words.get(mode) or mode.replace("_", " ").capitalize()
+
     def glossary(self) -> dict[str, str]:
         """The game's named things a player may look up by name (rooms, cards, characters):
         name -> what it is and does, in the words of its card. `/game rules` finds these by

@@ -24,7 +24,7 @@ from rules.presence import actions as K
 from rules.presence import guide, words
 from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import UT_HOPE, UT_NERVE, Engine, pack_for
-from rules.presence.engine.core import secret_title
+from rules.presence.engine.core import clue_title, secret_title
 from rules.presence.labels import describe_action
 from rules.presence.resample import deal_unseen
 from rules.presence.result import result_of
@@ -464,9 +464,10 @@ class Presence(Game[PresenceOptions, PresenceState]):
             return "\n".join(lines)
         if seat not in state.visitors:
             return None
-        cards = [c["name"] + (f" ({c['trauma']}, {eng.room_name(c['room'])})"
-                              if c["kind"] == "clue" else "") for c in visitor_hand(state, seat)]
-        text = "Your hand: " + (", ".join(cards) or "empty")
+        cards = [clue_title(c["name"], c["trauma"], eng.room_name(c["room"]))
+                 if c["kind"] == "clue" else c["name"] for c in visitor_hand(state, seat)]
+        # Semicolons: a two-action card's own name holds a slash, a clue card's a colon.
+        text = "Your hand: " + ("; ".join(cards) or "empty")
         if inspected:
             text += "\nYou inspected: " + " ".join(inspected)
         return text

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.core.types import Prompt
+from rules.presence.engine.core import clue_title
 from rules.presence.state import (
     Step,
 )
@@ -51,11 +52,13 @@ class Clues:
             # P-MYST-01/02: face down; only the spirit may inspect it (the count is public)
             self.emit(f"{self.name(seat)} discards a clue card face down beneath position "
                       f"{option}.", "clue")
-            self.emit(f"Face down beneath position {option}: {cc.name} ({cc.trauma}, "
-                      f"{self.room_name(cc.room)}).", "private", [self.st.spirit_seat])
+            self.emit(f"Face down beneath position {option}: "
+                      f"{clue_title(cc.name, cc.trauma, self.room_name(cc.room))}.", "private",
+                      [self.st.spirit_seat])
             return
-        self.emit(f"{self.name(seat)} discards the clue card {cc.name} ({cc.trauma}, "
-                  f"{self.room_name(cc.room)}) beneath position {option}.", "clue")
+        self.emit(f"{self.name(seat)} discards the clue card "
+                  f"{clue_title(cc.name, cc.trauma, self.room_name(cc.room))} beneath position "
+                  f"{option}.", "clue")
 
     def discard_card(self: Engine, seat: str, card: str) -> None:
         """P-VIS-07: action cards to the owner's discard, clue cards by prompt (PR-03)."""

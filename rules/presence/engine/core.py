@@ -29,6 +29,13 @@ def secret_title(name: str, trauma: str) -> str:
     return name if trauma.lower() in name.lower() else f"{name} ({trauma})"
 
 
+def clue_title(name: str, trauma: str, room: str) -> str:
+    """A clue card as players read it: "Betrayal: Salon" names its trauma and room already;
+    a card whose name does not gets them in brackets."""
+    said = trauma.lower() in name.lower() and room.lower() in name.lower()
+    return name if said else f"{name} ({trauma}, {room})"
+
+
 class Basics:
     """The part of `Engine` this module holds (see the module's docstring)."""
 

@@ -9,7 +9,7 @@ from rules.presence import actions as K
 from rules.presence.engine.board import (
     dump_effects,
 )
-from rules.presence.engine.core import secret_title
+from rules.presence.engine.core import clue_title, secret_title
 from rules.presence.state import (
     DoorState,
     Step,
@@ -186,8 +186,8 @@ class HouseEffects:
             if removed:
                 c = removed[st.rng.below(len(removed))]
                 cc = self.pack.clue_card(c)
-                self.private(owner, f"A clue card removed in setup: {cc.name} ({cc.trauma}, "
-                             f"{self.room_name(cc.room)}).")
+                self.private(owner, "A clue card removed in setup: "
+                             f"{clue_title(cc.name, cc.trauma, self.room_name(cc.room))}.")
 
     def on_inspect_bottom(self: Engine, option: str, prompt: Prompt) -> None:
         card = str(prompt.data["card"])
