@@ -98,7 +98,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("an AI seat without its name", re.compile(r"(?<![\w-])AI \((?:the|an?)\b")),
     # An option's value as code ("Mode: one_vs_all").
     ("an option value as code",
-     re.compile(r"\b(?:one_vs_all|true_horror|two_players|unknown_threat)\b")),
+     re.compile(r"(?<!`)\b(?:one_vs_all|true_horror|two_players|unknown_threat)\b(?!`)")),
     ("an action kind", re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, KINDS),
                                                                key=len, reverse=True))
                                   + r")\b")),
