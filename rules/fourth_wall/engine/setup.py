@@ -30,14 +30,15 @@ class SetupSteps:
             return
         inv = st.investigators[k]
         opts = [act(K.KEEP, card=c) for c in inv.dealt]
-        # Each card with what it does: a choice between names alone is a guess.
+        # Each card with what it does: a choice between names alone is a guess. One line:
+        # the text is this seat's secret and is told (and audited) as one.
         cards = [self.investigator_card(c) for c in inv.dealt]
-        both = "".join(f"\n• {c.name} (Sanity {c.sanity}): {c.text}" if c.text
-                        else f"\n• {c.name} (Sanity {c.sanity})." for c in cards)
+        both = " Or ".join(f"{c.name} (Sanity {c.sanity})" + (f" — {c.text}" if c.text else
+                                                                ".") for c in cards)
         slot = capital(slot_name(k))
         self.ask(inv.seat, "keep_investigator",
                  f"{slot}: keep one of your two Investigator cards; the team may discuss it "
-                 f"openly.{both}",
+                 f"openly. {both}",
                  opts, Step(op="setup_keep", args={"k": k}), into="card",
                  public_text=f"{slot}: keep one of two Investigator cards "
                  "(the team sees which).")
