@@ -22,6 +22,8 @@ Sections (all but `suite` by default; `--only games,saturation` picks some):
   busy (started and stopped by the bench): board p99, acknowledgements past Discord's 3 s,
   whether boards queue up (last quarter's board median over the first's), moves per second
   per core, memory per active game;
+- `python -m bench ai` (its own command, bench/ai.py): the AI's strength per game, mode,
+  side and level on paired seeds, with CPU per decision and a blunder census;
 - suite (only when asked): the default test suite's CPU (user + system of pytest and its
   children).
 
@@ -247,6 +249,11 @@ def check_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["ai"]:  # `python -m bench ai`: the AI's strength (bench/ai.py)
+        from bench.ai import main as ai_main
+
+        ai_main(sys.argv[2:])
+        return
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="every section, small and fast")

@@ -36,7 +36,7 @@ CPU_TARGET_MS = 12.0
 
 
 def _turn(game: Any, state: Any, view: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
-    """`view` with the names and the card's `turn` as the bot gives them (cogs/utils/table.py)."""
+    """`view` with the names and the card's `turn` as the bot gives them (cogs/utils/table/)."""
     view["names"] = names
     result = game.result(state)
     awaited = sorted(game.to_act(state))

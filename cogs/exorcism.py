@@ -3,9 +3,8 @@
 Each subcommand is a family of action kinds from `rules.exorcism.actions.COMMAND_OF_KIND`;
 the choices are exactly the caller's `legal_actions` of that family. Prompt answers (a
 Lookout to rescue, a tool to give, a Terror target) come as buttons on the board or under
-**My choices**, and `/exorcism answer` offers them for typists. `rules`, `nudge` and `flag`
-are every game's (`cogs.utils.talk`); `end` ends a turn as in every game (`pass` is its old
-name).
+**My choices**, and `/exorcism answer` offers them for typists. `nudge` and `flag` are every
+game's (`cogs.utils.talk`); `end` ends a turn as in every game.
 """
 
 from __future__ import annotations
@@ -35,10 +34,6 @@ HELP: dict[str, str] = {
 }
 
 
-RENAMED = {"pass": "end"}
-"""Old subcommand names, kept working until the next release."""
-
-
 def families() -> list[Family]:
     haunt = Family("haunt", "Ghost player: play the Haunt phase (One vs All)",
                    frozenset(GHOST_PHASE_KINDS))
@@ -56,4 +51,4 @@ async def setup(bot: GameBot) -> None:
     attach(bot)  # start-up and shut-down work (cogs.utils.lifecycle)
     await bot.add_cog(Exorcism(bot))
     bot.tree.add_command(make_group("exorcism", "The Exorcism at the House of Monkton Falls",
-                                    families(), renamed=RENAMED))
+                                    families()))

@@ -1,11 +1,11 @@
-"""`/fourthwall …` (formerly `/fw`): I Am the Fourth Wall's actions, for Investigators and
-the Wall player alike.
+"""`/fourthwall …`: I Am the Fourth Wall's actions, for Investigators and the Wall player
+alike.
 
 Each subcommand is a family of action kinds from `rules.fourth_wall.actions.COMMAND_OF_KIND`
 with autocomplete from the caller's `legal_actions`; the engine decides who may use which.
 Prompt answers come as buttons (for the Wall player's hidden choices, only under
-**My choices**) and through `/fourthwall answer`. `end` ends an Investigator's or the Wall's turn
-(`pass` is its old name); `rules`, `nudge` and `flag` are every game's (`cogs.utils.talk`).
+**My choices**) and through `/fourthwall answer`. `end` ends an Investigator's or the Wall's turn;
+`nudge` and `flag` are every game's (`cogs.utils.talk`).
 """
 
 from __future__ import annotations
@@ -43,10 +43,6 @@ HELP: dict[str, str] = {
 }
 
 
-RENAMED = {"pass": "end"}
-"""Old subcommand names, kept working until the next release."""
-
-
 def families() -> list[Family]:
     return families_from(COMMAND_OF_KIND, PROMPT_ANSWERS, HELP)
 
@@ -61,8 +57,4 @@ class FourthWall(commands.Cog):
 async def setup(bot: GameBot) -> None:
     attach(bot)  # start-up and shut-down work (cogs.utils.lifecycle)
     await bot.add_cog(FourthWall(bot))
-    bot.tree.add_command(make_group("fourth_wall", "I Am the Fourth Wall", families(),
-                                    renamed=RENAMED))
-    # The previous release's group name answers until the next one, saying the new name.
-    bot.tree.add_command(make_group("fourth_wall", "I Am the Fourth Wall", families(),
-                                    name="fw", renamed=RENAMED, now_called="fourthwall"))
+    bot.tree.add_command(make_group("fourth_wall", "I Am the Fourth Wall", families()))

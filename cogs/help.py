@@ -48,8 +48,8 @@ one press plays, however long the game runs. With DMs closed, press **My choices
 board: only you see your buttons. **Full board** shows the whole picture, only to you.
 **Commands.** Each game has a command group named after it (`/exorcism`, `/fourthwall`, \
 `/presence`) whose commands offer exactly your legal options as you type. In every game \
-`end` ends your turn, `answer` answers what the game asks you, `rules` finds a rule, `nudge` \
-reminds the players the table waits for, and `flag` points the table to a rule.
+`end` ends your turn, `answer` answers what the game asks you, `nudge` reminds the players \
+the table waits for, and `flag` points the table to a rule; `/game rules` finds any rule.
 **Reminders.** If the table waits for you, you get a DM after a while, then a ping in the \
 thread, then a DM a day (with your DMs closed, a ping instead of each DM). `/game away on` \
 pauses them everywhere; `/game quiet` sets quiet hours; the creator can make deadlines \
@@ -108,7 +108,7 @@ ends your turn.
 a `spiritcard`, act with its manifested `pawn`, then `end`.
 **Talking.** A visitor who is alone may not talk, and the spirit never may (unless a card \
 lets it `speak`). Each board post says who may talk now. Buttons and commands are not talk: \
-`nudge`, `rules` and `flag` work even when you must stay silent.
+`/presence nudge`, `/presence flag` and `/game rules` work even when you must stay silent.
 **Full rules:** `/game rules` (inside a game's thread, try `rule:alone`) and the rulebook, \
 *The Presence Rulebook* (Session Mode)."""),
 ]

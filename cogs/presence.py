@@ -18,10 +18,10 @@ A game in its own channel (the option `table_channel=channel`, P-DISCORD-03) mut
 anyone posts: after every move each seat's member overwrite follows its speech (only changed
 members are edited), and nobody else may post there.
 
-What silent players may always do comes as fixed-text commands every game's group has
-(`cogs.utils.talk`, P-DISCORD-06, P-COMM-05): `/presence nudge` pings the awaited players,
-`/presence rules` answers privately from the bundled rules, `/presence flag` names a rule id
-publicly. None takes free text.
+What silent players may always do comes as fixed-text commands (`cogs.utils.talk`,
+P-DISCORD-06, P-COMM-05): `/presence nudge` pings the awaited players, `/game rules` answers
+privately from the bundled rules (in the thread: this game's), `/presence flag` names a rule
+id publicly. None takes free text.
 """
 
 from __future__ import annotations

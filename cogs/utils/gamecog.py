@@ -68,13 +68,9 @@ def _family_actions(record: GameRecord, seat: str, state: Any,
 
 
 def make_command(game_name: str, family: Family, group: str,
-                 families: list[Family] | None = None, *, name: str | None = None,
-                 now_called: str | None = None) -> app_commands.Command[Any, Any, Any]:
-    """`/<group> <family>`; `name` another name for it (an old one), `now_called` the command
-    players should use instead (said in every answer of an old name)."""
+                 families: list[Family] | None = None) -> app_commands.Command[Any, Any, Any]:
+    """`/<group> <family>`; `families` its group's, named when this one does nothing now."""
     siblings = families or [family]
-    note = (f"\n(`/{group} {name or family.name}` is now `{now_called}`; the old name works "
-            "until the next release.)" if now_called else "")
 
     async def callback(interaction: discord.Interaction[Any], choice: str | None = None) -> None:
         # Only the move's own record comes before the answer, so a crash never leaves the
@@ -104,8 +100,8 @@ def make_command(game_name: str, family: Family, group: str,
         actions = _family_actions(record, seat, state, family)
         if not actions:
             if not game.may_act(state, seat):
-                raise TableError(f"It's not your move: {game.waiting_text(state)}{note}")
-            raise TableError(_cannot(game, state, seat, family, siblings, group) + note)
+                raise TableError(f"It's not your move: {game.waiting_text(state)}")
+            raise TableError(_cannot(game, state, seat, family, siblings, group))
         chosen: Action | None = None
         if choice:
             wanted = choice.strip().lower()
@@ -122,13 +118,13 @@ def make_command(game_name: str, family: Family, group: str,
             chosen = actions[0]
         if chosen is None:
             await held.take()
-            await reply(interaction, (game.prompt_text(state, seat) or "Choose one:") + note,
+            await reply(interaction, game.prompt_text(state, seat) or "Choose one:",
                         view=action_view(record.id, game, state, seat, actions, extras=False,
                                          epoch=record.epoch))
             return False
         await play(interaction, record, chosen, expected_version=state.step, held=held)
         await held.take()
-        await reply(interaction, f"Done: {game.describe(state, seat, chosen)}.{note}")
+        await reply(interaction, f"Done: {game.describe(state, seat, chosen)}.")
         if not interaction.response.is_done():  # Discord refused every answer: say so
             await tell_played(interaction, game_id=record.id,
                               what=game.describe(state, seat, chosen))
@@ -153,10 +149,10 @@ def make_command(game_name: str, family: Family, group: str,
         return out
 
     command: app_commands.Command[Any, Any, Any] = app_commands.Command(
-        name=name or family.name,
-        description=clip(f"Old name of {now_called}: {family.description}" if now_called
-                         else family.description, limits.COMMAND_DESCRIPTION),
-        callback=callback)
+        name=family.name, description=clip(family.description, limits.COMMAND_DESCRIPTION),
+        # The action kinds it plays: two commands playing the same kinds are one intent
+        # under two names, which the command-tree test refuses.
+        callback=callback, extras={"kinds": family.kinds})
     command._params["choice"].description = "What exactly (start typing for your options)"
     command.autocomplete("choice")(autocomplete)
     return command
@@ -181,26 +177,16 @@ def families_from(command_of_kind: dict[str, str], prompt_answers: dict[str, tup
     return out
 
 
-def make_group(game_name: str, description: str, families: list[Family], *,
-               name: str | None = None, renamed: dict[str, str] | None = None,
-               now_called: str | None = None) -> app_commands.Group:
-    """The `/<name> …` group: a subcommand per family, then `rules`, `nudge` and `flag`.
-    `game_name` is the registry name the commands check the thread's game against; `name`
-    the group's name (default: as players say the game); `renamed` old subcommand name ->
-    its new name, kept working for one release; `now_called` makes this whole group an old
-    name of that group (each answer says so)."""
-    group_name = name or group_of(game_name)
+def make_group(game_name: str, description: str,
+               families: list[Family]) -> app_commands.Group:
+    """The `/<group> …` group, named as players say the game: a subcommand per family, then
+    `nudge` and `flag`. `game_name` is the registry name the commands check the thread's
+    game against."""
+    group_name = group_of(game_name)
     group = app_commands.Group(name=group_name, description=clip(
-        f"Old name of /{now_called}: {description}" if now_called else description,
-        limits.COMMAND_DESCRIPTION), guild_only=True)
+        description, limits.COMMAND_DESCRIPTION), guild_only=True)
     for family in families:
-        group.add_command(make_command(
-            game_name, family, group_name, families,
-            now_called=f"/{now_called} {family.name}" if now_called else None))
-    for old, new in (renamed or {}).items():
-        family = next(f for f in families if f.name == new)
-        group.add_command(make_command(game_name, family, group_name, families, name=old,
-                                       now_called=f"/{now_called or group_name} {new}"))
+        group.add_command(make_command(game_name, family, group_name, families))
     for command in table_commands(game_name):
         group.add_command(command)
     return group

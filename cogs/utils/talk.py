@@ -1,11 +1,12 @@
-"""What every table may always do besides moving, with the same words in every game:
-`rules` (a rule by id or by words, only to you), `nudge` (ping whoever the table waits for)
-and `flag` (point the table to a rule: a question, or a possible violation).
+"""What every table may always do besides moving, with the same words in every game: look a
+rule up (by id or by words, only to you: `/game rules`, which in a game's thread searches that
+game), `nudge` (ping whoever the table waits for) and `flag` (point the table to a rule: a
+question, or a possible violation).
 
 All fixed texts: nobody types free text at the table through these (P-DISCORD-06 — a silent
 Presence player may still use them), and each answer names players by their display name and
-characters by their name. `/game rules` uses the same lookup for any game, defaulting to the
-game of the thread it runs in.
+characters by their name. The rules lookup is `/game rules` alone, for every game (one name
+for one intent: a game's group has no `rules` of its own).
 """
 
 from __future__ import annotations
@@ -33,9 +34,6 @@ if TYPE_CHECKING:
 GROUP_OF_GAME: dict[str, str] = {"exorcism": "exorcism", "fourth_wall": "fourthwall",
                                  "presence": "presence"}
 """Each game's slash command group, named as players say the game."""
-
-OLD_GROUPS: dict[str, str] = {"fw": "fourth_wall"}
-"""Group names of the previous release, still answered until the next one."""
 
 NUDGE_EVERY = 600.0  # seconds between two nudges of one game's table
 
@@ -177,27 +175,6 @@ def _label(game: Game[Any, Any], state: Any, seat: str) -> str:
     return "" if label == seat else f" ({label})"
 
 
-def rules_command(game_name: str) -> app_commands.Command[Any, Any, Any]:
-    engine = GAMES[game_name]
-
-    async def rules(interaction: discord.Interaction[Any], rule: str) -> None:
-        await reply(interaction, rules_answer([engine], rule))
-
-    command: app_commands.Command[Any, Any, Any] = app_commands.Command(
-        name="rules", description=clip(f"A rule of {engine.title} by id or by words, answered "
-                                       "only to you", limits.COMMAND_DESCRIPTION),
-        callback=rules)
-    command._params["rule"].description = clip(f"A rule id such as {engine.rule_prefix}-ACT-01, "
-                                               "or words to look for", limits.COMMAND_DESCRIPTION)
-
-    async def complete(interaction: discord.Interaction[Any],
-                       current: str) -> list[app_commands.Choice[str]]:
-        return rule_choices([engine], current)
-
-    command.autocomplete("rule")(complete)
-    return command
-
-
 def flag_command(game_name: str) -> app_commands.Command[Any, Any, Any]:
     engine = GAMES[game_name]
 
@@ -221,8 +198,8 @@ def flag_command(game_name: str) -> app_commands.Command[Any, Any, Any]:
         assert isinstance(channel, discord.abc.Messageable)
         await channel.send(clip(
             f"{'' if plain else '🚩 '}{who} {what} **{rid}**: “{clip(one_line(text), 300)}” "
-            f"The table may pause to check it; `/{group_of(game_name)} rules rule:{rid}` shows "
-            "the rule privately.", limits.CONTENT),
+            f"The table may pause to check it; `/game rules rule:{rid}` shows the rule "
+            "privately.", limits.CONTENT),
             allowed_mentions=discord.AllowedMentions.none())
         await reply(interaction, f"Flagged {rid} for the table.")
 
@@ -280,5 +257,5 @@ def nudge_command(game_name: str) -> app_commands.Command[Any, Any, Any]:
 
 
 def table_commands(game_name: str) -> list[app_commands.Command[Any, Any, Any]]:
-    """`rules`, `nudge` and `flag` for a game's group."""
-    return [rules_command(game_name), nudge_command(game_name), flag_command(game_name)]
+    """`nudge` and `flag` for a game's group."""
+    return [nudge_command(game_name), flag_command(game_name)]

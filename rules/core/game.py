@@ -21,6 +21,7 @@ from rules.core.errors import IllegalAction
 from rules.core.memo import forget
 from rules.core.rng import Rng
 from rules.core.rulebook import load_rulebook
+from rules.core.search import Level, level_of, search_action
 from rules.core.types import Action, Event, Outcome, Result
 
 
@@ -111,6 +112,18 @@ class Game(ABC, Generic[Opt, S]):
         events = self._apply(work, seat, action)
         work.step = state.step + 1
         return Outcome(state=work, events=events)
+
+    def apply_in_place(self, state: S, seat: str, action: Action) -> list[Event]:
+        """`apply` without the copy, for a search's private world (`rules.core.search`): the
+        caller owns `state` and wants it changed. Same checks; raises IllegalAction if refused
+        (then `state` may be half-changed: throw it away)."""
+        if self.result(state) is not None:
+            raise IllegalAction("This game is over.", rule="CORE-OVER")
+        if not self.may_act(state, seat):
+            raise IllegalAction("The game is not waiting for you right now.", rule="CORE-TURN")
+        events = self._apply(state, seat, action)
+        state.step += 1
+        return events
 
     def may_act(self, state: S, seat: str) -> bool:
         """Whether `seat` may act now. The awaited seats always may; a game can let others take
@@ -320,8 +333,12 @@ class Game(ABC, Generic[Opt, S]):
         legal = self.legal_actions(state, seat)
         return legal[0] if legal else None
 
-    def ai_action(self, state: S, seat: str) -> Action:
+    def ai_action(self, state: S, seat: str, level: str = "easy") -> Action:
         """The built-in AI's legal action for `seat`, decided only from what the seat may know.
+
+        `level`: "easy" is the game's heuristic alone (`choose_ai_action`, about a millisecond);
+        "normal" and "hard" search on top of it (`rules.core.search`, `ai_levels`), a fraction
+        of a second to a second of CPU: the bot runs those in a worker process.
 
         Fair by construction: the game's AI (`choose_ai_action`) never sees `state` itself, only
         a state resampled from `view(state, seat)` with an RNG seeded from that same view, so
@@ -331,8 +348,13 @@ class Game(ABC, Generic[Opt, S]):
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("Nothing to do.", rule="CORE-TURN")
-        seen = self.resample(state, seat, view_rng(self, state, seat, "ai"))
-        picked = self.choose_ai_action(seen, seat)
+        searching = level_of(self, level)
+        if searching is not None:
+            picked = search_action(self, state, seat, searching,
+                                   view_rng(self, state, seat, f"search-{level}"))
+        else:
+            seen = self.resample(state, seat, view_rng(self, state, seat, "ai"))
+            picked = self.choose_ai_action(seen, seat)
         keys = {a.key() for a in legal}
         # The seat's legal choices are part of its view, so they are the same in every resample;
         # should a game ever break that, stay legal with a choice the seat can see.
@@ -345,6 +367,19 @@ class Game(ABC, Generic[Opt, S]):
         if not legal:
             raise IllegalAction("Nothing to do.", rule="CORE-TURN")
         return legal[0]
+
+    def ai_value(self, state: S, seat: str) -> float:
+        """How good an unfinished `state` looks for `seat`, in [0, 1] (1/2: even), where the
+        search AI's play-outs stop. Read only what `seat` may know: the search calls it on a
+        world resampled from the seat's view, but a value that reads other hands would still
+        steer by cards the seat only imagines. The default knows nothing: 1/2."""
+        return 0.5
+
+    def ai_levels(self) -> dict[str, Level]:
+        """The search's settings per level ("normal", "hard"; "easy" is the heuristic alone),
+        sized so a decision costs about 0.3 s ("normal") and 1 s ("hard") of CPU."""
+        return {"normal": Level("normal", simulations=24, horizon=12),
+                "hard": Level("hard", simulations=80, horizon=20)}
 
     def resample(self, state: S, seat: str | None, rng: Rng) -> S:
         """A state `seat` cannot tell from `state` (None: the public), with everything hidden

@@ -33,6 +33,7 @@ and always takes the Doom its cards offer.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -142,6 +143,19 @@ def _side(state: FourthWallState, seat: str) -> float:
 def _value(state: FourthWallState, seat: str) -> float:
     wall = seat == state.wall_seat
     return _side(state, seat) * evaluate(state, team_view=not wall)
+
+
+VALUE_SCALE = GATE
+"""One Open Gate's worth moves the search's estimate by about a quarter (`win_chance`)."""
+
+
+def win_chance(state: FourthWallState, seat: str) -> float:
+    """`evaluate` from `seat`'s side as a chance in [0, 1] (a logistic of one Gate's worth):
+    where the search AI's play-outs stop (`FourthWallGame.ai_value`)."""
+    if state.outcome is not None:
+        return 1.0 if (state.outcome == "wall") == (seat == state.wall_seat) else 0.0
+    x = max(-30.0, min(30.0, _value(state, seat) / VALUE_SCALE))
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _close_pick(eng: Engine, legal: list[Action]) -> Action:

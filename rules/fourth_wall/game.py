@@ -332,6 +332,13 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                         "it can't be undone.")
         return shown_by_events(self, before, after, events)
 
+    def ai_value(self, state: FourthWallState, seat: str) -> float:
+        """The search AI's estimate where its play-outs stop: the heuristic's evaluation
+        (`rules.fourth_wall.ai.evaluate`, The Wall reading no hands) squashed into [0, 1]."""
+        from rules.fourth_wall.ai import win_chance
+
+        return win_chance(state, seat)
+
     def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
         """The built-in AI (`rules.fourth_wall.ai`): a one-ply lookahead with a heuristic
         evaluation, for either side in either mode."""

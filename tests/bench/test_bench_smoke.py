@@ -70,7 +70,7 @@ def test_bare_roundtrip_measures_the_emulator_alone() -> None:
 
 def test_games_roundtrip_plays_moves_as_slash_commands_through_the_bot() -> None:
     # Two tables: an Exorcism and a Fourth Wall game, whose moves are typed as `/exorcism …`
-    # and `/fw …` commands; every one must be acknowledged and post a new board.
+    # and `/fourthwall …` commands; every one must be acknowledged and post a new board.
     r = asyncio.run(games_roundtrip(2, 0.05, 2.0, seed=3))
     assert r["failures"] == 0, r["failure_examples"]
     assert r["moves"] >= 2 and r["ack"]["n"] == r["board"]["n"] == r["moves"]

@@ -91,16 +91,16 @@ async def test_p_discord_06_rules_answer_privately_by_id_or_keyword(table: Table
     auto, players = await _game(table)
     user = players[next(iter(players))]
     mark = table.emu.mark()
-    by_id = await table.slash(user, auto.thread(), "presence rules", rule="p-comm-04")
+    by_id = await table.slash(user, auto.thread(), "game rules", rule="p-comm-04")
     assert by_id.ephemeral and by_id.text.startswith("**P-COMM-04**")
     assert "When a player is alone" in by_id.text
-    by_word = await table.slash(user, auto.thread(), "presence rules", rule="alone communicate")
+    by_word = await table.slash(user, auto.thread(), "game rules", rule="alone communicate")
     assert by_word.ephemeral and "P-COMM-04" in by_word.text
-    unknown = await table.slash(user, auto.thread(), "presence rules", rule="zz-no-such")
+    unknown = await table.slash(user, auto.thread(), "game rules", rule="zz-no-such")
     assert unknown.ephemeral and "no rule" in unknown.text
     # nothing of it reached the table
     assert not _new_posts(table, auto, mark)
-    choices = await table.emu.autocomplete(user, auto.thread(), "presence rules",
+    choices = await table.emu.autocomplete(user, auto.thread(), "game rules",
                                            {"rule": "P-DISCORD-0"}, focused="rule")
     assert [c["value"] for c in choices][:3] == ["P-DISCORD-01", "P-DISCORD-02",
                                                  "P-DISCORD-03"]
@@ -256,7 +256,7 @@ async def test_p_discord_03_own_channel_lets_exactly_the_players_who_may_talk_po
         table.emu.post(players[st.visitor_seats[0]], room, "look", files=[("h.png", b"x")])
     table.emu.post(players[st.visitor_seats[0]], room, "Hello all")
     # commands and buttons need no Send Messages: the muted spirit still plays (P-DISCORD-10)
-    ruled = await table.slash(players[st.spirit_seat], room, "presence rules",
+    ruled = await table.slash(players[st.spirit_seat], room, "game rules",
                               rule="P-COMM-09")
     assert ruled.ephemeral and "P-COMM-09" in ruled.text
 

@@ -113,9 +113,9 @@ def test_raw_word_patterns_catch_what_players_must_not_read() -> None:
                  "**EX-PLAY-01** In Core: supports 2–5 players.", *ISSUE_22_GOOD):
         assert not words.raw_words(good), good
     # What players ask for by rule: the rules lookup's choices quote rules, with their ids.
-    assert not words.scan_choices("exorcism rules", [{"name": "EX-PLAY-01 (EX-OVA-02) 2–5"}])
+    assert not words.scan_choices("game rules", [{"name": "EX-PLAY-01 (EX-OVA-02) 2–5"}])
     # …but not the design notes behind a rule (#22).
-    assert words.scan_choices("exorcism rules", [{"name": "EX-PLAY-01 (EX-GAP-14) 2–5"}])
+    assert words.scan_choices("game rules", [{"name": "EX-PLAY-01 (EX-GAP-14) 2–5"}])
     assert words.scan_choices("exorcism move", [{"name": "Move to Locked Room (r1c2)"}])
 
 
@@ -173,38 +173,38 @@ async def test_game_rules_by_words_defaults_to_the_threads_game(table: Table) ->
     assert fw.text.startswith("**FW-ACT-01**") and not words.raw_words(fw.text)
 
 
-async def test_fourthwall_is_the_group_and_fw_still_answers_with_its_new_name(
-        table: Table) -> None:
+async def test_fourthwall_is_the_group_and_the_old_names_are_gone(table: Table) -> None:
+    """Issue #22: `/fw`, `pass` and each group's own `rules` are gone from Discord's list;
+    the rules lookup is `/game rules`, which in a game's thread searches that game."""
     assert table.emu.commands.find("fourthwall", table.guild.id) is not None
+    assert table.emu.commands.find("fw", table.guild.id) is None
+    paths = table.emu.commands.all_paths()
+    for group in ("exorcism", "fourthwall", "presence"):
+        assert f"{group} pass" not in paths and f"{group} rules" not in paths, group
     auto = await _auto(table, "fourth_wall", "alliance")
     users = await _seat_users(table, auto)
     user = next(iter(users.values()))
-    new = await table.slash(user, auto.thread(), "fourthwall rules", rule="insane")
-    assert new.ephemeral and "FW-" in new.text
-    old = await table.slash(user, auto.thread(), "fw search")
-    assert old.ephemeral and "/fourthwall search" in old.text and "next release" in old.text
-    assert not words.raw_words(old.text)
+    found = await table.slash(user, auto.thread(), "game rules", rule="insane")
+    assert found.ephemeral and "FW-" in found.text and "EX-" not in found.text
+    assert not words.raw_words(found.text)
 
 
-async def test_end_ends_a_turn_in_every_game_and_pass_is_its_old_name(table: Table) -> None:
+async def test_end_ends_a_turn_in_every_game(table: Table) -> None:
     for group in ("exorcism", "fourthwall", "presence"):
         command = table.emu.commands.find(group, table.guild.id)
         assert command is not None
         names = {o["name"] for o in command.get("options") or []}
-        assert {"end", "answer", "rules", "nudge", "flag"} <= names, (group, names)
+        assert {"end", "answer", "nudge", "flag"} <= names, (group, names)
     auto = await _auto(table, "exorcism", "core", 2)
     assert table.bot is not None
-    state = await table.bot.tables.state(auto.game_id)
     users = await _seat_users(table, auto)
-    [awaited] = sorted(GAMES["exorcism"].to_act(state))
-    before = state.step
-    res = await table.slash(users[awaited], auto.thread(), "exorcism pass")
-    assert "`/exorcism pass` is now `/exorcism end`" in res.text
-    after = await table.bot.tables.state(auto.game_id)
-    assert after.step == before + 1 and res.text.startswith("Done")
-    [now] = sorted(GAMES["exorcism"].to_act(after))
-    res = await table.slash(users[now], auto.thread(), "exorcism end")
-    assert res.text.startswith("Done") and "is now" not in res.text
+    for _turn in range(2):
+        state = await table.bot.tables.state(auto.game_id)
+        [awaited] = sorted(GAMES["exorcism"].to_act(state))
+        res = await table.slash(users[awaited], auto.thread(), "exorcism end")
+        assert res.text.startswith("Done"), res.text
+        after = await table.bot.tables.state(auto.game_id)
+        assert after.step == state.step + 1
 
 
 async def test_a_command_that_does_nothing_now_names_commands_not_action_kinds(
@@ -256,8 +256,8 @@ async def test_nudge_and_flag_in_every_game(table: Table) -> None:
 
 
 async def test_readme_lists_every_command(table: Table) -> None:
-    """The README's table names every slash command and subcommand players can use (the
-    previous release's `/fw` group is named in its renaming note)."""
+    """The README's table names every slash command and subcommand players can use, and the
+    README names no command the bot does not have (as the removed `/fw` group)."""
     from pathlib import Path
     readme = Path(__file__).resolve().parents[2].joinpath("README.md").read_text()
     import re
@@ -269,13 +269,19 @@ async def test_readme_lists_every_command(table: Table) -> None:
         command = table.emu.commands.find(name, table.guild.id)
         assert command is not None, name
         subs = [o["name"] for o in command.get("options") or [] if o.get("type") in (1, 2)]
-        # `pass` is an old name, in the renaming note.
-        for sub in [s for s in subs if s != "pass"] or [""]:
+        for sub in subs or [""]:
             if not any(f"/{name}" in row and (not sub or re.search(rf"\b{sub}\b", row))
                        for row in rows):
                 missing.append(f"/{name} {sub}".strip())
     assert not missing, missing
-    assert "/fw" in readme and "../" not in readme
+    paths = table.emu.commands.all_paths()
+    known = {*paths, *(p.split()[0] for p in paths)}  # a group alone is named too (`/game`)
+    # A command, not a path in the container (`/data/…`).
+    named = re.findall(r"`/([a-z]+)(?![/.\w])(?: ([a-z]+))?", readme)
+    unknown = sorted({f"/{top} {sub}".strip() for top, sub in named
+                      if (f"{top} {sub}" if sub else top) not in known})
+    assert not unknown, unknown
+    assert "../" not in readme
 
 
 # ---- issue #20 item 6: display names are text, never markdown or mentions -----------------
@@ -308,12 +314,12 @@ async def test_markdown_and_mentions_in_display_names_are_escaped_everywhere(
     message, embed and DM the bot sent names them escaped (never as a link, formatting or a
     ping); the pictures and alt text show the names as they are; labels never carry an
     escape."""
-    from cogs.utils import table as table_module
+    from bot import renderpool
     from cogs.utils.table import escape_name
 
     drawn: list[dict[str, str]] = []
     card_words: list[str] = []
-    real_render, real_card = table_module.renderpool.render, table_module.renderpool.render_card
+    real_render, real_card = renderpool.render, renderpool.render_card
 
     async def render(game: str, view: dict[str, Any]) -> bytes | None:
         drawn.append(dict(view.get("names") or {}))
@@ -327,8 +333,8 @@ async def test_markdown_and_mentions_in_display_names_are_escaped_everywhere(
         card_words.extend(written)
         return await real_card(game, view)
 
-    monkeypatch.setattr(table_module.renderpool, "render", render)
-    monkeypatch.setattr(table_module.renderpool, "render_card", render_card)
+    monkeypatch.setattr(renderpool, "render", render)
+    monkeypatch.setattr(renderpool, "render_card", render_card)
     players = [table.emu.create_user(f"nasty{i}", global_name=name)
                for i, name in enumerate(NASTY[:3])]
     for user in players:

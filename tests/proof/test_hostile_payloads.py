@@ -77,6 +77,12 @@ CASES = [
          "takes text"),
     Case("an unknown subcommand", "thread", "game", sub("frobnicate"), "don't know that command"),
     Case("an unknown command", "thread", "frobnicate", [], "don't know that command"),
+    # Names of the release before issue #22, gone from Discord's list: a client that still
+    # sends them (a stale command cache) gets the same polite answer, and nothing runs.
+    Case("the Fourth Wall's old group", "thread", "fw", sub("end"), "don't know that command"),
+    Case("end's old name", "thread", "exorcism", sub("pass"), "don't know that command"),
+    Case("a game group's old rules lookup", "thread", "exorcism",
+         sub("rules", opt(STRING, "rule", "EX-ACT-01")), "don't know that command"),
     Case("an unknown option", "thread", "game",
          sub("status", opt(STRING, "zzz", "1")), "has no option `zzz`"),
     Case("an option given twice", "thread", "game",

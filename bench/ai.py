@@ -1,0 +1,219 @@
+"""`python -m bench ai`: how strong the AI is, side by side with today's, on paired seeds.
+
+    python -m bench ai --games 40 --level normal
+    python -m bench ai --games 400 --level hard --settings fourth_wall:conflict:4,presence:session:4
+    python -m bench ai --games 20 --level normal --workers 2 --out bench/results/ai.json
+
+For every setting (game, mode, players) each side is played in turn by the searching AI at
+`--level` while every other seat plays today's heuristic (the "easy" level), and, on the same
+seeds, by today's heuristic on every seat (the baseline): so a side's win rate under the new AI
+is read against the same deals. A co-operative setting (one side, or the house as the other)
+has its whole table play the level. Per setting and side it prints the win rate with a 95 %
+Wilson interval, beside the baseline's, the CPU per decision of the searching seats (median,
+p95, max) and the blunder census (`bench.blunders`: back-and-forth moves, turns ended with
+useful actions left before a loss, repeated disproven Invokes, Gives into a full hand).
+
+Game outcomes do not depend on the machine's speed (the search's budget is a count of
+simulations) unless a decision hits its time cap, which is counted and printed ("capped").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.blunders import census
+from rules.core.game import Game
+from rules.core.search import level_of
+from rules.registry import GAMES
+
+MAX_DECISIONS = 6000
+DEFAULT_SETTINGS = ("exorcism:core:3", "exorcism:one_vs_all:4", "exorcism:solo:1",
+                    "fourth_wall:conflict:4", "fourth_wall:alliance:3",
+                    "fourth_wall:alliance:5", "presence:session:3", "presence:session:4")
+
+
+def side_of(game_name: str, state: Any, seat: str) -> str:
+    """The side a seat plays on, in the game's words."""
+    if game_name == "presence":
+        return "spirit" if seat == state.spirit_seat else "visitors"
+    if game_name == "fourth_wall":
+        return "wall" if seat == state.wall_seat else "investigators"
+    if game_name == "exorcism":
+        return "ghost" if seat == state.ghost_seat else "investigators"
+    return "players"
+
+
+@dataclass
+class Played:
+    """One whole game: which sides won, how long it took, the searching seats' CPU."""
+
+    seed: int
+    winners: list[str]
+    reason: str
+    decisions: int
+    cpu: list[float] = field(default_factory=list)
+    capped: int = 0
+    blunders: dict[str, int] = field(default_factory=dict)
+
+
+def play(game_name: str, mode: str, players: int, seed: int, searching: str | None,
+         level: str) -> Played:
+    """A whole game; seats on side `searching` (every seat when "all") play `level`."""
+    game: Game[Any, Any] = GAMES[game_name]
+    seats = [f"p{i}" for i in range(1, players + 1)]
+    state = game.setup(seats, game.options_model(mode=mode), seed)
+    cpu: list[float] = []
+    capped = 0
+    cap = level_of(game, level)
+    history: list[tuple[Any, str, Any, Any]] = []
+    decisions = 0
+    while game.result(state) is None and decisions < MAX_DECISIONS:
+        seat = sorted(game.to_act(state))[0]
+        side = side_of(game_name, state, seat)
+        if searching in ("all", side) and level != "easy":
+            t0 = time.process_time()
+            w0 = time.perf_counter()
+            action = game.ai_action(state, seat, level)
+            cpu.append(time.process_time() - t0)
+            if cap is not None and time.perf_counter() - w0 > cap.cap_seconds:
+                capped += 1
+        else:
+            action = game.ai_action(state, seat)
+        after = game.apply(state, seat, action).state
+        history.append((state, seat, action, after))
+        state = after
+        decisions += 1
+    result = game.result(state)
+    winners = sorted({side_of(game_name, state, s) for s in (result.winners if result else [])})
+    return Played(seed, winners, result.reason if result else "unfinished", decisions, cpu,
+                  capped, dict(census(game_name, history, result)))
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def sides(game_name: str, mode: str, players: int) -> list[str]:
+    """The sides a seat can be on in this setting (one: a co-operative table)."""
+    game = GAMES[game_name]
+    state = game.setup([f"p{i}" for i in range(1, players + 1)], game.options_model(mode=mode), 1)
+    return sorted({side_of(game_name, state, s) for s in state.seats})
+
+
+def _job(args: tuple[str, str, int, int, str | None, str]) -> Played:
+    return play(*args)
+
+
+def run(settings: list[str], games: int, level: str, workers: int,
+        first_seed: int = 1) -> dict[str, Any]:
+    out: dict[str, Any] = {"level": level, "games": games, "settings": {}}
+    pool = multiprocessing.Pool(workers) if workers > 1 else None
+    try:
+        for setting in settings:
+            game_name, mode, n = setting.split(":")
+            players = int(n)
+            seeds = list(range(first_seed, first_seed + games))
+            table_sides = sides(game_name, mode, players)
+            runs: dict[str, list[Played]] = {}
+            configs: list[str | None] = [None]
+            configs += table_sides if len(table_sides) > 1 else ["all"]
+            for searching in configs:
+                jobs = [(game_name, mode, players, s, searching,
+                         "easy" if searching is None else level) for s in seeds]
+                began = time.perf_counter()
+                played = pool.map(_job, jobs) if pool else [_job(j) for j in jobs]
+                runs[searching or "baseline"] = played
+                print(f"  {setting} {searching or 'baseline'}: {len(played)} games in "
+                      f"{time.perf_counter() - began:.0f} s", file=sys.stderr)
+            out["settings"][setting] = summarise(table_sides, runs)
+            report(setting, out["settings"][setting], level)
+    finally:
+        if pool:
+            pool.close()
+    return out
+
+
+def summarise(table_sides: list[str], runs: dict[str, list[Played]]) -> dict[str, Any]:
+    base = runs["baseline"]
+    summary: dict[str, Any] = {"sides": {}, "baseline_reasons": Counter(
+        p.reason for p in base).most_common(5)}
+    for side in table_sides:
+        searching = runs.get(side) or runs.get("all") or []
+        n = len(searching)
+        won = sum(side in p.winners for p in searching)
+        base_won = sum(side in p.winners for p in base)
+        cpu = sorted(c for p in searching for c in p.cpu)
+        blunders: Counter[str] = Counter()
+        base_blunders: Counter[str] = Counter()
+        for p in searching:
+            blunders.update(p.blunders)
+        for p in base:
+            base_blunders.update(p.blunders)
+        summary["sides"][side] = {
+            "games": n, "won": won, "rate": round(won / n, 3) if n else None,
+            "ci95": [round(x, 3) for x in wilson(won, n)],
+            "baseline_rate": round(base_won / len(base), 3) if base else None,
+            "baseline_ci95": [round(x, 3) for x in wilson(base_won, len(base))],
+            "nobody_wins": round(sum(not p.winners for p in searching) / n, 3) if n else None,
+            "cpu_ms": {"median": round(1000 * statistics.median(cpu), 1) if cpu else None,
+                       "p95": round(1000 * cpu[int(0.95 * (len(cpu) - 1))], 1) if cpu else None,
+                       "max": round(1000 * cpu[-1], 1) if cpu else None,
+                       "decisions": len(cpu)},
+            "capped": sum(p.capped for p in searching),
+            "blunders": dict(blunders), "baseline_blunders": dict(base_blunders),
+            "reasons": Counter(p.reason for p in searching).most_common(5),
+        }
+    return summary
+
+
+def report(setting: str, summary: dict[str, Any], level: str) -> None:
+    for side, s in summary["sides"].items():
+        lo, hi = s["ci95"]
+        blo, bhi = s["baseline_ci95"]
+        print(f"{setting:24} {side:14} {level}: {s['rate']:.0%} [{lo:.0%}–{hi:.0%}] vs easy "
+              f"{s['baseline_rate']:.0%} [{blo:.0%}–{bhi:.0%}] over {s['games']} games; "
+              f"nobody wins {s['nobody_wins']:.0%}; CPU/decision median {s['cpu_ms']['median']} "
+              f"ms p95 {s['cpu_ms']['p95']} max {s['cpu_ms']['max']} ({s['capped']} capped); "
+              f"blunders {s['blunders'] or 'none'} (easy: {s['baseline_blunders'] or 'none'})")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench ai", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=40, help="games per setting and side")
+    parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
+    parser.add_argument("--settings", default=",".join(DEFAULT_SETTINGS),
+                        help="comma-separated game:mode:players")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=1, help="the first of the paired seeds")
+    parser.add_argument("--out", default="bench/results/ai.json")
+    args = parser.parse_args(argv)
+    settings = [s.strip() for s in args.settings.split(",") if s.strip()]
+    results = run(settings, args.games, args.level, args.workers, args.seed)
+    results["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    results["load_average"] = round(os.getloadavg()[0], 2)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2, default=lambda o: asdict(o)))
+    print(f"written {out}")
+
+
+if __name__ == "__main__":
+    main()

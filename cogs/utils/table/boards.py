@@ -1,0 +1,726 @@
+"""Delivery of board posts: one queue per game, posting or editing the board post, ping policy,
+old-message policy and retries when Discord refuses."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import limits
+from bot.limits import clip
+from bot.storage import GameRecord
+from cogs.utils.answers import HeldAnswer
+from cogs.utils.table.components import (
+    _seat_index,
+    action_view,
+    board_actions,
+    game_of,
+    table_buttons,
+)
+from cogs.utils.table.dms import SummaryDMs
+from cogs.utils.table.posts import (
+    DELETE,
+    FULL_BOARDS_KEPT,
+    MAX_POST_LINES,
+    OLD_EDITS_CODE,
+    STRIP,
+    BoardDelayed,
+    BoardPost,
+    Showing,
+    _bot_permissions,
+    _channel_id,
+    _has_choices,
+    _settle,
+    _TooOld,
+    _without_picture,
+    blocked_reason,
+    has_board_picture,
+    retryable,
+    shown_or_delayed,
+)
+from cogs.utils.table.words import guide_lines
+from renders.cardwords import card_alt_text
+from rules.core import Result
+from rules.core.game import Game, strip_rule_ids
+
+if TYPE_CHECKING:
+    pass
+
+log = logging.getLogger(__name__)
+
+
+class BoardPosts(SummaryDMs):
+    """Board posts in the game's thread, one queue per game."""
+
+    def show(self, showing: Showing) -> asyncio.Future[None]:
+        """Put a move's public lines and board in line to be shown in the game's thread.
+
+        One board at a time per game, in the order of the moves. Back-pressure: when boards
+        fall behind (renders queue up, Discord is slow), the moves that arrive meanwhile are
+        merged into one showing — the newest state's board, every move's lines in order — so a
+        board that is already out of date is never drawn, and no move's words are lost. The
+        future is done once a board with this move's lines is posted (or failed: its error).
+
+        Nothing is lost when Discord refuses: a refused board is kept, with every later move's
+        lines merged into it, and tried again with backoff until it goes through; meanwhile
+        the futures fail at once with `BoardDelayed` (the mover is told the truth and not
+        kept waiting), and the held presses are left to their movers to answer.
+        """
+        gid = showing.record.id
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        delayed = self._delayed.get(gid)
+        if delayed is not None:
+            showing.answers = []
+            future.set_exception(BoardDelayed(delayed.reason))
+        waiting = self._showings.get(gid)
+        if waiting is None:
+            showing.waiters = [future]
+            self._showings[gid] = showing
+        else:
+            waiting.merge(showing)
+            waiting.waiters.append(future)
+        if delayed is not None:
+            return future
+        wake = self._wake.get(gid)
+        if wake is not None:
+            wake.set()  # the task waits to tidy old messages: the board goes first
+        if gid not in self._showing_tasks:
+            self._showing_tasks[gid] = asyncio.create_task(self._show_in_turn(gid),
+                                                           name=f"boards-of-game-{gid}")
+        return future
+
+    async def _show_in_turn(self, gid: int) -> None:
+        tidy_tries = 0
+        due: float | None = None
+        try:
+            while True:
+                await self._show_queued(gid)
+                if not self._stale.get(gid):
+                    break
+                # Old messages whose choices Discord refused to take away (`_stale`): tried
+                # again with the boards' backoff, in this task, so one game's requests stay
+                # in order; a board that comes meanwhile is shown first, the wait going on.
+                if due is None:
+                    tidy_tries += 1
+                    due = asyncio.get_running_loop().time() + self._retry_delay(tidy_tries)
+                if await self._sleep_until(gid, due):
+                    continue
+                due = None
+                if await self._tidy(gid):
+                    tidy_tries = 0
+        finally:
+            self._showing_tasks.pop(gid, None)
+            self._wake.pop(gid, None)
+
+    async def _sleep_until(self, gid: int, due: float) -> bool:
+        """Wait until `due` (the loop's time); True as soon as a showing arrives instead."""
+        wake = self._wake.setdefault(gid, asyncio.Event())
+        wake.clear()
+        if gid in self._showings:
+            return True
+        self._waiting_to_retry.add(gid)
+        try:
+            await asyncio.wait_for(wake.wait(), max(0.0, due - asyncio.get_running_loop().time()))
+        except TimeoutError:
+            return False
+        finally:
+            self._waiting_to_retry.discard(gid)
+        return True
+
+    async def _tidy(self, gid: int) -> bool:
+        """Try again what old messages of game `gid` are owed (`_stale`): choices taken off a
+        replaced board post, a replaced summary DM deleted. True when nothing is owed any
+        more. A channel that refuses one is not asked again this round (its limit is on)."""
+        owed = self._stale.get(gid, {})
+        refused: set[int] = set()
+        for message_id, (channel_id, what) in list(owed.items()):
+            if channel_id in refused or (what == STRIP and self._refusing(channel_id)):
+                continue
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(
+                message_id)
+            try:
+                if what == DELETE:
+                    await message.delete()
+                else:
+                    await message.edit(view=None)
+            except discord.NotFound:
+                pass  # deleted meanwhile: nothing live is left on it
+            except discord.HTTPException as exc:
+                log.info("game %s: message %s still refused (%s)", gid, message_id, exc)
+                self._note_refusal(channel_id, exc)
+                refused.add(channel_id)
+                continue
+            owed.pop(message_id, None)
+            log.info("game %s: old message %s tidied (%s)", gid, message_id, what)
+        if not owed:
+            self._stale.pop(gid, None)
+        return not owed
+
+    async def _show_queued(self, gid: int) -> None:
+        """Show the game's waiting boards in turn; a refused one is kept and tried again."""
+        tries = 0
+        while (showing := self._showings.pop(gid, None)) is not None:
+            try:
+                await self._show(showing)
+            except Exception as exc:
+                if not retryable(exc):
+                    self._delayed.pop(gid, None)
+                    _settle(showing.waiters, exc)
+                    continue
+                tries += 1
+                delay = self._retry_delay(tries)
+                log.warning("game %s: Discord refused its board (%s); trying again in "
+                            "%.1f s (try %d)", gid, exc, delay, tries)
+                blocked = blocked_reason(showing.channel, exc)
+                delayed = BoardDelayed(
+                    "Discord refused the new board post just now" if blocked is None
+                    else f"I can't post in the thread: {blocked[0]} ({blocked[1]})")
+                self._delayed[gid] = delayed
+                _settle(showing.waiters, delayed)
+                # Kept, first in line: later moves merge into it while it waits (their
+                # movers are told at once, `show`).
+                later = self._showings.pop(gid, None)
+                if later is not None:
+                    _settle(later.waiters, delayed)
+                    showing.merge(later)
+                showing.waiters, showing.answers = [], []
+                self._showings[gid] = showing
+                if blocked is not None:
+                    try:
+                        await self._tell_blocked(showing, *blocked)
+                    except discord.HTTPException:
+                        log.warning("game %s: could not tell its players that the thread "
+                                    "is blocked", gid, exc_info=True)
+                self._waiting_to_retry.add(gid)
+                try:
+                    await asyncio.sleep(delay)
+                finally:
+                    self._waiting_to_retry.discard(gid)
+                current = await self.bot.storage.get_game(gid)
+                if current is None or current.status == "abandoned":
+                    # Nobody is waiting for this board any more.
+                    dropped = self._showings.pop(gid, None)
+                    if dropped is not None:
+                        _settle(dropped.waiters, delayed)
+                    self._delayed.pop(gid, None)
+                    self._told_blocked.pop(gid, None)
+            else:
+                tries = 0
+                self._delayed.pop(gid, None)
+                if self._told_blocked.pop(gid, None) is not None:
+                    log.info("game %s: its thread takes posts again", gid)
+                _settle(showing.waiters, None)
+
+    async def stop_retrying(self) -> int:
+        """Before the bot closes: stop waiting to try refused boards again (their moves are
+        stored; the next start posts them, `catch_up_boards`). A try under way is left to
+        finish. Returns how many waits were ended."""
+        tasks = [task for gid, task in self._showing_tasks.items()
+                 if gid in self._waiting_to_retry]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return len(tasks)
+
+    def _retry_delay(self, tries: int) -> float:
+        settings = self.bot.settings
+        return float(min(settings.board_retry_seconds * 2 ** (tries - 1),
+                         settings.board_retry_max_seconds))
+
+    async def _tell_blocked(self, showing: Showing, what: str, fix: str) -> None:
+        """The thread refuses every post (locked, a permission taken away): the awaited players
+        and the game's creator are told by DM what is wrong and what fixes it, once until it
+        is fixed (or something else blocks it)."""
+        record = showing.record
+        if self._told_blocked.get(record.id) != what:
+            self._told_blocked[record.id] = what
+            game = showing.game
+            awaited = [] if showing.result is not None else game.to_act(showing.state)
+            users = {u for s in awaited if (u := showing.users.get(s))}
+            users.add(record.created_by)
+            where = f"<#{record.thread_id}>" if record.thread_id else "the game's channel"
+            text = (f"⚠️ I can't post in {where}, the thread of your game of **{game.title}** "
+                    f"(game #{record.id}): {what}. To fix it, {fix}. Your moves are kept; "
+                    "the board (and whose turn it is) will show there as soon as I can post.")
+            for user_id in sorted(users):
+                if not await self.dm(user_id, text):
+                    log.info("game %s: could not tell user %s by DM that the thread is "
+                             "blocked", record.id, user_id)
+
+    async def board_deleted(self, record: GameRecord, message_id: int) -> None:
+        """Someone (a moderator) deleted the game's current board post: it is posted again,
+        with its lines and buttons, pinging nobody (the awaited players were pinged already)."""
+        if record.status != "active" or record.board_message_id != message_id:
+            return
+        _, posted = self._board_ids.get(record.id, (None, None))
+        if posted is not None and posted != message_id:
+            return  # this process has posted a newer board since
+        state = await self.bot.tables.state(record.id)
+        channel = await self.thread(record)
+        if channel is None:
+            return
+        users = await self.bot.tables.users_of(record.id)
+        game = game_of(record)
+        log.info("game %s: its board post %s was deleted; posting it again", record.id,
+                 message_id)
+        await shown_or_delayed(self.show(Showing(
+            record, game, state, [], game.result(state), channel, users, None, [],
+            repost=message_id)))
+
+    async def _show(self, showing: Showing) -> None:
+        record = showing.record
+        # A board this process posted since this move's record was read (the previous
+        # showing) is the one to edit or to strip.
+        replaced, posted = self._board_ids.get(record.id, (None, None))
+        if posted is not None and record.board_message_id == replaced != posted:
+            record = record.model_copy(update={"board_message_id": posted})
+        channel = showing.channel
+        repost = showing.repost is not None and record.board_message_id == showing.repost
+        if showing.repost is not None and not repost and not showing.lines:
+            return  # the deleted post had been replaced already: nothing to show again
+        # The summary DMs follow the newest state too: moves merged into one showing (an AI
+        # chain, boards behind) cost one summary edit per seat at most, not one per move.
+        await self.refresh_summaries(record, showing.state, showing.users)
+        # Private news that reached no summary DM (DMs closed): the thread says where to read it.
+        fresh = self._fresh.get(record.id, set())
+        closed = showing.closed + [f"<@{showing.users[seat]}>" for seat in sorted(fresh)
+                                   if showing.users.get(seat)
+                                   and not self.has_summary_dm(record.id, seat)]
+        try:
+            await self.post_board(record, showing.game, showing.state, showing.lines,
+                                  showing.result, channel, showing.users, actor=showing.actor,
+                                  fresh=showing.fresh, answers=showing.answers,
+                                  repost=repost)
+        except discord.NotFound as exc:
+            if exc.code != 10003:  # Unknown Channel: the thread is gone
+                raise
+            await self.thread_gone(record)
+            return
+        self._fresh.pop(record.id, None)
+        if closed:
+            try:
+                await channel.send(clip(
+                    f"I couldn't DM {', '.join(closed)} (DMs closed). Something "
+                    "private happened for them: press **My hand** or use `/game hand` to "
+                    "see what you hold, `/game log private` for what happened.",
+                    limits.CONTENT),
+                    allowed_mentions=discord.AllowedMentions(users=False))
+            except discord.HTTPException:  # the board is out: it is not posted again for this
+                log.warning("game %s: could not name the seats with closed DMs", record.id,
+                            exc_info=True)
+
+    async def catch_up_boards(self) -> int:
+        """Bring the board of every game with moves stored after its last board post up to date.
+
+        A crash between storing a move and posting its board would otherwise leave the table
+        looking at the old board (whose buttons now say "earlier turn"). The missed moves'
+        public lines are rebuilt from the action log; the post follows the usual policy (the
+        same decider's post is edited, a new decider gets a new post). Returns how many boards
+        were brought up to date.
+        """
+        posted = 0
+        for stale, board_version in await self.bot.storage.boards_behind(self.bot.owned_shards):
+            try:
+                async with self.lock(stale.id):
+                    record = await self.bot.tables.get(stale.id)
+                    if record.status != "active":
+                        continue
+                    history = await self.bot.tables.history(record.id)
+                    missed = [e for entry in history for e in entry.events
+                              if e.public and entry.seq > board_version]
+                    state = await self.bot.tables.state(record.id)
+                    lines = ["(The bot restarted; these moves were stored before it went down.)",
+                             *(e.text for e in missed)]
+                    channel = await self.thread(record)
+                    if channel is None:
+                        continue
+                    users = await self.bot.tables.users_of(record.id)
+                    game = game_of(record)
+                    # A new post, not an edit: the restart notice heads its own post, and the
+                    # moves it repeats are not mixed into the lines the table already read.
+                    # The summary DMs (and their private choices) follow, as for any board;
+                    # a refused post is kept and tried again, as for any board.
+                    try:
+                        await self.show(Showing(
+                            record, game, state, lines, game.result(state), channel, users,
+                            None, [], fresh=True))
+                    except BoardDelayed as delayed:
+                        log.info("a board is delayed: %s", delayed.reason)
+                    else:
+                        await self._strip_orphans(record.id, channel)
+                    posted += 1
+            except Exception:  # one game's trouble must not stop the others catching up
+                log.exception("could not catch up the board of game %s", stale.id)
+        return posted
+
+    async def _strip_orphans(self, gid: int, channel: discord.abc.Messageable,
+                             look_back: int = 10) -> None:
+        """Take the choices off every recent post of game `gid` but its current board. A crash
+        between a board post reaching Discord and its id being stored leaves a post nobody
+        knows of, whose buttons would stay live beside the restarted bot's new board: two sets
+        of buttons for one decision (issue #20). Read once per board caught up after a start."""
+        current = self._board_ids.get(gid, (None, None))[1]
+        me = self.bot.user.id if self.bot.user is not None else None
+        choice = re.compile(rf"^hb:(?:a|s|pg):{gid}:")
+        try:
+            async for message in channel.history(limit=look_back):  # type: ignore[attr-defined]
+                if message.id == current or message.author.id != me:
+                    continue
+                ids = [getattr(item, "custom_id", None) or ""
+                       for row in message.components for item in getattr(row, "children", [])]
+                if any(choice.match(i) for i in ids):
+                    try:
+                        await message.edit(view=None)
+                    except discord.HTTPException as exc:
+                        if exc.code != OLD_EDITS_CODE and exc.status < 500:
+                            raise
+                        # Refused for now (an old post): owed, and tried again (`_tidy`).
+                        self._owe(gid, message.id, _channel_id(channel), STRIP)
+        except discord.HTTPException:
+            log.info("game %s: could not look for board posts left by a crash", gid,
+                     exc_info=True)
+
+    async def current_post(self, record: GameRecord) -> BoardPost | None:
+        """What the game's current board post stands for: as this process last wrote it when
+        the record still names that post, else read from storage (another shard process may
+        have posted for this game since; a restart)."""
+        if not record.board_message_id:
+            return None
+        known = self._posts.get(record.id)
+        if known is not None and known[0] == record.board_message_id:
+            post = known[1]
+            return BoardPost(awaited=list(post.awaited), turn=post.turn, lines=list(post.lines),
+                             pinged=list(post.pinged), buttons=post.buttons)
+        return BoardPost.load(await self.bot.storage.board_post(record.id))
+
+    async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         lines: list[str], result: Result | None,
+                         channel: discord.abc.Messageable,
+                         users: dict[str, int | None], actor: str | None = None,
+                         fresh: bool = False, answers: list[HeldAnswer] | None = None,
+                         repost: bool = False) -> None:
+        """Show the board after a move: one new post per change of decider (pinging whoever
+        newly has to decide, but not `actor`, who just acted and is watching: an undo), else
+        the current post edited in place, pinging nobody. `fresh`: a new post even for the
+        same decider (the catch-up after a restart), still pinging only newcomers. `answers`:
+        open answers of presses on board posts, which an edit of the pressed post goes
+        through. `repost`: the current post was deleted: a new one (never an edit), its
+        buttons not stripped."""
+        answers = answers or []
+        names = await self.names(users)
+        awaited = ([] if result is not None else
+                   sorted(game.to_act(state), key=lambda s: _seat_index(state, s)))
+        turn = game.turn_key(state)
+        previous = await self.current_post(record)
+        same_decider = (not fresh and previous is not None and result is None
+                        and turn == previous.turn and set(awaited) <= set(previous.awaited))
+        if same_decider and previous is not None and record.board_message_id:
+            post = BoardPost(awaited=awaited, turn=turn,
+                             lines=(previous.lines + lines)[-MAX_POST_LINES:],
+                             pinged=[s for s in previous.pinged if s in awaited])
+            # An hour-old post is not edited (Discord limits edits of old messages, and a
+            # refusal could outlast every retry): a fresh post follows it, pinging nobody and
+            # carrying only the new lines — the old post keeps the ones the table read.
+            old = not repost and self.is_old(record.board_message_id)
+            if not repost and not old:
+                try:
+                    if await self._edit_board(record, game, state, post, result, channel,
+                                              users, names, answers):
+                        return
+                except _TooOld:
+                    # Refused as old after all (the bot's clock lagged Discord's): the same.
+                    log.info("game %s: an edit of board %s was refused as old; posting anew",
+                             record.id, record.board_message_id)
+                    old = True
+            # Else the post is gone (deleted by a moderator): a new one with all its lines.
+            post = BoardPost(awaited=awaited, turn=turn,
+                             lines=lines[-MAX_POST_LINES:] if old else post.lines, pinged=[])
+        else:
+            newcomers = [s for s in awaited if previous is None or s not in previous.awaited]
+            post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
+                             pinged=await self._to_ping(
+                                 record, [s for s in newcomers if s != actor], users))
+        # The post it replaces keeps its buttons when none of them can go stale (My hand, My
+        # choices and Full board work on any post): one request less.
+        strip = (previous is None or previous.buttons) and not repost
+        await self._new_board(record, game, state, post, result, channel, users, names,
+                              answers, strip=strip)
+
+    async def _to_ping(self, record: GameRecord, seats: list[str],
+                       users: dict[str, int | None]) -> list[str]:
+        """Which of `seats` (newly awaited) a new post pings: players, not the AI; nobody at a
+        table with one player left (Solo, all-AI-but-one), who is watching anyway; nobody away
+        or in quiet hours. The reminder policy's nudges are the only repeats."""
+        if not seats:
+            return []
+        records = await self.bot.storage.seats(record.id)
+        humans = {s.seat for s in records if not s.ai_driven}
+        if len(humans) <= 1:
+            return []
+        wanted = [s for s in seats if s in humans and users.get(s)]
+        reachable = await self.bot.tables.reachable(u for s in wanted if (u := users.get(s)))
+        return [s for s in wanted if users.get(s) in reachable]
+
+    def board_text(self, record: GameRecord, game: Game[Any, Any], state: Any, post: BoardPost,
+                   result: Result | None, users: dict[str, int | None],
+                   names: dict[str, str]) -> str:
+        """The post's words: what happened this stretch, the table's caption, and what the
+        awaited players must do (or who won and why)."""
+        plain = game.plain_words(state)
+        header = f"**{game.title}** — game #{record.id}"
+        if result is not None:
+            footer = game.result_text(state, result, names)
+            footer = f"Game over. {footer}" if plain else f"🏁 **Game over.** {footer}"
+            caption = None
+        else:
+            doing = []
+            for seat in post.awaited:
+                text = game.doing_text(state, seat, names)
+                if seat in post.pinged and users.get(seat):
+                    text = f"{text} <@{users[seat]}>"
+                doing.append(text if plain else f"⏳ {text}")
+            footer = "\n".join(doing + self.dm_lines(record, game, state, post.awaited,
+                                                      users, names, plain)
+                               + guide_lines(record, game, state, post.awaited, users, plain))
+            caption = game.board_caption(state)
+        # The game's presentation hook may quieten the lines (e.g. True Horror, P-HORROR); a
+        # table that asked for plain words reads no rule ids anywhere in the post.
+        shown = game.present(state, post.lines)
+        if plain:
+            shown = [strip_rule_ids(line) for line in shown]
+            caption = strip_rule_ids(caption) if caption else caption
+            footer = "\n".join(strip_rule_ids(line) for line in footer.split("\n"))
+        body = [f"• {line}" for line in shown]
+        dropped = 0
+        while True:
+            lead = [f"• … ({dropped} earlier lines: `/game log`)"] if dropped else []
+            content = "\n".join(p for p in (header, *lead, *body, caption, footer) if p)
+            if len(content) <= limits.CONTENT or not body:
+                break
+            body.pop(0)
+            dropped += 1
+        return clip(content, limits.CONTENT)
+
+    def board_components(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         awaited: list[str], result: Result | None,
+                         users: dict[str, int | None]) -> discord.ui.View | None:
+        if result is not None:
+            return None
+        for seat in awaited:
+            public = board_actions(game, state, seat, awaited, users)
+            if public:
+                return action_view(record.id, game, state, seat, public, epoch=record.epoch)
+        return table_buttons(record.id)
+
+    async def board_file(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         post: BoardPost, result: Result | None,
+                         names: dict[str, str], *, fresh: bool = True) -> discord.File | None:
+        """The post's inline picture, described in words (alt text): the phone-sized turn card
+        (whose move, what to do, the board itself, what just happened) for a game with a board
+        picture — the detailed full board is one tap away (**Full board**) — else nothing.
+        The card marks what changed since the previous post's last picture (`fresh`: this is a
+        new post; an edit in place keeps marking against the same picture, so the marks grow
+        with the post's event lines)."""
+        if not has_board_picture(record.game):
+            return None
+        escaped, names = names, self.plain(names)  # drawn and described, not markdown
+        view = game.view(state, None)
+        view["names"] = names
+        plain = game.plain_words(state)
+        happened = game.present(state, post.lines)
+        for seat, name in escaped.items():  # a line the bot wrote with a name (an undo)
+            if name != names[seat]:
+                happened = [line.replace(name, names[seat]) for line in happened]
+        view["turn"] = {
+            "awaited": [names.get(s) or game.seat_label(state, s) for s in post.awaited],
+            "doing": " ".join(game.doing_text(state, s, names) for s in post.awaited),
+            "happened": [strip_rule_ids(line) if plain else line for line in happened][-4:],
+            "result": game.result_text(state, result, names) if result is not None else None,
+        }
+        shown, before = self._pictured.get(record.id, (None, None))
+        if fresh:
+            before = shown
+        public = {k: v for k, v in view.items() if k != "turn"}
+        if result is None:
+            self._pictured[record.id] = (public, before)
+        else:  # the game is over: nothing more to mark against
+            self._pictured.pop(record.id, None)
+        if before is not None:
+            view["turn"]["before"] = before
+        data = await self.render_card(record.game, view)
+        if data is None:
+            return None
+        # Alt text says what the card says, in its order and units (renders/cardwords.py),
+        # then as much of the rest of the board as fits.
+        return discord.File(io.BytesIO(data), filename="turn.png",
+                            description=card_alt_text(record.game, view,
+                                                      game.alt_text(state, names))
+                            or game.title)
+
+    async def full_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         names: dict[str, str]) -> bytes | None:
+        """The full public board at the game's current version, rendered once per version:
+        the board post and every **Full board** press at that version share one render.
+        `names` as the picture shows them (`plain`)."""
+        key = (record.epoch, state.step, tuple(sorted(names.items())))
+        known = self._full.get(record.id)
+        if known is not None and known[0] == key:
+            return await asyncio.shield(known[1])
+        public = game.view(state, None)
+        public["names"] = names
+        task = asyncio.ensure_future(self.render(record.game, public))
+        self._full.pop(record.id, None)
+        self._full[record.id] = (key, task)
+        while len(self._full) > FULL_BOARDS_KEPT:  # the least recently rendered go first
+            self._full.pop(next(iter(self._full)))
+        try:
+            return await asyncio.shield(task)
+        except Exception:
+            self._full.pop(record.id, None)
+            raise
+
+    async def _new_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                         post: BoardPost, result: Result | None,
+                         channel: discord.abc.Messageable, users: dict[str, int | None],
+                         names: dict[str, str], answers: list[HeldAnswer] | None = None, *,
+                         strip: bool = True) -> None:
+        content = self.board_text(record, game, state, post, result, users, names)
+        file = await self.board_file(record, game, state, post, result, names)
+        view = self.board_components(record, game, state, post.awaited, result, users)
+        post.buttons = _has_choices(view)
+        kwargs: dict[str, Any] = {
+            "allowed_mentions": discord.AllowedMentions(
+                users=[discord.Object(u) for s in post.pinged if (u := users.get(s))]),
+        }
+        if view is not None:
+            kwargs["view"] = view
+        if file is not None and not self._may_attach(channel):
+            file = None
+            content = _without_picture(content)
+        if file is not None:
+            try:
+                message = await channel.send(content, file=file, **kwargs)
+            except discord.Forbidden as exc:
+                if exc.code != 50013:
+                    raise
+                # Attach Files was taken away (or Send Messages: then this fails too)
+                log.info("game %s: a board post with its picture was refused; posting the "
+                         "words alone", record.id)
+                message = await channel.send(_without_picture(content), **kwargs)
+        else:
+            message = await channel.send(content, **kwargs)
+        self.saw(message.id)
+        old = record.board_message_id
+        await self._remember(record, message.id, post)
+        if old and old != message.id and strip:
+            await self._take_choices_off(record.id, channel, old, answers)
+
+    async def _take_choices_off(self, gid: int, channel: discord.abc.Messageable,
+                                message_id: int, answers: list[HeldAnswer] | None) -> None:
+        """Take the choices off a replaced board post: in a press's answer on it (type 7) when
+        the post is young, else by editing it. An hour-old post is never a press's answer —
+        Discord may refuse the edit for longer than the 3 s an answer has, so the press is
+        deferred instead — and an edit Discord refuses is owed (`_stale`) and tried again
+        with backoff (`_tidy`); meanwhile a press on it is refused as an earlier moment's."""
+        young = not self.is_old(message_id)
+        channel_id = _channel_id(channel)
+        try:
+            if young and await self._answer(answers, message_id, view=None):
+                return
+        except discord.HTTPException as exc:
+            self._note_refusal(channel_id, exc)
+            log.info("game %s: a press's answer could not strip board %s; editing it", gid,
+                     message_id)
+        try:
+            if self._refusing(channel_id):
+                raise _TooOld  # refused moments ago: owed at once, no request
+            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
+        except discord.NotFound:
+            return  # deleted meanwhile: no buttons left
+        except (discord.HTTPException, _TooOld) as exc:
+            self._note_refusal(channel_id, exc)
+            log.info("game %s: could not strip buttons from board %s (%r); trying again "
+                     "later", gid, message_id, exc)
+            self._owe(gid, message_id, channel_id, STRIP)
+
+    async def _edit_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                          post: BoardPost, result: Result | None,
+                          channel: discord.abc.Messageable, users: dict[str, int | None],
+                          names: dict[str, str], answers: list[HeldAnswer] | None = None,
+                          ) -> bool:
+        """Edit the current post in place (new words, picture, buttons); False if it is gone.
+        A press on that post whose answer is still open is answered with the edit itself."""
+        assert record.board_message_id is not None
+        content = self.board_text(record, game, state, post, result, users, names)
+        file = await self.board_file(record, game, state, post, result, names, fresh=False)
+        view = self.board_components(record, game, state, post.awaited, result, users)
+        post.buttons = _has_choices(view)
+        if file is not None and not self._may_attach(channel):
+            file, content = None, _without_picture(content)
+        try:
+            if await self._answer(answers, record.board_message_id, content=content,
+                                  attachments=[file] if file else [], view=view):
+                await self._remember(record, record.board_message_id, post)
+                return True
+        except discord.HTTPException as exc:
+            if exc.code == OLD_EDITS_CODE:
+                self._note_refusal(_channel_id(channel), exc)
+                raise _TooOld from exc  # editing it ourselves would be refused the same
+            log.info("game %s: could not answer a press with its board; editing it instead",
+                     record.id)
+            if file is not None:
+                file.reset()
+        message = channel.get_partial_message(record.board_message_id)  # type: ignore[attr-defined]
+        try:
+            try:
+                await message.edit(content=content, attachments=[file] if file else [],
+                                   view=view, allowed_mentions=discord.AllowedMentions.none())
+            except discord.Forbidden as exc:
+                if file is None or exc.code != 50013:
+                    raise
+                await message.edit(content=_without_picture(content), attachments=[],
+                                   view=view, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            if exc.code == OLD_EDITS_CODE:
+                self._note_refusal(_channel_id(channel), exc)
+                raise _TooOld from exc
+            if not isinstance(exc, discord.NotFound) or exc.code == 10003:
+                raise  # Unknown Channel: the thread is gone (the caller handles it)
+            log.info("game %s: its board post %s is gone; posting anew", record.id,
+                     record.board_message_id)
+            return False
+        await self._remember(record, record.board_message_id, post)
+        return True
+
+    @staticmethod
+    def _may_attach(channel: Any) -> bool:
+        """False when the gateway cache says the bot lacks Attach Files there (the post then
+        goes without its picture, saying so); True when it may, or nobody knows."""
+        perms = _bot_permissions(channel)
+        return perms is None or perms.attach_files
+
+    @staticmethod
+    async def _answer(answers: list[HeldAnswer] | None, message_id: int, **edit: Any) -> bool:
+        """Edit board post `message_id` as the answer to a press on it (type 7, one request
+        for the answer and the edit), if one is open; False if none is (edit it yourself)."""
+        for held in answers or []:
+            pressed = held.interaction.message
+            if pressed is None or pressed.id != message_id or not held.open:
+                continue
+            if not await held.take():
+                return False
+            edit.setdefault("allowed_mentions", discord.AllowedMentions.none())
+            await held.interaction.response.edit_message(**edit)
+            return True
+        return False
+
+    async def _remember(self, record: GameRecord, message_id: int, post: BoardPost) -> None:
+        await self.bot.storage.set_board_message(record.id, message_id, record.version,
+                                                 post.dump())
+        self._board_ids[record.id] = (record.board_message_id, message_id)
+        self._posts[record.id] = (message_id, post)

@@ -1,0 +1,230 @@
+"""Delivery of private things: each seat's summary DM (its control panel) and private news."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.storage import GameRecord
+from cogs.utils.answers import HeldAnswer
+from cogs.utils.table.components import game_of
+from cogs.utils.table.core import DeliveryCore
+from cogs.utils.table.posts import DELETE, _TooOld
+from cogs.utils.table.summaries import (
+    NEWS_KEPT,
+    SummaryDM,
+    last_news,
+    summary_dm,
+    summary_head,
+    summary_text,
+)
+from rules.core import Event
+from rules.core.game import Game, join_words
+
+if TYPE_CHECKING:
+    pass
+
+log = logging.getLogger(__name__)
+
+
+class SummaryDMs(DeliveryCore):
+    """Each seat's summary DM and its private news."""
+
+    async def send_summary(self, record: GameRecord, state: Any, seat: str,
+                           user_id: int) -> bool:
+        """Deal: DM `seat` its private summary (with its private choices, when the game
+        starts by waiting for them) as a new message and keep it current from now on. False
+        if the DM could not be sent (DMs closed)."""
+        now = summary_dm(record, game_of(record), state, seat,
+                         news=self._news.get((record.id, seat)))
+        if now is None:
+            return True
+        message = await self._send(user_id, now.text, now.view())
+        self._summaries[(record.id, seat)] = SummaryDM(
+            user_id, message.id if message else None, now.text, now.panel)
+        return message is not None
+
+    def dealt_without_summary(self, gid: int, seat: str, user_id: int) -> None:
+        """Deal: `seat` got no summary DM from this process, so it has none to find: the DM
+        history is read only after a restart (`_find_summary`)."""
+        self._summaries.setdefault((gid, seat), SummaryDM(user_id, None, ""))
+
+    def has_summary_dm(self, gid: int, seat: str) -> bool:
+        """Whether `seat` has a summary DM this process can write to (its DMs are open)."""
+        known = self._summaries.get((gid, seat))
+        return known is not None and known.message_id is not None
+
+    async def refresh_summaries(self, record: GameRecord, state: Any,
+                                users: dict[str, int | None]) -> None:
+        """H-02: the summary DM of every seat whose private summary or private choices changed
+        is edited in place (a new one is sent only when there is none to edit). Its buttons
+        change with the words, so they cost no edit of their own unless only they changed
+        (the game comes to wait for the seat's private choices, or stops waiting)."""
+        game = game_of(record)
+        for seat, user_id in users.items():
+            if not user_id:
+                continue
+            known = self._summaries.get((record.id, seat))
+            if known is not None and known.user_id != user_id and known.panel != "" \
+                    and known.message_id is not None:
+                # The seat changed hands (`/game replace`): its old player's DM keeps the
+                # summary they had, not buttons they may no longer press.
+                try:
+                    old = await self._dm_channel(known.user_id)
+                    await old.get_partial_message(known.message_id).edit(view=None)
+                except discord.HTTPException:
+                    log.info("game %s: could not take the buttons off a replaced player's DM",
+                             record.id)
+            if known is None or known.user_id != user_id:
+                # Looked up once per seat and process; "none" is remembered too.
+                known = (await self._find_summary(game, record.id, user_id)
+                         or SummaryDM(user_id, None, ""))
+                self._summaries[(record.id, seat)] = known
+                # Its news stays (before this process's own, noted since it started).
+                if old_news := last_news(known.text):
+                    self._news[(record.id, seat)] = (
+                        old_news + self._news.get((record.id, seat), []))[-NEWS_KEPT:]
+            news = self._news.get((record.id, seat))
+            now = summary_dm(record, game, state, seat,
+                             known.text if known.message_id is not None else None, news)
+            if now is None:
+                continue  # nothing hidden, and no DM to take buttons off
+            text, panel, view = now.text, now.panel, None
+            if known.text == text and known.panel == panel:
+                continue
+            view = now.view()
+            message_id: int | None = None
+            replaced: int | None = None
+            if known.message_id is not None:
+                try:
+                    channel = await self._dm_channel(user_id)
+                    if self._refusing(channel.id) and self.is_old(known.message_id):
+                        raise _TooOld  # refused moments ago: replaced at once, no request
+                    # `view=None` takes away buttons the game no longer waits for.
+                    await channel.get_partial_message(known.message_id).edit(content=text,
+                                                                             view=view)
+                    message_id = known.message_id
+                except discord.NotFound:
+                    log.info("game %s: the summary DM of %s is gone; sending anew",
+                             record.id, seat)
+                except (discord.HTTPException, _TooOld) as exc:
+                    if (channel_id := self._dm_channels.get(user_id)) is not None:
+                        self._note_refusal(channel_id, exc)
+                    # Refused (an old DM past Discord's limit on old edits, a 5xx): a new DM
+                    # replaces it, and the old one is deleted — a delete is no edit, so the
+                    # limit does not stop it — lest two DMs offer the seat's choices.
+                    log.info("game %s: could not edit the summary DM of %s (%s); replacing "
+                             "it", record.id, seat, exc)
+                    replaced = known.message_id
+            if replaced is not None:
+                await self._retire_dm(record.id, user_id, replaced)
+            if message_id is None:
+                if summary_text(game, record.id, state, seat, news) is None:
+                    continue  # nothing hidden: no new DM just for buttons
+                message = await self._send(user_id, text, view)
+                message_id = message.id if message else None
+            self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text, panel)
+
+    async def _retire_dm(self, gid: int, user_id: int, message_id: int) -> None:
+        """Delete a summary DM a new one replaces; if Discord refuses, it is owed (`_tidy`)."""
+        try:
+            channel = await self._dm_channel(user_id)
+            await channel.get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as exc:
+            log.info("game %s: could not delete a replaced summary DM (%s); trying again "
+                     "later", gid, exc)
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is not None:
+                self._owe(gid, message_id, channel_id, DELETE)
+
+    async def answer_in_dm(self, answer: HeldAnswer, record: GameRecord, state: Any,
+                           seat: str) -> None:
+        """A move pressed on `seat`'s summary DM is stored: answer the press by updating that
+        DM to the seat's summary and choices now, in the interaction's response (no request of
+        its own; the summary refresh after the move then finds nothing to change)."""
+        interaction = answer.interaction
+        message = interaction.message
+        if message is None:
+            return
+        if self.is_old(message.id):
+            # Not in the answer: Discord may refuse an hour-old DM's edit for longer than the
+            # 3 s an answer has. The press is acknowledged now; the summary refresh edits the
+            # DM (or replaces it, if Discord refuses).
+            if await answer.take():
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.defer()
+            return
+        now = summary_dm(record, game_of(record), state, seat, message.content,
+                         self._news.get((record.id, seat)))
+        if now is None:
+            return
+        view = now.view()
+        if not await answer.take():
+            return
+        try:
+            await interaction.response.edit_message(
+                content=now.text, view=view, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("game %s: could not update the summary DM of %s in the press's answer",
+                     record.id, seat)
+            return
+        self._summaries[(record.id, seat)] = SummaryDM(interaction.user.id, message.id,
+                                                       now.text, now.panel)
+
+    async def _find_summary(self, game: Game[Any, Any], gid: int,
+                            user_id: int) -> SummaryDM | None:
+        """After a restart: the newest summary DM of game `gid` among the last DMs."""
+        head = summary_head(game, gid)
+        me = self.bot.user
+        try:
+            channel = await self._dm_channel(user_id)
+            async for message in channel.history(limit=25):
+                if me is not None and message.author.id == me.id \
+                        and message.content.startswith(head):
+                    # Its buttons are not read back: the next refresh writes the current ones.
+                    return SummaryDM(user_id, message.id, message.content,
+                                     None if message.components else "")
+        except discord.HTTPException:
+            log.info("could not read the DMs of %s for game %s", user_id, gid)
+        return None
+
+    async def note_private(self, record: GameRecord, state: Any, events: list[Event]) -> None:
+        """A move's private events join the news of each seat that reads them (its audience:
+        a team's shared lines reach every teammate's own DM), to be shown on its summary DM by
+        the next refresh — one edit that also carries the changed hand, not a DM of its own."""
+        game = game_of(record)
+        private = [e for e in events if not e.public]
+        if not private:
+            return
+        teams = any(len(e.audience) > 1 for e in private)
+        names = await self.names(await self.bot.tables.users_of(record.id)) if teams else {}
+        for event in private:
+            for seat in event.audience:
+                others = sorted((names.get(s) or game.seat_label(state, s)
+                                 for s in event.audience if s != seat and s in state.seats),
+                                key=str.lower)
+                shared = f" (only you and {join_words(others)} see this)" if others else ""
+                line = " ".join(event.text.split()) + shared
+                news = self._news.setdefault((record.id, seat), [])
+                news.append(line)
+                del news[:-NEWS_KEPT]
+                self._fresh.setdefault(record.id, set()).add(seat)
+
+    def dm_lines(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                 awaited: list[str], users: dict[str, int | None], names: dict[str, str],
+                 plain: bool) -> list[str]:
+        """Where the awaited players find their private choices: their summary DM. Said of
+        every awaited player who has one (their DMs are open and the game deals them
+        something hidden), whatever they hold and whatever they may do now, so the line
+        tells the table nothing it does not know (whose DMs are closed is said openly)."""
+        who = [names.get(seat) or game.seat_label(state, seat) for seat in awaited
+               if users.get(seat) and self.has_summary_dm(record.id, seat)]
+        if not who:
+            return []
+        return [f"{'' if plain else '📬 '}{', '.join(who)}: your private choices are in "
+                "your DMs."]

@@ -1,0 +1,164 @@
+"""Each seat's summary DM: its private summary, its private news and, while it is awaited, its
+choices (the seat's private control panel)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import limits
+from bot.limits import clip
+from bot.storage import GameRecord
+from cogs.utils.table.components import action_view, panel_actions
+from cogs.utils.table.menus import menu_key
+from cogs.utils.table.words import is_guided
+from rules.core import Action
+from rules.core.game import Game
+
+if TYPE_CHECKING:
+    pass
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SummaryDM:
+    """The DM holding one seat's private summary, to edit in place when it changes (H-02), and
+    its private choices while the game waits for the seat (its control panel)."""
+
+    user_id: int
+    message_id: int | None  # None: it could not be sent (DMs closed)
+    text: str
+    panel: str | None = ""
+    """What its buttons stand for (`menu_key`; "" none); None: not known (found after a
+    restart), so the next refresh writes them."""
+
+
+# A game in its own channel (a game option `table_channel=channel`, P-DISCORD-03): nobody but
+# the bot posts there until a game's cog allows a player (per-member overwrites, kept by an
+# after-action hook). Threads cannot carry per-member overwrites, hence a channel.
+
+AfterAction = Callable[[GameRecord, Any], Awaitable[None]]
+
+
+def summary_head(game: Game[Any, Any], gid: int) -> str:
+    """How every summary DM of game `gid` starts; found again by it after a restart."""
+    return f"**{game.title}** (game #{gid}) — you are **"
+
+
+NEWS_KEPT = 5
+"""How many of a seat's latest private lines its summary DM shows (`/game log private` has
+them all)."""
+NEWS_LINE = 300
+"""One private line on a summary DM, at most: the summary itself must still fit."""
+NEWS_HEAD = "Your private news (newest last):"
+
+
+def news_block(news: list[str], room: int) -> str:
+    """`news` (a seat's latest private lines) as the summary DM shows them above its summary,
+    in at most `room` characters: the oldest lines go first when they do not fit."""
+    lines = [f"• {clip(line, NEWS_LINE)}" for line in news[-NEWS_KEPT:]]
+    while lines:
+        block = "\n".join([NEWS_HEAD, *lines])
+        if len(block) <= room:
+            return block
+        lines.pop(0)
+    return ""
+
+
+def last_summary(text: str) -> str:
+    """The private summary a summary DM showed (its words without head, news and question)."""
+    text = text.split(PANEL_MARK, 1)[0]
+    lines = text.split("\n")[1:]
+    if lines and lines[0] == NEWS_HEAD:
+        lines = lines[1:]
+        while lines and lines[0].startswith("• "):
+            lines = lines[1:]
+        if lines and not lines[0]:
+            lines = lines[1:]
+    return "\n".join(lines)
+
+
+def last_news(text: str) -> list[str]:
+    """The private news a summary DM showed (found again after a restart, kept showing)."""
+    lines = text.split(PANEL_MARK, 1)[0].split("\n")[1:]
+    if not lines or lines[0] != NEWS_HEAD:
+        return []
+    news = []
+    for line in lines[1:]:
+        if not line.startswith("• "):
+            break
+        news.append(line.removeprefix("• "))
+    return news
+
+
+def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str,
+                 news: list[str] | None = None, last: str | None = None) -> str | None:
+    """The summary DM of `seat` now: its private news (`news`, its latest private lines; a
+    move's private events come here rather than as DMs of their own, #15), then its private
+    summary — or, while it holds nothing hidden, the summary its DM (`last`) showed, as the
+    record of what it held. None while the seat holds nothing hidden and has no news."""
+    summary = game.private_summary(state, seat)
+    if not summary and last is not None:
+        summary = last_summary(last)
+    if not summary and not news:
+        return None
+    head = f"{summary_head(game, gid)}{game.role_words(state, seat)}**."
+    body = f"\n{summary}" if summary else ""
+    # The summary (and the question below it) keeps its room; the news gets what is left.
+    room = limits.CONTENT - len(head) - len(body) - 400
+    block = news_block(news or [], room)
+    text = head + (f"\n{block}" if block else "") + (f"\n{body}" if block and body else body)
+    return clip(text, limits.CONTENT)
+
+
+PANEL_MARK = "\n\n**Your move:** "
+"""Where a summary DM's own words end and its private choices' question begins."""
+
+
+@dataclass
+class SummaryNow:
+    """What `seat`'s summary DM should show now (`summary_dm`)."""
+
+    text: str
+    panel: str
+    """What its buttons stand for (`menu_key` of its private choices; "" none)."""
+    actions: list[Action]
+    record: GameRecord
+    game: Game[Any, Any]
+    state: Any
+    seat: str
+
+    def view(self) -> discord.ui.View | None:
+        """Its buttons (built only when the DM is written: most refreshes change nothing)."""
+        if not self.actions:
+            return None
+        return action_view(self.record.id, self.game, self.state, self.seat, self.actions,
+                           extras=False, epoch=self.record.epoch)
+
+
+def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
+               last: str | None = None, news: list[str] | None = None) -> SummaryNow | None:
+    """`seat`'s summary DM now: its words (with its latest private `news`) and its private
+    choices while the game waits for them (none otherwise). None while the seat holds nothing
+    hidden, has no news and has no DM yet; with one (`last`, its words), the summary it last
+    showed stays, as the record of what it held."""
+    base = summary_text(game, record.id, state, seat, news, last)
+    if base is None:
+        if last is None:
+            return None
+        base = last.split(PANEL_MARK, 1)[0]
+    actions = panel_actions(game, state, seat)
+    if not actions:
+        return SummaryNow(base, "", [], record, game, state, seat)
+    # Only this seat reads it: the question may name its hidden cards, like its menu.
+    question = game.prompt_text(state, seat) or "choose below."
+    if is_guided(record, game) and (hint := game.guide_text(state, seat, private=True)):
+        question = f"{question}\n{'' if game.plain_words(state) else '💡 '}{hint}"
+    return SummaryNow(clip(base + PANEL_MARK + question, limits.CONTENT),
+                      menu_key(game, state, seat, record.epoch, actions), actions, record, game,
+                      state, seat)

@@ -1,0 +1,256 @@
+"""Issue #22 part 1: I Am the Fourth Wall's board drawn into the turn card for a phone
+(renders/fourth_wall_phone.py).
+
+Along random legal playouts of every mode, the whole turn card scaled to a phone's 400 px
+column still reads (tesseract) the awaited player's name and at least four of the five Gate
+numbers; what changed since the previous board post is marked; a missing or malformed view
+draws as empty instead of raising; the map stays about as tall as it is wide.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+from renders import fourth_wall_phone as phone
+from renders.turncard import WIDTH, render_turn_image
+from rules.registry import GAMES
+
+GAME = GAMES["fourth_wall"]
+MAP_W = 736  # the card's 800 px less its 32 px padding each side
+PLAYERS = ("Ada", "Basil", "Clara", "Dev", "Esme", "Farid", "Gwen")
+MODES = sorted(GAME.modes)
+SAMPLES = 12
+TESSERACT = shutil.which("tesseract")
+GATE_RE = re.compile(r"Gate\s*([1-5])")
+
+
+def _largest(mode: str) -> int:
+    return max(GAME.player_counts(GAME.options_model(mode=mode)))
+
+
+def _playout(mode: str, n: int, seed: int, want: int = SAMPLES,
+             every: int = 11) -> list[dict[str, Any]]:
+    """Public views (with ``names`` and the card's ``turn``, ``before`` being the previous
+    sampled view) every ``every`` moves of a game played with random legal actions."""
+    seats = [f"s{i}" for i in range(1, n + 1)]
+    names = {s: PLAYERS[i] for i, s in enumerate(seats)}
+    state = GAME.setup(seats, GAME.options_model(mode=mode), seed)
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    before: dict[str, Any] | None = None
+    for step in range(4000):
+        result = GAME.result(state)
+        acting = sorted(GAME.to_act(state))
+        if (step % every == 0 or result is not None) and acting:
+            view = GAME.view(state, None)
+            public = copy.deepcopy(view)
+            prompt = view.get("prompt") or {}
+            view["names"] = names
+            view["turn"] = {
+                "awaited": [names[acting[0]]],
+                "doing": prompt.get("text") or "Take your turn.",
+                "happened": list(view.get("log") or [])[-3:],
+                "result": None,
+                "before": before,
+            }
+            before = public
+            out.append(view)
+            if len(out) >= want:
+                break
+        if result is not None or not acting:
+            break
+        seat = rng.choice(acting)
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat))).state
+    return out
+
+
+def _ocr(img: Image.Image, tmp: Path) -> str:
+    small = img.convert("RGB").resize((400, round(img.height * 400 / img.width)),
+                                      Image.Resampling.LANCZOS)
+    path = tmp / "card.png"
+    small.save(path)
+    # One thread: on a busy two-core machine tesseract's OpenMP threads only wait on each other.
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    out = subprocess.run([TESSERACT or "tesseract", str(path), "stdout", "--psm", "11"],
+                         capture_output=True, text=True, timeout=120, check=True, env=env)
+    return out.stdout
+
+
+@pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed "
+                    "(apt-get install -y tesseract-ocr; .ci/run installs it)")
+@pytest.mark.parametrize("mode", MODES)
+def test_phone_card_reads_the_awaited_name_and_four_gates(mode: str, tmp_path: Path) -> None:
+    views = _playout(mode, _largest(mode), seed=23)
+    assert len(views) >= SAMPLES // 2
+    passed = 0
+    misses: list[str] = []
+    for view in views:
+        who = view["turn"]["awaited"][0]
+        text = _ocr(render_turn_image("fourth_wall", view), tmp_path)
+        gates = set(GATE_RE.findall(text))
+        if who in text and len(gates) >= 4:
+            passed += 1
+        else:
+            misses.append(f"{who}: gates {sorted(gates)} in {text!r}")
+    assert passed * 4 >= len(views) * 3, "\n".join(misses)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_map_is_exactly_as_wide_as_asked_and_about_square(mode: str) -> None:
+    for n in sorted(GAME.player_counts(GAME.options_model(mode=mode)))[::2]:
+        for view in _playout(mode, n, seed=5, want=8, every=17):
+            img = phone.phone_map(view, MAP_W)
+            assert img.mode == "RGB"
+            assert img.width == MAP_W
+            assert img.height <= MAP_W * 1.12, (mode, n, img.height)
+            card = render_turn_image("fourth_wall", view)
+            assert card.width == WIDTH
+
+
+def _mid_view(mode: str) -> dict[str, Any]:
+    """A view with a Horror On the Streets and an Open Gate (a random playout's first)."""
+    for view in _playout(mode, 3, seed=9, want=40, every=5):
+        if view.get("horrors") and view["gates"]["open"] and view["investigators"]:
+            view["turn"]["before"] = None
+            return view
+    raise AssertionError("no playout state with a Horror and an Open Gate")
+
+
+def _highlight_pixels(img: Image.Image) -> int:
+    hi = Image.new("RGB", img.size, phone.CHANGED)
+    diff = ImageChops.difference(img, hi).convert("L")
+    return sum(diff.point(lambda v: 255 if v < 8 else 0).histogram()[255:])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_what_changed_since_the_last_post_is_marked(mode: str) -> None:
+    view = _mid_view(mode)
+    plain = phone.phone_map(view, MAP_W)
+    # The same board as before: nothing is marked.
+    same = copy.deepcopy(view)
+    same["turn"]["before"] = copy.deepcopy({k: v for k, v in view.items() if k != "turn"})
+    assert ImageChops.difference(plain, phone.phone_map(same, MAP_W)).getbbox() is None
+    # Before, the Horror was not there yet, a Gate was shut and an Investigator had one more
+    # Sanity: each is marked with a dashed ring and its word or number.
+    before = copy.deepcopy({k: v for k, v in view.items() if k != "turn"})
+    arrived = before["horrors"].pop()
+    k = max(i for i, lit in enumerate(view["gates"]["pentagram"]) if lit)
+    before["gates"]["pentagram"][k] = False
+    before["gates"]["open"] -= 1
+    before["investigators"][0]["sanity"] = view["investigators"][0]["sanity"] + 1
+    changed = copy.deepcopy(view)
+    changed["turn"]["before"] = before
+    now = phone._read(view)
+    marks = phone._changes(now, before)
+    assert marks.horrors == {arrived["id"]: "NEW"}
+    assert marks.gates == {k: "NEW"}
+    assert marks.invs == {view["investigators"][0]["id"]: "-1"}
+    img = phone.phone_map(changed, MAP_W)
+    assert img.width == MAP_W
+    assert ImageChops.difference(plain, img).getbbox() is not None
+    assert _highlight_pixels(img) > _highlight_pixels(plain) + 500
+
+
+def test_a_horror_that_left_and_a_gate_that_closed_are_marked_too() -> None:
+    view = _mid_view("conflict")
+    before = copy.deepcopy({k: v for k, v in view.items() if k != "turn"})
+    before["horrors"].append({"id": "h-gone", "name": "Ghoul", "defeat_cost": ["force"]})
+    shut = view["gates"]["pentagram"].index(False)
+    before["gates"]["pentagram"][shut] = True
+    before["gates"]["open"] += 1
+    marks = phone._changes(phone._read(view), before)
+    assert [h.name for h in marks.gone] == ["Ghoul"]
+    assert marks.gates == {shut: "SHUT"}
+    view["turn"]["before"] = before
+    # The "Gone: Ghoul" line adds a row.
+    assert phone.phone_map(view, MAP_W).height > phone.phone_map(
+        {**view, "turn": {}}, MAP_W).height
+
+
+PARTIAL_VIEWS: list[dict[str, Any]] = [
+    {},
+    {"mode": "alliance"},
+    {"gates": None, "wall": "x", "tracker": [], "horrors": None, "investigators": "nobody"},
+    {"gates": {"open": 9, "max": "5", "pentagram": [True, "no", None]}},
+    {"horrors": [None, 3, "x", {"id": 7, "street": "two", "defeat_cost": {"clue": 2}},
+                 {"name": "Ghoul", "negated": [], "attached": "many"}]},
+    {"mode": "alliance", "streets": [None, {"number": "1"}, {"number": 2}],
+     "horrors": [{"id": "h1", "street": 2, "drained": True, "scourge": True}]},
+    {"investigators": [{}, None, {"name": 5, "sanity": "lots", "insane": True},
+                       {"name": "The Quartermaster", "sanity": 4, "is_active": True}],
+     "phase": "investigator"},
+    {"tracker": {"ranks": [{"rank": 3, "stage": "crescendo", "current": True}, {"stage": "?"},
+                           None]}},
+    {"wall": {"revealed": True, "name": None, "doom": -4}},
+    {"turn": {"before": "yesterday"}},
+    {"turn": {"before": {"horrors": [{"id": "a"}], "gates": {"open": 2},
+                         "investigators": [{"id": "i1", "sanity": None}]}},
+     "investigators": [{"id": "i1", "sanity": 3}], "gates": {"open": 1}},
+]
+
+
+@pytest.mark.parametrize("view", PARTIAL_VIEWS)
+def test_an_empty_or_partial_view_draws_instead_of_raising(view: dict[str, Any]) -> None:
+    for width in (MAP_W, 400):
+        img = phone.phone_map(view, width)
+        assert img.mode == "RGB" and img.width == width
+        assert 0 < img.height <= max(width, MAP_W) * 1.12
+    assert render_turn_image("fourth_wall", view).width == WIDTH
+
+
+def test_the_map_reads_the_public_view_only() -> None:
+    """A seat's private keys (the Wall's hand and card, a team's hands) never change the map:
+    it draws from the keys the public view shares, whatever else it is given."""
+    view = _mid_view("conflict")
+    secret = copy.deepcopy(view)
+    secret["hand"] = [{"id": "hx", "name": "Gatekeeper", "defeat": ["clue"]}]
+    secret["wall_card"] = {"name": "The Awakener", "text": "secret"}
+    for inv in secret["investigators"]:
+        inv["hand"] = [{"id": "m1", "name": "Elder Sign", "symbols": []}]
+    assert ImageChops.difference(phone.phone_map(view, MAP_W),
+                                 phone.phone_map(secret, MAP_W)).getbbox() is None
+
+
+def test_no_word_on_the_map_is_smaller_than_28_px(monkeypatch: pytest.MonkeyPatch) -> None:
+    """14 px on a phone: the map abbreviates ("St 3", "Quarterm.") rather than shrink type."""
+    sizes: list[int] = []
+    real = phone.font
+
+    def spy(size: int, bold: bool = False) -> Any:
+        sizes.append(size)
+        return real(size, bold)
+
+    monkeypatch.setattr(phone, "font", spy)
+    for mode in MODES:
+        for view in _playout(mode, _largest(mode), seed=3, want=6, every=23):
+            phone.phone_map(view, MAP_W)
+    assert sizes and min(sizes) >= phone.MIN_TYPE == 28
+
+
+def test_a_crowded_street_and_the_walls_turn_still_fit() -> None:
+    horrors = [{"id": f"h{k}", "name": "Restless Spirit", "defeat_cost": ["clue", "force"],
+                "drained": k % 2 == 0, "scourge": k == 3} for k in range(8)]
+    investigators = [{"id": f"i{k}", "name": "The Quartermaster", "sanity": k,
+                      "insane": k == 0} for k in range(6)]
+    view: dict[str, Any] = {"mode": "conflict", "phase": "wall", "horrors": horrors,
+                            "investigators": investigators, "gates": {"open": 5},
+                            "wall": {"doom": 9}, "turn": {"before": {"horrors": []}}}
+    img = phone.phone_map(view, MAP_W)
+    assert img.width == MAP_W and img.height <= MAP_W * 1.12
+    rows = phone._street_rows(phone._read(view), phone._changes(phone._read(view), {}))
+    assert len(rows) == phone.MAX_HORROR_ROWS
+    notes = phone._notes(phone._read(view), phone._Changes(), rows)
+    assert notes == [("+3 more Horrors On the Streets", "")]
+    # The Wall's turn is framed; an Investigator's turn is not the same picture.
+    other = phone.phone_map({**view, "phase": "investigator"}, MAP_W)
+    assert ImageChops.difference(img, other).getbbox() is not None
