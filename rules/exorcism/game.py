@@ -361,7 +361,16 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
 
     def prompt_text(self, state: ExorcismState, seat: str) -> str | None:
         if state.prompts and seat in state.prompts[-1].seats:
-            return state.prompts[-1].text
+            top = state.prompts[-1]
+            if top.kind == "choose_primary":
+                # Each Character with its ability and Specialization, above the choices: a
+                # button's label holds only the start of it.
+                pack = Engine(state).pack
+                tools = {t.type: t.name for t in pack.tools}
+                return top.text + "".join(
+                    f"\n• **{c.name}** ({tools.get(c.specialization, c.specialization)}): "
+                    f"{c.text}" for c in pack.characters)
+            return top.text
         return None
 
     def private_summary(self, state: ExorcismState, seat: str) -> str | None:

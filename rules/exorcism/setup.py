@@ -83,13 +83,9 @@ def setup_game(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
     pack = eng.pack
     if mode == "solo":
         # EX-SOLO-01: the Primary is chosen openly; the rest waits for the choice.
-        # Every Character with its ability and Specialization: a button holds only the start.
-        tools = {t.type: t.name for t in pack.tools}
-        cards = "".join(f"\n• {c.name} ({tools.get(c.specialization, c.specialization)}): "
-                        f"{c.text}" for c in pack.characters)
         eng.push_prompt("choose_primary", [seats[0]],
                         "Choose your Primary Investigator (the Secondary is then drawn at "
-                        "random)." + cards)
+                        "random).")
         return state, eng
     investigators = [s for s in seats if s != state.ghost_seat]
     chars = state.rng.shuffled([c.id for c in pack.characters])  # EX-SETUP-05

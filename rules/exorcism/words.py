@@ -52,9 +52,7 @@ def doing_text(state: ExorcismState, seat: str, names: dict[str, str]) -> str:
     v = remembered_view(state, None)
     if state.prompts and seat in state.prompts[-1].seats:
         text = v["prompt"]["text"] if v["prompt"] else "make a choice"
-        # The first line says what to do; the lines under it (the Characters' abilities)
-        # are for the chooser's menu.
-        return f"{who}: {text.splitlines()[0] if text else 'make a choice'}"
+        return f"{who}: {text}"
     if state.phase == "actions" and state.active == seat:
         cells = _cells(v)
         where = [_place(cells[i["cell"]]) for i in v["investigators"]

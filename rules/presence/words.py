@@ -86,9 +86,7 @@ def doing_text(state: PresenceState, seat: str, names: dict[str, str]) -> str:
         top = state.prompts[-1]
         if top.data.get("private") or top.seats == [state.spirit_seat]:
             return plain(state, f"{name}: make a choice only they may see.")
-        # The prompt's first line says what to do; the lines under it (each character's
-        # ability) are for the chooser's menu, not for every post about it.
-        return plain(state, f"{name}: {top.text.splitlines()[0] if top.text else ''}")
+        return plain(state, f"{name}: {top.text}")
     if state.phase == "visitor" and state.active == slot and slot in state.visitors:
         room = eng.room_name(state.visitors[slot].room)
         left = max(0, state.actions_left)

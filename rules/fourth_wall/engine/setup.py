@@ -30,15 +30,11 @@ class SetupSteps:
             return
         inv = st.investigators[k]
         opts = [act(K.KEEP, card=c) for c in inv.dealt]
-        # Each card with what it does: a choice between names alone is a guess. One line:
-        # the text is this seat's secret and is told (and audited) as one.
-        cards = [self.investigator_card(c) for c in inv.dealt]
-        both = " Or ".join(f"{c.name} (Sanity {c.sanity})" + (f" — {c.text}" if c.text else
-                                                                ".") for c in cards)
+        names = " or ".join(self.investigator_card(c).name for c in inv.dealt)
         slot = capital(slot_name(k))
         self.ask(inv.seat, "keep_investigator",
-                 f"{slot}: keep one of your two Investigator cards; the team may discuss it "
-                 f"openly. {both}",
+                 f"{slot}: keep one of your two Investigator cards ({names}); "
+                 "the team may discuss it openly.",
                  opts, Step(op="setup_keep", args={"k": k}), into="card",
                  public_text=f"{slot}: keep one of two Investigator cards "
                  "(the team sees which).")

@@ -38,11 +38,8 @@ class SetupSteps:
         opts = [(c.id, f"{c.name}: {c.text}" if c.text else c.name)
                 for c in self.pack.visitors if c.id not in taken]
         second = bool(st.controller) and st.controller[seat] != seat  # P-2P-01
-        # Each character with its ability in full (a button's label may be cut short).
-        cards = "".join(f"\n• {c.name}: {c.text}" for c in self.pack.visitors
-                        if c.id not in taken and c.text)
-        self.ask("setup", seat, ("Choose your second visitor character." if second
-                                 else "Choose your visitor character.") + cards, opts,
+        self.ask("setup", seat, "Choose your second visitor character." if second
+                 else "Choose your visitor character.", opts,
                  "choose_visitor", index=index)
 
     def on_choose_visitor(self: Engine, option: str, prompt: Prompt) -> None:
