@@ -825,9 +825,11 @@ class TableService:
         options = game.options_model.model_validate(rec.options)
         actions = await self.storage.actions(rec.id, upto_seq=upto_seq)
         seed = rec.seed
+        # A game stored before a ruling replays under the ruling it was played by.
+        current = await self._load(rec)
 
         def run() -> GameState:
-            state: GameState = game.setup(seats, options, seed)
+            state: GameState = game.replay_rulings(game.setup(seats, options, seed), current)
             for a in actions:
                 state = game.apply(state, a.seat, Action.model_validate_json(a.action_json)).state
             return state

@@ -925,6 +925,15 @@ class Lobby(commands.Cog):
     @game.command(name="rematch", description="Play again: same seats and options, new deal")
     async def rematch(self, interaction: discord.Interaction[Any]) -> None:
         record = await self.game_here(interaction)
+        where = await self.open_rematch(interaction, record)
+        await reply(interaction, f"Rematch started in {where}.")
+
+    async def open_rematch(self, interaction: discord.Interaction[Any],
+                           record: GameRecord) -> str:
+        """Start the rematch of `record` for the player who asked (`/game rematch`, or
+        **Rematch** on the game-over post): a new thread, the same seats and options, a new
+        deal, announced as any new game is and pointed to from the old thread. Defers the
+        interaction; returns the new thread's mention."""
         await self.bot.tables.check_rematch(record.id, interaction.user.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         parent = self.bot.get_channel(record.channel_id)
@@ -953,7 +962,7 @@ class Lobby(commands.Cog):
             await old.send(f"{'' if plain else '🔁 '}Rematch: game #{started.record.id} in "
                            f"{thread.mention}.",
                            allowed_mentions=discord.AllowedMentions.none())
-        await reply(interaction, f"Rematch started in {thread.mention}.")
+        return thread.mention
 
     # ---- history -------------------------------------------------------------------------
     @game.command(name="undo", description="Take back your own last move (if nothing was "

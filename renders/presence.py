@@ -17,8 +17,9 @@ with positions, clue identities by room and hand; or a visitor's hand):
   fireplace (lit or out), visitor pawns (seat colour, candle flame when lit, grey and crossed
   when knocked out, black when succumbed), the spirit pawn (white ghost), presence dice with
   pips, face-down spirit clues (violet "S") and small clues (grey "s"), drains and stairs.
-  Doors sit on the shared wall: open (a gap bridged in floor colour), closed (a wooden bar),
-  locked (a red bar with a padlock); stairs doors are chips inside both rooms. A legend sits
+  Doors sit on the shared wall, told apart by shape (issue #22): open (a gap, a jamb at each
+  end), closed (a wooden bar with a cross-tick), locked (a red bar with a padlock); stairs
+  doors are chips inside both rooms, a closed one marked "✕". A legend sits
   in the first free top-right corner of a floor. In the spirit's own picture its face-down
   clues carry the first letters of their names;
 - under the manor: the spirit (player, counts, pawn, drains, scripts on display / the
@@ -657,26 +658,37 @@ def _token(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, spirit: boo
 
 def _door_glyph(d: ImageDraw.ImageDraw, img: Image.Image, box: Box, door: DoorV,
                 vertical: bool, floor_fill: Colour) -> None:
+    """A door on the wall ``box`` spans, told apart by shape as well as colour (issue #22: a
+    red-green colour-blind player saw open and closed doors alike): open is a gap, the wall
+    broken with a jamb at each end; closed a wooden bar with a dark cross-tick through it;
+    locked a red bar with a padlock."""
     x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     if door.open:
-        d.rectangle(box, fill=mix(GOOD, floor_fill, 0.7))
-        edge = GOOD
+        d.rectangle(box, fill=floor_fill)
+        edge = mix(GOOD, (20, 14, 10), 0.35)
         if vertical:
-            d.line((x0, y0, x1, y0), fill=edge, width=4)
-            d.line((x0, y1, x1, y1), fill=edge, width=4)
+            d.line((x0, y0, x1, y0), fill=edge, width=5)
+            d.line((x0, y1, x1, y1), fill=edge, width=5)
         else:
-            d.line((x0, y0, x0, y1), fill=edge, width=4)
-            d.line((x1, y0, x1, y1), fill=edge, width=4)
+            d.line((x0, y0, x0, y1), fill=edge, width=5)
+            d.line((x1, y0, x1, y1), fill=edge, width=5)
         return
     colour = LOCK_RED if door.locked else WOOD
-    rounded_box(d, box, 3, fill=colour, outline=(20, 14, 10), width=2)
+    # a bar lying along the wall, narrower than the gap a open door leaves
+    bar: Box = (x0, cy - 8, x1, cy + 8) if vertical else (cx - 8, y0, cx + 8, y1)
+    rounded_box(d, bar, 3, fill=colour, outline=(20, 14, 10), width=2)
     if door.locked:
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         s = 22
         rounded_box(d, (cx - s / 2 - 3, cy - s / 2 - 3, cx + s / 2 + 3, cy + s / 2 + 3), 5,
                     fill=(20, 14, 10))
         icon(d, "lock", (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2), (250, 220, 120),
              back=(20, 14, 10))
+        return
+    if vertical:  # the cross-tick, through the bar and into both rooms
+        d.line((cx, y0 - 4, cx, y1 + 4), fill=(20, 14, 10), width=5)
+    else:
+        d.line((x0 - 4, cy, x1 + 4, cy), fill=(20, 14, 10), width=5)
 
 
 def _door_state(door: DoorV) -> str:
@@ -811,7 +823,11 @@ def _room_chip_rows(r: RoomV, stairs: Sequence[tuple[DoorV, str]],
         meta.append((SPIRIT, False))
     for door, other in stairs:
         col = {"open": GOOD, "closed": WOOD, "locked": LOCK_RED}[_door_state(door)]
-        long.append([f"{'Passage' if door.passage else 'Stairs'} {other}", f"↕ {other}"])
+        # a closed stair door carries "✕" (its colour alone would not tell a colour-blind
+        # player); a locked one has the padlock
+        shut = " ✕" if _door_state(door) == "closed" else ""
+        long.append([f"{'Passage' if door.passage else 'Stairs'} {other}{shut}",
+                     f"↕ {other}{shut}"])
         meta.append((col, door.locked))
     if not long:
         return []
@@ -889,11 +905,15 @@ def _draw_manor(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
 def _draw_legend(d: ImageDraw.ImageDraw, right: float, top: float) -> None:
     lf = font(15)
     x = right
-    for label, col in (("locked", LOCK_RED), ("closed", WOOD), ("open", GOOD)):
+    # each door state as it is drawn (a gap, a bar with a cross-tick, a bar with a padlock)
+    for label, state in (("locked", "locked"), ("closed", "closed"), ("open", "open")):
         x -= text_width(label, lf)
         draw_text(d, (x, top), label, lf, MUTED)
-        x -= 19
-        d.rectangle((x, top + 2, x + 13, top + 16), fill=col)
+        x -= 24
+        sample = DoorV(id="", a="", b="", open=state == "open", locked=state == "locked",
+                       stairs=False)
+        _door_glyph(d, Image.new("RGB", (1, 1)), (x, top - 1, x + 18, top + 19), sample, False,
+                    ROOM_DARK)
         x -= 12
     draw_text(d, (x, top), "doors:", lf, MUTED, anchor="ra")
     y = top + 30

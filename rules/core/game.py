@@ -12,11 +12,13 @@ import json
 import re
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from rules.core.ending import Ending, Part, count, moves_by_seat
 from rules.core.errors import IllegalAction
 from rules.core.memo import forget
 from rules.core.rng import Rng
@@ -319,6 +321,26 @@ class Game(ABC, Generic[Opt, S]):
         reason = strip_rule_ids(result.reason)
         return f"{head} {reason}".strip()
 
+    def ending(self, state: S, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        """The story of the finished game (issue #22) from its public record: `moves` holds,
+        per applied action, who moved and the events it caused (private ones are ignored).
+        Games tell their own (`rules/<game>/ending.py`); this is the plain telling: who won and
+        lost, the stored reason, the moves made, no turning points."""
+        made = moves_by_seat(moves)
+        won = [self.player_name(state, s, names) for s in result.winners]
+        lost = [self.player_name(state, s, names) for s in result.losers]
+        head = (f"{join_words(won)} {'wins' if len(won) == 1 else 'win'}"
+                + (f"; {join_words(lost)} {'loses' if len(lost) == 1 else 'lose'}."
+                   if lost else ".")) if won else "Nobody wins."
+        return Ending(headline=head, why=strip_rule_ids(result.reason),
+                      winners=list(result.winners), losers=list(result.losers),
+                      length=count(len(moves), "move"),
+                      parts=[Part(s, self.player_name(state, s, names), s in result.winners,
+                                  count(made.get(s, 0), "move") + ".")
+                             for s in state.seats])
+
     def seat_label(self, state: S, seat: str) -> str:
         """How the game names a seat to players (a role or character); the seat id by default."""
         return seat
@@ -408,6 +430,13 @@ class Game(ABC, Generic[Opt, S]):
     def load_state(self, data: str | bytes) -> S:
         """A stored state back from JSON."""
         return self.state_model.model_validate_json(data)
+
+    def replay_rulings(self, fresh: S, current: S) -> S:
+        """`fresh` (from `setup`, for replaying a stored game's log) played under the rulings
+        `current` (that game's stored state) was: a ruling that changes what an action leads
+        to is a state flag that new games set and older stored states lack, so their logs,
+        recorded under the old ruling, replay exactly. By default: no such ruling."""
+        return fresh
 
     def summary(self) -> str:
         """A few lines on what the game is and how a turn goes (for `/game rules`)."""

@@ -10,16 +10,18 @@ Secondary Investigator). The rules live in `rules.exorcism.engine`; setup in
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
 from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.exorcism import actions as K
+from rules.exorcism import ending as exorcism_ending
 from rules.exorcism import guide, words
 from rules.exorcism.content import default_pack, pack_fingerprint
 from rules.exorcism.engine import GHOSTS, Engine, pack_for
@@ -191,6 +193,11 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
             out.setdefault(name, "A Plan card. " + (texts[0] if len(texts) == 1 else
                                                       "One of: " + " / ".join(texts)))
         return out
+
+    def ending(self, state: ExorcismState, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        return exorcism_ending.ending(state, result, moves, names)
 
     def result_text(self, state: ExorcismState, result: Result, names: dict[str, str]) -> str:
         return words.result_text(state, result, names)

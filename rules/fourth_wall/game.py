@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
 from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
 from rules.core.hidden import shown_by_events
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.fourth_wall import actions as K
+from rules.fourth_wall import ending as fourth_wall_ending
 from rules.fourth_wall import guide, words
 from rules.fourth_wall.actions import (
     HIDDEN_HAND_PROMPTS,
@@ -203,6 +206,11 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         res = self.result(state)
         return fit_words(words.alt_lines(
             state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
+
+    def ending(self, state: FourthWallState, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        return fourth_wall_ending.ending(state, result, moves, names)
 
     def result_text(self, state: FourthWallState, result: Result,
                     names: dict[str, str]) -> str:

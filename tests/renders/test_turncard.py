@@ -51,7 +51,8 @@ def test_card_is_a_small_phone_sized_png(name: str, mode: str, n: int) -> None:
     assert data.startswith(PNG_SIGNATURE)
     img = _image(data)
     assert img.width == WIDTH == 800
-    assert 400 < img.height < 1600  # a phone screen's worth, not a poster
+    # a phone screen's worth, not a poster (The Presence's manor map, issue #22, takes ~800)
+    assert 400 < img.height < 2000
     assert len(data) < 120_000
     assert renders.render_turn_card(name, view) == data
 

@@ -201,6 +201,11 @@ discord.py's retries), and in a game spread over days most edits would hit them:
 post is not edited but followed by a fresh one, a press on it is not answered by editing it.
 Ten minutes short of the hour: the bot's idea of Discord's clock may lag a little."""
 
+AT_TABLE = 120.0
+"""Seconds after a player's move during which they count as at the table: a decision of
+theirs that comes up meanwhile is named on the post, not pinged (a phone buzzing for a thread
+its player is reading is noise). A player who then drifts off is nudged by the reminders."""
+
 OLD_EDITS_CODE = 30046
 """Discord's "Maximum number of edits to messages older than 1 hour reached"."""
 
@@ -221,10 +226,13 @@ class BoardPost:
     buttons: bool = True
     """Whether the post carries choices that go stale (a seat's action buttons or menus), to
     take away when a newer post replaces it; the table's own buttons never go stale."""
+    turn_pinged: list[str] = field(default_factory=list)
+    """Every seat pinged by this turn's posts so far: none is pinged twice in one turn."""
 
     def dump(self) -> str:
         return json.dumps({"awaited": self.awaited, "turn": self.turn, "lines": self.lines,
-                           "pinged": self.pinged, "buttons": self.buttons})
+                           "pinged": self.pinged, "buttons": self.buttons,
+                           "turn_pinged": self.turn_pinged})
 
     @classmethod
     def load(cls, text: str | None) -> BoardPost | None:
@@ -235,7 +243,8 @@ class BoardPost:
             return cls(awaited=[str(s) for s in data["awaited"]], turn=str(data["turn"]),
                        lines=[str(line) for line in data["lines"]],
                        pinged=[str(s) for s in data["pinged"]],
-                       buttons=bool(data.get("buttons", True)))
+                       buttons=bool(data.get("buttons", True)),
+                       turn_pinged=[str(s) for s in data.get("turn_pinged", data["pinged"])])
         except (ValueError, KeyError, TypeError):
             return None
 

@@ -1,0 +1,231 @@
+"""Issue #22 part 1: The Presence's manor on the turn card, readable on a phone
+(renders/presence_phone.py).
+
+Along random legal playouts of every Presence table, the whole turn card scaled to a phone's
+400 px column must let tesseract read the awaited player's name and at least four room names;
+what changed since the previous board post is marked; a broken or empty view draws an empty
+manor; the map never shows what only a seat's own view holds.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+from renders.common import encode_png
+from renders.presence import _read
+from renders.presence_phone import GAP, PAD, changes, phone_map, room_label
+from renders.turncard import PAD as CARD_PAD
+from renders.turncard import WIDTH, render_turn_card, render_turn_image
+from rules.registry import GAMES
+from tests.rules.cases import CASES as TABLES
+
+GAME = GAMES["presence"]
+NAMES = ("Ada", "Basil", "Clara", "Dmitri", "Eve", "Felix")
+MAP_W = WIDTH - 2 * CARD_PAD
+TABLES_P = [(m, n) for g, m, n in TABLES if g == "presence"]
+# every mode at its fewest and most players, and the variants that change the manor
+CASES: list[tuple[str, int, dict[str, Any]]] = (
+    [(m, n, {}) for m, n in TABLES_P]
+    + [("session", 4, {"secret_chamber": True}),
+       ("session", 4, {"dark_board": True, "true_horror": True})])
+IDS = [f"{m}-{n}p" + "".join(f"-{k}" for k in extra) for m, n, extra in CASES]
+
+
+def _views(mode: str, n: int, extra: dict[str, Any], seed: int, samples: int,
+           every: int) -> Iterator[dict[str, Any]]:
+    """Public views along one random legal playout, each with the bot's `names` and a `turn`
+    whose `before` is the previous sampled view (the previous board post)."""
+    seats = [f"s{i}" for i in range(1, n + 1)]
+    names = {s: NAMES[i] for i, s in enumerate(seats)}
+    state = GAME.setup(seats, GAME.options_model(mode=mode, **extra), seed)
+    rng = random.Random(seed)
+    before: dict[str, Any] | None = None
+    for step in range(samples * every + 1):
+        if GAME.result(state) is not None:
+            return
+        if step % every == 0:
+            view = GAME.view(state, None)
+            view["names"] = names
+            prompt = view.get("prompt") or {}
+            view["turn"] = {
+                "awaited": [names[s] for s in sorted(GAME.to_act(state))],
+                "doing": prompt.get("text", "") if isinstance(prompt, dict) else "",
+                "happened": list(view.get("log") or [])[-3:],
+                "result": None,
+                "before": before,
+            }
+            before = {k: v for k, v in view.items() if k not in ("turn", "names")}
+            yield view
+        seat = rng.choice(sorted(GAME.to_act(state)))
+        actions = GAME.legal_actions(state, seat)
+        if not actions:
+            return
+        state = GAME.apply(state, seat, rng.choice(actions)).state
+
+
+def _labels(view: dict[str, Any]) -> list[tuple[str, str]]:
+    """(full name, the label the map draws) for every room of the view."""
+    rooms = [r for r in view.get("rooms") or [] if isinstance(r, dict)]
+    ncols = max((int(r.get("x", 0)) for r in rooms), default=0) + 1
+    col_w = (MAP_W - (ncols - 1) * GAP) / ncols
+    return [(str(r["name"]), room_label(str(r["name"]), col_w - 2 * PAD)) for r in rooms]
+
+
+# --------------------------------------------------------------------------- OCR
+
+TESSERACT = shutil.which("tesseract")
+
+
+def _ocr(img: Image.Image, tmp: Path) -> str:
+    small = img.convert("RGB").resize((400, round(img.height * 400 / img.width)),
+                                      Image.Resampling.LANCZOS)
+    path = tmp / "card.png"
+    small.save(path)
+    # one thread: tesseract's OpenMP threads only fight each other on a busy CI machine
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    out = subprocess.run([TESSERACT or "tesseract", str(path), "stdout", "--psm", "11"],
+                         capture_output=True, text=True, timeout=60, check=True, env=env)
+    return out.stdout
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+@pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed "
+                    "(apt-get install -y tesseract-ocr; .ci/run installs it)")
+@pytest.mark.parametrize(("mode", "n", "extra"), CASES, ids=IDS)
+def test_phone_card_reads_the_awaited_name_and_the_rooms(mode: str, n: int,
+                                                         extra: dict[str, Any],
+                                                         tmp_path: Path) -> None:
+    passed = tried = 0
+    misses: list[str] = []
+    for view in _views(mode, n, extra, seed=11 + n, samples=12, every=7):
+        if not view["turn"]["awaited"]:
+            continue
+        view["turn"]["awaited"] = view["turn"]["awaited"][:1]
+        who = view["turn"]["awaited"][0]
+        img = render_turn_image("presence", view)
+        assert img.width == WIDTH
+        text = _norm(_ocr(img, tmp_path))
+        read = [full for full, label in _labels(view)
+                if _norm(full) in text or _norm(label) in text]
+        tried += 1
+        if who.casefold() in text and len(read) >= 4:
+            passed += 1
+        else:
+            misses.append(f"{who}: {read}\n{text}")
+    assert tried >= 8
+    assert passed * 4 >= tried * 3, "\n---\n".join(misses)
+
+
+# --------------------------------------------------------------------------- shape, size
+
+
+@pytest.mark.parametrize(("mode", "n", "extra"), CASES, ids=IDS)
+def test_map_is_card_wide_about_square_and_the_card_stays_small(mode: str, n: int,
+                                                                extra: dict[str, Any]) -> None:
+    for k, view in enumerate(_views(mode, n, extra, seed=3, samples=6, every=9)):
+        board = phone_map(view, MAP_W)
+        assert board.mode == "RGB"
+        assert board.width == MAP_W
+        assert board.height <= MAP_W * 1.15, board.size
+        if k % 3 == 0:
+            assert len(render_turn_card("presence", view)) < 150_000
+
+
+# --------------------------------------------------------------------------- what changed
+
+
+def _mid_view() -> dict[str, Any]:
+    views = list(_views("session", 4, {}, seed=7, samples=4, every=10))
+    view = views[-1]
+    view["turn"]["before"] = None
+    return view
+
+
+def test_a_pawn_that_moved_is_marked_and_nothing_else_is() -> None:
+    view = _mid_view()
+    plain = phone_map(view, MAP_W)
+    # the same post as its own "before": nothing changed, nothing marked
+    view["turn"]["before"] = copy.deepcopy({k: v for k, v in view.items() if k != "turn"})
+    assert not changes(_read(view), _read(view["turn"]["before"]))
+    assert ImageChops.difference(plain, phone_map(view, MAP_W)).getbbox() is None
+    # before that, one visitor stood in another room
+    before = view["turn"]["before"]
+    rooms = before["rooms"]
+    src = next(r for r in rooms if r["visitors"])
+    seat = src["visitors"][0]
+    dst = next(r for r in rooms if r["id"] != src["id"] and not r.get("visitors"))
+    src["visitors"].remove(seat)
+    dst["visitors"].append(seat)
+    found = changes(_read(view), _read(before))
+    assert found.pawns == {seat: dst["id"]}
+    assert not found.rooms and not found.doors
+    marked = phone_map(view, MAP_W)
+    assert ImageChops.difference(plain, marked).getbbox() is not None
+    # the mark is drawn in the mark's white (a dashed ring, a hollow "was here" pawn)
+    assert marked.getcolors(1 << 20) != plain.getcolors(1 << 20)
+
+
+def test_a_door_or_a_light_that_changed_is_found() -> None:
+    view = _mid_view()
+    before = copy.deepcopy({k: v for k, v in view.items() if k != "turn"})
+    before["doors"][0]["open"] = not before["doors"][0]["open"]
+    before["rooms"][0]["lit"] = not before["rooms"][0]["lit"]
+    before["rooms"][1]["tokens"] = []
+    view["rooms"][1]["tokens"] = [{"kind": "small"}]
+    found = changes(_read(view), _read(before))
+    assert found.doors == {before["doors"][0]["id"]}
+    assert found.rooms == {before["rooms"][0]["id"]}
+    assert found.new_small_tokens == {view["rooms"][1]["id"]: 1}
+
+
+# --------------------------------------------------------------------------- robustness
+
+
+@pytest.mark.parametrize("view", [
+    {},
+    {"rooms": None, "doors": "x", "visitors": 5, "turn": {"before": "nope"}},
+    {"rooms": [{"id": "hall"}], "doors": [{"rooms": ["hall", "gone"], "open": True}]},
+    {"rooms": [{"id": "a", "name": "A", "x": 0, "y": 0, "visitors": ["ghost"], "pawn": True},
+               {"id": "b", "name": "B", "x": 1, "y": 0, "dice": [{"value": "?"}]}],
+     "doors": [{"id": "D", "rooms": ["a", "b"], "locked": True}],
+     "names": None, "turn": {"before": {"rooms": [{"id": "b", "visitors": ["ghost"]}]}}},
+], ids=["empty", "wrong types", "one room", "partial"])
+def test_map_never_raises_on_an_empty_or_partial_view(view: dict[str, Any]) -> None:
+    for width in (736, 300):
+        board = phone_map(view, width)
+        assert board.mode == "RGB" and board.width == width and board.height > 0
+    assert encode_png(phone_map(view, 736))
+
+
+def test_map_shows_nothing_of_a_seats_own_view() -> None:
+    """The spirit's own view holds its clues' names and its hand; drawn from it, the map
+    must be the public map (the card only ever gets the public view; this guards the map's
+    reading against ever using the private keys)."""
+    seats = ["s1", "s2", "s3", "s4"]
+    state = GAME.setup(seats, GAME.options_model(mode="session"), 5)
+    rng = random.Random(5)
+    for _ in range(40):
+        seat = rng.choice(sorted(GAME.to_act(state)))
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat))).state
+    public = GAME.view(state, None)
+    spirit_seat = str(public["spirit"]["seat"])
+    own = GAME.view(state, spirit_seat)
+    assert "spirit_private" in own
+    for view in (public, own):
+        view["names"] = {s: NAMES[i] for i, s in enumerate(seats)}
+    assert ImageChops.difference(phone_map(public, MAP_W),
+                                 phone_map(own, MAP_W)).getbbox() is None
