@@ -512,6 +512,12 @@ def option_words(value: Any) -> str:
     return str(value)
 
 
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """`noun` for a count of `n`: "card" for 1, "cards" otherwise (`many` when it is not
+    `noun` + "s"). Players read "2 cards", never "2 card(s)"."""
+    return noun if n == 1 else (many or noun + "s")
+
+
 def join_words(items: list[str], last: str = "and") -> str:
     """"a", "a and b", "a, b and c"."""
     if not items:

@@ -19,7 +19,7 @@ from pydantic import Field
 
 from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
-from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, join_words
+from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, join_words, plural
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result
 from rules.presence import actions as K
@@ -530,7 +530,8 @@ class Presence(Game[PresenceOptions, PresenceState]):
             also = len(unnamed) < len(talk["alone_labels"])
             text += (" Also alone: " if also else " Alone: ") + ", ".join(unnamed) + "."
         if state.speech_grant is not None:
-            text += (f" The spirit may speak up to {state.speech_grant['max_words']} word(s) "
+            text += (f" The spirit may speak up to {state.speech_grant['max_words']} "
+                     f"{plural(state.speech_grant['max_words'], 'word')} "
                      "with `/presence speak`.")
         return text
 

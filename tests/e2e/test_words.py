@@ -52,6 +52,8 @@ ISSUE_22_BAD = (
     # A seat named by its character alone; two AI seats both "AI"; a mode as code.
     "These choices are for Psychologist. Press My choices to see yours.",
     "• AI (the Architect)", "Mode: one_vs_all",
+    # A count whose noun says "(s)".
+    "The spirit ends its turn and draws 2 spirit card(s).",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -70,6 +72,7 @@ ISSUE_22_GOOD = (
     "These choices are for bob (the Psychologist). Press My choices to see yours.",
     "These choices are for another player.",
     "• AI Wisp (the Architect)", "AI players to seat now", "Mode: One vs All",
+    "The spirit ends its turn and draws 1 spirit card.",
 )
 """The same things in the words players now read: each must pass."""
 

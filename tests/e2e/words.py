@@ -99,6 +99,8 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # An option's value as code ("Mode: one_vs_all").
     ("an option value as code",
      re.compile(r"(?<!`)\b(?:one_vs_all|true_horror|two_players|unknown_threat)\b(?!`)")),
+    # A count's noun with "(s)" ("2 card(s)"): the words know the number.
+    ("a plural in brackets", re.compile(r"[a-z]\(s\)")),
     ("an action kind", re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, KINDS),
                                                                key=len, reverse=True))
                                   + r")\b")),
@@ -137,7 +139,8 @@ def raw_words(text: str, rules: bool = False) -> list[str]:
     out = []
     rules = rules or bool(RULE_QUOTE.search(text))
     for what, pattern in PATTERNS:
-        if rules and what == "a rule id in brackets":
+        # A quoted rule keeps the rulebook's own wording (its "(s)" and rule ids).
+        if rules and what in ("a rule id in brackets", "a plural in brackets"):
             continue
         for m in pattern.finditer(text):
             out.append(f"{what}: {m.group(0)!r}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import plural
 from rules.core.types import Prompt
 from rules.presence.engine.core import clue_title
 from rules.presence.state import (
@@ -34,7 +35,7 @@ class Clues:
         for s in self.st.secrets:
             what = self.pack.secret(s.card).name if s.revealed else "unrevealed"
             opts.append((str(s.position), f"Beneath position {s.position} ({what}, "
-                         f"{len(s.discards)} card(s))"))
+                         f"{len(s.discards)} {plural(len(s.discards), 'card')})"))
         self.ask("clue_discard", seat,
                  f"Discard the clue card {self.card_name(card)}: beneath which secret?",
                  opts, "clue_discard", private=True, card=card, seat=seat)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rules.core.errors import IllegalAction
+from rules.core.game import plural
 from rules.core.types import Action, Event, Prompt
 from rules.presence import actions as K
 from rules.presence.engine.board import (
@@ -314,7 +315,7 @@ class VisitorActions:
     def step_rest_draw(self: Engine, seat: str) -> None:
         need = self.hand_size() - len(self.player_hand(seat))
         got = self.draw_actions(seat, need) if need > 0 else 0
-        self.emit(f"{self.name(seat)} draws {got} action card(s).", "rest")
+        self.emit(f"{self.name(seat)} draws {got} action {plural(got, 'card')}.", "rest")
 
 
     # ---- trade (PR-12)
@@ -324,7 +325,8 @@ class VisitorActions:
                 if not self.is_action_card(c)]
         opts += [(i, f"Give {self.card_name(i)}") for i in v.items]
         if given:
-            opts.append(("offer", f"Offer {len(given)} card(s) to {self.name(to)}"))
+            opts.append(("offer", f"Offer {len(given)} "
+                                  f"{plural(len(given), 'card')} to {self.name(to)}"))
         opts.append(("cancel", "Call off the trade"))
         self.ask("trade_pick", seat, f"Trade with {self.name(to)}: pick cards to give.", opts,
                  "trade_pick", private=True, seat=seat, receiver=to, given=given)
@@ -368,6 +370,7 @@ class VisitorActions:
             elif c in giver.hand:
                 giver.hand.remove(c)
                 taker.hand.append(c)
-        self.emit(f"{self.name(seat)} gives {len(prompt.data['given'])} card(s) to "
+        self.emit(f"{self.name(seat)} gives {len(prompt.data['given'])} "
+                  f"{plural(len(prompt.data['given']), 'card')} to "
                   f"{self.name(to)}.", "trade")
         self.later(Step(op="item_limit", args={"seat": to}))
