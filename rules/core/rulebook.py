@@ -56,6 +56,8 @@ _MODE_TAGS = re.compile(r"\{(?:core|OvA|solo)\}(?:\s*(?:and\s*)?\{(?:core|OvA|so
 # A pointer from a rule to the design note behind it ("(EX-GAP-14)", "(see EX-AMB-54)"): the
 # note is the project's reasoning, not the rule; the answer says the rule.
 _NOTE_REF = re.compile(r"\s*\((?:see\s+)?(?:[A-Z]+-(?:GAP|AMB)-\d+(?:,\s*)?)+\)")
+# …or one opening a bracket that goes on ("(FW-AMB-38 order: …)" reads "(order: …)").
+_NOTE_LEAD = re.compile(r"\((?:see\s+)?[A-Z]+-(?:GAP|AMB)-\d+[,;:]?\s+")
 
 
 def _modes(match: re.Match[str]) -> str:
@@ -78,6 +80,7 @@ def player_text(text: str) -> str:
     text = _RULING.sub(r"(ruling: \1)", text)
     text = _MARKER.sub("", text)
     text = _NOTE_REF.sub("", text)
+    text = _NOTE_LEAD.sub("(", text)
     text = _MODE_TAGS.sub(_modes, text)
     text = re.sub(r"\bDefault:", "Our ruling:", text)
     out: list[str] = []

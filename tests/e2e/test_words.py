@@ -65,7 +65,7 @@ ISSUE_22_GOOD = (
     "position 2.",
     "Haunt card (Location 6): Wraith right, Bull 6 spaces right, Devourer left.",
     "The Wraith stays in the Attic; the Bull moves to the Hall.",
-    "**EX-HAUNT-12** In Core and Solo: If a Darkness Token must be placed",
+    "**EX-HAUNT-12** In Co-op and Solo: If a Darkness Token must be placed",
     "**EX-GAP-05** The 30 Tasks. • Our ruling: each Subtype has six Tasks",
     "bob (the Seer): 2 AP left for the Seer — Search (draw a Marble), Intervene with a "
     "Marble, Utilise, Give or Trade a Marble, Regroup or Close a Gate — or end the turn.",
@@ -113,7 +113,7 @@ def test_raw_word_patterns_catch_what_players_must_not_read() -> None:
                  "the first Investigator", "P-COMM-04", "game #12 <#3417>",
                  "You can't move there (rule EX-ACT-01)", "**FW-GATE-02** — a Gate opens",
                  "the Locked Room (row 1, column 2)", "r2d2 is a robot, rc1 a rocket",
-                 "**EX-PLAY-01** In Core: supports 2–5 players.", *ISSUE_22_GOOD):
+                 "**EX-PLAY-01** In Co-op: supports 2–5 players.", *ISSUE_22_GOOD):
         assert not words.raw_words(good), good
     # What players ask for by rule: the rules lookup's choices quote rules, with their ids.
     assert not words.scan_choices("game rules", [{"name": "EX-PLAY-01 (EX-OVA-02) 2–5"}])
@@ -373,3 +373,31 @@ async def test_markdown_and_mentions_in_display_names_are_escaped_everywhere(
     assert any(NASTY[0] in names.values() for names in drawn)
     assert card_words and not [w for w in card_words if "\\" in w]  # drawn as they are
     assert any(NASTY[2] in w for w in card_words)
+
+
+def test_game_rules_answers_in_words_and_finds_a_room_by_its_name() -> None:
+    """#22: `/game rules` showed the spec's "{core} {solo}" tags and "EX-GAP-05 … Default:"
+    notes, and "Weapon Room" found the setup diagram rather than what the room does."""
+    from cogs.utils.talk import find_rules, rule_choices, rules_answer
+
+    exorcism = GAMES["exorcism"]
+    room = rules_answer([exorcism], "Weapon Room")
+    assert room.startswith("**Weapon Room**") and "Gain 1 Weapon." in room, room
+    assert find_rules(exorcism, "weapon room")[0][0] == "Weapon Room"
+    assert find_rules(exorcism, "Architect")[0][1].startswith("A Character. Action: swap")
+    haunt = rules_answer([exorcism], "EX-HAUNT-12")
+    assert "In Co-op and Solo: If a Darkness Token" in haunt, haunt
+    notes = rules_answer([exorcism], "EX-GAP-05")
+    assert "Our ruling:" in notes and "Default" not in notes
+    play = rules_answer([exorcism], "EX-PLAY-01")
+    assert "EX-GAP" not in play and "In Co-op: supports" in play, play
+    # No rule of any game reads with the spec's tags or its design notes, in full or in the
+    # autocomplete's one-line choices.
+    spec = ("a tag or template slot", "a design note")
+    for engine in GAMES.values():
+        for rid in engine.rulebook():
+            answer = rules_answer([engine], rid)
+            assert not [h for h in words.raw_words(answer) if h.startswith(spec)], answer
+        for choice in rule_choices([engine], ""):
+            hits = words.scan_choices("game rules", [{"name": choice.name}])
+            assert not [h for h in hits if h.startswith(spec)], choice.name
