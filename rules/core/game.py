@@ -212,19 +212,27 @@ class Game(ABC, Generic[Opt, S]):
         return None
 
     def guided(self, options: Opt) -> bool:
-        """Whether board posts carry `guide_text` (the `guided` option; when it is left empty,
-        on for a first game)."""
+        """Whether board posts carry `guide_text`: the `guided` option when it is set. Left
+        empty, the lobby sets it at the start (on while any seated player hasn't finished a
+        game of this title, `bot.tables`); a table set up without the lobby is guided for its
+        first-game setup only."""
         chosen = getattr(options, "guided", None)
         if chosen is not None:
             return bool(chosen)
         return bool(getattr(options, "first_game", False))
 
     def guide_text(self, state: S, seat: str, private: bool = False) -> str | None:
-        """Guided play: a sentence or two on what the awaited `seat` can do now and why it
-        matters, for a first game. Public-safe like `doing_text` (it is posted with the board),
-        so it explains the kind of decision, never a hidden card; `private=True` when only
-        `seat` reads it (its **My choices**), where a hidden prompt's purpose may be told too.
-        None: no hint (also when `seat` is not awaited)."""
+        """Guided play: a sentence or two of advice for the decision `seat` faces now, read
+        from a view and nothing more: the public view when the table reads it (the board
+        post), `seat`'s own view when only `seat` does (`private=True`: its **My choices**
+        and DM panel). None: no advice (also when `seat` is not awaited)."""
+        if seat not in self.to_act(state):
+            return None
+        return self.advice(self.view(state, seat if private else None), seat)
+
+    def advice(self, view: dict[str, Any], seat: str) -> str | None:
+        """The game's advice for `seat`'s decision, from `view` alone (a pure function of the
+        view: whatever the view does not show cannot leak). None: no advice."""
         return None
 
     def present(self, state: S, lines: list[str]) -> list[str]:
@@ -577,6 +585,17 @@ def fit_words(lines: list[str], limit: int) -> str:
                 break
             out = candidate
     return out
+
+
+def guided_words(options: GameOptions) -> str:
+    """The lobby's "Guided" line for options that do not know who sits at the table: the
+    lobby says more once it knows (`cogs.utils.guide.guided_line`)."""
+    chosen = getattr(options, "guided", None)
+    if chosen is not None:
+        return "yes" if chosen else "no"
+    if getattr(options, "first_game", False):
+        return "yes (first game)"
+    return "on while anyone seated hasn't finished a game of this title"
 
 
 def view_rng(game: Game[Any, Any], state: GameState, seat: str | None, salt: str) -> Rng:

@@ -18,7 +18,7 @@ from pydantic import Field
 
 from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
-from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
+from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, guided_words
 from rules.core.hidden import shown_by_events
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
@@ -140,9 +140,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                   if options.first_game and opts.first_game_remove else None)
         out.append(("First game", f"yes: {remove} is taken out (not with 6 "
                     "Investigators)" if remove else "no"))
-        out.append(("Guided", ("yes" if self.guided(options) else "no")
-                    + (" (first game)" if options.guided is None and options.first_game
-                       else "")))
+        out.append(("Guided", guided_words(options)))
         return out
 
     def option_conflicts(self, options: FourthWallOptions) -> list[str]:
@@ -159,11 +157,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             return None
         return ("wall_seat", "the Wall player", "an Investigator player")
 
-    def guide_text(self, state: FourthWallState, seat: str,
-                   private: bool = False) -> str | None:
-        if seat not in self.to_act(state):
-            return None
-        return guide.guide_text(state, seat)
+    def advice(self, view: dict[str, Any], seat: str) -> str | None:
+        return guide.advice(view, seat)
 
     def to_act(self, state: FourthWallState) -> set[str]:
         return Engine(state).to_act()

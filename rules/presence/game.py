@@ -19,7 +19,15 @@ from pydantic import Field
 
 from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
-from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, join_words, plural
+from rules.core.game import (
+    ALT_TEXT_LIMIT,
+    Game,
+    GameOptions,
+    fit_words,
+    guided_words,
+    join_words,
+    plural,
+)
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result
 from rules.presence import actions as K
@@ -213,9 +221,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                         "deleted"))
         if options.table_channel == "channel":
             out.append(("Table", "a channel of its own"))
-        out.append(("Guided", ("yes" if self.guided(options) else "no")
-                    + (" (first game)" if options.guided is None and options.first_game
-                       else "")))
+        out.append(("Guided", guided_words(options)))
         return out
 
     def option_conflicts(self, options: PresenceOptions) -> list[str]:
@@ -240,7 +246,9 @@ class Presence(Game[PresenceOptions, PresenceState]):
     def guide_text(self, state: PresenceState, seat: str, private: bool = False) -> str | None:
         if seat not in self.to_act(state):
             return None
-        return guide.guide_text(state, self._actor(state, seat), private)
+        # Two players: the seat speaks for the character slot that acts now (P-2P).
+        view = self.view(state, seat if private else None)
+        return guide.advice(view, self._actor(state, seat))
 
     # ---- two players (P-2P): the visitor player's seat speaks for two character slots
     def _slots(self, state: PresenceState, seat: str) -> list[str]:

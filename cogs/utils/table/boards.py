@@ -224,6 +224,7 @@ class BoardPosts(SummaryDMs):
         finish. Returns how many waits were ended."""
         tasks = [task for gid, task in self._showing_tasks.items()
                  if gid in self._waiting_to_retry]
+        tasks += list(self._ping_later.values())  # the reminders nudge after a restart
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -487,10 +488,59 @@ class BoardPosts(SummaryDMs):
         humans = {s.seat for s in records if not s.ai_driven}
         if len(humans) <= 1:
             return []
-        wanted = [s for s in seats if s in humans and (u := users.get(s))
-                  and not self.at_table(record.id, u)]
+        wanted = [s for s in seats if s in humans and users.get(s)]
         reachable = await self.bot.tables.reachable(u for s in wanted if (u := users.get(s)))
-        return [s for s in wanted if users.get(s) in reachable]
+        pinged = []
+        for seat in wanted:
+            user_id = users.get(seat)
+            if user_id not in reachable:
+                continue
+            if self.at_table(record.id, user_id):
+                self._ping_if_gone(record.id, seat, user_id)
+            else:
+                pinged.append(seat)
+        return pinged
+
+    def _ping_if_gone(self, gid: int, seat: str, user_id: int) -> None:
+        """A player at the table was named, not pinged: should they not move within
+        `at_table_seconds`, they drifted off after all, and one short post pings them then."""
+        key = (gid, user_id)
+        since = self._moved_at.get(key, 0.0)
+        old = self._ping_later.pop(key, None)
+        if old is not None:
+            old.cancel()
+        self._ping_later[key] = asyncio.create_task(self._ping_later_run(gid, seat, user_id,
+                                                                         since),
+                                                    name=f"ping-if-gone-{gid}-{seat}")
+
+    async def _ping_later_run(self, gid: int, seat: str, user_id: int, since: float) -> None:
+        try:
+            await asyncio.sleep(self.bot.settings.at_table_seconds)
+            if self._moved_at.get((gid, user_id), 0.0) > since:
+                return  # they moved: they were at the table
+            record = await self.bot.storage.get_game(gid)
+            if record is None or record.status != "active":
+                return
+            game = game_of(record)
+            state = await self.bot.tables.state(gid)
+            if seat not in game.to_act(state):
+                return
+            channel = await self.thread(record)
+            if channel is None:
+                return
+            users = await self.bot.tables.users_of(gid)
+            names = await self.names(users)
+            doing = game.doing_text(state, seat, names)
+            await channel.send(f"⏳ <@{user_id}>: {doing}",
+                               allowed_mentions=discord.AllowedMentions(
+                                   users=[discord.Object(user_id)]))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a ping that fails leaves the reminders to nudge them
+            log.info("game %s: the late ping of %s failed", gid, seat, exc_info=True)
+        finally:
+            if self._ping_later.get((gid, user_id)) is asyncio.current_task():
+                self._ping_later.pop((gid, user_id), None)
 
     def board_text(self, record: GameRecord, game: Game[Any, Any], state: Any, post: BoardPost,
                    result: Result | None, users: dict[str, int | None],

@@ -17,7 +17,6 @@ from bot.storage import GameRecord
 from bot.tables import ai_seat_name
 from cogs.utils.table.menus import PrivateMenus
 from cogs.utils.table.posts import (
-    AT_TABLE,
     MISSING_ACCESS,
     OLD_EDITS_CODE,
     OLD_MESSAGE,
@@ -92,6 +91,9 @@ class DeliveryCore(abc.ABC):
         # (game id, user id) -> Discord's time of that player's last move in that game: a
         # player who moved moments ago is at the table and needs no ping (`at_table`).
         self._moved_at: dict[tuple[int, int], float] = {}
+        # (game id, user id) -> the task that pings a player named (not pinged) at the table,
+        # should they not move after all (`_ping_if_gone`).
+        self._ping_later: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def saw(self, snowflake: int) -> None:
         """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""
@@ -110,9 +112,11 @@ class DeliveryCore(abc.ABC):
         self._moved_at[(gid, user_id)] = max(seen, self._moved_at.get((gid, user_id), 0.0))
 
     def at_table(self, gid: int, user_id: int) -> bool:
-        """Whether the player moved in this game within `AT_TABLE` seconds (Discord's time):
-        they are watching the thread, so their next decision is named, not pinged."""
-        return self.discord_now() - self._moved_at.get((gid, user_id), -AT_TABLE) < AT_TABLE
+        """Whether the player moved in this game within `at_table_seconds` (Discord's time):
+        they are watching the thread, so their next decision is named, not pinged (and pinged
+        by a short post should they not move within as long, `_ping_if_gone`)."""
+        window = self.bot.settings.at_table_seconds
+        return self.discord_now() - self._moved_at.get((gid, user_id), -window) < window
 
     def is_old(self, message_id: int) -> bool:
         """Whether Discord limits edits of `message_id` (older than an hour, `OLD_MESSAGE`)."""

@@ -201,11 +201,6 @@ discord.py's retries), and in a game spread over days most edits would hit them:
 post is not edited but followed by a fresh one, a press on it is not answered by editing it.
 Ten minutes short of the hour: the bot's idea of Discord's clock may lag a little."""
 
-AT_TABLE = 120.0
-"""Seconds after a player's move during which they count as at the table: a decision of
-theirs that comes up meanwhile is named on the post, not pinged (a phone buzzing for a thread
-its player is reading is noise). A player who then drifts off is nudged by the reminders."""
-
 OLD_EDITS_CODE = 30046
 """Discord's "Maximum number of edits to messages older than 1 hour reached"."""
 
