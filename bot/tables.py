@@ -225,6 +225,23 @@ def _seat_order(seat: str) -> tuple[int, str]:
     return (int(digits), seat) if digits.isdigit() else (1 << 30, seat)
 
 
+AI_NAMES = ("Wisp", "Shade", "Moth", "Raven", "Ember", "Hollow", "Mist", "Crow")
+"""The built-in AI's names at a table, one per seat in seat order: two AI seats are never
+both "AI" (#22), and a seat keeps its name all game, in the thread, DMs and pictures."""
+
+
+def ai_name(position: int) -> str:
+    """The AI's name in the seat at `position` (1 for the first seat): "AI Wisp"."""
+    k = max(1, position) - 1
+    return f"AI {AI_NAMES[k]}" if k < len(AI_NAMES) else f"AI {k + 1}"
+
+
+def ai_seat_name(seat: str) -> str:
+    """The AI's name in `seat` ("s2" -> "AI Shade"), as every message and picture names it."""
+    number = _seat_order(seat)[0]
+    return ai_name(number if number < 1 << 30 else 1)
+
+
 def _count_text(counts: set[int]) -> str:
     ordered = sorted(counts)
     if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:

@@ -34,6 +34,8 @@ from bot.storage import GameRecord, PlayerPrefs, SeatRecord
 from bot.tables import (
     StartResult,
     TableError,
+    ai_name,
+    ai_seat_name,
     clock_text,
     parse_clock,
     parse_zone,
@@ -228,7 +230,8 @@ def lobby_components(record: GameRecord, guided_now: bool | None = None) -> disc
     if len(game.modes) > 1:
         for mode in game.modes:
             presets.append(discord.SelectOption(
-                label=clip(f"Mode: {mode}", limits.SELECT_LABEL), value=f"mode={mode}"))
+                label=clip(f"Mode: {game.mode_words(mode)}", limits.SELECT_LABEL),
+                value=f"mode={mode}"))
     for name, values in {**choice_options(game), **_numbers(game)}.items():
         if name.endswith("_seat") or name == "mode":
             continue  # a seat's side is the "Your seat" menu; the mode is listed above
@@ -277,7 +280,7 @@ def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord]
     role = game.role_seat(options)
     lines = []
     for i, seat in enumerate(seats):
-        who = f"<@{seat.user_id}>" if seat.user_id else "AI"
+        who = f"<@{seat.user_id}>" if seat.user_id else ai_name(i + 1)
         side = ""
         if role is not None:
             side = f" — {role[1] if i == getattr(options, role[0]) else role[2]}"
@@ -326,7 +329,7 @@ class Lobby(commands.Cog):
             lines = with_guided_line(lines, guided_line(game, options, newcomers))
         # The mode is named once: in the game's words when its options list says it.
         mode = None if any(line.startswith("Mode:") for line in lines) else (
-            f"Mode: **{options.mode}**" if len(game.modes) > 1 else None)
+            f"Mode: **{game.mode_words(options.mode)}**" if len(game.modes) > 1 else None)
         embed = discord.Embed(title=clip(f"{game.title} — game #{record.id}", limits.EMBED_TITLE),
                               description=mode, colour=discord.Colour.dark_purple())
         counts = sorted(game.player_counts(options)) or [0]
@@ -536,10 +539,11 @@ class Lobby(commands.Cog):
                 delivery.dealt_without_summary(gid, seat.seat, seat.user_id)
         if channel is not None:
             # Each player as every post names them: "@Ada (the Wall player)", an AI seat as
-            # "AI (the Architect)"; a role, never the bare seat id (a visitor still choosing).
+            # "AI Wisp (the Architect)"; a role, never the bare seat id (a visitor still choosing).
             roster = "\n".join(
                 "• " + game.player_name(started.state, s.seat,
-                                        {s.seat: f"<@{s.user_id}>" if s.user_id else "AI"})
+                                        {s.seat: f"<@{s.user_id}>" if s.user_id
+                                         else ai_seat_name(s.seat)})
                 for s in seats)
             await channel.send(clip(f"**The game begins!**\n{roster}", limits.CONTENT),
                                allowed_mentions=discord.AllowedMentions(users=False))
