@@ -16,9 +16,10 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from rules.core.errors import IllegalAction
-from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
+from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, view_rng
 from rules.core.hidden import shown_by_events
 from rules.core.rng import Rng
+from rules.core.search import Level, level_of, search_action
 from rules.core.types import Action, Event, Result, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall import guide, words
@@ -339,6 +340,29 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
 
         return win_chance(state, seat)
 
+    def ai_levels(self) -> dict[str, Level]:
+        """Play-outs run `rules.fourth_wall.ai.playout_action` (no look-ahead, about a tenth
+        of a millisecond), so they can afford to reach past the next Investigator's turn — a
+        Close a Gate alone is five decisions, a Wall turn two to five — where the value of
+        keeping The Scourge standing shows. Sized (`python -m bench ai`, process CPU time per
+        decision) to the issue's budgets: normal about 0.3 s, hard about 1 s, 2 s cap."""
+        return {"normal": Level("normal", simulations=24, horizon=24, width=8),
+                "hard": Level("hard", simulations=64, horizon=32, width=10)}
+
+    def ai_action(self, state: FourthWallState, seat: str, level: str = "easy") -> Action:
+        """As `Game.ai_action`; at the search levels its play-outs use the cheap policy
+        (`_Playouts`), the one-ply look-ahead of `choose_ai_action` staying the root's
+        blueprint. Still fair by construction: the search sees only resampled worlds."""
+        searching = level_of(self, level)
+        if searching is None:
+            return super().ai_action(state, seat, level)
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+        picked = search_action(_Playouts(self), state, seat, searching,
+                               view_rng(self, state, seat, f"search-{level}"))
+        return picked if picked.key() in {a.key() for a in legal} else legal[0]
+
     def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
         """The built-in AI (`rules.fourth_wall.ai`): a one-ply lookahead with a heuristic
         evaluation, for either side in either mode."""
@@ -509,6 +533,29 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         stage = STAGE_NAMES[eng.stage()]
         return head + "\n" + "\n".join(lines) + f"\nTurn Tracker: {stage}."
 
+
+
+class _Playouts:
+    """The game as `rules.core.search` sees it at the search levels: every hook is the game's
+    own, except that `choose_ai_action` answers the search's first call — the root's blueprint,
+    asked before any play-out (`search_action`) — with the full heuristic and every later one
+    (the play-outs) with `rules.fourth_wall.ai.playout_action`, forty times cheaper. One is
+    made per decision, so nothing carries from one decision to the next."""
+
+    def __init__(self, game: FourthWall) -> None:
+        self._game = game
+        self._root_asked = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
+        if not self._root_asked:
+            self._root_asked = True
+            return self._game.choose_ai_action(state, seat)
+        from rules.fourth_wall.ai import playout_action
+
+        return playout_action(state, seat, self._game)
 
 GAME = FourthWall()
 
