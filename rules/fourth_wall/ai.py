@@ -25,6 +25,16 @@ best hand is), the Wall's hand and Doom, and the Turn Tracker. The Investigators
 the team's hands (they share them, FW-SETUP-07); The Wall's side reads only hand counts and the
 public board (it may not see hands, FW-VIS-06).
 
+Trading (issue #23): a Trade is scored by `best_swap` — the swap of one Marble for one after
+which a hand can Close a Gate though none could before — and its three prompts are answered with
+that same swap; a Give is scored by its look-ahead, so a Marble handed into a full hand (and
+discarded at once) scores as the loss it is.
+
+The search levels (`FourthWallGame.ai_action`, `rules.core.search`) keep `choose_action` as the
+root's blueprint and play their play-outs with `playout_action`, a rule-of-thumb policy with no
+look-ahead; where a play-out stops, `win_chance` (in Conflict a logistic of the public board
+fitted on the heuristic's own games, `WALL_LOGIT`) scores it.
+
 The Conflict Wall: Wrath unless Brood pays (a Horror to become The Scourge while a hand could
 Close a Gate, or several Drained Horrors to wake), then spends its Doom on whatever scores best
 (Manifest, Trigger, Destroy, its Unique Action), Delves with Doom that would otherwise be lost,
@@ -152,14 +162,48 @@ def _value(state: FourthWallState, seat: str) -> float:
 
 
 VALUE_SCALE = GATE
-"""One Open Gate's worth moves the search's estimate by about a quarter (`win_chance`)."""
+"""Alliance: one Open Gate's worth moves the search's estimate by about a quarter."""
+
+WALL_LOGIT = {"bias": -2.2, "gate": 3.3, "symbol": 0.75, "scourge_symbol": 0.55,
+              "horror": -0.58, "marble": -0.62, "doom": 0.28, "time": 1.4, "revealed": 0.5}
+"""Conflict: the chance that The Wall wins, as a logistic of the public board, fitted (plain
+logistic regression, `rules.md` "AI balance") on 1,620 positions of 130 games of the heuristic
+against itself (Conflict, 3 and 4 players): per Open Gate, per Symbol still needed to Defeat a
+Horror On the Streets (and again on The Scourge, whose standing blocks every Close a Gate), per
+Horror (a one-Symbol Horror is a Marble's work, not a threat), per Marble in the sane
+Investigators' hands, per Doom, the Turn Tracker's progress (0 at the start, 1 when The Ancient
+One Awakens) and An Eye Opens. It reads no hand's contents, so The Wall and the Investigators
+score the same positions the same (zero-sum), and neither steers by cards it only imagines."""
+
+
+def wall_logit(state: FourthWallState) -> float:
+    """`WALL_LOGIT` summed over the public board (Conflict)."""
+    st = state
+    eng = Engine(st)
+    w = WALL_LOGIT
+    z = w["bias"] + w["gate"] * len(st.gates) + w["doom"] * (st.doom + st.doom_deferred)
+    for h in st.streets:
+        att = eng.attached_symbols(h)
+        left = sum(max(0, n - att[s]) for s, n in eng.defeat_cost(h.id).items())
+        z += w["horror"] + w["symbol"] * left
+        if h.id == st.scourge:
+            z += w["scourge_symbol"] * left
+    z += w["marble"] * sum(len(i.hand) for i in st.investigators if i.card and not i.insane)
+    ranks = max(1, len(eng.layout_ranks()) - 1)
+    z += w["time"] * st.rank_index / ranks + (w["revealed"] if st.revealed else 0.0)
+    return z
 
 
 def win_chance(state: FourthWallState, seat: str) -> float:
-    """`evaluate` from `seat`'s side as a chance in [0, 1] (a logistic of one Gate's worth):
-    where the search AI's play-outs stop (`FourthWallGame.ai_value`)."""
+    """The chance that `seat`'s side wins, where the search AI's play-outs stop
+    (`FourthWallGame.ai_value`): in Conflict the fitted logistic of the public board
+    (`WALL_LOGIT`), in Alliance a logistic of `evaluate` (one Gate's worth a quarter)."""
     if state.outcome is not None:
         return 1.0 if (state.outcome == "wall") == (seat == state.wall_seat) else 0.0
+    if state.mode == "conflict":
+        z = max(-30.0, min(30.0, wall_logit(state)))
+        wall = 1.0 / (1.0 + math.exp(-z))
+        return wall if seat == state.wall_seat else 1.0 - wall
     x = max(-30.0, min(30.0, _value(state, seat) / VALUE_SCALE))
     return 1.0 / (1.0 + math.exp(-x))
 

@@ -78,6 +78,12 @@ class FourthWallOptions(GameOptions):
     )
 
 
+PLAYOUT_TURNS = {"normal": 3, "hard": 4}
+"""How many turns (a Wall turn or an Investigator's, `_turn_clock`) a play-out runs past the
+decision at each search level: from a Wall decision, normal sees the next Investigator's turn
+and The Wall's answer to it (a Brood, The Scourge placed); `Level.horizon` caps the decisions."""
+
+
 class FourthWall(Game[FourthWallOptions, FourthWallState]):
     name: ClassVar[str] = "fourth_wall"
     title: ClassVar[str] = "I Am the Fourth Wall"
@@ -341,13 +347,14 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         return win_chance(state, seat)
 
     def ai_levels(self) -> dict[str, Level]:
-        """Play-outs run `rules.fourth_wall.ai.playout_action` (no look-ahead, about a tenth
-        of a millisecond), so they can afford to reach past the next Investigator's turn — a
-        Close a Gate alone is five decisions, a Wall turn two to five — where the value of
-        keeping The Scourge standing shows. Sized (`python -m bench ai`, process CPU time per
-        decision) to the issue's budgets: normal about 0.3 s, hard about 1 s, 2 s cap."""
-        return {"normal": Level("normal", simulations=24, horizon=24, width=8),
-                "hard": Level("hard", simulations=64, horizon=32, width=10)}
+        """Play-outs run `rules.fourth_wall.ai.playout_action` (no look-ahead, about a
+        twentieth of the heuristic's cost) for `PLAYOUT_TURNS` turns, `horizon` decisions at
+        most — a Close a Gate alone is five decisions, a Wall turn two to five. Sized with
+        `python -m bench ai` (process CPU time per decision, 2 cores shared): normal's median
+        is about 0.1 s (budget 0.3 s), hard's about 0.3 s (budget 1 s); both far under the 2 s
+        cap, since more simulations did not move Conflict's results (`rules.md`, AI balance)."""
+        return {"normal": Level("normal", simulations=40, horizon=48, width=8),
+                "hard": Level("hard", simulations=96, horizon=72, width=10)}
 
     def ai_action(self, state: FourthWallState, seat: str, level: str = "easy") -> Action:
         """As `Game.ai_action`; at the search levels its play-outs use the cheap policy
@@ -359,7 +366,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("Nothing to do.", rule="CORE-TURN")
-        picked = search_action(_Playouts(self), state, seat, searching,
+        picked = search_action(_Playouts(self, PLAYOUT_TURNS[searching.name]), state, seat,
+                               searching,
                                view_rng(self, state, seat, f"search-{level}"))
         return picked if picked.key() in {a.key() for a in legal} else legal[0]
 
@@ -537,25 +545,43 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
 
 class _Playouts:
     """The game as `rules.core.search` sees it at the search levels: every hook is the game's
-    own, except that `choose_ai_action` answers the search's first call — the root's blueprint,
-    asked before any play-out (`search_action`) — with the full heuristic and every later one
-    (the play-outs) with `rules.fourth_wall.ai.playout_action`, forty times cheaper. One is
-    made per decision, so nothing carries from one decision to the next."""
+    own, except two that make a play-out a few *turns* long rather than a count of decisions.
 
-    def __init__(self, game: FourthWall) -> None:
+    - `choose_ai_action` answers the search's first call — the root's blueprint, asked before
+      any play-out (`search_action`) — with the full heuristic, and every later one (the
+      play-outs) with `rules.fourth_wall.ai.playout_action`, forty times cheaper.
+    - `to_act` says nobody is awaited once a play-out is `turns` Wall or Investigator turns past
+      the root, so the search scores it there with `ai_value`. A horizon counted in decisions
+      rewards whatever spends decisions: measured on seed 2 (Conflict, 4 players), a Wall turn
+      of three Manifests pushed the Investigators' Close a Gate past 36 decisions, and ending
+      the turn at once let them win inside it — the search preferred doing nothing.
+    One is made per decision, so nothing carries from one decision to the next."""
+
+    def __init__(self, game: FourthWall, turns: int) -> None:
         self._game = game
-        self._root_asked = False
+        self._turns = turns
+        self._root: int | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._game, name)
 
     def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
-        if not self._root_asked:
-            self._root_asked = True
+        if self._root is None:
+            self._root = _turn_clock(state)
             return self._game.choose_ai_action(state, seat)
         from rules.fourth_wall.ai import playout_action
 
         return playout_action(state, seat, self._game)
+
+    def to_act(self, state: FourthWallState) -> set[str]:
+        if self._root is not None and _turn_clock(state) >= self._root + self._turns:
+            return set()
+        return self._game.to_act(state)
+
+
+def _turn_clock(state: FourthWallState) -> int:
+    """Turns so far: each Investigator's turn and the Wall turn before it count one each."""
+    return (state.round * 8 + state.turn_index) * 2 + (state.phase == "investigator")
 
 GAME = FourthWall()
 
