@@ -349,12 +349,11 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
     def ai_levels(self) -> dict[str, Level]:
         """Play-outs run `rules.fourth_wall.ai.playout_action` (no look-ahead, about a
         twentieth of the heuristic's cost) for `PLAYOUT_TURNS` turns, `horizon` decisions at
-        most — a Close a Gate alone is five decisions, a Wall turn two to five. Sized with
-        `python -m bench ai` (process CPU time per decision, 2 cores shared): normal's median
-        is about 0.1 s (budget 0.3 s), hard's about 0.3 s (budget 1 s); both far under the 2 s
-        cap, since more simulations did not move Conflict's results (`rules.md`, AI balance)."""
-        return {"normal": Level("normal", simulations=40, horizon=48, width=8),
-                "hard": Level("hard", simulations=96, horizon=72, width=10)}
+        most — a Close a Gate alone is five decisions, a Wall turn two to five. Sized by
+        process CPU time per decision (2 cores shared with other work): normal 96 simulations,
+        about 0.1–0.3 s (budget 0.3 s); hard 240, about 0.7–1 s (budget 1 s, cap 2 s)."""
+        return {"normal": Level("normal", simulations=96, horizon=48, width=8),
+                "hard": Level("hard", simulations=240, horizon=72, width=10)}
 
     def ai_action(self, state: FourthWallState, seat: str, level: str = "easy") -> Action:
         """As `Game.ai_action`; at the search levels its play-outs use the cheap policy
