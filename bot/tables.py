@@ -216,6 +216,23 @@ def _seat_order(seat: str) -> tuple[int, str]:
     return (int(digits), seat) if digits.isdigit() else (1 << 30, seat)
 
 
+AI_NAMES = ("Wisp", "Shade", "Moth", "Raven", "Ember", "Hollow", "Mist", "Crow")
+"""The built-in AI's names at a table, one per seat in seat order: two AI seats are never
+both "AI" (#22), and a seat keeps its name all game, in the thread, DMs and pictures."""
+
+
+def ai_name(position: int) -> str:
+    """The AI's name in the seat at `position` (1 for the first seat): "AI Wisp"."""
+    k = max(1, position) - 1
+    return f"AI {AI_NAMES[k]}" if k < len(AI_NAMES) else f"AI {k + 1}"
+
+
+def ai_seat_name(seat: str) -> str:
+    """The AI's name in `seat` ("s2" -> "AI Shade"), as every message and picture names it."""
+    number = _seat_order(seat)[0]
+    return ai_name(number if number < 1 << 30 else 1)
+
+
 def _count_text(counts: set[int]) -> str:
     ordered = sorted(counts)
     if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
@@ -561,6 +578,8 @@ class TableService:
                 raise TableError(
                     f"{game.title} needs {_count_text(counts)} players; "
                     f"{len(seats)} {'is' if len(seats) == 1 else 'are'} seated.", "TABLE-COUNT")
+            if "guided" in game.options_model.model_fields:
+                rec, options = await self._settle_guided(rec, game, options, seats)
             if seed is None:
                 seed = self.seed_source()
             if not 0 <= seed <= MAX_SEED:
@@ -589,6 +608,29 @@ class TableService:
             return StartResult(record=rec, state=state, events=events, awaited=awaited,
                                awaited_users={s: users[s] for s in awaited}, users=users,
                                result=game.result(state))
+
+    async def _settle_guided(self, rec: GameRecord, game: AnyGame, options: Any,
+                             seats: list[SeatRecord]) -> tuple[GameRecord, Any]:
+        """Guided play left to the table (`guided` empty) is decided at the start, once: on
+        while any seated person has not finished a game of this title (or for a first-game
+        setup), and kept in the options so the game reads one answer to its end."""
+        if getattr(options, "guided", None) is not None:
+            return rec, options
+        humans = [s.user_id for s in seats if s.user_id is not None]
+        newcomers = set(humans) - await self.storage.veterans(humans, rec.game)
+        guided = bool(newcomers) or game.guided(options)
+        settled = options.model_copy(update={"guided": guided})
+        rec = await self.storage.set_options(rec.id, settled.model_dump(mode="json"),
+                                             self.clock())
+        return rec, settled
+
+    async def newcomers(self, game_id: int) -> list[int]:
+        """The seated people (in seat order) who have not finished a game of this title."""
+        rec = await self._get(game_id)
+        humans = [s.user_id for s in await self.storage.seats(game_id)
+                  if s.user_id is not None]
+        known = await self.storage.veterans(humans, rec.game)
+        return [u for u in humans if u not in known]
 
     # ---- play ---------------------------------------------------------------------------
     async def act(

@@ -410,6 +410,7 @@ async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = No
     took = time.perf_counter() - began
     status = record.status if record else "missing"
     who = f"{n} players" + (f", {ai} of them the bot's AI" if ai else "")
-    print(f"\n{engine.title} ({mode}, {who}, seed {seed}): {moves} moves pressed through "
+    named = engine.mode_words(mode).split(":")[0]  # "One vs All", as the lobby says it
+    print(f"\n{engine.title} ({named}, {who}, seed {seed}): {moves} moves pressed through "
           f"Discord in {took:.1f} s; game {status}. {calm}. {len(pictures)} pictures in {out}/")
     return 0 if status == "over" else 1

@@ -12,11 +12,13 @@ import json
 import re
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from rules.core.ending import Ending, Part, count, moves_by_seat
 from rules.core.errors import IllegalAction
 from rules.core.memo import forget
 from rules.core.rng import Rng
@@ -210,19 +212,27 @@ class Game(ABC, Generic[Opt, S]):
         return None
 
     def guided(self, options: Opt) -> bool:
-        """Whether board posts carry `guide_text` (the `guided` option; when it is left empty,
-        on for a first game)."""
+        """Whether board posts carry `guide_text`: the `guided` option when it is set. Left
+        empty, the lobby sets it at the start (on while any seated player hasn't finished a
+        game of this title, `bot.tables`); a table set up without the lobby is guided for its
+        first-game setup only."""
         chosen = getattr(options, "guided", None)
         if chosen is not None:
             return bool(chosen)
         return bool(getattr(options, "first_game", False))
 
     def guide_text(self, state: S, seat: str, private: bool = False) -> str | None:
-        """Guided play: a sentence or two on what the awaited `seat` can do now and why it
-        matters, for a first game. Public-safe like `doing_text` (it is posted with the board),
-        so it explains the kind of decision, never a hidden card; `private=True` when only
-        `seat` reads it (its **My choices**), where a hidden prompt's purpose may be told too.
-        None: no hint (also when `seat` is not awaited)."""
+        """Guided play: a sentence or two of advice for the decision `seat` faces now, read
+        from a view and nothing more: the public view when the table reads it (the board
+        post), `seat`'s own view when only `seat` does (`private=True`: its **My choices**
+        and DM panel). None: no advice (also when `seat` is not awaited)."""
+        if seat not in self.to_act(state):
+            return None
+        return self.advice(self.view(state, seat if private else None), seat)
+
+    def advice(self, view: dict[str, Any], seat: str) -> str | None:
+        """The game's advice for `seat`'s decision, from `view` alone (a pure function of the
+        view: whatever the view does not show cannot leak). None: no advice."""
         return None
 
     def present(self, state: S, lines: list[str]) -> list[str]:
@@ -319,6 +329,26 @@ class Game(ABC, Generic[Opt, S]):
         reason = strip_rule_ids(result.reason)
         return f"{head} {reason}".strip()
 
+    def ending(self, state: S, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        """The story of the finished game (issue #22) from its public record: `moves` holds,
+        per applied action, who moved and the events it caused (private ones are ignored).
+        Games tell their own (`rules/<game>/ending.py`); this is the plain telling: who won and
+        lost, the stored reason, the moves made, no turning points."""
+        made = moves_by_seat(moves)
+        won = [self.player_name(state, s, names) for s in result.winners]
+        lost = [self.player_name(state, s, names) for s in result.losers]
+        head = (f"{join_words(won)} {'wins' if len(won) == 1 else 'win'}"
+                + (f"; {join_words(lost)} {'loses' if len(lost) == 1 else 'lose'}."
+                   if lost else ".")) if won else "Nobody wins."
+        return Ending(headline=head, why=strip_rule_ids(result.reason),
+                      winners=list(result.winners), losers=list(result.losers),
+                      length=count(len(moves), "move"),
+                      parts=[Part(s, self.player_name(state, s, names), s in result.winners,
+                                  count(made.get(s, 0), "move") + ".")
+                             for s in state.seats])
+
     def seat_label(self, state: S, seat: str) -> str:
         """How the game names a seat to players (a role or character); the seat id by default."""
         return seat
@@ -326,7 +356,7 @@ class Game(ABC, Generic[Opt, S]):
     def describe(self, state: S, seat: str, action: Action) -> str:
         """A short label for a button or a choice (at most 80 characters)."""
         params = ", ".join(f"{k}={v}" for k, v in action.params.items())
-        return f"{action.kind} {params}".strip()[:80]
+        return short_label(f"{action.kind} {params}".strip())
 
     def default_action(self, state: S, seat: str) -> Action | None:
         """The rule-defined default when an awaited seat times out (enforced reminders)."""
@@ -439,6 +469,17 @@ class Game(ABC, Generic[Opt, S]):
         module = sys.modules[type(self).__module__]
         return load_rulebook(Path(module.__file__ or ".").parent / "rules.md")
 
+    def mode_words(self, mode: str) -> str:
+        """A mode as players read it in the lobby ("One vs All", never "one_vs_all")."""
+        words: dict[str, str] = getattr(self, "MODE_WORDS", {})
+        return words.get(mode) or mode.replace("_", " ").capitalize()
+
+    def glossary(self) -> dict[str, str]:
+        """The game's named things a player may look up by name (rooms, cards, characters):
+        name -> what it is and does, in the words of its card. `/game rules` finds these by
+        name before the rules that merely mention them."""
+        return {}
+
     def rule_text(self, rule_id: str) -> str | None:
         """The text of one rule by id, or None if this game has no such rule."""
         return self.rulebook().get(rule_id.strip().upper())
@@ -479,6 +520,12 @@ def option_words(value: Any) -> str:
     return str(value)
 
 
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """`noun` for a count of `n`: "card" for 1, "cards" otherwise (`many` when it is not
+    `noun` + "s"). Players read "2 cards", never "2 card(s)"."""
+    return noun if n == 1 else (many or noun + "s")
+
+
 def join_words(items: list[str], last: str = "and") -> str:
     """"a", "a and b", "a, b and c"."""
     if not items:
@@ -488,25 +535,67 @@ def join_words(items: list[str], last: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
+LABEL_LIMIT = 80
+"""Discord's limit on a button's label (a select option's is 100)."""
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[^a-z\s])")
+
+
+def short_label(text: str, limit: int = LABEL_LIMIT) -> str:
+    """`text` as a label of at most `limit` characters: whole when it fits, else cut at the
+    last word that fits and ended with "…", so a player sees that something was left out."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit - 1]
+    cut = cut[:limit - 1].rstrip(" ,;:–—-(")
+    return cut + "…"
+
+
+def sentences(text: str) -> list[str]:
+    """`text` split into its sentences (at ". ", "! ", "? " before a capital, a digit or a
+    symbol), each keeping its own end."""
+    return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s]
+
+
+def ends_a_sentence(text: str) -> bool:
+    """Whether `text` ends as a sentence does (".", "!", "?", or a closing quote or bracket
+    after one)."""
+    return bool(re.search(r"[.!?](?:[\"')\]]*)$", text.strip()))
+
+
 def fit_words(lines: list[str], limit: int) -> str:
-    """Join `lines` (most important first) into at most `limit` characters: whole lines while
-    they fit, then the next line cut at a word boundary with an ellipsis."""
+    """Join `lines` (most important first) into at most `limit` characters without ever
+    cutting a sentence: each line's sentences are taken whole while they fit; a line whose
+    next sentence does not fit is left there (its first sentences kept), and the lines after
+    it are still tried, so a short lower line may fill the room a long one left. A line that
+    does not end a sentence gets its full stop."""
     out = ""
     for line in lines:
         line = line.strip()
         if not line:
             continue
-        candidate = f"{out} {line}" if out else line
-        if len(candidate) <= limit:
+        if not ends_a_sentence(line):
+            line = line.rstrip(" ,;:") + "."
+        for sentence in sentences(line):
+            if not ends_a_sentence(sentence):
+                sentence = sentence.rstrip(" ,;:") + "."
+            candidate = f"{out} {sentence}" if out else sentence
+            if len(candidate) > limit:
+                break
             out = candidate
-            continue
-        room = limit - len(out) - (1 if out else 0) - 1
-        if room > 20:
-            cut = line[:room + 1].rsplit(" ", 1)[0].rstrip(",;:")
-            if cut:
-                out = (f"{out} {cut}" if out else cut) + "…"
-        break
     return out
+
+
+def guided_words(options: GameOptions) -> str:
+    """The lobby's "Guided" line for options that do not know who sits at the table: the
+    lobby says more once it knows (`cogs.utils.guide.guided_line`)."""
+    chosen = getattr(options, "guided", None)
+    if chosen is not None:
+        return "yes" if chosen else "no"
+    if getattr(options, "first_game", False):
+        return "yes (first game)"
+    return "on while anyone seated hasn't finished a game of this title"
 
 
 def view_rng(game: Game[Any, Any], state: GameState, seat: str | None, salt: str) -> Rng:

@@ -12,18 +12,30 @@ action kinds in `rules.presence.actions`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
-from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, join_words
+from rules.core.game import (
+    ALT_TEXT_LIMIT,
+    Game,
+    GameOptions,
+    fit_words,
+    guided_words,
+    join_words,
+    plural,
+)
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result
 from rules.presence import actions as K
+from rules.presence import ending as presence_ending
 from rules.presence import guide, words
 from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import UT_HOPE, UT_NERVE, Engine, pack_for
+from rules.presence.engine.core import clue_title, secret_title
 from rules.presence.labels import describe_action
 from rules.presence.resample import deal_unseen
 from rules.presence.result import result_of
@@ -209,9 +221,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                         "deleted"))
         if options.table_channel == "channel":
             out.append(("Table", "a channel of its own"))
-        out.append(("Guided", ("yes" if self.guided(options) else "no")
-                    + (" (first game)" if options.guided is None and options.first_game
-                       else "")))
+        out.append(("Guided", guided_words(options)))
         return out
 
     def option_conflicts(self, options: PresenceOptions) -> list[str]:
@@ -236,7 +246,9 @@ class Presence(Game[PresenceOptions, PresenceState]):
     def guide_text(self, state: PresenceState, seat: str, private: bool = False) -> str | None:
         if seat not in self.to_act(state):
             return None
-        return guide.guide_text(state, self._actor(state, seat), private)
+        # Two players: the seat speaks for the character slot that acts now (P-2P).
+        view = self.view(state, seat if private else None)
+        return guide.advice(view, self._actor(state, seat))
 
     # ---- two players (P-2P): the visitor player's seat speaks for two character slots
     def _slots(self, state: PresenceState, seat: str) -> list[str]:
@@ -442,7 +454,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 s = sp["script"]
                 lines.append(f"Your script: {s['name']} ({s['type']}, {s['alignment']}). "
                              f"Hidden: {s['top']} Revealed: {s['bottom']}")
-            lines += [f"Secret {x['position']}: {x['name']} ({x['trauma']})"
+            lines += [f"Secret {x['position']}: {secret_title(x['name'], x['trauma'])}"
                       for x in sp["secrets"]]
             lines.append("Hand: " + (", ".join(c["name"] for c in sp["hand"]) or "empty"))
             clues = [f"{eng.room_name(r)}: {', '.join(n)}" for r, n in sp["tokens"].items()
@@ -471,9 +483,10 @@ class Presence(Game[PresenceOptions, PresenceState]):
             return "\n".join(lines)
         if seat not in state.visitors:
             return None
-        cards = [c["name"] + (f" ({c['trauma']}, {eng.room_name(c['room'])})"
-                              if c["kind"] == "clue" else "") for c in visitor_hand(state, seat)]
-        text = "Your hand: " + (", ".join(cards) or "empty")
+        cards = [clue_title(c["name"], c["trauma"], eng.room_name(c["room"]))
+                 if c["kind"] == "clue" else c["name"] for c in visitor_hand(state, seat)]
+        # Semicolons: a two-action card's own name holds a slash, a clue card's a colon.
+        text = "Your hand: " + ("; ".join(cards) or "empty")
         if inspected:
             text += "\nYou inspected: " + " ".join(inspected)
         return text
@@ -501,6 +514,11 @@ class Presence(Game[PresenceOptions, PresenceState]):
         return fit_words(words.alt_lines(
             state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
 
+    def ending(self, state: PresenceState, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        return presence_ending.ending(state, result, moves, names)
+
     def result_text(self, state: PresenceState, result: Result, names: dict[str, str]) -> str:
         return words.result_text(state, result, names)
 
@@ -520,7 +538,8 @@ class Presence(Game[PresenceOptions, PresenceState]):
             also = len(unnamed) < len(talk["alone_labels"])
             text += (" Also alone: " if also else " Alone: ") + ", ".join(unnamed) + "."
         if state.speech_grant is not None:
-            text += (f" The spirit may speak up to {state.speech_grant['max_words']} word(s) "
+            text += (f" The spirit may speak up to {state.speech_grant['max_words']} "
+                     f"{plural(state.speech_grant['max_words'], 'word')} "
                      "with `/presence speak`.")
         return text
 

@@ -14,6 +14,7 @@ import discord
 from bot import limits, renderpool
 from bot.limits import clip
 from bot.storage import GameRecord
+from bot.tables import ai_seat_name
 from cogs.utils.table.menus import PrivateMenus
 from cogs.utils.table.posts import (
     MISSING_ACCESS,
@@ -26,7 +27,7 @@ from cogs.utils.table.posts import (
 )
 from cogs.utils.table.summaries import AfterAction, SummaryDM
 from cogs.utils.table.words import AI_NAME, escape_name
-from rules.core.game import ALT_TEXT_LIMIT
+from rules.core.game import ALT_TEXT_LIMIT, fit_words
 from rules.registry import GAMES
 
 if TYPE_CHECKING:
@@ -87,6 +88,12 @@ class DeliveryCore(abc.ABC):
         # marks its changes against): the card highlights what changed (`board_file`). Lost
         # on restart: the first picture after one marks nothing.
         self._pictured: dict[int, tuple[dict[str, Any], dict[str, Any] | None]] = {}
+        # (game id, user id) -> Discord's time of that player's last move in that game: a
+        # player who moved moments ago is at the table and needs no ping (`at_table`).
+        self._moved_at: dict[tuple[int, int], float] = {}
+        # (game id, user id) -> the task that pings a player named (not pinged) at the table,
+        # should they not move after all (`_ping_if_gone`).
+        self._ping_later: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def saw(self, snowflake: int) -> None:
         """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""
@@ -98,6 +105,18 @@ class DeliveryCore(abc.ABC):
         snowflake Discord sent, if that is later (a host clock running behind; in tests, the
         emulator's clock moved on by hours). Ages of messages are measured against it."""
         return max(time.time(), self._discord_clock)
+
+    def moved(self, gid: int, user_id: int, snowflake: int) -> None:
+        """A player made a move in game `gid` (an interaction with id `snowflake`)."""
+        seen = discord.utils.snowflake_time(snowflake).timestamp()
+        self._moved_at[(gid, user_id)] = max(seen, self._moved_at.get((gid, user_id), 0.0))
+
+    def at_table(self, gid: int, user_id: int) -> bool:
+        """Whether the player moved in this game within `at_table_seconds` (Discord's time):
+        they are watching the thread, so their next decision is named, not pinged (and pinged
+        by a short post should they not move within as long, `_ping_if_gone`)."""
+        window = self.bot.settings.at_table_seconds
+        return self.discord_now() - self._moved_at.get((gid, user_id), -window) < window
 
     def is_old(self, message_id: int) -> bool:
         """Whether Discord limits edits of `message_id` (older than an hour, `OLD_MESSAGE`)."""
@@ -121,8 +140,9 @@ class DeliveryCore(abc.ABC):
         out: dict[str, str] = {}
         for seat, user_id in users.items():
             if not user_id:
-                # An AI seat is named as such: "AI (the Medium)", never a bare role.
-                out[seat] = AI_NAME
+                # An AI seat is named as such, and apart from any other AI seat: "AI Shade
+                # (the Medium)", never a bare role.
+                out[seat] = ai_seat_name(seat)
                 continue
             if user_id not in self._names:
                 user = self.bot.get_user(user_id)
@@ -176,7 +196,8 @@ class DeliveryCore(abc.ABC):
         if data is None:
             return None
         return discord.File(io.BytesIO(data), filename=name,
-                            description=description[:ALT_TEXT_LIMIT] or "The game board.")
+                            description=fit_words([description], ALT_TEXT_LIMIT)
+                            or "The game board.")
 
     async def thread(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread, unarchived; None (and the game abandoned) if it was deleted."""

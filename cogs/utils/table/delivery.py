@@ -60,10 +60,12 @@ class Delivery(BoardPosts):
         game = game_of(res.record)
         where = f"<#{res.record.thread_id}>" if res.record.thread_id else "the game's thread"
         bell = "" if game.plain_words(res.state) else "🔔 "
+        # The player before you by name and character, as the thread names them.
+        names = await self.names(await self.bot.tables.users_of(res.record.id))
+        before = game.player_name(res.state, res.awaited[0], names)
         for user_id in users:
             await self.dm(user_id, f"{bell}Your turn is near in **{game.title}** (game "
-                          f"#{res.record.id}): you're next after "
-                          f"{game.seat_label(res.state, res.awaited[0])} — {where}.")
+                          f"#{res.record.id}): you're next after {before} — {where}.")
 
     async def after_action(self, record: GameRecord, state: Any, events: list[Event],
                            result: Result | None, actor: str | None = None,
