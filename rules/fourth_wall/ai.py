@@ -240,6 +240,20 @@ def best_swap(state: FourthWallState, iid: str, partner: str,
     return best
 
 
+def gives_into_full_hand(state: FourthWallState, a: Action) -> bool:
+    """Whether `a` hands a Marble to an Investigator already at its Hand Limit (a Give, a free
+    Give, a card's Give or Trade): the Marble is discarded at once (FW-HAND-02). Hand sizes
+    are public, so any seat may ask."""
+    if a.kind not in (K.GIVE, K.FREE_GIVE, K.GIVE_OR_TRADE_GIVE):
+        return False
+    eng = Engine(state)
+    to = str(a.p("to"))
+    if not eng.has_inv(to):
+        return False
+    receiver = eng.inv(to)
+    return len(receiver.hand) >= eng.hand_limit(receiver)
+
+
 def _close_pick(eng: Engine, legal: list[Action]) -> Action:
     """Close a Gate selection: confirm when met, else the Marble adding the most missing
     Symbols (single-Symbol Marbles first, to keep the rest)."""
@@ -431,6 +445,9 @@ def choose_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> Ac
     if state.refunds >= AI_CANCELS_PER_TURN and not state.prompts:
         kept = [a for a in legal if a.kind not in (K.TRADE, K.CLOSE_GATE)]
         legal = kept or legal
+    # A Give into a full hand costs the team a Marble (issue #23's blunder): a Trade does the
+    # same work without the discard (`best_swap`).
+    legal = [a for a in legal if not gives_into_full_hand(state, a)] or legal
     base = _value(state, seat)
     worlds: list[FourthWallState] = []
     best, best_v = legal[0], -1e18
@@ -574,4 +591,5 @@ def _worlds(game: Game[Any, Any], state: FourthWallState, seat: str) -> list[Fou
                      for _ in range(WORLDS - 1))]
 
 
-__all__ = ["choose_action", "evaluate", "playout_action", "win_chance"]
+__all__ = ["best_swap", "choose_action", "evaluate", "gives_into_full_hand", "playout_action",
+           "win_chance"]

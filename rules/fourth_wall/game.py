@@ -389,7 +389,15 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         picked = search_action(_Playouts(self, PLAYOUT_TURNS[searching.name]), state, seat,
                                searching,
                                view_rng(self, state, seat, f"search-{level}"))
-        return picked if picked.key() in {a.key() for a in legal} else legal[0]
+        if picked.key() not in {a.key() for a in legal}:
+            return legal[0]
+        from rules.fourth_wall.ai import gives_into_full_hand
+
+        if gives_into_full_hand(state, picked):
+            # A Marble handed into a full hand is discarded at once (FW-HAND-02): a few noisy
+            # play-outs can favour it, never the game; the heuristic's own choice stands.
+            return super().ai_action(state, seat, "easy")
+        return picked
 
     def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
         """The built-in AI (`rules.fourth_wall.ai`): a one-ply lookahead with a heuristic

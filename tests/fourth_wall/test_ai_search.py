@@ -10,7 +10,12 @@ import json
 import pytest
 
 from rules.core.types import Action, act
-from rules.fourth_wall.ai import best_swap, choose_action, playout_action
+from rules.fourth_wall.ai import (
+    best_swap,
+    choose_action,
+    gives_into_full_hand,
+    playout_action,
+)
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.game import GAME
 from rules.fourth_wall.state import FourthWallState
@@ -68,6 +73,9 @@ def test_investigators_do_not_give_into_a_full_hand() -> None:
     st = _trade_table()
     assert choose_action(st, seat_of(st, "i1"), GAME) != act("give", inv="i1", to="i2")
     assert GAME.ai_action(st, seat_of(st, "i1")) != act("give", inv="i1", to="i2")
+    assert GAME.ai_action(st, seat_of(st, "i1"), "normal") != act("give", inv="i1", to="i2")
+    assert gives_into_full_hand(st, act("give", inv="i1", to="i2"))
+    assert not gives_into_full_hand(st, act("give", inv="i1", to="i3"))
 
 
 def test_no_trade_when_a_hand_already_closes() -> None:
