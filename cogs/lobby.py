@@ -185,6 +185,13 @@ def game_choices(current: str) -> list[app_commands.Choice[str]]:
 PLAY_AS = {"role": "the opposing role", "team": "a visitor / investigator"}
 """`/game new as:` — which side the creator plays where the mode has an opposing role."""
 
+AI_LEVELS = {"easy": "easy: a quick heuristic", "normal": "normal: looks a few moves ahead",
+             "hard": "hard: looks further ahead (about a second a move)"}
+"""`/game new ai_level:` and `/game settings ai_level:`: the table's AI level, as Discord's
+list shows each (`GameSettings.ai_level`)."""
+AI_LEVEL_CHOICES = [app_commands.Choice(name=text, value=level)
+                    for level, text in AI_LEVELS.items()]
+
 
 def _value_text(value: Any) -> str:
     if isinstance(value, bool):
@@ -331,6 +338,8 @@ class Lobby(commands.Cog):
                                    limits.EMBED_FIELD_VALUE), inline=False)
         # The options as they will really be played (presets and variants applied), from the
         # engine: the card can't contradict setup.
+        # The AI's level is the table's, not the rules': it plays AI seats and any stand-in.
+        lines = [*lines, f"AI: {record.settings.ai_level}"]
         embed.add_field(name="Options", value=clip("\n".join(lines), limits.EMBED_FIELD_VALUE),
                         inline=False)
         # What the options add up to, in the game's words (e.g. "Difficulty: Standard").
@@ -554,6 +563,8 @@ class Lobby(commands.Cog):
                            "the Ghost player): your side",
                            guided="Every post advises on the decision at hand (default: on "
                            "while anyone seated hasn't finished a game of this title)",
+                           ai_level="How hard the AI plays its seats and stand-ins (default: "
+                           "normal)",
                            options="More options as key=value, e.g. gates=4 (the lobby card "
                            "has menus too)")
     @app_commands.rename(play_as="as")
@@ -564,11 +575,12 @@ class Lobby(commands.Cog):
                                             limits.CHOICE_NAME), value=m)
               for _, g in sorted(GAMES.items()) for m in g.modes][:limits.CHOICES],
         play_as=[app_commands.Choice(name=f"I play {text}", value=key)
-                 for key, text in PLAY_AS.items()])
+                 for key, text in PLAY_AS.items()],
+        ai_level=AI_LEVEL_CHOICES)
     async def new(self, interaction: discord.Interaction[Any], game: str,
                   mode: str | None = None, ai: app_commands.Range[int, 0, 6] = 0,
                   play_as: str | None = None, guided: bool | None = None,
-                  options: str | None = None) -> None:
+                  options: str | None = None, ai_level: str | None = None) -> None:
         engine = GAMES.get(game)
         if engine is None:
             raise TableError(unknown_game(game))
@@ -606,8 +618,9 @@ class Lobby(commands.Cog):
         else:
             thread = await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080)
-        record = await self.bot.tables.create(interaction.guild_id or 0, channel.id, thread.id,
-                                              game, parsed, interaction.user.id)
+        record = await self.bot.tables.create(
+            interaction.guild_id or 0, channel.id, thread.id, game, parsed, interaction.user.id,
+            settings={"ai_level": ai_level} if ai_level is not None else None)
         for _ in range(int(ai)):
             await self.bot.tables.add_ai(record.id, interaction.user.id)
         await thread.send(embed=await self.lobby_embed(record), view=await self.lobby_view(record))
@@ -782,24 +795,27 @@ class Lobby(commands.Cog):
             return []
         return rule_choices(engines, current)
 
-    @game.command(name="settings", description="Reminders for this game (the creator only)")
+    @game.command(name="settings",
+                  description="Reminders and the AI's level for this game (the creator only)")
     @app_commands.describe(reminder_hours="Hours before the awaited player is nudged (1–168)",
                            policy="advisory: nudge only; enforced: act for them after the "
                            "deadline",
                            deadline_hours="Enforced: hours of waiting before the bot acts "
                            "(1–336)",
                            at_deadline="Enforced: play the rule's default move, or hand the "
-                           "seat to the AI until the player is back")
+                           "seat to the AI until the player is back",
+                           ai_level="How hard the AI plays its seats and stand-ins")
     @app_commands.choices(
         policy=[app_commands.Choice(name="advisory", value="advisory"),
                 app_commands.Choice(name="enforced", value="enforced")],
         at_deadline=[app_commands.Choice(name="play the default move", value="default"),
-                     app_commands.Choice(name="hand the seat to the AI", value="ai")])
+                     app_commands.Choice(name="hand the seat to the AI", value="ai")],
+        ai_level=AI_LEVEL_CHOICES)
     async def settings(self, interaction: discord.Interaction[Any],
                        reminder_hours: app_commands.Range[float, 1, 168] | None = None,
                        policy: str | None = None,
                        deadline_hours: app_commands.Range[float, 1, 336] | None = None,
-                       at_deadline: str | None = None) -> None:
+                       at_deadline: str | None = None, ai_level: str | None = None) -> None:
         record = await self.game_here(interaction)
         changes: dict[str, Any] = {}
         if reminder_hours is not None:
@@ -810,6 +826,8 @@ class Lobby(commands.Cog):
             changes["enforce_after_hours"] = float(deadline_hours)
         if at_deadline is not None:
             changes["enforce_with"] = at_deadline
+        if ai_level is not None:
+            changes["ai_level"] = ai_level
         perms = getattr(interaction.user, "guild_permissions", None)
         settings = await self.bot.tables.update_settings(
             record.id, interaction.user.id, changes, bool(perms and perms.manage_threads))
@@ -821,7 +839,7 @@ class Lobby(commands.Cog):
             action = ("the rule's default move is played" if settings["enforce_with"] ==
                       "default" else "the AI plays the seat until its player is back")
             text += f" — after {settings['enforce_after_hours']:g} h, {action}"
-        text += "."
+        text += f". AI: **{settings['ai_level']}**."
         current = await self.bot.storage.get_game(record.id) or record
         if (since := waiting_since(current)) is not None:
             text += f"\nThis wait began {stamp(since, 'R')}."

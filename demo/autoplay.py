@@ -64,8 +64,10 @@ class AutoTable:
         return self.emu.threads_of(self.channel)[-1]
 
     async def open(self, game: str, mode: str | None, options: str | None = None, *,
-                   ai: int = 0, play_as: str | None = None, guided: bool | None = None) -> None:
-        """`/game new` as the first user (with `ai` AI players), everyone else joins, Start."""
+                   ai: int = 0, play_as: str | None = None, guided: bool | None = None,
+                   ai_level: str | None = None) -> None:
+        """`/game new` as the first user (with `ai` AI players at `ai_level`), everyone else
+        joins, Start."""
         opts: dict[str, Any] = {"game": game}
         if mode:
             opts["mode"] = mode
@@ -77,6 +79,8 @@ class AutoTable:
             opts["as"] = play_as
         if guided is not None:
             opts["guided"] = guided
+        if ai_level is not None:
+            opts["ai_level"] = ai_level
         res = await self.emu.slash(self.users[0], self.channel, "game new", opts)
         await res.wait_done(timeout=15)
         if "is open in" not in res.text:

@@ -41,14 +41,24 @@ class Delivery(BoardPosts):
     async def run_ai(self, gid: int, *, wait_boards: bool = True) -> list[asyncio.Future[None]]:
         """Let the AI move for every awaited seat it plays (AI seats and stand-ins), posting
         each move like any other. Call with the game's delivery lock held. `wait_boards=False`:
-        the boards are left to show (await the futures returned, outside the lock)."""
+        the boards are left to show (await the futures returned, outside the lock).
+
+        The AI thinks in a worker (`TableService.ai_turn`), so other games go on meanwhile. A
+        move decided quicker than `ai_think_seconds` after the post before it waits the rest
+        before it is shown: AI moves arriving all at once read as one jumble, not as turns."""
         shown: list[asyncio.Future[None]] = []
+        loop = asyncio.get_running_loop()
+        pause = self.bot.settings.ai_think_seconds
+        previous = loop.time()  # the post this call follows is being shown now
         for _ in range(200):
             res = await self.bot.tables.ai_turn(gid)
             if res is None:
                 break
+            if (rest := pause - (loop.time() - previous)) > 0:
+                await asyncio.sleep(rest)
             shown.append(await self.after_action(res.record, res.state, res.events, res.result,
                                                  actor=res.seat, wait_board=wait_boards))
+            previous = loop.time()
             await self.tell_near(res)
         return shown
 
