@@ -95,17 +95,24 @@ def _repeated_invoke(history: Sequence[Step]) -> int:
     return count
 
 
+GIVE_KINDS = ("give", "free_give", "give_to")
+"""Fourth Wall's ways to hand a Marble over (`rules.fourth_wall.actions`: GIVE, FREE_GIVE,
+GIVE_OR_TRADE_GIVE), each naming the receiving Investigator by id in ``to``."""
+
+
 def _give_into_full_hand(history: Sequence[Step]) -> int:
+    """Gives whose receiving Investigator already held its Hand Limit (FW-HAND-01): the Marble
+    is over the limit at once and one is discarded, so the team loses a Marble for an Action."""
     from rules.fourth_wall.engine import Engine
 
     count = 0
     for before, _seat, action, _after in history:
-        if action.kind not in ("give", "give_marble"):
+        if action.kind not in GIVE_KINDS:
             continue
-        to = action.params.get("to") or action.params.get("seat")
+        to = action.params.get("to")
         eng = Engine(before)
         for inv in before.investigators:
-            if inv.seat == to and len(inv.hand) >= eng.hand_limit(inv):
+            if inv.id == to and len(inv.hand) >= eng.hand_limit(inv):
                 count += 1
     return count
 
