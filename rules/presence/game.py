@@ -19,6 +19,7 @@ from pydantic import Field
 from rules.core.errors import IllegalAction
 from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, join_words
 from rules.core.rng import Rng
+from rules.core.search import Level
 from rules.core.types import Action, Event, Result
 from rules.presence import actions as K
 from rules.presence import guide, words
@@ -415,6 +416,19 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 return tagged
         return picked
 
+    def ai_value(self, state: PresenceState, seat: str) -> float:
+        """Where a search play-out stops (`rules.core.search`): P(the seat's side wins) from
+        the public progress of the game (`rules.presence.ai.win_estimate`)."""
+        from rules.presence.ai import win_estimate
+
+        return win_estimate(state, seat)
+
+    def ai_levels(self) -> dict[str, Level]:
+        """Sized by CPU per decision measured with `python -m bench ai` (a Presence decision
+        with its play-outs costs more than the default's guess): normal about 0.3 s, hard
+        about 1 s at the median."""
+        return dict(PRESENCE_LEVELS)
+
     def _resample(self, state: PresenceState, seat: str | None, rng: Rng) -> PresenceState:
         """Issue #21: everything hidden from `seat` dealt anew from what it may know
         (`rules.presence.resample`, spec Part 5)."""
@@ -669,6 +683,10 @@ def _is_action(pack: Any, card: str) -> bool:
     except KeyError:
         return False
 
+
+PRESENCE_LEVELS = {"normal": Level("normal", simulations=24, horizon=12),
+                   "hard": Level("hard", simulations=80, horizon=20)}
+"""The search's budget per level for The Presence (see `Presence.ai_levels`)."""
 
 GAME = Presence()
 
