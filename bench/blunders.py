@@ -148,9 +148,31 @@ def _repeated_invoke(history: Sequence[Step]) -> int:
 
 
 def _invoke_worth_trying(state: Any, failures: Failures) -> bool:
-    """Some unrevealed secret has a clue card beneath that its failures do not rule out."""
-    return any(not slot.revealed and slot.discards
-               and not _disproven(state, slot.position, failures) for slot in state.secrets)
+    """Some unrevealed secret may match a clue card beneath it, as the table can tell: in
+    some placing of the traumas not yet revealed on the unrevealed positions that every
+    failure allows (a failed position holds none of the traumas beneath it then), a card
+    of its trauma lies beneath it. Mystery Mode: a position with a card added since its
+    last failure (nobody but the spirit can read them)."""
+    from itertools import permutations
+
+    from rules.presence.engine import Engine
+
+    if state.mystery:
+        return any(not s.revealed and len(s.discards) > failures.get(s.position, 0)
+                   for s in state.secrets)
+    pack = Engine(state).pack
+
+    def traumas(cards: list[str]) -> set[str]:
+        return {pack.clue_card(c).trauma for c in cards if not pack.is_fear_card(c)}
+    hidden = [s for s in state.secrets if not s.revealed]
+    left = {pack.secret(s.card).trauma for s in hidden}  # the revealed ones are known
+    for placing in permutations(sorted(left)):
+        if any(t in traumas(s.discards[:failures[s.position]])
+               for s, t in zip(hidden, placing, strict=True) if s.position in failures):
+            continue
+        if any(t in traumas(s.discards) for s, t in zip(hidden, placing, strict=True)):
+            return True
+    return False
 
 
 def _idle_with_invoke(history: Sequence[Step]) -> int:

@@ -530,11 +530,16 @@ class Scorer:
 
 def scarcity(st: PresenceState) -> float:
     """How much keeping the Invoke card for a surer reveal is still worth: fully until
-    round 7, then less each round and nothing in the last (an Invoke card left in hand at
-    the end reveals nothing: a late turn never ends idle with a chance in hand)."""
+    round 7, then less each round and nothing in the last, nor once the unrevealed secrets
+    are as many as the rounds left (a reveal a round is then the only way to win). An
+    Invoke card kept to the end reveals nothing: a late turn never ends idle with a chance
+    in hand."""
     if st.round < LATE_ROUND:
         return 1.0
     final = pack_final_round(st)
+    left = sum(1 for s in st.secrets if not s.revealed)
+    if left >= final - st.round + 1:
+        return 0.0
     return max(0.0, (final - st.round) / max(1, final - LATE_ROUND + 1))
 
 
