@@ -18,53 +18,19 @@ import pytest
 from bench.blunders import census
 from rules.core.types import Action, act
 from rules.presence import ai
-from rules.presence.content import default_pack
 from rules.presence.engine import Engine
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
-from tests.presence.helpers import active_visitor, new_game, prompt_kind
+from tests.presence.helpers import (
+    VISITOR,
+    invoke_card,
+    invoke_scene,
+    prompt_kind,
+    take_clue,
+    trauma_at,
+)
 
-PACK = default_pack()
-VISITOR = "s2"
 Step = tuple[PresenceState, str, Action, PresenceState]
-
-
-def _invoke_card(st: PresenceState, seat: str) -> tuple[str, int]:
-    """`seat`'s Invoke card (an action card whose action reveals a secret) and its side."""
-    for card in PACK.action_deck(st.visitors[seat].character):
-        for k, a in enumerate(PACK.action_card(card).actions):
-            if any(e.op == "reveal_secret" for e in a.effects):
-                return card, k
-    raise AssertionError("no Invoke card")
-
-
-def _clue(st: PresenceState, trauma: str) -> str:
-    """A clue card of `trauma`, taken out of the deck."""
-    card = next(c for c in st.clue_deck if not PACK.is_fear_card(c)
-                and PACK.clue_card(c).trauma == trauma)
-    st.clue_deck.remove(card)
-    return card
-
-
-def _trauma(st: PresenceState, position: int) -> str:
-    return PACK.secret(st.secrets[position - 1].card).trauma
-
-
-def _scene(round_: int, revealed: tuple[int, ...] = (), seed: int = 5) -> PresenceState:
-    """Visitor s2's turn in `round_` with its Invoke card as its only card, nothing on the
-    board to investigate, the secrets at `revealed` already revealed."""
-    st = active_visitor(new_game(4, seed), VISITOR, 3)
-    st.round = st.time = round_
-    st.hope = st.nerve = None  # far enough from the time marker never to matter here
-    st.tokens = {}
-    v = st.visitors[VISITOR]
-    card, _side = _invoke_card(st, VISITOR)
-    v.discard += [c for c in v.hand + v.deck if c != card]
-    v.hand, v.deck = [card], []
-    for p in revealed:
-        st.secrets[p - 1].revealed = True
-        st.secrets[p - 1].tier = "middle"
-    return st
 
 
 def _step(st: PresenceState, seat: str, action: Action) -> tuple[PresenceState, Step]:
@@ -76,7 +42,7 @@ def _invoke(st: PresenceState, position: int) -> tuple[PresenceState, list[Step]
     """s2 plays its Invoke (given back to its hand) at `position`: the two steps."""
     st = st.model_copy(deep=True)
     v = st.visitors[VISITOR]
-    card, side = _invoke_card(st, VISITOR)
+    card, side = invoke_card(st, VISITOR)
     for pile in (v.deck, v.discard):
         if card in pile:
             pile.remove(card)
@@ -91,8 +57,8 @@ def _invoke(st: PresenceState, position: int) -> tuple[PresenceState, list[Step]
 
 def _wrong_trauma(st: PresenceState, position: int) -> str:
     """A trauma not at `position` and of no revealed secret."""
-    shown = {_trauma(st, s.position) for s in st.secrets if s.revealed}
-    return next(t for t in ai.TRAUMAS if t != _trauma(st, position) and t not in shown)
+    shown = {trauma_at(st, s.position) for s in st.secrets if s.revealed}
+    return next(t for t in ai.TRAUMAS if t != trauma_at(st, position) and t not in shown)
 
 
 def _turn(st: PresenceState) -> list[Action]:
@@ -110,7 +76,7 @@ def _turn(st: PresenceState) -> list[Action]:
 
 
 def _plays_invoke(st: PresenceState, actions: list[Action]) -> bool:
-    card, side = _invoke_card(st, VISITOR)
+    card, side = invoke_card(st, VISITOR)
     return any(a.kind == "play" and a.p("card") == card and a.p("side") == side
                for a in actions)
 
@@ -119,9 +85,9 @@ def _plays_invoke(st: PresenceState, actions: list[Action]) -> bool:
 
 
 def test_P_SECRET_03_a_failed_invoke_is_remembered_after_the_log_forgets_it() -> None:
-    st = _scene(4)
+    st = invoke_scene(4)
     wrong = _wrong_trauma(st, 1)
-    st.secrets[0].discards = [_clue(st, wrong)]
+    st.secrets[0].discards = [take_clue(st, wrong)]
     st, _ = _invoke(st, 1)
     assert not st.secrets[0].revealed and st.secrets[0].failed == [1]
     st.log.clear()  # twenty lines later
@@ -140,13 +106,13 @@ def test_P_SECRET_03_the_AI_aims_no_invoke_where_the_same_evidence_failed() -> N
     (the log no longer says so); position 4 has one card of a trauma that may be its own.
     Today's AI read failures from the log and aimed at position 1 again (the better-looking
     evidence); it must aim at position 4."""
-    st = _scene(6)
+    st = invoke_scene(6)
     wrong = _wrong_trauma(st, 1)
-    st.secrets[0].discards = [_clue(st, wrong), _clue(st, wrong)]
+    st.secrets[0].discards = [take_clue(st, wrong), take_clue(st, wrong)]
     st.secrets[0].failed = [2]
-    st.secrets[3].discards = [_clue(st, _trauma(st, 4))]
+    st.secrets[3].discards = [take_clue(st, trauma_at(st, 4))]
     st.log.clear()
-    card, side = _invoke_card(st, VISITOR)
+    card, side = invoke_card(st, VISITOR)
     at_prompt = GAME.apply(st, VISITOR, act("play", card=card, side=side, speed="main")).state
     assert at_prompt.prompts[-1].data.get("then") == "reveal_secret"
     assert GAME.ai_action(at_prompt, VISITOR).p("option") == "4"
@@ -156,8 +122,8 @@ def test_P_SECRET_03_a_late_turn_does_not_end_idle_with_invoke_in_hand() -> None
     """Round 8, two secrets left, one clue card beneath position 1 of a trauma that is one
     of the two left (an even chance). Today's AI kept the Invoke card "for a surer reveal"
     and ended its turn; with two rounds for two secrets it must try."""
-    st = _scene(8, revealed=(2, 3))
-    st.secrets[0].discards = [_clue(st, _trauma(st, 4))]  # 50 % to the AI: 1 or 4
+    st = invoke_scene(8, revealed=(2, 3))
+    st.secrets[0].discards = [take_clue(st, trauma_at(st, 4))]  # 50 % to the AI: 1 or 4
     assert ai.scarcity(st) == 0.0
     assert _plays_invoke(st, _turn(st))
 
@@ -165,8 +131,8 @@ def test_P_SECRET_03_a_late_turn_does_not_end_idle_with_invoke_in_hand() -> None
 def test_P_SECRET_03_a_long_shot_invoke_waits_while_rounds_remain() -> None:
     """The fix does not spend the Invoke card on a guess early: round 4, one card beneath
     position 1 of a quarter's chance, the card is kept."""
-    st = _scene(4)
-    st.secrets[0].discards = [_clue(st, _wrong_trauma(st, 1))]
+    st = invoke_scene(4)
+    st.secrets[0].discards = [take_clue(st, _wrong_trauma(st, 1))]
     assert ai.scarcity(st) == 1.0
     assert not _plays_invoke(st, _turn(st))
 
@@ -196,8 +162,8 @@ def test_P_SECRET_03_seeds_where_todays_AI_blundered_play_clean() -> None:
 
 
 def test_census_counts_an_invoke_repeated_on_the_same_evidence() -> None:
-    st = _scene(4)
-    st.secrets[0].discards = [_clue(st, _wrong_trauma(st, 1))]
+    st = invoke_scene(4)
+    st.secrets[0].discards = [take_clue(st, _wrong_trauma(st, 1))]
     st, first = _invoke(st, 1)
     assert census("presence", first, None)["repeated_invoke"] == 0
     st.log.clear()
@@ -206,10 +172,10 @@ def test_census_counts_an_invoke_repeated_on_the_same_evidence() -> None:
 
 
 def test_census_does_not_count_an_invoke_with_new_evidence_beneath() -> None:
-    st = _scene(4)
-    st.secrets[0].discards = [_clue(st, _wrong_trauma(st, 1))]
+    st = invoke_scene(4)
+    st.secrets[0].discards = [take_clue(st, _wrong_trauma(st, 1))]
     st, first = _invoke(st, 1)
-    st.secrets[0].discards.append(_clue(st, _trauma(st, 1)))  # a new trauma beneath
+    st.secrets[0].discards.append(take_clue(st, trauma_at(st, 1)))  # a new trauma beneath
     _, again = _invoke(st, 1)
     assert again[-1][3].secrets[0].revealed
     assert census("presence", first + again, None)["repeated_invoke"] == 0
@@ -221,21 +187,21 @@ def _idle_end(st: PresenceState) -> list[Step]:
 
 
 def test_census_counts_a_late_turn_ended_idle_with_invoke_in_hand() -> None:
-    st = _scene(8, revealed=(2, 3))
-    st.secrets[0].discards = [_clue(st, _trauma(st, 4))]
+    st = invoke_scene(8, revealed=(2, 3))
+    st.secrets[0].discards = [take_clue(st, trauma_at(st, 4))]
     assert census("presence", _idle_end(st), None)["idle_with_invoke"] == 1
 
 
 def test_census_does_not_count_an_early_or_hopeless_idle_end() -> None:
-    early = _scene(3, revealed=(2, 3))
-    early.secrets[0].discards = [_clue(early, _trauma(early, 4))]
+    early = invoke_scene(3, revealed=(2, 3))
+    early.secrets[0].discards = [take_clue(early, trauma_at(early, 4))]
     assert census("presence", _idle_end(early), None)["idle_with_invoke"] == 0
-    hopeless = _scene(8, revealed=(2, 3))
+    hopeless = invoke_scene(8, revealed=(2, 3))
     # beneath position 1 only a revealed secret's trauma: it cannot match
-    hopeless.secrets[0].discards = [_clue(hopeless, _trauma(hopeless, 2))]
+    hopeless.secrets[0].discards = [take_clue(hopeless, trauma_at(hopeless, 2))]
     assert census("presence", _idle_end(hopeless), None)["idle_with_invoke"] == 0
-    spent = _scene(8, revealed=(2, 3))  # no Invoke card left in hand
-    spent.secrets[0].discards = [_clue(spent, _trauma(spent, 4))]
+    spent = invoke_scene(8, revealed=(2, 3))  # no Invoke card left in hand
+    spent.secrets[0].discards = [take_clue(spent, trauma_at(spent, 4))]
     spent.visitors[VISITOR].discard += spent.visitors[VISITOR].hand
     spent.visitors[VISITOR].hand = []
     assert census("presence", _idle_end(spent), None)["idle_with_invoke"] == 0
