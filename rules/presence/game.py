@@ -707,12 +707,14 @@ def _is_action(pack: Any, card: str) -> bool:
 
 
 PRESENCE_LEVELS = {"normal": Level("normal", simulations=24, horizon=12),
-                   "hard": Level("hard", simulations=100, horizon=20)}
+                   "hard": Level("hard", simulations=90, horizon=20)}
 """The search's budget per level for The Presence (see `Presence.ai_levels`). A play-out
-costs about 7 ms (12 decisions) to 10 ms (20) of CPU with its resample and copy; measured
-with time.process_time over decisions of whole 4-player games (no time cap): normal median
-0.17 s, p95 0.19 s, max 0.21 s; hard at 80 simulations median 0.76 s, p95 1.04 s, max
-1.19 s, so 100 lands near the 1 s median with the 2 s cap above its worst case."""
+costs about 7 ms (12 decisions) to 11 ms (20) of CPU with its resample and copy. Measured
+with time.process_time on decisions of whole 4-player games, without a time cap: normal
+median 0.17 s, p95 0.23 s, max 0.24 s; hard at 80 simulations median 0.76 s, p95 1.04 s,
+max 1.19 s, at 100 median 1.14 s, p95 1.26 s, max 1.32 s: 90 sits at about 1 s, with the
+2 s cap above the worst case seen."""
+
 
 GAME = Presence()
 
