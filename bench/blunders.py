@@ -150,7 +150,8 @@ def _repeated_invoke(history: Sequence[Step]) -> int:
 def _invoke_worth_trying(state: Any, failures: Failures) -> bool:
     """Some unrevealed secret may match a clue card beneath it, as the table can tell: in
     some placing of the traumas not yet revealed on the unrevealed positions that every
-    failure allows (a failed position holds none of the traumas beneath it then), a card
+    failure allows (a failed position holds none of the traumas beneath it then) and the
+    face-up card counts allow (no more cards of a trauma than its position prints), a card
     of its trauma lies beneath it. Mystery Mode: a position with a card added since its
     last failure (nobody but the spirit can read them)."""
     from itertools import permutations
@@ -166,9 +167,17 @@ def _invoke_worth_trying(state: Any, failures: Failures) -> bool:
         return {pack.clue_card(c).trauma for c in cards if not pack.is_fear_card(c)}
     hidden = [s for s in state.secrets if not s.revealed]
     left = {pack.secret(s.card).trauma for s in hidden}  # the revealed ones are known
+    # a position's trauma has only so many clue cards (its printed count, P-SECRET-01)
+    in_deck = [p.in_deck for p in pack.secret_board(state.n).positions]
+    seen = Counter(pack.clue_card(c).trauma for c in
+                   [*(c for s in state.secrets for c in s.discards), *state.clue_revealed]
+                   if not pack.is_fear_card(c))
     for placing in permutations(sorted(left)):
         if any(t in traumas(s.discards[:failures[s.position]])
                for s, t in zip(hidden, placing, strict=True) if s.position in failures):
+            continue
+        if any(seen[t] > in_deck[s.position - 1]
+               for s, t in zip(hidden, placing, strict=True)):
             continue
         if any(t in traumas(s.discards) for s, t in zip(hidden, placing, strict=True)):
             return True
