@@ -12,17 +12,22 @@ public secret board (clue discards beneath each position, revealed secrets, the 
 ``in_deck`` counts), the revealed clue row, the public log, and its own hand. It never reads
 an unrevealed secret card, the clue deck's order, another hand or a token's identity. The
 spirit reads what the spirit may see: its script, the secret cards, its hand and the board;
-it does not read visitors' hands either (only their counts).
+it does not read visitors' hands either (only their counts). For the search AI
+(`rules.core.search`) the module also gives `win_estimate`: the chance of the seat's side
+winning, read off the public progress of the game, where a play-out stops.
 
 The visitors' plan (P-WIN-01, P-SECRET, P-CLUE). Which trauma lies at which position is
 inferred from public counts: position k's trauma has ``in_deck[k]`` clue cards in the deck,
 so every assignment of the four traumas to the four positions is weighted by the
 multivariate hypergeometric likelihood of the clue cards seen so far (own hand, discards,
-revealed row), with revealed secrets fixed and failed Invokes still in the public log ruled
-out (`Deduction`). Clue cards go beneath their trauma's place in the likeliest assignment
-(one trauma per position); a clue card whose place is still a guess is kept in hand rather
-than spent. Invoke targets the position whose reveal has the best expected tier and waits
-until the reveal is likely to succeed (a low tier only from round 7 on); a visitor without
+revealed row), with revealed secrets fixed and every failed Invoke of the game ruled out
+(`Deduction`, reading `SecretSlot.failed`, never the log, which keeps only its last lines).
+Clue cards go beneath their trauma's place in the likeliest assignment (one trauma per
+position); a clue card whose place is still a guess is kept in hand rather than spent.
+Invoke targets the position whose reveal has the best expected tier and waits until the
+reveal is likely to succeed (a low tier only from round 7 on); from round 7 the Invoke card's
+keeping value runs out (`scarcity`), so a late turn tries any chance rather than ending idle
+with it in hand. A visitor without
 its Invoke card while a secret is ready Rests with a thin hand to dig for it. Between reveals
 the visitors walk to rooms with clue tokens or to the rooms of the clue cards they hold (a
 clue card played in its room draws another), Investigate, draw clue cards, cure fear before
@@ -180,8 +185,8 @@ class Deduction:
     """Which trauma lies at which position, from what `seat` may see (P-SECRET-01).
 
     Weights every trauma->position assignment by the hypergeometric likelihood of the clue
-    cards seen so far; revealed secrets fix their position, failed Invokes in the public log
-    exclude the traumas that lay beneath that position at that moment.
+    cards seen so far; revealed secrets fix their position, every failed Invoke (public,
+    `SecretSlot.failed`) excludes the traumas that lay beneath that position at that moment.
     """
 
     def __init__(self, eng: Engine, seat: str | None) -> None:
