@@ -710,14 +710,17 @@ def _is_action(pack: Any, card: str) -> bool:
         return False
 
 
-PRESENCE_LEVELS = {"normal": Level("normal", simulations=24, horizon=12),
-                   "hard": Level("hard", simulations=90, horizon=20)}
+PRESENCE_LEVELS = {"normal": Level("normal", simulations=24, horizon=12, width=4, margin=0.1),
+                   "hard": Level("hard", simulations=90, horizon=20, width=6, margin=0.06)}
 """The search's budget per level for The Presence (see `Presence.ai_levels`). A play-out
 costs about 7 ms (12 decisions) to 11 ms (20) of CPU with its resample and copy. Measured
 with time.process_time on decisions of whole 4-player games, without a time cap: normal
 median 0.17 s, p95 0.23 s, max 0.24 s; hard at 80 simulations median 0.76 s, p95 1.04 s,
 max 1.19 s, at 100 median 1.14 s, p95 1.26 s, max 1.32 s: 90 sits at about 1 s, with the
-2 s cap above the worst case seen."""
+2 s cap above the worst case seen. Few candidates and a wide margin: with 24 play-outs over
+8 candidates and a 0.02 margin, noise overruled the heuristic (`python -m bench ai`, 10
+games a side: 9 back-and-forth walks at normal against none at easy, visitors no better):
+a candidate's mean over a handful of worlds is only good to about 0.1."""
 
 
 GAME = Presence()
