@@ -27,7 +27,7 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot import aipool, renderpool
+from bot import renderpool
 from bot.database import storage_for
 from bot.edge import GameTree
 from bot.health import Heartbeat
@@ -54,8 +54,10 @@ COGS: tuple[str, ...] = ("cogs.lobby", "cogs.exorcism", "cogs.fourth_wall", "cog
 
 
 async def _warm_workers() -> None:
-    """Start the render and AI workers (`bot.renderpool`, `bot.aipool`) side by side."""
-    await asyncio.gather(renderpool.warm(), aipool.warm())
+    """Start the render worker (`bot.renderpool`): every game shows boards. The AI worker
+    (`bot.aipool`, about 48 MiB) starts with the first AI decision instead, its start-up not
+    counted against that decision: a bot whose tables seat no AI never pays for it."""
+    await renderpool.warm()
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
