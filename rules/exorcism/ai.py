@@ -35,9 +35,11 @@ How the investigators think (core, Solo and One vs All):
 - **Prompts:** the Supply Room's Tool, the Task to take, the Lookout to rescue with, trade
   offers (built from spare Tools; accepted when they do not hurt the team), Medium peeks ...
 
-The One vs All Ghost player raises the Haunt Level while 30 is still reachable, moves the
-Ghosts onto investigators when a card in hand wounds one (always when no Lookout is left),
-and spends a spare Action on Terror (Possession, Amnesia, Moving Objects ...).
+The One vs All Ghost player rearranges the Manor at setup (the Rooms the investigators need
+away from their pawns), raises the Haunt Level at a pace (and races it when the investigators
+near the exorcism), moves the Ghosts onto investigators when a card in hand wounds one
+(always when no Lookout is left), adds Darkness where it hurts, and spends a spare Action on
+Terror (Possession, Amnesia, Moving Objects ...).
 
 Off-turn, `choose_action` returns the best Plan play the seat may make (the only legal actions
 then); `choose_optional_action` returns None instead when no Plan is worth playing.
@@ -111,13 +113,24 @@ RETREAT_COST = 0.4
 
 # The One vs All Ghost player.
 HAUNT_RUSH = 3.0
-"""Raising the Haunt Level while 30 is reachable. Above every Terror and below any Wound: with
-the default pack nothing the investigators do stops the Level (it only needs 2 supply tokens
-a time), so this Ghost wins One vs All in about 17 game turns. Lower it (below 1.8) for a
-Ghost that harasses with Terror and Darkness instead."""
+"""Raising the Haunt Level when the Ghost means to win by it now (see `_Brain.haunt_due`):
+above every Terror and below any Wound."""
+HAUNT_PACE = 0.8
+"""The Haunt Level the Ghost lets itself reach by a game turn: HAUNT_PACE x the game turn.
+With the default pack nothing the investigators do stops the Level once the Ghost spends
+every Action on it (it wins by game turn 13-18, rules.md EX-AMB-30), so a Ghost that rushed
+would leave a practising table no game: this one paces the Level and spends the other Actions
+on its whole repertoire (Ghost moves, Darkness, Terror) - unless the investigators come close
+to the exorcism (HAUNT_ALARM), when it races them."""
+HAUNT_ALARM = 6
+"""Exorcism points short of the target from which the Ghost stops pacing the Level."""
+HAUNT_PACED = 0.7
+"""Raising the Haunt Level within the pace (below a Wound, a Terror and a Shroud)."""
 TERROR_SPARE = 0.8
 """With 2+ Actions left in a Haunt phase, Possession / Amnesia / Moving Objects come before
 raising the Haunt Level (one Terror per turn)."""
+MANOR_GAIN = 0.5
+"""The least a Manipulate the Manor swap must add to `_Brain.manor_score` to be made."""
 
 # Turn planning.
 PAR = 0.45
@@ -722,9 +735,7 @@ class _Brain:
             # left, the sooner; at once for whoever is not needed to finish.
             m = self.moves(pos, "foyer", mr)
             if m > 0:
-                rate = STAGE_RATE * (1.0 + STAGE_URGENCY * self.darkness_urgency())
-                if self.pipeline_covers() and not self.is_finisher(inv):
-                    rate = max(rate, STAGE_COVERED)
+                rate = self.stage_rate(inv)
                 out.append(_Goal(rate * m, m, "foyer", act("stage"), tag="stage"))
 
         if not st.exorcised and comp is not None:
@@ -968,6 +979,16 @@ class _Brain:
         """An idle investigator waiting in the Foyer for the exorcism ends its turn there."""
         return (inv.cell == "foyer" and not self.st.exorcised and self.endgame()
                 and self.pipeline_covers() and not self.is_finisher(inv))
+
+    def stage_rate(self, inv: InvestigatorState) -> float:
+        """What each Move nearer the Foyer is worth to `inv` in the endgame (0 before it, or
+        once the pawn may escape: the escape goal leads it there)."""
+        if not self.endgame() or self.eng.can_escape():
+            return 0.0
+        rate = STAGE_RATE * (1.0 + STAGE_URGENCY * self.darkness_urgency())
+        if self.pipeline_covers() and not self.is_finisher(inv):
+            rate = max(rate, STAGE_COVERED)
+        return rate
 
     def endgame(self) -> bool:
         return 0 < self.opts.exorcism_target - self.st.points <= ENDGAME_PTS
@@ -1369,10 +1390,16 @@ class _Brain:
                 safe = min(sorted(moves), key=lambda c: d.get(c, 0.0))
                 offer(-d.get(safe, 0.0) * w - others, moves[safe], "retreat")
             goals = sorted(self.goals(inv), key=lambda g: -g.rate)[:10]
+            # In the endgame a plan that ends the turn farther from the Foyer gives back what
+            # staging there earned: charged here, or the pawn would walk out for one goal and
+            # back for the stage within a turn (the back-and-forth blunder, issue #23).
+            stage = self.stage_rate(inv)
+            home = self.moves(cur, "foyer", mr) if stage else 0
             for g in goals:
                 rate = g.rate
                 if rate <= 0:
                     continue
+                staging = stage if g.tag != "stage" else 0.0
                 target = g.cell if g.cell is not None else cur
                 if target in self.ghost_cells and g.within == 0:
                     continue  # nobody enters a Ghost's Room; it will have moved next turn
@@ -1389,7 +1416,8 @@ class _Brain:
                     if progress <= 0:
                         continue
                     first = self.first_move(moves, target, mr, g.within, end, a_left, d)
-                    offer(rate * progress - d.get(end, 0.0) * w - others, first,
+                    away = staging * max(0, self.moves(end, "foyer", mr) - home)
+                    offer(rate * progress - d.get(end, 0.0) * w - others - away, first,
                           "approach:" + g.tag)
                     continue
                 n_steps = min(a_left - m, max(1, round(g.cost) - m))
@@ -1417,7 +1445,8 @@ class _Brain:
                 score = rate * used + left * PAR - stay_end
                 if left >= 1:
                     score = max(score, rate * used + (left - 1) * PAR - out_end)
-                offer(score - others, first, ("go:" if m else "do:") + g.tag)
+                away = staging * max(0, self.moves(end, "foyer", mr) - home)
+                offer(score - others - away, first, ("go:" if m else "do:") + g.tag)
                 if left == 0 and n_steps >= 1:
                     # Give up the last step to leave a dangerous Room.
                     alt = rate * ((n_steps - 1) + max(0, m - 1)) - out_end - others
@@ -1840,7 +1869,8 @@ class _Brain:
             if st.haunt_level + self.opts.haunt_level_step >= self.opts.haunt_level_win:
                 return 2000.0
             if self.haunt_reachable():
-                return HAUNT_RUSH
+                due = self.haunt_due()
+                return HAUNT_RUSH if due > 1 else HAUNT_PACED if due > 0 else 0.05
             nxt = [t.threshold for t in self.pack.terror if t.threshold > st.haunt_level]
             return 0.6 if nxt else 0.1
         if k == K.GHOST_MOVE:
@@ -1868,18 +1898,27 @@ class _Brain:
             card = self.pack.haunt_card(str(a.p("card")))
             if card.kind != "haunt":
                 return -1.0
+            # A token on a Room the investigators need costs them a Purify (or the Room, at
+            # its Shroud); but every token left on the board is one the Haunt Level cannot
+            # take (EX-AMB-30), and a Shroud locks 4 away for good: while the Level is the
+            # Ghost's way to win, only a Shroud of a Room they need is worth that.
             s = 0.0
+            shrouds = 0
             for cid in self.geo.house:
                 cell = st.cells[cid]
                 if cell.face_down or cell.shrouded or cell.card is None:
                     continue
                 if self.pack.room(cell.card).location != card.location:
                     continue
-                s += 0.05
+                use = self.room_use_any(cid)
+                s += 0.1 + 0.35 * use * (cell.darkness + 1) / self.opts.shroud_at
                 if cell.darkness >= self.opts.shroud_at - 1:
-                    s += 1.2 * self.room_use_any(cid)
-            if self.haunt_reachable():
-                s -= 0.5
+                    s += 1.2 * use
+                    shrouds += 1
+            if self.haunt_reachable() and self.haunt_due() > 1:
+                s -= 2.5  # racing the investigators: the Level needs every token
+            elif self.haunt_reachable() and not shrouds:
+                s -= 0.2
             return s
         if k == K.TERROR:
             ab = str(a.p("ability"))
@@ -1900,10 +1939,70 @@ class _Brain:
             return 0.0
         return 1.0 if any(e.op in ("gain_tool", "gain_task", "heal") for e in room.action) else 0.3
 
+    def haunt_due(self) -> int:
+        """How the Ghost player wants the Haunt Level now: 2 = race (the investigators are
+        HAUNT_ALARM points or fewer from the exorcism, or the time is nearly out), 1 = a step
+        within the pace (HAUNT_PACE x the game turn), 0 = not now."""
+        st = self.st
+        step = self.opts.haunt_level_step
+        if st.points >= self.opts.exorcism_target - HAUNT_ALARM or st.exorcised:
+            return 2
+        if sum(st.dice) <= 6:
+            return 2
+        return 1 if st.haunt_level + step <= HAUNT_PACE * st.game_turn else 0
+
+    def manor_score(self, cards: dict[str, str | None]) -> float:
+        """How bad a layout (`cards`: cell -> Room card) is for the investigators: the Rooms
+        they need (Tools, Tasks, healing) far from their pawns (which move with their cards)
+        and near the Attic, where the Wraith waits."""
+        where = {card: cid for cid, card in cards.items() if card is not None}
+        st = self.st
+        pawns = [where.get(st.cells[i.cell].card or "", i.cell) for i in self.invs()
+                 if i.cell is not None]
+        score = 0.0
+        for cid, card in cards.items():
+            if card is None or st.cells[cid].face_down:
+                continue
+            room = self.pack.room(card)
+            if not any(e.op in ("gain_tool", "gain_task", "heal") for e in room.action):
+                continue
+            near = min((self.geo.dist[cid].get(p, 9) for p in pawns), default=0)
+            score += near - 0.3 * self.geo.dist[cid].get("attic", 9)
+        return score
+
     def manor(self, legal: list[Action], d: dict[str, object]) -> Action:
-        """Manipulate the Manor: move the Supply Room and the Task Rooms to the far corner."""
+        """Manipulate the Manor (EX-OVA-03, EX-AMB-28): swap the Rooms the investigators need
+        (the Supply Room, the Task Rooms, healing) away from their pawns and towards the
+        Attic, one best swap at a time while a swap gains MANOR_GAIN, then finish."""
         done = act(K.MANOR_DONE)
-        return done if done in legal else legal[0]
+        cards = {c: self.st.cells[c].card for c in self.geo.house}
+        base = self.manor_score(cards)
+
+        def gain(a: str, b: str) -> float:
+            swapped = dict(cards)
+            swapped[a], swapped[b] = swapped[b], swapped[a]
+            return self.manor_score(swapped) - base
+
+        first = d.get("first")
+        if first is None:
+            picks = [str(a.p("cell")) for a in legal if a.kind == K.MANOR_PICK]
+            start = d.get("start")
+            best: tuple[float, str] | None = None
+            for a in picks:
+                for b in self.geo.house:
+                    if b == a or not isinstance(start, dict) or not self.eng.manor_ok(
+                            start, a, b):
+                        continue
+                    g = gain(a, b)
+                    if best is None or g > best[0]:
+                        best = (g, a)
+            if best is not None and best[0] >= MANOR_GAIN:
+                return act(K.MANOR_PICK, cell=best[1])
+            return done if done in legal else legal[0]
+        swaps = [a for a in legal if a.kind == K.MANOR_SWAP]
+        if not swaps:
+            return done if done in legal else legal[0]
+        return max(swaps, key=lambda a: (gain(str(first), str(a.p("cell"))), str(a.p("cell"))))
 
     def terror_seat(self, legal: list[Action], d: dict[str, object]) -> Action:
         st = self.st
