@@ -17,6 +17,7 @@ from pydantic import Field
 from rules.core.errors import IllegalAction
 from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
 from rules.core.rng import Rng
+from rules.core.search import Level
 from rules.core.types import Action, Event, Result, act
 from rules.exorcism import actions as K
 from rules.exorcism import guide, words
@@ -205,6 +206,20 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         from rules.exorcism.ai import choose_action  # the AI imports the engine, not game.py
 
         return choose_action(state, seat)
+
+    def ai_value(self, state: ExorcismState, seat: str) -> float:
+        """The seat's side's chance to win from public progress (`rules.exorcism.ai`)."""
+        from rules.exorcism.ai import win_estimate  # the AI imports the engine, not game.py
+
+        return win_estimate(state, seat)
+
+    def ai_levels(self) -> dict[str, Level]:
+        """Sized to this game's heuristic, about 3 ms of CPU a decision (issue #23 budgets:
+        normal about 0.3 s, hard about 1 s, 2 s at most): a play-out of `horizon` decisions
+        costs `horizon` heuristic calls, so `simulations` x `horizon` stays near 200 / 700 (measured: 0.25 s and 1 s medians)."""
+        return {"normal": Level("normal", simulations=20, horizon=10, width=6,
+                                cap_seconds=1.0),
+                "hard": Level("hard", simulations=60, horizon=12, width=8, cap_seconds=2.0)}
 
     def summary(self) -> str:
         return (

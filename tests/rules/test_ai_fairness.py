@@ -59,3 +59,31 @@ def test_ai_choice_is_unchanged_when_only_hidden_things_change(name: str, mode: 
                     compared += 1
             st = game.apply(st, seat, picked).state
     assert compared
+
+
+# The search levels (issue #23) decide on worlds resampled from the seat's view with an RNG
+# seeded from that view: a handful of decisions per game, so this stays a few seconds.
+SEARCH_DECISIONS = int(os.environ.get("FAIRNESS_SEARCH_DECISIONS", "3"))
+
+
+@pytest.mark.parametrize(("mode", "n"), [("core", 3), ("one_vs_all", 4)])
+def test_exorcism_search_choice_is_unchanged_when_only_hidden_things_change(mode: str,
+                                                                             n: int) -> None:
+    game = GAMES["exorcism"]
+    st = game.setup([f"s{i}" for i in range(1, n + 1)], game.options_model(mode=mode), 5)
+    compared = 0
+    step = 0
+    while compared < SEARCH_DECISIONS and game.result(st) is None and step < 400:
+        seat = sorted(game.to_act(st))[0]
+        many = len({a.key() for a in game.legal_actions(st, seat)}) > 1
+        if many and st.round >= 2 and step % 7 == 0:
+            picked = game.ai_action(st, seat, "normal")
+            other = game.resample(st, seat, Rng.from_seed(step * 31 + 7))
+            assert _js(game.view(other, seat)) == _js(game.view(st, seat))
+            assert game.ai_action(other, seat, "normal") == picked, (
+                f"exorcism/{mode} step {step} seat {seat}: the search chose otherwise with "
+                "only hidden things changed")
+            compared += 1
+        st = game.apply(st, seat, game.ai_action(st, seat)).state
+        step += 1
+    assert compared == SEARCH_DECISIONS

@@ -1,0 +1,127 @@
+"""The Exorcism search AI (issue #23): its estimate at a cut-off, the blunder census of
+`python -m bench ai` on constructed histories, and the heuristic's fixed blunders by seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.blunders import census
+from rules.core.types import Action, Result, act
+from rules.exorcism import actions as K
+from rules.exorcism.ai import choose_action
+from rules.exorcism.game import GAME
+from rules.exorcism.state import ExorcismState
+
+
+def _core(seed: int = 3) -> ExorcismState:
+    return GAME.setup(["p1", "p2", "p3"], GAME.options_model(mode="core"), seed)
+
+
+def _at_actions(st: ExorcismState) -> ExorcismState:
+    """Played on (by the AI) to the first turn of round 2 in its Action phase."""
+    while not (st.round >= 2 and st.phase == "actions" and not st.prompts):
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    return st
+
+
+def _walk(st: ExorcismState, cells: list[str]) -> list[tuple[Any, str, Action, Any]]:
+    """A history: the active seat's pawn stepping through `cells` (state copies moved by
+    hand, so the walk needs no legal path)."""
+    seat = str(st.active)
+    out = []
+    before = st
+    for left, cell in zip(range(3, 0, -1), cells, strict=False):
+        before = before.model_copy(deep=True)
+        before.actions_left = left
+        after = before.model_copy(deep=True)
+        after.investigators[seat].cell = cell
+        after.actions_left = left - 1
+        out.append((before, seat, act(K.MOVE, to=cell), after))
+        before = after
+    return out
+
+
+def test_the_value_is_a_probability_that_rises_with_the_points_and_mirrors_for_the_ghost() -> None:
+    st = _at_actions(_core())
+    low = GAME.ai_value(st, "p1")
+    ahead = st.model_copy(deep=True)
+    ahead.points = 24
+    assert 0.0 < low < GAME.ai_value(ahead, "p1") < 1.0
+    ova = GAME.setup(["p1", "p2", "p3", "p4"], GAME.options_model(mode="one_vs_all"), 2)
+    ghost = str(ova.ghost_seat)
+    investigator = next(s for s in ova.seats if s != ghost)
+    assert abs(GAME.ai_value(ova, ghost) + GAME.ai_value(ova, investigator) - 1.0) < 1e-9
+    raised = ova.model_copy(deep=True)
+    raised.haunt_level, raised.darkness_supply = 20, ova.darkness_supply - 20
+    assert GAME.ai_value(raised, ghost) > GAME.ai_value(ova, ghost)
+
+
+def test_back_and_forth_counts_a_pawn_walking_back_to_where_it_stood() -> None:
+    st = _at_actions(_core())
+    seat = str(st.active)
+    start = str(st.investigators[seat].cell)
+    other = next(c for c in st.cells if c != start and st.cells[c].kind == "house")
+    back = _walk(st, [other, start])
+    assert census("exorcism", back, None)["back_and_forth"] == 1
+    onwards = _walk(st, [other, "foyer"])
+    assert census("exorcism", onwards, None)["back_and_forth"] == 0
+    # a Purify between the two walks breaks the walk: not a blunder
+    b0, s0, a0, x0 = back[0]
+    purified = (x0, s0, act(K.PURIFY), x0.model_copy(deep=True))
+    assert census("exorcism", [back[0], purified, back[1]], None)["back_and_forth"] == 0
+
+
+def test_idle_end_before_loss_counts_a_pass_with_actions_left_before_the_loss() -> None:
+    st = _at_actions(_core())
+    seat = str(st.active)
+    lost = Result(winners=[], losers=list(st.seats), reason="a Darkness Token must be placed")
+    after = st.model_copy(deep=True)
+    idle = [(st, seat, act(K.PASS), after)]
+    assert st.actions_left > 0
+    assert census("exorcism", idle, lost)["idle_end_before_loss"] == 1
+    # the same pass in a game the investigators won is no blunder
+    won = Result(winners=list(st.seats), losers=[], reason="escaped")
+    assert census("exorcism", idle, won)["idle_end_before_loss"] == 0
+    # nor when that seat's next turn came before the loss
+    later = st.model_copy(deep=True)
+    later.game_turn += len(st.seats)
+    back_again = [*idle, (later, seat, act(K.PURIFY), later)]
+    assert census("exorcism", back_again, lost)["idle_end_before_loss"] == 0
+    spent = st.model_copy(deep=True)
+    spent.actions_left = 0
+    assert census("exorcism", [(spent, seat, act(K.PASS), spent)], lost)[
+        "idle_end_before_loss"] == 0
+
+
+def test_the_one_vs_all_ghost_moves_rooms_in_manipulate_the_manor() -> None:
+    """Issue #23: its handler answered "done" at once though its docstring said it moves
+    Rooms: now it swaps the Rooms the investigators need away from their pawns."""
+    st = GAME.setup(["p1", "p2", "p3", "p4"], GAME.options_model(mode="one_vs_all"), 1)
+    ghost = str(st.ghost_seat)
+    assert st.prompts and st.prompts[-1].kind == "manipulate_manor"
+    before = {c: st.cells[c].card for c in st.cells}
+    kinds = []
+    while st.prompts and st.prompts[-1].kind == "manipulate_manor":
+        a = choose_action(st, ghost)
+        kinds.append(a.kind)
+        st = GAME.apply(st, ghost, a).state
+    assert K.MANOR_SWAP in kinds and kinds[-1] == K.MANOR_DONE
+    moved = [c for c in st.cells if st.cells[c].card != before[c]]
+    assert 2 <= len(moved) <= 4
+
+
+def test_the_one_vs_all_ghost_plays_its_whole_repertoire() -> None:
+    """Issue #23: it only ever raised the Haunt Level (and won every game by turn 18)."""
+    kinds: set[str] = set()
+    for seed in (1, 2):
+        st = GAME.setup(["p1", "p2", "p3", "p4"], GAME.options_model(mode="one_vs_all"), seed)
+        steps = 0
+        while GAME.result(st) is None and steps < 3000:
+            seat = sorted(GAME.to_act(st))[0]
+            a = GAME.ai_action(st, seat)
+            if seat == st.ghost_seat:
+                kinds.add(a.kind)
+            st = GAME.apply(st, seat, a).state
+            steps += 1
+    assert {K.GHOST_MOVE, K.GHOST_DARKNESS, K.HAUNT_LEVEL, K.TERROR, K.MANOR_SWAP} <= kinds
