@@ -67,7 +67,7 @@ def test_back_and_forth_counts_a_pawn_walking_back_to_where_it_stood() -> None:
     onwards = _walk(st, [other, "foyer"])
     assert census("exorcism", onwards, None)["back_and_forth"] == 0
     # a Purify between the two walks breaks the walk: not a blunder
-    b0, s0, a0, x0 = back[0]
+    _before, s0, _move, x0 = back[0]
     purified = (x0, s0, act(K.PURIFY), x0.model_copy(deep=True))
     assert census("exorcism", [back[0], purified, back[1]], None)["back_and_forth"] == 0
 
