@@ -6,9 +6,9 @@
 - ``back_and_forth``: a seat's pawn comes back, within one turn, to the place it left two of
   its moves ago, having done nothing but walk in between (Presence visitors; Exorcism
   investigators, each pawn of a Solo player on its own, a Move or a moving Plan a walk);
-- ``idle_end_before_loss`` (Exorcism): a turn ended (``pass``) with Actions left and something
-  besides ending the turn still legal, and the investigators lost before that seat's next
-  turn began;
+- ``idle_end_before_loss`` (Exorcism): a turn ended (``pass``) with Actions left and a useful
+  one still legal (`_useful`: not the Foyer's switch, a Move only with an Action after it),
+  and the investigators lost before that seat's next turn began;
 - ``repeated_invoke`` (The Presence): an Invoke naming a trauma for a position the table
   already saw fail there;
 - ``give_into_full_hand`` (Fourth Wall): a Marble given to an Investigator whose hand was
@@ -97,6 +97,22 @@ def _exorcism_back_and_forth(history: Sequence[Step]) -> int:
     return count
 
 
+def _useful(before: Any, action: Action) -> bool:
+    """An Action that could have changed the game this turn: not ending it, not a Plan (free,
+    and counted elsewhere), not the Foyer's switch (it changes no Darkness, no Tool, no
+    point), and a Move only with an Action left after it to do something where it leads."""
+    if action.kind in ("pass", "plan"):
+        return False
+    if action.kind == "room_action":
+        who = action.params.get("who")
+        pawns = [i for i in before.investigators.values()
+                 if i.seat == before.active and (who is None or i.role == who)]
+        return not all(i.cell == "foyer" for i in pawns)
+    if action.kind == "move":
+        return bool(before.actions_left >= 2)
+    return True
+
+
 def _idle_end_before_loss(history: Sequence[Step], result: Result | None) -> int:
     """Exorcism: ``pass`` with Actions left and another main action legal, by a seat on the
     losing side, and no turn of that seat's began before the game ended."""
@@ -110,8 +126,8 @@ def _idle_end_before_loss(history: Sequence[Step], result: Result | None) -> int
             continue
         if before.actions_left <= 0 or before.active != seat or before.phase != "actions":
             continue
-        if not any(a.kind not in ("pass", "plan") for a in Engine(before).legal(seat)):
-            continue  # nothing but ending the turn was left to do
+        if not any(_useful(before, a) for a in Engine(before).legal(seat)):
+            continue  # nothing that could change the game was left to do
         if not any(b.active == seat and b.game_turn != before.game_turn
                    for b, _s, _a, _x in history[k + 1:]):
             count += 1  # the game was lost before this seat's next turn

@@ -83,6 +83,8 @@ TRIP_BONUS = 0.6
 TRIP_MAX_OPEN = 3
 MAX_OPEN_MISSING = 9
 """Tools still missing over the Tasks held, from which no more Tasks are gained."""
+SWITCH_MIN = 1.5
+"""The least a Foyer switch must gain (points) to be worth walking there for."""
 PLAN_VALUE = 0.4
 """Gaining a Plan card (halved for each Plan already held)."""
 
@@ -738,6 +740,13 @@ class _Brain:
                 rate = self.stage_rate(inv)
                 out.append(_Goal(rate * m, m, "foyer", act("stage"), tag="stage"))
 
+        switch = self.switch_gain(inv)
+        if switch >= SWITCH_MIN:
+            # The Foyer's switch (EX-FOYER-01): a Lookout whose Specialization matches the
+            # Tasks held scores each of them higher, and the Tools and Tasks stay with us.
+            out.append(_Goal(switch, self.moves(pos, "foyer", mr) + 1, "foyer",
+                             act(K.ROOM_ACTION), tag="switch"))
+
         if not st.exorcised and comp is not None:
             char = comp.character
             tasks = self.seat_tasks(inv.seat)
@@ -977,8 +986,30 @@ class _Brain:
 
     def holds_at_foyer(self, inv: InvestigatorState) -> bool:
         """An idle investigator waiting in the Foyer for the exorcism ends its turn there."""
+        # Not while the next Haunt cards may empty the Darkness supply: ending the turn with
+        # Actions left then loses the game (issue #23: 21 games in 100 lost that way).
         return (inv.cell == "foyer" and not self.st.exorcised and self.endgame()
-                and self.pipeline_covers() and not self.is_finisher(inv))
+                and self.pipeline_covers() and not self.is_finisher(inv)
+                and (self.eng.ova or self.emergency() == 0))
+
+    def switch_gain(self, inv: InvestigatorState) -> float:
+        """What switching `inv`'s Character for the best Lookout at the Foyer is worth, in
+        points: the Specialization bonuses on the seat's Tasks won or lost, plus half the
+        difference in taste for the two Characters' abilities (0 if no switch is possible)."""
+        st = self.st
+        if (st.exorcised or self.eng.can_escape() or not st.lookouts or inv.character is None
+                or inv.seat not in st.players or not self.eng.can_use_cards(inv)):
+            return 0.0
+        tasks = self.seat_tasks(inv.seat)
+        if not tasks:
+            return 0.0
+        now = sum(self.task_value(t, inv.character) for t in tasks)
+        best = 0.0
+        for char in st.lookouts:
+            gain = sum(self.task_value(t, char) for t in tasks) - now
+            gain += 0.5 * (LOOKOUT_TASTE.get(char, 0.0) - LOOKOUT_TASTE.get(inv.character, 0.0))
+            best = max(best, gain)
+        return best
 
     def stage_rate(self, inv: InvestigatorState) -> float:
         """What each Move nearer the Foyer is worth to `inv` in the endgame (0 before it, or
@@ -1662,7 +1693,7 @@ class _Brain:
         s = LOOKOUT_TASTE.get(char, 0.0)
         for tid in self.seat_tasks(self.seat) if self.seat in st.players else []:
             if self.pack.task(tid).subtype == ch.specialization:
-                s += 0.5
+                s += ch.specialization_bonus  # as `switch_gain` counts it
         return s
 
     def placement_score(self, inv: InvestigatorState, cid: str) -> float:

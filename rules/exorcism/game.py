@@ -219,7 +219,7 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         costs `horizon` heuristic calls, so `simulations` x `horizon` stays near 200 / 700
         (measured on a core 3p game: normal 0.29 s, hard 0.65 s median CPU a decision)."""
         return {"normal": Level("normal", simulations=20, horizon=10, width=6,
-                                cap_seconds=1.0),
+                                cap_seconds=2.0),
                 "hard": Level("hard", simulations=60, horizon=12, width=8, cap_seconds=2.0)}
 
     def summary(self) -> str:

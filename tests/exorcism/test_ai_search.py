@@ -3,14 +3,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+import pytest
+
 from bench.blunders import census
+from rules.core.rng import Rng
 from rules.core.types import Action, Result, act
 from rules.exorcism import actions as K
 from rules.exorcism.ai import choose_action
 from rules.exorcism.game import GAME
 from rules.exorcism.state import ExorcismState
+
+
+def uncapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search levels without their wall-clock cap: on a loaded machine the cap cuts a
+    search short at a point that depends on the load, not on the view."""
+    levels = {k: dataclasses.replace(v, cap_seconds=1e9) for k, v in GAME.ai_levels().items()}
+    monkeypatch.setattr(type(GAME), "ai_levels", lambda self: levels)
 
 
 def _core(seed: int = 3) -> ExorcismState:
@@ -125,3 +136,50 @@ def test_the_one_vs_all_ghost_plays_its_whole_repertoire() -> None:
             st = GAME.apply(st, seat, a).state
             steps += 1
     assert {K.GHOST_MOVE, K.GHOST_DARKNESS, K.HAUNT_LEVEL, K.TERROR, K.MANOR_SWAP} <= kinds
+
+
+def _wounded_after(world: ExorcismState, seat: str, action: Action) -> bool:
+    """Whether `seat`'s pawn is Wounded by the next Haunt phase after `action` (every seat
+    playing the heuristic meanwhile), on a private copy of `world`."""
+    w = world.model_copy(deep=True)
+    inv = next(i for i in w.investigators.values() if i.seat == seat)
+    char = inv.character
+
+    def hurt() -> bool:
+        return (char in w.wounded or char in w.devoured
+                or w.investigators[inv.id].character != char)
+
+    GAME.apply_in_place(w, seat, action)
+    for _ in range(60):
+        if GAME.result(w) is not None or hurt():
+            break
+        if w.active != seat and w.phase == "actions" and not w.prompts:
+            break
+        mover = sorted(GAME.to_act(w))[0]
+        GAME.apply_in_place(w, mover, GAME.choose_ai_action(w, mover))
+    return hurt()
+
+
+def test_the_search_guesses_where_the_hidden_haunt_card_sends_the_ghosts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BoardSmith's redaction test (issue #23): over deals the seat cannot tell apart (only the
+    Haunt deck and the other hidden things differ), the Room safe from the next Haunt card
+    changes; the search at "normal" picks the same Action in every deal, so it does not
+    always find the safe one. A search that peeked at the deck would."""
+    uncapped(monkeypatch)
+    st = _core(2)
+    for _ in range(96):  # core 3p seed 2, decision 96: a Move whose safety the deck decides
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    seat = str(st.active)
+    assert st.phase == "actions" and st.actions_left >= 1
+    walks = [a for a in GAME.legal_actions(st, seat) if a.kind in (K.MOVE, K.PASS)]
+    worlds = [GAME.resample(st, seat, Rng.from_seed(k * 101 + 3)) for k in range(8)]
+    picks = {GAME.ai_action(w, seat, "normal").key() for w in worlds}
+    assert len(picks) == 1, "the search read something the seat cannot see"
+    safe = [{a.key() for a in walks if not _wounded_after(w, seat, a)} for w in worlds]
+    assert len({frozenset(s) for s in safe}) > 1, "the hidden cards decide nothing here"
+    (pick,) = picks
+    assert pick in {a.key() for a in walks}, "the search chose no walk here"
+    found = sum(pick in s for s in safe if s)
+    assert found < sum(1 for s in safe if s), "it always found the safe Room: it peeked"
