@@ -83,10 +83,9 @@ def play(game_name: str, mode: str, players: int, seed: int, searching: str | No
         side = side_of(game_name, state, seat)
         if searching in ("all", side) and level != "easy":
             t0 = time.process_time()
-            w0 = time.perf_counter()
             action = game.ai_action(state, seat, level)
             cpu.append(time.process_time() - t0)
-            if cap is not None and time.perf_counter() - w0 > cap.cap_seconds:
+            if cap is not None and cpu[-1] > cap.cap_seconds:
                 capped += 1
         else:
             action = game.ai_action(state, seat)

@@ -166,7 +166,8 @@ async def _ask(what: str, game: str, view: dict[str, Any]) -> Any:
                     "new worker", exc_info=True)
         import renders  # only here: the bot's process does not hold Pillow otherwise
 
-        draw = renders.render_board if what == "board" else renders.render_turn_card
+        draw = {"board": renders.render_board, "card": renders.render_turn_card,
+                "recap": renders.render_recap}[what]
         return await asyncio.to_thread(draw, game, view)
 
 
@@ -180,6 +181,12 @@ async def render_card(game: str, view: dict[str, Any]) -> bytes | None:
     """`renders.render_turn_card(game, view)` (the phone-sized turn card) in the render
     worker, exactly as `render` draws the board."""
     data: bytes | None = await _ask("card", game, view)
+    return data
+
+
+async def render_recap(game: str, view: dict[str, Any]) -> bytes | None:
+    """`renders.render_recap(game, view)` (the game-over recap picture) in the render worker."""
+    data: bytes | None = await _ask("recap", game, view)
     return data
 
 

@@ -2,7 +2,7 @@
 
 Started by the bot as `python -c "…renderworker.main()"` with pipes for stdin and stdout. Each
 request and each answer is one frame: a 4-byte big-endian length, then a pickle. A request is
-`(id, what, game, view)` with `what` one of `board`, `card` or `ping`; the answer is
+`(id, what, game, view)` with `what` one of `board`, `card`, `recap` or `ping`; the answer is
 `(id, ok, result)`: the PNG bytes (or None: the game has no picture), or the exception the
 render raised. Requests are drawn one at a time, in order.
 
@@ -35,7 +35,8 @@ a competing process: board median 1.5 s at niceness 5, 0.4 s at 0) while the bot
 acknowledgements were no faster. Boards that fall behind are merged instead
 (`Delivery.show`)."""
 
-RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard")
+RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard",
+             "renders.recap")
 
 
 def read_frame(stream: IO[bytes]) -> bytes | None:
@@ -116,13 +117,13 @@ def main(parent: int | None = None) -> None:
             os.nice(NICENESS)
     import importlib
 
-    from renders import render_board, render_turn_card
+    from renders import render_board, render_recap, render_turn_card
 
     for name in RENDERERS:  # now, rather than during a player's first move
         with contextlib.suppress(ModuleNotFoundError):
             importlib.import_module(name)
     return_freed_memory()
-    draw = {"board": render_board, "card": render_turn_card}
+    draw = {"board": render_board, "card": render_turn_card, "recap": render_recap}
     # A thread drains stdin as requests arrive, so the bot's writes never wait on a render.
     requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
 

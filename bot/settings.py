@@ -50,6 +50,12 @@ class Settings(BaseSettings):
         description="Seconds a move's interaction waits for its result to be its first answer "
         "(one request) before it is deferred (two: Discord allows 3 s in all).",
     )
+    at_table_seconds: float = Field(
+        default=300.0, ge=0,
+        description="A player who moved in a game this many seconds ago is at the table: a "
+        "decision of theirs that comes up is named on the board post, not pinged; should they "
+        "not move within as long, a short post pings them then. 0: always ping.",
+    )
     board_retry_seconds: float = Field(
         default=5.0, gt=0,
         description="A board post Discord refused (5xx, 429, a locked thread, a missing "

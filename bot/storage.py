@@ -476,6 +476,12 @@ class Storage(ABC):
 
     # players
     @abstractmethod
+    async def veterans(self, user_ids: Iterable[int], game: str) -> set[int]:
+        """The asked users who held a seat in a finished (`over`) game of `game` (a game's
+        name, e.g. "presence"): who has played this title through before. Guided play is on
+        by default while anyone seated is not one; the lobby suggests the first-game setup."""
+
+    @abstractmethod
     async def prefs(self, user_ids: Iterable[int]) -> dict[int, PlayerPrefs]:
         """Every asked user's preferences (defaults for one who never set any)."""
 
@@ -1275,6 +1281,20 @@ class SqlStorage(Storage):
         return list(found)
 
     # ---- players ------------------------------------------------------------------------
+    async def veterans(self, user_ids: Iterable[int], game: str) -> set[int]:
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return set()
+        # A few seats per user (the `seats_user` index), each joined to its game by key: no
+        # scan of the games table however many games the bot has kept.
+        query = (select(seats.c.user_id).distinct()
+                 .select_from(seats.join(games, games.c.id == seats.c.game_id))
+                 .where(seats.c.user_id.in_(wanted), games.c.game == game,
+                        games.c.status == "over"))
+        async with self._read() as db:
+            rows = (await db.execute(query)).all()
+        return {int(r[0]) for r in rows}
+
     async def prefs(self, user_ids: Iterable[int]) -> dict[int, PlayerPrefs]:
         wanted = sorted(set(user_ids))
         if not wanted:

@@ -561,6 +561,8 @@ class TableService:
                 raise TableError(
                     f"{game.title} needs {_count_text(counts)} players; "
                     f"{len(seats)} {'is' if len(seats) == 1 else 'are'} seated.", "TABLE-COUNT")
+            if "guided" in game.options_model.model_fields:
+                rec, options = await self._settle_guided(rec, game, options, seats)
             if seed is None:
                 seed = self.seed_source()
             if not 0 <= seed <= MAX_SEED:
@@ -589,6 +591,29 @@ class TableService:
             return StartResult(record=rec, state=state, events=events, awaited=awaited,
                                awaited_users={s: users[s] for s in awaited}, users=users,
                                result=game.result(state))
+
+    async def _settle_guided(self, rec: GameRecord, game: AnyGame, options: Any,
+                             seats: list[SeatRecord]) -> tuple[GameRecord, Any]:
+        """Guided play left to the table (`guided` empty) is decided at the start, once: on
+        while any seated person has not finished a game of this title (or for a first-game
+        setup), and kept in the options so the game reads one answer to its end."""
+        if getattr(options, "guided", None) is not None:
+            return rec, options
+        humans = [s.user_id for s in seats if s.user_id is not None]
+        newcomers = set(humans) - await self.storage.veterans(humans, rec.game)
+        guided = bool(newcomers) or game.guided(options)
+        settled = options.model_copy(update={"guided": guided})
+        rec = await self.storage.set_options(rec.id, settled.model_dump(mode="json"),
+                                             self.clock())
+        return rec, settled
+
+    async def newcomers(self, game_id: int) -> list[int]:
+        """The seated people (in seat order) who have not finished a game of this title."""
+        rec = await self._get(game_id)
+        humans = [s.user_id for s in await self.storage.seats(game_id)
+                  if s.user_id is not None]
+        known = await self.storage.veterans(humans, rec.game)
+        return [u for u in humans if u not in known]
 
     # ---- play ---------------------------------------------------------------------------
     async def act(
@@ -808,9 +833,11 @@ class TableService:
         options = game.options_model.model_validate(rec.options)
         actions = await self.storage.actions(rec.id, upto_seq=upto_seq)
         seed = rec.seed
+        # A game stored before a ruling replays under the ruling it was played by.
+        current = await self._load(rec)
 
         def run() -> GameState:
-            state: GameState = game.setup(seats, options, seed)
+            state: GameState = game.replay_rulings(game.setup(seats, options, seed), current)
             for a in actions:
                 state = game.apply(state, a.seat, Action.model_validate_json(a.action_json)).state
             return state

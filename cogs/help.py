@@ -33,6 +33,9 @@ and tells the table whose turn it is. Games can last days: everything is kept as
 
 **Start a game:** `/game new game:` in a text channel. The bot opens a thread for it with a \
 lobby card; players press **Join** (or `/game join`), and the creator presses **Start**.
+**Practise first:** `/game new game: ai:` seats AI players (`ai:2`, say), so you can learn a \
+game alone before playing with people; the lobby's **Add AI** fills empty seats the same way. \
+Your first game of each title is guided: every post says what your choice is about.
 **Find your way:** `/game list` shows open games, `/game status` the board in words, \
 `/game rules` any rule, and this `/help` how to play each game."""),
     ("discord", "How a game runs here", "Threads, DMs, buttons, reminders, undo",

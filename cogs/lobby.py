@@ -40,6 +40,13 @@ from bot.tables import (
 )
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import answer_error, on_app_command_error, reply
+from cogs.utils.guide import (
+    guided_default,
+    guided_line,
+    newcomer_text,
+    role_holder,
+    with_guided_line,
+)
 from cogs.utils.lifecycle import attach
 from cogs.utils.table import (
     DYNAMIC_ITEMS,
@@ -183,8 +190,10 @@ def _value_text(value: Any) -> str:
     return str(value)
 
 
-def lobby_components(record: GameRecord) -> discord.ui.View:
-    """The lobby card's controls: the buttons, and the creator's menus for the options."""
+def lobby_components(record: GameRecord, guided_now: bool | None = None) -> discord.ui.View:
+    """The lobby card's controls: the buttons, and the creator's menus for the options.
+    `guided_now`: what an empty `guided` comes to at this table (`guided_default`), so the
+    Variants menu shows the same answer as the card."""
     gid = record.id
     game = game_of(record)
     options = game.options_model.model_validate(record.options)
@@ -196,7 +205,9 @@ def lobby_components(record: GameRecord) -> discord.ui.View:
     if names:
         picks = []
         for name in names[:limits.SELECT_OPTIONS]:
-            on = game.guided(options) if name == "guided" else bool(getattr(options, name))
+            on = bool(getattr(options, name))
+            if name == "guided":
+                on = game.guided(options) if guided_now is None else guided_now
             picks.append(discord.SelectOption(
                 label=clip(option_title(game.options_model, name), limits.SELECT_LABEL),
                 value=name,
@@ -302,6 +313,10 @@ class Lobby(commands.Cog):
         seats = await self.bot.storage.seats(record.id)
         options = game.options_model.model_validate(record.options)
         lines = effective_lines(game, record.options)
+        newcomers = await self.bot.tables.newcomers(record.id) if record.status == "lobby" else []
+        if record.status == "lobby":
+            # Guided play as the start will settle it, from who is seated (cogs.utils.guide).
+            lines = with_guided_line(lines, guided_line(game, options, newcomers))
         # The mode is named once: in the game's words when its options list says it.
         mode = None if any(line.startswith("Mode:") for line in lines) else (
             f"Mode: **{options.mode}**" if len(game.modes) > 1 else None)
@@ -320,6 +335,11 @@ class Lobby(commands.Cog):
         if summary:
             embed.add_field(name="Setup", value=clip(summary, limits.EMBED_FIELD_VALUE),
                             inline=False)
+        if newcomers:
+            holder = role_holder(game, options, [s.user_id for s in seats])
+            tips = newcomer_text(game, options, holder is not None and holder in newcomers)
+            embed.add_field(name="First time?", value=clip(tips, limits.EMBED_FIELD_VALUE),
+                            inline=False)
         status = {"lobby": "Press Join to take a seat. The creator can seat AI players (Add AI) "
                            "to practise alone, change the options with the menus, and press "
                            "Start.",
@@ -328,12 +348,19 @@ class Lobby(commands.Cog):
         embed.set_footer(text=clip(status, limits.EMBED_FOOTER))
         return embed
 
+    async def lobby_view(self, record: GameRecord) -> discord.ui.View:
+        """The lobby card's controls, its Variants menu showing guided play as the card does."""
+        game = game_of(record)
+        options = game.options_model.model_validate(record.options)
+        newcomers = await self.bot.tables.newcomers(record.id)
+        return lobby_components(record, guided_default(game, options, newcomers))
+
     async def refresh_lobby(self, interaction: discord.Interaction[Any], gid: int) -> None:
         record = await self.bot.storage.get_game(gid)
         if record is None or interaction.message is None or not self._is_mine(
                 interaction.message):
             return
-        view = lobby_components(record) if record.status == "lobby" else None
+        view = await self.lobby_view(record) if record.status == "lobby" else None
         try:
             await interaction.message.edit(embed=await self.lobby_embed(record), view=view)
         except discord.HTTPException:
@@ -365,6 +392,12 @@ class Lobby(commands.Cog):
         text = "You're in! " + ("I sent you a test DM." if ok else
                                 "But I couldn't DM you — your DMs are closed. You can still "
                                 "play and read private things with `/game hand`.")
+        if interaction.user.id in await self.bot.tables.newcomers(gid):
+            game = game_of(record)
+            options = game.options_model.model_validate(record.options)
+            seated = [s.user_id for s in await self.bot.storage.seats(gid)]
+            holder = role_holder(game, options, seated)
+            text += "\n" + newcomer_text(game, options, holder == interaction.user.id)
         await held.take()
         await reply(interaction, text)
         await self.refresh_lobby(interaction, gid)
@@ -411,6 +444,13 @@ class Lobby(commands.Cog):
         if what == "var":
             chosen = set(values)
             changes = {name: name in chosen for name in switches(game)}
+            options = game.options_model.model_validate(record.options)
+            if "guided" in changes and getattr(options, "guided", None) is None:
+                # Guided play left as the table's default stays the table's while the menu
+                # shows it unchanged: a newcomer who joins later still turns it on.
+                now = guided_default(game, options, await self.bot.tables.newcomers(gid))
+                if changes["guided"] == now:
+                    del changes["guided"]
         elif what == "preset":
             for value in values:
                 key, _, typed = value.partition("=")
@@ -508,8 +548,8 @@ class Lobby(commands.Cog):
                            ai="AI players to seat now: practise alone, or fill empty seats",
                            play_as="Where the mode has an opposing role (Spirit, The Wall, "
                            "the Ghost player): your side",
-                           guided="Every board post says what you can do now and why (default: "
-                           "on for a first game or a game with AI players)",
+                           guided="Every post advises on the decision at hand (default: on "
+                           "while anyone seated hasn't finished a game of this title)",
                            options="More options as key=value, e.g. gates=4 (the lobby card "
                            "has menus too)")
     @app_commands.rename(play_as="as")
@@ -566,10 +606,13 @@ class Lobby(commands.Cog):
                                               game, parsed, interaction.user.id)
         for _ in range(int(ai)):
             await self.bot.tables.add_ai(record.id, interaction.user.id)
-        await thread.send(embed=await self.lobby_embed(record), view=lobby_components(record))
+        await thread.send(embed=await self.lobby_embed(record), view=await self.lobby_view(record))
         ok = await self.test_dm(interaction.user, record)
         dm_note = "" if ok else (" I couldn't DM you — your DMs are closed; use `/game hand` "
                                  "during the game for anything private.")
+        if interaction.user.id in await self.bot.tables.newcomers(record.id):
+            dm_note += (f" First game of {engine.title}? The lobby card suggests how to start "
+                        "gently.")
         await held.take()
         await reply(interaction, f"Game #{record.id} is open in {thread.mention}. Others join "
                     f"there with **Join** or `/game join`.{dm_note}")
@@ -584,13 +627,16 @@ class Lobby(commands.Cog):
                                f"modes: {', '.join(engine.modes)}.")
         chosen: dict[str, Any] = {}
         fields = engine.options_model.model_fields
-        if "guided" in fields:
-            if guided is not None:
-                chosen["guided"] = guided
-            elif ai and not re.search(r"\bguided\s*=", text or ""):
-                chosen["guided"] = True  # a practice game explains itself
+        if "guided" in fields and guided is not None:
+            chosen["guided"] = guided
         parsed = parse_options(engine, mode, text, chosen)
         model = engine.options_model.model_validate(parsed)
+        gentle = engine.role_seat(model)
+        if play_as is None and gentle is not None and not re.search(
+                rf"\b{gentle[0]}\s*=", text or ""):
+            # The opposing role (the spirit, The Wall, the Ghost player) is the hardest seat
+            # to learn: the creator plays on the other side unless they choose (`as:`).
+            play_as = "team"
         if play_as is not None and play_as not in PLAY_AS:
             # Refused at the edge already (bot/edge.py); never read as "team" here either.
             raise OptionsError(f"`as` is one of: {', '.join(PLAY_AS)}.")
@@ -921,6 +967,15 @@ class Lobby(commands.Cog):
     @game.command(name="rematch", description="Play again: same seats and options, new deal")
     async def rematch(self, interaction: discord.Interaction[Any]) -> None:
         record = await self.game_here(interaction)
+        where = await self.open_rematch(interaction, record)
+        await reply(interaction, f"Rematch started in {where}.")
+
+    async def open_rematch(self, interaction: discord.Interaction[Any],
+                           record: GameRecord) -> str:
+        """Start the rematch of `record` for the player who asked (`/game rematch`, or
+        **Rematch** on the game-over post): a new thread, the same seats and options, a new
+        deal, announced as any new game is and pointed to from the old thread. Defers the
+        interaction; returns the new thread's mention."""
         await self.bot.tables.check_rematch(record.id, interaction.user.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         parent = self.bot.get_channel(record.channel_id)
@@ -949,7 +1004,7 @@ class Lobby(commands.Cog):
             await old.send(f"{'' if plain else '🔁 '}Rematch: game #{started.record.id} in "
                            f"{thread.mention}.",
                            allowed_mentions=discord.AllowedMentions.none())
-        await reply(interaction, f"Rematch started in {thread.mention}.")
+        return thread.mention
 
     # ---- history -------------------------------------------------------------------------
     @game.command(name="undo", description="Take back your own last move (if nothing was "

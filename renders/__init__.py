@@ -48,3 +48,10 @@ def render_turn_card(game: str, view: dict[str, Any]) -> bytes:
     from renders.turncard import render_turn_card as card
 
     return card(game, view)
+
+
+def render_recap(game: str, view: dict[str, Any]) -> bytes:
+    """The recap picture of a finished game (renders/recap.py) as PNG bytes."""
+    from renders.recap import render_recap as recap
+
+    return recap(game, view)

@@ -63,3 +63,12 @@ def migrate_state(game: str, data: StateJSON, stored_version: str,
         schema, upgrade = steps[schema]
         data = upgrade(data)
     return data
+
+
+def _presence_1_to_2(data: StateJSON) -> StateJSON:
+    """presence-2 (A-65): a spent visitor turn ends by itself in games begun under the ruling;
+    a game stored before it keeps holding spent turns open, as its recorded log did."""
+    return {**data, "spent_turns_end": data.get("spent_turns_end", False)}
+
+
+register_state_migration("presence", "presence-1", "presence-2", _presence_1_to_2)

@@ -12,11 +12,13 @@ import json
 import re
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from rules.core.ending import Ending, Part, count, moves_by_seat
 from rules.core.errors import IllegalAction
 from rules.core.memo import forget
 from rules.core.rng import Rng
@@ -210,19 +212,27 @@ class Game(ABC, Generic[Opt, S]):
         return None
 
     def guided(self, options: Opt) -> bool:
-        """Whether board posts carry `guide_text` (the `guided` option; when it is left empty,
-        on for a first game)."""
+        """Whether board posts carry `guide_text`: the `guided` option when it is set. Left
+        empty, the lobby sets it at the start (on while any seated player hasn't finished a
+        game of this title, `bot.tables`); a table set up without the lobby is guided for its
+        first-game setup only."""
         chosen = getattr(options, "guided", None)
         if chosen is not None:
             return bool(chosen)
         return bool(getattr(options, "first_game", False))
 
     def guide_text(self, state: S, seat: str, private: bool = False) -> str | None:
-        """Guided play: a sentence or two on what the awaited `seat` can do now and why it
-        matters, for a first game. Public-safe like `doing_text` (it is posted with the board),
-        so it explains the kind of decision, never a hidden card; `private=True` when only
-        `seat` reads it (its **My choices**), where a hidden prompt's purpose may be told too.
-        None: no hint (also when `seat` is not awaited)."""
+        """Guided play: a sentence or two of advice for the decision `seat` faces now, read
+        from a view and nothing more: the public view when the table reads it (the board
+        post), `seat`'s own view when only `seat` does (`private=True`: its **My choices**
+        and DM panel). None: no advice (also when `seat` is not awaited)."""
+        if seat not in self.to_act(state):
+            return None
+        return self.advice(self.view(state, seat if private else None), seat)
+
+    def advice(self, view: dict[str, Any], seat: str) -> str | None:
+        """The game's advice for `seat`'s decision, from `view` alone (a pure function of the
+        view: whatever the view does not show cannot leak). None: no advice."""
         return None
 
     def present(self, state: S, lines: list[str]) -> list[str]:
@@ -319,6 +329,26 @@ class Game(ABC, Generic[Opt, S]):
         reason = strip_rule_ids(result.reason)
         return f"{head} {reason}".strip()
 
+    def ending(self, state: S, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        """The story of the finished game (issue #22) from its public record: `moves` holds,
+        per applied action, who moved and the events it caused (private ones are ignored).
+        Games tell their own (`rules/<game>/ending.py`); this is the plain telling: who won and
+        lost, the stored reason, the moves made, no turning points."""
+        made = moves_by_seat(moves)
+        won = [self.player_name(state, s, names) for s in result.winners]
+        lost = [self.player_name(state, s, names) for s in result.losers]
+        head = (f"{join_words(won)} {'wins' if len(won) == 1 else 'win'}"
+                + (f"; {join_words(lost)} {'loses' if len(lost) == 1 else 'lose'}."
+                   if lost else ".")) if won else "Nobody wins."
+        return Ending(headline=head, why=strip_rule_ids(result.reason),
+                      winners=list(result.winners), losers=list(result.losers),
+                      length=count(len(moves), "move"),
+                      parts=[Part(s, self.player_name(state, s, names), s in result.winners,
+                                  count(made.get(s, 0), "move") + ".")
+                             for s in state.seats])
+
     def seat_label(self, state: S, seat: str) -> str:
         """How the game names a seat to players (a role or character); the seat id by default."""
         return seat
@@ -408,6 +438,13 @@ class Game(ABC, Generic[Opt, S]):
     def load_state(self, data: str | bytes) -> S:
         """A stored state back from JSON."""
         return self.state_model.model_validate_json(data)
+
+    def replay_rulings(self, fresh: S, current: S) -> S:
+        """`fresh` (from `setup`, for replaying a stored game's log) played under the rulings
+        `current` (that game's stored state) was: a ruling that changes what an action leads
+        to is a state flag that new games set and older stored states lack, so their logs,
+        recorded under the old ruling, replay exactly. By default: no such ruling."""
+        return fresh
 
     def summary(self) -> str:
         """A few lines on what the game is and how a turn goes (for `/game rules`)."""
@@ -500,6 +537,17 @@ def fit_words(lines: list[str], limit: int) -> str:
                 out = (f"{out} {cut}" if out else cut) + "…"
         break
     return out
+
+
+def guided_words(options: GameOptions) -> str:
+    """The lobby's "Guided" line for options that do not know who sits at the table: the
+    lobby says more once it knows (`cogs.utils.guide.guided_line`)."""
+    chosen = getattr(options, "guided", None)
+    if chosen is not None:
+        return "yes" if chosen else "no"
+    if getattr(options, "first_game", False):
+        return "yes (first game)"
+    return "on while anyone seated hasn't finished a game of this title"
 
 
 def view_rng(game: Game[Any, Any], state: GameState, seat: str | None, salt: str) -> Rng:

@@ -20,8 +20,9 @@ with SPARTA's idea of searching on top of a blueprint policy):
 - **Budget.** Successive halving: the simulations are spent in rounds, each dropping the worse
   half of the candidates, so the close calls get the most worlds. The budget is a count of
   simulations (the same state always gets the same answer, as the engine contract asks), and
-  `Level.cap_seconds` stops a search that runs long on a loaded machine (then, and only then,
-  the answer may depend on the machine's speed).
+  `Level.cap_seconds` of the process's own CPU time stops a search that runs long (then, and
+  only then, the answer may depend on the machine; a busy machine slows the answer, it does
+  not change it).
 - **Prior.** The heuristic's pick is kept unless another candidate beats it by `Level.margin`
   on the shared worlds: the search overrides the blueprint only where it sees a difference.
 """
@@ -121,7 +122,7 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
     rng.shuffle(others)
     candidates = [blueprint, *others][:max(2, level.width)]
     worlds_seed = rng.next_u64()
-    started = time.perf_counter()
+    started = time.process_time()
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     alive = list(range(len(candidates)))
@@ -144,9 +145,9 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
                 play_out(game, world, level.horizon)
                 totals[i] += score(game, world, seat)
                 counts[i] += 1
-            if time.perf_counter() - started > level.cap_seconds:
+            if time.process_time() - started > level.cap_seconds:
                 break
-        if time.perf_counter() - started > level.cap_seconds or r == rounds - 1:
+        if time.process_time() - started > level.cap_seconds or r == rounds - 1:
             break
         alive.sort(key=lambda i: -totals[i] / max(1, counts[i]))
         keep = max(2, (len(alive) + 1) // 2)

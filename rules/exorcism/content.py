@@ -781,6 +781,9 @@ class PackOptions(_Model):
     purify_amount: int = Field(default=1, ge=1)
     trade_range: int = Field(default=1, ge=0)
     haunt_from_round: int = Field(default=2, ge=1)  # EX-AMB-02
+    # The first-game setup (EX-FIRST-01..03, a ruling: the rulebook prints none).
+    first_game_exorcism_target: int = Field(default=24, ge=1)
+    first_game_haunt_from_round: int = Field(default=3, ge=1)
     # Player counts per mode, inclusive (EX-PLAY-01..03).
     core_players: tuple[int, int] = (2, 5)
     ova_players: tuple[int, int] = (3, 5)
@@ -899,6 +902,19 @@ class Pack(_Model):
 
     def tool_counts(self) -> dict[str, int]:
         return {t.type: t.count for t in self.tools}
+
+
+def table_options(opts: PackOptions, first_game: bool) -> PackOptions:
+    """The numbers one table plays with: the pack's, or its first-game setup (EX-FIRST-01:
+    a lower Exorcism target; EX-FIRST-02: Haunt draws, or the Ghost player's turns, wait one
+    round longer)."""
+    if not first_game:
+        return opts
+    return opts.model_copy(update={
+        "exorcism_target": min(opts.exorcism_target, opts.first_game_exorcism_target),
+        "haunt_from_round": max(opts.haunt_from_round, opts.first_game_haunt_from_round),
+        "ova_ghost_from_round": max(opts.ova_ghost_from_round,
+                                    opts.first_game_haunt_from_round)})
 
 
 # --------------------------------------------------------------------------- findings

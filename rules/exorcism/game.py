@@ -9,19 +9,21 @@ Secondary Investigator). The rules live in `rules.exorcism.engine`; setup in
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
-from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
+from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, guided_words
 from rules.core.rng import Rng
 from rules.core.search import Level
 from rules.core.types import Action, Event, Result, act
 from rules.exorcism import actions as K
+from rules.exorcism import ending as exorcism_ending
 from rules.exorcism import guide, words
-from rules.exorcism.content import default_pack, pack_fingerprint
+from rules.exorcism.content import default_pack, pack_fingerprint, table_options
 from rules.exorcism.engine import GHOSTS, Engine, pack_for
 from rules.exorcism.labels import describe_action, hidden_labels
 from rules.exorcism.resample import redeal_unseen
@@ -46,10 +48,15 @@ class ExorcismOptions(GameOptions):
         description="One vs All: which seat, in table order (0 = the first seat), plays the "
         "Ghosts.",
     )
+    first_game: bool = Field(
+        default=False,
+        description="First game: the Exorcism needs 24 points instead of 30 and the Haunt "
+        "cards wait until round 3 (a ruling: the rulebook prints no first-game setup).",
+    )
     guided: bool | None = Field(
         default=None,
         description="Guided game: every board post says what you can do now and why it "
-        "matters; empty: off (the lobby turns it on for a practice game with AI players).",
+        "matters; empty: on while anyone seated hasn't finished a game of this title.",
     )
     pack_path: str | None = Field(
         default=None,
@@ -86,7 +93,7 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         if options.mode == "one_vs_all" and options.ghost_seat >= len(seats):
             raise IllegalAction("The Ghost player must be one of the seats.", rule="EX-AMB-57")
         state, _ = setup_game(list(seats), options.mode, seed, options.pack_path,
-                              options.ghost_seat)
+                              options.ghost_seat, options.first_game)
         return state
 
     MODE_WORDS: ClassVar[dict[str, str]] = {
@@ -104,7 +111,11 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
             out.append(("The Ghost player", f"seat {options.ghost_seat + 1} in table order"))
         out.append(("Actions per turn", "5, shared by your two Investigators"
                     if options.mode == "solo" else "3"))
-        out.append(("Guided", "yes" if self.guided(options) else "no"))
+        fg = table_options(pack_for(options.pack_path).options, True)
+        out.append(("First game", f"yes: the Exorcism needs {fg.exorcism_target} points, and "
+                    f"Haunt cards start in round {fg.haunt_from_round} (EX-FIRST-01, "
+                    "EX-FIRST-02)" if options.first_game else "no"))
+        out.append(("Guided", guided_words(options)))
         return out
 
     def option_conflicts(self, options: ExorcismOptions) -> list[str]:
@@ -120,10 +131,8 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
             return None
         return ("ghost_seat", "the Ghost player", "an investigator")
 
-    def guide_text(self, state: ExorcismState, seat: str, private: bool = False) -> str | None:
-        if seat not in self.to_act(state):
-            return None
-        return guide.guide_text(state, seat)
+    def advice(self, view: dict[str, Any], seat: str) -> str | None:
+        return guide.advice(view, seat)
 
     def to_act(self, state: ExorcismState) -> set[str]:
         return Engine(state).to_act()
@@ -167,6 +176,11 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         res = self.result(state)
         return fit_words(words.alt_lines(
             state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
+
+    def ending(self, state: ExorcismState, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        return exorcism_ending.ending(state, result, moves, names)
 
     def result_text(self, state: ExorcismState, result: Result, names: dict[str, str]) -> str:
         return words.result_text(state, result, names)

@@ -1,13 +1,17 @@
 """Guided play (`guided` option): what the awaited seat can do now and why it matters.
 
-Presentation only: the engine never reads this. Every hint is public-safe — it explains the
-kind of decision (already public in the view's prompt), never a hidden card. The rulebook has
-no first-game setup for this game; the guide is how a first table learns it.
+Presentation only: the engine never reads this. `advice` reads a view and nothing else, so
+the board post's advice comes from the public view and cannot name a hidden card (a Plan, the
+Ghost player's hand); a seat's own view (its **My choices**) may say more. A prompt's advice
+explains its kind; a turn's advice counts the Actions left and names the one thing most worth
+doing now (a Ghost in the Room, a Task ready to complete, Darkness to Purify, the Tools a Task
+still needs). The first-game setup (EX-FIRST-01..03) is the `first_game` option.
 """
 
 from __future__ import annotations
 
-from rules.exorcism.state import ExorcismState
+from collections import Counter
+from typing import Any
 
 PROMPTS: dict[str, str] = {
     "choose_primary": (
@@ -78,23 +82,99 @@ PROMPTS: dict[str, str] = {
 }
 """Each prompt kind of the engine → its hint (tests check every kind the engine can ask)."""
 
-ACTIONS = (
-    "Spend your Actions (3, or 5 in Solo): move up to 2 Rooms, purify Darkness, trade, use a "
-    "Room's Action, complete a Task, pick up Tools or use your ability. Tasks earn the 30 "
-    "Exorcism points you need; Darkness and the clock are how you lose, so keep both in check "
-    "— then end the turn.")
-GHOST_TURN = (
-    "You are the Ghosts: play Haunt cards from your hidden hand to move Ghosts and spread "
-    "Darkness, spend Terror on its abilities, then end the Ghost turn. Wounds and Darkness "
-    "run the investigators out of Lookouts and time.")
 
 
-def guide_text(state: ExorcismState, seat: str) -> str | None:
-    """The hint for `seat`'s current decision; None when it is not awaited."""
-    if state.prompts and seat in state.prompts[-1].seats:
-        return PROMPTS.get(state.prompts[-1].kind)
-    if state.phase == "actions" and state.active == seat:
-        return ACTIONS
-    if state.phase == "ghost" and seat == state.ghost_seat:
-        return GHOST_TURN
+def _a(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _count(names: list[str], tool_names: dict[str, str]) -> str:
+    """"2 Keys and a Weapon" from ["key", "key", "weapon"] (order kept)."""
+    counts = Counter(names)
+    words = []
+    for tool, n in counts.items():
+        name = tool_names.get(tool, tool)
+        words.append(f"{n} {name}s" if n > 1 else f"{_a(name)} {name}")
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _missing(task: dict[str, Any], held: Counter[str]) -> list[str]:
+    """The Tools `task` asks for that `held` does not cover."""
+    left = Counter(held)
+    out = []
+    for tool in task["to_complete"]:
+        if left[tool] > 0:
+            left[tool] -= 1
+        else:
+            out.append(tool)
+    return out
+
+
+def _actions(view: dict[str, Any], seat: str) -> str:
+    """An investigator's turn: the Actions left and the one thing most worth doing now."""
+    left, per_turn = view["actions_left"], view["actions_per_turn"]
+    points, target = view["exorcism"]["points"], view["exorcism"]["target"]
+    lead = (f"{left} of {per_turn} Actions left; the Exorcism has {points} of {target} "
+            "points.")
+    mine = [i for i in view["investigators"] if i["seat"] == seat and not i["escaped"]]
+    info = next((x for x in view["seats_info"] if x["seat"] == seat), None)
+    if not mine or info is None:
+        return lead
+    me = mine[0]
+    cells = {c["id"]: c for c in view["cells"]}
+    here = cells.get(me["cell"], {})
+    names = view["tool_names"]
+    if here.get("ghosts"):
+        ghost = view["ghost_names"].get(here["ghosts"][0], "a Ghost")
+        return (f"{lead} The {ghost} is in {me['cell_name']} with you: a Ghost that moves "
+                "onto an investigator wounds them, so put a Room between you when you can.")
+    held: Counter[str] = Counter()
+    for inv in mine:
+        held.update({t: int(n) for t, n in inv["tools"].items()})
+    tasks = sorted(info["tasks"], key=lambda t: (len(_missing(t, held)), -t["points"]))
+    if tasks and not _missing(tasks[0], held):
+        task = tasks[0]
+        return (f"{lead} You hold every Tool {task['name']} asks for: completing it earns "
+                f"{task['points']} points.")
+    if here.get("darkness"):
+        return (f"{lead} {me['cell_name']} holds {here['darkness']} Darkness: Purify it "
+                "before it piles up into a Shroud and the supply runs low.")
+    if tasks:
+        task = tasks[0]
+        need = _missing(task, held)
+        source = next((c["name"] for c in view["cells"] if c.get("action_text")
+                       and names.get(need[0], "@") in c["action_text"]
+                       and "Gain" in c["action_text"]), None)
+        tool = names.get(need[0], need[0])
+        where = f"; the {source} gains {_a(tool)} {tool}" if source else ""
+        return (f"{lead} {task['name']} ({task['points']} points) still needs "
+                f"{_count(need, names)}{where}.")
+    return f"{lead} Trade Tools with a neighbour or gain new Tasks from a Room's Action."
+
+
+def _ghost_turn(view: dict[str, Any]) -> str:
+    """The Ghost player's turn (One vs All), from what the table sees of it."""
+    ova = view.get("ova") or {}
+    level, win = ova.get("haunt_level", 0), ova.get("haunt_level_win", 0)
+    budget = ova.get("budget_left", 0)
+    ready = [t["name"] for t in ova.get("terror", []) if t["unlocked"]]
+    nxt = next((t for t in ova.get("terror", []) if not t["unlocked"]), None)
+    lead = (f"{budget} Ghost Action{'s' if budget != 1 else ''} left; the Haunt Level"
+            f" is {level} of the {win} that wins.")
+    if ova.get("terror_used", 0) < ova.get("terror_per_turn", 0) and ready:
+        return f"{lead} Terror is ready: {ready[-1]} is your strongest unlocked ability."
+    if nxt is not None:
+        return f"{lead} {nxt['name']} unlocks at Haunt Level {nxt['threshold']}."
+    return f"{lead} Play Haunt cards where the investigators stand to wound them."
+
+
+def advice(view: dict[str, Any], seat: str) -> str | None:
+    """Advice for `seat`'s decision, from `view` alone (public or that seat's)."""
+    prompt = view.get("prompt")
+    if prompt and seat in prompt["seats"]:
+        return PROMPTS.get(prompt["kind"])
+    if view["phase"] == "actions" and view["active_seat"] == seat:
+        return _actions(view, seat)
+    if view["phase"] == "ghost" and (view.get("ova") or {}).get("ghost_seat") == seat:
+        return _ghost_turn(view)
     return None

@@ -23,7 +23,7 @@ from rules.exorcism.state import (
 
 
 def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
-              ghost_index: int) -> tuple[ExorcismState, Engine]:
+              ghost_index: int, first_game: bool = False) -> tuple[ExorcismState, Engine]:
     """Steps 1-4 and the seating; returns the state and an engine over it."""
     pack = pack_for(pack_path)
     geo = geometry(pack)
@@ -60,6 +60,7 @@ def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
         pack=pack_fingerprint(pack),
         pack_path=pack_path,
         mode=mode,
+        first_game=first_game,
         ghost_seat=ghost_seat,
         rng=rng,
         cells=cells,
@@ -78,8 +79,8 @@ def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
 
 
 def setup_game(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
-               ghost_index: int = 0) -> tuple[ExorcismState, Engine]:
-    state, eng = new_state(seats, mode, seed, pack_path, ghost_index)
+               ghost_index: int = 0, first_game: bool = False) -> tuple[ExorcismState, Engine]:
+    state, eng = new_state(seats, mode, seed, pack_path, ghost_index, first_game)
     pack = eng.pack
     if mode == "solo":
         # EX-SOLO-01: the Primary is chosen openly; the rest waits for the choice.

@@ -131,6 +131,8 @@ class ExorcismState(GameState):
     pack_path: str | None = None
     """Folder of a non-default pack, or None for the shipped default pack."""
     mode: Mode
+    first_game: bool = False
+    """The first-game setup (EX-FIRST-01..03): a lower target, a calmer first round."""
     ghost_seat: str | None = None
     rng: Rng
 

@@ -108,7 +108,7 @@ def remembered_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
 def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
     eng = Engine(state)
     pack = eng.pack
-    opts = pack.options
+    opts = eng.opts  # the first-game setup changes the target (EX-FIRST-01)
     st = state
     ghost_view = seat is not None and seat == st.ghost_seat
     team = seat is not None and seat in st.seats and seat != st.ghost_seat

@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
-from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words
+from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, guided_words
 from rules.core.hidden import shown_by_events
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result, act
 from rules.fourth_wall import actions as K
+from rules.fourth_wall import ending as fourth_wall_ending
 from rules.fourth_wall import guide, words
 from rules.fourth_wall.actions import (
     HIDDEN_HAND_PROMPTS,
@@ -137,9 +140,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                   if options.first_game and opts.first_game_remove else None)
         out.append(("First game", f"yes: {remove} is taken out (not with 6 "
                     "Investigators)" if remove else "no"))
-        out.append(("Guided", ("yes" if self.guided(options) else "no")
-                    + (" (first game)" if options.guided is None and options.first_game
-                       else "")))
+        out.append(("Guided", guided_words(options)))
         return out
 
     def option_conflicts(self, options: FourthWallOptions) -> list[str]:
@@ -156,11 +157,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             return None
         return ("wall_seat", "the Wall player", "an Investigator player")
 
-    def guide_text(self, state: FourthWallState, seat: str,
-                   private: bool = False) -> str | None:
-        if seat not in self.to_act(state):
-            return None
-        return guide.guide_text(state, seat)
+    def advice(self, view: dict[str, Any], seat: str) -> str | None:
+        return guide.advice(view, seat)
 
     def to_act(self, state: FourthWallState) -> set[str]:
         return Engine(state).to_act()
@@ -203,6 +201,11 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         res = self.result(state)
         return fit_words(words.alt_lines(
             state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
+
+    def ending(self, state: FourthWallState, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        return fourth_wall_ending.ending(state, result, moves, names)
 
     def result_text(self, state: FourthWallState, result: Result,
                     names: dict[str, str]) -> str:

@@ -1,14 +1,16 @@
 """Guided play (`guided` option): what the awaited seat can do now and why it matters.
 
-Presentation only: the engine never reads this. Every hint is public-safe — it explains the
-kind of decision (already public in the view's prompt), never a Marble in a hidden hand or a
-Horror in The Wall's hand. The rulebook's first-game advice (take out The Street Magician,
-three Open Gates) is the `first_game` option and the default `gates`.
+Presentation only: the engine never reads this. `advice` reads a view and nothing else: the
+board post's advice comes from the public view, so it never names a Marble in a hidden hand or
+a Horror in The Wall's hand; an Investigator's own view (its **My choices**) adds what its hand
+lacks for Closing a Gate. A prompt's advice explains its kind; a turn's advice counts the AP
+and names the most pressing thing on the table. The rulebook's first-game advice (take out The
+Street Magician, three Open Gates) is the `first_game` option and the default `gates`.
 """
 
 from __future__ import annotations
 
-from rules.fourth_wall.state import FourthWallState
+from typing import Any
 
 PROMPTS: dict[str, str] = {
     "keep_investigator": (
@@ -97,23 +99,65 @@ PROMPTS: dict[str, str] = {
 }
 """Each prompt kind of the engine → its hint (tests check every kind the engine can ask)."""
 
-INVESTIGATOR_TURN = (
-    "Spend your Action Points: Search for Marbles, Intervene against Horrors On the Streets, "
-    "Give or Trade, Regroup, Exploit the Rift, or Close a Gate with a Clue, a Force and a "
-    "Science. Closing every Gate wins; a Horror left On the Streets or an empty hand opens "
-    "more.")
-WALL_TURN = (
-    "You are The Wall: Wrath (spend Doom to Delve, Manifest Horrors, Trigger them, Destroy a "
-    "Marble, or your Unique Action) or Brood to gather Doom. Opening Gates — five after An Eye "
-    "Opens — or waking The Ancient One wins for you.")
 
 
-def guide_text(state: FourthWallState, seat: str) -> str | None:
-    """The hint for `seat`'s current decision; None when it is not awaited."""
-    if state.prompts and seat in state.prompts[-1].seats:
-        return PROMPTS.get(state.prompts[-1].kind)
-    if state.phase == "wall" and seat == state.wall_seat:
-        return WALL_TURN
-    if state.phase == "investigator":
-        return INVESTIGATOR_TURN
+def _symbols(counts: dict[str, int], names: dict[str, str]) -> str:
+    """"2 Force and a Clue" from {"force": 2, "clue": 1}."""
+    words = [f"{n} {names.get(k, k)}" if n > 1 else f"a {names.get(k, k)}"
+             for k, n in counts.items() if n > 0]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _investigator_turn(view: dict[str, Any], seat: str) -> str:
+    """An Investigator player's turn: the AP left, and the most pressing thing on the table;
+    with the seat's own view (its hand) also whether it can Close a Gate now."""
+    turn, gates = view["turn"], view["gates"]
+    names = view["symbol_names"]
+    me = next((i for i in view["investigators"] if i["id"] == turn["active"]), None)
+    who = turn["active_name"] or "Your Investigator"
+    lead = (f"{who} has {turn['ap']} of {turn['ap_per_turn']} AP; {gates['open']} of "
+            f"{gates['max']} Gates are Open.")
+    hand = me.get("hand") if me else None
+    if hand is not None and not gates["closing_blocked"]:
+        held = {sym for m in hand for sym in m["symbols"]}
+        lacking = [names.get(s, s) for s in view["symbols"] if s not in held]
+        if not lacking:
+            return (f"{lead} Your hand shows a {', a '.join(names[s] for s in view['symbols'])}"
+                    ": Close a Gate now.")
+        return f"{lead} To Close a Gate you still lack {' and '.join(lacking)}."
+    if view["horrors"]:
+        worst = min(view["horrors"], key=lambda h: sum(h["remaining"].values()))
+        return (f"{lead} The {worst['name']} On the Streets needs "
+                f"{_symbols(worst['remaining'], names)} more to be Defeated: Intervene "
+                "before The Wall Triggers it.")
+    if me is not None and me["hand_count"] <= 2:
+        return (f"{lead} {who} holds {me['hand_count']} Marbles: Search or Regroup before a "
+                "loss empties the hand (Insanity opens a Gate).")
+    return (f"{lead} Closing a Gate takes a Clue, a Force and a Science in one hand: Give or "
+            "Trade to gather them on one Investigator.")
+
+
+def _wall_turn(view: dict[str, Any]) -> str:
+    """The Wall's turn, from what the table sees of it (never its hand's cards)."""
+    wall, gates = view["wall"], view["gates"]
+    lead = (f"You hold {wall['doom']} Doom and {wall['hand_count']} Horror cards; "
+            f"{gates['open']} of {gates['max']} Gates are Open.")
+    if wall["doom"] == 0:
+        return f"{lead} With no Doom, Brood to gather it for your next Wrath."
+    if view["horrors"]:
+        near = max(view["horrors"], key=lambda h: -h["trigger_cost"])
+        return (f"{lead} The {near['name']} On the Streets Triggers for {near['trigger_cost']} "
+                "Doom: strike before the Investigators Defeat it.")
+    return f"{lead} Manifest a Horror On the Streets: each one left there presses the team."
+
+
+def advice(view: dict[str, Any], seat: str) -> str | None:
+    """Advice for `seat`'s decision, from `view` alone (public or that seat's)."""
+    prompt = view.get("prompt")
+    if prompt and seat in prompt["seats"]:
+        return PROMPTS.get(prompt["kind"])
+    if view["phase"] == "wall" and (view.get("wall") or {}).get("seat") == seat:
+        return _wall_turn(view)
+    if view["phase"] == "investigator" and view["turn"]["active_seat"] == seat:
+        return _investigator_turn(view, seat)
     return None

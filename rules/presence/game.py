@@ -12,15 +12,25 @@ action kinds in `rules.presence.actions`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
-from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, join_words
+from rules.core.game import (
+    ALT_TEXT_LIMIT,
+    Game,
+    GameOptions,
+    fit_words,
+    guided_words,
+    join_words,
+)
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result
 from rules.presence import actions as K
+from rules.presence import ending as presence_ending
 from rules.presence import guide, words
 from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import UT_HOPE, UT_NERVE, Engine, pack_for
@@ -94,7 +104,8 @@ class PresenceOptions(GameOptions):
 class Presence(Game[PresenceOptions, PresenceState]):
     name: ClassVar[str] = "presence"
     title: ClassVar[str] = "The Presence"
-    version: ClassVar[str] = "presence-1+" + pack_fingerprint(default_pack())
+    version: ClassVar[str] = "presence-2+" + pack_fingerprint(default_pack())
+    """presence-2: A-65 (a spent visitor turn ends by itself; `spent_turns_end`)."""
     modes: ClassVar[tuple[str, ...]] = ("session",)
     rule_prefix: ClassVar[str] = "P"
     options_model = PresenceOptions
@@ -117,6 +128,13 @@ class Presence(Game[PresenceOptions, PresenceState]):
                           two_players=options.two_players, first_game=options.first_game,
                           open_communication=options.open_communication,
                           true_horror=options.true_horror)
+
+    def replay_rulings(self, fresh: PresenceState, current: PresenceState) -> PresenceState:
+        """A-65 applies to games begun under it: an older game's log has its End turn presses
+        and replays (undo, checks) with spent turns held open as they were."""
+        if fresh.spent_turns_end == current.spent_turns_end:
+            return fresh
+        return fresh.model_copy(update={"spent_turns_end": current.spent_turns_end})
 
     def options_summary(self, options: PresenceOptions) -> str | None:
         """P-SESSION-06 / G-19: the difficulty the chosen presets add up to, and the
@@ -201,9 +219,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                         "deleted"))
         if options.table_channel == "channel":
             out.append(("Table", "a channel of its own"))
-        out.append(("Guided", ("yes" if self.guided(options) else "no")
-                    + (" (first game)" if options.guided is None and options.first_game
-                       else "")))
+        out.append(("Guided", guided_words(options)))
         return out
 
     def option_conflicts(self, options: PresenceOptions) -> list[str]:
@@ -228,7 +244,9 @@ class Presence(Game[PresenceOptions, PresenceState]):
     def guide_text(self, state: PresenceState, seat: str, private: bool = False) -> str | None:
         if seat not in self.to_act(state):
             return None
-        return guide.guide_text(state, self._actor(state, seat), private)
+        # Two players: the seat speaks for the character slot that acts now (P-2P).
+        view = self.view(state, seat if private else None)
+        return guide.advice(view, self._actor(state, seat))
 
     # ---- two players (P-2P): the visitor player's seat speaks for two character slots
     def _slots(self, state: PresenceState, seat: str) -> list[str]:
@@ -492,6 +510,11 @@ class Presence(Game[PresenceOptions, PresenceState]):
         res = self.result(state)
         return fit_words(words.alt_lines(
             state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
+
+    def ending(self, state: PresenceState, result: Result,
+               moves: Sequence[tuple[str | None, Sequence[Event]]],
+               names: dict[str, str]) -> Ending:
+        return presence_ending.ending(state, result, moves, names)
 
     def result_text(self, state: PresenceState, result: Result, names: dict[str, str]) -> str:
         return words.result_text(state, result, names)

@@ -1,15 +1,17 @@
 """Guided play (`guided` option; on by default with `first_game`, P-FIRST): what the awaited
 seat can do now and why it matters.
 
-Presentation only: the engine never reads this. The public hint (posted with the board) names
-only the prompt's kind, which the public view already shows; the prompt's finer purpose (what a
-hidden card asks) is explained only to the seat that answers, in its own **My choices** reply
-(`private=True`). A hint never names a card, a secret or the script.
+Presentation only: the engine never reads this. `advice` reads a view and nothing else: the
+board post's advice comes from the public view, which names a hidden prompt's kind but not its
+purpose (what a hidden card asks); the seat's own view, read only in its **My choices** and DM,
+carries the purpose too. A turn's advice counts the actions left and names what is near (clue
+tokens in the room, fear, being alone). Advice never names a card in a hand, a secret or the
+script.
 """
 
 from __future__ import annotations
 
-from rules.presence.state import PresenceState
+from typing import Any
 
 KINDS: dict[str, str] = {
     "setup": (
@@ -131,37 +133,70 @@ PURPOSES: dict[str, str] = {
 }
 """The finer purpose of a prompt (its `then`), told only to the seat that answers it."""
 
-VISITOR_TURN = (
-    "Your turn: up to three main actions (Rest, Walk, play a card or an item, a room's action) "
-    "plus quick actions, then end the turn. Investigate clue tokens and discard clue cards "
-    "beneath the secrets they match — revealing all four secrets before the Hope Track runs out "
-    "wins.")
 KNOCKED_OUT = (
     "You were knocked out, so your first action must be Rest: you rise, cure one fear and "
     "draw back up to your hand size.")
-SPIRIT_TURN = (
-    "The spirit's turn: move presence dice and the spirit pawn, Increase Presence and play "
-    "spirit cards, then end the turn. Everything you do should serve your hidden script.")
 SPIRIT_UPKEEP = (
     "Upkeep: the spirit pays drains and places spirit clues. Where clues go decides what the "
     "visitors find next.")
 
 
-def guide_text(state: PresenceState, seat: str, private: bool = False) -> str | None:
-    """The hint for `seat`'s current decision; None when it is not awaited. `private`: the
-    reader is that seat alone, so a hidden prompt may be explained by its purpose too."""
-    if state.prompts and seat in state.prompts[-1].seats:
-        top = state.prompts[-1]
-        hidden = bool(top.data.get("private")) or top.seats == [state.spirit_seat]
-        if private or not hidden:
-            finer = PURPOSES.get(str(top.data.get("then", "")))
-            if finer:
-                return finer
-        return KINDS.get(top.kind)
-    if state.phase == "visitor" and state.active == seat and seat in state.visitors:
-        return KNOCKED_OUT if state.must_rest else VISITOR_TURN
-    if state.phase == "spirit" and seat == state.spirit_seat:
-        return SPIRIT_TURN
-    if seat == state.spirit_seat:
+def _visitor_turn(view: dict[str, Any], seat: str) -> str:
+    """A visitor's turn: the actions left and the nearest thing worth an action."""
+    me = next((v for v in view["visitors"] if v["seat"] == seat), None)
+    if me is None:
+        return KNOCKED_OUT
+    if me["knocked_out"]:
+        return KNOCKED_OUT
+    left = view["actions_left"]
+    if left == 0:
+        return ("Your main actions are spent: play any quick actions you still want, then end "
+                "the turn.")
+    lead = f"{left} main action{'s' if left != 1 else ''} left"
+    rooms = {r["id"]: r for r in view["rooms"]}
+    here = rooms.get(me["room"], {})
+    if here.get("tokens"):
+        n = len(here["tokens"])
+        return (f"{lead}. {n} clue token{'s lie' if n > 1 else ' lies'} in the "
+                f"{me['room_name']}: Investigate to move toward the secrets.")
+    if me["fear"] >= me["fear_track"] - 1:
+        return (f"{lead}. Your fear is {me['fear']} of {me['fear_track']}: Rest or stay with "
+                "the others before the next fright knocks you out.")
+    if me["alone"]:
+        return (f"{lead}. You are alone, out of hearing of the other visitors: Walk toward "
+                "them so the table may talk.")
+    near = [r["name"] for r in view["rooms"] if r["tokens"] and r["floor"] == here.get("floor")]
+    if near:
+        return f"{lead}. Clue tokens wait on your floor in the {', the '.join(near[:2])}: Walk."
+    hope, nerve = view["track"]["hope"], view["track"]["nerve"]
+    return (f"{lead}. Hope stands at {hope} and Nerve at {nerve}: discard clue cards beneath "
+            "the secret whose trauma they match.")
+
+
+def _spirit_turn(view: dict[str, Any]) -> str:
+    """The spirit's turn, from what the table sees of it (never its hand or script)."""
+    sp = view["spirit"]
+    dice = view["dice"]
+    total = sum(d["value"] for d in dice)
+    lead = (f"{len(dice)} presence dice worth {total} in all, {sp['hand_count']} spirit cards "
+            f"in hand; round {view['track']['time']} of {view['final_round']}.")
+    lonely = [v["name"] for v in view["visitors"] if v["alone"] and not v["knocked_out"]]
+    if lonely:
+        return f"{lead} {lonely[0]} is alone, out of hearing: a good target for fear."
+    return f"{lead} Increase Presence where the visitors gather to pay for stronger cards."
+
+
+def advice(view: dict[str, Any], seat: str) -> str | None:
+    """Advice for `seat`'s decision (`seat` is the acting slot), from `view` alone: a prompt's
+    purpose when the view shows it, else its kind; a turn's actions and what is near."""
+    prompt = view.get("prompt")
+    if prompt and seat in prompt["seats"]:
+        return PURPOSES.get(prompt.get("purpose") or "") or KINDS.get(prompt["kind"])
+    spirit = view["spirit"]["seat"]
+    if view["phase"] == "visitor" and view["active_seat"] == seat and seat != spirit:
+        return _visitor_turn(view, seat)
+    if view["phase"] == "spirit" and seat == spirit:
+        return _spirit_turn(view)
+    if seat == spirit:
         return SPIRIT_UPKEEP
     return None

@@ -71,6 +71,7 @@ def setup_game(seats: list[str], seed: int, spirit_index: int = 0, script_preset
         rng=rng,
         n=n,
         spirit_seat=spirit_seat,
+        spent_turns_end=True,
         visitor_seats=visitor_seats,
         rooms=rooms,
         doors=doors,

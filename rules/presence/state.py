@@ -264,6 +264,10 @@ class PresenceState(GameState):
     actions_left: int = 0
     must_rest: bool = False
     """A knocked-out visitor's first action must be Rest (P-KO-06)."""
+    spent_turns_end: bool = False
+    """A-65: a visitor turn whose main actions are spent ends by itself unless something public
+    makes a quick action worth taking before the end. False in games stored before this ruling
+    (their histories replay as recorded, with an explicit End turn); every new game sets it."""
     targeted: list[str] = Field(default_factory=list)
     """Visitors targeted by the spirit power resolving now (targeted_by_spirit fires after)."""
     once_used: list[str] = Field(default_factory=list)

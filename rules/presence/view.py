@@ -273,6 +273,8 @@ def build_view(state: PresenceState, seat: str | None) -> dict[str, Any]:
             f"{', '.join(eng.seat_label(x) for x in top.seats)} is making a choice.",
             "seats": list(top.seats),
             "labels": [eng.seat_label(x) for x in top.seats],
+            # What the prompt is for (the guide explains it): hidden like its text.
+            "purpose": str(top.data.get("then") or "") if mine or not hidden else "",
         }
     result = None
     if st.outcome is not None:

@@ -422,6 +422,22 @@ async def test_start_game_renumbers_seats_in_join_order(storage: SqliteStorage):
                                  next_reminder_at=None)
 
 
+async def test_veterans_are_the_players_of_a_finished_game_of_the_title(
+        storage: SqliteStorage):
+    """Guided play's default (issue #22): who has finished a game of this title before."""
+    done = await new_game(storage, thread=3000, creator=101)
+    await storage.add_seat(done.id, 102, T0)
+    await storage.add_seat(done.id, None, T0)  # an AI seat is nobody's experience
+    await storage.set_status(done.id, "over", T0 + 1)
+    left = await new_game(storage, thread=3001, creator=103)  # abandoned: not finished
+    await storage.set_status(left.id, "abandoned", T0 + 1)
+    await new_game(storage, thread=3002, creator=104)  # still in its lobby
+    asked = [101, 102, 103, 104, 105]
+    assert await storage.veterans(asked, "highcard") == {101, 102}
+    assert await storage.veterans(asked, "presence") == set()  # another title
+    assert await storage.veterans([], "highcard") == set()
+
+
 # ---- the action log ------------------------------------------------------------------------
 async def test_append_action_is_versioned(storage: SqliteStorage):
     rec = await active_game(storage)

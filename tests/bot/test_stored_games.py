@@ -15,6 +15,7 @@ has none yet (the current build's shape), for the next engine change to be teste
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,10 @@ from typing import Any
 import pytest
 
 from bot.migrations.states import schema_of
-from bot.storage import SqliteStorage, StoredGame
+from bot.storage import GameRecord, SqliteStorage, StoredGame
 from bot.tables import TableService
+from rules.core.game import GameState
+from rules.presence.state import PresenceState
 from rules.registry import GAMES
 from tests.bot import FakeClock
 
@@ -101,3 +104,55 @@ async def test_stored_game_loads_and_plays_on(storage: SqliteStorage, path: Path
     assert after is not None
     assert after.version == rec.version + played
     assert played == 6 or after.status == "over"
+
+
+
+async def test_a_presence_game_stored_before_a_65_plays_on_under_its_own_ruling(
+        storage: SqliteStorage) -> None:
+    """A-65 changed what a spent visitor turn leads to (it ends by itself): a game stored
+    before it (presence-1) keeps holding spent turns open, so its log — End turn presses
+    included — and every move after the upgrade replay exactly (undo, stale checks)."""
+    stored = StoredGame.model_validate_json((FIXTURES / "presence.json").read_text())
+    assert schema_of(stored.game.engine_version) == "presence-1"
+    rec = await storage.import_game(stored)
+    tables = TableService(storage, clock=FakeClock())
+    assert _spent_turns_end(await tables.state(rec.id)) is False
+    # The fixture's content pack is older than today's (its states name another pack), so
+    # exact replay is checked on a game of today's pack stored as presence-1 stored it.
+    tables = TableService(storage, clock=FakeClock(), seed_source=lambda: 4242)
+    rec = await tables.create(1, 2, 3, "presence", {"mode": "session"}, USERS[0])
+    for user in USERS[1:3]:
+        await tables.join(rec.id, user)
+    await tables.start(rec.id, USERS[0], seed=4242)
+    rec = await _stored_as_presence_1(storage, rec.id)
+    assert _spent_turns_end(await tables.state(rec.id)) is False
+    played = await _ai_moves(tables, rec.id, 60)
+    log = [a.action_json for a in await storage.actions(rec.id)]
+    assert played == 60 and any('"end_turn"' in a for a in log)
+    assert await tables.verify(rec.id)
+
+
+def _spent_turns_end(state: GameState) -> bool:
+    assert isinstance(state, PresenceState)
+    return state.spent_turns_end
+
+
+async def _stored_as_presence_1(storage: SqliteStorage, game_id: int) -> GameRecord:
+    """The game's stored state as the presence-1 build wrote it (no `spent_turns_end`)."""
+    rec = await storage.get_game(game_id)
+    assert rec is not None and rec.state_json is not None
+    data = json.loads(rec.state_json)
+    del data["spent_turns_end"]
+    old = "presence-1+" + rec.engine_version.split("+", 1)[1]
+    return await storage.rewrite_state(game_id, rec.version, json.dumps(data), old, 0.0)
+
+
+async def test_a_new_presence_game_replays_under_a_65(storage: SqliteStorage) -> None:
+    tables = TableService(storage, clock=FakeClock(), seed_source=lambda: 4242)
+    rec = await tables.create(1, 2, 3, "presence", {"mode": "session"}, USERS[0])
+    for user in USERS[1:3]:
+        await tables.join(rec.id, user)
+    await tables.start(rec.id, USERS[0], seed=4242)
+    await _ai_moves(tables, rec.id, 60)
+    assert _spent_turns_end(await tables.state(rec.id)) is True
+    assert await tables.verify(rec.id)

@@ -49,6 +49,9 @@ class Table:
         values: dict[str, Any] = {
             "discord_token": self.emu.bot_token, "database_path": self.db,
             "guild_ready_timeout": 0.05, "reminder_poll_seconds": 3600.0,
+            # Tests press at machine speed: every player would always be at the table and
+            # never pinged; tests/e2e/test_pings.py sets it and lets players think.
+            "at_table_seconds": 0.0,
             "discord_api_base": self.emu.api_base, "discord_gateway_url": self.emu.gateway_url,
         }
         values.update(overrides)

@@ -80,8 +80,10 @@ async def test_same_decider_edits_the_post_and_nobody_is_pinged_twice(table: Tab
     await _play(table, table.bob)
     await _play(table, table.alice)
     last = _boards(table)[-1]
-    assert "Game over." in last.content and not last.custom_ids
-    assert last.pinged_user_ids == []
+    # The end (#22): no choices left, only Rematch and Full board; every player pinged once.
+    assert "Game over." in last.content
+    assert all(c.startswith(("hb:rematch:", "hb:full:")) for c in last.custom_ids)
+    assert sorted(last.pinged_user_ids) == sorted([alice, bob])
 
 
 async def test_the_policy_survives_a_restart(table: Table) -> None:

@@ -56,7 +56,7 @@ async def test_ghost_hand_goes_by_dm_only(table: Table) -> None:
     auto = await _auto(table, "one_vs_all", 3)
     assert table.bot is not None
     state = await table.bot.tables.state(auto.game_id)
-    ghost = state.seats[0]
+    ghost = state.ghost_seat
     users = await table.bot.tables.users_of(auto.game_id)
     ghost_user = next(u for u in auto.users if int(u.id) == users[ghost])
     others = [u for u in auto.users if u is not ghost_user]

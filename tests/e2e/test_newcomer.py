@@ -38,7 +38,7 @@ async def test_newcomer_plays_a_whole_guided_game_alone_against_the_ai(table: Ta
     assert "is open in" in res.text, res.text
     lobby = lobby_of(table).text
     assert "1. <@" in lobby and "2. AI" in lobby
-    assert "Guided: yes" in lobby  # a practice game explains itself
+    assert "Guided: yes" in lobby  # alice has never finished a game of it
     assert table.bot is not None
     auto = AutoTable(table.emu, table.bot, table.general, [table.alice])
     auto.game_id = await table.game_id()
@@ -91,7 +91,8 @@ async def test_native_options_on_the_lobby_card(table: Table) -> None:
     await table.slash(table.alice, table.general, "game new", game="presence", ai=2)
     card = lobby_of(table).text
     assert "Hope Track: side B" in card and "Guided: yes" in card
-    assert "1. <@" in card and "— the spirit" in card and "2. AI — a visitor" in card
+    # The creator starts on the gentle side (a visitor); the spirit is the next seat.
+    assert re.search(r"1\. <@\d+> — a visitor", card) and "2. AI — the spirit" in card
     # variants, as the card will really play them
     res = await choose(table, table.alice, "var", ["first_game", "guided"])
     assert "Options changed" in res.text
@@ -102,7 +103,10 @@ async def test_native_options_on_the_lobby_card(table: Table) -> None:
     await choose(table, table.alice, "var", ["guided"])
     await choose(table, table.alice, "preset", ["scripts=expert"])
     assert "Scripts: Expert" in lobby_of(table).text
-    # the creator's side
+    # the creator's side: the spirit, then back to a visitor
+    await choose(table, table.alice, "seat", ["role"])
+    card = lobby_of(table).text
+    assert "1. <@" in card and "— the spirit" in card and "2. AI — a visitor" in card
     await choose(table, table.alice, "seat", ["team"])
     card = lobby_of(table).text
     assert re.search(r"1\. <@\d+> — a visitor", card) and "2. AI — the spirit" in card
@@ -208,7 +212,8 @@ async def test_demo_dms_prints_each_players_dms_in_every_version(tmp_path: Any,
     from demo import run_demo
     from tests.e2e import words
 
-    code = await run_demo("exorcism", out=tmp_path, seed=2, mode="one_vs_all", dms=True)
+    code = await run_demo("exorcism", out=tmp_path, seed=2, mode="one_vs_all", dms=True,
+                          play_as="role")  # Ada, the creator, plays the Ghosts
     printed = capsys.readouterr().out
     assert code == 0, printed[-2000:]
     dms = printed.split("===== DMs to Ada", 1)[1]

@@ -28,7 +28,7 @@ async def _auto(table: Table, users: int, options: str) -> AutoTable:
 
 async def test_p_2p_02_two_player_game_through_discord_with_both_characters(
         table: Table) -> None:
-    auto = await _auto(table, 2, "two_players=yes")
+    auto = await _auto(table, 2, "two_players=yes spirit_seat=0")  # alice, the creator
     assert table.bot is not None
     lobby = table.emu.messages_in(auto.thread())[0]
     card = json.dumps(lobby.embeds, ensure_ascii=False)

@@ -55,7 +55,7 @@ async def test_issue21_a_replaced_player_reads_none_of_the_seats_new_choices(
     bot.tables.seed_source = lambda: 5
     emu = table.emu
     auto = AutoTable(emu, bot, table.general, [table.alice, table.bob, table.carol])
-    await auto.open("exorcism", "one_vs_all")
+    await auto.open("exorcism", "one_vs_all", play_as="role")  # alice, the creator, haunts
     gid = auto.game_id
     state: Any = await bot.tables.state(gid)
     ghost = state.ghost_seat
@@ -149,7 +149,7 @@ async def test_issue21_a_menu_whose_seat_changed_hands_elsewhere_is_blanked_at_t
     bot.tables.seed_source = lambda: 5
     emu = table.emu
     auto = AutoTable(emu, bot, table.general, [table.alice, table.bob, table.carol])
-    await auto.open("exorcism", "one_vs_all")
+    await auto.open("exorcism", "one_vs_all", play_as="role")  # alice, the creator, haunts
     gid = auto.game_id
     state: Any = await bot.tables.state(gid)
     ghost = state.ghost_seat

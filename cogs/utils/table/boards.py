@@ -15,7 +15,9 @@ from bot import limits
 from bot.limits import clip
 from bot.storage import GameRecord
 from cogs.utils.answers import HeldAnswer
+from cogs.utils.ending import game_over_post
 from cogs.utils.table.components import (
+    FullBoardButton,
     _seat_index,
     action_view,
     board_actions,
@@ -221,6 +223,7 @@ class BoardPosts(SummaryDMs):
         finish. Returns how many waits were ended."""
         tasks = [task for gid, task in self._showing_tasks.items()
                  if gid in self._waiting_to_retry]
+        tasks += list(self._ping_later.values())  # the reminders nudge after a restart
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -394,7 +397,8 @@ class BoardPosts(SummaryDMs):
         if known is not None and known[0] == record.board_message_id:
             post = known[1]
             return BoardPost(awaited=list(post.awaited), turn=post.turn, lines=list(post.lines),
-                             pinged=list(post.pinged), buttons=post.buttons)
+                             pinged=list(post.pinged), buttons=post.buttons,
+                             turn_pinged=list(post.turn_pinged))
         return BoardPost.load(await self.bot.storage.board_post(record.id))
 
     async def post_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
@@ -412,6 +416,20 @@ class BoardPosts(SummaryDMs):
         buttons not stripped."""
         answers = answers or []
         names = await self.names(users)
+        if result is not None:
+            # The end (#22): its own post — every player pinged, the result in words, the
+            # recap picture, Rematch — then the result DMs and the summary DMs closed.
+            message = await game_over_post(self, record, game, state, lines, result, channel,
+                                           users, names, [FullBoardButton(record.id)],
+                                           picture=has_board_picture(record.game))
+            self.saw(message.id)
+            previous_id = record.board_message_id
+            await self._remember(record, message.id, BoardPost(
+                awaited=[], turn=game.turn_key(state), lines=lines[-MAX_POST_LINES:], pinged=[],
+                buttons=False))
+            if previous_id and previous_id != message.id and not repost:
+                await self._take_choices_off(record.id, channel, previous_id, answers)
+            return
         awaited = ([] if result is not None else
                    sorted(game.to_act(state), key=lambda s: _seat_index(state, s)))
         turn = game.turn_key(state)
@@ -421,7 +439,8 @@ class BoardPosts(SummaryDMs):
         if same_decider and previous is not None and record.board_message_id:
             post = BoardPost(awaited=awaited, turn=turn,
                              lines=(previous.lines + lines)[-MAX_POST_LINES:],
-                             pinged=[s for s in previous.pinged if s in awaited])
+                             pinged=[s for s in previous.pinged if s in awaited],
+                             turn_pinged=previous.turn_pinged)
             # An hour-old post is not edited (Discord limits edits of old messages, and a
             # refusal could outlast every retry): a fresh post follows it, pinging nobody and
             # carrying only the new lines — the old post keeps the ones the table read.
@@ -438,12 +457,18 @@ class BoardPosts(SummaryDMs):
                     old = True
             # Else the post is gone (deleted by a moderator): a new one with all its lines.
             post = BoardPost(awaited=awaited, turn=turn,
-                             lines=lines[-MAX_POST_LINES:] if old else post.lines, pinged=[])
+                             lines=lines[-MAX_POST_LINES:] if old else post.lines, pinged=[],
+                             turn_pinged=previous.turn_pinged)
         else:
             newcomers = [s for s in awaited if previous is None or s not in previous.awaited]
+            # A seat pinged earlier in this same turn is at the table: a decision coming back
+            # to it mid-turn (after another seat's prompt) is no news worth a second ping.
+            told = (previous.turn_pinged if turn and previous is not None
+                    and previous.turn == turn else [])
+            pinged = await self._to_ping(
+                record, [s for s in newcomers if s != actor and s not in told], users)
             post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
-                             pinged=await self._to_ping(
-                                 record, [s for s in newcomers if s != actor], users))
+                             pinged=pinged, turn_pinged=sorted({*told, *pinged}))
         # The post it replaces keeps its buttons when none of them can go stale (My hand, My
         # choices and Full board work on any post): one request less.
         strip = (previous is None or previous.buttons) and not repost
@@ -454,7 +479,8 @@ class BoardPosts(SummaryDMs):
                        users: dict[str, int | None]) -> list[str]:
         """Which of `seats` (newly awaited) a new post pings: players, not the AI; nobody at a
         table with one player left (Solo, all-AI-but-one), who is watching anyway; nobody away
-        or in quiet hours. The reminder policy's nudges are the only repeats."""
+        or in quiet hours; nobody who moved in this game moments ago (`at_table`: reading
+        the thread already). The reminder policy's nudges are the only repeats."""
         if not seats:
             return []
         records = await self.bot.storage.seats(record.id)
@@ -463,7 +489,57 @@ class BoardPosts(SummaryDMs):
             return []
         wanted = [s for s in seats if s in humans and users.get(s)]
         reachable = await self.bot.tables.reachable(u for s in wanted if (u := users.get(s)))
-        return [s for s in wanted if users.get(s) in reachable]
+        pinged = []
+        for seat in wanted:
+            user_id = users.get(seat)
+            if user_id not in reachable:
+                continue
+            if self.at_table(record.id, user_id):
+                self._ping_if_gone(record.id, seat, user_id)
+            else:
+                pinged.append(seat)
+        return pinged
+
+    def _ping_if_gone(self, gid: int, seat: str, user_id: int) -> None:
+        """A player at the table was named, not pinged: should they not move within
+        `at_table_seconds`, they drifted off after all, and one short post pings them then."""
+        key = (gid, user_id)
+        since = self._moved_at.get(key, 0.0)
+        old = self._ping_later.pop(key, None)
+        if old is not None:
+            old.cancel()
+        self._ping_later[key] = asyncio.create_task(self._ping_later_run(gid, seat, user_id,
+                                                                         since),
+                                                    name=f"ping-if-gone-{gid}-{seat}")
+
+    async def _ping_later_run(self, gid: int, seat: str, user_id: int, since: float) -> None:
+        try:
+            await asyncio.sleep(self.bot.settings.at_table_seconds)
+            if self._moved_at.get((gid, user_id), 0.0) > since:
+                return  # they moved: they were at the table
+            record = await self.bot.storage.get_game(gid)
+            if record is None or record.status != "active":
+                return
+            game = game_of(record)
+            state = await self.bot.tables.state(gid)
+            if seat not in game.to_act(state):
+                return
+            channel = await self.thread(record)
+            if channel is None:
+                return
+            users = await self.bot.tables.users_of(gid)
+            names = await self.names(users)
+            doing = game.doing_text(state, seat, names)
+            await channel.send(f"⏳ <@{user_id}>: {doing}",
+                               allowed_mentions=discord.AllowedMentions(
+                                   users=[discord.Object(user_id)]))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a ping that fails leaves the reminders to nudge them
+            log.info("game %s: the late ping of %s failed", gid, seat, exc_info=True)
+        finally:
+            if self._ping_later.get((gid, user_id)) is asyncio.current_task():
+                self._ping_later.pop((gid, user_id), None)
 
     def board_text(self, record: GameRecord, game: Game[Any, Any], state: Any, post: BoardPost,
                    result: Result | None, users: dict[str, int | None],

@@ -16,6 +16,7 @@ from bot import limits
 from bot.limits import clip
 from bot.storage import GameRecord
 from bot.tables import TableError
+from cogs.utils.ending import RematchButton
 from cogs.utils.errors import answer_error, reply
 from cogs.utils.tokens import ID, SMALL, picked, readable
 from rules.core import Action
@@ -240,7 +241,7 @@ class FullBoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton, ActionSelect, HandButton, ChoicesButton, PageButton,
-    FullBoardButton)
+    FullBoardButton, RematchButton)
 
 
 def action_view(gid: int, game: Game[Any, Any], state: Any, seat: str,

@@ -87,6 +87,12 @@ class DeliveryCore(abc.ABC):
         # marks its changes against): the card highlights what changed (`board_file`). Lost
         # on restart: the first picture after one marks nothing.
         self._pictured: dict[int, tuple[dict[str, Any], dict[str, Any] | None]] = {}
+        # (game id, user id) -> Discord's time of that player's last move in that game: a
+        # player who moved moments ago is at the table and needs no ping (`at_table`).
+        self._moved_at: dict[tuple[int, int], float] = {}
+        # (game id, user id) -> the task that pings a player named (not pinged) at the table,
+        # should they not move after all (`_ping_if_gone`).
+        self._ping_later: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def saw(self, snowflake: int) -> None:
         """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""
@@ -98,6 +104,18 @@ class DeliveryCore(abc.ABC):
         snowflake Discord sent, if that is later (a host clock running behind; in tests, the
         emulator's clock moved on by hours). Ages of messages are measured against it."""
         return max(time.time(), self._discord_clock)
+
+    def moved(self, gid: int, user_id: int, snowflake: int) -> None:
+        """A player made a move in game `gid` (an interaction with id `snowflake`)."""
+        seen = discord.utils.snowflake_time(snowflake).timestamp()
+        self._moved_at[(gid, user_id)] = max(seen, self._moved_at.get((gid, user_id), 0.0))
+
+    def at_table(self, gid: int, user_id: int) -> bool:
+        """Whether the player moved in this game within `at_table_seconds` (Discord's time):
+        they are watching the thread, so their next decision is named, not pinged (and pinged
+        by a short post should they not move within as long, `_ping_if_gone`)."""
+        window = self.bot.settings.at_table_seconds
+        return self.discord_now() - self._moved_at.get((gid, user_id), -window) < window
 
     def is_old(self, message_id: int) -> bool:
         """Whether Discord limits edits of `message_id` (older than an hour, `OLD_MESSAGE`)."""

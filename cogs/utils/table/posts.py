@@ -221,10 +221,13 @@ class BoardPost:
     buttons: bool = True
     """Whether the post carries choices that go stale (a seat's action buttons or menus), to
     take away when a newer post replaces it; the table's own buttons never go stale."""
+    turn_pinged: list[str] = field(default_factory=list)
+    """Every seat pinged by this turn's posts so far: none is pinged twice in one turn."""
 
     def dump(self) -> str:
         return json.dumps({"awaited": self.awaited, "turn": self.turn, "lines": self.lines,
-                           "pinged": self.pinged, "buttons": self.buttons})
+                           "pinged": self.pinged, "buttons": self.buttons,
+                           "turn_pinged": self.turn_pinged})
 
     @classmethod
     def load(cls, text: str | None) -> BoardPost | None:
@@ -235,7 +238,8 @@ class BoardPost:
             return cls(awaited=[str(s) for s in data["awaited"]], turn=str(data["turn"]),
                        lines=[str(line) for line in data["lines"]],
                        pinged=[str(s) for s in data["pinged"]],
-                       buttons=bool(data.get("buttons", True)))
+                       buttons=bool(data.get("buttons", True)),
+                       turn_pinged=[str(s) for s in data.get("turn_pinged", data["pinged"])])
         except (ValueError, KeyError, TypeError):
             return None
 

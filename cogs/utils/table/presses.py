@@ -220,6 +220,7 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
     bot: GameBot = interaction.client  # type: ignore[assignment]
     delivery = delivery_for(bot)
     delivery.saw(interaction.id)  # Discord's time now: which messages are old
+    delivery.moved(record.id, interaction.user.id, interaction.id)
     try:
         async with delivery.lock(record.id):
             # The token marks the move's pending interaction as stored, in the move's

@@ -1,19 +1,21 @@
-"""How the table names its players (escaped for message text) and guides a guided table."""
+"""How the table names its players (escaped for message text) and guides a guided table
+(guided play itself lives in `cogs.utils.guide`; its names are re-exported here)."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
-from bot.storage import GameRecord
-from rules.core.game import Game
+from cogs.utils.guide import guide_lines, is_guided
 
 if TYPE_CHECKING:
     pass
 
 log = logging.getLogger(__name__)
+
+__all__ = ["AI_NAME", "escape_name", "guide_lines", "is_guided"]
 
 
 AI_NAME = "AI"
@@ -32,27 +34,3 @@ def escape_name(name: str) -> str:
     text = discord.utils.escape_markdown(name)
     text = discord.utils.escape_mentions(text)
     return text.replace("<", "\\<").replace("](", "]\\(")
-
-
-def is_guided(record: GameRecord, game: Game[Any, Any]) -> bool:
-    """Whether the table plays guided (the `guided` option; on for a first game)."""
-    try:
-        return game.guided(game.options_model.model_validate(record.options))
-    except ValueError:
-        return False
-
-
-def guide_lines(record: GameRecord, game: Game[Any, Any], state: Any, awaited: list[str],
-                users: dict[str, int | None], plain: bool) -> list[str]:
-    """Guided play: what each awaited player can do now and why, under the board. Public-safe
-    (`guide_text` explains the kind of decision, never a hidden card); none for AI seats."""
-    if not is_guided(record, game):
-        return []
-    lines = []
-    for seat in awaited:
-        if not users.get(seat):
-            continue
-        hint = game.guide_text(state, seat)
-        if hint:
-            lines.append(hint if plain else f"💡 {hint}")
-    return list(dict.fromkeys(lines))

@@ -9,6 +9,7 @@ from rules.exorcism.content import (
     Character,
     Modifier,
     Room,
+    table_options,
 )
 from rules.exorcism.engine.board import (
     GHOSTS,
@@ -29,7 +30,7 @@ class Basics:
         self.st = state
         self.pack = pack_for(state.pack_path)
         self.geo = geometry(self.pack)
-        self.opts = self.pack.options
+        self.opts = table_options(self.pack.options, state.first_game)
         self.events: list[Event] = []
 
 

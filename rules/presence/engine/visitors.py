@@ -72,12 +72,13 @@ class VisitorActions:
                 K.PLAY: "P-VIS-06"}.get(action.kind, "P-VIS-05")
 
     def settle(self: Engine) -> None:
-        """Safety net after resolution: a turn never rests on a succumbed visitor (P-ROUND-06).
-        A visitor whose main actions are spent still ends the turn themselves (P-VIS-14),
-        since quick actions stay available."""
+        """After resolution: a turn never rests on a succumbed visitor (P-ROUND-06), and a
+        turn whose main actions are spent ends by itself (A-65) unless `holds_spent_turn`."""
         st = self.st
-        if not self.over() and not st.prompts and not st.queue and st.phase == "visitor" \
-                and st.active in st.visitors and self.vis(st.active).succumbed:
+        if self.over() or st.prompts or st.queue or st.phase != "visitor" \
+                or st.active not in st.visitors:
+            return
+        if self.vis(st.active).succumbed:
             other = self.partner(st.active)
             if other is not None and self.can_switch(other):  # P-2P-05: the other acts on
                 st.active = other
@@ -85,6 +86,37 @@ class VisitorActions:
                 return
             self.end_visitor_turn()
             self.run()
+            return
+        if st.spent_turns_end and st.actions_left == 0 and self.granted is None \
+                and not self.holds_spent_turn(st.active):
+            self.emit(f"{self.name(st.active)} has no main actions left: the turn ends "
+                      "(A-65).", "turn")
+            self.end_visitor_turn()
+            self.run()
+            self.settle()  # the next visitor's turn may itself need settling
+
+    def holds_spent_turn(self: Engine, seat: str) -> bool:
+        """A-65: whether a visitor turn whose main actions are spent stays open for quick
+        actions before its end. Quick actions may be taken on any turn (P-VIS-10), so they
+        stay available after it ends; only what happens *at* the end makes one worth taking
+        first: the hand limit (P-LIMIT-01: a quick card played now is not discarded) and a
+        reaction that triggers at the end of the own turn (a fear card's, which a relit candle
+        or a companion may avoid). Both are read from public components (hand size, fear
+        cards, items, characters), never from what the hand holds, so whether a turn stays
+        open tells nobody anything hidden."""
+        seats = [seat] + [o for o in [self.partner(seat)] if o is not None]  # P-2P-02
+        if len(self.player_hand(seat)) > self.hand_size():
+            return True
+        for s in seats:
+            v = self.vis(s)
+            if v.succumbed or v.knocked_out:
+                continue
+            reactions = [self.pack.fear_card(c).reaction for c in v.fear_cards]
+            reactions += [r for it in v.items if (r := self.pack.item_of(it).reaction)]
+            reactions += list(self.pack.visitor(v.character).reactions)
+            if any(r.trigger.event == "end_of_own_turn" for r in reactions):
+                return True
+        return False
 
     def do_visitor(self: Engine, seat: str, action: Action) -> None:
         v = self.vis(seat)

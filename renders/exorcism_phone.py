@@ -1,0 +1,725 @@
+"""The house of The Exorcism at Monkton Falls drawn for a phone: ``phone_map(view, width)``.
+
+The turn card (``renders/turncard.py``) pastes this picture between "who acts / what to do"
+and the decisive numbers. The card is 800 px wide and shown at 400 in a phone's chat column,
+so every word here is at least 28 px (14 px on the phone) and the map is about as tall as it
+is wide. It owns, from the public view only:
+
+- the house grid: every room with its name (abbreviated, never shrunk: "Task Room A" is
+  "Task A"), its location die, Darkness (filled / hollow discs), dropped Tools, Exorcism
+  tokens on a face-down Locked Room (coins beside a padlock), Shrouded rooms (violet and
+  hatched), a Cold Spot (ice-blue frame and a snowflake);
+- the Attic and the Foyer in their rows, and in those rows' free cells the Lookouts, the
+  Wounded / Devoured / Escaped, and a key to the change marks;
+- every piece: investigator pawns as rounded chips in their seat's colour labelled with the
+  player's short name (``view["names"]``; a Solo Secondary adds "2"), Ghosts as dark chips
+  with their own silhouette and name, so shape and letters, not colour, tell them apart;
+- what changed since the previous board post (``view["turn"]["before"]``, the public view of
+  that post): a room whose contents or state changed gets a thick dashed frame, a piece that
+  moved or arrived a dashed ring and an arrow pointing the way it went (a star when it is
+  new on the board), a changed side list a dashed frame; the key says "Changed".
+
+A missing or malformed key draws as empty rather than raising. The picture is RGB, exactly
+``width`` wide.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renders import exorcism as ex
+from renders.common import (
+    SEAT_COLOURS,
+    Box,
+    Colour,
+    arrow,
+    as_dict,
+    as_int,
+    as_list,
+    as_str,
+    die,
+    font,
+    hatch,
+    icon,
+    memo_region,
+    mix,
+    rounded_box,
+    text_width,
+)
+
+__all__ = ["MIN_TYPE", "phone_map", "printed_names", "room_label"]
+
+MIN_TYPE = 28  # the smallest type on the map: 14 px in a 400 px column
+GAP = 6
+PAD = 7  # inside a cell, left and right
+PAD_Y = 5  # inside a cell, top and bottom
+NAME_INSET = 2  # more room around a name: tesseract reads 7 % more names with it
+LINE_H = 32  # one line of 28 px type
+CHIP_H = 34
+CHIP_GAP = 4
+BOTTOM_H = 24  # the row of Darkness discs, Tools, tokens and the location die
+HOUSE_ROW_H = PAD_Y + NAME_INSET + LINE_H + 2 + 2 * CHIP_H + CHIP_GAP + 2 + BOTTOM_H + PAD_Y
+CHANGED: Colour = ex.HIGHLIGHT
+CHANGED_EDGE: Colour = (20, 16, 8)
+GHOST_CHIP: Colour = (12, 10, 16)
+GHOST_EDGE: Colour = (214, 208, 226)
+COLD: Colour = (120, 200, 255)
+PAWN_TEXT: Colour = (14, 12, 18)
+
+# A Ghost's name, longest first: a crowded room shows a shorter one beside the silhouette.
+GHOST_SHORT = {"wraith": ("Wraith", "Wra", "W"), "bull": ("Bull", "Bull", "B"),
+               "devourer": ("Devourer", "Dev", "D")}
+MAX_COLS, MAX_ROWS = 8, 10
+MARK_W = 16  # the arrow or star a moved or new piece carries left of its chip
+
+_i, _s, _d, _l = as_int, as_str, as_dict, as_list  # view readers (renders/common.py)
+
+
+# --------------------------------------------------------------------------- the view, typed
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A pawn or a Ghost in a cell; ``key`` is who it is across two views."""
+
+    key: str
+    ghost: str  # "wraith" | "bull" | "devourer" for a Ghost, "" for a pawn
+    labels: tuple[str, ...]  # longest first: the label drawn is the longest that fits
+    colour: Colour
+
+
+@dataclass(frozen=True)
+class Cell:
+    id: str
+    row: int
+    col: int
+    kind: str
+    name: str
+    face_down: bool
+    shrouded: bool
+    darkness: int
+    tokens: int
+    dropped: tuple[tuple[str, int], ...]
+    cold_spot: bool
+    location: int | None
+    pieces: tuple[Piece, ...] = ()
+
+    def state(self) -> tuple[Any, ...]:
+        """Everything of the cell but its pieces, to tell whether it changed."""
+        return (self.name, self.face_down, self.shrouded, self.darkness, self.tokens,
+                self.dropped, self.cold_spot)
+
+
+@dataclass
+class Marks:
+    """What changed since the previous board post."""
+
+    cells: set[str] = field(default_factory=set)
+    moved: dict[str, str] = field(default_factory=dict)  # piece key -> arrow direction / "new"
+    lists: set[str] = field(default_factory=set)  # "lookouts", "wounded"
+
+    def __bool__(self) -> bool:
+        return bool(self.cells or self.moved or self.lists)
+
+
+def _short_names(view: Mapping[str, Any]) -> dict[str, str]:
+    """A short label per seat from the players' display names ("Alexandria" → "Alex"),
+    distinct across the table; a seat without a name is "P1", "P2"… by seat order."""
+    seats = [_s(_d(x).get("seat")) for x in _l(view.get("seats_info"))]
+    names = _d(view.get("names"))
+    seats += [s for s in names if isinstance(s, str) and s not in seats]
+    full: dict[str, str] = {}
+    for k, seat in enumerate(seats):
+        given = names.get(seat)
+        word = given.split()[0] if isinstance(given, str) and given.split() else ""
+        full[seat] = "".join(c for c in word if c.isprintable()) or f"P{k + 1}"
+    out: dict[str, str] = {}
+    for seat, word in full.items():
+        out[seat] = word if len(word) <= 5 else word[:4]
+    # Two players sharing a label take longer ones, then their seat numbers.
+    for length in (5, 6):
+        clash = {s for s in out if sum(v == out[s] for v in out.values()) > 1}
+        for s in clash:
+            out[s] = full[s][:length]
+    for k, seat in enumerate(seats):
+        if sum(v == out[seat] for v in out.values()) > 1:
+            out[seat] = f"{out[seat][:3]}{k + 1}"
+    return out
+
+
+def _seat_colours(view: Mapping[str, Any]) -> dict[str, Colour]:
+    """The investigators' seat colours, as the full board gives them."""
+    ghost_seat = _s(_d(view.get("ova")).get("ghost_seat"))
+    seats = [_s(_d(x).get("seat")) for x in _l(view.get("seats_info"))]
+    inv = [s for s in seats if s != ghost_seat]
+    return {s: SEAT_COLOURS[k % len(SEAT_COLOURS)] for k, s in enumerate(inv)}
+
+
+def _read_cells(view: Mapping[str, Any]) -> list[Cell]:
+    short = _short_names(view)
+    colours = _seat_colours(view)
+    pawns_per_seat: dict[str, int] = {}
+    for c in _l(view.get("cells")):
+        for p in _l(_d(c).get("pawns")):
+            seat = _s(_d(p).get("seat"))
+            pawns_per_seat[seat] = pawns_per_seat.get(seat, 0) + 1
+    for inv in _l(view.get("investigators")):
+        seat = _s(_d(inv).get("seat"))
+        if _d(inv).get("role") == "secondary":
+            pawns_per_seat[seat] = max(2, pawns_per_seat.get(seat, 0))
+    cells: list[Cell] = []
+    for raw in _l(view.get("cells")):
+        c = _d(raw)
+        pieces: list[Piece] = []
+        for g in ex.GHOST_ORDER:
+            if g in _l(c.get("ghosts")):
+                pieces.append(Piece(f"ghost:{g}", g, GHOST_SHORT[g], GHOST_CHIP))
+        for p in (_d(x) for x in _l(c.get("pawns"))):
+            seat = _s(p.get("seat"))
+            role = _s(p.get("role"))
+            label = short.get(seat) or _s(p.get("name"))[:3] or "?"
+            colour = colours.get(seat, ex.LOOKOUT)
+            if role == "secondary":
+                colour = mix(colour, (255, 255, 255), 0.45)
+            suffix = ("2" if role == "secondary" else "1") if pawns_per_seat.get(seat, 0) > 1 \
+                else ""
+            key = _s(p.get("investigator")) or _s(p.get("character")) or label + suffix
+            labels = (label + suffix, label[:3] + suffix, label[:2] + suffix, label[:1] + suffix)
+            pieces.append(Piece(f"pawn:{key}", "", labels, colour))
+        loc = c.get("location")
+        cells.append(Cell(
+            id=_s(c.get("id")),
+            row=_i(c.get("row")),
+            col=_i(c.get("col")),
+            kind=_s(c.get("kind"), "house"),
+            name=_s(c.get("name")),
+            face_down=bool(c.get("face_down")),
+            shrouded=bool(c.get("shrouded")),
+            darkness=max(0, _i(c.get("darkness"))),
+            tokens=max(0, _i(c.get("exorcism_tokens"))),
+            dropped=tuple((str(k), _i(v)) for k, v in _d(c.get("dropped")).items() if _i(v) > 0),
+            cold_spot=bool(c.get("cold_spot")),
+            location=loc if isinstance(loc, int) and not isinstance(loc, bool) else None,
+            pieces=tuple(pieces),
+        ))
+    return cells
+
+
+def _side_lists(view: Mapping[str, Any]) -> dict[str, list[tuple[str, str]]]:
+    """The Lookouts, and the Wounded / Devoured / Escaped with their icon."""
+    chars = _d(view.get("characters"))
+    lookouts = [(ex._name_of(x), "") for x in _l(chars.get("lookouts"))]
+    gone = [(ex._name_of(x), "heart") for x in _l(chars.get("wounded"))]
+    gone += [(ex._name_of(x), "skull") for x in _l(chars.get("devoured"))]
+    gone += [(ex._name_of(x), "escaped") for x in _l(chars.get("escaped"))]
+    return {"lookouts": [x for x in lookouts if x[0]], "wounded": [x for x in gone if x[0]]}
+
+
+# --------------------------------------------------------------------------- what changed
+
+
+def _direction(a: Cell, b: Cell) -> str:
+    """The compass direction from cell ``a`` to cell ``b`` (rows grow southward)."""
+    dy, dx = b.row - a.row, b.col - a.col
+    ns = "N" if dy < 0 else "S" if dy > 0 else ""
+    ew = "W" if dx < 0 else "E" if dx > 0 else ""
+    return (ns + ew) or "new"
+
+
+def _marks(view: Mapping[str, Any], cells: Sequence[Cell]) -> Marks:
+    before_raw = _d(view.get("turn")).get("before")
+    if not isinstance(before_raw, dict):
+        return Marks()
+    before = {c.id: c for c in _read_cells(before_raw)}
+    if not before:
+        return Marks()
+    where_before = {p.key: before[cid] for cid in before for p in before[cid].pieces}
+    marks = Marks()
+    for cell in cells:
+        old = before.get(cell.id)
+        if old is None:
+            continue
+        if old.state() != cell.state() or {p.key for p in old.pieces} != {
+                p.key for p in cell.pieces}:
+            marks.cells.add(cell.id)
+        for p in cell.pieces:
+            was = where_before.get(p.key)
+            if was is None:
+                marks.moved[p.key] = "new"
+            elif was.id != cell.id:
+                marks.moved[p.key] = _direction(was, cell)
+    now_lists, old_lists = _side_lists(view), _side_lists(before_raw)
+    marks.lists = {k for k in now_lists if now_lists[k] != old_lists.get(k)}
+    return marks
+
+
+# --------------------------------------------------------------------------- room names
+
+
+def room_label(name: str, width: float) -> list[str]:
+    """The room's name as drawn in ``width`` px of 28 px bold: without the word "Room" (every
+    cell of the grid is a room: "Task Room A" is "Task A", "Key Room" "Key"), on one line
+    if it fits, else on two, else its words cut with a full stop ("Secret Pass. A"). Type
+    never shrinks below 28 px."""
+    fnt = font(MIN_TYPE, True)
+    words = name.split()
+    short = " ".join(w for w in words if w.lower() != "room") or name
+    if text_width(short, fnt) <= width:
+        return [short]
+    lines = _two_lines(short.split(), fnt, width)
+    if lines:
+        return lines
+    cut = [w if text_width(w, fnt) <= width else _cut_word(w, fnt, width) for w in short.split()]
+    return _two_lines(cut, fnt, width) or [cut[0]]
+
+
+def printed_names(view: Mapping[str, Any], width: int) -> list[str]:
+    """The names a map ``width`` px wide prints for the face-up rooms, the Attic and the
+    Foyer (a two-line name joined by a space), in the view's cell order."""
+    cells = _read_cells(view)
+    cols = _grid_cols(view, cells)
+    inner = (width - GAP * (cols - 1)) / cols - 2 * PAD - 2 * NAME_INSET
+    out: list[str] = []
+    for c in cells:
+        if c.kind in ("attic", "foyer"):
+            out.append((c.name or c.kind).capitalize())
+        elif c.kind == "house" and not c.face_down:
+            out.append(" ".join(room_label(c.name or "?", inner)))
+    return out
+
+
+def _grid_cols(view: Mapping[str, Any], cells: Sequence[Cell]) -> int:
+    # A malformed view must not make a grid of a thousand columns: the house is 4 x 4 with
+    # the Attic and Foyer rows; anything past MAX_COLS x MAX_ROWS is left out.
+    layout = _d(view.get("layout"))
+    return min(MAX_COLS, max(1, _i(layout.get("cols"), 4), *[c.col for c in cells]))
+
+
+def _two_lines(words: Sequence[str], fnt: Any, width: float) -> list[str]:
+    for k in range(1, len(words)):
+        lines = [" ".join(words[:k]), " ".join(words[k:])]
+        if all(text_width(x, fnt) <= width for x in lines):
+            return lines
+    return []
+
+
+def _cut_word(word: str, fnt: Any, width: float) -> str:
+    for n in range(len(word) - 1, 0, -1):
+        if text_width(word[:n] + ".", fnt) <= width:
+            return word[:n] + "."
+    return word[:1]
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def _piece_width(p: Piece, level: int, marked: bool) -> float:
+    fnt = font(MIN_TYPE, True)
+    text = text_width(p.labels[min(level, len(p.labels) - 1)], fnt)
+    w = (CHIP_H - 4) + text + 5 if p.ghost else max(text + 14, CHIP_H)
+    return w + (MARK_W if marked else 0)
+
+
+Spot = tuple[Piece, float, int, float, int]  # piece, x, row, width, label level
+
+
+def _place(pieces: Sequence[Piece], levels: Sequence[int], marks: Marks, width: float,
+           rows: int) -> list[Spot] | None:
+    """Left to right in ``rows`` rows of ``width``, or None if they do not fit."""
+    out: list[Spot] = []
+    x, row = 0.0, 0
+    for p, level in zip(pieces, levels, strict=True):
+        w = _piece_width(p, level, p.key in marks.moved)
+        if x > 0 and x + w > width:
+            x, row = 0.0, row + 1
+        if row >= rows or w > width:
+            return None
+        out.append((p, x, row, w, level))
+        x += w + CHIP_GAP
+    return out
+
+
+def _flow(pieces: Sequence[Piece], marks: Marks, width: float, rows: int) -> list[Spot] | None:
+    """Places for the pieces, each with the longest label that lets all fit: the widest
+    piece takes a shorter label first. None if even the shortest labels do not fit."""
+    levels = [0] * len(pieces)
+    while True:
+        spots = _place(pieces, levels, marks, width, rows)
+        if spots is not None:
+            return spots
+        open_ = [k for k, lv in enumerate(levels) if lv < len(pieces[k].labels) - 1]
+        if not open_:
+            return None
+        k = max(open_, key=lambda j: (_piece_width(pieces[j], levels[j],
+                                                   pieces[j].key in marks.moved), -j))
+        levels[k] += 1
+
+
+def _draw_pieces(d: ImageDraw.ImageDraw, area: Box, pieces: Sequence[Piece],
+                 marks: Marks) -> None:
+    x0, y0, x1, y1 = area
+    rows = max(1, int((y1 - y0 + CHIP_GAP) // (CHIP_H + CHIP_GAP)))
+    spots = _flow(pieces, marks, x1 - x0, rows)
+    if spots is None:
+        # Too many for the room: as many as fit and a "+N" chip for the rest.
+        fnt = font(MIN_TYPE, True)
+        for keep in range(len(pieces) - 1, -1, -1):
+            more = f"+{len(pieces) - keep}"
+            mw = text_width(more, fnt) + 14
+            spots = _flow(pieces[:keep], marks, x1 - x0 - mw - CHIP_GAP, rows)
+            if spots is not None:
+                last_row = rows - 1
+                lx = max((x + w for _, x, r, w, _ in spots if r == last_row), default=0.0)
+                lx = lx + CHIP_GAP if lx else 0.0
+                by = y0 + last_row * (CHIP_H + CHIP_GAP)
+                rounded_box(d, (x0 + lx, by, x0 + lx + mw, by + CHIP_H), CHIP_H / 2,
+                            fill=(90, 84, 100), outline=ex.TEXT, width=2)
+                d.text((x0 + lx + mw / 2, by + CHIP_H / 2), more, font=fnt, fill=ex.TEXT,
+                       anchor="mm")
+                break
+        if spots is None:
+            return
+    used = max((r for _, _, r, _, _ in spots), default=0) + 1
+    top = y0 + max(0.0, (y1 - y0 - (used * CHIP_H + (used - 1) * CHIP_GAP)) / 2) \
+        if used < rows else y0
+    for p, x, r, w, level in spots:
+        by = top + r * (CHIP_H + CHIP_GAP)
+        _draw_piece(d, (x0 + x, by, x0 + x + w, by + CHIP_H), p, level, marks.moved.get(p.key))
+
+
+def _draw_piece(d: ImageDraw.ImageDraw, box: Box, p: Piece, level: int, moved: str | None
+                ) -> None:
+    x0, y0, x1, y1 = box
+    fnt = font(MIN_TYPE, True)
+    label = p.labels[min(level, len(p.labels) - 1)]
+    h = y1 - y0
+    if moved:
+        _dashed_box(d, (x0 - 1, y0 - 3, x1 + 1, y1 + 3), CHANGED, 3, dash=7, gap=5)
+        # The mark is part of the chip, left of it: an arrow the way the piece went, or a
+        # star for a piece that is new on the board.
+        mb = (x0 + 1, y0 + 9, x0 + MARK_W - 1, y1 - 9)
+        if moved == "new":
+            icon(d, "star", mb, CHANGED)
+        else:
+            arrow(d, mb, moved, CHANGED, outline=CHANGED_EDGE, width=1)
+        x0 += MARK_W
+    if p.ghost:
+        # A Ghost: a dark chip with a light edge and its own silhouette, then its name.
+        rounded_box(d, (x0, y0, x1, y1), 8, fill=GHOST_CHIP, outline=GHOST_EDGE, width=2)
+        ex._ghost_shape(d, p.ghost, (x0 + 3, y0 + 3, x0 + h - 3, y1 - 3))
+        d.text((x0 + h - 4, (y0 + y1) / 2), label, font=fnt, fill=ex.TEXT, anchor="lm")
+        return
+    # A pawn: a round-ended chip in the seat's colour, the player's name on it.
+    rounded_box(d, (x0, y0, x1, y1), h / 2, fill=p.colour, outline=(12, 10, 16), width=2)
+    d.text(((x0 + x1) / 2, (y0 + y1) / 2 + 1), label, font=fnt, fill=PAWN_TEXT, anchor="mm")
+
+
+def _dashed_box(d: ImageDraw.ImageDraw, box: Box, colour: Colour, width: int,
+                dash: int = 12, gap: int = 8) -> None:
+    """A rectangle of dashes (the change mark: dashed, so colour is not its only sign)."""
+    x0, y0, x1, y1 = box
+    for (ax, ay), (bx, by) in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)),
+                               ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+        length = math.hypot(bx - ax, by - ay)
+        if length <= 0:
+            continue
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        t = 0.0
+        while t < length:
+            e = min(length, t + dash)
+            d.line((ax + ux * t, ay + uy * t, ax + ux * e, ay + uy * e), fill=colour,
+                   width=width)
+            t = e + gap
+
+
+# --------------------------------------------------------------------------- cells
+
+
+def _style(cell: Cell) -> tuple[Colour, Colour, Colour]:
+    """Fill, edge and text colour of a cell (each state also has a shape: a padlock, hatching,
+    a snowflake)."""
+    if cell.kind == "attic":
+        return ex.ATTIC, (120, 124, 160), ex.TEXT
+    if cell.kind == "foyer":
+        return ex.FOYER, (255, 226, 150), (24, 16, 8)
+    if cell.face_down:
+        return ex.LOCKED, ex.LOCKED_EDGE, ex.TEXT
+    if cell.shrouded:
+        return ex.SHROUD, ex.SHROUD_EDGE, (236, 224, 250)
+    return ex.ROOM, ex.ROOM_EDGE, ex.TEXT
+
+
+def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: Cell,
+               marks: Marks) -> None:
+    x0, y0, x1, y1 = box
+    fill, edge, fg = _style(cell)
+    rounded_box(d, box, 10, fill=fill, outline=edge, width=2)
+    fixed = cell.kind in ("attic", "foyer")
+    inner = x1 - x0 - 2 * PAD
+    fnt = font(MIN_TYPE, True)
+    if cell.face_down:
+        lines = ["Locked"]
+    elif fixed:
+        lines = [(cell.name or cell.kind).capitalize()]
+    else:
+        lines = room_label(cell.name or "?", inner - 2 * NAME_INSET)
+    name_bottom = y0 + PAD_Y + NAME_INSET + LINE_H * len(lines)
+    if cell.shrouded:
+        # Hatching below the name (the name stays on a flat fill, to be read), and a
+        # thicker frame: a Shroud is told by its pattern, not only its violet.
+        hatch(img, (x0 + 3, name_bottom, x1 - 3, y1 - 3), (84, 54, 116), spacing=12, width=4)
+        rounded_box(d, box, 10, outline=edge, width=4)
+    if cell.cold_spot:
+        rounded_box(d, box, 10, outline=COLD, width=5)
+        rounded_box(d, (x0 + 6, y0 + 6, x1 - 6, y1 - 6), 8, outline=COLD, width=2)
+    ty = y0 + PAD_Y + NAME_INSET
+    for line in lines:
+        d.text((x0 + PAD + NAME_INSET, ty), line, font=fnt, fill=fg, anchor="la")
+        ty += LINE_H
+    if cell.face_down:
+        lx = x0 + PAD + text_width("Locked", fnt) + 8
+        icon(d, "lock", (lx, y0 + PAD_Y + 2, lx + 26, y0 + PAD_Y + 28), ex.GOLD, back=fill)
+
+    if fixed:
+        area: Box = (x0 + PAD, name_bottom + 2, x1 - PAD, y1 - PAD_Y)
+        bottom_y = None
+    else:
+        bottom_y = y1 - PAD_Y - BOTTOM_H / 2
+        area = (x0 + PAD, name_bottom + 2, x1 - PAD, y1 - PAD_Y - BOTTOM_H - 2)
+    _draw_pieces(d, area, cell.pieces, marks)
+    if bottom_y is not None:
+        _draw_bottom(d, (x0 + PAD, bottom_y, x1 - PAD), cell, fill)
+    elif cell.darkness:
+        _darkness(d, x1 - PAD - 22 * cell.darkness, y0 + PAD_Y + 16, cell.darkness, 0)
+    if cell.id in marks.cells:
+        _dashed_box(d, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), CHANGED, 5)
+
+
+def _darkness(d: ImageDraw.ImageDraw, x: float, y: float, count: int, slots: int) -> float:
+    """Darkness as big black discs (``count``) among small hollow slots; returns the right
+    edge. Size and fill tell a token from a free slot, not the colour."""
+    r = 10
+    for k in range(max(slots, count)):
+        cx = x + r + k * (2 * r + 3)
+        if k < count:
+            d.ellipse((cx - r, y - r, cx + r, y + r), fill=ex.DARK_TOKEN, outline=ex.DARK_RING,
+                      width=3)
+        else:
+            d.ellipse((cx - 5, y - 5, cx + 5, y + 5), outline=(170, 150, 160), width=2)
+    return x + max(slots, count) * (2 * r + 3)
+
+
+def _draw_bottom(d: ImageDraw.ImageDraw, line: tuple[float, float, float], cell: Cell,
+                 fill: Colour) -> None:
+    """Darkness, Exorcism tokens, dropped Tools, the Cold Spot and the location die."""
+    x0, y, x1 = line
+    s = BOTTOM_H
+    right = x1
+    if cell.location:
+        die(d, (x1 - s, y - s / 2, x1, y + s / 2), cell.location,
+            face=(240, 234, 220) if not cell.shrouded else (190, 178, 204))
+        right = x1 - s - 4
+    x = x0
+    if cell.face_down:
+        for _ in range(min(cell.tokens, 4)):
+            if x + 20 > right:
+                break
+            icon(d, "coin", (x, y - 10, x + 20, y + 10), ex.EXO, back=fill)
+            x += 16
+        if cell.tokens:
+            x += 8
+        if cell.darkness:
+            x = _darkness(d, x, y, cell.darkness, 0) + 4
+    else:
+        x = _darkness(d, x, y, cell.darkness, 4 if cell.shrouded else 3) + 4
+    if cell.cold_spot and x + s <= right:
+        icon(d, "snowflake", (x, y - s / 2, x + s, y + s / 2), COLD, back=fill)
+        x += s + 4
+    for tool, n in cell.dropped:
+        for _ in range(min(n, 3)):
+            if x + 20 > right:
+                return
+            icon(d, ex.TOOL_ICON.get(tool, "circle"), (x, y - 10, x + 20, y + 10),
+                 ex.TOOL_COLOUR.get(tool, ex.TEXT), back=fill)
+            x += 14
+        x += 8
+
+
+# --------------------------------------------------------------------------- side boxes
+
+
+def _draw_list(d: ImageDraw.ImageDraw, box: Box, title: str, items: Sequence[tuple[str, str]],
+               changed: bool) -> None:
+    """A box of Characters after its title ("Lookouts: Architect, Doctor"), flowing over its
+    lines; names are cut with a full stop only when whole ones do not fit."""
+    x0, y0, x1, y1 = box
+    rounded_box(d, box, 10, fill=ex.PANEL, outline=ex.PANEL_EDGE, width=2)
+    fnt = font(MIN_TYPE, True)
+    n_lines = max(1, int((y1 - y0 - 2 * PAD_Y) // LINE_H))
+    left, right = x0 + PAD + 2, x1 - PAD
+    names = [n for n, _ in items]
+    full = list(names)
+    while True:
+        spots = _flow_words(items, names, title, fnt, left, right, n_lines)
+        # Cut the longest name a letter shorter ("Psychologist" → "Psychologi." → …), keeping
+        # three letters, until the box holds them all.
+        longer = [k for k, n in enumerate(names) if len(n.rstrip(".")) > 3]
+        if spots is not None or not longer:
+            break
+        k = max(longer, key=lambda j: (text_width(names[j], fnt), -j))
+        names[k] = full[k][:len(names[k].rstrip(".")) - 1] + "."
+    if spots is None:  # even three letters each do not fit: as many as fit
+        spots = []
+        for k in range(len(items) - 1, 0, -1):
+            found = _flow_words(items[:k], names[:k], title, fnt, left, right, n_lines)
+            if found is not None:
+                spots = found
+                break
+    ty = y0 + (y1 - y0 - n_lines * LINE_H) / 2 + LINE_H / 2
+    d.text((left, ty), title + ":", font=fnt, fill=ex.MUTED, anchor="lm")
+    space = text_width(" ", fnt)
+    for word, ic, x, line in spots:
+        y = ty + line * LINE_H
+        x += space
+        if ic == "escaped":
+            arrow(d, (x, y - 11, x + 22, y + 11), "E", (150, 220, 150))
+            x += 26
+        elif ic:
+            icon(d, ic, (x, y - 11, x + 22, y + 11),
+                 (220, 90, 90) if ic == "heart" else (236, 236, 236), back=ex.PANEL)
+            x += 26
+        d.text((x, y), word, font=fnt, fill=ex.TEXT, anchor="lm")
+    if changed:
+        _dashed_box(d, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), CHANGED, 5)
+
+
+def _flow_words(items: Sequence[tuple[str, str]], names: Sequence[str], title: str, fnt: Any,
+                left: float, right: float, n_lines: int
+                ) -> list[tuple[str, str, float, int]] | None:
+    """Where each name goes after "title:" over ``n_lines`` lines, or None if they do not
+    all fit."""
+    spots: list[tuple[str, str, float, int]] = []
+    x, line = left + text_width(title + ":", fnt), 0
+    for k, ((_, ic), name) in enumerate(zip(items, names, strict=True)):
+        word = name + ("," if k < len(items) - 1 else "")
+        w = (26 if ic else 0) + text_width(" " + word, fnt)
+        if x + w > right:
+            x, line = left - text_width(" ", fnt), line + 1
+        if line >= n_lines:
+            return None
+        spots.append((word, ic, x, line))
+        x += w
+    return spots
+
+
+def _draw_key(d: ImageDraw.ImageDraw, box: Box) -> None:
+    """The key to the change marks: a dashed frame with the word for it."""
+    x0, y0, x1, y1 = box
+    fnt = font(MIN_TYPE, True)
+    word = "Changed" if text_width("Changed", fnt) <= x1 - x0 - 2 * PAD else "New"
+    _dashed_box(d, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), CHANGED, 5)
+    d.text(((x0 + x1) / 2, (y0 + y1) / 2), word, font=fnt, fill=CHANGED, anchor="mm")
+
+
+# --------------------------------------------------------------------------- the map
+
+
+def _fixed_rows_needed(cells: Sequence[Cell], cw: float, marks: Marks) -> int:
+    """Rows of pieces the Attic and the Foyer need (1 or 2), the same for both rows."""
+    need = 1
+    for c in cells:
+        shortest = [len(p.labels) - 1 for p in c.pieces]
+        if c.kind in ("attic", "foyer") and c.pieces and _place(
+                c.pieces, shortest, marks, cw - 2 * PAD, 1) is None:
+            need = 2
+    return need
+
+
+def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
+    """The house as an RGB picture exactly ``width`` px wide (see the module docstring)."""
+    cells = _read_cells(view)
+    marks = _marks(view, cells)
+    lists = _side_lists(view)
+    house = [c for c in cells if c.kind == "house"]
+    cols = _grid_cols(view, cells)
+    rows_all = sorted({c.row for c in cells}) or [0, 1, 2, 3, 4, 5]
+    all_rows = list(range(rows_all[0], min(rows_all[-1], rows_all[0] + MAX_ROWS - 1) + 1))
+    house_rows = {c.row for c in house}
+    cw = (width - GAP * (cols - 1)) / cols
+    fixed_k = _fixed_rows_needed(cells, cw, marks)
+    fixed_h = (PAD_Y + NAME_INSET + LINE_H + 2 + fixed_k * CHIP_H + (fixed_k - 1) * CHIP_GAP
+               + PAD_Y)
+    heights = {r: HOUSE_ROW_H if r in house_rows else fixed_h for r in all_rows}
+    total = sum(heights.values()) + GAP * (len(all_rows) - 1)
+    img = Image.new("RGB", (width, max(1, int(total))), ex.BG)
+    d = ImageDraw.Draw(img)
+
+    tops: dict[int, float] = {}
+    y = 0.0
+    for r in all_rows:
+        tops[r] = y
+        y += heights[r] + GAP
+
+    def box_of(r: int, a: int, z: int) -> Box:
+        return (round((a - 1) * (cw + GAP)), round(tops[r]), round(z * (cw + GAP) - GAP),
+                round(tops[r] + heights[r]))
+
+    occupied = {(c.row, c.col) for c in cells}
+    for c in cells:
+        if c.row in tops and 1 <= c.col <= cols:
+            box = box_of(c.row, c.col, c.col)
+            key = ("exorcism phone cell", width, box, c, c.id in marks.cells,
+                   tuple(sorted((p.key, marks.moved.get(p.key, "")) for p in c.pieces)))
+            # A cell draws only inside its box, from the key's data, on the flat background.
+            memo_region(img, box, key, partial(_draw_cell, img, d, box, c, marks))
+
+    # The free spans of the rows that hold no house room (the Attic's and the Foyer's).
+    spans: list[tuple[int, int, int]] = []
+    for r in all_rows:
+        if r in house_rows:
+            continue
+        start: int | None = None
+        for col in range(1, cols + 2):
+            free = col <= cols and (r, col) not in occupied
+            if free and start is None:
+                start = col
+            if not free and start is not None:
+                spans.append((r, start, col - 1))
+                start = None
+    last = all_rows[-1]
+    # The Lookouts wait by the Foyer: the widest span of the bottom row; the Wounded and the
+    # key take the widest others.
+    spans.sort(key=lambda sp: (sp[0] != last, -(sp[2] - sp[1]), sp[0]))
+    wanted: list[tuple[str, str, list[tuple[str, str]]]] = []
+    if lists["lookouts"] or "lookouts" in marks.lists:
+        wanted.append(("lookouts", "Lookouts", lists["lookouts"]))
+    rest = spans[1:] if wanted else spans
+    spans_used = spans[:1] if wanted else []
+    rest.sort(key=lambda sp: (-(sp[2] - sp[1]), sp[0]))
+    if lists["wounded"] or "wounded" in marks.lists:
+        wanted.append(("wounded", _gone_title(lists["wounded"]), lists["wounded"]))
+    spans_used += rest[:1]
+    rest = rest[1:]
+    for (what, title, items), (r, a, z) in zip(wanted, spans_used, strict=False):
+        _draw_list(d, box_of(r, a, z), title, items, what in marks.lists)
+    if marks and rest:
+        r, a, z = rest[0]
+        _draw_key(d, box_of(r, a, a))
+    return img
+
+
+def _gone_title(items: Sequence[tuple[str, str]]) -> str:
+    kinds = {ic for _, ic in items}
+    if kinds == {"escaped"}:
+        return "Escaped"
+    if kinds == {"skull"}:
+        return "Devoured"
+    if kinds <= {"heart"}:
+        return "Wounded"
+    return "Out"

@@ -1,0 +1,141 @@
+"""How a game of The Exorcism at the House of Monkton Falls ended, told for the game-over post
+and its recap (issue #22): who won and who lost and why (EX-WIN-01/02, EX-LOSE-01..,
+EX-TURN-04, EX-OVA-11/12), how many rounds and turns it lasted, its turning points (the
+Ghosts exorcised, Ghosts entering the house, Wounds and Rescues, escapes, possessions) and each
+player's part, from the public record only. Co-op and Solo tables win or lose together; in One
+vs All the Ghost player wins what the investigators lose."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rules.core.ending import (
+    Ending,
+    Moment,
+    Part,
+    count,
+    moment_text,
+    moves_by_seat,
+    pick_turning_points,
+    public_moments,
+)
+from rules.core.game import join_words, strip_rule_ids
+from rules.core.types import Event, Result
+from rules.exorcism.engine import Engine
+from rules.exorcism.state import ExorcismState
+from rules.exorcism.words import player
+
+WEIGHTS = {"exorcised": 10, "wound": 7, "escape": 6, "possession": 6, "ghost": 6,
+           "rescue": 5, "task": 4, "time_action": 3, "shroud": 3, "terror": 2}
+"""How much each public event kind weighs as a turning point (0 or missing: never)."""
+
+_ROUND = re.compile(r"\(round (\d+)\)")
+
+
+def round_of(event: Event) -> int | None:
+    if event.kind == "turn" and (m := _ROUND.search(event.text)):
+        return int(m.group(1))
+    return None
+
+
+_TOTAL = re.compile(r"total (\d+)")
+_LEVEL = re.compile(r"Haunt Level to (\d+)")
+
+
+def _halfway(moments: Sequence[Moment], kind: str, number: re.Pattern[str],
+             goal: int) -> Moment | None:
+    """The first `kind` moment whose number reaches half of `goal` (a threshold the story
+    tells: the Exorcism points half-way to the exorcism, the Haunt Level half-way to the
+    Ghost player's win)."""
+    for m in moments:
+        if m.event.kind == kind and (found := number.search(m.event.text)) \
+                and int(found.group(1)) * 2 >= goal:
+            return m
+    return None
+
+
+def _weight(m: Moment) -> int:
+    return WEIGHTS.get(m.event.kind, 0)
+
+
+def _skip(m: Moment) -> bool:
+    return m.event.kind == "game_over"
+
+
+def verdict(state: ExorcismState, result: Result, names: dict[str, str]) -> tuple[str, str]:
+    """The headline (who won, who lost) and why, with the round it was decided in."""
+    target = Engine(state).opts.exorcism_target
+    reason = strip_rule_ids(state.reason).rstrip(".")
+    investigators = [s for s in state.seats if s != state.ghost_seat]
+    team = join_words([player(state, s, names) for s in investigators])
+    lose = "loses" if len(investigators) == 1 else "lose"
+    win = "wins" if len(investigators) == 1 else "win"
+    if state.outcome == "won":
+        head = (f"{team} {win}" + (f"; {player(state, state.ghost_seat, names)} loses."
+                                   if state.ghost_seat else "."))
+        why = (f"In round {state.round}, with {state.points} of {target} Exorcism points, "
+               f"{reason}.")
+    else:
+        head = (f"{player(state, state.ghost_seat, names)} wins; {team} {lose}."
+                if state.ghost_seat else
+                f"{'Everyone loses' if len(investigators) > 1 else team + ' ' + lose}: "
+                "the house keeps its Ghosts.")
+        why = (f"In round {state.round}, {reason}, with {state.points} of {target} Exorcism "
+               "points scored.")
+    return head, why
+
+
+def parts(state: ExorcismState, result: Result, moments: Sequence[Moment],
+          made: dict[str, int], names: dict[str, str]) -> list[Part]:
+    eng = Engine(state)
+    out: list[Part] = []
+    for seat in state.seats:
+        if seat == state.ghost_seat:
+            terror = sum(1 for m in moments if m.event.kind == "terror")
+            possessed = sum(1 for m in moments if m.event.kind == "possession")
+            line = (f"{count(terror, 'Terror')} caused, {count(possessed, 'possession')}, "
+                    f"{count(made.get(seat, 0), 'move')}.")
+        else:
+            bits = []
+            for inv in eng.invs_of(seat):
+                if not inv.character:
+                    continue
+                name = eng.char_name(inv.character)
+                tasks = sum(1 for m in moments if m.event.kind == "task"
+                            and m.event.text.startswith(name + " "))
+                wounds = sum(1 for m in moments if m.event.kind == "wound"
+                             and m.event.text.startswith(name + " "))
+                who = f"{name}: " if len(eng.invs_of(seat)) > 1 else ""
+                bits.append(f"{who}{count(tasks, 'Task')} completed"
+                            + (f", Wounded {'once' if wounds == 1 else f'{wounds} times'}"
+                               if wounds else "")
+                            + (", escaped the house" if inv.escaped else ""))
+            line = "; ".join(bits) + ("; " if bits else "") + \
+                f"{count(made.get(seat, 0), 'move')}."
+        out.append(Part(seat, player(state, seat, names), seat in result.winners, line))
+    return out
+
+
+def ending(state: ExorcismState, result: Result,
+           moves: Sequence[tuple[str | None, Sequence[Event]]],
+           names: dict[str, str]) -> Ending:
+    """The story of a finished game of the Exorcism."""
+    moments = public_moments(moves, round_of)
+    head, why = verdict(state, result, names)
+    opts = Engine(state).opts
+    thresholds = {id(m) for m in (_halfway(moments, "points", _TOTAL, opts.exorcism_target),
+                                  _halfway(moments, "haunt_level", _LEVEL,
+                                           opts.haunt_level_win)) if m is not None}
+
+    def weight(m: Moment) -> int:
+        return 5 if id(m) in thresholds else _weight(m)
+
+    points = [moment_text(m) for m in pick_turning_points(moments, weight, _skip)]
+    turns = sum(1 for m in moments if m.event.kind == "turn")
+    return Ending(headline=head, why=why, winners=list(result.winners),
+                  losers=list(result.losers),
+                  length=f"{count(state.round, 'round')}, {count(max(turns, 1), 'turn')}, "
+                         f"{count(len(moves), 'move')}",
+                  turning_points=points,
+                  parts=parts(state, result, moments, dict(moves_by_seat(moves)), names))

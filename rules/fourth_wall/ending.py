@@ -1,0 +1,120 @@
+"""How a game of I Am the Fourth Wall ended, told for the game-over post and its recap (issue
+#22): who won and who lost and why (FW-END-01..03), how many rounds it lasted, its turning
+points (An Eye Opens, Gates opened and closed, Investigators driven Insane, Horrors Defeated)
+and each player's part, from the public record only. The Wall's identity is named only once An
+Eye Opens has revealed it (`words.player` keeps to that)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.core.ending import (
+    Ending,
+    Moment,
+    Part,
+    count,
+    moment_text,
+    moves_by_seat,
+    pick_turning_points,
+    public_moments,
+)
+from rules.core.game import join_words, strip_rule_ids
+from rules.core.types import Event, Result
+from rules.fourth_wall.engine import Engine
+from rules.fourth_wall.state import FourthWallState
+from rules.fourth_wall.words import player
+
+WEIGHTS = {"reveal": 9, "insane": 8, "gate_opened": 7, "gate_closed": 7, "sacrifice": 5,
+           "defeat": 4, "scourge": 2, "replace": 3}
+"""How much each public event kind weighs as a turning point (0 or missing: never)."""
+
+WHY = {
+    "every Gate is closed.": "the Investigators closed every Gate",
+    "five Gates are Open after An Eye Opens.": "five Gates stood Open after An Eye Opens",
+    "the fifth Gate opens after An Eye Opens.": "the fifth Gate opened after An Eye Opens",
+    "five Gates are Open when An Eye Opens.": "five Gates stood Open when An Eye Opened",
+    "The Ancient One Awakens.": "the Turn Tracker ran out and the Ancient One Awakened",
+}
+"""Each way the game ends (FW-END-01..03), as the story says it."""
+
+
+class _Rounds:
+    """Reads the round from the public record: round 1 at the start, one more at each
+    "Round over" (the Turn Tracker moving, FW-TURN-05)."""
+
+    def __init__(self) -> None:
+        self.round = 1
+
+    def __call__(self, event: Event) -> int | None:
+        if event.kind == "tracker" and event.text.startswith("Round over"):
+            self.round += 1
+        return self.round
+
+
+def _weight(m: Moment) -> int:
+    return WEIGHTS.get(m.event.kind, 0)
+
+
+def _skip(m: Moment) -> bool:
+    return m.event.kind == "game_over"
+
+
+def verdict(state: FourthWallState, result: Result, names: dict[str, str]) -> tuple[str, str]:
+    """The headline (who won, who lost) and why, with the round it was decided in."""
+    eng = Engine(state)
+    reason = WHY.get(state.reason) or strip_rule_ids(state.reason).rstrip(".")
+    why = f"In round {state.round}, {reason}."
+    won = [player(state, s, names) for s in result.winners]
+    lost = [player(state, s, names) for s in result.losers]
+    if won:
+        head = (f"{join_words(won)} {'wins' if len(won) == 1 else 'win'}"
+                + (f"; {join_words(lost)} {'loses' if len(lost) == 1 else 'lose'}." if lost
+                   else "."))
+    elif state.outcome == "investigators":
+        head = "The Investigators win."
+    else:
+        # Alliance: the Wall is nobody's seat, so the whole table loses together.
+        wall = f", {eng.wall().name}," if state.wall_card and state.revealed else ""
+        head = f"Everyone loses: the Wall{wall} wins against {join_words(lost)}."
+    return head, why[0].upper() + why[1:]
+
+
+def parts(state: FourthWallState, result: Result, moments: Sequence[Moment],
+          made: dict[str, int], names: dict[str, str]) -> list[Part]:
+    eng = Engine(state)
+    out: list[Part] = []
+    for seat in state.seats:
+        if seat == state.wall_seat:
+            opened = sum(1 for m in moments if m.event.kind == "gate_opened")
+            horrors = sum(1 for m in moments if m.event.kind == "manifest")
+            line = (f"{count(horrors, 'Horror')} put On the Streets, "
+                    f"{count(opened, 'Gate')} opened, {count(made.get(seat, 0), 'move')}.")
+        else:
+            bits = []
+            for inv in eng.invs_of(seat):
+                if not inv.card:
+                    continue
+                name = eng.inv_name(inv)
+                closed = sum(1 for m in moments if m.event.kind == "close"
+                             and m.event.text.startswith(name + " "))
+                who = f"{name}: " if len(eng.invs_of(seat)) > 1 else ""
+                bits.append(f"{who}{count(closed, 'Gate')} closed"
+                            + (", driven Insane" if inv.insane else ""))
+            line = "; ".join(bits) + ("; " if bits else "") + \
+                f"{count(made.get(seat, 0), 'move')}."
+        out.append(Part(seat, player(state, seat, names), seat in result.winners, line))
+    return out
+
+
+def ending(state: FourthWallState, result: Result,
+           moves: Sequence[tuple[str | None, Sequence[Event]]],
+           names: dict[str, str]) -> Ending:
+    """The story of a finished game of I Am the Fourth Wall."""
+    moments = public_moments(moves, _Rounds())
+    head, why = verdict(state, result, names)
+    points = [moment_text(m) for m in pick_turning_points(moments, _weight, _skip)]
+    return Ending(headline=head, why=why, winners=list(result.winners),
+                  losers=list(result.losers),
+                  length=f"{count(state.round, 'round')}, {count(len(moves), 'move')}",
+                  turning_points=points,
+                  parts=parts(state, result, moments, dict(moves_by_seat(moves)), names))

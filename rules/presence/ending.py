@@ -1,0 +1,144 @@
+"""How a game of The Presence ended, told for the game-over post and its recap (issue #22):
+who won and who lost and why (P-WIN-01..06, P-UPKEEP-02), how many rounds it lasted, its
+turning points (secrets revealed, the script revealed, visitors knocked out or succumbing) and
+each player's part, from the public record only."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rules.core.ending import (
+    Ending,
+    Moment,
+    Part,
+    count,
+    moment_text,
+    moves_by_seat,
+    pick_turning_points,
+    public_moments,
+)
+from rules.core.game import join_words
+from rules.core.types import Event, Result
+from rules.presence.engine import Engine
+from rules.presence.state import PresenceState
+from rules.presence.words import plain, player, seat_of
+
+WEIGHTS = {"script": 9, "succumb": 8, "secret": 7, "ko": 6, "manifest": 3, "bond": 3,
+           "candle": 2, "investigate": 2}
+"""How much each public event kind weighs as a turning point (0 or missing: never)."""
+
+_ROUND = re.compile(r"^Round (\d+) begins")
+
+
+def round_of(event: Event) -> int | None:
+    if event.kind == "round" and (m := _ROUND.match(event.text)):
+        return int(m.group(1))
+    return None
+
+
+def _weight(m: Moment) -> int:
+    if m.event.kind == "track":
+        # Hope or Nerve lost to the time marker (P-TRACK-03) reveals the script of its kind:
+        # a threshold the story tells; time passing or a marker moving one step is not.
+        return 8 if m.event.text.endswith("meets the time marker and is lost!") else 0
+    return WEIGHTS.get(m.event.kind, 0)
+
+
+def _skip(m: Moment) -> bool:
+    # The script told again at the very end (P-WIN-06) is the headline's business.
+    return m.event.kind == "over" or m.event.text.startswith("The spirit's script was ")
+
+
+def verdict(state: PresenceState, result: Result, names: dict[str, str]) -> tuple[str, str]:
+    """The headline (who won, who lost) and why, with the round it was decided in."""
+    eng = Engine(state)
+    spirit_won = state.spirit_seat in result.winners
+    visitors_won = [s for s in result.winners if s != state.spirit_seat]
+    won = [player(state, s, names) for s in result.winners]
+    lost = [player(state, s, names) for s in result.losers]
+    when = f"in round {state.round}"
+    if not won:
+        head = "Everyone loses: Eternal Darkness."
+        why = (f"Nobody reached their goal by the end of the final round (round "
+               f"{state.round}); the only winner is Wrightwatch Manor.")
+        return plain(state, head), plain(state, why)
+    head = (f"{join_words(won)} {'wins' if len(won) == 1 else 'win'}"
+            + (f"; {join_words(lost)} {'loses' if len(lost) == 1 else 'lose'}." if lost
+               else "."))
+    reasons: list[str] = []
+    script = eng.pack.script(state.script) if state.script else None
+    if visitors_won:
+        also = ""
+        if state.script_revealed and script is not None and script.bottom.text:
+            also = ", and the condition the revealed script adds for the visitors holds"
+        reasons.append(f"Every secret of the manor was revealed {when} with "
+                       f"{count(len(eng.surviving()), 'visitor')} still standing{also}.")
+    if spirit_won and script is not None:
+        half = script.bottom if state.script_revealed else script.top
+        text = f": {half.text.rstrip('.')}" if half.text else ""
+        reasons.append(f"The spirit's script, {script.name} ({script.alignment}), came true "
+                       f"{when}{text}.")
+    if not visitors_won:
+        reasons.append("The visitors did not reveal every secret in time."
+                       if not all(s.revealed for s in state.secrets)
+                       else "No visitor was left standing to claim the win.")
+    return plain(state, head), plain(state, " ".join(reasons))
+
+
+def _visitor_line(state: PresenceState, slot: str, moments: Sequence[Moment],
+                  made: int | None) -> str:
+    eng = Engine(state)
+    v = state.visitors[slot]
+    label = eng.name(slot)
+    secrets = sum(1 for m in moments if m.event.kind == "secret"
+                  and m.event.text.startswith(label + " "))
+    kos = sum(1 for m in moments if m.event.kind == "ko" and m.event.data.get("seat") == slot)
+    bits = [f"{label}: fear {v.fear} of {eng.pack.visitor(v.character).fear_track}",
+            count(secrets, "secret") + " revealed"]
+    if kos:
+        bits.append("knocked out " + ("once" if kos == 1 else f"{kos} times"))
+    if v.succumbed:
+        bits.append("succumbed to the manor")
+    if made is not None:
+        bits.append(count(made, "move"))
+    return ", ".join(bits) + "."
+
+
+def parts(state: PresenceState, result: Result, moments: Sequence[Moment],
+          made: dict[str, int], names: dict[str, str]) -> list[Part]:
+    out: list[Part] = []
+    for seat in state.seats:
+        if seat == state.spirit_seat:
+            cards = sum(1 for m in moments if m.event.kind == "spirit_card")
+            harmed = sum(1 for m in moments if m.event.kind in ("ko", "succumb"))
+            line = (f"{count(cards, 'spirit card')} played, {count(harmed, 'visitor')} knocked "
+                    f"out or lost to the manor, {count(made.get(seat, 0), 'move')}.")
+        else:
+            slots = [s for s in state.visitor_seats if seat_of(state, s) == seat]
+            lines = [_visitor_line(state, s, moments, None) for s in slots]
+            line = " ".join(lines) + f" {count(made.get(seat, 0), 'move')} in all."
+        out.append(Part(seat, player(state, seat, names), seat in result.winners,
+                        plain(state, line)))
+    return out
+
+
+def ending(state: PresenceState, result: Result,
+           moves: Sequence[tuple[str | None, Sequence[Event]]],
+           names: dict[str, str]) -> Ending:
+    """The story of a finished game of The Presence."""
+    moments = public_moments(moves, round_of)
+    head, why = verdict(state, result, names)
+    made = dict(moves_by_seat(moves))
+    # A two-player visitor player moves for both characters' slots: their moves are theirs.
+    for slot, owner in state.controller.items():
+        if slot != owner and slot in made:
+            made[owner] = made.get(owner, 0) + made.pop(slot)
+    points = [plain(state, moment_text(m))
+              for m in pick_turning_points(moments, _weight, _skip)]
+    return Ending(headline=head, why=why, winners=list(result.winners),
+                  losers=list(result.losers),
+                  length=f"{count(state.round, 'round')} of "
+                         f"{Engine(state).pack.hope_track.final_round}, "
+                         f"{count(len(moves), 'move')}",
+                  turning_points=points, parts=parts(state, result, moments, made, names))

@@ -1,0 +1,254 @@
+"""The end of a game through Discord (issue #22): whole games of each game, pressed by AI-driven
+users, end with a post that pings every player, names who won and who lost and why, carries the
+recap picture with its alt text and a **Rematch** button that opens the same game with the same
+players; each player gets a result DM and their summary DM is closed (no buttons, "Game over")."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from PIL import Image
+
+from bot import limits
+from bot.storage import GameRecord, GameSettings
+from cogs.utils.ending import close_summary, closed_summary, post_text
+from cogs.utils.table import delivery_for
+from demo import AutoTable
+from emulator.records import MessageRecord, UserRecord
+from rules.registry import GAMES
+from tests.e2e.conftest import Table
+
+
+async def _play(table: Table, game: str, mode: str, players: int) -> AutoTable:
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    users = [table.alice, table.bob, table.carol][:players]
+    auto = AutoTable(table.emu, table.bot, table.general, users)
+    await auto.open(game, mode)
+    await auto.play_to_end()
+    return auto
+
+
+async def _ending_post(emu: Any, thread: Any, gid: int) -> MessageRecord:
+    """The game-over post, once the bot has sent it (it replays the log and draws the recap
+    after the last move is stored, so it may follow the move's answer by a moment)."""
+    for _ in range(400):
+        posts = [m for m in emu.messages_in(thread)
+                 if any(c == f"hb:rematch:{gid}" for c in m.custom_ids)]
+        if posts:
+            assert len(posts) == 1, "one game-over post, with Rematch"
+            await emu.settle()  # the result DMs follow the post
+            return posts[0]
+        await asyncio.sleep(0.05)
+    raise AssertionError("no game-over post")
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), [
+    ("exorcism", "one_vs_all", 3),
+    ("fourth_wall", "conflict", 2),
+    ("presence", "session", 3),
+])
+async def test_the_end_pings_tells_and_offers_a_rematch(table: Table, game: str, mode: str,
+                                                         players: int) -> None:
+    auto = await _play(table, game, mode, players)
+    bot = table.bot
+    assert bot is not None
+    record = await bot.storage.get_game(auto.game_id)
+    assert record is not None and record.status == "over"
+    state = await bot.tables.state(auto.game_id)
+    result = GAMES[game].result(state)
+    assert result is not None
+    users = await bot.tables.users_of(auto.game_id)
+    display = {int(u.id): u.name for u in auto.users}
+    post = await _ending_post(table.emu, auto.thread(), auto.game_id)
+
+    # Every player pinged, once, on the game-over post.
+    assert {int(u) for u in post.pinged_user_ids} == {int(u.id) for u in auto.users}
+    # Winners and losers named, and why.
+    text = post.content
+    assert "Game over" in text
+    for seat in result.winners:
+        assert display[users[seat]].casefold() in text.casefold()  # type: ignore[index]
+    for seat in result.losers:
+        assert display[users[seat]].casefold() in text.casefold()  # type: ignore[index]
+    assert (" lose" in text or "loses" in text) and "round" in text
+    # The recap picture: a phone-width PNG with alt text in whole sentences.
+    recap = [a for a in post.attachments if a.filename == "recap.png"]
+    assert recap, "the recap picture"
+    image = Image.open(io.BytesIO(recap[0].data))
+    assert image.width == 800
+    alt = recap[0].description or ""
+    assert 0 < len(alt) <= 1024 and alt.endswith((".", "!", "?"))
+    assert "The game lasted" in alt
+
+    # Each player: a result DM, and the summary DM closed (no buttons, "Game over").
+    closed = 0
+    for user in auto.users:
+        dms = table.emu.dm_messages(user)
+        told = [m for m in dms if f"(game #{auto.game_id}) is over." in m.content]
+        assert told, user.name
+        if user is auto.users[0]:
+            print("\nRESULT DM:\n" + told[-1].content)
+        head = f"**{GAMES[game].title}** (game #{auto.game_id}) — "
+        summaries = [m for m in dms if m.content.startswith(head)]
+        for m in summaries:
+            assert not m.custom_ids, f"{user.name}'s summary DM still has buttons"
+            assert "Game over" in m.content
+            closed += 1
+            if closed == 1:
+                print("\nCLOSED SUMMARY DM:\n" + m.content)
+    assert closed, "at least one player held something hidden and had a summary DM"
+    print("\n" + post.content + "\nALT: " + alt)
+
+    # A non-player is told no; a player opens the rematch; a second press is told where it is.
+    outsider = table.emu.create_user("dora")
+    table.emu.add_member(table.guild, outsider)
+    res = await table.emu.click(outsider, post, label="Rematch")
+    await res.wait_done()
+    assert "Only this game's players" in res.text
+    res = await table.emu.click(auto.users[-1], post, label="Rematch")
+    await res.wait_done(timeout=30)
+    assert "Rematch started" in res.text, res.text
+    rematch = await bot.storage.find_game_by_rematch(auto.game_id)
+    assert rematch is not None and rematch.status == "active"
+    assert rematch.game == game and rematch.options == record.options
+    new_users = await bot.tables.users_of(rematch.id)
+    assert {u for u in new_users.values() if u} == {u for u in users.values() if u}
+    again = await table.emu.click(auto.users[0], post, label="Rematch")
+    await again.wait_done()
+    assert "already started" in again.text and f"<#{rematch.thread_id}>" in again.text
+
+
+async def _play_card(table: Table, user: UserRecord) -> None:
+    """`user` plays their first card through **My choices** (cards are never public buttons)."""
+    res = await table.click(user, table.board(), label="My choices")
+    await res.wait_done()
+    card = next(c for c in res.messages[-1].custom_ids if c.startswith("hb:a:"))
+    await (await table.emu.click(user, res.messages[-1], card)).wait_done()
+    await _shown(table)
+
+
+async def _shown(table: Table) -> None:
+    """Wait until the bot has shown every move: its posts go out under the game's delivery
+    lock (the game-over post replays the log and may take a moment)."""
+    assert table.bot is not None
+    gid = await table.game_id()
+    async with delivery_for(table.bot).lock(gid):
+        pass
+    await table.emu.settle()
+
+
+async def test_rematch_works_after_a_restart(table: Table) -> None:
+    """The **Rematch** button is matched by its custom id, not a live view: after a restart a
+    player's press still opens the rematch (a game without pictures: words only)."""
+    await table.lobby(players=(table.bob,), options="rounds=1")
+    await table.slash(table.alice, table.thread(), "game start")
+    gid = await table.game_id()
+    await table.click(table.alice, table.board(), label="Wager 1")
+    await _shown(table)
+    await _play_card(table, table.alice)
+    await _play_card(table, table.bob)
+    bot = table.bot
+    assert bot is not None
+    record = await bot.storage.get_game(gid)
+    assert record is not None and record.status == "over"
+    post = await _ending_post(table.emu, table.thread(), gid)
+    assert not post.attachments  # the test game has no pictures, so no recap either
+    assert "Game over." in post.content and "Thanks for playing" in post.content
+    bot = await table.restart()
+    res = await table.emu.click(table.bob, post, label="Rematch")
+    await res.wait_done(timeout=30)
+    assert "Rematch started" in res.text, res.text
+    rematch = await bot.storage.find_game_by_rematch(gid)
+    assert rematch is not None and rematch.status == "active"
+
+
+# ---- the words of the end, without Discord ------------------------------------------------
+def _presence_over(true_horror: bool) -> tuple[Any, Any]:
+    from rules.core.players import playout
+
+    g = GAMES["presence"]
+    options = g.options_model(mode="session", true_horror=true_horror)
+    state = playout(g, options, ["s1", "s2", "s3"], 3).state
+    return g, state
+
+
+@pytest.mark.parametrize("true_horror", [False, True])
+def test_post_words_fit_and_true_horror_reads_plain(true_horror: bool) -> None:
+    """The post stays within Discord's limit however many lines the last moves had, keeps the
+    result and the Rematch line, and True Horror's table reads no emoji (P-HORROR)."""
+    g, state = _presence_over(true_horror)
+    result = g.result(state)
+    assert result is not None
+    end = g.ending(state, result, [], {"s1": "Ada", "s2": "Basil", "s3": "Clara"})
+    record = GameRecord(id=7, guild_id=1, channel_id=1, thread_id=None, game="presence",
+                        options={}, status="over", state_json=None, version=0, seed=3,
+                        created_by=1, engine_version="1", settings=GameSettings(),
+                        board_message_id=None, created_at=0.0, updated_at=0.0,
+                        next_reminder_at=None, reminder_stage=0, awaited_since=None)
+    text = post_text(record, g, state, ["A long line of what happened. " * 20] * 40, end,
+                     [1, 2, 3])
+    assert len(text) <= limits.CONTENT
+    assert end.headline in text and "**Rematch**" in text and "<@1>, <@2>, <@3>" in text
+    assert ("🏁" not in text and "🎲" not in text) if true_horror else "🏁" in text
+
+
+def test_a_closed_summary_keeps_what_was_held_and_drops_the_question() -> None:
+    g, state = _presence_over(False)
+    seat = state.visitor_seats[0]
+    last = (f"**{g.title}** (game #7) — you are **the Orphan**.\nYour hand: Candle."
+            "\n\n**Your move:** choose a card to discard.")
+    closed = closed_summary(g, 7, state, seat, last)
+    assert closed.startswith(f"**{g.title}** (game #7) — **Game over.** You were ")
+    assert "Your move" not in closed
+    held = g.private_summary(state, seat)
+    assert (held or "Your hand: Candle.") in closed
+
+
+class _Refusing:
+    """A DM channel that refuses edits as Discord refuses old ones (30046)."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.deleted: list[int] = []
+
+    def get_partial_message(self, message_id: int) -> Any:
+        channel = self
+
+        class _Message:
+            async def edit(self, **_: Any) -> None:
+                response = SimpleNamespace(status=400, reason="Bad Request")
+                raise discord.HTTPException(response, {"code": 30046, "message": "old"})  # type: ignore[arg-type]
+
+            async def delete(self) -> None:
+                channel.deleted.append(message_id)
+
+        return _Message()
+
+    async def send(self, text: str) -> Any:
+        self.sent.append(text)
+        return SimpleNamespace(id=99)
+
+
+async def test_a_summary_dm_too_old_to_edit_is_closed_by_a_new_dm() -> None:
+    """Past Discord's limit on old edits, the closed summary replaces the old DM (sent anew,
+    the old one deleted), so no DM is left offering choices in a finished game."""
+    g, state = _presence_over(False)
+    seat = state.visitor_seats[0]
+    channel = _Refusing()
+    known = SimpleNamespace(user_id=5, message_id=42, text="old words", panel="key")
+
+    async def dm_channel(user_id: int) -> Any:
+        return channel
+
+    delivery = SimpleNamespace(_summaries={(7, seat): known}, _dm_channel=dm_channel)
+    record = SimpleNamespace(id=7)
+    await close_summary(delivery, record, g, state, seat, 5)  # type: ignore[arg-type]
+    assert channel.deleted == [42] and len(channel.sent) == 1
+    assert "**Game over.**" in channel.sent[0]
+    assert known.message_id == 99 and known.panel == ""

@@ -1,0 +1,250 @@
+"""Issue #22 part 1: The Exorcism's house on the turn card, readable on a phone
+(renders/exorcism_phone.py).
+
+Along random legal games of every mode, the whole turn card scaled to a phone's 400 px
+column reads back (tesseract) the awaited player's name and at least four room names; the
+map marks what changed since the previous board post (a moved pawn) and nothing when there is
+no previous post; it never raises on an empty or broken view; it is exactly as wide as asked
+and about as tall as it is wide.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import shutil
+import subprocess
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from renders import exorcism_phone as phone
+from renders.turncard import PAD, WIDTH, render_turn_image
+from rules.core.players import random_move
+from rules.core.rng import Rng
+from rules.registry import GAMES
+from tests.rules.cases import CASES
+
+PLAYERS = ("Ada", "Basil", "Clara", "Dmitri", "Eve")
+EXORCISM = [(mode, n) for game, mode, n in CASES if game == "exorcism"]
+MAP_W = WIDTH - 2 * PAD
+PER_MODE = 12  # sampled board posts per mode, spread over its tables
+
+
+def _public(game: Any, state: Any, seats: list[str], before: dict[str, Any] | None
+            ) -> dict[str, Any]:
+    """The public view with the bot's ``names`` and a ``turn`` awaiting one player by name."""
+    view: dict[str, Any] = game.view(state, None)
+    names = {s: PLAYERS[k] for k, s in enumerate(seats)}
+    view["names"] = names
+    awaited = sorted(game.to_act(state))
+    result = game.result(state)
+    view["turn"] = {
+        "awaited": [names[awaited[0]]] if awaited else [],
+        "doing": (view.get("prompt") or {}).get("text") or "Take your turn.",
+        "happened": list(view.get("log") or [])[-3:],
+        "result": result.reason if result else None,
+        "before": before,
+    }
+    return view
+
+
+def _posts(mode: str, n: int, count: int, seed: int, every: int = 17
+           ) -> Iterator[dict[str, Any]]:
+    """``count`` public views along random legal games (each with the previous sampled post
+    as ``before``), from the setup on; a game that ends early is followed by another."""
+    game = GAMES["exorcism"]
+    seats = [f"s{k}" for k in range(1, n + 1)]
+    while count:
+        state = game.setup(seats, game.options_model(mode=mode), seed)
+        rng = Rng.from_seed(seed)
+        before: dict[str, Any] | None = None
+        step = 0
+        while count:
+            over = game.result(state) is not None
+            if step % every == 0 or over:
+                view = _public(game, state, seats, before)
+                yield view
+                count -= 1
+                before = {k: v for k, v in view.items() if k != "turn"}
+            if over:
+                break
+            seat, action = random_move(game, state, rng)
+            state = game.apply(state, seat, action).state
+            step += 1
+        seed += 1000
+
+
+def _room_names(view: dict[str, Any]) -> list[str]:
+    """The names the map prints for the face-up rooms, the Attic and the Foyer."""
+    names = phone.printed_names(view, MAP_W)
+    assert len(names) == 2 + sum(1 for c in view["cells"]
+                                 if c["kind"] == "house" and not c["face_down"])
+    return names
+
+
+# --------------------------------------------------------------------------- OCR
+
+TESSERACT = shutil.which("tesseract")
+
+
+def _ocr(img: Image.Image, tmp: Path) -> str:
+    small = img.convert("RGB").resize((400, round(img.height * 400 / img.width)),
+                                      Image.Resampling.LANCZOS)
+    path = tmp / "card.png"
+    small.save(path)
+    # One thread: tesseract's OpenMP threads only fight each other on a shared CI core.
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    out = subprocess.run([TESSERACT or "tesseract", str(path), "stdout", "--psm", "11"],
+                         capture_output=True, text=True, timeout=60, check=True, env=env)
+    return out.stdout
+
+
+def _read_back(name: str, text: str) -> bool:
+    """``name`` in the OCR text, its words in order, whatever the spacing and line breaks."""
+    words = [re.escape(w) for w in name.split()]
+    return re.search(r"\s*".join(words), text, re.IGNORECASE) is not None
+
+
+@pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed "
+                    "(apt-get install -y tesseract-ocr; .ci/run installs it)")
+@pytest.mark.parametrize("mode", ["core", "one_vs_all", "solo"])
+def test_phone_card_reads_the_awaited_player_and_four_rooms(mode: str, tmp_path: Path) -> None:
+    tables = [n for m, n in EXORCISM if m == mode]
+    passed, sampled, misses = 0, 0, []
+    for k, n in enumerate(tables):
+        share = PER_MODE // len(tables) + (1 if k < PER_MODE % len(tables) else 0)
+        for view in _posts(mode, n, share, seed=31 + n):
+            who = view["turn"]["awaited"]
+            if not who:
+                continue
+            text = _ocr(render_turn_image("exorcism", view), tmp_path)
+            rooms = [r for r in _room_names(view) if _read_back(r, text)]
+            sampled += 1
+            if _read_back(who[0], text) and len(set(rooms)) >= 4:
+                passed += 1
+            else:
+                misses.append((who[0], rooms, text))
+    assert sampled >= PER_MODE * 2 // 3
+    assert passed * 4 >= sampled * 3, misses
+
+
+# --------------------------------------------------------------------------- the map
+
+
+def _first_view(mode: str = "core", n: int = 3, steps: int = 0) -> dict[str, Any]:
+    posts = list(_posts(mode, n, 1 + steps // 17, seed=7))
+    view = posts[-1]
+    view["turn"]["before"] = None
+    return view
+
+
+def _changed_pixels(img: Image.Image) -> int:
+    colours = img.getcolors(img.width * img.height) or []
+    return sum(count for count, colour in colours if colour == phone.CHANGED)
+
+
+def test_a_moved_pawn_is_marked_and_nothing_is_without_a_previous_post() -> None:
+    view = _first_view()
+    plain = phone.phone_map(view, MAP_W)
+    assert _changed_pixels(plain) == 0
+
+    same = copy.deepcopy(view)
+    same["turn"]["before"] = copy.deepcopy({k: v for k, v in view.items() if k != "turn"})
+    assert _changed_pixels(phone.phone_map(same, MAP_W)) == 0  # nothing moved: no marks
+
+    moved = copy.deepcopy(same)
+    cells = moved["cells"]
+    src = next(c for c in cells if c["pawns"])
+    dst = next(c for c in cells if c["kind"] == "house" and not c["pawns"] and not c["ghosts"])
+    dst["pawns"].append(src["pawns"].pop(0))
+    img = phone.phone_map(moved, MAP_W)
+    assert img.size[0] == MAP_W
+    assert _changed_pixels(img) > 0
+    marks = phone._marks(moved, phone._read_cells(moved))
+    pawn = dst["pawns"][0]
+    assert marks.moved == {f"pawn:{pawn['investigator']}": phone._direction(
+        phone._read_cells(view)[cells.index(src)], phone._read_cells(moved)[cells.index(dst)])}
+    assert marks.cells == {src["id"], dst["id"]}
+    # The marks are in the columns the pawn left and went to, and nowhere else but the key.
+    cell_w = (MAP_W - phone.GAP * 3) / 4
+    for col in range(1, 5):
+        x0 = round((col - 1) * (cell_w + phone.GAP))
+        column = img.crop((x0, 0, round(x0 + cell_w), img.height))
+        marked = col in (src["col"], dst["col"])
+        assert (_changed_pixels(column) > 0) == marked or col == 1, col
+
+
+def test_a_darkened_room_and_a_new_ghost_are_marked() -> None:
+    view = _first_view()
+    view["turn"]["before"] = copy.deepcopy({k: v for k, v in view.items() if k != "turn"})
+    room = next(c for c in view["cells"] if c["kind"] == "house" and not c["face_down"])
+    room["darkness"] += 1
+    room["ghosts"] = ["bull"]
+    marks = phone._marks(view, phone._read_cells(view))
+    assert room["id"] in marks.cells
+    assert marks.moved.get("ghost:bull") == "new"
+    assert _changed_pixels(phone.phone_map(view, MAP_W)) > 0
+
+
+@pytest.mark.parametrize("view", [
+    {},
+    {"cells": None, "names": "x", "turn": None},
+    {"cells": [{}], "turn": {"before": {"cells": "nope"}}},
+    {"cells": [{"row": "a", "col": None, "pawns": [{}], "ghosts": ["nobody", 3]}]},
+    {"cells": [{"id": "r9c9", "row": 10_000, "col": 10_000, "kind": "house", "name": "Far"},
+               {"id": "attic", "row": -3, "col": 2, "kind": "attic", "darkness": "many"}],
+     "characters": {"lookouts": [None, {"name": 5}], "wounded": "Doctor"},
+     "layout": {"cols": 10_000}, "seats_info": [{"seat": None}],
+     "turn": {"before": {"cells": [{"id": "attic", "pawns": [{"investigator": "x"}]}]}}},
+], ids=["empty", "wrong-types", "empty-cell", "bad-pieces", "far-cells"])
+def test_the_map_never_raises_on_a_partial_view(view: dict[str, Any]) -> None:
+    img = phone.phone_map(view, MAP_W)
+    assert img.mode == "RGB"
+    assert img.width == MAP_W
+    assert img.height <= MAP_W * 2
+
+
+@pytest.mark.parametrize(("mode", "n"), EXORCISM, ids=[f"{m}-{n}p" for m, n in EXORCISM])
+def test_the_map_is_exactly_as_wide_as_asked_and_about_square(mode: str, n: int) -> None:
+    for view in _posts(mode, n, 3, seed=5, every=40):
+        for width in (MAP_W, 400):
+            img = phone.phone_map(view, width)
+            assert img.width == width
+        assert phone.phone_map(view, MAP_W).height <= MAP_W * 1.1
+
+
+def test_every_room_name_fits_its_cell_in_28_px_type() -> None:
+    from renders.common import font, text_width
+
+    content = Path(__file__).parents[2] / "rules" / "exorcism" / "content"
+    names = [room["name"] for file in ("rooms.toml", "locked_rooms.toml")
+             for room in tomllib.loads((content / file).read_text())["room"]]
+    assert len(names) > 20
+    cell_w = (MAP_W - phone.GAP * 3) / 4 - 2 * phone.PAD - 2 * phone.NAME_INSET
+    fnt = font(phone.MIN_TYPE, True)
+    for name in names:
+        lines = phone.room_label(name, cell_w)
+        assert 1 <= len(lines) <= 2, name
+        assert all(text_width(line, fnt) <= cell_w for line in lines), (name, lines)
+
+
+def test_the_map_draws_the_public_board_only() -> None:
+    """Given a seat's view by mistake, the map draws the same picture: a hand, a peek or a
+    plan is never on it (it reads the board, and the board is public)."""
+    game = GAMES["exorcism"]
+    seats = ["s1", "s2", "s3"]
+    state = game.setup(seats, game.options_model(mode="one_vs_all"), 4)
+    rng = Rng.from_seed(4)
+    while not game.view(state, "s1").get("hand"):  # until the Ghost player holds Haunt cards
+        seat, action = random_move(game, state, rng)
+        state = game.apply(state, seat, action).state
+    public = _public(game, state, seats, None)
+    private = dict(game.view(state, "s1"), names=public["names"], turn=public["turn"])
+    assert private.get("hand")  # the Ghost player's Haunt cards are in this view
+    assert phone.phone_map(public, MAP_W).tobytes() == phone.phone_map(private, MAP_W).tobytes()

@@ -1,0 +1,115 @@
+"""Guided play's advice (issue #22.6): for every decision along random playouts of every game
+and mode, advice exists, is read from a view alone (a state resampled from what the public —
+or the seat — may know gives the same advice, so nothing hidden shaped it), never carries a
+hidden string, and follows the moment instead of repeating one paragraph. Also the Exorcism's
+first-game setup (EX-FIRST-01..03)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rules.core.rng import Rng
+from rules.registry import GAMES
+from tests.rules.cases import CASES, IDS
+
+
+def _play(game: str, mode: str, n: int, seed: int, steps: int) -> list[tuple[Any, str]]:
+    """(state, awaited seat) along one seeded playout: mostly the AI's moves, some random."""
+    g = GAMES[game]
+    state = g.setup([f"s{i + 1}" for i in range(n)], g.options_model(mode=mode), seed)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(steps):
+        if g.result(state) is not None or not g.to_act(state):
+            break
+        awaited = sorted(g.to_act(state))
+        out.extend((state, seat) for seat in awaited)
+        seat = awaited[0]
+        legal = g.legal_actions(state, seat)
+        action = g.ai_action(state, seat) if rng.random() < 0.8 else rng.choice(legal)
+        state = g.apply(state, seat, action).state
+    return out
+
+
+@pytest.mark.parametrize("game,mode,n", CASES, ids=IDS)
+def test_advice_is_read_from_the_view_alone_and_follows_the_moment(game: str, mode: str,
+                                                                    n: int) -> None:
+    g = GAMES[game]
+    said: dict[str, set[str]] = {}  # advice → the decisions it was given for
+    turns: set[str] = set()
+    for k, (state, seat) in enumerate(_play(game, mode, n, seed=7, steps=400)):
+        public = g.guide_text(state, seat)
+        private = g.guide_text(state, seat, private=True)
+        assert public and private, (seat, state.prompts[-1].kind if state.prompts else "turn")
+        assert 20 <= len(public) <= 400 and public.endswith((".", ")", "!")), public
+        assert not [s for s in g.public_secrets(state) if s and s in public], public
+        if k % 7 == 0:  # resampling is slow: every 7th decision
+            # What the public cannot tell apart, the board post's advice cannot either.
+            again = g.resample(state, None, Rng.from_seed(k))
+            assert g.guide_text(again, seat) == public
+            # Nor the seat its own advice.
+            mine = g.resample(state, seat, Rng.from_seed(k + 1))
+            assert g.guide_text(mine, seat, private=True) == private
+        said.setdefault(public, set()).add(g.decision_id(state, seat))
+        if not state.prompts:
+            turns.add(public)
+    # Advice for this moment: whole turns read the table (actions left, what is near), so
+    # one game's turns are not all told the same paragraph.
+    assert len(turns) >= 3, turns
+    assert len(said) >= 4, list(said)
+
+
+def test_turn_advice_counts_the_actions_left() -> None:
+    """An Exorcism turn's advice changes as its Actions are spent (EX-TURN-02)."""
+    g = GAMES["exorcism"]
+    state = g.setup(["s1", "s2"], g.options_model(mode="core"), 3)
+    seen = []
+    for _ in range(60):
+        seat = sorted(g.to_act(state))[0]
+        if not state.prompts and state.phase == "actions":
+            text = g.guide_text(state, seat)
+            assert text is not None
+            left = g.view(state, None)["actions_left"]
+            assert text.startswith(f"{left} of 3 Actions left"), text
+            seen.append(left)
+        state = g.apply(state, seat, g.ai_action(state, seat)).state
+    assert len(set(seen)) >= 2
+
+
+def test_the_investigators_own_advice_reads_their_hand() -> None:
+    """I Am the Fourth Wall: only the Investigator's own advice says what its hand lacks for
+    Closing a Gate (FW-CLOSE); the board post's never does."""
+    g = GAMES["fourth_wall"]
+    told = 0
+    for state, seat in _play("fourth_wall", "alliance", 2, seed=3, steps=200):
+        if state.prompts or state.phase != "investigator":
+            continue
+        public = g.guide_text(state, seat) or ""
+        private = g.guide_text(state, seat, private=True) or ""
+        assert "Your hand" not in public and "you still lack" not in public
+        told += "Your hand" in private or "you still lack" in private
+    assert told
+
+
+def test_exorcism_first_game_setup() -> None:
+    """EX-FIRST-01: 24 points exorcise; EX-FIRST-02: no Haunt draw before round 3."""
+    g = GAMES["exorcism"]
+    opts = g.options_model(mode="core", first_game=True)
+    state = g.setup(["s1", "s2"], opts, 5)
+    assert state.first_game
+    assert g.view(state, None)["exorcism"]["target"] == 24
+    standard = g.setup(["s1", "s2"], g.options_model(mode="core"), 5)
+    assert g.view(standard, None)["exorcism"]["target"] == 30
+    haunt = len(state.haunt_deck)
+    while state.round < 3 and g.result(state) is None:
+        assert len(state.haunt_deck) == haunt, (state.round, state.log[-3:])
+        seat = sorted(g.to_act(state))[0]
+        state = g.apply(state, seat, g.ai_action(state, seat)).state
+    words = dict(g.effective_options(opts))
+    assert "24" in words["First game"] and "EX-FIRST-01" in words["First game"]
+    assert words["Guided"] == "yes (first game)"
+    assert g.guided(opts) and not g.guided(opts.model_copy(update={"guided": False}))
+    assert {"EX-FIRST-01", "EX-FIRST-02", "EX-FIRST-03"} <= set(g.rulebook())
