@@ -120,7 +120,7 @@ above every Terror and below any Wound."""
 HAUNT_PACE = 0.8
 """The Haunt Level the Ghost lets itself reach by a game turn: HAUNT_PACE x the game turn.
 With the default pack nothing the investigators do stops the Level once the Ghost spends
-every Action on it (it wins by game turn 13-18, rules.md EX-AMB-30), so a Ghost that rushed
+every Action on it (it wins by game turn 13-18, rules.md EX-AMB-59), so a Ghost that rushed
 would leave a practising table no game: this one paces the Level and spends the other Actions
 on its whole repertoire (Ghost moves, Darkness, Terror) - unless the investigators come close
 to the exorcism (HAUNT_ALARM), when it races them."""
