@@ -190,3 +190,15 @@ def test_the_search_guesses_where_the_hidden_haunt_card_sends_the_ghosts(
         st = GAME.apply(st, seat, easy).state
     assert scenarios, "no decision in this game turned on the hidden Haunt card"
     assert hits < deals, "it always found the safe Room: it peeked"
+
+
+def test_the_blunders_of_issue_23_are_gone_from_the_games_that_showed_them() -> None:
+    """By seed (core 3 players, `python -m bench ai`'s seeds, easy on every seat): seed 6
+    ended a turn idle in the Foyer with 3 Actions left while the next Haunt cards emptied the
+    Darkness supply; seeds 10 and 25 walked out of the Foyer and back within a turn (4 and 2
+    times) in the endgame. The same games now show neither."""
+    from bench.ai import play
+
+    for seed in (6, 10, 25):
+        played = play("exorcism", "core", 3, seed, None, "easy")
+        assert not played.blunders, f"seed {seed}: {played.blunders}"
