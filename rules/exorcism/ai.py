@@ -1012,10 +1012,13 @@ class _Brain:
         return best
 
     def stage_rate(self, inv: InvestigatorState) -> float:
-        """What each Move nearer the Foyer is worth to `inv` in the endgame (0 before it, or
-        once the pawn may escape: the escape goal leads it there)."""
+        """What each Move nearer the Foyer is worth to `inv` in the endgame (0 before it, once
+        the pawn may escape: the escape goal leads it there, and while the next Haunt card may
+        empty the Darkness supply)."""
         if not self.endgame() or self.eng.can_escape():
             return 0.0
+        if not self.eng.ova and self.emergency() >= 1.0:
+            return 0.0  # the next Haunt card may empty the supply: only Purifying matters
         rate = STAGE_RATE * (1.0 + STAGE_URGENCY * self.darkness_urgency())
         if self.pipeline_covers() and not self.is_finisher(inv):
             rate = max(rate, STAGE_COVERED)
@@ -1483,9 +1486,13 @@ class _Brain:
                     alt = rate * ((n_steps - 1) + max(0, m - 1)) - out_end - others
                     if used == 1 and moves:
                         safe = min(sorted(moves), key=lambda c: d.get(c, 0.0))
-                        offer(alt, moves[safe], "giveup:" + g.tag)
-                    elif used > 1:
-                        offer(alt, first, "go-giveup:" + g.tag)
+                        offer(alt - staging * max(0, self.moves(safe, "foyer", mr) - home),
+                              moves[safe], "giveup:" + g.tag)
+                    elif used > 1 and first is not None:
+                        # ends the turn a step short of `end`: at least where `first` leads
+                        step = str(first.p("to")) if first.kind == K.MOVE else end
+                        offer(alt - staging * max(0, self.moves(step, "foyer", mr) - home),
+                              first, "go-giveup:" + g.tag)
         return best[1] if best is not None else None
 
     def first_move(self, moves: dict[str, Action], target: str, mr: int, within: int,
