@@ -29,6 +29,8 @@ How the investigators think (core, Solo and One vs All):
   MAX_SACRIFICE others Shroud: a token off a kept Room is worth more as the supply drops, a
   token off a Room bound to Shroud only in an emergency. Close to the exorcism the supply must
   outlast one more turn per player (each escapes on their own turn).
+- **The Foyer's switch.** A Lookout whose Specialization fits the Tasks held (each worth its
+  bonus more at completion) is worth the walk to the Foyer (`switch_gain`).
 - **Plans** are free Actions: Extra Action when the Actions run out, Pawn the Loot for a
   needed Tool, Cleanse on a dark kept Room, Extra Move instead of a planned Move, Gain Task,
   Remote Trade to a far teammate; Triage always stops a Wound.
@@ -40,6 +42,10 @@ away from their pawns), raises the Haunt Level at a pace (and races it when the 
 near the exorcism), moves the Ghosts onto investigators when a card in hand wounds one
 (always when no Lookout is left), adds Darkness where it hurts, and spends a spare Action on
 Terror (Possession, Amnesia, Moving Objects ...).
+
+`win_estimate(state, seat)` is the search AI's estimate where its play-outs stop
+(`Game.ai_value`): a logistic over public progress (points, the Clock, the Darkness supply,
+the Lookouts, the Haunt Level), the Ghost player's the complement.
 
 Off-turn, `choose_action` returns the best Plan play the seat may make (the only legal actions
 then); `choose_optional_action` returns None instead when no Plan is worth playing.
