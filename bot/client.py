@@ -27,7 +27,7 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot import renderpool
+from bot import aipool, renderpool
 from bot.database import storage_for
 from bot.edge import GameTree
 from bot.health import Heartbeat
@@ -51,6 +51,11 @@ FORM_GONE = ("That form is no longer open (the bot may have restarted). Run the 
 
 COGS: tuple[str, ...] = ("cogs.lobby", "cogs.exorcism", "cogs.fourth_wall", "cogs.presence",
                          "cogs.help")
+
+
+async def _warm_workers() -> None:
+    """Start the render and AI workers (`bot.renderpool`, `bot.aipool`) side by side."""
+    await asyncio.gather(renderpool.warm(), aipool.warm())
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -104,7 +109,8 @@ class GameBot(commands.Bot):
         self.storage: Storage = storage or storage_for(
             settings.database_url, settings.database_path)
         self.clock = clock
-        self.tables = TableService(self.storage, clock=clock)
+        self.tables = TableService(self.storage, clock=clock,
+                                   ai_level=settings.default_ai_level)
         self.cog_modules = tuple(cogs)
         self.reminders: ReminderDispatcher | None = None
         self._component_templates: list[
@@ -161,8 +167,8 @@ class GameBot(commands.Bot):
         if (owned := self.owned_shards) is not None:
             log.info("running gateway shards %s of %d", list(owned.ids), owned.count)
         await self.storage.open()
-        # Render workers start in the background while the bot connects (bot.renderpool).
-        self._warming = asyncio.create_task(renderpool.warm())
+        # Render and AI workers start in the background while the bot connects.
+        self._warming = asyncio.create_task(_warm_workers())
         for module in self.cog_modules:
             await self.load_extension(module)
         if self.settings.sync_commands:

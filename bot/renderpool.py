@@ -43,7 +43,7 @@ _ids = itertools.count(1)
 
 
 class WorkerDied(Exception):
-    """The render worker ended before it answered."""
+    """A worker (a render or an AI worker) ended before it answered."""
 
 
 def workers() -> int:
@@ -55,11 +55,14 @@ def workers() -> int:
 
 
 class Worker:
-    """One render worker process and the requests it has not answered yet."""
+    """One worker process and the requests it has not answered yet. `role` is what it serves:
+    "render" (pictures, this module's pool) or "ai" (the AI's decisions, `bot.aipool`): the
+    same process, frames and replacement, with only what the role needs imported."""
 
-    def __init__(self) -> None:
+    def __init__(self, role: str = "render") -> None:
+        self.role = role
         code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
-                f"from bot.renderworker import main; main(parent={os.getpid()})")
+                f"from bot.renderworker import main; main(parent={os.getpid()}, role={role!r})")
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, close_fds=True)
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -67,8 +70,10 @@ class Worker:
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._pending_lock = threading.Lock()
         self.alive = True
+        self.answered = 0
+        """Answers read so far: none yet, the worker may still be importing what it serves."""
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True,
-                         name=f"render-worker-{self.proc.pid}").start()
+                         name=f"{role}-worker-{self.proc.pid}").start()
 
     @property
     def pid(self) -> int:
@@ -84,7 +89,7 @@ class Worker:
         rid = next(_ids)
         with self._pending_lock:
             if not self.alive:
-                raise WorkerDied("the render worker is gone")
+                raise WorkerDied(f"the {self.role} worker is gone")
             self._pending[rid] = future
         try:
             self._stdin.write(frame((rid, what, game, view)))
@@ -93,7 +98,7 @@ class Worker:
             with self._pending_lock:
                 self._pending.pop(rid, None)
             self._ended()
-            raise WorkerDied("the render worker is gone") from exc
+            raise WorkerDied(f"the {self.role} worker is gone") from exc
         return future
 
     def _read(self, stdout: IO[bytes]) -> None:
@@ -101,12 +106,13 @@ class Worker:
         try:
             while (body := read_frame(stdout)) is not None:
                 rid, ok, result = pickle.loads(body)
+                self.answered += 1
                 with self._pending_lock:
                     future = self._pending.pop(rid, None)
                 if future is not None:
                     _settle(future, ok, result)
         except Exception:
-            log.warning("render worker %s: unreadable answer", self.pid, exc_info=True)
+            log.warning("%s worker %s: unreadable answer", self.role, self.pid, exc_info=True)
         finally:
             self._ended()
 
@@ -115,7 +121,15 @@ class Worker:
             self.alive = False
             pending, self._pending = self._pending, {}
         for future in pending.values():
-            _settle(future, False, WorkerDied("the render worker ended"))
+            _settle(future, False, WorkerDied(f"the {self.role} worker ended"))
+
+    def kill(self) -> None:
+        """End the process now (a decision that overran its time): what it was asked fails
+        with WorkerDied, and the pool starts a new worker for the next request."""
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        self._ended()
+        threading.Thread(target=self.proc.wait, daemon=True).start()  # reaped, no zombie
 
     def stop(self, wait: float = 5.0) -> None:
         with self._pending_lock:

@@ -1,10 +1,16 @@
-"""A render worker: a small process of its own that draws the bot's pictures (`bot.renderpool`).
+"""A worker: a small process of its own that draws the bot's pictures (`bot.renderpool`) or,
+started with `role="ai"`, decides the built-in AI's moves (`bot.aipool`).
 
 Started by the bot as `python -c "…renderworker.main()"` with pipes for stdin and stdout. Each
 request and each answer is one frame: a 4-byte big-endian length, then a pickle. A request is
-`(id, what, game, view)` with `what` one of `board`, `card`, `recap` or `ping`; the answer is
-`(id, ok, result)`: the PNG bytes (or None: the game has no picture), or the exception the
-render raised. Requests are drawn one at a time, in order.
+`(id, what, game, body)`; the answer is `(id, ok, result)`: the result, or the exception the
+request raised. Requests are served one at a time, in order.
+
+- A render worker: `what` is `board`, `card` or `recap`, `body` a view; the result is the
+  PNG bytes (or None: the game has no picture).
+- An AI worker: `what` is `ai`, `body` is `(state_json, seat, level)`; the result is the
+  action `Game.ai_action` chose, as JSON. It imports the rules only, never Pillow.
+- Either: `ping` answers the worker's process id (the bot's `warm` waits for it).
 
 The worker ends when the bot does: its stdin reaches end-of-file when the bot exits, however it
 exits (a SIGKILL included), and it asks Linux for SIGTERM when its parent dies as well.
@@ -100,9 +106,42 @@ def parent_gone(parent: int) -> bool:
     return os.getppid() != parent
 
 
-def main(parent: int | None = None) -> None:
-    """Serve render requests until stdin ends. `parent` is the bot's pid as the bot saw it
-    (None: whatever this process's parent is now)."""
+class UnknownGame(Exception):
+    """An AI worker was asked about a game its registry lacks (one registered at run time)."""
+
+
+def decide(game: str, body: tuple[str, str, str]) -> str:
+    """The AI's action for one seat, as JSON: the state arrives as JSON and is loaded here, so
+    the bot's process never holds a search's copies of it."""
+    from rules.registry import GAMES
+
+    state_json, seat, level = body
+    engine = GAMES.get(game)
+    if engine is None:
+        raise UnknownGame(game)
+    return engine.ai_action(engine.load_state(state_json), seat, level).model_dump_json()
+
+
+def _serving(role: str) -> dict[str, Any]:
+    """What a worker of `role` answers, its modules imported now rather than during a
+    player's first move."""
+    import importlib
+
+    if role == "ai":
+        import rules.registry  # noqa: F401  (every game's engine and AI)
+
+        return {"ai": decide}
+    from renders import render_board, render_recap, render_turn_card
+
+    for name in RENDERERS:
+        with contextlib.suppress(ModuleNotFoundError):
+            importlib.import_module(name)
+    return {"board": render_board, "card": render_turn_card, "recap": render_recap}
+
+
+def main(parent: int | None = None, role: str = "render") -> None:
+    """Serve requests until stdin ends. `parent` is the bot's pid as the bot saw it (None:
+    whatever this process's parent is now); `role` is "render" or "ai"."""
     if parent is None:
         parent = os.getppid()
     # Frames go to the real stdout; anything a library prints goes to stderr instead.
@@ -115,15 +154,8 @@ def main(parent: int | None = None) -> None:
     if NICENESS:
         with contextlib.suppress(OSError):
             os.nice(NICENESS)
-    import importlib
-
-    from renders import render_board, render_recap, render_turn_card
-
-    for name in RENDERERS:  # now, rather than during a player's first move
-        with contextlib.suppress(ModuleNotFoundError):
-            importlib.import_module(name)
+    serve = _serving(role)
     return_freed_memory()
-    draw = {"board": render_board, "card": render_turn_card, "recap": render_recap}
     # A thread drains stdin as requests arrive, so the bot's writes never wait on a render.
     requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
 
@@ -134,9 +166,9 @@ def main(parent: int | None = None) -> None:
 
     threading.Thread(target=drain, daemon=True, name="requests").start()
     while (body := requests.get()) is not None:
-        rid, what, game, view = pickle.loads(body)
+        rid, what, game, request = pickle.loads(body)
         try:
-            result: Any = os.getpid() if what == "ping" else draw[what](game, view)
+            result: Any = os.getpid() if what == "ping" else serve[what](game, request)
             answer = frame((rid, True, result))
         except Exception as exc:  # the bot re-raises it where the render was asked for
             try:

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Self
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.storage import ShardSet
+from bot.storage import AiLevel, ShardSet
 
 
 class Settings(BaseSettings):
@@ -60,6 +60,15 @@ class Settings(BaseSettings):
         default=5.0, gt=0,
         description="A board post Discord refused (5xx, 429, a locked thread, a missing "
         "permission) is tried again after this many seconds, then twice as long each time.",
+    )
+    default_ai_level: AiLevel = Field(
+        default="normal",
+        description="A new game's AI level when `/game new` names none (easy, normal, hard).",
+    )
+    ai_think_seconds: float = Field(
+        default=0.6, ge=0, le=10,
+        description="An AI move appears at least this many seconds after the post before it "
+        "(a quick decision waits the rest), so a table can follow the AI's moves one by one.",
     )
     board_retry_max_seconds: float = Field(
         default=300.0, gt=0, description="The longest wait between two tries of a board post.",

@@ -136,6 +136,10 @@ class ShardSet(BaseModel):
         return set(self.ids) >= set(range(self.count))
 
 
+AiLevel = Literal["easy", "normal", "hard"]
+"""How hard the built-in AI plays (`Game.ai_action`'s level), weakest first."""
+
+
 class GameSettings(BaseModel):
     """Per-game table settings, stored as JSON in `games.settings`.
 
@@ -162,6 +166,12 @@ class GameSettings(BaseModel):
         default="default",
         description="With the enforced policy, at the deadline: default: play the rule's "
                     "default move; ai: hand the seat to the built-in AI until its player is back",
+    )
+    ai_level: AiLevel = Field(
+        default="normal",
+        description="How hard the built-in AI plays this table's AI seats and stand-ins: easy "
+                    "(a quick heuristic), normal, hard (it looks further ahead, about a "
+                    "second a move). Games stored before the setting play at normal",
     )
     ended_because: str | None = Field(
         default=None,

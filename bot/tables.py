@@ -31,12 +31,13 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from bot import quiet
+from bot import aipool, quiet
 from bot.limits import excerpt
 from bot.migrations.states import MigrationMissing, migrate_state, needs_migration
 from bot.storage import (
     LIVE,
     MAX_SEED,
+    AiLevel,
     DuplicateSeat,
     GameRecord,
     GameSettings,
@@ -57,6 +58,14 @@ AnyGame = Game[Any, Any]
 UNREADABLE = ("This game was saved by an older version of the bot that this one can't read, so "
               "it can't continue. Start a new one with `/game new`.")
 Chooser = Callable[[AnyGame, GameState, str], Action | None]
+AI_LOOKS = 5
+"""How many times one AI turn looks again when players' moves keep making its choice stale
+(each look is a fresh decision on the newer state) before leaving the seat to the next call."""
+
+
+def _chosen(action: Action) -> Chooser:
+    """A chooser that plays `action`, decided before the game's lock was taken."""
+    return lambda _game, _state, _seat: action
 
 
 # ---- errors --------------------------------------------------------------------------------
@@ -216,6 +225,23 @@ def _seat_order(seat: str) -> tuple[int, str]:
     return (int(digits), seat) if digits.isdigit() else (1 << 30, seat)
 
 
+AI_NAMES = ("Wisp", "Shade", "Moth", "Raven", "Ember", "Hollow", "Mist", "Crow")
+"""The built-in AI's names at a table, one per seat in seat order: two AI seats are never
+both "AI" (#22), and a seat keeps its name all game, in the thread, DMs and pictures."""
+
+
+def ai_name(position: int) -> str:
+    """The AI's name in the seat at `position` (1 for the first seat): "AI Wisp"."""
+    k = max(1, position) - 1
+    return f"AI {AI_NAMES[k]}" if k < len(AI_NAMES) else f"AI {k + 1}"
+
+
+def ai_seat_name(seat: str) -> str:
+    """The AI's name in `seat` ("s2" -> "AI Shade"), as every message and picture names it."""
+    number = _seat_order(seat)[0]
+    return ai_name(number if number < 1 << 30 else 1)
+
+
 def _count_text(counts: set[int]) -> str:
     ordered = sorted(counts)
     if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
@@ -309,9 +335,12 @@ class TableService:
         seed_source: Callable[[], int] = default_seed,
         *,
         cache_games: int = 512,
+        ai_level: AiLevel = "normal",
     ) -> None:
         self.storage = storage
         self.games = games
+        self.ai_level: AiLevel = ai_level
+        """A new table's AI level when its creator picks none (`DEFAULT_AI_LEVEL`)."""
         self.clock = clock
         self.seed_source = seed_source
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
@@ -447,7 +476,7 @@ class TableService:
             raise TableError(f"There is no game called “{game_name}” (games: {known}).",
                              "TABLE-GAME")
         opts = self._check_options(game, options)
-        table = self._check_settings(GameSettings(), settings or {})
+        table = self._check_settings(GameSettings(ai_level=self.ai_level), settings or {})
         return await self.storage.create_game(
             guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, game=game.name,
             options=opts.model_dump(mode="json"), created_by=creator_id,
@@ -643,7 +672,8 @@ class TableService:
         return res
 
     async def play_ai(self, game_id: int, seat: str) -> ActResult:
-        """The built-in AI's move for an awaited seat."""
+        """The built-in AI's easy move for an awaited seat, decided in this process under the
+        game's lock (tests and tools; the table's AI seats play through `ai_turn`)."""
         res = await self._act(game_id, user_id=None, seat=seat,
                               choose=lambda g, s, seat_: g.ai_action(s, seat_),
                               expected_version=None, strict=True)
@@ -979,25 +1009,34 @@ class TableService:
 
     # ---- AI seats and stand-ins -----------------------------------------------------------
     async def ai_turn(self, game_id: int) -> ActResult | None:
-        """One move for an awaited seat the bot plays (an AI seat or an AI stand-in); None when
-        the game waits for no such seat. The cog calls it until None, posting each move."""
-        async with self.lock(game_id):
-            rec = await self._get(game_id)
-            if rec.status != "active":
+        """One move for an awaited seat the bot plays (an AI seat or an AI stand-in), at the
+        table's level (`GameSettings.ai_level`); None when the game waits for no such seat.
+        The cog calls it until None, posting each move.
+
+        The AI thinks in a worker process (`bot.aipool`) without the game's lock: the state is
+        read under the lock, the worker is awaited, and the move is applied at the version it
+        was chosen for. A player who moved meanwhile (a simultaneous prompt) makes that move
+        stale: the AI looks again at the new state."""
+        for _ in range(AI_LOOKS):
+            async with self.lock(game_id):
+                rec = await self._get(game_id)
+                if rec.status != "active":
+                    return None
+                driven = {s.seat for s in await self.storage.seats(game_id) if s.ai_driven}
+                game = self._game(rec)
+                state = await self._load(rec)
+                seat = next((s for s in sorted(game.to_act(state), key=_seat_order)
+                             if s in driven), None)
+            if seat is None or not game.may_act(state, seat):
                 return None
-            driven = {s.seat for s in await self.storage.seats(game_id) if s.ai_driven}
-            state = await self._load(rec)
-            seat = next((s for s in sorted(self._game(rec).to_act(state), key=_seat_order)
-                         if s in driven), None)
-        if seat is None:
-            return None
-        try:
-            return await self._act(game_id, user_id=None, seat=seat,
-                                   choose=lambda g, s, seat_: (g.ai_action(s, seat_)
-                                                               if g.may_act(s, seat_) else None),
-                                   expected_version=rec.version, strict=True)
-        except StaleAction:
-            return None  # a player moved meanwhile; the next call looks again
+            action = await aipool.decide(game, state, seat, rec.settings.ai_level)
+            try:
+                return await self._act(game_id, user_id=None, seat=seat,
+                                       choose=_chosen(action),
+                                       expected_version=rec.version, strict=True)
+            except StaleAction:
+                continue  # a player moved while the AI thought: look again
+        return None
 
     async def hand_to_ai(self, game_id: int, seat: str) -> None:
         """The AI plays this human seat until its player comes back (acts or uses a command)."""

@@ -34,6 +34,8 @@ from bot.storage import GameRecord, PlayerPrefs, SeatRecord
 from bot.tables import (
     StartResult,
     TableError,
+    ai_name,
+    ai_seat_name,
     clock_text,
     parse_clock,
     parse_zone,
@@ -183,6 +185,13 @@ def game_choices(current: str) -> list[app_commands.Choice[str]]:
 PLAY_AS = {"role": "the opposing role", "team": "a visitor / investigator"}
 """`/game new as:` — which side the creator plays where the mode has an opposing role."""
 
+AI_LEVELS = {"easy": "easy: a quick heuristic", "normal": "normal: looks a few moves ahead",
+             "hard": "hard: looks further ahead (about a second a move)"}
+"""`/game new ai_level:` and `/game settings ai_level:`: the table's AI level, as Discord's
+list shows each (`GameSettings.ai_level`)."""
+AI_LEVEL_CHOICES = [app_commands.Choice(name=text, value=level)
+                    for level, text in AI_LEVELS.items()]
+
 
 def _value_text(value: Any) -> str:
     if isinstance(value, bool):
@@ -221,7 +230,8 @@ def lobby_components(record: GameRecord, guided_now: bool | None = None) -> disc
     if len(game.modes) > 1:
         for mode in game.modes:
             presets.append(discord.SelectOption(
-                label=clip(f"Mode: {mode}", limits.SELECT_LABEL), value=f"mode={mode}"))
+                label=clip(f"Mode: {game.mode_words(mode)}", limits.SELECT_LABEL),
+                value=f"mode={mode}"))
     for name, values in {**choice_options(game), **_numbers(game)}.items():
         if name.endswith("_seat") or name == "mode":
             continue  # a seat's side is the "Your seat" menu; the mode is listed above
@@ -270,7 +280,7 @@ def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord]
     role = game.role_seat(options)
     lines = []
     for i, seat in enumerate(seats):
-        who = f"<@{seat.user_id}>" if seat.user_id else "AI"
+        who = f"<@{seat.user_id}>" if seat.user_id else ai_name(i + 1)
         side = ""
         if role is not None:
             side = f" — {role[1] if i == getattr(options, role[0]) else role[2]}"
@@ -319,7 +329,7 @@ class Lobby(commands.Cog):
             lines = with_guided_line(lines, guided_line(game, options, newcomers))
         # The mode is named once: in the game's words when its options list says it.
         mode = None if any(line.startswith("Mode:") for line in lines) else (
-            f"Mode: **{options.mode}**" if len(game.modes) > 1 else None)
+            f"Mode: **{game.mode_words(options.mode)}**" if len(game.modes) > 1 else None)
         embed = discord.Embed(title=clip(f"{game.title} — game #{record.id}", limits.EMBED_TITLE),
                               description=mode, colour=discord.Colour.dark_purple())
         counts = sorted(game.player_counts(options)) or [0]
@@ -328,6 +338,8 @@ class Lobby(commands.Cog):
                                    limits.EMBED_FIELD_VALUE), inline=False)
         # The options as they will really be played (presets and variants applied), from the
         # engine: the card can't contradict setup.
+        # The AI's level is the table's, not the rules': it plays AI seats and any stand-in.
+        lines = [*lines, f"AI: {record.settings.ai_level}"]
         embed.add_field(name="Options", value=clip("\n".join(lines), limits.EMBED_FIELD_VALUE),
                         inline=False)
         # What the options add up to, in the game's words (e.g. "Difficulty: Standard").
@@ -527,10 +539,11 @@ class Lobby(commands.Cog):
                 delivery.dealt_without_summary(gid, seat.seat, seat.user_id)
         if channel is not None:
             # Each player as every post names them: "@Ada (the Wall player)", an AI seat as
-            # "AI (the Architect)"; a role, never the bare seat id (a visitor still choosing).
+            # "AI Wisp (the Architect)"; a role, never the bare seat id (a visitor still choosing).
             roster = "\n".join(
                 "• " + game.player_name(started.state, s.seat,
-                                        {s.seat: f"<@{s.user_id}>" if s.user_id else "AI"})
+                                        {s.seat: f"<@{s.user_id}>" if s.user_id
+                                         else ai_seat_name(s.seat)})
                 for s in seats)
             await channel.send(clip(f"**The game begins!**\n{roster}", limits.CONTENT),
                                allowed_mentions=discord.AllowedMentions(users=False))
@@ -550,6 +563,8 @@ class Lobby(commands.Cog):
                            "the Ghost player): your side",
                            guided="Every post advises on the decision at hand (default: on "
                            "while anyone seated hasn't finished a game of this title)",
+                           ai_level="How hard the AI plays its seats and stand-ins (default: "
+                           "normal)",
                            options="More options as key=value, e.g. gates=4 (the lobby card "
                            "has menus too)")
     @app_commands.rename(play_as="as")
@@ -560,11 +575,12 @@ class Lobby(commands.Cog):
                                             limits.CHOICE_NAME), value=m)
               for _, g in sorted(GAMES.items()) for m in g.modes][:limits.CHOICES],
         play_as=[app_commands.Choice(name=f"I play {text}", value=key)
-                 for key, text in PLAY_AS.items()])
+                 for key, text in PLAY_AS.items()],
+        ai_level=AI_LEVEL_CHOICES)
     async def new(self, interaction: discord.Interaction[Any], game: str,
                   mode: str | None = None, ai: app_commands.Range[int, 0, 6] = 0,
                   play_as: str | None = None, guided: bool | None = None,
-                  options: str | None = None) -> None:
+                  options: str | None = None, ai_level: str | None = None) -> None:
         engine = GAMES.get(game)
         if engine is None:
             raise TableError(unknown_game(game))
@@ -602,8 +618,9 @@ class Lobby(commands.Cog):
         else:
             thread = await channel.create_thread(
                 name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080)
-        record = await self.bot.tables.create(interaction.guild_id or 0, channel.id, thread.id,
-                                              game, parsed, interaction.user.id)
+        record = await self.bot.tables.create(
+            interaction.guild_id or 0, channel.id, thread.id, game, parsed, interaction.user.id,
+            settings={"ai_level": ai_level} if ai_level is not None else None)
         for _ in range(int(ai)):
             await self.bot.tables.add_ai(record.id, interaction.user.id)
         await thread.send(embed=await self.lobby_embed(record), view=await self.lobby_view(record))
@@ -778,24 +795,27 @@ class Lobby(commands.Cog):
             return []
         return rule_choices(engines, current)
 
-    @game.command(name="settings", description="Reminders for this game (the creator only)")
+    @game.command(name="settings",
+                  description="Reminders and the AI's level for this game (the creator only)")
     @app_commands.describe(reminder_hours="Hours before the awaited player is nudged (1–168)",
                            policy="advisory: nudge only; enforced: act for them after the "
                            "deadline",
                            deadline_hours="Enforced: hours of waiting before the bot acts "
                            "(1–336)",
                            at_deadline="Enforced: play the rule's default move, or hand the "
-                           "seat to the AI until the player is back")
+                           "seat to the AI until the player is back",
+                           ai_level="How hard the AI plays its seats and stand-ins")
     @app_commands.choices(
         policy=[app_commands.Choice(name="advisory", value="advisory"),
                 app_commands.Choice(name="enforced", value="enforced")],
         at_deadline=[app_commands.Choice(name="play the default move", value="default"),
-                     app_commands.Choice(name="hand the seat to the AI", value="ai")])
+                     app_commands.Choice(name="hand the seat to the AI", value="ai")],
+        ai_level=AI_LEVEL_CHOICES)
     async def settings(self, interaction: discord.Interaction[Any],
                        reminder_hours: app_commands.Range[float, 1, 168] | None = None,
                        policy: str | None = None,
                        deadline_hours: app_commands.Range[float, 1, 336] | None = None,
-                       at_deadline: str | None = None) -> None:
+                       at_deadline: str | None = None, ai_level: str | None = None) -> None:
         record = await self.game_here(interaction)
         changes: dict[str, Any] = {}
         if reminder_hours is not None:
@@ -806,6 +826,8 @@ class Lobby(commands.Cog):
             changes["enforce_after_hours"] = float(deadline_hours)
         if at_deadline is not None:
             changes["enforce_with"] = at_deadline
+        if ai_level is not None:
+            changes["ai_level"] = ai_level
         perms = getattr(interaction.user, "guild_permissions", None)
         settings = await self.bot.tables.update_settings(
             record.id, interaction.user.id, changes, bool(perms and perms.manage_threads))
@@ -817,7 +839,7 @@ class Lobby(commands.Cog):
             action = ("the rule's default move is played" if settings["enforce_with"] ==
                       "default" else "the AI plays the seat until its player is back")
             text += f" — after {settings['enforce_after_hours']:g} h, {action}"
-        text += "."
+        text += f". AI: **{settings['ai_level']}**."
         current = await self.bot.storage.get_game(record.id) or record
         if (since := waiting_since(current)) is not None:
             text += f"\nThis wait began {stamp(since, 'R')}."

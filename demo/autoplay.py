@@ -64,8 +64,10 @@ class AutoTable:
         return self.emu.threads_of(self.channel)[-1]
 
     async def open(self, game: str, mode: str | None, options: str | None = None, *,
-                   ai: int = 0, play_as: str | None = None, guided: bool | None = None) -> None:
-        """`/game new` as the first user (with `ai` AI players), everyone else joins, Start."""
+                   ai: int = 0, play_as: str | None = None, guided: bool | None = None,
+                   ai_level: str | None = None) -> None:
+        """`/game new` as the first user (with `ai` AI players at `ai_level`), everyone else
+        joins, Start."""
         opts: dict[str, Any] = {"game": game}
         if mode:
             opts["mode"] = mode
@@ -77,6 +79,8 @@ class AutoTable:
             opts["as"] = play_as
         if guided is not None:
             opts["guided"] = guided
+        if ai_level is not None:
+            opts["ai_level"] = ai_level
         res = await self.emu.slash(self.users[0], self.channel, "game new", opts)
         await res.wait_done(timeout=15)
         if "is open in" not in res.text:
@@ -410,6 +414,7 @@ async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = No
     took = time.perf_counter() - began
     status = record.status if record else "missing"
     who = f"{n} players" + (f", {ai} of them the bot's AI" if ai else "")
-    print(f"\n{engine.title} ({mode}, {who}, seed {seed}): {moves} moves pressed through "
+    named = engine.mode_words(mode).split(":")[0]  # "One vs All", as the lobby says it
+    print(f"\n{engine.title} ({named}, {who}, seed {seed}): {moves} moves pressed through "
           f"Discord in {took:.1f} s; game {status}. {calm}. {len(pictures)} pictures in {out}/")
     return 0 if status == "over" else 1

@@ -24,13 +24,15 @@ ids, no colour accents (P-HORROR). Emoji never draw (DejaVu has none; they would
 from __future__ import annotations
 
 import importlib
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from renders import cardwords
+from renders.cardwords import clean as _clean
+from renders.cardwords import numbers, true_horror
 from renders.common import (
     Colour,
     Font,
@@ -55,7 +57,7 @@ PAD = 32
 GAP = 16
 MIN_TYPE = 28  # nothing on the card is smaller: 14 px in a 400 px column
 MAX_BYTES = 120_000
-HAPPENED_MAX = 4
+HAPPENED_MAX = cardwords.HAPPENED_MAX  # the alt text tells the same lines
 HAPPENED_MIN = 2
 HAPPENED_ROWS = 9  # wrapped rows of "what just happened" before older lines are left out
 
@@ -72,11 +74,6 @@ MODES = {
     "alliance": "Alliance",
 }
 
-# Emoji are never drawn (DejaVu has none); True Horror also drops the symbol block and rule ids.
-_EMOJI = re.compile("[\U0001F000-\U0001FAFF\U0000FE0F\U0000200D\U000020E3]")
-_SYMBOLS = re.compile("[\U00002600-\U000027BF\U00002B00-\U00002BFF]")
-_RULE_REF = re.compile(r"\s*\((?:[A-Z]{1,3}-)(?:[A-Z0-9]+-?)*\d*[^()]*\)")
-_BARE_RULE = re.compile(r"\b(?:P|FW|EX)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
 
 
 @dataclass(frozen=True)
@@ -109,19 +106,6 @@ class Stat:
 _i, _s, _d, _l = as_int, as_str, as_dict, as_list  # view readers (renders/common.py)
 
 
-def true_horror(view: Mapping[str, Any]) -> bool:
-    return bool(_d(view.get("presets")).get("true_horror"))
-
-
-def _clean(text: str, quiet: bool) -> str:
-    text = _EMOJI.sub("", text)
-    if quiet:
-        text = _SYMBOLS.sub("", text)
-        text = _RULE_REF.sub("", text)
-        text = _BARE_RULE.sub("", text)
-    return re.sub(r"[ \t]+", " ", text).strip()
-
-
 def _palette(game: str, quiet: bool) -> Palette:
     """The game's own board colours (its renderer's palette)."""
     try:
@@ -139,118 +123,37 @@ def _palette(game: str, quiet: bool) -> Palette:
 
 # --------------------------------------------------------------------------- the numbers
 
-def _time_left(view: Mapping[str, Any]) -> tuple[str, int]:
-    """Exorcism's clock: pips on the Time Dice still on the Clock, 10 minutes each."""
-    pips = sum(max(0, _i(dd.get("pips"))) for dd in _l(_d(view.get("clock")).get("dice"))
-               if isinstance(dd, dict) and not dd.get("discarded"))
-    minutes = pips * 10
-    return f"{minutes // 60}h {minutes % 60:02d}m", minutes
-
-
-def _stats_exorcism(view: Mapping[str, Any], pal: Palette) -> list[Stat]:
-    from renders import exorcism as ex
-
-    out: list[Stat] = []
-    clock, minutes = _time_left(view)
-    n_dice = len(_l(_d(view.get("clock")).get("dice"))) or 8
-    out.append(Stat("Time left", clock, pal.text, minutes, n_dice * 60))
-    exo = _d(view.get("exorcism"))
-    target = _i(exo.get("target"), 30)
-    out.append(Stat("Exorcism", f"{_i(exo.get('points'))}/{target}", ex.EXO,
-                    _i(exo.get("points")), target))
-    ova = view.get("ova")
-    if isinstance(ova, dict):
-        win = _i(ova.get("haunt_level_win"), 30)
-        out.append(Stat("Haunt Level", f"{_i(ova.get('haunt_level'))}/{win}", ex.HAUNT_RED,
-                        _i(ova.get("haunt_level")), win))
-    else:
-        total = _i(view.get("darkness_total"), 30)
-        out.append(Stat("Darkness left", f"{_i(view.get('darkness_supply'))}/{total}",
-                        ex.DARK_RING, _i(view.get("darkness_supply")), total))
-        shrouds = _i(view.get("shrouds_total"), 8)
-        out.append(Stat("Shrouds left", f"{_i(view.get('shrouds_left'))}/{shrouds}",
-                        ex.SHROUD_EDGE, _i(view.get("shrouds_left")), shrouds))
-    lookouts = len(_l(_d(view.get("characters")).get("lookouts")))
-    out.append(Stat("Lookouts", str(lookouts), pal.text))
-    return out
-
-
-def _stats_fourth_wall(view: Mapping[str, Any], pal: Palette) -> list[Stat]:
-    from renders import fourth_wall as fw
-
-    out: list[Stat] = []
-    gates = _d(view.get("gates"))
-    gmax = _i(gates.get("max"), 5)
-    out.append(Stat("Open Gates", f"{_i(gates.get('open'))}/{gmax}", fw.GATE_GLOW,
-                    _i(gates.get("open")), gmax))
-    ranks = [r for r in _l(_d(view.get("tracker")).get("ranks")) if isinstance(r, dict)]
-    cur = next((k for k, r in enumerate(ranks) if r.get("current")), None)
-    if cur is not None:
-        stage = _s(ranks[cur].get("stage"))
-        name = {"slumber": "Slumber", "eye_opens": "Eye Opens", "crescendo": "Crescendo",
-                "awakens": "Awakens"}.get(stage, stage.replace("_", " ").title())
-        after = [k for k in range(cur + 1, len(ranks)) if ranks[k].get("stage") == "awakens"]
-        note = ""
-        if after and stage != "awakens":
-            steps = after[0] - cur
-            note = f"Awakens in {steps}"
-        out.append(Stat("Tracker", name, mix(fw.STAGE_COLOUR.get(stage, pal.text),
-                                             (255, 255, 255), 0.35), note=note))
-    wall = _d(view.get("wall"))
-    out.append(Stat("Doom", str(_i(wall.get("doom"))), fw.DOOM_RING))
-    horrors = len(_l(view.get("horrors")))
-    out.append(Stat("Horrors out", str(horrors), pal.text))
-    sanity = [_i(inv.get("sanity")) for inv in _l(view.get("investigators"))
-              if isinstance(inv, dict) and not inv.get("insane")]
-    if sanity:
-        out.append(Stat("Lowest Sanity", str(min(sanity)), (244, 110, 140)))
-    return out
-
-
-def _stats_presence(view: Mapping[str, Any], pal: Palette) -> list[Stat]:
-    from renders import presence as pr
-
-    out: list[Stat] = []
-    track = _d(view.get("track"))
-    time = _i(track.get("time"))
-    spaces = _i(track.get("spaces"), 12)
-    for key, label, colour in (("hope", "Hope", pr.HOPE), ("nerve", "Nerve", pr.NERVE)):
-        value = track.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            gap = value - time
-            out.append(Stat(label, str(value), colour, value, spaces,
-                            note=f"{gap} above Time"))
-        else:
-            out.append(Stat(label, "lost", colour, 0, spaces))
-    secrets = [s for s in _l(view.get("secrets")) if isinstance(s, dict)]
-    shown = sum(1 for s in secrets if s.get("revealed"))
-    out.append(Stat("Secrets", f"{shown}/{len(secrets) or 4}", pr.GOLD, shown,
-                    len(secrets) or 4))
-    visitors = [v for v in _l(view.get("visitors")) if isinstance(v, dict)]
-    if visitors:
-        standing = sum(1 for v in visitors if not v.get("succumbed"))
-        out.append(Stat("Visitors left", f"{standing}/{len(visitors)}", pal.text))
-    return out
-
-
-_STATS: dict[str, Callable[[Mapping[str, Any], Palette], list[Stat]]] = {
-    "exorcism": _stats_exorcism,
-    "fourth_wall": _stats_fourth_wall,
-    "presence": _stats_presence,
-}
+def _tone(game: str, tone: str, pal: Palette) -> Colour:
+    """The colour of a number's tone (`renders.cardwords.Number.tone`) on this game's card."""
+    if tone == "text":
+        return pal.text
+    if game == "exorcism":
+        from renders import exorcism as ex
+        return {"exorcism": ex.EXO, "haunt": ex.HAUNT_RED, "darkness": ex.DARK_RING,
+                "shroud": ex.SHROUD_EDGE}.get(tone, pal.text)
+    if game == "fourth_wall":
+        from renders import fourth_wall as fw
+        if tone.startswith("stage:"):
+            return mix(fw.STAGE_COLOUR.get(tone[6:], pal.text), (255, 255, 255), 0.35)
+        return {"gate": fw.GATE_GLOW, "doom": fw.DOOM_RING,
+                "sanity": (244, 110, 140)}.get(tone, pal.text)
+    if game == "presence":
+        from renders import presence as pr
+        return {"hope": pr.HOPE, "nerve": pr.NERVE, "gold": pr.GOLD}.get(tone, pal.text)
+    return pal.text
 
 
 def stats_for(game: str, view: Mapping[str, Any]) -> list[Stat]:
     """The decisive numbers of ``game`` read from its public view (empty for other games)."""
-    reader = _STATS.get(game)
-    if reader is None:
+    # The numbers are read once, in words too (renders/cardwords.py: the card's alt text
+    # says the very same ones); the card only colours them.
+    found = numbers(game, view)
+    if not found:
         return []
     quiet = true_horror(view)
-    stats = reader(view, _palette(game, quiet))
-    if quiet:
-        pal = _palette(game, True)
-        stats = [Stat(s.label, s.value, pal.text, s.fill, s.maximum, s.note) for s in stats]
-    return stats[:6]
+    pal = _palette(game, quiet)
+    return [Stat(n.label, n.value, pal.text if quiet else _tone(game, n.tone, pal), n.fill,
+                 n.maximum, n.note) for n in found]
 
 
 def _round_text(game: str, view: Mapping[str, Any]) -> str:

@@ -50,16 +50,22 @@ def group_of(game: str) -> str:
 
 
 def find_rules(engine: Game[Any, Any], query: str) -> list[tuple[str, str]]:
-    """The rule with this id, or every rule whose id or text holds each word of `query`
-    (rules whose id holds it first)."""
+    """The rule with this id; or the thing with this name ("Weapon Room": what the room
+    does, not every rule that mentions it); or everything whose name, id or text holds each
+    word of `query` (named things first, then rules whose id holds it)."""
     book = engine.rulebook()
     rid = query.strip().upper()
     if rid in book:
         return [(rid, book[rid])]
+    glossary = engine.glossary()
+    named = {name.lower(): (name, text) for name, text in glossary.items()}
+    if query.strip().lower() in named:
+        return [named[query.strip().lower()]]
     words = query.lower().split()
     if not words:
         return []
-    by_id = [(r, t) for r, t in book.items() if all(w in r.lower() for w in words)]
+    by_name = [(n, t) for n, t in glossary.items() if all(w in n.lower() for w in words)]
+    by_id = by_name + [(r, t) for r, t in book.items() if all(w in r.lower() for w in words)]
     by_text = [(r, t) for r, t in book.items()
                if (r, t) not in by_id and all(w in f"{r} {player_text(t)}".lower()
                                               for w in words)]

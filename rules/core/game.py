@@ -356,7 +356,7 @@ class Game(ABC, Generic[Opt, S]):
     def describe(self, state: S, seat: str, action: Action) -> str:
         """A short label for a button or a choice (at most 80 characters)."""
         params = ", ".join(f"{k}={v}" for k, v in action.params.items())
-        return f"{action.kind} {params}".strip()[:80]
+        return short_label(f"{action.kind} {params}".strip())
 
     def default_action(self, state: S, seat: str) -> Action | None:
         """The rule-defined default when an awaited seat times out (enforced reminders)."""
@@ -469,6 +469,17 @@ class Game(ABC, Generic[Opt, S]):
         module = sys.modules[type(self).__module__]
         return load_rulebook(Path(module.__file__ or ".").parent / "rules.md")
 
+    def mode_words(self, mode: str) -> str:
+        """A mode as players read it in the lobby ("One vs All", never "one_vs_all")."""
+        words: dict[str, str] = getattr(self, "MODE_WORDS", {})
+        return words.get(mode) or mode.replace("_", " ").capitalize()
+
+    def glossary(self) -> dict[str, str]:
+        """The game's named things a player may look up by name (rooms, cards, characters):
+        name -> what it is and does, in the words of its card. `/game rules` finds these by
+        name before the rules that merely mention them."""
+        return {}
+
     def rule_text(self, rule_id: str) -> str | None:
         """The text of one rule by id, or None if this game has no such rule."""
         return self.rulebook().get(rule_id.strip().upper())
@@ -509,6 +520,12 @@ def option_words(value: Any) -> str:
     return str(value)
 
 
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """`noun` for a count of `n`: "card" for 1, "cards" otherwise (`many` when it is not
+    `noun` + "s"). Players read "2 cards", never "2 card(s)"."""
+    return noun if n == 1 else (many or noun + "s")
+
+
 def join_words(items: list[str], last: str = "and") -> str:
     """"a", "a and b", "a, b and c"."""
     if not items:
@@ -518,24 +535,55 @@ def join_words(items: list[str], last: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
+LABEL_LIMIT = 80
+"""Discord's limit on a button's label (a select option's is 100)."""
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[^a-z\s])")
+
+
+def short_label(text: str, limit: int = LABEL_LIMIT) -> str:
+    """`text` as a label of at most `limit` characters: whole when it fits, else cut at the
+    last word that fits and ended with "…", so a player sees that something was left out."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit - 1]
+    cut = cut[:limit - 1].rstrip(" ,;:–—-(")
+    return cut + "…"
+
+
+def sentences(text: str) -> list[str]:
+    """`text` split into its sentences (at ". ", "! ", "? " before a capital, a digit or a
+    symbol), each keeping its own end."""
+    return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s]
+
+
+def ends_a_sentence(text: str) -> bool:
+    """Whether `text` ends as a sentence does (".", "!", "?", or a closing quote or bracket
+    after one)."""
+    return bool(re.search(r"[.!?](?:[\"')\]]*)$", text.strip()))
+
+
 def fit_words(lines: list[str], limit: int) -> str:
-    """Join `lines` (most important first) into at most `limit` characters: whole lines while
-    they fit, then the next line cut at a word boundary with an ellipsis."""
+    """Join `lines` (most important first) into at most `limit` characters without ever
+    cutting a sentence: each line's sentences are taken whole while they fit; a line whose
+    next sentence does not fit is left there (its first sentences kept), and the lines after
+    it are still tried, so a short lower line may fill the room a long one left. A line that
+    does not end a sentence gets its full stop."""
     out = ""
     for line in lines:
         line = line.strip()
         if not line:
             continue
-        candidate = f"{out} {line}" if out else line
-        if len(candidate) <= limit:
+        if not ends_a_sentence(line):
+            line = line.rstrip(" ,;:") + "."
+        for sentence in sentences(line):
+            if not ends_a_sentence(sentence):
+                sentence = sentence.rstrip(" ,;:") + "."
+            candidate = f"{out} {sentence}" if out else sentence
+            if len(candidate) > limit:
+                break
             out = candidate
-            continue
-        room = limit - len(out) - (1 if out else 0) - 1
-        if room > 20:
-            cut = line[:room + 1].rsplit(" ", 1)[0].rstrip(",;:")
-            if cut:
-                out = (f"{out} {cut}" if out else cut) + "…"
-        break
     return out
 
 

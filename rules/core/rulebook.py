@@ -50,11 +50,39 @@ _MARKER = re.compile(r"\s*(?:\[(?:[TRDBC](?:,[^\]]*)?|D [A-Z]+-\d+)\]|\{[A-Z]\})
 _RULING = re.compile(r"\[R:\s*([^\]]*)\]")
 
 
+# The Exorcism's mode tags, as the game's menus name its modes.
+_MODE_NAMES = {"core": "Co-op", "OvA": "One vs All", "solo": "Solo"}
+_MODE_TAGS = re.compile(r"\{(?:core|OvA|solo)\}(?:\s*(?:and\s*)?\{(?:core|OvA|solo)\})*")
+# A pointer from a rule to the design note behind it ("(EX-GAP-14)", "(see EX-AMB-54)"): the
+# note is the project's reasoning, not the rule; the answer says the rule.
+_NOTE_REF = re.compile(r"\s*\((?:see\s+)?(?:[A-Z]+-(?:GAP|AMB)-\d+(?:,\s*)?)+\)")
+# …or one opening a bracket that goes on ("(FW-AMB-38 order: …)" reads "(order: …)").
+_NOTE_LEAD = re.compile(r"\((?:see\s+)?[A-Z]+-(?:GAP|AMB)-\d+[,;:]?\s+")
+
+
+def _modes(match: re.Match[str]) -> str:
+    names = [_MODE_NAMES[t] for t in re.findall(r"\{(\w+)\}", match.group(0))]
+    words = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    before = match.string[:match.start()].rstrip()
+    after = match.string[match.end():]
+    # A tag opening a sentence says which games the sentence is for: "In Co-op and Solo:".
+    if (not before or before[-1] in ".:;!?]") and not after.startswith(":"):
+        return f"In {words}:"
+    if after.startswith(":") and (not before or before[-1] in "(.;"):
+        return f"{'in' if before.endswith('(') else 'In'} {words}"
+    return words
+
+
 def player_text(text: str) -> str:
-    """A rule's text as players read it: no source markers, wrapped lines joined into
-    sentences, list items kept on lines of their own ("• …")."""
+    """A rule's text as players read it: no source markers, no pointers to design notes,
+    mode tags as the modes' names ("In Co-op and Solo: …"), "Default:" as our ruling, wrapped
+    lines joined into sentences, list items kept on lines of their own ("• …")."""
     text = _RULING.sub(r"(ruling: \1)", text)
     text = _MARKER.sub("", text)
+    text = _NOTE_REF.sub("", text)
+    text = _NOTE_LEAD.sub("(", text)
+    text = _MODE_TAGS.sub(_modes, text)
+    text = re.sub(r"\bDefault:", "Our ruling:", text)
     out: list[str] = []
     for line in text.split("\n"):
         line = line.strip()

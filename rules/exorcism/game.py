@@ -9,6 +9,7 @@ Secondary Investigator). The rules live in `rules.exorcism.engine`; setup in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Literal
 
@@ -176,6 +177,30 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         res = self.result(state)
         return fit_words(words.alt_lines(
             state, names, self.result_text(state, res, names) if res else None), ALT_TEXT_LIMIT)
+
+    def glossary(self) -> dict[str, str]:
+        """Rooms, Locked Rooms, Characters and Plans of the shipped pack by name, each with
+        what its card does (a Room's Action, a Character's ability and Specialization)."""
+        pack = default_pack()
+        tools = {t.type: t.name for t in pack.tools}
+        out: dict[str, str] = {}
+        for room in pack.rooms:
+            where = f"Location {room.location}" if room.location is not None else "no Location"
+            out[room.name] = f"A Room ({where}). Its Action: {room.text}"
+        for room in pack.locked_rooms:
+            out[room.name] = (f"A Locked Room, behind an Exorcism lock (Location "
+                              f"{room.location}). Its Action: {room.text}")
+        for ch in pack.characters:
+            out[ch.name] = (f"A Character. {ch.text} Specialization: "
+                            f"{tools.get(ch.specialization, ch.specialization)}.")
+        plans: dict[str, list[str]] = {}
+        for plan in pack.plans:
+            if plan.text not in plans.setdefault(plan.name, []):
+                plans[plan.name].append(plan.text)
+        for name, texts in plans.items():
+            out.setdefault(name, "A Plan card. " + (texts[0] if len(texts) == 1 else
+                                                      "One of: " + " / ".join(texts)))
+        return out
 
     def ending(self, state: ExorcismState, result: Result,
                moves: Sequence[tuple[str | None, Sequence[Event]]],
@@ -366,14 +391,23 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
 
     def prompt_text(self, state: ExorcismState, seat: str) -> str | None:
         if state.prompts and seat in state.prompts[-1].seats:
-            return state.prompts[-1].text
+            top = state.prompts[-1]
+            if top.kind == "choose_primary":
+                # Each Character with its ability and Specialization, above the choices: a
+                # button's label holds only the start of it.
+                pack = Engine(state).pack
+                tools = {t.type: t.name for t in pack.tools}
+                return top.text + "".join(
+                    f"\n• **{c.name}** ({tools.get(c.specialization, c.specialization)}): "
+                    f"{c.text}" for c in pack.characters)
+            return top.text
         return None
 
     def private_summary(self, state: ExorcismState, seat: str) -> str | None:
         if seat != state.ghost_seat or not state.ghost_hand:
             return None
-        # Each card in the words of its draw line ("Location 2, Die Value 2; Wraith right, …").
-        cards = [str(card["text"]).removeprefix("Haunt card: ")
+        # Each card as its face reads ("Location 2: Wraith right, …"), its draw line's words.
+        cards = [re.sub(r"^Haunt card \((Location \d+)\)", r"\1", str(card["text"]))
                  for card in remembered_view(state, seat).get("hand", [])]
         return "Your hand of Haunt cards (hidden from the investigators):\n" + "\n".join(
             f"• {c}" for c in cards)

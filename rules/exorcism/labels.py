@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.game import short_label
 from rules.core.types import Action, act
 from rules.exorcism.actions import (
     ABILITY,
@@ -79,13 +80,13 @@ def describe_action(eng: Engine, seat: str, action: Action) -> str:
     elif prompt is not None and prompt.kind == "possession":
         prefix = "As " + eng.inv_name(st.investigators[prompt.data["inv"]]) + ": "
     text = _label(eng, seat, action, prompt)
-    return (prefix + text)[:80]
+    return short_label(prefix + text)
 
 
 def card_label(eng: Engine, action: Action) -> str:
     """The label of an answer that names a card, as a button prints it (no prefix): what
     `hidden_labels` lists while the card is secret (EX-VIS-11/12/16)."""
-    return _label(eng, "", action, None)[:80]
+    return short_label(_label(eng, "", action, None))
 
 
 def _label(eng: Engine, seat: str, action: Action, prompt: Any) -> str:
@@ -184,8 +185,7 @@ def _label(eng: Engine, seat: str, action: Action, prompt: Any) -> str:
     if k == CHOOSE_SEAT:
         return f"Choose {eng.seat_label(str(p.get('seat')))}"
     if k == CHOOSE_CARD:
-        return "Next on top: " + eng.haunt_card_text(str(p.get("card"))).removeprefix(
-            "Haunt card: ")
+        return "Next on top: " + eng.haunt_card_face(str(p.get("card")))
     if k == EXCHANGE_RETURN:
         return f"Return 1 {_tool(p.get('tool'))}"
     if k == EXCHANGE_GAIN:
@@ -203,7 +203,7 @@ def _label(eng: Engine, seat: str, action: Action, prompt: Any) -> str:
     if k == SWITCH:
         return f"Switch to the Lookout {eng.char_name(str(p.get('lookout')))}"
     if k in (GHOST_MOVE, GHOST_DARKNESS):
-        text = eng.haunt_card_text(str(p.get("card"))).removeprefix("Haunt card: ")
+        text = eng.haunt_card_face(str(p.get("card")))
         return ("Move the Ghosts: " if k == GHOST_MOVE else "Add Darkness: ") + text
     if k == HAUNT_LEVEL:
         return f"Raise the Haunt Level to {st.haunt_level + eng.opts.haunt_level_step}"

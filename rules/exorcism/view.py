@@ -64,6 +64,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import memo
+from rules.core.game import plural
 from rules.exorcism.engine import GHOST_NAMES, GHOSTS, TOOL_NAMES, Engine
 from rules.exorcism.result import result_of
 from rules.exorcism.state import ExorcismState
@@ -89,7 +90,7 @@ def _task_dict(eng: Engine, tid: str) -> dict[str, Any]:
 def _effect_summary(eff: Any) -> str:
     op = eff.op
     if op == "gain_plan":
-        return f"gain {eff.n} Plan card(s)"
+        return f"gain {eff.n} Plan {plural(eff.n, 'card')}"
     if op == "gain_tool":
         return "gain " + "/".join(TOOL_NAMES[t] for t in eff.types)
     if op == "gain_points":

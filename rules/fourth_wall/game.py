@@ -216,7 +216,17 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
 
     def prompt_text(self, state: FourthWallState, seat: str) -> str | None:
         if state.prompts and seat in state.prompts[-1].seats:
-            return state.prompts[-1].text
+            top = state.prompts[-1]
+            if top.kind == "keep_investigator":
+                # The two cards with what each does, above the choices (a choice between
+                # names alone is a guess); the seat's own menu, as the prompt itself is.
+                eng = Engine(state)
+                dealt = next((i.dealt for i in state.investigators
+                              if i.seat == seat and i.card is None and i.dealt), [])
+                cards = [eng.investigator_card(c) for c in dealt]
+                return top.text + "".join(f"\n• **{c.name}** (Sanity {c.sanity}): {c.text}"
+                                          for c in cards)
+            return top.text
         return None
 
     def public_choices(self, state: FourthWallState, seat: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.game import short_label
 from rules.core.types import Action
 from rules.fourth_wall.actions import (
     ACCEPT,
@@ -65,7 +66,7 @@ def describe_action(eng: Engine, seat: str, action: Action) -> str:
     if isinstance(who, str) and eng.has_inv(who) and len(eng.invs_of(seat)) > 1:
         prefix = eng.inv_name(eng.inv(who)) + ": "
     text = _label(eng, action, st.prompts[-1].data if st.prompts else {})
-    return (prefix + text)[:80]
+    return short_label(prefix + text)
 
 
 def _m(eng: Engine, mid: Any) -> str:
@@ -155,8 +156,9 @@ def _label(eng: Engine, action: Action, data: dict[str, Any]) -> str:
         return "Decline"
     if k == REGROUP_DRAW:
         count = data.get("n_draw") if p.get("mode") == "n" else data.get("n_limit")
-        what = "Draw" if p.get("mode") == "n" else "Draw up to your Hand Limit"
-        return f"{what}: {count} Marble(s)"
+        marbles = f"{count} Marble{'' if count == 1 else 's'}"
+        return (f"Draw {marbles}" if p.get("mode") == "n"
+                else f"Draw up to your Hand Limit ({marbles})")
     if k == CONFIRM:
         return "Confirm: discard the selected Marbles"
     if k == CANCEL:

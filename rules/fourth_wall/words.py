@@ -66,8 +66,11 @@ def doing_text(state: FourthWallState, seat: str, names: dict[str, str]) -> str:
         if inv is not None and inv.seat == seat:
             v = remembered_view(state, None)["turn"]
             ap = v["ap"]
-            return (f"{who}: {ap} AP left for {_the(eng.inv_name(inv))} — Intervene, Blitz, "
-                    "Draw, Trade or use an ability — or end the turn.")
+            # The actions as their buttons name them (labels.py), so the words and the
+            # buttons agree: Search draws a Marble, Intervene plays one on a Horror.
+            return (f"{who}: {ap} AP left for {_the(eng.inv_name(inv))} — Search (draw a "
+                    "Marble), Intervene with a Marble, Utilise, Give or Trade a Marble, "
+                    "Regroup or Close a Gate — or end the turn.")
     if state.phase == "wall" and seat == state.wall_seat:
         t = remembered_view(state, None)["turn"]
         how = "Brood or Wrath" if t["brood_allowed"] else "Wrath"

@@ -26,6 +26,7 @@ from rules.core.game import (
     fit_words,
     guided_words,
     join_words,
+    plural,
 )
 from rules.core.rng import Rng
 from rules.core.types import Action, Event, Result
@@ -34,6 +35,7 @@ from rules.presence import ending as presence_ending
 from rules.presence import guide, words
 from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import UT_HOPE, UT_NERVE, Engine, pack_for
+from rules.presence.engine.core import clue_title, secret_title
 from rules.presence.labels import describe_action
 from rules.presence.resample import deal_unseen
 from rules.presence.result import result_of
@@ -452,7 +454,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 s = sp["script"]
                 lines.append(f"Your script: {s['name']} ({s['type']}, {s['alignment']}). "
                              f"Hidden: {s['top']} Revealed: {s['bottom']}")
-            lines += [f"Secret {x['position']}: {x['name']} ({x['trauma']})"
+            lines += [f"Secret {x['position']}: {secret_title(x['name'], x['trauma'])}"
                       for x in sp["secrets"]]
             lines.append("Hand: " + (", ".join(c["name"] for c in sp["hand"]) or "empty"))
             clues = [f"{eng.room_name(r)}: {', '.join(n)}" for r, n in sp["tokens"].items()
@@ -481,9 +483,10 @@ class Presence(Game[PresenceOptions, PresenceState]):
             return "\n".join(lines)
         if seat not in state.visitors:
             return None
-        cards = [c["name"] + (f" ({c['trauma']}, {eng.room_name(c['room'])})"
-                              if c["kind"] == "clue" else "") for c in visitor_hand(state, seat)]
-        text = "Your hand: " + (", ".join(cards) or "empty")
+        cards = [clue_title(c["name"], c["trauma"], eng.room_name(c["room"]))
+                 if c["kind"] == "clue" else c["name"] for c in visitor_hand(state, seat)]
+        # Semicolons: a two-action card's own name holds a slash, a clue card's a colon.
+        text = "Your hand: " + ("; ".join(cards) or "empty")
         if inspected:
             text += "\nYou inspected: " + " ".join(inspected)
         return text
@@ -535,7 +538,8 @@ class Presence(Game[PresenceOptions, PresenceState]):
             also = len(unnamed) < len(talk["alone_labels"])
             text += (" Also alone: " if also else " Alone: ") + ", ".join(unnamed) + "."
         if state.speech_grant is not None:
-            text += (f" The spirit may speak up to {state.speech_grant['max_words']} word(s) "
+            text += (f" The spirit may speak up to {state.speech_grant['max_words']} "
+                     f"{plural(state.speech_grant['max_words'], 'word')} "
                      "with `/presence speak`.")
         return text
 

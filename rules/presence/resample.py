@@ -76,10 +76,19 @@ def deal_unseen(state: PresenceState, seat: str | None, rng: Rng) -> PresenceSta
     return st
 
 
-_SAW_SECRET = re.compile(r"Secret at position (\d): (.+) \([^()]*\)\.$")
-_SAW_REMOVED = re.compile(r"A clue card removed in setup: (.+) \([^()]*\)\.$")
+_SAW_SECRET = re.compile(r"Secret at position (\d): (.+)\.$")
+_SAW_REMOVED = re.compile(r"A clue card removed in setup: (.+)\.$")
 """The engine's words for an inspected secret card and removed clue card
-(`Engine.on_inspect_secret`, `Engine.eff_inspect`)."""
+(`Engine.on_inspect_secret`, `Engine.eff_inspect`): the card's name, which games stored
+before #22 follow with its trauma (and room) in brackets."""
+
+
+def _named(said: str, names: dict[str, str]) -> str | None:
+    """The card `said` names: by its whole name, or by the name before a last "(…)"."""
+    if said in names:
+        return names[said]
+    bare = re.sub(r" \([^()]*\)$", "", said)
+    return names.get(bare)
 
 
 class _Knowledge:
@@ -113,10 +122,10 @@ class _Knowledge:
         removed = {pack.clue_card(c).name: c for c in st.clue_box if not pack.is_fear_card(c)}
         for slot in sorted(self.mine):
             for line in st.private_seen.get(slot, []):
-                if (m := _SAW_SECRET.match(line)) and m.group(2) in secrets:
-                    self.secrets[int(m.group(1)) - 1] = secrets[m.group(2)]
-                elif (m := _SAW_REMOVED.match(line)) and m.group(1) in removed:
-                    self.pinned.add(removed[m.group(1)])
+                if (m := _SAW_SECRET.match(line)) and (card := _named(m.group(2), secrets)):
+                    self.secrets[int(m.group(1)) - 1] = card
+                elif (m := _SAW_REMOVED.match(line)) and (card := _named(m.group(1), removed)):
+                    self.pinned.add(card)
 
     def sees_prompt(self, st: PresenceState, seats: list[str], data: dict[str, Any]) -> bool:
         hidden = bool(data.get("private")) or seats == [st.spirit_seat]

@@ -15,6 +15,7 @@ from typing import Any
 from rules.core.game import join_words, strip_rule_ids
 from rules.core.types import Result
 from rules.presence.engine import Engine
+from rules.presence.engine.core import secret_title
 from rules.presence.state import PresenceState
 from rules.presence.view import remembered_view
 
@@ -161,7 +162,7 @@ def _secrets_line(v: dict[str, Any]) -> str:
     out = []
     for s in v["secrets"]:
         if s["revealed"]:
-            text = f"{s['position']}: {s['name']} ({s['trauma']}), revealed"
+            text = f"{s['position']}: {secret_title(s['name'], s['trauma'])}, revealed"
             if s["matching"] is not None:
                 text += f", {s['matching']} matching"
         else:

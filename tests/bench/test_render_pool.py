@@ -88,7 +88,7 @@ def test_the_pool_hands_the_worker_the_bots_own_pid() -> None:
     worker = renderpool.Worker()
     try:
         with open(f"/proc/{worker.pid}/cmdline", "rb") as f:
-            assert f"main(parent={os.getpid()})".encode() in f.read()
+            assert f"main(parent={os.getpid()}, role='render')".encode() in f.read()
     finally:
         worker.stop()
 

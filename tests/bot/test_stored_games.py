@@ -92,6 +92,9 @@ async def test_stored_game_loads_and_plays_on(storage: SqliteStorage, path: Path
     assert state.step == rec.version == len(stored.actions) > 0
     loaded = await storage.get_game(rec.id)
     assert loaded is not None and loaded.engine_version == game.version
+    # Stored before tables had an AI level: such a game's AI plays at normal.
+    assert "ai_level" not in (stored.game.settings.model_fields_set)
+    assert loaded.settings.ai_level == "normal"
     if schema_of(stored.game.engine_version) == schema_of(game.version):
         # Same schema: the stored state reads back unchanged apart from its engine stamp.
         assert game.load_state(stored.game.state_json or "") == state

@@ -393,7 +393,7 @@ async def test_abandon_and_settings_permissions(tables: TableService):
                                                      "enforce_after_hours": 30},
                                             can_manage_threads=True)
     assert settings == {"reminder_hours": 12, "policy": "enforced", "enforce_after_hours": 30,
-                        "enforce_with": "default"}
+                        "enforce_with": "default", "ai_level": "normal"}
     assert (await tables.get(gid)).settings.policy == "enforced"
     rec = await tables.abandon(gid, B, can_manage_threads=True)
     assert rec.status == "abandoned" and rec.next_reminder_at is None
@@ -535,3 +535,61 @@ async def test_old_game_is_migrated_on_load(
     # the log was recorded by an older engine: undo refuses rather than guess
     with pytest.raises(TableError, match="can't be replayed exactly"):
         await plain.undo(gid, A)
+
+
+# ---- the AI's turns ----------------------------------------------------------------------------
+async def test_the_ai_thinks_without_the_games_lock_and_looks_again_when_stale(
+    tables: TableService, monkeypatch: pytest.MonkeyPatch,
+):
+    """The AI's decision is awaited with the game's lock free: a player's move meanwhile goes
+    through, the AI's choice for the older state is stale, and the AI decides again."""
+    rec = await lobby(tables, (A,))
+    await tables.add_ai(rec.id, A)
+    await tables.start(rec.id, A, seed=3)
+    await tables.act(rec.id, A, act("wager", amount=2))  # now both seats play a card at once
+    asked: list[tuple[int, str, str]] = []
+
+    async def decide(game: Any, state: Any, seat: str, level: str) -> Action:
+        asked.append((state.step, seat, level))
+        assert not tables.lock(rec.id).locked()  # other moves may go through meanwhile
+        if len(asked) == 1:
+            await tables.act(rec.id, A, act("play", card=hand(state, "s1")[0]))
+        return game.ai_action(state, seat, "easy")
+
+    monkeypatch.setattr("bot.aipool.decide", decide)
+    res = await tables.ai_turn(rec.id)
+    assert res is not None and res.seat == "s2" and res.version == 3
+    # The first decision (at step 1) went stale under A's card; the second saw it.
+    assert asked == [(1, "s2", "normal"), (2, "s2", "normal")]
+    [ai_move] = await tables.storage.actions(rec.id, after_seq=2)
+    assert ai_move.seat == "s2" and ai_move.user_id is None
+
+
+async def test_the_ai_plays_at_the_tables_level(
+    tables: TableService, monkeypatch: pytest.MonkeyPatch,
+):
+    levels: list[str] = []
+
+    async def decide(game: Any, state: Any, seat: str, level: str) -> Action:
+        levels.append(level)
+        return game.ai_action(state, seat, "easy")
+
+    monkeypatch.setattr("bot.aipool.decide", decide)
+    rec = await tables.create(GUILD, CHANNEL, 1, "highcard", {}, A, settings={"ai_level": "hard"})
+    assert rec.settings.ai_level == "hard"
+    await tables.add_ai(rec.id, A)
+    await tables.start(rec.id, A, seed=3)
+    await tables.act(rec.id, A, act("wager", amount=1))
+    assert await tables.ai_turn(rec.id) is not None
+    await tables.update_settings(rec.id, A, {"ai_level": "easy"})
+    # A stand-in for an absent player plays at the table's level too.
+    await tables.hand_to_ai(rec.id, "s1")
+    assert await tables.ai_turn(rec.id) is not None
+    assert levels == ["hard", "easy"]
+    with pytest.raises(TableError, match="ai_level"):
+        await tables.update_settings(rec.id, A, {"ai_level": "grandmaster"})
+    # A new table takes the service's default (`DEFAULT_AI_LEVEL`), normal unless set.
+    assert (await tables.create(GUILD, CHANNEL, 2, "highcard", {}, B)).settings.ai_level == \
+        "normal"
+    quick = TableService(tables.storage, GAMES, clock=tables.clock, ai_level="easy")
+    assert (await quick.create(GUILD, CHANNEL, 4, "highcard", {}, C)).settings.ai_level == "easy"

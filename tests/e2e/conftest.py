@@ -53,6 +53,9 @@ class Table:
             # never pinged; tests/e2e/test_pings.py sets it and lets players think.
             "at_table_seconds": 0.0,
             "discord_api_base": self.emu.api_base, "discord_gateway_url": self.emu.gateway_url,
+            # Whole games of AI moves stay quick: no think pause, the heuristic AI (a test
+            # wanting either sets it: `table.start(ai_think_seconds=…)`, `ai_level:`).
+            "ai_think_seconds": 0.0, "default_ai_level": "easy",
         }
         values.update(overrides)
         return Settings(**values)

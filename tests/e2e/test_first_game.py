@@ -52,7 +52,7 @@ async def test_a_newcomer_sits_on_the_gentle_side_and_is_guided(table: Table) ->
     assert "is open in" in res.text and "suggests how to start gently" in res.text, res.text
     card = lobby_of(table).text
     # The creator is a visitor; the spirit (the hardest seat to learn) is another seat.
-    assert re.search(r"1\. <@\d+> — a visitor", card) and "2. AI — the spirit" in card, card
+    assert re.search(r"1\. <@\d+> — a visitor", card) and "2. AI Shade — the spirit" in card, card
     assert "Guided: yes — a first game of The Presence for <@" in card, card
     assert "First time?" in card and "**First game**" in card
     assert "rather play a visitor" not in card  # the newcomer already does

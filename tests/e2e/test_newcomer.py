@@ -37,7 +37,7 @@ async def test_newcomer_plays_a_whole_guided_game_alone_against_the_ai(table: Ta
                             mode="alliance", ai=1)
     assert "is open in" in res.text, res.text
     lobby = lobby_of(table).text
-    assert "1. <@" in lobby and "2. AI" in lobby
+    assert "1. <@" in lobby and "2. AI Shade" in lobby  # the AI's name at this table
     assert "Guided: yes" in lobby  # alice has never finished a game of it
     assert table.bot is not None
     auto = AutoTable(table.emu, table.bot, table.general, [table.alice])
@@ -53,9 +53,9 @@ async def test_newcomer_plays_a_whole_guided_game_alone_against_the_ai(table: Ta
     assert {m.user for m in auto.moves} == {"alice"}
     texts = [m.text or "" for m in table.emu.messages_in(table.thread())]
     roster = next(t for t in texts if "The game begins" in t)
-    assert "• AI (an Investigator player)" in roster
+    assert "• AI Shade (an Investigator player)" in roster  # the name the lobby gave it
     assert any("💡" in t for t in texts), "guided posts say what to do and why"
-    assert any("AI (" in t for t in texts), "the AI seat is named AI (its role)"
+    assert any("AI Shade (" in t for t in texts), "the AI seat is named AI Shade (its role)"
     # The AI moved too, and its seat never waited for a person.
     state = await table.bot.tables.state(auto.game_id)
     game = GAMES["fourth_wall"]
@@ -92,7 +92,7 @@ async def test_native_options_on_the_lobby_card(table: Table) -> None:
     card = lobby_of(table).text
     assert "Hope Track: side B" in card and "Guided: yes" in card
     # The creator starts on the gentle side (a visitor); the spirit is the next seat.
-    assert re.search(r"1\. <@\d+> — a visitor", card) and "2. AI — the spirit" in card
+    assert re.search(r"1\. <@\d+> — a visitor", card) and "2. AI Shade — the spirit" in card
     # variants, as the card will really play them
     res = await choose(table, table.alice, "var", ["first_game", "guided"])
     assert "Options changed" in res.text
@@ -106,10 +106,10 @@ async def test_native_options_on_the_lobby_card(table: Table) -> None:
     # the creator's side: the spirit, then back to a visitor
     await choose(table, table.alice, "seat", ["role"])
     card = lobby_of(table).text
-    assert "1. <@" in card and "— the spirit" in card and "2. AI — a visitor" in card
+    assert "1. <@" in card and "— the spirit" in card and "2. AI Shade — a visitor" in card
     await choose(table, table.alice, "seat", ["team"])
     card = lobby_of(table).text
-    assert re.search(r"1\. <@\d+> — a visitor", card) and "2. AI — the spirit" in card
+    assert re.search(r"1\. <@\d+> — a visitor", card) and "2. AI Shade — the spirit" in card
     # only the creator
     res = await choose(table, table.bob, "preset", ["fear=hard"])
     assert "Only the player who created" in res.text
@@ -152,7 +152,7 @@ async def test_as_team_gives_the_ai_the_opposing_role(table: Table) -> None:
     await table.slash(table.alice, table.general, "game new", game="fourth_wall",
                       mode="conflict", ai=1, **{"as": "team"})
     card = lobby_of(table).text
-    assert "— an Investigator player" in card and "2. AI — the Wall player" in card
+    assert "— an Investigator player" in card and "2. AI Shade — the Wall player" in card
     assert table.bot is not None
     start = await table.emu.slash(table.alice, table.thread(), "game start", {})
     await start.wait_done(timeout=30)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.tables import ai_name
 from cogs.help import PAGES
 from demo import AutoTable
 from rules.registry import GAMES
@@ -30,6 +31,75 @@ async def _seat_users(table: Table, auto: AutoTable) -> dict[str, Any]:
     return {seat: by_id[uid] for seat, uid in users.items() if uid}
 
 
+AI_NAMES = {ai_name(k) for k in range(1, 9)}
+
+ISSUE_22_BAD = (
+    # The Presence: dice by id, "card: action", a trauma said twice.
+    "Move die 0 (1) in the Kitchen to the Salon", "+1 on die 2 (2) in the Kitchen",
+    "Move 3 / Investigate: Move 3", "Search / Relight: Relight (quick)",
+    "The Descendant uses Move 3 / Investigate: Investigate.",
+    "Secret 1: Betrayal (Spirit I) (betrayal)",
+    "bob discards the clue card Suffering: Kitchen (suffering, Kitchen) beneath position 2.",
+    # The Exorcism: a Haunt card's fields, a Ghost's move as an arrow.
+    "Haunt card: Location 6, Die Value 6; Wraith right, Bull left, Devourer left.",
+    "The Ghosts move: Wraith → Attic.",
+    # `/game rules`: the spec's tags and design notes.
+    "**EX-HAUNT-12** {core} {solo} If a Darkness Token must be placed",
+    "**EX-GAP-05** The 30 Tasks. • Default: each Subtype has six Tasks",
+    "**EX-PLAY-01** (EX-GAP-14) {core} supports 2–5 players.",
+    # The Fourth Wall: words its buttons do not use.
+    "bob (the Seer): 2 AP left for the Seer — Intervene, Blitz, Draw, Trade or use an ability",
+    # A seat named by its character alone; two AI seats both "AI"; a mode as code.
+    "These choices are for Psychologist. Press My choices to see yours.",
+    "• AI (the Architect)", "Mode: one_vs_all",
+    # A count whose noun says "(s)".
+    "The spirit ends its turn and draws 2 spirit card(s).",
+)
+"""Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
+
+ISSUE_22_GOOD = (
+    "Move the presence die showing 1 in the Kitchen to the Salon",
+    "Move 3 (play Move 3 / Investigate)", "Relight (play Search / Relight) (quick)",
+    "The Descendant plays Move 3 / Investigate for Investigate.",
+    "Secret 1: Betrayal (Spirit I)", "bob discards the clue card Suffering: Kitchen beneath "
+    "position 2.",
+    "Haunt card (Location 6): Wraith right, Bull 6 spaces right, Devourer left.",
+    "The Wraith stays in the Attic; the Bull moves to the Hall.",
+    "**EX-HAUNT-12** In Co-op and Solo: If a Darkness Token must be placed",
+    "**EX-GAP-05** The 30 Tasks. • Our ruling: each Subtype has six Tasks",
+    "bob (the Seer): 2 AP left for the Seer — Search (draw a Marble), Intervene with a "
+    "Marble, Utilise, Give or Trade a Marble, Regroup or Close a Gate — or end the turn.",
+    "These choices are for bob (the Psychologist). Press My choices to see yours.",
+    "These choices are for another player.",
+    "• AI Wisp (the Architect)", "AI players to seat now", "Mode: One vs All",
+    "The spirit ends its turn and draws 1 spirit card.",
+)
+"""The same things in the words players now read: each must pass."""
+
+
+def test_each_jargon_example_of_issue_22_fails_the_check() -> None:
+    for bad in ISSUE_22_BAD:
+        assert words.raw_words(bad), bad
+    # A `/game rules` answer quotes a rule on request: its design notes still fail.
+    assert words.raw_words("**EX-GAP-05** (see EX-AMB-54) the Tasks", rules=True)
+
+
+def test_a_button_label_cut_at_80_characters_without_an_ellipsis_fails() -> None:
+    from emulator.records import MessageRecord
+
+    def message(label: str) -> MessageRecord:
+        record = MessageRecord.__new__(MessageRecord)
+        record.components = [{"type": 1, "components": [{"type": 2, "label": label}]}]
+        record.history = []
+        return record
+
+    cut = ("Move the Ghosts: Haunt card: Location 6, Die Value 6; Wraith right, Bull left, "
+           "Devourer left")[:80]
+    assert words.cut_labels(message(cut))
+    assert not words.cut_labels(message(cut[:79] + "…"))
+    assert not words.cut_labels(message("End your turn"))
+
+
 def test_raw_word_patterns_catch_what_players_must_not_read() -> None:
     for bad in ("You are s2.", "Player 3 wins", "Investigator 1 & Investigator 3",
                 "What you can do: manor_done, manor_pick", "pack_path = None",
@@ -43,10 +113,12 @@ def test_raw_word_patterns_catch_what_players_must_not_read() -> None:
                  "the first Investigator", "P-COMM-04", "game #12 <#3417>",
                  "You can't move there (rule EX-ACT-01)", "**FW-GATE-02** — a Gate opens",
                  "the Locked Room (row 1, column 2)", "r2d2 is a robot, rc1 a rocket",
-                 "**EX-PLAY-01** (EX-GAP-14) {core} supports 2–5 players."):
+                 "**EX-PLAY-01** In Co-op: supports 2–5 players.", *ISSUE_22_GOOD):
         assert not words.raw_words(good), good
     # What players ask for by rule: the rules lookup's choices quote rules, with their ids.
-    assert not words.scan_choices("game rules", [{"name": "EX-PLAY-01 (EX-GAP-14) 2–5"}])
+    assert not words.scan_choices("game rules", [{"name": "EX-PLAY-01 (EX-OVA-02) 2–5"}])
+    # …but not the design notes behind a rule (#22).
+    assert words.scan_choices("game rules", [{"name": "EX-PLAY-01 (EX-GAP-14) 2–5"}])
     assert words.scan_choices("exorcism move", [{"name": "Move to Locked Room (r1c2)"}])
 
 
@@ -297,7 +369,35 @@ async def test_markdown_and_mentions_in_display_names_are_escaped_everywhere(
     alt = [a.description or "" for m in table.emu.messages_in(auto.thread())
            for a in m.attachments]
     assert any(NASTY[1] in d for d in alt)  # alt text names the player as they are
-    assert drawn and all(set(names.values()) <= {*NASTY, "AI"} for names in drawn)
+    assert drawn and all(set(names.values()) <= {*NASTY, *AI_NAMES} for names in drawn)
     assert any(NASTY[0] in names.values() for names in drawn)
     assert card_words and not [w for w in card_words if "\\" in w]  # drawn as they are
     assert any(NASTY[2] in w for w in card_words)
+
+
+def test_game_rules_answers_in_words_and_finds_a_room_by_its_name() -> None:
+    """#22: `/game rules` showed the spec's "{core} {solo}" tags and "EX-GAP-05 … Default:"
+    notes, and "Weapon Room" found the setup diagram rather than what the room does."""
+    from cogs.utils.talk import find_rules, rule_choices, rules_answer
+
+    exorcism = GAMES["exorcism"]
+    room = rules_answer([exorcism], "Weapon Room")
+    assert room.startswith("**Weapon Room**") and "Gain 1 Weapon." in room, room
+    assert find_rules(exorcism, "weapon room")[0][0] == "Weapon Room"
+    assert find_rules(exorcism, "Architect")[0][1].startswith("A Character. Action: swap")
+    haunt = rules_answer([exorcism], "EX-HAUNT-12")
+    assert "In Co-op and Solo: If a Darkness Token" in haunt, haunt
+    notes = rules_answer([exorcism], "EX-GAP-05")
+    assert "Our ruling:" in notes and "Default" not in notes
+    play = rules_answer([exorcism], "EX-PLAY-01")
+    assert "EX-GAP" not in play and "In Co-op: supports" in play, play
+    # No rule of any game reads with the spec's tags or its design notes, in full or in the
+    # autocomplete's one-line choices.
+    spec = ("a tag or template slot", "a design note")
+    for engine in GAMES.values():
+        for rid in engine.rulebook():
+            answer = rules_answer([engine], rid)
+            assert not [h for h in words.raw_words(answer) if h.startswith(spec)], answer
+        for choice in rule_choices([engine], ""):
+            hits = words.scan_choices("game rules", [{"name": choice.name}])
+            assert not [h for h in hits if h.startswith(spec)], choice.name

@@ -5,6 +5,10 @@ for people (`Player 3`, `Investigator 1`), action kinds (`manor_done`), option i
 (`pack_path`), Python values (`True`, `None`), the spec's source markers (`[T]`, `[R]`, `[D]`),
 the Exorcism's grid cells (`r1c2`) and rule ids in brackets (`(FW-VIS-02: …)`; a refusal's
 "(rule FW-GATE-02)" and a `/game rules` answer are where players meet rule ids on purpose).
+#22 adds the jargon players still met: a die by its id, "card: action", a name said twice,
+a card's field names, a Ghost's move as an arrow, the spec's tags and design notes, words the
+buttons do not use, a seat named without its player, an AI seat without its name, an option
+value as code; and `cut_labels` finds button labels cut at 80 characters without "…".
 `scan_messages` applies it to every bot message of an emulated world — content, embeds,
 button and menu labels, placeholders, option descriptions, attachment names and alt texts,
 every edited version — and `scan_choices` to autocomplete answers (what a player reads: the
@@ -59,11 +63,52 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A section id counts too ("(P-MYST)", "(P-2P)").
     ("a rule id in brackets",
      re.compile(r"[(\[](?!rule )[^()\[\]\n]*?\b(?:EX|FW|P)-[A-Z0-9]*[A-Z][A-Z0-9]*\b")),
+    # #22: jargon that read as the engine's rather than the game's words.
+    # A Presence die by its id and its value in brackets ("die 0 (1) in the Kitchen").
+    ("a die by its id", re.compile(r"\bdie \d+ \(\d+\)")),
+    # A two-action card and then the action, as "card: action" ("Move 3 / Investigate: Move
+    # 3"): the action comes first, the card after it ("Move 3 (play Move 3 / Investigate)").
+    ("a two-action card before its action",
+     re.compile(r"\b[A-Z][\w ]*\w / [A-Z][\w ]*\w: [A-Z]")),
+    # The same word twice in a row of brackets ("Betrayal (Spirit I) (betrayal)").
+    ("a name said twice", re.compile(r"\b(\w{3,})\b[^()\n]{0,40}\([^()\n]+\) \(\1\)",
+                                     re.IGNORECASE)),
+    # A clue card named and then its trauma and room again ("Suffering: Kitchen (suffering,
+    # Kitchen)").
+    ("a clue card said twice", re.compile(r"\b(\w+): ([\w ]+) \(\1, \2\)", re.IGNORECASE)),
+    # A card's field names rather than what they do ("Location 6, Die Value 6").
+    ("a card's field name", re.compile(r"\bDie Value\b")),
+    # A Ghost's move as an arrow ("Wraith → Attic"): the line says moves to or stays in.
+    ("a Ghost's move as an arrow", re.compile(r"\b(?:Wraith|Bull|Devourer) → ")),
+    # The spec's mode tags and template slots ("{core} {solo}", "{n}").
+    ("a tag or template slot", re.compile(r"\{(?:core|OvA|solo|[a-z_]+|[A-Z])\}")),
+    # The spec's design notes: "Default: …" and a pointer to one ("(EX-GAP-14)"), even in a
+    # `/game rules` answer, which says the rule and our ruling, not the notes behind them.
+    ("a design note", re.compile(r"\bDefault:|\((?:see )?(?:EX|FW|P)-(?:GAP|AMB)-\d+")),
+    # The Fourth Wall's turn named with words its buttons do not use ("Intervene, Blitz,
+    # Draw"): Blitz is a card's effect, Draw is the Search button.
+    ("a turn in words the buttons do not use",
+     re.compile(r"\bIntervene, Blitz\b|\bBlitz, Draw\b")),
+    # A seat's choices named by the character alone ("These choices are for Psychologist."):
+    # players are named as every post names them, "bob (the Psychologist)".
+    ("a seat named without its player",
+     re.compile(r"\bchoices are for (?!another)[^(\n]*?\.")),
+    # Every AI seat has its own name ("AI Wisp (the Medium)"); a bare "AI (…)" cannot tell
+    # two AI seats apart.
+    ("an AI seat without its name", re.compile(r"(?<![\w-])AI \((?:the|an?)\b")),
+    # An option's value as code ("Mode: one_vs_all").
+    ("an option value as code",
+     re.compile(r"(?<!`)\b(?:one_vs_all|true_horror|two_players|unknown_threat)\b(?!`)")),
+    # A count's noun with "(s)" ("2 card(s)"): the words know the number.
+    ("a plural in brackets", re.compile(r"[a-z]\(s\)")),
     ("an action kind", re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, KINDS),
                                                                key=len, reverse=True))
                                   + r")\b")),
 ]
 
+
+RULEBOOK_WORDS = ("a rule id in brackets", "a plural in brackets", "a card's field name")
+"""Checks a quoted rule is spared: these are the rulebook's own words there."""
 
 RULE_QUOTE = re.compile(r"\*\*(?:EX|FW|P)-[A-Z]+-\d+\*\*")
 """A rule quoted by its id in bold: a `/game rules` answer or a `/… flag` notice, where the
@@ -73,13 +118,33 @@ RULE_COMMANDS = ("rules", "flag")
 """Commands whose autocomplete lists rules by id and text."""
 
 
+LABEL_LIMIT = 80
+"""Discord's limit on a button's label: a label this long was likely cut, and must say so."""
+
+
+def cut_labels(message: MessageRecord) -> list[str]:
+    """Button labels (of every version of `message`) cut at Discord's limit without "…": a
+    player reads half a choice and cannot tell."""
+    out = []
+    versions = [message.components, *(h.components for h in message.history)]
+    for components in versions:
+        for comp in _walk(components):
+            label = comp.get("label")
+            if comp.get("type") == 2 and isinstance(label, str) and (
+                    len(label) >= LABEL_LIMIT and not label.endswith("…")):
+                out.append(f"a label cut short: {label!r}")
+    return out
+
+
 def raw_words(text: str, rules: bool = False) -> list[str]:
     """What in `text` a player should never read: `["a seat id: 's2'", ...]`. `rules`: the
     text quotes rules on the player's request, so rule ids in brackets are its content."""
     out = []
     rules = rules or bool(RULE_QUOTE.search(text))
     for what, pattern in PATTERNS:
-        if rules and what == "a rule id in brackets":
+        # A quoted rule keeps the rulebook's own wording (its "(s)", its card fields, its
+        # rule ids); the spec's tags and design notes still fail.
+        if rules and what in RULEBOOK_WORDS:
             continue
         for m in pattern.finditer(text):
             out.append(f"{what}: {m.group(0)!r}")
@@ -126,6 +191,7 @@ def scan_messages(emu: DiscordEmulator) -> list[str]:
         for part in readable_parts(m):
             for hit in raw_words(part):
                 failures.append(f"{hit} in {part[:300]!r}")
+        failures += cut_labels(m)
     return failures
 
 

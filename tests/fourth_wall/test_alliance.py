@@ -208,7 +208,8 @@ def test_FW_STREET_01_regroup_draws_one_fewer_on_street_four() -> None:
     put_horror(st, "H-CULTIST", street=4)
     st, _ = do(st, "s1", "regroup", inv="i1")
     labels = [GAME.describe(st, "s1", a) for a in options(st)]
-    assert any("Draw: 1 " in x for x in labels) and any("Hand Limit: 2 " in x for x in labels)
+    assert any("Draw 1 Marble" in x for x in labels) and any("Hand Limit (2 Marbles)" in x
+                                                               for x in labels)
 
 
 def test_FW_STREET_01_street_five_adds_doom_each_wall_turn() -> None:

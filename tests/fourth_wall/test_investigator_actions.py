@@ -275,7 +275,8 @@ def test_FW_ACT_08_regroup_draw_two_or_to_sanity() -> None:
     st, _ = do(st, "s2", "regroup", inv="i1")
     assert inv(st, "i1").regrouped and prompt(st) == "regroup_draw"
     labels = [GAME.describe(st, "s2", a) for a in options(st)]
-    assert any("Draw: 2" in x for x in labels) and any("Hand Limit: 5" in x for x in labels)
+    assert any("Draw 2 Marbles" in x for x in labels) and any("Hand Limit (5 Marbles)" in x
+                                                                for x in labels)
     st, _ = answer(st, "regroup_draw", mode="limit")
     assert len(inv(st, "i1").hand) == 6
 

@@ -132,7 +132,13 @@ def test_FW_VIS_02_dealt_cards_stay_off_the_public_prompt(mode: str) -> None:
     owner = p.seats[0]
     full = GAME.view(st, owner)["prompt"]["text"]
     assert any(name in full for name in dealt)
-    assert GAME.prompt_text(st, owner) == p.text
+    # The owner's menu: the prompt, then each dealt card with its abilities (#22).
+    menu = GAME.prompt_text(st, owner) or ""
+    assert menu.startswith(p.text)
+    owned = next(i for i in st.investigators if i.seat == owner and i.card is None)
+    for c in owned.dealt:
+        card = eng.investigator_card(c)
+        assert f"**{card.name}** (Sanity {card.sanity}): {card.text}" in menu
     assert not GAME.public_choices(st, owner)
     if mode == "conflict":  # the Wall is not pushed the team's setup choice
         wall = json.dumps(GAME.view(st, st.wall_seat))

@@ -447,7 +447,9 @@ def test_H_L4_spirit_private_summary_names_its_secrets() -> None:
     assert PACK.script(st.script).name in text
     for slot in st.secrets:
         card = PACK.secret(slot.card)
-        assert f"Secret {slot.position}: {card.name} ({card.trauma})" in text
+        # The name says its trauma already ("Betrayal (Spirit I)"): never twice (#22).
+        assert f"Secret {slot.position}: {card.name}\n" in text + "\n"
+        assert card.trauma.lower() in card.name.lower()
     for room, toks in st.tokens.items():
         names = [PACK.spirit_clue_of(t.id).name for t in toks if t.kind == "spirit"]
         if names:  # by room name, as the players read the board

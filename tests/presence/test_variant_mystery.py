@@ -198,7 +198,8 @@ def test_p_myst_04_a_played_clue_card_is_not_named_and_its_place_stays_unknown()
     # the spirit may inspect it once it lies beneath a secret (P-MYST-02), not before (H-18)
     to_spirit = [e.text for e in events if e.audience == [SPIRIT]]
     assert [t for t in to_spirit if cc.name in t] == [
-        f"Face down beneath position 1: {cc.name} ({cc.trauma}, {Engine(st).room_name(cc.room)})."]
+        f"Face down beneath position 1: {cc.name}."]  # "Tragedy: Salon" (#22: not twice)
+    assert cc.trauma in cc.name.lower() and Engine(st).room_name(cc.room) in cc.name
     # the contract's leak check knows the class: the name is a public secret now
     secrets = GAME.public_secrets(st)
     assert cc.name in secrets and f'"{card}"' in secrets

@@ -123,11 +123,19 @@ def test_words_name_players_hide_secrets_and_fit(name: str, mode: str, n: int,
             state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat))).state
 
 
-def test_fit_words_keeps_the_first_lines_whole_and_cuts_between_words() -> None:
-    lines = ["Now: Margaret (the Medium) must act.", "word " * 400]
+def test_fit_words_keeps_whole_sentences_and_drops_what_does_not_fit() -> None:
+    """#22: alt text was cut mid-sentence at 1,024 characters; now a part that does not fit
+    is left out whole, and a shorter part after it may still fill the room."""
+    lines = ["Now: Margaret (the Medium) must act.", "word " * 400,
+             "Time: 3 hours left. Doom: 4.", "Row 1: the Hall. " * 80]
     text = fit_words(lines, ALT_TEXT_LIMIT)
     assert len(text) <= ALT_TEXT_LIMIT
-    assert text.startswith(lines[0]) and text.endswith("word…")
+    assert text.startswith(lines[0]) and "word word" not in text
+    assert "Time: 3 hours left. Doom: 4." in text and text.endswith("Row 1: the Hall.")
+    assert "…" not in text
+    # A line without a full stop gets one; nothing ever ends mid-sentence.
+    assert fit_words(["Lookouts: Ada, Bo"], 100) == "Lookouts: Ada, Bo."
+    assert fit_words(["One sentence. Two sentences here."], 20) == "One sentence."
 
 
 def test_strip_rule_ids_leaves_plain_words() -> None:

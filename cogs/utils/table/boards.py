@@ -46,6 +46,7 @@ from cogs.utils.table.posts import (
     shown_or_delayed,
 )
 from cogs.utils.table.words import guide_lines
+from renders.cardwords import card_alt_text
 from rules.core import Result
 from rules.core.game import Game, strip_rule_ids
 
@@ -630,8 +631,12 @@ class BoardPosts(SummaryDMs):
         data = await self.render_card(record.game, view)
         if data is None:
             return None
+        # Alt text says what the card says, in its order and units (renders/cardwords.py),
+        # then as much of the rest of the board as fits.
         return discord.File(io.BytesIO(data), filename="turn.png",
-                            description=game.alt_text(state, names) or game.title)
+                            description=card_alt_text(record.game, view,
+                                                      game.alt_text(state, names))
+                            or game.title)
 
     async def full_board(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          names: dict[str, str]) -> bytes | None:

@@ -14,6 +14,7 @@ import discord
 from bot import limits, renderpool
 from bot.limits import clip
 from bot.storage import GameRecord
+from bot.tables import ai_seat_name
 from cogs.utils.table.menus import PrivateMenus
 from cogs.utils.table.posts import (
     MISSING_ACCESS,
@@ -26,7 +27,7 @@ from cogs.utils.table.posts import (
 )
 from cogs.utils.table.summaries import AfterAction, SummaryDM
 from cogs.utils.table.words import AI_NAME, escape_name
-from rules.core.game import ALT_TEXT_LIMIT
+from rules.core.game import ALT_TEXT_LIMIT, fit_words
 from rules.registry import GAMES
 
 if TYPE_CHECKING:
@@ -139,8 +140,9 @@ class DeliveryCore(abc.ABC):
         out: dict[str, str] = {}
         for seat, user_id in users.items():
             if not user_id:
-                # An AI seat is named as such: "AI (the Medium)", never a bare role.
-                out[seat] = AI_NAME
+                # An AI seat is named as such, and apart from any other AI seat: "AI Shade
+                # (the Medium)", never a bare role.
+                out[seat] = ai_seat_name(seat)
                 continue
             if user_id not in self._names:
                 user = self.bot.get_user(user_id)
@@ -194,7 +196,8 @@ class DeliveryCore(abc.ABC):
         if data is None:
             return None
         return discord.File(io.BytesIO(data), filename=name,
-                            description=description[:ALT_TEXT_LIMIT] or "The game board.")
+                            description=fit_words([description], ALT_TEXT_LIMIT)
+                            or "The game board.")
 
     async def thread(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread, unarchived; None (and the game abandoned) if it was deleted."""

@@ -41,14 +41,24 @@ class Delivery(BoardPosts):
     async def run_ai(self, gid: int, *, wait_boards: bool = True) -> list[asyncio.Future[None]]:
         """Let the AI move for every awaited seat it plays (AI seats and stand-ins), posting
         each move like any other. Call with the game's delivery lock held. `wait_boards=False`:
-        the boards are left to show (await the futures returned, outside the lock)."""
+        the boards are left to show (await the futures returned, outside the lock).
+
+        The AI thinks in a worker (`TableService.ai_turn`), so other games go on meanwhile. A
+        move decided quicker than `ai_think_seconds` after the post before it waits the rest
+        before it is shown: AI moves arriving all at once read as one jumble, not as turns."""
         shown: list[asyncio.Future[None]] = []
+        loop = asyncio.get_running_loop()
+        pause = self.bot.settings.ai_think_seconds
+        previous = loop.time()  # the post this call follows is being shown now
         for _ in range(200):
             res = await self.bot.tables.ai_turn(gid)
             if res is None:
                 break
+            if (rest := pause - (loop.time() - previous)) > 0:
+                await asyncio.sleep(rest)
             shown.append(await self.after_action(res.record, res.state, res.events, res.result,
                                                  actor=res.seat, wait_board=wait_boards))
+            previous = loop.time()
             await self.tell_near(res)
         return shown
 
@@ -60,10 +70,12 @@ class Delivery(BoardPosts):
         game = game_of(res.record)
         where = f"<#{res.record.thread_id}>" if res.record.thread_id else "the game's thread"
         bell = "" if game.plain_words(res.state) else "🔔 "
+        # The player before you by name and character, as the thread names them.
+        names = await self.names(await self.bot.tables.users_of(res.record.id))
+        before = game.player_name(res.state, res.awaited[0], names)
         for user_id in users:
             await self.dm(user_id, f"{bell}Your turn is near in **{game.title}** (game "
-                          f"#{res.record.id}): you're next after "
-                          f"{game.seat_label(res.state, res.awaited[0])} — {where}.")
+                          f"#{res.record.id}): you're next after {before} — {where}.")
 
     async def after_action(self, record: GameRecord, state: Any, events: list[Event],
                            result: Result | None, actor: str | None = None,

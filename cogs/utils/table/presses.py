@@ -64,8 +64,12 @@ async def current_choice(interaction: discord.Interaction[Any], gid: int, seat: 
     await bot.tables.came_back(gid, interaction.user.id)
     state = await bot.tables.state(gid)
     if my_seat != seat:
-        # A crafted id may name a seat the game does not have: no label to look up.
-        whose = game.seat_label(state, seat) if seat in state.seats else "another seat"
+        # Named as every post names a seat, player and character together ("bob (the
+        # Psychologist)"), never the character alone. A crafted id may name a seat the game
+        # does not have: no name to look up.
+        names = await delivery_for(bot).names(await bot.tables.users_of(gid))
+        whose = (game.player_name(state, seat, names) if seat in state.seats
+                 else "another player")
         raise TableError(f"These choices are for {whose}. "
                          "Press **My choices** to see yours.")
     if record.status != "active":

@@ -19,7 +19,8 @@ __all__ = ["AI_NAME", "escape_name", "guide_lines", "is_guided"]
 
 
 AI_NAME = "AI"
-"""How an AI seat is named to players ("AI (the Medium)")."""
+"""How an AI seat is named where no seat is meant ("AI players"); each AI seat has its own
+name, `bot.tables.ai_seat_name` ("AI Shade (the Medium)")."""
 
 
 def escape_name(name: str) -> str:

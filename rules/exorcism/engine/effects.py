@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import plural
 from rules.core.types import PUBLIC, Action, Audience
 from rules.exorcism import actions as K
 from rules.exorcism.content import (
@@ -87,7 +88,8 @@ class Effects:
         inv = self.ctx_inv(ctx)
         if not inv.tools:
             return True
-        self.ask(ctx, "exchange", f"Exchange up to {eff.n} Tool(s): choose one to return, or "
+        self.ask(ctx, "exchange", f"Exchange up to {eff.n} "
+                                  f"{plural(eff.n, 'Tool')}: choose one to return, or "
                  "stop.", [], left=eff.n, returned=None)
         return False
 
@@ -157,7 +159,8 @@ class Effects:
         took = min(n, cell.darkness)
         cell.darkness -= took
         self.st.darkness_supply += took
-        self.emit(f"{took} Darkness Token(s) removed from {self.cell_name(cid)}.", "purify")
+        self.emit(f"{took} Darkness "
+                  f"{plural(took, 'Token')} removed from {self.cell_name(cid)}.", "purify")
 
     def eff_purify(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:
         targets = self.purify_targets(eff, ctx["origin"])
@@ -432,7 +435,7 @@ class Effects:
 
     def eff_extra_action(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:
         self.st.actions_left += eff.n
-        self.emit(f"+{eff.n} Action(s) this turn.", "extra_action")
+        self.emit(f"+{eff.n} {plural(eff.n, 'Action')} this turn.", "extra_action")
         return True
 
     # -- use_adjacent_room_action (Occult Ongoing)

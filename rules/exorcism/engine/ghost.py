@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import plural
 from rules.core.types import Action, act
 from rules.exorcism import actions as K
 from rules.exorcism.state import Step
@@ -55,7 +56,8 @@ class GhostPlayer:
         st.ghost_budget = self.track_value()  # EX-AMB-56
         st.phase = "ghost"
         self.emit(
-            f"Haunt phase: the Ghost player has {st.ghost_budget} action(s).", "ghost_phase"
+            f"Haunt phase: the Ghost player has {st.ghost_budget} "
+            f"{plural(st.ghost_budget, 'action')}.", "ghost_phase"
         )
 
     def step_ghost_card(self: Engine, card: str, move: bool) -> None:

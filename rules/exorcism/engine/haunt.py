@@ -32,16 +32,25 @@ class HauntPhase:
         st.haunt_seen = max(0, st.haunt_seen - 1)
         return st.haunt_deck.pop()
 
+    def haunt_card_face(self: Engine, card_id: str) -> str:
+        """A standard Haunt card's face as players read it: "Location 6: Wraith right, Bull 6
+        spaces right, Devourer left". The Bull's steps are the card's Die Value (EX-GHOST-05),
+        said as what they do; the arrows as the board picture shows them (north is up)."""
+        card = self.pack.haunt_card(card_id)
+        if card.kind != "haunt":
+            return self.haunt_card_text(card_id)
+        a = card.arrows
+        way = {"N": "up", "E": "right", "S": "down", "W": "left"}
+        steps = f"{card.die_value} space{'' if card.die_value == 1 else 's'}"
+        return (f"Location {card.location}: Wraith {way[a.wraith]}, "
+                f"Bull {steps} {way[a.bull]}, Devourer {way[a.devourer]}")
+
     def haunt_card_text(self: Engine, card_id: str) -> str:
         card = self.pack.haunt_card(card_id)
         if card.kind == "haunt":
-            a = card.arrows
-            # Arrows as the board picture shows them (north is up): players see no compass.
-            way = {"N": "up", "E": "right", "S": "down", "W": "left"}
-            return (
-                f"Haunt card: Location {card.location}, Die Value {card.die_value}; "
-                f"Wraith {way[a.wraith]}, Bull {way[a.bull]}, Devourer {way[a.devourer]}"
-            )
+            face = self.haunt_card_face(card_id)
+            location, arrows = face.split(": ", 1)
+            return f"Haunt card ({location}): {arrows}"
         return {"darkness": "Darkness card", "bull": "Bull card", "devourer": "Devourer card"}[
             card.kind
         ]
@@ -134,9 +143,14 @@ class HauntPhase:
             steps = card.die_value if g == "bull" else 1  # EX-GHOST-05
             new = self.geo.ghost_move(g, pos, direction, steps)
             st.ghosts[g] = new
-            moved.append(f"{GHOST_NAMES[g]} → {self.cell_name(new)}")
+            # A Ghost the board's edge holds in place stays: "moves to the Attic" when it was
+            # there already reads as a move the picture does not show.
+            moved.append(f"the {GHOST_NAMES[g]} moves to the {self.cell_name(new)}"
+                         if new != pos else
+                         f"the {GHOST_NAMES[g]} stays in the {self.cell_name(new)}")
         if moved:
-            self.emit("The Ghosts move: " + "; ".join(moved) + ".", "ghosts_move")
+            text = "; ".join(moved)
+            self.emit(text[:1].upper() + text[1:] + ".", "ghosts_move")
         return self.wound_check()
 
     def wound_check(self: Engine) -> list[Step]:

@@ -94,9 +94,11 @@ class Moves:
             st.haunt_discard.append(card_id)
             st.last_haunt = self.haunt_card_text(card_id)
             if kind == K.GHOST_MOVE:
-                self.emit(f"The Ghost player moves the Ghosts with {st.last_haunt}.", "ghost_act")
+                self.emit(f"The Ghost player moves the Ghosts with the {st.last_haunt}.",
+                          "ghost_act")
             else:
-                self.emit(f"The Ghost player adds Darkness with {st.last_haunt}.", "ghost_act")
+                self.emit(f"The Ghost player adds Darkness with the {st.last_haunt}.",
+                          "ghost_act")
             # EX-PROMPT-05 (a): the played card is public; Plans may answer it first.
             self.later(Step(op="plan_window", args={"reason": "haunt", "card": card_id}),
                        Step(op="ghost_card", args={"card": card_id, "move": kind == K.GHOST_MOVE}),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import plural
 from rules.exorcism.state import Step
 
 if TYPE_CHECKING:
@@ -125,7 +126,8 @@ class Turns:
         n = len(st.dice)
         hour = i + 1 if self.opts.time_action_hours_from == "first" else n - i
         left = sum(1 for p in st.dice if p > 0)
-        self.emit(f"Time Die {i + 1} is discarded; {left} hour(s) remain.", "clock")
+        self.emit(f"Time Die {i + 1} is discarded; {left} "
+                  f"{plural(left, 'hour remains', 'hours remain')}.", "clock")
         if hour in self.pack.clock.action_hours:
             self.time_action(hour)
 
@@ -135,8 +137,8 @@ class Turns:
         for cid in rooms:
             self.st.cells[cid].exorcism_tokens += tokens
         self.emit(
-            f"Time Action (hour {hour}): {tokens} Exorcism Token(s) on each of "
-            f"{len(rooms)} face-down Locked Room(s).",
+            f"Time Action (hour {hour}): {tokens} Exorcism {plural(tokens, 'Token')} on each of "
+            f"{len(rooms)} face-down Locked {plural(len(rooms), 'Room')}.",
             "time_action",
         )
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rules.core.deck import put_on_top
+from rules.core.game import plural
 from rules.core.types import Action, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.engine.board import (
@@ -71,7 +72,8 @@ class Effects:
             inv.hand.append(m)
             drawn.append(m)
         if drawn:
-            self.emit_team(f"{self.inv_name(inv)} draws {len(drawn)} Marble(s).",
+            self.emit_team(f"{self.inv_name(inv)} draws {len(drawn)} "
+                           f"{plural(len(drawn), 'Marble')}.",
                            f"{self.inv_name(inv)} draws "
                            + ", ".join(self.marble_name(m) for m in drawn) + ".", "draw")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import plural
 from rules.core.types import Action, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.state import (
@@ -152,7 +153,7 @@ class Marbles:
         i = self.inv(inv)
         if mode is None:
             self.ask(i.seat, "regroup_draw", f"{self.inv_name(i)} Regroups: draw {n_draw} "
-                     f"Marble(s), or draw up to the Hand Limit ({n_limit})?",
+                     f"{plural(n_draw, 'Marble')}, or draw up to the Hand Limit ({n_limit})?",
                      [act(K.REGROUP_DRAW, mode="n"), act(K.REGROUP_DRAW, mode="limit")],
                      Step(op="regroup_draw", args={"inv": inv, "n_draw": n_draw,
                                                    "n_limit": n_limit}), "mode",

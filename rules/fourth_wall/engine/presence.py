@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import plural
 from rules.fourth_wall.content import (
     Instruction,
 )
@@ -30,7 +31,8 @@ class AlliancePresence:
         st.presence_deck.extend(st.presence_discard)
         st.presence_discard = []
         st.rng.shuffle(st.presence_deck)
-        self.emit(f"The Presence gathers: +{gain} Doom; {st.doom} Presence card(s) will be "
+        self.emit(f"The Presence gathers: +{gain} Doom; {st.doom} Presence "
+                  f"{plural(st.doom, 'card')} will be "
                   "resolved.", "presence_doom")
         self.later(Step(op="presence_next"))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import plural
 from rules.core.types import Action
 from rules.fourth_wall import actions as K
 
@@ -49,7 +50,7 @@ class Refusals:
                     f"(inv={inv.id}).", "FW-PLAY-03")
         name = self.COST_NAME.get(kind)
         if name is not None and self.action_cost(name, inv) > st.ap:
-            return (f"You have {st.ap} Action Point(s) left; that costs "
+            return (f"You have {st.ap} Action {plural(st.ap, 'Point')} left; that costs "
                     f"{self.action_cost(name, inv)}.", "FW-AP-02")
         if kind == K.CLOSE_GATE:
             if self.scourge_blocks():

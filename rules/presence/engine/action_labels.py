@@ -39,7 +39,7 @@ class ActionLabels:
             except (KeyError, IndexError, AssertionError):
                 return k
             speed = " (quick)" if a.speed == "quick" else ""
-            return f"{self.action_title(action)}: {a.name}{speed}"
+            return f"{self.action_source(action, a.name)}{speed}"
         if k == K.TRADE:
             return f"Trade with {self.name(str(p.get('to')))} (quick)"
         if k == K.SMOTHER:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import plural
 from rules.core.types import Prompt
+from rules.presence.engine.core import clue_title
 from rules.presence.state import (
     Step,
 )
@@ -33,7 +35,7 @@ class Clues:
         for s in self.st.secrets:
             what = self.pack.secret(s.card).name if s.revealed else "unrevealed"
             opts.append((str(s.position), f"Beneath position {s.position} ({what}, "
-                         f"{len(s.discards)} card(s))"))
+                         f"{len(s.discards)} {plural(len(s.discards), 'card')})"))
         self.ask("clue_discard", seat,
                  f"Discard the clue card {self.card_name(card)}: beneath which secret?",
                  opts, "clue_discard", private=True, card=card, seat=seat)
@@ -51,11 +53,13 @@ class Clues:
             # P-MYST-01/02: face down; only the spirit may inspect it (the count is public)
             self.emit(f"{self.name(seat)} discards a clue card face down beneath position "
                       f"{option}.", "clue")
-            self.emit(f"Face down beneath position {option}: {cc.name} ({cc.trauma}, "
-                      f"{self.room_name(cc.room)}).", "private", [self.st.spirit_seat])
+            self.emit(f"Face down beneath position {option}: "
+                      f"{clue_title(cc.name, cc.trauma, self.room_name(cc.room))}.", "private",
+                      [self.st.spirit_seat])
             return
-        self.emit(f"{self.name(seat)} discards the clue card {cc.name} ({cc.trauma}, "
-                  f"{self.room_name(cc.room)}) beneath position {option}.", "clue")
+        self.emit(f"{self.name(seat)} discards the clue card "
+                  f"{clue_title(cc.name, cc.trauma, self.room_name(cc.room))} beneath position "
+                  f"{option}.", "clue")
 
     def discard_card(self: Engine, seat: str, card: str) -> None:
         """P-VIS-07: action cards to the owner's discard, clue cards by prompt (PR-03)."""
@@ -92,7 +96,7 @@ class Clues:
             owner.hand.append(card)
             got.append(card)
         if got:  # hidden from the others (H-17): only the drawer is told, by DM
-            self.emit("You draw " + ", ".join(self.card_name(c) for c in got) + ".",
+            self.emit("You draw " + self.cards_text(got) + ".",
                       "draw", [seat])
         return len(got)
 

@@ -23,6 +23,19 @@ if TYPE_CHECKING:
     from rules.presence.engine import Engine
 
 
+def secret_title(name: str, trauma: str) -> str:
+    """A secret card as players read it: its name, with its trauma only when the name does
+    not already say it ("Betrayal (Spirit I)", not "Betrayal (Spirit I) (betrayal)")."""
+    return name if trauma.lower() in name.lower() else f"{name} ({trauma})"
+
+
+def clue_title(name: str, trauma: str, room: str) -> str:
+    """A clue card as players read it: "Betrayal: Salon" names its trauma and room already;
+    a card whose name does not gets them in brackets."""
+    said = trauma.lower() in name.lower() and room.lower() in name.lower()
+    return name if said else f"{name} ({trauma}, {room})"
+
+
 class Basics:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
@@ -91,6 +104,13 @@ class Basics:
             return p.item_of(card).name
         except KeyError:
             return card
+
+    def cards_text(self: Engine, cards: list[str]) -> str:
+        """Cards drawn, as a sentence names them: "1 card: Slam", "3 cards: Move 3 /
+        Investigate; Hide / Move 2; Invoke / Move 2" (semicolons, since a two-action card's
+        own name holds a slash)."""
+        names = [self.card_name(c) for c in cards]
+        return f"{len(names)} card{'' if len(names) == 1 else 's'}: " + "; ".join(names)
 
     @property
     def v_count(self: Engine) -> int:
@@ -308,8 +328,20 @@ class Basics:
         return [d.id for d in self.st.dice if d.room is None]
 
     def die_label(self: Engine, die_id: int) -> str:
+        """A presence die as the board shows it: by the number it shows and its room (players
+        never see the dice's ids; two dice alike in one room are alike for every choice)."""
         d = self.die(die_id)
-        return f"die {d.id} ({d.value}) in the {self.room_name(d.room)}"
+        if d.room is None:
+            return "a presence die from the supply"
+        return f"the presence die showing {d.value} in the {self.room_name(d.room)}"
+
+    def die_now(self: Engine, die_id: int) -> str:
+        """A die after a change, as a sentence's end: "the presence die in the Kitchen now
+        shows 3" (or leaves the board, at 0)."""
+        d = self.die(die_id)
+        if d.room is None:
+            return "a presence die goes back to the supply"
+        return f"the presence die in the {self.room_name(d.room)} now shows {d.value}"
 
 
     # ------------------------------------------------------------------ presence dice

@@ -57,7 +57,7 @@ class Fear:
             return
         d = int(option)
         self.set_die(d, self.die(d).value + 1)
-        self.emit(f"The spirit feeds on the fear: {self.die_label(d)}.", "die")
+        self.emit(f"The spirit feeds on the fear: {self.die_now(d)}.", "die")
 
     def cure_fear(self: Engine, seat: str, n: int) -> None:
         v = self.vis(seat)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import plural
 from rules.core.types import Action, Prompt
 from rules.presence import actions as K
 from rules.presence.engine.board import (
     dump_effects,
 )
+from rules.presence.engine.core import clue_title, secret_title
 from rules.presence.state import (
     DoorState,
     Step,
@@ -82,7 +84,8 @@ class HouseEffects:
 
     def eff_reveal_secret(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         owner = str(ctx["owner"])
-        opts = [(str(s.position), f"Position {s.position} ({len(s.discards)} clue card(s) "
+        opts = [(str(s.position), f"Position {s.position} ({len(s.discards)} clue "
+                                  f"{plural(len(s.discards), 'card')} "
                  "beneath)") for s in self.st.secrets if not s.revealed]
         if not opts:
             return
@@ -107,7 +110,8 @@ class HouseEffects:
                  **data)
 
     def on_secret_revealer(self: Engine, option: str, prompt: Prompt) -> None:
-        opts = [(str(s.position), f"Position {s.position} ({len(s.discards)} clue card(s) "
+        opts = [(str(s.position), f"Position {s.position} ({len(s.discards)} clue "
+                                  f"{plural(len(s.discards), 'card')} "
                  "beneath)") for s in self.st.secrets if not s.revealed]
         data: dict[str, Any] = {k: prompt.data[k]
                                 for k in ("min", "success", "fail", "ctx", "owner")}
@@ -185,8 +189,8 @@ class HouseEffects:
             if removed:
                 c = removed[st.rng.below(len(removed))]
                 cc = self.pack.clue_card(c)
-                self.private(owner, f"A clue card removed in setup: {cc.name} ({cc.trauma}, "
-                             f"{self.room_name(cc.room)}).")
+                self.private(owner, "A clue card removed in setup: "
+                             f"{clue_title(cc.name, cc.trauma, self.room_name(cc.room))}.")
 
     def on_inspect_bottom(self: Engine, option: str, prompt: Prompt) -> None:
         card = str(prompt.data["card"])
@@ -228,7 +232,8 @@ class HouseEffects:
         seat = str(prompt.data["seat"])
         slot = self.st.secrets[int(option) - 1]
         card = self.pack.secret(slot.card)
-        self.private(seat, f"Secret at position {slot.position}: {card.name} ({card.trauma}).")
+        self.private(seat, f"Secret at position {slot.position}: "
+                           f"{secret_title(card.name, card.trauma)}.")
         self.emit(f"{self.name(seat)} inspects the secret card at position {option}.", "inspect")
 
     def eff_take_from_cellar(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
@@ -310,15 +315,16 @@ class HouseEffects:
         if self.is_spirit_ctx(ctx):
             self.st.spirit.pawn_actions += n
             if n:
-                self.emit(f"The spirit pawn gains {n} main action(s).", "spirit")
+                self.emit(f"The spirit pawn gains {n} main {plural(n, 'action')}.", "spirit")
             return
         me = ctx.get("self")
         # P-2P: the two characters share the turn's main actions
         if me and self.st.phase == "visitor" and self.st.active in (me, self.partner(me)):
             self.st.actions_left += n
-            self.emit(f"{self.name(me)} gains {n} main action(s).", "turn")
+            self.emit(f"{self.name(me)} gains {n} main {plural(n, 'action')}.", "turn")
         elif me in self.st.visitors and n > 0:  # P-VIS-03 / PR-18: used inside this effect
-            self.emit(f"{self.name(me)} gains {n} main action(s) outside their turn, to use "
+            self.emit(f"{self.name(me)} gains {n} main "
+                      f"{plural(n, 'action')} outside their turn, to use "
                       "now.", "turn")
             self.later(Step(op="offturn_main", args={"seat": me, "left": n}))
 
@@ -340,21 +346,24 @@ class HouseEffects:
             return
         acts = [] if v.knocked_out or v.succumbed else self.offturn_mains(seat)
         if not acts:
-            self.emit(f"{self.name(seat)} cannot use the granted main action(s); they are "
-                      "lost.", "turn")
+            self.emit(f"{self.name(seat)} cannot use the granted main "
+                      f"{plural(left, 'action; it is', 'actions; they are')} lost.", "turn")
             return
         self.ask("choice", self.st.controller.get(seat, seat),
-                 f"{left} main action(s) granted outside your turn: use one now, or let them "
+                 f"{left} main "
+                 f"{plural(left, 'action')} granted outside your turn: use one now, or let them "
                  "go (unused ones are lost when the effect ends).",
                  [(f"a{i}", self.label(seat, a)) for i, a in enumerate(acts)]
-                 + [("done", "Let the granted action(s) go unused")], "offturn_main",
+                 + [("done", f"Let the granted {plural(left, 'action')} go unused")],
+                 "offturn_main",
                  private=True, seat=seat, left=left, actions=[a.model_dump() for a in acts])
 
     def on_offturn_main(self: Engine, option: str, prompt: Prompt) -> None:
         seat = str(prompt.data["seat"])
         left = int(prompt.data["left"])
         if option == "done":
-            self.emit(f"{self.name(seat)} lets {left} granted main action(s) go unused.", "turn")
+            self.emit(f"{self.name(seat)} lets {left} granted main "
+                      f"{plural(left, 'action')} go unused.", "turn")
             return
         action = Action.model_validate(prompt.data["actions"][int(option[1:])])
         self.later(Step(op="offturn_main", args={"seat": seat, "left": left - 1}))

@@ -247,10 +247,10 @@ class LegalActions:
                 opts.append((f"up:{d.id}", f"+1 on {self.die_label(d.id)}"))
         dark = [r for r in st.rooms if self.dark(r) and not self.sealed(r)]
         if self.supply() and dark:
-            opts += [(f"add:{r}", f"Add a die (1) to the {self.room_name(r)}")
+            opts += [(f"add:{r}", f"Add a die showing 1 to the {self.room_name(r)}")
                      for r in dark]
         if dark:  # relocating is allowed even with dice in the supply
-            opts += [(f"reloc:{d.id}", f"Relocate {self.die_label(d.id)} (reset to 1)")
+            opts += [(f"reloc:{d.id}", f"Relocate {self.die_label(d.id)} (it restarts at 1)")
                      for d in st.dice if d.room is not None]
         return opts
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from rules.core.game import plural
 from rules.core.types import Prompt
 from rules.presence.engine.board import (
     RUN_CAP,
@@ -154,10 +155,11 @@ class Rounds:
             drawn += 1
         st.spirit.pawn_actions = 0
         st.speech_grant = None  # P-DISCORD-08: unused speech ends with the spirit turn
-        self.emit(f"The spirit ends its turn and draws {drawn} spirit card(s).", "turn")
+        self.emit(f"The spirit ends its turn and draws {drawn} spirit "
+                  f"{plural(drawn, 'card')}.", "turn")
         if drawn:  # H-02: the spirit's hand reaches only the spirit, by DM
-            self.emit("You draw " + ", ".join(self.card_name(c) for c in sp.hand[-drawn:])
-                      + ".", "draw", [st.spirit_seat])
+            self.emit("You draw " + self.cards_text(sp.hand[-drawn:]) + ".", "draw",
+                      [st.spirit_seat])
         self.later(Step(op="spirit_hand_limit"), Step(op="upkeep"))
 
     def step_spirit_hand_limit(self: Engine) -> None:

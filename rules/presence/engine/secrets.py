@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.presence.engine.core import secret_title
+
 if TYPE_CHECKING:
     from rules.presence.engine import Engine
 
@@ -27,7 +29,8 @@ class Secrets:
         slot.revealed = True
         slot.tier = tier
         self.emit(f"{self.name(revealer)} reveals the secret at position {position}: "
-                  f"{card.name} ({card.trauma}); the {tier} effect resolves.", "secret")
+                  f"{secret_title(card.name, card.trauma)}; the {tier} effect resolves.",
+                  "secret")
         effects = getattr(card.tiers, tier)
         self.later(self.effects_step(effects, self.visitor_ctx(revealer, f"secret {card.name}")))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.core.types import Prompt
+from rules.presence.engine.core import secret_title
 from rules.presence.state import (
     ChamberState,
     DieState,
@@ -136,8 +137,9 @@ class SetupSteps:
             self.draw_actions(seat, self.hand_size())
         # The spirit's deal reaches only the spirit, by DM (H-02, H-10); visitors are told their
         # hands as they draw them.
-        secrets = "; ".join(f"position {s.position}: {pack.secret(s.card).name} "
-                            f"({pack.secret(s.card).trauma})" for s in st.secrets)
+        secrets = "; ".join(f"position {s.position}: "
+                            f"{secret_title(pack.secret(s.card).name, pack.secret(s.card).trauma)}"
+                            for s in st.secrets)
         hand = ", ".join(self.card_name(c) for c in st.spirit.hand) or "none"
         self.emit(f"Your secret cards — {secrets}. Your spirit cards: {hand}.", "deal",
                  [st.spirit_seat])

@@ -94,11 +94,11 @@ class SpiritTurn:
         if what == "up":
             d = int(arg)
             self.set_die(d, self.die(d).value + 1)
-            self.emit(f"The spirit discards a card: {self.die_label(d)}.", "die")
+            self.emit(f"The spirit discards a card: {self.die_now(d)}.", "die")
         elif what == "add":
             die = self.supply()[0]
             self.place_die(die, arg, 1)
-            self.emit(f"The spirit discards a card and adds a presence die (1) to the "
+            self.emit(f"The spirit discards a card and adds a presence die showing 1 to the "
                       f"{self.room_name(arg)}.", "die")
             self.fire("die_enters_room", room=arg, die=die, by="spirit")
         else:

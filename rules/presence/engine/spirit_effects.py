@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.core.errors import IllegalAction
+from rules.core.game import plural
 from rules.core.types import Event, Prompt
 from rules.presence.engine.board import (
     SPOKEN_WORD,
@@ -65,7 +66,7 @@ class SpiritEffects:
     def on_increase_die(self: Engine, option: str, prompt: Prompt) -> None:
         d = int(option)
         self.set_die(d, self.die(d).value + int(prompt.data["n"]))
-        self.emit(f"Presence grows: {self.die_label(d)}.", "die")
+        self.emit(f"Presence grows: {self.die_now(d)}.", "die")
 
     def eff_move_die(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         room = self.origin(ctx)
@@ -124,13 +125,13 @@ class SpiritEffects:
         rooms = [r for r in self.st.rooms if self.dark(r) and not self.sealed(r)]
         if not rooms:
             return
-        self.ask("target", self.st.spirit_seat, "Add a presence die (1) to a dark room.",
+        self.ask("target", self.st.spirit_seat, "Add a presence die showing 1 to a dark room.",
                  [(r, f"Add it to the {self.room_name(r)}") for r in rooms], "add_die")
 
     def on_add_die(self: Engine, option: str, prompt: Prompt) -> None:
         die = self.supply()[0]
         self.place_die(die, option, 1)
-        self.emit(f"A presence die (1) appears in the {self.room_name(option)}.", "die")
+        self.emit(f"A presence die showing 1 appears in the {self.room_name(option)}.", "die")
         self.fire("die_enters_room", room=option, die=die, by="spirit")
 
     def eff_bond(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
@@ -179,7 +180,7 @@ class SpiritEffects:
         # P-DISCORD-08: the grant lasts until used or the spirit turn ends; the words go
         # through `speak` (the bot posts them), so the spirit never types in the thread.
         self.st.speech_grant = {"max_words": e.max_words, "vocabulary": list(e.vocabulary)}
-        self.emit(f"The spirit may speak: at most {e.max_words} word(s).",
+        self.emit(f"The spirit may speak: at most {e.max_words} {plural(e.max_words, 'word')}.",
                   "speak", max_words=e.max_words, vocabulary=list(e.vocabulary))
 
     def speak(self: Engine, seat: str, words: str) -> list[Event]:
@@ -192,7 +193,8 @@ class SpiritEffects:
                                 "allows it; nothing lets it speak now.", rule="P-COMM-09")
         said = words.split()
         if not said or len(said) > int(grant["max_words"]):
-            raise IllegalAction(f"Say 1 to {grant['max_words']} word(s).",
+            raise IllegalAction(f"Say 1 to {grant['max_words']} "
+                                f"{plural(grant['max_words'], 'word')}.",
                                 rule="P-DISCORD-08")
         bad = [w for w in said if not SPOKEN_WORD.fullmatch(w)]
         if bad:
@@ -227,7 +229,7 @@ class SpiritEffects:
             if sp.deck:
                 sp.hand.append(sp.deck.pop())
                 got += 1
-        self.emit(f"The spirit draws {got} spirit card(s).", "spirit")
+        self.emit(f"The spirit draws {got} spirit {plural(got, 'card')}.", "spirit")
         if got:  # H-02: only the spirit is told which
-            self.emit("You draw " + ", ".join(self.card_name(c) for c in sp.hand[-got:])
-                      + ".", "draw", [self.st.spirit_seat])
+            self.emit("You draw " + self.cards_text(sp.hand[-got:]) + ".", "draw",
+                      [self.st.spirit_seat])

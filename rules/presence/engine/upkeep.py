@@ -134,7 +134,7 @@ class Upkeep:
             die = self.supply()[0]
             self.place_die(die, option, 1)
             self.die(die).fresh = False
-            self.emit(f"The spirit places a spirit clue and a presence die (1) in the "
+            self.emit(f"The spirit places a spirit clue and a presence die showing 1 in the "
                       f"{self.room_name(option)}.", "setup")
         else:
             self.emit(f"The spirit places a spirit clue in the {self.room_name(option)}.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import plural
 from rules.core.types import Prompt
 from rules.presence.state import (
     Step,
@@ -38,7 +39,8 @@ class VisitorEffects:
                 opts.append((f"open:{did}", f"Open the door to the {beyond}"))
         opts.append(("stop", "Stop moving"))
         self.ask("movement", seat,
-                 f"Movement: {points} point(s) left in the {self.room_name(v.room)}.",
+                 f"Movement: {points} "
+                 f"{plural(points, 'point')} left in the {self.room_name(v.room)}.",
                  opts, "movement", seat=seat, points=points)
 
     def on_movement(self: Engine, option: str, prompt: Prompt) -> None:
@@ -147,7 +149,7 @@ class VisitorEffects:
     def eff_draw_action(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         for s in self.who(ctx, e.who):
             got = self.draw_actions(s, e.n)
-            self.emit(f"{self.name(s)} draws {got} action card(s).", "draw")
+            self.emit(f"{self.name(s)} draws {got} action {plural(got, 'card')}.", "draw")
 
     def eff_discard(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         steps = [Step(op="discard_pick", args={"seat": s, "cards": e.cards,

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rules.core.errors import IllegalAction
+from rules.core.game import plural
 from rules.core.types import Action, Event, Prompt
 from rules.presence import actions as K
 from rules.presence.engine.board import (
@@ -173,8 +174,7 @@ class VisitorActions:
             self.emit(f"{self.name(seat)} uses a clue card (face down, Mystery Mode): "
                       f"{a.name}.", "action")
         else:
-            self.emit(f"{self.name(seat)} uses {self.action_title(action)}: {a.name}.",
-                      "action")
+            self.emit(f"{self.name(seat)} {self.action_done(action, a.name)}.", "action")
         self.later(self.effects_step(effects, ctx), *after)
 
     def count_quick(self: Engine, seat: str) -> None:
@@ -199,6 +199,32 @@ class VisitorActions:
         if action.kind == K.UNCOVER:
             return "the Secret Chamber"
         return "an ability"
+
+    def action_source(self: Engine, action: Action, name: str) -> str:
+        """An action named first, then what it comes from, as a player would say it: "Move 3
+        (play Move 3 / Investigate)", "Spare Candle" (an item named as its action), "Relight
+        (the room action)". A two-action card is named whole, so which card leaves the hand is
+        plain, but never as "card: action"."""
+        if action.kind == K.PLAY:
+            return f"{name} (play {self.card_name(str(action.p('card')))})"
+        if action.kind == K.USE_ITEM:
+            item = self.card_name(str(action.p("item")))
+            return name if name == item else f"{name} (use {item})"
+        return f"{name} ({self.action_title(action)})"
+
+    def action_done(self: Engine, action: Action, name: str) -> str:
+        """What a visitor did, after their name: "plays Move 3 / Investigate for Move 3",
+        "uses the Spare Candle", "takes the room action Relight"."""
+        if action.kind == K.PLAY:
+            return f"plays {self.card_name(str(action.p('card')))} for {name}"
+        if action.kind == K.USE_ITEM:
+            item = self.card_name(str(action.p("item")))
+            return f"uses {item}" if name == item else f"uses {item} for {name}"
+        if action.kind == K.ROOM_ACTION:
+            return f"takes the room action {name}"
+        if action.kind == K.UNCOVER:
+            return f"uses the Secret Chamber for {name}"
+        return f"uses an ability: {name}"
 
     def resolve_action(self: Engine, seat: str, action: Action) -> tuple[Any, str, list[Step]]:
         v = self.vis(seat)
@@ -289,7 +315,7 @@ class VisitorActions:
     def step_rest_draw(self: Engine, seat: str) -> None:
         need = self.hand_size() - len(self.player_hand(seat))
         got = self.draw_actions(seat, need) if need > 0 else 0
-        self.emit(f"{self.name(seat)} draws {got} action card(s).", "rest")
+        self.emit(f"{self.name(seat)} draws {got} action {plural(got, 'card')}.", "rest")
 
 
     # ---- trade (PR-12)
@@ -299,7 +325,8 @@ class VisitorActions:
                 if not self.is_action_card(c)]
         opts += [(i, f"Give {self.card_name(i)}") for i in v.items]
         if given:
-            opts.append(("offer", f"Offer {len(given)} card(s) to {self.name(to)}"))
+            opts.append(("offer", f"Offer {len(given)} "
+                                  f"{plural(len(given), 'card')} to {self.name(to)}"))
         opts.append(("cancel", "Call off the trade"))
         self.ask("trade_pick", seat, f"Trade with {self.name(to)}: pick cards to give.", opts,
                  "trade_pick", private=True, seat=seat, receiver=to, given=given)
@@ -343,6 +370,7 @@ class VisitorActions:
             elif c in giver.hand:
                 giver.hand.remove(c)
                 taker.hand.append(c)
-        self.emit(f"{self.name(seat)} gives {len(prompt.data['given'])} card(s) to "
+        self.emit(f"{self.name(seat)} gives {len(prompt.data['given'])} "
+                  f"{plural(len(prompt.data['given']), 'card')} to "
                   f"{self.name(to)}.", "trade")
         self.later(Step(op="item_limit", args={"seat": to}))

@@ -1,0 +1,127 @@
+"""The AI decides in worker processes (`bot.aipool`): the same action `Game.ai_action` chooses,
+the bot's event loop free meanwhile, and a worker that dies or overruns costs the move its
+search, never the move."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import signal
+from collections.abc import Iterator
+
+import pytest
+
+from bot import aipool, renderpool
+from rules.core.game import GameState
+from rules.registry import GAMES
+from tests.tinygame import GAME as HIGHCARD
+
+SLACK = 60.0
+"""A decision's time allowed where a test compares answers: a shared test machine can take
+several times the search's CPU budget in wall time (the fallback has its own test)."""
+
+
+@pytest.fixture(autouse=True)
+def _fresh_pool() -> Iterator[None]:
+    yield
+    aipool.shutdown()
+
+
+@functools.cache
+def _midgame(name: str = "fourth_wall", moves: int = 12) -> tuple[GameState, str]:
+    """A Fourth Wall Conflict game some moves in (the easy AI on every seat), and its awaited
+    seat."""
+    game = GAMES[name]
+    state = game.setup(["s1", "s2", "s3"], game.options_model(mode="conflict"), 11)
+    for _ in range(moves):
+        seat = sorted(game.to_act(state))[0]
+        state = game.apply(state, seat, game.ai_action(state, seat, "easy")).state
+    return state, sorted(game.to_act(state))[0]
+
+
+async def test_the_worker_chooses_what_the_engine_chooses() -> None:
+    game = GAMES["fourth_wall"]
+    state, seat = _midgame()
+    for level in ("easy", "normal"):
+        decided = await aipool.decide(game, state, seat, level, timeout=SLACK)
+        assert decided.key() == game.ai_action(state, seat, level).key()
+    [pid] = aipool.live_pids()  # one AI worker by default
+    assert pid != os.getpid() and pid not in renderpool.live_pids()
+
+
+async def test_the_loop_runs_while_the_worker_searches() -> None:
+    """A hard decision is ~1 s of CPU; the loop keeps ticking every few milliseconds."""
+    game = GAMES["fourth_wall"]
+    state, seat = _midgame()
+    await aipool.warm()
+    loop = asyncio.get_running_loop()
+    gaps: list[float] = []
+
+    async def probe() -> None:
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.01)
+            gaps.append(loop.time() - before - 0.01)
+
+    ticking = asyncio.create_task(probe())
+    began = loop.time()
+    decided = await aipool.decide(game, state, seat, "hard", timeout=SLACK)
+    took = loop.time() - began
+    ticking.cancel()
+    assert decided.key() in {a.key() for a in game.legal_actions(state, seat)}
+    assert len(gaps) >= took / 0.05  # it really ticked all along
+    assert max(gaps) < 0.1, f"the loop stalled {max(gaps) * 1000:.0f} ms"
+
+
+async def test_a_killed_worker_costs_the_search_not_the_move(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game = GAMES["fourth_wall"]
+    state, seat = _midgame()
+    await aipool.warm()
+    [pid] = aipool.live_pids()
+    deciding = asyncio.create_task(aipool.decide(game, state, seat, "hard"))
+    await asyncio.sleep(0.05)  # the request is on its way
+    os.kill(pid, signal.SIGKILL)  # what a crash or the OOM killer does
+    with caplog.at_level(logging.WARNING, logger="bot.aipool"):
+        decided = await deciding
+    assert decided.key() == game.ai_action(state, seat, "easy").key()
+    assert "AI worker died" in caplog.text
+    # The next decision starts a new worker and searches again.
+    again = await aipool.decide(game, state, seat, "normal", timeout=SLACK)
+    assert again.key() == game.ai_action(state, seat, "normal").key()
+    [fresh] = aipool.live_pids()
+    assert fresh != pid
+
+
+async def test_a_worker_that_overruns_is_stopped_and_the_easy_level_plays(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game = GAMES["fourth_wall"]
+    state, seat = _midgame()
+    await aipool.warm()
+    [pid] = aipool.live_pids()
+    with caplog.at_level(logging.WARNING, logger="bot.aipool"):
+        decided = await aipool.decide(game, state, seat, "hard", timeout=0.02)
+    assert decided.key() == game.ai_action(state, seat, "easy").key()
+    assert "took over" in caplog.text
+    assert pid not in aipool.live_pids()  # stopped: the next decision gets a fresh worker
+    assert (await aipool.decide(game, state, seat, "easy")).key() == decided.key()
+    assert aipool.live_pids() and aipool.live_pids()[0] != pid
+
+
+async def test_a_game_the_worker_lacks_is_decided_here() -> None:
+    """A game registered at run time (the tests' High Card) is not in the worker's registry."""
+    state = HIGHCARD.setup(["s1", "s2"], HIGHCARD.options_model(), 3)
+    for level in ("easy", "hard"):
+        decided = await aipool.decide(HIGHCARD, state, "s1", level)
+        assert decided.key() == HIGHCARD.ai_action(state, "s1", level).key()
+
+
+async def test_an_unknown_level_plays_easy() -> None:
+    game = GAMES["fourth_wall"]
+    state, seat = _midgame()
+    decided = await aipool.decide(game, state, seat, "grandmaster")
+    assert decided.key() == game.ai_action(state, seat, "easy").key()

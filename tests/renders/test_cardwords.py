@@ -1,0 +1,116 @@
+"""#22: the turn card's alt text says what the picture says (renders/cardwords.py).
+
+Whole random games of every game, mode and player count (tests/rules/cases.py); at sampled
+states the card's view is built as the bot builds it (display names, what the awaited player
+must do, the last public lines, the result) and its alt text is held to the picture:
+
+- at most 1,024 characters (Discord's limit), ending as a sentence ends, never cut;
+- it opens with who must act and what to do (or the result), as the card does;
+- each number the card draws is named with its label, value and note, in the card's units;
+- the card's newest "just happened" line is told, and no line is told in part.
+
+`Game.alt_text` (the full board's alt text) is held to the same limit and endings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from renders.cardwords import Number, card_alt_text, card_lines, number_words
+from renders.turncard import stats_for
+from rules.core.game import ALT_TEXT_LIMIT, ends_a_sentence, sentences
+from rules.core.players import random_move
+from rules.core.rng import Rng
+from rules.registry import GAMES
+from tests.rules.cases import CASES, IDS
+
+NAMES = ("Margaret", "Theo", "Priya", "Alexandria Featherstonehaugh", "Oluwaseun")
+EVERY = 7
+MAX_STEPS = 700
+
+
+def _card_view(game: Any, state: Any, names: dict[str, str], lines: list[str]) -> dict[str, Any]:
+    """The turn card's view as `Delivery.board_file` builds it."""
+    view = game.view(state, None)
+    view["names"] = names
+    awaited = sorted(game.to_act(state), key=state.seats.index)
+    result = game.result(state)
+    view["turn"] = {
+        "awaited": [names.get(s) or game.seat_label(state, s) for s in awaited],
+        "doing": " ".join(game.doing_text(state, s, names) for s in awaited),
+        "happened": game.present(state, lines)[-4:],
+        "result": game.result_text(state, result, names) if result is not None else None,
+    }
+    return view
+
+
+def _check(name: str, view: dict[str, Any], alt: str) -> None:
+    assert 0 < len(alt) <= ALT_TEXT_LIMIT, len(alt)
+    assert ends_a_sentence(alt), alt[-80:]
+    lead, told, happened = card_lines(name, view)
+    if len(lead) <= ALT_TEXT_LIMIT:
+        assert alt.startswith(lead), (lead, alt[:200])
+    # The picture's numbers, as drawn (renders/turncard.py), in the alt text's words.
+    drawn = stats_for(name, view)
+    if len(lead) + len(told) + 1 <= ALT_TEXT_LIMIT:
+        for stat in drawn:
+            words = number_words(Number(stat.label, stat.value, note=stat.note))
+            assert words in alt, (words, alt)
+        if happened and len(lead) + len(told) + len(happened[-1]) + 17 <= ALT_TEXT_LIMIT:
+            assert "Just happened: " in alt and happened[-1] in alt, (happened[-1], alt)
+    # A "just happened" line is told whole or not at all: each of its sentences in order.
+    for line in happened:
+        parts = sentences(line)
+        if parts[0] in alt:
+            assert line in alt or all(p in alt for p in parts), (line, alt)
+
+
+@pytest.mark.parametrize(("name", "mode", "players"), CASES, ids=IDS)
+def test_alt_text_says_what_the_turn_card_shows(name: str, mode: str, players: int) -> None:
+    game = GAMES[name]
+    seats = [f"s{i}" for i in range(1, players + 1)]
+    names = {s: NAMES[i % len(NAMES)] for i, s in enumerate(seats)}
+    state = game.setup(seats, game.options_model(mode=mode), 22)
+    rng = Rng.from_seed(22)
+    lines: list[str] = []
+    awaited = sorted(game.to_act(state))
+    checked = longest = 0
+    for step in range(MAX_STEPS + 1):
+        over = game.result(state) is not None
+        if step % EVERY == 0 or over:
+            view = _card_view(game, state, names, lines)
+            alt = card_alt_text(name, view, game.alt_text(state, names))
+            _check(name, view, alt)
+            board = game.alt_text(state, names)
+            assert len(board) <= ALT_TEXT_LIMIT and ends_a_sentence(board), board[-80:]
+            checked += 1
+            longest = max(longest, len(alt))
+        if over:
+            break
+        seat, action = random_move(game, state, rng)
+        out = game.apply(state, seat, action)
+        state = out.state
+        now = sorted(game.to_act(state))
+        # A post's lines: what happened since the decision last passed to someone else.
+        if now != awaited:
+            lines, awaited = [], now
+        lines += [e.text for e in out.events if e.public]
+    assert checked > 3
+    print(f"\nALT {name}/{mode}/{players}p states={checked} longest={longest}")
+
+
+def test_alt_text_drops_whole_parts_to_fit_and_never_cuts_a_sentence() -> None:
+    view = {"turn": {"awaited": ["Ada"], "doing": "Ada (the Medium): move or end the turn.",
+                     "happened": [f"Line {k} happened. It had a second sentence." for k in
+                                  range(4)], "result": None}}
+    board = " ".join(f"Row {k}: a long description of the room and all it holds." for k in
+                     range(40))
+    alt = card_alt_text("exorcism", view, board)
+    assert len(alt) <= ALT_TEXT_LIMIT and ends_a_sentence(alt)
+    assert alt.startswith("Ada (the Medium): move or end the turn. Numbers: Time left 0 hours")
+    assert "Just happened: Line 0 happened." in alt and "Row 0:" in alt and "Row 39" not in alt
+    short = card_alt_text("exorcism", view, board, limit=260)
+    assert len(short) <= 260 and ends_a_sentence(short)
+    assert "Line 3 happened. It had a second sentence." in short and "Line 0" not in short
