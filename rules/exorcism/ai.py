@@ -996,7 +996,14 @@ class _Brain:
         # Actions left then loses the game (issue #23: 21 games in 100 lost that way).
         return (inv.cell == "foyer" and not self.st.exorcised and self.endgame()
                 and self.pipeline_covers() and not self.is_finisher(inv)
-                and (self.eng.ova or self.emergency() == 0))
+                and (self.eng.ova or self.emergency() == 0) and not self.dawn_near())
+
+    def dawn_near(self) -> bool:
+        """Whether the Clock runs out within two turns of every investigator player: nobody
+        waits idle then, the last points must be made now."""
+        seats = [x for x in self.st.seats if x != self.st.ghost_seat
+                 and not self.st.players[x].out]
+        return sum(self.st.dice) <= 2 * max(1, len(seats))
 
     def switch_gain(self, inv: InvestigatorState) -> float:
         """What switching `inv`'s Character for the best Lookout at the Foyer is worth, in
