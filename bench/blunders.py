@@ -9,8 +9,10 @@
 - ``idle_end_before_loss`` (Exorcism): a turn ended (``pass``) with Actions left and a useful
   one still legal (`_useful`: not the Foyer's switch, a Move only with an Action after it),
   and the investigators lost before that seat's next turn began;
-- ``repeated_invoke`` (The Presence): an Invoke naming a trauma for a position the table
-  already saw fail there;
+- ``repeated_invoke`` (The Presence): an Invoke aimed at a position where one already failed,
+  with nothing beneath it since that could match;
+- ``idle_with_invoke`` (The Presence): a late turn (round 7 on) ended with main actions left
+  while the visitor could play its Invoke card at a secret worth trying;
 - ``give_into_full_hand`` (Fourth Wall): a Marble given to an Investigator whose hand was
   already at its Hand Limit.
 """
@@ -134,33 +136,156 @@ def _idle_end_before_loss(history: Sequence[Step], result: Result | None) -> int
     return count
 
 
+LATE_ROUND = 7
+"""The Presence: from this round on four secrets by round 9 leave no turn to waste."""
+
+
+Failures = dict[int, int]
+"""The Presence: position (1-based) -> how many clue cards lay beneath it at the latest
+failed Invoke there, as the census saw in the history (not read from the engine's own
+record, so the census also measures an engine that keeps none)."""
+
+
+def _disproven(state: Any, position: int, failures: Failures) -> bool:
+    """The Presence: an Invoke at `position` cannot succeed, as the table can see: an Invoke
+    there already failed, and every clue card beneath now is of a trauma that lay beneath at
+    that failure (the secret does not move, so the same evidence fails again). In Mystery
+    Mode the discards lie face down: only "nothing added since" proves it."""
+    from rules.presence.engine import Engine
+
+    slot = state.secrets[position - 1]
+    if slot.revealed or position not in failures:
+        return False
+    seen = failures[position]
+    if len(slot.discards) <= seen:
+        return True
+    if state.mystery:
+        return False
+    pack = Engine(state).pack
+
+    def traumas(cards: list[str]) -> set[str]:
+        return {pack.clue_card(c).trauma for c in cards if not pack.is_fear_card(c)}
+    return traumas(slot.discards) <= traumas(slot.discards[:seen])
+
+
+def _invoke_position(before: Any, action: Action) -> int | None:
+    """The position an answer names when it picks the secret an Invoke tries to reveal."""
+    if action.kind != "choose" or not getattr(before, "prompts", None):
+        return None
+    if before.prompts[-1].data.get("then") != "reveal_secret":
+        return None
+    option = str(action.params.get("option", ""))
+    return int(option) if option.isdigit() else None
+
+
+def _invokes(history: Sequence[Step]) -> list[tuple[int, Failures]]:
+    """Per step of `history`: the failures seen before it (a fresh dict at every change)."""
+    failures: Failures = {}
+    out: list[tuple[int, Failures]] = []
+    for k, (before, _seat, action, after) in enumerate(history):
+        out.append((k, failures))
+        position = _invoke_position(before, action)
+        if position is not None and not after.secrets[position - 1].revealed:
+            failures = {**failures, position: len(before.secrets[position - 1].discards)}
+    return out
+
+
 def _repeated_invoke(history: Sequence[Step]) -> int:
-    failed: set[tuple[Any, ...]] = set()
+    """The Presence: Invokes aimed at a position whose failure the table already saw, with
+    nothing new beneath it that could match (`_disproven`)."""
     count = 0
-    for before, _seat, action, after in history:
-        if action.kind != "invoke":
-            continue
-        guess = tuple(sorted((k, str(v)) for k, v in action.params.items()))
-        if guess in failed:
+    for k, failures in _invokes(history):
+        before, _seat, action, _after = history[k]
+        position = _invoke_position(before, action)
+        if position is not None and _disproven(before, position, failures):
             count += 1
-        revealed_before = len(getattr(before, "revealed", []) or [])
-        revealed_after = len(getattr(after, "revealed", []) or [])
-        if revealed_after <= revealed_before:
-            failed.add(guess)
     return count
 
 
+GIVE_KINDS = ("give", "free_give", "give_to")
+"""Fourth Wall's ways to hand a Marble over (`rules.fourth_wall.actions`: GIVE, FREE_GIVE,
+GIVE_OR_TRADE_GIVE), each naming the receiving Investigator by id in ``to``."""
+
+
+def _invoke_worth_trying(state: Any, failures: Failures) -> bool:
+    """Some unrevealed secret may match a clue card beneath it, as the table can tell: in
+    some placing of the traumas not yet revealed on the unrevealed positions that every
+    failure allows (a failed position holds none of the traumas beneath it then) and the
+    face-up card counts allow (no more cards of a trauma than its position prints), a card
+    of its trauma lies beneath it. Mystery Mode: a position with a card added since its
+    last failure (nobody but the spirit can read them)."""
+    from itertools import permutations
+
+    from rules.presence.engine import Engine
+
+    if state.mystery:
+        return any(not s.revealed and len(s.discards) > failures.get(s.position, 0)
+                   for s in state.secrets)
+    pack = Engine(state).pack
+
+    def traumas(cards: list[str]) -> set[str]:
+        return {pack.clue_card(c).trauma for c in cards if not pack.is_fear_card(c)}
+    hidden = [s for s in state.secrets if not s.revealed]
+    left = {pack.secret(s.card).trauma for s in hidden}  # the revealed ones are known
+    # a position's trauma has only so many clue cards (its printed count, P-SECRET-01)
+    in_deck = [p.in_deck for p in pack.secret_board(state.n).positions]
+    seen = Counter(pack.clue_card(c).trauma for c in
+                   [*(c for s in state.secrets for c in s.discards), *state.clue_revealed]
+                   if not pack.is_fear_card(c))
+    for placing in permutations(sorted(left)):
+        if any(t in traumas(s.discards[:failures[s.position]])
+               for s, t in zip(hidden, placing, strict=True) if s.position in failures):
+            continue
+        if any(seen[t] > in_deck[s.position - 1]
+               for s, t in zip(hidden, placing, strict=True)):
+            continue
+        if any(t in traumas(s.discards) for s, t in zip(hidden, placing, strict=True)):
+            return True
+    return False
+
+
+def _idle_with_invoke(history: Sequence[Step]) -> int:
+    """The Presence: a visitor ended a late turn (round 7 on) with main actions left while
+    it could play its Invoke card and a secret was worth trying."""
+    from rules.presence.game import GAME
+
+    count = 0
+    for k, failures in _invokes(history):
+        before, seat, action, _after = history[k]
+        if action.kind != "end_turn" or getattr(before, "actions_left", 0) <= 0:
+            continue
+        if before.round < LATE_ROUND or not _invoke_worth_trying(before, failures):
+            continue
+        if any(a.kind == "play" and _is_invoke(before, str(a.params.get("card")),
+                                               int(str(a.params.get("side", 0))))
+               for a in GAME.legal_actions(before, seat)):
+            count += 1
+    return count
+
+
+def _is_invoke(state: Any, card: str, index: int) -> bool:
+    from rules.presence.engine import Engine
+
+    eng = Engine(state)
+    if not eng.is_action_card(card):
+        return False
+    actions = eng.pack.action_card(card).actions
+    return any(e.op == "reveal_secret" for a in actions[index:index + 1] for e in a.effects)
+
+
 def _give_into_full_hand(history: Sequence[Step]) -> int:
+    """Gives whose receiving Investigator already held its Hand Limit (FW-HAND-01): the Marble
+    is over the limit at once and one is discarded, so the team loses a Marble for an Action."""
     from rules.fourth_wall.engine import Engine
 
     count = 0
     for before, _seat, action, _after in history:
-        if action.kind not in ("give", "give_marble"):
+        if action.kind not in GIVE_KINDS:
             continue
-        to = action.params.get("to") or action.params.get("seat")
+        to = action.params.get("to")
         eng = Engine(before)
         for inv in before.investigators:
-            if inv.seat == to and len(inv.hand) >= eng.hand_limit(inv):
+            if inv.id == to and len(inv.hand) >= eng.hand_limit(inv):
                 count += 1
     return count
 
@@ -174,6 +299,7 @@ def census(game: str, history: Sequence[Step], result: Result | None) -> Counter
         found["back_and_forth"] = _back_and_forth(game, history)
     if game == "presence":
         found["repeated_invoke"] = _repeated_invoke(history)
+        found["idle_with_invoke"] = _idle_with_invoke(history)
     if game == "fourth_wall":
         found["give_into_full_hand"] = _give_into_full_hand(history)
     return +found  # drop the zeros

@@ -25,6 +25,16 @@ best hand is), the Wall's hand and Doom, and the Turn Tracker. The Investigators
 the team's hands (they share them, FW-SETUP-07); The Wall's side reads only hand counts and the
 public board (it may not see hands, FW-VIS-06).
 
+Trading (issue #23): a Trade is scored by `best_swap` — the swap of one Marble for one after
+which a hand can Close a Gate though none could before — and its three prompts are answered with
+that same swap; a Give is scored by its look-ahead, so a Marble handed into a full hand (and
+discarded at once) scores as the loss it is.
+
+The search levels (`FourthWallGame.ai_action`, `rules.core.search`) keep `choose_action` as the
+root's blueprint and play their play-outs with `playout_action`, a rule-of-thumb policy with no
+look-ahead; where a play-out stops, `win_chance` (in Conflict a logistic of the public board
+fitted on the heuristic's own games, `WALL_LOGIT`) scores it.
+
 The Conflict Wall: Wrath unless Brood pays (a Horror to become The Scourge while a hand could
 Close a Gate, or several Drained Horrors to wake), then spends its Doom on whatever scores best
 (Manifest, Trigger, Destroy, its Unique Action), Delves with Doom that would otherwise be lost,
@@ -51,6 +61,10 @@ GATE = 60.0
 HORROR = 10.0
 HORROR_SYMBOL = 4.0
 SCOURGE_BLOCK = 15.0
+SCOURGE_SYMBOL = 8.0
+"""Each Symbol still needed to Defeat The Scourge, on top of HORROR_SYMBOL: while it stands no
+Gate closes (FW-SCOURGE-03), so a Scourge one Marble from falling is nearly a Gate closed, and a
+Marble the Wall Destroys off it buys the Wall a turn."""
 MARBLE = 3.0
 LOW_HAND = {0: 12.0, 1: 8.0, 2: 3.0}
 INSANE = 30.0
@@ -112,6 +126,8 @@ def evaluate(state: FourthWallState, team_view: bool = True) -> float:
         att = eng.attached_symbols(h)
         left = sum(max(0, n - att[s]) for s, n in cost.items())
         score -= HORROR + HORROR_SYMBOL * left
+        if h.id == st.scourge:
+            score -= SCOURGE_SYMBOL * left
     if eng.scourge_blocks():
         score -= SCOURGE_BLOCK
     best_cover = 0.0
@@ -146,16 +162,96 @@ def _value(state: FourthWallState, seat: str) -> float:
 
 
 VALUE_SCALE = GATE
-"""One Open Gate's worth moves the search's estimate by about a quarter (`win_chance`)."""
+"""Alliance: one Open Gate's worth moves the search's estimate by about a quarter."""
+
+WALL_LOGIT = {"bias": -2.2, "gate": 3.3, "symbol": 0.75, "scourge_symbol": 0.55,
+              "horror": -0.58, "marble": -0.62, "doom": 0.28, "time": 1.4, "revealed": 0.5}
+"""Conflict: the chance that The Wall wins, as a logistic of the public board, fitted (plain
+logistic regression, `rules.md` "AI balance") on 1,620 positions of 130 games of the heuristic
+against itself (Conflict, 3 and 4 players): per Open Gate, per Symbol still needed to Defeat a
+Horror On the Streets (and again on The Scourge, whose standing blocks every Close a Gate), per
+Horror (a one-Symbol Horror is a Marble's work, not a threat), per Marble in the sane
+Investigators' hands, per Doom, the Turn Tracker's progress (0 at the start, 1 when The Ancient
+One Awakens) and An Eye Opens. It reads no hand's contents, so The Wall and the Investigators
+score the same positions the same (zero-sum), and neither steers by cards it only imagines."""
+
+
+def wall_logit(state: FourthWallState) -> float:
+    """`WALL_LOGIT` summed over the public board (Conflict)."""
+    st = state
+    eng = Engine(st)
+    w = WALL_LOGIT
+    z = w["bias"] + w["gate"] * len(st.gates) + w["doom"] * (st.doom + st.doom_deferred)
+    for h in st.streets:
+        att = eng.attached_symbols(h)
+        left = sum(max(0, n - att[s]) for s, n in eng.defeat_cost(h.id).items())
+        z += w["horror"] + w["symbol"] * left
+        if h.id == st.scourge:
+            z += w["scourge_symbol"] * left
+    z += w["marble"] * sum(len(i.hand) for i in st.investigators if i.card and not i.insane)
+    ranks = max(1, len(eng.layout_ranks()) - 1)
+    z += w["time"] * st.rank_index / ranks + (w["revealed"] if st.revealed else 0.0)
+    return z
 
 
 def win_chance(state: FourthWallState, seat: str) -> float:
-    """`evaluate` from `seat`'s side as a chance in [0, 1] (a logistic of one Gate's worth):
-    where the search AI's play-outs stop (`FourthWallGame.ai_value`)."""
+    """The chance that `seat`'s side wins, where the search AI's play-outs stop
+    (`FourthWallGame.ai_value`): in Conflict the fitted logistic of the public board
+    (`WALL_LOGIT`), in Alliance a logistic of `evaluate` (one Gate's worth a quarter)."""
     if state.outcome is not None:
         return 1.0 if (state.outcome == "wall") == (seat == state.wall_seat) else 0.0
+    if state.mode == "conflict":
+        z = max(-30.0, min(30.0, wall_logit(state)))
+        wall = 1.0 / (1.0 + math.exp(-z))
+        return wall if seat == state.wall_seat else 1.0 - wall
     x = max(-30.0, min(30.0, _value(state, seat) / VALUE_SCALE))
     return 1.0 / (1.0 + math.exp(-x))
+
+
+def best_swap(state: FourthWallState, iid: str, partner: str,
+              mine: str | None = None) -> tuple[str, str] | None:
+    """The Trade (one of `iid`'s Marbles for one of `partner`'s) after which one of the two
+    hands can Close a Gate though neither could before, keeping the most Symbols on the side
+    that gets there; None when no Trade does that (then Trading only wastes an Action Point).
+    With `mine` given, only swaps offering that Marble. The team reads both hands freely
+    (FW-SETUP-07), so the Investigators' side may plan on them."""
+    eng = Engine(state)
+    a, b = eng.inv(iid), eng.inv(partner)
+    if eng.meets(a.hand) or eng.meets(b.hand):
+        return None
+    best: tuple[str, str] | None = None
+    best_key = (-1, -1)
+    for m in ([mine] if mine is not None else eng.distinct(a.hand)):
+        if m not in a.hand:
+            continue
+        for t in eng.distinct(b.hand):
+            hand_a = list(a.hand)
+            hand_a.remove(m)
+            hand_a.append(t)
+            hand_b = list(b.hand)
+            hand_b.remove(t)
+            hand_b.append(m)
+            met = [h for h in (hand_a, hand_b) if eng.meets(h)]
+            if not met:
+                continue
+            key = (len(met), -len(eng.marble(m).symbols) + len(eng.marble(t).symbols))
+            if key > best_key:
+                best, best_key = (m, t), key
+    return best
+
+
+def gives_into_full_hand(state: FourthWallState, a: Action) -> bool:
+    """Whether `a` hands a Marble to an Investigator already at its Hand Limit (a Give, a free
+    Give, a card's Give or Trade): the Marble is discarded at once (FW-HAND-02). Hand sizes
+    are public, so any seat may ask."""
+    if a.kind not in (K.GIVE, K.FREE_GIVE, K.GIVE_OR_TRADE_GIVE):
+        return False
+    eng = Engine(state)
+    to = str(a.p("to"))
+    if not eng.has_inv(to):
+        return False
+    receiver = eng.inv(to)
+    return len(receiver.hand) >= eng.hand_limit(receiver)
 
 
 def _close_pick(eng: Engine, legal: list[Action]) -> Action:
@@ -243,6 +339,24 @@ def _estimate(state: FourthWallState, seat: str, a: Action, base: float) -> floa
     return base
 
 
+def _trade_value(state: FourthWallState, seat: str, a: Action, base: float) -> float:
+    """A Trade is worth the state after the best swap (`best_swap`), when one lets a hand
+    Close a Gate; otherwise it only spends an Action Point. Scored without the engine's three
+    prompts (which Marble, which of theirs, the partner's consent), which `_prompt_choice`
+    answers with the same swap."""
+    swap = best_swap(state, str(a.p("inv")), str(a.p("with")))
+    if swap is None:
+        return base - 1.0
+    after = state.model_copy(deep=True)
+    eng = Engine(after)
+    me, partner = eng.inv(str(a.p("inv"))), eng.inv(str(a.p("with")))
+    me.hand.remove(swap[0])
+    partner.hand.remove(swap[1])
+    me.hand.append(swap[1])
+    partner.hand.append(swap[0])
+    return _value(after, seat)
+
+
 def _brood_pays(state: FourthWallState) -> bool:
     """Brood (wake Drained Horrors, unleash The Scourge, keep the Doom) when The Scourge would
     block a hand ready to Close a Gate, or when several Horrors wait Drained."""
@@ -278,6 +392,17 @@ def _prompt_choice(game: Game[Any, Any], state: FourthWallState, seat: str,
     if p.kind == "free_trade" and K.DONE in kinds and int(
             p.data.get("then", {}).get("args", {}).get("count", 0)) >= AI_FREE_EXCHANGES:
         return kinds[K.DONE]
+    if p.kind in ("trade_mine", "trade_theirs"):  # the Trade planned in `choose_action`
+        args = p.data.get("then", {}).get("args", {})
+        iid, partner = str(args.get("inv", "")), str(args.get("with", ""))
+        if eng.has_inv(iid) and eng.has_inv(partner):
+            mine = str(args["mine"]) if p.kind == "trade_theirs" and "mine" in args else None
+            swap = best_swap(state, iid, partner, mine)
+            want = None if swap is None else swap[0] if p.kind == "trade_mine" else swap[1]
+            pick = next((a for a in legal if a.kind == K.CHOOSE_MARBLE
+                         and a.p("marble") == want), None)
+            if pick is not None:
+                return pick
     if p.kind == "regroup_offer":
         return kinds.get(K.ACCEPT, legal[0])
     if p.kind == "regroup_draw":
@@ -320,12 +445,17 @@ def choose_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> Ac
     if state.refunds >= AI_CANCELS_PER_TURN and not state.prompts:
         kept = [a for a in legal if a.kind not in (K.TRADE, K.CLOSE_GATE)]
         legal = kept or legal
+    # A Give into a full hand costs the team a Marble (issue #23's blunder): a Trade does the
+    # same work without the discard (`best_swap`).
+    legal = [a for a in legal if not gives_into_full_hand(state, a)] or legal
     base = _value(state, seat)
     worlds: list[FourthWallState] = []
     best, best_v = legal[0], -1e18
     for a in legal:
         if a.kind in NO_LOOKAHEAD:
             v = _estimate(state, seat, a, base)
+        elif a.kind == K.TRADE:
+            v = _trade_value(state, seat, a, base)
         else:
             if a.kind in DRAWING and not worlds:
                 worlds = _worlds(game, state, seat)
@@ -346,6 +476,111 @@ def choose_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> Ac
     return best
 
 
+def _left(eng: Engine, h: Any) -> Counter[str]:
+    """The Symbols a Horror On the Streets still needs to be Defeated."""
+    att = eng.attached_symbols(h)
+    return Counter({s: n - att[s] for s, n in eng.defeat_cost(h.id).items() if n > att[s]})
+
+
+def _scourge_needs(eng: Engine) -> Counter[str]:
+    st = eng.st
+    h = next((x for x in st.streets if x.id == st.scourge), None)
+    return _left(eng, h) if h is not None else Counter()
+
+
+def playout_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> Action:
+    """A cheap stand-in for `choose_action` inside the search's play-outs (`FourthWallGame`
+    searches with it): rules of thumb, no look-ahead, no copy of the state. It plays the plans
+    that decide Conflict games — Investigators Close a Gate when they can and otherwise break
+    The Scourge; The Wall keeps The Scourge standing (Destroys what is Attached to it, Broods
+    to place it again) and spends the rest of its Doom on Horrors — so a play-out of a few
+    turns costs about what one `choose_action` does."""
+    legal: list[Action] = game.legal_actions(state, seat)
+    if not legal:
+        raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+    if len(legal) == 1:
+        return legal[0]
+    eng = Engine(state)
+    by_kind: dict[str, list[Action]] = {}
+    for a in legal:
+        by_kind.setdefault(a.kind, []).append(a)
+    if state.prompts and seat in state.prompts[-1].seats:
+        return _playout_prompt(game, eng, state, seat, legal, by_kind)
+    if state.phase == "wall":
+        return _playout_wall(eng, state, by_kind, legal)
+    return _playout_investigator(eng, state, by_kind, legal)
+
+
+def _playout_prompt(game: Game[Any, Any], eng: Engine, state: FourthWallState, seat: str,
+                    legal: list[Action], by_kind: dict[str, list[Action]]) -> Action:
+    p = state.prompts[-1]
+    if p.kind in ("discard_excess", "lose_choice"):  # keep the Marbles with the most Symbols
+        marbles = by_kind.get(K.CHOOSE_MARBLE)
+        if marbles:
+            return min(marbles, key=lambda a: len(eng.marble(str(a.p("marble"))).symbols))
+    if p.kind != "free_trade":
+        picked = _prompt_choice(game, state, seat, legal) if p.kind not in (
+            "discard_excess", "lose_choice") else None
+        if picked is not None:
+            return picked
+    if K.CHOOSE_HORROR in by_kind:  # Attach to The Scourge, else the Horror nearest its end
+        def rank(a: Action) -> tuple[bool, int]:
+            h = next((x for x in state.streets if x.id == str(a.p("horror"))), None)
+            return (h is not None and h.id == state.scourge,
+                    -sum(_left(eng, h).values()) if h is not None else -99)
+        return max(by_kind[K.CHOOSE_HORROR], key=rank)
+    if K.CHOOSE_MARBLE in by_kind and p.kind in ("give_pick", "trade_mine", "trade_theirs"):
+        return by_kind[K.CHOOSE_MARBLE][0]
+    for pref in (K.DONE, K.TAKE_DOOM, K.ACCEPT, K.CONFIRM, K.KEEP_SCOURGE, K.DECLINE, K.STOP):
+        if pref in by_kind:
+            return by_kind[pref][0]
+    default = game.default_action(state, seat)
+    return default if default is not None and default in legal else legal[0]
+
+
+def _playout_wall(eng: Engine, state: FourthWallState, by_kind: dict[str, list[Action]],
+                  legal: list[Action]) -> Action:
+    if K.WRATH in by_kind and K.BROOD in by_kind:
+        return by_kind[K.BROOD][0] if _brood_pays(state) else by_kind[K.WRATH][0]
+    if K.DESTROY in by_kind and state.scourge is not None:
+        h = next((x for x in state.streets if x.id == state.scourge), None)
+        on_scourge = [a for a in by_kind[K.DESTROY] if h is not None
+                      and str(a.p("marble")) in h.attached]
+        if on_scourge:
+            return on_scourge[0]
+    for kind in (K.WALL_UNIQUE, K.TRIGGER):
+        if kind in by_kind:
+            return by_kind[kind][0]
+    if K.MANIFEST in by_kind:  # the Horror hardest to Defeat: the next Scourge
+        return max(by_kind[K.MANIFEST],
+                   key=lambda a: sum(eng.defeat_cost(str(a.p("horror"))).values()))
+    if K.DELVE in by_kind:
+        return by_kind[K.DELVE][0]
+    return by_kind.get(K.END_TURN, legal)[0]
+
+
+def _playout_investigator(eng: Engine, state: FourthWallState,
+                          by_kind: dict[str, list[Action]], legal: list[Action]) -> Action:
+    if K.CLOSE_GATE in by_kind and state.ap >= 2:
+        return by_kind[K.CLOSE_GATE][0]
+    needs = _scourge_needs(eng)
+    if needs and K.INTERVENE in by_kind:
+        useful = [a for a in by_kind[K.INTERVENE]
+                  if any(needs[s] for s in eng.marble(str(a.p("marble"))).symbols)]
+        if useful:
+            return max(useful, key=lambda a: sum(
+                1 for s in eng.marble(str(a.p("marble"))).symbols if needs[s]))
+    inv = eng.active()
+    if inv is not None and K.SEARCH in by_kind and len(inv.hand) < eng.hand_limit(inv):
+        return by_kind[K.SEARCH][0]
+    if K.REGROUP in by_kind and inv is not None and len(inv.hand) <= 1:
+        return by_kind[K.REGROUP][0]
+    for kind in (K.PASS, K.END_TURN):
+        if kind in by_kind:
+            return by_kind[kind][0]
+    return legal[0]
+
+
 def _worlds(game: Game[Any, Any], state: FourthWallState, seat: str) -> list[FourthWallState]:
     """`state` and `WORLDS - 1` states resampled from `seat`'s view of it, with an RNG seeded
     from that view: what is hidden from the seat cannot change which worlds are drawn."""
@@ -356,4 +591,5 @@ def _worlds(game: Game[Any, Any], state: FourthWallState, seat: str) -> list[Fou
                      for _ in range(WORLDS - 1))]
 
 
-__all__ = ["choose_action", "evaluate"]
+__all__ = ["best_swap", "choose_action", "evaluate", "gives_into_full_hand", "playout_action",
+           "win_chance"]

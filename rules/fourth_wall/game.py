@@ -18,9 +18,17 @@ from pydantic import Field
 
 from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
-from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, guided_words
+from rules.core.game import (
+    ALT_TEXT_LIMIT,
+    Game,
+    GameOptions,
+    fit_words,
+    guided_words,
+    view_rng,
+)
 from rules.core.hidden import shown_by_events
 from rules.core.rng import Rng
+from rules.core.search import Level, level_of, search_action
 from rules.core.types import Action, Event, Result, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall import ending as fourth_wall_ending
@@ -78,6 +86,12 @@ class FourthWallOptions(GameOptions):
         "empty for the shipped default pack.",
         json_schema_extra={"lobby": False},
     )
+
+
+PLAYOUT_TURNS = {"normal": 3, "hard": 4}
+"""How many turns (a Wall turn or an Investigator's, `_turn_clock`) a play-out runs past the
+decision at each search level: from a Wall decision, normal sees the next Investigator's turn
+and The Wall's answer to it (a Brood, The Scourge placed); `Level.horizon` caps the decisions."""
 
 
 class FourthWall(Game[FourthWallOptions, FourthWallState]):
@@ -352,6 +366,39 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
 
         return win_chance(state, seat)
 
+    def ai_levels(self) -> dict[str, Level]:
+        """Play-outs run `rules.fourth_wall.ai.playout_action` (no look-ahead: about 0.3 ms a
+        decision profiled, against several ms for the heuristic's) for `PLAYOUT_TURNS` turns,
+        `horizon` decisions at most — a Close a Gate alone is five decisions, a Wall turn two
+        to five. Sized by
+        process CPU time per decision (2 cores shared with other work): normal 96 simulations,
+        about 0.1–0.3 s (budget 0.3 s); hard 240, about 0.7–1 s (budget 1 s, cap 2 s)."""
+        return {"normal": Level("normal", simulations=96, horizon=48, width=8),
+                "hard": Level("hard", simulations=240, horizon=72, width=10)}
+
+    def ai_action(self, state: FourthWallState, seat: str, level: str = "easy") -> Action:
+        """As `Game.ai_action`; at the search levels its play-outs use the cheap policy
+        (`_Playouts`), the one-ply look-ahead of `choose_ai_action` staying the root's
+        blueprint. Still fair by construction: the search sees only resampled worlds."""
+        searching = level_of(self, level)
+        if searching is None:
+            return super().ai_action(state, seat, level)
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+        picked = search_action(_Playouts(self, PLAYOUT_TURNS[searching.name]), state, seat,
+                               searching,
+                               view_rng(self, state, seat, f"search-{level}"))
+        if picked.key() not in {a.key() for a in legal}:
+            return legal[0]
+        from rules.fourth_wall.ai import gives_into_full_hand
+
+        if gives_into_full_hand(state, picked):
+            # A Marble handed into a full hand is discarded at once (FW-HAND-02): a few noisy
+            # play-outs can favour it, never the game; the heuristic's own choice stands.
+            return super().ai_action(state, seat, "easy")
+        return picked
+
     def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
         """The built-in AI (`rules.fourth_wall.ai`): a one-ply lookahead with a heuristic
         evaluation, for either side in either mode."""
@@ -522,6 +569,47 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         stage = STAGE_NAMES[eng.stage()]
         return head + "\n" + "\n".join(lines) + f"\nTurn Tracker: {stage}."
 
+
+
+class _Playouts:
+    """The game as `rules.core.search` sees it at the search levels: every hook is the game's
+    own, except two that make a play-out a few *turns* long rather than a count of decisions.
+
+    - `choose_ai_action` answers the search's first call — the root's blueprint, asked before
+      any play-out (`search_action`) — with the full heuristic, and every later one (the
+      play-outs) with `rules.fourth_wall.ai.playout_action`, many times cheaper.
+    - `to_act` says nobody is awaited once a play-out is `turns` Wall or Investigator turns past
+      the root, so the search scores it there with `ai_value`. A horizon counted in decisions
+      rewards whatever spends decisions: measured on seed 2 (Conflict, 4 players), a Wall turn
+      of three Manifests pushed the Investigators' Close a Gate past 36 decisions, and ending
+      the turn at once let them win inside it — the search preferred doing nothing.
+    One is made per decision, so nothing carries from one decision to the next."""
+
+    def __init__(self, game: FourthWall, turns: int) -> None:
+        self._game = game
+        self._turns = turns
+        self._root: int | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def choose_ai_action(self, state: FourthWallState, seat: str) -> Action:
+        if self._root is None:
+            self._root = _turn_clock(state)
+            return self._game.choose_ai_action(state, seat)
+        from rules.fourth_wall.ai import playout_action
+
+        return playout_action(state, seat, self._game)
+
+    def to_act(self, state: FourthWallState) -> set[str]:
+        if self._root is not None and _turn_clock(state) >= self._root + self._turns:
+            return set()
+        return self._game.to_act(state)
+
+
+def _turn_clock(state: FourthWallState) -> int:
+    """Turns so far: each Investigator's turn and the Wall turn before it count one each."""
+    return (state.round * 8 + state.turn_index) * 2 + (state.phase == "investigator")
 
 GAME = FourthWall()
 

@@ -247,30 +247,19 @@ def _secrets(st: PresenceState, pack: Pack, knows: _Knowledge, rng: Rng,
     return [pack.secret(s.card).trauma for s in st.secrets]
 
 
-_FAILED = re.compile(r"tries to reveal the secret at position (\d): nothing happens")
-_BENEATH = re.compile(r"discards the clue card .* beneath position (\d)")
-
-
 def _failed_invokes(st: PresenceState, pack: Pack) -> dict[int, set[str]]:
-    """Position index -> traumas it cannot hold: an Invoke there failed (public log, H-38)
-    while clue cards of those traumas lay face up beneath it (one matching card reveals,
-    P-SECRET-03). Mystery Mode's discards are face down: nothing is ruled out."""
+    """Position index -> traumas it cannot hold: an Invoke there failed (public, H-38;
+    `SecretSlot.failed` keeps every failure) while clue cards of those traumas lay face up
+    beneath it (one matching card reveals, P-SECRET-03). Mystery Mode's discards are face
+    down: nothing is ruled out."""
     if st.mystery:
         return {}
     out: dict[int, set[str]] = {}
-    for i, line in enumerate(st.log):
-        m = _FAILED.search(line)
-        if not m:
+    for k, slot in enumerate(st.secrets):
+        if not slot.failed or slot.revealed:
             continue
-        k = int(m.group(1)) - 1
-        if not 0 <= k < len(st.secrets) or st.secrets[k].revealed:
-            continue
-        later = sum(1 for x in st.log[i + 1:]
-                    if (d := _BENEATH.search(x)) and int(d.group(1)) - 1 == k)
-        under = st.secrets[k].discards
-        out.setdefault(k, set()).update(
-            pack.clue_card(c).trauma for c in under[:max(0, len(under) - later)]
-            if not pack.is_fear_card(c))
+        out[k] = {pack.clue_card(c).trauma for c in slot.discards[:max(slot.failed)]
+                  if not pack.is_fear_card(c)}
     return out
 
 

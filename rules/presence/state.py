@@ -97,6 +97,10 @@ class SecretSlot(BaseModel):
     """The tier that resolved on reveal (public, H-37)."""
     discards: list[str] = Field(default_factory=list)
     """Clue cards discarded beneath this position, face up (P-CLUE-05, H-21)."""
+    failed: list[int] = Field(default_factory=list)
+    """For every Invoke here that failed, how many clue cards lay beneath it then (public,
+    H-38): none of their traumas is this secret's. Kept for the whole game, as the table
+    remembers it; the 20-line log forgets."""
 
 
 class VisitorState(BaseModel):

@@ -235,6 +235,7 @@ def build_view(state: PresenceState, seat: str | None) -> dict[str, Any]:
             "tier": slot.tier,
             "discards": [] if face_down else [_card(t, c) for c in slot.discards],
             "discard_count": len(slot.discards),
+            "failed_invokes": list(slot.failed),
             "matching": eng.matching(slot.position) if slot.revealed and not face_down
             else None,
         })

@@ -38,12 +38,13 @@ PRESENCE_PINGS_PER_100 = 11.0
 CONFLICT_PINGS_PER_100 = 30.0
 """I Am the Fourth Wall, Conflict: at most this many (issue #22's target; 46 before it). Turns
 are short (two or three moves), so without `at_table_seconds` one ping per turn is ~35–40."""
-PRESENCE_THINKING_PER_100 = 17.0
-"""With players thinking as a table does: each turn's first post pings a player who was away
-(12–14 per 100 moves), the rest are mid-turn prompts."""
-CONFLICT_THINKING_PER_100 = 42.0
-"""Fourth Wall Conflict with players thinking: turns are two or three moves, so one ping per
-turn of a player who was away is ~35–40 per 100 moves."""
+PRESENCE_THINKING_PER_100 = 20.0
+"""With players thinking as a table does (a guard, not a target): each turn's first post pings
+a player who was away (12–14 per 100 moves); the rest are decisions coming back mid-turn to a
+player who was away meanwhile."""
+CONFLICT_THINKING_PER_100 = 50.0
+"""Fourth Wall Conflict with players thinking (a guard, not a target): turns are two or three
+moves, so one ping per turn of a player who was away is ~35–45 per 100 moves."""
 
 
 def _ping_lines(message: MessageRecord) -> dict[str, str]:

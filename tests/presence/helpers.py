@@ -11,11 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.types import Action, Event, act
-from rules.presence.engine import Engine
+from rules.presence.engine import Engine, pack_for
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState, Token
 
 SPIRIT = "s1"
+VISITOR = "s2"
+"""The first visitor to act in `new_game`."""
 
 
 def seats(n: int) -> list[str]:
@@ -131,3 +133,41 @@ def active_visitor(st: PresenceState, seat: str, actions: int = 3) -> PresenceSt
 
 def eng(st: PresenceState) -> Engine:
     return Engine(st)
+
+
+def invoke_card(st: PresenceState, seat: str) -> tuple[str, int]:
+    """`seat`'s Invoke card (an action card whose action reveals a secret) and its side."""
+    for card in pack_for(st.pack_path).action_deck(st.visitors[seat].character):
+        for k, a in enumerate(pack_for(st.pack_path).action_card(card).actions):
+            if any(e.op == "reveal_secret" for e in a.effects):
+                return card, k
+    raise AssertionError("no Invoke card")
+
+
+def take_clue(st: PresenceState, trauma: str) -> str:
+    """A clue card of `trauma`, taken out of the deck."""
+    card = next(c for c in st.clue_deck if not pack_for(st.pack_path).is_fear_card(c)
+                and pack_for(st.pack_path).clue_card(c).trauma == trauma)
+    st.clue_deck.remove(card)
+    return card
+
+
+def trauma_at(st: PresenceState, position: int) -> str:
+    return pack_for(st.pack_path).secret(st.secrets[position - 1].card).trauma
+
+
+def invoke_scene(round_: int, revealed: tuple[int, ...] = (), seed: int = 5) -> PresenceState:
+    """Visitor s2's turn in `round_` with its Invoke card as its only card, nothing on the
+    board to investigate, the secrets at `revealed` already revealed."""
+    st = active_visitor(new_game(4, seed), VISITOR, 3)
+    st.round = st.time = round_
+    st.hope = st.nerve = None  # far enough from the time marker never to matter here
+    st.tokens = {}
+    v = st.visitors[VISITOR]
+    card, _side = invoke_card(st, VISITOR)
+    v.discard += [c for c in v.hand + v.deck if c != card]
+    v.hand, v.deck = [card], []
+    for p in revealed:
+        st.secrets[p - 1].revealed = True
+        st.secrets[p - 1].tier = "middle"
+    return st

@@ -462,12 +462,13 @@ class BoardPosts(SummaryDMs):
                              turn_pinged=previous.turn_pinged)
         else:
             newcomers = [s for s in awaited if previous is None or s not in previous.awaited]
-            # A seat pinged earlier in this same turn is at the table: a decision coming back
-            # to it mid-turn (after another seat's prompt) is no news worth a second ping.
+            # A decision coming back to a seat mid-turn (after another seat's prompt) pings it
+            # again only if its player is not at the table (`_to_ping`): in a game played over
+            # days the prompt may have taken hours, and they would not know otherwise.
             told = (previous.turn_pinged if turn and previous is not None
                     and previous.turn == turn else [])
             pinged = await self._to_ping(
-                record, [s for s in newcomers if s != actor and s not in told], users)
+                record, [s for s in newcomers if s != actor], users)
             post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
                              pinged=pinged, turn_pinged=sorted({*told, *pinged}))
         # The post it replaces keeps its buttons when none of them can go stale (My hand, My

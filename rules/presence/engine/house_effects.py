@@ -129,6 +129,8 @@ class HouseEffects:
                                                 "ctx": dict(ctx)}))
             self.reveal_secret(pos, owner)
         else:
+            slot = self.st.secrets[pos - 1]
+            slot.failed.append(len(slot.discards))
             self.emit(f"{self.name(owner)} tries to reveal the secret at position {pos}: "
                       "nothing happens.", "secret")
             self.later(Step(op="effects", args={"effs": prompt.data["fail"], "i": 0,

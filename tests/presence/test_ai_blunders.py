@@ -1,0 +1,207 @@
+"""The Presence AI's blunders of issue #23, and the bench census that counts them.
+
+- A failed Invoke (public, H-38) is remembered for the whole game (`SecretSlot.failed`), not
+  read back from the 20-line log that forgets it: the AI never aims an Invoke again where the
+  same evidence already failed.
+- A late turn never ends idle with an Invoke card in hand while a secret may still match
+  (`rules.presence.ai.scarcity`: the card's keeping value runs out with the rounds).
+- `bench.blunders` counts both, read from a game's history, on constructed histories that
+  hold the blunder and ones that do not; and seeds where today's AI blundered play clean.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bench.blunders import census
+from rules.core.types import Action, act
+from rules.presence import ai
+from rules.presence.engine import Engine
+from rules.presence.game import GAME
+from rules.presence.state import PresenceState
+from tests.presence.helpers import (
+    VISITOR,
+    invoke_card,
+    invoke_scene,
+    prompt_kind,
+    take_clue,
+    trauma_at,
+)
+
+Step = tuple[PresenceState, str, Action, PresenceState]
+
+
+def _step(st: PresenceState, seat: str, action: Action) -> tuple[PresenceState, Step]:
+    after = GAME.apply(st, seat, action).state
+    return after, (st, seat, action, after)
+
+
+def _invoke(st: PresenceState, position: int) -> tuple[PresenceState, list[Step]]:
+    """s2 plays its Invoke (given back to its hand) at `position`: the two steps."""
+    st = st.model_copy(deep=True)
+    v = st.visitors[VISITOR]
+    card, side = invoke_card(st, VISITOR)
+    for pile in (v.deck, v.discard):
+        if card in pile:
+            pile.remove(card)
+    if card not in v.hand:
+        v.hand.append(card)
+    st.actions_left = max(st.actions_left, 1)
+    st, played = _step(st, VISITOR, act("play", card=card, side=side, speed="main"))
+    assert prompt_kind(st) == "target" and st.prompts[-1].data.get("then") == "reveal_secret"
+    st, chose = _step(st, VISITOR, act("choose", option=str(position)))
+    return st, [played, chose]
+
+
+def _wrong_trauma(st: PresenceState, position: int) -> str:
+    """A trauma not at `position` and of no revealed secret."""
+    shown = {trauma_at(st, s.position) for s in st.secrets if s.revealed}
+    return next(t for t in ai.TRAUMAS if t != trauma_at(st, position) and t not in shown)
+
+
+def _turn(st: PresenceState) -> list[Action]:
+    """What the AI does for s2 until its turn passes (every answer of its prompts too)."""
+    done: list[Action] = []
+    for _ in range(40):
+        if GAME.result(st) is not None or VISITOR not in GAME.to_act(st):
+            break
+        if st.active != VISITOR:
+            break
+        action = GAME.ai_action(st, VISITOR)
+        done.append(action)
+        st = GAME.apply(st, VISITOR, action).state
+    return done
+
+
+def _plays_invoke(st: PresenceState, actions: list[Action]) -> bool:
+    card, side = invoke_card(st, VISITOR)
+    return any(a.kind == "play" and a.p("card") == card and a.p("side") == side
+               for a in actions)
+
+
+# ---------------------------------------------------------------- the engine remembers
+
+
+def test_P_SECRET_03_a_failed_invoke_is_remembered_after_the_log_forgets_it() -> None:
+    st = invoke_scene(4)
+    wrong = _wrong_trauma(st, 1)
+    st.secrets[0].discards = [take_clue(st, wrong)]
+    st, _ = _invoke(st, 1)
+    assert not st.secrets[0].revealed and st.secrets[0].failed == [1]
+    st.log.clear()  # twenty lines later
+    for seat in (None, VISITOR, "s3"):
+        assert GAME.view(st, seat)["secrets"][0]["failed_invokes"] == [1]
+    ded = ai.Deduction(Engine(st), VISITOR)
+    assert ded.where(wrong)[0] == 0.0
+    assert ded.matching_dist(0) == {0: pytest.approx(1.0)}
+
+
+# ---------------------------------------------------------------- blunder regressions
+
+
+def test_P_SECRET_03_the_AI_aims_no_invoke_where_the_same_evidence_failed() -> None:
+    """Two clue cards of one trauma beneath position 1 and an Invoke there failed long ago
+    (the log no longer says so); position 4 has one card of a trauma that may be its own.
+    Today's AI read failures from the log and aimed at position 1 again (the better-looking
+    evidence); it must aim at position 4."""
+    st = invoke_scene(6)
+    wrong = _wrong_trauma(st, 1)
+    st.secrets[0].discards = [take_clue(st, wrong), take_clue(st, wrong)]
+    st.secrets[0].failed = [2]
+    st.secrets[3].discards = [take_clue(st, trauma_at(st, 4))]
+    st.log.clear()
+    card, side = invoke_card(st, VISITOR)
+    at_prompt = GAME.apply(st, VISITOR, act("play", card=card, side=side, speed="main")).state
+    assert at_prompt.prompts[-1].data.get("then") == "reveal_secret"
+    assert GAME.ai_action(at_prompt, VISITOR).p("option") == "4"
+
+
+def test_P_SECRET_03_a_late_turn_does_not_end_idle_with_invoke_in_hand() -> None:
+    """Round 8, two secrets left, one clue card beneath position 1 of a trauma that is one
+    of the two left (an even chance). Today's AI kept the Invoke card "for a surer reveal"
+    and ended its turn; with two rounds for two secrets it must try."""
+    st = invoke_scene(8, revealed=(2, 3))
+    st.secrets[0].discards = [take_clue(st, trauma_at(st, 4))]  # 50 % to the AI: 1 or 4
+    assert ai.scarcity(st) == 0.0
+    assert _plays_invoke(st, _turn(st))
+
+
+def test_P_SECRET_03_a_long_shot_invoke_waits_while_rounds_remain() -> None:
+    """The fix does not spend the Invoke card on a guess early: round 4, one card beneath
+    position 1 of a quarter's chance, the card is kept."""
+    st = invoke_scene(4)
+    st.secrets[0].discards = [take_clue(st, _wrong_trauma(st, 1))]
+    assert ai.scarcity(st) == 1.0
+    assert not _plays_invoke(st, _turn(st))
+
+
+def _easy_game(players: int, seed: int) -> tuple[list[Step], Any]:
+    st = GAME.setup([f"p{i}" for i in range(1, players + 1)], GAME.options_model(), seed)
+    history: list[Step] = []
+    while GAME.result(st) is None and len(history) < 6000:
+        seat = sorted(GAME.to_act(st))[0]
+        st, step = _step(st, seat, GAME.ai_action(st, seat))
+        history.append(step)
+    return history, GAME.result(st)
+
+
+def test_P_SECRET_03_seeds_where_todays_AI_blundered_play_clean() -> None:
+    """4 players seed 30: today's AI aimed four Invokes where one had already failed and
+    ended a late turn idle with its Invoke; 3 players seed 13: three late turns ended idle
+    (bench census over 30 seeds each, issue #23)."""
+    for players, seed in ((4, 30), (3, 13)):
+        history, result = _easy_game(players, seed)
+        found = census("presence", history, result)
+        assert found["repeated_invoke"] == 0 and found["idle_with_invoke"] == 0, (
+            players, seed, dict(found))
+
+
+# ---------------------------------------------------------------- the census
+
+
+def test_census_counts_an_invoke_repeated_on_the_same_evidence() -> None:
+    st = invoke_scene(4)
+    st.secrets[0].discards = [take_clue(st, _wrong_trauma(st, 1))]
+    st, first = _invoke(st, 1)
+    assert census("presence", first, None)["repeated_invoke"] == 0
+    st.log.clear()
+    _, again = _invoke(st, 1)
+    assert census("presence", first + again, None)["repeated_invoke"] == 1
+
+
+def test_census_does_not_count_an_invoke_with_new_evidence_beneath() -> None:
+    st = invoke_scene(4)
+    st.secrets[0].discards = [take_clue(st, _wrong_trauma(st, 1))]
+    st, first = _invoke(st, 1)
+    st.secrets[0].discards.append(take_clue(st, trauma_at(st, 1)))  # a new trauma beneath
+    _, again = _invoke(st, 1)
+    assert again[-1][3].secrets[0].revealed
+    assert census("presence", first + again, None)["repeated_invoke"] == 0
+
+
+def _idle_end(st: PresenceState) -> list[Step]:
+    _, step = _step(st, VISITOR, act("end_turn"))
+    return [step]
+
+
+def test_census_counts_a_late_turn_ended_idle_with_invoke_in_hand() -> None:
+    st = invoke_scene(8, revealed=(2, 3))
+    st.secrets[0].discards = [take_clue(st, trauma_at(st, 4))]
+    assert census("presence", _idle_end(st), None)["idle_with_invoke"] == 1
+
+
+def test_census_does_not_count_an_early_or_hopeless_idle_end() -> None:
+    early = invoke_scene(3, revealed=(2, 3))
+    early.secrets[0].discards = [take_clue(early, trauma_at(early, 4))]
+    assert census("presence", _idle_end(early), None)["idle_with_invoke"] == 0
+    hopeless = invoke_scene(8, revealed=(2, 3))
+    # beneath position 1 only a revealed secret's trauma: it cannot match
+    hopeless.secrets[0].discards = [take_clue(hopeless, trauma_at(hopeless, 2))]
+    assert census("presence", _idle_end(hopeless), None)["idle_with_invoke"] == 0
+    spent = invoke_scene(8, revealed=(2, 3))  # no Invoke card left in hand
+    spent.secrets[0].discards = [take_clue(spent, trauma_at(spent, 4))]
+    spent.visitors[VISITOR].discard += spent.visitors[VISITOR].hand
+    spent.visitors[VISITOR].hand = []
+    assert census("presence", _idle_end(spent), None)["idle_with_invoke"] == 0
