@@ -4,10 +4,11 @@
 ``(state before, seat, action, state after)``:
 
 - ``back_and_forth``: a seat's pawn comes back, within one turn, to the place it left two of
-  its moves ago, having done nothing but walk in between (Exorcism investigators, Presence
-  visitors);
-- ``idle_end_before_loss`` (Exorcism): a turn ended with Actions left, and the game was lost
-  before that seat's next turn;
+  its moves ago, having done nothing but walk in between (Presence visitors; Exorcism
+  investigators, each pawn of a Solo player on its own, a Move or a moving Plan a walk);
+- ``idle_end_before_loss`` (Exorcism): a turn ended (``pass``) with Actions left and a useful
+  one still legal (`_useful`: not the Foyer's switch, a Move only with an Action after it),
+  and the investigators lost before that seat's next turn began;
 - ``repeated_invoke`` (The Presence): an Invoke aimed at a position where one already failed,
   with nothing beneath it since that could match;
 - ``idle_with_invoke`` (The Presence): a late turn (round 7 on) ended with main actions left
@@ -68,16 +69,70 @@ def _back_and_forth(game: str, history: Sequence[Step]) -> int:
     return count
 
 
+def _exorcism_back_and_forth(history: Sequence[Step]) -> int:
+    """Per investigator (a Solo player walks two pawns): within one turn of its seat, a pawn
+    that walks back to where it stood two walks ago, with nothing but walking in between. A
+    walk is a Move, or a Plan that moved the pawn (Extra Move); any other action of the seat
+    (a Purify, a prompt's answer ...) breaks the walk, as does the turn's end."""
+    count = 0
+    trail: dict[str, list[str | None]] = {}
+    turn_of: dict[str, tuple[int, str | None]] = {}
+    for before, seat, action, after in history:
+        mine = [i for i in before.investigators.values() if i.seat == seat]
+        if not mine:
+            continue
+        turn = (before.game_turn, before.active)
+        walked = action.kind in ("move", "plan")
+        for inv in mine:
+            here = inv.cell
+            there = after.investigators[inv.id].cell if inv.id in after.investigators else None
+            if turn_of.get(inv.id) != turn or not walked or before.active != seat:
+                turn_of[inv.id] = turn
+                trail[inv.id] = [here]
+            if not walked or here == there or there is None:
+                trail[inv.id] = [there]
+                continue
+            walk = trail[inv.id]
+            walk.append(there)
+            if len(walk) >= 3 and walk[-1] == walk[-3]:
+                count += 1
+    return count
+
+
+def _useful(before: Any, action: Action) -> bool:
+    """An Action that could have changed the game this turn: not ending it, not a Plan (free,
+    and counted elsewhere), not the Foyer's switch (it changes no Darkness, no Tool, no
+    point), and a Move only with an Action left after it to do something where it leads."""
+    if action.kind in ("pass", "plan"):
+        return False
+    if action.kind == "room_action":
+        who = action.params.get("who")
+        pawns = [i for i in before.investigators.values()
+                 if i.seat == before.active and (who is None or i.role == who)]
+        return not all(i.cell == "foyer" for i in pawns)
+    if action.kind == "move":
+        return bool(before.actions_left >= 2)
+    return True
+
+
 def _idle_end_before_loss(history: Sequence[Step], result: Result | None) -> int:
-    if result is None or result.winners or not history:
+    """Exorcism: ``pass`` with Actions left and another main action legal, by a seat on the
+    losing side, and no turn of that seat's began before the game ended."""
+    if result is None or not history:
         return 0
+    from rules.exorcism.engine import Engine
+
     count = 0
     for k, (before, seat, action, _after) in enumerate(history):
-        if action.kind != "end_turn" or getattr(before, "actions_left", 0) <= 0:
+        if action.kind != "pass" or seat not in result.losers:
             continue
-        later = [s for _b, s, _a, _x in history[k + 1:]]
-        if seat not in later:  # the game was lost before this seat moved again
-            count += 1
+        if before.actions_left <= 0 or before.active != seat or before.phase != "actions":
+            continue
+        if not any(_useful(before, a) for a in Engine(before).legal(seat)):
+            continue  # nothing that could change the game was left to do
+        if not any(b.active == seat and b.game_turn != before.game_turn
+                   for b, _s, _a, _x in history[k + 1:]):
+            count += 1  # the game was lost before this seat's next turn
     return count
 
 
@@ -237,9 +292,11 @@ def _give_into_full_hand(history: Sequence[Step]) -> int:
 
 def census(game: str, history: Sequence[Step], result: Result | None) -> Counter[str]:
     found: Counter[str] = Counter()
-    found["back_and_forth"] = _back_and_forth(game, history)
     if game == "exorcism":
+        found["back_and_forth"] = _exorcism_back_and_forth(history)
         found["idle_end_before_loss"] = _idle_end_before_loss(history, result)
+    else:
+        found["back_and_forth"] = _back_and_forth(game, history)
     if game == "presence":
         found["repeated_invoke"] = _repeated_invoke(history)
         found["idle_with_invoke"] = _idle_with_invoke(history)

@@ -29,15 +29,23 @@ How the investigators think (core, Solo and One vs All):
   MAX_SACRIFICE others Shroud: a token off a kept Room is worth more as the supply drops, a
   token off a Room bound to Shroud only in an emergency. Close to the exorcism the supply must
   outlast one more turn per player (each escapes on their own turn).
+- **The Foyer's switch.** A Lookout whose Specialization fits the Tasks held (each worth its
+  bonus more at completion) is worth the walk to the Foyer (`switch_gain`).
 - **Plans** are free Actions: Extra Action when the Actions run out, Pawn the Loot for a
   needed Tool, Cleanse on a dark kept Room, Extra Move instead of a planned Move, Gain Task,
   Remote Trade to a far teammate; Triage always stops a Wound.
 - **Prompts:** the Supply Room's Tool, the Task to take, the Lookout to rescue with, trade
   offers (built from spare Tools; accepted when they do not hurt the team), Medium peeks ...
 
-The One vs All Ghost player raises the Haunt Level while 30 is still reachable, moves the
-Ghosts onto investigators when a card in hand wounds one (always when no Lookout is left),
-and spends a spare Action on Terror (Possession, Amnesia, Moving Objects ...).
+The One vs All Ghost player rearranges the Manor at setup (the Rooms the investigators need
+away from their pawns), raises the Haunt Level at a pace (and races it when the investigators
+near the exorcism), moves the Ghosts onto investigators when a card in hand wounds one
+(always when no Lookout is left), adds Darkness where it hurts, and spends a spare Action on
+Terror (Possession, Amnesia, Moving Objects ...).
+
+`win_estimate(state, seat)` is the search AI's estimate where its play-outs stop
+(`Game.ai_value`): a logistic over public progress (points, the Clock, the Darkness supply,
+the Lookouts, the Haunt Level), the Ghost player's the complement.
 
 Off-turn, `choose_action` returns the best Plan play the seat may make (the only legal actions
 then); `choose_optional_action` returns None instead when no Plan is worth playing.
@@ -81,6 +89,8 @@ TRIP_BONUS = 0.6
 TRIP_MAX_OPEN = 3
 MAX_OPEN_MISSING = 9
 """Tools still missing over the Tasks held, from which no more Tasks are gained."""
+SWITCH_MIN = 1.5
+"""The least a Foyer switch must gain (points) to be worth walking there for."""
 PLAN_VALUE = 0.4
 """Gaining a Plan card (halved for each Plan already held)."""
 
@@ -111,13 +121,24 @@ RETREAT_COST = 0.4
 
 # The One vs All Ghost player.
 HAUNT_RUSH = 3.0
-"""Raising the Haunt Level while 30 is reachable. Above every Terror and below any Wound: with
-the default pack nothing the investigators do stops the Level (it only needs 2 supply tokens
-a time), so this Ghost wins One vs All in about 17 game turns. Lower it (below 1.8) for a
-Ghost that harasses with Terror and Darkness instead."""
+"""Raising the Haunt Level when the Ghost means to win by it now (see `_Brain.haunt_due`):
+above every Terror and below any Wound."""
+HAUNT_PACE = 0.8
+"""The Haunt Level the Ghost lets itself reach by a game turn: HAUNT_PACE x the game turn.
+With the default pack nothing the investigators do stops the Level once the Ghost spends
+every Action on it (it wins by game turn 13-18, rules.md EX-AMB-59), so a Ghost that rushed
+would leave a practising table no game: this one paces the Level and spends the other Actions
+on its whole repertoire (Ghost moves, Darkness, Terror) - unless the investigators come close
+to the exorcism (HAUNT_ALARM), when it races them."""
+HAUNT_ALARM = 6
+"""Exorcism points short of the target from which the Ghost stops pacing the Level."""
+HAUNT_PACED = 0.7
+"""Raising the Haunt Level within the pace (below a Wound, a Terror and a Shroud)."""
 TERROR_SPARE = 0.8
 """With 2+ Actions left in a Haunt phase, Possession / Amnesia / Moving Objects come before
 raising the Haunt Level (one Terror per turn)."""
+MANOR_GAIN = 0.5
+"""The least a Manipulate the Manor swap must add to `_Brain.manor_score` to be made."""
 
 # Turn planning.
 PAR = 0.45
@@ -722,10 +743,15 @@ class _Brain:
             # left, the sooner; at once for whoever is not needed to finish.
             m = self.moves(pos, "foyer", mr)
             if m > 0:
-                rate = STAGE_RATE * (1.0 + STAGE_URGENCY * self.darkness_urgency())
-                if self.pipeline_covers() and not self.is_finisher(inv):
-                    rate = max(rate, STAGE_COVERED)
+                rate = self.stage_rate(inv)
                 out.append(_Goal(rate * m, m, "foyer", act("stage"), tag="stage"))
+
+        switch = self.switch_gain(inv)
+        if switch >= SWITCH_MIN:
+            # The Foyer's switch (EX-FOYER-01): a Lookout whose Specialization matches the
+            # Tasks held scores each of them higher, and the Tools and Tasks stay with us.
+            out.append(_Goal(switch, self.moves(pos, "foyer", mr) + 1, "foyer",
+                             act(K.ROOM_ACTION), tag="switch"))
 
         if not st.exorcised and comp is not None:
             char = comp.character
@@ -966,8 +992,50 @@ class _Brain:
 
     def holds_at_foyer(self, inv: InvestigatorState) -> bool:
         """An idle investigator waiting in the Foyer for the exorcism ends its turn there."""
+        # Not while the next Haunt cards may empty the Darkness supply: ending the turn with
+        # Actions left then loses the game (issue #23: 21 games in 100 lost that way).
         return (inv.cell == "foyer" and not self.st.exorcised and self.endgame()
-                and self.pipeline_covers() and not self.is_finisher(inv))
+                and self.pipeline_covers() and not self.is_finisher(inv)
+                and (self.eng.ova or self.emergency() == 0) and not self.dawn_near())
+
+    def dawn_near(self) -> bool:
+        """Whether the Clock runs out within two turns of every investigator player: nobody
+        waits idle then, the last points must be made now."""
+        seats = [x for x in self.st.seats if x != self.st.ghost_seat
+                 and not self.st.players[x].out]
+        return sum(self.st.dice) <= 2 * max(1, len(seats))
+
+    def switch_gain(self, inv: InvestigatorState) -> float:
+        """What switching `inv`'s Character for the best Lookout at the Foyer is worth, in
+        points: the Specialization bonuses on the seat's Tasks won or lost, plus half the
+        difference in taste for the two Characters' abilities (0 if no switch is possible)."""
+        st = self.st
+        if (st.exorcised or self.eng.can_escape() or not st.lookouts or inv.character is None
+                or inv.seat not in st.players or not self.eng.can_use_cards(inv)):
+            return 0.0
+        tasks = self.seat_tasks(inv.seat)
+        if not tasks:
+            return 0.0
+        now = sum(self.task_value(t, inv.character) for t in tasks)
+        best = 0.0
+        for char in st.lookouts:
+            gain = sum(self.task_value(t, char) for t in tasks) - now
+            gain += 0.5 * (LOOKOUT_TASTE.get(char, 0.0) - LOOKOUT_TASTE.get(inv.character, 0.0))
+            best = max(best, gain)
+        return best
+
+    def stage_rate(self, inv: InvestigatorState) -> float:
+        """What each Move nearer the Foyer is worth to `inv` in the endgame (0 before it, once
+        the pawn may escape: the escape goal leads it there, and while the next Haunt card may
+        empty the Darkness supply)."""
+        if not self.endgame() or self.eng.can_escape():
+            return 0.0
+        if not self.eng.ova and self.emergency() >= 1.0:
+            return 0.0  # the next Haunt card may empty the supply: only Purifying matters
+        rate = STAGE_RATE * (1.0 + STAGE_URGENCY * self.darkness_urgency())
+        if self.pipeline_covers() and not self.is_finisher(inv):
+            rate = max(rate, STAGE_COVERED)
+        return rate
 
     def endgame(self) -> bool:
         return 0 < self.opts.exorcism_target - self.st.points <= ENDGAME_PTS
@@ -1369,10 +1437,16 @@ class _Brain:
                 safe = min(sorted(moves), key=lambda c: d.get(c, 0.0))
                 offer(-d.get(safe, 0.0) * w - others, moves[safe], "retreat")
             goals = sorted(self.goals(inv), key=lambda g: -g.rate)[:10]
+            # In the endgame a plan that ends the turn farther from the Foyer gives back what
+            # staging there earned: charged here, or the pawn would walk out for one goal and
+            # back for the stage within a turn (the back-and-forth blunder, issue #23).
+            stage = self.stage_rate(inv)
+            home = self.moves(cur, "foyer", mr) if stage else 0
             for g in goals:
                 rate = g.rate
                 if rate <= 0:
                     continue
+                staging = stage if g.tag != "stage" else 0.0
                 target = g.cell if g.cell is not None else cur
                 if target in self.ghost_cells and g.within == 0:
                     continue  # nobody enters a Ghost's Room; it will have moved next turn
@@ -1389,7 +1463,8 @@ class _Brain:
                     if progress <= 0:
                         continue
                     first = self.first_move(moves, target, mr, g.within, end, a_left, d)
-                    offer(rate * progress - d.get(end, 0.0) * w - others, first,
+                    away = staging * max(0, self.moves(end, "foyer", mr) - home)
+                    offer(rate * progress - d.get(end, 0.0) * w - others - away, first,
                           "approach:" + g.tag)
                     continue
                 n_steps = min(a_left - m, max(1, round(g.cost) - m))
@@ -1417,15 +1492,20 @@ class _Brain:
                 score = rate * used + left * PAR - stay_end
                 if left >= 1:
                     score = max(score, rate * used + (left - 1) * PAR - out_end)
-                offer(score - others, first, ("go:" if m else "do:") + g.tag)
+                away = staging * max(0, self.moves(end, "foyer", mr) - home)
+                offer(score - others - away, first, ("go:" if m else "do:") + g.tag)
                 if left == 0 and n_steps >= 1:
                     # Give up the last step to leave a dangerous Room.
                     alt = rate * ((n_steps - 1) + max(0, m - 1)) - out_end - others
                     if used == 1 and moves:
                         safe = min(sorted(moves), key=lambda c: d.get(c, 0.0))
-                        offer(alt, moves[safe], "giveup:" + g.tag)
-                    elif used > 1:
-                        offer(alt, first, "go-giveup:" + g.tag)
+                        offer(alt - staging * max(0, self.moves(safe, "foyer", mr) - home),
+                              moves[safe], "giveup:" + g.tag)
+                    elif used > 1 and first is not None:
+                        # ends the turn a step short of `end`: at least where `first` leads
+                        step = str(first.p("to")) if first.kind == K.MOVE else end
+                        offer(alt - staging * max(0, self.moves(step, "foyer", mr) - home),
+                              first, "go-giveup:" + g.tag)
         return best[1] if best is not None else None
 
     def first_move(self, moves: dict[str, Action], target: str, mr: int, within: int,
@@ -1633,7 +1713,7 @@ class _Brain:
         s = LOOKOUT_TASTE.get(char, 0.0)
         for tid in self.seat_tasks(self.seat) if self.seat in st.players else []:
             if self.pack.task(tid).subtype == ch.specialization:
-                s += 0.5
+                s += ch.specialization_bonus  # as `switch_gain` counts it
         return s
 
     def placement_score(self, inv: InvestigatorState, cid: str) -> float:
@@ -1840,7 +1920,8 @@ class _Brain:
             if st.haunt_level + self.opts.haunt_level_step >= self.opts.haunt_level_win:
                 return 2000.0
             if self.haunt_reachable():
-                return HAUNT_RUSH
+                due = self.haunt_due()
+                return HAUNT_RUSH if due > 1 else HAUNT_PACED if due > 0 else 0.05
             nxt = [t.threshold for t in self.pack.terror if t.threshold > st.haunt_level]
             return 0.6 if nxt else 0.1
         if k == K.GHOST_MOVE:
@@ -1868,18 +1949,27 @@ class _Brain:
             card = self.pack.haunt_card(str(a.p("card")))
             if card.kind != "haunt":
                 return -1.0
+            # A token on a Room the investigators need costs them a Purify (or the Room, at
+            # its Shroud); but every token left on the board is one the Haunt Level cannot
+            # take (EX-AMB-30), and a Shroud locks 4 away for good: while the Level is the
+            # Ghost's way to win, only a Shroud of a Room they need is worth that.
             s = 0.0
+            shrouds = 0
             for cid in self.geo.house:
                 cell = st.cells[cid]
                 if cell.face_down or cell.shrouded or cell.card is None:
                     continue
                 if self.pack.room(cell.card).location != card.location:
                     continue
-                s += 0.05
+                use = self.room_use_any(cid)
+                s += 0.1 + 0.35 * use * (cell.darkness + 1) / self.opts.shroud_at
                 if cell.darkness >= self.opts.shroud_at - 1:
-                    s += 1.2 * self.room_use_any(cid)
-            if self.haunt_reachable():
-                s -= 0.5
+                    s += 1.2 * use
+                    shrouds += 1
+            if self.haunt_reachable() and self.haunt_due() > 1:
+                s -= 2.5  # racing the investigators: the Level needs every token
+            elif self.haunt_reachable() and not shrouds:
+                s -= 0.2
             return s
         if k == K.TERROR:
             ab = str(a.p("ability"))
@@ -1900,10 +1990,70 @@ class _Brain:
             return 0.0
         return 1.0 if any(e.op in ("gain_tool", "gain_task", "heal") for e in room.action) else 0.3
 
+    def haunt_due(self) -> int:
+        """How the Ghost player wants the Haunt Level now: 2 = race (the investigators are
+        HAUNT_ALARM points or fewer from the exorcism, or the time is nearly out), 1 = a step
+        within the pace (HAUNT_PACE x the game turn), 0 = not now."""
+        st = self.st
+        step = self.opts.haunt_level_step
+        if st.points >= self.opts.exorcism_target - HAUNT_ALARM or st.exorcised:
+            return 2
+        if sum(st.dice) <= 6:
+            return 2
+        return 1 if st.haunt_level + step <= HAUNT_PACE * st.game_turn else 0
+
+    def manor_score(self, cards: dict[str, str | None]) -> float:
+        """How bad a layout (`cards`: cell -> Room card) is for the investigators: the Rooms
+        they need (Tools, Tasks, healing) far from their pawns (which move with their cards)
+        and near the Attic, where the Wraith waits."""
+        where = {card: cid for cid, card in cards.items() if card is not None}
+        st = self.st
+        pawns = [where.get(st.cells[i.cell].card or "", i.cell) for i in self.invs()
+                 if i.cell is not None]
+        score = 0.0
+        for cid, card in cards.items():
+            if card is None or st.cells[cid].face_down:
+                continue
+            room = self.pack.room(card)
+            if not any(e.op in ("gain_tool", "gain_task", "heal") for e in room.action):
+                continue
+            near = min((self.geo.dist[cid].get(p, 9) for p in pawns), default=0)
+            score += near - 0.3 * self.geo.dist[cid].get("attic", 9)
+        return score
+
     def manor(self, legal: list[Action], d: dict[str, object]) -> Action:
-        """Manipulate the Manor: move the Supply Room and the Task Rooms to the far corner."""
+        """Manipulate the Manor (EX-OVA-03, EX-AMB-28): swap the Rooms the investigators need
+        (the Supply Room, the Task Rooms, healing) away from their pawns and towards the
+        Attic, one best swap at a time while a swap gains MANOR_GAIN, then finish."""
         done = act(K.MANOR_DONE)
-        return done if done in legal else legal[0]
+        cards = {c: self.st.cells[c].card for c in self.geo.house}
+        base = self.manor_score(cards)
+
+        def gain(a: str, b: str) -> float:
+            swapped = dict(cards)
+            swapped[a], swapped[b] = swapped[b], swapped[a]
+            return self.manor_score(swapped) - base
+
+        first = d.get("first")
+        if first is None:
+            picks = [str(a.p("cell")) for a in legal if a.kind == K.MANOR_PICK]
+            start = d.get("start")
+            best: tuple[float, str] | None = None
+            for a in picks:
+                for b in self.geo.house:
+                    if b == a or not isinstance(start, dict) or not self.eng.manor_ok(
+                            start, a, b):
+                        continue
+                    g = gain(a, b)
+                    if best is None or g > best[0]:
+                        best = (g, a)
+            if best is not None and best[0] >= MANOR_GAIN:
+                return act(K.MANOR_PICK, cell=best[1])
+            return done if done in legal else legal[0]
+        swaps = [a for a in legal if a.kind == K.MANOR_SWAP]
+        if not swaps:
+            return done if done in legal else legal[0]
+        return max(swaps, key=lambda a: (gain(str(first), str(a.p("cell"))), str(a.p("cell"))))
 
     def terror_seat(self, legal: list[Action], d: dict[str, object]) -> Action:
         st = self.st
@@ -1993,6 +2143,50 @@ def choose_action(state: ExorcismState, seat: str) -> Action:
     return choice if choice in legal else legal[0]
 
 
+# The search's estimate at a cut-off (`win_estimate`): a logistic over public progress terms.
+# A plain logistic regression on positions of whole heuristic games (40 core 3p, 30 One vs All
+# 4p; each position labelled with whether the investigators went on to win) gave the signs and
+# rough sizes (Brier 0.108 against 0.115 for the base rate in core, 0.165 against 0.205 in One
+# vs All); the weights here are those rounded and shared by the modes.
+VALUE_BIAS = -4.5
+VALUE_POINTS = 3.0
+"""Exorcism points over the target (1 once exorcised)."""
+VALUE_TIME = 1.0
+"""Pips left on the Clock over 48."""
+VALUE_DARKNESS = 1.5
+"""Darkness supply over 30 (core and Solo: an empty supply loses)."""
+VALUE_LOOKOUTS = 2.0
+"""Lookouts left over 3 (no Lookout: the next Wound loses)."""
+VALUE_HAUNT = 3.0
+"""One vs All: the Haunt Level over its win (30), while still reachable."""
+VALUE_ESCAPED = 2.0
+"""Share of the pawns already out through the Foyer after the exorcism."""
+
+
+def win_estimate(state: ExorcismState, seat: str) -> float:
+    """The chance, in [0, 1], that `seat`'s side wins from `state`, from what every seat sees
+    (points, the Clock, the Darkness supply, the Lookouts, the Haunt Level): where the search
+    AI's play-outs stop (`Game.ai_value`). The One vs All Ghost player's is the complement."""
+    eng = Engine(state)
+    opts = eng.opts
+    points = 1.0 if state.exorcised else min(1.0, state.points / opts.exorcism_target)
+    time_left = sum(state.dice) / max(1, 6 * len(state.dice))
+    z = VALUE_BIAS + VALUE_POINTS * points + VALUE_TIME * time_left
+    z += VALUE_LOOKOUTS * min(3, len(state.lookouts)) / 3
+    if eng.ova:
+        pool = state.haunt_level + state.darkness_supply + sum(
+            c.darkness for c in state.cells.values() if not c.shrouded)
+        if not opts.haunt_level_uses_supply or pool >= opts.haunt_level_win:
+            z -= VALUE_HAUNT * state.haunt_level / opts.haunt_level_win
+    else:
+        z += VALUE_DARKNESS * state.darkness_supply / max(1, opts.darkness_supply)
+    pawns = list(state.investigators.values())
+    if pawns:
+        z += VALUE_ESCAPED * sum(i.escaped for i in pawns) / len(pawns)
+    p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return 1.0 - p if seat == state.ghost_seat else p
+
+
 def choose_optional_action(state: ExorcismState, seat: str) -> Action | None:
     """Off-turn (a Plan window the table does not wait for): a Plan worth playing, or None."""
     eng = Engine(state)
@@ -2004,4 +2198,4 @@ def choose_optional_action(state: ExorcismState, seat: str) -> Action | None:
     return _Brain(state, seat).best_plan(legal, must=False)
 
 
-__all__ = ["choose_action", "choose_optional_action"]
+__all__ = ["choose_action", "choose_optional_action", "win_estimate"]

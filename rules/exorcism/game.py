@@ -19,6 +19,7 @@ from rules.core.ending import Ending
 from rules.core.errors import IllegalAction
 from rules.core.game import ALT_TEXT_LIMIT, Game, GameOptions, fit_words, guided_words
 from rules.core.rng import Rng
+from rules.core.search import Level
 from rules.core.types import Action, Event, Result, act
 from rules.exorcism import actions as K
 from rules.exorcism import ending as exorcism_ending
@@ -244,6 +245,26 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         from rules.exorcism.ai import choose_action  # the AI imports the engine, not game.py
 
         return choose_action(state, seat)
+
+    def ai_value(self, state: ExorcismState, seat: str) -> float:
+        """The seat's side's chance to win from public progress (`rules.exorcism.ai`)."""
+        from rules.exorcism.ai import win_estimate  # the AI imports the engine, not game.py
+
+        return win_estimate(state, seat)
+
+    def ai_levels(self) -> dict[str, Level]:
+        """Sized to this game's heuristic, about 3 ms of CPU a decision (issue #23 budgets:
+        normal about 0.3 s, hard about 1 s, 2 s at most): a play-out of `horizon` decisions
+        costs `horizon` heuristic calls, so `simulations` x `horizon` stays near 200 / 700
+        (measured on a core 3p game: normal 0.29 s, hard 0.65 s median CPU a decision)."""
+        # The margin: with 20 play-outs a candidate beats the heuristic by 0.02 on noise alone,
+        # and such overrides walked the One vs All investigators back and forth (bench: 24
+        # back-and-forth Moves in 10 games at normal against 7 for easy), so the search
+        # overrides the heuristic only on a clear difference.
+        return {"normal": Level("normal", simulations=20, horizon=10, width=6, margin=0.08,
+                                cap_seconds=2.0),
+                "hard": Level("hard", simulations=60, horizon=12, width=8, margin=0.05,
+                              cap_seconds=2.0)}
 
     def summary(self) -> str:
         return (

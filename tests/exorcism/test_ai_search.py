@@ -1,0 +1,204 @@
+"""The Exorcism search AI (issue #23): its estimate at a cut-off, the blunder census of
+`python -m bench ai` on constructed histories, and the heuristic's fixed blunders by seed."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from bench.blunders import census
+from rules.core.rng import Rng
+from rules.core.types import Action, Result, act
+from rules.exorcism import actions as K
+from rules.exorcism.ai import choose_action
+from rules.exorcism.game import GAME
+from rules.exorcism.state import ExorcismState
+
+
+def uncapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search levels without their wall-clock cap: on a loaded machine the cap cuts a
+    search short at a point that depends on the load, not on the view."""
+    levels = {k: dataclasses.replace(v, cap_seconds=1e9) for k, v in GAME.ai_levels().items()}
+    monkeypatch.setattr(type(GAME), "ai_levels", lambda self: levels)
+
+
+def _core(seed: int = 3) -> ExorcismState:
+    return GAME.setup(["p1", "p2", "p3"], GAME.options_model(mode="core"), seed)
+
+
+def _at_actions(st: ExorcismState) -> ExorcismState:
+    """Played on (by the AI) to the first turn of round 2 in its Action phase."""
+    while not (st.round >= 2 and st.phase == "actions" and not st.prompts):
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    return st
+
+
+def _walk(st: ExorcismState, cells: list[str]) -> list[tuple[Any, str, Action, Any]]:
+    """A history: the active seat's pawn stepping through `cells` (state copies moved by
+    hand, so the walk needs no legal path)."""
+    seat = str(st.active)
+    out = []
+    before = st
+    for left, cell in zip(range(3, 0, -1), cells, strict=False):
+        before = before.model_copy(deep=True)
+        before.actions_left = left
+        after = before.model_copy(deep=True)
+        after.investigators[seat].cell = cell
+        after.actions_left = left - 1
+        out.append((before, seat, act(K.MOVE, to=cell), after))
+        before = after
+    return out
+
+
+def test_the_value_is_a_probability_that_rises_with_the_points_and_mirrors_for_the_ghost() -> None:
+    st = _at_actions(_core())
+    low = GAME.ai_value(st, "p1")
+    ahead = st.model_copy(deep=True)
+    ahead.points = 24
+    assert 0.0 < low < GAME.ai_value(ahead, "p1") < 1.0
+    ova = GAME.setup(["p1", "p2", "p3", "p4"], GAME.options_model(mode="one_vs_all"), 2)
+    ghost = str(ova.ghost_seat)
+    investigator = next(s for s in ova.seats if s != ghost)
+    assert abs(GAME.ai_value(ova, ghost) + GAME.ai_value(ova, investigator) - 1.0) < 1e-9
+    raised = ova.model_copy(deep=True)
+    raised.haunt_level, raised.darkness_supply = 20, ova.darkness_supply - 20
+    assert GAME.ai_value(raised, ghost) > GAME.ai_value(ova, ghost)
+
+
+def test_back_and_forth_counts_a_pawn_walking_back_to_where_it_stood() -> None:
+    st = _at_actions(_core())
+    seat = str(st.active)
+    start = str(st.investigators[seat].cell)
+    other = next(c for c in st.cells if c != start and st.cells[c].kind == "house")
+    back = _walk(st, [other, start])
+    assert census("exorcism", back, None)["back_and_forth"] == 1
+    onwards = _walk(st, [other, "foyer"])
+    assert census("exorcism", onwards, None)["back_and_forth"] == 0
+    # a Purify between the two walks breaks the walk: not a blunder
+    _before, s0, _move, x0 = back[0]
+    purified = (x0, s0, act(K.PURIFY), x0.model_copy(deep=True))
+    assert census("exorcism", [back[0], purified, back[1]], None)["back_and_forth"] == 0
+
+
+def test_idle_end_before_loss_counts_a_pass_with_actions_left_before_the_loss() -> None:
+    st = _at_actions(_core())
+    seat = str(st.active)
+    lost = Result(winners=[], losers=list(st.seats), reason="a Darkness Token must be placed")
+    after = st.model_copy(deep=True)
+    idle = [(st, seat, act(K.PASS), after)]
+    assert st.actions_left > 0
+    assert census("exorcism", idle, lost)["idle_end_before_loss"] == 1
+    # the same pass in a game the investigators won is no blunder
+    won = Result(winners=list(st.seats), losers=[], reason="escaped")
+    assert census("exorcism", idle, won)["idle_end_before_loss"] == 0
+    # nor when that seat's next turn came before the loss
+    later = st.model_copy(deep=True)
+    later.game_turn += len(st.seats)
+    back_again = [*idle, (later, seat, act(K.PURIFY), later)]
+    assert census("exorcism", back_again, lost)["idle_end_before_loss"] == 0
+    spent = st.model_copy(deep=True)
+    spent.actions_left = 0
+    assert census("exorcism", [(spent, seat, act(K.PASS), spent)], lost)[
+        "idle_end_before_loss"] == 0
+
+
+def test_the_one_vs_all_ghost_moves_rooms_in_manipulate_the_manor() -> None:
+    """Issue #23: its handler answered "done" at once though its docstring said it moves
+    Rooms: now it swaps the Rooms the investigators need away from their pawns."""
+    st = GAME.setup(["p1", "p2", "p3", "p4"], GAME.options_model(mode="one_vs_all"), 1)
+    ghost = str(st.ghost_seat)
+    assert st.prompts and st.prompts[-1].kind == "manipulate_manor"
+    before = {c: st.cells[c].card for c in st.cells}
+    kinds = []
+    while st.prompts and st.prompts[-1].kind == "manipulate_manor":
+        a = choose_action(st, ghost)
+        kinds.append(a.kind)
+        st = GAME.apply(st, ghost, a).state
+    assert K.MANOR_SWAP in kinds and kinds[-1] == K.MANOR_DONE
+    moved = [c for c in st.cells if st.cells[c].card != before[c]]
+    assert 2 <= len(moved) <= 4
+
+
+def test_the_one_vs_all_ghost_plays_its_whole_repertoire() -> None:
+    """Issue #23: it only ever raised the Haunt Level (and won every game by turn 18)."""
+    kinds: set[str] = set()
+    for seed in (1, 2):
+        st = GAME.setup(["p1", "p2", "p3", "p4"], GAME.options_model(mode="one_vs_all"), seed)
+        steps = 0
+        while GAME.result(st) is None and steps < 3000:
+            seat = sorted(GAME.to_act(st))[0]
+            a = GAME.ai_action(st, seat)
+            if seat == st.ghost_seat:
+                kinds.add(a.kind)
+            st = GAME.apply(st, seat, a).state
+            steps += 1
+    assert {K.GHOST_MOVE, K.GHOST_DARKNESS, K.HAUNT_LEVEL, K.TERROR, K.MANOR_SWAP} <= kinds
+
+
+def _wounded_after(world: ExorcismState, seat: str, action: Action) -> bool:
+    """Whether `seat`'s pawn is Wounded by the next Haunt phase after `action` (every seat
+    playing the heuristic meanwhile), on a private copy of `world`."""
+    w = world.model_copy(deep=True)
+    inv = next(i for i in w.investigators.values() if i.seat == seat)
+    char = inv.character
+
+    def hurt() -> bool:
+        return (char in w.wounded or char in w.devoured
+                or w.investigators[inv.id].character != char)
+
+    GAME.apply_in_place(w, seat, action)
+    for _ in range(60):
+        if GAME.result(w) is not None or hurt():
+            break
+        if w.active != seat and w.phase == "actions" and not w.prompts:
+            break
+        mover = sorted(GAME.to_act(w))[0]
+        GAME.apply_in_place(w, mover, GAME.choose_ai_action(w, mover))
+    return hurt()
+
+
+def test_the_search_guesses_where_the_hidden_haunt_card_sends_the_ghosts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BoardSmith's redaction test (issue #23): over deals the seat cannot tell apart (only the
+    Haunt deck and the other hidden things differ), the Room safe from the next Haunt card
+    changes; the search at "normal" picks the same Action in every deal, so it does not
+    always find the safe one. A search that peeked at the deck would."""
+    uncapped(monkeypatch)
+    st = _core(2)
+    scenarios = hits = deals = 0
+    for _ in range(400):  # core 3p seed 2, until 2 decisions that the hidden card decides
+        if GAME.result(st) is not None or scenarios >= 2:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        easy = GAME.ai_action(st, seat)
+        if (st.phase == "actions" and st.active == seat and not st.prompts
+                and easy.kind in (K.MOVE, K.PASS)):
+            walks = [a for a in GAME.legal_actions(st, seat) if a.kind in (K.MOVE, K.PASS)]
+            worlds = [GAME.resample(st, seat, Rng.from_seed(k * 101 + 3)) for k in range(5)]
+            safe = [{a.key() for a in walks if not _wounded_after(w, seat, a)} for w in worlds]
+            if len({frozenset(s) for s in safe if s}) > 1:  # the hidden card matters here
+                picks = {GAME.ai_action(w, seat, "normal").key() for w in worlds}
+                assert len(picks) == 1, "the search read something the seat cannot see"
+                (pick,) = picks
+                if pick in {a.key() for a in walks}:
+                    scenarios += 1
+                    hits += sum(pick in s for s in safe if s)
+                    deals += sum(1 for s in safe if s)
+        st = GAME.apply(st, seat, easy).state
+    assert scenarios, "no decision in this game turned on the hidden Haunt card"
+    assert hits < deals, "it always found the safe Room: it peeked"
+
+
+def test_the_blunders_of_issue_23_are_gone_from_the_games_that_showed_them() -> None:
+    """By seed (core 3 players, `python -m bench ai`'s seeds, easy on every seat): seed 6
+    ended a turn idle in the Foyer with 3 Actions left while the next Haunt cards emptied the
+    Darkness supply; seeds 10 and 25 walked out of the Foyer and back within a turn (4 and 2
+    times) in the endgame. The same games now show neither."""
+    from bench.ai import play
+
+    for seed in (6, 10, 25):
+        played = play("exorcism", "core", 3, seed, None, "easy")
+        assert not played.blunders, f"seed {seed}: {played.blunders}"
