@@ -997,7 +997,9 @@ def _tag(
 def _draw_side_box(d: ImageDraw.ImageDraw, box: Box, title: str) -> float:
     """A small labelled panel beside the Attic or the Foyer; returns the content top."""
     rounded_box(d, box, 10, fill=PANEL, outline=PANEL_EDGE, width=2)
-    d.text((box[0] + 10, box[1] + 5), title, font=font(18, True), fill=MUTED)
+    # A narrow panel (a wide Attic row) shrinks its title rather than overflow its box.
+    fnt = fit_font(title, box[2] - box[0] - 20, 18, min_size=12, bold=True)
+    d.text((box[0] + 10, box[1] + 5), title, font=fnt, fill=MUTED)
     return box[1] + 31
 
 
@@ -1167,7 +1169,7 @@ def _draw_house(img: Image.Image, d: ImageDraw.ImageDraw, b: Board,
         if (c.row, c.col) in boxes:
             box = boxes[(c.row, c.col)]
             # A cell draws only its own data inside its box, on the static layer.
-            memo_region(img, box, ("exorcism cell", layer, repr(c)),
+            memo_region(img, box, ("exorcism cell", layer, box, repr(c)),
                         partial(_draw_cell, img, d, box, c))
     # Side panels in the free spans of the Attic and Foyer rows.
     rows = sorted({r for r, _ in boxes})
@@ -1719,7 +1721,7 @@ def _draw_events(d: ImageDraw.ImageDraw, b: Board, box: Box) -> None:
         prompt = b.over_reason
     if prompt:
         pfnt = font(19, True)
-        lines = wrap(prompt, pfnt, x1 - x0 - 64, max_lines=2)
+        lines = wrap(prompt, pfnt, x1 - x0 - 64, max_lines=3)
         ph = 12 + 23 * len(lines)
         pb: Box = (x0 + 8, bottom - ph, x1 - 8, bottom)
         rounded_box(d, pb, 8, fill=(72, 54, 18), outline=GOLD, width=2)

@@ -251,12 +251,13 @@ class PromptAnswers:
                              **({"start": start} if start is not None else {}))
             return
         a, b = d["first"], action.p("cell")
+        names = (self.cell_name(a), self.cell_name(b))  # before they trade places
         self.swap_cells(a, b)
         for c in (a, b):
             if c not in touched:
                 touched.append(c)
         swaps = d["swaps"] + 1
-        self.emit(f"The Ghost player swaps the Rooms at {a} and {b}.", "manor")
+        self.emit(f"The Ghost player swaps the {names[0]} and the {names[1]}.", "manor")
         if start is not None:
             moved = len(self.manor_moved(start))
             self.push_prompt("manipulate_manor", prompt.seats,
@@ -307,8 +308,9 @@ class PromptAnswers:
         elif purpose == "swap":
             origin = inv.cell
             assert origin is not None
+            names = (self.cell_name(origin), self.cell_name(cid))  # before they trade places
             self.swap_cells(origin, cid)
-            self.emit(f"{self.inv_name(inv)} swaps the Rooms at {origin} and {cid}.", "swap")
+            self.emit(f"{self.inv_name(inv)} swaps the {names[0]} and the {names[1]}.", "swap")
         elif purpose == "swap_first":
             self.ask(ctx, "choose_cell", "Choose the second Room.",
                      [c for c in self.geo.house if c != cid], purpose="swap_second", first=cid)
