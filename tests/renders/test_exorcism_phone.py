@@ -11,10 +11,7 @@ and about as tall as it is wide.
 from __future__ import annotations
 
 import copy
-import os
 import re
-import shutil
-import subprocess
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +25,7 @@ from renders.turncard import PAD, WIDTH, render_turn_image
 from rules.core.players import random_move
 from rules.core.rng import Rng
 from rules.registry import GAMES
+from tests.renders.ocr import TESSERACT, read_at_phone_width
 from tests.rules.cases import CASES
 
 PLAYERS = ("Ada", "Basil", "Clara", "Dmitri", "Eve")
@@ -90,19 +88,8 @@ def _room_names(view: dict[str, Any]) -> list[str]:
 
 # --------------------------------------------------------------------------- OCR
 
-TESSERACT = shutil.which("tesseract")
 
 
-def _ocr(img: Image.Image, tmp: Path) -> str:
-    small = img.convert("RGB").resize((400, round(img.height * 400 / img.width)),
-                                      Image.Resampling.LANCZOS)
-    path = tmp / "card.png"
-    small.save(path)
-    # One thread: tesseract's OpenMP threads only fight each other on a shared CI core.
-    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-    out = subprocess.run([TESSERACT or "tesseract", str(path), "stdout", "--psm", "11"],
-                         capture_output=True, text=True, timeout=60, check=True, env=env)
-    return out.stdout
 
 
 def _read_back(name: str, text: str) -> bool:
@@ -123,7 +110,7 @@ def test_phone_card_reads_the_awaited_player_and_four_rooms(mode: str, tmp_path:
             who = view["turn"]["awaited"]
             if not who:
                 continue
-            text = _ocr(render_turn_image("exorcism", view), tmp_path)
+            text = read_at_phone_width(render_turn_image("exorcism", view), tmp_path)
             rooms = [r for r in _room_names(view) if _read_back(r, text)]
             sampled += 1
             if _read_back(who[0], text) and len(set(rooms)) >= 4:

@@ -10,11 +10,8 @@ draws as empty instead of raising; the map stays about as tall as it is wide.
 from __future__ import annotations
 
 import copy
-import os
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +21,13 @@ from PIL import Image, ImageChops
 from renders import fourth_wall_phone as phone
 from renders.turncard import WIDTH, render_turn_image
 from rules.registry import GAMES
+from tests.renders.ocr import TESSERACT, read_at_phone_width
 
 GAME = GAMES["fourth_wall"]
 MAP_W = 736  # the card's 800 px less its 32 px padding each side
 PLAYERS = ("Ada", "Basil", "Clara", "Dev", "Esme", "Farid", "Gwen")
 MODES = sorted(GAME.modes)
 SAMPLES = 12
-TESSERACT = shutil.which("tesseract")
 GATE_RE = re.compile(r"Gate\s*([1-5])")
 
 
@@ -74,16 +71,6 @@ def _playout(mode: str, n: int, seed: int, want: int = SAMPLES,
     return out
 
 
-def _ocr(img: Image.Image, tmp: Path) -> str:
-    small = img.convert("RGB").resize((400, round(img.height * 400 / img.width)),
-                                      Image.Resampling.LANCZOS)
-    path = tmp / "card.png"
-    small.save(path)
-    # One thread: on a busy two-core machine tesseract's OpenMP threads only wait on each other.
-    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-    out = subprocess.run([TESSERACT or "tesseract", str(path), "stdout", "--psm", "11"],
-                         capture_output=True, text=True, timeout=120, check=True, env=env)
-    return out.stdout
 
 
 @pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed "
@@ -96,7 +83,7 @@ def test_phone_card_reads_the_awaited_name_and_four_gates(mode: str, tmp_path: P
     misses: list[str] = []
     for view in views:
         who = view["turn"]["awaited"][0]
-        text = _ocr(render_turn_image("fourth_wall", view), tmp_path)
+        text = read_at_phone_width(render_turn_image("fourth_wall", view), tmp_path)
         gates = set(GATE_RE.findall(text))
         if who in text and len(gates) >= 4:
             passed += 1

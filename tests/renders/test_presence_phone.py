@@ -10,17 +10,14 @@ manor; the map never shows what only a seat's own view holds.
 from __future__ import annotations
 
 import copy
-import os
 import random
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import ImageChops
 
 from renders.common import encode_png
 from renders.presence import _read
@@ -28,6 +25,7 @@ from renders.presence_phone import GAP, PAD, changes, phone_map, room_label
 from renders.turncard import PAD as CARD_PAD
 from renders.turncard import WIDTH, render_turn_card, render_turn_image
 from rules.registry import GAMES
+from tests.renders.ocr import TESSERACT, read_at_phone_width
 from tests.rules.cases import CASES as TABLES
 
 GAME = GAMES["presence"]
@@ -84,19 +82,8 @@ def _labels(view: dict[str, Any]) -> list[tuple[str, str]]:
 
 # --------------------------------------------------------------------------- OCR
 
-TESSERACT = shutil.which("tesseract")
 
 
-def _ocr(img: Image.Image, tmp: Path) -> str:
-    small = img.convert("RGB").resize((400, round(img.height * 400 / img.width)),
-                                      Image.Resampling.LANCZOS)
-    path = tmp / "card.png"
-    small.save(path)
-    # one thread: tesseract's OpenMP threads only fight each other on a busy CI machine
-    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-    out = subprocess.run([TESSERACT or "tesseract", str(path), "stdout", "--psm", "11"],
-                         capture_output=True, text=True, timeout=60, check=True, env=env)
-    return out.stdout
 
 
 def _norm(text: str) -> str:
@@ -118,7 +105,7 @@ def test_phone_card_reads_the_awaited_name_and_the_rooms(mode: str, n: int,
         who = view["turn"]["awaited"][0]
         img = render_turn_image("presence", view)
         assert img.width == WIDTH
-        text = _norm(_ocr(img, tmp_path))
+        text = _norm(read_at_phone_width(img, tmp_path))
         read = [full for full, label in _labels(view)
                 if _norm(full) in text or _norm(label) in text]
         tried += 1
