@@ -115,6 +115,23 @@ actions = Table(
     PrimaryKeyConstraint("game_id", "seq"),
 )
 
+# The game every SNAPSHOT_EVERY moves (bot/tables.py), so history starts near where it is asked
+# for instead of at the deal: the state after `step` actions and the log of the chunk of
+# actions (step - SNAPSHOT_EVERY, step] that led to it, both as `engine_version` told them (a
+# snapshot by another engine is ignored). `digest` names the log's content, so a process keeps
+# a chunk it has already read. Deleted by undo beyond them. Revision 0007_snapshots.
+snapshots = Table(
+    "snapshots", metadata,
+    Column("game_id", INT, _game_fk(), nullable=False),
+    Column("step", INT, nullable=False),
+    Column("engine_version", Text, nullable=False),
+    Column("state", Text, nullable=False),
+    Column("log", Text, nullable=False),
+    Column("digest", Text, nullable=False),
+    Column("at", REAL, nullable=False),
+    PrimaryKeyConstraint("game_id", "step"),
+)
+
 players = Table(
     "players", metadata,
     Column("user_id", INT, primary_key=True, autoincrement=False),

@@ -8,8 +8,10 @@ schema is kept by Alembic (bot/migrations), brought to the newest revision by `o
 
 Every write that changes a game's state is one transaction that first checks the version the
 caller read (optimistic concurrency): `append_action` inserts the action at `seq = version+1`,
-writes the new state and bumps the version; `rewind` truncates the log and writes the replayed
-state. A crash at any point leaves the game at the last whole action.
+writes the new state and bumps the version; `rewind` truncates the log (and the snapshots
+beyond it) and writes the replayed state. A crash at any point leaves the game at the last whole
+action. Snapshots (`put_snapshots`) are written apart from moves, only while the game is still
+at the epoch they were replayed in.
 
 Times are epoch seconds (float) passed in by the caller, so tests drive a fake clock.
 """
@@ -64,6 +66,7 @@ from bot.schema import (
     players,
     replace_votes,
     seats,
+    snapshots,
     spectators,
 )
 
@@ -290,12 +293,34 @@ class PlayerPrefs(BaseModel):
 
 
 class StoredGame(BaseModel):
-    """One whole game as storage holds it (a games row, its seats and its action log): the
-    export format of `export_game` / `import_game` and of the stored-game test fixtures."""
+    """One whole game as storage holds it (a games row, its seats, its action log and its
+    snapshots): the export format of `export_game` / `import_game` and of the stored-game test
+    fixtures (those from before snapshots have none; they are rebuilt when needed)."""
 
     game: GameRecord
     seats: list[SeatRecord]
     actions: list[ActionRecord]
+    snapshots: list[SnapshotRecord] = Field(default_factory=list)
+
+
+class SnapshotMark(BaseModel):
+    """What a snapshot is, without its contents: enough to choose one (`snapshot_marks`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    step: int
+    engine_version: str
+    digest: str
+
+
+class SnapshotRecord(SnapshotMark):
+    """The game after `step` actions (`state_json`) and the log of the chunk of actions that
+    led there (`log_json`, as bot/tables.py writes it), told by `engine_version`."""
+
+    game_id: int
+    state_json: str
+    log_json: str
+    at: float
 
 
 class ActionRecord(BaseModel):
@@ -551,6 +576,27 @@ class Storage(ABC):
     ) -> list[ActionRecord]:
         """Actions with after_seq < seq <= upto_seq, in order."""
 
+    # snapshots
+    @abstractmethod
+    async def snapshot_marks(self, game_id: int, upto_step: int | None = None
+                             ) -> list[SnapshotMark]:
+        """The game's snapshots at or below `upto_step`, by step (no contents)."""
+
+    @abstractmethod
+    async def snapshot_state(self, game_id: int, step: int) -> str | None:
+        """The state JSON of the snapshot at `step` (None: there is none)."""
+
+    @abstractmethod
+    async def snapshot_logs(self, game_id: int, steps: Iterable[int]) -> dict[int, str]:
+        """step → the chunk's log JSON, for those of `steps` that have a snapshot."""
+
+    @abstractmethod
+    async def put_snapshots(self, game_id: int, epoch: int,
+                            records: Sequence[SnapshotRecord]) -> int:
+        """Write (or replace) snapshots in one transaction, only while the game is still at
+        `epoch` and has at least each one's step (an undo meanwhile makes them wrong);
+        returns how many were written."""
+
     # moves in flight
     @abstractmethod
     async def add_pending_move(self, move: PendingMove, *, forget: Iterable[str] = (),
@@ -600,6 +646,8 @@ _PREF_COLS = (players.c.user_id, players.c.away, players.c.quiet_start, players.
 _ACTION_COLS = (actions.c.game_id, actions.c.seq, actions.c.seat, actions.c.user_id,
                 actions.c.action, actions.c.at)
 _PENDING_COLS = tuple(pending_moves.c)
+_SNAPSHOT_COLS = (snapshots.c.game_id, snapshots.c.step, snapshots.c.engine_version,
+                  snapshots.c.digest, snapshots.c.state, snapshots.c.log, snapshots.c.at)
 
 # The statements of a move, built once (their compiled SQL is cached per dialect).
 _SELECT_GAME = select(*_GAME_COLS).where(games.c.id == bindparam("gid"))
@@ -850,6 +898,13 @@ def _pending(row: Sequence[Any]) -> PendingMove:
 def _action(row: Sequence[Any]) -> ActionRecord:
     return ActionRecord(
         game_id=row[0], seq=row[1], seat=row[2], user_id=row[3], action_json=row[4], at=row[5],
+    )
+
+
+def _snapshot(row: Sequence[Any]) -> SnapshotRecord:
+    return SnapshotRecord(
+        game_id=row[0], step=row[1], engine_version=row[2], digest=row[3], state_json=row[4],
+        log_json=row[5], at=row[6],
     )
 
 
@@ -1337,8 +1392,12 @@ class SqlStorage(Storage):
         rec = await self.get_game(game_id)
         if rec is None:
             raise GameNotFound(game_id)
+        async with self._read() as db:
+            shots = [_snapshot(r) for r in (await db.execute(
+                select(*_SNAPSHOT_COLS).where(snapshots.c.game_id == game_id)
+                .order_by(snapshots.c.step))).all()]
         return StoredGame(game=rec, seats=await self.seats(game_id),
-                          actions=await self.actions(game_id))
+                          actions=await self.actions(game_id), snapshots=shots)
 
     async def import_game(self, stored: StoredGame) -> GameRecord:
         g = stored.game
@@ -1364,6 +1423,11 @@ class SqlStorage(Storage):
                 await db.execute(insert(actions), [
                     {"game_id": game_id, "seq": a.seq, "seat": a.seat, "user_id": a.user_id,
                      "action": a.action_json, "at": a.at} for a in stored.actions])
+            if stored.snapshots:
+                await db.execute(insert(snapshots), [
+                    {"game_id": game_id, "step": p.step, "engine_version": p.engine_version,
+                     "state": p.state_json, "log": p.log_json, "digest": p.digest, "at": p.at}
+                    for p in stored.snapshots])
             rec = await self._one_game(db, game_id)
         self._cache.drop(game_id)
         return self._cache.record(rec)
@@ -1458,6 +1522,9 @@ class SqlStorage(Storage):
                 epoch=games.c.epoch + 1)
             await db.execute(delete(actions).where(actions.c.game_id == game_id,
                                                    actions.c.seq > keep_seq))
+            # A snapshot past the kept log stands for moves taken back.
+            await db.execute(delete(snapshots).where(snapshots.c.game_id == game_id,
+                                                     snapshots.c.step > keep_seq))
         return self._cache.record(rec)
 
     async def rewrite_state(
@@ -1480,6 +1547,51 @@ class SqlStorage(Storage):
         async with self._read() as db:
             rows = (await db.execute(query.order_by(actions.c.seq))).all()
         return [_action(r) for r in rows]
+
+    # ---- snapshots ----------------------------------------------------------------------
+    async def snapshot_marks(self, game_id: int, upto_step: int | None = None
+                             ) -> list[SnapshotMark]:
+        query = select(snapshots.c.step, snapshots.c.engine_version, snapshots.c.digest).where(
+            snapshots.c.game_id == game_id)
+        if upto_step is not None:
+            query = query.where(snapshots.c.step <= upto_step)
+        async with self._read() as db:
+            rows = (await db.execute(query.order_by(snapshots.c.step))).all()
+        return [SnapshotMark(step=r[0], engine_version=r[1], digest=r[2]) for r in rows]
+
+    async def snapshot_state(self, game_id: int, step: int) -> str | None:
+        async with self._read() as db:
+            row = (await db.execute(select(snapshots.c.state).where(
+                snapshots.c.game_id == game_id, snapshots.c.step == step))).first()
+        return None if row is None else str(row[0])
+
+    async def snapshot_logs(self, game_id: int, steps: Iterable[int]) -> dict[int, str]:
+        wanted = sorted(set(steps))
+        if not wanted:
+            return {}
+        async with self._read() as db:
+            rows = (await db.execute(select(snapshots.c.step, snapshots.c.log).where(
+                snapshots.c.game_id == game_id, snapshots.c.step.in_(wanted)))).all()
+        return {int(r[0]): str(r[1]) for r in rows}
+
+    async def put_snapshots(self, game_id: int, epoch: int,
+                            records: Sequence[SnapshotRecord]) -> int:
+        if not records:
+            return 0
+        async with self._tx() as db:
+            row = (await db.execute(select(games.c.epoch, games.c.version).where(
+                games.c.id == game_id))).first()
+            if row is None or int(row[0]) != epoch:
+                return 0
+            fit = [p for p in records if p.step <= int(row[1])]
+            for p in fit:
+                await db.execute(self._upsert(
+                    snapshots, ("game_id", "step"),
+                    {"game_id": game_id, "step": p.step, "engine_version": p.engine_version,
+                     "state": p.state_json, "log": p.log_json, "digest": p.digest,
+                     "at": p.at},
+                    ("engine_version", "state", "log", "digest", "at")))
+        return len(fit)
 
     # ---- moves in flight ------------------------------------------------------------------
     async def add_pending_move(self, move: PendingMove, *, forget: Iterable[str] = (),
