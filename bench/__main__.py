@@ -22,6 +22,11 @@ Sections (all but `suite` by default; `--only games,saturation` picks some):
   busy (started and stopped by the bench): board p99, acknowledgements past Discord's 3 s,
   whether boards queue up (last quarter's board median over the first's), moves per second
   per core, memory per active game;
+- history: `/game log`, `/game replay` and `/game undo` at move 20 and at move 2,000 of a long
+  game (bench/history.py: a real game dealt again round after round), CPU and wall, the first
+  log of a game without snapshots, a fresh process's first log, the worst place between two
+  snapshots, the event loop's worst lag meanwhile, at a few snapshot intervals; the ratio at
+  2,000 over 20 beside issue #25's 1.5× target;
 - `python -m bench ai` (its own command, bench/ai.py): the AI's strength per game, mode,
   side and level on paired seeds, with CPU per decision and a blunder census;
 - suite (only when asked): the default test suite's CPU (user + system of pytest and its
@@ -50,10 +55,12 @@ from typing import Any
 
 from bench.engine import bench_engine, bench_render, default_players, modes
 from bench.footprint import bench_memory, bench_storage
+from bench.history import bench_history
 from bench.roundtrip import bare_roundtrip, games_roundtrip, whole_games
+from bot.tables import SNAPSHOT_EVERY
 
-SECTIONS = ("engine", "render", "storage", "memory", "games", "roundtrip", "saturation",
-            "suite")
+SECTIONS = ("engine", "render", "storage", "memory", "history", "games", "roundtrip",
+            "saturation", "suite")
 DEFAULT_SECTIONS = SECTIONS[:-1]
 
 
@@ -76,6 +83,9 @@ class Plan:
             self.scenarios = [(int(n), args.think if n != "1" else 0.3, args.seconds)
                               for n in args.scenarios.split(",")]
         self.whole_games = args.whole_games or 1
+        # (snapshot intervals, repeats per figure) of the history section
+        self.history: tuple[tuple[int, ...], int] = (
+            ((SNAPSHOT_EVERY,), 5) if quick else ((16, SNAPSHOT_EVERY, 32), 15))
         self.styles: tuple[str, ...] = ("press",) if quick else ("type", "press")
         # (games at once, mean think time s, measured seconds) with one core kept busy
         self.saturation = ((24, 1.5, 10.0) if quick else
@@ -116,6 +126,28 @@ def run_memory(plan: Plan) -> dict[str, Any]:
     print(f"memory: {m['rss_per_game_kb']} KiB RSS per loaded game over {m['games']} games",
           flush=True)
     return m
+
+
+def run_history(plan: Plan) -> dict[str, Any]:
+    everies, repeats = plan.history
+    h = asyncio.run(bench_history(everies=everies, repeats=repeats))
+    for row in h["by_snapshot_every"]:
+        every = row["snapshot_every"]
+        for move in (str(h["short"]), str(h["long"])):
+            r = row[move]
+            worst = (f"; {r['worst_step'] % every} past a snapshot (move {r['worst_step']}): "
+                     f"log {r['log_worst']['cpu_ms']} replay {r['replay_worst']['cpu_ms']}"
+                     if "log_worst" in r else "")
+            print(f"history every {every}, move {r['move']}: CPU ms log {r['log']['cpu_ms']} "
+                  f"(a fresh process {r['log_fresh_service']['cpu_ms']}, a game without "
+                  f"snapshots {r['first_log']['cpu_ms']}), replay {r['replay']['cpu_ms']}, "
+                  f"undo {r['undo']['cpu_ms']}{worst}; loop lag ≤ "
+                  f"{max(v['loop_lag_max_ms'] for v in r.values() if isinstance(v, dict))} ms",
+                  flush=True)
+        ratios = ", ".join(f"{op} ×{v}" for op, v in row["ratio_long_over_short_cpu"].items())
+        print(f"history every {every}: move {h['long']} over move {h['short']} (CPU): {ratios} "
+              f"(target ≤ ×{h['target_ratio']})", flush=True)
+    return h
 
 
 def run_roundtrip(plan: Plan) -> dict[str, Any]:
@@ -213,6 +245,17 @@ def check_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             if kind in r:
                 add(f"{what} render < 12 ms (median CPU)", r[kind]["cpu_median_ms"], 12.0,
                     where)
+    section = "history"
+    for row in results.get("history", {}).get("by_snapshot_every", []):
+        if row["snapshot_every"] != SNAPSHOT_EVERY:
+            continue  # the others are there to choose the interval by
+        for op, words in (("log", "/game log"), ("replay", "/game replay"),
+                          ("undo", "/game undo"), ("log_worst", "/game log, worst place"),
+                          ("replay_worst", "/game replay, worst place")):
+            if op in row["ratio_long_over_short_cpu"]:
+                add(f"{words} at move 2,000 within 1.5× its cost at move 20 (CPU)",
+                    row["ratio_long_over_short_cpu"][op], 1.5,
+                    f"every {SNAPSHOT_EVERY} moves", at_most=True)
     section = "roundtrip"
     for s in results.get("roundtrip", {}).get("scenarios", []):
         where = f"{s['games']} games"
@@ -287,7 +330,8 @@ def main() -> None:
         "quick": args.quick,
     }
     runners = {"engine": run_engine, "render": run_render, "storage": run_storage,
-               "memory": run_memory, "games": run_games, "roundtrip": run_roundtrip,
+               "memory": run_memory, "history": run_history, "games": run_games,
+               "roundtrip": run_roundtrip,
                "saturation": run_saturation, "suite": run_suite}
     for section in SECTIONS:
         if section in wanted:

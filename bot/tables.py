@@ -26,7 +26,7 @@ import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
@@ -60,15 +60,18 @@ log = logging.getLogger(__name__)
 AnyGame = Game[Any, Any]
 UNREADABLE = ("This game was saved by an older version of the bot that this one can't read, so "
               "it can't continue. Start a new one with `/game new`.")
+UNREPLAYABLE = ("This game's history can't be replayed exactly (it was recorded by an older "
+                "version of the rules), so undo is not available.")
 Chooser = Callable[[AnyGame, GameState, str], Action | None]
 AI_LOOKS = 5
 """How many times one AI turn looks again when players' moves keep making its choice stale
 (each look is a fresh decision on the newer state) before leaving the seat to the next call."""
-SNAPSHOT_EVERY = 32
+SNAPSHOT_EVERY = 24
 """Moves between two snapshots of a game (`snapshots` table). The history, a replay or an
-undo starts from the nearest one and replays at most SNAPSHOT_EVERY − 1 moves: at 32 the worst
-case stays within 1.5× of replaying a 20-move game from the deal (`python -m bench history`
-measures it), for some 7 KB of state per 32 moves in storage."""
+undo starts from the nearest one and replays at most SNAPSHOT_EVERY − 1 moves. Measured by
+`python -m bench --only history` (CPU at move 2,000 over move 20): at 32 the worst place in a
+chunk is 1.4–1.6×, at 24 1.25–1.3× (the target is 1.5×), at 16 move 20 itself starts from a
+snapshot; 24 costs about 7 KB of state per 24 moves in storage."""
 LOG_CACHE_ENTRIES = 4096
 """Log entries of whole snapshot chunks kept decoded between calls (about two 2,000-move games):
 decoding a long game's log costs more than the rest of `/game log`."""
@@ -408,6 +411,7 @@ class TableService:
         ai_level: AiLevel = "normal",
         snapshot_every: int = SNAPSHOT_EVERY,
         log_cache_entries: int = LOG_CACHE_ENTRIES,
+        snapshot_ahead: bool = False,
     ) -> None:
         self.storage = storage
         self.games = games
@@ -419,7 +423,12 @@ class TableService:
             weakref.WeakValueDictionary())
         self._cache = _StateCache(max_games=cache_games)
         self.snapshot_every = snapshot_every
+        self.snapshot_ahead = snapshot_ahead
+        """Store each snapshot in the background as soon as a move reaches it (the bot), so a
+        first `/game log` late in a game replays few moves; off, snapshots are made when a
+        history first needs them (tests, tools)."""
         self._logs = _LogCache(log_cache_entries)
+        self._background: set[asyncio.Task[None]] = set()
 
     # ---- locking and loading ------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -823,6 +832,8 @@ class TableService:
             if new.step != rec.version:
                 log.error("game %s: version %s but state step %s", game_id, rec.version, new.step)
             self._cache.put(game_id, rec.version, text, new)
+            if self.snapshot_ahead and rec.version % self.snapshot_every == 0:
+                self._after_move(self._keep_ahead(game_id, rec.version))
             awaited = [] if result is not None else sorted(after)
             fresh = [s for s in awaited if s not in before or s == seat]
             return ActResult(record=rec, seat=seat, action=action, state=new,
@@ -881,20 +892,28 @@ class TableService:
             current = await self._load(rec)
             action = Action.model_validate_json(last.action_json)
             try:
-                before = await self._replay(rec, rec.version - 1)
-                outcome = game.apply(before, last.seat, action)
+                before: GameState | None = await self._replay(rec, rec.version - 1)
             except (IllegalAction, ValidationError) as exc:
                 log.warning("game %s: replay failed during undo: %s", game_id, exc)
-                before, outcome = None, None
-            if outcome is None or outcome.state.model_dump_json() != current.model_dump_json():
-                raise TableError("This game's history can't be replayed exactly (it was "
-                                 "recorded by an older version of the rules), so undo is not "
-                                 "available.", "TABLE-UNDO")
-            assert before is not None
-            reason = self._undo_refusal(game, before, last.seat, action, outcome.state,
-                                        list(outcome.events))
+                before = None
+
+            def check(before: GameState) -> str | None:
+                # The move again, then what it could have turned on (resampled states): a few
+                # dozen applies, run off the event loop like the replay.
+                try:
+                    outcome = game.apply(before, last.seat, action)
+                except (IllegalAction, ValidationError) as exc:
+                    log.warning("game %s: replay failed during undo: %s", game_id, exc)
+                    return UNREPLAYABLE
+                if outcome.state.model_dump_json() != current.model_dump_json():
+                    return UNREPLAYABLE
+                return self._undo_refusal(game, before, last.seat, action, outcome.state,
+                                          list(outcome.events))
+
+            reason = UNREPLAYABLE if before is None else await asyncio.to_thread(check, before)
             if reason is not None:
                 raise TableError(reason, "TABLE-UNDO")
+            assert before is not None
             now = self.clock()
             awaited = sorted(game.to_act(before))
             text = before.model_dump_json()
@@ -1039,6 +1058,30 @@ class TableService:
             return Rebuilt(state=state, log=log_so_far, fresh=fresh, from_step=start), decoded
 
         return run
+
+    def _after_move(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def settle(self) -> None:
+        """Wait for the snapshots being stored in the background (before closing storage)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    async def _keep_ahead(self, game_id: int, step: int) -> None:
+        """Store the snapshot a move reached: a replay from the one before it (a chunk of
+        moves, in a thread), without holding the game's lock while it runs. A game from
+        before snapshots replays from the deal once."""
+        try:
+            async with self.lock(game_id):
+                rec = await self._get(game_id)
+                if rec.version < step or rec.seed is None:
+                    return  # taken back meanwhile
+                job = await self._replay_job(rec, step, with_log=False)
+            await self._keep_snapshots(rec, await self._run_job(rec, job))
+        except Exception:  # only a later history's replay gets longer
+            log.warning("game %s: snapshot %s not made", game_id, step, exc_info=True)
 
     async def _keep_snapshots(self, rec: GameRecord, rebuilt: Rebuilt) -> None:
         """Store the snapshots a replay passed (lazily, idempotently: only while the game is at

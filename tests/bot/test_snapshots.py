@@ -238,3 +238,23 @@ async def test_export_and_import_keep_games_replayable(storage: Storage,
     assert [m.step for m in await storage.snapshot_marks(plain.id)] == [
         s.step for s in stored.snapshots]
     assert await again.verify(plain.id)
+
+
+async def test_the_bot_stores_each_snapshot_as_a_move_reaches_it(
+    storage: Storage, clock: FakeClock,
+) -> None:
+    tables = TableService(storage, GAMES, clock=clock, snapshot_every=3, snapshot_ahead=True)
+    start = await started(tables, (A, B, C), seed=13, options={"rounds": 3})
+    gid = start.record.id
+    lazy = TableService(storage, GAMES, clock=clock, snapshot_every=3)
+    for _ in range(7):
+        seat = sorted(await tables.awaited(gid))[0]
+        await tables.play_ai(gid, seat)
+    await tables.settle()
+    # Made by the moves (in the background), before any history asked for them.
+    assert [m.step for m in await storage.snapshot_marks(gid)] == [3, 6]
+    _, state = await lazy.replay_state(gid, 6)
+    assert await storage.snapshot_state(gid, 6) == state.model_dump_json()
+    assert await lazy.verify(gid)
+    assert dumped(await lazy.history(gid)) == dumped(
+        await TableService(storage, GAMES, clock=clock, snapshot_every=1000).history(gid))
