@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal, cast
 
 from pydantic import create_model
 
-from bot.looplag import LoopLagProbe
+from bot.looplag import LoopLagProbe, freeze_startup_heap
 from bot.storage import SqliteStorage, StoredGame
 from bot.tables import TableService
 from rules.core import Action, Event, Result, Rng
@@ -251,6 +251,9 @@ async def bench_history(short: int = 20, long: int = 2000, everies: tuple[int, .
                 gid = await _stored(tables, moves, at, seed)
                 export = await storage.export_game(gid)
                 stored[target] = export.model_copy(update={"snapshots": []})
+        # As the bot does before it connects (bot/client.py): what is alive now (the
+        # playout, modules) leaves the collector's full collections.
+        freeze_startup_heap()
         results = [await _measure(Path(tmp) / f"every-{every}.db", game, stored, points,
                                   every, repeats) for every in everies]
     return {"game": f"{game.title} (3 seats, random moves)", "short": short, "long": long,
