@@ -116,14 +116,16 @@ actions = Table(
 )
 
 # The game every SNAPSHOT_EVERY moves (bot/tables.py), so history starts near where it is asked
-# for instead of at the deal: the state after `step` actions and the log of the chunk of
-# actions (step - SNAPSHOT_EVERY, step] that led to it, both as `engine_version` told them (a
-# snapshot by another engine is ignored). `digest` names the log's content, so a process keeps
-# a chunk it has already read. Deleted by undo beyond them. Revision 0007_snapshots.
+# for instead of at the deal: the state after `step` actions and the log of the chunk of the
+# `moves` actions (step - moves, step] that led to it, both as `engine_version` told them (a
+# snapshot by another engine, or of another interval, is ignored). `digest` names the log's
+# content, so a process keeps a chunk it has already read. Deleted by undo beyond them.
+# Revision 0007_snapshots.
 snapshots = Table(
     "snapshots", metadata,
     Column("game_id", INT, _game_fk(), nullable=False),
     Column("step", INT, nullable=False),
+    Column("moves", INT, nullable=False),
     Column("engine_version", Text, nullable=False),
     Column("state", Text, nullable=False),
     Column("log", Text, nullable=False),

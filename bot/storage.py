@@ -309,6 +309,8 @@ class SnapshotMark(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     step: int
+    moves: int
+    """Actions in the chunk's log: the snapshot interval it was made at."""
     engine_version: str
     digest: str
 
@@ -646,8 +648,9 @@ _PREF_COLS = (players.c.user_id, players.c.away, players.c.quiet_start, players.
 _ACTION_COLS = (actions.c.game_id, actions.c.seq, actions.c.seat, actions.c.user_id,
                 actions.c.action, actions.c.at)
 _PENDING_COLS = tuple(pending_moves.c)
-_SNAPSHOT_COLS = (snapshots.c.game_id, snapshots.c.step, snapshots.c.engine_version,
-                  snapshots.c.digest, snapshots.c.state, snapshots.c.log, snapshots.c.at)
+_SNAPSHOT_COLS = (snapshots.c.game_id, snapshots.c.step, snapshots.c.moves,
+                  snapshots.c.engine_version, snapshots.c.digest, snapshots.c.state,
+                  snapshots.c.log, snapshots.c.at)
 
 # The statements of a move, built once (their compiled SQL is cached per dialect).
 _SELECT_GAME = select(*_GAME_COLS).where(games.c.id == bindparam("gid"))
@@ -903,8 +906,8 @@ def _action(row: Sequence[Any]) -> ActionRecord:
 
 def _snapshot(row: Sequence[Any]) -> SnapshotRecord:
     return SnapshotRecord(
-        game_id=row[0], step=row[1], engine_version=row[2], digest=row[3], state_json=row[4],
-        log_json=row[5], at=row[6],
+        game_id=row[0], step=row[1], moves=row[2], engine_version=row[3], digest=row[4],
+        state_json=row[5], log_json=row[6], at=row[7],
     )
 
 
@@ -1425,8 +1428,9 @@ class SqlStorage(Storage):
                      "action": a.action_json, "at": a.at} for a in stored.actions])
             if stored.snapshots:
                 await db.execute(insert(snapshots), [
-                    {"game_id": game_id, "step": p.step, "engine_version": p.engine_version,
-                     "state": p.state_json, "log": p.log_json, "digest": p.digest, "at": p.at}
+                    {"game_id": game_id, "step": p.step, "moves": p.moves,
+                     "engine_version": p.engine_version, "state": p.state_json,
+                     "log": p.log_json, "digest": p.digest, "at": p.at}
                     for p in stored.snapshots])
             rec = await self._one_game(db, game_id)
         self._cache.drop(game_id)
@@ -1551,13 +1555,14 @@ class SqlStorage(Storage):
     # ---- snapshots ----------------------------------------------------------------------
     async def snapshot_marks(self, game_id: int, upto_step: int | None = None
                              ) -> list[SnapshotMark]:
-        query = select(snapshots.c.step, snapshots.c.engine_version, snapshots.c.digest).where(
-            snapshots.c.game_id == game_id)
+        query = select(snapshots.c.step, snapshots.c.moves, snapshots.c.engine_version,
+                       snapshots.c.digest).where(snapshots.c.game_id == game_id)
         if upto_step is not None:
             query = query.where(snapshots.c.step <= upto_step)
         async with self._read() as db:
             rows = (await db.execute(query.order_by(snapshots.c.step))).all()
-        return [SnapshotMark(step=r[0], engine_version=r[1], digest=r[2]) for r in rows]
+        return [SnapshotMark(step=r[0], moves=r[1], engine_version=r[2], digest=r[3])
+                for r in rows]
 
     async def snapshot_state(self, game_id: int, step: int) -> str | None:
         async with self._read() as db:
@@ -1587,10 +1592,10 @@ class SqlStorage(Storage):
             for p in fit:
                 await db.execute(self._upsert(
                     snapshots, ("game_id", "step"),
-                    {"game_id": game_id, "step": p.step, "engine_version": p.engine_version,
-                     "state": p.state_json, "log": p.log_json, "digest": p.digest,
-                     "at": p.at},
-                    ("engine_version", "state", "log", "digest", "at")))
+                    {"game_id": game_id, "step": p.step, "moves": p.moves,
+                     "engine_version": p.engine_version, "state": p.state_json,
+                     "log": p.log_json, "digest": p.digest, "at": p.at},
+                    ("moves", "engine_version", "state", "log", "digest", "at")))
         return len(fit)
 
     # ---- moves in flight ------------------------------------------------------------------

@@ -974,14 +974,15 @@ class TableService:
 
     async def _replay_job(self, rec: GameRecord, upto_seq: int | None, *, with_log: bool,
                           from_seed: bool = False) -> ReplayJob:
-        """The replay of the game after `upto_seq` actions (and with `with_log`, every action's
-        log entry up to there), from the latest usable snapshot at or below it, or from the seed.
+        """The replay of the game after `upto_seq` actions (and with `with_log`, every
+        action's log entry up to there), from the latest usable snapshot at or below it, or
+        from the seed.
 
         Usable: written by this engine version (one by another is ignored: its state or its
-        words may differ). The log needs an unbroken run of chunks from the deal, so with
-        `with_log` the replay starts after the last of them. Storage is read here (the
-        caller holds the game's lock); the returned job decodes and replays, in a thread, off the
-        event loop (`_run_job`)."""
+        words may differ) at this interval (a chunk's log covers its interval). The log needs
+        an unbroken run of chunks from the deal, so with `with_log` the replay starts after
+        the last of them. Storage is read here (the caller holds the game's lock); the
+        returned job decodes and replays, in a thread, off the event loop (`_run_job`)."""
         game = self._game(rec)
         if rec.seed is None:
             raise TableError("This game hasn't started yet.", "TABLE-LOBBY")
@@ -990,9 +991,11 @@ class TableService:
         # A game stored before a ruling replays under the ruling it was played by (and an old
         # state is migrated here first, so the rulings are read from the running schema).
         current = await self._load(rec)
-        marks = [] if from_seed else [
+        # (A game shorter than a chunk has no snapshot to look for.)
+        marks = [] if from_seed or upto < every else [
             m for m in await self.storage.snapshot_marks(rec.id, upto)
-            if m.engine_version == game.version and m.step % every == 0 and m.step > 0]
+            if m.engine_version == game.version and m.moves == every and m.step % every == 0
+            and m.step > 0]
         if with_log:
             unbroken = []
             for k, mark in enumerate(marks, start=1):
@@ -1053,7 +1056,8 @@ class TableService:
                     text = LOG_JSON.dump_json(since).decode()
                     digest = log_digest(text)
                     fresh.append(SnapshotRecord(
-                        game_id=rec.id, step=a.seq, engine_version=version, digest=digest,
+                        game_id=rec.id, step=a.seq, moves=every, engine_version=version,
+                        digest=digest,
                         state_json=state.model_dump_json(), log_json=text, at=now))
                     decoded.append((a.seq, digest, since))
                     since = []

@@ -165,7 +165,7 @@ async def test_snapshots_are_used_and_another_engines_are_ignored(
                             events=[ev.model_copy(update={"text": "(retold)"})
                                     for ev in e.events]) for e in honest[:2]]
         text = LOG_JSON.dump_json(entries).decode()
-        return SnapshotRecord(game_id=gid, step=2, engine_version=version,
+        return SnapshotRecord(game_id=gid, step=2, moves=2, engine_version=version,
                               digest=log_digest(text), state_json=state.model_dump_json(),
                               log_json=text, at=clock())
 
@@ -258,3 +258,21 @@ async def test_the_bot_stores_each_snapshot_as_a_move_reaches_it(
     assert await lazy.verify(gid)
     assert dumped(await lazy.history(gid)) == dumped(
         await TableService(storage, GAMES, clock=clock, snapshot_every=1000).history(gid))
+
+
+async def test_snapshots_of_another_interval_are_not_read_as_this_ones(
+    storage: Storage, clock: FakeClock,
+) -> None:
+    """A bot whose interval changed (2 → 4): the chunk stored at 4 covers moves 3–4 only, so
+    the new interval's log does not start from it (it would lose moves 1–2)."""
+    two = TableService(storage, GAMES, clock=clock, snapshot_every=2)
+    start = await started(tables=two, users=(A, B), seed=17, options={"rounds": 2})
+    gid = start.record.id
+    for _ in range(5):
+        await two.play_ai(gid, sorted(await two.awaited(gid))[0])
+    log = await two.history(gid)
+    assert [m.step for m in await storage.snapshot_marks(gid)] == [2, 4]
+    four = TableService(storage, GAMES, clock=clock, snapshot_every=4)
+    assert dumped(await four.history(gid)) == dumped(log)
+    assert [(m.step, m.moves) for m in await storage.snapshot_marks(gid)] == [(2, 2), (4, 4)]
+    assert dumped(await four.history(gid)) == dumped(log)

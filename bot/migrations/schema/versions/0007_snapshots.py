@@ -2,8 +2,8 @@
 
 Revision ID: 0007_snapshots
 Revises: 0006
-A row holds the state after `step` actions and the log of the chunk of actions that led to it
-(issue #25, item 2); rows are rebuilt from the action log when missing, so the table starts
+A row holds the state after `step` actions and the log of the chunk of `moves` actions that led
+to it (issue #25, item 2); rows are rebuilt from the action log when missing, so the table starts
 empty.
 """
 
@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("game_id", INT, sa.ForeignKey("games.id", ondelete="CASCADE"),
                   nullable=False),
         sa.Column("step", INT, nullable=False),
+        sa.Column("moves", INT, nullable=False),
         sa.Column("engine_version", sa.Text, nullable=False),
         sa.Column("state", sa.Text, nullable=False),
         sa.Column("log", sa.Text, nullable=False),
