@@ -116,7 +116,8 @@ def run_render(plan: Plan) -> list[dict[str, Any]]:
 
 def run_storage(plan: Plan) -> dict[str, Any]:
     s = bench_storage(plan.storage_games)
-    print(f"storage: {s['stored_bytes_per_game_median']} B/game (db growth, median), "
+    print(f"storage: {s['stored_bytes_per_game_median']} B/game (db growth, median; its "
+          f"snapshots {s['snapshot_json_bytes_per_game_median']} B of JSON before zlib), "
           f"append_action {s['append_action']}, CPU {s['append_action_cpu']}", flush=True)
     return s
 

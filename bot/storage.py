@@ -24,6 +24,7 @@ import logging
 import sqlite3
 import sys
 import time
+import zlib
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -904,10 +905,20 @@ def _action(row: Sequence[Any]) -> ActionRecord:
     )
 
 
+def _packed(text: str) -> bytes:
+    """A snapshot's JSON as stored: zlib-compressed (a state or a chunk's log shrinks to a
+    fifth; the table would otherwise hold most of a finished game's bytes)."""
+    return zlib.compress(text.encode(), 6)
+
+
+def _unpacked(data: bytes) -> str:
+    return zlib.decompress(data).decode()
+
+
 def _snapshot(row: Sequence[Any]) -> SnapshotRecord:
     return SnapshotRecord(
         game_id=row[0], step=row[1], moves=row[2], engine_version=row[3], digest=row[4],
-        state_json=row[5], log_json=row[6], at=row[7],
+        state_json=_unpacked(row[5]), log_json=_unpacked(row[6]), at=row[7],
     )
 
 
@@ -1429,8 +1440,8 @@ class SqlStorage(Storage):
             if stored.snapshots:
                 await db.execute(insert(snapshots), [
                     {"game_id": game_id, "step": p.step, "moves": p.moves,
-                     "engine_version": p.engine_version, "state": p.state_json,
-                     "log": p.log_json, "digest": p.digest, "at": p.at}
+                     "engine_version": p.engine_version, "state": _packed(p.state_json),
+                     "log": _packed(p.log_json), "digest": p.digest, "at": p.at}
                     for p in stored.snapshots])
             rec = await self._one_game(db, game_id)
         self._cache.drop(game_id)
@@ -1568,7 +1579,7 @@ class SqlStorage(Storage):
         async with self._read() as db:
             row = (await db.execute(select(snapshots.c.state).where(
                 snapshots.c.game_id == game_id, snapshots.c.step == step))).first()
-        return None if row is None else str(row[0])
+        return None if row is None else _unpacked(row[0])
 
     async def snapshot_logs(self, game_id: int, steps: Iterable[int]) -> dict[int, str]:
         wanted = sorted(set(steps))
@@ -1577,7 +1588,7 @@ class SqlStorage(Storage):
         async with self._read() as db:
             rows = (await db.execute(select(snapshots.c.step, snapshots.c.log).where(
                 snapshots.c.game_id == game_id, snapshots.c.step.in_(wanted)))).all()
-        return {int(r[0]): str(r[1]) for r in rows}
+        return {int(r[0]): _unpacked(r[1]) for r in rows}
 
     async def put_snapshots(self, game_id: int, epoch: int,
                             records: Sequence[SnapshotRecord]) -> int:
@@ -1593,8 +1604,8 @@ class SqlStorage(Storage):
                 await db.execute(self._upsert(
                     snapshots, ("game_id", "step"),
                     {"game_id": game_id, "step": p.step, "moves": p.moves,
-                     "engine_version": p.engine_version, "state": p.state_json,
-                     "log": p.log_json, "digest": p.digest, "at": p.at},
+                     "engine_version": p.engine_version, "state": _packed(p.state_json),
+                     "log": _packed(p.log_json), "digest": p.digest, "at": p.at},
                     ("moves", "engine_version", "state", "log", "digest", "at")))
         return len(fit)
 
