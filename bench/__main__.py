@@ -147,7 +147,8 @@ def run_history(plan: Plan) -> dict[str, Any]:
                   flush=True)
         ratios = ", ".join(f"{op} ×{v}" for op, v in row["ratio_long_over_short_cpu"].items())
         print(f"history every {every}: move {h['long']} over move {h['short']} (CPU): {ratios} "
-              f"(target ≤ ×{h['target_ratio']})", flush=True)
+              f"(target ≤ ×{h['target_ratio']}); the loop idle lags ≤ "
+              f"{h['idle_loop_lag_max_ms']} ms", flush=True)
     return h
 
 

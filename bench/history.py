@@ -12,11 +12,13 @@ the table service, and timed through the table service's own calls (`history`,
 - then the steady cost, median of repeats: by the same service (chunks decoded already) and
   by a fresh one (decoding them from storage), at the move measured and at the worst place in
   a chunk (SNAPSHOT_EVERY − 1 moves past a snapshot);
-- the event loop's worst lag while they ran (the replay runs in a thread).
+- the event loop's worst lag while they ran (the replay runs in a thread), beside the same
+  probe's over a second of doing nothing (the shared machine's own stalls).
 """
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import tempfile
 import time
@@ -254,7 +256,12 @@ async def bench_history(short: int = 20, long: int = 2000, everies: tuple[int, .
         # As the bot does before it connects (bot/client.py): what is alive now (the
         # playout, modules) leaves the collector's full collections.
         freeze_startup_heap()
+        # The machine's own stalls: the same probe over a second of doing nothing.
+        probe = LoopLagProbe(interval=0.001).start()
+        await asyncio.sleep(1.0)
+        idle = (await probe.stop()).max_ms
         results = [await _measure(Path(tmp) / f"every-{every}.db", game, stored, points,
                                   every, repeats) for every in everies]
     return {"game": f"{game.title} (3 seats, random moves)", "short": short, "long": long,
-            "target_ratio": TARGET, "by_snapshot_every": results}
+            "target_ratio": TARGET, "idle_loop_lag_max_ms": idle,
+            "by_snapshot_every": results}

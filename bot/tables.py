@@ -964,9 +964,11 @@ class TableService:
                                                                from_seed=from_seed))
 
     async def _run_job(self, rec: GameRecord, job: ReplayJob) -> Rebuilt:
-        """Run a replay in a thread, off the event loop (the CPU left after snapshots is a
-        few dozen moves: a thread's hop costs less than shipping states to a process), and
-        keep the chunks it decoded or made."""
+        """Run a replay in a thread, off the event loop, and keep the chunks it decoded or
+        made. Measured for the 23 moves past a snapshot of a long game: in a thread it costs
+        this process 5–6 ms of CPU, in a worker process (like bot/renderpool.py) 1 ms but
+        10–30 ms of wall shipping the state and the entries both ways, and a standing
+        process's memory (issue #25, item 4): a thread."""
         rebuilt, decoded = await asyncio.to_thread(job)
         for step, digest, entries in decoded:
             self._logs.put(rec.id, step, digest, entries)
