@@ -6,13 +6,26 @@ the same `game` option outside the thread."""
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from typing import Any
 
+import pytest
+
 from bot.storage import GameListing, GameSettings
-from cogs.utils.mine import MINE_PAGE, MineEntry, board_awaited, mine_order, mine_text
+from bot.tables import TableService
+from cogs.utils.mine import (
+    MINE_PAGE,
+    MineEntry,
+    board_awaited,
+    mine_entries,
+    mine_order,
+    mine_text,
+)
 from cogs.utils.record import finished_label, game_ref
 from demo import AutoTable
+from rules.core import Action
 from tests.e2e.conftest import Table
 
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)")
@@ -214,3 +227,56 @@ async def test_record_of_a_finished_game_and_replay_outside_its_thread(table: Ta
     choices = await table.emu.autocomplete(table.carol, elsewhere, "game record",
                                            {"game": ""}, focused="game")
     assert choices == []
+
+
+async def test_mine_reads_states_only_for_the_page_shown(table: Table,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player in 120 games: the list comes from their rows and the stored board posts; a
+    game's state is read only for the 10 lines shown (the "what now" sentence), and for a game
+    whose board post is behind (bounded)."""
+    assert table.bot is not None
+    bot = table.bot
+    alice, bob = int(table.alice.id), int(table.bob.id)
+    guild, channel = int(table.guild.id), int(table.general.id)
+    ids = []
+    for i in range(120):
+        rec = await bot.tables.create(guild, channel, 10_000 + i, "highcard", {}, alice)
+        await bot.tables.join(rec.id, bob)
+        started = await bot.tables.start(rec.id, alice, seed=i)
+        # Boards as the delivery stores them: every third game waits for alice (her wager),
+        # the others for bob (alice has wagered and played her card).
+        awaited = ["s1"]
+        if i % 3 != 0:
+            await bot.tables.act(rec.id, alice, Action(kind="wager", params={"amount": 1}))
+            card = (await bot.tables.legal_actions(rec.id, alice))[0]
+            await bot.tables.act(rec.id, alice, card)
+            awaited = ["s2"]
+        record = await bot.storage.get_game(rec.id)
+        assert record is not None and started.record.id == rec.id
+        await bot.storage.set_board_message(
+            rec.id, 1, record.version,
+            json.dumps({"awaited": awaited, "turn": "", "lines": [], "pinged": []}))
+        ids.append(rec.id)
+    # One board behind its game: its state says who is awaited.
+    behind = ids[5]
+    await bot.storage.set_board_message(behind, 1, 0, None)
+    loads = 0
+    real = TableService._load
+
+    async def counted(self: TableService, rec: Any) -> Any:
+        nonlocal loads
+        loads += 1
+        return await real(self, rec)
+
+    monkeypatch.setattr(TableService, "_load", counted)
+    began = time.perf_counter()
+    entries, servers = await mine_entries(bot, alice, 1)
+    took = time.perf_counter() - began
+    print(f"\n/game mine over {len(entries)} games: {took * 1000:.0f} ms, {loads} states read")
+    assert len(entries) == 120 and servers == 1
+    assert loads <= MINE_PAGE + 1
+    waiting = [e for e in entries if e.mine]
+    assert [e.game_id for e in waiting] == ids[::3]
+    assert entries[:len(waiting)] == waiting
+    assert all(e.awaited for e in entries[:MINE_PAGE]) and not any(
+        e.awaited for e in entries[MINE_PAGE:])
