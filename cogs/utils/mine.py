@@ -84,20 +84,27 @@ def entry_line(entry: MineEntry) -> str:
     return f"• {head}: waiting since {stamp(entry.since, 'R')}.{said} {entry.link}"
 
 
+def page_span(count: int, page: int) -> tuple[int, int, int]:
+    """(the page shown, how many pages, the index of its first game) for `count` games when
+    `page` (from 1) is asked: a page past the end shows the last one."""
+    pages = max(1, (count + MINE_PAGE - 1) // MINE_PAGE)
+    shown = min(max(page, 1), pages)
+    return shown, pages, (shown - 1) * MINE_PAGE
+
+
 def mine_text(entries: list[MineEntry], page: int, servers: int) -> str:
     """The whole answer for `page` (from 1) of `entries` (already in `mine_order`)."""
     if not entries:
         return ("You're not seated in any game right now. Start one with `/game new` in a "
                 "server's text channel, or join one from its lobby.")
-    pages = (len(entries) + MINE_PAGE - 1) // MINE_PAGE
-    page = min(max(page, 1), pages)
+    page, pages, start = page_span(len(entries), page)
     waiting = sum(e.mine for e in entries)
     where = f"{servers} server" + ("s" if servers != 1 else "")
     games = f"{len(entries)} game" + ("s" if len(entries) != 1 else "")
     wait = (f"{waiting} {'waits' if waiting == 1 else 'wait'} for you" if waiting
             else "none waits for you")
     lines = [f"**Your games** — {games} in {where}; {wait}."]
-    lines += [entry_line(e) for e in entries[(page - 1) * MINE_PAGE:page * MINE_PAGE]]
+    lines += [entry_line(e) for e in entries[start:start + MINE_PAGE]]
     if pages > 1:
         more = (f" — `/game mine page:{page + 1}` for the next." if page < pages else "")
         lines.append(f"Page {page} of {pages}{more}")
@@ -144,9 +151,8 @@ async def mine_entries(bot: GameBot, user_id: int, page: int) -> tuple[list[Mine
             else listing.created_at,
             seated=len(listing.seats))
     ordered = mine_order(list(entries.values()))
-    start = (max(page, 1) - 1) * MINE_PAGE
-    shown = {e.game_id for e in ordered[start:start + MINE_PAGE]} if start < len(ordered) \
-        else {e.game_id for e in ordered[-MINE_PAGE:]}
+    _, _, start = page_span(len(ordered), page)
+    shown = {e.game_id for e in ordered[start:start + MINE_PAGE]}
     by_id = {listing.id: listing for listing in listings}
     for gid in sorted(shown):
         listing = by_id[gid]

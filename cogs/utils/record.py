@@ -106,6 +106,9 @@ async def finished_game(bot: GameBot, guild_id: int | None, typed: str,
         where = thread_link(record.guild_id, record.thread_id or record.channel_id)
         if replay_in is not None and replay_in == (record.thread_id or record.channel_id):
             return record
+        if replay_in is not None:
+            raise TableError(f"Game #{record.id} is still running: `/game replay` it in its "
+                             f"own thread, {where}")
         raise TableError(f"Game #{record.id} is still running: its record opens when it ends. "
                          f"Its thread: {where}")
     return record

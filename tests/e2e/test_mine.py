@@ -182,6 +182,11 @@ async def test_record_of_a_finished_game_and_replay_outside_its_thread(table: Ta
     # Still running: its record opens when it ends, and its thread is linked.
     res = await table.slash(table.carol, table.general, "game record", game=str(gid))
     assert res.ephemeral and "still running" in res.text and auto.thread().id in res.text
+    # A running game is replayed in its own thread only.
+    res = await table.slash(table.carol, table.general, "game replay", step=0, game=str(gid))
+    assert "still running: `/game replay` it in its own thread" in res.text, res.text
+    res = await table.slash(table.carol, auto.thread(), "game replay", step=0, game=str(gid))
+    assert f"game #{gid}, the board after step 0" in res.text, res.text
     await auto.play_to_end()
     await table.emu.settle()
     record = await bot.storage.get_game(gid)
