@@ -97,6 +97,10 @@ PCT_BOLD = True
 PLOT_H = 200
 PLOT_H_ONE = 120  # a single rated game: a point, no line to follow
 ROW_GAP = 22
+NAME_LINES = 3
+"""A subject, game title or role wraps to at most this many lines (Discord names are far
+shorter; the words and alt text carry any name whole)."""
+NOTE_LINES = 4
 Draw = Callable[[ImageDraw.ImageDraw, Image.Image, int], None]
 
 
@@ -109,16 +113,18 @@ class _Piece:
 
 
 def _lines(text: str, width: float, size: int, bold: bool = False,
-           min_size: int = MIN_TYPE) -> tuple[Font, list[str], int]:
-    """`text` wrapped whole (never cut) in the largest font from `size` that fits, and the
-    height of one of its lines."""
-    fnt, lines = fit_lines(text, width, size, min_size=min_size, bold=bold)
+           min_size: int = MIN_TYPE, max_lines: int = NAME_LINES) -> tuple[Font, list[str], int]:
+    """`text` wrapped in the largest font from `size` that fits, and the height of one of its
+    lines. Past `max_lines` it is cut with "…" (a name that long is whole in the words)."""
+    fnt, lines = fit_lines(text, width, size, min_size=min_size, bold=bold,
+                           max_lines=max_lines)
     return fnt, lines, round(getattr(fnt, "size", size) * 1.25)
 
 
 def _text_piece(text: str, width: float, size: int, colour: Colour, x: int,
-                bold: bool = False, min_size: int = MIN_TYPE, after: int = 0) -> _Piece:
-    fnt, lines, line_h = _lines(text, width, size, bold, min_size)
+                bold: bool = False, min_size: int = MIN_TYPE, after: int = 0,
+                max_lines: int = NAME_LINES) -> _Piece:
+    fnt, lines, line_h = _lines(text, width, size, bold, min_size, max_lines)
 
     def draw(d: ImageDraw.ImageDraw, _img: Image.Image, top: int) -> None:
         for k, line in enumerate(lines):
@@ -313,7 +319,8 @@ def stats_image(model: StatsPicture) -> Image.Image:
                                       PAL.muted, x))
         parts.append(_panel("RATING OVER TIME", charts))
     if model.note:
-        parts.append(_text_piece(clean(model.note, False), INNER, 28, PAL.muted, PAD))
+        parts.append(_text_piece(clean(model.note, False), INNER, 28, PAL.muted, PAD,
+                                 max_lines=NOTE_LINES))
 
     head_h = 64
     height = head_h + PAD + sum(p.height + PAD for p in parts)
