@@ -93,7 +93,6 @@ BAR_H = 36
 PCT_W = 160
 """The percentage's room at the end of a role's line ("100%" in bold 44 px and a gap)."""
 PCT_SIZE = 44
-PCT_BOLD = True
 PLOT_H = 200
 PLOT_H_ONE = 120  # a single rated game: a point, no line to follow
 ROW_GAP = 22
@@ -141,7 +140,7 @@ def _bar_piece(bar: RoleBar, x: int) -> _Piece:
     rows compare); the counts in words."""
     c = bar_counts(bar)
     pct = percent(bar)
-    pf = font(PCT_SIZE, PCT_BOLD) if c.played else font(MIN_TYPE)
+    pf = font(PCT_SIZE, True) if c.played else font(MIN_TYPE)
     role = clean(bar.role, False) or "?"
     rf, role_lines, role_h = _lines(role, CONTENT - PCT_W, 34, bold=True)
     head_h = max(role_h * len(role_lines), 52)

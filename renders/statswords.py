@@ -18,6 +18,7 @@ Figures are written one way everywhere: `percent` (won of played, rounded), `rat
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -124,7 +125,10 @@ def day_text(at: float) -> str:
 
 
 def ordered(line: RatingLine) -> list[RatingPoint]:
-    return sorted(line.points, key=lambda p: p.at)
+    """The line's points in time order, without any that are not a number (NaN, infinite):
+    a chart cannot place those, and the words would print "nan"."""
+    return sorted((p for p in line.points if math.isfinite(p.at) and math.isfinite(p.rating)),
+                  key=lambda p: p.at)
 
 
 @dataclass
@@ -150,7 +154,7 @@ def shown(model: StatsPicture, bars_max: int = BARS_MAX, lines_max: int = LINES_
     for bar in kept:
         by_title.setdefault(bar.game_title, []).append(bar)
     out.groups = list(by_title.items())
-    lines = [line for line in model.ratings if line.points]
+    lines = [line for line in model.ratings if ordered(line)]
     out.lines = lines[:lines_max]
     out.more_lines = len(lines) - len(out.lines)
     return out
@@ -269,7 +273,7 @@ def _words(model: StatsPicture, view: Shown, bars: list[RoleBar], more_bars: int
         out.append(f"Rating · {line.game_title}: {rating_text(last.rating)} on "
                    f"{day_text(last.at)}{since}")
     if view.more_lines:
-        titles = [line.game_title for line in model.ratings if line.points][len(view.lines):]
+        titles = [line.game_title for line in model.ratings if ordered(line)][len(view.lines):]
         out.append(f"{more_rated(view.more_lines)}: {join_words(titles)}")
     if model.note:
         out.append(model.note.strip())

@@ -159,6 +159,11 @@ def test_a_single_rating_point_and_an_equal_line_draw() -> None:
     assert "Ghosts" not in stats_alt_text(empty_line) + stats_words(empty_line)
     assert stats_image(empty_line).height == stats_image(
         StatsPicture(subject="Ada", bars=[])).height
+    # nor is a line whose only point is not a number
+    nan_line = StatsPicture(subject="Ada", bars=[], ratings=[RatingLine(
+        game_title="Ghosts", points=[RatingPoint(at=T0, rating=float("nan"))])])
+    assert "Ghosts" not in stats_alt_text(nan_line) and "nan" not in stats_words(nan_line)
+    assert _image(draw_stats(nan_line)).width == 800
 
 
 def test_draws_fast() -> None:
