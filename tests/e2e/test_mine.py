@@ -285,3 +285,31 @@ async def test_mine_reads_states_only_for_the_page_shown(table: Table,
     assert entries[:len(waiting)] == waiting
     assert all(e.awaited for e in entries[:MINE_PAGE]) and not any(
         e.awaited for e in entries[MINE_PAGE:])
+
+
+async def test_record_of_abandoned_games_says_so_and_keeps_the_public_log(table: Table) -> None:
+    """An abandoned game's record: no winner, the moves made, the public log (the hands never
+    in it); a lobby abandoned before it started has no log at all."""
+    assert table.bot is not None
+    gid, thread = await _open(table, table.alice, table.general, table.bob)
+    await table.bot.tables.act(gid, int(table.alice.id),
+                               Action(kind="wager", params={"amount": 2}))
+    await table.slash(table.alice, thread, "game abandon")
+    lobby, _ = await _open(table, table.alice, table.general, start=False)
+    await table.bot.tables.abandon(lobby, int(table.alice.id), False)
+
+    res = await table.slash(table.bob, table.general, "game record", game=f"#{gid}")
+    print("\n/game record (abandoned):\n" + res.text)
+    assert f"game #{gid}, abandoned <t:" in res.text
+    assert "abandoned" in res.text and "after 1 move: nobody won" in res.text
+    files = {f.filename: f for f in res.files}
+    assert set(files) == {f"game-{gid}-log.txt"}  # High Card draws no picture
+    log_text = files[f"game-{gid}-log.txt"].data.decode()
+    assert "   1. " in log_text
+    state = await table.bot.tables.state(gid)
+    hands = {str(c) for cards in state.hands.values() for c in cards}
+    numbers = set(re.findall(r"\b\d+\b", log_text.split("\n", 1)[1]))
+    assert not numbers & hands - {"1", "2"}, "a card of a hidden hand in the log"
+
+    res = await table.slash(table.bob, table.general, "game record", game=str(lobby))
+    assert "abandoned before it started" in res.text and not res.files
