@@ -1,10 +1,11 @@
 """Persistence: games, seats and the append-only action log (DESIGN.md, "Storage").
 
 `Storage` is the narrow async interface the table service uses. `SqlStorage` implements every
-operation once in SQLAlchemy Core (async) over the tables of `bot/schema.py`; `SqliteStorage`
-runs it on a SQLite file (aiosqlite: WAL, foreign keys, busy timeout) and `PgStorage`
-(bot/pgstorage.py) on PostgreSQL (asyncpg). Nothing outside these modules sees SQL. The
-schema is kept by Alembic (bot/migrations), brought to the newest revision by `open()`.
+operation once in SQLAlchemy Core (awaited through bot/coresql.py) over the tables of
+`bot/schema.py`; `SqliteStorage` runs it on a SQLite file (aiosqlite: WAL, foreign keys,
+busy timeout) and `PgStorage` (bot/pgstorage.py) on PostgreSQL (asyncpg). Nothing outside
+these modules sees SQL. The schema is kept by Alembic (bot/migrations), brought to the
+newest revision by `open()`.
 
 Every write that changes a game's state is one transaction that first checks the version the
 caller read (optimistic concurrency): `append_action` inserts the action at `seq = version+1`,
@@ -52,10 +53,10 @@ from sqlalchemy import (
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.sql import ClauseElement
 
 from bot import migrations, quiet, sqlitedriver
+from bot.coresql import CoreConnection, CoreEngine
 from bot.migrations import SCRIPTS
 from bot.schema import (
     actions,
@@ -876,7 +877,7 @@ class SqlStorage(Storage):
         self._cache = ReadCache(enabled=keep_reads)
 
     @abstractmethod
-    def _tx(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+    def _tx(self) -> AbstractAsyncContextManager[CoreConnection]: ...
 
     async def _write(self, body: Callable[[Run], T],
                      before: Callable[[], object] | None = None) -> T:
@@ -903,13 +904,13 @@ class SqlStorage(Storage):
         return await self._write(lambda run: run(stmt, params), before)
 
     @abstractmethod
-    def _read(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+    def _read(self) -> AbstractAsyncContextManager[CoreConnection]: ...
 
     @property
     @abstractmethod
     def dialect(self) -> Literal["sqlite", "postgresql"]: ...
 
-    async def _lock_for_migration(self, conn: AsyncConnection) -> None:
+    async def _lock_for_migration(self, conn: CoreConnection) -> None:
         """Hold off other processes migrating the same database (in the migration's tx)."""
 
     def _where(self) -> dict[str, Any] | None:
@@ -980,21 +981,21 @@ class SqlStorage(Storage):
 
     # ---- helpers ------------------------------------------------------------------------
     @staticmethod
-    async def _one_game(db: AsyncConnection, game_id: int) -> GameRecord:
+    async def _one_game(db: CoreConnection, game_id: int) -> GameRecord:
         row = (await db.execute(_SELECT_GAME, {"gid": game_id})).first()
         if row is None:
             raise GameNotFound(game_id)
         return _game(row)
 
     @staticmethod
-    async def _refused(db: AsyncConnection, game_id: int, expected: int) -> StorageError:
+    async def _refused(db: CoreConnection, game_id: int, expected: int) -> StorageError:
         """Why a versioned write matched no row: the game is gone or another write won."""
         row = (await db.execute(_SELECT_VERSION, {"gid": game_id})).first()
         if row is None:
             return GameNotFound(game_id)
         return VersionConflict(game_id, expected, row[0])
 
-    async def _write_game(self, db: AsyncConnection, game_id: int, expected: int | None,
+    async def _write_game(self, db: CoreConnection, game_id: int, expected: int | None,
                           **values: Any) -> GameRecord:
         """UPDATE the game (only at version `expected`, if given) and return it as written."""
         query = update(games).where(games.c.id == game_id)
@@ -1587,8 +1588,8 @@ class SqliteStorage(SqlStorage):
         self.path = str(path)
         self._busy_timeout_ms = busy_timeout_ms
         self._synchronous = synchronous
-        self._engine: AsyncEngine | None = None
-        self._db: AsyncConnection | None = None
+        self._engine: CoreEngine | None = None
+        self._db: CoreConnection | None = None
         self._lock = asyncio.Lock()
 
     @property
@@ -1608,8 +1609,8 @@ class SqliteStorage(SqlStorage):
         if self.path != ":memory:" and not self.path.startswith("file:"):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         path = self.path
-        engine = create_async_engine(_sqlite_url(path),
-                                     async_creator=lambda: sqlitedriver.connect(path))
+        engine = CoreEngine.create(_sqlite_url(path),
+                                   async_creator=lambda: sqlitedriver.connect(path))
         busy_timeout = int(self._busy_timeout_ms)
         synchronous = "FULL" if self._synchronous == "FULL" else "NORMAL"
 
@@ -1650,7 +1651,7 @@ class SqliteStorage(SqlStorage):
                 await engine.dispose()
 
     @property
-    def db(self) -> AsyncConnection:
+    def db(self) -> CoreConnection:
         """The one connection (for a PRAGMA or a test's raw SQL)."""
         if self._db is None:
             raise StorageError("storage is not open; call open() first")
@@ -1712,7 +1713,7 @@ class SqliteStorage(SqlStorage):
             return ran
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[AsyncConnection]:
+    async def _tx(self) -> AsyncIterator[CoreConnection]:
         """One write transaction; rolled back on any exception (including cancellation)."""
         async with self._lock:
             db = self.db
@@ -1734,7 +1735,7 @@ class SqliteStorage(SqlStorage):
                 raise
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncConnection]:
+    async def _read(self) -> AsyncIterator[CoreConnection]:
         async with self._lock:
             db = self.db
             try:
