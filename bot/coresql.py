@@ -13,6 +13,7 @@ they did.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -26,6 +27,8 @@ from sqlalchemy.util.concurrency import greenlet_spawn
 T = TypeVar("T")
 P = ParamSpec("P")
 Params = dict[str, Any] | list[dict[str, Any]] | None
+Rows = CursorResult[*tuple[Any, ...]]
+"""A statement's result: rows of any width (SQLAlchemy's own `TupleAny`)."""
 
 
 async def _to_completion(work: Coroutine[Any, Any, T]) -> T:
@@ -57,21 +60,21 @@ class CoreConnection:
     def __init__(self, sync_connection: Connection) -> None:
         self.sync_connection = sync_connection
 
-    async def execute(self, statement: Executable, parameters: Params = None) -> CursorResult[Any]:
-        result: CursorResult[Any] = await greenlet_spawn(
+    async def execute(self, statement: Executable, parameters: Params = None) -> Rows:
+        result: Rows = await greenlet_spawn(
             self.sync_connection.execute, statement, parameters, _require_await=True)
         return result
 
     async def exec_driver_sql(self, statement: str,
-                              parameters: Params | tuple[Any, ...] = None) -> CursorResult[Any]:
-        result: CursorResult[Any] = await greenlet_spawn(
+                              parameters: Params | tuple[Any, ...] = None) -> Rows:
+        result: Rows = await greenlet_spawn(
             self.sync_connection.exec_driver_sql, statement, parameters, _require_await=True)
         return result
 
     async def run_sync(self, fn: Callable[Concatenate[Connection, P], T],
                        *args: P.args, **kwargs: P.kwargs) -> T:
         """`fn(connection, …)` with the synchronous connection (Alembic, `inspect`)."""
-        return await greenlet_spawn(fn, self.sync_connection, *args, **kwargs)
+        return await greenlet_spawn(functools.partial(fn, self.sync_connection, *args, **kwargs))
 
     async def get_raw_connection(self) -> PoolProxiedConnection:
         """The pooled DB-API connection (reconnecting an invalidated one)."""

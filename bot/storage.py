@@ -211,6 +211,42 @@ class GameRecord(BaseModel):
     """The game this one is a rematch of."""
 
 
+class ListedGame(BaseModel):
+    """What `/game list` shows of one open game: public facts only, read without its state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    game: str
+    mode: str | None
+    status: Status
+    channel_id: int
+    thread_id: int | None
+    awaited_since: float | None
+    """When an active game began waiting for its current move."""
+    seats: int
+    """Seats taken, AI seats included."""
+    ai_seats: int
+
+
+class GameListPage(BaseModel):
+    """One page of a server's open games, active ones waiting longest first, then lobbies
+    oldest first; with the server's counts (`page` is the one shown: a page past the end,
+    asked by a button older than the last closed game, shows the last)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    games: list[ListedGame]
+    page: int
+    pages: int
+    active: int
+    lobbies: int
+
+    @property
+    def total(self) -> int:
+        return self.active + self.lobbies
+
+
 class SeatRecord(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -389,6 +425,11 @@ class Storage(ABC):
     async def list_games(
         self, guild_id: int | None = None, statuses: Iterable[Status] | None = None,
     ) -> list[GameRecord]: ...
+
+    @abstractmethod
+    async def open_games(self, guild_id: int, page: int, per_page: int) -> GameListPage:
+        """Page `page` (from 0) of the server's lobbies and active games, `per_page` a page:
+        two statements on the `games_guild_waiting` index, no game's state read."""
 
     @abstractmethod
     async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
@@ -641,6 +682,23 @@ _SET_BOARD = (update(games).where(games.c.id == bindparam("gid"))
                                                games.c.board_post)))
 
 
+# `/game list`'s page: the order is the `games_guild_waiting` index's (guild, status,
+# awaited_since, id), so no sort and no read of the games skipped ('active' sorts before
+# 'lobby'; a lobby waits for no move: by id, oldest first). Only the page's rows are read,
+# and of each only columns stored before its state; seats are counted on their own index.
+_SEATS_TAKEN = (select(func.count()).where(seats.c.game_id == games.c.id)
+                .correlate(games).scalar_subquery())
+_AI_SEATS = (select(func.count()).where(seats.c.game_id == games.c.id, seats.c.user_id.is_(None))
+             .correlate(games).scalar_subquery())
+_OPEN_GAMES = (select(games.c.id, games.c.game, games.c.options, games.c.status,
+                      games.c.channel_id, games.c.thread_id, games.c.awaited_since,
+                      _SEATS_TAKEN, _AI_SEATS)
+               .where(games.c.guild_id == bindparam("guild"),
+                      games.c.status.in_(bindparam("live", expanding=True)))
+               .order_by(games.c.status, games.c.awaited_since, games.c.id)
+               .limit(bindparam("per_page")).offset(bindparam("skip")))
+
+
 class Ran:
     """What one statement of a `_write` body gave back: rows it returned, rows it changed."""
 
@@ -826,6 +884,13 @@ def _game(row: Sequence[Any]) -> GameRecord:
         created_at=row[14], updated_at=row[15], next_reminder_at=row[16],
         reminder_stage=row[17], awaited_since=row[18], epoch=row[19], rematch_of=row[20],
     )
+
+
+def _listed(row: Sequence[Any]) -> ListedGame:
+    mode = json.loads(row[2]).get("mode")  # the options: a few keys, never the state
+    return ListedGame(id=row[0], game=row[1], mode=mode if isinstance(mode, str) else None,
+                      status=row[3], channel_id=row[4], thread_id=row[5],
+                      awaited_since=row[6], seats=row[7], ai_seats=row[8])
 
 
 def _seat(row: Sequence[Any]) -> SeatRecord:
@@ -1070,6 +1135,23 @@ class SqlStorage(Storage):
         async with self._read() as db:
             rows = (await db.execute(query.order_by(games.c.id))).all()
         return [_game(r) for r in rows]
+
+    async def open_games(self, guild_id: int, page: int, per_page: int) -> GameListPage:
+        if per_page < 1:
+            raise ValueError(f"a page holds at least one game, not {per_page}")
+        counted = (select(games.c.status, func.count())
+                   .where(games.c.guild_id == guild_id, games.c.status.in_(LIVE))
+                   .group_by(games.c.status))
+        async with self._read() as db:
+            counts = {str(r[0]): int(r[1]) for r in (await db.execute(counted)).all()}
+            total = sum(counts.values())
+            pages = max(1, -(-total // per_page))
+            page = min(max(0, page), pages - 1)
+            rows = (await db.execute(_OPEN_GAMES, {
+                "guild": guild_id, "live": list(LIVE), "per_page": per_page,
+                "skip": page * per_page})).all() if total else []
+        return GameListPage(games=[_listed(r) for r in rows], page=page, pages=pages,
+                            active=counts.get("active", 0), lobbies=counts.get("lobby", 0))
 
     async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
         changes: dict[str, Any] = {"status": status, "updated_at": now}

@@ -1,7 +1,8 @@
 """Schema migrations: Alembic revisions, run at `Storage.open()` on SQLite and PostgreSQL alike.
 
 The revisions live in `schema/versions/` (shipped with the package). Their ids are the schema
-version numbers, four digits, each the previous plus one ("0001", "0002", …): the number
+version numbers, four digits, each the previous plus one ("0001", "0002", …), optionally
+followed by the change's topic ("0007_listindex"): the number is what
 `Storage.schema_version()` reports. A new schema change is the next number: change the table
 in `bot/schema.py` and write the revision (``alembic revision -m "…" --rev-id 0006`` from
 the repository root, or copy the last one); never edit a revision that has shipped.
@@ -65,12 +66,22 @@ def revisions(scripts: Path = SCRIPTS) -> tuple[str, ...]:
     return _revisions(Path(scripts))
 
 
+def revision_id(schema: int, scripts: Path = SCRIPTS) -> str:
+    """The id of the revision that brings the schema to number `schema` (`0006`,
+    `0007_listindex`)."""
+    for rev in revisions(scripts):
+        if number(rev) == schema:
+            return rev
+    raise ValueError(f"no schema revision {schema:04d} in {scripts}")
+
+
 def number(revision: str | None) -> int:
-    """The schema version a revision id stands for (0: an empty database)."""
-    return int(revision) if revision else 0
+    """The schema version a revision id stands for (0: an empty database): its leading
+    number (`0007` or `0007_listindex`: a revision may name its topic after the number)."""
+    return int(revision[:4]) if revision else 0
 
 
-_REVISION_LINE = re.compile(r'^revision\s*=\s*["\'](\d{4})["\']', re.MULTILINE)
+_REVISION_LINE = re.compile(r'^revision\s*=\s*["\'](\d{4})(?:_\w+)?["\']', re.MULTILINE)
 
 
 @cache
@@ -129,6 +140,6 @@ def upgrade(connection: Connection, scripts: Path = SCRIPTS, target: int | None 
         was = current(connection)
         log.info("database made before Alembic, at schema %d: stamping it", was)
         if was:
-            command.stamp(cfg, f"{was:04d}")
+            command.stamp(cfg, revision_id(was, scripts))
         connection.execute(text(f"DROP TABLE {PRE_ALEMBIC_TABLE}"))
-    command.upgrade(cfg, "head" if target is None else f"{target:04d}")
+    command.upgrade(cfg, "head" if target is None else revision_id(target, scripts))

@@ -75,9 +75,9 @@ def test_no_storage_loads_sqlalchemys_orm():
 
 
 def test_head_read_from_the_revision_files_is_alembics_head(tmp_path: Path):
-    assert migrations.head() == int(revisions()[-1]) == LATEST
+    assert migrations.head() == migrations.number(revisions()[-1]) == LATEST
     scripts = new_revision(tmp_path, LATEST + 1, "pass")
-    assert migrations.head(scripts) == int(revisions(scripts)[-1]) == LATEST + 1
+    assert migrations.head(scripts) == migrations.number(revisions(scripts)[-1]) == LATEST + 1
 
 
 def test_postgresql_still_gets_the_partial_rematch_index():
