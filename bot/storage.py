@@ -686,6 +686,8 @@ _SET_BOARD = (update(games).where(games.c.id == bindparam("gid"))
 # awaited_since, id), so no sort and no read of the games skipped ('active' sorts before
 # 'lobby'; a lobby waits for no move: by id, oldest first). Only the page's rows are read,
 # and of each only columns stored before its state; seats are counted on their own index.
+# (An active game awaiting no one yet, its awaited_since NULL, comes first of the active ones
+# on SQLite, last on PostgreSQL: their NULL orders, each its index's.)
 _SEATS_TAKEN = (select(func.count()).where(seats.c.game_id == games.c.id)
                 .correlate(games).scalar_subquery())
 _AI_SEATS = (select(func.count()).where(seats.c.game_id == games.c.id, seats.c.user_id.is_(None))

@@ -76,14 +76,15 @@ def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
 
 # ---- migrations (Alembic) ------------------------------------------------------------------
 def new_revision(tmp_path: Path, number: int, body: str) -> Path:
-    """The shipped revisions plus one more, `number`, whose upgrade() is `body`."""
+    """The shipped revisions plus one more, `number` (after the shipped ones), whose upgrade()
+    is `body`."""
     scripts = tmp_path / "schema"
     if not scripts.exists():
         shutil.copytree(SCRIPTS, scripts, ignore=shutil.ignore_patterns("__pycache__"))
     upgrade_body = textwrap.indent(textwrap.dedent(body).strip(), "    ")
     (scripts / "versions" / f"{number:04d}_extra.py").write_text(
         "import sqlalchemy as sa\nfrom alembic import op\n\n"
-        f"revision = '{number:04d}'\ndown_revision = '{revision_id(number - 1, scripts)}'\n"
+        f"revision = '{number:04d}'\ndown_revision = '{revision_id(number - 1)}'\n"
         "branch_labels = None\ndepends_on = None\n\n\n"
         f"def upgrade():\n{upgrade_body}\n\n\ndef downgrade():\n    pass\n")
     return scripts
