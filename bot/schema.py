@@ -76,6 +76,9 @@ games = Table(
 )
 Index("games_thread", games.c.thread_id)
 Index("games_guild_status", games.c.guild_id, games.c.status)
+# `/game list`'s order, read straight from the index (revision 0008_listindex).
+Index("games_guild_waiting", games.c.guild_id, games.c.status, games.c.awaited_since,
+      games.c.id)
 Index("games_reminder", games.c.status, games.c.next_reminder_at)
 games_rematch = Index("games_rematch", games.c.rematch_of, unique=True,
                       sqlite_where=games.c.rematch_of.isnot(None))

@@ -1,10 +1,11 @@
 """Persistence: games, seats and the append-only action log (DESIGN.md, "Storage").
 
 `Storage` is the narrow async interface the table service uses. `SqlStorage` implements every
-operation once in SQLAlchemy Core (async) over the tables of `bot/schema.py`; `SqliteStorage`
-runs it on a SQLite file (aiosqlite: WAL, foreign keys, busy timeout) and `PgStorage`
-(bot/pgstorage.py) on PostgreSQL (asyncpg). Nothing outside these modules sees SQL. The
-schema is kept by Alembic (bot/migrations), brought to the newest revision by `open()`.
+operation once in SQLAlchemy Core (awaited through bot/coresql.py) over the tables of
+`bot/schema.py`; `SqliteStorage` runs it on a SQLite file (aiosqlite: WAL, foreign keys,
+busy timeout) and `PgStorage` (bot/pgstorage.py) on PostgreSQL (asyncpg). Nothing outside
+these modules sees SQL. The schema is kept by Alembic (bot/migrations), brought to the
+newest revision by `open()`.
 
 Every write that changes a game's state is one transaction that first checks the version the
 caller read (optimistic concurrency): `append_action` inserts the action at `seq = version+1`,
@@ -56,10 +57,10 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.sql import ClauseElement
 
 from bot import migrations, quiet, sqlitedriver
+from bot.coresql import CoreConnection, CoreEngine
 from bot.migrations import SCRIPTS
 from bot.schema import (
     actions,
@@ -213,6 +214,42 @@ class GameRecord(BaseModel):
     """How many undos this game has had: never lowered, so (epoch, version) never repeats."""
     rematch_of: int | None = None
     """The game this one is a rematch of."""
+
+
+class ListedGame(BaseModel):
+    """What `/game list` shows of one open game: public facts only, read without its state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    game: str
+    mode: str | None
+    status: Status
+    channel_id: int
+    thread_id: int | None
+    awaited_since: float | None
+    """When an active game began waiting for its current move."""
+    seats: int
+    """Seats taken, AI seats included."""
+    ai_seats: int
+
+
+class GameListPage(BaseModel):
+    """One page of a server's open games, active ones waiting longest first, then lobbies
+    oldest first; with the server's counts (`page` is the one shown: a page past the end,
+    asked by a button older than the last closed game, shows the last)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    games: list[ListedGame]
+    page: int
+    pages: int
+    active: int
+    lobbies: int
+
+    @property
+    def total(self) -> int:
+        return self.active + self.lobbies
 
 
 class SeatRecord(BaseModel):
@@ -445,6 +482,11 @@ class Storage(ABC):
     async def list_games(
         self, guild_id: int | None = None, statuses: Iterable[Status] | None = None,
     ) -> list[GameRecord]: ...
+
+    @abstractmethod
+    async def open_games(self, guild_id: int, page: int, per_page: int) -> GameListPage:
+        """Page `page` (from 0) of the server's lobbies and active games, `per_page` a page:
+        two statements on the `games_guild_waiting` index, no game's state read."""
 
     @abstractmethod
     async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
@@ -739,6 +781,25 @@ _SET_BOARD = (update(games).where(games.c.id == bindparam("gid"))
                                                games.c.board_post)))
 
 
+# `/game list`'s page: the order is the `games_guild_waiting` index's (guild, status,
+# awaited_since, id), so no sort and no read of the games skipped ('active' sorts before
+# 'lobby'; a lobby waits for no move: by id, oldest first). Only the page's rows are read,
+# and of each only columns stored before its state; seats are counted on their own index.
+# (An active game awaiting no one yet, its awaited_since NULL, comes first of the active ones
+# on SQLite, last on PostgreSQL: their NULL orders, each its index's.)
+_SEATS_TAKEN = (select(func.count()).where(seats.c.game_id == games.c.id)
+                .correlate(games).scalar_subquery())
+_AI_SEATS = (select(func.count()).where(seats.c.game_id == games.c.id, seats.c.user_id.is_(None))
+             .correlate(games).scalar_subquery())
+_OPEN_GAMES = (select(games.c.id, games.c.game, games.c.options, games.c.status,
+                      games.c.channel_id, games.c.thread_id, games.c.awaited_since,
+                      _SEATS_TAKEN, _AI_SEATS)
+               .where(games.c.guild_id == bindparam("guild"),
+                      games.c.status.in_(bindparam("live", expanding=True)))
+               .order_by(games.c.status, games.c.awaited_since, games.c.id)
+               .limit(bindparam("per_page")).offset(bindparam("skip")))
+
+
 class Ran:
     """What one statement of a `_write` body gave back: rows it returned, rows it changed."""
 
@@ -926,6 +987,13 @@ def _game(row: Sequence[Any]) -> GameRecord:
     )
 
 
+def _listed(row: Sequence[Any]) -> ListedGame:
+    mode = json.loads(row[2]).get("mode")  # the options: a few keys, never the state
+    return ListedGame(id=row[0], game=row[1], mode=mode if isinstance(mode, str) else None,
+                      status=row[3], channel_id=row[4], thread_id=row[5],
+                      awaited_since=row[6], seats=row[7], ai_seats=row[8])
+
+
 def _seat(row: Sequence[Any]) -> SeatRecord:
     return SeatRecord(
         game_id=row[0], seat=row[1], user_id=row[2], position=row[3], joined_at=row[4],
@@ -992,7 +1060,7 @@ class SqlStorage(Storage):
         self._cache = ReadCache(enabled=keep_reads)
 
     @abstractmethod
-    def _tx(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+    def _tx(self) -> AbstractAsyncContextManager[CoreConnection]: ...
 
     async def _write(self, body: Callable[[Run], T],
                      before: Callable[[], object] | None = None) -> T:
@@ -1019,13 +1087,13 @@ class SqlStorage(Storage):
         return await self._write(lambda run: run(stmt, params), before)
 
     @abstractmethod
-    def _read(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+    def _read(self) -> AbstractAsyncContextManager[CoreConnection]: ...
 
     @property
     @abstractmethod
     def dialect(self) -> Literal["sqlite", "postgresql"]: ...
 
-    async def _lock_for_migration(self, conn: AsyncConnection) -> None:
+    async def _lock_for_migration(self, conn: CoreConnection) -> None:
         """Hold off other processes migrating the same database (in the migration's tx)."""
 
     def _where(self) -> dict[str, Any] | None:
@@ -1096,21 +1164,21 @@ class SqlStorage(Storage):
 
     # ---- helpers ------------------------------------------------------------------------
     @staticmethod
-    async def _one_game(db: AsyncConnection, game_id: int) -> GameRecord:
+    async def _one_game(db: CoreConnection, game_id: int) -> GameRecord:
         row = (await db.execute(_SELECT_GAME, {"gid": game_id})).first()
         if row is None:
             raise GameNotFound(game_id)
         return _game(row)
 
     @staticmethod
-    async def _refused(db: AsyncConnection, game_id: int, expected: int) -> StorageError:
+    async def _refused(db: CoreConnection, game_id: int, expected: int) -> StorageError:
         """Why a versioned write matched no row: the game is gone or another write won."""
         row = (await db.execute(_SELECT_VERSION, {"gid": game_id})).first()
         if row is None:
             return GameNotFound(game_id)
         return VersionConflict(game_id, expected, row[0])
 
-    async def _write_game(self, db: AsyncConnection, game_id: int, expected: int | None,
+    async def _write_game(self, db: CoreConnection, game_id: int, expected: int | None,
                           **values: Any) -> GameRecord:
         """UPDATE the game (only at version `expected`, if given) and return it as written."""
         query = update(games).where(games.c.id == game_id)
@@ -1185,6 +1253,23 @@ class SqlStorage(Storage):
         async with self._read() as db:
             rows = (await db.execute(query.order_by(games.c.id))).all()
         return [_game(r) for r in rows]
+
+    async def open_games(self, guild_id: int, page: int, per_page: int) -> GameListPage:
+        if per_page < 1:
+            raise ValueError(f"a page holds at least one game, not {per_page}")
+        counted = (select(games.c.status, func.count())
+                   .where(games.c.guild_id == guild_id, games.c.status.in_(LIVE))
+                   .group_by(games.c.status))
+        async with self._read() as db:
+            counts = {str(r[0]): int(r[1]) for r in (await db.execute(counted)).all()}
+            total = sum(counts.values())
+            pages = max(1, -(-total // per_page))
+            page = min(max(0, page), pages - 1)
+            rows = (await db.execute(_OPEN_GAMES, {
+                "guild": guild_id, "live": list(LIVE), "per_page": per_page,
+                "skip": page * per_page})).all() if total else []
+        return GameListPage(games=[_listed(r) for r in rows], page=page, pages=pages,
+                            active=counts.get("active", 0), lobbies=counts.get("lobby", 0))
 
     async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
         changes: dict[str, Any] = {"status": status, "updated_at": now}
@@ -1806,8 +1891,8 @@ class SqliteStorage(SqlStorage):
         self.path = str(path)
         self._busy_timeout_ms = busy_timeout_ms
         self._synchronous = synchronous
-        self._engine: AsyncEngine | None = None
-        self._db: AsyncConnection | None = None
+        self._engine: CoreEngine | None = None
+        self._db: CoreConnection | None = None
         self._lock = asyncio.Lock()
 
     @property
@@ -1827,8 +1912,8 @@ class SqliteStorage(SqlStorage):
         if self.path != ":memory:" and not self.path.startswith("file:"):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         path = self.path
-        engine = create_async_engine(_sqlite_url(path),
-                                     async_creator=lambda: sqlitedriver.connect(path))
+        engine = CoreEngine.create(_sqlite_url(path),
+                                   async_creator=lambda: sqlitedriver.connect(path))
         busy_timeout = int(self._busy_timeout_ms)
         synchronous = "FULL" if self._synchronous == "FULL" else "NORMAL"
 
@@ -1869,7 +1954,7 @@ class SqliteStorage(SqlStorage):
                 await engine.dispose()
 
     @property
-    def db(self) -> AsyncConnection:
+    def db(self) -> CoreConnection:
         """The one connection (for a PRAGMA or a test's raw SQL)."""
         if self._db is None:
             raise StorageError("storage is not open; call open() first")
@@ -1931,7 +2016,7 @@ class SqliteStorage(SqlStorage):
             return ran
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[AsyncConnection]:
+    async def _tx(self) -> AsyncIterator[CoreConnection]:
         """One write transaction; rolled back on any exception (including cancellation)."""
         async with self._lock:
             db = self.db
@@ -1953,7 +2038,7 @@ class SqliteStorage(SqlStorage):
                 raise
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncConnection]:
+    async def _read(self) -> AsyncIterator[CoreConnection]:
         async with self._lock:
             db = self.db
             try:
