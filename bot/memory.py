@@ -215,7 +215,7 @@ _RATING = select(ratings.c.mu, ratings.c.sigma, ratings.c.games).where(
     ratings.c.opponent == bindparam("opp"))
 _INSERT_RATING = insert(ratings)
 _UPDATE_RATING = (update(ratings).where(ratings.c.user_id == bindparam("uid"),
-                                        ratings.c.game == bindparam("game"),
+                                        ratings.c.game == bindparam("title"),
                                         ratings.c.opponent == bindparam("opp"))
                   .values(mu=bindparam("new_mu"), sigma=bindparam("new_sigma"),
                           games=bindparam("new_games"), updated_at=bindparam("now")))
@@ -239,7 +239,7 @@ def record(run: Run, res: GameResult) -> bool:
         moved = rating_rules.rate_game(seated, res.mode, res.ai_level,
                                        {w: r for w, r in current.items() if r is not None})
         for who, new in moved.items():
-            params = {"uid": who.user_id, "game": res.game, "opp": who.opponent,
+            params = {"uid": who.user_id, "title": res.game, "opp": who.opponent,
                       "new_mu": new.mu, "new_sigma": new.sigma, "new_games": new.games,
                       "now": res.finished_at}
             if current.get(who) is None:
