@@ -498,7 +498,8 @@ class ServerStats(BaseModel):
     """Game titles by finished games (AI tables included), most played first."""
     roles: list[RoleRate] = Field(default_factory=list)
     busiest: list[tuple[int, int]] = Field(default_factory=list)
-    """(user, finished games), the five busiest first."""
+    """(user, finished games), the ten busiest first (those who hide their stats are left
+    out where they are shown)."""
 
 
 async def server_stats(db: AsyncConnection, guild_id: int) -> ServerStats:
@@ -533,7 +534,7 @@ async def server_stats(db: AsyncConnection, guild_id: int) -> ServerStats:
         select(result_seats.c.user_id, func.count().label("n")).select_from(joined)
         .where(finished, result_seats.c.user_id.isnot(None))
         .group_by(result_seats.c.user_id).order_by(func.count().desc(), result_seats.c.user_id)
-        .limit(5))).all()]
+        .limit(10))).all()]
     return out
 
 
