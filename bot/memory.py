@@ -91,7 +91,7 @@ class GameResult(BaseModel):
     finished_at: float
     moves: int
     outcome: str
-    """The result in words, roles named (no player name: names change, ids stay)."""
+    """The result in words, players as seat marks (`outcome_words` names them)."""
     abandoned: bool = False
     has_ai: bool = False
     rated: bool = False
@@ -130,13 +130,25 @@ def seat_roles(game: Game[Any, Any], state: GameState | None, options: GameOptio
         else:
             name = side = _plain(role[2])
         character = None
-        if state is not None and seat in state.seats:
+        if state is not None and seat in state.seats and game.seat_label(state, seat) != seat:
             words = _plain(game.role_words(state, seat))
             if words.casefold().startswith(name.casefold()):
                 words = words[len(name):].lstrip(" ,:")
             character = (words[:1].upper() + words[1:]) or None
         out[seat] = (name, side, character)
     return out
+
+
+def seat_mark(seat: str) -> str:
+    return f"[[{seat}]]"
+
+
+_MARK = re.compile(r"\[\[([A-Za-z0-9_]{1,16})\]\]")
+
+
+def outcome_words(outcome: str, names: Mapping[str, str]) -> str:
+    """A stored result sentence with its seat marks replaced by `names` (seat -> words)."""
+    return _MARK.sub(lambda m: names.get(m.group(1), "a player"), outcome)
 
 
 def quiet_seconds(quiet: QuietHours | None, begins: float, ends: float) -> float:
@@ -185,7 +197,10 @@ def result_of_game(
     roles = seat_roles(game, state, options, [s for s, _, _ in seats])
     times = move_times(started_at, log, quiet)
     if result is not None and state is not None:
-        outcome = strip_rule_ids(game.result_text(state, result, {}))
+        # Players are named by seat marks (`[[s1]]`), filled in as each reader may see them
+        # (`outcome_words`): a name changes, a player may hide, the seat stays.
+        marks = {seat: seat_mark(seat) for seat, _, _ in seats}
+        outcome = strip_rule_ids(game.result_text(state, result, marks))
     else:
         outcome = "Abandoned" + (f" ({abandoned_because})." if abandoned_because else ".")
     out: list[SeatResult] = []

@@ -22,6 +22,7 @@ from bot import limits
 from bot.limits import clip
 from bot.memory import (
     HISTORY_PAGE,
+    outcome_words,
     GameResult,
     HistoryPage,
     PlayerStats,
@@ -34,6 +35,7 @@ from bot.tables import TableError, ai_name
 from cogs.utils.errors import answer_error, reply
 from cogs.utils.tokens import ID
 from cogs.utils.when import stamp
+from rules.core.game import plural
 from rules.registry import GAMES
 
 if TYPE_CHECKING:
@@ -91,13 +93,16 @@ async def _hidden(bot: GameBot, user_ids: set[int], viewer: int) -> set[int]:
 
 
 # ---- /game history ------------------------------------------------------------------------
-def _seat_words(seat: SeatResult, hidden: set[int]) -> str:
+def _who(seat: SeatResult, hidden: set[int]) -> str:
     if seat.user_id is None:
-        who = ai_name(seat.position + 1)
-    elif seat.user_id in hidden:
-        who = "(private player)"
-    else:
-        who = f"<@{seat.user_id}>"
+        return ai_name(seat.position + 1)
+    if seat.user_id in hidden:
+        return "(private player)"
+    return f"<@{seat.user_id}>"
+
+
+def _seat_words(seat: SeatResult, hidden: set[int]) -> str:
+    who = _who(seat, hidden)
     role = seat.role + (f" ({seat.character})" if seat.character else "")
     done = {"won": "won", "lost": "lost", "drew": "drew"}.get(seat.outcome or "", "")
     return f"{who} {role}" + (f" — {done}" if done else "")
@@ -112,7 +117,8 @@ def entry_text(entry: GameResult, hidden: set[int]) -> str:
             f"{entry.moves} moves" + (" · with AI" if entry.has_ai else "")
             + (" · abandoned" if entry.abandoned else ""))
     seats = "; ".join(_seat_words(s, hidden) for s in entry.seats)
-    return (f"{head}\n{seats}\n{clip(entry.outcome, 300)}\n"
+    outcome = outcome_words(entry.outcome, {s.seat: _who(s, hidden) for s in entry.seats})
+    return (f"{head}\n{seats}\n{clip(outcome, 300)}\n"
             f"{where} · `/game record game:{entry.game_id}`")
 
 
@@ -206,7 +212,7 @@ def player_text(stats: PlayerStats, show_ratings: bool) -> str:
         return f"{who} hasn't finished a game in this server yet."
     apart = sum(g.with_ai for g in stats.games)
     dropped = sum(g.abandoned for g in stats.games)
-    lines = [f"**Stats of {who}** in this server — {stats.played} games finished"
+    lines = [f"**Stats of {who}** in this server — {plural(stats.played, 'game')} finished"
              + (f" (and {apart} with AI seats" if apart else "")
              + (f", {dropped} abandoned" if apart and dropped else
                 f" (and {dropped} abandoned" if dropped else "")
