@@ -212,7 +212,7 @@ def player_text(stats: PlayerStats, show_ratings: bool) -> str:
         return f"{who} hasn't finished a game in this server yet."
     apart = sum(g.with_ai for g in stats.games)
     dropped = sum(g.abandoned for g in stats.games)
-    lines = [f"**Stats of {who}** in this server — {plural(stats.played, 'game')} finished"
+    lines = [f"**Stats of {who}** in this server — {stats.played} {plural(stats.played, 'game')} finished"
              + (f" (and {apart} with AI seats" if apart else "")
              + (f", {dropped} abandoned" if apart and dropped else
                 f" (and {dropped} abandoned" if dropped else "")
