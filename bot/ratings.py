@@ -4,9 +4,9 @@ storage hands in the current ratings and writes back what `rate_game` returns.
 openskill's Plackett-Luce model rates teams, so every kind of table fits one rule: the seats
 of a game are grouped into teams by side and outcome (a side whose players all won is one team;
 a side whose players fared differently, as Presence's visitors can, is split), ranked won, then
-drew, then lost. A co-op game (every seat on one side) is rated against the game itself: a
-virtual opponent per game and mode, the *difficulty*, with its own rating that rises when
-tables lose. AI seats are not people: each AI side is a virtual opponent per AI level. Ratings
+drew, then lost. A co-op game (every seat on one side, sharing one outcome) is rated against
+the game itself: a virtual opponent per game and mode, the *difficulty*, with its own rating
+that rises when tables lose. AI seats are not people: each AI side is a virtual opponent per AI level. Ratings
 are kept per game title (a player's Exorcism rating says nothing of their Fourth Wall).
 
 A rating is a belief: `mu` the skill, `sigma` how unsure it is; new players start at 25 ± 8.3
@@ -96,13 +96,14 @@ def teams_of(seats: Sequence[RatedSeat], mode: str, ai_level: str
         if who not in members:  # several AI seats of one team are one virtual opponent
             members.append(who)
     teams = [(members, outcome) for (_, outcome), members in groups.items()]
-    if len({s.side for s in seats}) == 1:
-        # Co-op: the table against the game. When it won, the game lost, and the other way.
-        outcomes = {o for _, o in teams}
-        house: Outcome = ("lost" if outcomes == {"won"} else "won" if outcomes == {"lost"}
-                          else "drew")
+    if len(teams) == 1:
+        # Co-op (one side, one outcome): the table against the game. When it won, the game
+        # lost, and the other way. (One side with mixed outcomes is every player for
+        # themselves: the winners outrank the rest, as the groups above already say.)
+        outcome = teams[0][1]
+        house: Outcome = "lost" if outcome == "won" else "won" if outcome == "lost" else "drew"
         teams.append(([difficulty(mode)], house))
-    return teams if len(teams) > 1 else []
+    return teams
 
 
 def rate_game(seats: Sequence[RatedSeat], mode: str, ai_level: str,

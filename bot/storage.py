@@ -564,8 +564,10 @@ class Storage(ABC):
 
     # the memory of finished games (issue #24, bot/memory.py)
     @abstractmethod
-    async def started_at(self, game_id: int) -> float | None:
-        """When the game was dealt (None: not started, or started before this was kept)."""
+    async def move_log(self, game_id: int
+                       ) -> tuple[float | None, list[tuple[str, int | None, float]]]:
+        """When the game was dealt (None: not started, or before this was kept) and each
+        stored move's (seat, who pressed it, when), in order: what move times are told from."""
 
     @abstractmethod
     async def game_result(self, game_id: int) -> GameResult | None:
@@ -1546,11 +1548,17 @@ class SqlStorage(Storage):
         return [_action(r) for r in rows]
 
     # ---- the memory of finished games ------------------------------------------------------
-    async def started_at(self, game_id: int) -> float | None:
+    async def move_log(self, game_id: int
+                       ) -> tuple[float | None, list[tuple[str, int | None, float]]]:
+        # One statement (one trip): the game's row beside each of its moves, if any.
+        query = (select(games.c.started_at, actions.c.seat, actions.c.user_id, actions.c.at)
+                 .select_from(games.outerjoin(actions, actions.c.game_id == games.c.id))
+                 .where(games.c.id == game_id).order_by(actions.c.seq))
         async with self._read() as db:
-            row = (await db.execute(select(games.c.started_at)
-                                    .where(games.c.id == game_id))).first()
-        return None if row is None or row[0] is None else float(row[0])
+            rows = (await db.execute(query)).all()
+        dealt = rows[0][0] if rows else None
+        return (None if dealt is None else float(dealt),
+                [(r[1], r[2], float(r[3])) for r in rows if r[1] is not None])
 
     async def game_result(self, game_id: int) -> GameResult | None:
         async with self._read() as db:

@@ -960,8 +960,8 @@ class TableService:
         out, and the game still ends."""
         try:
             options = self._game(rec).options_model.model_validate(rec.options)
-            started = await self.storage.started_at(rec.id) or rec.created_at
-            log_ = [(a.seat, a.user_id, a.at) for a in await self.storage.actions(rec.id)]
+            dealt, log_ = await self.storage.move_log(rec.id)
+            started = dealt if dealt is not None else rec.created_at
             if last is not None:
                 log_.append(last)
             ordered = sorted(seats, key=lambda s: _seat_order(s.seat))

@@ -144,3 +144,13 @@ def test_freezing_the_startup_heap_keeps_it_out_of_full_collections() -> None:
         assert frozen > 1000 and gc.get_freeze_count() >= frozen - 10
     finally:
         gc.unfreeze()
+
+
+def test_memory_bench_seeds_finished_games_and_times_stats_and_history() -> None:
+    from bench.memory_stats import run
+
+    out = asyncio.run(run(games=120, times=2))
+    assert out["games"] == 120 and out["seed_s"] > 0
+    for name in ("stats_player", "stats_server", "history", "history_player",
+                 "history_last_page"):
+        assert out[name]["n"] == 2 and out[name]["p99_ms"] > 0, name

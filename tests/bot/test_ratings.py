@@ -60,6 +60,11 @@ def test_a_side_whose_players_fared_apart_is_split_and_a_draw_moves_little() -> 
         ([A], "lost"), ([B], "won"), ([C], "lost")]
     drawn = rate_game([seat(A, "x", "drew"), seat(B, "y", "drew")], "m", "normal", {})
     assert abs(drawn[A].mu - START_MU) < 0.5 and abs(drawn[B].mu - START_MU) < 0.5
+    # Every player for themselves (one side, one winner): the winner above the rest, and no
+    # difficulty to play against.
+    alone = rate_game([seat(A, "table", "won"), seat(B, "table", "lost"),
+                       seat(C, "table", "lost")], "standard", "normal", {})
+    assert set(alone) == {A, B, C} and alone[A].mu > START_MU > alone[B].mu
 
 
 def test_ai_seats_are_a_virtual_opponent_per_level_and_alone_rate_nobody() -> None:
