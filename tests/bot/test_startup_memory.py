@@ -54,7 +54,7 @@ def test_a_sqlite_bot_never_loads_alembic_nor_postgresql_new_database_or_current
 
 
 def test_head_read_from_the_revision_files_is_alembics_head(tmp_path: Path):
-    assert migrations.head() == int(revisions()[-1]) == LATEST
+    assert migrations.head() == migrations.number(revisions()[-1]) == LATEST
     scripts = new_revision(tmp_path, LATEST + 1, "pass")
     assert migrations.head(scripts) == int(revisions(scripts)[-1]) == LATEST + 1
 
