@@ -502,6 +502,7 @@ class RoleRate(BaseModel):
     role: str
     played: int
     won: int
+    lost: int = 0
 
 
 class ServerStats(BaseModel):
@@ -537,10 +538,12 @@ async def server_stats(db: AsyncConnection, guild_id: int) -> ServerStats:
         .group_by(results.c.game).order_by(func.count().desc(), results.c.game))).all()]
     joined = result_seats.join(results, results.c.game_id == result_seats.c.game_id)
     won = func.sum(case((result_seats.c.outcome == "won", 1), else_=0))
-    out.roles = [RoleRate(game=r[0], mode=r[1], role=r[2], played=int(r[3]), won=int(r[4] or 0))
+    lost = func.sum(case((result_seats.c.outcome == "lost", 1), else_=0))
+    out.roles = [RoleRate(game=r[0], mode=r[1], role=r[2], played=int(r[3]), won=int(r[4] or 0),
+                          lost=int(r[5] or 0))
                  for r in (await db.execute(
                      select(results.c.game, results.c.mode, result_seats.c.role, func.count(),
-                            won)
+                            won, lost)
                      .select_from(joined)
                      .where(finished, results.c.has_ai == 0)
                      .group_by(results.c.game, results.c.mode, result_seats.c.role)

@@ -6,8 +6,9 @@ of a game are grouped into teams by side and outcome (a side whose players all w
 a side whose players fared differently, as Presence's visitors can, is split), ranked won, then
 drew, then lost. A co-op game (every seat on one side, sharing one outcome) is rated against
 the game itself: a virtual opponent per game and mode, the *difficulty*, with its own rating
-that rises when tables lose. AI seats are not people: each AI side is a virtual opponent per AI level. Ratings
-are kept per game title (a player's Exorcism rating says nothing of their Fourth Wall).
+that rises when tables lose. AI seats are not people: each AI side is a virtual opponent per
+AI level. Ratings are kept per game title (a player's Exorcism rating says nothing of their
+Fourth Wall).
 
 A rating is a belief: `mu` the skill, `sigma` how unsure it is; new players start at 25 ± 8.3
 and a surprise (the lower-rated side winning) moves both more than an expected result.

@@ -22,19 +22,21 @@ from bot import limits
 from bot.limits import clip
 from bot.memory import (
     HISTORY_PAGE,
-    outcome_words,
     GameResult,
     HistoryPage,
     PlayerStats,
     SeatResult,
     ServerStats,
+    outcome_words,
 )
 from bot.ratings import Rating
 from bot.storage import SeatRecord
 from bot.tables import TableError, ai_name
 from cogs.utils.errors import answer_error, reply
+from cogs.utils.stats_picture import stats_file
 from cogs.utils.tokens import ID
 from cogs.utils.when import stamp
+from renders.statswords import RatingLine, RatingPoint, RoleBar, StatsPicture
 from rules.core.game import plural
 from rules.registry import GAMES
 
@@ -212,7 +214,8 @@ def player_text(stats: PlayerStats, show_ratings: bool) -> str:
         return f"{who} hasn't finished a game in this server yet."
     apart = sum(g.with_ai for g in stats.games)
     dropped = sum(g.abandoned for g in stats.games)
-    lines = [f"**Stats of {who}** in this server — {stats.played} {plural(stats.played, 'game')} finished"
+    games = f"{stats.played} {plural(stats.played, 'game')}"
+    lines = [f"**Stats of {who}** in this server — {games} finished"
              + (f" (and {apart} with AI seats" if apart else "")
              + (f", {dropped} abandoned" if apart and dropped else
                 f" (and {dropped} abandoned" if dropped else "")
@@ -271,22 +274,57 @@ def server_text(stats: ServerStats, hidden: set[int]) -> str:
     return "\n".join(lines)
 
 
+NOTE = "Games with AI seats and abandoned games are counted apart."
+
+
+async def player_picture(bot: GameBot, stats: PlayerStats, name: str,
+                         show_ratings: bool) -> StatsPicture:
+    """The stats picture's model (`renders.statswords`): a bar per game and role, a rating
+    line per game title (unless the server turned ratings off)."""
+    bars = [RoleBar(game_title=title_of(r.game), role=r.role, played=r.played, won=r.won,
+                    lost=r.lost) for r in stats.roles]
+    lines: list[RatingLine] = []
+    if show_ratings:
+        for g in stats.games:
+            if g.rating is None:
+                continue
+            points = [RatingPoint(at=at, rating=r.shown)
+                      for at, r in await bot.storage.rating_line(stats.user_id, g.game)]
+            if points:
+                lines.append(RatingLine(game_title=title_of(g.game), points=points))
+    return StatsPicture(subject=name, bars=bars, ratings=lines, note=NOTE)
+
+
+def server_picture(stats: ServerStats) -> StatsPicture:
+    bars = [RoleBar(game_title=title_of(r.game), role=f"{r.role} ({mode_of(r.game, r.mode)})",
+                    played=r.played, won=r.won, lost=r.lost) for r in stats.roles]
+    return StatsPicture(subject="This server", bars=bars, note=NOTE)
+
+
 async def show_stats(bot: GameBot, interaction: discord.Interaction[Any],
                      player: discord.abc.User | None, server: bool) -> None:
+    """The figures in words, with the same figures as a picture (per-role win bars, rating
+    lines) when it can be drawn (`cogs.utils.stats_picture`)."""
     guild = interaction.guild_id or 0
     viewer = interaction.user.id
     if server and player is None:
         figures = await bot.storage.server_stats(guild)
         hidden = await _hidden(bot, {u for u, _ in figures.busiest}, viewer)
-        await reply(interaction, server_text(figures, hidden), allowed_mentions=QUIET)
-        return
-    who = player.id if player is not None else viewer
-    if await _hidden(bot, {who}, viewer):
-        await reply(interaction, private_text(who), allowed_mentions=QUIET)
-        return
-    show = await bot.storage.ratings_on(guild)
-    stats = await bot.storage.player_stats(guild, who, show_ratings=show)
-    await reply(interaction, player_text(stats, show), allowed_mentions=QUIET)
+        text = server_text(figures, hidden)
+        model = server_picture(figures) if figures.roles else None
+    else:
+        who = player if player is not None else interaction.user
+        if await _hidden(bot, {who.id}, viewer):
+            await reply(interaction, private_text(who.id), allowed_mentions=QUIET)
+            return
+        show = await bot.storage.ratings_on(guild)
+        stats = await bot.storage.player_stats(guild, who.id, show_ratings=show)
+        text = player_text(stats, show)
+        model = (await player_picture(bot, stats, who.display_name, show)
+                 if stats.roles else None)
+    picture = await stats_file(bot, model) if model is not None else None
+    extra: dict[str, Any] = {"file": picture} if picture is not None else {}
+    await reply(interaction, text, allowed_mentions=QUIET, **extra)
 
 
 # ---- /game privacy, /game settings ratings: ------------------------------------------------

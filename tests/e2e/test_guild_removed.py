@@ -7,7 +7,6 @@ deleted one. Played with the test game High Card through the emulator and the bo
 from __future__ import annotations
 
 import asyncio
-
 import logging
 
 import pytest

@@ -53,6 +53,10 @@ async def test_history_and_stats_answer_from_finished_games(table: Table) -> Non
     assert "Player: 2 played, 1 won, 1 lost" in text
     assert "rating **" in text and "after 2 rated games" in text
     assert "win streak 0 (best 1)" in text  # she lost the latest
+    # The same figures as a picture (renders/stats.py), its alt text in words.
+    [picture] = [a for m in res.messages for a in m.attachments if a.filename == "stats.png"]
+    assert picture.data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Player" in (picture.description or "") and "50%" in (picture.description or "")
 
     # The server's figures: win rates per role, busiest players.
     res = await table.slash(table.carol, table.general, "game stats", server=True)
