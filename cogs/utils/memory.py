@@ -34,7 +34,6 @@ from bot.storage import SeatRecord
 from bot.tables import TableError, ai_name
 from cogs.utils.errors import answer_error, reply
 from cogs.utils.stats_picture import stats_file
-from cogs.utils.tokens import ID
 from cogs.utils.when import stamp
 from renders.statswords import RatingLine, RatingPoint, RoleBar, StatsPicture
 from rules.core.game import plural
@@ -141,10 +140,12 @@ def history_embed(page: HistoryPage, number: int, per_page: int, hidden: set[int
 
 
 class HistoryPager(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=rf"hb:hist:(?P<page>[0-9]{{1,5}}):(?P<user>{ID}):"
+                   template=r"hb:hist:(?P<page>[0-9]{1,5}):(?P<user>[0-9]{1,20}):"
                             r"(?P<game>[a-z_]{0,24})"):
     """**Newer** / **Older** under a history page: the page to show and the filters (user 0:
-    everyone; game empty: every game)."""
+    everyone; game empty: every game). A user id is a Discord snowflake (up to 20 digits);
+    what comes back is only read as numbers and a game's name, and answers for the presser
+    alone."""
 
     def __init__(self, page: int, user: int, game: str, label: str) -> None:
         self.page, self.user, self.game = page, user, game

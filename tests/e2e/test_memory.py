@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import memory
+from bot.memory import GameResult, SeatResult
 from demo import AutoTable
 from emulator.permissions import Perm
 from tests.e2e.conftest import Table
@@ -106,3 +108,38 @@ async def test_ratings_off_hides_ratings_and_needs_manage_server(table: Table) -
     await table.slash(table.alice, table.general, "game new", game="highcard")
     card = table.emu.messages_in(table.thread())[0]
     assert "rating" not in card.text
+
+
+async def test_history_pages_turn_with_buttons(table: Table) -> None:
+    """Twelve finished games (kept as the bot keeps them when a game ends): five a page,
+    **Older** and **Newer** turn the page in place."""
+    assert table.bot is not None
+    guild = int(table.guild.id)
+    kept = [GameResult(game_id=100 + i, guild_id=guild, thread_id=None, game="highcard",
+                       mode="standard", started_at=1_000_000.0 + i * 3600,
+                       finished_at=1_001_000.0 + i * 3600, moves=9,
+                       outcome="The game is over: [[s1]] wins. Highest score: 3.",
+                       seats=[SeatResult(seat="s1", position=0, user_id=int(table.alice.id),
+                                         role="Player", side="table", outcome="won"),
+                              SeatResult(seat="s2", position=1, user_id=int(table.bob.id),
+                                         role="Player", side="table", outcome="lost")])
+            for i in range(12)]
+
+    def write(run: Any) -> None:
+        for res in kept:
+            memory.record(run, res)
+
+    await table.bot.storage._write(write)  # type: ignore[attr-defined]
+    res = await table.slash(table.carol, table.general, "game history")
+    page = res.messages[-1]
+    assert "page 1 of 3" in page.text and "#111 " in page.text and "#106 " not in page.text
+    assert [c.split(":")[2] for c in page.custom_ids] == ["1"]  # only Older on the first page
+    await table.click(table.carol, page, label="Older")
+    page = res.messages[-1]
+    assert "page 2 of 3" in page.text and "#106 " in page.text and "#111 " not in page.text
+    assert len(page.custom_ids) == 2  # Newer and Older
+    await table.click(table.carol, page, label="Newer")
+    assert "page 1 of 3" in res.messages[-1].text
+    # One player's games, one game's: the filters ride on the buttons.
+    res = await table.slash(table.carol, table.general, "game history", player=table.bob)
+    assert "of <@" in res.text and "12 in all" in res.text
