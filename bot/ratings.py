@@ -16,19 +16,31 @@ and a surprise (the lower-rated side winning) moves both more than an expected r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from openskill.models import PlackettLuce
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
 
 Outcome = Literal["won", "lost", "drew"]
 RANK: dict[Outcome, int] = {"won": 1, "drew": 2, "lost": 3}
 """A team's place by its outcome (openskill: lower is better; equal places are a draw)."""
 
-_MODEL = PlackettLuce()
-START_MU: float = _MODEL.mu
-START_SIGMA: float = _MODEL.sigma
+START_MU = 25.0
+START_SIGMA = 25.0 / 3
+"""openskill's own starting belief (a test checks the model agrees)."""
+
+
+@functools.cache
+def model() -> PlackettLuce:
+    """The rating model, imported when the first game is rated (1.7 MiB a bot that never
+    rates a game need not hold, issue #15)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=START_MU, sigma=START_SIGMA)
 
 
 class Who(BaseModel):
@@ -115,8 +127,10 @@ def rate_game(seats: Sequence[RatedSeat], mode: str, ai_level: str,
     if not teams:
         return {}
     before = [[current.get(who, Rating()) for who in members] for members, _ in teams]
-    model_teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma) for r in team] for team in before]
-    after = _MODEL.rate(model_teams, ranks=[RANK[outcome] for _, outcome in teams])
+    rating_model = model()
+    model_teams = [[rating_model.rating(mu=r.mu, sigma=r.sigma) for r in team]
+                   for team in before]
+    after = rating_model.rate(model_teams, ranks=[RANK[outcome] for _, outcome in teams])
     out: dict[Who, Rating] = {}
     for (members, _), olds, news in zip(teams, before, after, strict=True):
         for who, old, new in zip(members, olds, news, strict=True):

@@ -1138,7 +1138,8 @@ class SqlStorage(Storage):
             self._cache.drop_record(game_id)
             rec = await self._write_game(db, game_id, None, **changes)
             if result is not None:
-                await db.run_sync(lambda conn: memory.record(_runner(conn), result))
+                await db.run_sync(lambda conn: memory.record(_runner(conn), result,
+                                                             self.dialect))
         return self._cache.record(rec)
 
     async def set_creator(self, game_id: int, user_id: int, now: float) -> None:
@@ -1497,7 +1498,7 @@ class SqlStorage(Storage):
             if pending_token is not None:
                 run(_MARK_PENDING, {"seq": seq, "gid": game_id, "tok": pending_token})
             if result is not None:
-                memory.record(run, result)
+                memory.record(run, result, self.dialect)
             return row
 
         row = await self._write(write, before=drop)

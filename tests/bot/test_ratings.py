@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from bot.ratings import (
     START_MU,
+    START_SIGMA,
     RatedSeat,
     Rating,
     Who,
     ai_player,
     difficulty,
+    model,
     rate_game,
     teams_of,
 )
@@ -78,3 +80,10 @@ def test_ai_seats_are_a_virtual_opponent_per_level_and_alone_rate_nobody() -> No
     mixed = teams_of([seat(A, "table", "won"), seat(None, "table", "won")], "core", "easy")
     assert mixed == [([A, ai_player("easy")], "won"), ([difficulty("core")], "lost")]
     assert D not in after
+
+
+def test_the_start_is_openskills_own() -> None:
+    from openskill.models import PlackettLuce
+
+    assert (PlackettLuce().mu, PlackettLuce().sigma) == (START_MU, START_SIGMA)
+    assert (model().mu, model().sigma) == (START_MU, START_SIGMA)
