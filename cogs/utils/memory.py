@@ -132,7 +132,9 @@ def history_embed(page: HistoryPage, number: int, per_page: int, hidden: set[int
         return discord.Embed(title="Finished games", description=text)
     pages = max(1, -(-page.total // per_page))
     body = "\n\n".join(entry_text(e, hidden) for e in page.entries)
-    embed = discord.Embed(title=clip(f"Finished games {whose}", limits.EMBED_TITLE),
+    if whose != "here":  # a mention reads as a name in the description, not in a title
+        body = f"Games {whose}\n\n{body}"
+    embed = discord.Embed(title="Finished games",
                           description=clip(body, limits.EMBED_DESCRIPTION),
                           colour=discord.Colour.dark_purple())
     embed.set_footer(text=f"{page.total} in all, newest first · page {number + 1} of {pages}")
