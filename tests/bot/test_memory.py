@@ -159,3 +159,40 @@ async def test_privacy_and_ratings_flags_persist(storage: Storage) -> None:
     await storage.set_prefs(PlayerPrefs(user_id=A), T0)
     assert not (await storage.prefs([A]))[A].stats_hidden
 
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), [
+    ("exorcism", "one_vs_all", 3), ("fourth_wall", "conflict", 2), ("presence", "session", 3)])
+async def test_an_abandoned_game_keeps_nothing_hidden(
+        storage: Storage, clock: FakeClock, game: str, mode: str, players: int) -> None:
+    """Abandoned half-way, a game's result holds its seats' public labels and nothing that is
+    still hidden: no face-down card, no hand, no script (`Game.public_secrets`)."""
+    from rules.registry import GAMES as SHIPPED
+
+    tables = TableService(storage, SHIPPED, clock=clock)
+    users = (A, B, C)[:players]
+    rec = await tables.create(GUILD, 2000, 3000, game, {"mode": mode}, A)
+    for user in users[1:]:
+        await tables.join(rec.id, user)
+    await tables.start(rec.id, A, seed=11)
+    rules = SHIPPED[game]
+    for _ in range(15):
+        awaited = await tables.awaited(rec.id)
+        if not awaited:
+            break
+        seat = sorted(awaited)[0]
+        state = await tables.state(rec.id)
+        clock.advance(seconds=45)
+        await tables.act(rec.id, awaited[seat], rules.ai_action(state, seat, "easy"))
+    state = await tables.state(rec.id)
+    assert rules.result(state) is None, "the game must still be running"
+    secrets = rules.public_secrets(state)
+    assert secrets, "a game half-way holds something hidden"
+    await tables.abandon(rec.id, A, can_manage_threads=False)
+    res = await storage.game_result(rec.id)
+    assert res is not None and res.abandoned and res.outcome == "Abandoned."
+    assert [s.user_id for s in res.seats] == list(users)
+    assert all(s.moves > 0 or s.move_seconds is None for s in res.seats)
+    kept = res.model_dump_json()
+    leaked = [s for s in secrets if s.strip('"') and s.strip('"') in kept]
+    assert not leaked, leaked
