@@ -1,8 +1,10 @@
 """The lobby and the table's housekeeping: `/game new|join|leave|start|status|hand|abandon|list|
 rules|settings`, players' preferences (`away|quiet|notify`), seats (`replace|spectate|rematch`),
 history (`undo|log|replay`) and a player's games across servers and finished records
-(`mine|record`, issue #24; `/game mine` also runs in a DM with the bot); the reminder
-callbacks, the thread-deleted listener and the board-post-deleted one.
+(`mine|record`, issue #24; `/game mine` also runs in a DM with the bot), the memory of finished
+games (`history|stats|privacy` and `settings ratings:`, worded by cogs/utils/memory.py, with
+players' ratings on the lobby card); the reminder callbacks, the thread-deleted listener and
+the board-post-deleted one.
 
 One thread per game, opened from the channel where `/game new` ran. Thin: every decision is the
 table service's or the engine's; this cog turns them into messages.
