@@ -20,6 +20,7 @@ import re
 import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -429,46 +430,73 @@ StatRow = tuple[str, str, str | None, str | None, float | None, bool, bool]
 """(game, role, outcome, character, move seconds, abandoned, has AI), oldest first."""
 
 
+@dataclass(slots=True)
+class _RoleCount:
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    drew: int = 0
+    times: list[float] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _GameCount:
+    played: int = 0
+    won: int = 0
+    streak: int = 0
+    best_streak: int = 0
+    with_ai: int = 0
+    won_with_ai: int = 0
+    abandoned: int = 0
+    characters: Counter[str] = field(default_factory=Counter)
+
+
 def tally(user_id: int, rows: Sequence[StatRow], rated: Mapping[str, Rating]) -> PlayerStats:
-    """`PlayerStats` from a player's result rows (pure: the bench and tests call it too)."""
-    roles: dict[tuple[str, str], RoleStats] = {}
-    role_times: dict[tuple[str, str], list[float]] = {}
-    per_game: dict[str, GameStats] = {}
-    chars: dict[str, Counter[str]] = {}
+    """`PlayerStats` from a player's result rows (pure: the bench and tests call it too).
+    Counted in plain slots, the models built once at the end: 10,000 rows in a few ms."""
+    roles: dict[tuple[str, str], _RoleCount] = {}
+    per_game: dict[str, _GameCount] = {}
     times: list[float] = []
     for game, role, outcome, character, seconds, abandoned, has_ai in rows:
-        g = per_game.setdefault(game, GameStats(game=game))
+        g = per_game.get(game)
+        if g is None:
+            g = per_game[game] = _GameCount()
         if abandoned:
             g.abandoned += 1
             continue
+        won = outcome == "won"
         if has_ai:
             # Games with AI seats are counted apart: a win against the AI is not a table's win.
             g.with_ai += 1
-            g.won_with_ai += outcome == "won"
+            g.won_with_ai += won
             continue
-        r = roles.setdefault((game, role), RoleStats(game=game, role=role))
+        r = roles.get((game, role))
+        if r is None:
+            r = roles[(game, role)] = _RoleCount()
         r.played += 1
-        r.won += outcome == "won"
+        r.won += won
         r.lost += outcome == "lost"
         r.drew += outcome == "drew"
         g.played += 1
-        g.won += outcome == "won"
-        g.streak = g.streak + 1 if outcome == "won" else 0
-        g.best_streak = max(g.best_streak, g.streak)
+        g.won += won
+        g.streak = g.streak + 1 if won else 0
+        if g.streak > g.best_streak:
+            g.best_streak = g.streak
         if character:
-            chars.setdefault(game, Counter())[character] += 1
+            g.characters[character] += 1
         if seconds is not None:
-            role_times.setdefault((game, role), []).append(seconds)
+            r.times.append(seconds)
             times.append(seconds)
-    for key, r in roles.items():
-        if role_times.get(key):
-            r.move_seconds = statistics.median(role_times[key])
-    for game, g in per_game.items():
-        g.characters = chars.get(game, Counter()).most_common(3)
-        g.rating = rated.get(game)
-    order = sorted(per_game.values(), key=lambda g: (-g.played, g.game))
-    return PlayerStats(user_id=user_id, games=order,
-                       roles=sorted(roles.values(), key=lambda r: (r.game, -r.played, r.role)),
+    games = [GameStats(game=game, played=g.played, won=g.won, streak=g.streak,
+                       best_streak=g.best_streak, characters=g.characters.most_common(3),
+                       rating=rated.get(game), with_ai=g.with_ai, won_with_ai=g.won_with_ai,
+                       abandoned=g.abandoned) for game, g in per_game.items()]
+    role_stats = [RoleStats(game=game, role=role, played=r.played, won=r.won, lost=r.lost,
+                            drew=r.drew,
+                            move_seconds=statistics.median(r.times) if r.times else None)
+                  for (game, role), r in roles.items()]
+    return PlayerStats(user_id=user_id, games=sorted(games, key=lambda g: (-g.played, g.game)),
+                       roles=sorted(role_stats, key=lambda r: (r.game, -r.played, r.role)),
                        move_seconds=statistics.median(times) if times else None)
 
 
