@@ -21,7 +21,7 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import (
@@ -34,13 +34,15 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot import ratings as rating_rules
 from bot.ratings import RatedSeat, Rating, Who
 from bot.schema import rating_history, ratings, result_seats, results, servers
 from rules.core.game import Game, GameOptions, GameState, strip_rule_ids
 from rules.core.types import Result
+
+if TYPE_CHECKING:
+    from bot.coresql import CoreConnection
 
 SeatOutcome = Literal["won", "lost", "drew"]
 TABLE_ROLE = "Player"
@@ -325,7 +327,7 @@ def _history_filter(guild_id: int, user_id: int | None, game: str | None) -> lis
     return where
 
 
-async def history(db: AsyncConnection, guild_id: int, *, user_id: int | None = None,
+async def history(db: CoreConnection, guild_id: int, *, user_id: int | None = None,
                   game: str | None = None, page: int = 0, per_page: int = HISTORY_PAGE
                   ) -> HistoryPage:
     """One page of the server's finished games, newest first (optionally one player's, one
@@ -416,7 +418,7 @@ _PLAYER_ROWS = (
     .order_by(results.c.finished_at, results.c.game_id))
 
 
-async def player_stats(db: AsyncConnection, guild_id: int, user_id: int,
+async def player_stats(db: CoreConnection, guild_id: int, user_id: int,
                        show_ratings: bool) -> PlayerStats:
     """A player's figures in this server: one pass over their own result rows (the
     `result_seats_user` index), oldest first so streaks count in order."""
@@ -500,7 +502,7 @@ def tally(user_id: int, rows: Sequence[StatRow], rated: Mapping[str, Rating]) ->
                        move_seconds=statistics.median(times) if times else None)
 
 
-async def ratings_of(db: AsyncConnection, user_id: int) -> dict[str, Rating]:
+async def ratings_of(db: CoreConnection, user_id: int) -> dict[str, Rating]:
     """A person's rating in every game title they were rated in."""
     rows = (await db.execute(select(ratings.c.game, ratings.c.mu, ratings.c.sigma,
                                     ratings.c.games)
@@ -509,7 +511,7 @@ async def ratings_of(db: AsyncConnection, user_id: int) -> dict[str, Rating]:
     return {r[0]: Rating(mu=r[1], sigma=r[2], games=r[3]) for r in rows}
 
 
-async def table_ratings(db: AsyncConnection, user_ids: Sequence[int], game: str
+async def table_ratings(db: CoreConnection, user_ids: Sequence[int], game: str
                         ) -> dict[int, Rating]:
     """The ratings of these people in one game title (the lobby card)."""
     if not user_ids:
@@ -521,7 +523,7 @@ async def table_ratings(db: AsyncConnection, user_ids: Sequence[int], game: str
     return {int(r[0]): Rating(mu=r[1], sigma=r[2], games=r[3]) for r in rows}
 
 
-async def rating_line(db: AsyncConnection, user_id: int, game: str
+async def rating_line(db: CoreConnection, user_id: int, game: str
                       ) -> list[tuple[float, Rating]]:
     """A person's rating in one game after each rated game, oldest first (a line over time)."""
     rows = (await db.execute(select(rating_history.c.at, rating_history.c.mu,
@@ -557,7 +559,7 @@ class ServerStats(BaseModel):
     out where they are shown)."""
 
 
-async def server_stats(db: AsyncConnection, guild_id: int) -> ServerStats:
+async def server_stats(db: CoreConnection, guild_id: int) -> ServerStats:
     """A server's figures: a few GROUP BY queries over its results (indexes on guild)."""
     here = results.c.guild_id == guild_id
     kinds = (await db.execute(
@@ -596,13 +598,13 @@ async def server_stats(db: AsyncConnection, guild_id: int) -> ServerStats:
 
 
 # ---- choices: a server's ratings, a player's privacy ---------------------------------------------
-async def ratings_on(db: AsyncConnection, guild_id: int) -> bool:
+async def ratings_on(db: CoreConnection, guild_id: int) -> bool:
     row = (await db.execute(select(servers.c.ratings)
                             .where(servers.c.guild_id == guild_id))).first()
     return row is None or bool(row[0])
 
 
-async def game_result(db: AsyncConnection, game_id: int) -> GameResult | None:
+async def game_result(db: CoreConnection, game_id: int) -> GameResult | None:
     """One game's result with its seats (None: it left none)."""
     row = (await db.execute(select(*results.c).where(results.c.game_id == game_id))).first()
     if row is None:

@@ -20,6 +20,7 @@ from sqlalchemy import (
     ForeignKey,
     Identity,
     Index,
+    LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     Table,
@@ -71,12 +72,15 @@ games = Table(
     Column("board_version", INT),
     # What the current board post stands for (JSON owned by the delivery layer).
     Column("board_post", Text),
-    # When the game was dealt (its length and first wait count from it). Revision 0007_memory.
+    # When the game was dealt (its length and first wait count from it). Revision 0009_memory.
     Column("started_at", REAL),
     CheckConstraint("status IN ('lobby', 'active', 'over', 'abandoned')"),
 )
 Index("games_thread", games.c.thread_id)
 Index("games_guild_status", games.c.guild_id, games.c.status)
+# `/game list`'s order, read straight from the index (revision 0008_listindex).
+Index("games_guild_waiting", games.c.guild_id, games.c.status, games.c.awaited_since,
+      games.c.id)
 Index("games_reminder", games.c.status, games.c.next_reminder_at)
 games_rematch = Index("games_rematch", games.c.rematch_of, unique=True,
                       sqlite_where=games.c.rematch_of.isnot(None))
@@ -117,6 +121,26 @@ actions = Table(
     PrimaryKeyConstraint("game_id", "seq"),
 )
 
+# The game every SNAPSHOT_EVERY moves (bot/tables.py), so history starts near where it is asked
+# for instead of at the deal: the state after `step` actions and the log of the chunk of the
+# `moves` actions (step - moves, step] that led to it, both as `engine_version` told them (a
+# snapshot by another engine, or of another interval, is ignored). `digest` names the log's
+# content, so a process keeps a chunk it has already read. Deleted by undo beyond them.
+# Revision 0007_snapshots.
+snapshots = Table(
+    "snapshots", metadata,
+    Column("game_id", INT, _game_fk(), nullable=False),
+    Column("step", INT, nullable=False),
+    Column("moves", INT, nullable=False),
+    Column("engine_version", Text, nullable=False),
+    # Both JSON, zlib-compressed (a fifth of the size; Storage hands back the text).
+    Column("state", LargeBinary, nullable=False),
+    Column("log", LargeBinary, nullable=False),
+    Column("digest", Text, nullable=False),
+    Column("at", REAL, nullable=False),
+    PrimaryKeyConstraint("game_id", "step"),
+)
+
 players = Table(
     "players", metadata,
     Column("user_id", INT, primary_key=True, autoincrement=False),
@@ -130,7 +154,7 @@ players = Table(
     # the fixed `tz_minutes` offset (older rows, or an offset typed). Revision 0006.
     Column("tz_name", Text),
     # 1: others' /game stats and /game history about this player answer that they keep their
-    # stats private (issue #24). Revision 0007_memory.
+    # stats private (issue #24). Revision 0009_memory.
     Column("stats_hidden", INT, nullable=False, server_default=ZERO),
 )
 
@@ -169,7 +193,7 @@ pending_moves = Table(
 Index("pending_moves_created", pending_moves.c.created_at)
 
 
-# ---- what finished games leave behind (issue #24, bot/memory.py; revision 0007_memory) -------
+# ---- what finished games leave behind (issue #24, bot/memory.py; revision 0009_memory) -------
 # Written in the same transaction that ends the game, read by /game history and /game stats:
 # no command ever replays a game. Only the ending's public facts are here.
 results = Table(

@@ -1,8 +1,8 @@
 """What finished games leave behind: results, their seats, ratings, servers' and players'
 choices about them (issue #24).
 
-Revision ID: 0007_memory
-Revises: 0006
+Revision ID: 0009_memory
+Revises: 0008_listindex
 A `results` row and its `result_seats` are written in the transaction that ends a game (over or
 abandoned); `ratings` and `rating_history` move with it unless the server turned ratings off
 (`servers.ratings`). `players.stats_hidden` keeps a player's stats from others;
@@ -15,8 +15,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import sqlite
 
-revision = "0007_memory"
-down_revision = "0006"
+revision = "0009_memory"
+down_revision = "0008_listindex"
 branch_labels = None
 depends_on = None
 
