@@ -1,13 +1,21 @@
 """A move's interaction answered with its result when the move is quick, deferred when not.
 
-Discord wants an interaction answered within 3 seconds. Deferring at once and sending the
-result afterwards costs two requests per move (the deferral, then a follow-up or an edit); a
-move that is played and shown within a short grace can instead carry its result in the one
-initial response: "Done: …" for a typed command (type 4), the edited board post or private
-menu for a press (type 7, UPDATE_MESSAGE). A `HeldAnswer` keeps the initial response open
-for that grace; when the grace runs out first it defers exactly as before (type 5 or 6), and
-the result goes out the old way. Whoever answers first `take`s the response, so it is never
+Discord wants an interaction answered within 3 seconds of the press. Deferring at once and
+sending the result afterwards costs two requests per move (the deferral, then a follow-up or an
+edit); a move that is played and shown within a short grace can instead carry its result in the
+one initial response: "Done: …" for a typed command (type 4), the edited board post or private
+menu for a press (type 7, UPDATE_MESSAGE). A `HeldAnswer` keeps the initial response open for
+that grace; when the grace runs out first it defers exactly as before (type 5 or 6), and the
+result goes out the old way. Whoever answers first `take`s the response, so it is never
 answered twice.
+
+Holding is only done while the bot can afford it (`hold_plan`): Discord's clock counts from the
+press, so the interaction's own age comes off the grace, and the fallback must be out by
+`DEFER_BY` seconds of age at worst, the loop's lag counted in (its timer wakes that late, and so
+does the request). A busy bot (`bot.pressure`: loop lag, moves, boards and renders queued,
+answers held) waits for no result: a typed move is answered with its words as soon as they are
+known ("Playing: …", one request and final — the board in the thread shows the result), a press
+is deferred at once. A swamped loop holds nothing.
 """
 
 from __future__ import annotations
@@ -17,10 +25,51 @@ import contextlib
 from typing import Any
 
 import discord
+from pydantic import BaseModel
+
+from bot.pressure import Pressure, gauge_of
+
+DEFER_BY = 1.5
+"""Seconds of an interaction's age by which its answer (or the deferral standing in for it) has
+gone out at worst: half of Discord's 3, the other half for a loop that stalls meanwhile."""
+
+SEND_MARGIN = 0.15
+"""Seconds kept for the answer's own request to leave a slow machine."""
+
+MIN_HOLD = 0.02
+"""A hold shorter than this is no hold: the fallback goes at once."""
+
+
+class HoldPlan(BaseModel):
+    """How long an answer is held open, and for what."""
+
+    seconds: float
+    """When the fallback (a deferral, or the move's words) goes out at the latest; 0: now."""
+    for_result: bool
+    """Whether to wait for the move's result (quiet) or answer with its words as soon as they
+    are known (busy)."""
+
+
+def hold_plan(age: float, grace: float, pressure: Pressure) -> HoldPlan:
+    """How long an interaction `age` seconds old may hold its answer, given `grace` (what a
+    quiet bot would hold) and the bot's `pressure` now."""
+    lag = pressure.lag_ms / 1000
+    # The timer wakes about one lag late and the request needs the loop once more.
+    budget = DEFER_BY - age - SEND_MARGIN - 2 * lag
+    seconds = min(grace, budget)
+    if pressure.swamped or seconds < MIN_HOLD:
+        return HoldPlan(seconds=0.0, for_result=False)
+    return HoldPlan(seconds=round(seconds, 3), for_result=not pressure.busy)
+
+
+def age_of(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since the player pressed or typed (Discord stamps the interaction's id)."""
+    return max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
 
 
 class HeldAnswer:
-    """The initial response of `interaction`, kept open for `grace` seconds.
+    """The initial response of `interaction`, kept open for `grace` seconds at most — less,
+    or not at all, when the bot cannot afford it (`hold_plan`).
 
     `thinking`: the fallback is an ephemeral "thinking…" reply (a typed command), else a
     deferred update of the pressed message (a button or menu press)."""
@@ -30,24 +79,55 @@ class HeldAnswer:
         self.interaction = interaction
         self.thinking = thinking
         self._firing = False
+        self._words: str | None = None
+        self.in_words = False
+        """Answered with the move's words (`words`), final: no "Done" follows."""
         # The bot's fallback for presses nobody answers (`GameBot.on_interaction`) leaves
         # this one alone: it is answered, by its taker or by the deferral.
         interaction.extras["held"] = self
-        self._book = held_answers(interaction.client)
+        bot = interaction.client
+        self._book = held_answers(bot)
+        self.plan = hold_plan(age_of(interaction), grace, gauge_of(bot).read())
+        if not thinking and not self.plan.for_result:
+            # A press has no words to answer with: a busy bot defers it at once.
+            self.plan = HoldPlan(seconds=0.0, for_result=False)
         self._book.add(self)
         self._timer: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
-            self._defer_later(grace), name=f"defer-{interaction.id}")
+            self._defer_later(self.plan.seconds), name=f"defer-{interaction.id}")
 
     async def _defer_later(self, grace: float) -> None:
         await asyncio.sleep(grace)
         self._firing = True
         if self.interaction.response.is_done():
             return
+        if self._words is not None and grace > 0:
+            # The result is late but the move's words are known: they are the answer, in the
+            # one request a deferral would have cost (and no edit after it).
+            await self._send_words(self._words)
+            return
         with contextlib.suppress(discord.HTTPException):
             if self.thinking:
                 await self.interaction.response.defer(ephemeral=True, thinking=True)
             else:
                 await self.interaction.response.defer()
+
+    async def _send_words(self, text: str) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await self.interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+            self.in_words = True
+
+    async def words(self, text: str) -> None:
+        """The move's answer in words, known before its result (a typed command's "Playing:
+        …"): sent now, final, when the bot is too busy to wait for the result; else kept, to
+        go instead of the deferral should the result come late."""
+        if not self.thinking:
+            return  # a press answers with what it pressed, edited: it has no words
+        self._words = text
+        if self.plan.for_result or self.plan.seconds == 0 or not self.open:
+            return  # waiting for the result; or not holding at all: deferred already
+        if await self.take():
+            await self._send_words(text)
 
     @property
     def open(self) -> bool:
@@ -88,6 +168,13 @@ def held_answers(bot: Any) -> set[HeldAnswer]:
         book = set()
         bot._held_answers = book
     return book
+
+
+async def stop_gauge(bot: Any) -> None:
+    """Before the bot closes: stop its load gauge's probe."""
+    gauge = getattr(bot, "_load_gauge", None)
+    if gauge is not None:
+        await gauge.stop()
 
 
 async def settle_held_answers(bot: Any) -> None:

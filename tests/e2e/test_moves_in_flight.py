@@ -82,7 +82,9 @@ async def test_a_command_cut_off_after_its_move_is_stored_is_answered_with_what_
                                     {"choice": choices[0]["value"]})
         await res.wait_callback()
         await table.emu.settle()
-    assert res.deferred and not res.done  # "thinking…"
+    # The move was chosen and legal, its result never came: its words answered it ("Playing:
+    # …", not "Done"), and the restarted bot tells what happened in their place.
+    assert res.callback_type == 4 and res.text.startswith("Playing:"), res.text
     [row] = await _pending(table)
     assert row.stored_seq == before + 1 and row.game_id == gid and row.answer == "original"
     assert row.what == "/exorcism move"

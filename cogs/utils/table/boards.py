@@ -13,6 +13,7 @@ import discord
 
 from bot import limits
 from bot.limits import clip
+from bot.pressure import gauge_of
 from bot.storage import GameRecord
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.ending import game_over_post
@@ -38,6 +39,7 @@ from cogs.utils.table.posts import (
     _channel_id,
     _has_choices,
     _settle,
+    _Superseded,
     _TooOld,
     _without_picture,
     blocked_reason,
@@ -169,6 +171,13 @@ class BoardPosts(SummaryDMs):
         while (showing := self._showings.pop(gid, None)) is not None:
             try:
                 await self._show(showing)
+            except _Superseded:
+                # A newer move came while this board was drawn: one board for both.
+                newer = self._showings.pop(gid)
+                showing.merge(newer)
+                showing.waiters += newer.waiters
+                self._showings[gid] = showing
+                continue
             except Exception as exc:
                 if not retryable(exc):
                     self._delayed.pop(gid, None)
@@ -517,6 +526,8 @@ class BoardPosts(SummaryDMs):
     async def _ping_later_run(self, gid: int, seat: str, user_id: int, since: float) -> None:
         try:
             await asyncio.sleep(self.bot.settings.at_table_seconds)
+            # A busy bot answers moves first: the ping waits (a minute at most).
+            await gauge_of(self.bot).calm(at_most=60.0)
             if self._moved_at.get((gid, user_id), 0.0) > since:
                 return  # they moved: they were at the table
             record = await self.bot.storage.get_game(gid)
@@ -667,7 +678,9 @@ class BoardPosts(SummaryDMs):
                          names: dict[str, str], answers: list[HeldAnswer] | None = None, *,
                          strip: bool = True) -> None:
         content = self.board_text(record, game, state, post, result, users, names)
+        pictured = self._pictured.get(record.id)
         file = await self.board_file(record, game, state, post, result, names)
+        self._unless_superseded(record.id, result, pictured)
         view = self.board_components(record, game, state, post.awaited, result, users)
         post.buttons = _has_choices(view)
         kwargs: dict[str, Any] = {
@@ -734,7 +747,9 @@ class BoardPosts(SummaryDMs):
         A press on that post whose answer is still open is answered with the edit itself."""
         assert record.board_message_id is not None
         content = self.board_text(record, game, state, post, result, users, names)
+        pictured = self._pictured.get(record.id)
         file = await self.board_file(record, game, state, post, result, names, fresh=False)
+        self._unless_superseded(record.id, result, pictured)
         view = self.board_components(record, game, state, post.awaited, result, users)
         post.buttons = _has_choices(view)
         if file is not None and not self._may_attach(channel):
@@ -773,6 +788,22 @@ class BoardPosts(SummaryDMs):
             return False
         await self._remember(record, record.board_message_id, post)
         return True
+
+    def _unless_superseded(self, gid: int, result: Result | None,
+                           pictured: tuple[dict[str, Any], dict[str, Any] | None] | None,
+                           ) -> None:
+        """Raise `_Superseded` when the bot is busy and a newer move's board already waits:
+        the picture just drawn is dropped (the card marks its changes against what was
+        really shown, `pictured`) and no request is spent on a board already out of date."""
+        if result is not None or gid not in self._showings:
+            return
+        if not gauge_of(self.bot).read().busy:
+            return
+        if pictured is None:
+            self._pictured.pop(gid, None)
+        else:
+            self._pictured[gid] = pictured
+        raise _Superseded
 
     @staticmethod
     def _may_attach(channel: Any) -> bool:
