@@ -51,12 +51,14 @@ class HoldPlan(BaseModel):
 
 
 def hold_plan(age: float, grace: float, pressure: Pressure) -> HoldPlan:
-    """How long an interaction `age` seconds old may hold its answer, given `grace` (what a
-    quiet bot would hold) and the bot's `pressure` now."""
+    """How long an interaction `age` seconds old may hold its answer, given `grace` (how long
+    after the press a quiet bot answers at the latest) and the bot's `pressure` now."""
     lag = pressure.lag_ms / 1000
     # The timer wakes about one lag late and the request needs the loop once more.
     budget = DEFER_BY - age - SEND_MARGIN - 2 * lag
-    seconds = min(grace, budget)
+    # The grace counts from the press too: time the move spent reaching the hold (a slow
+    # gateway, its record queued behind other writes) is not added to the player's wait.
+    seconds = min(grace - age, budget)
     if pressure.swamped or seconds < MIN_HOLD:
         return HoldPlan(seconds=0.0, for_result=False)
     return HoldPlan(seconds=round(seconds, 3), for_result=not pressure.busy)

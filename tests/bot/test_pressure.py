@@ -12,9 +12,9 @@ from cogs.utils.answers import DEFER_BY, hold_plan
 QUIET = Pressure(lag_ms=2.0, typical_lag_ms=1.0, queued={"moves": 0, "held": 1})
 
 
-def test_a_quiet_bot_holds_for_the_result_for_the_whole_grace() -> None:
+def test_a_quiet_bot_holds_for_the_result_until_the_grace_after_the_press() -> None:
     plan = hold_plan(0.05, 0.25, QUIET)
-    assert plan.seconds == 0.25 and plan.for_result
+    assert plan.seconds == 0.2 and plan.for_result
 
 
 def test_the_interactions_age_comes_off_the_hold_and_the_deadline_is_kept() -> None:
