@@ -41,27 +41,37 @@ MIN_HOLD = 0.02
 
 
 class HoldPlan(BaseModel):
-    """How long an answer is held open, and for what."""
+    """How long an answer is held open, and for what (seconds from the hold's start)."""
 
     seconds: float
-    """When the fallback (a deferral, or the move's words) goes out at the latest; 0: now."""
+    """Until when the move's result may still be the answer; 0: it is not waited for."""
+    words_by: float
+    """Until when the move's words may still be the answer (a typed move still being chosen
+    when the result's time is up); then, at the latest, the deferral goes. 0: at once."""
     for_result: bool
     """Whether to wait for the move's result (quiet) or answer with its words as soon as they
     are known (busy)."""
 
 
+NO_HOLD = HoldPlan(seconds=0.0, words_by=0.0, for_result=False)
+
+
 def hold_plan(age: float, grace: float, pressure: Pressure) -> HoldPlan:
     """How long an interaction `age` seconds old may hold its answer, given `grace` (how long
-    after the press a quiet bot answers at the latest) and the bot's `pressure` now."""
+    after the press a quiet bot answers at the latest; 0: never hold) and the bot's
+    `pressure` now."""
     lag = pressure.lag_ms / 1000
     # The timer wakes about one lag late and the request needs the loop once more.
     budget = DEFER_BY - age - SEND_MARGIN - 2 * lag
+    if grace <= 0 or pressure.swamped or budget < MIN_HOLD:
+        return NO_HOLD
     # The grace counts from the press too: time the move spent reaching the hold (a slow
     # gateway, its record queued behind other writes) is not added to the player's wait.
     seconds = min(grace - age, budget)
-    if pressure.swamped or seconds < MIN_HOLD:
-        return HoldPlan(seconds=0.0, for_result=False)
-    return HoldPlan(seconds=round(seconds, 3), for_result=not pressure.busy)
+    if seconds < MIN_HOLD:
+        seconds = 0.0
+    return HoldPlan(seconds=round(seconds, 3), words_by=round(budget, 3),
+                    for_result=seconds > 0 and not pressure.busy)
 
 
 def age_of(interaction: discord.Interaction[Any]) -> float:
@@ -77,11 +87,12 @@ class HeldAnswer:
     deferred update of the pressed message (a button or menu press)."""
 
     def __init__(self, interaction: discord.Interaction[Any], grace: float,
-                 *, thinking: bool) -> None:
+                 *, thinking: bool, words: bool = False) -> None:
         self.interaction = interaction
         self.thinking = thinking
         self._firing = False
         self._words: str | None = None
+        self._words_known = asyncio.Event()
         self.in_words = False
         """Answered with the move's words (`words`), final: no "Done" follows."""
         # The bot's fallback for presses nobody answers (`GameBot.on_interaction`) leaves
@@ -89,22 +100,29 @@ class HeldAnswer:
         interaction.extras["held"] = self
         bot = interaction.client
         self._book = held_answers(bot)
-        self.plan = hold_plan(age_of(interaction), grace, gauge_of(bot).read())
-        if not thinking and not self.plan.for_result:
-            # A press has no words to answer with: a busy bot defers it at once.
-            self.plan = HoldPlan(seconds=0.0, for_result=False)
+        plan = hold_plan(age_of(interaction), grace, gauge_of(bot).read())
+        if not (thinking and words):
+            # No words will come (a press answers with what it pressed, edited): the result
+            # is waited for, or nothing is — a busy bot defers a press at once.
+            plan = (plan.model_copy(update={"words_by": plan.seconds}) if plan.for_result
+                    else NO_HOLD)
+        self.plan = plan
         self._book.add(self)
         self._timer: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
-            self._defer_later(self.plan.seconds), name=f"defer-{interaction.id}")
+            self._defer_later(), name=f"defer-{interaction.id}")
 
-    async def _defer_later(self, grace: float) -> None:
-        await asyncio.sleep(grace)
+    async def _defer_later(self) -> None:
+        plan = self.plan
+        await asyncio.sleep(plan.seconds)
+        if self._words is None and plan.words_by > plan.seconds:
+            # The result's time is up and the move is still being chosen: its words, when
+            # they come in time, answer it in one request (and no edit after it).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._words_known.wait(), plan.words_by - plan.seconds)
         self._firing = True
         if self.interaction.response.is_done():
             return
-        if self._words is not None and grace > 0:
-            # The result is late but the move's words are known: they are the answer, in the
-            # one request a deferral would have cost (and no edit after it).
+        if self._words is not None and plan.words_by > 0:
             await self._send_words(self._words)
             return
         with contextlib.suppress(discord.HTTPException):
@@ -126,8 +144,9 @@ class HeldAnswer:
         if not self.thinking:
             return  # a press answers with what it pressed, edited: it has no words
         self._words = text
-        if self.plan.for_result or self.plan.seconds == 0 or not self.open:
-            return  # waiting for the result; or not holding at all: deferred already
+        self._words_known.set()
+        if self.plan.for_result or self.plan.words_by == 0 or not self.open:
+            return  # waiting for the result (the timer sends them if it is late); or deferred
         if await self.take():
             await self._send_words(text)
 

@@ -330,4 +330,6 @@ async def hold_move(interaction: discord.Interaction[Any], *, game_id: int | Non
     answer: Literal["original", "followup"] = (
         "original" if thinking or on_menu or message is None else "followup")
     await pending_for(bot).record(interaction, game_id=game_id, what=what, answer=answer)
-    return HeldAnswer(interaction, bot.settings.answer_grace, thinking=thinking)
+    # A typed move's words ("Playing: …") can answer it once it is chosen (`HeldAnswer.words`).
+    return HeldAnswer(interaction, bot.settings.answer_grace, thinking=thinking,
+                      words=thinking)

@@ -26,7 +26,9 @@ def test_the_interactions_age_comes_off_the_hold_and_the_deadline_is_kept() -> N
     assert hold_plan(2.7, 2.0, QUIET).seconds == 0.0
     # The grace counts from the press as well: a move 0.2 s old has 0.05 s of 0.25 left.
     assert hold_plan(0.2, 0.25, QUIET).seconds == 0.05
-    assert hold_plan(0.3, 0.25, QUIET).seconds == 0.0
+    late = hold_plan(0.3, 0.25, QUIET)
+    # Too late for the result, in time for the move's words (one request), by DEFER_BY.
+    assert late.seconds == 0.0 and late.words_by > 0 and 0.3 + late.words_by < DEFER_BY
 
 
 def test_loop_lag_shortens_the_hold_twice_over() -> None:
@@ -44,11 +46,11 @@ def test_a_busy_bot_answers_without_waiting_for_the_result() -> None:
         plan = hold_plan(0.05, 0.25, pressure)
         assert not plan.for_result and plan.seconds > 0
     swamped = Pressure(lag_ms=500.0, typical_lag_ms=200.0, queued={})
-    assert hold_plan(0.0, 0.25, swamped).seconds == 0.0
+    assert hold_plan(0.0, 0.25, swamped).words_by == 0.0
 
 
 def test_no_grace_holds_nothing() -> None:
-    assert hold_plan(0.0, 0.0, QUIET).seconds == 0.0
+    assert hold_plan(0.0, 0.0, QUIET).words_by == 0.0
 
 
 async def test_the_probe_sees_a_stall_under_way_and_the_recent_lag() -> None:

@@ -182,7 +182,7 @@ async def test_a_press_stored_but_never_acknowledged_is_told_by_dm_that_it_was_p
     gid = await _started(table)
     assert table.bot is not None
 
-    async def never(self: Any, grace: float) -> None:
+    async def never(self: Any) -> None:
         await asyncio.Event().wait()  # the process dies before the grace runs out
 
     with monkeypatch.context() as m:
