@@ -224,3 +224,26 @@ async def test_a_busy_bot_drops_a_superseded_board_and_the_last_board_shows_the_
                                     for c in board.custom_ids)
     record = await bot.storage.get_game(auto.game_id)
     assert record is not None and record.board_message_id == int(board.id)
+
+
+async def test_a_move_answered_in_words_that_then_fails_says_why_in_that_answer(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Playing: …" went out, then storing the move failed (another player's move came first,
+    say): the same answer is corrected to the reason — no "Playing" left standing beside it."""
+    from bot.tables import TableError, TableService
+
+    auto = await _auto(table)
+    assert table.bot is not None
+    gauge_of(table.bot).fake = BUSY
+
+    async def refused(*args: Any, **kwargs: Any) -> Any:
+        raise TableError("The game moved on before your move: nothing changed.")
+
+    monkeypatch.setattr(TableService, "act", refused)
+    res, step, _ = await _typed_move(table, auto)
+    await res.wait_done(timeout=10)
+    await table.emu.settle()
+    assert res.callback_type == CHANNEL_MESSAGE and not res.followup_ids
+    assert res.original_edits == 1
+    assert res.text == "The game moved on before your move: nothing changed.", res.text
+    assert (await table.bot.tables.state(auto.game_id)).step == step
