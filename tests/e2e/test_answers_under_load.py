@@ -124,7 +124,7 @@ async def test_a_swamped_loop_defers_at_once_and_the_result_follows(table: Table
 
 async def test_a_press_under_a_lagged_loop_is_deferred_in_time(table: Table) -> None:
     """A press has no words to answer with: a busy bot defers it at once (one request); the
-    board post it pressed still shows the move."""
+    board post it pressed still shows the move, edited through the press's token."""
     auto = await _auto(table)
     assert table.bot is not None
     gauge_of(table.bot).fake = BUSY
@@ -140,6 +140,9 @@ async def test_a_press_under_a_lagged_loop_is_deferred_in_time(table: Table) -> 
     [res] = [r for r in table.emu.interactions[mark:] if r.name.startswith("click 'hb:a:")]
     assert res.callback_type == DEFERRED_UPDATE and res.done and not res.errors
     assert res.latency is not None and res.latency < DEFER_BY, res.latency
+    # The pressed post (edited in place, or its buttons taken off for the new one) went
+    # through the press's own token: outside the bot token's global limit.
+    assert res.original_edits == 1
 
 
 async def test_an_old_interaction_is_answered_before_discords_deadline(table: Table) -> None:

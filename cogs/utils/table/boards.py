@@ -57,6 +57,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update
+
 
 class BoardPosts(SummaryDMs):
     """Board posts in the game's thread, one queue per game."""
@@ -815,16 +817,21 @@ class BoardPosts(SummaryDMs):
     @staticmethod
     async def _answer(answers: list[HeldAnswer] | None, message_id: int, **edit: Any) -> bool:
         """Edit board post `message_id` as the answer to a press on it (type 7, one request
-        for the answer and the edit), if one is open; False if none is (edit it yourself)."""
+        for the answer and the edit), if one is open; through the press's own token if it was
+        deferred (a busy bot): the edit then costs nothing of the bot token's global limit.
+        False if no press on that post is in hand (edit it yourself)."""
+        edit.setdefault("allowed_mentions", discord.AllowedMentions.none())
         for held in answers or []:
             pressed = held.interaction.message
-            if pressed is None or pressed.id != message_id or not held.open:
+            if pressed is None or pressed.id != message_id:
                 continue
-            if not await held.take():
-                return False
-            edit.setdefault("allowed_mentions", discord.AllowedMentions.none())
-            await held.interaction.response.edit_message(**edit)
-            return True
+            if held.open and await held.take():
+                await held.interaction.response.edit_message(**edit)
+                return True
+            if held.interaction.response.type is DEFERRED_UPDATE:
+                # The deferred press's @original is the post it pressed.
+                await held.interaction.edit_original_response(**edit)
+                return True
         return False
 
     async def _remember(self, record: GameRecord, message_id: int, post: BoardPost) -> None:
