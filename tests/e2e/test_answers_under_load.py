@@ -250,3 +250,29 @@ async def test_a_move_answered_in_words_that_then_fails_says_why_in_that_answer(
     assert res.original_edits == 1
     assert res.text == "The game moved on before your move: nothing changed.", res.text
     assert (await table.bot.tables.state(auto.game_id)).step == step
+
+
+async def test_a_record_queued_behind_other_writes_does_not_make_the_answer_late(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move's record (written before its answer) waits 2 s behind other games' writes:
+    the answer does not wait past its deadline — it is deferred in time, the record lands
+    after it, and the move is played and told as usual."""
+    from cogs.utils.pending import PendingMoves
+
+    auto = await _auto(table)
+    assert table.bot is not None
+    gauge_of(table.bot).fake = QUIET
+    real = PendingMoves.record
+
+    async def queued(self: PendingMoves, *args: Any, **kwargs: Any) -> None:
+        await asyncio.sleep(2.0)  # a busy disk
+        await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(PendingMoves, "record", queued)
+    res, step, described = await _typed_move(table, auto)
+    await res.wait_done(timeout=15)
+    assert not res.late and not res.errors
+    assert res.callback_type == DEFERRED_CHANNEL_MESSAGE
+    assert res.latency is not None and res.latency < DEFER_BY, res.latency
+    assert res.text == f"Done: {described}.", res.text
+    assert await auto._moved_on(step)
