@@ -116,6 +116,9 @@ class GameBot(commands.Bot):
                                    ai_level=settings.default_ai_level)
         self.cog_modules = tuple(cogs)
         self.reminders: ReminderDispatcher | None = None
+        # Top-level command name → its id, as the last sync gave them: a message can then
+        # carry a clickable `</game mine:ID>` (empty when the bot did not sync this run).
+        self.command_ids: dict[str, int] = {}
         self._component_templates: list[
             tuple[re.Pattern[str], type[discord.ui.DynamicItem[Any]]]] = []
         self._boards_caught_up = False
@@ -178,9 +181,10 @@ class GameBot(commands.Bot):
             if self.settings.dev_guild_id:
                 guild = discord.Object(id=self.settings.dev_guild_id)
                 self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
+                synced = await self.tree.sync(guild=guild)
             else:
-                await self.tree.sync()
+                synced = await self.tree.sync()
+            self.command_ids = {c.name: c.id for c in synced}
         lobby = self.get_cog("Lobby")
         notify = getattr(lobby, "send_reminder", None)
         enforce = getattr(lobby, "enforce_default", None)

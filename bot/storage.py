@@ -49,6 +49,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -296,6 +297,34 @@ class StoredGame(BaseModel):
     game: GameRecord
     seats: list[SeatRecord]
     actions: list[ActionRecord]
+
+
+class GameListing(BaseModel):
+    """One game as a list names it (`/game mine`, the finished games a record opens): its row
+    without the state — nothing hidden, nothing heavy to parse however many games are listed —
+    and who sits where."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    game: str
+    options: dict[str, Any]
+    status: Status
+    version: int
+    settings: GameSettings
+    created_at: float
+    updated_at: float
+    awaited_since: float | None
+    board_version: int | None
+    """The game version the board post shows: its `board_post` is current when this equals
+    `version` (a crash or a refused post may leave it behind)."""
+    board_post: str | None
+    """What the board post stands for (JSON owned by the delivery layer: the awaited seats)."""
+    seats: dict[str, int | None]
+    """Seat → user id (None: an AI seat), in table order."""
 
 
 class ActionRecord(BaseModel):
@@ -585,6 +614,19 @@ class Storage(ABC):
         (returns False) if a move or another reminder got there first."""
 
 
+    # ---- lists across games (issue #24) ---------------------------------------------------
+    @abstractmethod
+    async def player_games(self, user_id: int,
+                           statuses: Iterable[Status] = LIVE) -> list[GameListing]:
+        """Every game `user_id` sits in, in any guild, with one of `statuses`, oldest first
+        (the `seats_user` index: a few seats per player, each joined to its game by key)."""
+
+    @abstractmethod
+    async def finished_games(self, guild_id: int, limit: int = 25,
+                             id_prefix: str = "") -> list[GameListing]:
+        """The guild's over and abandoned games, newest first, at most `limit`; with
+        `id_prefix` (digits), only games whose number starts with it."""
+
 # ---- SQL (SQLAlchemy Core), shared by SQLite and PostgreSQL ---------------------------------
 _GAME_COLS = (
     games.c.id, games.c.guild_id, games.c.channel_id, games.c.thread_id, games.c.game,
@@ -592,6 +634,11 @@ _GAME_COLS = (
     games.c.created_by, games.c.engine_version, games.c.settings, games.c.board_message_id,
     games.c.created_at, games.c.updated_at, games.c.next_reminder_at, games.c.reminder_stage,
     games.c.awaited_since, games.c.epoch, games.c.rematch_of,
+)
+_LISTING_COLS = (
+    games.c.id, games.c.guild_id, games.c.channel_id, games.c.thread_id, games.c.game,
+    games.c.options, games.c.status, games.c.version, games.c.settings, games.c.created_at,
+    games.c.updated_at, games.c.awaited_since, games.c.board_version, games.c.board_post,
 )
 _SEAT_COLS = (seats.c.game_id, seats.c.seat, seats.c.user_id, seats.c.position,
               seats.c.joined_at, seats.c.dms_ok, seats.c.role_pref, seats.c.ai_standin)
@@ -1549,6 +1596,50 @@ class SqlStorage(Storage):
                                                        "reminder_stage": stage})
                                if changed else held)
         return changed
+
+    # ---- lists across games (issue #24) ---------------------------------------------------
+    async def player_games(self, user_id: int,
+                           statuses: Iterable[Status] = LIVE) -> list[GameListing]:
+        wanted = list(statuses)
+        if not wanted:
+            return []
+        query = (select(*_LISTING_COLS)
+                 .select_from(seats.join(games, games.c.id == seats.c.game_id))
+                 .where(seats.c.user_id == user_id, games.c.status.in_(wanted))
+                 .order_by(games.c.id))
+        return await self._listings(query)
+
+    async def finished_games(self, guild_id: int, limit: int = 25,
+                             id_prefix: str = "") -> list[GameListing]:
+        query = (select(*_LISTING_COLS)
+                 .where(games.c.guild_id == guild_id,
+                        games.c.status.in_(("over", "abandoned"))))
+        if id_prefix:
+            if not id_prefix.isascii() or not id_prefix.isdigit():
+                return []
+            # Compared as text: "12" finds #12, #120, #1234 (the `games_guild_status` index
+            # narrows to the guild's finished games first).
+            query = query.where(sql_cast(games.c.id, Text()).like(f"{id_prefix}%"))
+        return await self._listings(query.order_by(games.c.id.desc()).limit(max(0, limit)))
+
+    async def _listings(self, query: Any) -> list[GameListing]:
+        async with self._read() as db:
+            rows = (await db.execute(query)).all()
+            ids = [int(r[0]) for r in rows]
+            seated: dict[int, dict[str, int | None]] = {gid: {} for gid in ids}
+            for start in range(0, len(ids), 500):  # bound the IN list's parameters
+                part = ids[start:start + 500]
+                for gid, seat, user in (await db.execute(
+                        select(seats.c.game_id, seats.c.seat, seats.c.user_id)
+                        .where(seats.c.game_id.in_(part))
+                        .order_by(seats.c.game_id, seats.c.position))).all():
+                    seated[int(gid)][str(seat)] = user
+        return [GameListing(
+            id=r[0], guild_id=r[1], channel_id=r[2], thread_id=r[3], game=r[4],
+            options=json.loads(r[5]), status=r[6], version=r[7],
+            settings=GameSettings.model_validate_json(r[8]), created_at=r[9], updated_at=r[10],
+            awaited_since=r[11], board_version=r[12], board_post=r[13],
+            seats=seated[int(r[0])]) for r in rows]
 
 
 # ---- SQLite ----------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The lobby and the table's housekeeping: `/game new|join|leave|start|status|hand|abandon|list|
-rules|settings`, players' preferences (`away|quiet|notify`), seats (`replace|spectate|rematch`)
-and history (`undo|log|replay`); the reminder callbacks, the thread-deleted listener and the
-board-post-deleted one.
+rules|settings`, players' preferences (`away|quiet|notify`), seats (`replace|spectate|rematch`),
+history (`undo|log|replay`) and a player's games across servers and finished records
+(`mine|record`, issue #24; `/game mine` also runs in a DM with the bot); the reminder
+callbacks, the thread-deleted listener and the board-post-deleted one.
 
 One thread per game, opened from the channel where `/game new` ran. Thin: every decision is the
 table service's or the engine's; this cog turns them into messages.
@@ -50,6 +51,8 @@ from cogs.utils.guide import (
     with_guided_line,
 )
 from cogs.utils.lifecycle import attach
+from cogs.utils.mine import mine_entries, mine_text
+from cogs.utils.record import finished_choices, finished_game, open_record
 from cogs.utils.table import (
     DYNAMIC_ITEMS,
     MISSING_ACCESS,
@@ -82,6 +85,9 @@ NEEDED_PERMISSIONS: dict[str, str] = {
     "embed_links": "show the lobby",
     "read_message_history": "find its own board posts again",
 }
+
+IN_DMS = frozenset({"game mine"})
+"""The commands that also run in a DM with the bot."""
 
 TEST_DM = ("You joined **{title}** (game #{gid}) in {where}. I'll send anything only you may "
            "see here — keep DMs from this server open.")
@@ -291,8 +297,13 @@ def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord]
 class Lobby(commands.Cog):
     """Starting, joining and looking after games."""
 
-    game = app_commands.Group(name="game", description="Start, join and manage board games",
-                              guild_only=True)
+    # In servers, and in a DM with the bot for `/game mine` alone (Discord sets where a command
+    # may run on the whole group; `interaction_check` answers every other one in a DM).
+    game = app_commands.Group(
+        name="game", description="Start, join and manage board games",
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True,
+                                                        private_channel=False),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False))
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -300,6 +311,16 @@ class Lobby(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(LobbyButton, LobbyMenu, *DYNAMIC_ITEMS)
         self.bot.tree.error(on_app_command_error)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """In a DM only `/game mine` runs: every other command is about one server's table."""
+        command = interaction.command
+        if interaction.guild_id is None and (command is None
+                                             or command.qualified_name not in IN_DMS):
+            raise app_commands.CheckFailure(
+                "That command works in a server (most of them in a game's thread). Here, in "
+                "our DMs, `/game mine` lists every game you sit in, in every server.")
+        return True
 
     # ---- helpers ---------------------------------------------------------------------
     def _is_mine(self, message: discord.Message) -> bool:
@@ -762,6 +783,31 @@ class Lobby(commands.Cog):
                          f"{where}")
         await reply(interaction, "\n".join(lines))
 
+    @game.command(name="mine", description="Your games in every server, the ones waiting for "
+                  "you first (only you; works in DMs)")
+    @app_commands.describe(page="Which page of your games (10 a page)")
+    async def mine(self, interaction: discord.Interaction[Any],
+                   page: app_commands.Range[int, 1, 1000] = 1) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        # Any `/game` command means the player is back: the AI stops standing in for them.
+        await self.bot.tables.came_back(None, interaction.user.id)
+        entries, servers = await mine_entries(self.bot, interaction.user.id, int(page))
+        await reply(interaction, mine_text(entries, int(page), servers))
+
+    @game.command(name="record", description="A finished game of this server: result, recap, "
+                  "replay, public log (only you)")
+    @app_commands.describe(game="The finished game (type a number, a title or a player)")
+    async def record(self, interaction: discord.Interaction[Any], game: str) -> None:
+        record = await finished_game(self.bot, interaction.guild_id, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        answer = await open_record(self.bot, record)
+        await interaction.followup.send(answer.text, files=answer.files, ephemeral=True)
+
+    @record.autocomplete("game")
+    async def record_autocomplete(self, interaction: discord.Interaction[Any],
+                                  current: str) -> list[app_commands.Choice[str]]:
+        return await finished_choices(self.bot, interaction.guild_id, current)
+
     @game.command(name="rules", description="A rule by id or by words (any game; default: "
                   "this thread's), or how the game goes")
     @app_commands.describe(rule="A rule id such as EX-ACT-01, or words to look for (e.g. alone)",
@@ -1088,24 +1134,32 @@ class Lobby(commands.Cog):
             await reply(interaction, body)
 
     @game.command(name="replay", description="The board as it was after a step (only you)")
-    @app_commands.describe(step="0 is the deal; `/game log` numbers every step")
+    @app_commands.describe(step="0 is the deal; `/game log` numbers every step",
+                           game="A finished game of this server (default: this thread's game)")
     async def replay(self, interaction: discord.Interaction[Any],
-                     step: app_commands.Range[int, 0, 100000]) -> None:
-        record = await self.game_here(interaction)
+                     step: app_commands.Range[int, 0, 100000], game: str | None = None) -> None:
+        record = (await self.game_here(interaction) if game is None else
+                  await finished_game(self.bot, interaction.guild_id, game,
+                                      replay_in=interaction.channel_id))
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec, state = await self.bot.tables.replay_state(record.id, int(step))
-        game = game_of(rec)
+        engine = game_of(rec)
         delivery = delivery_for(self.bot)
         names = await delivery.names(await self.bot.tables.users_of(rec.id))
-        view = game.view(state, None)
+        view = engine.view(state, None)
         view["names"] = delivery.plain(names)
-        text = f"**{game.title}** — game #{rec.id}, the board after step {step} of {rec.version}."
+        text = f"**{engine.title}** — game #{rec.id}, the board after step {step} of {rec.version}."
         file = await delivery.picture(rec.game, view, f"step-{step}.png",
-                                      game.alt_text(state, view["names"]))
+                                      engine.alt_text(state, view["names"]))
         if file is not None:
             await interaction.followup.send(clip(text, limits.CONTENT), file=file, ephemeral=True)
         else:
             await reply(interaction, text)
+
+    @replay.autocomplete("game")
+    async def replay_autocomplete(self, interaction: discord.Interaction[Any],
+                                  current: str) -> list[app_commands.Choice[str]]:
+        return await finished_choices(self.bot, interaction.guild_id, current)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

@@ -17,9 +17,9 @@ from discord import app_commands
 from bot.client import COGS, GameBot, build_bot
 from bot.settings import Settings
 
-MOST_SUBCOMMANDS = 75
+MOST_SUBCOMMANDS = 77
 """Discord's picker lists every leaf command; past this many a player scrolls through a list
-too long to read (the issue's target)."""
+too long to read (issue #22's target was 75; issue #24 added `/game mine` and `/game record`)."""
 
 GAME_GROUPS = {"exorcism": "exorcism", "fourthwall": "fourth_wall", "presence": "presence"}
 """The group of each game, named as players say it, and the game it plays."""

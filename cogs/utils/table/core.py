@@ -173,6 +173,19 @@ class DeliveryCore(abc.ABC):
         unescaped (Pillow draws characters; labels and alt text render no markdown)."""
         return {seat: self._plain.get(name, name) for seat, name in names.items()}
 
+    def known_names(self, users: dict[str, int | None]) -> dict[str, str]:
+        """`names` without a lookup: the seats whose players this process has already named
+        (an autocomplete has 3 seconds and lists 25 games: no user is fetched for it)."""
+        out: dict[str, str] = {}
+        for seat, user_id in users.items():
+            if not user_id:
+                out[seat] = ai_seat_name(seat)
+            elif (raw := self._names.get(user_id) or getattr(
+                    self.bot.get_user(user_id), "display_name", None)) is not None:
+                out[seat] = escape_name(raw)
+                self._plain[out[seat]] = raw
+        return out
+
     def remember_name(self, user: discord.abc.User) -> None:
         """A user the gateway gave (an interaction's user) is named without a lookup: the
         name `fetch_user` would give (the account's, not a server nickname)."""
