@@ -185,7 +185,8 @@ def run_saturation(plan: Plan) -> dict[str, Any]:
           f"{'one core busy' if busy else 'no competing process'}, {r['moves']} moves, "
           f"{r['failures']} failed, load average {r['load_average']}): board {r['board']}, "
           f"last/first quarter ×{r['board_last_over_first_quarter']}; first answer {r['ack']}, "
-          f"{r['interactions_past_3s']} past 3 s; {r['moves_per_s_per_core_at_saturation']} "
+          f"{r['interactions_past_3s']} past 3 s (answered: {r['first_answers']}); "
+          f"{r['moves_per_s_per_core_at_saturation']} "
           f"moves/s per core; {r['requests_per_move_bot_token']} bot-token requests/move, "
           f"{r['requests_per_move']} in all; memory {r['memory_with_games']} "
           f"({r['memory_per_game_mib']} MiB/game)", flush=True)

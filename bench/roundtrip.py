@@ -221,6 +221,23 @@ TOKEN_ROUTES = ("POST /interactions/", "GET /webhooks/{application_id}/{token}",
 outside Discord's global limit of 50 requests a second per bot token."""
 
 
+def answer_kinds(interactions: list[Any]) -> dict[str, int]:
+    """How the moves' interactions were first answered: with the result ("Done: …" or the
+    pressed post edited), the move's words ("Playing: …"), a deferral, or not in time."""
+    out: Counter[str] = Counter()
+    for r in interactions:
+        if r.late or r.callback_type is None:
+            out["late or never"] += 1
+        elif r.callback_type == 4:
+            text = str((r.callback_data or {}).get("content") or "")
+            out["words" if text.startswith("Playing:") else "result"] += 1
+        elif r.callback_type == 7:
+            out["result"] += 1
+        else:
+            out["deferred"] += 1
+    return dict(out)
+
+
 def bot_token_requests(requests: Counter[str]) -> int:
     """Requests made with the bot's token: what Discord's global rate limit counts."""
     return sum(n for route, n in requests.items() if not route.startswith(TOKEN_ROUTES))
@@ -572,8 +589,10 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         load_ended = os.getloadavg()[0]
         # Every interaction of the measured stretch answered after Discord's 3 s, or refused
         # as late (the player saw "This interaction failed"; the move then counts as failed).
-        past_3s = sum(1 for r in list(emu.interactions)[first_interaction:]
+        measured = list(emu.interactions)[first_interaction:]
+        past_3s = sum(1 for r in measured
                       if r.late or (r.latency is not None and r.latency > 3.0))
+        answers = answer_kinds(measured)
         memory_games = tree_memory(proc.proc.pid)
         lag, phases = await proc.lag()
         floor, _ = await control.lag()
@@ -601,6 +620,7 @@ async def games_roundtrip(games: int, think: float, seconds: float,
                 round(bot_token_requests(requests) / moves, 2) if moves else 0.0),
             "requests_by_route": dict(requests.most_common(12)),
             "interactions_past_3s": past_3s,
+            "first_answers": answers,
             "load_average": round((load_began + load_ended) / 2, 2),
             "memory_after_start": memory_started,
             "memory_with_games": memory_games,
