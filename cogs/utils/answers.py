@@ -13,9 +13,10 @@ Holding is only done while the bot can afford it (`hold_plan`): Discord's clock 
 press, so the interaction's own age comes off the grace, and the fallback must be out by
 `DEFER_BY` seconds of age at worst, the loop's lag counted in (its timer wakes that late, and so
 does the request). A busy bot (`bot.pressure`: loop lag, moves, boards and renders queued,
-answers held) waits for no result: a typed move is answered with its words as soon as they are
-known ("Playing: …", one request and final — the board in the thread shows the result), a press
-is deferred at once. A swamped loop holds nothing.
+answers held) waits for no result it can do without: a typed move is answered with its words
+as soon as they are known ("Playing: …", one request and final — the board in the thread shows
+the result); a press, which has no words, waits `BUSY_GRACE` after the press at most. A swamped
+loop holds nothing.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ SEND_MARGIN = 0.15
 
 MIN_HOLD = 0.02
 """A hold shorter than this is no hold: the fallback goes at once."""
+
+BUSY_GRACE = 0.25
+"""Seconds after the press a busy bot still waits for a result that has no words to stand in
+for it (a press's edited post), however long the quiet grace (a DM press's 2 s)."""
 
 
 class HoldPlan(BaseModel):
@@ -68,6 +73,8 @@ def hold_plan(age: float, grace: float, pressure: Pressure) -> HoldPlan:
     # The grace counts from the press too: time the move spent reaching the hold (a slow
     # gateway, its record queued behind other writes) is not added to the player's wait.
     seconds = min(grace - age, budget)
+    if pressure.busy:
+        seconds = min(seconds, BUSY_GRACE - age)
     if seconds < MIN_HOLD:
         seconds = 0.0
     return HoldPlan(seconds=round(seconds, 3), words_by=round(budget, 3),
@@ -103,9 +110,10 @@ class HeldAnswer:
         plan = hold_plan(age_of(interaction), grace, gauge_of(bot).read())
         if not (thinking and words):
             # No words will come (a press answers with what it pressed, edited): the result
-            # is waited for, or nothing is — a busy bot defers a press at once.
-            plan = (plan.model_copy(update={"words_by": plan.seconds}) if plan.for_result
-                    else NO_HOLD)
+            # is waited for as long as the plan allows (a sleeping timer costs the loop
+            # nothing; a busy bot's plan is short), then the deferral goes.
+            plan = plan.model_copy(update={"words_by": plan.seconds,
+                                           "for_result": plan.seconds > 0})
         self.plan = plan
         self._book.add(self)
         self._timer: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(

@@ -49,6 +49,13 @@ def test_a_busy_bot_answers_without_waiting_for_the_result() -> None:
     assert hold_plan(0.0, 0.25, swamped).words_by == 0.0
 
 
+def test_a_busy_bot_waits_for_a_press_result_a_short_grace_at_most() -> None:
+    busy = Pressure(lag_ms=5.0, typical_lag_ms=2.0, queued={"moves": BUSY_DEPTH})
+    # A DM press may wait 2 s on a quiet bot; a busy one waits BUSY_GRACE after the press.
+    assert hold_plan(0.05, 2.0, QUIET).seconds > 1.0
+    assert hold_plan(0.05, 2.0, busy).seconds == 0.2
+
+
 def test_no_grace_holds_nothing() -> None:
     assert hold_plan(0.0, 0.0, QUIET).words_by == 0.0
 

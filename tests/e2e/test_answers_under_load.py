@@ -122,12 +122,12 @@ async def test_a_swamped_loop_defers_at_once_and_the_result_follows(table: Table
     assert await auto._moved_on(step)
 
 
-async def test_a_press_under_a_lagged_loop_is_deferred_in_time(table: Table) -> None:
-    """A press has no words to answer with: a busy bot defers it at once (one request); the
-    board post it pressed still shows the move, edited through the press's token."""
+async def test_a_press_under_a_swamped_loop_is_deferred_in_time(table: Table) -> None:
+    """A press has no words to answer with: a swamped bot defers it at once (one request);
+    the board post it pressed still shows the move, edited through the press's token."""
     auto = await _auto(table)
     assert table.bot is not None
-    gauge_of(table.bot).fake = BUSY
+    gauge_of(table.bot).fake = SWAMPED
     game = GAMES["exorcism"]
     state = await table.bot.tables.state(auto.game_id)
     users = await table.bot.tables.users_of(auto.game_id)

@@ -681,6 +681,7 @@ class BoardPosts(SummaryDMs):
                          strip: bool = True) -> None:
         content = self.board_text(record, game, state, post, result, users, names)
         pictured = self._pictured.get(record.id)
+        self._unless_superseded(record.id, result, pictured)  # not even drawn
         file = await self.board_file(record, game, state, post, result, names)
         self._unless_superseded(record.id, result, pictured)
         view = self.board_components(record, game, state, post.awaited, result, users)
@@ -750,6 +751,7 @@ class BoardPosts(SummaryDMs):
         assert record.board_message_id is not None
         content = self.board_text(record, game, state, post, result, users, names)
         pictured = self._pictured.get(record.id)
+        self._unless_superseded(record.id, result, pictured)  # not even drawn
         file = await self.board_file(record, game, state, post, result, names, fresh=False)
         self._unless_superseded(record.id, result, pictured)
         view = self.board_components(record, game, state, post.awaited, result, users)
