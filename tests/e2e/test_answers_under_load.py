@@ -276,3 +276,29 @@ async def test_a_record_queued_behind_other_writes_does_not_make_the_answer_late
     assert res.latency is not None and res.latency < DEFER_BY, res.latency
     assert res.text == f"Done: {described}.", res.text
     assert await auto._moved_on(step)
+
+
+async def test_a_late_ping_waits_while_the_bot_is_busy(table: Table) -> None:
+    """Work that can wait goes after the answers: the short post pinging a player who drifted
+    off is held back while the bot is busy, and goes once it is not."""
+    await table.stop()
+    await table.start(at_table_seconds=0.05)
+    await table.lobby(players=(table.bob,))
+    await table.slash(table.alice, table.thread(), "game start")
+    gid = await table.game_id()
+    assert table.bot is not None
+    bot = table.bot
+    state = await bot.tables.state(gid)
+    seat = sorted(GAMES["highcard"].to_act(state))[0]
+    user_id = (await bot.tables.users_of(gid))[seat]
+    assert user_id is not None
+    await table.emu.settle()
+    before = len(table.emu.messages_in(table.thread()))
+    gauge_of(bot).fake = BUSY
+    pinging = asyncio.create_task(delivery_for(bot)._ping_later_run(gid, seat, user_id, 0.0))
+    await asyncio.sleep(0.8)
+    assert len(table.emu.messages_in(table.thread())) == before and not pinging.done()
+    gauge_of(bot).fake = QUIET
+    await asyncio.wait_for(pinging, 5)
+    [ping] = table.emu.messages_in(table.thread())[before:]
+    assert ping.content.startswith(f"⏳ <@{user_id}>"), ping.content
