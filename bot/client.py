@@ -113,7 +113,7 @@ class GameBot(commands.Bot):
             settings.database_url, settings.database_path)
         self.clock = clock
         self.tables = TableService(self.storage, clock=clock,
-                                   ai_level=settings.default_ai_level)
+                                   ai_level=settings.default_ai_level, snapshot_ahead=True)
         self.cog_modules = tuple(cogs)
         self.reminders: ReminderDispatcher | None = None
         # Top-level command name → its id, as the last sync gave them: a message can then
@@ -232,6 +232,7 @@ class GameBot(commands.Bot):
         try:
             await super().close()
         finally:
+            await self.tables.settle()
             await self.storage.close()
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:

@@ -20,6 +20,7 @@ from sqlalchemy import (
     ForeignKey,
     Identity,
     Index,
+    LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     Table,
@@ -75,6 +76,9 @@ games = Table(
 )
 Index("games_thread", games.c.thread_id)
 Index("games_guild_status", games.c.guild_id, games.c.status)
+# `/game list`'s order, read straight from the index (revision 0008_listindex).
+Index("games_guild_waiting", games.c.guild_id, games.c.status, games.c.awaited_since,
+      games.c.id)
 Index("games_reminder", games.c.status, games.c.next_reminder_at)
 games_rematch = Index("games_rematch", games.c.rematch_of, unique=True,
                       sqlite_where=games.c.rematch_of.isnot(None))
@@ -113,6 +117,26 @@ actions = Table(
     Column("action", Text, nullable=False),
     Column("at", REAL, nullable=False),
     PrimaryKeyConstraint("game_id", "seq"),
+)
+
+# The game every SNAPSHOT_EVERY moves (bot/tables.py), so history starts near where it is asked
+# for instead of at the deal: the state after `step` actions and the log of the chunk of the
+# `moves` actions (step - moves, step] that led to it, both as `engine_version` told them (a
+# snapshot by another engine, or of another interval, is ignored). `digest` names the log's
+# content, so a process keeps a chunk it has already read. Deleted by undo beyond them.
+# Revision 0007_snapshots.
+snapshots = Table(
+    "snapshots", metadata,
+    Column("game_id", INT, _game_fk(), nullable=False),
+    Column("step", INT, nullable=False),
+    Column("moves", INT, nullable=False),
+    Column("engine_version", Text, nullable=False),
+    # Both JSON, zlib-compressed (a fifth of the size; Storage hands back the text).
+    Column("state", LargeBinary, nullable=False),
+    Column("log", LargeBinary, nullable=False),
+    Column("digest", Text, nullable=False),
+    Column("at", REAL, nullable=False),
+    PrimaryKeyConstraint("game_id", "step"),
 )
 
 players = Table(

@@ -1,15 +1,18 @@
 """Persistence: games, seats and the append-only action log (DESIGN.md, "Storage").
 
 `Storage` is the narrow async interface the table service uses. `SqlStorage` implements every
-operation once in SQLAlchemy Core (async) over the tables of `bot/schema.py`; `SqliteStorage`
-runs it on a SQLite file (aiosqlite: WAL, foreign keys, busy timeout) and `PgStorage`
-(bot/pgstorage.py) on PostgreSQL (asyncpg). Nothing outside these modules sees SQL. The
-schema is kept by Alembic (bot/migrations), brought to the newest revision by `open()`.
+operation once in SQLAlchemy Core (awaited through bot/coresql.py) over the tables of
+`bot/schema.py`; `SqliteStorage` runs it on a SQLite file (aiosqlite: WAL, foreign keys,
+busy timeout) and `PgStorage` (bot/pgstorage.py) on PostgreSQL (asyncpg). Nothing outside
+these modules sees SQL. The schema is kept by Alembic (bot/migrations), brought to the
+newest revision by `open()`.
 
 Every write that changes a game's state is one transaction that first checks the version the
 caller read (optimistic concurrency): `append_action` inserts the action at `seq = version+1`,
-writes the new state and bumps the version; `rewind` truncates the log and writes the replayed
-state. A crash at any point leaves the game at the last whole action.
+writes the new state and bumps the version; `rewind` truncates the log (and the snapshots
+beyond it) and writes the replayed state. A crash at any point leaves the game at the last whole
+action. Snapshots (`put_snapshots`) are written apart from moves, only while the game is still
+at the epoch they were replayed in.
 
 Times are epoch seconds (float) passed in by the caller, so tests drive a fake clock.
 """
@@ -22,6 +25,7 @@ import logging
 import sqlite3
 import sys
 import time
+import zlib
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -53,10 +57,10 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.sql import ClauseElement
 
 from bot import migrations, quiet, sqlitedriver
+from bot.coresql import CoreConnection, CoreEngine
 from bot.migrations import SCRIPTS
 from bot.schema import (
     actions,
@@ -65,6 +69,7 @@ from bot.schema import (
     players,
     replace_votes,
     seats,
+    snapshots,
     spectators,
 )
 
@@ -211,6 +216,42 @@ class GameRecord(BaseModel):
     """The game this one is a rematch of."""
 
 
+class ListedGame(BaseModel):
+    """What `/game list` shows of one open game: public facts only, read without its state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    game: str
+    mode: str | None
+    status: Status
+    channel_id: int
+    thread_id: int | None
+    awaited_since: float | None
+    """When an active game began waiting for its current move."""
+    seats: int
+    """Seats taken, AI seats included."""
+    ai_seats: int
+
+
+class GameListPage(BaseModel):
+    """One page of a server's open games, active ones waiting longest first, then lobbies
+    oldest first; with the server's counts (`page` is the one shown: a page past the end,
+    asked by a button older than the last closed game, shows the last)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    games: list[ListedGame]
+    page: int
+    pages: int
+    active: int
+    lobbies: int
+
+    @property
+    def total(self) -> int:
+        return self.active + self.lobbies
+
+
 class SeatRecord(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -291,12 +332,36 @@ class PlayerPrefs(BaseModel):
 
 
 class StoredGame(BaseModel):
-    """One whole game as storage holds it (a games row, its seats and its action log): the
-    export format of `export_game` / `import_game` and of the stored-game test fixtures."""
+    """One whole game as storage holds it (a games row, its seats, its action log and its
+    snapshots): the export format of `export_game` / `import_game` and of the stored-game test
+    fixtures (those from before snapshots have none; they are rebuilt when needed)."""
 
     game: GameRecord
     seats: list[SeatRecord]
     actions: list[ActionRecord]
+    snapshots: list[SnapshotRecord] = Field(default_factory=list)
+
+
+class SnapshotMark(BaseModel):
+    """What a snapshot is, without its contents: enough to choose one (`snapshot_marks`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    step: int
+    moves: int
+    """Actions in the chunk's log: the snapshot interval it was made at."""
+    engine_version: str
+    digest: str
+
+
+class SnapshotRecord(SnapshotMark):
+    """The game after `step` actions (`state_json`) and the log of the chunk of actions that
+    led there (`log_json`, as bot/tables.py writes it), told by `engine_version`."""
+
+    game_id: int
+    state_json: str
+    log_json: str
+    at: float
 
 
 class GameListing(BaseModel):
@@ -417,6 +482,11 @@ class Storage(ABC):
     async def list_games(
         self, guild_id: int | None = None, statuses: Iterable[Status] | None = None,
     ) -> list[GameRecord]: ...
+
+    @abstractmethod
+    async def open_games(self, guild_id: int, page: int, per_page: int) -> GameListPage:
+        """Page `page` (from 0) of the server's lobbies and active games, `per_page` a page:
+        two statements on the `games_guild_waiting` index, no game's state read."""
 
     @abstractmethod
     async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
@@ -580,6 +650,27 @@ class Storage(ABC):
     ) -> list[ActionRecord]:
         """Actions with after_seq < seq <= upto_seq, in order."""
 
+    # snapshots
+    @abstractmethod
+    async def snapshot_marks(self, game_id: int, upto_step: int | None = None
+                             ) -> list[SnapshotMark]:
+        """The game's snapshots at or below `upto_step`, by step (no contents)."""
+
+    @abstractmethod
+    async def snapshot_state(self, game_id: int, step: int) -> str | None:
+        """The state JSON of the snapshot at `step` (None: there is none)."""
+
+    @abstractmethod
+    async def snapshot_logs(self, game_id: int, steps: Iterable[int]) -> dict[int, str]:
+        """step → the chunk's log JSON, for those of `steps` that have a snapshot."""
+
+    @abstractmethod
+    async def put_snapshots(self, game_id: int, epoch: int,
+                            records: Sequence[SnapshotRecord]) -> int:
+        """Write (or replace) snapshots in one transaction, only while the game is still at
+        `epoch` and has at least each one's step (an undo meanwhile makes them wrong);
+        returns how many were written."""
+
     # moves in flight
     @abstractmethod
     async def add_pending_move(self, move: PendingMove, *, forget: Iterable[str] = (),
@@ -647,6 +738,9 @@ _PREF_COLS = (players.c.user_id, players.c.away, players.c.quiet_start, players.
 _ACTION_COLS = (actions.c.game_id, actions.c.seq, actions.c.seat, actions.c.user_id,
                 actions.c.action, actions.c.at)
 _PENDING_COLS = tuple(pending_moves.c)
+_SNAPSHOT_COLS = (snapshots.c.game_id, snapshots.c.step, snapshots.c.moves,
+                  snapshots.c.engine_version, snapshots.c.digest, snapshots.c.state,
+                  snapshots.c.log, snapshots.c.at)
 
 # The statements of a move, built once (their compiled SQL is cached per dialect).
 _SELECT_GAME = select(*_GAME_COLS).where(games.c.id == bindparam("gid"))
@@ -685,6 +779,25 @@ _SET_BOARD = (update(games).where(games.c.id == bindparam("gid"))
                                                   games.c.board_version),
                       board_post=func.coalesce(bindparam("board_post", type_=Text()),
                                                games.c.board_post)))
+
+
+# `/game list`'s page: the order is the `games_guild_waiting` index's (guild, status,
+# awaited_since, id), so no sort and no read of the games skipped ('active' sorts before
+# 'lobby'; a lobby waits for no move: by id, oldest first). Only the page's rows are read,
+# and of each only columns stored before its state; seats are counted on their own index.
+# (An active game awaiting no one yet, its awaited_since NULL, comes first of the active ones
+# on SQLite, last on PostgreSQL: their NULL orders, each its index's.)
+_SEATS_TAKEN = (select(func.count()).where(seats.c.game_id == games.c.id)
+                .correlate(games).scalar_subquery())
+_AI_SEATS = (select(func.count()).where(seats.c.game_id == games.c.id, seats.c.user_id.is_(None))
+             .correlate(games).scalar_subquery())
+_OPEN_GAMES = (select(games.c.id, games.c.game, games.c.options, games.c.status,
+                      games.c.channel_id, games.c.thread_id, games.c.awaited_since,
+                      _SEATS_TAKEN, _AI_SEATS)
+               .where(games.c.guild_id == bindparam("guild"),
+                      games.c.status.in_(bindparam("live", expanding=True)))
+               .order_by(games.c.status, games.c.awaited_since, games.c.id)
+               .limit(bindparam("per_page")).offset(bindparam("skip")))
 
 
 class Ran:
@@ -874,6 +987,13 @@ def _game(row: Sequence[Any]) -> GameRecord:
     )
 
 
+def _listed(row: Sequence[Any]) -> ListedGame:
+    mode = json.loads(row[2]).get("mode")  # the options: a few keys, never the state
+    return ListedGame(id=row[0], game=row[1], mode=mode if isinstance(mode, str) else None,
+                      status=row[3], channel_id=row[4], thread_id=row[5],
+                      awaited_since=row[6], seats=row[7], ai_seats=row[8])
+
+
 def _seat(row: Sequence[Any]) -> SeatRecord:
     return SeatRecord(
         game_id=row[0], seat=row[1], user_id=row[2], position=row[3], joined_at=row[4],
@@ -900,6 +1020,23 @@ def _action(row: Sequence[Any]) -> ActionRecord:
     )
 
 
+def _packed(text: str) -> bytes:
+    """A snapshot's JSON as stored: zlib-compressed (a state or a chunk's log shrinks to a
+    fifth; the table would otherwise hold most of a finished game's bytes)."""
+    return zlib.compress(text.encode(), 6)
+
+
+def _unpacked(data: bytes) -> str:
+    return zlib.decompress(data).decode()
+
+
+def _snapshot(row: Sequence[Any]) -> SnapshotRecord:
+    return SnapshotRecord(
+        game_id=row[0], step=row[1], moves=row[2], engine_version=row[3], digest=row[4],
+        state_json=_unpacked(row[5]), log_json=_unpacked(row[6]), at=row[7],
+    )
+
+
 def _refused_now(run: Run, game_id: int, expected: int) -> StorageError:
     """Why a versioned write matched no row (inside a `_write` body)."""
     row = run(_SELECT_VERSION, {"gid": game_id}).first()
@@ -923,7 +1060,7 @@ class SqlStorage(Storage):
         self._cache = ReadCache(enabled=keep_reads)
 
     @abstractmethod
-    def _tx(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+    def _tx(self) -> AbstractAsyncContextManager[CoreConnection]: ...
 
     async def _write(self, body: Callable[[Run], T],
                      before: Callable[[], object] | None = None) -> T:
@@ -950,13 +1087,13 @@ class SqlStorage(Storage):
         return await self._write(lambda run: run(stmt, params), before)
 
     @abstractmethod
-    def _read(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+    def _read(self) -> AbstractAsyncContextManager[CoreConnection]: ...
 
     @property
     @abstractmethod
     def dialect(self) -> Literal["sqlite", "postgresql"]: ...
 
-    async def _lock_for_migration(self, conn: AsyncConnection) -> None:
+    async def _lock_for_migration(self, conn: CoreConnection) -> None:
         """Hold off other processes migrating the same database (in the migration's tx)."""
 
     def _where(self) -> dict[str, Any] | None:
@@ -1027,21 +1164,21 @@ class SqlStorage(Storage):
 
     # ---- helpers ------------------------------------------------------------------------
     @staticmethod
-    async def _one_game(db: AsyncConnection, game_id: int) -> GameRecord:
+    async def _one_game(db: CoreConnection, game_id: int) -> GameRecord:
         row = (await db.execute(_SELECT_GAME, {"gid": game_id})).first()
         if row is None:
             raise GameNotFound(game_id)
         return _game(row)
 
     @staticmethod
-    async def _refused(db: AsyncConnection, game_id: int, expected: int) -> StorageError:
+    async def _refused(db: CoreConnection, game_id: int, expected: int) -> StorageError:
         """Why a versioned write matched no row: the game is gone or another write won."""
         row = (await db.execute(_SELECT_VERSION, {"gid": game_id})).first()
         if row is None:
             return GameNotFound(game_id)
         return VersionConflict(game_id, expected, row[0])
 
-    async def _write_game(self, db: AsyncConnection, game_id: int, expected: int | None,
+    async def _write_game(self, db: CoreConnection, game_id: int, expected: int | None,
                           **values: Any) -> GameRecord:
         """UPDATE the game (only at version `expected`, if given) and return it as written."""
         query = update(games).where(games.c.id == game_id)
@@ -1116,6 +1253,23 @@ class SqlStorage(Storage):
         async with self._read() as db:
             rows = (await db.execute(query.order_by(games.c.id))).all()
         return [_game(r) for r in rows]
+
+    async def open_games(self, guild_id: int, page: int, per_page: int) -> GameListPage:
+        if per_page < 1:
+            raise ValueError(f"a page holds at least one game, not {per_page}")
+        counted = (select(games.c.status, func.count())
+                   .where(games.c.guild_id == guild_id, games.c.status.in_(LIVE))
+                   .group_by(games.c.status))
+        async with self._read() as db:
+            counts = {str(r[0]): int(r[1]) for r in (await db.execute(counted)).all()}
+            total = sum(counts.values())
+            pages = max(1, -(-total // per_page))
+            page = min(max(0, page), pages - 1)
+            rows = (await db.execute(_OPEN_GAMES, {
+                "guild": guild_id, "live": list(LIVE), "per_page": per_page,
+                "skip": page * per_page})).all() if total else []
+        return GameListPage(games=[_listed(r) for r in rows], page=page, pages=pages,
+                            active=counts.get("active", 0), lobbies=counts.get("lobby", 0))
 
     async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
         changes: dict[str, Any] = {"status": status, "updated_at": now}
@@ -1384,8 +1538,12 @@ class SqlStorage(Storage):
         rec = await self.get_game(game_id)
         if rec is None:
             raise GameNotFound(game_id)
+        async with self._read() as db:
+            shots = [_snapshot(r) for r in (await db.execute(
+                select(*_SNAPSHOT_COLS).where(snapshots.c.game_id == game_id)
+                .order_by(snapshots.c.step))).all()]
         return StoredGame(game=rec, seats=await self.seats(game_id),
-                          actions=await self.actions(game_id))
+                          actions=await self.actions(game_id), snapshots=shots)
 
     async def import_game(self, stored: StoredGame) -> GameRecord:
         g = stored.game
@@ -1411,6 +1569,12 @@ class SqlStorage(Storage):
                 await db.execute(insert(actions), [
                     {"game_id": game_id, "seq": a.seq, "seat": a.seat, "user_id": a.user_id,
                      "action": a.action_json, "at": a.at} for a in stored.actions])
+            if stored.snapshots:
+                await db.execute(insert(snapshots), [
+                    {"game_id": game_id, "step": p.step, "moves": p.moves,
+                     "engine_version": p.engine_version, "state": _packed(p.state_json),
+                     "log": _packed(p.log_json), "digest": p.digest, "at": p.at}
+                    for p in stored.snapshots])
             rec = await self._one_game(db, game_id)
         self._cache.drop(game_id)
         return self._cache.record(rec)
@@ -1505,6 +1669,9 @@ class SqlStorage(Storage):
                 epoch=games.c.epoch + 1)
             await db.execute(delete(actions).where(actions.c.game_id == game_id,
                                                    actions.c.seq > keep_seq))
+            # A snapshot past the kept log stands for moves taken back.
+            await db.execute(delete(snapshots).where(snapshots.c.game_id == game_id,
+                                                     snapshots.c.step > keep_seq))
         return self._cache.record(rec)
 
     async def rewrite_state(
@@ -1527,6 +1694,52 @@ class SqlStorage(Storage):
         async with self._read() as db:
             rows = (await db.execute(query.order_by(actions.c.seq))).all()
         return [_action(r) for r in rows]
+
+    # ---- snapshots ----------------------------------------------------------------------
+    async def snapshot_marks(self, game_id: int, upto_step: int | None = None
+                             ) -> list[SnapshotMark]:
+        query = select(snapshots.c.step, snapshots.c.moves, snapshots.c.engine_version,
+                       snapshots.c.digest).where(snapshots.c.game_id == game_id)
+        if upto_step is not None:
+            query = query.where(snapshots.c.step <= upto_step)
+        async with self._read() as db:
+            rows = (await db.execute(query.order_by(snapshots.c.step))).all()
+        return [SnapshotMark(step=r[0], moves=r[1], engine_version=r[2], digest=r[3])
+                for r in rows]
+
+    async def snapshot_state(self, game_id: int, step: int) -> str | None:
+        async with self._read() as db:
+            row = (await db.execute(select(snapshots.c.state).where(
+                snapshots.c.game_id == game_id, snapshots.c.step == step))).first()
+        return None if row is None else _unpacked(row[0])
+
+    async def snapshot_logs(self, game_id: int, steps: Iterable[int]) -> dict[int, str]:
+        wanted = sorted(set(steps))
+        if not wanted:
+            return {}
+        async with self._read() as db:
+            rows = (await db.execute(select(snapshots.c.step, snapshots.c.log).where(
+                snapshots.c.game_id == game_id, snapshots.c.step.in_(wanted)))).all()
+        return {int(r[0]): _unpacked(r[1]) for r in rows}
+
+    async def put_snapshots(self, game_id: int, epoch: int,
+                            records: Sequence[SnapshotRecord]) -> int:
+        if not records:
+            return 0
+        async with self._tx() as db:
+            row = (await db.execute(select(games.c.epoch, games.c.version).where(
+                games.c.id == game_id))).first()
+            if row is None or int(row[0]) != epoch:
+                return 0
+            fit = [p for p in records if p.step <= int(row[1])]
+            for p in fit:
+                await db.execute(self._upsert(
+                    snapshots, ("game_id", "step"),
+                    {"game_id": game_id, "step": p.step, "moves": p.moves,
+                     "engine_version": p.engine_version, "state": _packed(p.state_json),
+                     "log": _packed(p.log_json), "digest": p.digest, "at": p.at},
+                    ("moves", "engine_version", "state", "log", "digest", "at")))
+        return len(fit)
 
     # ---- moves in flight ------------------------------------------------------------------
     async def add_pending_move(self, move: PendingMove, *, forget: Iterable[str] = (),
@@ -1678,8 +1891,8 @@ class SqliteStorage(SqlStorage):
         self.path = str(path)
         self._busy_timeout_ms = busy_timeout_ms
         self._synchronous = synchronous
-        self._engine: AsyncEngine | None = None
-        self._db: AsyncConnection | None = None
+        self._engine: CoreEngine | None = None
+        self._db: CoreConnection | None = None
         self._lock = asyncio.Lock()
 
     @property
@@ -1699,8 +1912,8 @@ class SqliteStorage(SqlStorage):
         if self.path != ":memory:" and not self.path.startswith("file:"):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         path = self.path
-        engine = create_async_engine(_sqlite_url(path),
-                                     async_creator=lambda: sqlitedriver.connect(path))
+        engine = CoreEngine.create(_sqlite_url(path),
+                                   async_creator=lambda: sqlitedriver.connect(path))
         busy_timeout = int(self._busy_timeout_ms)
         synchronous = "FULL" if self._synchronous == "FULL" else "NORMAL"
 
@@ -1741,7 +1954,7 @@ class SqliteStorage(SqlStorage):
                 await engine.dispose()
 
     @property
-    def db(self) -> AsyncConnection:
+    def db(self) -> CoreConnection:
         """The one connection (for a PRAGMA or a test's raw SQL)."""
         if self._db is None:
             raise StorageError("storage is not open; call open() first")
@@ -1803,7 +2016,7 @@ class SqliteStorage(SqlStorage):
             return ran
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[AsyncConnection]:
+    async def _tx(self) -> AsyncIterator[CoreConnection]:
         """One write transaction; rolled back on any exception (including cancellation)."""
         async with self._lock:
             db = self.db
@@ -1825,7 +2038,7 @@ class SqliteStorage(SqlStorage):
                 raise
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncConnection]:
+    async def _read(self) -> AsyncIterator[CoreConnection]:
         async with self._lock:
             db = self.db
             try:

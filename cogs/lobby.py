@@ -43,6 +43,7 @@ from bot.tables import (
 )
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import answer_error, on_app_command_error, reply
+from cogs.utils.gamelist import ListPageButton, show_list
 from cogs.utils.guide import (
     guided_default,
     guided_line,
@@ -309,7 +310,7 @@ class Lobby(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(LobbyButton, LobbyMenu, *DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(LobbyButton, LobbyMenu, ListPageButton, *DYNAMIC_ITEMS)
         self.bot.tree.error(on_app_command_error)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
@@ -769,19 +770,7 @@ class Lobby(commands.Cog):
 
     @game.command(name="list", description="Games in this server")
     async def list_games(self, interaction: discord.Interaction[Any]) -> None:
-        records = await self.bot.storage.list_games(interaction.guild_id or 0,
-                                                    ["lobby", "active"])
-        if not records:
-            await reply(interaction, "No games are open in this server. Start one with "
-                        "`/game new`.")
-            return
-        lines = []
-        for r in records[:limits.EMBED_FIELDS]:
-            where = f"<#{r.thread_id}>" if r.thread_id else f"<#{r.channel_id}>"
-            title = GAMES[r.game].title if r.game in GAMES else r.game
-            lines.append(f"#{r.id} **{title}** ({r.options.get('mode', '')}) — {r.status} — "
-                         f"{where}")
-        await reply(interaction, "\n".join(lines))
+        await show_list(self.bot, interaction)
 
     @game.command(name="mine", description="Your games in every server, the ones waiting for "
                   "you first (only you; works in DMs)")

@@ -152,3 +152,23 @@ def test_freezing_the_startup_heap_keeps_it_out_of_full_collections() -> None:
         assert frozen > 1000 and gc.get_freeze_count() >= frozen - 10
     finally:
         gc.unfreeze()
+
+
+async def test_history_bench_times_log_replay_and_undo_early_and_late() -> None:
+    from bench.history import bench_history, marathon
+    from bot.tables import SNAPSHOT_EVERY
+
+    game = marathon()
+    assert game.version.startswith("marathon-1~exorcism")
+    h = await bench_history(short=5, long=90, everies=(8,), repeats=2)
+    [row] = h["by_snapshot_every"]
+    late = row["90"]
+    assert late["move"] >= 90 and row["5"]["move"] >= 5
+    # A game without snapshots is replayed from the deal first; later logs start from them.
+    assert late["first_log"]["cpu_ms"] > late["log"]["cpu_ms"] > 0
+    assert late["worst_step"] % 8 == 7 and late["replay_worst"]["cpu_ms"] > 0
+    assert set(row["ratio_long_over_short_cpu"]) == {
+        "log", "log_fresh_service", "replay", "undo", "replay_worst", "log_worst"}
+    checks = check_targets({"history": {"by_snapshot_every": [
+        {**row, "snapshot_every": SNAPSHOT_EVERY}]}})
+    assert {c["target"].split(" at ")[0] for c in checks} >= {"/game log", "/game undo"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -21,7 +22,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from bot.migrations import LATEST, SCRIPTS, head, revisions, upgrade
+from bot.migrations import LATEST, SCRIPTS, head, number, revision_of, revisions, upgrade
 from bot.migrations import config as migration_config
 from bot.schema import metadata
 from bot.storage import (
@@ -82,7 +83,7 @@ def new_revision(tmp_path: Path, number: int, body: str) -> Path:
     upgrade_body = textwrap.indent(textwrap.dedent(body).strip(), "    ")
     (scripts / "versions" / f"{number:04d}_extra.py").write_text(
         "import sqlalchemy as sa\nfrom alembic import op\n\n"
-        f"revision = '{number:04d}'\ndown_revision = '{number - 1:04d}'\n"
+        f"revision = '{number:04d}'\ndown_revision = '{revision_of(number - 1)}'\n"
         "branch_labels = None\ndepends_on = None\n\n\n"
         f"def upgrade():\n{upgrade_body}\n\n\ndef downgrade():\n    pass\n")
     return scripts
@@ -144,12 +145,14 @@ async def schema_drift(s: SqlStorage) -> list[Any]:
 
 
 def test_revision_ids_are_the_schema_numbers_in_a_line():
+    # An id is its number, perhaps followed by a topic ("0007_memory").
     ids = revisions()
-    assert ids == tuple(f"{n:04d}" for n in range(1, LATEST + 1))
+    assert tuple(number(r) for r in ids) == tuple(range(1, LATEST + 1))
+    assert all(re.fullmatch(r"\d{4}(_[a-z0-9_]+)?", r) for r in ids), ids
     script = ScriptDirectory.from_config(migration_config())
     for rev in ids:
         down = script.get_revision(rev).down_revision
-        assert down == (None if rev == "0001" else f"{int(rev) - 1:04d}")
+        assert down == (None if rev == "0001" else revision_of(number(rev) - 1))
 
 
 async def test_fresh_database_ends_at_latest_migration(storage: SqliteStorage, db_path: Path):
