@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot import memory
-from bot.ratings import START_MU
 from bot.migrations import LATEST
+from bot.ratings import START_MU
 from bot.storage import PlayerPrefs, SqliteStorage, Storage
 from bot.tables import TableService
 from tests.bot import GAMES, GUILD, HOUR, T0, FakeClock, lobby, started
@@ -168,7 +168,7 @@ async def test_away_time_is_left_out_of_move_times(
         awaited = await tables.awaited(gid)
         if not awaited:
             break
-        seat, user = sorted(awaited.items())[0]
+        _, user = sorted(awaited.items())[0]
         assert user is not None
         actions = await tables.legal_actions(gid, user)
         if user == A:
