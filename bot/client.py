@@ -31,6 +31,7 @@ from bot import renderpool
 from bot.database import storage_for
 from bot.edge import GameTree
 from bot.health import Heartbeat
+from bot.pressure import gauge_of
 from bot.reminders import ReminderDispatcher
 from bot.renderworker import return_freed_memory
 from bot.settings import Settings
@@ -196,6 +197,8 @@ class GameBot(commands.Bot):
                 enforce=enforce,
                 tables=self.tables,
                 shards=self.owned_shards,
+                # Reminders can wait a little: while the bot is busy, moves are answered first.
+                calm=lambda: gauge_of(self).calm(at_most=self.settings.reminder_poll_seconds),
             )
             self.reminders.start()
 

@@ -166,6 +166,12 @@ def _worker() -> Worker:
         return min(_workers, key=lambda w: w.load)
 
 
+def queued() -> int:
+    """Pictures asked of the render workers and not drawn yet (how far renders are behind)."""
+    with _lock:
+        return sum(w.load for w in _workers if w.alive)
+
+
 def live_pids() -> list[int]:
     """The live render workers' process ids (tests and the benchmarks)."""
     with _lock:

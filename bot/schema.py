@@ -72,6 +72,8 @@ games = Table(
     Column("board_version", INT),
     # What the current board post stands for (JSON owned by the delivery layer).
     Column("board_post", Text),
+    # When the game was dealt (its length and first wait count from it). Revision 0009_memory.
+    Column("started_at", REAL),
     CheckConstraint("status IN ('lobby', 'active', 'over', 'abandoned')"),
 )
 Index("games_thread", games.c.thread_id)
@@ -151,6 +153,9 @@ players = Table(
     # The IANA zone of quiet hours (Europe/Paris), so they follow daylight saving; NULL keeps
     # the fixed `tz_minutes` offset (older rows, or an offset typed). Revision 0006.
     Column("tz_name", Text),
+    # 1: others' /game stats and /game history about this player answer that they keep their
+    # stats private (issue #24). Revision 0009_memory.
+    Column("stats_hidden", INT, nullable=False, server_default=ZERO),
 )
 
 spectators = Table(
@@ -186,3 +191,93 @@ pending_moves = Table(
     CheckConstraint("answer IN ('original', 'followup')"),
 )
 Index("pending_moves_created", pending_moves.c.created_at)
+
+
+# ---- what finished games leave behind (issue #24, bot/memory.py; revision 0009_memory) -------
+# Written in the same transaction that ends the game, read by /game history and /game stats:
+# no command ever replays a game. Only the ending's public facts are here.
+results = Table(
+    "results", metadata,
+    # No foreign key: a game's result is kept even if its row is ever cleared away.
+    Column("game_id", INT, primary_key=True, autoincrement=False),
+    Column("guild_id", INT, nullable=False),
+    Column("thread_id", INT),
+    Column("game", Text, nullable=False),
+    Column("mode", Text, nullable=False),
+    Column("started_at", REAL, nullable=False),
+    Column("finished_at", REAL, nullable=False),
+    Column("moves", INT, nullable=False),
+    Column("outcome", Text, nullable=False),
+    Column("abandoned", INT, nullable=False, server_default=ZERO),
+    Column("has_ai", INT, nullable=False, server_default=ZERO),
+    Column("rated", INT, nullable=False, server_default=ZERO),
+)
+Index("results_guild_finished", results.c.guild_id, results.c.finished_at)
+Index("results_guild_game_finished", results.c.guild_id, results.c.game, results.c.finished_at)
+
+result_seats = Table(
+    "result_seats", metadata,
+    Column("game_id", INT, ForeignKey("results.game_id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Text, nullable=False),
+    Column("position", INT, nullable=False),
+    Column("user_id", INT),
+    Column("role", Text, nullable=False),
+    Column("side", Text, nullable=False),
+    # won / lost / drew; NULL for an abandoned game.
+    Column("outcome", Text),
+    Column("ai", INT, nullable=False, server_default=ZERO),
+    Column("character", Text),
+    Column("moves", INT, nullable=False, server_default=ZERO),
+    # The median seconds this seat took to move in this game (quiet hours and away time left
+    # out: `away_periods`).
+    Column("move_seconds", REAL),
+    PrimaryKeyConstraint("game_id", "seat"),
+    CheckConstraint("outcome IN ('won', 'lost', 'drew')"),
+)
+Index("result_seats_user", result_seats.c.user_id, result_seats.c.game_id)
+
+ratings = Table(
+    "ratings", metadata,
+    # A person's rating per game title; user 0 with an `opponent` name is a virtual opponent
+    # (a co-op game's difficulty per mode, the AI per level), rated like a player.
+    Column("user_id", INT, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("opponent", Text, nullable=False, server_default=text("''")),
+    Column("mu", REAL, nullable=False),
+    Column("sigma", REAL, nullable=False),
+    Column("games", INT, nullable=False, server_default=ZERO),
+    Column("updated_at", REAL, nullable=False),
+    PrimaryKeyConstraint("user_id", "game", "opponent"),
+)
+
+rating_history = Table(
+    "rating_history", metadata,
+    Column("user_id", INT, nullable=False),
+    Column("game_id", INT, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("at", REAL, nullable=False),
+    Column("mu", REAL, nullable=False),
+    Column("sigma", REAL, nullable=False),
+    PrimaryKeyConstraint("user_id", "game_id"),
+)
+Index("rating_history_user_game", rating_history.c.user_id, rating_history.c.game,
+      rating_history.c.at)
+
+servers = Table(
+    "servers", metadata,
+    Column("guild_id", INT, primary_key=True, autoincrement=False),
+    # 0: this server turned ratings off (`/game settings ratings:off`): none shown, none moved.
+    Column("ratings", INT, nullable=False, server_default=text("1")),
+    Column("updated_at", REAL, nullable=False),
+)
+
+away_periods = Table(
+    "away_periods", metadata,
+    # Each stretch a player was away (`/game away on` .. `off`; `ended` NULL while still
+    # away), kept so a finished game's move times leave it out like quiet hours (issue #24,
+    # bot/memory.py). Revision 0010_away.
+    Column("user_id", INT, nullable=False),
+    Column("began", REAL, nullable=False),
+    Column("ended", REAL),
+    PrimaryKeyConstraint("user_id", "began"),
+)

@@ -49,8 +49,11 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    literal_column,
+    null,
     or_,
     select,
+    union_all,
     update,
 )
 from sqlalchemy import cast as sql_cast
@@ -59,16 +62,21 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.sql import ClauseElement
 
-from bot import migrations, quiet, sqlitedriver
+from bot import memory, migrations, quiet, sqlitedriver
 from bot.coresql import CoreConnection, CoreEngine
+from bot.memory import GameResult, HistoryPage, MoveLog, PlayerStats, ServerStats
 from bot.migrations import SCRIPTS
+from bot.ratings import Rating
 from bot.schema import (
+    REAL,
     actions,
+    away_periods,
     games,
     pending_moves,
     players,
     replace_votes,
     seats,
+    servers,
     snapshots,
     spectators,
 )
@@ -296,6 +304,9 @@ class PlayerPrefs(BaseModel):
     tz_minutes: int = Field(default=0, ge=-14 * 60, le=14 * 60)
     notify_near: bool = False
     tz_name: str | None = Field(default=None, max_length=100)
+    stats_hidden: bool = False
+    """Others' /game stats and /game history about this player answer that they keep their
+    stats private (issue #24); their own always work."""
 
     @field_validator("tz_name")
     @classmethod
@@ -489,8 +500,10 @@ class Storage(ABC):
         two statements on the `games_guild_waiting` index, no game's state read."""
 
     @abstractmethod
-    async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
-        """Leaving `active` clears the reminder."""
+    async def set_status(self, game_id: int, status: Status, now: float,
+                         result: GameResult | None = None) -> GameRecord:
+        """Leaving `active` clears the reminder. `result`: what the game leaves behind
+        (`bot.memory`), written in the same transaction (an abandoned game's)."""
 
     @abstractmethod
     async def set_creator(self, game_id: int, user_id: int, now: float) -> None: ...
@@ -623,10 +636,13 @@ class Storage(ABC):
         action_json: str, new_state_json: str, status: Status,
         next_reminder_at: float | None, reminder_stage: int, *,
         awaited_since: float | None = None, now: float, pending_token: str | None = None,
+        result: GameResult | None = None,
     ) -> GameRecord:
         """One transaction: check the version, insert the action at seq = version+1, write the
         state, bump the version, set status, reminder and updated_at, and mark the pending
-        move of `pending_token` (if any) as stored at that seq. Raises VersionConflict."""
+        move of `pending_token` (if any) as stored at that seq. Raises VersionConflict.
+        `result`: the move ends the game; what it leaves behind (`bot.memory`: results,
+        ratings) is written in the same transaction."""
 
     @abstractmethod
     async def rewind(
@@ -649,6 +665,47 @@ class Storage(ABC):
         self, game_id: int, after_seq: int = 0, upto_seq: int | None = None,
     ) -> list[ActionRecord]:
         """Actions with after_seq < seq <= upto_seq, in order."""
+
+    # the memory of finished games (issue #24, bot/memory.py)
+    @abstractmethod
+    async def move_log(self, game_id: int) -> MoveLog:
+        """When the game was dealt (None: not started, or before this was kept), each stored
+        move's (seat, who pressed it, when) in order, and the away periods since the game was
+        made of everyone who sat or moved in it: what move times are told from."""
+
+    @abstractmethod
+    async def game_result(self, game_id: int) -> GameResult | None:
+        """What a finished game left behind, with its seats; None if it left nothing."""
+
+    @abstractmethod
+    async def history(self, guild_id: int, *, user_id: int | None = None,
+                      game: str | None = None, page: int = 0,
+                      per_page: int = memory.HISTORY_PAGE) -> HistoryPage:
+        """One page of the server's finished games, newest first."""
+
+    @abstractmethod
+    async def player_stats(self, guild_id: int, user_id: int,
+                           show_ratings: bool = True) -> PlayerStats:
+        """A player's figures in this server (their ratings when `show_ratings`)."""
+
+    @abstractmethod
+    async def server_stats(self, guild_id: int) -> ServerStats:
+        """A server's figures: most played games, roles' win rates, busiest players."""
+
+    @abstractmethod
+    async def table_ratings(self, user_ids: Iterable[int], game: str) -> dict[int, Rating]:
+        """These people's ratings in one game title (those rated)."""
+
+    @abstractmethod
+    async def rating_line(self, user_id: int, game: str) -> list[tuple[float, Rating]]:
+        """A person's rating in one game after each rated game, oldest first."""
+
+    @abstractmethod
+    async def ratings_on(self, guild_id: int) -> bool:
+        """Whether this server shows and moves ratings (on unless turned off)."""
+
+    @abstractmethod
+    async def set_ratings_on(self, guild_id: int, on: bool, now: float) -> None: ...
 
     # snapshots
     @abstractmethod
@@ -733,8 +790,36 @@ _LISTING_COLS = (
 )
 _SEAT_COLS = (seats.c.game_id, seats.c.seat, seats.c.user_id, seats.c.position,
               seats.c.joined_at, seats.c.dms_ok, seats.c.role_pref, seats.c.ai_standin)
+_CAME_BACK = (update(away_periods)
+              .where(away_periods.c.user_id == bindparam("uid"), away_periods.c.ended.is_(None))
+              .values(ended=bindparam("now")))
+"""Close the player's open away period (`/game away off`)."""
+# A finished game's moves and its people's away periods in one statement (one trip at the
+# game's end): kind 0 rows are the game's row beside each of its moves in order (one row with
+# no move for a game without any), kind 1 rows the away periods of those who sat or moved in
+# it that had not ended before the game was made.
+_PEOPLE = or_(
+    away_periods.c.user_id.in_(select(seats.c.user_id).where(seats.c.game_id == bindparam("gid"),
+                                                             seats.c.user_id.isnot(None))),
+    away_periods.c.user_id.in_(select(actions.c.user_id).where(
+        actions.c.game_id == bindparam("gid"), actions.c.user_id.isnot(None))))
+_MADE = select(games.c.created_at).where(games.c.id == bindparam("gid")).scalar_subquery()
+_MOVE_LOG = union_all(
+    select(literal_column("0", Integer).label("kind"), actions.c.seq.label("seq"),
+           games.c.started_at.label("dealt"), actions.c.seat.label("seat"),
+           actions.c.user_id.label("user_id"), actions.c.at.label("at"),
+           sql_cast(null(), REAL).label("ended"))
+    .select_from(games.outerjoin(actions, actions.c.game_id == games.c.id))
+    .where(games.c.id == bindparam("gid")),
+    select(literal_column("1", Integer), sql_cast(null(), Integer),
+           sql_cast(null(), REAL), sql_cast(null(), Text), away_periods.c.user_id,
+           away_periods.c.began, away_periods.c.ended)
+    .where(_PEOPLE, or_(away_periods.c.ended.is_(None), away_periods.c.ended > _MADE)),
+).order_by(literal_column("kind"), literal_column("seq"), literal_column("at"))
+
 _PREF_COLS = (players.c.user_id, players.c.away, players.c.quiet_start, players.c.quiet_end,
-              players.c.tz_minutes, players.c.notify_near, players.c.tz_name)
+              players.c.tz_minutes, players.c.notify_near, players.c.tz_name,
+              players.c.stats_hidden)
 _ACTION_COLS = (actions.c.game_id, actions.c.seq, actions.c.seat, actions.c.user_id,
                 actions.c.action, actions.c.at)
 _PENDING_COLS = tuple(pending_moves.c)
@@ -815,6 +900,16 @@ class Ran:
 
 Run = Callable[[Executable, dict[str, Any] | list[dict[str, Any]]], Ran]
 """Runs one statement of a `_write` body (a list of parameter sets: executemany)."""
+
+
+def _runner(conn: Connection) -> Run:
+    """`Run` on a SQLAlchemy connection (the SQLite fast path has its own, `_run_on_sqlite`)."""
+    def one(stmt: Executable, params: dict[str, Any] | list[dict[str, Any]]) -> Ran:
+        if isinstance(params, list) and not params:
+            return Ran(0, [])
+        res = conn.execute(stmt, params)
+        return Ran(res.rowcount, list(res.all()) if res.returns_rows else [])
+    return one
 T = TypeVar("T")
 
 _SQLITE = sqlite_dialect.dialect(paramstyle="named")
@@ -1003,7 +1098,8 @@ def _seat(row: Sequence[Any]) -> SeatRecord:
 
 def _prefs(row: Sequence[Any]) -> PlayerPrefs:
     return PlayerPrefs(user_id=row[0], away=bool(row[1]), quiet_start=row[2], quiet_end=row[3],
-                       tz_minutes=row[4], notify_near=bool(row[5]), tz_name=row[6])
+                       tz_minutes=row[4], notify_near=bool(row[5]), tz_name=row[6],
+                       stats_hidden=bool(row[7]))
 
 
 def _pending(row: Sequence[Any]) -> PendingMove:
@@ -1069,12 +1165,7 @@ class SqlStorage(Storage):
         `before` runs first, inside the transaction (where the cache drops what it touches:
         no read can fill it again until the write is over)."""
         def run(conn: Connection) -> T:
-            def one(stmt: Executable, params: dict[str, Any] | list[dict[str, Any]]) -> Ran:
-                if isinstance(params, list) and not params:
-                    return Ran(0, [])
-                res = conn.execute(stmt, params)
-                return Ran(res.rowcount, list(res.all()) if res.returns_rows else [])
-            return body(one)
+            return body(_runner(conn))
 
         async with self._tx() as db:
             if before is not None:
@@ -1271,13 +1362,17 @@ class SqlStorage(Storage):
         return GameListPage(games=[_listed(r) for r in rows], page=page, pages=pages,
                             active=counts.get("active", 0), lobbies=counts.get("lobby", 0))
 
-    async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
+    async def set_status(self, game_id: int, status: Status, now: float,
+                         result: GameResult | None = None) -> GameRecord:
         changes: dict[str, Any] = {"status": status, "updated_at": now}
         if status != "active":
             changes |= {"next_reminder_at": None, "reminder_stage": 0}
         async with self._tx() as db:
             self._cache.drop_record(game_id)
             rec = await self._write_game(db, game_id, None, **changes)
+            if result is not None:
+                await db.run_sync(lambda conn: memory.record(_runner(conn), result,
+                                                             self.dialect))
         return self._cache.record(rec)
 
     async def set_creator(self, game_id: int, user_id: int, now: float) -> None:
@@ -1523,15 +1618,32 @@ class SqlStorage(Storage):
         return {u: held[u] for u in wanted}
 
     async def set_prefs(self, prefs: PlayerPrefs, now: float) -> None:
+        away = {"uid": prefs.user_id, "now": now}
         values = {"user_id": prefs.user_id, "away": int(prefs.away),
                   "quiet_start": prefs.quiet_start, "quiet_end": prefs.quiet_end,
                   "tz_minutes": prefs.tz_minutes, "notify_near": int(prefs.notify_near),
-                  "tz_name": prefs.tz_name, "updated_at": now}
+                  "tz_name": prefs.tz_name, "stats_hidden": int(prefs.stats_hidden),
+                  "updated_at": now}
         async with self._tx() as db:
             self._cache.drop_prefs(prefs.user_id)
             await db.execute(self._upsert(players, ("user_id",), values,
                                           [k for k in values if k != "user_id"]))
+            # The away period opens or closes with the flag (a no-op when it did not change).
+            await db.execute(self._went_away() if prefs.away else _CAME_BACK, away)
         self._cache.keep_prefs(prefs)
+
+    def _went_away(self) -> Any:
+        """Open an away period now, unless one is open. Away, back and away again within the
+        same second reopens the period that began then (the key is the user and its start)."""
+        still_away = (select(away_periods.c.user_id)
+                      .where(away_periods.c.user_id == bindparam("uid"),
+                             away_periods.c.ended.is_(None)).exists())
+        ins = self._insert(away_periods).from_select(
+            ["user_id", "began", "ended"],
+            select(bindparam("uid", type_=Integer), bindparam("now", type_=REAL),
+                   null()).where(~still_away))
+        return ins.on_conflict_do_update(index_elements=["user_id", "began"],
+                                         set_={"ended": None})
 
     # ---- whole games --------------------------------------------------------------------
     async def export_game(self, game_id: int) -> StoredGame:
@@ -1605,7 +1717,7 @@ class SqlStorage(Storage):
             rec = await self._write_game(
                 db, game_id, expected_version, status="active", state=state_json, seed=seed,
                 version=expected_version, updated_at=now, next_reminder_at=next_reminder_at,
-                reminder_stage=0, awaited_since=now)
+                reminder_stage=0, awaited_since=now, started_at=now)
         return self._cache.record(rec)
 
     async def append_action(
@@ -1613,6 +1725,7 @@ class SqlStorage(Storage):
         action_json: str, new_state_json: str, status: Status,
         next_reminder_at: float | None, reminder_stage: int, *,
         awaited_since: float | None = None, now: float, pending_token: str | None = None,
+        result: GameResult | None = None,
     ) -> GameRecord:
         seq = expected_version + 1
         params = {"new_state": new_state_json, "new_version": seq, "new_status": status,
@@ -1643,6 +1756,8 @@ class SqlStorage(Storage):
                                  "user_id": user_id, "action": action_json, "at": now})
             if pending_token is not None:
                 run(_MARK_PENDING, {"seq": seq, "gid": game_id, "tok": pending_token})
+            if result is not None:
+                memory.record(run, result, self.dialect)
             return row
 
         row = await self._write(write, before=drop)
@@ -1694,6 +1809,61 @@ class SqlStorage(Storage):
         async with self._read() as db:
             rows = (await db.execute(query.order_by(actions.c.seq))).all()
         return [_action(r) for r in rows]
+
+    # ---- the memory of finished games ------------------------------------------------------
+    async def move_log(self, game_id: int) -> MoveLog:
+        async with self._read() as db:
+            rows = (await db.execute(_MOVE_LOG, {"gid": game_id})).all()
+        dealt: float | None = None
+        moves: list[tuple[str, int | None, float]] = []
+        away: dict[int, list[memory.AwayPeriod]] = {}
+        for kind, _, started, seat, user_id, at, ended in rows:
+            if kind == 0:
+                dealt = None if started is None else float(started)
+                if seat is not None:
+                    moves.append((seat, user_id, float(at)))
+            else:
+                away.setdefault(int(user_id), []).append(
+                    (float(at), None if ended is None else float(ended)))
+        return MoveLog(dealt=dealt, moves=moves, away=away)
+
+    async def game_result(self, game_id: int) -> GameResult | None:
+        async with self._read() as db:
+            return await memory.game_result(db, game_id)
+
+    async def history(self, guild_id: int, *, user_id: int | None = None,
+                      game: str | None = None, page: int = 0,
+                      per_page: int = memory.HISTORY_PAGE) -> HistoryPage:
+        async with self._read() as db:
+            return await memory.history(db, guild_id, user_id=user_id, game=game, page=page,
+                                        per_page=per_page)
+
+    async def player_stats(self, guild_id: int, user_id: int,
+                           show_ratings: bool = True) -> PlayerStats:
+        async with self._read() as db:
+            return await memory.player_stats(db, guild_id, user_id, show_ratings)
+
+    async def server_stats(self, guild_id: int) -> ServerStats:
+        async with self._read() as db:
+            return await memory.server_stats(db, guild_id)
+
+    async def table_ratings(self, user_ids: Iterable[int], game: str) -> dict[int, Rating]:
+        async with self._read() as db:
+            return await memory.table_ratings(db, list(user_ids), game)
+
+    async def rating_line(self, user_id: int, game: str) -> list[tuple[float, Rating]]:
+        async with self._read() as db:
+            return await memory.rating_line(db, user_id, game)
+
+    async def ratings_on(self, guild_id: int) -> bool:
+        async with self._read() as db:
+            return await memory.ratings_on(db, guild_id)
+
+    async def set_ratings_on(self, guild_id: int, on: bool, now: float) -> None:
+        async with self._tx() as db:
+            await db.execute(self._upsert(servers, ("guild_id",),
+                                          {"guild_id": guild_id, "ratings": int(on),
+                                           "updated_at": now}, ["ratings", "updated_at"]))
 
     # ---- snapshots ----------------------------------------------------------------------
     async def snapshot_marks(self, game_id: int, upto_step: int | None = None

@@ -33,8 +33,9 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
-from bot import aipool, quiet
+from bot import aipool, memory, quiet
 from bot.limits import excerpt
+from bot.memory import GameResult
 from bot.migrations.states import MigrationMissing, migrate_state, needs_migration
 from bot.storage import (
     LIVE,
@@ -823,11 +824,15 @@ class TableService:
                 next_at, stage, since = now + self._interval(rec), 0, now
             status: Status = "over" if result is not None else "active"
             text = new.model_dump_json()
+            ending = None
+            if result is not None:
+                ending = await self._result_of(rec, game, new, result, seats, now,
+                                               last=(seat, user_id, now))
             try:
                 rec = await self.storage.append_action(
                     game_id, rec.version, seat, user_id, action.model_dump_json(), text, status,
                     next_at, stage, awaited_since=since, now=now,
-                    pending_token=interaction_token)
+                    pending_token=interaction_token, result=ending)
             except VersionConflict as exc:
                 self._cache.drop(game_id)
                 raise StaleAction(exc.actual) from exc
@@ -1171,6 +1176,49 @@ class TableService:
             users = self._users(await self.storage.seats(game_id))
             return {s: users.get(s) for s in sorted(self._game(rec).to_act(state))}
 
+    # ---- what an ended game leaves behind (issue #24) -----------------------------------
+    async def _result_of(
+        self, rec: GameRecord, game: AnyGame, state: GameState | None, result: Result | None,
+        seats: Iterable[SeatRecord], now: float, *,
+        last: tuple[str, int | None, float] | None = None, because: str | None = None,
+    ) -> GameResult | None:
+        """The game's result for the memory (`bot.memory`), written with the write that ends
+        it. Never in the way of that write: a result that cannot be built is logged and left
+        out, and the game still ends."""
+        try:
+            options = self._game(rec).options_model.model_validate(rec.options)
+            moved = await self.storage.move_log(rec.id)
+            started = moved.dealt if moved.dealt is not None else rec.created_at
+            log_ = list(moved.moves)
+            if last is not None:
+                log_.append(last)
+            ordered = sorted(seats, key=lambda s: _seat_order(s.seat))
+            quiet_hours = await self.storage.prefs(s.user_id for s in ordered
+                                                   if s.user_id is not None)
+            return memory.result_of_game(
+                game, state, result, options, game_id=rec.id, guild_id=rec.guild_id,
+                thread_id=rec.thread_id, seats=[(s.seat, s.position, s.user_id) for s in ordered],
+                started_at=started, finished_at=now, moves=len(log_),
+                ai_level=rec.settings.ai_level, log=log_, quiet=quiet_hours,
+                away=moved.away,
+                abandoned_because=because)
+        except Exception:
+            log.exception("game %s: its result could not be kept", rec.id)
+            return None
+
+    async def _abandoned_result(self, rec: GameRecord, because: str | None
+                                ) -> GameResult | None:
+        """An abandoned game's result, if it had been dealt (a lobby leaves nothing)."""
+        if rec.status != "active" or rec.game not in self.games:
+            return None
+        try:
+            state: GameState | None = await self._load(rec)
+        except (TableError, ValidationError, ValueError):
+            state = None  # unreadable: the seats are kept without their characters
+        return await self._result_of(rec, self.games[rec.game], state, None,
+                                     await self.storage.seats(rec.id), self.clock(),
+                                     because=because)
+
     # ---- management ---------------------------------------------------------------------
     def _require_manager(self, rec: GameRecord, user_id: int, can_manage_threads: bool,
                          doing: str) -> None:
@@ -1184,7 +1232,8 @@ class TableService:
             if rec.status not in LIVE:
                 raise TableError("This game is already over.", "TABLE-OVER")
             self._require_manager(rec, user_id, can_manage_threads, "abandon it")
-            rec = await self.storage.set_status(game_id, "abandoned", self.clock())
+            ending = await self._abandoned_result(rec, None)
+            rec = await self.storage.set_status(game_id, "abandoned", self.clock(), ending)
             self._cache.drop(game_id)
             return rec
 
@@ -1198,8 +1247,9 @@ class TableService:
                 return rec
             log.info("game %s abandoned: %s", game_id, reason)
             settings = rec.settings.model_copy(update={"ended_because": reason})
-            await self.storage.update_settings(game_id, settings, self.clock())
-            rec = await self.storage.set_status(game_id, "abandoned", self.clock())
+            rec = await self.storage.update_settings(game_id, settings, self.clock())
+            ending = await self._abandoned_result(rec, reason)
+            rec = await self.storage.set_status(game_id, "abandoned", self.clock(), ending)
             self._cache.drop(game_id)
             return rec
 

@@ -37,7 +37,9 @@ lobby card; players press **Join** (or `/game join`), and the creator presses **
 game alone before playing with people; the lobby's **Add AI** fills empty seats the same way. \
 Your first game of each title is guided: every post says what your choice is about.
 **Find your way:** `/game list` shows open games, `/game status` the board in words, \
-`/game rules` any rule, and this `/help` how to play each game."""),
+`/game rules` any rule, and this `/help` how to play each game.
+**Look back:** `/game history` lists the server's finished games, `/game stats` your record \
+and ratings (`/game privacy` keeps them to yourself)."""),
     ("discord", "How a game runs here", "Threads, DMs, buttons, reminders, undo",
      "How a game runs on Discord", """\
 **One thread per game.** Every move is posted there with a picture of the board. A new post \

@@ -1,8 +1,10 @@
 """The lobby and the table's housekeeping: `/game new|join|leave|start|status|hand|abandon|list|
 rules|settings`, players' preferences (`away|quiet|notify`), seats (`replace|spectate|rematch`),
 history (`undo|log|replay`) and a player's games across servers and finished records
-(`mine|record`, issue #24; `/game mine` also runs in a DM with the bot); the reminder
-callbacks, the thread-deleted listener and the board-post-deleted one.
+(`mine|record`, issue #24; `/game mine` also runs in a DM with the bot), the memory of finished
+games (`history|stats|privacy` and `settings ratings:`, worded by cogs/utils/memory.py, with
+players' ratings on the lobby card); the reminder callbacks, the thread-deleted listener and
+the board-post-deleted one.
 
 One thread per game, opened from the channel where `/game new` ran. Thin: every decision is the
 table service's or the engine's; this cog turns them into messages.
@@ -31,6 +33,7 @@ from bot.options import (
     switches,
 )
 from bot.quiet import suggest_zones
+from bot.ratings import Rating
 from bot.storage import GameRecord, PlayerPrefs, SeatRecord
 from bot.tables import (
     StartResult,
@@ -52,6 +55,14 @@ from cogs.utils.guide import (
     with_guided_line,
 )
 from cogs.utils.lifecycle import attach
+from cogs.utils.memory import (
+    HistoryPager,
+    seat_ratings,
+    set_privacy,
+    set_server_ratings,
+    show_history,
+    show_stats,
+)
 from cogs.utils.mine import mine_entries, mine_text
 from cogs.utils.record import finished_choices, finished_game, open_record
 from cogs.utils.table import (
@@ -280,7 +291,8 @@ def _numbers(game: Game[Any, Any]) -> dict[str, list[str]]:
     return out
 
 
-def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord]) -> list[str]:
+def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord],
+               ratings: dict[int, Rating] | None = None) -> list[str]:
     """The lobby's seats in table order, the side each will play where the options say, and
     AI players named as such."""
     options = game.options_model.model_validate(record.options)
@@ -291,7 +303,9 @@ def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord]
         side = ""
         if role is not None:
             side = f" — {role[1] if i == getattr(options, role[0]) else role[2]}"
-        lines.append(f"{i + 1}. {who}{side}")
+        rated = (ratings or {}).get(seat.user_id) if seat.user_id else None
+        rating = f" — rating {rated.text()}" if rated is not None else ""
+        lines.append(f"{i + 1}. {who}{side}{rating}")
     return lines
 
 
@@ -310,7 +324,8 @@ class Lobby(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(LobbyButton, LobbyMenu, ListPageButton, *DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(LobbyButton, LobbyMenu, HistoryPager, ListPageButton,
+                                   *DYNAMIC_ITEMS)
         self.bot.tree.error(on_app_command_error)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
@@ -355,8 +370,11 @@ class Lobby(commands.Cog):
         embed = discord.Embed(title=clip(f"{game.title} — game #{record.id}", limits.EMBED_TITLE),
                               description=mode, colour=discord.Colour.dark_purple())
         counts = sorted(game.player_counts(options)) or [0]
+        # Each seated player's rating in this game, unless the server turned ratings off.
+        ratings = await seat_ratings(self.bot, record.guild_id, record.game, seats)
         embed.add_field(name=f"Players ({len(seats)}; needs {counts[0]}–{counts[-1]})",
-                        value=clip("\n".join(seat_lines(game, record, seats)) or "nobody yet",
+                        value=clip("\n".join(seat_lines(game, record, seats, ratings))
+                                   or "nobody yet",
                                    limits.EMBED_FIELD_VALUE), inline=False)
         # The options as they will really be played (presets and variants applied), from the
         # engine: the card can't contradict setup.
@@ -831,7 +849,8 @@ class Lobby(commands.Cog):
         return rule_choices(engines, current)
 
     @game.command(name="settings",
-                  description="Reminders and the AI's level for this game (the creator only)")
+                  description="Reminders and the AI's level for this game (the creator only); "
+                              "ratings for the server")
     @app_commands.describe(reminder_hours="Hours before the awaited player is nudged (1–168)",
                            policy="advisory: nudge only; enforced: act for them after the "
                            "deadline",
@@ -839,8 +858,11 @@ class Lobby(commands.Cog):
                            "(1–336)",
                            at_deadline="Enforced: play the rule's default move, or hand the "
                            "seat to the AI until the player is back",
-                           ai_level="How hard the AI plays its seats and stand-ins")
+                           ai_level="How hard the AI plays its seats and stand-ins",
+                           ratings="This whole server: ratings on or off (Manage Server)")
     @app_commands.choices(
+        ratings=[app_commands.Choice(name="on", value="on"),
+                 app_commands.Choice(name="off", value="off")],
         policy=[app_commands.Choice(name="advisory", value="advisory"),
                 app_commands.Choice(name="enforced", value="enforced")],
         at_deadline=[app_commands.Choice(name="play the default move", value="default"),
@@ -850,7 +872,16 @@ class Lobby(commands.Cog):
                        reminder_hours: app_commands.Range[float, 1, 168] | None = None,
                        policy: str | None = None,
                        deadline_hours: app_commands.Range[float, 1, 336] | None = None,
-                       at_deadline: str | None = None, ai_level: str | None = None) -> None:
+                       at_deadline: str | None = None, ai_level: str | None = None,
+                       ratings: str | None = None) -> None:
+        table_changes = (reminder_hours, policy, deadline_hours, at_deadline, ai_level)
+        if ratings is not None:
+            # The server's setting, not the table's: it needs no game thread.
+            said = await set_server_ratings(self.bot, interaction, ratings)
+            if all(v is None for v in table_changes):
+                await reply(interaction, said)
+                return
+            await reply(interaction, said)
         record = await self.game_here(interaction)
         changes: dict[str, Any] = {}
         if reminder_hours is not None:
@@ -943,6 +974,35 @@ class Lobby(commands.Cog):
                     "No more “your turn is near” DMs.")
 
     # ---- seats ---------------------------------------------------------------------------
+    # ---- the memory of finished games (cogs/utils/memory.py) -----------------------------
+    @game.command(name="history", description="Finished games in this server, newest first "
+                                              "(only you)")
+    @app_commands.describe(player="Only the games this player sat in",
+                           game="Only games of this title")
+    @app_commands.choices(
+        game=[app_commands.Choice(name=clip(g.title, limits.CHOICE_NAME), value=name)
+              for name, g in sorted(GAMES.items())])
+    async def history(self, interaction: discord.Interaction[Any],
+                      player: discord.User | None = None, game: str | None = None) -> None:
+        await show_history(self.bot, interaction, player, game)
+
+    @game.command(name="stats", description="Games played, won and lost, streaks, ratings "
+                                            "(only you)")
+    @app_commands.describe(player="Whose stats (default: yours)",
+                           server="True: this server's figures (most played games, win rates "
+                           "per role, busiest players)")
+    async def stats(self, interaction: discord.Interaction[Any],
+                    player: discord.User | None = None, server: bool = False) -> None:
+        await show_stats(self.bot, interaction, player, server)
+
+    @game.command(name="privacy", description="Keep your stats and history to yourself")
+    @app_commands.describe(stats="hidden: others are told you keep them private; shown: "
+                           "anyone may look")
+    @app_commands.choices(stats=[app_commands.Choice(name="hidden", value="hidden"),
+                                 app_commands.Choice(name="shown", value="shown")])
+    async def privacy(self, interaction: discord.Interaction[Any], stats: str) -> None:
+        await reply(interaction, await set_privacy(self.bot, interaction.user.id, stats))
+
     @game.command(name="replace", description="Give a player's seat to someone else "
                   "(creator, or a vote of the other players)")
     @app_commands.describe(old="The player leaving the table", new="Who takes their seat")

@@ -28,7 +28,7 @@ async def main():
     await s.open()
     version = await s.schema_version()
     await s.close()
-    heavy = sorted(set(sys.modules) & {"alembic", "mako", "pygments",
+    heavy = sorted(set(sys.modules) & {"alembic", "mako", "pygments", "openskill",
                                        "sqlalchemy.dialects.postgresql", "sqlalchemy.orm",
                                        "sqlalchemy.ext.asyncio"})
     print(json.dumps({"version": version, "heavy": heavy}))

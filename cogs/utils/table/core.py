@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import contextlib
 import io
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import limits, renderpool
 from bot.limits import clip
+from bot.pressure import gauge_of
 from bot.storage import GameRecord
 from bot.tables import ai_seat_name
+from cogs.utils.answers import held_answers
 from cogs.utils.table.menus import PrivateMenus
 from cogs.utils.table.posts import (
     MISSING_ACCESS,
@@ -94,6 +98,13 @@ class DeliveryCore(abc.ABC):
         # (game id, user id) -> the task that pings a player named (not pinged) at the table,
         # should they not move after all (`_ping_if_gone`).
         self._ping_later: dict[tuple[int, int], asyncio.Task[None]] = {}
+        # Moves waiting for their game's lock (`move_turn`): with the boards waiting and the
+        # answers held, what the load gauge reads to tell a busy bot (bot/pressure.py).
+        self.moves_waiting = 0
+        gauge = gauge_of(bot)
+        gauge.count("moves", lambda: self.moves_waiting)
+        gauge.count("boards", lambda: len(self._showings))
+        gauge.count("held", lambda: len(held_answers(bot)))
 
     def saw(self, snowflake: int) -> None:
         """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""
@@ -184,6 +195,20 @@ class DeliveryCore(abc.ABC):
     def lock(self, gid: int) -> asyncio.Lock:
         """Serialises act + post per game so boards appear in the order moves happened."""
         return self._locks.setdefault(gid, asyncio.Lock())
+
+    @contextlib.asynccontextmanager
+    async def move_turn(self, gid: int) -> AsyncIterator[None]:
+        """The game's lock for a player's move, counted while it is waited for."""
+        lock = self.lock(gid)
+        self.moves_waiting += 1
+        try:
+            await lock.acquire()
+        finally:
+            self.moves_waiting -= 1
+        try:
+            yield
+        finally:
+            lock.release()
 
     async def render(self, game: str, view: dict[str, Any]) -> bytes | None:
         """PNG bytes of `view`, small enough to upload."""
