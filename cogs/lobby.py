@@ -1216,6 +1216,12 @@ class Lobby(commands.Cog):
         delivery_for(self.bot).remember_name(interaction.user)
 
     @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """Whatever is said in a game's thread after its board post buries that post: the
+        next board is then a new post, not an edit of one scrolled out of sight."""
+        delivery_for(self.bot).heard(message.channel.id, message.id)
+
+    @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A moderator deleted a game's thread: the game is abandoned and its players told."""
         record = await self.bot.storage.find_game_by_thread(payload.thread_id)

@@ -66,17 +66,25 @@ async def test_same_decider_edits_the_post_and_nobody_is_pinged_twice(table: Tab
     assert "s1 plays a card face down." in second.content
     assert "sets the wager at 2" in second.content  # the stretch's lines grow
     assert "⏳ alice" not in second.content and "⏳ bob: " in second.content
-    # bob plays: the round ends and round 2 begins with bob's wager — a new turn, a new post,
-    # but bob was awaited all along: no ping
+    # bob plays: the round ends and round 2 begins with bob's wager — a new turn, but bob was
+    # awaited all along: no ping, so no news worth a new post (#25). The post, still the
+    # thread's last message, takes round 2's board in place, every line of the stretch kept.
+    read = [ln for ln in table.emu.message(second.id).content.splitlines() if ln.startswith("• ")]
     await _play(table, table.bob)
     boards = _boards(table)
-    assert len(boards) == 3
-    third = boards[-1]
-    assert third.pinged_user_ids == [] and "Reveal" in third.content
-    assert "⏳ bob: " in third.content
-    # a wager to the end: alice is pinged again only once the decision passes back to her
+    assert len(boards) == 2 and boards[-1].id == second.id
+    second = boards[-1]
+    assert second.pinged_user_ids == [bob]  # its first version's ping, not a new one
+    assert "Reveal" in second.content and "⏳ bob: " in second.content
+    assert "⏳ alice" not in second.content
+    assert all(line in second.content for line in read)  # nothing the table read is lost
+    assert any(c.startswith("hb:a:") for c in second.custom_ids)  # bob's wager buttons
+    # a wager to the end: alice is pinged again only once the decision passes back to her,
+    # in a new post; the old one loses its choices
     await table.click(table.bob, table.board(), label="Wager 1")
-    assert _boards(table)[-1].pinged_user_ids == [alice]
+    boards = _boards(table)
+    assert len(boards) == 3 and boards[-1].pinged_user_ids == [alice]
+    assert not table.emu.message(second.id).custom_ids
     await _play(table, table.bob)
     await _play(table, table.alice)
     last = _boards(table)[-1]
@@ -84,6 +92,55 @@ async def test_same_decider_edits_the_post_and_nobody_is_pinged_twice(table: Tab
     assert "Game over." in last.content
     assert all(c.startswith(("hb:rematch:", "hb:full:")) for c in last.custom_ids)
     assert sorted(last.pinged_user_ids) == sorted([alice, bob])
+
+
+async def _round_one_to_bob(table: Table) -> MessageRecord:
+    """High Card to the point where only bob's card is awaited (alice wagered and played):
+    the post that pinged bob, still the thread's last message."""
+    await _highcard(table)
+    await table.click(table.alice, table.board(), label="Wager 2")
+    await _play(table, table.alice)
+    post = _boards(table)[-1]
+    assert post.pinged_user_ids == [table.bob.id] and "⏳ bob: " in post.content
+    return post
+
+
+async def test_a_post_buried_by_talk_is_followed_by_a_new_one(table: Table) -> None:
+    """A board post that pings nobody is edited in place only while it is the thread's last
+    message: after the table has talked below it, the next board is a new post (pinging
+    nobody) and the old one keeps every line the table read."""
+    post = await _round_one_to_bob(table)
+    read = table.emu.message(post.id).content
+    table.emu.post(table.alice, table.thread(), "good luck bob")
+    await table.emu.settle()
+    await _play(table, table.bob)  # round 2: bob's wager, bob was awaited already
+    boards = _boards(table)
+    assert len(boards) == 3 and boards[-1].id != post.id
+    newest = boards[-1]
+    assert newest.pinged_user_ids == [] and "Reveal" in newest.content
+    assert "s1 sets the wager at 2" not in newest.content  # the old post keeps those
+    assert table.emu.message(post.id).content == read
+    # The decision passing to alice is news: a new post pings her.
+    await table.click(table.bob, table.board(), label="Wager 1")
+    assert _boards(table)[-1].pinged_user_ids == [table.alice.id]  # news: a new post
+
+
+async def test_a_post_too_full_for_the_next_board_is_followed_by_a_new_one(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Editing in place never drops a line the post showed: when the post's lines and the
+    new ones would not all fit, the next board is a new post."""
+    from cogs.utils.table import boards
+
+    post = await _round_one_to_bob(table)
+    shown = [ln for ln in table.emu.message(post.id).content.splitlines()
+             if ln.startswith("• ")]
+    monkeypatch.setattr(boards, "MAX_POST_LINES", len(shown) + 1)
+    await _play(table, table.bob)
+    newest = _boards(table)[-1]
+    assert newest.id != post.id and newest.pinged_user_ids == []
+    kept = table.emu.message(post.id).content
+    assert all(line in kept for line in shown) and "Reveal" not in kept
+    assert "Reveal" in newest.content
 
 
 async def test_the_policy_survives_a_restart(table: Table) -> None:
@@ -131,8 +188,13 @@ async def test_a_lone_player_with_ai_stand_ins_is_not_pinged(table: Table) -> No
     await _play(table, table.alice)  # round 2: the AI wagers and plays; alice's turn again
     assert table.bot is not None
     assert await table.bot.tables.awaited(gid) == {"s1": int(table.alice.id)}
-    later = [m for m in _boards(table) if m.order > mark]
-    assert len(later) >= 2 and all(m.pinged_user_ids == [] for m in later)
+    # Boards written since (posted, or edited in place: a post that would ping nobody need
+    # not be new, #25); none of them pinged anyone, and no other message did either.
+    later = [m for m in _boards(table) if m.written > mark]
+    assert later and later[-1].written > later[-1].order  # round 2 shown, in place
+    assert "⏳ alice: " in later[-1].content and "<@" not in later[-1].content
+    assert all(m.pinged_user_ids == [] for m in table.emu.messages_in(table.thread())
+               if m.order > mark)
 
 
 async def _solo(table: Table) -> int:

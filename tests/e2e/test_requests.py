@@ -11,9 +11,12 @@ request the bot makes (the deal, DMs and all) over short scripted games and pin 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
-from bench.roundtrip import slash_families
+import pytest
+
+from bench.roundtrip import TABLES, slash_families
 from bot.pressure import Pressure, gauge_of
 from cogs.utils.table import _decision_token, action_hash
 from demo import AutoTable
@@ -39,12 +42,12 @@ def _requests(table: Table) -> int:
     return sum(table.emu.stats.requests.values())
 
 
-async def _generous(table: Table) -> None:
+async def _generous(table: Table, **settings: Any) -> None:
     """The bot again with a generous grace and a load gauge that reads a quiet bot: a
     machine busy with other work must not turn quick moves into deferred ones or answers in
     words (those fallbacks have their own tests, tests/e2e/test_answers_under_load.py)."""
     await table.stop()
-    await table.start(answer_grace=1.0)
+    await table.start(answer_grace=1.0, **settings)
     assert table.bot is not None
     gauge_of(table.bot).fake = QUIET
 
@@ -76,7 +79,11 @@ async def _play(table: Table, auto: AutoTable, moves: int, *, typed: bool) -> in
         if record.status != "active":
             break
         state = await bot.tables.state(auto.game_id)
-        seat = sorted(s for s in game.to_act(state) if users.get(s))[0]
+        people = sorted(s for s in game.to_act(state) if users.get(s))
+        if not people:  # only AI seats are awaited: the bot plays them after each move
+            assert await auto._moved_on(state.step)
+            continue
+        seat = people[0]
         user = by_id[users[seat] or 0]
         action = game.ai_action(state, seat)
         family = next((f for f in families if action.kind in f.kinds), None)
@@ -144,6 +151,46 @@ async def test_pressed_moves_cost_at_most_a_bound_of_requests_each(table: Table)
     edited = [r for r in presses if r.callback_type == UPDATE_MESSAGE]
     assert len(edited) >= 0.8 * len(presses), [r.callback_type for r in presses]
     assert not [r for r in presses if r.errors]
+
+
+PER_GAME_AT_MOST: dict[tuple[str, str], float] = {
+    ("exorcism", "core"): 2.4, ("fourth_wall", "conflict"): 2.8, ("presence", "session"): 2.5,
+    ("exorcism", "solo"): 2.3, ("fourth_wall", "alliance"): 3.0,
+    ("exorcism", "one_vs_all"): 2.4,
+}
+"""All requests per typed move (the interaction's answer included) over 40 moves after the
+deal, per game and mode as the bench's saturation plays them (`bench.roundtrip.TABLES`).
+Measured (#25): before unpinged boards were edited in place, then after."""
+
+
+def _writes_now(table: Table, auto: AutoTable) -> Counter[str]:
+    """Bot posts and edits so far in the game's thread and its players' DMs."""
+    out: Counter[str] = Counter()
+    bot_id = table.emu.bot_user.id
+    where = [("thread", auto.thread())] + [("dm", table.emu.dm_channel(u)) for u in auto.users]
+    for kind, channel in where:
+        for message in table.emu.messages_in(channel):
+            if message.author_id == bot_id and not message.interaction_id:
+                out[f"{kind} posts"] += 1
+                out[f"{kind} edits"] += len(message.history)
+    return out
+
+
+@pytest.mark.parametrize(("game", "mode", "players"), TABLES)
+async def test_typed_moves_cost_at_most_a_bound_of_requests_in_every_game(
+        table: Table, game: str, mode: str, players: int) -> None:
+    # Players at the table, as in the bench (the default `at_table_seconds`): a player who
+    # moved moments ago is named, not pinged, when a decision comes to them.
+    await _generous(table, at_table_seconds=300.0)
+    auto = await _auto(table, game, mode, players)
+    before, writes = _requests(table), _writes_now(table, auto)
+    moves = await _play(table, auto, 40, typed=True)
+    per_move = (_requests(table) - before) / moves
+    made = _writes_now(table, auto) - writes
+    print(f"\n{game} {mode} typed: {moves} moves at {per_move:.2f} requests/move; per move "
+          + ", ".join(f"{k} {v / moves:.2f}" for k, v in sorted(made.items())))
+    assert moves >= 10
+    assert per_move <= PER_GAME_AT_MOST[(game, mode)], dict(table.emu.stats.requests)
 
 
 async def test_answers_fall_back_to_a_deferral_when_the_result_is_late(table: Table) -> None:

@@ -435,6 +435,7 @@ class BoardPosts(SummaryDMs):
                                            users, names, [FullBoardButton(record.id)],
                                            picture=has_board_picture(record.game))
             self.saw(message.id)
+            self._newest.pop(_channel_id(channel), None)  # no board follows the end
             previous_id = record.board_message_id
             await self._remember(record, message.id, BoardPost(
                 awaited=[], turn=game.turn_key(state), lines=lines[-MAX_POST_LINES:], pinged=[],
@@ -482,11 +483,57 @@ class BoardPosts(SummaryDMs):
                 record, [s for s in newcomers if s != actor], users)
             post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
                              pinged=pinged, turn_pinged=sorted({*told, *pinged}))
+            # A new post exists to notify whoever now decides. One that would ping nobody (the
+            # AI's turn, Solo, a player at the table, a decision staying with a seat already
+            # awaited) is no news: while the current post is still the thread's last message
+            # it takes the new decider's board in place, keeping every line it showed — one
+            # edit instead of a post and its old buttons taken away (#25).
+            if not pinged and previous is not None and not fresh and not repost:
+                grown = await self._grow_in_place(record, game, state, previous, post, lines,
+                                                  result, channel, users, names, answers)
+                if grown is None:
+                    return
+                post = grown
         # The post it replaces keeps its buttons when none of them can go stale (My hand, My
         # choices and Full board work on any post): one request less.
         strip = (previous is None or previous.buttons) and not repost
         await self._new_board(record, game, state, post, result, channel, users, names,
                               answers, strip=strip)
+
+    async def _grow_in_place(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                             previous: BoardPost, post: BoardPost, lines: list[str],
+                             result: Result | None, channel: discord.abc.Messageable,
+                             users: dict[str, int | None], names: dict[str, str],
+                             answers: list[HeldAnswer]) -> BoardPost | None:
+        """Show an unpinged change of decider by editing the current post, when that loses
+        nothing: the post is young, still the thread's last message (nobody has to scroll up
+        to find it, `is_last`), and its lines and the new ones all fit in it. None when it
+        was edited; else the post to send as new (`post`, or every line if the current one is
+        gone)."""
+        message_id = record.board_message_id
+        if (not message_id or self.is_old(message_id)
+                or not self.is_last(_channel_id(channel), message_id)):
+            return post
+        grown = BoardPost(awaited=post.awaited, turn=post.turn, lines=previous.lines + lines,
+                          # A seat still awaited keeps the mention its player was pinged by.
+                          pinged=[s for s in previous.pinged if s in post.awaited],
+                          turn_pinged=post.turn_pinged)
+        if len(grown.lines) > MAX_POST_LINES:
+            return post
+        content, dropped = self._board_words(record, game, state, grown, result, users, names)
+        if dropped:
+            return post
+        try:
+            if await self._edit_board(record, game, state, grown, result, channel, users,
+                                      names, answers, content=content):
+                return None
+        except _TooOld:
+            log.info("game %s: an edit of board %s was refused as old; posting anew",
+                     record.id, message_id)
+            return post
+        # Gone (deleted by a moderator): a new post with every line it would have shown.
+        return BoardPost(awaited=post.awaited, turn=post.turn, lines=grown.lines, pinged=[],
+                         turn_pinged=post.turn_pinged)
 
     async def _to_ping(self, record: GameRecord, seats: list[str],
                        users: dict[str, int | None]) -> list[str]:
@@ -561,6 +608,13 @@ class BoardPosts(SummaryDMs):
                    names: dict[str, str]) -> str:
         """The post's words: what happened this stretch, the table's caption, and what the
         awaited players must do (or who won and why)."""
+        return self._board_words(record, game, state, post, result, users, names)[0]
+
+    def _board_words(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                     post: BoardPost, result: Result | None, users: dict[str, int | None],
+                     names: dict[str, str]) -> tuple[str, int]:
+        """`board_text`, and how many of the post's event lines did not fit (left to
+        `/game log`)."""
         plain = game.plain_words(state)
         header = f"**{game.title}** — game #{record.id}"
         if result is not None:
@@ -594,7 +648,7 @@ class BoardPosts(SummaryDMs):
                 break
             body.pop(0)
             dropped += 1
-        return clip(content, limits.CONTENT)
+        return clip(content, limits.CONTENT), dropped
 
     def board_components(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          awaited: list[str], result: Result | None,
@@ -708,6 +762,7 @@ class BoardPosts(SummaryDMs):
         else:
             message = await channel.send(content, **kwargs)
         self.saw(message.id)
+        self.posted_board(_channel_id(channel), message.id)
         old = record.board_message_id
         await self._remember(record, message.id, post)
         if old and old != message.id and strip:
@@ -745,11 +800,13 @@ class BoardPosts(SummaryDMs):
                           post: BoardPost, result: Result | None,
                           channel: discord.abc.Messageable, users: dict[str, int | None],
                           names: dict[str, str], answers: list[HeldAnswer] | None = None,
-                          ) -> bool:
+                          content: str | None = None) -> bool:
         """Edit the current post in place (new words, picture, buttons); False if it is gone.
-        A press on that post whose answer is still open is answered with the edit itself."""
+        A press on that post whose answer is still open is answered with the edit itself.
+        `content`: the post's words, when the caller has them already."""
         assert record.board_message_id is not None
-        content = self.board_text(record, game, state, post, result, users, names)
+        if content is None:
+            content = self.board_text(record, game, state, post, result, users, names)
         pictured = self._pictured.get(record.id)
         self._unless_superseded(record.id, result, pictured)  # not even drawn
         file = await self.board_file(record, game, state, post, result, names, fresh=False)

@@ -98,6 +98,10 @@ class DeliveryCore(abc.ABC):
         # (game id, user id) -> the task that pings a player named (not pinged) at the table,
         # should they not move after all (`_ping_if_gone`).
         self._ping_later: dict[tuple[int, int], asyncio.Task[None]] = {}
+        # channel id -> the newest message seen there, kept for the threads where this
+        # process posted a board: whether a board post is still its thread's last message
+        # (`is_last`). Lost on restart: until the next post, no post counts as last.
+        self._newest: dict[int, int] = {}
         # Moves waiting for their game's lock (`move_turn`): with the boards waiting and the
         # answers held, what the load gauge reads to tell a busy bot (bot/pressure.py).
         self.moves_waiting = 0
@@ -116,6 +120,23 @@ class DeliveryCore(abc.ABC):
         snowflake Discord sent, if that is later (a host clock running behind; in tests, the
         emulator's clock moved on by hours). Ages of messages are measured against it."""
         return max(time.time(), self._discord_clock)
+
+    def heard(self, channel_id: int, message_id: int) -> None:
+        """A message appeared in a channel (the gateway's MESSAGE_CREATE, anyone's, the bot's
+        own included): noted where a board post of this process may be buried by it."""
+        known = self._newest.get(channel_id)
+        if known is not None and message_id > known:
+            self._newest[channel_id] = message_id
+
+    def posted_board(self, channel_id: int, message_id: int) -> None:
+        """This process posted a board in `channel_id`: from now on its messages are noted
+        (`heard`). Snowflakes grow with time, so the newest is the largest."""
+        self._newest[channel_id] = max(message_id, self._newest.get(channel_id, 0))
+
+    def is_last(self, channel_id: int, message_id: int) -> bool:
+        """Whether `message_id` is, as far as the gateway told, the newest message of its
+        channel: nothing was said there since (False when not known)."""
+        return self._newest.get(channel_id) == message_id
 
     def moved(self, gid: int, user_id: int, snowflake: int) -> None:
         """A player made a move in game `gid` (an interaction with id `snowflake`)."""
@@ -301,6 +322,7 @@ class DeliveryCore(abc.ABC):
         current = await self.bot.storage.get_game(record.id)
         if current is None or current.status not in ("lobby", "active"):
             return
+        self._newest.pop(record.thread_id or record.channel_id, None)
         reason = "its thread was deleted" if seen else "the bot can no longer see its thread"
         await self.bot.tables.mark_abandoned(record.id, reason)
         game = GAMES.get(record.game)
