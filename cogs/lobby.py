@@ -440,6 +440,10 @@ class Lobby(commands.Cog):
         if record is None:
             raise TableError("That game no longer exists.")
         await self.bot.tables.join(gid, interaction.user.id)
+        # Taking a seat moments ago is being at the table, as a move is: the game's first
+        # decision that comes to them is named, not pinged (pinged later should they not move
+        # within `at_table_seconds`, `Delivery._ping_if_gone`).
+        delivery_for(self.bot).moved(gid, interaction.user.id, interaction.id)
         ok = await self.test_dm(interaction.user, record)
         text = "You're in! " + ("I sent you a test DM." if ok else
                                 "But I couldn't DM you — your DMs are closed. You can still "
@@ -544,6 +548,7 @@ class Lobby(commands.Cog):
         async with delivery.lock(gid):
             started = await self.bot.tables.start(
                 gid, interaction.user.id, first_user_id=first.id if first else None)
+            delivery.moved(gid, interaction.user.id, interaction.id)  # at the table, as joins
             await self.announce_start(started, ai=False)
         await held.take()
         await reply(interaction, "Started.")
