@@ -139,7 +139,8 @@ class DeliveryCore(abc.ABC):
         return self._newest.get(channel_id) == message_id
 
     def moved(self, gid: int, user_id: int, snowflake: int) -> None:
-        """A player made a move in game `gid` (an interaction with id `snowflake`)."""
+        """A player made a move in game `gid` (an interaction with id `snowflake`), or took a
+        seat in it, or started it: they are at the table (`at_table`)."""
         seen = discord.utils.snowflake_time(snowflake).timestamp()
         self._moved_at[(gid, user_id)] = max(seen, self._moved_at.get((gid, user_id), 0.0))
 
