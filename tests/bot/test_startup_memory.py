@@ -1,6 +1,7 @@
 """What the bot's long-running process loads at start (issue #15: the whole process tree in
 120 MiB; issue #25: 110 MiB, the render worker started only when a lobby opens, see
-tests/e2e/test_render_worker_start.py). Each check runs a fresh interpreter: this test process has imported everything."""
+tests/e2e/test_render_worker_start.py). Each check runs a fresh interpreter: this test process
+has imported everything."""
 
 from __future__ import annotations
 
