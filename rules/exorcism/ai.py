@@ -309,7 +309,10 @@ class _Brain:
 
     # ---------------------------------------------------------------- geometry
     def dist_from(self, cell: str) -> dict[str, int]:
-        """Path lengths from `cell` through Ghost-free cells (`cell` itself always allowed)."""
+        """Path lengths from `cell` through Ghost-free cells (`cell` itself always allowed), in
+        Move spaces: a step into or out of this turn's Cold Spot costs 2 (EX-TERROR-01), as the
+        engine counts it, or a plan would take one Move for a two-Move trip and walk back
+        when the first Move falls short (the back-and-forth blunder, issue #23)."""
         got = self._dist.get(cell)
         if got is not None:
             return got
@@ -317,12 +320,15 @@ class _Brain:
         frontier = [cell]
         nb = self.geo.neighbours
         ghosts = self.ghost_cells
+        cold = self.st.cold_spot
         while frontier:
             nxt = []
             for cur in frontier:
-                d = seen[cur] + 1
                 for n in nb[cur]:
-                    if n not in seen and n not in ghosts:
+                    if n in ghosts:
+                        continue
+                    d = seen[cur] + (2 if cold in (cur, n) else 1)
+                    if d < seen.get(n, INF):
                         seen[n] = d
                         nxt.append(n)
             frontier = nxt
@@ -1440,7 +1446,9 @@ class _Brain:
             # In the endgame a plan that ends the turn farther from the Foyer gives back what
             # staging there earned: charged here, or the pawn would walk out for one goal and
             # back for the stage within a turn (the back-and-forth blunder, issue #23).
-            stage = self.stage_rate(inv)
+            # Charged twice, the walk out and the walk back: a pawn staged at the Foyer that
+            # spends its last Action away from it would walk back next turn or this one.
+            stage = 2.0 * self.stage_rate(inv)
             home = self.moves(cur, "foyer", mr) if stage else 0
             for g in goals:
                 rate = g.rate
