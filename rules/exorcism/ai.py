@@ -123,7 +123,7 @@ RETREAT_COST = 0.4
 HAUNT_RUSH = 3.0
 """Raising the Haunt Level when the Ghost means to win by it now (see `_Brain.haunt_due`):
 above every Terror and below any Wound."""
-HAUNT_PACE = 0.8
+HAUNT_PACE = 1.0
 """The Haunt Level the Ghost lets itself reach by a game turn: HAUNT_PACE x the game turn.
 With the default pack nothing the investigators do stops the Level once the Ghost spends
 every Action on it (it wins by game turn 13-18, rules.md EX-AMB-59), so a Ghost that rushed
@@ -139,6 +139,8 @@ TERROR_SPARE = 0.8
 raising the Haunt Level (one Terror per turn)."""
 MANOR_GAIN = 0.5
 """The least a Manipulate the Manor swap must add to `_Brain.manor_score` to be made."""
+MANOR_MAX_SWAPS = 8
+"""Swaps after which the Ghost is done with the Manor (4 Rooms moved take at most 4)."""
 
 # Turn planning.
 PAR = 0.45
@@ -2018,9 +2020,14 @@ class _Brain:
         st = self.st
         pawns = [where.get(st.cells[i.cell].card or "", i.cell) for i in self.invs()
                  if i.cell is not None]
+        # A face-down Locked Room stays face down where it goes (`Engine.swap_cells` moves the
+        # card with everything on it): read it off the card, not the cell, or a swap looks
+        # better than it is and the next swap undoes it, without end (One vs All seeds 127,
+        # 129 and 200 swapped until the game's decision limit).
+        hidden = {c.card for c in st.cells.values() if c.face_down and c.card is not None}
         score = 0.0
         for cid, card in cards.items():
-            if card is None or st.cells[cid].face_down:
+            if card is None or card in hidden:
                 continue
             room = self.pack.room(card)
             if not any(e.op in ("gain_tool", "gain_task", "heal") for e in room.action):
@@ -2043,6 +2050,9 @@ class _Brain:
             return self.manor_score(swapped) - base
 
         first = d.get("first")
+        swaps_made = d.get("swaps")
+        if first is None and isinstance(swaps_made, int) and swaps_made >= MANOR_MAX_SWAPS:
+            return done if done in legal else legal[0]  # a bound, whatever the scores say
         if first is None:
             picks = [str(a.p("cell")) for a in legal if a.kind == K.MANOR_PICK]
             start = d.get("start")
