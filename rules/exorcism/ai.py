@@ -1448,9 +1448,12 @@ class _Brain:
             # In the endgame a plan that ends the turn farther from the Foyer gives back what
             # staging there earned: charged here, or the pawn would walk out for one goal and
             # back for the stage within a turn (the back-and-forth blunder, issue #23).
-            # Charged twice, the walk out and the walk back: a pawn staged at the Foyer that
-            # spends its last Action away from it would walk back next turn or this one.
-            stage = 2.0 * self.stage_rate(inv)
+            # Charged twice, the walk out and the walk back, while the Darkness leaves time: a
+            # pawn staged at the Foyer that spends its last Action away from it walks back
+            # next turn or this one (One vs All seed 5). Not when the supply is short: then
+            # a pawn idle in the Foyer loses the game (core seed 10).
+            twice = self.eng.ova or self.darkness_urgency() == 0.0
+            stage = (2.0 if twice else 1.0) * self.stage_rate(inv)
             home = self.moves(cur, "foyer", mr) if stage else 0
             for g in goals:
                 rate = g.rate
