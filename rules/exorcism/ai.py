@@ -107,6 +107,8 @@ ENDGAME_PTS = 8
 STAGE_RATE = 0.3
 """Worth of a Move towards the Foyer in the endgame (times 1 + STAGE_URGENCY x urgency)."""
 STAGE_URGENCY = 3.0
+STAGE_RETURN = 2.0
+"""A Move away from the Foyer in the endgame costs the walk out and the walk back."""
 STAGE_COVERED = 0.6
 """... at least this much for whoever is not needed to finish the last Tasks."""
 
@@ -1453,7 +1455,7 @@ class _Brain:
             # next turn or this one (One vs All seed 5). Not when the supply is short: then
             # a pawn idle in the Foyer loses the game (core seed 10).
             twice = self.eng.ova or self.darkness_urgency() == 0.0
-            stage = (2.0 if twice else 1.0) * self.stage_rate(inv)
+            stage = (STAGE_RETURN if twice else 1.0) * self.stage_rate(inv)
             home = self.moves(cur, "foyer", mr) if stage else 0
             for g in goals:
                 rate = g.rate

@@ -223,14 +223,23 @@ def test_a_cold_spot_counts_two_spaces_in_the_investigators_walk_plans() -> None
     assert _Brain(cold, seat).dist(free[0], cur) == 2
 
 
-def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back() -> None:
-    """One vs All, 4 players, easy on every seat, seed 5: a pawn waiting in the Foyer for the
-    last point walked out for a Tool and back within each of its turns (6 times): staging
-    counted the walk out but not the walk back. The same game now shows no back-and-forth."""
+def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One vs All, 4 players, easy on every seat, seeds 1 and 4: pawns waiting in the Foyer
+    for the last points walked out for a Tool and back within their turns (10 and 2 times
+    when a walk out of the stage is charged once, `STAGE_RETURN = 1`): staging counted the
+    walk out but not the walk back. Charged both ways, seed 4 shows none and seed 1 two (seeds
+    1-40: 14 back-and-forth Moves against 28)."""
+    import rules.exorcism.ai as ai
     from bench.ai import play
 
-    played = play("exorcism", "one_vs_all", 4, 5, None, "easy")
-    assert played.blunders.get("back_and_forth", 0) == 0, played.blunders
+    def walks(seed: int) -> int:
+        return play("exorcism", "one_vs_all", 4, seed, None, "easy").blunders.get(
+            "back_and_forth", 0)
+
+    assert walks(4) == 0 and walks(1) <= 2
+    monkeypatch.setattr(ai, "STAGE_RETURN", 1.0)
+    assert walks(4) > 0 and walks(1) > 2
 
 
 def test_manipulate_the_manor_ends_in_the_games_where_it_swapped_without_end(
