@@ -132,7 +132,7 @@ async def _storage(games_per_mode: int, pairs: list[tuple[str, str]]) -> dict[st
                 append_cpu.append(time.process_time() - c0)
 
         storage.append_action = timed_append  # type: ignore[method-assign]
-        tables = TableService(storage)
+        tables = TableService(storage, snapshot_ahead=True)  # as the bot
         n = 0
         for name, mode in pairs:
             for _ in range(games_per_mode):
@@ -142,18 +142,24 @@ async def _storage(games_per_mode: int, pairs: list[tuple[str, str]]) -> dict[st
                 t0 = time.perf_counter()
                 made = await _play(tables, gid, name, None)
                 act_t.append((time.perf_counter() - t0) / max(1, made))
+                await tables.settle()
                 after = await _db_bytes(storage)
+                shots = (await storage.export_game(gid)).snapshots
                 logged = sum(len(a.action_json) for a in await storage.actions(gid))
                 rec = await storage.get_game(gid)
                 rows.append({"game": name, "mode": mode, "actions": made,
                              "db_bytes_growth": after - before, "action_log_bytes": logged,
-                             "final_state_bytes": len(rec.state_json or "") if rec else 0})
+                             "final_state_bytes": len(rec.state_json or "") if rec else 0,
+                             "snapshots": len(shots), "snapshot_json_bytes": sum(
+                                 len(p.state_json) + len(p.log_json) for p in shots)})
         await storage.close()
     return {
         "games": rows,
         "stored_bytes_per_game_median": int(statistics.median(r["db_bytes_growth"]
                                                               for r in rows)),
         "stored_bytes_per_game_max": max(r["db_bytes_growth"] for r in rows),
+        "snapshot_json_bytes_per_game_median": int(statistics.median(r["snapshot_json_bytes"]
+                                                                for r in rows)),
         "append_action": {**ms(append_t), "n": len(append_t)},
         "append_action_cpu": ms(append_cpu),
         "table_act_mean_ms": round(statistics.mean(act_t) * 1000, 3) if act_t else 0.0,

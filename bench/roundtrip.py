@@ -213,6 +213,36 @@ def request_counts(emu: DiscordEmulator) -> Counter[str]:
     return Counter(emu.stats.requests)
 
 
+TOKEN_ROUTES = ("POST /interactions/", "GET /webhooks/{application_id}/{token}",
+                "POST /webhooks/{application_id}/{token}",
+                "PATCH /webhooks/{application_id}/{token}",
+                "DELETE /webhooks/{application_id}/{token}")
+"""Routes an interaction's own token pays for (its answer, follow-ups and edits of them):
+outside Discord's global limit of 50 requests a second per bot token."""
+
+
+def answer_kinds(interactions: list[Any]) -> dict[str, int]:
+    """How the moves' interactions were first answered: with the result ("Done: …" or the
+    pressed post edited), the move's words ("Playing: …"), a deferral, or not in time."""
+    out: Counter[str] = Counter()
+    for r in interactions:
+        if r.late or r.callback_type is None:
+            out["late or never"] += 1
+        elif r.callback_type == 4:
+            text = str((r.callback_data or {}).get("content") or "")
+            out["words" if text.startswith("Playing:") else "result"] += 1
+        elif r.callback_type == 7:
+            out["result"] += 1
+        else:
+            out["deferred"] += 1
+    return dict(out)
+
+
+def bot_token_requests(requests: Counter[str]) -> int:
+    """Requests made with the bot's token: what Discord's global rate limit counts."""
+    return sum(n for route, n in requests.items() if not route.startswith(TOKEN_ROUTES))
+
+
 @dataclass
 class Sample:
     game: str
@@ -529,6 +559,8 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         control.reset_lag()
         proc.reset_lag()
         harness = LoopLagProbe().start()
+        first_interaction = len(emu.interactions)
+        load_began = os.getloadavg()[0]
         requests_before = request_counts(emu)
         cpu_before = cpu_seconds(proc.proc.pid)
         samples: list[Sample] = []
@@ -554,6 +586,13 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             took = time.perf_counter() - t0
             bot_cpu = cpu_seconds(proc.proc.pid) - cpu_before
         requests = request_counts(emu) - requests_before
+        load_ended = os.getloadavg()[0]
+        # Every interaction of the measured stretch answered after Discord's 3 s, or refused
+        # as late (the player saw "This interaction failed"; the move then counts as failed).
+        measured = list(emu.interactions)[first_interaction:]
+        past_3s = sum(1 for r in measured
+                      if r.late or (r.latency is not None and r.latency > 3.0))
+        answers = answer_kinds(measured)
         memory_games = tree_memory(proc.proc.pid)
         lag, phases = await proc.lag()
         floor, _ = await control.lag()
@@ -577,7 +616,12 @@ async def games_roundtrip(games: int, think: float, seconds: float,
                 round(moves / bot_cpu, 1) if moves and bot_cpu else 0.0),
             "bot_cpu_share_of_2_cores": round(bot_cpu / took / 2, 3) if took else 0.0,
             "requests_per_move": round(requests.total() / moves, 2) if moves else 0.0,
+            "requests_per_move_bot_token": (
+                round(bot_token_requests(requests) / moves, 2) if moves else 0.0),
             "requests_by_route": dict(requests.most_common(12)),
+            "interactions_past_3s": past_3s,
+            "first_answers": answers,
+            "load_average": round((load_began + load_ended) / 2, 2),
             "memory_after_start": memory_started,
             "memory_with_games": memory_games,
             "memory_per_game_mib": round(

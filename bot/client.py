@@ -31,6 +31,7 @@ from bot import renderpool
 from bot.database import storage_for
 from bot.edge import GameTree
 from bot.health import Heartbeat
+from bot.pressure import gauge_of
 from bot.reminders import ReminderDispatcher
 from bot.renderworker import return_freed_memory
 from bot.settings import Settings
@@ -112,9 +113,12 @@ class GameBot(commands.Bot):
             settings.database_url, settings.database_path)
         self.clock = clock
         self.tables = TableService(self.storage, clock=clock,
-                                   ai_level=settings.default_ai_level)
+                                   ai_level=settings.default_ai_level, snapshot_ahead=True)
         self.cog_modules = tuple(cogs)
         self.reminders: ReminderDispatcher | None = None
+        # Top-level command name → its id, as the last sync gave them: a message can then
+        # carry a clickable `</game mine:ID>` (empty when the bot did not sync this run).
+        self.command_ids: dict[str, int] = {}
         self._component_templates: list[
             tuple[re.Pattern[str], type[discord.ui.DynamicItem[Any]]]] = []
         self._boards_caught_up = False
@@ -177,9 +181,10 @@ class GameBot(commands.Bot):
             if self.settings.dev_guild_id:
                 guild = discord.Object(id=self.settings.dev_guild_id)
                 self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
+                synced = await self.tree.sync(guild=guild)
             else:
-                await self.tree.sync()
+                synced = await self.tree.sync()
+            self.command_ids = {c.name: c.id for c in synced}
         lobby = self.get_cog("Lobby")
         notify = getattr(lobby, "send_reminder", None)
         enforce = getattr(lobby, "enforce_default", None)
@@ -192,6 +197,8 @@ class GameBot(commands.Bot):
                 enforce=enforce,
                 tables=self.tables,
                 shards=self.owned_shards,
+                # Reminders can wait a little: while the bot is busy, moves are answered first.
+                calm=lambda: gauge_of(self).calm(at_most=self.settings.reminder_poll_seconds),
             )
             self.reminders.start()
 
@@ -225,6 +232,7 @@ class GameBot(commands.Bot):
         try:
             await super().close()
         finally:
+            await self.tables.settle()
             await self.storage.close()
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:

@@ -5,7 +5,9 @@ on one event loop; anything that holds the loop (a render or a JSON parse done i
 blocking call) delays all of them at once. The probe sleeps `interval` seconds in a loop and
 records how much later than asked it woke: that lateness is exactly how long any other
 coroutine could have been kept waiting. The bot can run it in production and log stalls
-(`warn_ms`); the benchmarks read its `summary()`.
+(`warn_ms`); the benchmarks read its `summary()`; a move's held answer reads `recent_ms()`
+(the worst lateness of the last moment, a stall under way included) to decide whether the loop
+can afford to keep it open (cogs/utils/answers.py).
 
 `freeze_startup_heap` keeps full garbage collections, the one stall the bot's own code
 cannot avoid by going off the loop, short.
@@ -19,6 +21,7 @@ import gc
 import importlib
 import logging
 import time
+from collections import deque
 from collections.abc import Iterable
 
 from pydantic import BaseModel
@@ -56,6 +59,9 @@ class LoopLagProbe:
         self._task: asyncio.Task[None] | None = None
         self._began = 0.0
         self._ended: float | None = None
+        self._woke = 0.0
+        # (when it woke, how late in ms): the last moment's wake-ups, for `recent_ms`.
+        self._recent: deque[tuple[float, float]] = deque(maxlen=max(8, int(2.0 / interval)))
 
     def start(self) -> LoopLagProbe:
         if self._task is None:
@@ -79,11 +85,31 @@ class LoopLagProbe:
         self.lags_ms.clear()
         self._began = time.perf_counter()
 
+    def recent_ms(self, window: float = 1.0) -> float:
+        """The worst lateness of the last `window` seconds, in ms, counting a stall under way
+        (the probe is overdue now: whoever asks runs on the same loop, so it only sees one
+        that some other callback is still holding when its own turn came late)."""
+        now = time.perf_counter()
+        worst = max((late for when, late in self._recent if now - when <= window), default=0.0)
+        if self._task is not None and self._woke:
+            worst = max(worst, (now - self._woke - self.interval) * 1000)
+        return max(0.0, worst)
+
+    def typical_ms(self, window: float = 1.0) -> float:
+        """The mean lateness of the last `window` seconds, in ms: how slow the loop is on the
+        whole, which one long pause (a full garbage collection) hardly moves."""
+        now = time.perf_counter()
+        recent = [late for when, late in self._recent if now - when <= window]
+        return sum(recent) / len(recent) if recent else 0.0
+
     async def _run(self) -> None:
+        self._woke = time.perf_counter()
         while True:
             asked = time.perf_counter()
             await asyncio.sleep(self.interval)
-            late_ms = max(0.0, (time.perf_counter() - asked - self.interval) * 1000)
+            self._woke = time.perf_counter()
+            late_ms = max(0.0, (self._woke - asked - self.interval) * 1000)
+            self._recent.append((self._woke, late_ms))
             if len(self.lags_ms) < self.keep:
                 self.lags_ms.append(late_ms)
             if self.warn_ms is not None and late_ms > self.warn_ms:

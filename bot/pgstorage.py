@@ -21,8 +21,8 @@ from typing import Any, Literal
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from bot.coresql import CoreConnection, CoreEngine
 from bot.migrations import SCRIPTS
 from bot.schema import add_postgresql_options
 from bot.storage import SqlStorage, StorageError
@@ -49,8 +49,8 @@ class PgStorage(SqlStorage):
     ) -> None:
         super().__init__(migrations=migrations, schema_target=schema_target)
         self.dsn = dsn
-        self._engine: AsyncEngine | None = None
-        self._reader: AsyncEngine | None = None
+        self._engine: CoreEngine | None = None
+        self._reader: CoreEngine | None = None
         self._min_size = min_size  # kept for callers; the pool opens connections as needed
         self._max_size = max_size
 
@@ -64,8 +64,8 @@ class PgStorage(SqlStorage):
     async def open(self) -> None:
         if self._engine is not None:
             return
-        engine = create_async_engine(async_url(self.dsn), pool_size=self._max_size,
-                                     max_overflow=0)
+        engine = CoreEngine.create(async_url(self.dsn), pool_size=self._max_size,
+                                   max_overflow=0)
         try:
             self._engine = engine
             self._reader = engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -80,23 +80,23 @@ class PgStorage(SqlStorage):
             await engine.dispose()
 
     @property
-    def engine(self) -> AsyncEngine:
+    def engine(self) -> CoreEngine:
         if self._engine is None:
             raise StorageError("storage is not open; call open() first")
         return self._engine
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[AsyncConnection]:
+    async def _tx(self) -> AsyncIterator[CoreConnection]:
         """One write transaction on a pooled connection; rolled back on any exception."""
         async with self.engine.begin() as conn:
             yield conn
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncConnection]:
+    async def _read(self) -> AsyncIterator[CoreConnection]:
         if self._reader is None:
             raise StorageError("storage is not open; call open() first")
-        async with self._reader.connect() as conn:
+        async with self._reader.connection() as conn:
             yield conn
 
-    async def _lock_for_migration(self, conn: AsyncConnection) -> None:
+    async def _lock_for_migration(self, conn: CoreConnection) -> None:
         await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})

@@ -89,6 +89,7 @@ class ReminderDispatcher:
         owns_guild: Callable[[int], bool] | None = None,
         shards: ShardSet | None = None,
         batch: int = 100,
+        calm: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """Pass the process's `tables` so default moves share its per-game locks (without it a
         private TableService is made; storage's version check still keeps moves whole).
@@ -103,6 +104,8 @@ class ReminderDispatcher:
         self.owns_guild = owns_guild
         self.shards = shards
         self.batch = batch
+        self.calm = calm
+        """Awaited before each pass: a busy bot answers moves first (bot/pressure.py)."""
         self._task: asyncio.Task[None] | None = None
 
     # ---- lifecycle ------------------------------------------------------------------------
@@ -124,6 +127,8 @@ class ReminderDispatcher:
     async def _run(self) -> None:
         while True:
             try:
+                if self.calm is not None:
+                    await self.calm()
                 await self.run_once()
             except Exception:
                 log.exception("reminder pass failed")

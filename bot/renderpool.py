@@ -166,6 +166,12 @@ def _worker() -> Worker:
         return min(_workers, key=lambda w: w.load)
 
 
+def queued() -> int:
+    """Pictures asked of the render workers and not drawn yet (how far renders are behind)."""
+    with _lock:
+        return sum(w.load for w in _workers if w.alive)
+
+
 def live_pids() -> list[int]:
     """The live render workers' process ids (tests and the benchmarks)."""
     with _lock:
@@ -173,6 +179,7 @@ def live_pids() -> list[int]:
 
 
 async def _ask(what: str, game: str, view: dict[str, Any]) -> Any:
+    """`what` drawn from `view` in a worker; in a thread of this process if the worker died."""
     try:
         return await _worker().ask(what, game, view)
     except WorkerDied:
@@ -181,7 +188,7 @@ async def _ask(what: str, game: str, view: dict[str, Any]) -> Any:
         import renders  # only here: the bot's process does not hold Pillow otherwise
 
         draw = {"board": renders.render_board, "card": renders.render_turn_card,
-                "recap": renders.render_recap}[what]
+                "recap": renders.render_recap, "stats": renders.render_stats}[what]
         return await asyncio.to_thread(draw, game, view)
 
 
@@ -201,6 +208,14 @@ async def render_card(game: str, view: dict[str, Any]) -> bytes | None:
 async def render_recap(game: str, view: dict[str, Any]) -> bytes | None:
     """`renders.render_recap(game, view)` (the game-over recap picture) in the render worker."""
     data: bytes | None = await _ask("recap", game, view)
+    return data
+
+
+async def render_stats(picture: dict[str, Any]) -> bytes:
+    """`renders.render_stats` (the stats picture) in the render worker. `picture` is a
+    `renders.statswords.StatsPicture` as `model_dump()` gives it: plain data crosses the pipe,
+    and the bot's process never imports the drawing code."""
+    data: bytes = await _ask("stats", "", picture)
     return data
 
 

@@ -7,7 +7,8 @@ request and each answer is one frame: a 4-byte big-endian length, then a pickle.
 request raised. Requests are served one at a time, in order.
 
 - A render worker: `what` is `board`, `card` or `recap`, `body` a view; the result is the
-  PNG bytes (or None: the game has no picture).
+  PNG bytes (or None: the game has no picture). `what` may also be `stats`, `body` a
+  `StatsPicture` as a dict (`renders.render_stats`).
 - An AI worker: `what` is `ai`, `body` is `(state_json, seat, level)`; the result is the
   action `Game.ai_action` chose, as JSON. It imports the rules only, never Pillow.
 - Either: `ping` answers the worker's process id (the bot's `warm` waits for it).
@@ -42,7 +43,7 @@ acknowledgements were no faster. Boards that fall behind are merged instead
 (`Delivery.show`)."""
 
 RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard",
-             "renders.recap")
+             "renders.recap", "renders.stats")
 
 
 def read_frame(stream: IO[bytes]) -> bytes | None:
@@ -131,12 +132,13 @@ def _serving(role: str) -> dict[str, Any]:
         import rules.registry  # noqa: F401  (every game's engine and AI)
 
         return {"ai": decide}
-    from renders import render_board, render_recap, render_turn_card
+    from renders import render_board, render_recap, render_stats, render_turn_card
 
     for name in RENDERERS:
         with contextlib.suppress(ModuleNotFoundError):
             importlib.import_module(name)
-    return {"board": render_board, "card": render_turn_card, "recap": render_recap}
+    return {"board": render_board, "card": render_turn_card, "recap": render_recap,
+            "stats": render_stats}
 
 
 def main(parent: int | None = None, role: str = "render") -> None:

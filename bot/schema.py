@@ -20,6 +20,7 @@ from sqlalchemy import (
     ForeignKey,
     Identity,
     Index,
+    LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     Table,
@@ -71,10 +72,15 @@ games = Table(
     Column("board_version", INT),
     # What the current board post stands for (JSON owned by the delivery layer).
     Column("board_post", Text),
+    # When the game was dealt (its length and first wait count from it). Revision 0009_memory.
+    Column("started_at", REAL),
     CheckConstraint("status IN ('lobby', 'active', 'over', 'abandoned')"),
 )
 Index("games_thread", games.c.thread_id)
 Index("games_guild_status", games.c.guild_id, games.c.status)
+# `/game list`'s order, read straight from the index (revision 0008_listindex).
+Index("games_guild_waiting", games.c.guild_id, games.c.status, games.c.awaited_since,
+      games.c.id)
 Index("games_reminder", games.c.status, games.c.next_reminder_at)
 games_rematch = Index("games_rematch", games.c.rematch_of, unique=True,
                       sqlite_where=games.c.rematch_of.isnot(None))
@@ -115,6 +121,26 @@ actions = Table(
     PrimaryKeyConstraint("game_id", "seq"),
 )
 
+# The game every SNAPSHOT_EVERY moves (bot/tables.py), so history starts near where it is asked
+# for instead of at the deal: the state after `step` actions and the log of the chunk of the
+# `moves` actions (step - moves, step] that led to it, both as `engine_version` told them (a
+# snapshot by another engine, or of another interval, is ignored). `digest` names the log's
+# content, so a process keeps a chunk it has already read. Deleted by undo beyond them.
+# Revision 0007_snapshots.
+snapshots = Table(
+    "snapshots", metadata,
+    Column("game_id", INT, _game_fk(), nullable=False),
+    Column("step", INT, nullable=False),
+    Column("moves", INT, nullable=False),
+    Column("engine_version", Text, nullable=False),
+    # Both JSON, zlib-compressed (a fifth of the size; Storage hands back the text).
+    Column("state", LargeBinary, nullable=False),
+    Column("log", LargeBinary, nullable=False),
+    Column("digest", Text, nullable=False),
+    Column("at", REAL, nullable=False),
+    PrimaryKeyConstraint("game_id", "step"),
+)
+
 players = Table(
     "players", metadata,
     Column("user_id", INT, primary_key=True, autoincrement=False),
@@ -127,6 +153,9 @@ players = Table(
     # The IANA zone of quiet hours (Europe/Paris), so they follow daylight saving; NULL keeps
     # the fixed `tz_minutes` offset (older rows, or an offset typed). Revision 0006.
     Column("tz_name", Text),
+    # 1: others' /game stats and /game history about this player answer that they keep their
+    # stats private (issue #24). Revision 0009_memory.
+    Column("stats_hidden", INT, nullable=False, server_default=ZERO),
 )
 
 spectators = Table(
@@ -162,3 +191,81 @@ pending_moves = Table(
     CheckConstraint("answer IN ('original', 'followup')"),
 )
 Index("pending_moves_created", pending_moves.c.created_at)
+
+
+# ---- what finished games leave behind (issue #24, bot/memory.py; revision 0009_memory) -------
+# Written in the same transaction that ends the game, read by /game history and /game stats:
+# no command ever replays a game. Only the ending's public facts are here.
+results = Table(
+    "results", metadata,
+    # No foreign key: a game's result is kept even if its row is ever cleared away.
+    Column("game_id", INT, primary_key=True, autoincrement=False),
+    Column("guild_id", INT, nullable=False),
+    Column("thread_id", INT),
+    Column("game", Text, nullable=False),
+    Column("mode", Text, nullable=False),
+    Column("started_at", REAL, nullable=False),
+    Column("finished_at", REAL, nullable=False),
+    Column("moves", INT, nullable=False),
+    Column("outcome", Text, nullable=False),
+    Column("abandoned", INT, nullable=False, server_default=ZERO),
+    Column("has_ai", INT, nullable=False, server_default=ZERO),
+    Column("rated", INT, nullable=False, server_default=ZERO),
+)
+Index("results_guild_finished", results.c.guild_id, results.c.finished_at)
+Index("results_guild_game_finished", results.c.guild_id, results.c.game, results.c.finished_at)
+
+result_seats = Table(
+    "result_seats", metadata,
+    Column("game_id", INT, ForeignKey("results.game_id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Text, nullable=False),
+    Column("position", INT, nullable=False),
+    Column("user_id", INT),
+    Column("role", Text, nullable=False),
+    Column("side", Text, nullable=False),
+    # won / lost / drew; NULL for an abandoned game.
+    Column("outcome", Text),
+    Column("ai", INT, nullable=False, server_default=ZERO),
+    Column("character", Text),
+    Column("moves", INT, nullable=False, server_default=ZERO),
+    # The median seconds this seat took to move in this game (quiet hours left out).
+    Column("move_seconds", REAL),
+    PrimaryKeyConstraint("game_id", "seat"),
+    CheckConstraint("outcome IN ('won', 'lost', 'drew')"),
+)
+Index("result_seats_user", result_seats.c.user_id, result_seats.c.game_id)
+
+ratings = Table(
+    "ratings", metadata,
+    # A person's rating per game title; user 0 with an `opponent` name is a virtual opponent
+    # (a co-op game's difficulty per mode, the AI per level), rated like a player.
+    Column("user_id", INT, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("opponent", Text, nullable=False, server_default=text("''")),
+    Column("mu", REAL, nullable=False),
+    Column("sigma", REAL, nullable=False),
+    Column("games", INT, nullable=False, server_default=ZERO),
+    Column("updated_at", REAL, nullable=False),
+    PrimaryKeyConstraint("user_id", "game", "opponent"),
+)
+
+rating_history = Table(
+    "rating_history", metadata,
+    Column("user_id", INT, nullable=False),
+    Column("game_id", INT, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("at", REAL, nullable=False),
+    Column("mu", REAL, nullable=False),
+    Column("sigma", REAL, nullable=False),
+    PrimaryKeyConstraint("user_id", "game_id"),
+)
+Index("rating_history_user_game", rating_history.c.user_id, rating_history.c.game,
+      rating_history.c.at)
+
+servers = Table(
+    "servers", metadata,
+    Column("guild_id", INT, primary_key=True, autoincrement=False),
+    # 0: this server turned ratings off (`/game settings ratings:off`): none shown, none moved.
+    Column("ratings", INT, nullable=False, server_default=text("1")),
+    Column("updated_at", REAL, nullable=False),
+)

@@ -47,8 +47,9 @@ class Settings(BaseSettings):
     )
     answer_grace: float = Field(
         default=0.25, ge=0, le=1.2,
-        description="Seconds a move's interaction waits for its result to be its first answer "
-        "(one request) before it is deferred (two: Discord allows 3 s in all).",
+        description="Seconds after the press within which a move's result may still be its "
+        "first answer (one request); later, the move's words answer it or it is deferred. A "
+        "busy bot holds less or nothing (cogs/utils/answers.py; Discord allows 3 s in all).",
     )
     at_table_seconds: float = Field(
         default=300.0, ge=0,

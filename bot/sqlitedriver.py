@@ -6,7 +6,8 @@ queue put, a thread wake-up, a callback into the event loop), so a statement cos
 four trips, and a move (BEGIN, three statements, COMMIT) some fifteen: three times the CPU
 the bot spent per move before SQLAlchemy. These cursors do the whole statement in one call
 (execute, and fetch every row when it returns rows) and keep the results for the adapter to
-read; nothing else changes. Handed to SQLAlchemy through `create_async_engine(async_creator=)`.
+read; nothing else changes. Handed to SQLAlchemy through `CoreEngine.create(async_creator=)`
+(bot/coresql.py).
 
 The writes of a move go further still: `SqliteStorage._write` runs a whole transaction
 (BEGIN, its statements, COMMIT) as one call on the connection's thread, on the sqlite3

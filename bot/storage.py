@@ -1,15 +1,18 @@
 """Persistence: games, seats and the append-only action log (DESIGN.md, "Storage").
 
 `Storage` is the narrow async interface the table service uses. `SqlStorage` implements every
-operation once in SQLAlchemy Core (async) over the tables of `bot/schema.py`; `SqliteStorage`
-runs it on a SQLite file (aiosqlite: WAL, foreign keys, busy timeout) and `PgStorage`
-(bot/pgstorage.py) on PostgreSQL (asyncpg). Nothing outside these modules sees SQL. The
-schema is kept by Alembic (bot/migrations), brought to the newest revision by `open()`.
+operation once in SQLAlchemy Core (awaited through bot/coresql.py) over the tables of
+`bot/schema.py`; `SqliteStorage` runs it on a SQLite file (aiosqlite: WAL, foreign keys,
+busy timeout) and `PgStorage` (bot/pgstorage.py) on PostgreSQL (asyncpg). Nothing outside
+these modules sees SQL. The schema is kept by Alembic (bot/migrations), brought to the
+newest revision by `open()`.
 
 Every write that changes a game's state is one transaction that first checks the version the
 caller read (optimistic concurrency): `append_action` inserts the action at `seq = version+1`,
-writes the new state and bumps the version; `rewind` truncates the log and writes the replayed
-state. A crash at any point leaves the game at the last whole action.
+writes the new state and bumps the version; `rewind` truncates the log (and the snapshots
+beyond it) and writes the replayed state. A crash at any point leaves the game at the last whole
+action. Snapshots (`put_snapshots`) are written apart from moves, only while the game is still
+at the epoch they were replayed in.
 
 Times are epoch seconds (float) passed in by the caller, so tests drive a fake clock.
 """
@@ -22,6 +25,7 @@ import logging
 import sqlite3
 import sys
 import time
+import zlib
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -49,14 +53,17 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.sql import ClauseElement
 
-from bot import migrations, quiet, sqlitedriver
+from bot import memory, migrations, quiet, sqlitedriver
+from bot.coresql import CoreConnection, CoreEngine
+from bot.memory import GameResult, HistoryPage, PlayerStats, ServerStats
 from bot.migrations import SCRIPTS
+from bot.ratings import Rating
 from bot.schema import (
     actions,
     games,
@@ -64,6 +71,8 @@ from bot.schema import (
     players,
     replace_votes,
     seats,
+    servers,
+    snapshots,
     spectators,
 )
 
@@ -210,6 +219,42 @@ class GameRecord(BaseModel):
     """The game this one is a rematch of."""
 
 
+class ListedGame(BaseModel):
+    """What `/game list` shows of one open game: public facts only, read without its state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    game: str
+    mode: str | None
+    status: Status
+    channel_id: int
+    thread_id: int | None
+    awaited_since: float | None
+    """When an active game began waiting for its current move."""
+    seats: int
+    """Seats taken, AI seats included."""
+    ai_seats: int
+
+
+class GameListPage(BaseModel):
+    """One page of a server's open games, active ones waiting longest first, then lobbies
+    oldest first; with the server's counts (`page` is the one shown: a page past the end,
+    asked by a button older than the last closed game, shows the last)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    games: list[ListedGame]
+    page: int
+    pages: int
+    active: int
+    lobbies: int
+
+    @property
+    def total(self) -> int:
+        return self.active + self.lobbies
+
+
 class SeatRecord(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -254,6 +299,9 @@ class PlayerPrefs(BaseModel):
     tz_minutes: int = Field(default=0, ge=-14 * 60, le=14 * 60)
     notify_near: bool = False
     tz_name: str | None = Field(default=None, max_length=100)
+    stats_hidden: bool = False
+    """Others' /game stats and /game history about this player answer that they keep their
+    stats private (issue #24); their own always work."""
 
     @field_validator("tz_name")
     @classmethod
@@ -290,12 +338,64 @@ class PlayerPrefs(BaseModel):
 
 
 class StoredGame(BaseModel):
-    """One whole game as storage holds it (a games row, its seats and its action log): the
-    export format of `export_game` / `import_game` and of the stored-game test fixtures."""
+    """One whole game as storage holds it (a games row, its seats, its action log and its
+    snapshots): the export format of `export_game` / `import_game` and of the stored-game test
+    fixtures (those from before snapshots have none; they are rebuilt when needed)."""
 
     game: GameRecord
     seats: list[SeatRecord]
     actions: list[ActionRecord]
+    snapshots: list[SnapshotRecord] = Field(default_factory=list)
+
+
+class SnapshotMark(BaseModel):
+    """What a snapshot is, without its contents: enough to choose one (`snapshot_marks`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    step: int
+    moves: int
+    """Actions in the chunk's log: the snapshot interval it was made at."""
+    engine_version: str
+    digest: str
+
+
+class SnapshotRecord(SnapshotMark):
+    """The game after `step` actions (`state_json`) and the log of the chunk of actions that
+    led there (`log_json`, as bot/tables.py writes it), told by `engine_version`."""
+
+    game_id: int
+    state_json: str
+    log_json: str
+    at: float
+
+
+class GameListing(BaseModel):
+    """One game as a list names it (`/game mine`, the finished games a record opens): its row
+    without the state — nothing hidden, nothing heavy to parse however many games are listed —
+    and who sits where."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    game: str
+    options: dict[str, Any]
+    status: Status
+    version: int
+    settings: GameSettings
+    created_at: float
+    updated_at: float
+    awaited_since: float | None
+    board_version: int | None
+    """The game version the board post shows: its `board_post` is current when this equals
+    `version` (a crash or a refused post may leave it behind)."""
+    board_post: str | None
+    """What the board post stands for (JSON owned by the delivery layer: the awaited seats)."""
+    seats: dict[str, int | None]
+    """Seat → user id (None: an AI seat), in table order."""
 
 
 class ActionRecord(BaseModel):
@@ -390,8 +490,15 @@ class Storage(ABC):
     ) -> list[GameRecord]: ...
 
     @abstractmethod
-    async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
-        """Leaving `active` clears the reminder."""
+    async def open_games(self, guild_id: int, page: int, per_page: int) -> GameListPage:
+        """Page `page` (from 0) of the server's lobbies and active games, `per_page` a page:
+        two statements on the `games_guild_waiting` index, no game's state read."""
+
+    @abstractmethod
+    async def set_status(self, game_id: int, status: Status, now: float,
+                         result: GameResult | None = None) -> GameRecord:
+        """Leaving `active` clears the reminder. `result`: what the game leaves behind
+        (`bot.memory`), written in the same transaction (an abandoned game's)."""
 
     @abstractmethod
     async def set_creator(self, game_id: int, user_id: int, now: float) -> None: ...
@@ -524,10 +631,13 @@ class Storage(ABC):
         action_json: str, new_state_json: str, status: Status,
         next_reminder_at: float | None, reminder_stage: int, *,
         awaited_since: float | None = None, now: float, pending_token: str | None = None,
+        result: GameResult | None = None,
     ) -> GameRecord:
         """One transaction: check the version, insert the action at seq = version+1, write the
         state, bump the version, set status, reminder and updated_at, and mark the pending
-        move of `pending_token` (if any) as stored at that seq. Raises VersionConflict."""
+        move of `pending_token` (if any) as stored at that seq. Raises VersionConflict.
+        `result`: the move ends the game; what it leaves behind (`bot.memory`: results,
+        ratings) is written in the same transaction."""
 
     @abstractmethod
     async def rewind(
@@ -550,6 +660,68 @@ class Storage(ABC):
         self, game_id: int, after_seq: int = 0, upto_seq: int | None = None,
     ) -> list[ActionRecord]:
         """Actions with after_seq < seq <= upto_seq, in order."""
+
+    # the memory of finished games (issue #24, bot/memory.py)
+    @abstractmethod
+    async def move_log(self, game_id: int
+                       ) -> tuple[float | None, list[tuple[str, int | None, float]]]:
+        """When the game was dealt (None: not started, or before this was kept) and each
+        stored move's (seat, who pressed it, when), in order: what move times are told from."""
+
+    @abstractmethod
+    async def game_result(self, game_id: int) -> GameResult | None:
+        """What a finished game left behind, with its seats; None if it left nothing."""
+
+    @abstractmethod
+    async def history(self, guild_id: int, *, user_id: int | None = None,
+                      game: str | None = None, page: int = 0,
+                      per_page: int = memory.HISTORY_PAGE) -> HistoryPage:
+        """One page of the server's finished games, newest first."""
+
+    @abstractmethod
+    async def player_stats(self, guild_id: int, user_id: int,
+                           show_ratings: bool = True) -> PlayerStats:
+        """A player's figures in this server (their ratings when `show_ratings`)."""
+
+    @abstractmethod
+    async def server_stats(self, guild_id: int) -> ServerStats:
+        """A server's figures: most played games, roles' win rates, busiest players."""
+
+    @abstractmethod
+    async def table_ratings(self, user_ids: Iterable[int], game: str) -> dict[int, Rating]:
+        """These people's ratings in one game title (those rated)."""
+
+    @abstractmethod
+    async def rating_line(self, user_id: int, game: str) -> list[tuple[float, Rating]]:
+        """A person's rating in one game after each rated game, oldest first."""
+
+    @abstractmethod
+    async def ratings_on(self, guild_id: int) -> bool:
+        """Whether this server shows and moves ratings (on unless turned off)."""
+
+    @abstractmethod
+    async def set_ratings_on(self, guild_id: int, on: bool, now: float) -> None: ...
+
+    # snapshots
+    @abstractmethod
+    async def snapshot_marks(self, game_id: int, upto_step: int | None = None
+                             ) -> list[SnapshotMark]:
+        """The game's snapshots at or below `upto_step`, by step (no contents)."""
+
+    @abstractmethod
+    async def snapshot_state(self, game_id: int, step: int) -> str | None:
+        """The state JSON of the snapshot at `step` (None: there is none)."""
+
+    @abstractmethod
+    async def snapshot_logs(self, game_id: int, steps: Iterable[int]) -> dict[int, str]:
+        """step → the chunk's log JSON, for those of `steps` that have a snapshot."""
+
+    @abstractmethod
+    async def put_snapshots(self, game_id: int, epoch: int,
+                            records: Sequence[SnapshotRecord]) -> int:
+        """Write (or replace) snapshots in one transaction, only while the game is still at
+        `epoch` and has at least each one's step (an undo meanwhile makes them wrong);
+        returns how many were written."""
 
     # moves in flight
     @abstractmethod
@@ -585,6 +757,19 @@ class Storage(ABC):
         (returns False) if a move or another reminder got there first."""
 
 
+    # ---- lists across games (issue #24) ---------------------------------------------------
+    @abstractmethod
+    async def player_games(self, user_id: int,
+                           statuses: Iterable[Status] = LIVE) -> list[GameListing]:
+        """Every game `user_id` sits in, in any guild, with one of `statuses`, oldest first
+        (the `seats_user` index: a few seats per player, each joined to its game by key)."""
+
+    @abstractmethod
+    async def finished_games(self, guild_id: int, limit: int = 25,
+                             id_prefix: str = "") -> list[GameListing]:
+        """The guild's over and abandoned games, newest first, at most `limit`; with
+        `id_prefix` (digits), only games whose number starts with it."""
+
 # ---- SQL (SQLAlchemy Core), shared by SQLite and PostgreSQL ---------------------------------
 _GAME_COLS = (
     games.c.id, games.c.guild_id, games.c.channel_id, games.c.thread_id, games.c.game,
@@ -593,13 +778,22 @@ _GAME_COLS = (
     games.c.created_at, games.c.updated_at, games.c.next_reminder_at, games.c.reminder_stage,
     games.c.awaited_since, games.c.epoch, games.c.rematch_of,
 )
+_LISTING_COLS = (
+    games.c.id, games.c.guild_id, games.c.channel_id, games.c.thread_id, games.c.game,
+    games.c.options, games.c.status, games.c.version, games.c.settings, games.c.created_at,
+    games.c.updated_at, games.c.awaited_since, games.c.board_version, games.c.board_post,
+)
 _SEAT_COLS = (seats.c.game_id, seats.c.seat, seats.c.user_id, seats.c.position,
               seats.c.joined_at, seats.c.dms_ok, seats.c.role_pref, seats.c.ai_standin)
 _PREF_COLS = (players.c.user_id, players.c.away, players.c.quiet_start, players.c.quiet_end,
-              players.c.tz_minutes, players.c.notify_near, players.c.tz_name)
+              players.c.tz_minutes, players.c.notify_near, players.c.tz_name,
+              players.c.stats_hidden)
 _ACTION_COLS = (actions.c.game_id, actions.c.seq, actions.c.seat, actions.c.user_id,
                 actions.c.action, actions.c.at)
 _PENDING_COLS = tuple(pending_moves.c)
+_SNAPSHOT_COLS = (snapshots.c.game_id, snapshots.c.step, snapshots.c.moves,
+                  snapshots.c.engine_version, snapshots.c.digest, snapshots.c.state,
+                  snapshots.c.log, snapshots.c.at)
 
 # The statements of a move, built once (their compiled SQL is cached per dialect).
 _SELECT_GAME = select(*_GAME_COLS).where(games.c.id == bindparam("gid"))
@@ -640,6 +834,25 @@ _SET_BOARD = (update(games).where(games.c.id == bindparam("gid"))
                                                games.c.board_post)))
 
 
+# `/game list`'s page: the order is the `games_guild_waiting` index's (guild, status,
+# awaited_since, id), so no sort and no read of the games skipped ('active' sorts before
+# 'lobby'; a lobby waits for no move: by id, oldest first). Only the page's rows are read,
+# and of each only columns stored before its state; seats are counted on their own index.
+# (An active game awaiting no one yet, its awaited_since NULL, comes first of the active ones
+# on SQLite, last on PostgreSQL: their NULL orders, each its index's.)
+_SEATS_TAKEN = (select(func.count()).where(seats.c.game_id == games.c.id)
+                .correlate(games).scalar_subquery())
+_AI_SEATS = (select(func.count()).where(seats.c.game_id == games.c.id, seats.c.user_id.is_(None))
+             .correlate(games).scalar_subquery())
+_OPEN_GAMES = (select(games.c.id, games.c.game, games.c.options, games.c.status,
+                      games.c.channel_id, games.c.thread_id, games.c.awaited_since,
+                      _SEATS_TAKEN, _AI_SEATS)
+               .where(games.c.guild_id == bindparam("guild"),
+                      games.c.status.in_(bindparam("live", expanding=True)))
+               .order_by(games.c.status, games.c.awaited_since, games.c.id)
+               .limit(bindparam("per_page")).offset(bindparam("skip")))
+
+
 class Ran:
     """What one statement of a `_write` body gave back: rows it returned, rows it changed."""
 
@@ -655,6 +868,16 @@ class Ran:
 
 Run = Callable[[Executable, dict[str, Any] | list[dict[str, Any]]], Ran]
 """Runs one statement of a `_write` body (a list of parameter sets: executemany)."""
+
+
+def _runner(conn: Connection) -> Run:
+    """`Run` on a SQLAlchemy connection (the SQLite fast path has its own, `_run_on_sqlite`)."""
+    def one(stmt: Executable, params: dict[str, Any] | list[dict[str, Any]]) -> Ran:
+        if isinstance(params, list) and not params:
+            return Ran(0, [])
+        res = conn.execute(stmt, params)
+        return Ran(res.rowcount, list(res.all()) if res.returns_rows else [])
+    return one
 T = TypeVar("T")
 
 _SQLITE = sqlite_dialect.dialect(paramstyle="named")
@@ -827,6 +1050,13 @@ def _game(row: Sequence[Any]) -> GameRecord:
     )
 
 
+def _listed(row: Sequence[Any]) -> ListedGame:
+    mode = json.loads(row[2]).get("mode")  # the options: a few keys, never the state
+    return ListedGame(id=row[0], game=row[1], mode=mode if isinstance(mode, str) else None,
+                      status=row[3], channel_id=row[4], thread_id=row[5],
+                      awaited_since=row[6], seats=row[7], ai_seats=row[8])
+
+
 def _seat(row: Sequence[Any]) -> SeatRecord:
     return SeatRecord(
         game_id=row[0], seat=row[1], user_id=row[2], position=row[3], joined_at=row[4],
@@ -836,7 +1066,8 @@ def _seat(row: Sequence[Any]) -> SeatRecord:
 
 def _prefs(row: Sequence[Any]) -> PlayerPrefs:
     return PlayerPrefs(user_id=row[0], away=bool(row[1]), quiet_start=row[2], quiet_end=row[3],
-                       tz_minutes=row[4], notify_near=bool(row[5]), tz_name=row[6])
+                       tz_minutes=row[4], notify_near=bool(row[5]), tz_name=row[6],
+                       stats_hidden=bool(row[7]))
 
 
 def _pending(row: Sequence[Any]) -> PendingMove:
@@ -850,6 +1081,23 @@ def _pending(row: Sequence[Any]) -> PendingMove:
 def _action(row: Sequence[Any]) -> ActionRecord:
     return ActionRecord(
         game_id=row[0], seq=row[1], seat=row[2], user_id=row[3], action_json=row[4], at=row[5],
+    )
+
+
+def _packed(text: str) -> bytes:
+    """A snapshot's JSON as stored: zlib-compressed (a state or a chunk's log shrinks to a
+    fifth; the table would otherwise hold most of a finished game's bytes)."""
+    return zlib.compress(text.encode(), 6)
+
+
+def _unpacked(data: bytes) -> str:
+    return zlib.decompress(data).decode()
+
+
+def _snapshot(row: Sequence[Any]) -> SnapshotRecord:
+    return SnapshotRecord(
+        game_id=row[0], step=row[1], moves=row[2], engine_version=row[3], digest=row[4],
+        state_json=_unpacked(row[5]), log_json=_unpacked(row[6]), at=row[7],
     )
 
 
@@ -876,7 +1124,7 @@ class SqlStorage(Storage):
         self._cache = ReadCache(enabled=keep_reads)
 
     @abstractmethod
-    def _tx(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+    def _tx(self) -> AbstractAsyncContextManager[CoreConnection]: ...
 
     async def _write(self, body: Callable[[Run], T],
                      before: Callable[[], object] | None = None) -> T:
@@ -885,12 +1133,7 @@ class SqlStorage(Storage):
         `before` runs first, inside the transaction (where the cache drops what it touches:
         no read can fill it again until the write is over)."""
         def run(conn: Connection) -> T:
-            def one(stmt: Executable, params: dict[str, Any] | list[dict[str, Any]]) -> Ran:
-                if isinstance(params, list) and not params:
-                    return Ran(0, [])
-                res = conn.execute(stmt, params)
-                return Ran(res.rowcount, list(res.all()) if res.returns_rows else [])
-            return body(one)
+            return body(_runner(conn))
 
         async with self._tx() as db:
             if before is not None:
@@ -903,13 +1146,13 @@ class SqlStorage(Storage):
         return await self._write(lambda run: run(stmt, params), before)
 
     @abstractmethod
-    def _read(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+    def _read(self) -> AbstractAsyncContextManager[CoreConnection]: ...
 
     @property
     @abstractmethod
     def dialect(self) -> Literal["sqlite", "postgresql"]: ...
 
-    async def _lock_for_migration(self, conn: AsyncConnection) -> None:
+    async def _lock_for_migration(self, conn: CoreConnection) -> None:
         """Hold off other processes migrating the same database (in the migration's tx)."""
 
     def _where(self) -> dict[str, Any] | None:
@@ -980,21 +1223,21 @@ class SqlStorage(Storage):
 
     # ---- helpers ------------------------------------------------------------------------
     @staticmethod
-    async def _one_game(db: AsyncConnection, game_id: int) -> GameRecord:
+    async def _one_game(db: CoreConnection, game_id: int) -> GameRecord:
         row = (await db.execute(_SELECT_GAME, {"gid": game_id})).first()
         if row is None:
             raise GameNotFound(game_id)
         return _game(row)
 
     @staticmethod
-    async def _refused(db: AsyncConnection, game_id: int, expected: int) -> StorageError:
+    async def _refused(db: CoreConnection, game_id: int, expected: int) -> StorageError:
         """Why a versioned write matched no row: the game is gone or another write won."""
         row = (await db.execute(_SELECT_VERSION, {"gid": game_id})).first()
         if row is None:
             return GameNotFound(game_id)
         return VersionConflict(game_id, expected, row[0])
 
-    async def _write_game(self, db: AsyncConnection, game_id: int, expected: int | None,
+    async def _write_game(self, db: CoreConnection, game_id: int, expected: int | None,
                           **values: Any) -> GameRecord:
         """UPDATE the game (only at version `expected`, if given) and return it as written."""
         query = update(games).where(games.c.id == game_id)
@@ -1070,13 +1313,34 @@ class SqlStorage(Storage):
             rows = (await db.execute(query.order_by(games.c.id))).all()
         return [_game(r) for r in rows]
 
-    async def set_status(self, game_id: int, status: Status, now: float) -> GameRecord:
+    async def open_games(self, guild_id: int, page: int, per_page: int) -> GameListPage:
+        if per_page < 1:
+            raise ValueError(f"a page holds at least one game, not {per_page}")
+        counted = (select(games.c.status, func.count())
+                   .where(games.c.guild_id == guild_id, games.c.status.in_(LIVE))
+                   .group_by(games.c.status))
+        async with self._read() as db:
+            counts = {str(r[0]): int(r[1]) for r in (await db.execute(counted)).all()}
+            total = sum(counts.values())
+            pages = max(1, -(-total // per_page))
+            page = min(max(0, page), pages - 1)
+            rows = (await db.execute(_OPEN_GAMES, {
+                "guild": guild_id, "live": list(LIVE), "per_page": per_page,
+                "skip": page * per_page})).all() if total else []
+        return GameListPage(games=[_listed(r) for r in rows], page=page, pages=pages,
+                            active=counts.get("active", 0), lobbies=counts.get("lobby", 0))
+
+    async def set_status(self, game_id: int, status: Status, now: float,
+                         result: GameResult | None = None) -> GameRecord:
         changes: dict[str, Any] = {"status": status, "updated_at": now}
         if status != "active":
             changes |= {"next_reminder_at": None, "reminder_stage": 0}
         async with self._tx() as db:
             self._cache.drop_record(game_id)
             rec = await self._write_game(db, game_id, None, **changes)
+            if result is not None:
+                await db.run_sync(lambda conn: memory.record(_runner(conn), result,
+                                                             self.dialect))
         return self._cache.record(rec)
 
     async def set_creator(self, game_id: int, user_id: int, now: float) -> None:
@@ -1325,7 +1589,8 @@ class SqlStorage(Storage):
         values = {"user_id": prefs.user_id, "away": int(prefs.away),
                   "quiet_start": prefs.quiet_start, "quiet_end": prefs.quiet_end,
                   "tz_minutes": prefs.tz_minutes, "notify_near": int(prefs.notify_near),
-                  "tz_name": prefs.tz_name, "updated_at": now}
+                  "tz_name": prefs.tz_name, "stats_hidden": int(prefs.stats_hidden),
+                  "updated_at": now}
         async with self._tx() as db:
             self._cache.drop_prefs(prefs.user_id)
             await db.execute(self._upsert(players, ("user_id",), values,
@@ -1337,8 +1602,12 @@ class SqlStorage(Storage):
         rec = await self.get_game(game_id)
         if rec is None:
             raise GameNotFound(game_id)
+        async with self._read() as db:
+            shots = [_snapshot(r) for r in (await db.execute(
+                select(*_SNAPSHOT_COLS).where(snapshots.c.game_id == game_id)
+                .order_by(snapshots.c.step))).all()]
         return StoredGame(game=rec, seats=await self.seats(game_id),
-                          actions=await self.actions(game_id))
+                          actions=await self.actions(game_id), snapshots=shots)
 
     async def import_game(self, stored: StoredGame) -> GameRecord:
         g = stored.game
@@ -1364,6 +1633,12 @@ class SqlStorage(Storage):
                 await db.execute(insert(actions), [
                     {"game_id": game_id, "seq": a.seq, "seat": a.seat, "user_id": a.user_id,
                      "action": a.action_json, "at": a.at} for a in stored.actions])
+            if stored.snapshots:
+                await db.execute(insert(snapshots), [
+                    {"game_id": game_id, "step": p.step, "moves": p.moves,
+                     "engine_version": p.engine_version, "state": _packed(p.state_json),
+                     "log": _packed(p.log_json), "digest": p.digest, "at": p.at}
+                    for p in stored.snapshots])
             rec = await self._one_game(db, game_id)
         self._cache.drop(game_id)
         return self._cache.record(rec)
@@ -1394,7 +1669,7 @@ class SqlStorage(Storage):
             rec = await self._write_game(
                 db, game_id, expected_version, status="active", state=state_json, seed=seed,
                 version=expected_version, updated_at=now, next_reminder_at=next_reminder_at,
-                reminder_stage=0, awaited_since=now)
+                reminder_stage=0, awaited_since=now, started_at=now)
         return self._cache.record(rec)
 
     async def append_action(
@@ -1402,6 +1677,7 @@ class SqlStorage(Storage):
         action_json: str, new_state_json: str, status: Status,
         next_reminder_at: float | None, reminder_stage: int, *,
         awaited_since: float | None = None, now: float, pending_token: str | None = None,
+        result: GameResult | None = None,
     ) -> GameRecord:
         seq = expected_version + 1
         params = {"new_state": new_state_json, "new_version": seq, "new_status": status,
@@ -1432,6 +1708,8 @@ class SqlStorage(Storage):
                                  "user_id": user_id, "action": action_json, "at": now})
             if pending_token is not None:
                 run(_MARK_PENDING, {"seq": seq, "gid": game_id, "tok": pending_token})
+            if result is not None:
+                memory.record(run, result, self.dialect)
             return row
 
         row = await self._write(write, before=drop)
@@ -1458,6 +1736,9 @@ class SqlStorage(Storage):
                 epoch=games.c.epoch + 1)
             await db.execute(delete(actions).where(actions.c.game_id == game_id,
                                                    actions.c.seq > keep_seq))
+            # A snapshot past the kept log stands for moves taken back.
+            await db.execute(delete(snapshots).where(snapshots.c.game_id == game_id,
+                                                     snapshots.c.step > keep_seq))
         return self._cache.record(rec)
 
     async def rewrite_state(
@@ -1480,6 +1761,103 @@ class SqlStorage(Storage):
         async with self._read() as db:
             rows = (await db.execute(query.order_by(actions.c.seq))).all()
         return [_action(r) for r in rows]
+
+    # ---- the memory of finished games ------------------------------------------------------
+    async def move_log(self, game_id: int
+                       ) -> tuple[float | None, list[tuple[str, int | None, float]]]:
+        # One statement (one trip): the game's row beside each of its moves, if any.
+        query = (select(games.c.started_at, actions.c.seat, actions.c.user_id, actions.c.at)
+                 .select_from(games.outerjoin(actions, actions.c.game_id == games.c.id))
+                 .where(games.c.id == game_id).order_by(actions.c.seq))
+        async with self._read() as db:
+            rows = (await db.execute(query)).all()
+        dealt = rows[0][0] if rows else None
+        return (None if dealt is None else float(dealt),
+                [(r[1], r[2], float(r[3])) for r in rows if r[1] is not None])
+
+    async def game_result(self, game_id: int) -> GameResult | None:
+        async with self._read() as db:
+            return await memory.game_result(db, game_id)
+
+    async def history(self, guild_id: int, *, user_id: int | None = None,
+                      game: str | None = None, page: int = 0,
+                      per_page: int = memory.HISTORY_PAGE) -> HistoryPage:
+        async with self._read() as db:
+            return await memory.history(db, guild_id, user_id=user_id, game=game, page=page,
+                                        per_page=per_page)
+
+    async def player_stats(self, guild_id: int, user_id: int,
+                           show_ratings: bool = True) -> PlayerStats:
+        async with self._read() as db:
+            return await memory.player_stats(db, guild_id, user_id, show_ratings)
+
+    async def server_stats(self, guild_id: int) -> ServerStats:
+        async with self._read() as db:
+            return await memory.server_stats(db, guild_id)
+
+    async def table_ratings(self, user_ids: Iterable[int], game: str) -> dict[int, Rating]:
+        async with self._read() as db:
+            return await memory.table_ratings(db, list(user_ids), game)
+
+    async def rating_line(self, user_id: int, game: str) -> list[tuple[float, Rating]]:
+        async with self._read() as db:
+            return await memory.rating_line(db, user_id, game)
+
+    async def ratings_on(self, guild_id: int) -> bool:
+        async with self._read() as db:
+            return await memory.ratings_on(db, guild_id)
+
+    async def set_ratings_on(self, guild_id: int, on: bool, now: float) -> None:
+        async with self._tx() as db:
+            await db.execute(self._upsert(servers, ("guild_id",),
+                                          {"guild_id": guild_id, "ratings": int(on),
+                                           "updated_at": now}, ["ratings", "updated_at"]))
+
+    # ---- snapshots ----------------------------------------------------------------------
+    async def snapshot_marks(self, game_id: int, upto_step: int | None = None
+                             ) -> list[SnapshotMark]:
+        query = select(snapshots.c.step, snapshots.c.moves, snapshots.c.engine_version,
+                       snapshots.c.digest).where(snapshots.c.game_id == game_id)
+        if upto_step is not None:
+            query = query.where(snapshots.c.step <= upto_step)
+        async with self._read() as db:
+            rows = (await db.execute(query.order_by(snapshots.c.step))).all()
+        return [SnapshotMark(step=r[0], moves=r[1], engine_version=r[2], digest=r[3])
+                for r in rows]
+
+    async def snapshot_state(self, game_id: int, step: int) -> str | None:
+        async with self._read() as db:
+            row = (await db.execute(select(snapshots.c.state).where(
+                snapshots.c.game_id == game_id, snapshots.c.step == step))).first()
+        return None if row is None else _unpacked(row[0])
+
+    async def snapshot_logs(self, game_id: int, steps: Iterable[int]) -> dict[int, str]:
+        wanted = sorted(set(steps))
+        if not wanted:
+            return {}
+        async with self._read() as db:
+            rows = (await db.execute(select(snapshots.c.step, snapshots.c.log).where(
+                snapshots.c.game_id == game_id, snapshots.c.step.in_(wanted)))).all()
+        return {int(r[0]): _unpacked(r[1]) for r in rows}
+
+    async def put_snapshots(self, game_id: int, epoch: int,
+                            records: Sequence[SnapshotRecord]) -> int:
+        if not records:
+            return 0
+        async with self._tx() as db:
+            row = (await db.execute(select(games.c.epoch, games.c.version).where(
+                games.c.id == game_id))).first()
+            if row is None or int(row[0]) != epoch:
+                return 0
+            fit = [p for p in records if p.step <= int(row[1])]
+            for p in fit:
+                await db.execute(self._upsert(
+                    snapshots, ("game_id", "step"),
+                    {"game_id": game_id, "step": p.step, "moves": p.moves,
+                     "engine_version": p.engine_version, "state": _packed(p.state_json),
+                     "log": _packed(p.log_json), "digest": p.digest, "at": p.at},
+                    ("moves", "engine_version", "state", "log", "digest", "at")))
+        return len(fit)
 
     # ---- moves in flight ------------------------------------------------------------------
     async def add_pending_move(self, move: PendingMove, *, forget: Iterable[str] = (),
@@ -1550,6 +1928,50 @@ class SqlStorage(Storage):
                                if changed else held)
         return changed
 
+    # ---- lists across games (issue #24) ---------------------------------------------------
+    async def player_games(self, user_id: int,
+                           statuses: Iterable[Status] = LIVE) -> list[GameListing]:
+        wanted = list(statuses)
+        if not wanted:
+            return []
+        query = (select(*_LISTING_COLS)
+                 .select_from(seats.join(games, games.c.id == seats.c.game_id))
+                 .where(seats.c.user_id == user_id, games.c.status.in_(wanted))
+                 .order_by(games.c.id))
+        return await self._listings(query)
+
+    async def finished_games(self, guild_id: int, limit: int = 25,
+                             id_prefix: str = "") -> list[GameListing]:
+        query = (select(*_LISTING_COLS)
+                 .where(games.c.guild_id == guild_id,
+                        games.c.status.in_(("over", "abandoned"))))
+        if id_prefix:
+            if not id_prefix.isascii() or not id_prefix.isdigit():
+                return []
+            # Compared as text: "12" finds #12, #120, #1234 (the `games_guild_status` index
+            # narrows to the guild's finished games first).
+            query = query.where(sql_cast(games.c.id, Text()).like(f"{id_prefix}%"))
+        return await self._listings(query.order_by(games.c.id.desc()).limit(max(0, limit)))
+
+    async def _listings(self, query: Any) -> list[GameListing]:
+        async with self._read() as db:
+            rows = (await db.execute(query)).all()
+            ids = [int(r[0]) for r in rows]
+            seated: dict[int, dict[str, int | None]] = {gid: {} for gid in ids}
+            for start in range(0, len(ids), 500):  # bound the IN list's parameters
+                part = ids[start:start + 500]
+                for gid, seat, user in (await db.execute(
+                        select(seats.c.game_id, seats.c.seat, seats.c.user_id)
+                        .where(seats.c.game_id.in_(part))
+                        .order_by(seats.c.game_id, seats.c.position))).all():
+                    seated[int(gid)][str(seat)] = user
+        return [GameListing(
+            id=r[0], guild_id=r[1], channel_id=r[2], thread_id=r[3], game=r[4],
+            options=json.loads(r[5]), status=r[6], version=r[7],
+            settings=GameSettings.model_validate_json(r[8]), created_at=r[9], updated_at=r[10],
+            awaited_since=r[11], board_version=r[12], board_post=r[13],
+            seats=seated[int(r[0])]) for r in rows]
+
 
 # ---- SQLite ----------------------------------------------------------------------------------
 def _sqlite_url(path: str) -> str:
@@ -1587,8 +2009,8 @@ class SqliteStorage(SqlStorage):
         self.path = str(path)
         self._busy_timeout_ms = busy_timeout_ms
         self._synchronous = synchronous
-        self._engine: AsyncEngine | None = None
-        self._db: AsyncConnection | None = None
+        self._engine: CoreEngine | None = None
+        self._db: CoreConnection | None = None
         self._lock = asyncio.Lock()
 
     @property
@@ -1608,8 +2030,8 @@ class SqliteStorage(SqlStorage):
         if self.path != ":memory:" and not self.path.startswith("file:"):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         path = self.path
-        engine = create_async_engine(_sqlite_url(path),
-                                     async_creator=lambda: sqlitedriver.connect(path))
+        engine = CoreEngine.create(_sqlite_url(path),
+                                   async_creator=lambda: sqlitedriver.connect(path))
         busy_timeout = int(self._busy_timeout_ms)
         synchronous = "FULL" if self._synchronous == "FULL" else "NORMAL"
 
@@ -1650,7 +2072,7 @@ class SqliteStorage(SqlStorage):
                 await engine.dispose()
 
     @property
-    def db(self) -> AsyncConnection:
+    def db(self) -> CoreConnection:
         """The one connection (for a PRAGMA or a test's raw SQL)."""
         if self._db is None:
             raise StorageError("storage is not open; call open() first")
@@ -1712,7 +2134,7 @@ class SqliteStorage(SqlStorage):
             return ran
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[AsyncConnection]:
+    async def _tx(self) -> AsyncIterator[CoreConnection]:
         """One write transaction; rolled back on any exception (including cancellation)."""
         async with self._lock:
             db = self.db
@@ -1734,7 +2156,7 @@ class SqliteStorage(SqlStorage):
                 raise
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncConnection]:
+    async def _read(self) -> AsyncIterator[CoreConnection]:
         async with self._lock:
             db = self.db
             try:

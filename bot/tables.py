@@ -5,10 +5,11 @@ game's `asyncio.Lock` (created on demand, so games never block each other). Read
 too: loading may migrate an old state and persist it, and the cache stays consistent.
 
 Besides play it owns the table's housekeeping: undo (own last move only, never across a random
-draw or a reveal), the log and replays rebuilt from the action log, substitutes (`replace`, by
-the creator or a vote), spectators, rematches, the AI standing in for an absent player
-(`ai_turn`), players' preferences (vacation, quiet hours, "my turn is near"), and upgrading a
-state stored by an older engine on load (bot/migrations/states.py).
+draw or a reveal), the log and replays rebuilt from the action log — from the nearest
+snapshot (`SNAPSHOT_EVERY`), so they cost the same at move 2,000 as at move 20 — substitutes
+(`replace`, by the creator or a vote), spectators, rematches, the AI standing in for an absent
+player (`ai_turn`), players' preferences (vacation, quiet hours, "my turn is near"), and
+upgrading a state stored by an older engine on load (bot/migrations/states.py).
 
 Errors a player can cause are `TableError` (a ValueError whose text a player can read and whose
 `rule` names the check); the engine's `IllegalAction` passes through unchanged. Nothing here
@@ -18,21 +19,23 @@ imports discord: the cog turns results into messages.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
-from bot import aipool, quiet
+from bot import aipool, memory, quiet
 from bot.limits import excerpt
+from bot.memory import GameResult
 from bot.migrations.states import MigrationMissing, migrate_state, needs_migration
 from bot.storage import (
     LIVE,
@@ -43,6 +46,7 @@ from bot.storage import (
     GameSettings,
     PlayerPrefs,
     SeatRecord,
+    SnapshotRecord,
     Status,
     Storage,
     VersionConflict,
@@ -57,10 +61,23 @@ log = logging.getLogger(__name__)
 AnyGame = Game[Any, Any]
 UNREADABLE = ("This game was saved by an older version of the bot that this one can't read, so "
               "it can't continue. Start a new one with `/game new`.")
+UNREPLAYABLE = ("This game's history can't be replayed exactly (it was recorded by an older "
+                "version of the rules), so undo is not available.")
 Chooser = Callable[[AnyGame, GameState, str], Action | None]
 AI_LOOKS = 5
 """How many times one AI turn looks again when players' moves keep making its choice stale
 (each look is a fresh decision on the newer state) before leaving the seat to the next call."""
+SNAPSHOT_EVERY = 24
+"""Moves between two snapshots of a game (`snapshots` table). The history, a replay or an
+undo starts from the nearest one and replays at most SNAPSHOT_EVERY − 1 moves. Measured by
+`python -m bench --only history` (CPU at move 2,000 over move 20): at 32 the worst place in a
+chunk is 1.4–1.6×, at 24 1.25–1.3× (the target is 1.5×), at 16 move 20 itself starts from a
+snapshot; 24 costs about 7 KB of state per 24 moves in storage."""
+LOG_CACHE_ENTRIES = 2048
+"""Log entries of whole snapshot chunks kept decoded between calls (one 2,000-move game, or
+some twenty of the usual length): decoding a long game's log costs more than the rest of
+`/game log` (21 ms of CPU at move 2,000 against 3 ms kept). Bounded because decoded entries
+are some 30,000 objects per 2,000 moves that every full garbage collection walks."""
 
 
 def _chosen(action: Action) -> Chooser:
@@ -168,6 +185,15 @@ class LogEntry:
     events: list[Event]
 
 
+LOG_JSON: TypeAdapter[list[LogEntry]] = TypeAdapter(list[LogEntry])
+"""How a snapshot chunk's log is stored (`SnapshotRecord.log_json`)."""
+
+
+def log_digest(text: str) -> str:
+    """A short name for a chunk's log content: equal digests, equal logs."""
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
 # ---- the state cache -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Cached:
@@ -213,6 +239,56 @@ class _StateCache:
             del versions[v]
         if not versions:
             del self._data[game_id]
+
+
+class _LogCache:
+    """Decoded snapshot chunks by (game, step), kept while their stored digest is unchanged
+    (LRU, bounded by log entries). Entries are shared, never mutated."""
+
+    def __init__(self, max_entries: int = LOG_CACHE_ENTRIES) -> None:
+        self.max_entries = max_entries
+        self._data: OrderedDict[tuple[int, int], tuple[str, list[LogEntry]]] = OrderedDict()
+        self._size = 0
+
+    def get(self, game_id: int, step: int, digest: str) -> list[LogEntry] | None:
+        hit = self._data.get((game_id, step))
+        if hit is None or hit[0] != digest:
+            return None
+        self._data.move_to_end((game_id, step))
+        return hit[1]
+
+    def put(self, game_id: int, step: int, digest: str, entries: list[LogEntry]) -> None:
+        old = self._data.pop((game_id, step), None)
+        if old is not None:
+            self._size -= len(old[1])
+        if len(entries) > self.max_entries:
+            return
+        self._data[(game_id, step)] = (digest, entries)
+        self._size += len(entries)
+        while self._size > self.max_entries:
+            _, (_, gone) = self._data.popitem(last=False)
+            self._size -= len(gone)
+
+    def drop(self, game_id: int, from_step: int = 0) -> None:
+        for key in [k for k in self._data if k[0] == game_id and k[1] >= from_step]:
+            self._size -= len(self._data.pop(key)[1])
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """A game rebuilt up to a step: its state, the log up to there (when asked for) and the
+    snapshots the replay passed that storage did not hold yet."""
+
+    state: GameState
+    log: list[LogEntry]
+    fresh: list[SnapshotRecord]
+    from_step: int
+    """Where the replay began: 0 (the deal) or a snapshot's step."""
+
+
+ReplayJob = Callable[[], tuple[Rebuilt, list[tuple[int, str, list[LogEntry]]]]]
+"""A replay ready to run off the event loop: the game rebuilt, and the chunks (step, digest,
+entries) it decoded or made, for the log cache."""
 
 
 # ---- helpers -------------------------------------------------------------------------------
@@ -336,6 +412,9 @@ class TableService:
         *,
         cache_games: int = 512,
         ai_level: AiLevel = "normal",
+        snapshot_every: int = SNAPSHOT_EVERY,
+        log_cache_entries: int = LOG_CACHE_ENTRIES,
+        snapshot_ahead: bool = False,
     ) -> None:
         self.storage = storage
         self.games = games
@@ -346,6 +425,13 @@ class TableService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary())
         self._cache = _StateCache(max_games=cache_games)
+        self.snapshot_every = snapshot_every
+        self.snapshot_ahead = snapshot_ahead
+        """Store each snapshot in the background as soon as a move reaches it (the bot), so a
+        first `/game log` late in a game replays few moves; off, snapshots are made when a
+        history first needs them (tests, tools)."""
+        self._logs = _LogCache(log_cache_entries)
+        self._background: set[asyncio.Task[None]] = set()
 
     # ---- locking and loading ------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -738,17 +824,23 @@ class TableService:
                 next_at, stage, since = now + self._interval(rec), 0, now
             status: Status = "over" if result is not None else "active"
             text = new.model_dump_json()
+            ending = None
+            if result is not None:
+                ending = await self._result_of(rec, game, new, result, seats, now,
+                                               last=(seat, user_id, now))
             try:
                 rec = await self.storage.append_action(
                     game_id, rec.version, seat, user_id, action.model_dump_json(), text, status,
                     next_at, stage, awaited_since=since, now=now,
-                    pending_token=interaction_token)
+                    pending_token=interaction_token, result=ending)
             except VersionConflict as exc:
                 self._cache.drop(game_id)
                 raise StaleAction(exc.actual) from exc
             if new.step != rec.version:
                 log.error("game %s: version %s but state step %s", game_id, rec.version, new.step)
             self._cache.put(game_id, rec.version, text, new)
+            if self.snapshot_ahead and rec.version % self.snapshot_every == 0:
+                self._after_move(self._keep_ahead(game_id, rec.version))
             awaited = [] if result is not None else sorted(after)
             fresh = [s for s in awaited if s not in before or s == seat]
             return ActResult(record=rec, seat=seat, action=action, state=new,
@@ -807,20 +899,28 @@ class TableService:
             current = await self._load(rec)
             action = Action.model_validate_json(last.action_json)
             try:
-                before = await self._replay(rec, rec.version - 1)
-                outcome = game.apply(before, last.seat, action)
+                before: GameState | None = await self._replay(rec, rec.version - 1)
             except (IllegalAction, ValidationError) as exc:
                 log.warning("game %s: replay failed during undo: %s", game_id, exc)
-                before, outcome = None, None
-            if outcome is None or outcome.state.model_dump_json() != current.model_dump_json():
-                raise TableError("This game's history can't be replayed exactly (it was "
-                                 "recorded by an older version of the rules), so undo is not "
-                                 "available.", "TABLE-UNDO")
-            assert before is not None
-            reason = self._undo_refusal(game, before, last.seat, action, outcome.state,
-                                        list(outcome.events))
+                before = None
+
+            def check(before: GameState) -> str | None:
+                # The move again, then what it could have turned on (resampled states): a few
+                # dozen applies, run off the event loop like the replay.
+                try:
+                    outcome = game.apply(before, last.seat, action)
+                except (IllegalAction, ValidationError) as exc:
+                    log.warning("game %s: replay failed during undo: %s", game_id, exc)
+                    return UNREPLAYABLE
+                if outcome.state.model_dump_json() != current.model_dump_json():
+                    return UNREPLAYABLE
+                return self._undo_refusal(game, before, last.seat, action, outcome.state,
+                                          list(outcome.events))
+
+            reason = UNREPLAYABLE if before is None else await asyncio.to_thread(check, before)
             if reason is not None:
                 raise TableError(reason, "TABLE-UNDO")
+            assert before is not None
             now = self.clock()
             awaited = sorted(game.to_act(before))
             text = before.model_dump_json()
@@ -830,6 +930,7 @@ class TableService:
                 reminder_stage=0, awaited_since=now if awaited else None, now=now)
             self._cache.drop(game_id, from_version=rec.version)
             self._cache.put(game_id, rec.version, text, before)
+            self._logs.drop(game_id, from_step=rec.version + 1)
             return UndoResult(record=rec, seat=last.seat, undone=action, state=before,
                               awaited=awaited, awaited_users={s: users.get(s) for s in awaited},
                               version=rec.version)
@@ -856,23 +957,154 @@ class TableService:
         return shown_by_events(game, before, after, events)
 
     async def _replay(self, rec: GameRecord, upto_seq: int | None) -> GameState:
+        """The state after `upto_seq` actions (None: now), from the nearest snapshot."""
+        rebuilt = await self._rebuild(rec, upto_seq, with_log=False)
+        await self._keep_snapshots(rec, rebuilt)
+        return rebuilt.state
+
+    async def _rebuild(self, rec: GameRecord, upto_seq: int | None, *, with_log: bool,
+                       from_seed: bool = False) -> Rebuilt:
+        """`_replay_job` run at once (the caller holds the game's lock throughout)."""
+        return await self._run_job(rec, await self._replay_job(rec, upto_seq, with_log=with_log,
+                                                               from_seed=from_seed))
+
+    async def _run_job(self, rec: GameRecord, job: ReplayJob) -> Rebuilt:
+        """Run a replay in a thread, off the event loop, and keep the chunks it decoded or
+        made. Measured for the 23 moves past a snapshot of a long game: in a thread it costs
+        this process 5–6 ms of CPU, in a worker process (like bot/renderpool.py) 1 ms but
+        10–30 ms of wall shipping the state and the entries both ways, and a standing
+        process's memory (issue #25, item 4): a thread."""
+        rebuilt, decoded = await asyncio.to_thread(job)
+        for step, digest, entries in decoded:
+            self._logs.put(rec.id, step, digest, entries)
+        return rebuilt
+
+    async def _replay_job(self, rec: GameRecord, upto_seq: int | None, *, with_log: bool,
+                          from_seed: bool = False) -> ReplayJob:
+        """The replay of the game after `upto_seq` actions (and with `with_log`, every
+        action's log entry up to there), from the latest usable snapshot at or below it, or
+        from the seed.
+
+        Usable: written by this engine version (one by another is ignored: its state or its
+        words may differ) at this interval (a chunk's log covers its interval). The log needs
+        an unbroken run of chunks from the deal, so with `with_log` the replay starts after
+        the last of them. Storage is read here (the caller holds the game's lock); the
+        returned job decodes and replays, in a thread, off the event loop (`_run_job`)."""
         game = self._game(rec)
         if rec.seed is None:
             raise TableError("This game hasn't started yet.", "TABLE-LOBBY")
-        seats = sorted((s.seat for s in await self.storage.seats(rec.id)), key=_seat_order)
-        options = game.options_model.model_validate(rec.options)
-        actions = await self.storage.actions(rec.id, upto_seq=upto_seq)
-        seed = rec.seed
-        # A game stored before a ruling replays under the ruling it was played by.
+        upto = rec.version if upto_seq is None else min(upto_seq, rec.version)
+        every = self.snapshot_every
+        # A game stored before a ruling replays under the ruling it was played by (and an old
+        # state is migrated here first, so the rulings are read from the running schema).
         current = await self._load(rec)
+        # (A game shorter than a chunk has no snapshot to look for.)
+        marks = [] if from_seed or upto < every else [
+            m for m in await self.storage.snapshot_marks(rec.id, upto)
+            if m.engine_version == game.version and m.moves == every and m.step % every == 0
+            and m.step > 0]
+        if with_log:
+            unbroken = []
+            for k, mark in enumerate(marks, start=1):
+                if mark.step != k * every:
+                    break
+                unbroken.append(mark)
+            marks = unbroken
+        start, start_text = 0, None
+        for mark in reversed(marks):
+            start_text = await self.storage.snapshot_state(rec.id, mark.step)
+            if start_text is not None:
+                start = mark.step
+                break
+        chunks: list[tuple[int, str, list[LogEntry] | str]] = []
+        if with_log and start:
+            kept = {m.step: self._logs.get(rec.id, m.step, m.digest) for m in marks
+                    if m.step <= start}
+            texts = await self.storage.snapshot_logs(
+                rec.id, [step for step, hit in kept.items() if hit is None])
+            for mark in marks:
+                if mark.step > start:
+                    break
+                hit = kept[mark.step]
+                if hit is None and mark.step not in texts:
+                    start, start_text = 0, None  # deleted meanwhile: start from the deal
+                    chunks = []
+                    break
+                chunks.append((mark.step, mark.digest, hit if hit is not None
+                               else texts[mark.step]))
+        seat_ids = sorted((s.seat for s in await self.storage.seats(rec.id)), key=_seat_order)
+        options = game.options_model.model_validate(rec.options)
+        actions = await self.storage.actions(rec.id, after_seq=start, upto_seq=upto)
+        seed, version, now = rec.seed, game.version, self.clock()
 
-        def run() -> GameState:
-            state: GameState = game.replay_rulings(game.setup(seats, options, seed), current)
+        def run() -> tuple[Rebuilt, list[tuple[int, str, list[LogEntry]]]]:
+            decoded: list[tuple[int, str, list[LogEntry]]] = []
+            log_so_far: list[LogEntry] = []
+            for step, digest, chunk in chunks:
+                entries = LOG_JSON.validate_json(chunk) if isinstance(chunk, str) else chunk
+                decoded.append((step, digest, entries))
+                log_so_far += entries
+            state: GameState = (game.load_state(start_text) if start_text is not None else
+                                game.replay_rulings(game.setup(seat_ids, options, seed),
+                                                    current))
+            fresh: list[SnapshotRecord] = []
+            since: list[LogEntry] = []
             for a in actions:
-                state = game.apply(state, a.seat, Action.model_validate_json(a.action_json)).state
-            return state
+                action = Action.model_validate_json(a.action_json)
+                outcome = game.apply(state, a.seat, action)
+                state = outcome.state
+                entry = LogEntry(seq=a.seq, seat=a.seat, user_id=a.user_id, action=action,
+                                 events=list(outcome.events))
+                since.append(entry)
+                if with_log:
+                    log_so_far.append(entry)
+                if a.seq % every == 0:
+                    # The replay began at a multiple of `every`: `since` is the whole chunk.
+                    text = LOG_JSON.dump_json(since).decode()
+                    digest = log_digest(text)
+                    fresh.append(SnapshotRecord(
+                        game_id=rec.id, step=a.seq, moves=every, engine_version=version,
+                        digest=digest,
+                        state_json=state.model_dump_json(), log_json=text, at=now))
+                    decoded.append((a.seq, digest, since))
+                    since = []
+            return Rebuilt(state=state, log=log_so_far, fresh=fresh, from_step=start), decoded
 
-        return await asyncio.to_thread(run)
+        return run
+
+    def _after_move(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def settle(self) -> None:
+        """Wait for the snapshots being stored in the background (before closing storage)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    async def _keep_ahead(self, game_id: int, step: int) -> None:
+        """Store the snapshot a move reached: a replay from the one before it (a chunk of
+        moves, in a thread), without holding the game's lock while it runs. A game from
+        before snapshots replays from the deal once."""
+        try:
+            async with self.lock(game_id):
+                rec = await self._get(game_id)
+                if rec.version < step or rec.seed is None:
+                    return  # taken back meanwhile
+                job = await self._replay_job(rec, step, with_log=False)
+            await self._keep_snapshots(rec, await self._run_job(rec, job))
+        except Exception:  # only a later history's replay gets longer
+            log.warning("game %s: snapshot %s not made", game_id, step, exc_info=True)
+
+    async def _keep_snapshots(self, rec: GameRecord, rebuilt: Rebuilt) -> None:
+        """Store the snapshots a replay passed (lazily, idempotently: only while the game is at
+        the epoch it was replayed in; a failure only means the next replay makes them)."""
+        if not rebuilt.fresh:
+            return
+        try:
+            await self.storage.put_snapshots(rec.id, rec.epoch, rebuilt.fresh)
+        except Exception:
+            log.warning("game %s: snapshots not stored", rec.id, exc_info=True)
 
     async def replay(self, game_id: int, upto_seq: int | None = None) -> GameState:
         """The state rebuilt from the seed and the action log (up to `upto_seq`)."""
@@ -884,8 +1116,8 @@ class TableService:
         async with self.lock(game_id):
             rec = await self._get(game_id)
             stored = await self._load(rec)
-            replayed = await self._replay(rec, rec.version)
-            return replayed.model_dump_json() == stored.model_dump_json()
+            replayed = await self._rebuild(rec, rec.version, with_log=False, from_seed=True)
+            return replayed.state.model_dump_json() == stored.model_dump_json()
 
     # ---- reads --------------------------------------------------------------------------
     async def get(self, game_id: int) -> GameRecord:
@@ -944,6 +1176,47 @@ class TableService:
             users = self._users(await self.storage.seats(game_id))
             return {s: users.get(s) for s in sorted(self._game(rec).to_act(state))}
 
+    # ---- what an ended game leaves behind (issue #24) -----------------------------------
+    async def _result_of(
+        self, rec: GameRecord, game: AnyGame, state: GameState | None, result: Result | None,
+        seats: Iterable[SeatRecord], now: float, *,
+        last: tuple[str, int | None, float] | None = None, because: str | None = None,
+    ) -> GameResult | None:
+        """The game's result for the memory (`bot.memory`), written with the write that ends
+        it. Never in the way of that write: a result that cannot be built is logged and left
+        out, and the game still ends."""
+        try:
+            options = self._game(rec).options_model.model_validate(rec.options)
+            dealt, log_ = await self.storage.move_log(rec.id)
+            started = dealt if dealt is not None else rec.created_at
+            if last is not None:
+                log_.append(last)
+            ordered = sorted(seats, key=lambda s: _seat_order(s.seat))
+            quiet_hours = await self.storage.prefs(s.user_id for s in ordered
+                                                   if s.user_id is not None)
+            return memory.result_of_game(
+                game, state, result, options, game_id=rec.id, guild_id=rec.guild_id,
+                thread_id=rec.thread_id, seats=[(s.seat, s.position, s.user_id) for s in ordered],
+                started_at=started, finished_at=now, moves=len(log_),
+                ai_level=rec.settings.ai_level, log=log_, quiet=quiet_hours,
+                abandoned_because=because)
+        except Exception:
+            log.exception("game %s: its result could not be kept", rec.id)
+            return None
+
+    async def _abandoned_result(self, rec: GameRecord, because: str | None
+                                ) -> GameResult | None:
+        """An abandoned game's result, if it had been dealt (a lobby leaves nothing)."""
+        if rec.status != "active" or rec.game not in self.games:
+            return None
+        try:
+            state: GameState | None = await self._load(rec)
+        except (TableError, ValidationError, ValueError):
+            state = None  # unreadable: the seats are kept without their characters
+        return await self._result_of(rec, self.games[rec.game], state, None,
+                                     await self.storage.seats(rec.id), self.clock(),
+                                     because=because)
+
     # ---- management ---------------------------------------------------------------------
     def _require_manager(self, rec: GameRecord, user_id: int, can_manage_threads: bool,
                          doing: str) -> None:
@@ -957,7 +1230,8 @@ class TableService:
             if rec.status not in LIVE:
                 raise TableError("This game is already over.", "TABLE-OVER")
             self._require_manager(rec, user_id, can_manage_threads, "abandon it")
-            rec = await self.storage.set_status(game_id, "abandoned", self.clock())
+            ending = await self._abandoned_result(rec, None)
+            rec = await self.storage.set_status(game_id, "abandoned", self.clock(), ending)
             self._cache.drop(game_id)
             return rec
 
@@ -971,8 +1245,9 @@ class TableService:
                 return rec
             log.info("game %s abandoned: %s", game_id, reason)
             settings = rec.settings.model_copy(update={"ended_because": reason})
-            await self.storage.update_settings(game_id, settings, self.clock())
-            rec = await self.storage.set_status(game_id, "abandoned", self.clock())
+            rec = await self.storage.update_settings(game_id, settings, self.clock())
+            ending = await self._abandoned_result(rec, reason)
+            rec = await self.storage.set_status(game_id, "abandoned", self.clock(), ending)
             self._cache.drop(game_id)
             return rec
 
@@ -1218,35 +1493,23 @@ class TableService:
 
     # ---- the log --------------------------------------------------------------------------
     async def history(self, game_id: int, upto_seq: int | None = None) -> list[LogEntry]:
-        """Every applied action with the events it caused, rebuilt from the log (the engine
-        decides again what each move told whom)."""
+        """Every applied action with the events it caused: whole chunks from the snapshots,
+        the rest replayed from the last of them (the engine decides again what each of those
+        moves told whom). The replay runs without the game's lock (moves go on meanwhile);
+        the snapshots it passed are stored if no undo came between."""
         async with self.lock(game_id):
             rec = await self._get(game_id)
             if rec.seed is None:
                 raise TableError("This game hasn't started yet.", "TABLE-LOBBY")
-            game = self._game(rec)
-            seats = sorted((s.seat for s in await self.storage.seats(rec.id)), key=_seat_order)
-            options = game.options_model.model_validate(rec.options)
-            actions = await self.storage.actions(rec.id, upto_seq=upto_seq)
-            seed = rec.seed
-
-        def run() -> list[LogEntry]:
-            state: GameState = game.setup(seats, options, seed)
-            out: list[LogEntry] = []
-            for a in actions:
-                action = Action.model_validate_json(a.action_json)
-                outcome = game.apply(state, a.seat, action)
-                state = outcome.state
-                out.append(LogEntry(seq=a.seq, seat=a.seat, user_id=a.user_id, action=action,
-                                    events=list(outcome.events)))
-            return out
-
+            job = await self._replay_job(rec, upto_seq, with_log=True)
         try:
-            return await asyncio.to_thread(run)
+            rebuilt = await self._run_job(rec, job)
         except (IllegalAction, ValidationError) as exc:
             log.warning("game %s: history cannot be replayed: %s", game_id, exc)
             raise TableError("This game's history was recorded by an older version of the "
                              "rules and can't be replayed.", "TABLE-VERSION") from exc
+        await self._keep_snapshots(rec, rebuilt)
+        return rebuilt.log
 
     async def replay_view(self, game_id: int, step: int) -> tuple[GameRecord, dict[str, Any]]:
         """The public view of the board after `step` actions (0: as dealt)."""

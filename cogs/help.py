@@ -37,7 +37,9 @@ lobby card; players press **Join** (or `/game join`), and the creator presses **
 game alone before playing with people; the lobby's **Add AI** fills empty seats the same way. \
 Your first game of each title is guided: every post says what your choice is about.
 **Find your way:** `/game list` shows open games, `/game status` the board in words, \
-`/game rules` any rule, and this `/help` how to play each game."""),
+`/game rules` any rule, and this `/help` how to play each game.
+**Look back:** `/game history` lists the server's finished games, `/game stats` your record \
+and ratings (`/game privacy` keeps them to yourself)."""),
     ("discord", "How a game runs here", "Threads, DMs, buttons, reminders, undo",
      "How a game runs on Discord", """\
 **One thread per game.** Every move is posted there with a picture of the board. A new post \
@@ -60,7 +62,10 @@ binding with `/game settings`.
 **Undo.** `/game undo` takes back your own last move if nobody moved since and nothing in its \
 outcome could depend on what you can't see: no card drawn, peeked at or revealed (also by a \
 step the move set off, like the end of a turn), no dice or shuffle. `/game log` and \
-`/game replay` show the game so far."""),
+`/game replay` show the game so far.
+**All your games.** `/game mine` lists every game you sit in, in every server, the ones \
+waiting for you first (it works in a DM with me too). `/game record` opens a finished game: \
+its result, its recap, its public log and `/game replay` at any step."""),
     ("exorcism", "The Exorcism in two minutes", "Co-op ghost hunt; One vs All; Solo",
      "The Exorcism at the House of Monkton Falls — in two minutes", """\
 **The goal.** You are Investigators in a haunted manor. Together you must earn 30 Exorcism \

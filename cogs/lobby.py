@@ -1,7 +1,10 @@
 """The lobby and the table's housekeeping: `/game new|join|leave|start|status|hand|abandon|list|
-rules|settings`, players' preferences (`away|quiet|notify`), seats (`replace|spectate|rematch`)
-and history (`undo|log|replay`); the reminder callbacks, the thread-deleted listener and the
-board-post-deleted one.
+rules|settings`, players' preferences (`away|quiet|notify`), seats (`replace|spectate|rematch`),
+history (`undo|log|replay`) and a player's games across servers and finished records
+(`mine|record`, issue #24; `/game mine` also runs in a DM with the bot), the memory of finished
+games (`history|stats|privacy` and `settings ratings:`, worded by cogs/utils/memory.py, with
+players' ratings on the lobby card); the reminder callbacks, the thread-deleted listener and
+the board-post-deleted one.
 
 One thread per game, opened from the channel where `/game new` ran. Thin: every decision is the
 table service's or the engine's; this cog turns them into messages.
@@ -30,6 +33,7 @@ from bot.options import (
     switches,
 )
 from bot.quiet import suggest_zones
+from bot.ratings import Rating
 from bot.storage import GameRecord, PlayerPrefs, SeatRecord
 from bot.tables import (
     StartResult,
@@ -42,6 +46,7 @@ from bot.tables import (
 )
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import answer_error, on_app_command_error, reply
+from cogs.utils.gamelist import ListPageButton, show_list
 from cogs.utils.guide import (
     guided_default,
     guided_line,
@@ -50,6 +55,16 @@ from cogs.utils.guide import (
     with_guided_line,
 )
 from cogs.utils.lifecycle import attach
+from cogs.utils.memory import (
+    HistoryPager,
+    seat_ratings,
+    set_privacy,
+    set_server_ratings,
+    show_history,
+    show_stats,
+)
+from cogs.utils.mine import mine_entries, mine_text
+from cogs.utils.record import finished_choices, finished_game, open_record
 from cogs.utils.table import (
     DYNAMIC_ITEMS,
     MISSING_ACCESS,
@@ -82,6 +97,9 @@ NEEDED_PERMISSIONS: dict[str, str] = {
     "embed_links": "show the lobby",
     "read_message_history": "find its own board posts again",
 }
+
+IN_DMS = frozenset({"game mine"})
+"""The commands that also run in a DM with the bot."""
 
 TEST_DM = ("You joined **{title}** (game #{gid}) in {where}. I'll send anything only you may "
            "see here — keep DMs from this server open.")
@@ -273,7 +291,8 @@ def _numbers(game: Game[Any, Any]) -> dict[str, list[str]]:
     return out
 
 
-def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord]) -> list[str]:
+def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord],
+               ratings: dict[int, Rating] | None = None) -> list[str]:
     """The lobby's seats in table order, the side each will play where the options say, and
     AI players named as such."""
     options = game.options_model.model_validate(record.options)
@@ -284,22 +303,40 @@ def seat_lines(game: Game[Any, Any], record: GameRecord, seats: list[SeatRecord]
         side = ""
         if role is not None:
             side = f" — {role[1] if i == getattr(options, role[0]) else role[2]}"
-        lines.append(f"{i + 1}. {who}{side}")
+        rated = (ratings or {}).get(seat.user_id) if seat.user_id else None
+        rating = f" — rating {rated.text()}" if rated is not None else ""
+        lines.append(f"{i + 1}. {who}{side}{rating}")
     return lines
 
 
 class Lobby(commands.Cog):
     """Starting, joining and looking after games."""
 
-    game = app_commands.Group(name="game", description="Start, join and manage board games",
-                              guild_only=True)
+    # In servers, and in a DM with the bot for `/game mine` alone (Discord sets where a command
+    # may run on the whole group; `interaction_check` answers every other one in a DM).
+    game = app_commands.Group(
+        name="game", description="Start, join and manage board games",
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True,
+                                                        private_channel=False),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False))
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(LobbyButton, LobbyMenu, *DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(LobbyButton, LobbyMenu, HistoryPager, ListPageButton,
+                                   *DYNAMIC_ITEMS)
         self.bot.tree.error(on_app_command_error)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """In a DM only `/game mine` runs: every other command is about one server's table."""
+        command = interaction.command
+        if interaction.guild_id is None and (command is None
+                                             or command.qualified_name not in IN_DMS):
+            raise app_commands.CheckFailure(
+                "That command works in a server (most of them in a game's thread). Here, in "
+                "our DMs, `/game mine` lists every game you sit in, in every server.")
+        return True
 
     # ---- helpers ---------------------------------------------------------------------
     def _is_mine(self, message: discord.Message) -> bool:
@@ -333,8 +370,11 @@ class Lobby(commands.Cog):
         embed = discord.Embed(title=clip(f"{game.title} — game #{record.id}", limits.EMBED_TITLE),
                               description=mode, colour=discord.Colour.dark_purple())
         counts = sorted(game.player_counts(options)) or [0]
+        # Each seated player's rating in this game, unless the server turned ratings off.
+        ratings = await seat_ratings(self.bot, record.guild_id, record.game, seats)
         embed.add_field(name=f"Players ({len(seats)}; needs {counts[0]}–{counts[-1]})",
-                        value=clip("\n".join(seat_lines(game, record, seats)) or "nobody yet",
+                        value=clip("\n".join(seat_lines(game, record, seats, ratings))
+                                   or "nobody yet",
                                    limits.EMBED_FIELD_VALUE), inline=False)
         # The options as they will really be played (presets and variants applied), from the
         # engine: the card can't contradict setup.
@@ -748,19 +788,32 @@ class Lobby(commands.Cog):
 
     @game.command(name="list", description="Games in this server")
     async def list_games(self, interaction: discord.Interaction[Any]) -> None:
-        records = await self.bot.storage.list_games(interaction.guild_id or 0,
-                                                    ["lobby", "active"])
-        if not records:
-            await reply(interaction, "No games are open in this server. Start one with "
-                        "`/game new`.")
-            return
-        lines = []
-        for r in records[:limits.EMBED_FIELDS]:
-            where = f"<#{r.thread_id}>" if r.thread_id else f"<#{r.channel_id}>"
-            title = GAMES[r.game].title if r.game in GAMES else r.game
-            lines.append(f"#{r.id} **{title}** ({r.options.get('mode', '')}) — {r.status} — "
-                         f"{where}")
-        await reply(interaction, "\n".join(lines))
+        await show_list(self.bot, interaction)
+
+    @game.command(name="mine", description="Your games in every server, the ones waiting for "
+                  "you first (only you; works in DMs)")
+    @app_commands.describe(page="Which page of your games (10 a page)")
+    async def mine(self, interaction: discord.Interaction[Any],
+                   page: app_commands.Range[int, 1, 1000] = 1) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        # Any `/game` command means the player is back: the AI stops standing in for them.
+        await self.bot.tables.came_back(None, interaction.user.id)
+        entries, servers = await mine_entries(self.bot, interaction.user.id, int(page))
+        await reply(interaction, mine_text(entries, int(page), servers))
+
+    @game.command(name="record", description="A finished game of this server: result, recap, "
+                  "replay, public log (only you)")
+    @app_commands.describe(game="The finished game (type a number, a title or a player)")
+    async def record(self, interaction: discord.Interaction[Any], game: str) -> None:
+        record = await finished_game(self.bot, interaction.guild_id, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        answer = await open_record(self.bot, record)
+        await interaction.followup.send(answer.text, files=answer.files, ephemeral=True)
+
+    @record.autocomplete("game")
+    async def record_autocomplete(self, interaction: discord.Interaction[Any],
+                                  current: str) -> list[app_commands.Choice[str]]:
+        return await finished_choices(self.bot, interaction.guild_id, current)
 
     @game.command(name="rules", description="A rule by id or by words (any game; default: "
                   "this thread's), or how the game goes")
@@ -796,7 +849,8 @@ class Lobby(commands.Cog):
         return rule_choices(engines, current)
 
     @game.command(name="settings",
-                  description="Reminders and the AI's level for this game (the creator only)")
+                  description="Reminders and the AI's level for this game (the creator only); "
+                              "ratings for the server")
     @app_commands.describe(reminder_hours="Hours before the awaited player is nudged (1–168)",
                            policy="advisory: nudge only; enforced: act for them after the "
                            "deadline",
@@ -804,8 +858,11 @@ class Lobby(commands.Cog):
                            "(1–336)",
                            at_deadline="Enforced: play the rule's default move, or hand the "
                            "seat to the AI until the player is back",
-                           ai_level="How hard the AI plays its seats and stand-ins")
+                           ai_level="How hard the AI plays its seats and stand-ins",
+                           ratings="This whole server: ratings on or off (Manage Server)")
     @app_commands.choices(
+        ratings=[app_commands.Choice(name="on", value="on"),
+                 app_commands.Choice(name="off", value="off")],
         policy=[app_commands.Choice(name="advisory", value="advisory"),
                 app_commands.Choice(name="enforced", value="enforced")],
         at_deadline=[app_commands.Choice(name="play the default move", value="default"),
@@ -815,7 +872,16 @@ class Lobby(commands.Cog):
                        reminder_hours: app_commands.Range[float, 1, 168] | None = None,
                        policy: str | None = None,
                        deadline_hours: app_commands.Range[float, 1, 336] | None = None,
-                       at_deadline: str | None = None, ai_level: str | None = None) -> None:
+                       at_deadline: str | None = None, ai_level: str | None = None,
+                       ratings: str | None = None) -> None:
+        table_changes = (reminder_hours, policy, deadline_hours, at_deadline, ai_level)
+        if ratings is not None:
+            # The server's setting, not the table's: it needs no game thread.
+            said = await set_server_ratings(self.bot, interaction, ratings)
+            if all(v is None for v in table_changes):
+                await reply(interaction, said)
+                return
+            await reply(interaction, said)
         record = await self.game_here(interaction)
         changes: dict[str, Any] = {}
         if reminder_hours is not None:
@@ -908,6 +974,35 @@ class Lobby(commands.Cog):
                     "No more “your turn is near” DMs.")
 
     # ---- seats ---------------------------------------------------------------------------
+    # ---- the memory of finished games (cogs/utils/memory.py) -----------------------------
+    @game.command(name="history", description="Finished games in this server, newest first "
+                                              "(only you)")
+    @app_commands.describe(player="Only the games this player sat in",
+                           game="Only games of this title")
+    @app_commands.choices(
+        game=[app_commands.Choice(name=clip(g.title, limits.CHOICE_NAME), value=name)
+              for name, g in sorted(GAMES.items())])
+    async def history(self, interaction: discord.Interaction[Any],
+                      player: discord.User | None = None, game: str | None = None) -> None:
+        await show_history(self.bot, interaction, player, game)
+
+    @game.command(name="stats", description="Games played, won and lost, streaks, ratings "
+                                            "(only you)")
+    @app_commands.describe(player="Whose stats (default: yours)",
+                           server="True: this server's figures (most played games, win rates "
+                           "per role, busiest players)")
+    async def stats(self, interaction: discord.Interaction[Any],
+                    player: discord.User | None = None, server: bool = False) -> None:
+        await show_stats(self.bot, interaction, player, server)
+
+    @game.command(name="privacy", description="Keep your stats and history to yourself")
+    @app_commands.describe(stats="hidden: others are told you keep them private; shown: "
+                           "anyone may look")
+    @app_commands.choices(stats=[app_commands.Choice(name="hidden", value="hidden"),
+                                 app_commands.Choice(name="shown", value="shown")])
+    async def privacy(self, interaction: discord.Interaction[Any], stats: str) -> None:
+        await reply(interaction, await set_privacy(self.bot, interaction.user.id, stats))
+
     @game.command(name="replace", description="Give a player's seat to someone else "
                   "(creator, or a vote of the other players)")
     @app_commands.describe(old="The player leaving the table", new="Who takes their seat")
@@ -1088,24 +1183,32 @@ class Lobby(commands.Cog):
             await reply(interaction, body)
 
     @game.command(name="replay", description="The board as it was after a step (only you)")
-    @app_commands.describe(step="0 is the deal; `/game log` numbers every step")
+    @app_commands.describe(step="0 is the deal; `/game log` numbers every step",
+                           game="A finished game of this server (default: this thread's game)")
     async def replay(self, interaction: discord.Interaction[Any],
-                     step: app_commands.Range[int, 0, 100000]) -> None:
-        record = await self.game_here(interaction)
+                     step: app_commands.Range[int, 0, 100000], game: str | None = None) -> None:
+        record = (await self.game_here(interaction) if game is None else
+                  await finished_game(self.bot, interaction.guild_id, game,
+                                      replay_in=interaction.channel_id))
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec, state = await self.bot.tables.replay_state(record.id, int(step))
-        game = game_of(rec)
+        engine = game_of(rec)
         delivery = delivery_for(self.bot)
         names = await delivery.names(await self.bot.tables.users_of(rec.id))
-        view = game.view(state, None)
+        view = engine.view(state, None)
         view["names"] = delivery.plain(names)
-        text = f"**{game.title}** — game #{rec.id}, the board after step {step} of {rec.version}."
+        text = f"**{engine.title}** — game #{rec.id}, the board after step {step} of {rec.version}."
         file = await delivery.picture(rec.game, view, f"step-{step}.png",
-                                      game.alt_text(state, view["names"]))
+                                      engine.alt_text(state, view["names"]))
         if file is not None:
             await interaction.followup.send(clip(text, limits.CONTENT), file=file, ephemeral=True)
         else:
             await reply(interaction, text)
+
+    @replay.autocomplete("game")
+    async def replay_autocomplete(self, interaction: discord.Interaction[Any],
+                                  current: str) -> list[app_commands.Choice[str]]:
+        return await finished_choices(self.bot, interaction.guild_id, current)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

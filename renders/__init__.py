@@ -5,6 +5,10 @@ view it draws the board for the channel; given a seat's view it also draws what 
 holds. Pillow work is CPU-bound: the bot runs it in worker processes (bot/renderpool.py), whose
 caches (renders/common.py: static layers, unchanged parts, text runs) are bounded.
 
+`render_stats(game, picture) -> PNG bytes` (renders/stats.py) is a player's or a server's record
+by role and rating over time; `picture` is a `renders.statswords.StatsPicture` as a dict (the
+render worker's requests are plain data), `game` is unused.
+
 `render_turn_card(game, view) -> PNG bytes` (renders/turncard.py) is the phone-sized card that
 goes with a board post: whose move, what they must do, what just happened and the numbers that
 decide the game, legible in a 400 px chat column. Its view is the public view plus
@@ -55,3 +59,11 @@ def render_recap(game: str, view: dict[str, Any]) -> bytes:
     from renders.recap import render_recap as recap
 
     return recap(game, view)
+
+
+def render_stats(game: str, picture: dict[str, Any]) -> bytes:
+    """The stats picture (renders/stats.py) of `picture`, a `StatsPicture` dumped to a dict, as
+    PNG bytes. `game` is unused: a stats picture spans games (the worker's requests name one)."""
+    from renders.stats import StatsPicture, draw_stats
+
+    return draw_stats(StatsPicture.model_validate(picture))

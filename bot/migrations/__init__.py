@@ -66,11 +66,17 @@ def revisions(scripts: Path = SCRIPTS) -> tuple[str, ...]:
 
 
 def number(revision: str | None) -> int:
-    """The schema version a revision id stands for (0: an empty database)."""
-    return int(revision) if revision else 0
+    """The schema version a revision id stands for (0: an empty database): its four leading
+    digits, so a topic may follow them ("0007_memory" is schema 7)."""
+    return int(revision[:4]) if revision else 0
 
 
-_REVISION_LINE = re.compile(r'^revision\s*=\s*["\'](\d{4})["\']', re.MULTILINE)
+def revision_of(target: int, scripts: Path = SCRIPTS) -> str:
+    """The revision id whose number is `target` ("0007" or "0007_memory")."""
+    return next((r for r in revisions(scripts) if number(r) == target), f"{target:04d}")
+
+
+_REVISION_LINE = re.compile(r'^revision\s*=\s*["\'](\d{4})[A-Za-z0-9_]*["\']', re.MULTILINE)
 
 
 @cache
@@ -129,6 +135,6 @@ def upgrade(connection: Connection, scripts: Path = SCRIPTS, target: int | None 
         was = current(connection)
         log.info("database made before Alembic, at schema %d: stamping it", was)
         if was:
-            command.stamp(cfg, f"{was:04d}")
+            command.stamp(cfg, revision_of(was, scripts))
         connection.execute(text(f"DROP TABLE {PRE_ALEMBIC_TABLE}"))
-    command.upgrade(cfg, "head" if target is None else f"{target:04d}")
+    command.upgrade(cfg, "head" if target is None else revision_of(target, scripts))

@@ -1,13 +1,22 @@
 """A move's interaction answered with its result when the move is quick, deferred when not.
 
-Discord wants an interaction answered within 3 seconds. Deferring at once and sending the
-result afterwards costs two requests per move (the deferral, then a follow-up or an edit); a
-move that is played and shown within a short grace can instead carry its result in the one
-initial response: "Done: …" for a typed command (type 4), the edited board post or private
-menu for a press (type 7, UPDATE_MESSAGE). A `HeldAnswer` keeps the initial response open
-for that grace; when the grace runs out first it defers exactly as before (type 5 or 6), and
-the result goes out the old way. Whoever answers first `take`s the response, so it is never
+Discord wants an interaction answered within 3 seconds of the press. Deferring at once and
+sending the result afterwards costs two requests per move (the deferral, then a follow-up or an
+edit); a move that is played and shown within a short grace can instead carry its result in the
+one initial response: "Done: …" for a typed command (type 4), the edited board post or private
+menu for a press (type 7, UPDATE_MESSAGE). A `HeldAnswer` keeps the initial response open for
+that grace; when the grace runs out first it defers exactly as before (type 5 or 6), and the
+result goes out the old way. Whoever answers first `take`s the response, so it is never
 answered twice.
+
+Holding is only done while the bot can afford it (`hold_plan`): Discord's clock counts from the
+press, so the interaction's own age comes off the grace, and the fallback must be out by
+`DEFER_BY` seconds of age at worst, the loop's lag counted in (its timer wakes that late, and so
+does the request). A busy bot (`bot.pressure`: loop lag, moves, boards and renders queued,
+answers held) waits for no result it can do without: a typed move is answered with its words
+as soon as they are known ("Playing: …", one request and final — the board in the thread shows
+the result); a press, which has no words, waits `BUSY_GRACE` after the press at most. A swamped
+loop holds nothing.
 """
 
 from __future__ import annotations
@@ -17,37 +26,137 @@ import contextlib
 from typing import Any
 
 import discord
+from pydantic import BaseModel
+
+from bot.pressure import Pressure, gauge_of
+
+DEFER_BY = 1.5
+"""Seconds of an interaction's age by which its answer (or the deferral standing in for it) has
+gone out at worst: half of Discord's 3, the other half for a loop that stalls meanwhile."""
+
+SEND_MARGIN = 0.15
+"""Seconds kept for the answer's own request to leave a slow machine."""
+
+MIN_HOLD = 0.02
+"""A hold shorter than this is no hold: the fallback goes at once."""
+
+BUSY_GRACE = 0.25
+"""Seconds after the press a busy bot still waits for a result that has no words to stand in
+for it (a press's edited post), however long the quiet grace (a DM press's 2 s)."""
+
+
+class HoldPlan(BaseModel):
+    """How long an answer is held open, and for what (seconds from the hold's start)."""
+
+    seconds: float
+    """Until when the move's result may still be the answer; 0: it is not waited for."""
+    words_by: float
+    """Until when the move's words may still be the answer (a typed move still being chosen
+    when the result's time is up); then, at the latest, the deferral goes. 0: at once."""
+    for_result: bool
+    """Whether to wait for the move's result (quiet) or answer with its words as soon as they
+    are known (busy)."""
+
+
+NO_HOLD = HoldPlan(seconds=0.0, words_by=0.0, for_result=False)
+
+
+def hold_plan(age: float, grace: float, pressure: Pressure) -> HoldPlan:
+    """How long an interaction `age` seconds old may hold its answer, given `grace` (how long
+    after the press a quiet bot answers at the latest; 0: never hold) and the bot's
+    `pressure` now."""
+    lag = pressure.lag_ms / 1000
+    # The timer wakes about one lag late and the request needs the loop once more.
+    budget = DEFER_BY - age - SEND_MARGIN - 2 * lag
+    if grace <= 0 or pressure.swamped or budget < MIN_HOLD:
+        return NO_HOLD
+    # The grace counts from the press too: time the move spent reaching the hold (a slow
+    # gateway, its record queued behind other writes) is not added to the player's wait.
+    seconds = min(grace - age, budget)
+    if pressure.busy:
+        seconds = min(seconds, BUSY_GRACE - age)
+    if seconds < MIN_HOLD:
+        seconds = 0.0
+    return HoldPlan(seconds=round(seconds, 3), words_by=round(budget, 3),
+                    for_result=seconds > 0 and not pressure.busy)
+
+
+def age_of(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since the player pressed or typed (Discord stamps the interaction's id)."""
+    return max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
 
 
 class HeldAnswer:
-    """The initial response of `interaction`, kept open for `grace` seconds.
+    """The initial response of `interaction`, kept open for `grace` seconds at most — less,
+    or not at all, when the bot cannot afford it (`hold_plan`).
 
     `thinking`: the fallback is an ephemeral "thinking…" reply (a typed command), else a
     deferred update of the pressed message (a button or menu press)."""
 
     def __init__(self, interaction: discord.Interaction[Any], grace: float,
-                 *, thinking: bool) -> None:
+                 *, thinking: bool, words: bool = False) -> None:
         self.interaction = interaction
         self.thinking = thinking
         self._firing = False
+        self._words: str | None = None
+        self._words_known = asyncio.Event()
+        self.in_words = False
+        """Answered with the move's words (`words`), final: no "Done" follows."""
         # The bot's fallback for presses nobody answers (`GameBot.on_interaction`) leaves
         # this one alone: it is answered, by its taker or by the deferral.
         interaction.extras["held"] = self
-        self._book = held_answers(interaction.client)
+        bot = interaction.client
+        self._book = held_answers(bot)
+        plan = hold_plan(age_of(interaction), grace, gauge_of(bot).read())
+        if not (thinking and words):
+            # No words will come (a press answers with what it pressed, edited): the result
+            # is waited for as long as the plan allows (a sleeping timer costs the loop
+            # nothing; a busy bot's plan is short), then the deferral goes.
+            plan = plan.model_copy(update={"words_by": plan.seconds,
+                                           "for_result": plan.seconds > 0})
+        self.plan = plan
         self._book.add(self)
         self._timer: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
-            self._defer_later(grace), name=f"defer-{interaction.id}")
+            self._defer_later(), name=f"defer-{interaction.id}")
 
-    async def _defer_later(self, grace: float) -> None:
-        await asyncio.sleep(grace)
+    async def _defer_later(self) -> None:
+        plan = self.plan
+        await asyncio.sleep(plan.seconds)
+        if self._words is None and plan.words_by > plan.seconds:
+            # The result's time is up and the move is still being chosen: its words, when
+            # they come in time, answer it in one request (and no edit after it).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._words_known.wait(), plan.words_by - plan.seconds)
         self._firing = True
         if self.interaction.response.is_done():
+            return
+        if self._words is not None and plan.words_by > 0:
+            await self._send_words(self._words)
             return
         with contextlib.suppress(discord.HTTPException):
             if self.thinking:
                 await self.interaction.response.defer(ephemeral=True, thinking=True)
             else:
                 await self.interaction.response.defer()
+
+    async def _send_words(self, text: str) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await self.interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+            self.in_words = True
+
+    async def words(self, text: str) -> None:
+        """The move's answer in words, known before its result (a typed command's "Playing:
+        …"): sent now, final, when the bot is too busy to wait for the result; else kept, to
+        go instead of the deferral should the result come late."""
+        if not self.thinking:
+            return  # a press answers with what it pressed, edited: it has no words
+        self._words = text
+        self._words_known.set()
+        if self.plan.for_result or self.plan.words_by == 0 or not self.open:
+            return  # waiting for the result (the timer sends them if it is late); or deferred
+        if await self.take():
+            await self._send_words(text)
 
     @property
     def open(self) -> bool:
@@ -88,6 +197,13 @@ def held_answers(bot: Any) -> set[HeldAnswer]:
         book = set()
         bot._held_answers = book
     return book
+
+
+async def stop_gauge(bot: Any) -> None:
+    """Before the bot closes: stop its load gauge's probe."""
+    gauge = getattr(bot, "_load_gauge", None)
+    if gauge is not None:
+        await gauge.stop()
 
 
 async def settle_held_answers(bot: Any) -> None:

@@ -83,6 +83,15 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         # An answer held open for a result (`HeldAnswer`): the error takes it (it goes first,
         # or follows the deferral already sent), so it is never answered twice.
         await held.take()
+        if held.in_words:
+            # The move was answered "Playing: …" before it failed: that answer says why now,
+            # rather than standing beside the reason.
+            try:
+                await interaction.edit_original_response(content=limits.clip(
+                    text, limits.CONTENT))
+                return
+            except discord.HTTPException:
+                log.info("could not correct the answer of interaction %s", interaction.id)
     await reply(interaction, text)
 
 

@@ -75,9 +75,10 @@ def make_command(game_name: str, family: Family, group: str,
     async def callback(interaction: discord.Interaction[Any], choice: str | None = None) -> None:
         # Only the move's own record comes before the answer, so a crash never leaves the
         # player unanswered. The answer is the move's result ("Done: …", one request) when
-        # the move is played and shown within the grace; else "thinking…" goes out when the
-        # grace ends (storage reads may queue behind other games' writes under load, and
-        # Discord's 3-second clock is running) and the result follows it.
+        # the move is played and shown within the grace; else its words ("Playing: …", one
+        # request) once it is chosen, or "thinking…" when even that is late (storage reads
+        # may queue behind other games' writes under load, and Discord's 3-second clock is
+        # running) and the result follows it. A busy bot does not wait (`HeldAnswer`).
         held = await hold_move(interaction, game_id=None,
                                what=command_label(interaction, choice), thinking=True)
         pending = pending_for(interaction.client)  # type: ignore[arg-type]
@@ -122,9 +123,15 @@ def make_command(game_name: str, family: Family, group: str,
                         view=action_view(record.id, game, state, seat, actions, extras=False,
                                          epoch=record.epoch))
             return False
+        described = game.describe(state, seat, chosen)
+        # Legal, and about to be stored: a busy bot answers with these words now (one request,
+        # final) instead of keeping the player's 3 seconds waiting on the result.
+        await held.words(f"Playing: {described}. The board in the thread shows it in a "
+                         "moment.")
         await play(interaction, record, chosen, expected_version=state.step, held=held)
         await held.take()
-        await reply(interaction, f"Done: {game.describe(state, seat, chosen)}.")
+        if not held.in_words:
+            await reply(interaction, f"Done: {described}.")
         if not interaction.response.is_done():  # Discord refused every answer: say so
             await tell_played(interaction, game_id=record.id,
                               what=game.describe(state, seat, chosen))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from cogs.utils.answers import settle_held_answers
+from cogs.utils.answers import settle_held_answers, stop_gauge
 from cogs.utils.pending import pending_for
 from cogs.utils.table import delivery_for
 
@@ -55,3 +55,8 @@ def attach(bot: GameBot) -> None:
     bot.close_hooks.setdefault("defer held answers", defer_held_answers)
     bot.close_hooks.setdefault("stop retrying boards", stop_retrying_boards)
     bot.close_hooks.setdefault("forget answered moves", forget_answered_moves)
+
+    async def stop_load_gauge() -> None:
+        await stop_gauge(bot)
+
+    bot.close_hooks.setdefault("stop the load gauge", stop_load_gauge)

@@ -1,12 +1,14 @@
 """Moves in flight across a crash: no player is left on "thinking…" for good (issue #12, 13).
 
 A move's interaction is recorded (`Storage.add_pending_move`, one small write) *before* it is
-acknowledged, and the transaction that stores the move marks the row with the move's seq. So
-whenever the bot dies, every move a player was told "thinking…" about has a row, and the row
-says whether the move was stored. When the restarted bot is ready it answers each row with the
-interaction's token (valid for 15 minutes, and usable without the Interaction object): the move
-was not played and nothing changed, try again — or it was played, and what it did. Rows older
-than 15 minutes are forgotten unanswered (Discord no longer takes the token).
+acknowledged (unless that write queues past the answer's deadline, `hold_move`: then the
+acknowledgement goes first and the record just after), and the transaction that stores the move
+marks the row with the move's seq. So whenever the bot dies, every move a player was told
+"thinking…" about has a row, and the row says whether the move was stored. When the restarted
+bot is ready it answers each row with the interaction's token (valid for 15 minutes, and usable
+without the Interaction object): the move was not played and nothing changed, try again — or it
+was played, and what it did. Rows older than 15 minutes are forgotten unanswered (Discord no
+longer takes the token).
 
 A row is deleted once its move is answered, without a write of its own: answered tokens are
 deleted in the transaction of the next recorded move (and at a clean shutdown). A refused move
@@ -24,6 +26,7 @@ so they don't play it twice (issue #20).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Iterable
@@ -35,7 +38,7 @@ from bot import limits
 from bot.limits import clip
 from bot.storage import PENDING_TTL, PendingMove
 from bot.tables import TableError
-from cogs.utils.answers import HeldAnswer
+from cogs.utils.answers import DEFER_BY, SEND_MARGIN, HeldAnswer, age_of
 from cogs.utils.tokens import edit_original, original_response, picked, token_webhook
 
 if TYPE_CHECKING:
@@ -329,5 +332,18 @@ async def hold_move(interaction: discord.Interaction[Any], *, game_id: int | Non
     on_menu = message is not None and message.flags.ephemeral
     answer: Literal["original", "followup"] = (
         "original" if thinking or on_menu or message is None else "followup")
-    await pending_for(bot).record(interaction, game_id=game_id, what=what, answer=answer)
-    return HeldAnswer(interaction, bot.settings.answer_grace, thinking=thinking)
+    recording = asyncio.ensure_future(
+        pending_for(bot).record(interaction, game_id=game_id, what=what, answer=answer))
+    # The record goes first, but Discord's clock does not wait for it: when the write queues
+    # behind other games' (a busy disk) until the answer's deadline, the move is deferred at
+    # once and its record lands just after — a crash in that moment is the only loss.
+    within = DEFER_BY - SEND_MARGIN - age_of(interaction)
+    try:
+        await asyncio.wait_for(asyncio.shield(recording), max(0.0, within))
+    except TimeoutError:
+        late = HeldAnswer(interaction, 0.0, thinking=thinking)
+        await recording
+        return late
+    # A typed move's words ("Playing: …") can answer it once it is chosen (`HeldAnswer.words`).
+    return HeldAnswer(interaction, bot.settings.answer_grace, thinking=thinking,
+                      words=thinking)

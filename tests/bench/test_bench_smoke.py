@@ -100,7 +100,10 @@ def test_issue_15_targets_are_checked_with_the_load_they_were_measured_under() -
         "section_load": {"games": 1.5, "saturation": 3.0},
         "games": {"cpu_ms_per_move_median": 30.0, "requests_per_move_mean": 3.1,
                   "memory_after_start": {"rss_mib": 103.0}},
-        "saturation": {"games": 200, "board": {"p99_ms": 1700.0}, "acks_over_3s": 0,
+        "saturation": {"games": 500, "board": {"p99_ms": 2100.0}, "acks_over_3s": 0,
+                       "interactions_past_3s": 0, "competing_busy_core": True,
+                       "ack": {"p99_ms": 420.0}, "requests_per_move": 2.6,
+                       "requests_per_move_bot_token": 1.7,
                        "board_last_over_first_quarter": 1.2, "memory_per_game_mib": 0.2,
                        "failures": 0},
         "suite": {"cpu_s": 330.0},
@@ -109,10 +112,15 @@ def test_issue_15_targets_are_checked_with_the_load_they_were_measured_under() -
     cpu = checks["CPU per move, whole process tree, median over whole games ≤ 30 ms"]
     assert cpu["met"] is True and cpu["load_average"] == 1.5  # at most: 30 ms is met
     assert checks["requests to Discord per move ≤ 2.5 (mean, whole games)"]["met"] is False
-    assert checks["memory: the whole tree ≤ 120 MiB RSS after start"]["met"] is True
-    board = checks["board p99 ≤ 1.5 s"]
-    assert board["met"] is False and board["value"] == 1.7 and board["load_average"] == 3.0
-    assert checks["no interaction answered past 3 s"]["met"] is True
+    assert checks["memory: the whole tree ≤ 110 MiB RSS after start (issue #25)"]["met"] is True
+    # Issue #25's, at 500 games with one core busy.
+    board = checks["board p99 ≤ 2 s"]
+    assert board["met"] is False and board["value"] == 2.1 and board["load_average"] == 3.0
+    assert board["where"] == "500 games, one core busy"
+    assert checks["no interaction answered past 3 s (or refused as late)"]["met"] is True
+    assert checks["first answer p99 ≤ 500 ms"]["met"] is True
+    assert checks["requests per move with the bot's token ≤ 1.9"]["met"] is True
+    assert checks["requests per move, all ≤ 2.5"]["met"] is False
     assert checks["no growing queue: last/first quarter board median ≤ 1.5"]["met"] is True
     assert checks["default test suite ≤ 6 min of CPU"]["met"] is True
 
@@ -144,3 +152,33 @@ def test_freezing_the_startup_heap_keeps_it_out_of_full_collections() -> None:
         assert frozen > 1000 and gc.get_freeze_count() >= frozen - 10
     finally:
         gc.unfreeze()
+
+
+def test_memory_bench_seeds_finished_games_and_times_stats_and_history() -> None:
+    from bench.memory_stats import run
+
+    out = asyncio.run(run(games=120, times=2))
+    assert out["games"] == 120 and out["seed_s"] > 0
+    for name in ("stats_player", "stats_server", "history", "history_player",
+                 "history_last_page"):
+        assert out[name]["n"] == 2 and out[name]["p99_ms"] > 0, name
+
+
+async def test_history_bench_times_log_replay_and_undo_early_and_late() -> None:
+    from bench.history import bench_history, marathon
+    from bot.tables import SNAPSHOT_EVERY
+
+    game = marathon()
+    assert game.version.startswith("marathon-1~exorcism")
+    h = await bench_history(short=5, long=90, everies=(8,), repeats=2)
+    [row] = h["by_snapshot_every"]
+    late = row["90"]
+    assert late["move"] >= 90 and row["5"]["move"] >= 5
+    # A game without snapshots is replayed from the deal first; later logs start from them.
+    assert late["first_log"]["cpu_ms"] > late["log"]["cpu_ms"] > 0
+    assert late["worst_step"] % 8 == 7 and late["replay_worst"]["cpu_ms"] > 0
+    assert set(row["ratio_long_over_short_cpu"]) == {
+        "log", "log_fresh_service", "replay", "undo", "replay_worst", "log_worst"}
+    checks = check_targets({"history": {"by_snapshot_every": [
+        {**row, "snapshot_every": SNAPSHOT_EVERY}]}})
+    assert {c["target"].split(" at ")[0] for c in checks} >= {"/game log", "/game undo"}

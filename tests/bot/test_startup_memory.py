@@ -28,8 +28,9 @@ async def main():
     await s.open()
     version = await s.schema_version()
     await s.close()
-    heavy = sorted(set(sys.modules) & {"alembic", "mako", "pygments",
-                                       "sqlalchemy.dialects.postgresql"})
+    heavy = sorted(set(sys.modules) & {"alembic", "mako", "pygments", "openskill",
+                                       "sqlalchemy.dialects.postgresql", "sqlalchemy.orm",
+                                       "sqlalchemy.ext.asyncio"})
     print(json.dumps({"version": version, "heavy": heavy}))
 
 asyncio.run(main())
@@ -53,10 +54,30 @@ def test_a_sqlite_bot_never_loads_alembic_nor_postgresql_new_database_or_current
     assert open_as_the_bot(db) == {"version": LATEST, "heavy": []}
 
 
+ORM_AFTER_IMPORTS = """
+import importlib, json, sys
+from bot.client import COGS
+import bot.database, bot.pgstorage, bot.dbcopy
+for cog in COGS:
+    importlib.import_module(cog)
+print(json.dumps(sorted(m for m in sys.modules
+                        if m.startswith(("sqlalchemy.orm", "sqlalchemy.ext")))))
+"""
+
+
+def test_no_storage_loads_sqlalchemys_orm():
+    """Issue #25: `sqlalchemy.ext.asyncio` imports the ORM (about 8 MiB) though storage runs
+    Core only; every storage module, PostgreSQL's and the copy tool's included, and every
+    cog, go without it (bot/coresql.py)."""
+    out = subprocess.run([sys.executable, "-c", ORM_AFTER_IMPORTS], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
 def test_head_read_from_the_revision_files_is_alembics_head(tmp_path: Path):
-    assert migrations.head() == int(revisions()[-1]) == LATEST
+    assert migrations.head() == migrations.number(revisions()[-1]) == LATEST
     scripts = new_revision(tmp_path, LATEST + 1, "pass")
-    assert migrations.head(scripts) == int(revisions(scripts)[-1]) == LATEST + 1
+    assert migrations.head(scripts) == migrations.number(revisions(scripts)[-1]) == LATEST + 1
 
 
 def test_postgresql_still_gets_the_partial_rematch_index():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -21,7 +22,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from bot.migrations import LATEST, SCRIPTS, head, revisions, upgrade
+from bot.migrations import LATEST, SCRIPTS, head, number, revision_of, revisions, upgrade
 from bot.migrations import config as migration_config
 from bot.schema import metadata
 from bot.storage import (
@@ -82,7 +83,7 @@ def new_revision(tmp_path: Path, number: int, body: str) -> Path:
     upgrade_body = textwrap.indent(textwrap.dedent(body).strip(), "    ")
     (scripts / "versions" / f"{number:04d}_extra.py").write_text(
         "import sqlalchemy as sa\nfrom alembic import op\n\n"
-        f"revision = '{number:04d}'\ndown_revision = '{number - 1:04d}'\n"
+        f"revision = '{number:04d}'\ndown_revision = '{revision_of(number - 1)}'\n"
         "branch_labels = None\ndepends_on = None\n\n\n"
         f"def upgrade():\n{upgrade_body}\n\n\ndef downgrade():\n    pass\n")
     return scripts
@@ -144,12 +145,14 @@ async def schema_drift(s: SqlStorage) -> list[Any]:
 
 
 def test_revision_ids_are_the_schema_numbers_in_a_line():
+    # An id is its number, perhaps followed by a topic ("0007_memory").
     ids = revisions()
-    assert ids == tuple(f"{n:04d}" for n in range(1, LATEST + 1))
+    assert tuple(number(r) for r in ids) == tuple(range(1, LATEST + 1))
+    assert all(re.fullmatch(r"\d{4}(_[a-z0-9_]+)?", r) for r in ids), ids
     script = ScriptDirectory.from_config(migration_config())
     for rev in ids:
         down = script.get_revision(rev).down_revision
-        assert down == (None if rev == "0001" else f"{int(rev) - 1:04d}")
+        assert down == (None if rev == "0001" else revision_of(number(rev) - 1))
 
 
 async def test_fresh_database_ends_at_latest_migration(storage: SqliteStorage, db_path: Path):
@@ -437,6 +440,50 @@ async def test_veterans_are_the_players_of_a_finished_game_of_the_title(
     assert await storage.veterans(asked, "presence") == set()  # another title
     assert await storage.veterans([], "highcard") == set()
 
+
+
+async def test_a_players_games_across_guilds_and_a_guilds_finished_games(
+        backend: str, database: str):
+    """Issue #24: `player_games` finds a player's live seats in every guild without reading a
+    state; `finished_games` lists a guild's over and abandoned games newest first, by number."""
+    s = await opened(backend, database)
+    try:
+        here = await new_game(s, thread=3000, creator=101)
+        await s.add_seat(here.id, 102, T0)
+        await s.add_seat(here.id, None, T0)
+        await s.start_game(here.id, '{"step": 0}', 42, seat_ids=["s1", "s2", "s3"], now=T0,
+                           next_reminder_at=None)
+        await s.set_board_message(here.id, 77, 0, '{"awaited": ["s1"]}')
+        elsewhere = await s.create_game(
+            guild_id=GUILD + 1, channel_id=CHANNEL + 1, thread_id=4000, game="highcard",
+            options={"mode": "standard"}, created_by=102, engine_version="highcard-1",
+            settings=GameSettings(), now=T0 + 5)
+        await s.add_seat(elsewhere.id, 101, T0 + 6)
+        done = [await new_game(s, thread=3100 + i, creator=101) for i in range(12)]
+        for i, rec in enumerate(done):
+            await s.set_status(rec.id, "abandoned" if i % 2 else "over", T0 + 10 + i)
+        mine = await s.player_games(101)
+        assert [g.id for g in mine] == [here.id, elsewhere.id]
+        assert {g.guild_id for g in mine} == {GUILD, GUILD + 1}
+        first = mine[0]
+        assert first.status == "active" and first.seats == {"s1": 101, "s2": 102, "s3": None}
+        assert first.board_version == 0 and first.board_post == '{"awaited": ["s1"]}'
+        assert mine[1].status == "lobby" and mine[1].seats == {"s1": 102, "s2": 101}
+        assert [g.id for g in await s.player_games(101, ["over"])] == [
+            r.id for r in done[::2]]
+        assert await s.player_games(999) == [] and await s.player_games(101, []) == []
+
+        newest = await s.finished_games(GUILD, limit=5)
+        assert [g.id for g in newest] == [r.id for r in reversed(done)][:5]
+        assert {g.status for g in newest} == {"over", "abandoned"}
+        assert await s.finished_games(GUILD + 1) == []
+        one = done[0].id
+        assert [g.id for g in await s.finished_games(GUILD, id_prefix=str(one))][-1] == one
+        assert all(str(g.id).startswith("1")
+                   for g in await s.finished_games(GUILD, limit=50, id_prefix="1"))
+        assert await s.finished_games(GUILD, id_prefix="x1") == []
+    finally:
+        await s.close()
 
 # ---- the action log ------------------------------------------------------------------------
 async def test_append_action_is_versioned(storage: SqliteStorage):

@@ -227,7 +227,7 @@ async def test_boards_that_fall_behind_are_superseded_and_every_move_still_reads
     boards merge into one (the newest), fewer pictures are drawn than moves made, and every
     move's lines still reach the thread, in order."""
     from bench.roundtrip import slash_families
-    from cogs.utils.table import _decision_token, action_hash
+    from cogs.utils.table import _decision_token, action_hash, delivery_for
 
     gid = await _solo(table)
     assert table.bot is not None
@@ -266,8 +266,14 @@ async def test_boards_that_fall_behind_are_superseded_and_every_move_still_reads
     assert moves >= 4
     for res in answers:
         await res.wait_done(timeout=30)
+    # A busy bot answers "Playing: …" before the board: wait for the boards themselves.
+    showing = delivery_for(bot)._showing_tasks
+    for _ in range(3000):
+        if gid not in showing:
+            break
+        await asyncio.sleep(0.01)
     await table.emu.settle(timeout=30)
-    assert 1 <= len(drawn) < moves  # superseded boards were never drawn
+    assert 1 <= len(drawn) < moves  # superseded boards were never drawn (or were dropped)
     # Every move's public lines, in order, across the board posts of the thread.
     history = await bot.tables.history(gid)
     wanted = [e.text for entry in history if entry.seq > start for e in entry.events

@@ -22,6 +22,7 @@ from cogs.utils.table import (
     summary_dm,
     summary_head,
 )
+from cogs.utils.table.summaries import mine_command
 from demo import AutoTable
 from emulator.interaction_records import UPDATE_MESSAGE
 from emulator.records import MessageRecord, UserRecord
@@ -82,7 +83,7 @@ async def _expected_dm(auto: AutoTable, seat: str) -> tuple[str, list[str]]:
     record = await auto.bot.storage.get_game(auto.game_id)
     assert record is not None
     state = await auto.bot.tables.state(auto.game_id)
-    now = summary_dm(record, FW, state, seat)
+    now = summary_dm(record, FW, state, seat, mine=mine_command(auto.bot.command_ids))
     assert now is not None
     view = now.view()
     ids = [str(getattr(item, "custom_id", "")) for item in view.children] if view else []

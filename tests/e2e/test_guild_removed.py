@@ -6,6 +6,7 @@ deleted one. Played with the test game High Card through the emulator and the bo
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -56,11 +57,23 @@ async def test_removed_from_a_server_its_games_end_and_nothing_fires(
 
     table.emu.remove_bot_from_guild(table.guild)
     await table.emu.settle()
+    # Ending them sends nothing to Discord (so `settle` cannot see it) and keeps the active
+    # game's result (issue #24): wait for the storage to say so.
+    for _ in range(200):
+        ended = [await table.bot.storage.get_game(g) for g in (gid, lobby_gid)]
+        if all(r is not None and r.status == "abandoned" for r in ended):
+            break
+        await asyncio.sleep(0.025)
     for game_id in (gid, lobby_gid):
         record = await table.bot.storage.get_game(game_id)
         assert record is not None and record.status == "abandoned"
         assert record.settings.ended_because == "the bot was removed from the server"
         assert record.next_reminder_at is None  # its reminders are cleared
+    # The dealt game is remembered as abandoned, with why; the lobby never began.
+    kept_result = await table.bot.storage.game_result(gid)
+    assert kept_result is not None and kept_result.abandoned and not kept_result.rated
+    assert "removed from the server" in kept_result.outcome
+    assert await table.bot.storage.game_result(lobby_gid) is None
     errors = len(table.emu.errors)
     caplog.clear()
     with caplog.at_level(logging.WARNING):

@@ -82,12 +82,19 @@ async def test_a_command_cut_off_after_its_move_is_stored_is_answered_with_what_
                                     {"choice": choices[0]["value"]})
         await res.wait_callback()
         await table.emu.settle()
-    assert res.deferred and not res.done  # "thinking…"
+    # The move was chosen and legal, its result never came: its words answered it ("Playing:
+    # …", not "Done"), and the restarted bot tells what happened in their place.
+    assert res.callback_type == 4 and res.text.startswith("Playing:"), res.text
     [row] = await _pending(table)
     assert row.stored_seq == before + 1 and row.game_id == gid and row.answer == "original"
     assert row.what == "/exorcism move"
     await table.restart()
     await res.wait_done()
+    # Answered already ("Playing: …"): the restarted bot's correction is an edit of it.
+    for _ in range(500):
+        if res.original_edits:
+            break
+        await asyncio.sleep(0.02)
     assert res.original_edits == 1
     assert "was played" in res.text and "/exorcism move" in res.text, res.text
     [entry] = [e for e in await table.bot.tables.history(gid) if e.seq == before + 1]
@@ -175,7 +182,7 @@ async def test_a_press_stored_but_never_acknowledged_is_told_by_dm_that_it_was_p
     gid = await _started(table)
     assert table.bot is not None
 
-    async def never(self: Any, grace: float) -> None:
+    async def never(self: Any) -> None:
         await asyncio.Event().wait()  # the process dies before the grace runs out
 
     with monkeypatch.context() as m:

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from bench.roundtrip import slash_families
+from bot.pressure import Pressure, gauge_of
 from cogs.utils.table import _decision_token, action_hash
 from demo import AutoTable
 from emulator.interaction_records import InteractionRecord
@@ -27,6 +28,8 @@ CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 
 # (`/game new`, Join, `/game start`, the deal) costs 12 once per game: 19 when each lobby
 # answer was "thinking…" then a follow-up and the deal looked the players up and read their
 # DM history. One late lobby answer (a busy machine) costs one more.
+QUIET = Pressure(lag_ms=0.0, queued={})
+
 TYPED_AT_MOST = 2.6
 PRESSED_AT_MOST = 1.6
 SETUP_AT_MOST = 13
@@ -37,10 +40,13 @@ def _requests(table: Table) -> int:
 
 
 async def _generous(table: Table) -> None:
-    """The bot again with a generous grace: a machine busy with other work must not turn
-    quick moves into deferred ones (that fallback has its own test)."""
+    """The bot again with a generous grace and a load gauge that reads a quiet bot: a
+    machine busy with other work must not turn quick moves into deferred ones or answers in
+    words (those fallbacks have their own tests, tests/e2e/test_answers_under_load.py)."""
     await table.stop()
     await table.start(answer_grace=1.0)
+    assert table.bot is not None
+    gauge_of(table.bot).fake = QUIET
 
 
 async def _auto(table: Table, game: str, mode: str, players: int) -> AutoTable:

@@ -182,6 +182,29 @@ async def test_dm_slash_command(world: World, bot: SampleBot) -> None:
     assert res.payload["context"] == 1 and "user" in res.payload and "member" not in res.payload
 
 
+
+async def test_dm_context_follows_a_commands_contexts(world: World, bot: SampleBot) -> None:
+    """Where a command runs is its `contexts` (discord.py's `allowed_contexts`): a command for
+    guilds and the bot's DMs ([0, 1], as the bot's `/game` group is since `/game mine`) runs in
+    both, one for guilds alone is refused in a DM, one for DMs alone in a guild — as Discord's
+    client offers them. `dm_permission` (left true) does not override `contexts`."""
+    emu = world.emu
+    state = emu._state
+    for name, contexts in (("both", [0, 1]), ("guilds", [0]), ("dms", [1])):
+        emu.commands.upsert(None, {"name": name, "type": 1, "description": name,
+                                   "contexts": contexts, "dm_permission": True},
+                            state.application_id, state.ids)
+    dm = await emu.slash(world.alice, None, "both")
+    assert dm.payload["context"] == 1 and dm.payload["user"]["id"] == world.alice.id
+    assert "guild_id" not in dm.payload and "member" not in dm.payload
+    here = await emu.slash(world.alice, world.general, "both")
+    assert here.payload["context"] == 0 and here.payload["guild_id"] == world.guild.id
+    with pytest.raises(EmulatorError, match="not available in DMs"):
+        await emu.slash(world.alice, None, "guilds")
+    with pytest.raises(EmulatorError, match="not available in guilds"):
+        await emu.slash(world.alice, world.general, "dms")
+    assert (await emu.slash(world.alice, None, "dms")).payload["context"] == 1
+
 def test_encode_invocation_builds_nested_options() -> None:
     store = CommandStore()
     ids = SnowflakeFactory()

@@ -30,6 +30,7 @@ run as their first moves. `-m soak`: every mode and variant as whole games over 
 from __future__ import annotations
 
 import bisect
+import io
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -130,6 +131,8 @@ def _blobs(message: MessageRecord) -> list[tuple[int, str]]:
                     parts.append(comp[key])
         for a in attachments:
             parts += [a.filename, a.description or ""]
+            if a.filename.endswith(".txt"):  # a log file (`/game record`) is read as words
+                parts.append(a.data.decode("utf-8", "replace"))
         out.append((written or message.order, "\n".join(parts)))
     return out
 
@@ -373,6 +376,13 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
                                              if idle else [])]:
                 res = await table.emu.slash(player, auto.thread(), command)
                 await res.wait_done()
+        # Every game they sit in, from the thread and from a DM (issue #24): who is awaited
+        # and the public prompt, never a hand.
+        for user in users:
+            for where in (auto.thread(), None):
+                listed = await table.emu.slash(user, where, "game mine")
+                await listed.wait_done()
+                assert f"game #{auto.game_id}" in listed.text, listed.text
         for path, option in typed:
             for text in ("", "a"):
                 if (path, option, text) not in static:
@@ -434,10 +444,29 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
             moves += chunk
         await peek_hands()
     await table.emu.settle()
+    record = await table.bot.storage.get_game(auto.game_id)
+    assert record is not None
+    records = 0
+    if record.status == "over":
+        # The finished game's record (issue #24), opened by each player and a spectator from
+        # the channel: result, recap, the public log as a file; and its last step replayed.
+        for user in [*users, outsider, *gone]:
+            opened_record = await table.emu.slash(user, table.general, "game record",
+                                                  {"game": str(auto.game_id)})
+            await opened_record.wait_done(timeout=30)
+            assert any(f.filename.endswith("-log.txt") for f in opened_record.files), \
+                opened_record.text
+            records += 1
+            replayed = await table.emu.slash(user, table.general, "game replay",
+                                             {"game": str(auto.game_id),
+                                              "step": record.version})
+            await replayed.wait_done(timeout=30)
+        await table.emu.settle()
     took = time.perf_counter() - began
     audited, tracked, allowed, failures = audit.check()
     print(f"\nSECRETS {game_name}/{mode} {options or ''} players={players} seed={seed} "
           f"moves={moves} hand peeks={peeks} messages audited={audited} "
+          f"records opened={records} "
           f"autocompletes asked={asked} choices audited={audit.choices_audited} "
           f"(static, as outside a game: {audit.choices_static}) "
           f"secrets tracked={tracked} seen-by-allowed={allowed + audit.choices_allowed} "
@@ -447,8 +476,6 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
     assert not raw, "raw words reached players (#14):\n" + words.dump(raw)
     assert audited > moves // 2 and moves > 0 and tracked > 0
     assert audit.choices_audited > 0, "no autocomplete answer offered anything to audit"
-    record = await table.bot.storage.get_game(auto.game_id)
-    assert record is not None
     assert record.status == "over" or moves == limit
 
 
@@ -505,6 +532,30 @@ async def test_secrets_audit_catches_a_planted_leak(table: Table,
     assert allowed > 0  # the Wall player's own DM names it
     assert len(failures) == 1 and wall_name in failures[0] and "everyone" in failures[0]
 
+
+
+async def test_secrets_audit_reads_a_log_file_attached(table: Table,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log file (`/game record`'s public log) is read line by line, not only its name: the
+    Wall card's name inside an attached `.txt` is caught."""
+    assert table.bot is not None
+    _stub_pictures(monkeypatch)
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob])
+    await auto.open("fourth_wall", "conflict")
+    audit = Audit(table, GAMES["fourth_wall"], auto.game_id)
+    await audit.begin()
+    state: Any = await table.bot.tables.state(auto.game_id)
+    from rules.fourth_wall.engine import Engine
+    wall_name = Engine(state).wall().name
+    thread = table.bot.get_channel(int(auto.thread().id))
+    assert isinstance(thread, discord.Thread)
+    planted = f"Fourth Wall — public log\n   1. The Wall is {wall_name}.\n"
+    await thread.send("The log.", file=discord.File(io.BytesIO(planted.encode()),
+                                                   filename="game-1-log.txt"))
+    await table.emu.settle()
+    _, _, _, failures = audit.check()
+    assert len(failures) == 1 and wall_name in failures[0] and "everyone" in failures[0]
 
 async def test_secrets_audit_reads_dm_buttons_as_seen_by_their_seat_alone(
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:

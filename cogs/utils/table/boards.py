@@ -13,6 +13,7 @@ import discord
 
 from bot import limits
 from bot.limits import clip
+from bot.pressure import gauge_of
 from bot.storage import GameRecord
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.ending import game_over_post
@@ -38,6 +39,7 @@ from cogs.utils.table.posts import (
     _channel_id,
     _has_choices,
     _settle,
+    _Superseded,
     _TooOld,
     _without_picture,
     blocked_reason,
@@ -54,6 +56,8 @@ if TYPE_CHECKING:
     pass
 
 log = logging.getLogger(__name__)
+
+DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update
 
 
 class BoardPosts(SummaryDMs):
@@ -169,6 +173,13 @@ class BoardPosts(SummaryDMs):
         while (showing := self._showings.pop(gid, None)) is not None:
             try:
                 await self._show(showing)
+            except _Superseded:
+                # A newer move came while this board was drawn: one board for both.
+                newer = self._showings.pop(gid)
+                showing.merge(newer)
+                showing.waiters += newer.waiters
+                self._showings[gid] = showing
+                continue
             except Exception as exc:
                 if not retryable(exc):
                     self._delayed.pop(gid, None)
@@ -517,6 +528,8 @@ class BoardPosts(SummaryDMs):
     async def _ping_later_run(self, gid: int, seat: str, user_id: int, since: float) -> None:
         try:
             await asyncio.sleep(self.bot.settings.at_table_seconds)
+            # A busy bot answers moves first: the ping waits (a minute at most).
+            await gauge_of(self.bot).calm(at_most=60.0)
             if self._moved_at.get((gid, user_id), 0.0) > since:
                 return  # they moved: they were at the table
             record = await self.bot.storage.get_game(gid)
@@ -667,7 +680,10 @@ class BoardPosts(SummaryDMs):
                          names: dict[str, str], answers: list[HeldAnswer] | None = None, *,
                          strip: bool = True) -> None:
         content = self.board_text(record, game, state, post, result, users, names)
+        pictured = self._pictured.get(record.id)
+        self._unless_superseded(record.id, result, pictured)  # not even drawn
         file = await self.board_file(record, game, state, post, result, names)
+        self._unless_superseded(record.id, result, pictured)
         view = self.board_components(record, game, state, post.awaited, result, users)
         post.buttons = _has_choices(view)
         kwargs: dict[str, Any] = {
@@ -734,7 +750,10 @@ class BoardPosts(SummaryDMs):
         A press on that post whose answer is still open is answered with the edit itself."""
         assert record.board_message_id is not None
         content = self.board_text(record, game, state, post, result, users, names)
+        pictured = self._pictured.get(record.id)
+        self._unless_superseded(record.id, result, pictured)  # not even drawn
         file = await self.board_file(record, game, state, post, result, names, fresh=False)
+        self._unless_superseded(record.id, result, pictured)
         view = self.board_components(record, game, state, post.awaited, result, users)
         post.buttons = _has_choices(view)
         if file is not None and not self._may_attach(channel):
@@ -774,6 +793,22 @@ class BoardPosts(SummaryDMs):
         await self._remember(record, record.board_message_id, post)
         return True
 
+    def _unless_superseded(self, gid: int, result: Result | None,
+                           pictured: tuple[dict[str, Any], dict[str, Any] | None] | None,
+                           ) -> None:
+        """Raise `_Superseded` when the bot is busy and a newer move's board already waits:
+        the picture just drawn is dropped (the card marks its changes against what was
+        really shown, `pictured`) and no request is spent on a board already out of date."""
+        if result is not None or gid not in self._showings:
+            return
+        if not gauge_of(self.bot).read().busy:
+            return
+        if pictured is None:
+            self._pictured.pop(gid, None)
+        else:
+            self._pictured[gid] = pictured
+        raise _Superseded
+
     @staticmethod
     def _may_attach(channel: Any) -> bool:
         """False when the gateway cache says the bot lacks Attach Files there (the post then
@@ -784,16 +819,21 @@ class BoardPosts(SummaryDMs):
     @staticmethod
     async def _answer(answers: list[HeldAnswer] | None, message_id: int, **edit: Any) -> bool:
         """Edit board post `message_id` as the answer to a press on it (type 7, one request
-        for the answer and the edit), if one is open; False if none is (edit it yourself)."""
+        for the answer and the edit), if one is open; through the press's own token if it was
+        deferred (a busy bot): the edit then costs nothing of the bot token's global limit.
+        False if no press on that post is in hand (edit it yourself)."""
+        edit.setdefault("allowed_mentions", discord.AllowedMentions.none())
         for held in answers or []:
             pressed = held.interaction.message
-            if pressed is None or pressed.id != message_id or not held.open:
+            if pressed is None or pressed.id != message_id:
                 continue
-            if not await held.take():
-                return False
-            edit.setdefault("allowed_mentions", discord.AllowedMentions.none())
-            await held.interaction.response.edit_message(**edit)
-            return True
+            if held.open and await held.take():
+                await held.interaction.response.edit_message(**edit)
+                return True
+            if held.interaction.response.type is DEFERRED_UPDATE:
+                # The deferred press's @original is the post it pressed.
+                await held.interaction.edit_original_response(**edit)
+                return True
         return False
 
     async def _remember(self, record: GameRecord, message_id: int, post: BoardPost) -> None:

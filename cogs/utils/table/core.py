@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import contextlib
 import io
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import limits, renderpool
 from bot.limits import clip
+from bot.pressure import gauge_of
 from bot.storage import GameRecord
 from bot.tables import ai_seat_name
+from cogs.utils.answers import held_answers
 from cogs.utils.table.menus import PrivateMenus
 from cogs.utils.table.posts import (
     MISSING_ACCESS,
@@ -94,6 +98,13 @@ class DeliveryCore(abc.ABC):
         # (game id, user id) -> the task that pings a player named (not pinged) at the table,
         # should they not move after all (`_ping_if_gone`).
         self._ping_later: dict[tuple[int, int], asyncio.Task[None]] = {}
+        # Moves waiting for their game's lock (`move_turn`): with the boards waiting and the
+        # answers held, what the load gauge reads to tell a busy bot (bot/pressure.py).
+        self.moves_waiting = 0
+        gauge = gauge_of(bot)
+        gauge.count("moves", lambda: self.moves_waiting)
+        gauge.count("boards", lambda: len(self._showings))
+        gauge.count("held", lambda: len(held_answers(bot)))
 
     def saw(self, snowflake: int) -> None:
         """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""
@@ -162,6 +173,19 @@ class DeliveryCore(abc.ABC):
         unescaped (Pillow draws characters; labels and alt text render no markdown)."""
         return {seat: self._plain.get(name, name) for seat, name in names.items()}
 
+    def known_names(self, users: dict[str, int | None]) -> dict[str, str]:
+        """`names` without a lookup: the seats whose players this process has already named
+        (an autocomplete has 3 seconds and lists 25 games: no user is fetched for it)."""
+        out: dict[str, str] = {}
+        for seat, user_id in users.items():
+            if not user_id:
+                out[seat] = ai_seat_name(seat)
+            elif (raw := self._names.get(user_id) or getattr(
+                    self.bot.get_user(user_id), "display_name", None)) is not None:
+                out[seat] = escape_name(raw)
+                self._plain[out[seat]] = raw
+        return out
+
     def remember_name(self, user: discord.abc.User) -> None:
         """A user the gateway gave (an interaction's user) is named without a lookup: the
         name `fetch_user` would give (the account's, not a server nickname)."""
@@ -171,6 +195,20 @@ class DeliveryCore(abc.ABC):
     def lock(self, gid: int) -> asyncio.Lock:
         """Serialises act + post per game so boards appear in the order moves happened."""
         return self._locks.setdefault(gid, asyncio.Lock())
+
+    @contextlib.asynccontextmanager
+    async def move_turn(self, gid: int) -> AsyncIterator[None]:
+        """The game's lock for a player's move, counted while it is waited for."""
+        lock = self.lock(gid)
+        self.moves_waiting += 1
+        try:
+            await lock.acquire()
+        finally:
+            self.moves_waiting -= 1
+        try:
+            yield
+        finally:
+            lock.release()
 
     async def render(self, game: str, view: dict[str, Any]) -> bytes | None:
         """PNG bytes of `view`, small enough to upload."""

@@ -17,6 +17,7 @@ from cogs.utils.table.summaries import (
     NEWS_KEPT,
     SummaryDM,
     last_news,
+    mine_command,
     summary_dm,
     summary_head,
     summary_text,
@@ -39,7 +40,8 @@ class SummaryDMs(DeliveryCore):
         starts by waiting for them) as a new message and keep it current from now on. False
         if the DM could not be sent (DMs closed)."""
         now = summary_dm(record, game_of(record), state, seat,
-                         news=self._news.get((record.id, seat)))
+                         news=self._news.get((record.id, seat)),
+                         mine=mine_command(self.bot.command_ids))
         if now is None:
             return True
         message = await self._send(user_id, now.text, now.view())
@@ -89,7 +91,8 @@ class SummaryDMs(DeliveryCore):
                         old_news + self._news.get((record.id, seat), []))[-NEWS_KEPT:]
             news = self._news.get((record.id, seat))
             now = summary_dm(record, game, state, seat,
-                             known.text if known.message_id is not None else None, news)
+                             known.text if known.message_id is not None else None, news,
+                             mine_command(self.bot.command_ids))
             if now is None:
                 continue  # nothing hidden, and no DM to take buttons off
             text, panel, view = now.text, now.panel, None
@@ -160,7 +163,7 @@ class SummaryDMs(DeliveryCore):
                     await interaction.response.defer()
             return
         now = summary_dm(record, game_of(record), state, seat, message.content,
-                         self._news.get((record.id, seat)))
+                         self._news.get((record.id, seat)), mine_command(self.bot.command_ids))
         if now is None:
             return
         view = now.view()

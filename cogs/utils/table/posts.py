@@ -57,6 +57,11 @@ class _TooOld(Exception):
     """Discord refused an edit of a board post as too old (30046): a fresh post follows it."""
 
 
+class _Superseded(Exception):
+    """A busy bot drew a board a newer move already replaces: it is not sent, the newer one
+    goes with both moves' lines (`BoardPosts._show_queued`)."""
+
+
 RETRYABLE_CODES = (50083, 160005)
 """Thread is archived (a locked thread) / Thread is locked: a moderator may lift it."""
 

@@ -226,7 +226,7 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
     delivery.saw(interaction.id)  # Discord's time now: which messages are old
     delivery.moved(record.id, interaction.user.id, interaction.id)
     try:
-        async with delivery.lock(record.id):
+        async with delivery.move_turn(record.id):
             # The token marks the move's pending interaction as stored, in the move's
             # transaction.
             result = await bot.tables.act(record.id, interaction.user.id, action,

@@ -50,6 +50,17 @@ def summary_head(game: Game[Any, Any], gid: int) -> str:
     return f"**{game.title}** (game #{gid}) — you are **"
 
 
+MINE = "`/game mine`"
+"""`/game mine` named in code, when its command id is not known (`mine_command`)."""
+
+
+def mine_command(command_ids: dict[str, int]) -> str:
+    """How a message names `/game mine`: a clickable mention once the `/game` group's id is
+    known (the bot synced its commands this run), else the command in code."""
+    cid = command_ids.get("game")
+    return f"</game mine:{cid}>" if cid else MINE
+
+
 NEWS_KEPT = 5
 """How many of a seat's latest private lines its summary DM shows (`/game log private` has
 them all)."""
@@ -97,17 +108,21 @@ def last_news(text: str) -> list[str]:
 
 
 def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str,
-                 news: list[str] | None = None, last: str | None = None) -> str | None:
+                 news: list[str] | None = None, last: str | None = None,
+                 mine: str = MINE) -> str | None:
     """The summary DM of `seat` now: its private news (`news`, its latest private lines; a
     move's private events come here rather than as DMs of their own, #15), then its private
     summary — or, while it holds nothing hidden, the summary its DM (`last`) showed, as the
-    record of what it held. None while the seat holds nothing hidden and has no news."""
+    record of what it held. None while the seat holds nothing hidden and has no news. Its head
+    line ends pointing at `mine` (`/game mine`: every game of the player, in every server)."""
     summary = game.private_summary(state, seat)
     if not summary and last is not None:
         summary = last_summary(last)
     if not summary and not news:
         return None
-    head = f"{summary_head(game, gid)}{game.role_words(state, seat)}**."
+    # On the head line, which the DM's words are read back without (`last_summary`).
+    head = (f"{summary_head(game, gid)}{game.role_words(state, seat)}**. "
+            f"All your games: {mine}")
     body = f"\n{summary}" if summary else ""
     # The summary (and the question below it) keeps its room; the news gets what is left.
     room = limits.CONTENT - len(head) - len(body) - 400
@@ -142,12 +157,13 @@ class SummaryNow:
 
 
 def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
-               last: str | None = None, news: list[str] | None = None) -> SummaryNow | None:
+               last: str | None = None, news: list[str] | None = None,
+               mine: str = MINE) -> SummaryNow | None:
     """`seat`'s summary DM now: its words (with its latest private `news`) and its private
     choices while the game waits for them (none otherwise). None while the seat holds nothing
     hidden, has no news and has no DM yet; with one (`last`, its words), the summary it last
     showed stays, as the record of what it held."""
-    base = summary_text(game, record.id, state, seat, news, last)
+    base = summary_text(game, record.id, state, seat, news, last, mine)
     if base is None:
         if last is None:
             return None
