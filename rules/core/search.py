@@ -70,6 +70,7 @@ class Searchable(Protocol):
     def apply_in_place(self, state: Any, seat: str, action: Action) -> list[Event]: ...
     def ai_value(self, state: Any, seat: str) -> float: ...
     def ai_levels(self) -> dict[str, Level]: ...
+    def ai_searchable(self, state: Any, seat: str, action: Action | None) -> bool: ...
 
 
 EASY = "easy"
@@ -125,7 +126,10 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
     blueprint = game.choose_ai_action(game.resample(state, seat, rng), seat)
     if len(unique) == 1:
         return unique[0]
-    others = [a for a in unique if a.key() != blueprint.key()]
+    others = [a for a in unique if a.key() != blueprint.key()
+              and game.ai_searchable(state, seat, a)]
+    if not others:
+        return blueprint
     rng.shuffle(others)
     candidates = [blueprint, *others][:max(2, level.width)]
     worlds_seed = rng.next_u64()

@@ -261,3 +261,20 @@ def test_manipulate_the_manor_ends_in_the_games_where_it_swapped_without_end(
             st = GAME.apply(st, ghost, a).state
         assert swaps <= 4, f"seed {seed}: {swaps} swaps"
         assert not (st.prompts and st.prompts[-1].kind == "manipulate_manor")
+
+
+def test_trades_stay_the_heuristics_at_every_level() -> None:
+    """Core 3p seed 1 at normal: the search answered a Trade offer the heuristic would accept
+    with a decline, the Action came back, and the same offer was made and declined until the
+    game's decision limit. A Trade under way, and the choice to start one, are not searched."""
+    from rules.core.types import Prompt
+
+    st = _at_actions(_core())
+    seat = str(st.active)
+    assert GAME.ai_searchable(st, seat, None)
+    assert not GAME.ai_searchable(st, seat, act(K.TRADE, **{"with": "p2"}))
+    assert GAME.ai_searchable(st, seat, act(K.PURIFY))
+    for kind in ("trade_partner", "trade_build", "trade_consent"):
+        asked = st.model_copy(deep=True)
+        asked.prompts.append(Prompt(id="t", kind=kind, seats=[seat], text="Trade?"))
+        assert not GAME.ai_searchable(asked, seat, None)
