@@ -231,7 +231,8 @@ def player_text(stats: PlayerStats, show_ratings: bool) -> str:
         if g.played:
             parts.append(f"win streak {g.streak} (best {g.best_streak})")
         if show_ratings and g.rating is not None:
-            parts.append(f"rating **{g.rating.text()}** after {g.rating.games} rated games")
+            parts.append(f"rating **{g.rating.text()}** after {g.rating.games} rated "
+                         f"{plural(g.rating.games, 'game')}")
         if g.characters:
             parts.append("favourite characters: " + ", ".join(
                 f"{name} ({n})" for name, n in g.characters))
@@ -269,7 +270,8 @@ def server_text(stats: ServerStats, hidden: set[int]) -> str:
             if key != current:
                 lines.append(f"__{title_of(r.game)} — {mode_of(r.game, r.mode)}__")
                 current = key
-            lines.append(f"• {r.role}: {percent(r.won, r.played)} of {r.played} seats won")
+            lines.append(f"• {r.role}: {percent(r.won, r.played)} of {r.played} "
+                         f"{plural(r.played, 'seat')} won")
     shown = [(u, n) for u, n in stats.busiest if u not in hidden][:BUSIEST]
     if shown:
         lines.append("\n**Busiest players:** " + ", ".join(f"<@{u}> ({n})" for u, n in shown)
