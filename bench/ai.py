@@ -3,6 +3,12 @@
     python -m bench ai --games 40 --level normal
     python -m bench ai --games 400 --level hard --settings fourth_wall:conflict:4,presence:session:4
     python -m bench ai --games 20 --level normal --workers 2 --out bench/results/ai.json
+    python -m bench ai --settings fourth_wall:conflict:4 --option gates=4 --pack-option wrath_doom=2
+
+`--option key=value` sets a table option of every setting's game (`gates=4`: Fourth Wall's
+Open Gates at the start); `--pack-option key=value` plays Fourth Wall with the shipped content
+pack but one pack option changed (`wrath_doom=2`: a house rule measured in rules.md, "AI
+balance"), written to a folder the games read as their `pack_path`.
 
 For every setting (game, mode, players) each side is played in turn by the searching AI at
 `--level` while every other seat plays today's heuristic (the "easy" level), and, on the same
@@ -68,11 +74,12 @@ class Played:
 
 
 def play(game_name: str, mode: str, players: int, seed: int, searching: str | None,
-         level: str) -> Played:
-    """A whole game; seats on side `searching` (every seat when "all") play `level`."""
+         level: str, options: dict[str, Any] | None = None) -> Played:
+    """A whole game; seats on side `searching` (every seat when "all") play `level`;
+    `options` are table options on top of the mode."""
     game: Game[Any, Any] = GAMES[game_name]
     seats = [f"p{i}" for i in range(1, players + 1)]
-    state = game.setup(seats, game.options_model(mode=mode), seed)
+    state = game.setup(seats, game.options_model(mode=mode, **(options or {})), seed)
     cpu: list[float] = []
     capped = 0
     cap = level_of(game, level)
@@ -116,13 +123,28 @@ def sides(game_name: str, mode: str, players: int) -> list[str]:
     return sorted({side_of(game_name, state, s) for s in state.seats})
 
 
-def _job(args: tuple[str, str, int, int, str | None, str]) -> Played:
+def _job(args: tuple[str, str, int, int, str | None, str, dict[str, Any]]) -> Played:
     return play(*args)
 
 
+def table_options(game_name: str, options: dict[str, Any],
+                  pack_options: dict[str, str]) -> dict[str, Any]:
+    """The options one setting's games are set up with: `options` where the game has them,
+    and for Fourth Wall a variant of the shipped pack when `pack_options` are given."""
+    fields = GAMES[game_name].options_model.model_fields
+    out = {k: v for k, v in options.items() if k in fields}
+    if game_name == "fourth_wall" and pack_options:
+        from bench.fourth_wall_ai import variant_pack
+
+        out["pack_path"] = variant_pack(pack_options)
+    return out
+
+
 def run(settings: list[str], games: int, level: str, workers: int,
-        first_seed: int = 1) -> dict[str, Any]:
-    out: dict[str, Any] = {"level": level, "games": games, "settings": {}}
+        first_seed: int = 1, options: dict[str, Any] | None = None,
+        pack_options: dict[str, str] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"level": level, "games": games, "settings": {},
+                           "options": options or {}, "pack_options": pack_options or {}}
     pool = multiprocessing.Pool(workers) if workers > 1 else None
     try:
         for setting in settings:
@@ -133,9 +155,10 @@ def run(settings: list[str], games: int, level: str, workers: int,
             runs: dict[str, list[Played]] = {}
             configs: list[str | None] = [None]
             configs += table_sides if len(table_sides) > 1 else ["all"]
+            chosen = table_options(game_name, options or {}, pack_options or {})
             for searching in configs:
                 jobs = [(game_name, mode, players, s, searching,
-                         "easy" if searching is None else level) for s in seeds]
+                         "easy" if searching is None else level, chosen) for s in seeds]
                 began = time.perf_counter()
                 played = pool.map(_job, jobs) if pool else [_job(j) for j in jobs]
                 runs[searching or "baseline"] = played
@@ -193,6 +216,21 @@ def report(setting: str, summary: dict[str, Any], level: str) -> None:
               f"blunders {s['blunders'] or 'none'} (easy: {s['baseline_blunders'] or 'none'})")
 
 
+def _pair(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise SystemExit(f"expected KEY=VALUE, got {text!r}")
+    return key.strip(), value.strip()
+
+
+def _option_value(text: str) -> Any:
+    """A command-line option value as the options model reads it (numbers as numbers)."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench ai", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -203,9 +241,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1, help="the first of the paired seeds")
     parser.add_argument("--out", default="bench/results/ai.json")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a table option for every setting whose game has it (gates=4)")
+    parser.add_argument("--pack-option", action="append", default=[], metavar="KEY=VALUE",
+                        help="Fourth Wall: play a variant of the shipped pack (wrath_doom=2)")
     args = parser.parse_args(argv)
     settings = [s.strip() for s in args.settings.split(",") if s.strip()]
-    results = run(settings, args.games, args.level, args.workers, args.seed)
+    options = {k: _option_value(v) for k, v in (_pair(o) for o in args.option)}
+    pack_options = dict(_pair(o) for o in args.pack_option)
+    results = run(settings, args.games, args.level, args.workers, args.seed, options,
+                  pack_options)
     results["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     results["load_average"] = round(os.getloadavg()[0], 2)
     out = Path(args.out)

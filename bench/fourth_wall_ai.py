@@ -18,11 +18,14 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import re
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rules.core.rng import Rng
 from rules.core.types import Action
@@ -31,6 +34,27 @@ from rules.fourth_wall.game import GAME
 from rules.fourth_wall.state import FourthWallState
 
 MAX_DECISIONS = 5000
+
+
+def variant_pack(changes: dict[str, str]) -> str:
+    """A folder holding the shipped pack with some `[options]` lines changed (a house rule to
+    measure, e.g. ``{"wrath_doom": "2"}``); its path is a `pack_path` table option. Each
+    change must name an option the shipped pack.toml sets, so a typo cannot pass unnoticed."""
+    from rules.fourth_wall.content import DEFAULT_PACK_DIR
+
+    tag = "-".join(f"{k}{v}" for k, v in sorted(changes.items()))
+    folder = Path(tempfile.gettempdir()) / f"fw-pack-{re.sub(r'[^A-Za-z0-9_-]', '', tag)}"
+    folder.mkdir(exist_ok=True)
+    for f in DEFAULT_PACK_DIR.glob("*.toml"):
+        shutil.copy(f, folder / f.name)
+    lines = (folder / "pack.toml").read_text().splitlines()
+    for key, value in changes.items():
+        at = [i for i, line in enumerate(lines) if re.match(rf"{re.escape(key)}\s*=", line)]
+        if not at:
+            raise ValueError(f"the shipped pack.toml sets no option {key!r}")
+        lines[at[0]] = f"{key} = {value}"
+    (folder / "pack.toml").write_text("\n".join(lines) + "\n")
+    return str(folder)
 
 
 @dataclass

@@ -2,12 +2,14 @@
 history and stats read back from it.
 
 This module owns the `results`, `result_seats`, `ratings`, `rating_history` and `servers`
-tables (bot/schema.py). When a game ends (over, or abandoned after its deal) the table service
-builds its `GameResult` with `result_of_game` from the ending's public facts only (who sat
-where, their roles and characters as the board names them, the result in words, the move log's
-times) and storage writes it with `record` in the very transaction that ends the game; ratings
-move in it too (`bot.ratings`). Commands read these rows and never replay a game: history is
-one indexed page of results, stats one query per question.
+tables (bot/schema.py); `away_periods` is written by storage as `/game away` turns on and off
+and read back with the move log (`MoveLog`). When a game ends (over, or abandoned after its
+deal) the table service builds its `GameResult` with `result_of_game` from the ending's public
+facts only (who sat where, their roles and characters as the board names them, the result in
+words, the move log's times less each player's quiet hours and away periods) and storage writes
+it with `record` in the very transaction that ends the game; ratings move in it too
+(`bot.ratings`). Commands read these rows and never replay a game: history is one indexed page
+of results, stats one query per question.
 
 Hidden hands and scripts never get here: a result is built only once its game is over, from
 the seats' public labels and the public result sentence.
@@ -80,7 +82,8 @@ class SeatResult(BaseModel):
     moves: int = 0
     """Moves its player made (the AI's and the bot's own moves for them not counted)."""
     move_seconds: float | None = None
-    """The median time its player took to move in this game, quiet hours left out."""
+    """The median time its player took to move in this game, quiet hours and away time left
+    out."""
 
 
 class GameResult(BaseModel):
@@ -155,34 +158,87 @@ def outcome_words(outcome: str, names: Mapping[str, str]) -> str:
     return _MARK.sub(lambda m: names.get(m.group(1), "a player"), outcome)
 
 
-def quiet_seconds(quiet: QuietHours | None, begins: float, ends: float) -> float:
-    """How much of [begins, ends] fell in the player's quiet hours (their current ones: the
-    bot keeps no history of them)."""
+AwayPeriod = tuple[float, float | None]
+"""When a player went away and came back (None: still away), epoch seconds."""
+
+
+class MoveLog(BaseModel):
+    """What a finished game's move times are told from (`Storage.move_log`): when it was
+    dealt, each stored move's (seat, who pressed it, when), and the away periods of those who
+    sat or moved in it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    dealt: float | None
+    """None: not started, or dealt before this was kept."""
+    moves: list[tuple[str, int | None, float]] = Field(default_factory=list)
+    away: dict[int, list[AwayPeriod]] = Field(default_factory=dict)
+
+
+def quiet_windows(quiet: QuietHours | None, begins: float, ends: float
+                  ) -> list[tuple[float, float]]:
+    """The player's quiet hours within [begins, ends] (their current ones: the bot keeps no
+    history of them)."""
     if quiet is None or ends <= begins:
-        return 0.0
-    total, at = 0.0, begins
+        return []
+    out: list[tuple[float, float]] = []
+    at = begins
     for _ in range(QUIET_STEPS):
         window = quiet.quiet_window(at)
         if window is None or window[0] >= ends:
             break
-        total += max(0.0, min(ends, window[1]) - max(at, window[0]))
+        lo, hi = max(at, window[0]), min(ends, window[1])
+        if hi > lo:
+            out.append((lo, hi))
         if window[1] <= at:  # never loop on a window that does not move on
             break
         at = window[1]
-    return min(total, ends - begins)
+    return out
+
+
+def away_windows(periods: Sequence[AwayPeriod], begins: float, ends: float
+                 ) -> list[tuple[float, float]]:
+    """The player's away periods within [begins, ends] (one still open runs to `ends`)."""
+    out: list[tuple[float, float]] = []
+    for went, back in periods:
+        lo, hi = max(begins, went), min(ends, back if back is not None else ends)
+        if hi > lo:
+            out.append((lo, hi))
+    return out
+
+
+def covered(windows: Sequence[tuple[float, float]]) -> float:
+    """How long these windows cover together: a night spent away counts once, not twice."""
+    total, reach = 0.0, float("-inf")
+    for lo, hi in sorted(windows):
+        if hi <= reach:
+            continue
+        total += hi - max(lo, reach)
+        reach = hi
+    return total
+
+
+def quiet_seconds(quiet: QuietHours | None, begins: float, ends: float) -> float:
+    """How much of [begins, ends] fell in the player's quiet hours."""
+    return covered(quiet_windows(quiet, begins, ends))
 
 
 def move_times(started_at: float, log: Sequence[tuple[str, int | None, float]],
-               quiet: Mapping[int, QuietHours]) -> dict[str, tuple[int, float | None]]:
+               quiet: Mapping[int, QuietHours],
+               away: Mapping[int, Sequence[AwayPeriod]] | None = None,
+               ) -> dict[str, tuple[int, float | None]]:
     """Per seat: the moves its player made and their median time (seconds). A move's time runs
     from the move before it (anyone's; the deal for the first) to it, less the player's quiet
-    hours; moves the bot made (AI, default moves) are not the player's and are left out."""
+    hours and away time (once where they overlap); moves the bot made (AI, default moves) are
+    not the player's and are left out."""
     waits: dict[str, list[float]] = {}
     before = started_at
+    gone = away or {}
     for seat, user_id, at in log:
         if user_id is not None:
-            took = max(0.0, at - before) - quiet_seconds(quiet.get(user_id), before, at)
-            waits.setdefault(seat, []).append(max(0.0, took))
+            off = covered(quiet_windows(quiet.get(user_id), before, at)
+                          + away_windows(gone.get(user_id, ()), before, at))
+            waits.setdefault(seat, []).append(max(0.0, max(0.0, at - before) - off))
         before = at
     return {seat: (len(w), statistics.median(w) if w else None) for seat, w in waits.items()}
 
@@ -192,14 +248,16 @@ def result_of_game(
     options: GameOptions, *, game_id: int, guild_id: int, thread_id: int | None,
     seats: Sequence[tuple[str, int, int | None]], started_at: float, finished_at: float,
     moves: int, ai_level: str, log: Sequence[tuple[str, int | None, float]],
-    quiet: Mapping[int, QuietHours], abandoned_because: str | None = None,
+    quiet: Mapping[int, QuietHours], away: Mapping[int, Sequence[AwayPeriod]] | None = None,
+    abandoned_because: str | None = None,
 ) -> GameResult:
     """What a game that just ended leaves behind. `seats`: (seat id, position, user id or
     None); `result` None means abandoned; `log`: each stored move's (seat, who pressed it,
-    when). Only public facts: the seats' labels and the result sentence."""
+    when); `quiet` and `away`: each player's quiet hours and away periods, left out of their
+    move times. Only public facts: the seats' labels and the result sentence."""
     abandoned = result is None
     roles = seat_roles(game, state, options, [s for s, _, _ in seats])
-    times = move_times(started_at, log, quiet)
+    times = move_times(started_at, log, quiet, away)
     if result is not None and state is not None:
         # Players are named by seat marks (`[[s1]]`), filled in as each reader may see them
         # (`outcome_words`): a name changes, a player may hide, the seat stays.

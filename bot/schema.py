@@ -228,7 +228,8 @@ result_seats = Table(
     Column("ai", INT, nullable=False, server_default=ZERO),
     Column("character", Text),
     Column("moves", INT, nullable=False, server_default=ZERO),
-    # The median seconds this seat took to move in this game (quiet hours left out).
+    # The median seconds this seat took to move in this game (quiet hours and away time left
+    # out: `away_periods`).
     Column("move_seconds", REAL),
     PrimaryKeyConstraint("game_id", "seat"),
     CheckConstraint("outcome IN ('won', 'lost', 'drew')"),
@@ -268,4 +269,15 @@ servers = Table(
     # 0: this server turned ratings off (`/game settings ratings:off`): none shown, none moved.
     Column("ratings", INT, nullable=False, server_default=text("1")),
     Column("updated_at", REAL, nullable=False),
+)
+
+away_periods = Table(
+    "away_periods", metadata,
+    # Each stretch a player was away (`/game away on` .. `off`; `ended` NULL while still
+    # away), kept so a finished game's move times leave it out like quiet hours (issue #24,
+    # bot/memory.py). Revision 0010_away.
+    Column("user_id", INT, nullable=False),
+    Column("began", REAL, nullable=False),
+    Column("ended", REAL),
+    PrimaryKeyConstraint("user_id", "began"),
 )

@@ -49,8 +49,11 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    literal_column,
+    null,
     or_,
     select,
+    union_all,
     update,
 )
 from sqlalchemy import cast as sql_cast
@@ -61,11 +64,13 @@ from sqlalchemy.sql import ClauseElement
 
 from bot import memory, migrations, quiet, sqlitedriver
 from bot.coresql import CoreConnection, CoreEngine
-from bot.memory import GameResult, HistoryPage, PlayerStats, ServerStats
+from bot.memory import GameResult, HistoryPage, MoveLog, PlayerStats, ServerStats
 from bot.migrations import SCRIPTS
 from bot.ratings import Rating
 from bot.schema import (
+    REAL,
     actions,
+    away_periods,
     games,
     pending_moves,
     players,
@@ -663,10 +668,10 @@ class Storage(ABC):
 
     # the memory of finished games (issue #24, bot/memory.py)
     @abstractmethod
-    async def move_log(self, game_id: int
-                       ) -> tuple[float | None, list[tuple[str, int | None, float]]]:
-        """When the game was dealt (None: not started, or before this was kept) and each
-        stored move's (seat, who pressed it, when), in order: what move times are told from."""
+    async def move_log(self, game_id: int) -> MoveLog:
+        """When the game was dealt (None: not started, or before this was kept), each stored
+        move's (seat, who pressed it, when) in order, and the away periods since the game was
+        made of everyone who sat or moved in it: what move times are told from."""
 
     @abstractmethod
     async def game_result(self, game_id: int) -> GameResult | None:
@@ -785,6 +790,33 @@ _LISTING_COLS = (
 )
 _SEAT_COLS = (seats.c.game_id, seats.c.seat, seats.c.user_id, seats.c.position,
               seats.c.joined_at, seats.c.dms_ok, seats.c.role_pref, seats.c.ai_standin)
+_CAME_BACK = (update(away_periods)
+              .where(away_periods.c.user_id == bindparam("uid"), away_periods.c.ended.is_(None))
+              .values(ended=bindparam("now")))
+"""Close the player's open away period (`/game away off`)."""
+# A finished game's moves and its people's away periods in one statement (one trip at the
+# game's end): kind 0 rows are the game's row beside each of its moves in order (one row with
+# no move for a game without any), kind 1 rows the away periods of those who sat or moved in
+# it that had not ended before the game was made.
+_PEOPLE = or_(
+    away_periods.c.user_id.in_(select(seats.c.user_id).where(seats.c.game_id == bindparam("gid"),
+                                                             seats.c.user_id.isnot(None))),
+    away_periods.c.user_id.in_(select(actions.c.user_id).where(
+        actions.c.game_id == bindparam("gid"), actions.c.user_id.isnot(None))))
+_MADE = select(games.c.created_at).where(games.c.id == bindparam("gid")).scalar_subquery()
+_MOVE_LOG = union_all(
+    select(literal_column("0", Integer).label("kind"), actions.c.seq.label("seq"),
+           games.c.started_at.label("dealt"), actions.c.seat.label("seat"),
+           actions.c.user_id.label("user_id"), actions.c.at.label("at"),
+           sql_cast(null(), REAL).label("ended"))
+    .select_from(games.outerjoin(actions, actions.c.game_id == games.c.id))
+    .where(games.c.id == bindparam("gid")),
+    select(literal_column("1", Integer), sql_cast(null(), Integer),
+           sql_cast(null(), REAL), sql_cast(null(), Text), away_periods.c.user_id,
+           away_periods.c.began, away_periods.c.ended)
+    .where(_PEOPLE, or_(away_periods.c.ended.is_(None), away_periods.c.ended > _MADE)),
+).order_by(literal_column("kind"), literal_column("seq"), literal_column("at"))
+
 _PREF_COLS = (players.c.user_id, players.c.away, players.c.quiet_start, players.c.quiet_end,
               players.c.tz_minutes, players.c.notify_near, players.c.tz_name,
               players.c.stats_hidden)
@@ -1586,6 +1618,7 @@ class SqlStorage(Storage):
         return {u: held[u] for u in wanted}
 
     async def set_prefs(self, prefs: PlayerPrefs, now: float) -> None:
+        away = {"uid": prefs.user_id, "now": now}
         values = {"user_id": prefs.user_id, "away": int(prefs.away),
                   "quiet_start": prefs.quiet_start, "quiet_end": prefs.quiet_end,
                   "tz_minutes": prefs.tz_minutes, "notify_near": int(prefs.notify_near),
@@ -1595,7 +1628,22 @@ class SqlStorage(Storage):
             self._cache.drop_prefs(prefs.user_id)
             await db.execute(self._upsert(players, ("user_id",), values,
                                           [k for k in values if k != "user_id"]))
+            # The away period opens or closes with the flag (a no-op when it did not change).
+            await db.execute(self._went_away() if prefs.away else _CAME_BACK, away)
         self._cache.keep_prefs(prefs)
+
+    def _went_away(self) -> Any:
+        """Open an away period now, unless one is open. Away, back and away again within the
+        same second reopens the period that began then (the key is the user and its start)."""
+        still_away = (select(away_periods.c.user_id)
+                      .where(away_periods.c.user_id == bindparam("uid"),
+                             away_periods.c.ended.is_(None)).exists())
+        ins = self._insert(away_periods).from_select(
+            ["user_id", "began", "ended"],
+            select(bindparam("uid", type_=Integer), bindparam("now", type_=REAL),
+                   null()).where(~still_away))
+        return ins.on_conflict_do_update(index_elements=["user_id", "began"],
+                                         set_={"ended": None})
 
     # ---- whole games --------------------------------------------------------------------
     async def export_game(self, game_id: int) -> StoredGame:
@@ -1763,17 +1811,21 @@ class SqlStorage(Storage):
         return [_action(r) for r in rows]
 
     # ---- the memory of finished games ------------------------------------------------------
-    async def move_log(self, game_id: int
-                       ) -> tuple[float | None, list[tuple[str, int | None, float]]]:
-        # One statement (one trip): the game's row beside each of its moves, if any.
-        query = (select(games.c.started_at, actions.c.seat, actions.c.user_id, actions.c.at)
-                 .select_from(games.outerjoin(actions, actions.c.game_id == games.c.id))
-                 .where(games.c.id == game_id).order_by(actions.c.seq))
+    async def move_log(self, game_id: int) -> MoveLog:
         async with self._read() as db:
-            rows = (await db.execute(query)).all()
-        dealt = rows[0][0] if rows else None
-        return (None if dealt is None else float(dealt),
-                [(r[1], r[2], float(r[3])) for r in rows if r[1] is not None])
+            rows = (await db.execute(_MOVE_LOG, {"gid": game_id})).all()
+        dealt: float | None = None
+        moves: list[tuple[str, int | None, float]] = []
+        away: dict[int, list[memory.AwayPeriod]] = {}
+        for kind, _, started, seat, user_id, at, ended in rows:
+            if kind == 0:
+                dealt = None if started is None else float(started)
+                if seat is not None:
+                    moves.append((seat, user_id, float(at)))
+            else:
+                away.setdefault(int(user_id), []).append(
+                    (float(at), None if ended is None else float(ended)))
+        return MoveLog(dealt=dealt, moves=moves, away=away)
 
     async def game_result(self, game_id: int) -> GameResult | None:
         async with self._read() as db:

@@ -1187,8 +1187,9 @@ class TableService:
         out, and the game still ends."""
         try:
             options = self._game(rec).options_model.model_validate(rec.options)
-            dealt, log_ = await self.storage.move_log(rec.id)
-            started = dealt if dealt is not None else rec.created_at
+            moved = await self.storage.move_log(rec.id)
+            started = moved.dealt if moved.dealt is not None else rec.created_at
+            log_ = list(moved.moves)
             if last is not None:
                 log_.append(last)
             ordered = sorted(seats, key=lambda s: _seat_order(s.seat))
@@ -1199,6 +1200,7 @@ class TableService:
                 thread_id=rec.thread_id, seats=[(s.seat, s.position, s.user_id) for s in ordered],
                 started_at=started, finished_at=now, moves=len(log_),
                 ai_level=rec.settings.ai_level, log=log_, quiet=quiet_hours,
+                away=moved.away,
                 abandoned_because=because)
         except Exception:
             log.exception("game %s: its result could not be kept", rec.id)

@@ -224,8 +224,8 @@ def player_text(stats: PlayerStats, show_ratings: bool) -> str:
                 f" (and {dropped} abandoned" if dropped else "")
              + (")" if apart or dropped else "") + "."]
     if stats.move_seconds is not None:
-        lines.append(f"Median time to move: **{span(stats.move_seconds)}** (quiet hours left "
-                     "out).")
+        lines.append(f"Median time to move: **{span(stats.move_seconds)}** (quiet hours and "
+                     "away time left out).")
     for g in stats.games:
         parts = [f"{g.played} played, {g.won} won ({percent(g.won, g.played)})"]
         if g.played:

@@ -583,6 +583,8 @@ class _Playouts:
       rewards whatever spends decisions: measured on seed 2 (Conflict, 4 players), a Wall turn
       of three Manifests pushed the Investigators' Close a Gate past 36 decisions, and ending
       the turn at once let them win inside it — the search preferred doing nothing.
+    - `legal_actions` leaves out The Wall's moves no play-out can make better: ending a Wrath
+      with Doom left while it could Delve (`rules.fourth_wall.ai.without_wasted_doom`).
     One is made per decision, so nothing carries from one decision to the next."""
 
     def __init__(self, game: FourthWall, turns: int) -> None:
@@ -600,6 +602,11 @@ class _Playouts:
         from rules.fourth_wall.ai import playout_action
 
         return playout_action(state, seat, self._game)
+
+    def legal_actions(self, state: FourthWallState, seat: str) -> list[Action]:
+        from rules.fourth_wall.ai import without_wasted_doom
+
+        return without_wasted_doom(state, self._game.legal_actions(state, seat))
 
     def to_act(self, state: FourthWallState) -> set[str]:
         if self._root is not None and _turn_clock(state) >= self._root + self._turns:

@@ -5,10 +5,15 @@ off; a player can hide their stats."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 
+from bot import memory
+from bot.migrations import LATEST
 from bot.ratings import START_MU
-from bot.storage import PlayerPrefs, Storage
+from bot.storage import PlayerPrefs, SqliteStorage, Storage
 from bot.tables import TableService
 from tests.bot import GAMES, GUILD, HOUR, T0, FakeClock, lobby, started
 
@@ -153,6 +158,80 @@ async def test_quiet_hours_are_left_out_of_move_times(
     assert by_user[B].move_seconds is not None and by_user[B].move_seconds < 9 * HOUR
 
 
+async def test_away_time_is_left_out_of_move_times(
+        storage: Storage, tables: TableService, clock: FakeClock) -> None:
+    """Each of A's moves waits 10 h, 8 h of it away (`/game away on` 1 h in, `off` 1 h
+    before the move): each counts 2 h. B's moves wait 10 h with no away time: 10 h."""
+    start = await started(tables, (A, B), seed=FIRST_WINS)
+    gid = start.record.id
+    for _ in range(100):
+        awaited = await tables.awaited(gid)
+        if not awaited:
+            break
+        _, user = sorted(awaited.items())[0]
+        assert user is not None
+        actions = await tables.legal_actions(gid, user)
+        if user == A:
+            clock.advance(hours=1)
+            await tables.set_away(A, True)
+            clock.advance(hours=8)
+            await tables.set_away(A, False)
+            clock.advance(hours=1)
+        else:
+            clock.advance(hours=10)
+        await tables.act(gid, user, actions[0])
+    res = await storage.game_result(gid)
+    assert res is not None and not res.abandoned
+    by_user = {s.user_id: s for s in res.seats}
+    assert by_user[A].moves > 0 and by_user[B].moves > 0
+    assert by_user[A].move_seconds == 2 * HOUR
+    assert by_user[B].move_seconds == 10 * HOUR
+    stats = await storage.player_stats(GUILD, A)
+    assert stats.move_seconds == 2 * HOUR
+
+
+async def test_away_periods_open_and_close_with_the_flag(
+        storage: Storage, tables: TableService, clock: FakeClock) -> None:
+    """`/game away on` opens one period (on again opens no second), `off` closes it, other
+    preference changes leave it be; on, off and on within one second reopen the same period.
+    The move log hands back the periods of the game's players that ran while it did."""
+    start = await started(tables, (A, B))
+    gid = start.record.id
+    t_on = clock.advance(hours=1)
+    await tables.set_away(A, True)
+    clock.advance(hours=1)
+    await tables.set_away(A, True)  # already away: still the one period
+    await tables.set_quiet(A, 0, 8 * 60)
+    t_off = clock.advance(hours=1)
+    await tables.set_away(A, False)
+    await tables.set_away(A, False)  # already back: nothing to close
+    t_again = clock.advance(hours=1)
+    await tables.set_away(A, True)
+    await tables.set_away(A, False)
+    await tables.set_away(A, True)  # within the same second: the same period, open again
+    await tables.set_away(C, True)  # not at this table: not in its move log
+    log = await storage.move_log(gid)
+    assert log.dealt == T0 and log.moves == []
+    assert log.away == {A: [(t_on, t_off), (t_again, None)]}
+    assert (await storage.prefs([A]))[A].away
+
+
+async def test_away_and_quiet_hours_overlapping_count_once() -> None:
+    """A night spent away is left out once: a wait from 20:00 to 10:00 with quiet hours
+    00:00-08:00 and away 22:00-06:00 counts 14 h less 10 h (22:00-08:00) = 4 h."""
+    midnight = 1_700_006_400.0  # 2023-11-15 00:00 UTC
+    nights = PlayerPrefs(user_id=A, quiet_start=0, quiet_end=8 * 60)
+    begins, ends = midnight - 4 * HOUR, midnight + 10 * HOUR
+    away = {A: [(midnight - 2 * HOUR, midnight + 6 * HOUR)]}
+    times = memory.move_times(begins, [("s1", A, ends)], {A: nights}, away)
+    assert times == {"s1": (1, 4 * HOUR)}
+    # Still away (no end yet): away up to the move.
+    still = memory.move_times(begins, [("s1", A, ends)], {}, {A: [(midnight, None)]})
+    assert still == {"s1": (1, 4 * HOUR)}
+    # A move the bot made for the away player is not theirs: no wait counted.
+    assert memory.move_times(begins, [("s1", None, ends)], {}, away) == {}
+
+
 async def test_privacy_and_ratings_flags_persist(storage: Storage) -> None:
     await storage.set_prefs(PlayerPrefs(user_id=A, stats_hidden=True), T0)
     assert (await storage.prefs([A]))[A].stats_hidden
@@ -196,3 +275,19 @@ async def test_an_abandoned_game_keeps_nothing_hidden(
     kept = res.model_dump_json()
     leaked = [s for s in secrets if s.strip('"') and s.strip('"') in kept]
     assert not leaked, leaked
+
+
+async def test_players_away_before_the_upgrade_get_an_open_period(tmp_path: Path) -> None:
+    """Revision 0010_away: a player already away gets a period still open, begun when their
+    preferences last changed; one who is not away gets none."""
+    path = tmp_path / "old.db"
+    async with SqliteStorage(path, schema_target=LATEST - 1) as old:
+        assert await old.schema_version() == LATEST - 1
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO players (user_id, away, updated_at) VALUES (?, 1, ?), (?, 0, ?)",
+                   (A, T0, B, T0))
+    async with SqliteStorage(path) as upgraded:
+        assert await upgraded.schema_version() == LATEST
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT user_id, began, ended FROM away_periods").fetchall() == [
+            (A, T0, None)]

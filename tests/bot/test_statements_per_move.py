@@ -85,7 +85,8 @@ async def test_a_move_is_ten_statements_and_three_commits(table: Table) -> None:
     assert count.trips <= 3 * moves + 3, report  # + the result's one read of the move times
     # Preferences may be read once per player (to ping whoever is awaited), the history once at
     # the end; the rest are kept.
-    # Building the result reads, once, when the game was dealt and the moves' times.
+    # Building the result reads, once, when the game was dealt, the moves' times and the
+    # players' away periods (one statement).
     others = count.total - 10 * moves - RESULT_STATEMENTS
     assert others <= 5, report
     assert by_operation.get("move_log <- bot/tables.py:_result_of", 0) <= 1, report

@@ -6,6 +6,7 @@ every level cannot always find it."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,9 @@ from rules.fourth_wall.ai import (
     choose_action,
     gives_into_full_hand,
     playout_action,
+    without_wasted_doom,
 )
+from rules.fourth_wall.content import DEFAULT_PACK_DIR
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.game import GAME
 from rules.fourth_wall.state import FourthWallState
@@ -31,6 +34,7 @@ from tests.fourth_wall.helpers import (
     wall_seat,
     wall_turn,
 )
+from tests.packs import copy_pack_from, edit
 
 
 def _trade_table() -> FourthWallState:
@@ -168,3 +172,28 @@ def test_the_search_decides_within_its_budget_and_legally() -> None:
     assert picked in GAME.legal_actions(st, seat)
     assert GAME.ai_action(st, seat, "normal") == picked
     assert spent < GAME.ai_levels()["normal"].cap_seconds + 0.5
+
+
+def test_the_searching_wall_never_ends_a_wrath_with_doom_it_could_delve(tmp_path: Path) -> None:
+    """Issue #23: the normal search ended Wrath turns with 1–5 Doom left, lost at the end of the
+    turn (FW-WALL-10), where a Delve costs nothing it needs. Seed 3, 4 players, on the shipped
+    pack with Wrath worth 2 Doom (rules.md FW-AI-01): at round 8 The Wall holds 5 Doom and the
+    search used to answer "end turn"."""
+    folder = copy_pack_from(DEFAULT_PACK_DIR, tmp_path)
+    edit(folder, "pack.toml", "wrath_doom = 1", "wrath_doom = 2")
+    st = GAME.setup(["p1", "p2", "p3", "p4"],
+                    GAME.options_model(mode="conflict", pack_path=str(folder)), 3)
+    while not (st.phase == "wall" and st.round == 8 and st.turn_index == 2
+               and st.wall_mode == "wrath" and st.doom == 5 and not st.prompts):
+        assert GAME.result(st) is None, "the replay no longer reaches the position"
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    wall = wall_seat(st)
+    legal = GAME.legal_actions(st, wall)
+    assert act("end_turn") in legal and act("delve") in legal
+    assert act("end_turn") not in without_wasted_doom(st, legal)
+    assert GAME.ai_action(st, wall, "normal").kind != "end_turn"
+    # With nothing to Delve for (or no Doom), ending the turn stays a choice.
+    calm = st.model_copy(deep=True)
+    calm.doom = 0
+    assert without_wasted_doom(calm, legal) == legal
