@@ -27,7 +27,6 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot import renderpool
 from bot.database import storage_for
 from bot.edge import GameTree
 from bot.health import Heartbeat
@@ -52,13 +51,6 @@ FORM_GONE = ("That form is no longer open (the bot may have restarted). Run the 
 
 COGS: tuple[str, ...] = ("cogs.lobby", "cogs.exorcism", "cogs.fourth_wall", "cogs.presence",
                          "cogs.help")
-
-
-async def _warm_workers() -> None:
-    """Start the render worker (`bot.renderpool`): every game shows boards. The AI worker
-    (`bot.aipool`, about 48 MiB) starts with the first AI decision instead, its start-up not
-    counted against that decision: a bot whose tables seat no AI never pays for it."""
-    await renderpool.warm()
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -127,7 +119,6 @@ class GameBot(commands.Bot):
         # knows nothing of what they do: the cogs sit above it.
         self.ready_hooks: dict[str, Callable[[], Awaitable[object]]] = {}
         self.close_hooks: dict[str, Callable[[], Awaitable[object]]] = {}
-        self._warming: asyncio.Task[None] | None = None
         # Which gateway connections are down (None: the only one of an unsharded bot), for the
         # heartbeat that `python -m bot health` reads.
         self._gateway_down: set[int | None] = {None}
@@ -173,8 +164,8 @@ class GameBot(commands.Bot):
         if (owned := self.owned_shards) is not None:
             log.info("running gateway shards %s of %d", list(owned.ids), owned.count)
         await self.storage.open()
-        # Render and AI workers start in the background while the bot connects.
-        self._warming = asyncio.create_task(_warm_workers())
+        # No worker starts here (issue #25): the render worker when a lobby opens or a picture
+        # is first drawn (`bot.renderpool`), the AI worker with the first AI decision.
         for module in self.cog_modules:
             await self.load_extension(module)
         if self.settings.sync_commands:

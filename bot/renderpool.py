@@ -10,10 +10,17 @@ One render worker by default (`RENDER_WORKERS` for more): a card takes ~5 ms of 
 worker draws far more boards than a two-core machine's games ask for, and each worker costs
 its own interpreter, Pillow and picture caches in memory. The worker is a plain child process
 (`bot.renderworker`) spoken to over its stdin and stdout — no fork server, no resource
-tracker, no executor threads in the bot — started when the bot starts (`warm`) and shared by
-every bot and event loop in the process. A worker that dies costs the pictures it was drawing,
-drawn in a thread instead; the next picture starts a new worker. The bot's process never
-imports Pillow or the renderers unless it has to draw in a thread.
+tracker, no executor threads in the bot — and shared by every bot and event loop in the process.
+
+It starts when pictures are first coming, not with the bot (issue #25: a bot with no running
+game is one process, 26–55 MiB lighter): `start_soon` when a lobby opens, so the game's first
+board finds it ready, or else the first picture itself (it then waits for the worker's start,
+0.2–0.3 s more for that board in the bot, 0.3–1.2 s for a bare first picture on this busy
+machine). Idle for `RENDER_IDLE_SECONDS` (15 minutes by default) — every game over, or only
+slow ones — the workers stop, and the bot is one process again until the next picture or lobby.
+A worker that dies costs the pictures it was drawing, drawn in a thread instead; the next
+picture starts a new worker. The bot's process never imports Pillow or the renderers unless it
+has to draw in a thread.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import pickle
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -40,6 +48,11 @@ ROOT = Path(__file__).resolve().parent.parent
 _lock = threading.Lock()
 _workers: list[Worker] = []
 _ids = itertools.count(1)
+_last_asked = 0.0
+"""When a picture or a lobby last asked for a worker (`time.monotonic`, under `_lock`)."""
+_idle_watch: threading.Thread | None = None
+_idle_wake = threading.Event()
+"""Set by `shutdown`: the idle watch looks again now (at its new `idle_seconds()`)."""
 
 
 class WorkerDied(Exception):
@@ -157,13 +170,76 @@ def _settle(future: asyncio.Future[Any], ok: bool, result: Any) -> None:
         future.get_loop().call_soon_threadsafe(settle)
 
 
+def idle_seconds() -> float:
+    """Seconds without a picture after which the render workers stop (`RENDER_IDLE_SECONDS`,
+    default 900; 0 keeps them for the process's life)."""
+    try:
+        return max(0.0, float(os.environ.get("RENDER_IDLE_SECONDS", "900")))
+    except ValueError:
+        return 900.0
+
+
+def _asked() -> None:
+    """A worker is wanted now (`_lock` held): it is not idle, and its idleness is watched."""
+    global _last_asked, _idle_watch
+    _last_asked = time.monotonic()
+    if _idle_watch is None and idle_seconds() > 0:
+        _idle_watch = threading.Thread(target=_stop_when_idle, daemon=True,
+                                       name="render-worker-idle")
+        _idle_watch.start()
+
+
+def _stop_when_idle() -> None:
+    """Stop the workers once nothing has asked for them for `idle_seconds()` and none is
+    drawing: a bot whose games are over goes back to one process. Being asked for stamps
+    `_last_asked` under the lock, so a worker just handed out is never stopped under it."""
+    global _idle_watch
+    while True:
+        idle = idle_seconds()
+        _idle_wake.wait(min(max(idle, 0.05) / 4, 60.0))
+        _idle_wake.clear()
+        with _lock:
+            live = [w for w in _workers if w.alive]
+            if live and (idle <= 0 or time.monotonic() - _last_asked < idle
+                         or any(w.load for w in live)):
+                continue
+            _workers.clear()
+            _idle_watch = None
+        if live:
+            log.info("render workers idle for %.0f s: stopping %s", idle,
+                     [w.pid for w in live])
+        for worker in live:
+            worker.stop()
+        return
+
+
 def _worker() -> Worker:
     """The least busy live worker, starting workers up to `workers()`."""
     with _lock:
+        _asked()
         _workers[:] = [w for w in _workers if w.alive]
         if len(_workers) < workers():
             _workers.append(Worker())
         return min(_workers, key=lambda w: w.load)
+
+
+def _start_missing() -> None:
+    with _lock:
+        _asked()
+        _workers[:] = [w for w in _workers if w.alive]
+        while len(_workers) < workers():
+            _workers.append(Worker())
+
+
+def start_soon() -> None:
+    """Start the render workers now, without waiting for them (a lobby opened: its first board
+    follows within seconds, and the worker imports the renderers meanwhile). The spawn (10–17 ms
+    measured on a busy machine) runs in a thread, off the caller's event loop; nothing happens
+    when the workers already run."""
+    with _lock:
+        if sum(w.alive for w in _workers) >= workers():
+            return
+    threading.Thread(target=_start_missing, daemon=True, name="render-worker-start").start()
 
 
 def queued() -> int:
@@ -220,8 +296,8 @@ async def render_stats(picture: dict[str, Any]) -> bytes:
 
 
 async def warm() -> None:
-    """Start the workers now and wait until they have imported the renderers, so the first
-    board after a (re)start is not kept waiting."""
+    """Start the workers now and wait until they have imported the renderers (the benchmarks
+    and tests; the bot itself only `start_soon`s them when a lobby opens)."""
     try:
         await asyncio.gather(*(_worker().ask("ping", "", None) for _ in range(workers())))
     except WorkerDied:
@@ -232,6 +308,7 @@ def shutdown() -> None:
     """Stop the workers (tests, or a process that renders no more)."""
     with _lock:
         stopping, _workers[:] = list(_workers), []
+    _idle_wake.set()
     for worker in stopping:
         worker.stop()
 

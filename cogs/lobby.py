@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits
+from bot import limits, renderpool
 from bot.limits import clip, excerpt
 from bot.options import (
     YES,
@@ -666,6 +666,9 @@ class Lobby(commands.Cog):
         record = await self.bot.tables.create(
             interaction.guild_id or 0, channel.id, thread.id, game, parsed, interaction.user.id,
             settings={"ai_level": ai_level} if ai_level is not None else None)
+        # A lobby is open: its first board follows within seconds, so the render worker starts
+        # now and imports the renderers while players join (not at the bot's start: issue #25).
+        renderpool.start_soon()
         for _ in range(int(ai)):
             await self.bot.tables.add_ai(record.id, interaction.user.id)
         await thread.send(embed=await self.lobby_embed(record), view=await self.lobby_view(record))

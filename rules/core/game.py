@@ -379,7 +379,7 @@ class Game(ABC, Generic[Opt, S]):
         if not legal:
             raise IllegalAction("Nothing to do.", rule="CORE-TURN")
         searching = level_of(self, level)
-        if searching is not None:
+        if searching is not None and self.ai_searchable(state, seat, None):
             picked = search_action(self, state, seat, searching,
                                    view_rng(self, state, seat, f"search-{level}"))
         else:
@@ -404,6 +404,14 @@ class Game(ABC, Generic[Opt, S]):
         world resampled from the seat's view, but a value that reads other hands would still
         steer by cards the seat only imagines. The default knows nothing: 1/2."""
         return 0.5
+
+    def ai_searchable(self, state: S, seat: str, action: Action | None) -> bool:
+        """Whether the search may weigh `action` against the heuristic's pick (`action` None:
+        whether this decision is searched at all). A game answers False where an override
+        could loop: an action undone at no cost (a declined or cancelled offer that gives the
+        Action back) brings the very same decision round again, and the same view always gets
+        the same answer. The default: everything is searched."""
+        return True
 
     def ai_levels(self) -> dict[str, Level]:
         """The search's settings per level ("normal", "hard"; "easy" is the heuristic alone),

@@ -24,7 +24,9 @@ with SPARTA's idea of searching on top of a blueprint policy):
   only then, the answer may depend on the machine; a busy machine slows the answer, it does
   not change it).
 - **Prior.** The heuristic's pick is kept unless another candidate beats it by `Level.margin`
-  on the shared worlds: the search overrides the blueprint only where it sees a difference.
+  on the shared worlds (and, with `Level.confidence`, by that many standard errors of the
+  world-by-world differences): the search overrides the blueprint only where it sees a
+  difference.
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ class Level:
     width: int = 8
     margin: float = 0.02
     cap_seconds: float = 2.0
+    confidence: float = 0.0
+    """Standard errors by which a candidate's edge over the heuristic's pick, measured world by
+    world, must stand clear of noise before it overrides the pick (0: `margin` alone). A
+    game whose play-outs are noisy (co-operative Exorcism: one worse override in twenty
+    loses more than the overrides win) asks for 2."""
 
 
 class Searchable(Protocol):
@@ -63,6 +70,7 @@ class Searchable(Protocol):
     def apply_in_place(self, state: Any, seat: str, action: Action) -> list[Event]: ...
     def ai_value(self, state: Any, seat: str) -> float: ...
     def ai_levels(self) -> dict[str, Level]: ...
+    def ai_searchable(self, state: Any, seat: str, action: Action | None) -> bool: ...
 
 
 EASY = "easy"
@@ -118,13 +126,17 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
     blueprint = game.choose_ai_action(game.resample(state, seat, rng), seat)
     if len(unique) == 1:
         return unique[0]
-    others = [a for a in unique if a.key() != blueprint.key()]
+    others = [a for a in unique if a.key() != blueprint.key()
+              and game.ai_searchable(state, seat, a)]
+    if not others:
+        return blueprint
     rng.shuffle(others)
     candidates = [blueprint, *others][:max(2, level.width)]
     worlds_seed = rng.next_u64()
     started = time.process_time()
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
+    scores: list[dict[int, float]] = [{} for _ in candidates]  # world number -> score
     alive = list(range(len(candidates)))
     rounds = max(1, math.ceil(math.log2(len(candidates))))
     world_no = 0
@@ -141,10 +153,13 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
                 except IllegalAction:
                     totals[i] -= 1.0  # illegal in this world: never pick it on its strength
                     counts[i] += 1
+                    scores[i][world_no] = -1.0
                     continue
                 play_out(game, world, level.horizon)
-                totals[i] += score(game, world, seat)
+                worth = score(game, world, seat)
+                totals[i] += worth
                 counts[i] += 1
+                scores[i][world_no] = worth
             if time.process_time() - started > level.cap_seconds:
                 break
         if time.process_time() - started > level.cap_seconds or r == rounds - 1:
@@ -159,4 +174,17 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
     best = max(means, key=lambda i: (means[i], -i))
     if 0 in means and means[best] < means[0] + level.margin:
         return candidates[0]
+    if best != 0 and level.confidence > 0 and not clear_edge(scores[best], scores[0], level):
+        return candidates[0]
     return candidates[best]
+
+
+def clear_edge(challenger: dict[int, float], blueprint: dict[int, float], level: Level) -> bool:
+    """Whether `challenger` beats the blueprint on the worlds both were played on by at least
+    `level.margin` and `level.confidence` standard errors of the paired differences."""
+    diffs = [challenger[w] - blueprint[w] for w in challenger if w in blueprint]
+    if len(diffs) < 2:
+        return False
+    mean = sum(diffs) / len(diffs)
+    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return mean >= level.margin and mean >= level.confidence * math.sqrt(var / len(diffs))

@@ -107,6 +107,8 @@ ENDGAME_PTS = 8
 STAGE_RATE = 0.3
 """Worth of a Move towards the Foyer in the endgame (times 1 + STAGE_URGENCY x urgency)."""
 STAGE_URGENCY = 3.0
+STAGE_RETURN = 2.0
+"""A Move away from the Foyer in the endgame costs the walk out and the walk back."""
 STAGE_COVERED = 0.6
 """... at least this much for whoever is not needed to finish the last Tasks."""
 
@@ -123,7 +125,7 @@ RETREAT_COST = 0.4
 HAUNT_RUSH = 3.0
 """Raising the Haunt Level when the Ghost means to win by it now (see `_Brain.haunt_due`):
 above every Terror and below any Wound."""
-HAUNT_PACE = 0.8
+HAUNT_PACE = 1.0
 """The Haunt Level the Ghost lets itself reach by a game turn: HAUNT_PACE x the game turn.
 With the default pack nothing the investigators do stops the Level once the Ghost spends
 every Action on it (it wins by game turn 13-18, rules.md EX-AMB-59), so a Ghost that rushed
@@ -139,6 +141,8 @@ TERROR_SPARE = 0.8
 raising the Haunt Level (one Terror per turn)."""
 MANOR_GAIN = 0.5
 """The least a Manipulate the Manor swap must add to `_Brain.manor_score` to be made."""
+MANOR_MAX_SWAPS = 8
+"""Swaps after which the Ghost is done with the Manor (4 Rooms moved take at most 4)."""
 
 # Turn planning.
 PAR = 0.45
@@ -309,7 +313,10 @@ class _Brain:
 
     # ---------------------------------------------------------------- geometry
     def dist_from(self, cell: str) -> dict[str, int]:
-        """Path lengths from `cell` through Ghost-free cells (`cell` itself always allowed)."""
+        """Path lengths from `cell` through Ghost-free cells (`cell` itself always allowed), in
+        Move spaces: a step into or out of this turn's Cold Spot costs 2 (EX-TERROR-01), as the
+        engine counts it, or a plan would take one Move for a two-Move trip and walk back
+        when the first Move falls short (the back-and-forth blunder, issue #23)."""
         got = self._dist.get(cell)
         if got is not None:
             return got
@@ -317,12 +324,15 @@ class _Brain:
         frontier = [cell]
         nb = self.geo.neighbours
         ghosts = self.ghost_cells
+        cold = self.st.cold_spot
         while frontier:
             nxt = []
             for cur in frontier:
-                d = seen[cur] + 1
                 for n in nb[cur]:
-                    if n not in seen and n not in ghosts:
+                    if n in ghosts:
+                        continue
+                    d = seen[cur] + (2 if cold in (cur, n) else 1)
+                    if d < seen.get(n, INF):
                         seen[n] = d
                         nxt.append(n)
             frontier = nxt
@@ -1440,7 +1450,12 @@ class _Brain:
             # In the endgame a plan that ends the turn farther from the Foyer gives back what
             # staging there earned: charged here, or the pawn would walk out for one goal and
             # back for the stage within a turn (the back-and-forth blunder, issue #23).
-            stage = self.stage_rate(inv)
+            # Charged twice, the walk out and the walk back, while the Darkness leaves time: a
+            # pawn staged at the Foyer that spends its last Action away from it walks back
+            # next turn or this one (One vs All seed 5). Not when the supply is short: then
+            # a pawn idle in the Foyer loses the game (core seed 10).
+            twice = self.eng.ova or self.darkness_urgency() == 0.0
+            stage = (STAGE_RETURN if twice else 1.0) * self.stage_rate(inv)
             home = self.moves(cur, "foyer", mr) if stage else 0
             for g in goals:
                 rate = g.rate
@@ -2010,9 +2025,14 @@ class _Brain:
         st = self.st
         pawns = [where.get(st.cells[i.cell].card or "", i.cell) for i in self.invs()
                  if i.cell is not None]
+        # A face-down Locked Room stays face down where it goes (`Engine.swap_cells` moves the
+        # card with everything on it): read it off the card, not the cell, or a swap looks
+        # better than it is and the next swap undoes it, without end (One vs All seeds 127,
+        # 129 and 200 swapped until the game's decision limit).
+        hidden = {c.card for c in st.cells.values() if c.face_down and c.card is not None}
         score = 0.0
         for cid, card in cards.items():
-            if card is None or st.cells[cid].face_down:
+            if card is None or card in hidden:
                 continue
             room = self.pack.room(card)
             if not any(e.op in ("gain_tool", "gain_task", "heal") for e in room.action):
@@ -2035,6 +2055,9 @@ class _Brain:
             return self.manor_score(swapped) - base
 
         first = d.get("first")
+        swaps_made = d.get("swaps")
+        if first is None and isinstance(swaps_made, int) and swaps_made >= MANOR_MAX_SWAPS:
+            return done if done in legal else legal[0]  # a bound, whatever the scores say
         if first is None:
             picks = [str(a.p("cell")) for a in legal if a.kind == K.MANOR_PICK]
             start = d.get("start")

@@ -47,6 +47,87 @@ async def test_a_dead_render_worker_is_replaced(caplog: pytest.LogCaptureFixture
     assert renderpool.live_pids() == []
 
 
+async def test_no_worker_until_the_first_picture_which_starts_one_and_is_right() -> None:
+    """Issue #25: nothing starts a worker but a picture (or a lobby, below); the first picture
+    waits for the worker's start and is the renderers' picture."""
+    renderpool.shutdown()
+    view = _public_view()
+    assert renderpool.live_pids() == []
+    assert await renderpool.render("exorcism", view) == render_board("exorcism", view)
+    [pid] = renderpool.live_pids()
+    assert pid != os.getpid()
+    renderpool.shutdown()
+
+
+async def test_start_soon_starts_the_worker_once_without_waiting_for_it() -> None:
+    renderpool.shutdown()
+    renderpool.start_soon()
+    renderpool.start_soon()  # a second lobby meanwhile: still one worker
+    for _ in range(500):
+        if renderpool.live_pids():
+            break
+        await asyncio.sleep(0.01)
+    [pid] = renderpool.live_pids()
+    renderpool.start_soon()
+    await asyncio.sleep(0.1)
+    assert renderpool.live_pids() == [pid]
+    view = _public_view()
+    assert await renderpool.render("exorcism", view) == render_board("exorcism", view)
+    assert renderpool.live_pids() == [pid]  # the picture went to the worker already started
+    renderpool.shutdown()
+
+
+async def test_a_worker_started_early_and_killed_before_its_first_picture_costs_nothing(
+) -> None:
+    """A lobby's worker that dies (the OOM killer) before the game's first board: the board is
+    still drawn, in a thread or by a new worker, and later pictures get a worker again."""
+    renderpool.shutdown()
+    renderpool.start_soon()
+    for _ in range(500):
+        if renderpool.live_pids():
+            break
+        await asyncio.sleep(0.01)
+    [pid] = renderpool.live_pids()
+    os.kill(pid, signal.SIGKILL)
+    view = _public_view()
+    expected = render_board("exorcism", view)
+    assert await renderpool.render("exorcism", view) == expected
+    assert await renderpool.render("exorcism", view) == expected
+    [fresh] = renderpool.live_pids()
+    assert fresh != pid
+    renderpool.shutdown()
+
+
+async def test_idle_workers_stop_and_the_next_picture_starts_one_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every game over: after `RENDER_IDLE_SECONDS` without a picture the worker stops (the bot
+    is one process again); a picture meanwhile keeps it; the next picture after starts one."""
+    renderpool.shutdown()
+    monkeypatch.setenv("RENDER_IDLE_SECONDS", "1.0")
+    view = _public_view()
+    expected = render_board("exorcism", view)
+    assert await renderpool.render("exorcism", view) == expected
+    [pid] = renderpool.live_pids()
+    for _ in range(3):  # pictures every 0.5 s: never idle for 1 s
+        await asyncio.sleep(0.5)
+        assert await renderpool.render("exorcism", view) == expected
+        assert renderpool.live_pids() == [pid]
+    for _ in range(100):
+        if not renderpool.live_pids():
+            break
+        await asyncio.sleep(0.05)
+    assert renderpool.live_pids() == []
+    with pytest.raises(ProcessLookupError):  # ended and reaped, not a zombie
+        for _ in range(100):
+            os.kill(pid, 0)
+            await asyncio.sleep(0.05)
+    assert await renderpool.render("exorcism", view) == expected
+    [fresh] = renderpool.live_pids()
+    assert fresh != pid
+    renderpool.shutdown()
+
+
 def _worker(code: str) -> subprocess.Popen[bytes]:
     root = str(Path(renderpool.__file__).resolve().parents[1])
     return subprocess.Popen([sys.executable, "-c", f"import sys; sys.path.insert(0, {root!r}); "

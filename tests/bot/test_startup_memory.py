@@ -1,5 +1,7 @@
 """What the bot's long-running process loads at start (issue #15: the whole process tree in
-120 MiB). Each check runs a fresh interpreter: this test process has imported everything."""
+120 MiB; issue #25: 110 MiB, the render worker started only when a lobby opens, see
+tests/e2e/test_render_worker_start.py). Each check runs a fresh interpreter: this test process
+has imported everything."""
 
 from __future__ import annotations
 
@@ -72,6 +74,26 @@ def test_no_storage_loads_sqlalchemys_orm():
     out = subprocess.run([sys.executable, "-c", ORM_AFTER_IMPORTS], cwd=ROOT,
                          capture_output=True, text=True, timeout=120, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+DRAWING_AFTER_IMPORTS = """
+import importlib, json, sys
+from bot.client import COGS
+import bot.__main__
+for cog in COGS:
+    importlib.import_module(cog)
+print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in ("PIL", "renders"))))
+"""
+
+
+def test_the_bots_process_never_imports_the_drawing_code():
+    """Issue #25: pictures are drawn in the render worker, started when a lobby opens; the
+    bot's own process (every cog loaded) holds only the renderers' words, never Pillow nor the
+    drawing modules (several MiB the worker holds instead)."""
+    out = subprocess.run([sys.executable, "-c", DRAWING_AFTER_IMPORTS], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [
+        "renders", "renders.cardwords", "renders.statswords"]
 
 
 def test_head_read_from_the_revision_files_is_alembics_head(tmp_path: Path):

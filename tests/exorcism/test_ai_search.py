@@ -202,3 +202,79 @@ def test_the_blunders_of_issue_23_are_gone_from_the_games_that_showed_them() -> 
     for seed in (6, 10, 25):
         played = play("exorcism", "core", 3, seed, None, "easy")
         assert not played.blunders, f"seed {seed}: {played.blunders}"
+
+
+def test_a_cold_spot_counts_two_spaces_in_the_investigators_walk_plans() -> None:
+    """EX-TERROR-01: a step into or out of this turn's Cold Spot costs 2 of a Move's 2 spaces.
+    The plans counted 1 and walked back when the first Move fell short (One vs All seed 2: a
+    pawn in the Cold Spot went out one Room and back, turn after turn)."""
+    from rules.exorcism.ai import _Brain
+
+    st = _at_actions(_core())
+    seat = str(st.active)
+    cur = str(st.investigators[seat].cell)
+    nxt = sorted(_Brain(st, seat).geo.neighbours[cur])
+    free = [c for c in nxt if c not in _Brain(st, seat).ghost_cells]
+    assert free
+    assert _Brain(st, seat).dist(cur, free[0]) == 1
+    cold = st.model_copy(deep=True)
+    cold.cold_spot = cur
+    assert _Brain(cold, seat).dist(cur, free[0]) == 2
+    assert _Brain(cold, seat).dist(free[0], cur) == 2
+
+
+def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One vs All, 4 players, easy on every seat, seeds 1 and 4: pawns waiting in the Foyer
+    for the last points walked out for a Tool and back within their turns (10 and 2 times
+    when a walk out of the stage is charged once, `STAGE_RETURN = 1`): staging counted the
+    walk out but not the walk back. Charged both ways, seed 4 shows none and seed 1 two (seeds
+    1-40: 14 back-and-forth Moves against 28)."""
+    import rules.exorcism.ai as ai
+    from bench.ai import play
+
+    def walks(seed: int) -> int:
+        return play("exorcism", "one_vs_all", 4, seed, None, "easy").blunders.get(
+            "back_and_forth", 0)
+
+    assert walks(4) == 0 and walks(1) <= 2
+    monkeypatch.setattr(ai, "STAGE_RETURN", 1.0)
+    assert walks(4) > 0 and walks(1) > 2
+
+
+def test_manipulate_the_manor_ends_in_the_games_where_it_swapped_without_end(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One vs All seeds 127, 129 and 200 (4 players): the Ghost's score read a Locked Room's
+    face off the cell instead of the card that carries it, so each swap looked like a gain and
+    the next one undid it, until the game's decision limit. Without the bound on swaps, each
+    now finishes with at most 4 swaps (4 Rooms moved)."""
+    import rules.exorcism.ai as ai
+
+    monkeypatch.setattr(ai, "MANOR_MAX_SWAPS", 1000)
+    for seed in (127, 129, 200):
+        st = GAME.setup(["p1", "p2", "p3", "p4"], GAME.options_model(mode="one_vs_all"), seed)
+        ghost = str(st.ghost_seat)
+        swaps = 0
+        while st.prompts and st.prompts[-1].kind == "manipulate_manor" and swaps < 50:
+            a = choose_action(st, ghost)
+            swaps += a.kind == K.MANOR_SWAP
+            st = GAME.apply(st, ghost, a).state
+        assert swaps <= 4, f"seed {seed}: {swaps} swaps"
+        assert not (st.prompts and st.prompts[-1].kind == "manipulate_manor")
+
+
+def test_trades_stay_the_heuristics_at_every_level() -> None:
+    """Core 3p seed 1 at normal: the search answered a Trade offer the heuristic would accept
+    with a decline, the Action came back, and the same offer was made and declined until the
+    game's decision limit. A Trade under way, and the choice to start one, are not searched."""
+    from rules.core.types import Prompt
+
+    st = _at_actions(_core())
+    seat = str(st.active)
+    assert GAME.ai_searchable(st, seat, None)
+    assert not GAME.ai_searchable(st, seat, act(K.TRADE, **{"with": "p2"}))
+    assert GAME.ai_searchable(st, seat, act(K.PURIFY))
+    for kind in ("trade_partner", "trade_build", "trade_consent"):
+        asked = st.model_copy(deep=True)
+        asked.prompts.append(Prompt(id="t", kind=kind, seats=[seat], text="Trade?"))
+        assert not GAME.ai_searchable(asked, seat, None)
