@@ -193,8 +193,11 @@ async def test_demo_takes_options_and_ai_seats_and_prints_names(tmp_path: Any,
                                                                 capsys: Any) -> None:
     from demo import run_demo
 
+    # With every player's DMs (`--dms`, every version): a table of one pings nobody, so its
+    # board posts grow in place (#25) and the thread's last versions may hold no hint; the
+    # seat's summary DM shows each guided question as it came.
     code = await run_demo("fourth_wall", out=tmp_path, seed=3, players=2, mode="alliance",
-                          opts=["first_game=yes", "gates=3"], ai=1)
+                          opts=["first_game=yes", "gates=3"], ai=1, dms=True)
     printed = capsys.readouterr().out
     assert code == 0, printed[-2000:]
     assert not re.search(r"<@!?\d+>", printed)  # display names, never raw mentions
