@@ -295,7 +295,9 @@ async def test_a_late_ping_waits_while_the_bot_is_busy(table: Table) -> None:
     await table.emu.settle()
     before = len(table.emu.messages_in(table.thread()))
     gauge_of(bot).fake = BUSY
-    pinging = asyncio.create_task(delivery_for(bot)._ping_later_run(gid, seat, user_id, 0.0))
+    # Since the player's last time at the table (they started the game: named, not pinged).
+    since = delivery_for(bot)._moved_at.get((gid, user_id), 0.0)
+    pinging = asyncio.create_task(delivery_for(bot)._ping_later_run(gid, seat, user_id, since))
     await asyncio.sleep(0.8)
     assert len(table.emu.messages_in(table.thread())) == before and not pinging.done()
     gauge_of(bot).fake = QUIET
