@@ -31,6 +31,7 @@ import queue
 import struct
 import sys
 import threading
+import time
 from typing import IO, Any
 
 HEADER = struct.Struct(">I")
@@ -41,6 +42,12 @@ a niced worker starved behind the neighbours' work (`python -m bench --only satu
 a competing process: board median 1.5 s at niceness 5, 0.4 s at 0) while the bot's
 acknowledgements were no faster. Boards that fall behind are merged instead
 (`Delivery.show`)."""
+
+TRIM_SECONDS = 2.0
+"""At most this often, when no request waits, the worker hands its allocator's free pages back
+(`return_freed_memory`, 0.1-2 ms): a board's scratch images (6 MiB each) and the layers and
+parts its bounded caches dropped otherwise stay in its resident memory as free heap, and the
+worker grew by ~1 MiB per active game over the first twenty (issue #25)."""
 
 RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard",
              "renders.recap", "renders.stats")
@@ -167,6 +174,7 @@ def main(parent: int | None = None, role: str = "render") -> None:
         requests.put(None)
 
     threading.Thread(target=drain, daemon=True, name="requests").start()
+    trimmed = time.monotonic()
     while (body := requests.get()) is not None:
         rid, what, game, request = pickle.loads(body)
         try:
@@ -179,6 +187,9 @@ def main(parent: int | None = None, role: str = "render") -> None:
                 answer = frame((rid, False, RuntimeError(repr(exc))))
         out.write(answer)
         out.flush()
+        if requests.empty() and time.monotonic() - trimmed >= TRIM_SECONDS:
+            return_freed_memory()  # idle for now: nobody waits behind the trim
+            trimmed = time.monotonic()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from cogs.utils.table.components import (
     game_of,
     table_buttons,
 )
+from cogs.utils.table.core import Pictured
 from cogs.utils.table.dms import SummaryDMs
 from cogs.utils.table.posts import (
     DELETE,
@@ -689,13 +690,13 @@ class BoardPosts(SummaryDMs):
         shown, before = self._pictured.get(record.id, (None, None))
         if fresh:
             before = shown
-        public = {k: v for k, v in view.items() if k != "turn"}
         if result is None:
+            public = Pictured({k: v for k, v in view.items() if k != "turn"})
             self._pictured[record.id] = (public, before)
         else:  # the game is over: nothing more to mark against
             self._pictured.pop(record.id, None)
         if before is not None:
-            view["turn"]["before"] = before
+            view["turn"]["before"] = before.view()
         data = await self.render_card(record.game, view)
         if data is None:
             return None
@@ -851,7 +852,7 @@ class BoardPosts(SummaryDMs):
         return True
 
     def _unless_superseded(self, gid: int, result: Result | None,
-                           pictured: tuple[dict[str, Any], dict[str, Any] | None] | None,
+                           pictured: tuple[Pictured, Pictured | None] | None,
                            ) -> None:
         """Raise `_Superseded` when the bot is busy and a newer move's board already waits:
         the picture just drawn is dropped (the card marks its changes against what was
