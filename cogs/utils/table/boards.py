@@ -541,7 +541,8 @@ class BoardPosts(SummaryDMs):
         """Which of `seats` (newly awaited) a new post pings: players, not the AI; nobody at a
         table with one player left (Solo, all-AI-but-one), who is watching anyway; nobody away
         or in quiet hours; nobody who moved, took a seat or started this game moments ago
-        (`at_table`: reading the thread already). The reminder policy's nudges are the only repeats."""
+        (`at_table`: reading the thread already). The reminder policy's nudges are the only
+        repeats."""
         if not seats:
             return []
         records = await self.bot.storage.seats(record.id)
