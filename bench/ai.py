@@ -3,12 +3,14 @@
     python -m bench ai --games 40 --level normal
     python -m bench ai --games 400 --level hard --settings fourth_wall:conflict:4,presence:session:4
     python -m bench ai --games 20 --level normal --workers 2 --out bench/results/ai.json
-    python -m bench ai --settings fourth_wall:conflict:4 --option gates=4 --pack-option wrath_doom=2
+    python -m bench ai --settings fourth_wall:conflict:4 --option wrath_doom=2 --sides wall
 
 `--option key=value` sets a table option of every setting's game (`gates=4`: Fourth Wall's
-Open Gates at the start); `--pack-option key=value` plays Fourth Wall with the shipped content
-pack but one pack option changed (`wrath_doom=2`: a house rule measured in rules.md, "AI
-balance"), written to a folder the games read as their `pack_path`.
+Open Gates at the start; `wrath_doom=2`: Fourth Wall's Doom per Wrath, ruling FW-AI-01, as a
+table chooses it in `/game new`); `--pack-option key=value` plays Fourth Wall with the shipped
+content pack but one pack option changed (e.g. `brood_doom=2`), written to a folder the games
+read as their `pack_path`. `--sides wall,investigators` searches only those sides of an
+opposing setting (the baseline is always played).
 
 For every setting (game, mode, players) each side is played in turn by the searching AI at
 `--level` while every other seat plays today's heuristic (the "easy" level), and, on the same
@@ -142,7 +144,8 @@ def table_options(game_name: str, options: dict[str, Any],
 
 def run(settings: list[str], games: int, level: str, workers: int,
         first_seed: int = 1, options: dict[str, Any] | None = None,
-        pack_options: dict[str, str] | None = None) -> dict[str, Any]:
+        pack_options: dict[str, str] | None = None,
+        only_sides: list[str] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"level": level, "games": games, "settings": {},
                            "options": options or {}, "pack_options": pack_options or {}}
     pool = multiprocessing.Pool(workers) if workers > 1 else None
@@ -154,7 +157,11 @@ def run(settings: list[str], games: int, level: str, workers: int,
             table_sides = sides(game_name, mode, players)
             runs: dict[str, list[Played]] = {}
             configs: list[str | None] = [None]
-            configs += table_sides if len(table_sides) > 1 else ["all"]
+            if len(table_sides) > 1:
+                table_sides = [s for s in table_sides if not only_sides or s in only_sides]
+                configs += table_sides
+            else:
+                configs.append("all")
             chosen = table_options(game_name, options or {}, pack_options or {})
             for searching in configs:
                 jobs = [(game_name, mode, players, s, searching,
@@ -244,13 +251,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a table option for every setting whose game has it (gates=4)")
     parser.add_argument("--pack-option", action="append", default=[], metavar="KEY=VALUE",
-                        help="Fourth Wall: play a variant of the shipped pack (wrath_doom=2)")
+                        help="Fourth Wall: play a variant of the shipped pack (brood_doom=2)")
+    parser.add_argument("--sides", default="",
+                        help="comma-separated sides to search in opposing settings (default all)")
     args = parser.parse_args(argv)
     settings = [s.strip() for s in args.settings.split(",") if s.strip()]
     options = {k: _option_value(v) for k, v in (_pair(o) for o in args.option)}
     pack_options = dict(_pair(o) for o in args.pack_option)
+    only = [s.strip() for s in args.sides.split(",") if s.strip()]
     results = run(settings, args.games, args.level, args.workers, args.seed, options,
-                  pack_options)
+                  pack_options, only)
     results["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     results["load_average"] = round(os.getloadavg()[0], 2)
     out = Path(args.out)

@@ -509,10 +509,13 @@ TURN_FIELDS = ("round", "game_turn", "turn_index", "active")
 
 
 def option_title(model: type[BaseModel], name: str) -> str:
-    """An option's name as players read it: the name its description opens with when that is
-    the option's own name ("True Horror: …" for `true_horror`), else the name in words."""
+    """An option's name as players read it: its `title` when the model gives one ("Doom per
+    Wrath" for `wrath_doom`), the name its description opens with when that is the option's
+    own name ("True Horror: …" for `true_horror`), else the name in words."""
     plain = name.replace("_", " ")
     field = model.model_fields.get(name)
+    if field is not None and field.title:
+        return field.title
     head = (field.description or "").split(":", 1)[0] if field is not None else ""
     if head.lower() == plain.lower():
         return head

@@ -71,6 +71,12 @@ class FourthWallOptions(GameOptions):
         default=0, ge=0, le=6,
         description="Conflict: which seat, in table order (0 = the first seat), is The Wall.",
     )
+    wrath_doom: int | None = Field(
+        default=None, ge=1, le=2, title="Doom per Wrath",
+        description="Doom per Wrath (Conflict): the Doom The Wall gains each Wrath turn. 1 as "
+        "the rulebook says (The Wall rarely wins); 2, ruling FW-AI-01, for a closer game; "
+        "empty: the rulebook's 1.",
+    )
     first_game: bool = Field(
         default=False,
         description="First game: take The Street Magician out of the Investigator deck.",
@@ -86,6 +92,24 @@ class FourthWallOptions(GameOptions):
         "empty for the shipped default pack.",
         json_schema_extra={"lobby": False},
     )
+
+
+def wrath_doom_of(options: FourthWallOptions, book: int) -> int:
+    """The Doom a Conflict Wrath gains before its bonuses at this table: the option when set,
+    else `book` (the pack's, 1 in the shipped one: FW-WALL-03)."""
+    return book if options.wrath_doom is None else options.wrath_doom
+
+
+def wrath_words(options: FourthWallOptions, book: int) -> str:
+    """The lobby card's "Doom per Wrath" line (FW-AI-01): the number and what it means."""
+    if options.mode != "conflict":
+        return "not used: Alliance has no Wrath"
+    n = wrath_doom_of(options, book)
+    if n == 1:
+        return "1, as the rulebook says (The Wall rarely wins)"
+    ruling = " (ruling FW-AI-01, for a closer game)" if n == 2 else ""
+    return (f"{n}{ruling}: The Wall gains {n} Doom each Wrath, {n + 1} on its first turn "
+            "and in The Crescendo")
 
 
 PLAYOUT_TURNS = {"normal": 3, "hard": 4}
@@ -127,7 +151,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                 f"players with these options, not {len(seats)}.", rule="FW-PLAY-02")
         return setup_game(list(seats), options.mode, seed, options.pack_path,
                           options.wall_seat, options.investigators, options.gates,
-                          options.first_game)
+                          options.first_game, options.wrath_doom)
 
     def effective_options(self, options: FourthWallOptions) -> list[tuple[str, str]]:
         """What `setup_game` will use, in words (FW-LOBBY-01)."""
@@ -150,6 +174,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         out.append(("Investigators", invs))
         out.append(("Open Gates at the start", f"{options.gates}"
                     + (" (recommended)" if options.gates == 3 else "")))
+        if conflict or options.wrath_doom is not None:
+            out.append(("Doom per Wrath", wrath_words(options, opts.wrath_doom)))
         remove = (pack_for(options.pack_path).investigator(opts.first_game_remove).name
                   if options.first_game and opts.first_game_remove else None)
         out.append(("First game", f"yes: {remove} is taken out (not with 6 "

@@ -108,7 +108,7 @@ def _label(eng: Engine, action: Action, data: dict[str, Any]) -> str:
     if k == REACT:
         return f"Quick use: discard {_m(eng, p.get('marble'))}"
     if k == WRATH:
-        return "Wrath (gain Doom, then take actions)"
+        return f"Wrath (gain {eng.wrath_gain()} Doom, then take actions)"
     if k == BROOD:
         return "Brood (1 Doom, undrain, unleash the Scourge)"
     if k == DELVE:

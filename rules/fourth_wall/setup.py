@@ -43,7 +43,7 @@ def investigator_count(players: int, requested: int | None, pack_path: str | Non
 
 def setup_game(seats: list[str], mode: Mode, seed: int, pack_path: str | None = None,
                wall_index: int = 0, investigators: int | None = None, gates: int | None = None,
-               first_game: bool = False) -> FourthWallState:
+               first_game: bool = False, wrath_doom: int | None = None) -> FourthWallState:
     pack = pack_for(pack_path)
     opts = pack.options
     rng = Rng.from_seed(seed)
@@ -104,6 +104,7 @@ def setup_game(seats: list[str], mode: Mode, seed: int, pack_path: str | None = 
         rng=rng,
         wall_seat=wall_seat,
         start_gates=start_gates,
+        wrath_doom=wrath_doom if mode == "conflict" else None,
         investigators=invs,
         marble_cards=marble_cards,
         horror_cards=horror_cards,

@@ -151,6 +151,9 @@ class FourthWallState(GameState):
     wall_seat: str | None = None
     """Conflict: the Wall player's seat (FW-SETC-02). Alliance: None."""
     start_gates: int = 3
+    wrath_doom: int | None = None
+    """Conflict: Doom per Wrath the table chose (option `wrath_doom`, ruling FW-AI-01);
+    None: the pack's (the book's 1). Games stored before the option load with None."""
 
     investigators: list[InvestigatorState] = Field(default_factory=list)
     marble_cards: dict[str, str] = Field(default_factory=dict)

@@ -82,6 +82,48 @@ def test_FW_WALL_03_FW_DOOM_01_wrath_doom() -> None:
     assert st.doom == 1
 
 
+def test_FW_WALL_03_FW_AI_01_doom_per_wrath_is_a_table_option() -> None:
+    """Ruling FW-AI-01 as a table option: `wrath_doom=2` makes every Wrath gain 2 (3 on The
+    Wall's first turn and in The Crescendo); a Brood still gains 1; empty is the book's 1."""
+    first = new_game("conflict", 2, 1, wrath_doom=2)
+    assert first.wrath_doom == 2 and first.doom == 3  # 2 + 1 on the first turn
+    st = wall_turn(first, doom=0, mode=None)
+    clear_streets(st)
+    assert GAME.describe(st, "s1", act("wrath")) == "Wrath (gain 2 Doom, then take actions)"
+    st, _ = do(st, "s1", "wrath")
+    assert st.doom == 2
+    crescendo = wall_turn(new_game("conflict", 2, 1, wrath_doom=2), doom=0, mode=None)
+    set_stage(crescendo, "crescendo")
+    crescendo, _ = do(crescendo, "s1", "wrath")
+    assert crescendo.doom == 3
+    brood = wall_turn(new_game("conflict", 2, 1, wrath_doom=2), doom=0, mode=None)
+    brood, _ = do(brood, "s1", "brood")
+    assert brood.doom == 1  # FW-WALL-11: the option is the Wrath's alone
+    book = new_game("conflict", 2, 1, wrath_doom=1)
+    assert book.doom == 2 and new_game("conflict", 2, 1).wrath_doom is None
+    assert new_game("alliance", 2, 1, wrath_doom=2).wrath_doom is None  # no Wrath there
+
+
+def test_FW_AI_01_doom_per_wrath_options_and_old_games() -> None:
+    """The option is validated (1 or 2), shown on the lobby card in words, and a game stored
+    before it existed loads and plays the book's 1."""
+    from pydantic import ValidationError
+
+    model = GAME.options_model
+    with pytest.raises(ValidationError):
+        model(mode="conflict", wrath_doom=3)
+    lines = dict(GAME.effective_options(model(mode="conflict", wrath_doom=2)))
+    assert lines["Doom per Wrath"].startswith("2 (ruling FW-AI-01")
+    assert dict(GAME.effective_options(model(mode="conflict")))["Doom per Wrath"].startswith(
+        "1, as the rulebook says")
+    assert "Doom per Wrath" not in dict(GAME.effective_options(model(mode="alliance")))
+    old = new_game("conflict", 2, 1).model_dump(mode="json")
+    del old["wrath_doom"]
+    st = wall_turn(GAME.state_model.model_validate(old), doom=0, mode=None)
+    st, _ = do(st, "s1", "wrath")
+    assert st.wrath_doom is None and st.doom == 1
+
+
 def test_FW_WALL_04_05_spend_doom_delve_with_no_hand_limit() -> None:
     st = wall(doom=3)
     n = len(st.wall_hand)

@@ -104,10 +104,20 @@ class Turns:
             extra += self.opts.crescendo_extra_doom
         return extra
 
+    def wrath_doom(self: Engine) -> int:
+        """Doom a Wrath gains before its bonuses (FW-WALL-03's +1): the table's option
+        `wrath_doom` (ruling FW-AI-01 proposes 2) when set, else the pack's (the book's 1)."""
+        chosen = self.st.wrath_doom
+        return self.opts.wrath_doom if chosen is None else chosen
+
+    def wrath_gain(self: Engine) -> int:
+        """Doom a Wrath chosen now gains, bonuses included (FW-WALL-03, FW-DOOM-01)."""
+        return self.wrath_doom() + self.doom_bonus()
+
     def start_wrath(self: Engine) -> None:
         st = self.st
         st.wall_mode = "wrath"
-        gain = self.opts.wrath_doom + self.doom_bonus()  # FW-WALL-03
+        gain = self.wrath_gain()  # FW-WALL-03
         self.add_doom_now(gain)
         st.wall_spending = True
         self.emit(f"The Wall chooses Wrath: +{gain} Doom ({st.doom} in the Action Pool).",
