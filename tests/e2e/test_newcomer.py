@@ -8,6 +8,7 @@ combination is refused before any game opens.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -26,9 +27,17 @@ def menu(message: Any, what: str) -> str:
 
 async def choose(table: Table, user: Any, what: str, values: list[str]) -> Any:
     lobby = lobby_of(table)
+    before = lobby.text
     res = await table.emu.select(user, lobby, menu(lobby, what), values)
     await res.wait_done()
     await table.emu.settle()
+    # The card is edited after the menu's answer, which a loaded machine may deliver first:
+    # wait for the edit (a choice that changes nothing on the card waits the 5 s out).
+    for _ in range(100):
+        if "Options changed" not in (res.text or "") or lobby_of(table).text != before:
+            break
+        await asyncio.sleep(0.05)
+        await table.emu.settle()
     return res
 
 
@@ -225,3 +234,48 @@ async def test_demo_dms_prints_each_players_dms_in_every_version(tmp_path: Any,
     assert re.search(r"\[Ada DM \d+, version 2 of \d+\]", dms)  # the summary as it changed
     assert not re.search(r"<[@#]!?\d+>", dms)  # names, never raw mentions
     assert not words.raw_words(dms), words.raw_words(dms)[:5]
+
+
+async def card_says(table: Table, text: str, seconds: float = 10.0) -> bool:
+    """Whether the lobby card shows `text` within `seconds`: the card is edited after the
+    menu's answer, which a loaded machine may deliver first."""
+    for _ in range(int(seconds / 0.05)):
+        if text in lobby_of(table).text:
+            return True
+        await asyncio.sleep(0.05)
+        await table.emu.settle()
+    return False
+
+
+async def test_FW_AI_01_doom_per_wrath_from_game_new_to_the_engine(table: Table) -> None:
+    """Ruling FW-AI-01 as a table's choice: typed in `/game new`, shown on the lobby card in
+    words, emptied and set again with the numbers menu, and played by the engine (the first
+    Wrath gains 2 + 1)."""
+    res = await table.slash(table.alice, table.general, "game new", game="fourth_wall",
+                            mode="conflict", options="wrath_doom=2", ai=1)
+    assert "is open in" in res.text, res.text
+    assert "Doom per Wrath: 2 (ruling FW-AI-01, for a closer game)" in lobby_of(table).text
+    await choose(table, table.alice, "preset", ["wrath_doom="])
+    assert await card_says(table, "Doom per Wrath: 1, as the rulebook says")
+    await choose(table, table.alice, "preset", ["wrath_doom=2"])
+    assert await card_says(table, "Doom per Wrath: 2 (ruling")
+    refused = await table.slash(table.alice, table.general, "game new", game="fourth_wall",
+                                mode="conflict", options="wrath_doom=5")
+    assert "wrath_doom" in refused.text and "Doom per Wrath" in refused.text
+    assert table.bot is not None
+    gid = await table.game_id()
+    start = await table.emu.slash(table.alice, table.thread(), "game start", {})
+    await start.wait_done(timeout=30)
+    assert "Started" in start.text, start.text
+    await table.emu.settle()
+    state = await table.bot.tables.state(gid)
+    assert state.wrath_doom == 2
+    auto = AutoTable(table.emu, table.bot, table.general, [table.alice])
+    auto.game_id = gid
+    # Both sides keep their Investigator cards (presses and the AI seat), then the first
+    # Wall turn is a Wrath (no Brood on the first turn, FW-WALL-02): 2 + 1 Doom, which the
+    # AI Wall may spend at once.
+    await auto.play_to_end(until=lambda st: st.wall_turns >= 1)
+    state = await table.bot.tables.state(gid)
+    assert state.wall_turns == 1, state.log
+    assert "The Wall chooses Wrath: +3 Doom (3 in the Action Pool)." in state.log

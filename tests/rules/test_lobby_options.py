@@ -103,12 +103,16 @@ def test_P_LOBBY_02_variants_that_exclude_each_other_are_refused() -> None:
     ({"mode": "conflict", "gates": 4}, 2), ({"mode": "alliance", "gates": 5}, 1),
     ({"mode": "alliance", "first_game": True}, 2), ({"mode": "alliance", "investigators": 5}, 2),
     ({"mode": "conflict", "first_game": True, "investigators": 6}, 2),
+    ({"mode": "conflict", "wrath_doom": 2}, 3), ({"mode": "conflict", "wrath_doom": 1}, 2),
 ])
 def test_FW_LOBBY_01_card_matches_what_setup_used(options: dict[str, Any], n: int) -> None:
-    from rules.fourth_wall.engine import pack_for
+    from rules.fourth_wall.engine import Engine, pack_for
 
     shown = card("fourth_wall", **options)
     state = setup("fourth_wall", n, **options)
+    if options["mode"] == "conflict":  # FW-AI-01: the Doom per Wrath the engine will use
+        assert shown["Doom per Wrath"].split(",")[0].split()[0] == str(
+            Engine(state).wrath_doom())
     assert shown["Open Gates at the start"].split()[0] == str(state.start_gates)
     if options["mode"] == "conflict":
         assert shown["The Wall"] == f"seat {state.seats.index(state.wall_seat) + 1} in table order"
