@@ -145,7 +145,7 @@ def table_options(game_name: str, options: dict[str, Any],
 def run(settings: list[str], games: int, level: str, workers: int,
         first_seed: int = 1, options: dict[str, Any] | None = None,
         pack_options: dict[str, str] | None = None,
-        only_sides: list[str] | None = None) -> dict[str, Any]:
+        only_sides: list[str] | None = None, progress: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"level": level, "games": games, "settings": {},
                            "options": options or {}, "pack_options": pack_options or {}}
     pool = multiprocessing.Pool(workers) if workers > 1 else None
@@ -167,7 +167,8 @@ def run(settings: list[str], games: int, level: str, workers: int,
                 jobs = [(game_name, mode, players, s, searching,
                          "easy" if searching is None else level, chosen) for s in seeds]
                 began = time.perf_counter()
-                played = pool.map(_job, jobs) if pool else [_job(j) for j in jobs]
+                played = pool.map(_job, jobs) if pool else [
+                    _logged(_job(j), setting, searching, progress) for j in jobs]
                 runs[searching or "baseline"] = played
                 print(f"  {setting} {searching or 'baseline'}: {len(played)} games in "
                       f"{time.perf_counter() - began:.0f} s", file=sys.stderr)
@@ -177,6 +178,17 @@ def run(settings: list[str], games: int, level: str, workers: int,
         if pool:
             pool.close()
     return out
+
+
+def _logged(played: Played, setting: str, searching: str | None,
+            progress: str | None) -> Played:
+    """`played`, after appending it to the `--progress` file as one JSON line: a long run on
+    a busy machine leaves every finished game behind, not only the summary at its end."""
+    if progress:
+        with open(progress, "a") as out:
+            out.write(json.dumps({"setting": setting, "searching": searching or "baseline",
+                                  **asdict(played)}) + "\n")
+    return played
 
 
 def summarise(table_sides: list[str], runs: dict[str, list[Played]]) -> dict[str, Any]:
@@ -252,6 +264,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="a table option for every setting whose game has it (gates=4)")
     parser.add_argument("--pack-option", action="append", default=[], metavar="KEY=VALUE",
                         help="Fourth Wall: play a variant of the shipped pack (brood_doom=2)")
+    parser.add_argument("--progress", default=None, metavar="PATH",
+                        help="append every finished game to PATH as a JSON line (one worker)")
     parser.add_argument("--sides", default="",
                         help="comma-separated sides to search in opposing settings (default all)")
     args = parser.parse_args(argv)
@@ -260,7 +274,7 @@ def main(argv: list[str] | None = None) -> None:
     pack_options = dict(_pair(o) for o in args.pack_option)
     only = [s.strip() for s in args.sides.split(",") if s.strip()]
     results = run(settings, args.games, args.level, args.workers, args.seed, options,
-                  pack_options, only)
+                  pack_options, only, args.progress)
     results["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     results["load_average"] = round(os.getloadavg()[0], 2)
     out = Path(args.out)
