@@ -191,6 +191,34 @@ def _logged(played: Played, setting: str, searching: str | None,
     return played
 
 
+def from_progress(paths: list[str], level: str) -> dict[str, Any]:
+    """The summary of games written by `--progress` (several runs over disjoint seeds, or a
+    run cut short): per setting, the baseline and each searched side on the seeds both
+    have, so the comparison stays paired."""
+    rows: dict[str, dict[str, dict[int, Played]]] = {}
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            if not line.strip():
+                continue
+            data = json.loads(line)
+            setting, searching = data.pop("setting"), data.pop("searching")
+            rows.setdefault(setting, {}).setdefault(searching, {})[data["seed"]] = Played(
+                **data)
+    out: dict[str, Any] = {"level": level, "settings": {}, "from": paths}
+    for setting, runs in rows.items():
+        base = runs.get("baseline", {})
+        searched = [k for k in runs if k != "baseline"]
+        seeds = sorted(set(base).intersection(*(runs[k] for k in searched)))
+        game_name, mode, n = setting.split(":")
+        table_sides = sides(game_name, mode, int(n))
+        if "all" not in searched:
+            table_sides = [s for s in table_sides if s in searched]
+        paired = {k: [runs[k][s] for s in seeds] for k in runs}
+        out["settings"][setting] = summarise(table_sides, paired)
+        report(setting, out["settings"][setting], level)
+    return out
+
+
 def summarise(table_sides: list[str], runs: dict[str, list[Played]]) -> dict[str, Any]:
     base = runs["baseline"]
     summary: dict[str, Any] = {"sides": {}, "baseline_reasons": Counter(
@@ -268,7 +296,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="append every finished game to PATH as a JSON line (one worker)")
     parser.add_argument("--sides", default="",
                         help="comma-separated sides to search in opposing settings (default all)")
+    parser.add_argument("--report", nargs="+", metavar="JSONL",
+                        help="play nothing: summarise games written by --progress")
     args = parser.parse_args(argv)
+    if args.report:
+        from_progress(args.report, args.level)
+        return
     settings = [s.strip() for s in args.settings.split(",") if s.strip()]
     options = {k: _option_value(v) for k, v in (_pair(o) for o in args.option)}
     pack_options = dict(_pair(o) for o in args.pack_option)

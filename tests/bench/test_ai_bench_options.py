@@ -4,6 +4,9 @@ changed, and a misspelt option is refused rather than silently measuring the boo
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 from bench.ai import table_options
@@ -34,3 +37,42 @@ def test_table_options_go_only_to_games_that_have_them() -> None:
     assert fw["gates"] == 4 and Engine(new_game("conflict", 4, 1, **fw)).opts.wrath_doom == 2
     assert "gates" not in table_options("presence", {"gates": 4}, {"wrath_doom": "2"})
     assert "pack_path" not in table_options("presence", {}, {"wrath_doom": "2"})
+
+
+def test_FW_AI_01_the_table_option_plays_as_the_pack_option_does() -> None:
+    """`--option wrath_doom=2` (the table's choice in `/game new`) deals and plays the same
+    game as the pack variant the ruling was first measured with."""
+    from rules.fourth_wall.game import GAME
+
+    table = table_options("fourth_wall", {"wrath_doom": 2}, {})
+    pack = table_options("fourth_wall", {}, {"wrath_doom": "2"})
+    a, b = new_game("conflict", 4, 3, **table), new_game("conflict", 4, 3, **pack)
+    for _ in range(25):
+        if GAME.result(a) is not None:
+            break
+        seat = sorted(GAME.to_act(a))[0]
+        action = GAME.ai_action(a, seat)
+        assert action == GAME.ai_action(b, seat)
+        a, b = GAME.apply(a, seat, action).state, GAME.apply(b, seat, action).state
+        assert (a.doom, a.gates, a.log[-1:]) == (b.doom, b.gates, b.log[-1:])
+
+
+def test_progress_lines_make_the_same_report(tmp_path: Any) -> None:
+    """`--progress` keeps every finished game; `--report` summarises them as the run would,
+    on the seeds every run has (two runs over disjoint seeds, one cut short)."""
+    from bench.ai import Played, _logged, from_progress, summarise
+
+    progress = str(tmp_path / "games.jsonl")
+    games = {"baseline": [Played(1, ["investigators"], "every Gate is closed.", 50),
+                          Played(2, ["wall"], "The Ancient One Awakens.", 80),
+                          Played(3, ["wall"], "The Ancient One Awakens.", 70)],
+             "wall": [Played(1, ["wall"], "The Ancient One Awakens.", 90, [0.1, 0.2]),
+                      Played(2, ["wall"], "The Ancient One Awakens.", 60, [0.3],
+                             blunders={"give_into_full_hand": 1})]}
+    for searching, played in games.items():
+        for p in played:
+            _logged(p, "fourth_wall:conflict:4", searching, progress)
+    report = from_progress([progress], "normal")["settings"]["fourth_wall:conflict:4"]
+    expected = summarise(["wall"], {"baseline": games["baseline"][:2], "wall": games["wall"]})
+    assert json.loads(json.dumps(report)) == json.loads(json.dumps(expected))
+    assert report["sides"]["wall"]["won"] == 2 and report["sides"]["wall"]["games"] == 2
