@@ -10,7 +10,14 @@ Open Gates at the start; `wrath_doom=2`: Fourth Wall's Doom per Wrath, ruling FW
 table chooses it in `/game new`); `--pack-option key=value` plays Fourth Wall with the shipped
 content pack but one pack option changed (e.g. `brood_doom=2`), written to a folder the games
 read as their `pack_path`. `--sides wall,investigators` searches only those sides of an
-opposing setting (the baseline is always played).
+opposing setting (the baseline is always played). `--progress PATH` appends every finished
+game to PATH as a JSON line, and `--report PATH...` prints the summary of such files (runs over
+disjoint `--seed` ranges side by side, or a run cut short), on the seeds both the baseline and
+the search were played:
+
+    python -m bench ai --settings fourth_wall:conflict:4 --games 40 --seed 41 --sides wall \
+        --option wrath_doom=2 --workers 1 --progress /tmp/w2.jsonl
+    python -m bench ai --report /tmp/w1.jsonl /tmp/w2.jsonl
 
 For every setting (game, mode, players) each side is played in turn by the searching AI at
 `--level` while every other seat plays today's heuristic (the "easy" level), and, on the same
@@ -168,7 +175,7 @@ def run(settings: list[str], games: int, level: str, workers: int,
                          "easy" if searching is None else level, chosen) for s in seeds]
                 began = time.perf_counter()
                 played = pool.map(_job, jobs) if pool else [
-                    _logged(_job(j), setting, searching, progress) for j in jobs]
+                    _logged(_job(j), setting, searching, progress, chosen) for j in jobs]
                 runs[searching or "baseline"] = played
                 print(f"  {setting} {searching or 'baseline'}: {len(played)} games in "
                       f"{time.perf_counter() - began:.0f} s", file=sys.stderr)
@@ -181,13 +188,14 @@ def run(settings: list[str], games: int, level: str, workers: int,
 
 
 def _logged(played: Played, setting: str, searching: str | None,
-            progress: str | None) -> Played:
-    """`played`, after appending it to the `--progress` file as one JSON line: a long run on
-    a busy machine leaves every finished game behind, not only the summary at its end."""
+            progress: str | None, options: dict[str, Any] | None = None) -> Played:
+    """`played`, after appending it to the `--progress` file as one JSON line (with the
+    table options it was played with): a long run on a busy machine leaves every finished
+    game behind, not only the summary at its end."""
     if progress:
         with open(progress, "a") as out:
             out.write(json.dumps({"setting": setting, "searching": searching or "baseline",
-                                  **asdict(played)}) + "\n")
+                                  "options": options or {}, **asdict(played)}) + "\n")
     return played
 
 
@@ -202,6 +210,9 @@ def from_progress(paths: list[str], level: str) -> dict[str, Any]:
                 continue
             data = json.loads(line)
             setting, searching = data.pop("setting"), data.pop("searching")
+            options = data.pop("options", {})
+            if options:  # the same table under other options is another setting
+                setting += " " + " ".join(f"{k}={v}" for k, v in sorted(options.items()))
             rows.setdefault(setting, {}).setdefault(searching, {})[data["seed"]] = Played(
                 **data)
     out: dict[str, Any] = {"level": level, "settings": {}, "from": paths}
@@ -209,7 +220,10 @@ def from_progress(paths: list[str], level: str) -> dict[str, Any]:
         base = runs.get("baseline", {})
         searched = [k for k in runs if k != "baseline"]
         seeds = sorted(set(base).intersection(*(runs[k] for k in searched)))
-        game_name, mode, n = setting.split(":")
+        if not seeds or not searched:
+            print(f"{setting}: no game both with and without the search yet", file=sys.stderr)
+            continue
+        game_name, mode, n = setting.split()[0].split(":")
         table_sides = sides(game_name, mode, int(n))
         if "all" not in searched:
             table_sides = [s for s in table_sides if s in searched]

@@ -71,8 +71,11 @@ def test_progress_lines_make_the_same_report(tmp_path: Any) -> None:
                              blunders={"give_into_full_hand": 1})]}
     for searching, played in games.items():
         for p in played:
-            _logged(p, "fourth_wall:conflict:4", searching, progress)
-    report = from_progress([progress], "normal")["settings"]["fourth_wall:conflict:4"]
+            _logged(p, "fourth_wall:conflict:4", searching, progress, {"wrath_doom": 2})
+    _logged(games["wall"][0], "fourth_wall:conflict:4", "wall", progress)  # by the book
+    settings = from_progress([progress], "normal")["settings"]
+    assert set(settings) == {"fourth_wall:conflict:4 wrath_doom=2"}  # no baseline by the book
+    report = settings["fourth_wall:conflict:4 wrath_doom=2"]
     expected = summarise(["wall"], {"baseline": games["baseline"][:2], "wall": games["wall"]})
     assert json.loads(json.dumps(report)) == json.loads(json.dumps(expected))
     assert report["sides"]["wall"]["won"] == 2 and report["sides"]["wall"]["games"] == 2
