@@ -3,6 +3,7 @@
     python -m bench.fourth_wall_ai --games 300 --mode alliance --players 2
     python -m bench.fourth_wall_ai --games 300 --mode conflict --players 3
     python -m bench.fourth_wall_ai --games 300 --mode conflict --random-wall
+    python -m bench.fourth_wall_ai --games 200 --mode alliance --players 3 --gates 5 --playout
 
 Every seat is played by `GAME.ai_action`, the fair AI (issue #21: it decides on a state
 resampled from its seat's view); ``--peeking`` plays `rules.fourth_wall.ai.choose_action` on
@@ -10,7 +11,9 @@ the real state instead (the AI before #21, which read hidden cards), for compari
 Alliance: the Investigators' win rate against the Presence deck. Conflict: the Investigators'
 win rate against the Wall AI (both sides AI); ``--random-wall`` / ``--random-investigators``
 make one side play uniformly random legal moves instead (baselines that show the AI beats
-random).
+random). ``--playout`` plays every seat with `rules.fourth_wall.ai.playout_action`, the search's
+play-out policy (issue #23: how good the play-outs are on their own, at a fraction of a
+millisecond a decision); ``--gates`` and ``--wrath-doom`` are the table options.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from pathlib import Path
 
 from rules.core.rng import Rng
 from rules.core.types import Action
-from rules.fourth_wall.ai import choose_action
+from rules.fourth_wall.ai import choose_action, playout_action
 from rules.fourth_wall.game import GAME
 from rules.fourth_wall.state import FourthWallState
 
@@ -75,9 +78,11 @@ def reason_key(reason: str) -> str:
 
 
 def play(mode: str, players: int, seed: int, random_wall: bool = False,
-         random_investigators: bool = False, peeking: bool = False) -> GameStats:
+         random_investigators: bool = False, peeking: bool = False, playout: bool = False,
+         gates: int = 3, wrath_doom: int | None = None) -> GameStats:
     seats = [f"p{i}" for i in range(1, players + 1)]
-    state: FourthWallState = GAME.setup(seats, GAME.options_model(mode=mode), seed)
+    state: FourthWallState = GAME.setup(
+        seats, GAME.options_model(mode=mode, gates=gates, wrath_doom=wrath_doom), seed)
     rng = Rng.from_seed(seed ^ 0xF0A11)
     times: list[float] = []
     decisions = 0
@@ -90,6 +95,7 @@ def play(mode: str, players: int, seed: int, random_wall: bool = False,
             action: Action = rng.choice(GAME.legal_actions(state, seat))
         else:
             action = (choose_action(state, seat, GAME) if peeking
+                      else playout_action(state, seat, GAME) if playout
                       else GAME.ai_action(state, seat))
             times.append(time.perf_counter() - t0)
         state = GAME.apply(state, seat, action).state
@@ -114,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="the Investigators play random legal moves (baseline)")
     ap.add_argument("--peeking", action="store_true",
                     help="the AI decides on the real state (before #21), not a resample")
+    ap.add_argument("--playout", action="store_true",
+                    help="every seat plays the search's play-out policy (playout_action)")
+    ap.add_argument("--gates", type=int, default=3, help="Open Gates at the start (3-5)")
+    ap.add_argument("--wrath-doom", type=int, default=None,
+                    help="Conflict: Doom per Wrath (ruling FW-AI-01: 2)")
     ap.add_argument("--jobs", type=int, default=multiprocessing.cpu_count(),
                     help="worker processes (1 = in-process)")
     args = ap.parse_args(argv)
@@ -121,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     jobs = [(args.mode, players, seed, args.random_wall, args.random_investigators,
-             args.peeking)
+             args.peeking, args.playout, args.gates, args.wrath_doom)
             for seed in range(args.seed, args.seed + args.games)]
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
@@ -132,9 +143,10 @@ def main(argv: list[str] | None = None) -> int:
 
     n = len(stats)
     wins = sum(1 for s in stats if s.won)
-    tag = (" [peeking]" if args.peeking else "") + (" [random Wall]" if args.random_wall
-                                                   else "") + (
-        " [random investigators]" if args.random_investigators else "")
+    tag = "".join(name for name, on in (
+        (" [peeking]", args.peeking), (" [play-out policy]", args.playout),
+        (" [random Wall]", args.random_wall),
+        (" [random investigators]", args.random_investigators)) if on)
     print(f"mode={args.mode} players={players} games={n} seeds={args.seed}..{args.seed + n - 1}"
           + tag)
     print(f"Investigators win: {wins}/{n} = {100.0 * wins / max(1, n):.1f}%")
