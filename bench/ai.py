@@ -6,7 +6,7 @@
     python -m bench ai --settings fourth_wall:conflict:4 --option wrath_doom=2 --sides wall
 
 `--option key=value` sets a table option of every setting's game (`gates=4`: Fourth Wall's
-Open Gates at the start; `wrath_doom=2`: Fourth Wall's Doom per Wrath, ruling FW-AI-01, as a
+Open Gates at the start; `wrath_doom=2`: Fourth Wall's Doom per Wrath, ruling FW-LOBBY-03, as a
 table chooses it in `/game new`); `--pack-option key=value` plays Fourth Wall with the shipped
 content pack but one pack option changed (e.g. `brood_doom=2`), written to a folder the games
 read as their `pack_path`. `--sides wall,investigators` searches only those sides of an

@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="every seat plays the search's play-out policy (playout_action)")
     ap.add_argument("--gates", type=int, default=3, help="Open Gates at the start (3-5)")
     ap.add_argument("--wrath-doom", type=int, default=None,
-                    help="Conflict: Doom per Wrath (ruling FW-AI-01: 2)")
+                    help="Conflict: Doom per Wrath (ruling FW-LOBBY-03: 2)")
     ap.add_argument("--jobs", type=int, default=multiprocessing.cpu_count(),
                     help="worker processes (1 = in-process)")
     args = ap.parse_args(argv)

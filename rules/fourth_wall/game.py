@@ -74,7 +74,7 @@ class FourthWallOptions(GameOptions):
     wrath_doom: int | None = Field(
         default=None, ge=1, le=2, title="Doom per Wrath",
         description="Doom per Wrath (Conflict): the Doom The Wall gains each Wrath turn. 1 as "
-        "the rulebook says (The Wall rarely wins); 2, ruling FW-AI-01, for a closer game; "
+        "the rulebook says (The Wall rarely wins); 2, ruling FW-LOBBY-03, for a closer game; "
         "empty: the rulebook's 1.",
     )
     first_game: bool = Field(
@@ -101,13 +101,13 @@ def wrath_doom_of(options: FourthWallOptions, book: int) -> int:
 
 
 def wrath_words(options: FourthWallOptions, book: int) -> str:
-    """The lobby card's "Doom per Wrath" line (FW-AI-01): the number and what it means."""
+    """The lobby card's "Doom per Wrath" line (FW-LOBBY-03): the number and what it means."""
     if options.mode != "conflict":
         return "not used: Alliance has no Wrath"
     n = wrath_doom_of(options, book)
     if n == 1:
         return "1, as the rulebook says (The Wall rarely wins)"
-    ruling = " (ruling FW-AI-01, for a closer game)" if n == 2 else ""
+    ruling = " (ruling FW-LOBBY-03, for a closer game)" if n == 2 else ""
     return (f"{n}{ruling}: The Wall gains {n} Doom each Wrath, {n + 1} on its first turn "
             "and in The Crescendo")
 

@@ -152,7 +152,7 @@ class FourthWallState(GameState):
     """Conflict: the Wall player's seat (FW-SETC-02). Alliance: None."""
     start_gates: int = 3
     wrath_doom: int | None = None
-    """Conflict: Doom per Wrath the table chose (option `wrath_doom`, ruling FW-AI-01);
+    """Conflict: Doom per Wrath the table chose (option `wrath_doom`, ruling FW-LOBBY-03);
     None: the pack's (the book's 1). Games stored before the option load with None."""
 
     investigators: list[InvestigatorState] = Field(default_factory=list)

@@ -1,5 +1,5 @@
 """`python -m bench ai`'s table and pack options (issue #23): a house rule a balance note
-proposes (rules/fourth_wall/rules.md, FW-AI-01) is measured on the shipped pack with one option
+proposes (rules/fourth_wall/rules.md, FW-LOBBY-03) is measured on the shipped pack with one option
 changed, and a misspelt option is refused rather than silently measuring the book."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_table_options_go_only_to_games_that_have_them() -> None:
     assert "pack_path" not in table_options("presence", {}, {"wrath_doom": "2"})
 
 
-def test_FW_AI_01_the_table_option_plays_as_the_pack_option_does() -> None:
+def test_FW_LOBBY_03_the_table_option_plays_as_the_pack_option_does() -> None:
     """`--option wrath_doom=2` (the table's choice in `/game new`) deals and plays the same
     game as the pack variant the ruling was first measured with."""
     from rules.fourth_wall.game import GAME

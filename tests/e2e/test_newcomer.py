@@ -247,14 +247,14 @@ async def card_says(table: Table, text: str, seconds: float = 10.0) -> bool:
     return False
 
 
-async def test_FW_AI_01_doom_per_wrath_from_game_new_to_the_engine(table: Table) -> None:
-    """Ruling FW-AI-01 as a table's choice: typed in `/game new`, shown on the lobby card in
+async def test_FW_LOBBY_03_doom_per_wrath_from_game_new_to_the_engine(table: Table) -> None:
+    """Ruling FW-LOBBY-03 as a table's choice: typed in `/game new`, shown on the lobby card in
     words, emptied and set again with the numbers menu, and played by the engine (the first
     Wrath gains 2 + 1)."""
     res = await table.slash(table.alice, table.general, "game new", game="fourth_wall",
                             mode="conflict", options="wrath_doom=2", ai=1)
     assert "is open in" in res.text, res.text
-    assert "Doom per Wrath: 2 (ruling FW-AI-01, for a closer game)" in lobby_of(table).text
+    assert "Doom per Wrath: 2 (ruling FW-LOBBY-03, for a closer game)" in lobby_of(table).text
     await choose(table, table.alice, "preset", ["wrath_doom="])
     assert await card_says(table, "Doom per Wrath: 1, as the rulebook says")
     await choose(table, table.alice, "preset", ["wrath_doom=2"])

@@ -177,7 +177,7 @@ def test_the_search_decides_within_its_budget_and_legally() -> None:
 def test_the_searching_wall_never_ends_a_wrath_with_doom_it_could_delve(tmp_path: Path) -> None:
     """Issue #23: the normal search ended Wrath turns with 1–5 Doom left, lost at the end of the
     turn (FW-WALL-10), where a Delve costs nothing it needs. Seed 3, 4 players, on the shipped
-    pack with Wrath worth 2 Doom (rules.md FW-AI-01): at round 8 The Wall holds 5 Doom and the
+    pack with Wrath worth 2 Doom (rules.md FW-LOBBY-03): at round 8 The Wall holds 5 Doom and the
     search used to answer "end turn"."""
     folder = copy_pack_from(DEFAULT_PACK_DIR, tmp_path)
     edit(folder, "pack.toml", "wrath_doom = 1", "wrath_doom = 2")

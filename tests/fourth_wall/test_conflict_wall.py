@@ -82,8 +82,8 @@ def test_FW_WALL_03_FW_DOOM_01_wrath_doom() -> None:
     assert st.doom == 1
 
 
-def test_FW_WALL_03_FW_AI_01_doom_per_wrath_is_a_table_option() -> None:
-    """Ruling FW-AI-01 as a table option: `wrath_doom=2` makes every Wrath gain 2 (3 on The
+def test_FW_WALL_03_FW_LOBBY_03_doom_per_wrath_is_a_table_option() -> None:
+    """Ruling FW-LOBBY-03 as a table option: `wrath_doom=2` makes every Wrath gain 2 (3 on The
     Wall's first turn and in The Crescendo); a Brood still gains 1; empty is the book's 1."""
     first = new_game("conflict", 2, 1, wrath_doom=2)
     assert first.wrath_doom == 2 and first.doom == 3  # 2 + 1 on the first turn
@@ -104,7 +104,7 @@ def test_FW_WALL_03_FW_AI_01_doom_per_wrath_is_a_table_option() -> None:
     assert new_game("alliance", 2, 1, wrath_doom=2).wrath_doom is None  # no Wrath there
 
 
-def test_FW_AI_01_doom_per_wrath_options_and_old_games() -> None:
+def test_FW_LOBBY_03_doom_per_wrath_options_and_old_games() -> None:
     """The option is validated (1 or 2), shown on the lobby card in words, and a game stored
     before it existed loads and plays the book's 1."""
     from pydantic import ValidationError
@@ -113,7 +113,7 @@ def test_FW_AI_01_doom_per_wrath_options_and_old_games() -> None:
     with pytest.raises(ValidationError):
         model(mode="conflict", wrath_doom=3)
     lines = dict(GAME.effective_options(model(mode="conflict", wrath_doom=2)))
-    assert lines["Doom per Wrath"].startswith("2 (ruling FW-AI-01")
+    assert lines["Doom per Wrath"].startswith("2 (ruling FW-LOBBY-03")
     assert dict(GAME.effective_options(model(mode="conflict")))["Doom per Wrath"].startswith(
         "1, as the rulebook says")
     assert "Doom per Wrath" not in dict(GAME.effective_options(model(mode="alliance")))

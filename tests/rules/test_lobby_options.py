@@ -110,7 +110,7 @@ def test_FW_LOBBY_01_card_matches_what_setup_used(options: dict[str, Any], n: in
 
     shown = card("fourth_wall", **options)
     state = setup("fourth_wall", n, **options)
-    if options["mode"] == "conflict":  # FW-AI-01: the Doom per Wrath the engine will use
+    if options["mode"] == "conflict":  # FW-LOBBY-03: the Doom per Wrath the engine will use
         assert shown["Doom per Wrath"].split(",")[0].split()[0] == str(
             Engine(state).wrath_doom())
     assert shown["Open Gates at the start"].split()[0] == str(state.start_gates)

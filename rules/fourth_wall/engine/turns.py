@@ -106,7 +106,7 @@ class Turns:
 
     def wrath_doom(self: Engine) -> int:
         """Doom a Wrath gains before its bonuses (FW-WALL-03's +1): the table's option
-        `wrath_doom` (ruling FW-AI-01 proposes 2) when set, else the pack's (the book's 1)."""
+        `wrath_doom` (FW-LOBBY-03: 2 for a closer game) when set, else the pack's (the book's 1)."""
         chosen = self.st.wrath_doom
         return self.opts.wrath_doom if chosen is None else chosen
 
