@@ -1,0 +1,166 @@
+"""Memory per active game: the real bot's process tree as games are added one after another.
+
+The bot runs in its own process (`bench.botproc`) against the local Discord emulator, as in
+the round-trip sections. Games are opened one after another (every game and mode of
+`bench.roundtrip.TABLES` in turn), each started and played a few moves by its emulated
+players, and left running: after each game the resident memory of every process of the bot's
+tree is read (the bot, its render worker, its AI worker if one started). The figure is the
+growth per added game — the least-squares slope of RSS over games 2–21 and over games 21–41
+(the first game starts the render worker, so it is left out) — per process and for the tree,
+beside issue #25's target of 0.3 MiB per active game.
+
+The saturation section's "MiB per game" divides the growth of 500 games by 500, where the
+render worker's bounded caches, full after a dozen games, weigh nothing; this section shows
+the first games, where they fill.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.roundtrip import (
+    TABLES,
+    Stamps,
+    _new_tables,
+    _players_db,
+    bot_against_emulator,
+    tree_pids,
+)
+
+TARGET_MIB_PER_GAME = 0.3
+"""Issue #25: at most this much more resident memory per active game."""
+
+WINDOWS: tuple[tuple[int, int], ...] = ((2, 21), (21, 41))
+"""Games (1-based, inclusive) over which the growth per game is fitted."""
+
+ROLES = ("bot", "render", "ai")
+
+
+def _status_kib(pid: int, field: str) -> int:
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field):
+                return int(line.split()[1])
+    return 0
+
+
+def _role(pid: int, root: int) -> str:
+    """What a process of the bot's tree is: the bot, a render worker, an AI worker."""
+    if pid == root:
+        return "bot"
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return "gone"
+    for role in ("render", "ai"):
+        if f"role={role!r}".encode() in cmdline:
+            return role
+    return "other"
+
+
+def per_process(root: int) -> dict[str, float]:
+    """RSS in MiB of each kind of process in `root`'s tree (summed if there are several of a
+    kind), and the tree's whole RSS and PSS."""
+    out: dict[str, float] = {}
+    pss = 0
+    for pid in tree_pids(root):
+        role = _role(pid, root)
+        if role == "gone":
+            continue
+        out[role] = out.get(role, 0.0) + _status_kib(pid, "VmRSS:") / 1024
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    pss += int(line.split()[1])
+    rounded = {k: round(v, 2) for k, v in out.items()}
+    rounded["tree"] = round(sum(out.values()), 2)
+    rounded["tree_pss"] = round(pss / 1024, 2)
+    return rounded
+
+
+def slope(points: list[tuple[int, float]]) -> float | None:
+    """Least-squares growth per game of (game, MiB) points: one stray reading moves it far
+    less than a difference of two ends would."""
+    if len(points) < 2:
+        return None
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    if not sxx:
+        return None
+    return sum((x - mx) * (y - my) for x, y in points) / sxx
+
+
+def growth(rows: list[dict[str, Any]]) -> dict[str, dict[str, float | None]]:
+    """MiB per added game over each of `WINDOWS`, per kind of process and for the tree."""
+    out: dict[str, dict[str, float | None]] = {}
+    kinds = [k for k in (*ROLES, "other", "tree", "tree_pss")
+             if any(k in r["rss_mib"] for r in rows)]
+    for first, last in WINDOWS:
+        chosen = [r for r in rows if first <= r["game"] <= last]
+        if len(chosen) < 2 or chosen[-1]["game"] < last:
+            continue
+        window: dict[str, float | None] = {}
+        for kind in kinds:
+            # A process absent at a reading (the AI worker before it started) counts 0.
+            fitted = slope([(r["game"], r["rss_mib"].get(kind, 0.0)) for r in chosen])
+            window[kind] = None if fitted is None else round(fitted, 3)
+        out[f"{first}-{last}"] = window
+    return out
+
+
+def _within(value: float | None) -> bool | None:
+    return None if value is None else value <= TARGET_MIB_PER_GAME
+
+
+async def bench_pergame(games: int = 41, moves: int = 4, settle: float = 0.5,
+                        ) -> dict[str, Any]:
+    """`games` games opened one after another in the real bot, each started and played
+    `moves` moves, all left running; the tree's memory per process after each."""
+    rows: list[dict[str, Any]] = []
+    load_began = os.getloadavg()[0]
+    began = time.perf_counter()
+    async with bot_against_emulator(bare=False, probe_interval=0.05) as (emu, proc):
+        assert proc.proc is not None
+        root = proc.proc.pid
+        await emu.settle(quiet=0.3, timeout=30)
+        after_start = per_process(root)
+        stamps = Stamps(emu)
+        db = _players_db(proc)
+        tables = _new_tables(emu, stamps, db, games, TABLES, prefix="g")
+        await emu.settle()
+        failures: list[str] = []
+        try:
+            for n, table in enumerate(tables, 1):
+                await table.open()
+                made = 0
+                while made < moves and await table.move() is not None:
+                    made += 1
+                await emu.settle(quiet=0.2, timeout=30)
+                # The render worker hands freed pages back once it goes idle: read after that.
+                await asyncio.sleep(settle)
+                failures += table.failures
+                rows.append({"game": n, "kind": f"{table.name}/{table.mode}", "moves": made,
+                             "rss_mib": per_process(root)})
+                print(f"pergame: game {n} ({table.name}/{table.mode}, {made} moves): "
+                      f"{rows[-1]['rss_mib']}", flush=True)
+        finally:
+            db.close()
+    load_ended = os.getloadavg()[0]
+    per_game = growth(rows)
+    return {
+        "games": games, "moves_per_game": moves, "seconds": round(time.perf_counter() - began, 1),
+        "after_start": after_start,
+        "after_games": rows,
+        "mib_per_game": per_game,
+        "target_mib_per_game": TARGET_MIB_PER_GAME,
+        "met": {w: _within(v.get("tree")) for w, v in per_game.items()},
+        "failures": len(failures), "failure_examples": failures[:3],
+        "load_average": round((load_began + load_ended) / 2, 2),
+    }
