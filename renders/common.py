@@ -56,6 +56,7 @@ __all__ = [
     "arrow",
     "cache_stats",
     "cached_layer",
+    "cached_tall_layer",
     "chip",
     "clear_glyph_cache",
     "clear_layer_cache",
@@ -187,8 +188,15 @@ def _load_font(size: int, bold: bool) -> Font:
 
 GLYPH_RUN_BUDGET = 3 * 1024 * 1024
 """Bytes of rendered text masks a thread keeps (each render worker holds one such cache)."""
-LENGTHS_KEPT = 16_384
-"""Measured advance widths a thread keeps (a few dozen bytes each)."""
+LENGTH_BUDGET = 512 * 1024
+"""Bytes of measured advance widths a thread keeps, counted as `_length_bytes` estimates
+each (the key tuple, its text, the float and the dictionary's entry: 200-300 bytes, so
+about 2,000 widths; a board measures a few hundred, and a count of 16,384 let this grow to
+~4 MiB)."""
+
+
+def _length_bytes(text: str | bytes) -> int:
+    return 200 + len(text)
 
 
 class _GlyphRuns:
@@ -198,7 +206,8 @@ class _GlyphRuns:
     def __init__(self) -> None:
         self.masks: OrderedDict[Hashable, tuple[object, tuple[int, int], int]] = OrderedDict()
         self.mask_bytes = 0
-        self.lengths: OrderedDict[Hashable, float] = OrderedDict()
+        self.lengths: OrderedDict[tuple[Any, ...], float] = OrderedDict()
+        self.length_bytes = 0
 
 
 _RUNS = threading.local()
@@ -252,8 +261,10 @@ class GlyphRunFont(ImageFont.FreeTypeFont):
             return found
         length = super().getlength(text, mode)
         runs.lengths[key] = length
-        if len(runs.lengths) > LENGTHS_KEPT:
-            runs.lengths.popitem(last=False)
+        runs.length_bytes += _length_bytes(text)
+        while runs.length_bytes > LENGTH_BUDGET and len(runs.lengths) > 1:
+            dropped, _ = runs.lengths.popitem(last=False)
+            runs.length_bytes -= _length_bytes(dropped[2])
         return length
 
     def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,
@@ -290,7 +301,7 @@ def glyph_cache_stats() -> dict[str, int]:
     """This thread's text caches: runs kept, their bytes, widths kept."""
     runs = _runs()
     return {"runs": len(runs.masks), "run_bytes": runs.mask_bytes,
-            "widths": len(runs.lengths)}
+            "widths": len(runs.lengths), "width_bytes": runs.length_bytes}
 
 
 def clear_glyph_cache() -> None:
@@ -893,6 +904,11 @@ def cached_layer(key: Hashable, builder: Callable[[], Image.Image]) -> Image.Ima
     """
     if not _caching():
         return builder()
+    return _stored_layer(key, builder).copy()
+
+
+def _stored_layer(key: Hashable, builder: Callable[[], Image.Image]) -> Image.Image:
+    """The stored layer itself (never drawn on: callers copy or crop it)."""
     with _LAYER_LOCK:
         layer = _LAYERS.get(key)
         if layer is None:
@@ -902,7 +918,31 @@ def cached_layer(key: Hashable, builder: Callable[[], Image.Image]) -> Image.Ima
                 _LAYERS.popitem(last=False)
         else:
             _LAYERS.move_to_end(key)
-        return layer.copy()
+        return layer
+
+
+def cached_tall_layer(key: Hashable, base_height: int, height: int,
+                      builder: Callable[[int], Image.Image],
+                      extend: Callable[[Image.Image], None]) -> Image.Image:
+    """The static layer ``builder(height)`` for a board ``height`` tall, from the one layer
+    stored for ``base_height`` (under ``key``, which names neither height).
+
+    A seat's board is the public board with a private strip below it: one stored layer serves
+    every height (a Fourth Wall game's public board, the Wall's and the team's were three
+    layers of 6-8 MiB). A taller one is the stored layer cut to ``height`` (the rows below
+    it come out black) and finished by ``extend(img)``, which draws what ``builder(height)``
+    draws differently from ``builder(base_height)`` — the frame's bottom, the strip — so the
+    result is the very layer ``builder(height)`` builds (tests compare them pixel for pixel).
+    Cutting costs what the copy of a stored layer costs.
+    """
+    if not _caching():
+        return builder(height)
+    base = _stored_layer(key, lambda: builder(base_height))
+    if height == base_height:
+        return base.copy()
+    img = base.crop((0, 0, base.width, height))
+    extend(img)
+    return img
 
 
 _TILE_LOCK = threading.Lock()
@@ -977,7 +1017,7 @@ def cache_stats() -> dict[str, int]:
         layer_bytes = sum(map(_layer_bytes, _LAYERS.values()))
     with _HATCH_LOCK:
         hatches = len(_HATCHES)
-        hatch_bytes = sum(t.width * t.height * 5 for t, _ in _HATCHES.values())
+        hatch_bytes = sum(_hatch_bytes(t) for t, _ in _HATCHES.values())
     with _TILE_LOCK:
         tiles, tile_bytes = len(_TILES), _TILE_BYTES[0]
     return {"layers": layers, "layer_bytes": layer_bytes, "hatches": hatches,
@@ -1080,8 +1120,16 @@ def palette_png(pal: Image.Image, level: int = 3) -> bytes:
 
 
 _HATCH_LOCK = threading.Lock()
-_HATCHES: dict[tuple[int, int, Colour, int, int, int], tuple[Image.Image, Image.Image]] = {}
-HATCHES_KEPT = 64  # hatch tiles are box-sized; a board uses a handful
+_HATCHES: OrderedDict[tuple[int, int, Colour, int, int, int],
+                      tuple[Image.Image, Image.Image]] = OrderedDict()
+HATCH_BUDGET = 1024 * 1024
+"""Bytes of hatch tiles kept (a tile and its mask, 5 bytes a pixel), least recently used
+first out: tiles are box-sized, so a count of them bounded nothing (64 panel-sized tiles
+would be tens of MiB); a board uses a handful of 20-150 KB."""
+
+
+def _hatch_bytes(tile: Image.Image) -> int:
+    return tile.width * tile.height * 5
 
 
 def hatch(
@@ -1100,7 +1148,9 @@ def hatch(
     key = (w, h, colour, spacing, width, radius)
     with _HATCH_LOCK:
         cached = _HATCHES.get(key) if _caching() else None
-        if cached is None:
+        if cached is not None:
+            _HATCHES.move_to_end(key)
+        else:
             tile = Image.new("RGB", (w, h), colour)
             mask = Image.new("L", (w, h), 0)
             md = ImageDraw.Draw(mask)
@@ -1111,8 +1161,9 @@ def hatch(
             cached = (tile, ImageChops.multiply(mask, clip))
             if _caching():
                 _HATCHES[key] = cached
-            while len(_HATCHES) > HATCHES_KEPT:
-                _HATCHES.pop(next(iter(_HATCHES)))
+            while (len(_HATCHES) > 1
+                   and sum(_hatch_bytes(t) for t, _ in _HATCHES.values()) > HATCH_BUDGET):
+                _HATCHES.popitem(last=False)
     tile, mask = cached
     img.paste(tile, (x0, y0), mask)
 
