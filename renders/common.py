@@ -14,7 +14,7 @@
 - caching: :func:`cached_layer` (static layers built once per key and size, handed out as
   copies so a render may draw on them; least recently used first out past
   :data:`LAYER_BUDGET`), :func:`memo_region` (a part of the picture drawn once and pasted
-  while what it shows is unchanged: a room, a player's panel; within :data:`TILE_BUDGET`),
+  while what it shows is unchanged: a room, a player's panel; within :data:`PART_BUDGETS`),
   :func:`clear_layer_cache`, :func:`cache_stats`, :func:`uncached`; every font is a
   :class:`GlyphRunFont`, which remembers the text runs it rendered and the widths it measured
   (per thread, bounded)
@@ -883,12 +883,14 @@ def icon(
 
 _LAYER_LOCK = threading.Lock()
 _LAYERS: OrderedDict[Hashable, Image.Image] = OrderedDict()
-LAYER_BUDGET = 24 * 1024 * 1024
+LAYER_BUDGET = 14 * 1024 * 1024
 """Bytes of static layers a process keeps (a 1600 x 1000 board layer is 6.1 MiB): the least
-recently used layout goes first, so a worker serving every game stays bounded (issue #15).
-Rebuilding a layer costs 3-5 ms; three layers are kept (a game's public board and its seats'
-taller ones: in The Fourth Wall the Wall's and the team's strips differ), so the boards and
-DMs of one game do not rebuild each other's layers."""
+recently used layout goes first, so a worker serving every game stays bounded (issues #15,
+#25). One layer serves a board layout at every height (`cached_tall_layer`: a game's public
+board and its seats' taller ones), so this holds two games' board layers and the turn cards'
+small ones; a worker that meets a third game's board rebuilds its layer (3-5 ms). At 24 MiB,
+with a layer per height, it filled over a bot's first games (a Fourth Wall game alone
+needed three)."""
 
 
 def _layer_bytes(img: Image.Image) -> int:
@@ -946,14 +948,22 @@ def cached_tall_layer(key: Hashable, base_height: int, height: int,
 
 
 _TILE_LOCK = threading.Lock()
-_TILES: OrderedDict[Hashable, tuple[Image.Image, tuple[str, ...]]] = OrderedDict()
-_TILE_BYTES = [0]
-TILE_BUDGET = 8 * 1024 * 1024
-"""Bytes of drawn parts (a room with its pieces, a player's panel) a process keeps: about
-two boards' worth, so the game a worker drew last is pasted, not drawn, at its next move."""
+PART_BUDGETS: dict[str, int] = {"card": 3 * 1024 * 1024, "board": 5 * 1024 * 1024}
+"""Bytes of drawn parts (a room with its pieces, a player's panel) a process keeps, per kind of
+picture, least recently used first out: the turn card's map (a game's cells, 2.4 MiB for an
+Exorcism card) and the full boards' (a public board's and a seat's share the parts above the
+seat's strip). Apart, so the boards a player asks for now and then do not push out the parts
+of the card every move draws; each holds the game a worker drew last, pasted at its next move.
+A pasted part saves ~0.1 ms of drawing: with more games at once than a budget holds, parts
+are drawn again, so a bigger budget buys little more than memory (issue #25: the 8 MiB
+shared before filled over a bot's first games)."""
+_TILES: dict[str, OrderedDict[Hashable, tuple[Image.Image, tuple[str, ...]]]] = {
+    pool: OrderedDict() for pool in PART_BUDGETS}
+_TILE_BYTES: dict[str, int] = dict.fromkeys(PART_BUDGETS, 0)
 
 
-def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], None]) -> None:
+def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], None],
+                pool: str = "board") -> None:
     """Draw a part of the picture with ``draw()`` or, when the same part was drawn before,
     paste the pixels it drew then.
 
@@ -962,7 +972,7 @@ def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], No
     part's own data and the static layer under it. A room whose pieces have not moved is then
     one paste instead of dozens of shapes and words. Texts the part cut with "…" are noted
     again on every paste, so the cut report stays whole. Parts are kept least recently used
-    first out within :data:`TILE_BUDGET` bytes.
+    first out within ``pool``'s budget (:data:`PART_BUDGETS`: "card" or "board").
     """
     if not _caching():
         draw()
@@ -971,10 +981,11 @@ def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], No
     region = (max(0, math.floor(x0)), max(0, math.floor(y0)),
               min(img.width, math.ceil(x1) + 1), min(img.height, math.ceil(y1) + 1))
     full = (key, region, img.mode)
+    tiles = _TILES[pool]
     with _TILE_LOCK:
-        found = _TILES.get(full)
+        found = tiles.get(full)
         if found is not None:
-            _TILES.move_to_end(full)
+            tiles.move_to_end(full)
     if found is not None:
         tile, cuts = found
         img.paste(tile, region[:2])
@@ -987,15 +998,16 @@ def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], No
     cuts = tuple(list(_TRUNCATED)[-added:]) if added > 0 else ()
     tile = img.crop(region)
     size = _layer_bytes(tile)
-    if size > TILE_BUDGET // 8:
+    budget = PART_BUDGETS[pool]
+    if size > budget // 8:
         return
     with _TILE_LOCK:
-        if full not in _TILES:
-            _TILES[full] = (tile, cuts)
-            _TILE_BYTES[0] += size
-        while _TILE_BYTES[0] > TILE_BUDGET and _TILES:
-            _, (dropped, _) = _TILES.popitem(last=False)
-            _TILE_BYTES[0] -= _layer_bytes(dropped)
+        if full not in tiles:
+            tiles[full] = (tile, cuts)
+            _TILE_BYTES[pool] += size
+        while _TILE_BYTES[pool] > budget and tiles:
+            _, (dropped, _) = tiles.popitem(last=False)
+            _TILE_BYTES[pool] -= _layer_bytes(dropped)
 
 
 def clear_layer_cache() -> None:
@@ -1005,8 +1017,9 @@ def clear_layer_cache() -> None:
     with _HATCH_LOCK:
         _HATCHES.clear()
     with _TILE_LOCK:
-        _TILES.clear()
-        _TILE_BYTES[0] = 0
+        for pool, tiles in _TILES.items():
+            tiles.clear()
+            _TILE_BYTES[pool] = 0
 
 
 def cache_stats() -> dict[str, int]:
@@ -1019,7 +1032,8 @@ def cache_stats() -> dict[str, int]:
         hatches = len(_HATCHES)
         hatch_bytes = sum(_hatch_bytes(t) for t, _ in _HATCHES.values())
     with _TILE_LOCK:
-        tiles, tile_bytes = len(_TILES), _TILE_BYTES[0]
+        tiles = sum(map(len, _TILES.values()))
+        tile_bytes = sum(_TILE_BYTES.values())
     return {"layers": layers, "layer_bytes": layer_bytes, "hatches": hatches,
             "hatch_bytes": hatch_bytes, "parts": tiles, "part_bytes": tile_bytes,
             **glyph_cache_stats()}

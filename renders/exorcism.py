@@ -1844,8 +1844,10 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     slots = min(6, len(b.slots))
     rows = 1 if slots <= 1 else math.ceil(slots / 2)
     n_dice = len(b.dice)
-    layer = ("exorcism", WIDTH, height, track_len, n_dice, rows)
-    img = cached_tall_layer(("exorcism", WIDTH, track_len, n_dice, rows), HEIGHT, height,
+    # The parts above a seat's hand lie on the same static layer at every height: a seat's
+    # board pastes the public board's (and the other way round); the hand's names the height.
+    layer = ("exorcism", WIDTH, track_len, n_dice, rows)
+    img = cached_tall_layer(layer, HEIGHT, height,
                             lambda h: _static_layer(h, track_len, n_dice, rows), _extend_layer)
     players_box, events_box = _lower_boxes(rows)
     d = ImageDraw.Draw(img)
@@ -1868,7 +1870,7 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     _draw_events(d, b, events_box)
     if private:  # the hand strip draws below the board, from the hand only
         memo_region(img, (0, HEIGHT, WIDTH - 1, height - 1),
-                    ("exorcism hand", layer, repr(b.hand)), partial(_draw_strip, d, b))
+                    ("exorcism hand", layer, height, repr(b.hand)), partial(_draw_strip, d, b))
     return img
 
 

@@ -1717,9 +1717,11 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     extra = _strip_height(b)
     height = HEIGHT + extra
     _cols, rows = _inv_grid(len(b.investigators))
-    layer = ("fourth_wall", WIDTH, height, rows)
-    img = cached_tall_layer(("fourth_wall", WIDTH, rows), HEIGHT, height,
-                            lambda h: _static_layer(h, rows), _extend_layer)
+    # The parts above a seat's strip lie on the same static layer at every height: a seat's
+    # board pastes the public board's (and the other way round); the strip's name the height.
+    layer = ("fourth_wall", WIDTH, rows)
+    img = cached_tall_layer(layer, HEIGHT, height, lambda h: _static_layer(h, rows),
+                            _extend_layer)
     inv_box, events_box = _lower_boxes(rows)
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
@@ -1739,11 +1741,11 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     if extra:  # the private strip draws below the board, from these data only
         strip: Box = (0, HEIGHT, WIDTH - 1, height - 1)
         if b.wall_hand is not None or b.private_wall_card is not None:
-            memo_region(img, strip, ("fourth_wall wall strip", layer,
+            memo_region(img, strip, ("fourth_wall wall strip", layer, height,
                                      repr(b.private_wall_card), repr(b.wall_hand)),
                         partial(_draw_wall_strip, d, b, HEIGHT, height - 12))
         else:
-            _draw_team_strip(img, d, b, HEIGHT, height - 12, layer)
+            _draw_team_strip(img, d, b, HEIGHT, height - 12, (*layer, height))
     return img
 
 

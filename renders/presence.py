@@ -1488,9 +1488,11 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     height = HEIGHT + (STRIP_HEIGHT if b.private_role else 0)
     layout = _manor_layout(b)
     frames = tuple((fl.name, fl.box) for fl in layout)
-    layer = ("presence", WIDTH, height, frames)
-    img = cached_tall_layer(("presence", WIDTH, frames), HEIGHT, height,
-                            lambda h: _static_layer(h, frames), _extend_layer)
+    # The parts above a seat's strip lie on the same static layer at every height: a seat's
+    # board pastes the public board's (and the other way round).
+    layer = ("presence", WIDTH, frames)
+    img = cached_tall_layer(layer, HEIGHT, height, lambda h: _static_layer(h, frames),
+                            _extend_layer)
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
     _draw_manor(img, d, b, layout, layer)
