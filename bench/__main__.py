@@ -111,7 +111,8 @@ class Plan:
         self.saturation = ((24, 1.5, 10.0) if quick else (games, args.think, args.seconds))
         self.saturation_busy_core = not args.quiet_machine
         # (games opened one after another, moves played in each)
-        self.pergame = (args.pergame_games or (22 if quick else 41), 2 if quick else 4)
+        self.pergame = (args.pergame_games or (22 if quick else 41), 2 if quick else 4,
+                        args.pergame_ai)
 
 
 def run_engine(plan: Plan) -> list[dict[str, Any]]:
@@ -266,9 +267,10 @@ def run_saturation(plan: Plan) -> dict[str, Any]:
 
 
 def run_pergame(plan: Plan) -> dict[str, Any]:
-    games, moves = plan.pergame
-    r = asyncio.run(bench_pergame(games, moves))
-    print(f"pergame: {games} games of {moves} moves, one after another "
+    games, moves, ai_every = plan.pergame
+    r = asyncio.run(bench_pergame(games, moves, ai_every=ai_every))
+    ai = f", an easy AI seat every {ai_every} games" if ai_every else ""
+    print(f"pergame: {games} games of {moves} moves{ai}, one after another "
           f"({r['failures']} failed moves, load average {r['load_average']}); after start "
           f"{r['after_start']}, after the last game {r['after_games'][-1]['rss_mib']}",
           flush=True)
@@ -427,6 +429,9 @@ def main() -> None:
                         "--quiet-machine)")
     parser.add_argument("--pergame-games", type=int, default=0,
                         help="pergame: games opened one after another (default 41)")
+    parser.add_argument("--pergame-ai", type=int, default=0, metavar="K",
+                        help="pergame: an easy AI seat in every K-th game (the first "
+                        "included), so the AI worker starts and is measured (default: none)")
     parser.add_argument("--quiet-machine", action="store_true",
                         help="saturation: nobody else uses the machine — no competing busy "
                         "process, 1,000 games")

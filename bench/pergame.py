@@ -26,11 +26,13 @@ from typing import Any
 from bench.roundtrip import (
     TABLES,
     Stamps,
+    Table,
     _new_tables,
     _players_db,
     bot_against_emulator,
     tree_pids,
 )
+from rules.registry import GAMES
 
 TARGET_MIB_PER_GAME = 0.3
 """Issue #25: at most this much more resident memory per active game."""
@@ -39,6 +41,10 @@ WINDOWS: tuple[tuple[int, int], ...] = ((2, 21), (21, 41))
 """Games (1-based, inclusive) over which the growth per game is fitted."""
 
 ROLES = ("bot", "render", "ai")
+
+AI_WAIT_SECONDS = 30.0
+"""How long an AI seat may take to move (its think pause, a worker's start) before the game
+counts a failure and the next game opens."""
 
 
 def _status_kib(pid: int, field: str) -> int:
@@ -119,10 +125,37 @@ def _within(value: float | None) -> bool | None:
     return None if value is None else value <= TARGET_MIB_PER_GAME
 
 
+async def _play(table: Table, moves: int) -> int:
+    """`moves` moves of `table`'s game (its AI seat's included), or to its end."""
+    made = 0
+    while made < moves:
+        status, state = table._state()
+        game = GAMES[table.name]
+        if status != "active" or state is None or not game.to_act(state):
+            break
+        seat = sorted(game.to_act(state))[0]
+        if seat in table.seat_users:
+            if await table.move() is None:
+                break
+        else:  # the AI seat's move: the bot plays it after its think pause
+            step = state.step
+            deadline = time.monotonic() + AI_WAIT_SECONDS
+            while (now := table._state())[1] is not None and now[1].step == step:
+                if time.monotonic() > deadline:
+                    table.failures.append(f"{table.name}/{table.mode}: the AI seat {seat} "
+                                          f"did not move in {AI_WAIT_SECONDS:.0f} s")
+                    return made
+                await asyncio.sleep(0.05)
+        made += 1
+    return made
+
+
 async def bench_pergame(games: int = 41, moves: int = 4, settle: float = 0.5,
-                        ) -> dict[str, Any]:
+                        ai_every: int = 0) -> dict[str, Any]:
     """`games` games opened one after another in the real bot, each started and played
-    `moves` moves, all left running; the tree's memory per process after each."""
+    `moves` moves, all left running; the tree's memory per process after each. `ai_every`:
+    every so many games (the first included) one seat is an easy AI's instead of a player's,
+    so the AI worker starts and is measured too (0: no AI seat, no AI worker)."""
     rows: list[dict[str, Any]] = []
     load_began = os.getloadavg()[0]
     began = time.perf_counter()
@@ -134,19 +167,22 @@ async def bench_pergame(games: int = 41, moves: int = 4, settle: float = 0.5,
         stamps = Stamps(emu)
         db = _players_db(proc)
         tables = _new_tables(emu, stamps, db, games, TABLES, prefix="g")
+        for n, table in enumerate(tables):
+            if ai_every and n % ai_every == 0 and len(table.users) > 1:
+                table.users.pop()
+                table.new_options = {"ai": 1, "ai_level": "easy"}
         await emu.settle()
         failures: list[str] = []
         try:
             for n, table in enumerate(tables, 1):
                 await table.open()
-                made = 0
-                while made < moves and await table.move() is not None:
-                    made += 1
+                made = await _play(table, moves)
                 await emu.settle(quiet=0.2, timeout=30)
                 # The render worker hands freed pages back once it goes idle: read after that.
                 await asyncio.sleep(settle)
                 failures += table.failures
                 rows.append({"game": n, "kind": f"{table.name}/{table.mode}", "moves": made,
+                             "ai_seat": bool(table.new_options),
                              "rss_mib": per_process(root)})
                 print(f"pergame: game {n} ({table.name}/{table.mode}, {made} moves): "
                       f"{rows[-1]['rss_mib']}", flush=True)
@@ -155,7 +191,8 @@ async def bench_pergame(games: int = 41, moves: int = 4, settle: float = 0.5,
     load_ended = os.getloadavg()[0]
     per_game = growth(rows)
     return {
-        "games": games, "moves_per_game": moves, "seconds": round(time.perf_counter() - began, 1),
+        "games": games, "moves_per_game": moves, "ai_seat_every": ai_every,
+        "seconds": round(time.perf_counter() - began, 1),
         "after_start": after_start,
         "after_games": rows,
         "mib_per_game": per_game,
