@@ -21,6 +21,10 @@ slow ones — the workers stop, and the bot is one process again until the next 
 A worker that dies costs the pictures it was drawing, drawn in a thread instead; the next
 picture starts a new worker. The bot's process never imports Pillow or the renderers unless it
 has to draw in a thread.
+
+`Pool` is that machinery for one role — start on demand, least-busy choice, idle stop,
+shutdown — and `bot.aipool` keeps its AI workers in a `Pool` of their own (`AI_WORKERS`,
+`AI_IDLE_SECONDS`).
 """
 
 from __future__ import annotations
