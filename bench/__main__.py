@@ -431,7 +431,8 @@ def main() -> None:
                         help="pergame: games opened one after another (default 41)")
     parser.add_argument("--pergame-ai", type=int, default=0, metavar="K",
                         help="pergame: an easy AI seat in every K-th game (the first "
-                        "included), so the AI worker starts and is measured (default: none)")
+                        "included), so the AI worker starts and is measured (default: none; "
+                        "5 gives every game and mode one in turn, 6 only the Exorcism's core)")
     parser.add_argument("--quiet-machine", action="store_true",
                         help="saturation: nobody else uses the machine — no competing busy "
                         "process, 1,000 games")

@@ -177,7 +177,9 @@ async def bench_pergame(games: int = 41, moves: int = 4, settle: float = 0.5,
             for n, table in enumerate(tables, 1):
                 await table.open()
                 made = await _play(table, moves)
-                await emu.settle(quiet=0.2, timeout=30)
+                # An AI seat may move after the counted moves, once its think pause is over
+                # (`ai_think_seconds`, 0.6 s): read after its board too, not while it is drawn.
+                await emu.settle(quiet=1.5 if table.new_options else 0.2, timeout=30)
                 # The render worker hands freed pages back once it goes idle: read after that.
                 await asyncio.sleep(settle)
                 failures += table.failures
