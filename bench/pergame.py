@@ -89,6 +89,17 @@ def per_process(root: int) -> dict[str, float]:
     return rounded
 
 
+async def at_rest(root: int, pause: float) -> dict[str, float]:
+    """`per_process` at rest: the smaller of two readings `pause` apart, per figure. A worker
+    caught drawing a late picture (a reminder's, an AI move's) holds its scratch images for a
+    moment; memory a game really keeps is there in both readings."""
+    first = per_process(root)
+    await asyncio.sleep(pause)
+    second = per_process(root)
+    return {k: min(v, second.get(k, v)) for k, v in first.items()} | {
+        k: v for k, v in second.items() if k not in first}
+
+
 def slope(points: list[tuple[int, float]]) -> float | None:
     """Least-squares growth per game of (game, MiB) points: one stray reading moves it far
     less than a difference of two ends would."""
@@ -185,7 +196,7 @@ async def bench_pergame(games: int = 41, moves: int = 4, settle: float = 0.5,
                 failures += table.failures
                 rows.append({"game": n, "kind": f"{table.name}/{table.mode}", "moves": made,
                              "ai_seat": bool(table.new_options),
-                             "rss_mib": per_process(root)})
+                             "rss_mib": await at_rest(root, settle)})
                 print(f"pergame: game {n} ({table.name}/{table.mode}, {made} moves): "
                       f"{rows[-1]['rss_mib']}", flush=True)
         finally:
