@@ -22,8 +22,11 @@ so every assignment of the four traumas to the four positions is weighted by the
 multivariate hypergeometric likelihood of the clue cards seen so far (own hand, discards,
 revealed row), with revealed secrets fixed and every failed Invoke of the game ruled out
 (`Deduction`, reading `SecretSlot.failed`, never the log, which keeps only its last lines).
-Clue cards go beneath their trauma's place in the likeliest assignment (one trauma per
-position); a clue card whose place is still a guess is kept in hand rather than spent.
+A clue card goes beneath the position where it is worth most over the assignments still
+possible: the chance its trauma lies there times what one more matching card adds there (the
+first lets an Invoke reveal it, the next lift the tier), so the rarest trauma's few cards
+are not piled onto a guess that already has enough (`Deduction.placement`, #23); a clue card
+whose place is still a guess is kept in hand rather than spent.
 Invoke targets the position whose reveal has the best expected tier and waits until the
 reveal is likely to succeed (a low tier only from round 7 on); from round 7 the Invoke card's
 keeping value runs out (`scarcity`), so a late turn tries any chance rather than ending idle

@@ -206,10 +206,12 @@ def test_p_win_04_ai_spirit_reaches_its_script_goal_more_than_a_random_spirit(
     """With AI visitors on both sides of the comparison, the spirit AI wins more games with
     its script than a random spirit. Evil: reveal the script, then make a visitor succumb.
     Good: win with the visitors while hidden, helping them while they keep up, else turn to
-    the bottom half (a succumbed visitor once revealed)."""
+    the bottom half (a succumbed visitor once revealed). An evil spirit's win waits on a lost
+    marker, which visitors who stack their clue cards well (#23) often keep: its games are
+    closer, so it is compared over 24 seeds (at 12, 8 to 7; at 40, 21 to 13)."""
     n = 4
     ai = rnd = 0
-    for seed in _seeds(n, alignment, 12):
+    for seed in _seeds(n, alignment, 24 if alignment == "evil" else 12):
         a = _play(n, seed, spirit="ai")
         r = _play(n, seed, spirit="random")
         ai += a.spirit_seat in a.winners
