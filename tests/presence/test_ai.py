@@ -228,3 +228,23 @@ def test_bench_presence_ai_reports_win_rates_by_alignment(
                  "--spirit", "first"]) == 0
     out = capsys.readouterr().out
     assert "visitors win" in out and " 3 all " in out
+
+
+def test_p_secret_03_a_clue_card_goes_where_it_is_likely_right_and_still_needed() -> None:
+    """PR-03 (#23): of two positions its trauma may lie at, a clue card goes beneath the likelier
+    one while both still need cards, but beneath the other once the likelier one already holds
+    enough for the high tier (3 matching with 3 players): a further card there adds nothing,
+    and the rarest trauma's few cards were lost that way (the visitors' Eternal Darkness)."""
+    ded = Deduction(Engine(new_game(3, 2)), "s2")
+    likelier = {"betrayal": 0, "tragedy": 1, "suffering": 2, "death": 3}
+    other = {"betrayal": 1, "tragedy": 0, "suffering": 2, "death": 3}
+    ded.perms = [(likelier, 0.6), (other, 0.4)]
+    ded.revealed = [False] * 4
+    ded.beneath = [[], [], [], []]
+    assert ded.best_position("betrayal") == "1"
+    ded = Deduction(Engine(new_game(3, 2)), "s2")
+    ded.perms = [(likelier, 0.6), (other, 0.4)]
+    ded.revealed = [False] * 4
+    ded.beneath = [["betrayal"] * 3, [], [], []]
+    assert ded.tier(3) == "high"
+    assert ded.best_position("betrayal") == "2"
