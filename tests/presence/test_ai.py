@@ -248,3 +248,23 @@ def test_p_secret_03_a_clue_card_goes_where_it_is_likely_right_and_still_needed(
     ded.beneath = [["betrayal"] * 3, [], [], []]
     assert ded.tier(3) == "high"
     assert ded.best_position("betrayal") == "2"
+
+
+def test_p_vis_14_the_search_weighs_turn_choices_not_steps_and_never_an_early_end() -> None:
+    """#23: the search (normal, hard) looks ahead on a turn's choice and on the prompts that
+    shape a game, leaves a walk's door-by-door steps to the heuristic, and never offers a
+    visitor End turn with actions left (the idle-turn blunder; P-VIS-14, A-65)."""
+    from rules.core.types import Prompt
+    from rules.presence import actions as K
+
+    st = new_game(3, 1)
+    visitor = st.visitor_seats[0]
+    assert GAME.ai_searchable(st, visitor, None)
+    assert not GAME.ai_searchable(st, visitor, Action(kind=K.END_TURN))
+    assert GAME.ai_searchable(st, st.spirit_seat, Action(kind=K.END_SPIRIT))
+    st.prompts.append(Prompt(id="1", kind="movement", seats=[visitor], text="Walk",
+                             data={"then": "movement"}))
+    assert not GAME.ai_searchable(st, visitor, None)
+    st.prompts[-1] = Prompt(id="2", kind="clue_discard", seats=[visitor], text="Discard",
+                            data={"then": "clue_discard"})
+    assert GAME.ai_searchable(st, visitor, None)
