@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ from cogs.utils.table.core import DeliveryCore
 from cogs.utils.table.posts import DELETE, _TooOld
 from cogs.utils.table.summaries import (
     NEWS_KEPT,
+    Settling,
     SummaryDM,
     last_news,
     mine_command,
@@ -60,14 +62,32 @@ class SummaryDMs(DeliveryCore):
         return known is not None and known.message_id is not None
 
     async def refresh_summaries(self, record: GameRecord, state: Any,
-                                users: dict[str, int | None]) -> None:
+                                users: dict[str, int | None], *, settle: bool = False,
+                                only: set[str] | None = None) -> None:
         """H-02: the summary DM of every seat whose private summary or private choices changed
         is edited in place (a new one is sent only when there is none to edit). Its buttons
         change with the words, so they cost no edit of their own unless only they changed
-        (the game comes to wait for the seat's private choices, or stops waiting)."""
+        (the game comes to wait for the seat's private choices, or stops waiting). A DM whose
+        words and buttons would not change is not written (`dm_counts["unchanged"]`).
+
+        `settle` (a move's showing): the DM of a seat the game does not wait for now is held
+        back for `summary_settle_seconds` (`Settling`), so a burst of moves costs it one edit
+        carrying every change; an awaited seat's DM is written at once, before the board post
+        that may ping it. `only`: these seats alone (the settle window's flush)."""
+        async with self._dm_lock(record.id):
+            await self._refresh(record, state, users, settle=settle, only=only)
+
+    def _dm_lock(self, gid: int) -> asyncio.Lock:
+        return self._dm_locks.setdefault(gid, asyncio.Lock())
+
+    async def _refresh(self, record: GameRecord, state: Any, users: dict[str, int | None], *,
+                       settle: bool, only: set[str] | None) -> None:
         game = game_of(record)
+        over = game.result(state) is not None
+        window = self.bot.settings.summary_settle_seconds if settle and not over else 0.0
+        awaited = set() if over else set(game.to_act(state))
         for seat, user_id in users.items():
-            if not user_id:
+            if not user_id or (only is not None and seat not in only):
                 continue
             known = self._summaries.get((record.id, seat))
             if known is not None and known.user_id != user_id and known.panel != "" \
@@ -89,6 +109,7 @@ class SummaryDMs(DeliveryCore):
                 if old_news := last_news(known.text):
                     self._news[(record.id, seat)] = (
                         old_news + self._news.get((record.id, seat), []))[-NEWS_KEPT:]
+            held = self._unsettle(record.id, seat)
             news = self._news.get((record.id, seat))
             now = summary_dm(record, game, state, seat,
                              known.text if known.message_id is not None else None, news,
@@ -97,7 +118,17 @@ class SummaryDMs(DeliveryCore):
                 continue  # nothing hidden, and no DM to take buttons off
             text, panel, view = now.text, now.panel, None
             if known.text == text and known.panel == panel:
+                # Nothing a player would see changes (a change held back may have come back
+                # to what the DM shows): no request.
+                self.dm_counts["carried" if held else "unchanged"] += 1
                 continue
+            if window > 0 and seat not in awaited and known.message_id is not None:
+                # Nobody waits on this seat: its DM follows when the moves settle (one edit
+                # for all of them), or at once should the game come to wait for it.
+                self._hold(record, state, users, seat, window)
+                self.dm_counts["carried" if held else "held"] += 1
+                continue
+            self.dm_counts["written"] += 1
             view = now.view()
             message_id: int | None = None
             replaced: int | None = None
@@ -130,6 +161,65 @@ class SummaryDMs(DeliveryCore):
                 message = await self._send(user_id, text, view)
                 message_id = message.id if message else None
             self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text, panel)
+
+    def _hold(self, record: GameRecord, state: Any, users: dict[str, int | None], seat: str,
+              window: float) -> None:
+        """Hold `seat`'s DM edit back until the game's settle window ends (started by the
+        first edit held, not pushed back by later ones: a game that keeps moving still has
+        its DMs written every `window` seconds)."""
+        settling = self._settling.get(record.id)
+        if settling is None:
+            settling = self._settling[record.id] = Settling(record, state, users, set())
+            settling.task = asyncio.create_task(self._settle_after(record.id, window),
+                                                name=f"summary-dms-of-game-{record.id}")
+        # The newest showing's state is the one to write (showings come in the moves' order).
+        settling.record, settling.state, settling.users = record, state, users
+        settling.seats.add(seat)
+
+    def _unsettle(self, gid: int, seat: str) -> bool:
+        """Forget `seat`'s held DM edit (the caller writes the DM, or finds it current).
+        Whether one was held."""
+        settling = self._settling.get(gid)
+        if settling is None or seat not in settling.seats:
+            return False
+        # The window's task stays: a seat held again keeps the window it had, so a game that
+        # keeps moving still has its DMs written every window (its flush may find nothing).
+        settling.seats.discard(seat)
+        return True
+
+    async def _settle_after(self, gid: int, window: float) -> None:
+        await asyncio.sleep(window)
+        try:
+            await self.flush_summaries(gid)
+        except Exception:  # the next move's refresh writes it (it compares with the DM)
+            log.warning("game %s: could not write its held summary DMs", gid, exc_info=True)
+
+    async def flush_summaries(self, gid: int, seat: str | None = None) -> None:
+        """Write game `gid`'s held summary DM edits now (`seat`: that seat's alone), from the
+        newest state shown."""
+        async with self._dm_lock(gid):
+            settling = self._settling.get(gid)
+            if settling is None or (seat is not None and seat not in settling.seats):
+                return
+            seats = {seat} if seat is not None else set(settling.seats)
+            if seat is None:
+                self._settling.pop(gid, None)
+                if settling.task is not None and settling.task is not asyncio.current_task():
+                    settling.task.cancel()
+            await self._refresh(settling.record, settling.state, settling.users,
+                                settle=False, only=seats)
+
+    async def flush_all_summaries(self) -> int:
+        """Before the bot closes: every held summary DM edit is written now (nothing waits
+        for a process that is going away). Returns how many games had some."""
+        games = list(self._settling)
+        for gid in games:
+            try:
+                await self.flush_summaries(gid)
+            except Exception:
+                log.warning("game %s: could not write its held summary DMs before closing",
+                            gid, exc_info=True)
+        return len(games)
 
     async def _retire_dm(self, gid: int, user_id: int, message_id: int) -> None:
         """Delete a summary DM a new one replaces; if Discord refuses, it is owed (`_tidy`)."""
@@ -178,6 +268,7 @@ class SummaryDMs(DeliveryCore):
             return
         self._summaries[(record.id, seat)] = SummaryDM(interaction.user.id, message.id,
                                                        now.text, now.panel)
+        self._unsettle(record.id, seat)  # written: nothing of it is held back any more
 
     async def _find_summary(self, game: Game[Any, Any], gid: int,
                             user_id: int) -> SummaryDM | None:

@@ -3,6 +3,7 @@ choices (the seat's private control panel)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -36,6 +37,22 @@ class SummaryDM:
     panel: str | None = ""
     """What its buttons stand for (`menu_key`; "" none); None: not known (found after a
     restart), so the next refresh writes them."""
+
+
+@dataclass
+class Settling:
+    """Summary DM edits of one game held back for the settle window (`summary_settle_seconds`):
+    seats the game does not wait for, whose DM changed. They are written from the newest
+    state shown (the record, state and players of the latest showing), in one edit per seat
+    however many moves came meanwhile, when the window ends, when the seat becomes awaited
+    (at once, before its ping), when its owner presses a choice that moved on, or when the bot
+    stops."""
+
+    record: GameRecord
+    state: Any
+    users: dict[str, int | None]
+    seats: set[str]
+    task: asyncio.Task[None] | None = None
 
 
 # A game in its own channel (a game option `table_channel=channel`, P-DISCORD-03): nobody but
