@@ -63,6 +63,7 @@ class SummaryDMs(DeliveryCore):
 
     async def refresh_summaries(self, record: GameRecord, state: Any,
                                 users: dict[str, int | None], *, settle: bool = False,
+                                actor: str | None = None,
                                 only: set[str] | None = None) -> None:
         """H-02: the summary DM of every seat whose private summary or private choices changed
         is edited in place (a new one is sent only when there is none to edit). Its buttons
@@ -72,16 +73,19 @@ class SummaryDMs(DeliveryCore):
 
         `settle` (a move's showing): the DM of a seat the game does not wait for now is held
         back for `summary_settle_seconds` (`Settling`), so a burst of moves costs it one edit
-        carrying every change; an awaited seat's DM is written at once, before the board post
-        that may ping it. `only`: these seats alone (the settle window's flush)."""
+        carrying every change; so is the DM of the seat that just moved (`actor`) while it
+        keeps the decision with every choice on the board post (its DM has none to offer) and
+        no private news came to it. Any other awaited seat's DM is written at once, before the
+        board post that may ping it. `only`: these seats alone (the settle window's flush)."""
         async with self._dm_lock(record.id):
-            await self._refresh(record, state, users, settle=settle, only=only)
+            await self._refresh(record, state, users, settle=settle, actor=actor, only=only)
 
     def _dm_lock(self, gid: int) -> asyncio.Lock:
         return self._dm_locks.setdefault(gid, asyncio.Lock())
 
     async def _refresh(self, record: GameRecord, state: Any, users: dict[str, int | None], *,
-                       settle: bool, only: set[str] | None) -> None:
+                       settle: bool, actor: str | None = None,
+                       only: set[str] | None = None) -> None:
         game = game_of(record)
         over = game.result(state) is not None
         window = self.bot.settings.summary_settle_seconds if settle and not over else 0.0
@@ -122,13 +126,21 @@ class SummaryDMs(DeliveryCore):
                 # to what the DM shows): no request.
                 self.dm_counts["carried" if held else "unchanged"] += 1
                 continue
-            if window > 0 and seat not in awaited and known.message_id is not None:
-                # Nobody waits on this seat: its DM follows when the moves settle (one edit
-                # for all of them), or at once should the game come to wait for it.
+            # Nobody waits on this seat's DM: the game does not wait for the seat, or the seat
+            # just moved and keeps the decision with all its choices on the board post (what
+            # changed on its DM is what it just did; news it has not read goes at once).
+            quiet = seat not in awaited or (
+                seat == actor and not panel
+                and seat not in self._fresh.get(record.id, set()))
+            if window > 0 and quiet and known.message_id is not None:
+                # Its DM follows when the moves settle (one edit for all of them), or at once
+                # should the game come to wait for its choices there.
                 self._hold(record, state, users, seat, window)
                 self.dm_counts["carried" if held else "held"] += 1
                 continue
             self.dm_counts["written"] += 1
+            if held:
+                self.dm_counts["carried"] += 1  # this edit carries the change held back
             view = now.view()
             message_id: int | None = None
             replaced: int | None = None
