@@ -40,6 +40,7 @@ from typing import Any
 
 from bench.stats import ms_full
 from bot.looplag import LagSummary, LoopLagProbe
+from bot.settings import Settings
 from cogs.utils.gamecog import Family
 from cogs.utils.table import action_hash
 from emulator import DiscordEmulator
@@ -209,6 +210,10 @@ def quarter_growth(values: list[float]) -> float | None:
     return round(last / max(first, 1e-9), 2)
 
 
+SETTLE_SECONDS = float(Settings.model_fields["summary_settle_seconds"].default)
+"""The bot's summary DM settle window as the bench runs it (the default)."""
+
+
 def request_counts(emu: DiscordEmulator) -> Counter[str]:
     return Counter(emu.stats.requests)
 
@@ -321,6 +326,8 @@ class BotProcess:
                     phases = dict(data["phases"])
                     if data.get("heap"):
                         phases["heap"] = data["heap"]
+                    if data.get("summary_dms"):
+                        phases["summary_dms"] = data["summary_dms"]
                     if data.get("stall_stacks"):
                         phases["stall_stacks"] = data["stall_stacks"]
                     return LagSummary.model_validate(data["lag"]), phases
@@ -585,6 +592,10 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             await asyncio.gather(*(play(t) for t in tables))
             took = time.perf_counter() - t0
             bot_cpu = cpu_seconds(proc.proc.pid) - cpu_before
+        # Summary DM edits held back for their settle window belong to the moves measured:
+        # they are counted once written (the window, then the requests settle).
+        await asyncio.sleep(SETTLE_SECONDS)
+        await emu.settle(quiet=0.2, timeout=30)
         requests = request_counts(emu) - requests_before
         load_ended = os.getloadavg()[0]
         # Every interaction of the measured stretch answered after Discord's 3 s, or refused
@@ -637,6 +648,7 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             "idle_process_loop_lag": floor.model_dump(),
             "emulator_process_loop_lag": players_lag.model_dump(),
             "bot_phases": phases,
+            "summary_dms": phases.get("summary_dms", {}),
         }
 
 
