@@ -40,7 +40,6 @@ from typing import Any
 
 from bench.stats import ms_full
 from bot.looplag import LagSummary, LoopLagProbe
-from bot.settings import Settings
 from cogs.utils.gamecog import Family
 from cogs.utils.table import action_hash
 from emulator import DiscordEmulator
@@ -208,10 +207,6 @@ def quarter_growth(values: list[float]) -> float | None:
     q = len(values) // 4
     first, last = statistics.median(values[:q]), statistics.median(values[-q:])
     return round(last / max(first, 1e-9), 2)
-
-
-SETTLE_SECONDS = float(Settings.model_fields["summary_settle_seconds"].default)
-"""The bot's summary DM settle window as the bench runs it (the default)."""
 
 
 def request_counts(emu: DiscordEmulator) -> Counter[str]:
@@ -592,11 +587,6 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             await asyncio.gather(*(play(t) for t in tables))
             took = time.perf_counter() - t0
             bot_cpu = cpu_seconds(proc.proc.pid) - cpu_before
-        # Summary DM edits held back for their settle window belong to the moves measured:
-        # they are counted once written (the window, then the requests settle).
-        await asyncio.sleep(SETTLE_SECONDS)
-        await emu.settle(quiet=0.2, timeout=30)
-        requests = request_counts(emu) - requests_before
         load_ended = os.getloadavg()[0]
         # Every interaction of the measured stretch answered after Discord's 3 s, or refused
         # as late (the player saw "This interaction failed"; the move then counts as failed).
@@ -610,6 +600,12 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         players_lag = await harness.stop()
         await control.stop()
         db.close()
+        # Summary DM edits the bot held back belong to the moves measured: the bot is stopped
+        # cleanly, which writes them, before the requests are counted (its other closing
+        # requests count too).
+        await proc.stop()
+        await emu.settle(quiet=0.2, timeout=30)
+        requests = request_counts(emu) - requests_before
         failures = [f for t in tables for f in t.failures]
         samples.sort(key=lambda s: s.at)
         boards = [s.board for s in samples if s.board is not None]

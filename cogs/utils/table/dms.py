@@ -113,7 +113,8 @@ class SummaryDMs(DeliveryCore):
                 if old_news := last_news(known.text):
                     self._news[(record.id, seat)] = (
                         old_news + self._news.get((record.id, seat), []))[-NEWS_KEPT:]
-            held = self._unsettle(record.id, seat)
+            since = self._unsettle(record.id, seat)
+            held = since is not None
             news = self._news.get((record.id, seat))
             now = summary_dm(record, game, state, seat,
                              known.text if known.message_id is not None else None, news,
@@ -134,8 +135,13 @@ class SummaryDMs(DeliveryCore):
                 and seat not in self._fresh.get(record.id, set()))
             if window > 0 and quiet and known.message_id is not None:
                 # Its DM follows when the moves settle (one edit for all of them), or at once
-                # should the game come to wait for its choices there.
-                self._hold(record, state, users, seat, window)
+                # should the game come to wait for its choices there. The mover deciding on
+                # the board is at the table, reading the thread: its DM follows its decision
+                # (the next write carries it), written anyway once it is no longer at the
+                # table (`at_table_seconds`, when the late ping would find it gone).
+                delay = window if seat not in awaited else max(
+                    window, self.bot.settings.at_table_seconds)
+                self._hold(record, state, users, seat, delay, since)
                 self.dm_counts["carried" if held else "held"] += 1
                 continue
             self.dm_counts["written"] += 1
@@ -175,57 +181,78 @@ class SummaryDMs(DeliveryCore):
             self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text, panel)
 
     def _hold(self, record: GameRecord, state: Any, users: dict[str, int | None], seat: str,
-              window: float) -> None:
-        """Hold `seat`'s DM edit back until the game's settle window ends (started by the
-        first edit held, not pushed back by later ones: a game that keeps moving still has
-        its DMs written every `window` seconds)."""
+              delay: float, since: float | None) -> None:
+        """Hold `seat`'s DM edit back for `delay` seconds, or less: a change held before
+        (`since`, when it was due) keeps its time, so holding again never pushes a DM further
+        behind its game (a game that keeps moving still has its DMs written)."""
+        loop = asyncio.get_running_loop()
         settling = self._settling.get(record.id)
         if settling is None:
-            settling = self._settling[record.id] = Settling(record, state, users, set())
-            settling.task = asyncio.create_task(self._settle_after(record.id, window),
-                                                name=f"summary-dms-of-game-{record.id}")
+            settling = self._settling[record.id] = Settling(record, state, users)
         # The newest showing's state is the one to write (showings come in the moves' order).
         settling.record, settling.state, settling.users = record, state, users
-        settling.seats.add(seat)
+        due = loop.time() + delay
+        settling.due[seat] = due if since is None else min(since, due)
+        settling.wake.set()
+        if settling.task is None or settling.task.done():
+            settling.task = asyncio.create_task(self._settle_in_time(record.id),
+                                                name=f"summary-dms-of-game-{record.id}")
 
-    def _unsettle(self, gid: int, seat: str) -> bool:
-        """Forget `seat`'s held DM edit (the caller writes the DM, or finds it current).
-        Whether one was held."""
+    def _unsettle(self, gid: int, seat: str) -> float | None:
+        """Forget `seat`'s held DM edit (the caller writes the DM, finds it current, or holds
+        it again); when it was due, if one was held."""
         settling = self._settling.get(gid)
-        if settling is None or seat not in settling.seats:
-            return False
-        # The window's task stays: a seat held again keeps the window it had, so a game that
-        # keeps moving still has its DMs written every window (its flush may find nothing).
-        settling.seats.discard(seat)
-        return True
+        if settling is None:
+            return None
+        return settling.due.pop(seat, None)
 
-    async def _settle_after(self, gid: int, window: float) -> None:
-        await asyncio.sleep(window)
-        try:
-            await self.flush_summaries(gid)
-        except Exception:  # the next move's refresh writes it (it compares with the DM)
-            log.warning("game %s: could not write its held summary DMs", gid, exc_info=True)
+    async def _settle_in_time(self, gid: int) -> None:
+        """The game's held DM edits, each written when its time comes."""
+        loop = asyncio.get_running_loop()
+        while (settling := self._settling.get(gid)) is not None:
+            if not settling.due:
+                self._settling.pop(gid, None)
+                return
+            wait = min(settling.due.values()) - loop.time()
+            if wait > 0:
+                settling.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(settling.wake.wait(), wait)
+                continue
+            try:
+                await self.flush_summaries(gid, due_only=True)
+            except Exception:  # the next move's refresh writes it (it compares with the DM)
+                log.warning("game %s: could not write its held summary DMs", gid,
+                            exc_info=True)
+                self._settling.pop(gid, None)
+                return
 
-    async def flush_summaries(self, gid: int, seat: str | None = None) -> None:
-        """Write game `gid`'s held summary DM edits now (`seat`: that seat's alone), from the
-        newest state shown."""
+    async def flush_summaries(self, gid: int, seat: str | None = None, *,
+                              due_only: bool = False) -> None:
+        """Write game `gid`'s held summary DM edits now (`seat`: that seat's alone;
+        `due_only`: those whose time has come), from the newest state shown."""
         async with self._dm_lock(gid):
             settling = self._settling.get(gid)
-            if settling is None or (seat is not None and seat not in settling.seats):
+            if settling is None:
                 return
-            seats = {seat} if seat is not None else set(settling.seats)
-            if seat is None:
+            now = asyncio.get_running_loop().time()
+            seats = {s for s, due in settling.due.items()
+                     if (seat is None or s == seat) and (not due_only or due <= now)}
+            for held in seats:
+                del settling.due[held]
+            if not settling.due and seat is None and not due_only:
                 self._settling.pop(gid, None)
                 if settling.task is not None and settling.task is not asyncio.current_task():
                     settling.task.cancel()
-            await self._refresh(settling.record, settling.state, settling.users,
-                                settle=False, only=seats)
+            if seats:
+                await self._refresh(settling.record, settling.state, settling.users,
+                                    settle=False, only=seats)
 
     async def flush_all_summaries(self) -> int:
         """Before the bot closes: every held summary DM edit is written now (nothing waits
         for a process that is going away). Returns how many games had some."""
-        games = list(self._settling)
-        for gid in games:
+        games = [gid for gid, settling in self._settling.items() if settling.due]
+        for gid in list(self._settling):
             try:
                 await self.flush_summaries(gid)
             except Exception:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -41,17 +41,19 @@ class SummaryDM:
 
 @dataclass
 class Settling:
-    """Summary DM edits of one game held back for the settle window (`summary_settle_seconds`):
-    seats the game does not wait for, whose DM changed. They are written from the newest
-    state shown (the record, state and players of the latest showing), in one edit per seat
-    however many moves came meanwhile, when the window ends, when the seat becomes awaited
-    (at once, before its ping), when its owner presses a choice that moved on, or when the bot
-    stops."""
+    """Summary DM edits of one game held back (`SummaryDMs.refresh_summaries`): seats whose DM
+    changed while nobody waited on it, each with the time (the loop's) by which it is written.
+    They are written from the newest state shown (the record, state and players of the latest
+    showing), in one edit per seat however many moves came meanwhile: when that time comes,
+    at once when the game comes to wait for the seat's choices there or private news comes to
+    it, when its owner presses a choice that moved on, or when the bot stops."""
 
     record: GameRecord
     state: Any
     users: dict[str, int | None]
-    seats: set[str]
+    due: dict[str, float] = field(default_factory=dict)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when a seat is held, so the game's task looks at the earliest time again."""
     task: asyncio.Task[None] | None = None
 
 
