@@ -201,3 +201,33 @@ async def test_after_a_crash_the_next_move_brings_every_dm_current(table: Table)
             break
         await asyncio.sleep(0.1)
     assert not await _all_current(table, auto)
+
+
+async def test_a_press_on_a_held_dm_that_moved_on_writes_it_before_the_answer(
+        table: Table) -> None:
+    await _generous(table, summary_settle_seconds=LONG)
+    auto = await _auto(table, *GAME)
+    bot = table.bot
+    assert bot is not None
+    delivery = delivery_for(bot)
+    for _ in range(20):
+        await _play(table, auto, 1, typed=True)
+        settling = delivery._settling.get(auto.game_id)
+        held = sorted(settling.due) if settling is not None else []
+        users = await bot.tables.users_of(auto.game_id)
+        for seat in held:
+            user_id = users[seat]
+            assert user_id
+            dm = _dm(table, auto, user_id)
+            stale = [c for c in dm.custom_ids if c.startswith(f"hb:a:{auto.game_id}:{seat}:")]
+            if not stale:
+                continue
+            user = next(u for u in auto.users if int(u.id) == user_id)
+            res = await table.emu.click(user, dm, stale[0])
+            await res.wait_done(timeout=15)
+            await table.emu.settle()
+            # Nothing was played; the DM the answer points at shows the seat's choices now.
+            assert "moved on" in res.text, res.text
+            assert seat not in await _all_current(table, auto)
+            return
+    raise AssertionError("no held DM with buttons that moved on came up")
