@@ -69,7 +69,8 @@ class SummaryDMs(DeliveryCore):
         is edited in place (a new one is sent only when there is none to edit). Its buttons
         change with the words, so they cost no edit of their own unless only they changed
         (the game comes to wait for the seat's private choices, or stops waiting). A DM whose
-        words and buttons would not change is not written (`dm_counts["unchanged"]`).
+        words and buttons would not change is not written (`dm_counts`: "changes", what
+        writing every DM at once would write; "writes", the requests; "held").
 
         `settle` (a move's showing): the DM of a seat the game does not wait for now is held
         back for `summary_settle_seconds` (`Settling`), so a burst of moves costs it one edit
@@ -113,8 +114,7 @@ class SummaryDMs(DeliveryCore):
                 if old_news := last_news(known.text):
                     self._news[(record.id, seat)] = (
                         old_news + self._news.get((record.id, seat), []))[-NEWS_KEPT:]
-            since = self._unsettle(record.id, seat)
-            held = since is not None
+            since, wanted = self._unsettle(record.id, seat)
             news = self._news.get((record.id, seat))
             now = summary_dm(record, game, state, seat,
                              known.text if known.message_id is not None else None, news,
@@ -122,10 +122,13 @@ class SummaryDMs(DeliveryCore):
             if now is None:
                 continue  # nothing hidden, and no DM to take buttons off
             text, panel, view = now.text, now.panel, None
+            # A change: what every-DM-at-once would write now (`dm_counts`: changes less
+            # writes are the requests saved).
+            if (text, panel) != (wanted or (known.text, known.panel)):
+                self.dm_counts["changes"] += 1
             if known.text == text and known.panel == panel:
                 # Nothing a player would see changes (a change held back may have come back
                 # to what the DM shows): no request.
-                self.dm_counts["carried" if held else "unchanged"] += 1
                 continue
             # Nobody waits on this seat's DM: the game does not wait for the seat, or the seat
             # just moved and keeps the decision with all its choices on the board post (what
@@ -141,12 +144,10 @@ class SummaryDMs(DeliveryCore):
                 # table (`at_table_seconds`, when the late ping would find it gone).
                 delay = window if seat not in awaited else max(
                     window, self.bot.settings.at_table_seconds)
-                self._hold(record, state, users, seat, delay, since)
-                self.dm_counts["carried" if held else "held"] += 1
+                self._hold(record, state, users, seat, delay, since, (text, panel))
+                self.dm_counts["held"] += wanted is None
                 continue
-            self.dm_counts["written"] += 1
-            if held:
-                self.dm_counts["carried"] += 1  # this edit carries the change held back
+            self.dm_counts["writes"] += 1
             view = now.view()
             message_id: int | None = None
             replaced: int | None = None
@@ -181,7 +182,7 @@ class SummaryDMs(DeliveryCore):
             self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text, panel)
 
     def _hold(self, record: GameRecord, state: Any, users: dict[str, int | None], seat: str,
-              delay: float, since: float | None) -> None:
+              delay: float, since: float | None, wanted: tuple[str, str]) -> None:
         """Hold `seat`'s DM edit back for `delay` seconds, or less: a change held before
         (`since`, when it was due) keeps its time, so holding again never pushes a DM further
         behind its game (a game that keeps moving still has its DMs written)."""
@@ -193,18 +194,19 @@ class SummaryDMs(DeliveryCore):
         settling.record, settling.state, settling.users = record, state, users
         due = loop.time() + delay
         settling.due[seat] = due if since is None else min(since, due)
+        settling.wanted[seat] = wanted
         settling.wake.set()
         if settling.task is None or settling.task.done():
             settling.task = asyncio.create_task(self._settle_in_time(record.id),
                                                 name=f"summary-dms-of-game-{record.id}")
 
-    def _unsettle(self, gid: int, seat: str) -> float | None:
+    def _unsettle(self, gid: int, seat: str) -> tuple[float | None, tuple[str, str] | None]:
         """Forget `seat`'s held DM edit (the caller writes the DM, finds it current, or holds
-        it again); when it was due, if one was held."""
+        it again): when it was due and what it would have written, if one was held."""
         settling = self._settling.get(gid)
         if settling is None:
-            return None
-        return settling.due.pop(seat, None)
+            return None, None
+        return settling.due.pop(seat, None), settling.wanted.pop(seat, None)
 
     async def _settle_in_time(self, gid: int) -> None:
         """The game's held DM edits, each written when its time comes."""
@@ -238,15 +240,17 @@ class SummaryDMs(DeliveryCore):
             now = asyncio.get_running_loop().time()
             seats = {s for s, due in settling.due.items()
                      if (seat is None or s == seat) and (not due_only or due <= now)}
-            for held in seats:
-                del settling.due[held]
-            if not settling.due and seat is None and not due_only:
+            if seats:
+                # Each seat's held edit is forgotten as it is written (`_unsettle`, which
+                # also tells the count it is no new change).
+                await self._refresh(settling.record, settling.state, settling.users,
+                                    settle=False, only=seats)
+            for held in seats:  # a seat no longer played by anyone is not written
+                self._unsettle(gid, held)
+            if not settling.due and not due_only and seat is None:
                 self._settling.pop(gid, None)
                 if settling.task is not None and settling.task is not asyncio.current_task():
                     settling.task.cancel()
-            if seats:
-                await self._refresh(settling.record, settling.state, settling.users,
-                                    settle=False, only=seats)
 
     async def flush_all_summaries(self) -> int:
         """Before the bot closes: every held summary DM edit is written now (nothing waits

@@ -52,6 +52,9 @@ class Settling:
     state: Any
     users: dict[str, int | None]
     due: dict[str, float] = field(default_factory=dict)
+    wanted: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Each held seat's DM as its latest hold would write it (words, what its buttons stand
+    for): a later refresh wanting the same is no new change (`SummaryDMs.dm_counts`)."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when a seat is held, so the game's task looks at the earliest time again."""
     task: asyncio.Task[None] | None = None
