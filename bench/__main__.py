@@ -251,9 +251,8 @@ def run_saturation(plan: Plan) -> dict[str, Any]:
           f"{r['requests_per_move']} in all; memory {r['memory_with_games']} "
           f"({r['memory_per_game_mib']} MiB/game)", flush=True)
     print(f"  requests by route: {r['requests_by_route']}", flush=True)
-    print(f"  summary DM changes: {r['summary_dms']} (written: requests; held: kept back for "
-          "the settle window; carried: held changes a later write carried, a request saved)",
-          flush=True)
+    print(f"  summary DMs: {r['summary_dms']} (changes: what writing every DM at once would "
+          "write; writes: the requests; held: changes kept back to settle)", flush=True)
     for target in r["targets"].values():
         limit = "" if target["at_most"] is None else f" (target ≤ {target['at_most']})"
         print(f"  {target['what']}: {target['value']}{limit}", flush=True)

@@ -219,7 +219,7 @@ class BareClient(discord.Client):
 
 def summary_dm_counts(client: discord.Client | None) -> Counter[str]:
     """What became of the summary DM changes since the probe's reset (`SummaryDMs.dm_counts`:
-    written, held back, carried by a later write, unchanged); empty for the bare client."""
+    changes, writes, held); empty for the bare client."""
     delivery = getattr(client, "_delivery", None)
     counts = getattr(delivery, "dm_counts", None)
     return counts if isinstance(counts, Counter) else Counter()
