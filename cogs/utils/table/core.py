@@ -83,8 +83,9 @@ class DeliveryCore(abc.ABC):
         # game id -> serialises the writes of its summary DMs (the showing task, the settle
         # window's flush, a seat handed over), so an older text never lands after a newer one.
         self._dm_locks: dict[int, asyncio.Lock] = {}
-        # What became of each summary DM change (`SummaryDMs.dm_counts`): written at once,
-        # held back, carried by a later write, unchanged and so not written at all.
+        # Summary DM changes (what writing every DM at once would write), writes (requests)
+        # and changes held back (`SummaryDMs.refresh_summaries`): changes less writes are
+        # the requests the settle window saved.
         self.dm_counts: Counter[str] = Counter()
         # (game id, seat) -> its latest private lines, shown on its summary DM (`note_private`).
         self._news: dict[tuple[int, str], list[str]] = {}
