@@ -74,10 +74,12 @@ class SummaryDMs(DeliveryCore):
 
         `settle` (a move's showing): the DM of a seat the game does not wait for now is held
         back for `summary_settle_seconds` (`Settling`), so a burst of moves costs it one edit
-        carrying every change; so is the DM of the seat that just moved (`actor`) while it
-        keeps the decision with every choice on the board post (its DM has none to offer) and
-        no private news came to it. Any other awaited seat's DM is written at once, before the
-        board post that may ping it. `only`: these seats alone (the settle window's flush)."""
+        carrying every change. The DM of the seat that just moved (`actor`), when it offers
+        no choices now (the turn passed, or every choice is on the board post) and no private
+        news came to it, follows the mover's next decision: the write that brings carries it,
+        else it is written by `at_table_seconds`. Any other awaited seat's DM is written at
+        once, before the board post that may ping it. `only`: these seats alone (the settle
+        window's flush)."""
         async with self._dm_lock(record.id):
             await self._refresh(record, state, users, settle=settle, actor=actor, only=only)
 
@@ -130,22 +132,21 @@ class SummaryDMs(DeliveryCore):
                 # Nothing a player would see changes (a change held back may have come back
                 # to what the DM shows): no request.
                 continue
-            # Nobody waits on this seat's DM: the game does not wait for the seat, or the seat
-            # just moved and keeps the decision with all its choices on the board post (what
-            # changed on its DM is what it just did; news it has not read goes at once).
-            quiet = seat not in awaited or (
-                seat == actor and not panel
-                and seat not in self._fresh.get(record.id, set()))
-            if window > 0 and quiet and known.message_id is not None:
-                # Its DM follows when the moves settle (one edit for all of them), or at once
-                # should the game come to wait for its choices there. The mover deciding on
-                # the board is at the table, reading the thread: its DM follows its decision
-                # (the next write carries it), written anyway once it is no longer at the
-                # table (`at_table_seconds`, when the late ping would find it gone).
-                delay = window if seat not in awaited else max(
-                    window, self.bot.settings.at_table_seconds)
+            # The mover's own DM offering no choices now (the game waits for others, or for
+            # the mover's choices on the board post), with no news for it: changed only by
+            # what the mover just did, it follows the mover's next decision (the write that
+            # decision brings carries it). Any DM of a seat the game does not wait for
+            # settles for a few seconds.
+            own = seat == actor and not panel and seat not in self._fresh.get(record.id, set())
+            if window > 0 and (own or seat not in awaited) and known.message_id is not None:
+                # Held back: written when the moves settle (`window`: one edit for all of
+                # them), at once should the game come to wait for its choices there or news
+                # come to it; the mover's own at the latest once it is no longer at the table
+                # (`at_table_seconds`, when a late ping would find it gone).
+                delay = max(window, self.bot.settings.at_table_seconds) if own else window
                 self._hold(record, state, users, seat, delay, since, (text, panel))
                 self.dm_counts["held"] += wanted is None
+                self.dm_counts["held for the mover"] += own and wanted is None
                 continue
             self.dm_counts["writes"] += 1
             view = now.view()
