@@ -282,3 +282,36 @@ async def test_a_press_on_a_held_dm_that_moved_on_writes_it_before_the_answer(
             assert seat not in await _all_current(table, auto)
             return
     raise AssertionError("no held DM with buttons that moved on came up")
+
+
+async def test_the_movers_own_dm_follows_their_next_decision_not_the_clock(
+        table: Table) -> None:
+    # Players at the table (`at_table_seconds`): the mover's own DM, changed only by the move
+    # they just made and offering no choices now, waits for their next decision, well past
+    # the settle window; when the game comes to wait for their choices there, it is current.
+    await _generous(table, summary_settle_seconds=0.2, at_table_seconds=60.0)
+    auto = await _auto(table, *GAME)
+    bot = table.bot
+    assert bot is not None
+    delivery = delivery_for(bot)
+    users = await bot.tables.users_of(auto.game_id)
+    waited: set[str] = set()
+    for _ in range(24):
+        await _play(table, auto, 1, typed=True)
+        await asyncio.sleep(0.5)  # the settle window is long over
+        settling = delivery._settling.get(auto.game_id)
+        held = set(settling.due) if settling is not None else set()
+        waited |= held
+        expected = await _expected_panels(table, auto)
+        state = await bot.tables.state(auto.game_id)
+        awaited = set(game_of(await bot.tables.get(auto.game_id)).to_act(state))
+        for seat, (user_id, text, panel) in expected.items():
+            dm = _dm(table, auto, user_id)
+            if seat in awaited and panel:
+                assert dm is not None and dm.content == text, seat
+        if waited & {s for s, (_, _, panel) in expected.items() if panel and s in awaited}:
+            break  # a DM that waited is current now the game waits for its choices there
+    else:
+        raise AssertionError(f"no DM that waited came back to its choices ({waited})")
+    assert delivery.dm_counts["held for the mover"] >= 1
+    assert set(users) >= waited
