@@ -250,7 +250,8 @@ def run_saturation(plan: Plan) -> dict[str, Any]:
           f"moves/s per core; {r['requests_per_move_bot_token']} bot-token requests/move, "
           f"{r['requests_per_move']} in all; memory {r['memory_with_games']} "
           f"({r['memory_per_game_mib']} MiB/game)", flush=True)
-    print(f"  requests by route: {r['requests_by_route']}", flush=True)
+    print(f"  requests by route: {r['requests_by_route']}; per move before the bot's clean "
+          f"stop wrote its held summary DMs: {r['requests_per_move_before_stop']}", flush=True)
     print(f"  summary DMs: {r['summary_dms']} (changes: what writing every DM at once would "
           "write; writes: the requests; held: changes kept back to settle)", flush=True)
     for target in r["targets"].values():

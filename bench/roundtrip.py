@@ -602,7 +602,11 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         db.close()
         # Summary DM edits the bot held back belong to the moves measured: the bot is stopped
         # cleanly, which writes them, before the requests are counted (its other closing
-        # requests count too).
+        # requests count too). That overstates a long run: a mover's DM held for their next
+        # decision is written by that decision's own edit, not one of its own — so the count
+        # before the stop is kept too (it leaves out edits held for a few seconds).
+        await emu.settle(quiet=0.2, timeout=30)
+        held_back = request_counts(emu) - requests_before
         await proc.stop()
         await emu.settle(quiet=0.2, timeout=30)
         requests = request_counts(emu) - requests_before
@@ -626,6 +630,8 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             "requests_per_move_bot_token": (
                 round(bot_token_requests(requests) / moves, 2) if moves else 0.0),
             "requests_by_route": dict(requests.most_common(12)),
+            "requests_per_move_before_stop": (
+                round(held_back.total() / moves, 2) if moves else 0.0),
             "interactions_past_3s": past_3s,
             "first_answers": answers,
             "load_average": round((load_began + load_ended) / 2, 2),
