@@ -144,7 +144,7 @@ class SummaryDMs(DeliveryCore):
                 # come to it; the mover's own at the latest once it is no longer at the table
                 # (`at_table_seconds`, when a late ping would find it gone).
                 delay = max(window, self.bot.settings.at_table_seconds) if own else window
-                self._hold(record, state, users, seat, delay, since, (text, panel))
+                self._hold(record, state, users, seat, delay, since, wanted, (text, panel))
                 self.dm_counts["held"] += wanted is None
                 self.dm_counts["held for the mover"] += own and wanted is None
                 continue
@@ -183,10 +183,13 @@ class SummaryDMs(DeliveryCore):
             self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text, panel)
 
     def _hold(self, record: GameRecord, state: Any, users: dict[str, int | None], seat: str,
-              delay: float, since: float | None, wanted: tuple[str, str]) -> None:
-        """Hold `seat`'s DM edit back for `delay` seconds, or less: a change held before
-        (`since`, when it was due) keeps its time, so holding again never pushes a DM further
-        behind its game (a game that keeps moving still has its DMs written)."""
+              delay: float, since: float | None, before: tuple[str, str] | None,
+              wanted: tuple[str, str]) -> None:
+        """Hold `seat`'s DM edit (`wanted`: its words and buttons' key) back for `delay`
+        seconds, or less: a change held before (`since`, when it was due; `before`, what it
+        would have written) keeps its time — holding again never pushes a DM further behind
+        its game, so a game that keeps moving still has its DMs written — and a new change
+        is written by `delay` from now at the latest."""
         loop = asyncio.get_running_loop()
         settling = self._settling.get(record.id)
         if settling is None:
@@ -194,7 +197,10 @@ class SummaryDMs(DeliveryCore):
         # The newest showing's state is the one to write (showings come in the moves' order).
         settling.record, settling.state, settling.users = record, state, users
         due = loop.time() + delay
-        settling.due[seat] = due if since is None else min(since, due)
+        if since is not None:
+            # No new change (others moved, the DM would read the same): it keeps its time.
+            due = since if before == wanted else min(since, due)
+        settling.due[seat] = due
         settling.wanted[seat] = wanted
         settling.wake.set()
         if settling.task is None or settling.task.done():
