@@ -296,11 +296,15 @@ async def test_the_movers_own_dm_follows_their_next_decision_not_the_clock(
     delivery = delivery_for(bot)
     users = await bot.tables.users_of(auto.game_id)
     waited: set[str] = set()
+    edits: dict[str, int] = {}  # a seat that waits -> its DM's edits when it began to
     for _ in range(24):
         await _play(table, auto, 1, typed=True)
         await asyncio.sleep(0.5)  # the settle window is long over
         settling = delivery._settling.get(auto.game_id)
         held = set(settling.due) if settling is not None else set()
+        for seat in held - set(edits):
+            dm = _dm(table, auto, users[seat] or 0)
+            edits[seat] = len(dm.history) if dm is not None else 0
         waited |= held
         expected = await _expected_panels(table, auto)
         state = await bot.tables.state(auto.game_id)
@@ -309,8 +313,14 @@ async def test_the_movers_own_dm_follows_their_next_decision_not_the_clock(
             dm = _dm(table, auto, user_id)
             if seat in awaited and panel:
                 assert dm is not None and dm.content == text, seat
-        if waited & {s for s, (_, _, panel) in expected.items() if panel and s in awaited}:
-            break  # a DM that waited is current now the game waits for its choices there
+        back = waited & {s for s, (_, _, panel) in expected.items() if panel and s in awaited}
+        if back:
+            # A DM that waited is current now the game waits for its choices there, by one
+            # edit since it began to wait: the other moves meanwhile cost it none.
+            for seat in back:
+                dm = _dm(table, auto, users[seat] or 0)
+                assert len(dm.history) == edits[seat] + 1, seat
+            break
     else:
         raise AssertionError(f"no DM that waited came back to its choices ({waited})")
     assert delivery.dm_counts["held for the mover"] >= 1
