@@ -140,10 +140,13 @@ class DeliveryCore(abc.ABC):
         # Moves waiting for their game's lock (`move_turn`): with the boards waiting and the
         # answers held, what the load gauge reads to tell a busy bot (bot/pressure.py).
         self.moves_waiting = 0
+        # Games whose AI seats are deciding or showing their moves now (`run_ai`).
+        self.ai_running = 0
         gauge = gauge_of(bot)
         gauge.count("moves", lambda: self.moves_waiting)
         gauge.count("boards", lambda: len(self._showings))
         gauge.count("held", lambda: len(held_answers(bot)))
+        gauge.count("ai", lambda: self.ai_running)
 
     def saw(self, snowflake: int) -> None:
         """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""
