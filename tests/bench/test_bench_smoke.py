@@ -11,6 +11,8 @@ import gc
 import os
 import time
 
+import pytest
+
 from bench.__main__ import check_targets
 from bench.engine import bench_engine, bench_render
 from bench.footprint import bench_memory, bench_storage
@@ -24,6 +26,10 @@ from bench.roundtrip import (
 )
 from bot import renderpool
 from bot.looplag import LoopLagProbe, freeze_startup_heap
+
+# Measures the event loop's lag or a wall-clock bound: under `pytest -n` these tests run
+# on one worker, one at a time (`--dist loadgroup`), never beside each other.
+pytestmark = pytest.mark.xdist_group("timing")
 
 
 def test_engine_bench_times_apply_and_legal_actions_over_whole_games() -> None:
