@@ -52,6 +52,9 @@ class Table:
             # Tests press at machine speed: every player would always be at the table and
             # never pinged; tests/e2e/test_pings.py sets it and lets players think.
             "at_table_seconds": 0.0,
+            # Tests read a player's summary DM right after a move: every DM is written at once
+            # (tests/e2e/test_summary_settle.py sets a settle window and waits it out).
+            "summary_settle_seconds": 0.0,
             "discord_api_base": self.emu.api_base, "discord_gateway_url": self.emu.gateway_url,
             # Whole games of AI moves stay quick: no think pause, the heuristic AI (a test
             # wanting either sets it: `table.start(ai_think_seconds=…)`, `ai_level:`).
