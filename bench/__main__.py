@@ -44,7 +44,7 @@ Sections (all but `suite` by default; `--only games,saturation` picks some):
 - `python -m bench memory` (its own command, bench/memory_stats.py): `/game stats` and
   `/game history` on a server with 10,000 finished games, p50/p99 beside the 1 s target;
 - suite (only when asked): the default test suite's CPU (user + system of pytest and its
-  children).
+  children: the xdist workers, as the README's command runs it) and its wall time.
 
 Figures are printed beside their targets (issues #8, #15 and #25) with the load average of the
 section that measured them, and written as JSON to `bench/results/latest.json` and a
@@ -289,8 +289,10 @@ def run_suite(plan: Plan) -> dict[str, Any]:
     """The default test suite's CPU, user + system, pytest and every process it started."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "--durations=15"], cwd=ROOT, capture_output=True, text=True)
+    # The README's test command (`-n logical --dist loadgroup`: a worker per core).
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "logical",
+                           "--dist", "loadgroup", "-p", "no:cacheprovider", "--durations=15"],
+                          cwd=ROOT, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     tail = done.stdout.strip().splitlines()[-18:]
