@@ -57,6 +57,13 @@ class ExorcismOptions(GameOptions):
         description="First game: the Exorcism needs 24 points instead of 30 and the Haunt "
         "cards wait until round 3 (a ruling: the rulebook prints no first-game setup).",
     )
+    shroud_returns_darkness: bool = Field(
+        default=False,
+        description="Shroud ruling (ours, EX-GAP-17): when a Room is Shrouded its 4 Darkness "
+        "tokens go back to the supply, so the Shroud cards, not the supply, limit the team. "
+        "no: they stay under the Shroud, as the rulebook reads (EX-DARK-07); core 3 players "
+        "win about twice as often with yes.",
+    )
     guided: bool | None = Field(
         default=None,
         description="Guided game: every board post says what you can do now and why it "
@@ -97,7 +104,8 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         if options.mode == "one_vs_all" and options.ghost_seat >= len(seats):
             raise IllegalAction("The Ghost player must be one of the seats.", rule="EX-AMB-57")
         state, _ = setup_game(list(seats), options.mode, seed, options.pack_path,
-                              options.ghost_seat, options.first_game)
+                              options.ghost_seat, options.first_game,
+                              options.shroud_returns_darkness)
         return state
 
     MODE_WORDS: ClassVar[dict[str, str]] = {
@@ -119,6 +127,16 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         out.append(("First game", f"yes: the Exorcism needs {fg.exorcism_target} points, and "
                     f"Haunt cards start in round {fg.haunt_from_round} (EX-FIRST-01, "
                     "EX-FIRST-02)" if options.first_game else "no"))
+        pack_returns = pack_for(options.pack_path).options.shroud_returns_darkness
+        if options.shroud_returns_darkness:
+            out.append(("Shrouded Rooms", "their 4 Darkness tokens go back to the supply "
+                        "(our ruling, chosen: EX-GAP-17)"))
+        elif pack_returns:
+            out.append(("Shrouded Rooms", "their 4 Darkness tokens go back to the supply "
+                        "(this content pack's rule)"))
+        else:
+            out.append(("Shrouded Rooms", "their 4 Darkness tokens stay under the Shroud, as "
+                        "the rulebook reads (EX-DARK-07)"))
         out.append(("Guided", guided_words(options)))
         return out
 

@@ -23,7 +23,8 @@ from rules.exorcism.state import (
 
 
 def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
-              ghost_index: int, first_game: bool = False) -> tuple[ExorcismState, Engine]:
+              ghost_index: int, first_game: bool = False,
+              shroud_returns_darkness: bool = False) -> tuple[ExorcismState, Engine]:
     """Steps 1-4 and the seating; returns the state and an engine over it."""
     pack = pack_for(pack_path)
     geo = geometry(pack)
@@ -61,6 +62,7 @@ def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
         pack_path=pack_path,
         mode=mode,
         first_game=first_game,
+        shroud_returns_darkness=shroud_returns_darkness,
         ghost_seat=ghost_seat,
         rng=rng,
         cells=cells,
@@ -79,8 +81,10 @@ def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
 
 
 def setup_game(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
-               ghost_index: int = 0, first_game: bool = False) -> tuple[ExorcismState, Engine]:
-    state, eng = new_state(seats, mode, seed, pack_path, ghost_index, first_game)
+               ghost_index: int = 0, first_game: bool = False,
+               shroud_returns_darkness: bool = False) -> tuple[ExorcismState, Engine]:
+    state, eng = new_state(seats, mode, seed, pack_path, ghost_index, first_game,
+                           shroud_returns_darkness)
     pack = eng.pack
     if mode == "solo":
         # EX-SOLO-01: the Primary is chosen openly; the rest waits for the choice.

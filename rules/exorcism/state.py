@@ -133,6 +133,10 @@ class ExorcismState(GameState):
     mode: Mode
     first_game: bool = False
     """The first-game setup (EX-FIRST-01..03): a lower target, a calmer first round."""
+    shroud_returns_darkness: bool = False
+    """The table's Shroud ruling (EX-GAP-17, the `shroud_returns_darkness` table option): a
+    Shrouded Room's 4 Darkness Tokens go back to the supply. False: the pack decides (the
+    shipped pack keeps them under the Shroud, EX-DARK-07)."""
     ghost_seat: str | None = None
     rng: Rng
 

@@ -312,3 +312,48 @@ def test_EX_DARK_07_shroud_returns_darkness_pack_option(tmp_path) -> None:
     st2 = run_steps(st, ("place_darkness", {"location": 2}))
     assert st2.cells[cid].shrouded and st2.cells[cid].darkness == 0
     assert not GAME.invariants(st2)
+
+
+def _shroud_location_two(st):
+    """The board cleared, a face-up Location 2 Room at 3 tokens: the next token Shrouds it."""
+    clear_board(st)
+    cid = next(c for c, cell in st.cells.items()
+               if cell.card and not cell.face_down and PACK.room(cell.card).location == 2)
+    add_darkness(st, cid, 3)
+    return cid
+
+
+def test_EX_GAP_17_shroud_ruling_as_a_table_option_returns_the_tokens() -> None:
+    """The table option `shroud_returns_darkness` (chosen in /game new) is the state's and the
+    engine reads it: the Shrouded Room's 4 tokens go back to the supply."""
+    st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(shroud_returns_darkness=True), 1)
+    assert st.shroud_returns_darkness is True
+    cid = _shroud_location_two(st)
+    supply = st.darkness_supply
+    st2 = run_steps(st, ("place_darkness", {"location": 2}))
+    cell = st2.cells[cid]
+    assert cell.shrouded and cell.darkness == 0
+    # every token placed on Location 2 left the supply; the Shrouded Room's 4 came back
+    placed = sum(max(0, st2.cells[c].darkness - st.cells[c].darkness)
+                 for c in st2.cells if c != cid)
+    assert st2.darkness_supply == supply - placed + 3
+    assert not GAME.invariants(st2)
+
+
+def test_EX_DARK_07_without_the_table_option_the_tokens_stay_under_the_shroud() -> None:
+    """The default stays the rulebook's literal reading ("place on top of it")."""
+    st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(), 1)
+    assert st.shroud_returns_darkness is False
+    cid = _shroud_location_two(st)
+    st2 = run_steps(st, ("place_darkness", {"location": 2}))
+    assert st2.cells[cid].shrouded and st2.cells[cid].darkness == 4
+    assert not GAME.invariants(st2)
+
+
+def test_EX_GAP_17_the_table_option_survives_a_resample_and_a_json_round_trip() -> None:
+    """The ruling is public: a resampled world (the AI's search) and a stored game keep it."""
+    from rules.core.rng import Rng
+
+    st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(shroud_returns_darkness=True), 4)
+    assert GAME.resample(st, "s1", Rng.from_seed(2)).shroud_returns_darkness is True
+    assert GAME.state_model.model_validate_json(st.model_dump_json()).shroud_returns_darkness
