@@ -7,7 +7,8 @@
   its moves ago, having done nothing but walk in between (Presence visitors; Exorcism
   investigators, each pawn of a Solo player on its own, a Move or a moving Plan a walk);
 - ``idle_end_before_loss`` (Exorcism): a turn ended (``pass``) with Actions left and a useful
-  one still legal (`_useful`: not the Foyer's switch, a Move only with an Action after it),
+  one still legal (`_useful`: not the Foyer's switch, a Move only with an Action after it,
+  a Trade only of a Tool a held Task lacks),
   and the investigators lost before that seat's next turn began;
 - ``repeated_invoke`` (The Presence): an Invoke aimed at a position where one already failed,
   with nothing beneath it since that could match;
@@ -112,7 +113,32 @@ def _useful(before: Any, action: Action) -> bool:
         return not all(i.cell == "foyer" for i in pawns)
     if action.kind == "move":
         return bool(before.actions_left >= 2)
+    if action.kind == "trade":
+        return _trade_helps(before, action)
     return True
+
+
+def _trade_helps(before: Any, action: Action) -> bool:
+    """A Trade could change the game only by moving a Tool to where a held Task lacks it: one
+    of the two pawns holds a Tool type the other's seat's Tasks need more of than it holds
+    (a Trade of Tools no Task wants changes no point, no Darkness, no Wound)."""
+    from rules.exorcism.engine import Engine
+
+    pack = Engine(before).pack
+    who = action.params.get("who")
+    mine = [i for i in before.investigators.values()
+            if i.seat == before.active and (who is None or i.id == who)]
+    partner = before.investigators.get(str(action.params.get("with")))
+    if not mine or partner is None:
+        return False
+
+    def lacks(inv: Any, tool: str) -> bool:
+        need = sum(pack.task(t).cost().get(tool, 0) for t in before.players[inv.seat].tasks)
+        return need > inv.tools.get(tool, 0)
+
+    a, b = mine[0], partner
+    return any(n > 0 and lacks(b, t) for t, n in a.tools.items()) or any(
+        n > 0 and lacks(a, t) for t, n in b.tools.items())
 
 
 def _idle_end_before_loss(history: Sequence[Step], result: Result | None) -> int:

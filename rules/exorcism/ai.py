@@ -118,6 +118,18 @@ HEAL_VALUE: dict[int, float] = {0: 7.0, 1: 3.5, 2: 1.2, 3: 0.3}
 WOUND_BASE: dict[int, float] = {0: 40.0, 1: 5.0, 2: 2.5, 3: 1.5}
 """Cost of a Wound by the Lookouts (plus Triage Plans) left, before the dropped Tools."""
 WOUND_SCALE = 1.0
+STAKE_EMPTY = 0.25
+"""`_Brain.stake` when the next Haunt cards may empty the Darkness supply (core, Solo)."""
+STAKE_LOW = 0.7
+"""... when the supply is low enough that two turns' Haunt cards may empty it."""
+STAKE_DAWN = 0.2
+"""... when the points still missing exceed POINTS_PER_TURN per pip left on the Clock."""
+HARMLESS_OPS = frozenset({"gain_tool", "gain_task", "gain_plan", "purify", "heal", "peek_haunt"})
+"""Room and ability effects that can only help the team (`_Brain.harmless`)."""
+WALK_BACK = 5.0
+"""What a Move back to a Room the pawn walked out of this turn is charged (see walks_back)."""
+POINTS_PER_TURN = 4
+"""The most Exorcism points one investigator turn makes, about (a Task or two)."""
 RETREAT_COST = 0.4
 """An Action spent stepping out of a Ghost's way, in points (single-action scoring)."""
 
@@ -310,6 +322,7 @@ class _Brain:
         self._buffer: float | None = None
         self.why = ""
         self._deficit: Counter[str] | None = None
+        self._stake: float | None = None
 
     # ---------------------------------------------------------------- geometry
     def dist_from(self, cell: str) -> dict[str, int]:
@@ -379,7 +392,28 @@ class _Brain:
         base = WOUND_BASE.get(self.lookouts_eff(), WOUND_BASE[3])
         if not self.st.lookouts and not self.eng.ova:
             base = max(base, WOUND_BASE[0] / 3)
-        return WOUND_SCALE * base + 0.6 * sum(inv.tools.values())
+        return (WOUND_SCALE * base + 0.6 * sum(inv.tools.values())) * self.stake()
+
+    def stake(self) -> float:
+        """How much the game still hangs on a Wound: the chance it is not decided anyway
+        before the seat's next turn. A Wound costs the game only if the game is still there
+        to lose: when the next Haunt cards will likely empty the Darkness supply, or the
+        points still missing cannot be made before dawn, a pawn that hides in the safest
+        Room with its Actions unused loses all the same (issue #23: the idle turn ends
+        before a loss, 14 in 40 One vs All games, core seeds 32 and 49), so the Wound risk
+        weighs that much less against walking to Purify or to the Tasks."""
+        st = self.st
+        if self._stake is not None:
+            return self._stake
+        s = 1.0
+        if not self.eng.ova:
+            e = self.emergency()
+            s *= STAKE_EMPTY if e >= 1.5 else (STAKE_LOW if e >= 0.5 else 1.0)
+        missing = self.opts.exorcism_target - st.points
+        if missing > 0 and missing > POINTS_PER_TURN * sum(st.dice):
+            s *= STAKE_DAWN
+        self._stake = s
+        return s
 
     # ---------------------------------------------------------------- danger
     def danger(self) -> dict[str, float]:
@@ -1201,6 +1235,12 @@ class _Brain:
             return False
         return not self.eng.own_turn_plans(self.seat)
 
+    def walks_back(self, inv: InvestigatorState, dest: str) -> bool:
+        """Whether a Move of `inv` to `dest` returns to a Room its Moves left this turn with
+        nothing done in between (`ExorcismState.walked`): whatever made the pawn leave it
+        still holds, so the walk there and back wastes two Actions (issue #23)."""
+        return dest in self.st.walked.get(inv.id, ())
+
     def inv_for(self, action: Action) -> InvestigatorState | None:
         who = action.p("who")
         if isinstance(who, str) and who in self.st.investigators:
@@ -1371,8 +1411,12 @@ class _Brain:
         if mine and all(self.holds_at_foyer(i) for i in mine):
             wait = act(K.PASS)
             if wait in legal:
-                return wait
+                # waiting, but not idle: heal, Purify or gain where it stands first (One vs
+                # All seed 4: the Doctor waited in the Foyer with its heal unused)
+                return self.not_idle(legal) or wait
         planned = self.plan_turn(legal)
+        if planned is not None and planned.kind == K.PASS:
+            planned = self.not_idle(legal) or planned
         if planned is not None:
             if planned.kind == K.MOVE:
                 free = self.free_move_plan(legal)
@@ -1384,6 +1428,10 @@ class _Brain:
             if a.kind == K.PLAN:
                 continue
             s = self.score_main(a)
+            if a.kind == K.MOVE:
+                inv = self.inv_for(a)
+                if inv is not None and self.walks_back(inv, str(a.p("to"))):
+                    s -= WALK_BACK
             if best is None or s > best[0] + 1e-9:
                 best = (s, i, a)
         return best[2] if best is not None else legal[0]
@@ -1414,6 +1462,8 @@ class _Brain:
             if inv is None or inv.id not in moves_of:
                 continue
             if a.kind == K.MOVE:
+                if WALK_BACK and self.walks_back(inv, str(a.p("to"))):
+                    continue  # never back where this turn's walk began (see walks_back)
                 moves_of[inv.id][str(a.p("to"))] = a
             else:
                 base = Action(kind=a.kind,
@@ -1512,7 +1562,11 @@ class _Brain:
                 if left == 0 and n_steps >= 1:
                     # Give up the last step to leave a dangerous Room.
                     alt = rate * ((n_steps - 1) + max(0, m - 1)) - out_end - others
-                    if used == 1 and moves:
+                    if m >= 1 and n_steps == 1:
+                        # Walk in and walk out again: nothing of the goal gets done, the pawn
+                        # only comes back (the back-and-forth blunder, issue #23: core seed 8).
+                        pass
+                    elif used == 1 and moves:
                         safe = min(sorted(moves), key=lambda c: d.get(c, 0.0))
                         offer(alt - staging * max(0, self.moves(safe, "foyer", mr) - home),
                               moves[safe], "giveup:" + g.tag)
@@ -1535,6 +1589,46 @@ class _Brain:
                     d.get(c, 0.0) if last else 0.0, self.dist(c, target), c)
 
         return moves[min(moves, key=key)]
+
+    def not_idle(self, legal: list[Action]) -> Action | None:
+        """Instead of ending the turn with Actions left: an Action done where the pawn stands
+        that can only help (complete a Task, Purify, pick up Tools, a Room or ability that
+        only gains or heals, a Trade of Tools a Task lacks), the best by `score_main`. A turn
+        ended with such an Action left is the idle blunder of issue #23 when the next Haunt
+        cards lose the game (core seed 32: a Key a teammate's Task needed, kept)."""
+        st = self.st
+        if st.actions_left <= 0 or st.phase != "actions" or st.exorcised:
+            return None
+        best: tuple[float, Action] | None = None
+        for a in legal:
+            if not self.harmless(a):
+                continue
+            v = self.score_main(a)
+            if best is None or v > best[0]:
+                best = (v, a)
+        return best[1] if best is not None else None
+
+    def harmless(self, a: Action) -> bool:
+        """Whether the main Action `a` leaves the pawn where it is and can only help."""
+        inv = self.inv_for(a)
+        if inv is None or inv.cell is None:
+            return False
+        if a.kind in (K.TASK, K.PURIFY, K.PICK_UP):
+            return True
+        if a.kind == K.TRADE:
+            partner = self.st.investigators.get(str(a.p("with")))
+            if partner is None or self.st.refunds >= 1:
+                return False
+            give, take, value = self.desired_trade(inv, partner)
+            return bool(give or take) and value > 0
+        effects: tuple[object, ...] = ()
+        if a.kind == K.ROOM_ACTION:
+            room = self.eng.room_of(inv.cell)
+            effects = tuple(room.action) if room is not None else ()
+        elif a.kind == K.ABILITY:
+            ab = dict(self.eng.abilities(inv)).get(str(a.p("source")))
+            effects = tuple(ab.effects) if ab is not None else ()
+        return bool(effects) and all(getattr(e, "op", "") in HARMLESS_OPS for e in effects)
 
     def final_walk(self, legal: list[Action]) -> Action | None:
         """Holding the Task that completes the exorcism: if the pawn can still walk to the
@@ -1831,7 +1925,9 @@ class _Brain:
                 cid = str(a.p("cell"))
                 last = self.last_action() or st.active != inv.seat
                 hit = 100.0 if cid in doomed else 0.0
-                return self.move_gain(inv, cid) - self.end_penalty_all(inv, cid, last) - hit
+                back = WALK_BACK if self.walks_back(inv, cid) else 0.0
+                return (self.move_gain(inv, cid) - self.end_penalty_all(inv, cid, last) - hit
+                        - back)
 
             return max(legal, key=ms)
         if purpose == "adjacent_room" and inv is not None:

@@ -190,6 +190,10 @@ class ExorcismState(GameState):
     """Trades cancelled or declined this turn (their Action refunded). No rule limits them;
     the built-in AI reads the count so that it stops re-offering refused Trades."""
     once_used: list[str] = Field(default_factory=list)
+    walked: dict[str, list[str]] = Field(default_factory=dict)
+    """Investigator id -> the Rooms its Moves left this turn, in order, since its last other
+    Action (public: every Move is announced). No rule reads it; the built-in AI does, so that
+    it never walks a pawn back where it came from within a turn (issue #23)."""
     terror_used: int = 0
     cold_spot: str | None = None
     haunting_sounds: str | None = None

@@ -225,11 +225,12 @@ def test_a_cold_spot_counts_two_spaces_in_the_investigators_walk_plans() -> None
 
 def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """One vs All, 4 players, easy on every seat, seeds 1 and 4: pawns waiting in the Foyer
-    for the last points walked out for a Tool and back within their turns (10 and 2 times
-    when a walk out of the stage is charged once, `STAGE_RETURN = 1`): staging counted the
-    walk out but not the walk back. Charged both ways, seed 4 shows none and seed 1 two (seeds
-    1-40: 14 back-and-forth Moves against 28)."""
+    """One vs All, 4 players, easy on every seat, seed 1: pawns waiting in the Foyer for the
+    last points walked out for a Tool and back within their turns (10 times when a walk out
+    of the stage is charged once, `STAGE_RETURN = 1`, and nothing else stops a walk back);
+    charged both ways, seed 1 still showed two and seed 2 one. With the walk-back guard
+    (`ExorcismState.walked`, `WALK_BACK`) neither shows any (seeds 1-40: 0 back-and-forth
+    Moves, from 14)."""
     import rules.exorcism.ai as ai
     from bench.ai import play
 
@@ -237,9 +238,11 @@ def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back(
         return play("exorcism", "one_vs_all", 4, seed, None, "easy").blunders.get(
             "back_and_forth", 0)
 
-    assert walks(4) == 0 and walks(1) <= 2
-    monkeypatch.setattr(ai, "STAGE_RETURN", 1.0)
-    assert walks(4) > 0 and walks(1) > 2
+    assert walks(1) == 0 and walks(2) == 0
+    monkeypatch.setattr(ai, "WALK_BACK", 0.0)  # the guard off: staging alone
+    assert walks(1) == 2 and walks(2) == 1
+    monkeypatch.setattr(ai, "STAGE_RETURN", 1.0)  # and the walk back not charged
+    assert walks(1) == 10
 
 
 def test_manipulate_the_manor_ends_in_the_games_where_it_swapped_without_end(
