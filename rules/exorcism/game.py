@@ -64,6 +64,12 @@ class ExorcismOptions(GameOptions):
         "no: they stay under the Shroud, as the rulebook reads (EX-DARK-07); core 3 players "
         "win about twice as often with yes.",
     )
+    haunt_level_cooldown: bool = Field(
+        default=False,
+        description="One vs All, Haunt Level ruling (ours, EX-AMB-59): the Ghost player "
+        "raises the Haunt Level at most once a Haunt phase and not in two phases in a row, "
+        "so a Ghost that only races can't win by turn 18. no: as the rulebook reads.",
+    )
     guided: bool | None = Field(
         default=None,
         description="Guided game: every board post says what you can do now and why it "
@@ -105,7 +111,8 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
             raise IllegalAction("The Ghost player must be one of the seats.", rule="EX-AMB-57")
         state, _ = setup_game(list(seats), options.mode, seed, options.pack_path,
                               options.ghost_seat, options.first_game,
-                              options.shroud_returns_darkness)
+                              options.shroud_returns_darkness,
+                              options.haunt_level_cooldown)
         return state
 
     MODE_WORDS: ClassVar[dict[str, str]] = {
@@ -137,6 +144,12 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         else:
             out.append(("Shrouded Rooms", "their 4 Darkness tokens stay under the Shroud, as "
                         "the rulebook reads (EX-DARK-07)"))
+        if options.mode == "one_vs_all":
+            out.append(("Haunt Level", "raised at most once a Haunt phase, never in two "
+                        "phases in a row (our ruling, chosen: EX-AMB-59)"
+                        if options.haunt_level_cooldown else
+                        "raised as often as the Ghost player's Actions allow, as the rulebook "
+                        "reads (EX-OVA-08)"))
         out.append(("Guided", guided_words(options)))
         return out
 
@@ -146,6 +159,9 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
                 self.player_counts(options), default=0):
             out.append(f"One vs All seats at most {max(self.player_counts(options))} players, "
                        f"so the Ghost player can't be seat {options.ghost_seat + 1}.")
+        if options.haunt_level_cooldown and options.mode != "one_vs_all":
+            out.append("The Haunt Level ruling (haunt_level_cooldown) is for One vs All: only "
+                       "there does a Ghost player raise the Haunt Level.")
         return out
 
     def role_seat(self, options: ExorcismOptions) -> tuple[str, str, str] | None:
