@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 from rules.core.types import act
@@ -394,7 +395,7 @@ def test_EX_AMB_59_haunt_level_ruling_as_a_table_option() -> None:
     on the Level long before the investigators can make 30 points."""
     ruled = _racing_ghost_raises(True)
     assert ruled and max(ruled) == 1 and sum(ruled) >= 3
-    assert all(not (a and b) for a, b in zip(ruled, ruled[1:]))
+    assert all(not (a and b) for a, b in itertools.pairwise(ruled))
     book = _racing_ghost_raises(False)
     assert all(book) and len(book) >= 2  # a raise in every phase
     assert len(book) < len(ruled)  # the race ends the literal game sooner
