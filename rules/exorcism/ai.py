@@ -124,8 +124,11 @@ STAKE_LOW = 0.7
 """... when the supply is low enough that two turns' Haunt cards may empty it."""
 STAKE_DAWN = 0.2
 """... when the points still missing exceed POINTS_PER_TURN per pip left on the Clock."""
-HARMLESS_OPS = frozenset({"gain_tool", "gain_task", "gain_plan", "purify", "heal", "peek_haunt"})
-"""Room and ability effects that can only help the team (`_Brain.harmless`)."""
+HARMLESS_OPS = frozenset({"gain_tool", "gain_task", "gain_plan", "purify", "heal", "peek_haunt",
+                          "use_adjacent_room_action"})
+"""Room and ability effects that can only help the team (`_Brain.harmless`; an adjacent Room's
+Action is then picked for its worth, `choose_cell`: core seed 61, the Cleansing Room next to
+the Foyer left unused with the supply at 4)."""
 WALK_BACK = 5.0
 """What a Move back to a Room the pawn walked out of this turn is charged (see walks_back)."""
 POINTS_PER_TURN = 4
@@ -1608,6 +1611,23 @@ class _Brain:
                 best = (v, a)
         return best[1] if best is not None else None
 
+    def gift(self, a: InvestigatorState, b: InvestigatorState) -> Counter[str]:
+        """Tools `a` holds beyond what its own seat's Tasks ask for and `b`'s seat's Tasks
+        lack: what a Trade hands over when the turn would otherwise end idle."""
+        if a.seat == b.seat:
+            return Counter()
+
+        def need(inv: InvestigatorState) -> Counter[str]:
+            out: Counter[str] = Counter()
+            for tid in self.seat_tasks(inv.seat):
+                out.update(self.pack.task(tid).cost())
+            return out
+
+        mine, theirs = need(a), need(b)
+        out = Counter({t: min(n - mine.get(t, 0), theirs.get(t, 0) - b.tools.get(t, 0))
+                       for t, n in a.tools.items()})
+        return Counter({t: n for t, n in out.items() if n > 0})
+
     def harmless(self, a: Action) -> bool:
         """Whether the main Action `a` leaves the pawn where it is and can only help."""
         inv = self.inv_for(a)
@@ -1620,7 +1640,7 @@ class _Brain:
             if partner is None or self.st.refunds >= 1:
                 return False
             give, take, value = self.desired_trade(inv, partner)
-            return bool(give or take) and value > 0
+            return (bool(give or take) and value > 0) or bool(self.gift(inv, partner))
         effects: tuple[object, ...] = ()
         if a.kind == K.ROOM_ACTION:
             room = self.eng.room_of(inv.cell)
@@ -1854,6 +1874,8 @@ class _Brain:
             want_take: Counter[str] = Counter()
         else:
             want_give, want_take, _ = self.desired_trade(a_inv, b_inv)
+            if not want_give and not want_take:
+                want_give = self.gift(a_inv, b_inv)  # the not-idle Trade (`not_idle`)
         for t in TOOL_TYPES:
             if want_give.get(t, 0) > give_now.get(t, 0):
                 a = act(K.TRADE_GIVE, tool=t)
