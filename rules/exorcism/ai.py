@@ -410,7 +410,7 @@ class _Brain:
             return self._stake
         s = 1.0
         if not self.eng.ova:
-            e = self.emergency()
+            e = self.danger_of_loss()
             s *= STAKE_EMPTY if e >= 1.5 else (STAKE_LOW if e >= 0.5 else 1.0)
         missing = self.opts.exorcism_target - st.points
         if missing > 0 and missing > POINTS_PER_TURN * sum(st.dice):
@@ -626,6 +626,29 @@ class _Brain:
         if st.darkness_supply <= value + 1:
             e += 1.0
         return e
+
+    def shroud_danger(self) -> float:
+        """Like `emergency`, for the Shroud cards (core and Solo: a Room taking its 4th token
+        with no Shroud card left loses, EX-DARK-05): 1.5 when a Room stands one token from
+        it with none left, 0.5 when the Rooms that close outnumber the cards left. Under the
+        Shroud ruling (`shroud_returns_darkness`) this, not the supply, ends most lost games
+        (core 3p seeds 116 and 132: a pawn waited in the Foyer while it came)."""
+        st = self.st
+        if self.eng.ova:
+            return 0.0
+        edge = sum(1 for c in st.cells.values()
+                   if not c.shrouded and c.card is not None and not c.face_down
+                   and c.darkness >= self.opts.shroud_at - 1)
+        if edge and st.shrouds_left <= 0:
+            return 1.5
+        if edge and edge >= st.shrouds_left:
+            return 0.5
+        return 0.0
+
+    def danger_of_loss(self) -> float:
+        """The larger of `emergency` and `shroud_danger`: how near the house is to ending the
+        game by Darkness at the next Haunt cards."""
+        return max(self.emergency(), self.shroud_danger())
 
     def token_value(self, kept: bool) -> float:
         """What returning one Darkness Token to the supply is worth now, in points.
@@ -1043,7 +1066,7 @@ class _Brain:
         # Actions left then loses the game (issue #23: 21 games in 100 lost that way).
         return (inv.cell == "foyer" and not self.st.exorcised and self.endgame()
                 and self.pipeline_covers() and not self.is_finisher(inv)
-                and (self.eng.ova or self.emergency() == 0) and not self.dawn_near())
+                and (self.eng.ova or self.danger_of_loss() == 0) and not self.dawn_near())
 
     def dawn_near(self) -> bool:
         """Whether the Clock runs out within two turns of every investigator player: nobody
@@ -1077,7 +1100,7 @@ class _Brain:
         empty the Darkness supply)."""
         if not self.endgame() or self.eng.can_escape():
             return 0.0
-        if not self.eng.ova and self.emergency() >= 1.0:
+        if not self.eng.ova and self.danger_of_loss() >= 1.0:
             return 0.0  # the next Haunt card may empty the supply: only Purifying matters
         rate = STAGE_RATE * (1.0 + STAGE_URGENCY * self.darkness_urgency())
         if self.pipeline_covers() and not self.is_finisher(inv):
