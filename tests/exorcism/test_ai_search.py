@@ -281,3 +281,58 @@ def test_trades_stay_the_heuristics_at_every_level() -> None:
         asked = st.model_copy(deep=True)
         asked.prompts.append(Prompt(id="t", kind=kind, seats=[seat], text="Trade?"))
         assert not GAME.ai_searchable(asked, seat, None)
+
+
+def test_no_idle_turn_end_before_a_loss_when_the_game_is_at_stake(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Core 3 players, easy on every seat (issue #23 census, `idle_end_before_loss`): seed 49
+    hid its last pawn in the Foyer with 3 Actions while the next Haunt cards emptied the
+    Darkness supply (a Wound then costs the game only if the supply lasts: `_Brain.stake`),
+    and seed 61 ended a turn with the Ongoing ability that uses the adjacent Cleansing Room
+    unused (`HARMLESS_OPS`, `_Brain.not_idle`). Both are gone; without the two, both are back."""
+    import rules.exorcism.ai as ai
+    from bench.ai import play
+
+    def idle(seed: int) -> int:
+        return play("exorcism", "core", 3, seed, None, "easy").blunders.get(
+            "idle_end_before_loss", 0)
+
+    assert idle(49) == 0 and idle(61) == 0
+    monkeypatch.setattr(ai, "STAKE_EMPTY", 1.0)
+    monkeypatch.setattr(ai, "STAKE_LOW", 1.0)
+    monkeypatch.setattr(ai, "STAKE_DAWN", 1.0)
+    assert idle(49) == 1
+    monkeypatch.setattr(ai, "HARMLESS_OPS", frozenset(
+        {"gain_tool", "gain_task", "gain_plan", "purify", "heal"}))
+    assert idle(61) == 1
+
+
+def test_a_move_never_returns_where_this_turns_walk_began() -> None:
+    """The walk-back guard reads `ExorcismState.walked` (public: every Move is announced): a
+    pawn's Moves this turn, since its last other Action, left these Rooms. Along whole easy
+    games no investigator Move goes back to one of them, and the engine keeps the record:
+    a Move adds the Room left, any other Action clears it, a new turn starts empty."""
+    from rules.exorcism import actions as K
+
+    for mode, n, seed in (("core", 3, 8), ("one_vs_all", 4, 1)):
+        st = GAME.setup([f"p{i}" for i in range(1, n + 1)], GAME.options_model(mode=mode),
+                        seed)
+        walks = 0
+        while GAME.result(st) is None:
+            seat = sorted(GAME.to_act(st))[0]
+            a = GAME.ai_action(st, seat)
+            after = GAME.apply(st, seat, a).state
+            if a.kind == K.MOVE and st.phase == "actions" and st.active == seat:
+                inv = next(i for i in st.investigators.values() if i.seat == seat)
+                assert str(a.p("to")) not in st.walked.get(inv.id, [])
+                if after.game_turn == st.game_turn:  # the last Action may end the turn
+                    assert after.walked[inv.id][-1] == inv.cell
+                walks += 1
+            elif st.phase == "actions" and st.active == seat and a.kind in (
+                    K.PURIFY, K.PICK_UP, K.TASK, K.ROOM_ACTION):
+                assert not any(after.walked.get(i.id) for i in after.investigators.values()
+                               if i.seat == seat)
+            if after.game_turn != st.game_turn:
+                assert after.walked == {}
+            st = after
+        assert walks > 20
