@@ -28,6 +28,12 @@ Sections (all but `suite` by default; `--only games,saturation` picks some):
   refused as late), first-answer p99, board p99, whether boards queue up (last quarter's board
   median over the first's), requests per move (with the bot's token, and all), moves per second
   per core, memory per active game — each beside its target (issue #25) and the load average;
+- pergame: the real bot against the emulator, games opened one after another (each started
+  and played a few moves, all left running) and every process of the bot's tree measured
+  after each (bench/pergame.py): RSS growth per active game over games 2–21 and 21–41, per
+  process (bot, render worker, AI worker if started) and for the tree, beside issue #25's
+  0.3 MiB target (the saturation figure averages 500 games, where the render worker's filled
+  caches weigh nothing);
 - history: `/game log`, `/game replay` and `/game undo` at move 20 and at move 2,000 of a long
   game (bench/history.py: a real game dealt again round after round), CPU and wall, the first
   log of a game without snapshots, a fresh process's first log, the worst place between two
@@ -65,11 +71,12 @@ from bench.engine import bench_engine, bench_render, default_players, modes
 from bench.footprint import bench_memory, bench_storage
 from bench.gamelist import bench_list
 from bench.history import bench_history
+from bench.pergame import ROLES, bench_pergame
 from bench.roundtrip import bare_roundtrip, games_roundtrip, whole_games
 from bot.tables import SNAPSHOT_EVERY
 
 SECTIONS = ("engine", "render", "storage", "memory", "history", "games", "list", "roundtrip",
-            "saturation", "suite")
+            "saturation", "pergame", "suite")
 DEFAULT_SECTIONS = SECTIONS[:-1]
 
 
@@ -103,6 +110,9 @@ class Plan:
         games = args.saturation_games or (1000 if args.quiet_machine else 500)
         self.saturation = ((24, 1.5, 10.0) if quick else (games, args.think, args.seconds))
         self.saturation_busy_core = not args.quiet_machine
+        # (games opened one after another, moves played in each)
+        self.pergame = (args.pergame_games or (22 if quick else 41), 2 if quick else 4,
+                        args.pergame_ai)
 
 
 def run_engine(plan: Plan) -> list[dict[str, Any]]:
@@ -256,6 +266,21 @@ def run_saturation(plan: Plan) -> dict[str, Any]:
     return r
 
 
+def run_pergame(plan: Plan) -> dict[str, Any]:
+    games, moves, ai_every = plan.pergame
+    r = asyncio.run(bench_pergame(games, moves, ai_every=ai_every))
+    ai = f", an easy AI seat every {ai_every} games" if ai_every else ""
+    print(f"pergame: {games} games of {moves} moves{ai}, one after another "
+          f"({r['failures']} failed moves, load average {r['load_average']}); after start "
+          f"{r['after_start']}, after the last game {r['after_games'][-1]['rss_mib']}",
+          flush=True)
+    for window, per in r["mib_per_game"].items():
+        kinds = ", ".join(f"{k} {per[k]}" for k in (*ROLES, "other") if k in per)
+        print(f"  games {window}: {per['tree']} MiB per game for the tree ({kinds}; PSS "
+              f"{per.get('tree_pss')}) (target ≤ {r['target_mib_per_game']})", flush=True)
+    return r
+
+
 def run_suite(plan: Plan) -> dict[str, Any]:
     """The default test suite's CPU, user + system, pytest and every process it started."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -359,6 +384,12 @@ def check_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         add("memory ≤ 0.5 MiB per active game", s["memory_per_game_mib"], 0.5, where,
             at_most=True)
         add("no failed moves", s["failures"], 0, where, at_most=True)
+    section = "pergame"
+    if (p := results.get("pergame")) is not None:
+        for window, per in p["mib_per_game"].items():
+            add(f"memory ≤ {p['target_mib_per_game']} MiB per active game (tree RSS, "
+                f"games {window} one after another)", per["tree"], p["target_mib_per_game"],
+                f"{p['moves_per_game']} moves a game", at_most=True)
     section = "suite"
     if (u := results.get("suite")) is not None:
         add("default test suite ≤ 6 min of CPU", u["cpu_s"] / 60, 6.0, "pytest -q",
@@ -396,6 +427,12 @@ def main() -> None:
     parser.add_argument("--saturation-games", type=int, default=0,
                         help="saturation: games at once (default 500; 1,000 with "
                         "--quiet-machine)")
+    parser.add_argument("--pergame-games", type=int, default=0,
+                        help="pergame: games opened one after another (default 41)")
+    parser.add_argument("--pergame-ai", type=int, default=0, metavar="K",
+                        help="pergame: an easy AI seat in every K-th game (the first "
+                        "included), so the AI worker starts and is measured (default: none; "
+                        "5 gives every game and mode one in turn, 6 only the Exorcism's core)")
     parser.add_argument("--quiet-machine", action="store_true",
                         help="saturation: nobody else uses the machine — no competing busy "
                         "process, 1,000 games")
@@ -418,7 +455,7 @@ def main() -> None:
                "memory": run_memory, "history": run_history, "games": run_games,
                "list": run_list,
                "roundtrip": run_roundtrip,
-               "saturation": run_saturation, "suite": run_suite}
+               "saturation": run_saturation, "pergame": run_pergame, "suite": run_suite}
     for section in SECTIONS:
         if section in wanted:
             began = time.perf_counter()

@@ -398,10 +398,12 @@ class Table:
     """Each seat's last press: the private menu the bot may offer with it follows the game."""
     menus: dict[str, MessageRecord] = field(default_factory=dict)
     """Each seat's private menu, once offered."""
+    new_options: dict[str, Any] = field(default_factory=dict)
+    """More options of `/game new` (`ai`, `ai_level`: AI seats beside the players)."""
 
     async def open(self) -> None:
         res = await self.emu.slash(self.users[0], self.channel, "game new",
-                                   {"game": self.name, "mode": self.mode})
+                                   {"game": self.name, "mode": self.mode, **self.new_options})
         await res.wait_done(timeout=60)
         found = re.search(r"Game #(\d+) is open in <#(\d+)>", res.text)
         if found is None:

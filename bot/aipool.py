@@ -9,7 +9,10 @@ on.
 AI workers are `bot.renderpool`'s worker processes started with the "ai" role
 (`bot.renderworker`): the same frames, the same death and replacement, but processes of their
 own, so a one-second search never holds a board picture up. One by default (`AI_WORKERS` for
-more); started with the bot (`warm`) and shared by every bot and event loop in the process.
+more), shared by every bot and event loop in the process. It starts with the first decision
+(a worker holds ~50 MiB, the games imported: a bot whose tables have no AI seat never starts
+one) and, like the render workers, stops after `AI_IDLE_SECONDS` (15 minutes by default)
+without a decision; the next decision starts it again, allowed `STARTING` for its imports.
 
 "easy" (the game's heuristic alone) goes to the worker too: measured on this (shared, busy)
 machine over one game each, its median is 2–3 ms but its p99 20–31 ms and its worst 52 ms
@@ -29,10 +32,9 @@ import asyncio
 import atexit
 import logging
 import os
-import threading
 from typing import Any
 
-from bot.renderpool import Worker, WorkerDied
+from bot.renderpool import Pool, WorkerDied
 from bot.renderworker import UnknownGame
 from rules.core.game import Game, GameState
 from rules.core.types import Action
@@ -60,33 +62,27 @@ before it is killed and the easy level decides. The search caps itself at 2 s of
 STARTING = 30.0
 """Seconds a new worker may take to import the games before its first decision."""
 
-_lock = threading.Lock()
-_workers: list[Worker] = []
+POOL = Pool("ai", "AI_WORKERS", "AI_IDLE_SECONDS")
+"""The AI workers: `AI_WORKERS` of them (default 1), stopped after `AI_IDLE_SECONDS` (default
+900; 0 keeps them for the process's life) without a decision."""
+
 _unknown: set[str] = set()
 """Games the workers' registry lacks (registered at run time): decided in the bot's process."""
 
 
 def workers() -> int:
     """How many AI workers (`AI_WORKERS`, default 1)."""
-    try:
-        return max(1, int(os.environ.get("AI_WORKERS", "1")))
-    except ValueError:
-        return 1
+    return POOL.workers()
 
 
-def _worker() -> Worker:
-    """The least busy live AI worker, starting workers up to `workers()`."""
-    with _lock:
-        _workers[:] = [w for w in _workers if w.alive]
-        if len(_workers) < workers():
-            _workers.append(Worker("ai"))
-        return min(_workers, key=lambda w: w.load)
+def idle_seconds() -> float:
+    """Seconds without a decision after which the AI workers stop (`AI_IDLE_SECONDS`)."""
+    return POOL.idle_seconds()
 
 
 def live_pids() -> list[int]:
     """The live AI workers' process ids (tests)."""
-    with _lock:
-        return [w.pid for w in _workers if w.alive]
+    return POOL.live_pids()
 
 
 async def decide(game: Game[Any, Any], state: GameState, seat: str, level: str,
@@ -97,7 +93,7 @@ async def decide(game: Game[Any, Any], state: GameState, seat: str, level: str,
         level = "easy"
     if game.name in _unknown:
         return game.ai_action(state, seat, level)
-    worker = _worker()
+    worker = POOL.worker()
     allowed = STARTING
     try:
         if not worker.answered:
@@ -127,20 +123,14 @@ async def decide(game: Game[Any, Any], state: GameState, seat: str, level: str,
 
 
 async def warm() -> None:
-    """Start the AI workers now and wait until they have imported the games, so the first AI
-    move after a (re)start does not wait for that."""
-    try:
-        await asyncio.gather(*(_worker().ask("ping", "", None) for _ in range(workers())))
-    except WorkerDied:
-        log.warning("an AI worker ended while starting", exc_info=True)
+    """Start the AI workers now and wait until they have imported the games, so the next AI
+    move does not wait for that (tests and benchmarks)."""
+    await POOL.warm()
 
 
 def shutdown() -> None:
     """Stop the AI workers (tests, or a process that plays no more)."""
-    with _lock:
-        stopping, _workers[:] = list(_workers), []
-    for worker in stopping:
-        worker.stop()
+    POOL.shutdown()
 
 
 atexit.register(shutdown)

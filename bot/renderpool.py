@@ -21,6 +21,10 @@ slow ones — the workers stop, and the bot is one process again until the next 
 A worker that dies costs the pictures it was drawing, drawn in a thread instead; the next
 picture starts a new worker. The bot's process never imports Pillow or the renderers unless it
 has to draw in a thread.
+
+`Pool` is that machinery for one role — start on demand, least-busy choice, idle stop,
+shutdown — and `bot.aipool` keeps its AI workers in a `Pool` of their own (`AI_WORKERS`,
+`AI_IDLE_SECONDS`).
 """
 
 from __future__ import annotations
@@ -45,26 +49,11 @@ log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent
 
-_lock = threading.Lock()
-_workers: list[Worker] = []
 _ids = itertools.count(1)
-_last_asked = 0.0
-"""When a picture or a lobby last asked for a worker (`time.monotonic`, under `_lock`)."""
-_idle_watch: threading.Thread | None = None
-_idle_wake = threading.Event()
-"""Set by `shutdown`: the idle watch looks again now (at its new `idle_seconds()`)."""
 
 
 class WorkerDied(Exception):
     """A worker (a render or an AI worker) ended before it answered."""
-
-
-def workers() -> int:
-    """How many render workers (`RENDER_WORKERS`, default 1)."""
-    try:
-        return max(1, int(os.environ.get("RENDER_WORKERS", "1")))
-    except ValueError:
-        return 1
 
 
 class Worker:
@@ -85,6 +74,8 @@ class Worker:
         self.alive = True
         self.answered = 0
         """Answers read so far: none yet, the worker may still be importing what it serves."""
+        self.answered_at = 0.0
+        """When the last answer came (`time.monotonic`): idleness counts from then too."""
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True,
                          name=f"{role}-worker-{self.proc.pid}").start()
 
@@ -120,6 +111,7 @@ class Worker:
             while (body := read_frame(stdout)) is not None:
                 rid, ok, result = pickle.loads(body)
                 self.answered += 1
+                self.answered_at = time.monotonic()
                 with self._pending_lock:
                     future = self._pending.pop(rid, None)
                 if future is not None:
@@ -170,65 +162,138 @@ def _settle(future: asyncio.Future[Any], ok: bool, result: Any) -> None:
         future.get_loop().call_soon_threadsafe(settle)
 
 
+def _env_number(name: str, default: float, least: float) -> float:
+    try:
+        return max(least, float(os.environ.get(name, str(default))))
+    except ValueError:
+        return default
+
+
+class Pool:
+    """Worker processes of one role, started on demand and stopped when idle: the render
+    workers (this module) and the AI workers (`bot.aipool`) are two of these.
+
+    `count_env` names how many workers to keep (default 1); `idle_env` how many seconds
+    without a request before they stop (`default_idle`; 0 keeps them for the process's
+    life). Both are read when used, so a test or an operator's change applies at once. Being
+    asked for stamps the time under the pool's lock, so a worker just handed out is never
+    stopped under its caller; the next request after a stop starts a worker again."""
+
+    def __init__(self, role: str, count_env: str, idle_env: str,
+                 default_idle: float = 900.0) -> None:
+        self.role, self.count_env, self.idle_env = role, count_env, idle_env
+        self.default_idle = default_idle
+        self._lock = threading.Lock()
+        self._workers: list[Worker] = []
+        self._last_asked = 0.0
+        """When a request last asked for a worker (`time.monotonic`, under `_lock`)."""
+        self._idle_watch: threading.Thread | None = None
+        self._idle_wake = threading.Event()
+        """Set by `shutdown`: the idle watch looks again now (at its new `idle_seconds()`)."""
+
+    def workers(self) -> int:
+        """How many workers (`count_env`, default 1)."""
+        return int(_env_number(self.count_env, 1, 1))
+
+    def idle_seconds(self) -> float:
+        """Seconds without a request after which the workers stop (`idle_env`)."""
+        return _env_number(self.idle_env, self.default_idle, 0.0)
+
+    def _asked(self) -> None:
+        """A worker is wanted now (`_lock` held): it is not idle, and its idleness is
+        watched."""
+        self._last_asked = time.monotonic()
+        if self._idle_watch is None and self.idle_seconds() > 0:
+            self._idle_watch = threading.Thread(target=self._stop_when_idle, daemon=True,
+                                                name=f"{self.role}-worker-idle")
+            self._idle_watch.start()
+
+    def _stop_when_idle(self) -> None:
+        """Stop the workers once nothing has asked for them for `idle_seconds()`, none is busy
+        and none answered within as long (a start, a search or a picture that outlasted the
+        idle time counts from its end): a bot whose games are over goes back to one
+        process."""
+        while True:
+            idle = self.idle_seconds()
+            self._idle_wake.wait(min(max(idle, 0.05) / 4, 60.0))
+            self._idle_wake.clear()
+            with self._lock:
+                live = [w for w in self._workers if w.alive]
+                busy_until = max([self._last_asked, *(w.answered_at for w in live)])
+                if live and (idle <= 0 or time.monotonic() - busy_until < idle
+                             or any(w.load for w in live)):
+                    continue
+                self._workers.clear()
+                self._idle_watch = None
+            if live:
+                log.info("%s workers idle for %.0f s: stopping %s", self.role, idle,
+                         [w.pid for w in live])
+            for worker in live:
+                worker.stop()
+            return
+
+    def worker(self) -> Worker:
+        """The least busy live worker, starting workers up to `workers()`."""
+        with self._lock:
+            self._asked()
+            self._workers[:] = [w for w in self._workers if w.alive]
+            if len(self._workers) < self.workers():
+                self._workers.append(Worker(self.role))
+            return min(self._workers, key=lambda w: w.load)
+
+    def start_missing(self) -> None:
+        """Start workers up to `workers()` (without waiting for their imports)."""
+        with self._lock:
+            self._asked()
+            self._workers[:] = [w for w in self._workers if w.alive]
+            while len(self._workers) < self.workers():
+                self._workers.append(Worker(self.role))
+
+    def running(self) -> int:
+        with self._lock:
+            return sum(w.alive for w in self._workers)
+
+    def queued(self) -> int:
+        """Requests asked of the workers and not answered yet."""
+        with self._lock:
+            return sum(w.load for w in self._workers if w.alive)
+
+    def live_pids(self) -> list[int]:
+        """The live workers' process ids (tests and the benchmarks)."""
+        with self._lock:
+            return [w.pid for w in self._workers if w.alive]
+
+    async def warm(self) -> None:
+        """Start the workers now and wait until they have imported what they serve."""
+        try:
+            await asyncio.gather(*(self.worker().ask("ping", "", None)
+                                   for _ in range(self.workers())))
+        except WorkerDied:
+            log.warning("a %s worker ended while starting", self.role, exc_info=True)
+
+    def shutdown(self) -> None:
+        """Stop the workers (tests, or a process that needs them no more)."""
+        with self._lock:
+            stopping, self._workers[:] = list(self._workers), []
+        self._idle_wake.set()
+        for worker in stopping:
+            worker.stop()
+
+
+POOL = Pool("render", "RENDER_WORKERS", "RENDER_IDLE_SECONDS")
+"""The render workers: `RENDER_WORKERS` of them (default 1), stopped after
+`RENDER_IDLE_SECONDS` (default 900) without a picture."""
+
+
+def workers() -> int:
+    """How many render workers (`RENDER_WORKERS`, default 1)."""
+    return POOL.workers()
+
+
 def idle_seconds() -> float:
     """Seconds without a picture after which the render workers stop (`RENDER_IDLE_SECONDS`,
     default 900; 0 keeps them for the process's life)."""
-    try:
-        return max(0.0, float(os.environ.get("RENDER_IDLE_SECONDS", "900")))
-    except ValueError:
-        return 900.0
-
-
-def _asked() -> None:
-    """A worker is wanted now (`_lock` held): it is not idle, and its idleness is watched."""
-    global _last_asked, _idle_watch
-    _last_asked = time.monotonic()
-    if _idle_watch is None and idle_seconds() > 0:
-        _idle_watch = threading.Thread(target=_stop_when_idle, daemon=True,
-                                       name="render-worker-idle")
-        _idle_watch.start()
-
-
-def _stop_when_idle() -> None:
-    """Stop the workers once nothing has asked for them for `idle_seconds()` and none is
-    drawing: a bot whose games are over goes back to one process. Being asked for stamps
-    `_last_asked` under the lock, so a worker just handed out is never stopped under it."""
-    global _idle_watch
-    while True:
-        idle = idle_seconds()
-        _idle_wake.wait(min(max(idle, 0.05) / 4, 60.0))
-        _idle_wake.clear()
-        with _lock:
-            live = [w for w in _workers if w.alive]
-            if live and (idle <= 0 or time.monotonic() - _last_asked < idle
-                         or any(w.load for w in live)):
-                continue
-            _workers.clear()
-            _idle_watch = None
-        if live:
-            log.info("render workers idle for %.0f s: stopping %s", idle,
-                     [w.pid for w in live])
-        for worker in live:
-            worker.stop()
-        return
-
-
-def _worker() -> Worker:
-    """The least busy live worker, starting workers up to `workers()`."""
-    with _lock:
-        _asked()
-        _workers[:] = [w for w in _workers if w.alive]
-        if len(_workers) < workers():
-            _workers.append(Worker())
-        return min(_workers, key=lambda w: w.load)
-
-
-def _start_missing() -> None:
-    with _lock:
-        _asked()
-        _workers[:] = [w for w in _workers if w.alive]
-        while len(_workers) < workers():
-            _workers.append(Worker())
+    return POOL.idle_seconds()
 
 
 def start_soon() -> None:
@@ -236,28 +301,25 @@ def start_soon() -> None:
     follows within seconds, and the worker imports the renderers meanwhile). The spawn (10–17 ms
     measured on a busy machine) runs in a thread, off the caller's event loop; nothing happens
     when the workers already run."""
-    with _lock:
-        if sum(w.alive for w in _workers) >= workers():
-            return
-    threading.Thread(target=_start_missing, daemon=True, name="render-worker-start").start()
+    if POOL.running() >= POOL.workers():
+        return
+    threading.Thread(target=POOL.start_missing, daemon=True, name="render-worker-start").start()
 
 
 def queued() -> int:
     """Pictures asked of the render workers and not drawn yet (how far renders are behind)."""
-    with _lock:
-        return sum(w.load for w in _workers if w.alive)
+    return POOL.queued()
 
 
 def live_pids() -> list[int]:
     """The live render workers' process ids (tests and the benchmarks)."""
-    with _lock:
-        return [w.pid for w in _workers if w.alive]
+    return POOL.live_pids()
 
 
 async def _ask(what: str, game: str, view: dict[str, Any]) -> Any:
     """`what` drawn from `view` in a worker; in a thread of this process if the worker died."""
     try:
-        return await _worker().ask(what, game, view)
+        return await POOL.worker().ask(what, game, view)
     except WorkerDied:
         log.warning("render worker died; drawing this picture in a thread and starting a "
                     "new worker", exc_info=True)
@@ -296,21 +358,14 @@ async def render_stats(picture: dict[str, Any]) -> bytes:
 
 
 async def warm() -> None:
-    """Start the workers now and wait until they have imported the renderers (the benchmarks
-    and tests; the bot itself only `start_soon`s them when a lobby opens)."""
-    try:
-        await asyncio.gather(*(_worker().ask("ping", "", None) for _ in range(workers())))
-    except WorkerDied:
-        log.warning("a render worker ended while starting", exc_info=True)
+    """Start the render workers now and wait until they have imported the renderers (the
+    benchmarks and tests; the bot itself only `start_soon`s them when a lobby opens)."""
+    await POOL.warm()
 
 
 def shutdown() -> None:
-    """Stop the workers (tests, or a process that renders no more)."""
-    with _lock:
-        stopping, _workers[:] = list(_workers), []
-    _idle_wake.set()
-    for worker in stopping:
-        worker.stop()
+    """Stop the render workers (tests, or a process that renders no more)."""
+    POOL.shutdown()
 
 
 atexit.register(shutdown)

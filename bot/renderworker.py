@@ -49,6 +49,11 @@ TRIM_SECONDS = 2.0
 parts its bounded caches dropped otherwise stay in its resident memory as free heap, and the
 worker grew by ~1 MiB per active game over the first twenty (issue #25)."""
 
+IDLE_TRIM_SECONDS = 0.25
+"""And once a worker that served requests since its last trim has had none for this long
+(one trim per quiet spell): a busy stretch's freed pages go back when it ends, not with
+the next request, however long away that is."""
+
 RENDERERS = ("renders.exorcism", "renders.fourth_wall", "renders.presence", "renders.turncard",
              "renders.recap", "renders.stats")
 
@@ -175,7 +180,17 @@ def main(parent: int | None = None, role: str = "render") -> None:
 
     threading.Thread(target=drain, daemon=True, name="requests").start()
     trimmed = time.monotonic()
-    while (body := requests.get()) is not None:
+    untrimmed = False  # requests were served since the last trim
+    while True:
+        try:
+            # After work, wait only so long for the next request: then hand back its pages.
+            body = requests.get(timeout=IDLE_TRIM_SECONDS) if untrimmed else requests.get()
+        except queue.Empty:
+            return_freed_memory()
+            trimmed, untrimmed = time.monotonic(), False
+            continue
+        if body is None:
+            break
         rid, what, game, request = pickle.loads(body)
         try:
             result: Any = os.getpid() if what == "ping" else serve[what](game, request)
@@ -187,9 +202,10 @@ def main(parent: int | None = None, role: str = "render") -> None:
                 answer = frame((rid, False, RuntimeError(repr(exc))))
         out.write(answer)
         out.flush()
+        untrimmed = True
         if requests.empty() and time.monotonic() - trimmed >= TRIM_SECONDS:
             return_freed_memory()  # idle for now: nobody waits behind the trim
-            trimmed = time.monotonic()
+            trimmed, untrimmed = time.monotonic(), False
 
 
 if __name__ == "__main__":

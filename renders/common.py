@@ -14,7 +14,7 @@
 - caching: :func:`cached_layer` (static layers built once per key and size, handed out as
   copies so a render may draw on them; least recently used first out past
   :data:`LAYER_BUDGET`), :func:`memo_region` (a part of the picture drawn once and pasted
-  while what it shows is unchanged: a room, a player's panel; within :data:`TILE_BUDGET`),
+  while what it shows is unchanged: a room, a player's panel; within :data:`PART_BUDGETS`),
   :func:`clear_layer_cache`, :func:`cache_stats`, :func:`uncached`; every font is a
   :class:`GlyphRunFont`, which remembers the text runs it rendered and the widths it measured
   (per thread, bounded)
@@ -56,6 +56,7 @@ __all__ = [
     "arrow",
     "cache_stats",
     "cached_layer",
+    "cached_tall_layer",
     "chip",
     "clear_glyph_cache",
     "clear_layer_cache",
@@ -187,8 +188,15 @@ def _load_font(size: int, bold: bool) -> Font:
 
 GLYPH_RUN_BUDGET = 3 * 1024 * 1024
 """Bytes of rendered text masks a thread keeps (each render worker holds one such cache)."""
-LENGTHS_KEPT = 16_384
-"""Measured advance widths a thread keeps (a few dozen bytes each)."""
+LENGTH_BUDGET = 512 * 1024
+"""Bytes of measured advance widths a thread keeps, counted as `_length_bytes` estimates
+each (the key tuple, its text, the float and the dictionary's entry: 200-300 bytes, so
+about 2,000 widths; a board measures a few hundred, and a count of 16,384 let this grow to
+~4 MiB)."""
+
+
+def _length_bytes(text: str | bytes) -> int:
+    return 200 + len(text)
 
 
 class _GlyphRuns:
@@ -198,7 +206,8 @@ class _GlyphRuns:
     def __init__(self) -> None:
         self.masks: OrderedDict[Hashable, tuple[object, tuple[int, int], int]] = OrderedDict()
         self.mask_bytes = 0
-        self.lengths: OrderedDict[Hashable, float] = OrderedDict()
+        self.lengths: OrderedDict[tuple[Any, ...], float] = OrderedDict()
+        self.length_bytes = 0
 
 
 _RUNS = threading.local()
@@ -252,8 +261,10 @@ class GlyphRunFont(ImageFont.FreeTypeFont):
             return found
         length = super().getlength(text, mode)
         runs.lengths[key] = length
-        if len(runs.lengths) > LENGTHS_KEPT:
-            runs.lengths.popitem(last=False)
+        runs.length_bytes += _length_bytes(text)
+        while runs.length_bytes > LENGTH_BUDGET and len(runs.lengths) > 1:
+            dropped, _ = runs.lengths.popitem(last=False)
+            runs.length_bytes -= _length_bytes(dropped[2])
         return length
 
     def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,
@@ -290,7 +301,7 @@ def glyph_cache_stats() -> dict[str, int]:
     """This thread's text caches: runs kept, their bytes, widths kept."""
     runs = _runs()
     return {"runs": len(runs.masks), "run_bytes": runs.mask_bytes,
-            "widths": len(runs.lengths)}
+            "widths": len(runs.lengths), "width_bytes": runs.length_bytes}
 
 
 def clear_glyph_cache() -> None:
@@ -872,12 +883,14 @@ def icon(
 
 _LAYER_LOCK = threading.Lock()
 _LAYERS: OrderedDict[Hashable, Image.Image] = OrderedDict()
-LAYER_BUDGET = 24 * 1024 * 1024
+LAYER_BUDGET = 14 * 1024 * 1024
 """Bytes of static layers a process keeps (a 1600 x 1000 board layer is 6.1 MiB): the least
-recently used layout goes first, so a worker serving every game stays bounded (issue #15).
-Rebuilding a layer costs 3-5 ms; three layers are kept (a game's public board and its seats'
-taller ones: in The Fourth Wall the Wall's and the team's strips differ), so the boards and
-DMs of one game do not rebuild each other's layers."""
+recently used layout goes first, so a worker serving every game stays bounded (issues #15,
+#25). One layer serves a board layout at every height (`cached_tall_layer`: a game's public
+board and its seats' taller ones), so this holds two games' board layers and the turn cards'
+small ones; a worker that meets a third game's board rebuilds its layer (3-5 ms). At 24 MiB,
+with a layer per height, it filled over a bot's first games (a Fourth Wall game alone
+needed three)."""
 
 
 def _layer_bytes(img: Image.Image) -> int:
@@ -893,6 +906,11 @@ def cached_layer(key: Hashable, builder: Callable[[], Image.Image]) -> Image.Ima
     """
     if not _caching():
         return builder()
+    return _stored_layer(key, builder).copy()
+
+
+def _stored_layer(key: Hashable, builder: Callable[[], Image.Image]) -> Image.Image:
+    """The stored layer itself (never drawn on: callers copy or crop it)."""
     with _LAYER_LOCK:
         layer = _LAYERS.get(key)
         if layer is None:
@@ -902,18 +920,50 @@ def cached_layer(key: Hashable, builder: Callable[[], Image.Image]) -> Image.Ima
                 _LAYERS.popitem(last=False)
         else:
             _LAYERS.move_to_end(key)
-        return layer.copy()
+        return layer
+
+
+def cached_tall_layer(key: Hashable, base_height: int, height: int,
+                      builder: Callable[[int], Image.Image],
+                      extend: Callable[[Image.Image], None]) -> Image.Image:
+    """The static layer ``builder(height)`` for a board ``height`` tall, from the one layer
+    stored for ``base_height`` (under ``key``, which names neither height).
+
+    A seat's board is the public board with a private strip below it: one stored layer serves
+    every height (a Fourth Wall game's public board, the Wall's and the team's were three
+    layers of 6-8 MiB). A taller one is the stored layer cut to ``height`` (the rows below
+    it come out black) and finished by ``extend(img)``, which draws what ``builder(height)``
+    draws differently from ``builder(base_height)`` — the frame's bottom, the strip — so the
+    result is the very layer ``builder(height)`` builds (tests compare them pixel for pixel).
+    Cutting costs what the copy of a stored layer costs.
+    """
+    if not _caching():
+        return builder(height)
+    base = _stored_layer(key, lambda: builder(base_height))
+    if height == base_height:
+        return base.copy()
+    img = base.crop((0, 0, base.width, height))
+    extend(img)
+    return img
 
 
 _TILE_LOCK = threading.Lock()
-_TILES: OrderedDict[Hashable, tuple[Image.Image, tuple[str, ...]]] = OrderedDict()
-_TILE_BYTES = [0]
-TILE_BUDGET = 8 * 1024 * 1024
-"""Bytes of drawn parts (a room with its pieces, a player's panel) a process keeps: about
-two boards' worth, so the game a worker drew last is pasted, not drawn, at its next move."""
+PART_BUDGETS: dict[str, int] = {"card": 3 * 1024 * 1024, "board": 5 * 1024 * 1024}
+"""Bytes of drawn parts (a room with its pieces, a player's panel) a process keeps, per kind of
+picture, least recently used first out: the turn card's map (a game's cells, 2.4 MiB for an
+Exorcism card) and the full boards' (a public board's and a seat's share the parts above the
+seat's strip). Apart, so the boards a player asks for now and then do not push out the parts
+of the card every move draws; each holds the game a worker drew last, pasted at its next move.
+A pasted part saves ~0.1 ms of drawing: with more games at once than a budget holds, parts
+are drawn again, so a bigger budget buys little more than memory (issue #25: the 8 MiB
+shared before filled over a bot's first games)."""
+_TILES: dict[str, OrderedDict[Hashable, tuple[Image.Image, tuple[str, ...]]]] = {
+    pool: OrderedDict() for pool in PART_BUDGETS}
+_TILE_BYTES: dict[str, int] = dict.fromkeys(PART_BUDGETS, 0)
 
 
-def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], None]) -> None:
+def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], None],
+                pool: str = "board") -> None:
     """Draw a part of the picture with ``draw()`` or, when the same part was drawn before,
     paste the pixels it drew then.
 
@@ -922,7 +972,7 @@ def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], No
     part's own data and the static layer under it. A room whose pieces have not moved is then
     one paste instead of dozens of shapes and words. Texts the part cut with "…" are noted
     again on every paste, so the cut report stays whole. Parts are kept least recently used
-    first out within :data:`TILE_BUDGET` bytes.
+    first out within ``pool``'s budget (:data:`PART_BUDGETS`: "card" or "board").
     """
     if not _caching():
         draw()
@@ -931,10 +981,11 @@ def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], No
     region = (max(0, math.floor(x0)), max(0, math.floor(y0)),
               min(img.width, math.ceil(x1) + 1), min(img.height, math.ceil(y1) + 1))
     full = (key, region, img.mode)
+    tiles = _TILES[pool]
     with _TILE_LOCK:
-        found = _TILES.get(full)
+        found = tiles.get(full)
         if found is not None:
-            _TILES.move_to_end(full)
+            tiles.move_to_end(full)
     if found is not None:
         tile, cuts = found
         img.paste(tile, region[:2])
@@ -947,15 +998,16 @@ def memo_region(img: Image.Image, box: Box, key: Hashable, draw: Callable[[], No
     cuts = tuple(list(_TRUNCATED)[-added:]) if added > 0 else ()
     tile = img.crop(region)
     size = _layer_bytes(tile)
-    if size > TILE_BUDGET // 8:
+    budget = PART_BUDGETS[pool]
+    if size > budget // 8:
         return
     with _TILE_LOCK:
-        if full not in _TILES:
-            _TILES[full] = (tile, cuts)
-            _TILE_BYTES[0] += size
-        while _TILE_BYTES[0] > TILE_BUDGET and _TILES:
-            _, (dropped, _) = _TILES.popitem(last=False)
-            _TILE_BYTES[0] -= _layer_bytes(dropped)
+        if full not in tiles:
+            tiles[full] = (tile, cuts)
+            _TILE_BYTES[pool] += size
+        while _TILE_BYTES[pool] > budget and tiles:
+            _, (dropped, _) = tiles.popitem(last=False)
+            _TILE_BYTES[pool] -= _layer_bytes(dropped)
 
 
 def clear_layer_cache() -> None:
@@ -965,8 +1017,9 @@ def clear_layer_cache() -> None:
     with _HATCH_LOCK:
         _HATCHES.clear()
     with _TILE_LOCK:
-        _TILES.clear()
-        _TILE_BYTES[0] = 0
+        for pool, tiles in _TILES.items():
+            tiles.clear()
+            _TILE_BYTES[pool] = 0
 
 
 def cache_stats() -> dict[str, int]:
@@ -977,9 +1030,10 @@ def cache_stats() -> dict[str, int]:
         layer_bytes = sum(map(_layer_bytes, _LAYERS.values()))
     with _HATCH_LOCK:
         hatches = len(_HATCHES)
-        hatch_bytes = sum(t.width * t.height * 5 for t, _ in _HATCHES.values())
+        hatch_bytes = sum(_hatch_bytes(t) for t, _ in _HATCHES.values())
     with _TILE_LOCK:
-        tiles, tile_bytes = len(_TILES), _TILE_BYTES[0]
+        tiles = sum(map(len, _TILES.values()))
+        tile_bytes = sum(_TILE_BYTES.values())
     return {"layers": layers, "layer_bytes": layer_bytes, "hatches": hatches,
             "hatch_bytes": hatch_bytes, "parts": tiles, "part_bytes": tile_bytes,
             **glyph_cache_stats()}
@@ -1080,8 +1134,16 @@ def palette_png(pal: Image.Image, level: int = 3) -> bytes:
 
 
 _HATCH_LOCK = threading.Lock()
-_HATCHES: dict[tuple[int, int, Colour, int, int, int], tuple[Image.Image, Image.Image]] = {}
-HATCHES_KEPT = 64  # hatch tiles are box-sized; a board uses a handful
+_HATCHES: OrderedDict[tuple[int, int, Colour, int, int, int],
+                      tuple[Image.Image, Image.Image]] = OrderedDict()
+HATCH_BUDGET = 1024 * 1024
+"""Bytes of hatch tiles kept (a tile and its mask, 5 bytes a pixel), least recently used
+first out: tiles are box-sized, so a count of them bounded nothing (64 panel-sized tiles
+would be tens of MiB); a board uses a handful of 20-150 KB."""
+
+
+def _hatch_bytes(tile: Image.Image) -> int:
+    return tile.width * tile.height * 5
 
 
 def hatch(
@@ -1100,7 +1162,9 @@ def hatch(
     key = (w, h, colour, spacing, width, radius)
     with _HATCH_LOCK:
         cached = _HATCHES.get(key) if _caching() else None
-        if cached is None:
+        if cached is not None:
+            _HATCHES.move_to_end(key)
+        else:
             tile = Image.new("RGB", (w, h), colour)
             mask = Image.new("L", (w, h), 0)
             md = ImageDraw.Draw(mask)
@@ -1111,8 +1175,9 @@ def hatch(
             cached = (tile, ImageChops.multiply(mask, clip))
             if _caching():
                 _HATCHES[key] = cached
-            while len(_HATCHES) > HATCHES_KEPT:
-                _HATCHES.pop(next(iter(_HATCHES)))
+            while (len(_HATCHES) > 1
+                   and sum(_hatch_bytes(t) for t, _ in _HATCHES.values()) > HATCH_BUDGET):
+                _HATCHES.popitem(last=False)
     tile, mask = cached
     img.paste(tile, (x0, y0), mask)
 

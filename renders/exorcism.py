@@ -55,7 +55,7 @@ from renders.common import (
     as_int,
     as_list,
     as_str,
-    cached_layer,
+    cached_tall_layer,
     chip,
     die,
     disc,
@@ -630,13 +630,17 @@ def _dice_boxes(n: int) -> list[Box]:
     return out
 
 
+FRAME: Colour = (52, 42, 64)
+"""The board's outer frame."""
+
+
 def _static_layer(height: int, track_len: int, n_dice: int, rows: int) -> Image.Image:
     img = Image.new("RGB", (WIDTH, height), BG)
     d = ImageDraw.Draw(img)
     # Frame and title bar.
     d.rectangle((0, 0, WIDTH, TOP_BAR), fill=BAR)
     d.line((0, TOP_BAR, WIDTH, TOP_BAR), fill=PANEL_EDGE, width=2)
-    d.rectangle((2, 2, WIDTH - 3, height - 3), outline=(52, 42, 64), width=2)
+    d.rectangle((2, 2, WIDTH - 3, height - 3), outline=FRAME, width=2)
     for box in (STATUS_BOX, STATS_BOX, TASKS_BOX, *_lower_boxes(rows)):
         rounded_box(d, box, 12, fill=PANEL, outline=PANEL_EDGE, width=2)
     # Clock face: a dark dial, the rim and the Darkness Track spaces, the die slots.
@@ -656,6 +660,15 @@ def _static_layer(height: int, track_len: int, n_dice: int, rows: int) -> Image.
     if height > HEIGHT:
         d.line((MARGIN, HEIGHT, WIDTH - MARGIN, HEIGHT), fill=PANEL_EDGE, width=2)
     return img
+
+
+def _extend_layer(img: Image.Image) -> None:
+    """The public board's layer cut to a seat's height (black below it) made what
+    `_static_layer` builds at that height: the frame's bottom moves down, the hand's rule."""
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, HEIGHT - 4, WIDTH, img.height), fill=BG)
+    d.rectangle((2, 2, WIDTH - 3, img.height - 3), outline=FRAME, width=2)
+    d.line((MARGIN, HEIGHT, WIDTH - MARGIN, HEIGHT), fill=PANEL_EDGE, width=2)
 
 
 # --------------------------------------------------------------------------- house
@@ -1831,8 +1844,11 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     slots = min(6, len(b.slots))
     rows = 1 if slots <= 1 else math.ceil(slots / 2)
     n_dice = len(b.dice)
-    layer = ("exorcism", WIDTH, height, track_len, n_dice, rows)
-    img = cached_layer(layer, lambda: _static_layer(height, track_len, n_dice, rows))
+    # The parts above a seat's hand lie on the same static layer at every height: a seat's
+    # board pastes the public board's (and the other way round); the hand's names the height.
+    layer = ("exorcism", WIDTH, track_len, n_dice, rows)
+    img = cached_tall_layer(layer, HEIGHT, height,
+                            lambda h: _static_layer(h, track_len, n_dice, rows), _extend_layer)
     players_box, events_box = _lower_boxes(rows)
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
@@ -1854,7 +1870,7 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     _draw_events(d, b, events_box)
     if private:  # the hand strip draws below the board, from the hand only
         memo_region(img, (0, HEIGHT, WIDTH - 1, height - 1),
-                    ("exorcism hand", layer, repr(b.hand)), partial(_draw_strip, d, b))
+                    ("exorcism hand", layer, height, repr(b.hand)), partial(_draw_strip, d, b))
     return img
 
 

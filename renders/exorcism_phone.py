@@ -677,7 +677,7 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
             key = ("exorcism phone cell", width, box, c, c.id in marks.cells,
                    tuple(sorted((p.key, marks.moved.get(p.key, "")) for p in c.pieces)))
             # A cell draws only inside its box, from the key's data, on the flat background.
-            memo_region(img, box, key, partial(_draw_cell, img, d, box, c, marks))
+            memo_region(img, box, key, partial(_draw_cell, img, d, box, c, marks), pool="card")
 
     # The free spans of the rows that hold no house room (the Attic's and the Foyer's).
     spans: list[tuple[int, int, int]] = []

@@ -57,7 +57,7 @@ from renders.common import (
     SEAT_COLOURS,
     Box,
     Colour,
-    cached_layer,
+    cached_tall_layer,
     chip,
     disc,
     distinct_initials,
@@ -703,12 +703,16 @@ def _gate_centres() -> list[tuple[float, float]]:
     ]
 
 
+FRAME: Colour = (44, 46, 70)
+"""The board's outer frame."""
+
+
 def _static_layer(height: int, rows: int) -> Image.Image:
     img = Image.new("RGB", (WIDTH, height), BG)
     d = ImageDraw.Draw(img)
     d.rectangle((0, 0, WIDTH, TOP_BAR), fill=BAR)
     d.line((0, TOP_BAR, WIDTH, TOP_BAR), fill=PANEL_EDGE, width=2)
-    d.rectangle((2, 2, WIDTH - 3, height - 3), outline=(44, 46, 70), width=2)
+    d.rectangle((2, 2, WIDTH - 3, height - 3), outline=FRAME, width=2)
     for box in (GATES_BOX, TRACKER_BOX, WALL_BOX, STATUS_BOX, STREETS_BOX, *_lower_boxes(rows)):
         rounded_box(d, box, 12, fill=PANEL, outline=PANEL_EDGE, width=2)
     # The pentagram: a ring and a five-pointed star joining the Gate spots.
@@ -722,6 +726,15 @@ def _static_layer(height: int, rows: int) -> Image.Image:
     if height > HEIGHT:
         d.line((MARGIN, HEIGHT, WIDTH - MARGIN, HEIGHT), fill=PANEL_EDGE, width=2)
     return img
+
+
+def _extend_layer(img: Image.Image) -> None:
+    """The public board's layer cut to a seat's height (black below it) made what
+    `_static_layer` builds at that height: the frame's bottom moves down, the strip's rule."""
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, HEIGHT - 4, WIDTH, img.height), fill=BG)
+    d.rectangle((2, 2, WIDTH - 3, img.height - 3), outline=FRAME, width=2)
+    d.line((MARGIN, HEIGHT, WIDTH - MARGIN, HEIGHT), fill=PANEL_EDGE, width=2)
 
 
 # --------------------------------------------------------------------------- left column
@@ -1704,8 +1717,11 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     extra = _strip_height(b)
     height = HEIGHT + extra
     _cols, rows = _inv_grid(len(b.investigators))
-    layer = ("fourth_wall", WIDTH, height, rows)
-    img = cached_layer(layer, lambda: _static_layer(height, rows))
+    # The parts above a seat's strip lie on the same static layer at every height: a seat's
+    # board pastes the public board's (and the other way round); the strip's name the height.
+    layer = ("fourth_wall", WIDTH, rows)
+    img = cached_tall_layer(layer, HEIGHT, height, lambda h: _static_layer(h, rows),
+                            _extend_layer)
     inv_box, events_box = _lower_boxes(rows)
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
@@ -1725,11 +1741,11 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     if extra:  # the private strip draws below the board, from these data only
         strip: Box = (0, HEIGHT, WIDTH - 1, height - 1)
         if b.wall_hand is not None or b.private_wall_card is not None:
-            memo_region(img, strip, ("fourth_wall wall strip", layer,
+            memo_region(img, strip, ("fourth_wall wall strip", layer, height,
                                      repr(b.private_wall_card), repr(b.wall_hand)),
                         partial(_draw_wall_strip, d, b, HEIGHT, height - 12))
         else:
-            _draw_team_strip(img, d, b, HEIGHT, height - 12, layer)
+            _draw_team_strip(img, d, b, HEIGHT, height - 12, (*layer, height))
     return img
 
 

@@ -726,14 +726,14 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
     y: float = 0
     memo_region(img, (0, y, width - 1, y + GATES_H + GAP / 2),
                 ("fourth_wall phone gates", width, tuple(m.gates), tuple(sorted(ch.gates.items()))),
-                partial(_draw_gates, img, d, m, ch, width, y))
+                partial(_draw_gates, img, d, m, ch, width, y), pool="card")
     y += GATES_H + GAP
     _draw_wall(img, d, m, ch, width, y)
     y += WALL_H + GAP
     if m.ranks:
         memo_region(img, (0, y - 8, width - 1, y + TRACKER_H + 8),
                     ("fourth_wall phone tracker", width, tuple(m.ranks), m.rank_index, ch.rank),
-                    partial(_draw_tracker, d, m, ch, width, y))
+                    partial(_draw_tracker, d, m, ch, width, y), pool="card")
         y += TRACKER_H + GAP
     y = _draw_streets(d, m, ch, rows, notes, width, y) + GAP
     if m.invs:

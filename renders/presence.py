@@ -49,7 +49,7 @@ from renders.common import (
     SEAT_COLOURS,
     Box,
     Colour,
-    cached_layer,
+    cached_tall_layer,
     chip,
     die,
     disc,
@@ -603,9 +603,16 @@ def _static_layer(height: int, floors: Sequence[tuple[str, Box]]) -> Image.Image
     _panel(d, spirit_box, "")
     _panel(d, clues_box, "")
     if height > HEIGHT:
-        d.rectangle((0, HEIGHT, WIDTH, height), fill=STRIP_BG)
-        d.line((0, HEIGHT + 1, WIDTH, HEIGHT + 1), fill=GOLD, width=2)
+        _extend_layer(img)
     return img
+
+
+def _extend_layer(img: Image.Image) -> None:
+    """The private strip's ground below the public board (the public board's layer cut to
+    a seat's height, or a layer built that tall)."""
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, HEIGHT, WIDTH, img.height), fill=STRIP_BG)
+    d.line((0, HEIGHT + 1, WIDTH, HEIGHT + 1), fill=GOLD, width=2)
 
 
 # --------------------------------------------------------------------------- pieces
@@ -1481,8 +1488,11 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
     height = HEIGHT + (STRIP_HEIGHT if b.private_role else 0)
     layout = _manor_layout(b)
     frames = tuple((fl.name, fl.box) for fl in layout)
-    layer = ("presence", WIDTH, height, frames)
-    img = cached_layer(layer, lambda: _static_layer(height, frames))
+    # The parts above a seat's strip lie on the same static layer at every height: a seat's
+    # board pastes the public board's (and the other way round).
+    layer = ("presence", WIDTH, frames)
+    img = cached_tall_layer(layer, HEIGHT, height, lambda h: _static_layer(h, frames),
+                            _extend_layer)
     d = ImageDraw.Draw(img)
     _draw_top_bar(d, b)
     _draw_manor(img, d, b, layout, layer)

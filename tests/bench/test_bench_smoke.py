@@ -11,9 +11,12 @@ import gc
 import os
 import time
 
+import pytest
+
 from bench.__main__ import check_targets
 from bench.engine import bench_engine, bench_render
 from bench.footprint import bench_memory, bench_storage
+from bench.pergame import bench_pergame, growth, per_process
 from bench.roundtrip import (
     bare_roundtrip,
     cpu_seconds,
@@ -22,7 +25,7 @@ from bench.roundtrip import (
     tree_memory,
     tree_pids,
 )
-from bot import renderpool
+from bot import aipool, renderpool
 from bot.looplag import LoopLagProbe, freeze_startup_heap
 
 
@@ -184,3 +187,47 @@ async def test_history_bench_times_log_replay_and_undo_early_and_late() -> None:
     checks = check_targets({"history": {"by_snapshot_every": [
         {**row, "snapshot_every": SNAPSHOT_EVERY}]}})
     assert {c["target"].split(" at ")[0] for c in checks} >= {"/game log", "/game undo"}
+
+
+def test_pergame_fits_the_growth_per_game_of_each_process_over_its_windows() -> None:
+    """Issue #25: RSS per active game over games 2–21 and 21–41, per process; a process that
+    starts midway (the AI worker) counts 0 before it; the check reads the tree's figure."""
+    rows = [{"game": g, "rss_mib": {"bot": 90 + 0.1 * g, "render": 40 + min(g, 11),
+                                    **({"ai": 50.0} if g >= 30 else {})}}
+            for g in range(1, 42)]
+    for r in rows:
+        r["rss_mib"]["tree"] = sum(r["rss_mib"].values())
+    per = growth(rows)
+    assert per["2-21"]["bot"] == 0.1 and per["21-41"]["bot"] == 0.1
+    assert per["2-21"]["render"] > 0.3 and per["21-41"]["render"] == 0.0
+    assert per["21-41"]["ai"] > 0 and per["2-21"]["ai"] == 0.0  # started at game 30
+    results = {"pergame": {"mib_per_game": per, "target_mib_per_game": 0.3,
+                           "moves_per_game": 4}}
+    checks = [c for c in check_targets(results) if "per active game" in c["target"]]
+    assert [c["met"] for c in checks] == [False, False]  # the AI worker's start: 2.6 a game
+    assert growth(rows[:10]) == {}  # too few games for either window
+
+
+def test_pergame_names_each_process_of_the_tree() -> None:
+    async def go() -> None:
+        await renderpool.warm()
+        await aipool.warm()
+        found = per_process(os.getpid())
+        assert {"bot", "render", "ai", "tree", "tree_pss"} <= set(found)
+        assert found["tree"] >= found["bot"] + found["render"] + found["ai"] - 0.1
+
+    try:
+        asyncio.run(go())
+    finally:
+        renderpool.shutdown()
+        aipool.shutdown()
+
+
+@pytest.mark.soak  # a bot's start and two games: ~20 s on a busy shared machine
+def test_pergame_opens_games_one_after_another_in_the_real_bot() -> None:
+    r = asyncio.run(bench_pergame(games=2, moves=1, settle=0.1))
+    assert r["failures"] == 0, r["failure_examples"]
+    assert [row["game"] for row in r["after_games"]] == [1, 2]
+    assert all(row["moves"] == 1 for row in r["after_games"])
+    assert set(r["after_start"]) == {"bot", "tree", "tree_pss"}  # the bot alone after start
+    assert r["after_games"][-1]["rss_mib"]["render"] > 0  # the first lobby started it

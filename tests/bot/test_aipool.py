@@ -125,3 +125,54 @@ async def test_an_unknown_level_plays_easy() -> None:
     state, seat = _midgame()
     decided = await aipool.decide(game, state, seat, "grandmaster")
     assert decided.key() == game.ai_action(state, seat, "easy").key()
+
+
+async def test_idle_ai_workers_stop_and_the_next_decision_starts_one_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue #25: no AI decision for `AI_IDLE_SECONDS` and the AI worker stops (the bot is one
+    process again); a decision meanwhile keeps it; the next decision after starts one, and
+    it decides as the engine does."""
+    aipool.shutdown()
+    monkeypatch.setenv("AI_IDLE_SECONDS", "1.0")
+    game = GAMES["fourth_wall"]
+    state, seat = _midgame()
+    expected = game.ai_action(state, seat, "easy").key()
+    assert (await aipool.decide(game, state, seat, "easy", timeout=SLACK)).key() == expected
+    [pid] = aipool.live_pids()
+    for _ in range(3):  # decisions every 0.5 s: never idle for 1 s
+        await asyncio.sleep(0.5)
+        assert (await aipool.decide(game, state, seat, "easy", timeout=SLACK)).key() == expected
+        assert aipool.live_pids() == [pid]
+    for _ in range(100):
+        if not aipool.live_pids():
+            break
+        await asyncio.sleep(0.05)
+    assert aipool.live_pids() == []
+    with pytest.raises(ProcessLookupError):  # ended and reaped, not a zombie
+        for _ in range(100):
+            os.kill(pid, 0)
+            await asyncio.sleep(0.05)
+    assert (await aipool.decide(game, state, seat, "easy", timeout=SLACK)).key() == expected
+    [fresh] = aipool.live_pids()
+    assert fresh != pid
+
+
+async def test_an_ai_worker_busy_deciding_is_not_stopped_as_idle(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A hard decision outlasting `AI_IDLE_SECONDS` is searched to its end by the same worker:
+    the idle stop waits for an empty queue."""
+    monkeypatch.setenv("AI_IDLE_SECONDS", "0.1")
+    game = GAMES["fourth_wall"]
+    state, seat = _midgame()
+    await aipool.warm()
+    [pid] = aipool.live_pids()
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    with caplog.at_level(logging.WARNING, logger="bot.aipool"):
+        decided = await aipool.decide(game, state, seat, "hard", timeout=SLACK)
+    assert loop.time() - began > 0.2  # longer than the idle time, watched meanwhile
+    assert "AI worker" not in caplog.text  # not stopped under the search, no easy fallback
+    assert decided.key() == game.ai_action(state, seat, "hard").key()
+    assert aipool.live_pids() in ([pid], [])  # the same worker, or stopped once idle after

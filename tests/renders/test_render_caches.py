@@ -187,3 +187,51 @@ def test_the_encoded_picture_keeps_the_drawn_colours(name: str) -> None:
         assert mse == 0 or 10 * math.log10(255 * 255 / mse) >= 40
         far = sum(diff.convert("L").histogram()[48:])
         assert far <= drawn.width * drawn.height * 5 // 10_000
+
+
+@pytest.mark.parametrize("name, mode, n", [("fourth_wall", "conflict", 3),
+                                           ("exorcism", "one_vs_all", 3),
+                                           ("presence", "session", 3)])
+def test_one_stored_layer_serves_the_public_board_and_every_seats_taller_one(
+        name: str, mode: str, n: int) -> None:
+    """Issue #25: a seat's board (the public board with a private strip below, taller) is cut
+    from the public board's stored layer, not a layer of its own per height (a Fourth Wall
+    game's public, Wall and team boards were three layers of 6-8 MiB); each picture is still
+    the uncached one pixel for pixel."""
+    common.clear_layer_cache()
+    image = IMAGES[name]
+    samples = sampled_states(name, mode, n, seed=3, every=9)
+    game, state, seats = next(s for k, s in enumerate(samples) if k == 2)  # hands dealt
+    names = names_for(seats)
+    heights = set()
+    for seat in (None, *seats):
+        view = game.view(state, seat)
+        view["names"] = names
+        heights.add(image(view).height)
+        _same(name, f"seat {seat} board", partial(image, view))
+    assert len(heights) >= 2  # the seats' boards are taller than the public one
+    stats = common.cache_stats()
+    assert stats["layers"] == 1, stats
+    common.clear_layer_cache()
+
+
+def test_the_width_cache_stays_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    common.clear_glyph_cache()
+    monkeypatch.setattr(common, "LENGTH_BUDGET", 16 * 1024)
+    fnt = common.font(20)
+    for k in range(500):
+        assert common.text_width(f"A room called number {k}", fnt) > 0
+    stats = common.glyph_cache_stats()
+    assert 0 < stats["width_bytes"] <= 16 * 1024 and stats["widths"] < 500
+    common.clear_glyph_cache()
+
+
+def test_the_hatch_cache_stays_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    common.clear_layer_cache()
+    monkeypatch.setattr(common, "HATCH_BUDGET", 200 * 100 * 5 * 3)
+    img = Image.new("RGB", (400, 400))
+    for k in range(8):
+        common.hatch(img, (0, 0, 200 + k, 100), (200, 40, 40))
+    stats = common.cache_stats()
+    assert 0 < stats["hatches"] <= 3 and stats["hatch_bytes"] <= common.HATCH_BUDGET
+    common.clear_layer_cache()
