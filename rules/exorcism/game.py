@@ -290,12 +290,22 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         return win_estimate(state, seat)
 
     def ai_searchable(self, state: ExorcismState, seat: str, action: Action | None) -> bool:
-        """Trades stay the heuristic's: a Trade it would not propose, or an answer to an offer
-        other than its own, is declined or cancelled, the Action comes back, and the same
-        decision comes round again with the same answer, without end (core 3p seed 1 at
-        normal: one Trade offered and declined until the game's decision limit)."""
+        """Trades stay the heuristic's (and so does never walking back, see below): a Trade it
+        would not propose, or an answer to an offer other than its own, is declined or
+        cancelled, the Action comes back, and the same decision comes round again with the same
+        answer, without end (core 3p seed 1 at normal: one Trade offered and declined until the
+        game's decision limit)."""
         if action is None:
             return not (state.prompts and state.prompts[-1].kind in TRADE_PROMPTS)
+        if action.kind == K.MOVE and not state.prompts:
+            # Nor a Move back where this turn's walk began (the heuristic's guard,
+            # `ExorcismState.walked`): a play-out's noise must not walk a pawn back and forth
+            # (core 3p seed 1 at normal under the Shroud ruling: one such walk).
+            who = action.params.get("who")
+            pawns = [i for i in state.investigators.values()
+                     if i.seat == seat and (who is None or i.id == who)]
+            if any(str(action.params.get("to")) in state.walked.get(i.id, ()) for i in pawns):
+                return False
         return action.kind != K.TRADE
 
     def ai_levels(self) -> dict[str, Level]:
