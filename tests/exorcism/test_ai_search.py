@@ -336,3 +336,27 @@ def test_a_move_never_returns_where_this_turns_walk_began() -> None:
                 assert after.walked == {}
             st = after
         assert walks > 20
+
+
+def test_the_search_never_weighs_a_walk_back_or_an_idle_pass_against_the_heuristic() -> None:
+    """`Exorcism.ai_searchable`: the search's candidates leave out a Move back where this
+    turn's walk began and ending the turn with Actions left (the heuristic's own pick is
+    always played when no candidate beats it, so its guard holds at every level)."""
+    from rules.exorcism import actions as K
+
+    st = GAME.setup(["p1", "p2", "p3"], GAME.options_model(), 8)
+    for _ in range(400):
+        seat = sorted(GAME.to_act(st))[0]
+        if (st.phase == "actions" and st.active == seat and st.actions_left >= 2
+                and not st.prompts):
+            break
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    seat = str(st.active)
+    inv = next(i for i in st.investigators.values() if i.seat == seat)
+    moves = [a for a in GAME.legal_actions(st, seat) if a.kind == K.MOVE]
+    assert moves and GAME.ai_searchable(st, seat, moves[0])
+    assert not GAME.ai_searchable(st, seat, act(K.PASS))
+    walked = GAME.apply(st, seat, moves[0]).state
+    back = next(a for a in GAME.legal_actions(walked, seat)
+                if a.kind == K.MOVE and a.p("to") == inv.cell)
+    assert not GAME.ai_searchable(walked, seat, back)
