@@ -297,11 +297,6 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         game's decision limit)."""
         if action is None:
             return not (state.prompts and state.prompts[-1].kind in TRADE_PROMPTS)
-        if action.kind == K.PASS and state.phase == "actions" and state.actions_left > 0:
-            # Nor ending a turn with Actions left against the heuristic's pick (it is always
-            # a candidate, so a pass it wants is still played): a play-out's noise must not
-            # leave Actions unused (core 3p seed 2 at normal: one idle turn end before a loss).
-            return False
         if action.kind == K.MOVE and not state.prompts:
             # Nor a Move back where this turn's walk began (the heuristic's guard,
             # `ExorcismState.walked`): a play-out's noise must not walk a pawn back and forth
