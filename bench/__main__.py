@@ -44,7 +44,7 @@ Sections (all but `suite` by default; `--only games,saturation` picks some):
 - `python -m bench memory` (its own command, bench/memory_stats.py): `/game stats` and
   `/game history` on a server with 10,000 finished games, p50/p99 beside the 1 s target;
 - suite (only when asked): the default test suite's CPU (user + system of pytest and its
-  children).
+  children: the xdist workers, as the README's command runs it) and its wall time.
 
 Figures are printed beside their targets (issues #8, #15 and #25) with the load average of the
 section that measured them, and written as JSON to `bench/results/latest.json` and a
@@ -260,6 +260,10 @@ def run_saturation(plan: Plan) -> dict[str, Any]:
           f"moves/s per core; {r['requests_per_move_bot_token']} bot-token requests/move, "
           f"{r['requests_per_move']} in all; memory {r['memory_with_games']} "
           f"({r['memory_per_game_mib']} MiB/game)", flush=True)
+    print(f"  requests by route: {r['requests_by_route']}; per move before the bot's clean "
+          f"stop wrote its held summary DMs: {r['requests_per_move_before_stop']}", flush=True)
+    print(f"  summary DMs: {r['summary_dms']} (changes: what writing every DM at once would "
+          "write; writes: the requests; held: changes kept back to settle)", flush=True)
     for target in r["targets"].values():
         limit = "" if target["at_most"] is None else f" (target ≤ {target['at_most']})"
         print(f"  {target['what']}: {target['value']}{limit}", flush=True)
@@ -285,8 +289,10 @@ def run_suite(plan: Plan) -> dict[str, Any]:
     """The default test suite's CPU, user + system, pytest and every process it started."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "--durations=15"], cwd=ROOT, capture_output=True, text=True)
+    # The README's test command (`-n logical --dist loadgroup`: a worker per core).
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "logical",
+                           "--dist", "loadgroup", "-p", "no:cacheprovider", "--durations=15"],
+                          cwd=ROOT, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     tail = done.stdout.strip().splitlines()[-18:]

@@ -27,6 +27,7 @@ import tempfile
 import threading
 import time
 import traceback
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -216,6 +217,14 @@ class BareClient(discord.Client):
         await self.tree.sync()
 
 
+def summary_dm_counts(client: discord.Client | None) -> Counter[str]:
+    """What became of the summary DM changes since the probe's reset (`SummaryDMs.dm_counts`:
+    changes, writes, held); empty for the bare client."""
+    delivery = getattr(client, "_delivery", None)
+    counts = getattr(delivery, "dm_counts", None)
+    return counts if isinstance(counts, Counter) else Counter()
+
+
 async def run(args: argparse.Namespace) -> None:
     probe = LoopLagProbe(interval=args.probe_interval)
     loop = asyncio.get_running_loop()
@@ -230,12 +239,14 @@ async def run(args: argparse.Namespace) -> None:
         out = {"lag": probe.summary().model_dump(),
                "phases": {k: ms_full(v) for k, v in PHASES.items()},
                "stall_stacks": sampler.top() if sampler else [],
-               "heap": heap(held.get("client"))}
+               "heap": heap(held.get("client")),
+               "summary_dms": dict(summary_dm_counts(held.get("client")))}
         Path(args.lag_out).write_text(json.dumps(out))
 
     def reset() -> None:
         probe.reset()
         PHASES.clear()
+        summary_dm_counts(held.get("client")).clear()
         if sampler is not None:
             sampler.stacks.clear()
 

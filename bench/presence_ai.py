@@ -3,12 +3,16 @@
     python -m bench.presence_ai --games 100
     python -m bench.presence_ai --games 100 --players 4 --spirit random
     python -m bench.presence_ai --games 100 --visitors random
+    python -m bench.presence_ai --games 100 --players 3 --seed 1 --visitors oracle
 
 Each side is played by the built-in AI as the bot plays it, `GAME.ai_action`, which decides on
 a state resampled from the seat's view and never sees the real one (``ai``, issue #21); by
 `rules.presence.ai.choose_action` on the real state, as the AI played before it could no longer
 peek (``peek``, for comparison); by uniformly random legal moves (``random``) or by the first
-legal action (``first``). For every player count the
+legal action (``first``), or, for a diagnosis only, by ``oracle``: today's AI on the real
+state told which trauma lies at which position (it cheats: it reads the face-down secret
+cards), which measures what the visitors' guessing costs them (rules.md, "AI balance"). For
+every player count the
 table shows, split by the alignment of the script the spirit drew: games, visitor wins,
 spirit wins (a good spirit wins *with* the visitors, P-WIN-05), Eternal Darkness, secrets
 revealed on average, succumbed visitors on average. Timings are per AI decision.
@@ -21,17 +25,20 @@ import multiprocessing
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from rules.core.rng import Rng
 from rules.core.types import Action
+from rules.presence import ai
 from rules.presence.ai import choose_action
-from rules.presence.engine import pack_for
+from rules.presence.engine import Engine, pack_for
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
 
 MAX_DECISIONS = 20_000
-POLICIES = ("ai", "peek", "random", "first")
+POLICIES = ("ai", "peek", "random", "first", "oracle")
 
 
 @dataclass
@@ -57,8 +64,32 @@ def pick(policy: str, state: PresenceState, seat: str, rng: Rng,
                   else choose_action(state, seat, GAME))
         times.append(time.perf_counter() - t0)
         return action
+    if policy == "oracle":
+        with told_the_secrets(state):
+            return choose_action(state, seat, GAME)
     legal = GAME.legal_actions(state, seat)
     return rng.choice(legal) if policy == "random" else legal[0]
+
+
+@contextmanager
+def told_the_secrets(state: PresenceState) -> Iterator[None]:
+    """While inside, the AI's `Deduction` knows the real trauma at every position (a cheat
+    for the ``oracle`` diagnosis: the visitors still play today's heuristic, minus the
+    guessing)."""
+    pack = pack_for(state.pack_path)
+    truth: dict[str, int] = {str(pack.secret(s.card).trauma): s.position - 1
+                             for s in state.secrets}
+    plain = ai.Deduction.__init__
+
+    def told(self: ai.Deduction, eng: Engine, seat: str | None) -> None:
+        plain(self, eng, seat)
+        self.perms = [(truth, 1.0)]
+
+    ai.Deduction.__init__ = told  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        ai.Deduction.__init__ = plain  # type: ignore[method-assign]
 
 
 def play(players: int, seed: int, visitors: str = "ai", spirit: str = "ai") -> GameStats:

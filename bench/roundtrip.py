@@ -321,6 +321,8 @@ class BotProcess:
                     phases = dict(data["phases"])
                     if data.get("heap"):
                         phases["heap"] = data["heap"]
+                    if data.get("summary_dms"):
+                        phases["summary_dms"] = data["summary_dms"]
                     if data.get("stall_stacks"):
                         phases["stall_stacks"] = data["stall_stacks"]
                     return LagSummary.model_validate(data["lag"]), phases
@@ -587,7 +589,6 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             await asyncio.gather(*(play(t) for t in tables))
             took = time.perf_counter() - t0
             bot_cpu = cpu_seconds(proc.proc.pid) - cpu_before
-        requests = request_counts(emu) - requests_before
         load_ended = os.getloadavg()[0]
         # Every interaction of the measured stretch answered after Discord's 3 s, or refused
         # as late (the player saw "This interaction failed"; the move then counts as failed).
@@ -601,6 +602,16 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         players_lag = await harness.stop()
         await control.stop()
         db.close()
+        # Summary DM edits the bot held back belong to the moves measured: the bot is stopped
+        # cleanly, which writes them, before the requests are counted (its other closing
+        # requests count too). That overstates a long run: a mover's DM held for their next
+        # decision is written by that decision's own edit, not one of its own — so the count
+        # before the stop is kept too (it leaves out edits held for a few seconds).
+        await emu.settle(quiet=0.2, timeout=30)
+        held_back = request_counts(emu) - requests_before
+        await proc.stop()
+        await emu.settle(quiet=0.2, timeout=30)
+        requests = request_counts(emu) - requests_before
         failures = [f for t in tables for f in t.failures]
         samples.sort(key=lambda s: s.at)
         boards = [s.board for s in samples if s.board is not None]
@@ -621,6 +632,8 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             "requests_per_move_bot_token": (
                 round(bot_token_requests(requests) / moves, 2) if moves else 0.0),
             "requests_by_route": dict(requests.most_common(12)),
+            "requests_per_move_before_stop": (
+                round(held_back.total() / moves, 2) if moves else 0.0),
             "interactions_past_3s": past_3s,
             "first_answers": answers,
             "load_average": round((load_began + load_ended) / 2, 2),
@@ -639,6 +652,7 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             "idle_process_loop_lag": floor.model_dump(),
             "emulator_process_loop_lag": players_lag.model_dump(),
             "bot_phases": phases,
+            "summary_dms": phases.get("summary_dms", {}),
         }
 
 

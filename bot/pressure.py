@@ -49,7 +49,8 @@ class Pressure(BaseModel):
     typical_lag_ms: float = 0.0
     """The mean loop lag of the last second: how slow the loop is on the whole."""
     queued: dict[str, int]
-    """Work waiting, by kind (`moves`, `boards`, `renders`, `held`)."""
+    """Work waiting, by kind (`moves`, `boards`, `renders`, `held`, `ai`: games whose AI
+    seats are deciding)."""
 
     @property
     def depth(self) -> int:

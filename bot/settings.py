@@ -57,6 +57,15 @@ class Settings(BaseSettings):
         "decision of theirs that comes up is named on the board post, not pinged; should they "
         "not move within as long, a short post pings them then. 0: always ping.",
     )
+    summary_settle_seconds: float = Field(
+        default=3.0, ge=0, le=30,
+        description="A summary DM whose owner the game does not wait for is edited this many "
+        "seconds after it changes, one edit carrying every change meanwhile (a burst of moves "
+        "costs one edit, not one per move); the mover's own DM, changed only by their move "
+        "and offering no choices now, follows their next decision (by at_table_seconds at the "
+        "latest); an awaited player's DM with choices is edited at once, before any ping. 0: "
+        "every DM at once.",
+    )
     board_retry_seconds: float = Field(
         default=5.0, gt=0,
         description="A board post Discord refused (5xx, 429, a locked thread, a missing "

@@ -1,5 +1,6 @@
 """A throwaway PostgreSQL server for the storage tests: initdb in a temporary folder, start on
-a free 127.0.0.1 port, one fresh database per test, stopped at the end of the session.
+a free 127.0.0.1 port, one fresh database per test, stopped at the end of the session (one
+server per pytest-xdist worker: each worker is a session of its own).
 
 `TEST_DATABASE_URL` (an admin URL) uses an existing server instead. Without either, the
 PostgreSQL variants are skipped, unless `REQUIRE_POSTGRES=1` (set by `.ci/run`, which
@@ -50,7 +51,6 @@ class PostgresServer:
             raise FileNotFoundError("PostgreSQL's pg_ctl/initdb are not installed")
         folder = Path(tempfile.mkdtemp(prefix="hauntbot-pg-"))
         data = folder / "data"
-        port = _free_port()
         prefix: list[str] = []
         if os.geteuid() == 0:
             # initdb refuses to run as root: run the cluster as the postgres system user.
@@ -60,12 +60,20 @@ class PostgresServer:
             [*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "hauntbot",
              "--auth=trust", "-E", "UTF8", "--no-sync"],
             check=True, capture_output=True)
-        opts = (f"-p {port} -c listen_addresses=127.0.0.1 -k {folder} -c fsync=off "
-                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        subprocess.run(
-            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-o", opts, "-w",
-             "-l", str(folder / "server.log"), "start"],
-            check=True, capture_output=True)
+        # Under `pytest -n` each worker starts its own server: the port found free may be
+        # taken by another worker's server before this one binds it, so try another.
+        for attempt in range(5):
+            port = _free_port()
+            opts = (f"-p {port} -c listen_addresses=127.0.0.1 -k {folder} -c fsync=off "
+                    "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+            started = subprocess.run(
+                [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-o", opts, "-w",
+                 "-l", str(folder / "server.log"), "start"],
+                capture_output=True)
+            if started.returncode == 0:
+                break
+            if attempt == 4:
+                started.check_returncode()
         stop = [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]
         return cls(f"postgresql://hauntbot@127.0.0.1:{port}/postgres", stop, folder)
 

@@ -52,7 +52,16 @@ def attach(bot: GameBot) -> None:
         if stopped:
             log.info("left %d refused board(s) for the next start to post", stopped)
 
+    async def write_held_summary_dms() -> None:
+        # Summary DM edits held back for their settle window are written now: a clean stop
+        # leaves no DM behind its game (after a crash, the next move's refresh reads each DM
+        # back and writes what differs).
+        games = await delivery_for(bot).flush_all_summaries()
+        if games:
+            log.info("wrote the held summary DMs of %d game(s) before closing", games)
+
     bot.close_hooks.setdefault("defer held answers", defer_held_answers)
+    bot.close_hooks.setdefault("write held summary DMs", write_held_summary_dms)
     bot.close_hooks.setdefault("stop retrying boards", stop_retrying_boards)
     bot.close_hooks.setdefault("forget answered moves", forget_answered_moves)
 

@@ -22,8 +22,11 @@ so every assignment of the four traumas to the four positions is weighted by the
 multivariate hypergeometric likelihood of the clue cards seen so far (own hand, discards,
 revealed row), with revealed secrets fixed and every failed Invoke of the game ruled out
 (`Deduction`, reading `SecretSlot.failed`, never the log, which keeps only its last lines).
-Clue cards go beneath their trauma's place in the likeliest assignment (one trauma per
-position); a clue card whose place is still a guess is kept in hand rather than spent.
+A clue card goes beneath the position where it is worth most over the assignments still
+possible: the chance its trauma lies there times what one more matching card adds there (the
+first lets an Invoke reveal it, the next lift the tier), so the rarest trauma's few cards
+are not piled onto a guess that already has enough (`Deduction.placement`, #23); a clue card
+whose place is still a guess is kept in hand rather than spent.
 Invoke targets the position whose reveal has the best expected tier and waits until the
 reveal is likely to succeed (a low tier only from round 7 on); from round 7 the Invoke card's
 keeping value runs out (`scarcity`), so a late turn tries any chance rather than ending idle
@@ -93,6 +96,11 @@ NEED = 8.0
 """Meeting the revealed script's extra visitor condition (P-WIN-02) is worth this much."""
 QUICK_MIN = 0.5
 """A quick action is free: take it when it helps at all."""
+CARD_FIRST = 10.0
+"""One matching clue card beneath a secret lets an Invoke reveal it (G-09)."""
+CARD_TIER = {"middle": 6.0, "high": 2.0}
+"""A further matching card that lifts the reveal to this tier (G-05: low costs hope and
+nerve, middle raises one, high both)."""
 INF = 10**6
 
 _EFFECTS_CACHE: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
@@ -216,6 +224,7 @@ class Deduction:
                 fixed[pack.secret(slot.card).trauma] = slot.position - 1
         banned = self._failed_invokes(st)
         self.revealed = [s.revealed for s in st.secrets]
+        self._placement = {}
         self.perms: list[tuple[dict[str, int], float]] = []
         total = 0.0
         for perm in itertools.permutations(range(4)):
@@ -296,18 +305,50 @@ class Deduction:
         return self._plan
 
     _plan: dict[str, int] | None = None
+    _placement: dict[str, int]
 
     def confidence(self, trauma: str) -> float:
-        """P(the plan puts `trauma` at its true position); 1.0 once it cannot help."""
-        k = self.plan()[trauma]
+        """P(a clue card of `trauma` lands beneath its own secret where `placement` puts
+        it); 1.0 once it cannot help (its secret is revealed)."""
+        k = self.placement(trauma)
         if self.revealed[k]:
             return 1.0
         return self.where(trauma)[k]
 
+    def placement(self, trauma: str) -> int:
+        """The 0-based position a clue card of `trauma` is worth most beneath: over every
+        assignment still possible, the chance the card is right there times what one more
+        matching card there adds (`CARD_GAIN`: the first enables an Invoke, the next lift
+        the tier), so a card goes where it is likely right *and* still needed, and the
+        rarest trauma's few cards are not piled onto a guess that already has enough.
+        Ties go to the plan's position (every visitor reads the same public discards, so
+        their stacks agree)."""
+        hit = self._placement.get(trauma)
+        if hit is not None:
+            return hit
+        gains = [0.0] * 4
+        for sigma, w in self.perms:
+            k = sigma[trauma]
+            if self.revealed[k]:
+                continue
+            gains[k] += w * self.card_gain(self.beneath[k].count(trauma))
+        planned = self.plan()[trauma]
+        best = max(range(4), key=lambda k: (gains[k] + (1e-6 if k == planned else 0.0)))
+        if gains[best] <= 0.0:
+            best = planned
+        self._placement[trauma] = best
+        return best
+
+    def card_gain(self, matching: int) -> float:
+        """What one more matching clue card beneath a secret adds with `matching` there."""
+        if matching <= 0:
+            return CARD_FIRST
+        before, after = self.tier(matching), self.tier(matching + 1)
+        return 0.0 if before == after else CARD_TIER[after]
+
     def best_position(self, trauma: str) -> str:
-        """Beneath which position a clue card of `trauma` goes (PR-03): its place in the
-        plan (one trauma per position, so the stacks do not all pile up at position 1)."""
-        return str(self.plan()[trauma] + 1)
+        """Beneath which position a clue card of `trauma` goes (PR-03): `placement`."""
+        return str(self.placement(trauma) + 1)
 
 
 # ====================================================================== effect scoring

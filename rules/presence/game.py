@@ -443,6 +443,20 @@ class Presence(Game[PresenceOptions, PresenceState]):
 
         return win_estimate(state, seat)
 
+    def ai_searchable(self, state: PresenceState, seat: str, action: Action | None) -> bool:
+        """The search weighs the decisions that shape a game (`SEARCHED_PROMPTS` and the
+        turn's own choice of action) and leaves the many small steps to the heuristic: a
+        walk's door-by-door steps, a Rest's card-by-card discards, a die's room-by-room
+        path, where a play-out of a dozen decisions measures nothing but noise (and where
+        its CPU is better spent on the decisions that matter). A visitor's early End turn
+        is never a challenger: the turn ends by itself once its main actions are spent
+        (A-65), and ending it with actions left is the idle-turn blunder (#23)."""
+        if action is not None:
+            return not (action.kind == K.END_TURN and seat != state.spirit_seat)
+        if state.prompts and seat in state.prompts[-1].seats:
+            return str(state.prompts[-1].data.get("then", "")) in SEARCHED_PROMPTS
+        return True
+
     def ai_levels(self) -> dict[str, Level]:
         """Sized by CPU per decision (`PRESENCE_LEVELS`): normal within 0.3 s, hard about 1 s
         at the median, both under the 2 s cap."""
@@ -710,7 +724,13 @@ def _is_action(pack: Any, card: str) -> bool:
         return False
 
 
-PRESENCE_LEVELS = {"normal": Level("normal", simulations=24, horizon=12, width=4, margin=0.1),
+SEARCHED_PROMPTS = frozenset({"clue_discard", "reveal_secret", "fear_bonus", "place_clue",
+                              "power", "target", "choice", "offer_reaction", "die_into"})
+"""The prompts the search looks ahead on (`Presence.ai_searchable`): where a clue card goes,
+which secret an Invoke reveals, the spirit's fear bonus, where a spirit clue lands, which
+power a spirit card resolves, whom an effect targets, an effect's branch."""
+
+PRESENCE_LEVELS = {"normal": Level("normal", simulations=32, horizon=12, width=4, margin=0.1),
                    "hard": Level("hard", simulations=90, horizon=20, width=6, margin=0.06)}
 """The search's budget per level for The Presence (see `Presence.ai_levels`). A play-out
 costs about 7 ms (12 decisions) to 11 ms (20) of CPU with its resample and copy. Measured
@@ -720,7 +740,10 @@ max 1.19 s, at 100 median 1.14 s, p95 1.26 s, max 1.32 s: 90 sits at about 1 s, 
 2 s cap above the worst case seen. Few candidates and a wide margin: with 24 play-outs over
 8 candidates and a 0.02 margin, noise overruled the heuristic (`python -m bench ai`, 10
 games a side: 9 back-and-forth walks at normal against none at easy, visitors no better):
-a candidate's mean over a handful of worlds is only good to about 0.1."""
+a candidate's mean over a handful of worlds is only good to about 0.1. Since the search
+weighs only `SEARCHED_PROMPTS` and the turn's choice (about half of a seat's decisions),
+normal spends 32 play-outs where it spent 24: a 3-player game's searching seats cost 6.2 s
+(spirit) and 8.7 s (visitors) of CPU at 24, median 0.10-0.12 s per decision."""
 
 
 GAME = Presence()

@@ -28,6 +28,10 @@ from bench.roundtrip import (
 from bot import aipool, renderpool
 from bot.looplag import LoopLagProbe, freeze_startup_heap
 
+# Measures the event loop's lag or a wall-clock bound: under `pytest -n` these tests run
+# on one worker, one at a time (`--dist loadgroup`), never beside each other.
+pytestmark = pytest.mark.xdist_group("timing")
+
 
 def test_engine_bench_times_apply_and_legal_actions_over_whole_games() -> None:
     e = bench_engine("fourth_wall", "alliance", 1, 2)

@@ -98,6 +98,7 @@ async def test_a_worker_started_early_and_killed_before_its_first_picture_costs_
     renderpool.shutdown()
 
 
+@pytest.mark.xdist_group("timing")  # pictures 0.5 s apart must beat a 1 s idle stop
 async def test_idle_workers_stop_and_the_next_picture_starts_one_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -18,6 +18,10 @@ from rules.core.game import GameState
 from rules.registry import GAMES
 from tests.tinygame import GAME as HIGHCARD
 
+# Measures the event loop's lag or a wall-clock bound: under `pytest -n` these tests run
+# on one worker, one at a time (`--dist loadgroup`), never beside each other.
+pytestmark = pytest.mark.xdist_group("timing")
+
 SLACK = 60.0
 """A decision's time allowed where a test compares answers: a shared test machine can take
 several times the search's CPU budget in wall time (the fallback has its own test)."""

@@ -5,9 +5,15 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from bot.looplag import LoopLagProbe
 from bot.pressure import BUSY_DEPTH, LoadGauge, Pressure
 from cogs.utils.answers import DEFER_BY, hold_plan
+
+# Measures the event loop's lag or a wall-clock bound: under `pytest -n` these tests run
+# on one worker, one at a time (`--dist loadgroup`), never beside each other.
+pytestmark = pytest.mark.xdist_group("timing")
 
 QUIET = Pressure(lag_ms=2.0, typical_lag_ms=1.0, queued={"moves": 0, "held": 1})
 

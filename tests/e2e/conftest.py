@@ -8,7 +8,9 @@ it on the same database, as a redeploy would.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,12 +19,27 @@ import pytest
 import pytest_asyncio
 
 from bot.client import GameBot, build_bot
+from bot.pressure import gauge_of
 from bot.settings import Settings
 from emulator import DiscordEmulator
 from emulator.records import MessageRecord
 from emulator.testing import running_bot
 from rules.registry import GAMES, register, unregister
 from tests.tinygame import GAME as HIGHCARD
+
+
+def bot_at_rest(bot: GameBot) -> bool:
+    """Whether nothing a move set off is still under way in `bot`: no move waiting for its
+    game's lock, no board queued or being drawn or sent (one waiting out Discord's refusal is
+    at rest), no picture asked of the render worker, no answer held open. The emulator's quiet
+    alone is not enough on a loaded machine: drawing a board can outlast its 50 ms."""
+    if any(counter() for counter in gauge_of(bot).counters.values()):
+        return False
+    delivery = getattr(bot, "_delivery", None)
+    if delivery is None:
+        return True
+    return all(task.done() or gid in delivery._waiting_to_retry
+               for gid, task in list(delivery._showing_tasks.items()))
 
 
 class Table:
@@ -52,6 +69,9 @@ class Table:
             # Tests press at machine speed: every player would always be at the table and
             # never pinged; tests/e2e/test_pings.py sets it and lets players think.
             "at_table_seconds": 0.0,
+            # Tests read a player's summary DM right after a move: every DM is written at once
+            # (tests/e2e/test_summary_settle.py sets a settle window and waits it out).
+            "summary_settle_seconds": 0.0,
             "discord_api_base": self.emu.api_base, "discord_gateway_url": self.emu.gateway_url,
             # Whole games of AI moves stay quick: no think pause, the heuristic AI (a test
             # wanting either sets it: `table.start(ai_think_seconds=…)`, `ai_level:`).
@@ -76,17 +96,27 @@ class Table:
         return await self.start()
 
     # ---- conveniences -------------------------------------------------------------------
+    async def settle(self, timeout: float = 10.0) -> None:
+        """Wait until the bot has made no request for a moment and is at rest (`bot_at_rest`),
+        for `timeout` seconds at most (a test of a bot that never rests reads what it did)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            await self.emu.settle()
+            if self.bot is None or bot_at_rest(self.bot) or time.monotonic() >= deadline:
+                return
+            await asyncio.sleep(0.01)
+
     async def slash(self, user: Any, channel: Any, command: str, **options: Any) -> Any:
         res = await self.emu.slash(user, channel, command, options)
         await res.wait_done()
-        await self.emu.settle()
+        await self.settle()
         return res
 
     async def click(self, user: Any, message: MessageRecord, custom_id: str | None = None,
                     *, label: str | None = None) -> Any:
         res = await self.emu.click(user, message, custom_id, label=label)
         await res.wait_callback()
-        await self.emu.settle()
+        await self.settle()
         return res
 
     def thread(self) -> Any:

@@ -19,6 +19,10 @@ from demo import AutoTable
 from emulator.records import embed_text
 from tests.e2e.conftest import Table
 
+# Measures the event loop's lag or a wall-clock bound: under `pytest -n` these tests run
+# on one worker, one at a time (`--dist loadgroup`), never beside each other.
+pytestmark = pytest.mark.xdist_group("timing")
+
 HARD_MOVES = 3
 """Hard decisions the person's game waits through (~1 s of CPU each): enough to see the loop
 go on, short enough for a shared machine. Then the table drops to easy to finish the turn."""

@@ -27,6 +27,10 @@ from emulator.records import MessageRecord
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
 
+# Measures the event loop's lag or a wall-clock bound: under `pytest -n` these tests run
+# on one worker, one at a time (`--dist loadgroup`), never beside each other.
+pytestmark = pytest.mark.xdist_group("timing")
+
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE = 4, 5, 6
 QUIET = Pressure(lag_ms=0.0, queued={})
 BUSY = Pressure(lag_ms=0.0, queued={"moves": 40})

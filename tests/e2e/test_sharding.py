@@ -33,6 +33,10 @@ from tests.pgserver import PostgresServer
 from tests.proof.harness import BotProcess, Player, open_game
 from tests.tinygame import GAME as HIGHCARD
 
+# Measures the event loop's lag or a wall-clock bound: under `pytest -n` these tests run
+# on one worker, one at a time (`--dist loadgroup`), never beside each other.
+pytestmark = pytest.mark.xdist_group("timing")
+
 __all__ = ["postgres_server"]
 
 SHARDS = 2

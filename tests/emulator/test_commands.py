@@ -29,6 +29,7 @@ async def test_login_ready_and_command_sync(world: World, bot: SampleBot) -> Non
     emu.assert_no_errors()
 
 
+@pytest.mark.xdist_group("timing")  # a wall-clock bound: not beside a lag test
 async def test_slash_command_message_reply(world: World, bot: SampleBot) -> None:
     emu = world.emu
     res = await emu.slash(

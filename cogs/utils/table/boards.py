@@ -299,8 +299,11 @@ class BoardPosts(SummaryDMs):
         if showing.repost is not None and not repost and not showing.lines:
             return  # the deleted post had been replaced already: nothing to show again
         # The summary DMs follow the newest state too: moves merged into one showing (an AI
-        # chain, boards behind) cost one summary edit per seat at most, not one per move.
-        await self.refresh_summaries(record, showing.state, showing.users)
+        # chain, boards behind) cost one summary edit per seat at most, not one per move. An
+        # awaited seat's DM is written now, before the post that may ping it; the others
+        # settle for a few seconds, one edit carrying every move meanwhile.
+        await self.refresh_summaries(record, showing.state, showing.users, settle=True,
+                                     actor=showing.actor)
         # Private news that reached no summary DM (DMs closed): the thread says where to read it.
         fresh = self._fresh.get(record.id, set())
         closed = showing.closed + [f"<@{showing.users[seat]}>" for seat in sorted(fresh)

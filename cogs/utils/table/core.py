@@ -10,6 +10,7 @@ import logging
 import pickle
 import time
 import zlib
+from collections import Counter
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,7 @@ from cogs.utils.table.posts import (
     Showing,
     _shrink_png,
 )
-from cogs.utils.table.summaries import AfterAction, SummaryDM
+from cogs.utils.table.summaries import AfterAction, Settling, SummaryDM
 from cogs.utils.table.words import AI_NAME, escape_name
 from rules.core.game import ALT_TEXT_LIMIT, fit_words
 from rules.registry import GAMES
@@ -76,6 +77,16 @@ class DeliveryCore(abc.ABC):
         self._dm_channels: dict[int, int] = {}
         # (game id, seat) -> its summary DM. Lost on restart: found again in the DM history.
         self._summaries: dict[tuple[int, str], SummaryDM] = {}
+        # game id -> its summary DM edits held back while their owners are not awaited, and
+        # the task that writes them when the settle window ends (`SummaryDMs.refresh_summaries`).
+        self._settling: dict[int, Settling] = {}
+        # game id -> serialises the writes of its summary DMs (the showing task, the settle
+        # window's flush, a seat handed over), so an older text never lands after a newer one.
+        self._dm_locks: dict[int, asyncio.Lock] = {}
+        # Summary DM changes (what writing every DM at once would write), writes (requests)
+        # and changes held back (`SummaryDMs.refresh_summaries`): changes less writes are
+        # the requests the settle window saved.
+        self.dm_counts: Counter[str] = Counter()
         # (game id, seat) -> its latest private lines, shown on its summary DM (`note_private`).
         self._news: dict[tuple[int, str], list[str]] = {}
         # game id -> seats with private news not yet shown (a closed DM is reported for them).
@@ -129,10 +140,13 @@ class DeliveryCore(abc.ABC):
         # Moves waiting for their game's lock (`move_turn`): with the boards waiting and the
         # answers held, what the load gauge reads to tell a busy bot (bot/pressure.py).
         self.moves_waiting = 0
+        # Games whose AI seats are deciding or showing their moves now (`run_ai`).
+        self.ai_running = 0
         gauge = gauge_of(bot)
         gauge.count("moves", lambda: self.moves_waiting)
         gauge.count("boards", lambda: len(self._showings))
         gauge.count("held", lambda: len(held_answers(bot)))
+        gauge.count("ai", lambda: self.ai_running)
 
     def saw(self, snowflake: int) -> None:
         """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""

@@ -50,16 +50,21 @@ class Delivery(BoardPosts):
         loop = asyncio.get_running_loop()
         pause = self.bot.settings.ai_think_seconds
         previous = loop.time()  # the post this call follows is being shown now
-        for _ in range(200):
-            res = await self.bot.tables.ai_turn(gid)
-            if res is None:
-                break
-            if (rest := pause - (loop.time() - previous)) > 0:
-                await asyncio.sleep(rest)
-            shown.append(await self.after_action(res.record, res.state, res.events, res.result,
-                                                 actor=res.seat, wait_board=wait_boards))
-            previous = loop.time()
-            await self.tell_near(res)
+        self.ai_running += 1
+        try:
+            for _ in range(200):
+                res = await self.bot.tables.ai_turn(gid)
+                if res is None:
+                    break
+                if (rest := pause - (loop.time() - previous)) > 0:
+                    await asyncio.sleep(rest)
+                shown.append(await self.after_action(res.record, res.state, res.events,
+                                                     res.result, actor=res.seat,
+                                                     wait_board=wait_boards))
+                previous = loop.time()
+                await self.tell_near(res)
+        finally:
+            self.ai_running -= 1
         return shown
 
     async def tell_near(self, res: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ from cogs.utils.table.core import DeliveryCore
 from cogs.utils.table.posts import DELETE, _TooOld
 from cogs.utils.table.summaries import (
     NEWS_KEPT,
+    Settling,
     SummaryDM,
     last_news,
     mine_command,
@@ -60,14 +62,39 @@ class SummaryDMs(DeliveryCore):
         return known is not None and known.message_id is not None
 
     async def refresh_summaries(self, record: GameRecord, state: Any,
-                                users: dict[str, int | None]) -> None:
+                                users: dict[str, int | None], *, settle: bool = False,
+                                actor: str | None = None,
+                                only: set[str] | None = None) -> None:
         """H-02: the summary DM of every seat whose private summary or private choices changed
         is edited in place (a new one is sent only when there is none to edit). Its buttons
         change with the words, so they cost no edit of their own unless only they changed
-        (the game comes to wait for the seat's private choices, or stops waiting)."""
+        (the game comes to wait for the seat's private choices, or stops waiting). A DM whose
+        words and buttons would not change is not written (`dm_counts`: "changes", what
+        writing every DM at once would write; "writes", the requests; "held").
+
+        `settle` (a move's showing): the DM of a seat the game does not wait for now is held
+        back for `summary_settle_seconds` (`Settling`), so a burst of moves costs it one edit
+        carrying every change. The DM of the seat that just moved (`actor`), when it offers
+        no choices now (the turn passed, or every choice is on the board post) and no private
+        news came to it, follows the mover's next decision: the write that brings carries it,
+        else it is written by `at_table_seconds`. Any other awaited seat's DM is written at
+        once, before the board post that may ping it. `only`: these seats alone (the settle
+        window's flush)."""
+        async with self._dm_lock(record.id):
+            await self._refresh(record, state, users, settle=settle, actor=actor, only=only)
+
+    def _dm_lock(self, gid: int) -> asyncio.Lock:
+        return self._dm_locks.setdefault(gid, asyncio.Lock())
+
+    async def _refresh(self, record: GameRecord, state: Any, users: dict[str, int | None], *,
+                       settle: bool, actor: str | None = None,
+                       only: set[str] | None = None) -> None:
         game = game_of(record)
+        over = game.result(state) is not None
+        window = self.bot.settings.summary_settle_seconds if settle and not over else 0.0
+        awaited = set() if over else set(game.to_act(state))
         for seat, user_id in users.items():
-            if not user_id:
+            if not user_id or (only is not None and seat not in only):
                 continue
             known = self._summaries.get((record.id, seat))
             if known is not None and known.user_id != user_id and known.panel != "" \
@@ -89,6 +116,7 @@ class SummaryDMs(DeliveryCore):
                 if old_news := last_news(known.text):
                     self._news[(record.id, seat)] = (
                         old_news + self._news.get((record.id, seat), []))[-NEWS_KEPT:]
+            since, wanted = self._unsettle(record.id, seat)
             news = self._news.get((record.id, seat))
             now = summary_dm(record, game, state, seat,
                              known.text if known.message_id is not None else None, news,
@@ -96,8 +124,31 @@ class SummaryDMs(DeliveryCore):
             if now is None:
                 continue  # nothing hidden, and no DM to take buttons off
             text, panel, view = now.text, now.panel, None
+            # A change: what every-DM-at-once would write now (`dm_counts`: changes less
+            # writes are the requests saved).
+            if (text, panel) != (wanted or (known.text, known.panel)):
+                self.dm_counts["changes"] += 1
             if known.text == text and known.panel == panel:
+                # Nothing a player would see changes (a change held back may have come back
+                # to what the DM shows): no request.
                 continue
+            # The mover's own DM offering no choices now (the game waits for others, or for
+            # the mover's choices on the board post), with no news for it: changed only by
+            # what the mover just did, it follows the mover's next decision (the write that
+            # decision brings carries it). Any DM of a seat the game does not wait for
+            # settles for a few seconds.
+            own = seat == actor and not panel and seat not in self._fresh.get(record.id, set())
+            if window > 0 and (own or seat not in awaited) and known.message_id is not None:
+                # Held back: written when the moves settle (`window`: one edit for all of
+                # them), at once should the game come to wait for its choices there or news
+                # come to it; the mover's own at the latest once it is no longer at the table
+                # (`at_table_seconds`, when a late ping would find it gone).
+                delay = max(window, self.bot.settings.at_table_seconds) if own else window
+                self._hold(record, state, users, seat, delay, since, wanted, (text, panel))
+                self.dm_counts["held"] += wanted is None
+                self.dm_counts["held for the mover"] += own and wanted is None
+                continue
+            self.dm_counts["writes"] += 1
             view = now.view()
             message_id: int | None = None
             replaced: int | None = None
@@ -130,6 +181,95 @@ class SummaryDMs(DeliveryCore):
                 message = await self._send(user_id, text, view)
                 message_id = message.id if message else None
             self._summaries[(record.id, seat)] = SummaryDM(user_id, message_id, text, panel)
+
+    def _hold(self, record: GameRecord, state: Any, users: dict[str, int | None], seat: str,
+              delay: float, since: float | None, before: tuple[str, str] | None,
+              wanted: tuple[str, str]) -> None:
+        """Hold `seat`'s DM edit (`wanted`: its words and buttons' key) back for `delay`
+        seconds, or less: a change held before (`since`, when it was due; `before`, what it
+        would have written) keeps its time — holding again never pushes a DM further behind
+        its game, so a game that keeps moving still has its DMs written — and a new change
+        is written by `delay` from now at the latest."""
+        loop = asyncio.get_running_loop()
+        settling = self._settling.get(record.id)
+        if settling is None:
+            settling = self._settling[record.id] = Settling(record, state, users)
+        # The newest showing's state is the one to write (showings come in the moves' order).
+        settling.record, settling.state, settling.users = record, state, users
+        due = loop.time() + delay
+        if since is not None:
+            # No new change (others moved, the DM would read the same): it keeps its time.
+            due = since if before == wanted else min(since, due)
+        settling.due[seat] = due
+        settling.wanted[seat] = wanted
+        settling.wake.set()
+        if settling.task is None or settling.task.done():
+            settling.task = asyncio.create_task(self._settle_in_time(record.id),
+                                                name=f"summary-dms-of-game-{record.id}")
+
+    def _unsettle(self, gid: int, seat: str) -> tuple[float | None, tuple[str, str] | None]:
+        """Forget `seat`'s held DM edit (the caller writes the DM, finds it current, or holds
+        it again): when it was due and what it would have written, if one was held."""
+        settling = self._settling.get(gid)
+        if settling is None:
+            return None, None
+        return settling.due.pop(seat, None), settling.wanted.pop(seat, None)
+
+    async def _settle_in_time(self, gid: int) -> None:
+        """The game's held DM edits, each written when its time comes."""
+        loop = asyncio.get_running_loop()
+        while (settling := self._settling.get(gid)) is not None:
+            if not settling.due:
+                self._settling.pop(gid, None)
+                return
+            wait = min(settling.due.values()) - loop.time()
+            if wait > 0:
+                settling.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(settling.wake.wait(), wait)
+                continue
+            try:
+                await self.flush_summaries(gid, due_only=True)
+            except Exception:  # the next move's refresh writes it (it compares with the DM)
+                log.warning("game %s: could not write its held summary DMs", gid,
+                            exc_info=True)
+                self._settling.pop(gid, None)
+                return
+
+    async def flush_summaries(self, gid: int, seat: str | None = None, *,
+                              due_only: bool = False) -> None:
+        """Write game `gid`'s held summary DM edits now (`seat`: that seat's alone;
+        `due_only`: those whose time has come), from the newest state shown."""
+        async with self._dm_lock(gid):
+            settling = self._settling.get(gid)
+            if settling is None:
+                return
+            now = asyncio.get_running_loop().time()
+            seats = {s for s, due in settling.due.items()
+                     if (seat is None or s == seat) and (not due_only or due <= now)}
+            if seats:
+                # Each seat's held edit is forgotten as it is written (`_unsettle`, which
+                # also tells the count it is no new change).
+                await self._refresh(settling.record, settling.state, settling.users,
+                                    settle=False, only=seats)
+            for held in seats:  # a seat no longer played by anyone is not written
+                self._unsettle(gid, held)
+            if not settling.due and not due_only and seat is None:
+                self._settling.pop(gid, None)
+                if settling.task is not None and settling.task is not asyncio.current_task():
+                    settling.task.cancel()
+
+    async def flush_all_summaries(self) -> int:
+        """Before the bot closes: every held summary DM edit is written now (nothing waits
+        for a process that is going away). Returns how many games had some."""
+        games = [gid for gid, settling in self._settling.items() if settling.due]
+        for gid in list(self._settling):
+            try:
+                await self.flush_summaries(gid)
+            except Exception:
+                log.warning("game %s: could not write its held summary DMs before closing",
+                            gid, exc_info=True)
+        return len(games)
 
     async def _retire_dm(self, gid: int, user_id: int, message_id: int) -> None:
         """Delete a summary DM a new one replaces; if Discord refuses, it is owed (`_tidy`)."""
@@ -178,6 +318,7 @@ class SummaryDMs(DeliveryCore):
             return
         self._summaries[(record.id, seat)] = SummaryDM(interaction.user.id, message.id,
                                                        now.text, now.panel)
+        self._unsettle(record.id, seat)  # written: nothing of it is held back any more
 
     async def _find_summary(self, game: Game[Any, Any], gid: int,
                             user_id: int) -> SummaryDM | None:

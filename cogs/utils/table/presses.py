@@ -77,6 +77,9 @@ async def current_choice(interaction: discord.Interaction[Any], gid: int, seat: 
     if _decision_token(game.decision_id(state, seat), record.epoch) != decision:
         message = interaction.message
         if in_dm(interaction):
+            # Its DM may be settling (held back while the game did not wait for the seat):
+            # written now, so it does show the choices now, as the answer says.
+            await delivery_for(bot).flush_summaries(gid, seat)
             raise TableError("That has moved on: the game changed since these buttons were "
                              "shown, so nothing was played. This message shows your choices "
                              "now (it follows every move), or press **My choices** on the "

@@ -3,9 +3,10 @@ choices (the seat's private control panel)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -36,6 +37,27 @@ class SummaryDM:
     panel: str | None = ""
     """What its buttons stand for (`menu_key`; "" none); None: not known (found after a
     restart), so the next refresh writes them."""
+
+
+@dataclass
+class Settling:
+    """Summary DM edits of one game held back (`SummaryDMs.refresh_summaries`): seats whose DM
+    changed while nobody waited on it, each with the time (the loop's) by which it is written.
+    They are written from the newest state shown (the record, state and players of the latest
+    showing), in one edit per seat however many moves came meanwhile: when that time comes,
+    at once when the game comes to wait for the seat's choices there or private news comes to
+    it, when its owner presses a choice that moved on, or when the bot stops."""
+
+    record: GameRecord
+    state: Any
+    users: dict[str, int | None]
+    due: dict[str, float] = field(default_factory=dict)
+    wanted: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Each held seat's DM as its latest hold would write it (words, what its buttons stand
+    for): a later refresh wanting the same is no new change (`SummaryDMs.dm_counts`)."""
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when a seat is held, so the game's task looks at the earliest time again."""
+    task: asyncio.Task[None] | None = None
 
 
 # A game in its own channel (a game option `table_channel=channel`, P-DISCORD-03): nobody but
