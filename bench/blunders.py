@@ -7,7 +7,8 @@
   its moves ago, having done nothing but walk in between (Presence visitors; Exorcism
   investigators, each pawn of a Solo player on its own, a Move or a moving Plan a walk);
 - ``idle_end_before_loss`` (Exorcism): a turn ended (``pass``) with Actions left and a useful
-  one still legal (`_useful`: not the Foyer's switch, a Move only with an Action after it),
+  one still legal (`_useful`: not the Foyer's switch, a Move only with an Action after it,
+  a Trade only of a spare Tool a teammate's Task lacks),
   and the investigators lost before that seat's next turn began;
 - ``repeated_invoke`` (The Presence): an Invoke aimed at a position where one already failed,
   with nothing beneath it since that could match;
@@ -112,7 +113,35 @@ def _useful(before: Any, action: Action) -> bool:
         return not all(i.cell == "foyer" for i in pawns)
     if action.kind == "move":
         return bool(before.actions_left >= 2)
+    if action.kind == "trade":
+        return _trade_helps(before, action)
     return True
+
+
+def _trade_helps(before: Any, action: Action) -> bool:
+    """A Trade could change the game only by moving a Tool to where a held Task lacks it: one
+    of the two pawns holds more of a Tool type than its own seat's Tasks ask for, and the
+    other's seat's Tasks need more of it than that pawn holds (a Trade of Tools no Task wants,
+    or of a Tool its holder's own Task needs, only moves the lack)."""
+    from rules.exorcism.engine import Engine
+
+    pack = Engine(before).pack
+    who = action.params.get("who")
+    mine = [i for i in before.investigators.values()
+            if i.seat == before.active and (who is None or i.id == who)]
+    partner = before.investigators.get(str(action.params.get("with")))
+    if not mine or partner is None:
+        return False
+
+    def need(inv: Any, tool: str) -> int:
+        return sum(pack.task(t).cost().get(tool, 0) for t in before.players[inv.seat].tasks)
+
+    def spares_what_other_lacks(giver: Any, taker: Any) -> bool:
+        return any(n > need(giver, t) and need(taker, t) > taker.tools.get(t, 0)
+                   for t, n in giver.tools.items())
+
+    a, b = mine[0], partner
+    return spares_what_other_lacks(a, b) or spares_what_other_lacks(b, a)
 
 
 def _idle_end_before_loss(history: Sequence[Step], result: Result | None) -> int:

@@ -118,6 +118,21 @@ HEAL_VALUE: dict[int, float] = {0: 7.0, 1: 3.5, 2: 1.2, 3: 0.3}
 WOUND_BASE: dict[int, float] = {0: 40.0, 1: 5.0, 2: 2.5, 3: 1.5}
 """Cost of a Wound by the Lookouts (plus Triage Plans) left, before the dropped Tools."""
 WOUND_SCALE = 1.0
+STAKE_EMPTY = 0.25
+"""`_Brain.stake` when the next Haunt cards may empty the Darkness supply (core, Solo)."""
+STAKE_LOW = 0.7
+"""... when the supply is low enough that two turns' Haunt cards may empty it."""
+STAKE_DAWN = 0.2
+"""... when the points still missing exceed POINTS_PER_TURN per pip left on the Clock."""
+HARMLESS_OPS = frozenset({"gain_tool", "gain_task", "gain_plan", "purify", "heal", "peek_haunt",
+                          "use_adjacent_room_action"})
+"""Room and ability effects that can only help the team (`_Brain.harmless`; an adjacent Room's
+Action is then picked for its worth, `choose_cell`: core seed 61, the Cleansing Room next to
+the Foyer left unused with the supply at 4)."""
+WALK_BACK = 5.0
+"""What a Move back to a Room the pawn walked out of this turn is charged (see walks_back)."""
+POINTS_PER_TURN = 4
+"""The most Exorcism points one investigator turn makes, about (a Task or two)."""
 RETREAT_COST = 0.4
 """An Action spent stepping out of a Ghost's way, in points (single-action scoring)."""
 
@@ -310,6 +325,7 @@ class _Brain:
         self._buffer: float | None = None
         self.why = ""
         self._deficit: Counter[str] | None = None
+        self._stake: float | None = None
 
     # ---------------------------------------------------------------- geometry
     def dist_from(self, cell: str) -> dict[str, int]:
@@ -379,7 +395,28 @@ class _Brain:
         base = WOUND_BASE.get(self.lookouts_eff(), WOUND_BASE[3])
         if not self.st.lookouts and not self.eng.ova:
             base = max(base, WOUND_BASE[0] / 3)
-        return WOUND_SCALE * base + 0.6 * sum(inv.tools.values())
+        return (WOUND_SCALE * base + 0.6 * sum(inv.tools.values())) * self.stake()
+
+    def stake(self) -> float:
+        """How much the game still hangs on a Wound: the chance it is not decided anyway
+        before the seat's next turn. A Wound costs the game only if the game is still there
+        to lose: when the next Haunt cards will likely empty the Darkness supply, or the
+        points still missing cannot be made before dawn, a pawn that hides in the safest
+        Room with its Actions unused loses all the same (issue #23: the idle turn ends
+        before a loss, 14 in 40 One vs All games, core seeds 32 and 49), so the Wound risk
+        weighs that much less against walking to Purify or to the Tasks."""
+        st = self.st
+        if self._stake is not None:
+            return self._stake
+        s = 1.0
+        if not self.eng.ova:
+            e = self.danger_of_loss()
+            s *= STAKE_EMPTY if e >= 1.5 else (STAKE_LOW if e >= 0.5 else 1.0)
+        missing = self.opts.exorcism_target - st.points
+        if missing > 0 and missing > POINTS_PER_TURN * sum(st.dice):
+            s *= STAKE_DAWN
+        self._stake = s
+        return s
 
     # ---------------------------------------------------------------- danger
     def danger(self) -> dict[str, float]:
@@ -589,6 +626,29 @@ class _Brain:
         if st.darkness_supply <= value + 1:
             e += 1.0
         return e
+
+    def shroud_danger(self) -> float:
+        """Like `emergency`, for the Shroud cards (core and Solo: a Room taking its 4th token
+        with no Shroud card left loses, EX-DARK-05): 1.5 when a Room stands one token from
+        it with none left, 0.5 when the Rooms that close outnumber the cards left. Under the
+        Shroud ruling (`shroud_returns_darkness`) this, not the supply, ends most lost games
+        (core 3p seeds 116 and 132: a pawn waited in the Foyer while it came)."""
+        st = self.st
+        if self.eng.ova:
+            return 0.0
+        edge = sum(1 for c in st.cells.values()
+                   if not c.shrouded and c.card is not None and not c.face_down
+                   and c.darkness >= self.opts.shroud_at - 1)
+        if edge and st.shrouds_left <= 0:
+            return 1.5
+        if edge and edge >= st.shrouds_left:
+            return 0.5
+        return 0.0
+
+    def danger_of_loss(self) -> float:
+        """The larger of `emergency` and `shroud_danger`: how near the house is to ending the
+        game by Darkness at the next Haunt cards."""
+        return max(self.emergency(), self.shroud_danger())
 
     def token_value(self, kept: bool) -> float:
         """What returning one Darkness Token to the supply is worth now, in points.
@@ -1006,7 +1066,7 @@ class _Brain:
         # Actions left then loses the game (issue #23: 21 games in 100 lost that way).
         return (inv.cell == "foyer" and not self.st.exorcised and self.endgame()
                 and self.pipeline_covers() and not self.is_finisher(inv)
-                and (self.eng.ova or self.emergency() == 0) and not self.dawn_near())
+                and (self.eng.ova or self.danger_of_loss() == 0) and not self.dawn_near())
 
     def dawn_near(self) -> bool:
         """Whether the Clock runs out within two turns of every investigator player: nobody
@@ -1040,7 +1100,7 @@ class _Brain:
         empty the Darkness supply)."""
         if not self.endgame() or self.eng.can_escape():
             return 0.0
-        if not self.eng.ova and self.emergency() >= 1.0:
+        if not self.eng.ova and self.danger_of_loss() >= 1.0:
             return 0.0  # the next Haunt card may empty the supply: only Purifying matters
         rate = STAGE_RATE * (1.0 + STAGE_URGENCY * self.darkness_urgency())
         if self.pipeline_covers() and not self.is_finisher(inv):
@@ -1200,6 +1260,12 @@ class _Brain:
         if st.actions_left > 1:
             return False
         return not self.eng.own_turn_plans(self.seat)
+
+    def walks_back(self, inv: InvestigatorState, dest: str) -> bool:
+        """Whether a Move of `inv` to `dest` returns to a Room its Moves left this turn with
+        nothing done in between (`ExorcismState.walked`): whatever made the pawn leave it
+        still holds, so the walk there and back wastes two Actions (issue #23)."""
+        return dest in self.st.walked.get(inv.id, ())
 
     def inv_for(self, action: Action) -> InvestigatorState | None:
         who = action.p("who")
@@ -1371,8 +1437,12 @@ class _Brain:
         if mine and all(self.holds_at_foyer(i) for i in mine):
             wait = act(K.PASS)
             if wait in legal:
-                return wait
+                # waiting, but not idle: heal, Purify or gain where it stands first (One vs
+                # All seed 4: the Doctor waited in the Foyer with its heal unused)
+                return self.not_idle(legal) or wait
         planned = self.plan_turn(legal)
+        if planned is not None and planned.kind == K.PASS:
+            planned = self.not_idle(legal) or planned
         if planned is not None:
             if planned.kind == K.MOVE:
                 free = self.free_move_plan(legal)
@@ -1384,6 +1454,10 @@ class _Brain:
             if a.kind == K.PLAN:
                 continue
             s = self.score_main(a)
+            if a.kind == K.MOVE:
+                inv = self.inv_for(a)
+                if inv is not None and self.walks_back(inv, str(a.p("to"))):
+                    s -= WALK_BACK
             if best is None or s > best[0] + 1e-9:
                 best = (s, i, a)
         return best[2] if best is not None else legal[0]
@@ -1414,6 +1488,8 @@ class _Brain:
             if inv is None or inv.id not in moves_of:
                 continue
             if a.kind == K.MOVE:
+                if WALK_BACK and self.walks_back(inv, str(a.p("to"))):
+                    continue  # never back where this turn's walk began (see walks_back)
                 moves_of[inv.id][str(a.p("to"))] = a
             else:
                 base = Action(kind=a.kind,
@@ -1512,7 +1588,11 @@ class _Brain:
                 if left == 0 and n_steps >= 1:
                     # Give up the last step to leave a dangerous Room.
                     alt = rate * ((n_steps - 1) + max(0, m - 1)) - out_end - others
-                    if used == 1 and moves:
+                    if m >= 1 and n_steps == 1:
+                        # Walk in and walk out again: nothing of the goal gets done, the pawn
+                        # only comes back (the back-and-forth blunder, issue #23: core seed 8).
+                        pass
+                    elif used == 1 and moves:
                         safe = min(sorted(moves), key=lambda c: d.get(c, 0.0))
                         offer(alt - staging * max(0, self.moves(safe, "foyer", mr) - home),
                               moves[safe], "giveup:" + g.tag)
@@ -1535,6 +1615,63 @@ class _Brain:
                     d.get(c, 0.0) if last else 0.0, self.dist(c, target), c)
 
         return moves[min(moves, key=key)]
+
+    def not_idle(self, legal: list[Action]) -> Action | None:
+        """Instead of ending the turn with Actions left: an Action done where the pawn stands
+        that can only help (complete a Task, Purify, pick up Tools, a Room or ability that
+        only gains or heals, a Trade of Tools a Task lacks), the best by `score_main`. A turn
+        ended with such an Action left is the idle blunder of issue #23 when the next Haunt
+        cards lose the game (core seed 32: a Key a teammate's Task needed, kept)."""
+        st = self.st
+        if st.actions_left <= 0 or st.phase != "actions" or st.exorcised:
+            return None
+        best: tuple[float, Action] | None = None
+        for a in legal:
+            if not self.harmless(a):
+                continue
+            v = self.score_main(a)
+            if best is None or v > best[0]:
+                best = (v, a)
+        return best[1] if best is not None else None
+
+    def gift(self, a: InvestigatorState, b: InvestigatorState) -> Counter[str]:
+        """Tools `a` holds beyond what its own seat's Tasks ask for and `b`'s seat's Tasks
+        lack: what a Trade hands over when the turn would otherwise end idle."""
+        if a.seat == b.seat:
+            return Counter()
+
+        def need(inv: InvestigatorState) -> Counter[str]:
+            out: Counter[str] = Counter()
+            for tid in self.seat_tasks(inv.seat):
+                out.update(self.pack.task(tid).cost())
+            return out
+
+        mine, theirs = need(a), need(b)
+        out = Counter({t: min(n - mine.get(t, 0), theirs.get(t, 0) - b.tools.get(t, 0))
+                       for t, n in a.tools.items()})
+        return Counter({t: n for t, n in out.items() if n > 0})
+
+    def harmless(self, a: Action) -> bool:
+        """Whether the main Action `a` leaves the pawn where it is and can only help."""
+        inv = self.inv_for(a)
+        if inv is None or inv.cell is None:
+            return False
+        if a.kind in (K.TASK, K.PURIFY, K.PICK_UP):
+            return True
+        if a.kind == K.TRADE:
+            partner = self.st.investigators.get(str(a.p("with")))
+            if partner is None or self.st.refunds >= 1:
+                return False
+            give, take, value = self.desired_trade(inv, partner)
+            return (bool(give or take) and value > 0) or bool(self.gift(inv, partner))
+        effects: tuple[object, ...] = ()
+        if a.kind == K.ROOM_ACTION:
+            room = self.eng.room_of(inv.cell)
+            effects = tuple(room.action) if room is not None else ()
+        elif a.kind == K.ABILITY:
+            ab = dict(self.eng.abilities(inv)).get(str(a.p("source")))
+            effects = tuple(ab.effects) if ab is not None else ()
+        return bool(effects) and all(getattr(e, "op", "") in HARMLESS_OPS for e in effects)
 
     def final_walk(self, legal: list[Action]) -> Action | None:
         """Holding the Task that completes the exorcism: if the pawn can still walk to the
@@ -1760,6 +1897,8 @@ class _Brain:
             want_take: Counter[str] = Counter()
         else:
             want_give, want_take, _ = self.desired_trade(a_inv, b_inv)
+            if not want_give and not want_take:
+                want_give = self.gift(a_inv, b_inv)  # the not-idle Trade (`not_idle`)
         for t in TOOL_TYPES:
             if want_give.get(t, 0) > give_now.get(t, 0):
                 a = act(K.TRADE_GIVE, tool=t)
@@ -1831,7 +1970,9 @@ class _Brain:
                 cid = str(a.p("cell"))
                 last = self.last_action() or st.active != inv.seat
                 hit = 100.0 if cid in doomed else 0.0
-                return self.move_gain(inv, cid) - self.end_penalty_all(inv, cid, last) - hit
+                back = WALK_BACK if self.walks_back(inv, cid) else 0.0
+                return (self.move_gain(inv, cid) - self.end_penalty_all(inv, cid, last) - hit
+                        - back)
 
             return max(legal, key=ms)
         if purpose == "adjacent_room" and inv is not None:

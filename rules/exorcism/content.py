@@ -904,10 +904,15 @@ class Pack(_Model):
         return {t.type: t.count for t in self.tools}
 
 
-def table_options(opts: PackOptions, first_game: bool) -> PackOptions:
+def table_options(opts: PackOptions, first_game: bool,
+                  shroud_returns_darkness: bool = False) -> PackOptions:
     """The numbers one table plays with: the pack's, or its first-game setup (EX-FIRST-01:
     a lower Exorcism target; EX-FIRST-02: Haunt draws, or the Ghost player's turns, wait one
-    round longer)."""
+    round longer), and the table's Shroud ruling (EX-GAP-17: a table that chose it has a
+    Shrouded Room's tokens go back to the supply, whatever the pack says; a table that did
+    not plays the pack's `shroud_returns_darkness`, the rulebook's reading in the shipped one)."""
+    if shroud_returns_darkness and not opts.shroud_returns_darkness:
+        opts = opts.model_copy(update={"shroud_returns_darkness": True})
     if not first_game:
         return opts
     return opts.model_copy(update={

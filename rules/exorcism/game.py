@@ -57,6 +57,19 @@ class ExorcismOptions(GameOptions):
         description="First game: the Exorcism needs 24 points instead of 30 and the Haunt "
         "cards wait until round 3 (a ruling: the rulebook prints no first-game setup).",
     )
+    shroud_returns_darkness: bool = Field(
+        default=False,
+        description="Shroud ruling (ours, EX-GAP-17): when a Room is Shrouded its 4 Darkness "
+        "tokens go back to the supply, so the Shroud cards, not the supply, limit the team. "
+        "no: they stay under the Shroud, as the rulebook reads (EX-DARK-07); core 3 players "
+        "win about twice as often with yes.",
+    )
+    haunt_level_cooldown: bool = Field(
+        default=False,
+        description="One vs All, Haunt Level ruling (ours, EX-AMB-59): the Ghost player "
+        "raises the Haunt Level at most once a Haunt phase and not in two phases in a row, "
+        "so a Ghost that only races can't win by turn 18. no: as the rulebook reads.",
+    )
     guided: bool | None = Field(
         default=None,
         description="Guided game: every board post says what you can do now and why it "
@@ -97,7 +110,9 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         if options.mode == "one_vs_all" and options.ghost_seat >= len(seats):
             raise IllegalAction("The Ghost player must be one of the seats.", rule="EX-AMB-57")
         state, _ = setup_game(list(seats), options.mode, seed, options.pack_path,
-                              options.ghost_seat, options.first_game)
+                              options.ghost_seat, options.first_game,
+                              options.shroud_returns_darkness,
+                              options.haunt_level_cooldown)
         return state
 
     MODE_WORDS: ClassVar[dict[str, str]] = {
@@ -119,6 +134,22 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         out.append(("First game", f"yes: the Exorcism needs {fg.exorcism_target} points, and "
                     f"Haunt cards start in round {fg.haunt_from_round} (EX-FIRST-01, "
                     "EX-FIRST-02)" if options.first_game else "no"))
+        pack_returns = pack_for(options.pack_path).options.shroud_returns_darkness
+        if options.shroud_returns_darkness:
+            out.append(("Shrouded Rooms", "their 4 Darkness tokens go back to the supply "
+                        "(our ruling, chosen: EX-GAP-17)"))
+        elif pack_returns:
+            out.append(("Shrouded Rooms", "their 4 Darkness tokens go back to the supply "
+                        "(this content pack's rule)"))
+        else:
+            out.append(("Shrouded Rooms", "their 4 Darkness tokens stay under the Shroud, as "
+                        "the rulebook reads (EX-DARK-07)"))
+        if options.mode == "one_vs_all":
+            out.append(("Haunt Level", "raised at most once a Haunt phase, never in two "
+                        "phases in a row (our ruling, chosen: EX-AMB-59)"
+                        if options.haunt_level_cooldown else
+                        "raised as often as the Ghost player's Actions allow, as the rulebook "
+                        "reads (EX-OVA-08)"))
         out.append(("Guided", guided_words(options)))
         return out
 
@@ -128,6 +159,9 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
                 self.player_counts(options), default=0):
             out.append(f"One vs All seats at most {max(self.player_counts(options))} players, "
                        f"so the Ghost player can't be seat {options.ghost_seat + 1}.")
+        if options.haunt_level_cooldown and options.mode != "one_vs_all":
+            out.append("The Haunt Level ruling (haunt_level_cooldown) is for One vs All: only "
+                       "there does a Ghost player raise the Haunt Level.")
         return out
 
     def role_seat(self, options: ExorcismOptions) -> tuple[str, str, str] | None:
@@ -256,12 +290,22 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         return win_estimate(state, seat)
 
     def ai_searchable(self, state: ExorcismState, seat: str, action: Action | None) -> bool:
-        """Trades stay the heuristic's: a Trade it would not propose, or an answer to an offer
-        other than its own, is declined or cancelled, the Action comes back, and the same
-        decision comes round again with the same answer, without end (core 3p seed 1 at
-        normal: one Trade offered and declined until the game's decision limit)."""
+        """Trades stay the heuristic's (and so does never walking back, see below): a Trade it
+        would not propose, or an answer to an offer other than its own, is declined or
+        cancelled, the Action comes back, and the same decision comes round again with the same
+        answer, without end (core 3p seed 1 at normal: one Trade offered and declined until the
+        game's decision limit)."""
         if action is None:
             return not (state.prompts and state.prompts[-1].kind in TRADE_PROMPTS)
+        if action.kind == K.MOVE and not state.prompts:
+            # Nor a Move back where this turn's walk began (the heuristic's guard,
+            # `ExorcismState.walked`): a play-out's noise must not walk a pawn back and forth
+            # (core 3p seed 1 at normal under the Shroud ruling: one such walk).
+            who = action.params.get("who")
+            pawns = [i for i in state.investigators.values()
+                     if i.seat == seat and (who is None or i.id == who)]
+            if any(str(action.params.get("to")) in state.walked.get(i.id, ()) for i in pawns):
+                return False
         return action.kind != K.TRADE
 
     def ai_levels(self) -> dict[str, Level]:

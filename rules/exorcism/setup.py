@@ -23,7 +23,9 @@ from rules.exorcism.state import (
 
 
 def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
-              ghost_index: int, first_game: bool = False) -> tuple[ExorcismState, Engine]:
+              ghost_index: int, first_game: bool = False,
+              shroud_returns_darkness: bool = False,
+              haunt_level_cooldown: bool = False) -> tuple[ExorcismState, Engine]:
     """Steps 1-4 and the seating; returns the state and an engine over it."""
     pack = pack_for(pack_path)
     geo = geometry(pack)
@@ -61,6 +63,8 @@ def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
         pack_path=pack_path,
         mode=mode,
         first_game=first_game,
+        shroud_returns_darkness=shroud_returns_darkness,
+        haunt_level_cooldown=haunt_level_cooldown and mode == "one_vs_all",
         ghost_seat=ghost_seat,
         rng=rng,
         cells=cells,
@@ -79,8 +83,11 @@ def new_state(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
 
 
 def setup_game(seats: list[str], mode: Mode, seed: int, pack_path: str | None,
-               ghost_index: int = 0, first_game: bool = False) -> tuple[ExorcismState, Engine]:
-    state, eng = new_state(seats, mode, seed, pack_path, ghost_index, first_game)
+               ghost_index: int = 0, first_game: bool = False,
+               shroud_returns_darkness: bool = False,
+               haunt_level_cooldown: bool = False) -> tuple[ExorcismState, Engine]:
+    state, eng = new_state(seats, mode, seed, pack_path, ghost_index, first_game,
+                           shroud_returns_darkness, haunt_level_cooldown)
     pack = eng.pack
     if mode == "solo":
         # EX-SOLO-01: the Primary is chosen openly; the rest waits for the choice.

@@ -133,6 +133,14 @@ class ExorcismState(GameState):
     mode: Mode
     first_game: bool = False
     """The first-game setup (EX-FIRST-01..03): a lower target, a calmer first round."""
+    haunt_level_cooldown: bool = False
+    """The table's One vs All Haunt Level ruling (EX-AMB-59, the `haunt_level_cooldown` table
+    option): at most one Increase the Haunt Level per Haunt phase, none in the phase right
+    after one that had it."""
+    shroud_returns_darkness: bool = False
+    """The table's Shroud ruling (EX-GAP-17, the `shroud_returns_darkness` table option): a
+    Shrouded Room's 4 Darkness Tokens go back to the supply. False: the pack decides (the
+    shipped pack keeps them under the Shroud, EX-DARK-07)."""
     ghost_seat: str | None = None
     rng: Rng
 
@@ -186,7 +194,15 @@ class ExorcismState(GameState):
     """Trades cancelled or declined this turn (their Action refunded). No rule limits them;
     the built-in AI reads the count so that it stops re-offering refused Trades."""
     once_used: list[str] = Field(default_factory=list)
+    walked: dict[str, list[str]] = Field(default_factory=dict)
+    """Investigator id -> the Rooms its Moves left this turn, in order, since its last other
+    Action (public: every Move is announced). No rule reads it; the built-in AI does, so that
+    it never walks a pawn back where it came from within a turn (issue #23)."""
     terror_used: int = 0
+    raised_in_phase: int = 0
+    """Increases of the Haunt Level in the current Haunt phase (One vs All)."""
+    raised_last_phase: bool = False
+    """Whether the Haunt phase before the current one had an Increase (EX-AMB-59 ruling)."""
     cold_spot: str | None = None
     haunting_sounds: str | None = None
     walls_bleed: bool = False

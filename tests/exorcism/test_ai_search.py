@@ -225,11 +225,12 @@ def test_a_cold_spot_counts_two_spaces_in_the_investigators_walk_plans() -> None
 
 def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """One vs All, 4 players, easy on every seat, seeds 1 and 4: pawns waiting in the Foyer
-    for the last points walked out for a Tool and back within their turns (10 and 2 times
-    when a walk out of the stage is charged once, `STAGE_RETURN = 1`): staging counted the
-    walk out but not the walk back. Charged both ways, seed 4 shows none and seed 1 two (seeds
-    1-40: 14 back-and-forth Moves against 28)."""
+    """One vs All, 4 players, easy on every seat, seed 1: pawns waiting in the Foyer for the
+    last points walked out for a Tool and back within their turns (10 times when a walk out
+    of the stage is charged once, `STAGE_RETURN = 1`, and nothing else stops a walk back);
+    charged both ways, seed 1 still showed two and seed 2 one. With the walk-back guard
+    (`ExorcismState.walked`, `WALK_BACK`) neither shows any (seeds 1-40: 0 back-and-forth
+    Moves, from 14)."""
     import rules.exorcism.ai as ai
     from bench.ai import play
 
@@ -237,9 +238,11 @@ def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back(
         return play("exorcism", "one_vs_all", 4, seed, None, "easy").blunders.get(
             "back_and_forth", 0)
 
-    assert walks(4) == 0 and walks(1) <= 2
-    monkeypatch.setattr(ai, "STAGE_RETURN", 1.0)
-    assert walks(4) > 0 and walks(1) > 2
+    assert walks(1) == 0 and walks(2) == 0
+    monkeypatch.setattr(ai, "WALK_BACK", 0.0)  # the guard off: staging alone
+    assert walks(1) == 2 and walks(2) == 1
+    monkeypatch.setattr(ai, "STAGE_RETURN", 1.0)  # and the walk back not charged
+    assert walks(1) == 10
 
 
 def test_manipulate_the_manor_ends_in_the_games_where_it_swapped_without_end(
@@ -278,3 +281,81 @@ def test_trades_stay_the_heuristics_at_every_level() -> None:
         asked = st.model_copy(deep=True)
         asked.prompts.append(Prompt(id="t", kind=kind, seats=[seat], text="Trade?"))
         assert not GAME.ai_searchable(asked, seat, None)
+
+
+def test_no_idle_turn_end_before_a_loss_when_the_game_is_at_stake(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Core 3 players, easy on every seat (issue #23 census, `idle_end_before_loss`): seed 49
+    hid its last pawn in the Foyer with 3 Actions while the next Haunt cards emptied the
+    Darkness supply (a Wound then costs the game only if the supply lasts: `_Brain.stake`),
+    and seed 61 ended a turn with the Ongoing ability that uses the adjacent Cleansing Room
+    unused (`HARMLESS_OPS`, `_Brain.not_idle`). Both are gone; without the two, both are back."""
+    import rules.exorcism.ai as ai
+    from bench.ai import play
+
+    def idle(seed: int) -> int:
+        return play("exorcism", "core", 3, seed, None, "easy").blunders.get(
+            "idle_end_before_loss", 0)
+
+    assert idle(49) == 0 and idle(61) == 0
+    monkeypatch.setattr(ai, "STAKE_EMPTY", 1.0)
+    monkeypatch.setattr(ai, "STAKE_LOW", 1.0)
+    monkeypatch.setattr(ai, "STAKE_DAWN", 1.0)
+    assert idle(49) == 1
+    monkeypatch.setattr(ai, "HARMLESS_OPS", frozenset(
+        {"gain_tool", "gain_task", "gain_plan", "purify", "heal"}))
+    assert idle(61) == 1
+
+
+def test_a_move_never_returns_where_this_turns_walk_began() -> None:
+    """The walk-back guard reads `ExorcismState.walked` (public: every Move is announced): a
+    pawn's Moves this turn, since its last other Action, left these Rooms. Along whole easy
+    games no investigator Move goes back to one of them, and the engine keeps the record:
+    a Move adds the Room left, any other Action clears it, a new turn starts empty."""
+    from rules.exorcism import actions as K
+
+    for mode, n, seed in (("core", 3, 8), ("one_vs_all", 4, 1)):
+        st = GAME.setup([f"p{i}" for i in range(1, n + 1)], GAME.options_model(mode=mode),
+                        seed)
+        walks = 0
+        while GAME.result(st) is None:
+            seat = sorted(GAME.to_act(st))[0]
+            a = GAME.ai_action(st, seat)
+            after = GAME.apply(st, seat, a).state
+            if a.kind == K.MOVE and st.phase == "actions" and st.active == seat:
+                inv = next(i for i in st.investigators.values() if i.seat == seat)
+                assert str(a.p("to")) not in st.walked.get(inv.id, [])
+                if after.game_turn == st.game_turn:  # the last Action may end the turn
+                    assert after.walked[inv.id][-1] == inv.cell
+                walks += 1
+            elif st.phase == "actions" and st.active == seat and a.kind in (
+                    K.PURIFY, K.PICK_UP, K.TASK, K.ROOM_ACTION):
+                assert not any(after.walked.get(i.id) for i in after.investigators.values()
+                               if i.seat == seat)
+            if after.game_turn != st.game_turn:
+                assert after.walked == {}
+            st = after
+        assert walks > 20
+
+
+def test_the_search_never_weighs_a_walk_back_against_the_heuristic() -> None:
+    """`Exorcism.ai_searchable`: the search's candidates leave out a Move back where this
+    turn's walk began (the heuristic's own pick is always played when no candidate beats it,
+    so its guard holds at every level)."""
+    from rules.exorcism import actions as K
+
+    st = GAME.setup(["p1", "p2", "p3"], GAME.options_model(), 8)
+    for _ in range(400):
+        seat = sorted(GAME.to_act(st))[0]
+        if (st.phase == "actions" and st.active == seat and st.actions_left >= 2
+                and not st.prompts):
+            break
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    seat = str(st.active)
+    inv = next(i for i in st.investigators.values() if i.seat == seat)
+    moves = [a for a in GAME.legal_actions(st, seat) if a.kind == K.MOVE]
+    assert moves and GAME.ai_searchable(st, seat, moves[0])
+    walked = GAME.apply(st, seat, moves[0]).state
+    back = next(a for a in GAME.legal_actions(walked, seat)
+                if a.kind == K.MOVE and a.p("to") == inv.cell)
+    assert not GAME.ai_searchable(walked, seat, back)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 from rules.core.types import act
@@ -312,3 +313,115 @@ def test_EX_DARK_07_shroud_returns_darkness_pack_option(tmp_path) -> None:
     st2 = run_steps(st, ("place_darkness", {"location": 2}))
     assert st2.cells[cid].shrouded and st2.cells[cid].darkness == 0
     assert not GAME.invariants(st2)
+
+
+def _shroud_location_two(st):
+    """The board cleared, a face-up Location 2 Room at 3 tokens: the next token Shrouds it."""
+    clear_board(st)
+    cid = next(c for c, cell in st.cells.items()
+               if cell.card and not cell.face_down and PACK.room(cell.card).location == 2)
+    add_darkness(st, cid, 3)
+    return cid
+
+
+def test_EX_GAP_17_shroud_ruling_as_a_table_option_returns_the_tokens() -> None:
+    """The table option `shroud_returns_darkness` (chosen in /game new) is the state's and the
+    engine reads it: the Shrouded Room's 4 tokens go back to the supply."""
+    st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(shroud_returns_darkness=True), 1)
+    assert st.shroud_returns_darkness is True
+    cid = _shroud_location_two(st)
+    supply = st.darkness_supply
+    st2 = run_steps(st, ("place_darkness", {"location": 2}))
+    cell = st2.cells[cid]
+    assert cell.shrouded and cell.darkness == 0
+    # every token placed on Location 2 left the supply; the Shrouded Room's 4 came back
+    placed = sum(max(0, st2.cells[c].darkness - st.cells[c].darkness)
+                 for c in st2.cells if c != cid)
+    assert st2.darkness_supply == supply - placed + 3
+    assert not GAME.invariants(st2)
+
+
+def test_EX_DARK_07_without_the_table_option_the_tokens_stay_under_the_shroud() -> None:
+    """The default stays the rulebook's literal reading ("place on top of it")."""
+    st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(), 1)
+    assert st.shroud_returns_darkness is False
+    cid = _shroud_location_two(st)
+    st2 = run_steps(st, ("place_darkness", {"location": 2}))
+    assert st2.cells[cid].shrouded and st2.cells[cid].darkness == 4
+    assert not GAME.invariants(st2)
+
+
+def test_EX_GAP_17_the_table_option_survives_a_resample_and_a_json_round_trip() -> None:
+    """The ruling is public: a resampled world (the AI's search) and a stored game keep it."""
+    from rules.core.rng import Rng
+
+    st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(shroud_returns_darkness=True), 4)
+    assert GAME.resample(st, "s1", Rng.from_seed(2)).shroud_returns_darkness is True
+    assert GAME.state_model.model_validate_json(st.model_dump_json()).shroud_returns_darkness
+
+
+def _racing_ghost_raises(cooldown: bool, seed: int = 3) -> list[int]:
+    """A One vs All game (4 players) whose Ghost player raises the Haunt Level whenever it
+    may (the race of EX-AMB-59), everyone else the built-in AI: the raises per Haunt phase,
+    in order, until the game ends."""
+    from rules.exorcism import actions as K
+
+    st = GAME.setup(["s1", "s2", "s3", "s4"],
+                    GAME.options_model(mode="one_vs_all", haunt_level_cooldown=cooldown), seed)
+    assert st.haunt_level_cooldown is cooldown
+    phases: list[int] = []
+    in_phase = False
+    for _ in range(3000):
+        if GAME.result(st) is not None:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        legal = GAME.legal_actions(st, seat)
+        ghost_phase = st.phase == "ghost" and seat == st.ghost_seat and not st.prompts
+        if ghost_phase and not in_phase:
+            phases.append(0)
+        in_phase = ghost_phase or (in_phase and st.phase == "ghost")
+        raise_ = next((a for a in legal if a.kind == K.HAUNT_LEVEL), None)
+        if ghost_phase and raise_ is not None:
+            phases[-1] += 1
+            st = GAME.apply(st, seat, raise_).state
+        else:
+            st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    return phases
+
+
+def test_EX_AMB_59_haunt_level_ruling_as_a_table_option() -> None:
+    """With `haunt_level_cooldown` a racing Ghost player raises at most once a Haunt phase and
+    never in two phases in a row; without it (the rulebook) it raises in every phase and wins
+    on the Level long before the investigators can make 30 points."""
+    ruled = _racing_ghost_raises(True)
+    assert ruled and max(ruled) == 1 and sum(ruled) >= 3
+    assert all(not (a and b) for a, b in itertools.pairwise(ruled))
+    book = _racing_ghost_raises(False)
+    assert all(book) and len(book) >= 2  # a raise in every phase
+    assert len(book) < len(ruled)  # the race ends the literal game sooner
+
+
+def test_EX_AMB_59_refused_raise_names_the_ruling_and_core_refuses_the_option() -> None:
+    import pytest
+
+    from rules.core.errors import IllegalAction
+    from rules.core.types import act
+    from rules.exorcism import actions as K
+
+    st = GAME.setup(["s1", "s2", "s3", "s4"],
+                    GAME.options_model(mode="one_vs_all", haunt_level_cooldown=True), 5)
+    seat = str(st.ghost_seat)
+    for _ in range(3000):  # the Ghost player raises once, then its next Haunt phase begins
+        mover = sorted(GAME.to_act(st))[0]
+        if mover == seat and st.phase == "ghost" and not st.prompts and st.raised_last_phase:
+            break
+        legal = GAME.legal_actions(st, mover)
+        pick = next((a for a in legal if a.kind == K.HAUNT_LEVEL), None)
+        st = GAME.apply(st, mover, pick or GAME.ai_action(st, mover)).state
+    assert st.raised_last_phase and seat in GAME.to_act(st)
+    assert act(K.HAUNT_LEVEL) not in GAME.legal_actions(st, seat)
+    with pytest.raises(IllegalAction) as refused:
+        GAME.apply(st, seat, act(K.HAUNT_LEVEL))
+    assert refused.value.rule == "EX-AMB-59"
+    core = GAME.options_model(mode="core", haunt_level_cooldown=True)
+    assert any("One vs All" in c for c in GAME.option_conflicts(core))

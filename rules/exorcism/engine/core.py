@@ -30,7 +30,8 @@ class Basics:
         self.st = state
         self.pack = pack_for(state.pack_path)
         self.geo = geometry(self.pack)
-        self.opts = table_options(self.pack.options, state.first_game)
+        self.opts = table_options(self.pack.options, state.first_game,
+                                   state.shroud_returns_darkness)
         self.events: list[Event] = []
 
 

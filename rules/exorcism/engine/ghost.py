@@ -55,6 +55,8 @@ class GhostPlayer:
         st = self.st
         st.ghost_budget = self.track_value()  # EX-AMB-56
         st.phase = "ghost"
+        st.raised_last_phase = st.raised_in_phase > 0
+        st.raised_in_phase = 0
         self.emit(
             f"Haunt phase: the Ghost player has {st.ghost_budget} "
             f"{plural(st.ghost_budget, 'action')}.", "ghost_phase"
@@ -92,9 +94,9 @@ class GhostPlayer:
         if self.ghost_cells():
             out.extend(act(K.GHOST_MOVE, card=c) for c in dict.fromkeys(st.ghost_hand))
         out.extend(act(K.GHOST_DARKNESS, card=c) for c in dict.fromkeys(st.ghost_hand))
-        if not self.opts.haunt_level_uses_supply or st.darkness_supply >= (
+        if (not self.opts.haunt_level_uses_supply or st.darkness_supply >= (
             self.opts.haunt_level_step
-        ):
+        )) and not self.haunt_level_resting():
             out.append(act(K.HAUNT_LEVEL))
         if st.terror_used < self.opts.terror_per_turn:
             for ab in self.pack.terror:
@@ -102,6 +104,12 @@ class GhostPlayer:
                     out.append(act(K.TERROR, ability=ab.id))
         out.append(act(K.END_HAUNT))
         return out
+
+    def haunt_level_resting(self: Engine) -> bool:
+        """The table's EX-AMB-59 ruling (`haunt_level_cooldown`): the Haunt Level was raised
+        already this Haunt phase, or in the one before."""
+        st = self.st
+        return st.haunt_level_cooldown and (st.raised_in_phase > 0 or st.raised_last_phase)
 
     def terror_targets(self: Engine, ability: str) -> list[str]:
         st = self.st

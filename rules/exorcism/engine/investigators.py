@@ -93,6 +93,11 @@ class InvestigatorActions:
         ctx: dict[str, Any] = {"inv": inv.id, "seat": seat, "origin": cid, "paid": not possessed,
                                "possessed": possessed}
         kind = action.kind
+        if not possessed:
+            if kind == K.MOVE:
+                st.walked.setdefault(inv.id, []).append(cid)
+            else:
+                st.walked.pop(inv.id, None)
         if kind == K.MOVE:
             self.move_pawn(inv, action.p("to"))
         elif kind == K.PURIFY:

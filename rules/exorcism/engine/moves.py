@@ -108,6 +108,7 @@ class Moves:
             if self.opts.haunt_level_uses_supply:
                 st.darkness_supply -= step
             st.haunt_level += step
+            st.raised_in_phase += 1
             self.emit(f"The Ghost player raises the Haunt Level to {st.haunt_level}.",
                       "haunt_level")
             if st.haunt_level >= self.opts.haunt_level_win:

@@ -36,6 +36,9 @@ class Refusals:
             if kind == K.TERROR:
                 return ("That Terror Ability is not available: one per turn, and the Haunt "
                         "Level must reach its threshold.", "EX-OVA-09")
+            if kind == K.HAUNT_LEVEL and self.haunt_level_resting():
+                return ("This table plays the Haunt Level ruling: one Increase per Haunt "
+                        "phase, and none in the phase after one that had it.", "EX-AMB-59")
             if kind == K.HAUNT_LEVEL:
                 return ("Raising the Haunt Level needs 2 Darkness Tokens in the supply.",
                         "EX-OVA-08")

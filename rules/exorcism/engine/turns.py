@@ -89,6 +89,7 @@ class Turns:
         st.turn_lost = False
         st.refunds = 0
         st.once_used = []
+        st.walked = {}
         st.terror_used = 0
         st.cold_spot = None
         st.haunting_sounds = None
