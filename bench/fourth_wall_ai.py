@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import re
-import shutil
 import statistics
 import sys
 import tempfile
@@ -48,15 +48,19 @@ def variant_pack(changes: dict[str, str]) -> str:
     tag = "-".join(f"{k}{v}" for k, v in sorted(changes.items()))
     folder = Path(tempfile.gettempdir()) / f"fw-pack-{re.sub(r'[^A-Za-z0-9_-]', '', tag)}"
     folder.mkdir(exist_ok=True)
-    for f in DEFAULT_PACK_DIR.glob("*.toml"):
-        shutil.copy(f, folder / f.name)
-    lines = (folder / "pack.toml").read_text().splitlines()
+    lines = (DEFAULT_PACK_DIR / "pack.toml").read_text().splitlines()
     for key, value in changes.items():
         at = [i for i, line in enumerate(lines) if re.match(rf"{re.escape(key)}\s*=", line)]
         if not at:
             raise ValueError(f"the shipped pack.toml sets no option {key!r}")
         lines[at[0]] = f"{key} = {value}"
-    (folder / "pack.toml").write_text("\n".join(lines) + "\n")
+    # Each file lands whole (written aside, then renamed): processes making the same variant
+    # at once (bench workers, test workers) never read a half-written one.
+    for f in DEFAULT_PACK_DIR.glob("*.toml"):
+        text = "\n".join(lines) + "\n" if f.name == "pack.toml" else f.read_text()
+        aside = folder / f".{f.name}.{os.getpid()}"
+        aside.write_text(text)
+        os.replace(aside, folder / f.name)
     return str(folder)
 
 

@@ -107,7 +107,7 @@ def wrath_words(options: FourthWallOptions, book: int) -> str:
     n = wrath_doom_of(options, book)
     if n == 1:
         return "1, as the rulebook says (The Wall rarely wins)"
-    ruling = " (ruling FW-LOBBY-03, for a closer game)" if n == 2 else ""
+    ruling = " (rule FW-LOBBY-03: our ruling, for a closer game)" if n == 2 else ""
     return (f"{n}{ruling}: The Wall gains {n} Doom each Wrath, {n + 1} on its first turn "
             "and in The Crescendo")
 

@@ -257,11 +257,12 @@ async def test_FW_LOBBY_03_doom_per_wrath_from_game_new_to_the_engine(table: Tab
     res = await table.slash(table.alice, table.general, "game new", game="fourth_wall",
                             mode="conflict", options="wrath_doom=2", ai=1)
     assert "is open in" in res.text, res.text
-    assert "Doom per Wrath: 2 (ruling FW-LOBBY-03, for a closer game)" in lobby_of(table).text
+    assert ("Doom per Wrath: 2 (rule FW-LOBBY-03: our ruling, for a closer game)"
+            in lobby_of(table).text)
     await choose(table, table.alice, "preset", ["wrath_doom="])
     assert await card_says(table, "Doom per Wrath: 1, as the rulebook says")
     await choose(table, table.alice, "preset", ["wrath_doom=2"])
-    assert await card_says(table, "Doom per Wrath: 2 (ruling")
+    assert await card_says(table, "Doom per Wrath: 2 (rule FW-LOBBY-03")
     refused = await table.slash(table.alice, table.general, "game new", game="fourth_wall",
                                 mode="conflict", options="wrath_doom=5")
     assert "wrath_doom" in refused.text and "Doom per Wrath" in refused.text

@@ -113,7 +113,7 @@ def test_FW_LOBBY_03_doom_per_wrath_options_and_old_games() -> None:
     with pytest.raises(ValidationError):
         model(mode="conflict", wrath_doom=3)
     lines = dict(GAME.effective_options(model(mode="conflict", wrath_doom=2)))
-    assert lines["Doom per Wrath"].startswith("2 (ruling FW-LOBBY-03")
+    assert lines["Doom per Wrath"].startswith("2 (rule FW-LOBBY-03: our ruling")
     assert dict(GAME.effective_options(model(mode="conflict")))["Doom per Wrath"].startswith(
         "1, as the rulebook says")
     assert "Doom per Wrath" not in dict(GAME.effective_options(model(mode="alliance")))
