@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -61,9 +62,15 @@ async def _auto(table: Table, game: str, mode: str, players: int) -> AutoTable:
     return auto
 
 
-async def _play(table: Table, auto: AutoTable, moves: int, *, typed: bool) -> int:
+def _done(text: str) -> bool:
+    return "Done:" in text
+
+
+async def _play(table: Table, auto: AutoTable, moves: int, *, typed: bool,
+                answered: Callable[[str], bool] = _done) -> int:
     """`moves` moves chosen by the AI: typed as slash commands where one covers the move
-    (`typed`), else pressed with the fewest clicks. Returns the moves made."""
+    (`typed`; each answer must pass `answered`), else pressed with the fewest clicks.
+    Returns the moves made."""
     assert table.bot is not None
     bot = table.bot
     record = await bot.storage.get_game(auto.game_id)
@@ -91,7 +98,7 @@ async def _play(table: Table, auto: AutoTable, moves: int, *, typed: bool) -> in
             res = await table.emu.slash(user, auto.thread(), f"{group} {family.name}",
                                         {"choice": action_hash(action)})
             await res.wait_done(timeout=15)
-            assert "Done:" in res.text, res.text
+            assert answered(res.text), res.text
         else:
             await auto.press(user, seat, action, game.describe(state, seat, action),
                              _decision_token(game.decision_id(state, seat), record.epoch))

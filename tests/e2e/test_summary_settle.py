@@ -16,53 +16,24 @@ from typing import Any
 
 import pytest
 
-from bench.roundtrip import slash_families
-from cogs.utils.table import _decision_token, action_hash, delivery_for, game_of, summary_dm
+from cogs.utils.table import delivery_for, game_of, summary_dm
 from cogs.utils.table.summaries import mine_command
 from demo import AutoTable
 from tests.e2e.conftest import Table
 from tests.e2e.test_requests import _auto, _generous, _requests
+from tests.e2e.test_requests import _play as _play_moves
+
+
+def _done_or_playing(text: str) -> bool:
+    # A move answered with its words, as a busy machine may answer it, counts the same: one
+    # request, no edit after.
+    return text.startswith(("Done:", "Playing:"))
 
 
 async def _play(table: Table, auto: AutoTable, moves: int, *, typed: bool = True) -> int:
-    """`moves` moves the AI chooses, typed where a command covers them (as
-    `tests/e2e/test_requests._play`, but a move answered with its words, as a busy machine
-    may answer it, counts the same: one request, no edit after). Returns the moves made."""
-    bot = table.bot
-    assert bot is not None
-    record = await bot.storage.get_game(auto.game_id)
-    assert record is not None
-    game = game_of(record)
-    group, families = slash_families()[record.game]
-    users = await bot.tables.users_of(auto.game_id)
-    by_id = {int(u.id): u for u in auto.users}
-    made = 0
-    while made < moves:
-        record = await bot.storage.get_game(auto.game_id)
-        assert record is not None
-        if record.status != "active":
-            break
-        state = await bot.tables.state(auto.game_id)
-        people = sorted(s for s in game.to_act(state) if users.get(s))
-        if not people:  # only AI seats are awaited: the bot plays them after each move
-            assert await auto._moved_on(state.step)
-            continue
-        seat = people[0]
-        user = by_id[users[seat] or 0]
-        action = game.ai_action(state, seat)
-        family = next((f for f in families if action.kind in f.kinds), None)
-        if typed and family is not None:
-            res = await table.emu.slash(user, auto.thread(), f"{group} {family.name}",
-                                        {"choice": action_hash(action)})
-            await res.wait_done(timeout=15)
-            assert res.text.startswith(("Done:", "Playing:")), res.text
-        else:
-            await auto.press(user, seat, action, game.describe(state, seat, action),
-                             _decision_token(game.decision_id(state, seat), record.epoch))
-        assert await auto._moved_on(state.step)
-        made += 1
-    await table.emu.settle()
-    return made
+    """`moves` moves the AI chooses, typed where a command covers them
+    (`tests/e2e/test_requests._play`). Returns the moves made."""
+    return await _play_moves(table, auto, moves, typed=typed, answered=_done_or_playing)
 
 
 LONG = 30.0
