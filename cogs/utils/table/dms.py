@@ -155,6 +155,14 @@ class SummaryDMs(DeliveryCore):
                 self.dm_counts["held for the mover"] += own and wanted is None
                 continue
             self.dm_counts["writes"] += 1
+            # Why it could not wait (the saturation bench prints these).
+            self.dm_counts["writes: " + (
+                "held, now due" if not settle
+                else "over, or no DM yet" if window <= 0 or known.message_id is None
+                else "choices on it (the mover)" if panel and seat == actor
+                else "choices on it" if panel
+                else "the mover's news" if seat == actor and untold
+                else "awaited")] += 1
             # Written now, news and all: an answer still to carry some news need not.
             self._promised.pop((record.id, seat), None)
             view = now.view()
