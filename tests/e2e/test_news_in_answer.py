@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from bench.roundtrip import slash_families
+from bot.pressure import Pressure, gauge_of
 from cogs.utils.table import action_hash, delivery_for
 from cogs.utils.table.summaries import ANSWER_NEWS_HEAD
 from demo import AutoTable
@@ -218,3 +219,29 @@ async def test_a_scripted_burst_costs_fewer_requests_with_the_news_in_the_answer
     # Every request saved is a summary DM write not made.
     assert carried < at_once
     assert at_once - carried == first["writes"] - counts["writes"]
+
+
+async def test_a_busy_bots_words_carry_the_news_once_the_move_is_stored(table: Table) -> None:
+    """A busy bot answers a typed move in its words ("Playing: …") without waiting for the
+    board, but only once the move is stored: so those words carry the mover's news too."""
+    await _generous(table, summary_settle_seconds=LONG, at_table_seconds=300.0)
+    bot = table.bot
+    assert bot is not None
+    gauge_of(bot).fake = Pressure(lag_ms=0.0, queued={"moves": 40})
+    delivery = delivery_for(bot)
+    auto = await _auto(table, "fourth_wall", "alliance", 1)
+    carried: list[str] = []
+    for _ in range(30):
+        made = await _typed_move(table, auto)
+        if made is None:
+            break
+        res = made[0]
+        assert res.text.startswith("Playing:") and res.callback_type == 4, res.text
+        if _news_of(res.text):
+            carried.append(res.text)
+        if carried and delivery.dm_counts["news in the answer"]:
+            break
+    # Some moves' news the answers carried, sparing a DM write (a mover whose new choices
+    # are on their DM has it written at once anyway, news and all).
+    assert carried and delivery.dm_counts["news in the answer"] >= 1, dict(delivery.dm_counts)
+    assert not delivery.dm_counts["news the answer could not carry"]
