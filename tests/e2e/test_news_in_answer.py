@@ -245,3 +245,24 @@ async def test_a_busy_bots_words_carry_the_news_once_the_move_is_stored(table: T
     # are on their DM has it written at once anyway, news and all).
     assert carried and delivery.dm_counts["news in the answer"] >= 1, dict(delivery.dm_counts)
     assert not delivery.dm_counts["news the answer could not carry"]
+
+
+def test_answer_news_says_the_lines_then_the_hand_and_fits_one_message() -> None:
+    """The news an answer carries: "Only you see this:", the lines (the newest few, each
+    clipped as on the DM), then the seat's private summary — left out, never cut, when it
+    would not fit (the DM, `/game hand` and **My hand** show it); nothing without news."""
+    from cogs.utils.table.summaries import ANSWER_ROOM, NEWS_KEPT, answer_news
+    from tests.tinygame import GAME as HIGHCARD
+    from tests.tinygame import HighCardOptions
+    state = HIGHCARD.setup(["s1", "s2"], HighCardOptions(), 5)
+    summary = HIGHCARD.private_summary(state, "s1")
+    assert summary
+    assert answer_news(HIGHCARD, state, "s1", []) == ""
+    text = answer_news(HIGHCARD, state, "s1", ["You played 3."])
+    assert text == f"{ANSWER_NEWS_HEAD}\n• You played 3.\n{summary}"
+    many = [f"You drew {n}." for n in range(NEWS_KEPT + 2)]
+    assert _news_of(answer_news(HIGHCARD, state, "s1", many)) == many[-NEWS_KEPT:]
+    long = ["x" * 1000] * 3
+    text = answer_news(HIGHCARD, state, "s1", long, room=900)
+    assert len(text) <= 900 and summary not in text and text.startswith(ANSWER_NEWS_HEAD)
+    assert len(answer_news(HIGHCARD, state, "s1", long)) <= ANSWER_ROOM
