@@ -170,11 +170,15 @@ async def test_a_failing_answer_falls_back_to_the_dm_at_once(table: Table, how: 
             continue
         # Refused: the player never read the answer.
         assert res.late if not deferred else not res.done
-        # The news went nowhere in the answer: the DM was written at once, before the next
+        # The news went nowhere in the answer: the DM is written at once, before the next
         # move, and carries it.
-        dm = _dm(table, auto, user_id)
-        assert dm is not None and dm.written > mark
         news = delivery._news[(auto.game_id, seat)]
+        for _ in range(100):  # the write follows the refusal
+            dm = _dm(table, auto, user_id)
+            if dm is not None and news[-1] in dm.content:
+                break
+            await asyncio.sleep(0.05)
+        assert dm is not None and dm.written > mark
         assert news[-1] in dm.content
         assert (await _expected(table, auto))[seat][1] == dm.content
         return
