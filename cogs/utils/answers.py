@@ -14,9 +14,10 @@ press, so the interaction's own age comes off the grace, and the fallback must b
 `DEFER_BY` seconds of age at worst, the loop's lag counted in (its timer wakes that late, and so
 does the request). A busy bot (`bot.pressure`: loop lag, moves, boards and renders queued,
 answers held) waits for no result it can do without: a typed move is answered with its words
-as soon as they are known ("Playing: …", one request and final — the board in the thread shows
-the result); a press, which has no words, waits `BUSY_GRACE` after the press at most. A swamped
-loop holds nothing.
+as soon as the move is stored ("Playing: …", one request and final — the board in the thread
+shows the result; stored first so the words carry the mover's private news, `stored`), or
+`BUSY_GRACE` after the press should storing take longer; a press, which has no words, waits
+`BUSY_GRACE` after the press at most. A swamped loop holds nothing.
 """
 
 from __future__ import annotations
