@@ -97,6 +97,14 @@ class PrivateMenus:
         # token -> the open answer of a press on that token's menu: the menu's next edit is
         # that answer (type 7), not a request of its own.
         self.held: dict[str, HeldAnswer] = {}
+        # (game id, seat) -> (its lines, their words: `answer_news`): the private news a
+        # press on the seat's own menu brought it, for that menu's next edit to carry — an
+        # ephemeral message only the presser reads, like a typed move's answer — so their
+        # summary DM need not be written for it at once (`SummaryDMs.note_private`).
+        self.news: dict[tuple[int, str], tuple[int, str]] = {}
+        # (game id, seat) -> (lines, whether the menu's edit carried them), for the press to
+        # report (`SummaryDMs.answer_sent`: the DM is written at once if not).
+        self.told: dict[tuple[int, str], tuple[int, bool]] = {}
 
     def live(self, gid: int, seat: str, user_id: int | None = None) -> MenuRef | None:
         """The seat's open menu (opened by `user_id`, when given), if its token still edits."""
@@ -201,16 +209,35 @@ class PrivateMenus:
                 text = (f"{done}Nothing for you to choose right now; {game.waiting_text(state)} "
                         "Your next choices will show here.")
                 shown = "idle"
-            if shown == ref.shown:
+            lines, news = self.news.pop((gid, seat), (0, ""))
+            if lines and len(news) + 2 + len(text) > limits.CONTENT:
+                # No room beside the question (a long prompt): the DM carries the news.
+                self.told[(gid, seat)] = (lines, False)
+                lines, news = 0, ""
+            if shown == ref.shown and not lines:
                 continue
             try:
-                await self._edit(ref, clip(text, limits.CONTENT), view)
+                await self._edit(ref, clip(f"{news}\n\n{text}" if lines else text,
+                                           limits.CONTENT), view)
             except discord.HTTPException:
                 self.refs.pop((gid, seat), None)
+                if lines:
+                    self.told[(gid, seat)] = (lines, False)
                 continue
+            if lines:
+                self.told[(gid, seat)] = (lines, True)
             ref.shown, ref.label = shown, ""
             if over:
                 self.refs.pop((gid, seat), None)
+
+    def carried(self, gid: int, seat: str) -> tuple[int, bool]:
+        """After a press on `seat`'s menu was delivered: how many private lines its news was
+        (0: none) and whether the menu's edit carried them (not if the menu was gone, could
+        not be edited, or had no room: then the summary DM must be written at once)."""
+        lines, _ = self.news.pop((gid, seat), (0, ""))
+        if lines:
+            return lines, False
+        return self.told.pop((gid, seat), (0, False))
 
     async def _edit(self, ref: MenuRef, text: str, view: discord.ui.View | None) -> None:
         held = self.held.get(ref.token) if ref.original else None

@@ -169,8 +169,16 @@ async def press(interaction: discord.Interaction[Any], gid: int, seat: str, deci
             await menus.keep(gid, seat, interaction.user.id, interaction.token, message.id,
                              original=True, label=game.describe(state, seat, matches[0]))
             menus.held[interaction.token] = held
-        await play(interaction, record, matches[0], expected_version=state.step,
-                   held=None if on_menu else held)
+        try:
+            await play(interaction, record, matches[0], expected_version=state.step,
+                       held=None if on_menu else held, menu=on_menu)
+        finally:
+            if on_menu:
+                # The mover's private news rode on their menu's edit (theirs alone), or
+                # could not: then their summary DM is written at once (`answer_sent`).
+                lines, told = menus.carried(gid, seat)
+                if lines:
+                    await delivery_for(bot).answer_sent(gid, seat, lines, told)
         # Nothing took the answer (the move changed nothing this press shows): defer it.
         await held.settle()
         if not interaction.response.is_done():  # Discord refused every answer: say so
@@ -220,11 +228,12 @@ async def turn_page(interaction: discord.Interaction[Any], gid: int, seat: str, 
 
 async def play(interaction: discord.Interaction[Any], record: GameRecord, action: Action,
                expected_version: int | None = None, held: HeldAnswer | None = None,
-               dm_answer: HeldAnswer | None = None) -> None:
+               dm_answer: HeldAnswer | None = None, menu: bool = False) -> None:
     """Apply the interaction user's action and deliver what happened. `held`: the press's
     answer, still open, which the board post it pressed is edited through if it can be.
     `dm_answer`: pressed on the seat's summary DM, which the press's answer updates as soon
-    as the move is stored."""
+    as the move is stored. `menu`: pressed on the seat's own private menu (**My choices**),
+    whose edit after the move carries the mover's private news (`PrivateMenus.news`)."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     delivery = delivery_for(bot)
     delivery.saw(interaction.id)  # Discord's time now: which messages are old
@@ -240,9 +249,16 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
             # so does a typed move's own answer (ephemeral: the mover's alone) unless it went
             # already in words, before the move was stored.
             typed = held is not None and held.thinking
-            carry = typed and held is not None and not held.in_words
+            carry = (typed and held is not None and not held.in_words) or menu
             lines = await delivery.note_private(result.record, result.state, result.events,
                                                 answered=result.seat if carry else None)
+            if menu and lines:
+                # The menu's edit after this move (`PrivateMenus.refresh`, an after-hook run
+                # before the summary DMs are refreshed) carries them; the press reports
+                # whether it did (`PrivateMenus.carried`).
+                delivery.menus.news[(result.record.id, result.seat)] = (
+                    len(lines), answer_news(game_of(result.record), result.state, result.seat,
+                                            lines))
             if typed and held is not None:
                 await held.stored(answer_news(game_of(result.record), result.state,
                                               result.seat, lines), len(lines))
