@@ -21,7 +21,7 @@ from cogs.utils.table.summaries import ANSWER_NEWS_HEAD
 from demo import AutoTable
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
-from tests.e2e.test_news_in_answer import GAME, _news_of
+from tests.e2e.test_news_in_answer import _news_of
 from tests.e2e.test_requests import _auto, _generous, _requests
 from tests.e2e.test_summary_settle import LONG, _all_current, _dm, _expected
 
