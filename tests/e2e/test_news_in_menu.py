@@ -59,7 +59,7 @@ async def _menu_move(table: Table, auto: AutoTable, fault: Callable[[], Any] | N
     if target is None or target[1]:
         return None  # a menu of many (a select): not this test's concern
     faulty = news and fault is not None
-    if faulty:
+    if faulty and fault is not None:
         fault()
     res = await table.emu.click(user, menu, target[0])
     assert await auto._moved_on(state.step), res.text
