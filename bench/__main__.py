@@ -257,7 +257,9 @@ def run_saturation(plan: Plan) -> dict[str, Any]:
           f"last/first quarter ×{r['board_last_over_first_quarter']}; first answer {r['ack']}, "
           f"{r['interactions_past_3s']} past 3 s (answered: {r['first_answers']}); "
           f"{r['moves_per_s_per_core_at_saturation']} "
-          f"moves/s per core; {r['requests_per_move_bot_token']} bot-token requests/move, "
+          f"moves/s per core ({r['bot_cpu_ms_per_move']} ms of the tree's CPU per move, "
+          f"{r['bot_process_cpu_ms_per_move']} in the bot's own process); "
+          f"{r['requests_per_move_bot_token']} bot-token requests/move, "
           f"{r['requests_per_move']} in all; memory {r['memory_with_games']} "
           f"({r['memory_per_game_mib']} MiB/game)", flush=True)
     print(f"  requests by route: {r['requests_by_route']}; per move before the bot's clean "
