@@ -285,6 +285,8 @@ class BotProcess:
             args.append("--idle")
         if os.environ.get("BENCH_NO_FREEZE") and not self.idle:
             args.append("--no-freeze")
+        if os.environ.get("BENCH_NO_ORJSON") and not self.idle:
+            args.append("--no-orjson")
         if os.environ.get("BENCH_THREAD_RENDERS") and not self.idle:
             args.append("--thread-renders")
         if os.environ.get("BENCH_STALL_STACKS") and not self.idle:
