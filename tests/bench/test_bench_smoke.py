@@ -47,6 +47,14 @@ def test_render_bench_times_public_and_private_pictures() -> None:
         assert r[who]["median_ms"] > 0 and r[who]["bytes_median"] > 1000
 
 
+def test_cards_bench_draws_several_games_cards_interleaved() -> None:
+    from bench.render import bench_cards_interleaved
+
+    c = bench_cards_interleaved((("exorcism", "solo", 1),), 2, 4)
+    assert c["games"] == 2 and c["cards"] == 4
+    assert c["cpu_mean_ms"] > 0 and c["bytes_median"] > 0 and c["caches"]["runs"] > 0
+
+
 def test_storage_bench_plays_a_whole_game_and_times_each_persisted_action() -> None:
     s = bench_storage(1, [("fourth_wall", "alliance")])
     [game] = s["games"]
