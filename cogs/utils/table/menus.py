@@ -210,8 +210,12 @@ class PrivateMenus:
                         "Your next choices will show here.")
                 shown = "idle"
             lines, news = self.news.pop((gid, seat), (0, ""))
-            if lines and len(news) + 2 + len(text) > limits.CONTENT:
-                # No room beside the question (a long prompt): the DM carries the news.
+            held = self.held.get(ref.token) if ref.original else None
+            if lines and (len(news) + 2 + len(text) > limits.CONTENT or (
+                    shown == ref.shown and (held is None or not held.open))):
+                # No room beside the question (a long prompt), or an edit made for the news
+                # alone that would cost a request of its own (the press's answer is spent: a
+                # loaded bot deferred it), as dear as the DM's: the DM carries the news.
                 self.told[(gid, seat)] = (lines, False)
                 lines, news = 0, ""
             if shown == ref.shown and not lines:
