@@ -221,7 +221,9 @@ class PrivateMenus:
             if shown == ref.shown and not lines:
                 continue
             try:
-                await self._edit(ref, clip(f"{news}\n\n{text}" if lines else text,
+                # Below the menu's own words ("Done: …", its question), as a typed move's
+                # answer says what was done first.
+                await self._edit(ref, clip(f"{text}\n\n{news}" if lines else text,
                                            limits.CONTENT), view)
             except discord.HTTPException:
                 self.refs.pop((gid, seat), None)
