@@ -10,10 +10,11 @@ Open Gates at the start; `wrath_doom=2`: Fourth Wall's Doom per Wrath, ruling FW
 table chooses it in `/game new`); `--pack-option key=value` plays Fourth Wall with the shipped
 content pack but one pack option changed (e.g. `brood_doom=2`), written to a folder the games
 read as their `pack_path`. `--sides wall,investigators` searches only those sides of an
-opposing setting (the baseline is always played). `--progress PATH` appends every finished
-game to PATH as a JSON line, and `--report PATH...` prints the summary of such files (runs over
-disjoint `--seed` ranges side by side, or a run cut short), on the seeds both the baseline and
-the search were played:
+opposing setting (the baseline is always played); `--sides all` plays `--level` on every seat
+at once (a table of AIs at that level), each side's rate read off the same games.
+`--progress PATH` appends every finished game to PATH as a JSON line, and `--report PATH...`
+prints the summary of such files (runs over disjoint `--seed` ranges side by side, or a run cut
+short), on the seeds both the baseline and the search were played:
 
     python -m bench ai --settings fourth_wall:conflict:4 --games 40 --seed 41 --sides wall \
         --option wrath_doom=2 --workers 1 --progress /tmp/w2.jsonl
@@ -164,7 +165,9 @@ def run(settings: list[str], games: int, level: str, workers: int,
             table_sides = sides(game_name, mode, players)
             runs: dict[str, list[Played]] = {}
             configs: list[str | None] = [None]
-            if len(table_sides) > 1:
+            if len(table_sides) > 1 and only_sides == ["all"]:
+                configs.append("all")  # the level on every seat of an opposing table
+            elif len(table_sides) > 1:
                 table_sides = [s for s in table_sides if not only_sides or s in only_sides]
                 configs += table_sides
             else:
@@ -309,7 +312,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--progress", default=None, metavar="PATH",
                         help="append every finished game to PATH as a JSON line (one worker)")
     parser.add_argument("--sides", default="",
-                        help="comma-separated sides to search in opposing settings (default all)")
+                        help="comma-separated sides to search in opposing settings, one at a time "
+                        "(default: each side in turn); 'all': every seat at once")
     parser.add_argument("--report", nargs="+", metavar="JSONL",
                         help="play nothing: summarise games written by --progress")
     args = parser.parse_args(argv)
