@@ -33,7 +33,10 @@ discarded at once) scores as the loss it is.
 The search levels (`FourthWallGame.ai_action`, `rules.core.search`) keep `choose_action` as the
 root's blueprint and play their play-outs with `playout_action`, a rule-of-thumb policy with no
 look-ahead; where a play-out stops, `win_chance` (in Conflict a logistic of the public board
-fitted on the heuristic's own games, `WALL_LOGIT`) scores it.
+fitted on the heuristic's own games, `WALL_LOGIT`) scores it. `plans` names the moves the
+search always weighs beside the blueprint (`Game.ai_plans`): the play-out policy's own pick
+and, while The Scourge stands, the Intervene that goes furthest toward Defeating it and a
+Search.
 
 The Conflict Wall: Wrath unless Brood pays (a Horror to become The Scourge while a hand could
 Close a Gate, or several Drained Horrors to wake), then spends its Doom on whatever scores best
@@ -504,7 +507,9 @@ def playout_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> A
     """A cheap stand-in for `choose_action` inside the search's play-outs (`FourthWallGame`
     searches with it): rules of thumb, no look-ahead, no copy of the state. It plays the plans
     that decide Conflict games — Investigators Close a Gate when they can and otherwise break
-    The Scourge; The Wall keeps The Scourge standing (Destroys what is Attached to it, Broods
+    The Scourge (Intervening on it only when the turn Defeats it or puts two Symbols on it,
+    else Giving its missing Symbols to the teammate who holds the rest, `scourge_pays`); The
+    Wall keeps The Scourge standing (Destroys what is Attached to it, Broods
     to place it again) and spends the rest of its Doom on Horrors — so a play-out of a few
     turns costs about what one `choose_action` does."""
     legal: list[Action] = game.legal_actions(state, seat)
