@@ -153,7 +153,8 @@ def table_options(game_name: str, options: dict[str, Any],
 def run(settings: list[str], games: int, level: str, workers: int,
         first_seed: int = 1, options: dict[str, Any] | None = None,
         pack_options: dict[str, str] | None = None,
-        only_sides: list[str] | None = None, progress: str | None = None) -> dict[str, Any]:
+        only_sides: list[str] | None = None, progress: str | None = None,
+        baseline: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {"level": level, "games": games, "settings": {},
                            "options": options or {}, "pack_options": pack_options or {}}
     pool = multiprocessing.Pool(workers) if workers > 1 else None
@@ -164,7 +165,7 @@ def run(settings: list[str], games: int, level: str, workers: int,
             seeds = list(range(first_seed, first_seed + games))
             table_sides = sides(game_name, mode, players)
             runs: dict[str, list[Played]] = {}
-            configs: list[str | None] = [None]
+            configs: list[str | None] = [None] if baseline else []
             if len(table_sides) > 1 and only_sides == ["all"]:
                 configs.append("all")  # the level on every seat of an opposing table
             elif len(table_sides) > 1:
@@ -182,6 +183,10 @@ def run(settings: list[str], games: int, level: str, workers: int,
                 runs[searching or "baseline"] = played
                 print(f"  {setting} {searching or 'baseline'}: {len(played)} games in "
                       f"{time.perf_counter() - began:.0f} s", file=sys.stderr)
+            if not baseline:  # paired later: `--report` with a file holding the baseline
+                print(f"  {setting}: no baseline played; --report this run's --progress file "
+                      "with one that has it", file=sys.stderr)
+                continue
             out["settings"][setting] = summarise(table_sides, runs)
             report(setting, out["settings"][setting], level)
     finally:
@@ -314,6 +319,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sides", default="",
                         help="comma-separated sides to search in opposing settings, one at a time "
                         "(default: each side in turn); 'all': every seat at once")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="skip the easy-on-every-seat games (another run's --progress file "
+                        "has them on the same seeds; --report both files together)")
     parser.add_argument("--report", nargs="+", metavar="JSONL",
                         help="play nothing: summarise games written by --progress")
     args = parser.parse_args(argv)
@@ -325,7 +333,7 @@ def main(argv: list[str] | None = None) -> None:
     pack_options = dict(_pair(o) for o in args.pack_option)
     only = [s.strip() for s in args.sides.split(",") if s.strip()]
     results = run(settings, args.games, args.level, args.workers, args.seed, options,
-                  pack_options, only, args.progress)
+                  pack_options, only, args.progress, not args.no_baseline)
     results["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     results["load_average"] = round(os.getloadavg()[0], 2)
     out = Path(args.out)
