@@ -226,18 +226,29 @@ def from_progress(paths: list[str], level: str) -> dict[str, Any]:
     out: dict[str, Any] = {"level": level, "settings": {}, "from": paths}
     for setting, runs in rows.items():
         base = runs.get("baseline", {})
-        searched = [k for k in runs if k != "baseline"]
-        seeds = sorted(set(base).intersection(*(runs[k] for k in searched)))
-        if not seeds or not searched:
-            print(f"{setting}: no game both with and without the search yet", file=sys.stderr)
-            continue
         game_name, mode, n = setting.split()[0].split(":")
         table_sides = sides(game_name, mode, int(n))
-        if "all" not in searched:
-            table_sides = [s for s in table_sides if s in searched]
-        paired = {k: [runs[k][s] for s in seeds] for k in runs}
-        out["settings"][setting] = summarise(table_sides, paired)
-        report(setting, out["settings"][setting], level)
+        # Each searched run is paired with the baseline on its own seeds: a side searched
+        # alone, or every seat at once ("all"; on an opposing table its own line).
+        for searching in sorted(k for k in runs if k != "baseline"):
+            seeds = sorted(set(base) & set(runs[searching]))
+            label = setting + (" every seat" if searching == "all" and len(table_sides) > 1
+                               else "")
+            if not seeds:
+                print(f"{label}: no game both with and without the search yet",
+                      file=sys.stderr)
+                continue
+            covered = table_sides if searching == "all" else [searching]
+            paired = {"baseline": [base[s] for s in seeds],
+                      searching: [runs[searching][s] for s in seeds]}
+            summary = summarise(covered, paired)
+            if label in out["settings"]:
+                out["settings"][label]["sides"].update(summary["sides"])
+            else:
+                out["settings"][label] = summary
+        for label, summary in out["settings"].items():
+            if label.split(" every seat")[0] == setting:
+                report(label, summary, level)
     return out
 
 
