@@ -1,13 +1,16 @@
-"""Fit The Presence's cut-off estimate (`rules.presence.ai.VISITORS_WIN` / `SPIRIT_WINS`).
+"""Fit The Presence's cut-off estimates (`rules.presence.ai.VISITORS_WIN`, `SPIRIT_HARMS`,
+`SPIRIT_HELPS`).
 
-    python -m bench.presence_value --games 60 --seed 1001
+    python -m bench.presence_value --games 100 --seed 1001
 
 Plays whole games with today's AI (the easy level, `GAME.ai_action`) on every seat, 3 and 4
 players, and keeps every 4th position: the features `rules.presence.ai.value_features` reads
-there (for the visitors and for the spirit) and whether that side went on to win. Fits a
-logistic per side (Newton's method, light L2 on all but the bias) on the even seeds and prints
-the weights, the log-loss on the odd seeds against the base rate, and predicted / observed win
-rates per fifth of the prediction: what `win_estimate` should use and how calibrated it is.
+there and whether the visitors, and the spirit, went on to win. Fits a logistic per estimate
+(the visitors'; the spirit's while its script harms the visitors, and while it helps them:
+`spirit_mode`) by Newton's method, light L2 on all but the bias, on the even seeds, and prints
+the weights, the log-loss on the odd seeds against the base rate, and predicted / observed
+win rates per fifth of the prediction: what `win_estimate` should use and how calibrated it
+is.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import argparse
 import math
 import sys
 
-from rules.presence.ai import VALUE_FEATURES, value_features
+from rules.presence.ai import VALUE_FEATURES, spirit_mode, value_features
 from rules.presence.engine import Engine
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
@@ -24,24 +27,27 @@ from rules.presence.state import PresenceState
 Row = tuple[list[float], float]
 
 
-def positions(players: int, seed: int, every: int = 4) -> tuple[list[Row], list[Row]]:
-    """(visitor rows, spirit rows) of one whole easy game: features and the side's result."""
+def positions(players: int, seed: int, every: int = 4) -> dict[str, list[Row]]:
+    """Rows of one whole easy game, by estimate ("visitors", and "spirit harms" or "spirit
+    helps" by the script's mood at that position): features and the side's result."""
     seats = [f"p{i}" for i in range(1, players + 1)]
     state: PresenceState = GAME.setup(seats, GAME.options_model(), seed)
-    vis: list[list[float]] = []
-    spi: list[list[float]] = []
+    seen: list[tuple[list[float], str]] = []
     n = 0
     while GAME.result(state) is None and n < 20_000:
         if n % every == 0:
             eng = Engine(state)
-            vis.append(value_features(eng, False))
-            spi.append(value_features(eng, True))
+            seen.append((value_features(eng), f"spirit {spirit_mode(eng)}s"))
         seat = sorted(GAME.to_act(state))[0]
         state = GAME.apply(state, seat, GAME.ai_action(state, seat)).state
         n += 1
     v_won = float(any(w != state.spirit_seat for w in state.winners))
     s_won = float(state.spirit_seat in state.winners)
-    return [(x, v_won) for x in vis], [(x, s_won) for x in spi]
+    out: dict[str, list[Row]] = {side: [] for side in SIDES}
+    for x, mood in seen:
+        out["visitors"].append((x, v_won))
+        out[mood].append((x, s_won))
+    return out
 
 
 def _sig(z: float) -> float:
@@ -51,7 +57,7 @@ def _sig(z: float) -> float:
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     """Gaussian elimination with partial pivoting (a small dense system)."""
     n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    m = [[*row, b[i]] for i, row in enumerate(a)]
     for c in range(n):
         p = max(range(c, n), key=lambda r: abs(m[r][c]))
         m[c], m[p] = m[p], m[c]
@@ -66,10 +72,17 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-12 else 0.0 for i in range(n)]
 
 
+SIDES = ("visitors", "spirit harms", "spirit helps")
+"""The three estimates: `VISITORS_WIN`, `SPIRIT_HARMS`, `SPIRIT_HELPS`."""
+
 HARMS_VISITORS = ("hope_lost", "nerve_lost", "succumbed", "knocked_out", "fear")
 """Features that can only hurt the visitors: their weight for the visitors is kept at or
 below 0 (a positive fit is a correlation of the sample, e.g. games long enough for a
 knock-out, and a search would then court knock-outs)."""
+
+
+HELPS_VISITORS = ("revealed", "secured", "tiered")
+"""The visitors' progress: a harming spirit's weight on it is kept at or below 0."""
 
 
 def fit(rows: list[Row], l2: float = 1.0, iters: int = 25,
@@ -144,16 +157,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1001)
     ap.add_argument("--l2", type=float, default=1.0)
     args = ap.parse_args(argv)
-    train: dict[str, list[Row]] = {"visitors": [], "spirit": []}
-    test: dict[str, list[Row]] = {"visitors": [], "spirit": []}
+    train: dict[str, list[Row]] = {side: [] for side in SIDES}
+    test: dict[str, list[Row]] = {side: [] for side in SIDES}
     for players in (3, 4):
         for seed in range(args.seed, args.seed + args.games):
-            vis, spi = positions(players, seed)
             into = train if seed % 2 == 0 else test
-            into["visitors"] += vis
-            into["spirit"] += spi
+            for side, rows in positions(players, seed).items():
+                into[side] += rows
     for side, rows in train.items():
-        w = fit(rows, args.l2, at_most_zero=HARMS_VISITORS if side == "visitors" else ())
+        w = fit(rows, args.l2, at_most_zero=HARMS_VISITORS if side == "visitors" else
+                HELPS_VISITORS if side == "spirit harms" else ())
         held = test[side]
         base = sum(y for _, y in rows) / len(rows)
         base_w = [math.log(base / (1 - base))] + [0.0] * (len(w) - 1)

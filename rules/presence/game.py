@@ -438,7 +438,12 @@ class Presence(Game[PresenceOptions, PresenceState]):
 
     def ai_value(self, state: PresenceState, seat: str) -> float:
         """Where a search play-out stops (`rules.core.search`): P(the seat's side wins) from
-        the public progress of the game (`rules.presence.ai.win_estimate`)."""
+        the progress of the game (`rules.presence.ai.win_estimate`). It reads the public
+        board and one hidden thing, the secret cards of the state it is given, to tell a clue
+        card beneath its own secret from one beneath another: the search calls it only on
+        worlds dealt from the seat's view (`resample`), whose secret cards are drawn from what
+        the seat may know, so it scores a world as a play-out to the end would (#23). No hand,
+        deck order or face-down token is read."""
         from rules.presence.ai import win_estimate
 
         return win_estimate(state, seat)
