@@ -62,8 +62,9 @@ class Settings(BaseSettings):
         description="A summary DM whose owner the game does not wait for is edited this many "
         "seconds after it changes, one edit carrying every change meanwhile (a burst of moves "
         "costs one edit, not one per move); the mover's own DM, changed only by their move "
-        "and offering no choices now, follows their next decision (by at_table_seconds at the "
-        "latest); an awaited player's DM with choices is edited at once, before any ping. 0: "
+        "(its private news told in their own answer to a typed move) and offering no choices "
+        "now, follows their next decision (by at_table_seconds at the latest); an awaited "
+        "player's DM with choices is edited at once, before any ping. 0: "
         "every DM at once.",
     )
     board_retry_seconds: float = Field(

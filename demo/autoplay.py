@@ -57,6 +57,9 @@ class AutoTable:
     users: list[UserRecord]
     moves: list[Move] = field(default_factory=list)
     game_id: int = 0
+    typed: int = 0
+    """Every `typed`-th move is typed as the game's slash command where one covers it (its
+    answer, ephemeral, carries the mover's private news), not pressed; 0: all pressed."""
     _version: int = -1
     """The game's version when the current press began."""
 
@@ -140,6 +143,25 @@ class AutoTable:
             return
         raise RuntimeError(f"{user.name} could not find “{label}” among their choices: "
                            f"{menu_res.text}")
+
+    async def type_move(self, user: UserRecord, game: str, action: Action, label: str) -> bool:
+        """Type `action` as the game's slash command (`/exorcism move choice:…`); False when
+        no command of the game covers it (it is pressed instead)."""
+        from cogs import exorcism, fourth_wall, presence
+        from cogs.utils.talk import group_of
+
+        families = {"exorcism": exorcism.families, "fourth_wall": fourth_wall.families,
+                    "presence": presence.families}[game]()
+        family = next((f for f in families if action.kind in f.kinds), None)
+        if family is None:
+            return False
+        record = await self.bot.storage.get_game(self.game_id)
+        self._version = record.version if record is not None else -1
+        res = await self.emu.slash(user, self.thread(), f"{group_of(game)} {family.name}",
+                                   {"choice": action_hash(action)})
+        await res.wait_done(timeout=15)
+        self.moves.append(Move(user.name, label, "typed", action))
+        return True
 
     def dm_panel(self, user: UserRecord, seat: str, h: str,
                  decision: str | None) -> MessageRecord | None:
@@ -252,8 +274,10 @@ class AutoTable:
                 before(state, seat)
             mark = self.emu.mark()
             decision = _decision_token(game.decision_id(state, seat), record.epoch)
-            await self.press(by_id[user_id], seat, action, game.describe(state, seat, action),
-                             decision)
+            label = game.describe(state, seat, action)
+            if not (self.typed and n % self.typed == self.typed - 1
+                    and await self.type_move(by_id[user_id], record.game, action, label)):
+                await self.press(by_id[user_id], seat, action, label, decision)
             # A board write seen after the press may be an AI move's post: wait for this move.
             if not await self._moved_on(state.step):
                 raise RuntimeError(f"“{game.describe(state, seat, action)}” was not stored")

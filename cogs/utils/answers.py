@@ -14,9 +14,10 @@ press, so the interaction's own age comes off the grace, and the fallback must b
 `DEFER_BY` seconds of age at worst, the loop's lag counted in (its timer wakes that late, and so
 does the request). A busy bot (`bot.pressure`: loop lag, moves, boards and renders queued,
 answers held) waits for no result it can do without: a typed move is answered with its words
-as soon as they are known ("Playing: …", one request and final — the board in the thread shows
-the result); a press, which has no words, waits `BUSY_GRACE` after the press at most. A swamped
-loop holds nothing.
+as soon as the move is stored ("Playing: …", one request and final — the board in the thread
+shows the result; stored first so the words carry the mover's private news, `stored`), or
+`BUSY_GRACE` after the press should storing take longer; a press, which has no words, waits
+`BUSY_GRACE` after the press at most. A swamped loop holds nothing.
 """
 
 from __future__ import annotations
@@ -102,6 +103,14 @@ class HeldAnswer:
         self._words_known = asyncio.Event()
         self.in_words = False
         """Answered with the move's words (`words`), final: no "Done" follows."""
+        self.news = ""
+        """The mover's private news (`answer_news`), known once the move is stored
+        (`stored`): every answer sent from then on carries it, its words or its "Done"."""
+        self.news_lines = 0
+        """How many private lines `news` carries (0: none, or none promised to it)."""
+        self.news_sent = False
+        """Whether the answer in words carried `news`."""
+        self._stored = False
         # The bot's fallback for presses nobody answers (`GameBot.on_interaction`) leaves
         # this one alone: it is answered, by its taker or by the deferral.
         interaction.extras["held"] = self
@@ -140,10 +149,13 @@ class HeldAnswer:
                 await self.interaction.response.defer()
 
     async def _send_words(self, text: str) -> None:
+        news = self.news
         with contextlib.suppress(discord.HTTPException):
             await self.interaction.response.send_message(
-                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+                f"{text}\n{news}" if news else text, ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none())
             self.in_words = True
+            self.news_sent = bool(news)
 
     async def words(self, text: str) -> None:
         """The move's answer in words, known before its result (a typed command's "Playing:
@@ -155,8 +167,22 @@ class HeldAnswer:
         self._words_known.set()
         if self.plan.for_result or self.plan.words_by == 0 or not self.open:
             return  # waiting for the result (the timer sends them if it is late); or deferred
+        if not self._stored:
+            # Busy: the words go once the move is stored (`stored`), carrying the mover's
+            # private news so their summary DM need not be written at once for it; or by
+            # the plan's time (`BUSY_GRACE` after the press), should storing take longer.
+            return
         if await self.take():
             await self._send_words(text)
+
+    async def stored(self, news: str = "", lines: int = 0) -> None:
+        """The move is stored: `news`, the mover's private news (`lines` of it, promised to
+        this answer), rides on whichever answer goes from now on; a busy bot's words that
+        waited for this go now."""
+        self.news, self.news_lines, self._stored = news, lines, True
+        if self._words is not None and not self.plan.for_result and self.plan.words_by > 0 \
+                and self.open and await self.take():
+            await self._send_words(self._words)
 
     @property
     def open(self) -> bool:

@@ -27,10 +27,11 @@ from rules.core import IllegalAction
 log = logging.getLogger(__name__)
 
 
-async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
+async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> bool:
     """An ephemeral answer, whether or not the interaction was already acknowledged. Text
     longer than one message goes whole, in several (`limits.split`), never cut: the first
-    answers the interaction, the rest follow it; buttons, files and embeds ride on the last."""
+    answers the interaction, the rest follow it; buttons, files and embeds ride on the last.
+    False if Discord refused it (logged: the caller may have another way to tell the player)."""
     kwargs.setdefault("ephemeral", True)
     pieces = limits.split(text)
     extras = {k: kwargs.pop(k) for k in ("view", "file", "files", "embed", "embeds")
@@ -44,6 +45,8 @@ async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any)
                 await interaction.response.send_message(piece, **kwargs, **more)
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+        return False
+    return True
 
 
 def explain(error: BaseException) -> tuple[str, bool]:

@@ -21,7 +21,7 @@ from bot.tables import TableError
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.errors import reply
 from cogs.utils.pending import command_label, hold_move, pending_for, tell_played
-from cogs.utils.table import action_hash, action_view, game_of, play
+from cogs.utils.table import action_hash, action_view, delivery_for, game_of, play
 from cogs.utils.talk import group_of, table_commands
 from rules.core import Action
 from rules.core.game import Game, join_words
@@ -128,10 +128,22 @@ def make_command(game_name: str, family: Family, group: str,
         # final) instead of keeping the player's 3 seconds waiting on the result.
         await held.words(f"Playing: {described}. The board in the thread shows it in a "
                          "moment.")
-        await play(interaction, record, chosen, expected_version=state.step, held=held)
-        await held.take()
-        if not held.in_words:
-            await reply(interaction, f"Done: {described}.")
+        delivery = delivery_for(interaction.client)  # type: ignore[arg-type]
+        told = False
+        try:
+            await play(interaction, record, chosen, expected_version=state.step, held=held)
+            await held.take()
+            told = held.news_sent
+            if not held.in_words:
+                # The mover's private news (the card they drew, what they hold now) rides on
+                # this answer, theirs alone: their summary DM need not be written for it now.
+                told = await reply(interaction, f"Done: {described}."
+                                   + (f"\n{held.news}" if held.news else ""))
+        finally:
+            if held.news_lines:
+                # Not carried (Discord refused the answer, or it went in words before the
+                # move was stored): the summary DM is written at once instead.
+                await delivery.answer_sent(record.id, seat, held.news_lines, told)
         if not interaction.response.is_done():  # Discord refused every answer: say so
             await tell_played(interaction, game_id=record.id,
                               what=game.describe(state, seat, chosen))

@@ -19,7 +19,7 @@ import pytest
 from bench.roundtrip import slash_families
 from bot import renderpool
 from bot.pressure import Pressure, gauge_of
-from cogs.utils.answers import DEFER_BY
+from cogs.utils.answers import BUSY_GRACE, DEFER_BY
 from cogs.utils.table import action_hash, delivery_for
 from demo import AutoTable
 from emulator.interaction_records import InteractionRecord
@@ -236,7 +236,38 @@ async def test_a_busy_bot_drops_a_superseded_board_and_the_last_board_shows_the_
 async def test_a_move_answered_in_words_that_then_fails_says_why_in_that_answer(
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     """"Playing: …" went out, then storing the move failed (another player's move came first,
-    say): the same answer is corrected to the reason — no "Playing" left standing beside it."""
+    say): the same answer is corrected to the reason — no "Playing" left standing beside it.
+    (A busy bot's words wait for the move to be stored, `BUSY_GRACE` after the press at most:
+    storing takes longer here.)"""
+    from bot.tables import TableError, TableService
+
+    auto = await _auto(table)
+    assert table.bot is not None
+    gauge_of(table.bot).fake = BUSY
+
+    async def refused(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(BUSY_GRACE + 0.3)
+        raise TableError("The game moved on before your move: nothing changed.")
+
+    monkeypatch.setattr(TableService, "act", refused)
+    res, step, _ = await _typed_move(table, auto)
+    await res.wait_done(timeout=10)
+    for _ in range(100):  # the refusal comes after the words
+        if res.original_edits:
+            break
+        await asyncio.sleep(0.05)
+    await table.emu.settle()
+    assert res.callback_type == CHANNEL_MESSAGE and not res.followup_ids
+    assert res.original_edits == 1
+    assert res.text == "The game moved on before your move: nothing changed.", res.text
+    assert (await table.bot.tables.state(auto.game_id)).step == step
+
+
+async def test_a_busy_bots_words_wait_for_the_move_to_be_stored(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy bot answers a typed move in its words once the move is stored (so the answer
+    can carry the mover's private news), not before: a move refused at once is answered with
+    the reason alone, in one request, never "Playing: …" first."""
     from bot.tables import TableError, TableService
 
     auto = await _auto(table)
@@ -251,9 +282,16 @@ async def test_a_move_answered_in_words_that_then_fails_says_why_in_that_answer(
     await res.wait_done(timeout=10)
     await table.emu.settle()
     assert res.callback_type == CHANNEL_MESSAGE and not res.followup_ids
-    assert res.original_edits == 1
+    assert res.original_edits == 0
     assert res.text == "The game moved on before your move: nothing changed.", res.text
-    assert (await table.bot.tables.state(auto.game_id)).step == step
+    monkeypatch.undo()
+    # Stored: the words answer it, and within the busy grace of the press.
+    res, step, described = await _typed_move(table, auto)
+    await res.wait_done(timeout=10)
+    assert res.callback_type == CHANNEL_MESSAGE and res.text.startswith(
+        f"Playing: {described}."), res.text
+    assert res.latency is not None and res.latency < DEFER_BY, res.latency
+    await _stored(table, auto.game_id, step)
 
 
 async def test_a_record_queued_behind_other_writes_does_not_make_the_answer_late(

@@ -199,8 +199,11 @@ async def test_typed_moves_cost_at_most_a_bound_of_requests_in_every_game(
     moves = await _play(table, auto, 40, typed=True)
     per_move = (_requests(table) - before) / moves
     made = _writes_now(table, auto) - writes
+    assert table.bot is not None
+    from cogs.utils.table import delivery_for
     print(f"\n{game} {mode} typed: {moves} moves at {per_move:.2f} requests/move; per move "
-          + ", ".join(f"{k} {v / moves:.2f}" for k, v in sorted(made.items())))
+          + ", ".join(f"{k} {v / moves:.2f}" for k, v in sorted(made.items()))
+          + f"; summary DMs {dict(delivery_for(table.bot).dm_counts)}")
     assert moves >= 10
     assert per_move <= PER_GAME_AT_MOST[(game, mode)], dict(table.emu.stats.requests)
 

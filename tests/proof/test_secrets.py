@@ -6,7 +6,8 @@ What is hidden comes from each game itself: `public_secrets(state)` (names, and 
 the names a message would print), taken after every move. A message may name a hidden thing
 only if its readers know it: everyone for a thread post (the public view), the one seat for a
 DM (its buttons too: a summary DM carries its seat's private choices, issue #14) or an ephemeral
-answer (that seat's view, private summary and choice labels, then or at any
+answer, a typed move's own included (it carries the mover's private news and hand, #25; every
+third move is typed) (that seat's view, private summary and choice labels, then or at any
 earlier point: nobody forgets what they were shown, and the choices a player opened just before
 a move are judged after it). Names that were ever public stay allowed (a second copy of a card
 cannot be told apart by name). Each line of a message is judged when it first appeared in it: a
@@ -40,6 +41,7 @@ import discord
 import pytest
 
 from cogs import exorcism, fourth_wall, presence
+from cogs.utils.table.summaries import ANSWER_NEWS_HEAD
 from demo import AutoTable
 from emulator.records import MessageRecord, UserRecord
 from rules.core.game import Game
@@ -333,7 +335,9 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
     game = GAMES[game_name]
     table.bot.tables.seed_source = lambda: seed
     users = [table.alice, table.bob, table.carol][:players]
-    auto = AutoTable(table.emu, table.bot, table.general, users)
+    # Every third move typed: its answer ("Done: …", ephemeral) carries the mover's private
+    # news, a private channel audited as the mover's alone like their DMs.
+    auto = AutoTable(table.emu, table.bot, table.general, users, typed=3)
     began = time.perf_counter()
     await auto.open(game_name, mode, options)
     audit = Audit(table, game, auto.game_id)
@@ -464,8 +468,12 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
         await table.emu.settle()
     took = time.perf_counter() - began
     audited, tracked, allowed, failures = audit.check()
+    typed_moves = auto.shares().get("typed", 0)
+    news_answers = sum(1 for r in table.emu.interactions
+                       if r.type == 2 and ANSWER_NEWS_HEAD in r.text)
     print(f"\nSECRETS {game_name}/{mode} {options or ''} players={players} seed={seed} "
-          f"moves={moves} hand peeks={peeks} messages audited={audited} "
+          f"moves={moves} typed={typed_moves} (answers with private news: {news_answers}) "
+          f"hand peeks={peeks} messages audited={audited} "
           f"records opened={records} "
           f"autocompletes asked={asked} choices audited={audit.choices_audited} "
           f"(static, as outside a game: {audit.choices_static}) "
@@ -475,6 +483,7 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
     raw.extend(words.scan_messages(table.emu))
     assert not raw, "raw words reached players (#14):\n" + words.dump(raw)
     assert audited > moves // 2 and moves > 0 and tracked > 0
+    assert typed_moves > 0, "no move was typed: the answers' channel went unaudited"
     assert audit.choices_audited > 0, "no autocomplete answer offered anything to audit"
     assert record.status == "over" or moves == limit
 
@@ -637,3 +646,41 @@ async def test_secrets_audit_judges_each_line_of_an_edited_post_when_it_appeared
     assert len(failures) == 2, failures
     assert "Still holding" in failures[0] or "Still holding" in failures[1]
     assert all(wall_name in f and "everyone" in f for f in failures)
+
+
+async def test_secrets_audit_reads_a_typed_moves_answer_as_its_mover_alone(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#25: a typed move's answer carries its mover's private news — a private channel, read
+    by the mover alone. Planted: every answer names the Wall card (FW-VIS-12). The audit
+    allows it in the Wall player's own answers and catches it in each Investigator's."""
+    assert table.bot is not None
+    _stub_pictures(monkeypatch)
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob, table.carol],
+                     typed=1)
+    await auto.open("fourth_wall", "conflict")
+    audit = Audit(table, GAMES["fourth_wall"], auto.game_id)
+    await audit.begin()
+    state: Any = await table.bot.tables.state(auto.game_id)
+    from rules.fourth_wall.engine import Engine
+    wall_name = Engine(state).wall().name
+    users = await table.bot.tables.users_of(auto.game_id)
+    wall_user = str(users[state.wall_seat])
+
+    def planted(game: Any, st: Any, seat: str, lines: list[str]) -> str:
+        return f"{ANSWER_NEWS_HEAD}\n• The Wall is {wall_name}."
+
+    monkeypatch.setattr("cogs.utils.table.presses.answer_news", planted)
+    try:
+        await auto.play_to_end(max_moves=12, watch=audit.watch)
+    except RuntimeError as exc:
+        if "did not end within" not in str(exc):
+            raise
+    await table.emu.settle()
+    _, _, allowed, failures = audit.check()
+    readers = {r.user_id for r in table.emu.interactions
+               if r.type == 2 and f"The Wall is {wall_name}" in r.text}
+    assert wall_user in readers and readers - {wall_user}, readers
+    assert failures and all(wall_name in f for f in failures)
+    assert not [f for f in failures if f" shown to {wall_user}:" in f]
+    assert allowed > 0

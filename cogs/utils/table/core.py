@@ -91,6 +91,13 @@ class DeliveryCore(abc.ABC):
         self._news: dict[tuple[int, str], list[str]] = {}
         # game id -> seats with private news not yet shown (a closed DM is reported for them).
         self._fresh: dict[int, set[str]] = {}
+        # (game id, seat) -> how many of its private lines no write of its summary DM has
+        # looked at yet and no answer of its own carries (`SummaryDMs.note_private`): while
+        # any is untold, the mover's DM is not held back for their next decision.
+        self._untold: dict[tuple[int, str], int] = {}
+        # (game id, seat) -> its private lines the mover's own answer to their move is to
+        # carry, not sent yet (`SummaryDMs.answer_sent` writes the DM should it fail).
+        self._promised: dict[tuple[int, str], int] = {}
         # Cogs' own follow-ups of every delivered move (e.g. a game channel's permissions).
         self.after_hooks: list[AfterAction] = []
         # Open private menus follow every delivered move (`PrivateMenus.refresh`).

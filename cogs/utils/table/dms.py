@@ -118,6 +118,10 @@ class SummaryDMs(DeliveryCore):
                         old_news + self._news.get((record.id, seat), []))[-NEWS_KEPT:]
             since, wanted = self._unsettle(record.id, seat)
             news = self._news.get((record.id, seat))
+            # Every private line noted so far is looked at now: the DM is written with it,
+            # found showing it, or held (keeping its earliest time). Lines the mover's own
+            # answer carries (`note_private`'s `answered`) are not untold.
+            untold = self._untold.pop((record.id, seat), 0)
             now = summary_dm(record, game, state, seat,
                              known.text if known.message_id is not None else None, news,
                              mine_command(self.bot.command_ids))
@@ -131,13 +135,15 @@ class SummaryDMs(DeliveryCore):
             if known.text == text and known.panel == panel:
                 # Nothing a player would see changes (a change held back may have come back
                 # to what the DM shows): no request.
+                self._promised.pop((record.id, seat), None)  # it shows the news already
                 continue
             # The mover's own DM offering no choices now (the game waits for others, or for
-            # the mover's choices on the board post), with no news for it: changed only by
-            # what the mover just did, it follows the mover's next decision (the write that
-            # decision brings carries it). Any DM of a seat the game does not wait for
+            # the mover's choices on the board post), with no news for it but what their own
+            # answer to the move carries (`note_private`): changed only by what the mover
+            # just did, and told to them, it follows the mover's next decision (the write
+            # that decision brings carries it). Any DM of a seat the game does not wait for
             # settles for a few seconds.
-            own = seat == actor and not panel and seat not in self._fresh.get(record.id, set())
+            own = seat == actor and not panel and not untold
             if window > 0 and (own or seat not in awaited) and known.message_id is not None:
                 # Held back: written when the moves settle (`window`: one edit for all of
                 # them), at once should the game come to wait for its choices there or news
@@ -149,6 +155,16 @@ class SummaryDMs(DeliveryCore):
                 self.dm_counts["held for the mover"] += own and wanted is None
                 continue
             self.dm_counts["writes"] += 1
+            # Why it could not wait (the saturation bench prints these).
+            self.dm_counts["writes: " + (
+                "held, now due" if not settle
+                else "over, or no DM yet" if window <= 0 or known.message_id is None
+                else "choices on it (the mover)" if panel and seat == actor
+                else "choices on it" if panel
+                else "the mover's news" if seat == actor and untold
+                else "awaited")] += 1
+            # Written now, news and all: an answer still to carry some news need not.
+            self._promised.pop((record.id, seat), None)
             view = now.view()
             message_id: int | None = None
             replaced: int | None = None
@@ -319,6 +335,8 @@ class SummaryDMs(DeliveryCore):
         self._summaries[(record.id, seat)] = SummaryDM(interaction.user.id, message.id,
                                                        now.text, now.panel)
         self._unsettle(record.id, seat)  # written: nothing of it is held back any more
+        self._untold.pop((record.id, seat), None)  # its news is on it now
+        self._promised.pop((record.id, seat), None)
 
     async def _find_summary(self, game: Game[Any, Any], gid: int,
                             user_id: int) -> SummaryDM | None:
@@ -337,14 +355,21 @@ class SummaryDMs(DeliveryCore):
             log.info("could not read the DMs of %s for game %s", user_id, gid)
         return None
 
-    async def note_private(self, record: GameRecord, state: Any, events: list[Event]) -> None:
+    async def note_private(self, record: GameRecord, state: Any, events: list[Event], *,
+                           answered: str | None = None) -> list[str]:
         """A move's private events join the news of each seat that reads them (its audience:
         a team's shared lines reach every teammate's own DM), to be shown on its summary DM by
-        the next refresh — one edit that also carries the changed hand, not a DM of its own."""
+        the next refresh — one edit that also carries the changed hand, not a DM of its own.
+
+        `answered`: the mover, whose own answer to the move (ephemeral: theirs alone) will
+        carry their lines (`answer_news`). Those lines are then not untold: the mover's DM
+        may follow their next decision like any change of their own (`refresh_summaries`),
+        unless the answer fails (`answer_sent`). Returns the lines noted for `answered`."""
         game = game_of(record)
         private = [e for e in events if not e.public]
         if not private:
-            return
+            return []
+        carried: list[str] = []
         teams = any(len(e.audience) > 1 for e in private)
         names = await self.names(await self.bot.tables.users_of(record.id)) if teams else {}
         for event in private:
@@ -358,6 +383,36 @@ class SummaryDMs(DeliveryCore):
                 news.append(line)
                 del news[:-NEWS_KEPT]
                 self._fresh.setdefault(record.id, set()).add(seat)
+                key = (record.id, seat)
+                if seat == answered:
+                    carried.append(line)
+                    self._promised[key] = self._promised.get(key, 0) + 1
+                else:
+                    self._untold[key] = self._untold.get(key, 0) + 1
+        return carried
+
+    async def answer_sent(self, gid: int, seat: str, lines: int, told: bool) -> None:
+        """The mover's own answer to their move was to carry `lines` private lines
+        (`note_private`'s `answered`); `told`: it did. If it did not (Discord refused it, 10062
+        or a 5xx; it went in words before the move was stored), the mover is not left untold:
+        their summary DM is written now if it was held back, else the refresh still to come
+        writes it at once (the lines count as untold)."""
+        key = (gid, seat)
+        left = self._promised.get(key, 0)
+        if left <= 0:
+            return  # the DM was written meanwhile, news and all
+        if left > lines:
+            self._promised[key] = left - lines
+        else:
+            self._promised.pop(key, None)
+        if told:
+            self.dm_counts["news in the answer"] += 1
+            return
+        self.dm_counts["news the answer could not carry"] += 1
+        log.info("game %s: the answer to %s's move could not carry their private news; "
+                 "writing their summary DM now", gid, seat)
+        self._untold[key] = self._untold.get(key, 0) + lines
+        await self.flush_summaries(gid, seat)
 
     def dm_lines(self, record: GameRecord, game: Game[Any, Any], state: Any,
                  awaited: list[str], users: dict[str, int | None], names: dict[str, str],

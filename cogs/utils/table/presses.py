@@ -34,6 +34,7 @@ from cogs.utils.table.components import (
 from cogs.utils.table.delivery import delivery_for
 from cogs.utils.table.menus import menu_content, menu_key
 from cogs.utils.table.posts import BoardDelayed
+from cogs.utils.table.summaries import answer_news
 from cogs.utils.table.words import is_guided
 from rules.core import Action
 from rules.core.game import ALT_TEXT_LIMIT, Game, fit_words
@@ -235,8 +236,16 @@ async def play(interaction: discord.Interaction[Any], record: GameRecord, action
             result = await bot.tables.act(record.id, interaction.user.id, action,
                                           expected_version=expected_version,
                                           interaction_token=interaction.token)
-            # The move's private news first: the DM press's answer carries the presser's.
-            await delivery.note_private(result.record, result.state, result.events)
+            # The move's private news first: the DM press's answer carries the presser's, and
+            # so does a typed move's own answer (ephemeral: the mover's alone) unless it went
+            # already in words, before the move was stored.
+            typed = held is not None and held.thinking
+            carry = typed and held is not None and not held.in_words
+            lines = await delivery.note_private(result.record, result.state, result.events,
+                                                answered=result.seat if carry else None)
+            if typed and held is not None:
+                await held.stored(answer_news(game_of(result.record), result.state,
+                                              result.seat, lines), len(lines))
             if dm_answer is not None:
                 await delivery.answer_in_dm(dm_answer, result.record, result.state,
                                             result.seat)

@@ -153,6 +153,30 @@ def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str,
     return clip(text, limits.CONTENT)
 
 
+ANSWER_NEWS_HEAD = "Only you see this:"
+"""How the mover's own answer to their move opens its private news (`answer_news`)."""
+ANSWER_ROOM = limits.CONTENT - 400
+"""Characters of an answer the private news may take: the move's own words keep the rest."""
+
+
+def answer_news(game: Game[Any, Any], state: Any, seat: str, lines: list[str],
+                room: int = ANSWER_ROOM) -> str:
+    """The private news a move brought its mover (`lines`: "You draw The Candle."), as their
+    own answer to the move carries it — an ephemeral message only they read, so their summary
+    DM need not be written for it at once: the lines, then what the seat holds now (its
+    private summary, the DM's own words), in at most `room` characters. The summary is left
+    out when it does not fit (their DM, `/game hand` and **My hand** show it); the lines are
+    clipped like the DM's. "" when the move brought the mover no news."""
+    if not lines:
+        return ""
+    block = [ANSWER_NEWS_HEAD, *(f"• {clip(line, NEWS_LINE)}" for line in lines[-NEWS_KEPT:])]
+    text = "\n".join(block)
+    summary = game.private_summary(state, seat)
+    if summary and len(text) + 1 + len(summary) <= room:
+        text = f"{text}\n{summary}"
+    return clip(text, room)
+
+
 PANEL_MARK = "\n\n**Your move:** "
 """Where a summary DM's own words end and its private choices' question begins."""
 
