@@ -8,6 +8,10 @@ Sections (all but `suite` by default; `--only games,saturation` picks some):
 - render: the turn card, the public board and a seat's board per game and mode, move after
   move and spread over a game, CPU and wall ms and bytes, the render caches' sizes and the
   encoders compared (bench/render.py; issue #15's target: 12 ms of CPU at the median);
+- cards: the turn card as one render worker draws it when many games are played at once
+  (bench/render.py `bench_cards_interleaved`: 20 AI games of every kind in turn, 600 cards
+  drawn in a random interleaving of their moves), CPU per card: the render worker's share of
+  a move at saturation (the render section's one-game figure is what its caches make of it);
 - storage: stored bytes per whole game and the time of one persisted action (SQLite);
 - memory: RSS growth per loaded game over many games;
 - roundtrip: the real bot in its own process against the local Discord emulator with the real
@@ -72,11 +76,12 @@ from bench.footprint import bench_memory, bench_storage
 from bench.gamelist import bench_list
 from bench.history import bench_history
 from bench.pergame import ROLES, bench_pergame
-from bench.roundtrip import bare_roundtrip, games_roundtrip, whole_games
+from bench.render import bench_cards_interleaved
+from bench.roundtrip import TABLES, bare_roundtrip, games_roundtrip, whole_games
 from bot.tables import SNAPSHOT_EVERY
 
-SECTIONS = ("engine", "render", "storage", "memory", "history", "games", "list", "roundtrip",
-            "saturation", "pergame", "suite")
+SECTIONS = ("engine", "render", "cards", "storage", "memory", "history", "games", "list",
+            "roundtrip", "saturation", "pergame", "suite")
 DEFAULT_SECTIONS = SECTIONS[:-1]
 
 
@@ -87,6 +92,8 @@ class Plan:
         self.engine_games = args.games or (3 if quick else 50)
         self.renders = args.renders or (4 if quick else 30)
         self.storage_games = 1
+        # (AI games of each kind in TABLES, turn cards drawn interleaved)
+        self.cards = (1, 12) if quick else (20, 600)
         self.memory_games = args.memory_games or (50 if quick else 1000)
         self.pings = 30 if quick else 300
         self.think = args.think
@@ -135,6 +142,16 @@ def run_render(plan: Plan) -> list[dict[str, Any]]:
         print(f"render {name}/{mode}: turn card {r['card']} public {r['public']} seat "
               f"{r['private']}; caches {r['caches']}", flush=True)
     return out
+
+
+def run_cards(plan: Plan) -> dict[str, Any]:
+    games, cards = plan.cards
+    c = bench_cards_interleaved(TABLES, games, cards)
+    print(f"cards: {c['cards']} turn cards of {c['games']} games drawn interleaved (one render "
+          f"worker at saturation): CPU mean {c['cpu_mean_ms']} ms, median "
+          f"{c['cpu_median_ms']} ms, p99 {c['cpu_p99_ms']} ms; {c['bytes_median']} B median; "
+          f"caches {c['caches']}", flush=True)
+    return c
 
 
 def run_storage(plan: Plan) -> dict[str, Any]:
@@ -257,7 +274,9 @@ def run_saturation(plan: Plan) -> dict[str, Any]:
           f"last/first quarter ×{r['board_last_over_first_quarter']}; first answer {r['ack']}, "
           f"{r['interactions_past_3s']} past 3 s (answered: {r['first_answers']}); "
           f"{r['moves_per_s_per_core_at_saturation']} "
-          f"moves/s per core; {r['requests_per_move_bot_token']} bot-token requests/move, "
+          f"moves/s per core ({r['bot_cpu_ms_per_move']} ms of the tree's CPU per move, "
+          f"{r['bot_process_cpu_ms_per_move']} in the bot's own process); "
+          f"{r['requests_per_move_bot_token']} bot-token requests/move, "
           f"{r['requests_per_move']} in all; memory {r['memory_with_games']} "
           f"({r['memory_per_game_mib']} MiB/game)", flush=True)
     print(f"  requests by route: {r['requests_by_route']}; per move before the bot's clean "
@@ -457,7 +476,8 @@ def main() -> None:
                     "load_average_start": round(os.getloadavg()[0], 2)},
         "quick": args.quick,
     }
-    runners = {"engine": run_engine, "render": run_render, "storage": run_storage,
+    runners = {"engine": run_engine, "render": run_render, "cards": run_cards,
+               "storage": run_storage,
                "memory": run_memory, "history": run_history, "games": run_games,
                "list": run_list,
                "roundtrip": run_roundtrip,

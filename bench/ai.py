@@ -27,7 +27,8 @@ is read against the same deals. A co-operative setting (one side, or the house a
 has its whole table play the level. Per setting and side it prints the win rate with a 95 %
 Wilson interval, beside the baseline's, the CPU per decision of the searching seats (median,
 p95, max) and the blunder census (`bench.blunders`: back-and-forth moves, turns ended with
-useful actions left before a loss, repeated disproven Invokes, Gives into a full hand).
+useful actions left before a loss that one of them would have turned into a win, repeated
+disproven Invokes, Gives into a full hand).
 
 Game outcomes do not depend on the machine's speed (the search's budget is a count of
 simulations) unless a decision hits its time cap, which is counted and printed ("capped").

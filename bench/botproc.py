@@ -146,6 +146,21 @@ class CpuSampler:
                 f.write(";".join(stack) + f" {n}\n")
 
 
+def without_orjson() -> None:
+    """Before/after comparisons: discord.py's JSON through the standard library, as before
+    orjson was a dependency (discord.utils picks orjson whenever it is installed)."""
+    import json
+
+    from discord import utils
+
+    def to_json(obj: Any) -> str:
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
+
+    utils._to_json = to_json
+    utils._from_json = json.loads  # type: ignore[assignment]
+    utils.HAS_ORJSON = False
+
+
 def time_gc() -> None:
     """Time the garbage collector's pauses per generation (they stop the loop too)."""
     started: list[float] = []
@@ -276,6 +291,8 @@ async def run(args: argparse.Namespace) -> None:
             held["client"] = client
             if args.thread_renders:
                 render_in_threads()
+            if args.no_orjson:
+                without_orjson()
             time_phases()
             time_gc()
             if args.no_freeze:
@@ -305,6 +322,8 @@ def main() -> None:
                         help="no client at all: the probe alone, the machine's own noise")
     parser.add_argument("--thread-renders", action="store_true",
                         help="render in threads of the bot's process (the old way)")
+    parser.add_argument("--no-orjson", action="store_true",
+                        help="discord.py's JSON through the standard library (the old way)")
     parser.add_argument("--no-freeze", action="store_true",
                         help="leave start-up objects in the garbage collector's generations")
     parser.add_argument("--stall-stacks", action="store_true",

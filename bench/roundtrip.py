@@ -285,6 +285,8 @@ class BotProcess:
             args.append("--idle")
         if os.environ.get("BENCH_NO_FREEZE") and not self.idle:
             args.append("--no-freeze")
+        if os.environ.get("BENCH_NO_ORJSON") and not self.idle:
+            args.append("--no-orjson")
         if os.environ.get("BENCH_THREAD_RENDERS") and not self.idle:
             args.append("--thread-renders")
         if os.environ.get("BENCH_STALL_STACKS") and not self.idle:
@@ -567,6 +569,7 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         load_began = os.getloadavg()[0]
         requests_before = request_counts(emu)
         cpu_before = cpu_seconds(proc.proc.pid)
+        main_before = cpu_seconds(proc.proc.pid, alone=True)
         samples: list[Sample] = []
         ended = 0
         deadline = time.perf_counter() + seconds
@@ -589,6 +592,7 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             await asyncio.gather(*(play(t) for t in tables))
             took = time.perf_counter() - t0
             bot_cpu = cpu_seconds(proc.proc.pid) - cpu_before
+            main_cpu = cpu_seconds(proc.proc.pid, alone=True) - main_before
         load_ended = os.getloadavg()[0]
         # Every interaction of the measured stretch answered after Discord's 3 s, or refused
         # as late (the player saw "This interaction failed"; the move then counts as failed).
@@ -625,6 +629,8 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             # inflated by other processes on a shared machine; 1000 / this = moves per second
             # one core sustains at saturation.
             "bot_cpu_ms_per_move": round(bot_cpu * 1000 / moves, 1) if moves else 0.0,
+            # The bot's own process alone (the rest of the tree is its render worker).
+            "bot_process_cpu_ms_per_move": round(main_cpu * 1000 / moves, 1) if moves else 0.0,
             "moves_per_s_per_core_at_saturation": (
                 round(moves / bot_cpu, 1) if moves and bot_cpu else 0.0),
             "bot_cpu_share_of_2_cores": round(bot_cpu / took / 2, 3) if took else 0.0,

@@ -731,8 +731,12 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
     _draw_wall(img, d, m, ch, width, y)
     y += WALL_H + GAP
     if m.ranks:
+        # The region starts 8 px above the tracker, where the bottom row of the Wall's-turn
+        # frame (`_draw_wall`, drawn first) lands: the key names that frame too, or a tracker
+        # kept from the Wall's turn would carry its line onto the next card.
         memo_region(img, (0, y - 8, width - 1, y + TRACKER_H + 8),
-                    ("fourth_wall phone tracker", width, tuple(m.ranks), m.rank_index, ch.rank),
+                    ("fourth_wall phone tracker", width, tuple(m.ranks), m.rank_index, ch.rank,
+                     m.wall_turn),
                     partial(_draw_tracker, d, m, ch, width, y), pool="card")
         y += TRACKER_H + GAP
     y = _draw_streets(d, m, ch, rows, notes, width, y) + GAP

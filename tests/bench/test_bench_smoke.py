@@ -47,6 +47,14 @@ def test_render_bench_times_public_and_private_pictures() -> None:
         assert r[who]["median_ms"] > 0 and r[who]["bytes_median"] > 1000
 
 
+def test_cards_bench_draws_several_games_cards_interleaved() -> None:
+    from bench.render import bench_cards_interleaved
+
+    c = bench_cards_interleaved((("exorcism", "solo", 1),), 2, 4)
+    assert c["games"] == 2 and c["cards"] == 4
+    assert c["cpu_mean_ms"] > 0 and c["bytes_median"] > 0 and c["caches"]["runs"] > 0
+
+
 def test_storage_bench_plays_a_whole_game_and_times_each_persisted_action() -> None:
     s = bench_storage(1, [("fourth_wall", "alliance")])
     [game] = s["games"]
@@ -90,6 +98,8 @@ def test_games_roundtrip_plays_moves_as_slash_commands_through_the_bot() -> None
     assert r["memory_with_games"]["processes"] == 2
     assert r["memory_with_games"]["rss_mib"] > r["memory_after_start"]["pss_mib"] > 0
     assert r["bot_cpu_ms_per_move"] > 0 and r["requests_per_move"] >= 2  # ack + board at least
+    # The bot's own process is part of the tree (the rest is its render worker).
+    assert 0 < r["bot_process_cpu_ms_per_move"] <= r["bot_cpu_ms_per_move"]
     assert r["requests_by_route"]["POST /interactions/{interaction_id}/{token}/callback"] \
         == r["moves"]
 

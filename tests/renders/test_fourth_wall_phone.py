@@ -241,3 +241,26 @@ def test_a_crowded_street_and_the_walls_turn_still_fit() -> None:
     # The Wall's turn is framed; an Investigator's turn is not the same picture.
     other = phone.phone_map({**view, "phase": "investigator"}, MAP_W)
     assert ImageChops.difference(img, other).getbbox() is not None
+
+
+def test_a_pasted_turn_tracker_carries_no_mark_of_the_walls_turn_above_it() -> None:
+    """The Turn Tracker is pasted while unchanged (memo_region), and its region starts 8 px
+    above it, where the bottom row of the Wall's-turn frame lands: a tracker kept from a card
+    drawn on the Wall's turn showed a stray yellow line under the Wall's card on the next
+    card (found by drawing many games' cards interleaved, cached against uncached)."""
+    from renders.common import clear_layer_cache, uncached
+
+    view = next(v for v in _playout("conflict", 2, seed=3, want=60, every=2)
+                if phone._read(v).ranks)
+    walls_turn = {**copy.deepcopy(view), "phase": "wall"}
+    investigators = {**copy.deepcopy(view), "phase": "investigator"}
+    assert phone._read(walls_turn).wall_turn and not phone._read(investigators).wall_turn
+    clear_layer_cache()
+    try:
+        for drawn in (walls_turn, investigators, walls_turn):
+            cached = phone.phone_map(drawn, MAP_W)
+            with uncached():
+                fresh = phone.phone_map(drawn, MAP_W)
+            assert ImageChops.difference(cached, fresh).getbbox() is None, drawn["phase"]
+    finally:
+        clear_layer_cache()
