@@ -10,10 +10,11 @@ Open Gates at the start; `wrath_doom=2`: Fourth Wall's Doom per Wrath, ruling FW
 table chooses it in `/game new`); `--pack-option key=value` plays Fourth Wall with the shipped
 content pack but one pack option changed (e.g. `brood_doom=2`), written to a folder the games
 read as their `pack_path`. `--sides wall,investigators` searches only those sides of an
-opposing setting (the baseline is always played). `--progress PATH` appends every finished
-game to PATH as a JSON line, and `--report PATH...` prints the summary of such files (runs over
-disjoint `--seed` ranges side by side, or a run cut short), on the seeds both the baseline and
-the search were played:
+opposing setting (the baseline is always played); `--sides all` plays `--level` on every seat
+at once (a table of AIs at that level), each side's rate read off the same games.
+`--progress PATH` appends every finished game to PATH as a JSON line, and `--report PATH...`
+prints the summary of such files (runs over disjoint `--seed` ranges side by side, or a run cut
+short), on the seeds both the baseline and the search were played:
 
     python -m bench ai --settings fourth_wall:conflict:4 --games 40 --seed 41 --sides wall \
         --option wrath_doom=2 --workers 1 --progress /tmp/w2.jsonl
@@ -26,7 +27,8 @@ is read against the same deals. A co-operative setting (one side, or the house a
 has its whole table play the level. Per setting and side it prints the win rate with a 95 %
 Wilson interval, beside the baseline's, the CPU per decision of the searching seats (median,
 p95, max) and the blunder census (`bench.blunders`: back-and-forth moves, turns ended with
-useful actions left before a loss, repeated disproven Invokes, Gives into a full hand).
+useful actions left before a loss that one of them would have turned into a win, repeated
+disproven Invokes, Gives into a full hand).
 
 Game outcomes do not depend on the machine's speed (the search's budget is a count of
 simulations) unless a decision hits its time cap, which is counted and printed ("capped").
@@ -152,7 +154,8 @@ def table_options(game_name: str, options: dict[str, Any],
 def run(settings: list[str], games: int, level: str, workers: int,
         first_seed: int = 1, options: dict[str, Any] | None = None,
         pack_options: dict[str, str] | None = None,
-        only_sides: list[str] | None = None, progress: str | None = None) -> dict[str, Any]:
+        only_sides: list[str] | None = None, progress: str | None = None,
+        baseline: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {"level": level, "games": games, "settings": {},
                            "options": options or {}, "pack_options": pack_options or {}}
     pool = multiprocessing.Pool(workers) if workers > 1 else None
@@ -163,8 +166,10 @@ def run(settings: list[str], games: int, level: str, workers: int,
             seeds = list(range(first_seed, first_seed + games))
             table_sides = sides(game_name, mode, players)
             runs: dict[str, list[Played]] = {}
-            configs: list[str | None] = [None]
-            if len(table_sides) > 1:
+            configs: list[str | None] = [None] if baseline else []
+            if len(table_sides) > 1 and only_sides == ["all"]:
+                configs.append("all")  # the level on every seat of an opposing table
+            elif len(table_sides) > 1:
                 table_sides = [s for s in table_sides if not only_sides or s in only_sides]
                 configs += table_sides
             else:
@@ -179,6 +184,10 @@ def run(settings: list[str], games: int, level: str, workers: int,
                 runs[searching or "baseline"] = played
                 print(f"  {setting} {searching or 'baseline'}: {len(played)} games in "
                       f"{time.perf_counter() - began:.0f} s", file=sys.stderr)
+            if not baseline:  # paired later: `--report` with a file holding the baseline
+                print(f"  {setting}: no baseline played; --report this run's --progress file "
+                      "with one that has it", file=sys.stderr)
+                continue
             out["settings"][setting] = summarise(table_sides, runs)
             report(setting, out["settings"][setting], level)
     finally:
@@ -218,18 +227,29 @@ def from_progress(paths: list[str], level: str) -> dict[str, Any]:
     out: dict[str, Any] = {"level": level, "settings": {}, "from": paths}
     for setting, runs in rows.items():
         base = runs.get("baseline", {})
-        searched = [k for k in runs if k != "baseline"]
-        seeds = sorted(set(base).intersection(*(runs[k] for k in searched)))
-        if not seeds or not searched:
-            print(f"{setting}: no game both with and without the search yet", file=sys.stderr)
-            continue
         game_name, mode, n = setting.split()[0].split(":")
         table_sides = sides(game_name, mode, int(n))
-        if "all" not in searched:
-            table_sides = [s for s in table_sides if s in searched]
-        paired = {k: [runs[k][s] for s in seeds] for k in runs}
-        out["settings"][setting] = summarise(table_sides, paired)
-        report(setting, out["settings"][setting], level)
+        # Each searched run is paired with the baseline on its own seeds: a side searched
+        # alone, or every seat at once ("all"; on an opposing table its own line).
+        for searching in sorted(k for k in runs if k != "baseline"):
+            seeds = sorted(set(base) & set(runs[searching]))
+            label = setting + (" every seat" if searching == "all" and len(table_sides) > 1
+                               else "")
+            if not seeds:
+                print(f"{label}: no game both with and without the search yet",
+                      file=sys.stderr)
+                continue
+            covered = table_sides if searching == "all" else [searching]
+            paired = {"baseline": [base[s] for s in seeds],
+                      searching: [runs[searching][s] for s in seeds]}
+            summary = summarise(covered, paired)
+            if label in out["settings"]:
+                out["settings"][label]["sides"].update(summary["sides"])
+            else:
+                out["settings"][label] = summary
+        for label, summary in out["settings"].items():
+            if label.split(" every seat")[0] == setting:
+                report(label, summary, level)
     return out
 
 
@@ -309,7 +329,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--progress", default=None, metavar="PATH",
                         help="append every finished game to PATH as a JSON line (one worker)")
     parser.add_argument("--sides", default="",
-                        help="comma-separated sides to search in opposing settings (default all)")
+                        help="comma-separated sides to search in opposing settings, one at a time "
+                        "(default: each side in turn); 'all': every seat at once")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="skip the easy-on-every-seat games (another run's --progress file "
+                        "has them on the same seeds; --report both files together)")
     parser.add_argument("--report", nargs="+", metavar="JSONL",
                         help="play nothing: summarise games written by --progress")
     args = parser.parse_args(argv)
@@ -321,7 +345,7 @@ def main(argv: list[str] | None = None) -> None:
     pack_options = dict(_pair(o) for o in args.pack_option)
     only = [s.strip() for s in args.sides.split(",") if s.strip()]
     results = run(settings, args.games, args.level, args.workers, args.seed, options,
-                  pack_options, only, args.progress)
+                  pack_options, only, args.progress, not args.no_baseline)
     results["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     results["load_average"] = round(os.getloadavg()[0], 2)
     out = Path(args.out)

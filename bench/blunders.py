@@ -9,7 +9,9 @@
 - ``idle_end_before_loss`` (Exorcism): a turn ended (``pass``) with Actions left and a useful
   one still legal (`_useful`: not the Foyer's switch, a Move only with an Action after it,
   a Trade only of a spare Tool a teammate's Task lacks),
-  and the investigators lost before that seat's next turn began;
+  the investigators lost before that seat's next turn began, and one of those Actions would
+  have changed the outcome (`_wins_instead`: played out on the real deal, the game is won):
+  an idle end before a loss nothing the seat did could turn is not a blunder;
 - ``repeated_invoke`` (The Presence): an Invoke aimed at a position where one already failed,
   with nothing beneath it since that could match;
 - ``idle_with_invoke`` (The Presence): a late turn (round 7 on) ended with main actions left
@@ -157,12 +159,72 @@ def _idle_end_before_loss(history: Sequence[Step], result: Result | None) -> int
             continue
         if before.actions_left <= 0 or before.active != seat or before.phase != "actions":
             continue
-        if not any(_useful(before, a) for a in Engine(before).legal(seat)):
+        useful = [a for a in Engine(before).legal(seat) if _useful(before, a)]
+        if not useful:
             continue  # nothing that could change the game was left to do
-        if not any(b.active == seat and b.game_turn != before.game_turn
-                   for b, _s, _a, _x in history[k + 1:]):
-            count += 1  # the game was lost before this seat's next turn
+        if any(b.active == seat and b.game_turn != before.game_turn
+               for b, _s, _a, _x in history[k + 1:]):
+            continue  # that seat's next turn came before the loss
+        if _wins_instead(before, seat, useful):
+            count += 1  # an Action was left that would have won the game
     return count
+
+
+AVERT_DECISIONS = 3000
+"""How many decisions a counterfactual of `_wins_instead` plays at most (a whole One vs All
+game is about 300)."""
+
+
+def _wins_instead(before: Any, seat: str, useful: list[Action]) -> bool:
+    """Whether some use of the Actions `seat` left when it ended its turn would have changed
+    the outcome: the game, lost as played, won instead, on the real deal.
+
+    The judge of the census, not an AI: it plays each alternative on the true state (the
+    same Haunt deck, the same dice), the seat's first Action one of `useful`, after a Move
+    also each Action at its end that is not another Move (a Purify, a Task, the Room's
+    Action), then every seat as the easy AI plays, to the game's end. An idle turn end
+    counts as a blunder only if one of them wins: a pawn waiting in the Foyer while dawn
+    comes, a game that the next Haunt card loses whatever the pawn does, or a step out of
+    the Foyer that only moves the Ghost player's Wound onto a teammate and the loss to the
+    next turn (One vs All seed 40: 4 points at game turn 44) is not a blunder, the outcome
+    was settled; a pawn that could have purified the Room that then takes the game's
+    losing token, the game still winnable, is."""
+    from rules.core.errors import IllegalAction
+    from rules.exorcism.engine import Engine
+    from rules.exorcism.game import GAME
+
+    def survives(state: Any) -> bool:
+        for _ in range(AVERT_DECISIONS):
+            result = GAME.result(state)
+            if result is not None:
+                return seat in result.winners
+            mover = sorted(GAME.to_act(state))[0]
+            try:
+                state = GAME.apply(state, mover, GAME.ai_action(state, mover)).state
+            except IllegalAction:
+                return False
+        return False  # no end in sight: not shown to win
+
+    def then(state: Any) -> list[Any]:
+        """`state` as it stands (the heuristic goes on), and after each non-Move useful
+        Action the seat could take next in this turn."""
+        out = [state]
+        if state.active != seat or state.phase != "actions" or state.prompts:
+            return out
+        for a in Engine(state).legal(seat):
+            if a.kind != "move" and _useful(state, a):
+                out.append(GAME.apply(state, seat, a).state)
+        return out
+
+    for first in useful:
+        try:
+            after = GAME.apply(before, seat, first).state
+        except IllegalAction:
+            continue
+        lines = then(after) if first.kind == "move" else [after]
+        if any(survives(line) for line in lines):
+            return True
+    return False
 
 
 LATE_ROUND = 7

@@ -1,6 +1,7 @@
 """A throwaway PostgreSQL server for the storage tests: initdb in a temporary folder, start on
 a free 127.0.0.1 port, one fresh database per test, stopped at the end of the session (one
-server per pytest-xdist worker: each worker is a session of its own).
+server per pytest-xdist worker: each worker is a session of its own). A test that does not test
+the migrations takes `new_migrated_database()`: a copy of one database migrated once.
 
 `TEST_DATABASE_URL` (an admin URL) uses an existing server instead. Without either, the
 PostgreSQL variants are skipped, unless `REQUIRE_POSTGRES=1` (set by `.ci/run`, which
@@ -43,6 +44,7 @@ class PostgresServer:
         self.admin_url = admin_url
         self._stop = stop
         self._folder = folder
+        self._template: str | None = None
 
     @classmethod
     def start(cls) -> PostgresServer:
@@ -84,6 +86,29 @@ class PostgresServer:
         conn = await asyncpg.connect(self.admin_url)
         try:
             await conn.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await conn.close()
+        base = self.admin_url.rsplit("/", 1)[0]
+        return f"{base}/{name}"
+
+    async def new_migrated_database(self) -> str:
+        """A URL to a database of its own already at the newest schema: PostgreSQL copies a
+        template this server's process migrated once (`CREATE DATABASE … TEMPLATE`), instead
+        of Alembic running in each test."""
+        import asyncpg
+
+        from bot.pgstorage import PgStorage
+
+        if self._template is None:
+            url = await self.new_database()
+            storage = PgStorage(url)
+            await storage.open()
+            await storage.close()  # a template must have no connections when copied
+            self._template = url.rsplit("/", 1)[1]
+        name = f"t{os.getpid()}_{next(_counter)}"
+        conn = await asyncpg.connect(self.admin_url)
+        try:
+            await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{self._template}"')
         finally:
             await conn.close()
         base = self.admin_url.rsplit("/", 1)[0]

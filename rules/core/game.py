@@ -413,6 +413,12 @@ class Game(ABC, Generic[Opt, S]):
         the same answer. The default: everything is searched."""
         return True
 
+    def ai_plans(self, state: S, seat: str) -> list[Action]:
+        """Actions the search must weigh whatever `Level.width` leaves out, best first (the
+        heuristic's own pick is always weighed). Called on a state resampled from `seat`'s
+        view, as `choose_ai_action` is. The default: none."""
+        return []
+
     def ai_levels(self) -> dict[str, Level]:
         """The search's settings per level ("normal", "hard"; "easy" is the heuristic alone),
         sized so a decision costs about 0.3 s ("normal") and 1 s ("hard") of CPU."""

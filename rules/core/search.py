@@ -9,9 +9,10 @@ with SPARTA's idea of searching on top of a blueprint policy):
   from what it may know, with an RNG seeded from the seat's view (`view_rng`). So the search
   reads no hidden card, and its choice is a function of the seat's view alone (fair by
   construction, as `Game.ai_action` is).
-- **Candidates.** The seat's legal actions (at most `Level.width`: the heuristic's own pick
-  and the rest in a view-seeded order), compared on the *same* worlds (common random numbers:
-  a candidate's edge is measured world by world, not against the noise of different deals).
+- **Candidates.** The seat's legal actions (at most `Level.width`: the heuristic's own pick,
+  then the game's own plans (`Game.ai_plans`), then the rest in a view-seeded order),
+  compared on the *same* worlds (common random numbers: a candidate's edge is measured world
+  by world, not against the noise of different deals).
 - **Play-out.** After a candidate, every seat, this one included, plays the game's heuristic
   (`choose_ai_action`, the blueprint) for `Level.horizon` decisions or to the end; a finished
   game scores 1 (the seat wins), 0 (loses) or 1/2, an unfinished one the game's estimate
@@ -71,6 +72,7 @@ class Searchable(Protocol):
     def ai_value(self, state: Any, seat: str) -> float: ...
     def ai_levels(self) -> dict[str, Level]: ...
     def ai_searchable(self, state: Any, seat: str, action: Action | None) -> bool: ...
+    def ai_plans(self, state: Any, seat: str) -> list[Action]: ...
 
 
 EASY = "easy"
@@ -123,7 +125,8 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
     if not legal:
         raise IllegalAction("Nothing to do.", rule="CORE-TURN")
     unique = list({a.key(): a for a in legal}.values())
-    blueprint = game.choose_ai_action(game.resample(state, seat, rng), seat)
+    seen = game.resample(state, seat, rng)
+    blueprint = game.choose_ai_action(seen, seat)
     if len(unique) == 1:
         return unique[0]
     others = [a for a in unique if a.key() != blueprint.key()
@@ -131,6 +134,10 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
     if not others:
         return blueprint
     rng.shuffle(others)
+    # The game's own plans (read on the same resampled world as the blueprint) come first, so
+    # `Level.width` never drops them in favour of a random legal action.
+    planned = [a.key() for a in game.ai_plans(seen, seat)]
+    others.sort(key=lambda a: planned.index(a.key()) if a.key() in planned else len(planned))
     candidates = [blueprint, *others][:max(2, level.width)]
     worlds_seed = rng.next_u64()
     started = time.process_time()

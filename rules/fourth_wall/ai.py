@@ -33,7 +33,10 @@ discarded at once) scores as the loss it is.
 The search levels (`FourthWallGame.ai_action`, `rules.core.search`) keep `choose_action` as the
 root's blueprint and play their play-outs with `playout_action`, a rule-of-thumb policy with no
 look-ahead; where a play-out stops, `win_chance` (in Conflict a logistic of the public board
-fitted on the heuristic's own games, `WALL_LOGIT`) scores it.
+fitted on the heuristic's own games, `WALL_LOGIT`) scores it. `plans` names the moves the
+search always weighs beside the blueprint (`Game.ai_plans`): the play-out policy's own pick
+and, while The Scourge stands, the Intervene that goes furthest toward Defeating it and a
+Search.
 
 The Conflict Wall: Wrath unless Brood pays (a Horror to become The Scourge while a hand could
 Close a Gate, or several Drained Horrors to wake), then spends its Doom on whatever scores best
@@ -54,7 +57,7 @@ from rules.core.types import Action
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.content import SYMBOLS
 from rules.fourth_wall.engine import Engine
-from rules.fourth_wall.state import FourthWallState
+from rules.fourth_wall.state import FourthWallState, InvestigatorState
 
 WIN = 10_000.0
 GATE = 60.0
@@ -504,7 +507,9 @@ def playout_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> A
     """A cheap stand-in for `choose_action` inside the search's play-outs (`FourthWallGame`
     searches with it): rules of thumb, no look-ahead, no copy of the state. It plays the plans
     that decide Conflict games — Investigators Close a Gate when they can and otherwise break
-    The Scourge; The Wall keeps The Scourge standing (Destroys what is Attached to it, Broods
+    The Scourge (Intervening on it only when the turn Defeats it or puts two Symbols on it,
+    else Giving its missing Symbols to the teammate who holds the rest, `scourge_pays`); The
+    Wall keeps The Scourge standing (Destroys what is Attached to it, Broods
     to place it again) and spends the rest of its Doom on Horrors — so a play-out of a few
     turns costs about what one `choose_action` does."""
     legal: list[Action] = game.legal_actions(state, seat)
@@ -541,6 +546,11 @@ def _playout_prompt(game: Game[Any, Any], eng: Engine, state: FourthWallState, s
             return (h is not None and h.id == state.scourge,
                     -sum(_left(eng, h).values()) if h is not None else -99)
         return max(by_kind[K.CHOOSE_HORROR], key=rank)
+    needs = _scourge_needs(eng)
+    if K.CHOOSE_MARBLE in by_kind and p.kind == "give_marble" and needs:
+        # The Give `_pool_for_scourge` planned: the Marble The Scourge needs most.
+        return max(by_kind[K.CHOOSE_MARBLE],
+                   key=lambda a: _useful(eng, str(a.p("marble")), needs))
     if K.CHOOSE_MARBLE in by_kind and p.kind in ("give_pick", "trade_mine", "trade_theirs"):
         return by_kind[K.CHOOSE_MARBLE][0]
     for pref in (K.DONE, K.TAKE_DOOM, K.ACCEPT, K.CONFIRM, K.KEEP_SCOURGE, K.DECLINE, K.STOP):
@@ -571,18 +581,82 @@ def _playout_wall(eng: Engine, state: FourthWallState, by_kind: dict[str, list[A
     return by_kind.get(K.END_TURN, legal)[0]
 
 
+def _useful(eng: Engine, marble: str, needs: Counter[str]) -> int:
+    """How many of `needs` (Symbols a Horror still lacks) one Marble Attached would meet."""
+    have: Counter[str] = Counter(eng.marble(marble).symbols)
+    return sum(min(n, have[s]) for s, n in needs.items())
+
+
+def scourge_attack(eng: Engine, hand: list[str], ap: int) -> tuple[list[str], int]:
+    """The Marbles of `hand` (at most `ap`, one Intervene each) that, Attached to The Scourge
+    this turn, leave it the fewest Symbols short, most useful first; and how many Symbols it
+    would still lack (0: Defeated this turn). ([], 0) with no Scourge On the Streets."""
+    needs = _scourge_needs(eng)
+    picked: list[str] = []
+    for _ in range(max(0, ap)):
+        rest = [m for m in hand if m not in picked]
+        if not rest or not needs:
+            break
+        best = max(rest, key=lambda m: (_useful(eng, m, needs), -len(eng.marble(m).symbols)))
+        if _useful(eng, best, needs) == 0:
+            break
+        picked.append(best)
+        needs = needs - Counter[str](eng.marble(best).symbols)
+    return picked, sum(needs.values())
+
+
+def scourge_pays(eng: Engine, hand: list[str], ap: int) -> bool:
+    """Whether Intervening on The Scourge this turn gets anywhere: it is Defeated this turn, or
+    at least two Symbols go on it. A lone Marble on a Scourge it cannot Defeat is Destroyed at
+    The Wall's next Wrath (FW-WALL-07, 1 Doom, what a Wrath gains): the Marble is lost and The
+    Scourge stands as before — the easy AI's habit in the Conflict games it loses (seeds 32,
+    46, 51, 56: The Scourge standing for five rounds while single Clues went on it and off)."""
+    picked, short = scourge_attack(eng, hand, ap)
+    attached = sum(_useful(eng, m, _scourge_needs(eng)) for m in picked)
+    return bool(picked) and (short == 0 or attached >= 2)
+
+
+def _pool_for_scourge(eng: Engine, state: FourthWallState, inv: InvestigatorState,
+                      by_kind: dict[str, list[Action]]) -> Action | None:
+    """A Give that gathers The Scourge's missing Symbols in one teammate's hand (one with
+    room, FW-HAND-02), so that teammate can put two or more on it in one turn."""
+    needs = _scourge_needs(eng)
+    if not needs or not any(_useful(eng, m, needs) for m in inv.hand):
+        return None
+    best: tuple[int, Action] | None = None
+    for a in by_kind.get(K.GIVE, []):
+        to = str(a.p("to"))
+        if not eng.has_inv(to):
+            continue
+        mate = eng.inv(to)
+        if mate.insane or len(mate.hand) >= eng.hand_limit(mate):
+            continue
+        held = sum(_useful(eng, m, needs) for m in mate.hand)
+        if held and (best is None or held > best[0]):
+            best = (held, a)
+    return best[1] if best is not None else None
+
+
 def _playout_investigator(eng: Engine, state: FourthWallState,
                           by_kind: dict[str, list[Action]], legal: list[Action]) -> Action:
     if K.CLOSE_GATE in by_kind and state.ap >= 2:
         return by_kind[K.CLOSE_GATE][0]
-    needs = _scourge_needs(eng)
-    if needs and K.INTERVENE in by_kind:
-        useful = [a for a in by_kind[K.INTERVENE]
-                  if any(needs[s] for s in eng.marble(str(a.p("marble"))).symbols)]
-        if useful:
-            return max(useful, key=lambda a: sum(
-                1 for s in eng.marble(str(a.p("marble"))).symbols if needs[s]))
     inv = eng.active()
+    needs = _scourge_needs(eng)
+    if needs and K.INTERVENE in by_kind and inv is not None:
+        picked, _ = scourge_attack(eng, inv.hand, state.ap)
+        scourge = next((h for h in state.streets if h.id == state.scourge), None)
+        # With an Action Point left and a Marble already on it, a second one still gains
+        # more than the one Destroy The Wall's next Wrath can take back.
+        followup = picked and state.ap < 2 and scourge is not None and bool(scourge.attached)
+        if scourge_pays(eng, inv.hand, state.ap) or followup:
+            want = picked[0]
+            pick = next((a for a in by_kind[K.INTERVENE] if a.p("marble") == want), None)
+            if pick is not None:
+                return pick
+        pool = _pool_for_scourge(eng, state, inv, by_kind)
+        if pool is not None:
+            return pool
     if inv is not None and K.SEARCH in by_kind and len(inv.hand) < eng.hand_limit(inv):
         return by_kind[K.SEARCH][0]
     if K.REGROUP in by_kind and inv is not None and len(inv.hand) <= 1:
@@ -591,6 +665,28 @@ def _playout_investigator(eng: Engine, state: FourthWallState,
         if kind in by_kind:
             return by_kind[kind][0]
     return legal[0]
+
+
+def plans(state: FourthWallState, seat: str, game: Game[Any, Any]) -> list[Action]:
+    """The moves the search must weigh at a decision, whatever its width leaves out
+    (`FourthWall.ai_plans`): the play-out policy's own pick and, on an Investigator's turn
+    while The Scourge stands, Intervening with the Marble that meets most of what it lacks
+    (followed through by the play-outs) and Searching for the Symbols it needs. Without
+    them a random eight of 15–25 legal actions often held neither, and the search could only
+    keep the heuristic's single Marble on The Scourge."""
+    legal = game.legal_actions(state, seat)
+    if len(legal) <= 1:
+        return legal
+    out = [playout_action(state, seat, game)]
+    eng = Engine(state)
+    inv = eng.active()
+    if state.phase == "investigator" and not state.prompts and inv is not None \
+            and state.scourge is not None:
+        picked, _ = scourge_attack(eng, inv.hand, state.ap)
+        out += [a for a in legal if a.kind == K.INTERVENE and picked
+                and a.p("marble") == picked[0]][:1]
+        out += [a for a in legal if a.kind == K.SEARCH][:1]
+    return out
 
 
 def _worlds(game: Game[Any, Any], state: FourthWallState, seat: str) -> list[FourthWallState]:
@@ -603,5 +699,6 @@ def _worlds(game: Game[Any, Any], state: FourthWallState, seat: str) -> list[Fou
                      for _ in range(WORLDS - 1))]
 
 
-__all__ = ["best_swap", "choose_action", "evaluate", "gives_into_full_hand", "playout_action",
-           "win_chance", "without_wasted_doom"]
+__all__ = ["best_swap", "choose_action", "evaluate", "gives_into_full_hand", "plans",
+           "playout_action", "scourge_attack", "scourge_pays", "win_chance",
+           "without_wasted_doom"]

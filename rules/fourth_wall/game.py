@@ -392,6 +392,13 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
 
         return win_chance(state, seat)
 
+    def ai_plans(self, state: FourthWallState, seat: str) -> list[Action]:
+        """The play-out policy's pick and The Scourge's plans (`rules.fourth_wall.ai.plans`),
+        weighed at every search whatever its width."""
+        from rules.fourth_wall.ai import plans
+
+        return plans(state, seat, self)
+
     def ai_levels(self) -> dict[str, Level]:
         """Play-outs run `rules.fourth_wall.ai.playout_action` (no look-ahead: about 0.3 ms a
         decision profiled, against several ms for the heuristic's) for `PLAYOUT_TURNS` turns,

@@ -438,7 +438,12 @@ class Presence(Game[PresenceOptions, PresenceState]):
 
     def ai_value(self, state: PresenceState, seat: str) -> float:
         """Where a search play-out stops (`rules.core.search`): P(the seat's side wins) from
-        the public progress of the game (`rules.presence.ai.win_estimate`)."""
+        the progress of the game (`rules.presence.ai.win_estimate`). It reads the public
+        board and one hidden thing, the secret cards of the state it is given, to tell a clue
+        card beneath its own secret from one beneath another: the search calls it only on
+        worlds dealt from the seat's view (`resample`), whose secret cards are drawn from what
+        the seat may know, so it scores a world as a play-out to the end would (#23). No hand,
+        deck order or face-down token is read."""
         from rules.presence.ai import win_estimate
 
         return win_estimate(state, seat)
@@ -450,12 +455,42 @@ class Presence(Game[PresenceOptions, PresenceState]):
         path, where a play-out of a dozen decisions measures nothing but noise (and where
         its CPU is better spent on the decisions that matter). A visitor's early End turn
         is never a challenger: the turn ends by itself once its main actions are spent
-        (A-65), and ending it with actions left is the idle-turn blunder (#23)."""
+        (A-65), and ending it with actions left is the idle-turn blunder (#23); nor is an
+        Invoke aimed at a secret where one already failed with nothing new of another
+        trauma beneath it since (the repeated-Invoke blunder: the secret does not move, so the
+        same evidence fails again; a play-out's noise once picked one, #23)."""
         if action is not None:
-            return not (action.kind == K.END_TURN and seat != state.spirit_seat)
+            if action.kind == K.END_TURN and seat != state.spirit_seat:
+                return False
+            return not self._disproven_invoke(state, seat, action)
         if state.prompts and seat in state.prompts[-1].seats:
             return str(state.prompts[-1].data.get("then", "")) in SEARCHED_PROMPTS
         return True
+
+    @staticmethod
+    def _disproven_invoke(state: PresenceState, seat: str, action: Action) -> bool:
+        """Whether `action` answers a pending Invoke (``reveal_secret``) with a position the
+        table saw fail (`SecretSlot.failed`, public, H-38) whose clue cards beneath are all
+        of traumas that lay there at its last failure (Mystery Mode: none added since)."""
+        if not (state.prompts and seat in state.prompts[-1].seats
+                and state.prompts[-1].data.get("then") == "reveal_secret"):
+            return False
+        option = str(action.params.get("option", ""))
+        if not option.isdigit() or not 1 <= int(option) <= len(state.secrets):
+            return False
+        slot = state.secrets[int(option) - 1]
+        if slot.revealed or not slot.failed:
+            return False
+        seen = max(slot.failed)
+        if len(slot.discards) <= seen:
+            return True
+        if state.mystery:
+            return False
+        pack = Engine(state).pack
+
+        def traumas(cards: list[str]) -> set[str]:
+            return {pack.clue_card(c).trauma for c in cards if not pack.is_fear_card(c)}
+        return traumas(slot.discards) <= traumas(slot.discards[:seen])
 
     def ai_levels(self) -> dict[str, Level]:
         """Sized by CPU per decision (`PRESENCE_LEVELS`): normal within 0.3 s, hard about 1 s

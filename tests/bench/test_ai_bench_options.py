@@ -79,3 +79,32 @@ def test_progress_lines_make_the_same_report(tmp_path: Any) -> None:
     expected = summarise(["wall"], {"baseline": games["baseline"][:2], "wall": games["wall"]})
     assert json.loads(json.dumps(report)) == json.loads(json.dumps(expected))
     assert report["sides"]["wall"]["won"] == 2 and report["sides"]["wall"]["games"] == 2
+
+
+def test_sides_all_and_a_shared_baseline(tmp_path: Any, monkeypatch: Any) -> None:
+    """`--sides all` plays the level on every seat of an opposing table; `--no-baseline` runs
+    skip the easy games, and `--report` pairs them with another run's baseline."""
+    import bench.ai as bench_ai
+    from bench.ai import Played, from_progress, run
+
+    calls: list[tuple[int, str | None, str]] = []
+
+    def fake(game_name: str, mode: str, players: int, seed: int, searching: str | None,
+             level: str, options: dict[str, Any] | None = None) -> Played:
+        calls.append((seed, searching, level))
+        return Played(seed, ["wall"] if seed == 1 or searching is None else ["investigators"],
+                      "r", 10, [0.1] if searching else [])
+
+    monkeypatch.setattr(bench_ai, "play", fake)
+    shared = str(tmp_path / "base.jsonl")
+    run(["fourth_wall:conflict:4"], 2, "normal", 1, only_sides=["wall"], progress=shared)
+    alone = str(tmp_path / "all.jsonl")
+    calls.clear()
+    run(["fourth_wall:conflict:4"], 2, "normal", 1, only_sides=["all"], progress=alone,
+        baseline=False)
+    assert calls == [(1, "all", "normal"), (2, "all", "normal")]
+    settings = from_progress([shared, alone], "normal")["settings"]
+    assert set(settings["fourth_wall:conflict:4"]["sides"]) == {"wall"}
+    every = settings["fourth_wall:conflict:4 every seat"]["sides"]
+    assert {side: s["won"] for side, s in every.items()} == {"investigators": 1, "wall": 1}
+    assert every["wall"]["baseline_rate"] == 1.0 and every["wall"]["games"] == 2

@@ -1,6 +1,11 @@
 """The storage fixture every persistence test shares: each test that uses it runs once on
 SQLite and once on a real PostgreSQL server (`tests/pgserver.py`), except tests that read the
-SQLite file itself (they take `db_path` directly)."""
+SQLite file itself (they take `db_path` directly).
+
+The database starts at the newest schema, copied from one migrated once per test process
+(`tests/dbtemplates.py`), except in a module that sets `FRESH_DATABASES = True` (the storage
+tests, which test the migrations): there Alembic upgrades an empty database, as a first start
+does."""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import SqliteStorage, Storage
+from tests.dbtemplates import migrated_sqlite
 from tests.pgserver import PostgresServer
 
 
@@ -56,12 +62,16 @@ async def storage(
     backend: str, db_path: Path, request: pytest.FixtureRequest,
 ) -> AsyncIterator[Storage]:
     s: Storage
+    fresh = bool(getattr(request.module, "FRESH_DATABASES", False))
     if backend == "postgres":
         from bot.pgstorage import PgStorage
 
         server: PostgresServer = request.getfixturevalue("postgres_server")
-        s = PgStorage(await server.new_database())
+        s = PgStorage(await (server.new_database() if fresh
+                             else server.new_migrated_database()))
     else:
+        if not fresh:
+            await migrated_sqlite(db_path)
         s = SqliteStorage(db_path, keep_reads=True)  # as the bot opens it (bot/database.py)
     await s.open()
     yield s

@@ -43,6 +43,10 @@ from bot.tables import TableService
 from tests.bot import CHANNEL, GAMES, GUILD, T0, FakeClock
 from tests.pgserver import PostgresServer
 
+# These tests test the migrations: the `storage` fixture gives them empty databases for
+# Alembic to upgrade, as a first start does (elsewhere it copies a migrated one).
+FRESH_DATABASES = True
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

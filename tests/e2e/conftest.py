@@ -3,7 +3,8 @@ local Discord emulator, on a temporary SQLite file.
 
 `table` gives a world with a server, a #general channel and three players (alice, bob,
 carol), and a running bot; `table.restart()` stops the bot and starts a new process-worth of
-it on the same database, as a redeploy would.
+it on the same database, as a redeploy would. The database starts as a copy of one already
+migrated (`tests/dbtemplates.py`): a first start's migration is tested in `tests/bot`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from emulator import DiscordEmulator
 from emulator.records import MessageRecord
 from emulator.testing import running_bot
 from rules.registry import GAMES, register, unregister
+from tests.dbtemplates import migrated_sqlite
 from tests.tinygame import GAME as HIGHCARD
 
 
@@ -158,7 +160,7 @@ def highcard() -> Any:
 @pytest_asyncio.fixture
 async def table(tmp_path: Path, highcard: Any) -> AsyncIterator[Table]:
     async with DiscordEmulator() as emu:
-        t = Table(emu, tmp_path / "games.sqlite3")
+        t = Table(emu, await migrated_sqlite(tmp_path / "games.sqlite3"))
         await t.start()
         try:
             yield t

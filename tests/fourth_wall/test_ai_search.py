@@ -15,7 +15,10 @@ from rules.fourth_wall.ai import (
     best_swap,
     choose_action,
     gives_into_full_hand,
+    plans,
     playout_action,
+    scourge_attack,
+    scourge_pays,
     without_wasted_doom,
 )
 from rules.fourth_wall.content import DEFAULT_PACK_DIR
@@ -197,3 +200,45 @@ def test_the_searching_wall_never_ends_a_wrath_with_doom_it_could_delve(tmp_path
     calm = st.model_copy(deep=True)
     calm.doom = 0
     assert without_wasted_doom(calm, legal) == legal
+
+
+def _lone_clue_table(hand: tuple[str, ...], mate: tuple[str, ...] = ("M-F",)) -> FourthWallState:
+    """Conflict 4 players, i1's turn (2 AP): The Scourge is a Restless Spirit (Clue, Science)
+    with nothing Attached and the only Horror On the Streets; i1 holds `hand`, i2 `mate`."""
+    st = inv_turn(new_game("conflict", 4, 1), "i1")
+    clear_streets(st)
+    st.scourge = put_horror(st, "H-RESTLESS-SPIRIT")
+    set_hand(st, "i1", *hand)
+    set_hand(st, "i2", *mate)
+    set_hand(st, "i3", "M-F", "M-F")
+    return st
+
+
+def test_FW_WALL_07_the_play_outs_put_no_lone_marble_on_a_scourge_they_cannot_defeat() -> None:
+    """Issue #23, the Conflict games the Investigators lose (seeds 32, 46, 51, 56): a single
+    Marble on The Scourge is Destroyed at The Wall's next Wrath (1 Doom, FW-WALL-07), so the
+    play-outs keep it, and put it on only when the turn Defeats The Scourge."""
+    st = _lone_clue_table(("M-C", "M-F", "M-F"))
+    eng = Engine(st)
+    hand = inv(st, "i1").hand
+    assert scourge_attack(eng, hand, 2) == ([hand[0]], 1) and not scourge_pays(eng, hand, 2)
+    picked = playout_action(st, seat_of(st, "i1"), GAME)
+    assert picked.kind != "intervene", picked
+    both = _lone_clue_table(("M-C", "M-S", "M-F"))
+    eng = Engine(both)
+    hand = inv(both, "i1").hand
+    assert scourge_attack(eng, hand, 2) == (hand[:2], 0) and scourge_pays(eng, hand, 2)
+    assert playout_action(both, seat_of(both, "i1"), GAME) == act(
+        "intervene", inv="i1", marble=hand[0])
+
+
+def test_FW_SCOURGE_03_the_play_outs_gather_the_scourge_s_symbols_in_one_hand() -> None:
+    """A Clue alone is wasted on The Scourge; given to i2, who holds the Science and has
+    room, it lets i2 Defeat The Scourge in one turn (and the next Investigator Close)."""
+    st = _lone_clue_table(("M-C", "M-F", "M-F"), mate=("M-S", "M-F"))
+    seat = seat_of(st, "i1")
+    assert playout_action(st, seat, GAME) == act("give", inv="i1", to="i2")
+    after = GAME.apply(st, seat, act("give", inv="i1", to="i2")).state
+    clue = inv(st, "i1").hand[0]
+    assert playout_action(after, seat, GAME) == act("choose_marble", marble=clue)
+    assert act("give", inv="i1", to="i2") in plans(st, seat, GAME)

@@ -268,3 +268,30 @@ def test_p_vis_14_the_search_weighs_turn_choices_not_steps_and_never_an_early_en
     st.prompts[-1] = Prompt(id="2", kind="clue_discard", seats=[visitor], text="Discard",
                             data={"then": "clue_discard"})
     assert GAME.ai_searchable(st, visitor, None)
+
+
+def test_p_secret_03_the_search_never_weighs_an_invoke_where_the_same_evidence_failed() -> None:
+    """#23 (a repeated-Invoke blunder at normal, 3 players, seed 24): a play-out's noise must
+    not pick a secret whose Invoke failed with the same traumas beneath. Once a card of
+    another trauma lies there, the position is a candidate again."""
+    from rules.core.types import Prompt
+    from tests.presence.helpers import choose
+
+    st = new_game(3, 1)
+    visitor = st.visitor_seats[0]
+    pack = pack_for(st.pack_path)
+    clues = [c for c in st.clue_deck if not pack.is_fear_card(c)]
+    first = clues[0]
+    other = next(c for c in clues
+                 if pack.clue_card(c).trauma != pack.clue_card(first).trauma)
+    st.secrets[1].discards = [first]
+    st.secrets[1].failed = [1]
+    st.prompts.append(Prompt(id="1", kind="reveal_secret", seats=[visitor], text="Invoke",
+                             data={"then": "reveal_secret"}))
+    assert GAME.ai_searchable(st, visitor, None)
+    assert not GAME.ai_searchable(st, visitor, choose("2"))
+    assert GAME.ai_searchable(st, visitor, choose("1"))
+    st.secrets[1].discards.append(first)  # the same trauma again: still disproven
+    assert not GAME.ai_searchable(st, visitor, choose("2"))
+    st.secrets[1].discards.append(other)
+    assert GAME.ai_searchable(st, visitor, choose("2"))

@@ -1,15 +1,21 @@
 """The Presence's estimate where a search play-out stops (`Presence.ai_value`,
-`rules.presence.ai.win_estimate`): a probability, moved by each side's public progress, and
-blind to what the seat may not see."""
+`rules.presence.ai.win_estimate`): a probability, moved by each side's progress, that reads
+the world's secret cards (a clue card counts where it is right) and nothing else hidden."""
 
 from __future__ import annotations
 
+import pytest
+
 from rules.core.rng import Rng
+from rules.presence import ai
+from rules.presence.engine import pack_for
 from rules.presence.game import GAME
-from tests.presence.helpers import SPIRIT, VISITOR, new_game
+from rules.presence.state import PresenceState
+from tests.presence.helpers import SPIRIT, VISITOR, edit, new_game
 
 
-def test_ai_value_follows_the_secrets_revealed_and_the_rounds_left() -> None:
+def test_ai_value_follows_the_secrets_revealed_and_the_rounds_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     st = new_game(4, 3)
     start = GAME.ai_value(st, VISITOR)
     assert 0.0 < start < 1.0
@@ -20,15 +26,73 @@ def test_ai_value_follows_the_secrets_revealed_and_the_rounds_left() -> None:
     late.round = late.time = 8
     assert GAME.ai_value(ahead, VISITOR) > start + 0.2
     assert GAME.ai_value(late, VISITOR) < start
-    assert GAME.ai_value(ahead, SPIRIT) < GAME.ai_value(st, SPIRIT)
     succumbed = st.model_copy(deep=True)
     succumbed.visitors["s3"].succumbed = True
-    assert GAME.ai_value(succumbed, SPIRIT) > GAME.ai_value(st, SPIRIT)
+    with monkeypatch.context() as m:  # P-WIN-04: a harming script wins by a succumbed visitor
+        m.setattr(ai, "spirit_mode", lambda eng: "harm")
+        assert GAME.ai_value(ahead, SPIRIT) < GAME.ai_value(st, SPIRIT)
+        assert GAME.ai_value(succumbed, SPIRIT) > GAME.ai_value(st, SPIRIT)
+    with monkeypatch.context() as m:  # P-WIN-05: a good hidden script wins with the visitors
+        m.setattr(ai, "spirit_mode", lambda eng: "help")
+        assert GAME.ai_value(ahead, SPIRIT) > GAME.ai_value(st, SPIRIT)
 
 
-def test_ai_value_reads_nothing_hidden_from_the_seat() -> None:
+def _beneath(st: PresenceState, position: int, trauma_of: int) -> PresenceState:
+    """`st` with a clue card of the trauma of the secret at `trauma_of` (0-based) taken from
+    the clue deck and discarded beneath `position`."""
+    pack = pack_for(st.pack_path)
+    out = edit(st)
+    trauma = pack.secret(out.secrets[trauma_of].card).trauma
+    card = next(c for c in out.clue_deck
+                if not pack.is_fear_card(c) and pack.clue_card(c).trauma == trauma)
+    out.clue_deck.remove(card)
+    out.secrets[position].discards.append(card)
+    return out
+
+
+def test_p_secret_03_a_clue_card_counts_beneath_its_own_secret_not_beneath_another(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """G-09 / P-SECRET-03: one matching card lets an Invoke reveal a secret. At the cut-off
+    the visitors' estimate rises for a card beneath its own secret, not for the same card
+    beneath another (#23: the public odds saw both alike), and so does a helping spirit's."""
     st = new_game(4, 3)
-    for seat in (VISITOR, "s3", SPIRIT):
-        values = {GAME.ai_value(GAME.resample(st, seat, Rng.from_seed(salt)), seat)
-                  for salt in range(6)}
-        assert values == {GAME.ai_value(st, seat)}, seat
+    right, wrong = _beneath(st, 0, 0), _beneath(st, 1, 0)
+    assert GAME.ai_value(right, VISITOR) > GAME.ai_value(wrong, VISITOR) + 0.02
+    assert GAME.ai_value(wrong, VISITOR) == GAME.ai_value(st, VISITOR)
+    with monkeypatch.context() as m:  # a good script wins with them (P-WIN-05)
+        m.setattr(ai, "spirit_mode", lambda eng: "help")
+        assert GAME.ai_value(right, SPIRIT) > GAME.ai_value(wrong, SPIRIT)
+
+
+def test_p_win_01_revealing_a_ready_secret_never_lowers_the_visitors_estimate() -> None:
+    """A reveal above the low tier must look like progress (#23: it used to cost the
+    "ready" it had). (A low tier costs hope and nerve: whether it is worth it the play-out
+    decides.)"""
+    st = _beneath(new_game(4, 3), 0, 0)
+    for rnd in (1, 4, 7):
+        ready = edit(st)
+        ready.round = ready.time = rnd
+        for tier in ("middle", "high"):
+            done = edit(ready)
+            done.secrets[0].revealed, done.secrets[0].tier = True, tier
+            assert GAME.ai_value(done, VISITOR) >= GAME.ai_value(ready, VISITOR), (rnd, tier)
+
+
+def test_ai_value_reads_no_hidden_card_but_the_worlds_secrets() -> None:
+    """The spirit sees the secret cards: its estimate is the same in every world dealt from
+    its view. A visitor's estimate reads the world's secret cards (the search calls it on
+    worlds dealt from the seat's view, as a play-out's end would) and nothing else hidden:
+    worlds that deal the same secret cards score the same, whatever the hands and decks."""
+    st = _beneath(_beneath(new_game(4, 3), 0, 0), 1, 2)
+    values = {GAME.ai_value(GAME.resample(st, SPIRIT, Rng.from_seed(salt)), SPIRIT)
+              for salt in range(6)}
+    assert values == {GAME.ai_value(st, SPIRIT)}
+    for seat in (VISITOR, "s3"):
+        by_secrets: dict[tuple[str, ...], set[float]] = {}
+        for salt in range(40):
+            world = GAME.resample(st, seat, Rng.from_seed(salt))
+            key = tuple(s.card for s in world.secrets)
+            by_secrets.setdefault(key, set()).add(GAME.ai_value(world, seat))
+        assert len(by_secrets) > 1, seat  # the worlds do differ in their secrets
+        assert all(len(v) == 1 for v in by_secrets.values()), seat
+        assert len({v for vs in by_secrets.values() for v in vs}) > 1, seat
