@@ -1695,8 +1695,11 @@ class _Brain:
             m = self.moves(inv.cell, "foyer", mr)
             if m == 0 or m + 2 > st.actions_left:
                 return None
+            # never back into a Room this turn's walk left (`walks_back`; Solo seed 125: the
+            # Primary left the Foyer for a Purify, and this walk pulled it straight back)
             moves = {str(x.p("to")): x for x in legal
-                     if x.kind == K.MOVE and self.inv_for(x) is inv}
+                     if x.kind == K.MOVE and self.inv_for(x) is inv
+                     and not self.walks_back(inv, str(x.p("to")))}
             if not moves:
                 return None
             best = min(sorted(moves), key=lambda c: (self.moves(c, "foyer", mr),

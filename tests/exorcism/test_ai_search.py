@@ -407,3 +407,17 @@ def test_the_search_never_weighs_a_walk_back_against_the_heuristic() -> None:
     back = next(a for a in GAME.legal_actions(walked, seat)
                 if a.kind == K.MOVE and a.p("to") == inv.cell)
     assert not GAME.ai_searchable(walked, seat, back)
+
+
+def test_the_final_walk_never_pulls_a_pawn_back_where_its_walk_began() -> None:
+    """Solo seed 125 (easy): holding the Task that completes the exorcism, the Primary left
+    the Foyer to Purify r3c4, and `_Brain.final_walk` (walk to the Foyer first, then complete
+    and escape) pulled it straight back: Foyer -> r3c4 -> Foyer, the only Moves the walk-back
+    guard did not filter, and the game lost by the Darkness supply. The final walk now takes
+    no Move back into a Room this turn's walk left: the Primary purifies, completes the
+    exorcism there and both pawns escape the next turn."""
+    from bench.ai import play
+
+    played = play("exorcism", "solo", 1, 125, None, "easy")
+    assert played.blunders.get("back_and_forth", 0) == 0, played.blunders
+    assert played.winners == ["investigators"], played
