@@ -306,7 +306,35 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
                      if i.seat == seat and (who is None or i.id == who)]
             if any(str(action.params.get("to")) in state.walked.get(i.id, ()) for i in pawns):
                 return False
+        if action.kind == K.PASS and not state.prompts and state.phase == "actions":
+            # Nor End Turn while a useful Action is left: the heuristic's pick is always a
+            # candidate, so a turn ends with Actions left only when the heuristic itself ends
+            # it (it weighs waiting in the Foyer, `_Brain.not_idle`), never on a play-out's
+            # noise against an Action it chose (issue #23: idle turn ends before a loss).
+            return not self._useful_left(state, seat)
         return action.kind != K.TRADE
+
+    def _useful_left(self, state: ExorcismState, seat: str) -> bool:
+        """Whether `seat` has an Action left that could change the game this turn (the census's
+        reading, `bench.blunders._useful`): not a Plan (free), nor a Trade (the heuristic's
+        alone, see `ai_searchable`), nor the Foyer's Action (a switch changes no Darkness,
+        Tool or point), and a Move only with an Action left after it, and not back where
+        this turn's walk began."""
+        if state.actions_left <= 0 or state.active != seat:
+            return False
+        for a in Engine(state).legal(seat):
+            if a.kind in (K.PASS, K.PLAN, K.TRADE):
+                continue
+            who = a.params.get("who")
+            pawns = [i for i in state.investigators.values()
+                     if i.seat == seat and (who is None or i.id == who)]
+            if a.kind == K.ROOM_ACTION and all(i.cell == "foyer" for i in pawns):
+                continue
+            if a.kind == K.MOVE and (state.actions_left < 2 or not self.ai_searchable(
+                    state, seat, a)):
+                continue
+            return True
+        return False
 
     def ai_levels(self) -> dict[str, Level]:
         """Sized to this game's heuristic, about 3 ms of CPU a decision (issue #23 budgets:

@@ -212,8 +212,10 @@ def test_the_search_guesses_where_the_hidden_haunt_card_sends_the_ghosts(
     uncapped(monkeypatch)
     st = _core(2)
     scenarios = hits = deals = 0
-    for _ in range(400):  # core 3p seed 2, until 2 decisions that the hidden card decides
-        if GAME.result(st) is not None or scenarios >= 2:
+    # core 3p seed 2, until 6 decisions that the hidden card decides (with End Turn no
+    # candidate against the heuristic's Move, the first 4 picks are safe in all 5 deals)
+    for _ in range(400):
+        if GAME.result(st) is not None or scenarios >= 6:
             break
         seat = sorted(GAME.to_act(st))[0]
         easy = GAME.ai_action(st, seat)
@@ -421,3 +423,29 @@ def test_the_final_walk_never_pulls_a_pawn_back_where_its_walk_began() -> None:
     played = play("exorcism", "solo", 1, 125, None, "easy")
     assert played.blunders.get("back_and_forth", 0) == 0, played.blunders
     assert played.winners == ["investigators"], played
+
+
+def test_the_search_ends_a_turn_with_actions_left_only_on_the_heuristics_pick() -> None:
+    """Issue #23 (normal's idle turn ends): End Turn is a search candidate other than the
+    heuristic's own pick only when no useful Action is left (`Exorcism.ai_searchable`), so a
+    play-out's noise never ends a turn the heuristic would have spent. Core, Shroud ruling,
+    seed 9, game turn 23: the first seat waits in the Foyer with 3 Actions (its Moves out are
+    useful); with 1 Action left a Move leads nowhere it could act and the Foyer's switch
+    changes nothing, so End Turn may be weighed."""
+    st = GAME.setup(["p1", "p2", "p3"],
+                    GAME.options_model(mode="core", shroud_returns_darkness=True), 9)
+    while not (st.game_turn == 23 and st.phase == "actions" and not st.prompts):
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    seat = str(st.active)
+    inv = next(i for i in st.investigators.values() if i.seat == seat)
+    assert inv.cell == "foyer" and st.actions_left == 3
+    legal = GAME.legal_actions(st, seat)
+    end = act(K.PASS)
+    assert end in legal and any(a.kind == K.MOVE for a in legal)
+    assert not GAME.ai_searchable(st, seat, end)
+    last = st.model_copy(deep=True)
+    last.actions_left = 1
+    assert {a.kind for a in GAME.legal_actions(last, seat)} <= {K.MOVE, K.ROOM_ACTION, K.PASS,
+                                                                K.PLAN, K.TRADE}
+    assert GAME.ai_searchable(last, seat, end)
