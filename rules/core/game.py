@@ -380,6 +380,7 @@ class Game(ABC, Generic[Opt, S]):
             raise IllegalAction("Nothing to do.", rule="CORE-TURN")
         searching = level_of(self, level)
         if searching is not None and self.ai_searchable(state, seat, None):
+            searching = self.ai_budget(state, seat, searching)
             picked = search_action(self, state, seat, searching,
                                    view_rng(self, state, seat, f"search-{level}"))
         else:
@@ -412,6 +413,14 @@ class Game(ABC, Generic[Opt, S]):
         Action back) brings the very same decision round again, and the same view always gets
         the same answer. The default: everything is searched."""
         return True
+
+    def ai_budget(self, state: S, seat: str, level: Level) -> Level:
+        """The search settings for this one decision: a game may spend more worlds (or ask a
+        surer edge) where a decision shapes the game and fewer where it does not, within the
+        level's budget per decision on the whole. Read only what `seat` may know (the
+        decision's kind, its own hand, public tracks): the budget is part of the choice. The
+        default: the level as it is."""
+        return level
 
     def ai_plans(self, state: S, seat: str) -> list[Action]:
         """Actions the search must weigh whatever `Level.width` leaves out, best first (the

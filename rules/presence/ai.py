@@ -1312,7 +1312,69 @@ def choose_action(state: PresenceState, seat: str, game: Game[Any, Any]) -> Acti
     return picked if picked in legal else legal[0]
 
 
-__all__ = ["Deduction", "choose_action", "spirit_mode"]
+def visitor_plans(state: PresenceState, seat: str, game: Game[Any, Any]) -> list[Action]:
+    """The whole plans a visitor's search weighs beside the heuristic's pick (#23,
+    `Presence.ai_plans`), best first: on a turn, Invoke now (its timing: the heuristic keeps
+    the card for a surer reveal until `scarcity` runs out), then the other actions in the
+    heuristic's own order (a clue card played is a placement beneath a secret); Trade,
+    Smother and Pick up, which the heuristic never takes, come last. At a ``clue_discard`` the
+    positions by the chance the card's trauma lies there; at a ``reveal_secret`` by the
+    Invoke's expected worth. Read from the state it is given (a resample of the seat's
+    view), as `choose_action` is."""
+    legal: list[Action] = game.legal_actions(state, seat)
+    if len(legal) < 2 or seat == state.spirit_seat or seat not in state.visitors:
+        return []
+    eng = Engine(state)
+    ded = Deduction(eng, seat)
+    if state.prompts and seat in state.prompts[-1].seats:
+        p = state.prompts[-1]
+        then = str(p.data.get("then", ""))
+        if then == "clue_discard" and p.data.get("card"):
+            where = ded.where(eng.pack.clue_card(str(p.data["card"])).trauma)
+
+            def likely(a: Action) -> float:
+                opt = str(a.p("option"))
+                return where[int(opt) - 1] if opt.isdigit() and 1 <= int(opt) <= 4 else -1.0
+            return sorted(legal, key=lambda a: -likely(a))
+        if then == "reveal_secret":
+            def worth(a: Action) -> float:
+                opt = str(a.p("option"))
+                if not opt.isdigit() or not 1 <= int(opt) <= 4:
+                    return -float(INF)
+                return ded.invoke_value(int(opt) - 1, state, 1.0)
+            return sorted(legal, key=lambda a: -worth(a))
+        return []
+    board = Board(eng)
+    scored: list[tuple[float, float, int, Action]] = []
+    for i, a in enumerate(legal):
+        if a.kind == K.END_TURN:
+            continue
+        card = str(a.p("card")) if a.kind == K.PLAY else ""
+        invoke = bool(card) and eng.is_action_card(card) and any(
+            e.op == "reveal_secret" for x in eng.pack.action_card(card).actions
+            for e in x.effects)
+        try:
+            score = _score_visitor_action(eng, board, ded, seat, a)
+        except (KeyError, IndexError, AssertionError):
+            score = -float(INF)
+        scored.append((0.0 if invoke else 1.0, -score, i, a))
+    return [a for *_, a in sorted(scored, key=lambda x: (x[0], x[1], x[2]))]
+
+
+def weighty(state: PresenceState, seat: str) -> bool:
+    """Whether a visitor's decision is one that wins or loses the secrets (#23): where a clue
+    card goes (``clue_discard``), which secret an Invoke reveals (``reveal_secret``), and a
+    turn with an Invoke card in hand (when to reveal). Read off the seat's own view: the
+    prompt and its own hand. The search spends more worlds there (`Presence.ai_budget`)."""
+    if seat == state.spirit_seat or seat not in state.visitors:
+        return False
+    if state.prompts and seat in state.prompts[-1].seats:
+        return str(state.prompts[-1].data.get("then", "")) in ("clue_discard", "reveal_secret")
+    eng = Engine(state)
+    return _has_invoke(eng, eng.vis(seat))
+
+
+__all__ = ["Deduction", "choose_action", "spirit_mode", "visitor_plans", "weighty"]
 
 
 # ====================================================================== the search's estimate

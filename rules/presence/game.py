@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -492,6 +493,28 @@ class Presence(Game[PresenceOptions, PresenceState]):
             return {pack.clue_card(c).trauma for c in cards if not pack.is_fear_card(c)}
         return traumas(slot.discards) <= traumas(slot.discards[:seen])
 
+    def ai_plans(self, state: PresenceState, seat: str) -> list[Action]:
+        """A visitor's whole plans (`rules.presence.ai.visitor_plans`): Invoke now first, then
+        the heuristic's own order, so `Level.width` keeps the alternatives that matter rather
+        than a random Trade or Smother; at a clue discard or a reveal, the likeliest
+        positions."""
+        from rules.presence.ai import visitor_plans
+
+        return visitor_plans(state, seat, self)
+
+    def ai_budget(self, state: PresenceState, seat: str, level: Level) -> Level:
+        """A visitor's weighty decisions (`rules.presence.ai.weighty`: where a clue card
+        goes, which secret an Invoke reveals, a turn with Invoke in hand) get
+        `WEIGHTY_WORLDS` times the level's worlds and one candidate more; the rest the level
+        as it is (#23: the secrets are won or lost at those few decisions, a quarter of a
+        visitor's searched ones)."""
+        from rules.presence.ai import weighty
+
+        if not weighty(state, seat):
+            return level
+        return replace(level, simulations=level.simulations * WEIGHTY_WORLDS,
+                       width=level.width + 1)
+
     def ai_levels(self) -> dict[str, Level]:
         """Sized by CPU per decision (`PRESENCE_LEVELS`): normal within 0.3 s, hard about 1 s
         at the median, both under the 2 s cap."""
@@ -765,8 +788,10 @@ SEARCHED_PROMPTS = frozenset({"clue_discard", "reveal_secret", "fear_bonus", "pl
 which secret an Invoke reveals, the spirit's fear bonus, where a spirit clue lands, which
 power a spirit card resolves, whom an effect targets, an effect's branch."""
 
-PRESENCE_LEVELS = {"normal": Level("normal", simulations=32, horizon=12, width=4, margin=0.1),
-                   "hard": Level("hard", simulations=90, horizon=20, width=6, margin=0.06)}
+PRESENCE_LEVELS = {"normal": Level("normal", simulations=40, horizon=12, width=4, margin=0.03,
+                                   confidence=2.0),
+                   "hard": Level("hard", simulations=90, horizon=20, width=6, margin=0.03,
+                                 confidence=2.0)}
 """The search's budget per level for The Presence (see `Presence.ai_levels`). A play-out
 costs about 7 ms (12 decisions) to 11 ms (20) of CPU with its resample and copy. Measured
 with time.process_time on decisions of whole 4-player games, without a time cap: normal
@@ -778,7 +803,17 @@ games a side: 9 back-and-forth walks at normal against none at easy, visitors no
 a candidate's mean over a handful of worlds is only good to about 0.1. Since the search
 weighs only `SEARCHED_PROMPTS` and the turn's choice (about half of a seat's decisions),
 normal spends 32 play-outs where it spent 24: a 3-player game's searching seats cost 6.2 s
-(spirit) and 8.7 s (visitors) of CPU at 24, median 0.10-0.12 s per decision."""
+(spirit) and 8.7 s (visitors) of CPU at 24, median 0.10-0.12 s per decision.
+
+Stop 31 (#23): with a 0.1 margin the search overruled the heuristic in 2-4 of 100 searched
+decisions, so normal played easy's game. Now an override must clear a 0.03 margin *and* two
+standard errors of the world-by-world differences (`Level.confidence`): a small edge counts
+where the shared worlds agree on it, noise does not. A visitor's weighty decisions get
+`WEIGHTY_WORLDS` times the worlds (`Presence.ai_budget`)."""
+
+WEIGHTY_WORLDS = 3
+"""How many times the level's worlds a visitor's weighty decision gets (`ai.weighty`: clue
+discards, reveals, a turn with Invoke in hand); see `Presence.ai_budget`."""
 
 
 GAME = Presence()
