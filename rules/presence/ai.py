@@ -1468,11 +1468,69 @@ revealable: an evil script wins only by a succumbed visitor, and Eternal Darknes
 secrets go unrevealed, is its loss too (P-WIN-04, P-WIN-06)."""
 
 
+def _reveal_needs_a_match(pack: Any) -> bool:
+    """Whether every reveal effect of the pack needs at least one matching clue card beneath
+    (G-09: the shipped Invoke needs one); a custom pack's ``min_matching = 0`` reveals any."""
+    key = id(pack)
+    hit = _NEEDS_MATCH.get(key)
+    if hit is None:
+        def walk(x: Any) -> bool:
+            if isinstance(x, dict):
+                if x.get("op") == "reveal_secret" and int(x.get("min_matching", 1)) < 1:
+                    return False
+                return all(walk(v) for v in x.values())
+            if isinstance(x, list | tuple):
+                return all(walk(v) for v in x)
+            return True
+        hit = walk(pack.model_dump())
+        _NEEDS_MATCH[key] = hit
+    return hit
+
+
+_NEEDS_MATCH: dict[int, bool] = {}
+
+
+def dead_secrets(eng: Engine) -> int:
+    """Unrevealed secrets no Invoke can ever reveal in this world: no clue card of the
+    secret's own trauma beneath it, and every one of that trauma's clue cards (the secret
+    board's printed ``in_deck`` for its position, G-04) already beneath *other* positions,
+    where no rule takes it back. The visitors need all four (P-WIN-01), so such a world is
+    lost for them, however far the rest has come (#23: 4 players at normal, Eternal
+    Darkness in seeds 3, 10 and 14 of stop 30 with position 4's three cards all beneath
+    other secrets by round 5-7). Reads the world's secret cards, as `value_features` does;
+    Mystery Mode's face-down discards and a pack whose reveal needs no match count none."""
+    st = eng.st
+    pack = eng.pack
+    if st.mystery or not _reveal_needs_a_match(pack):
+        return 0
+    in_deck = [p.in_deck for p in pack.secret_board(st.n).positions]
+    dead = 0
+    for k, slot in enumerate(st.secrets):
+        if slot.revealed:
+            continue
+        trauma = pack.secret(slot.card).trauma
+        mine = elsewhere = 0
+        for j, other in enumerate(st.secrets):
+            n = sum(1 for c in other.discards if not pack.is_fear_card(c)
+                    and pack.clue_card(c).trauma == trauma)
+            if j == k:
+                mine = n
+            else:
+                elsewhere += n
+        if mine == 0 and elsewhere >= in_deck[k]:
+            dead += 1
+    return dead
+
+
 def win_estimate(state: PresenceState, seat: str) -> float:
     """P(the seat's side wins): a logistic of the progress terms (`value_features`, which
-    read the world's secret cards); the spirit's estimate also reads its script's mood."""
+    read the world's secret cards); the spirit's estimate also reads its script's mood. A
+    world with a secret no Invoke can reveal (`dead_secrets`) is a sure loss for the
+    visitors: 0, whatever the logistic says (its features cannot see it)."""
     eng = Engine(state)
     if seat != state.spirit_seat:
+        if dead_secrets(eng):
+            return 0.0
         weights = VISITORS_WIN
     else:  # a helping (good, hidden) script wins with the visitors: two estimates
         weights = SPIRIT_HELPS if spirit_mode(eng) == "help" else SPIRIT_HARMS

@@ -96,3 +96,30 @@ def test_ai_value_reads_no_hidden_card_but_the_worlds_secrets() -> None:
         assert len(by_secrets) > 1, seat  # the worlds do differ in their secrets
         assert all(len(v) == 1 for v in by_secrets.values()), seat
         assert len({v for vs in by_secrets.values() for v in vs}) > 1, seat
+
+
+def test_p_win_01_a_secret_whose_every_clue_card_lies_beneath_others_is_a_lost_world(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """G-09 / G-04 (#23, 4 players at normal, Eternal Darkness): position 4's trauma has three
+    clue cards in a 4-player deck; once all three lie beneath other secrets no Invoke can
+    reveal it, and the visitors, who need all four (P-WIN-01), cannot win that world. Their
+    estimate says 0 there (its logistic saw only a secret "short" of cards), and not while
+    one card is still to be had; a spirit's estimate is left as it was."""
+    st = new_game(4, 3)
+    pack = pack_for(st.pack_path)
+    assert pack.secret_board(4).positions[3].in_deck == 3
+    two = _beneath(_beneath(st, 0, 3), 1, 3)
+    three = _beneath(two, 2, 3)
+    assert ai.dead_secrets(ai.Engine(two)) == 0
+    assert ai.dead_secrets(ai.Engine(three)) == 1
+    assert GAME.ai_value(two, VISITOR) > 0.0
+    assert GAME.ai_value(three, VISITOR) == 0.0
+    assert GAME.ai_value(three, SPIRIT) == pytest.approx(ai.win_estimate(three, SPIRIT))
+    assert GAME.ai_value(three, SPIRIT) > 0.0
+    right = edit(three)  # one of the three beneath its own secret instead: revealable
+    right.secrets[3].discards.append(right.secrets[0].discards.pop())
+    assert ai.dead_secrets(ai.Engine(right)) == 0
+    assert GAME.ai_value(right, VISITOR) > GAME.ai_value(two, VISITOR)
+    mystery = edit(three)
+    mystery.mystery = True  # P-MYST-02: face-down discards are not read
+    assert ai.dead_secrets(ai.Engine(mystery)) == 0
