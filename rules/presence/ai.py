@@ -1386,7 +1386,7 @@ VALUE_FEATURES = ("bias", "revealed", "secured", "short", "tiered", "hope_gap", 
 `value_features`)."""
 
 
-def value_features(eng: Engine) -> list[float]:
+def value_features(eng: Engine, low_costs: bool = False) -> list[float]:
     """Each side's progress, scaled to about 0..1: secrets revealed; secrets revealed or
     revealable now (an unrevealed secret with at least one clue card of its own trauma
     beneath it, so an Invoke there succeeds, G-09); secrets still lacking any matching card
@@ -1401,7 +1401,14 @@ def value_features(eng: Engine) -> list[float]:
     result reads the same cards), so a clue card placed beneath the right secret counts
     where it is right, in the worlds where it is right (#23: the public deduction read at
     the cut-off saw a placement only as a shift of the odds, and a reveal as a loss: the
-    revealed secret stopped counting as "ready"). `secured` never falls on a reveal."""
+    revealed secret stopped counting as "ready"). `secured` never falls on a reveal.
+
+    `low_costs` (the visitors' estimate): a revealable secret whose matching cards reach only
+    the low tier is read with the hope and nerve its reveal will cost (G-05: the low tier's
+    track effects) already paid, so revealing it moves only "revealed", upward. Without it a
+    low reveal *lowered* the visitors' estimate at every round (nerve's weight against one
+    more secret revealed), and a search that could overrule the heuristic held its Invokes
+    to the end: Eternal Darkness (#23, stop 31)."""
     st = eng.st
     pack = eng.pack
     board = pack.secret_board(st.n)
@@ -1409,19 +1416,31 @@ def value_features(eng: Engine) -> list[float]:
     revealed = sum(1 for s in st.secrets if s.revealed)
     rounds_left = max(1, final - st.round + 1)
     ready = tiered = 0
+    cost = {"hope": 0, "nerve": 0}
     face_down = st.mystery  # P-MYST-02: the discards' traumas are the engine's to judge
     for slot in st.secrets:
         if slot.revealed:
             if slot.tier != "low":
                 tiered += 1
             continue
-        trauma = pack.secret(slot.card).trauma
+        secret = pack.secret(slot.card)
+        trauma = secret.trauma
         matching = sum(1 for c in slot.discards if not pack.is_fear_card(c)
                        and pack.clue_card(c).trauma == trauma)
         if matching >= 1 and not face_down:
             ready += 1
             if matching > board.low_max:
                 tiered += 1
+            elif low_costs:
+                for e in _dicts(secret.tiers.low):
+                    if e.get("op") == "adjust_track" and e.get("marker") in cost:
+                        cost[str(e["marker"])] -= min(0, int(e.get("delta", 0)))
+    hope = None if st.hope is None else st.hope - cost["hope"]
+    nerve = None if st.nerve is None else st.nerve - cost["nerve"]
+    if hope is not None and hope < st.time:
+        hope = None  # paid down past the time marker: lost (P-TRACK)
+    if nerve is not None and nerve < st.time:
+        nerve = None
     active = [v for v in st.visitors.values() if not v.succumbed]
     fear = max((v.fear / max(1, eng.pack.visitor(v.character).fear_track) for v in active),
                default=1.0)
@@ -1431,10 +1450,10 @@ def value_features(eng: Engine) -> list[float]:
         (revealed + ready) / 4.0,
         min(2.0, (4 - revealed - ready) / rounds_left),
         tiered / 4.0,
-        0.0 if st.hope is None else min(6, st.hope - st.time) / 6.0,
-        0.0 if st.nerve is None else min(6, st.nerve - st.time) / 6.0,
-        1.0 if st.hope is None else 0.0,
-        1.0 if st.nerve is None else 0.0,
+        0.0 if hope is None else min(6, hope - st.time) / 6.0,
+        0.0 if nerve is None else min(6, nerve - st.time) / 6.0,
+        1.0 if hope is None else 0.0,
+        1.0 if nerve is None else 0.0,
         float(sum(1 for v in st.visitors.values() if v.succumbed)),
         float(sum(1 for v in active if v.knocked_out)),
         fear,
@@ -1534,5 +1553,7 @@ def win_estimate(state: PresenceState, seat: str) -> float:
         weights = VISITORS_WIN
     else:  # a helping (good, hidden) script wins with the visitors: two estimates
         weights = SPIRIT_HELPS if spirit_mode(eng) == "help" else SPIRIT_HARMS
-    z = sum(w * x for w, x in zip(weights, value_features(eng), strict=True))
+    visitors = seat != state.spirit_seat
+    z = sum(w * x for w, x in zip(weights, value_features(eng, low_costs=visitors),
+                                  strict=True))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

@@ -123,3 +123,34 @@ def test_p_win_01_a_secret_whose_every_clue_card_lies_beneath_others_is_a_lost_w
     mystery = edit(three)
     mystery.mystery = True  # P-MYST-02: face-down discards are not read
     assert ai.dead_secrets(ai.Engine(mystery)) == 0
+
+
+def test_p_secret_04_a_low_reveal_of_a_ready_secret_never_lowers_the_visitors_estimate() -> None:
+    """G-05: the low tier costs one hope and one nerve. The visitors' estimate reads a ready
+    secret at the low tier with that cost already paid, so the reveal itself only adds a
+    secret revealed (#23, stop 31: it used to lower the estimate at every round, and a search
+    free to overrule held its Invokes to Eternal Darkness). A spirit's estimate is unchanged
+    by this reading."""
+    st = _beneath(new_game(4, 3), 0, 0)
+    for rnd in (2, 5, 8):
+        for gap in (1, 3):
+            ready = edit(st)
+            ready.round = ready.time = rnd
+            ready.hope = ready.nerve = rnd + gap
+            done = edit(ready)
+            done.secrets[0].revealed, done.secrets[0].tier = True, "low"
+            done.hope = ready.hope - 1
+            done.nerve = ready.nerve - 1
+            assert GAME.ai_value(done, VISITOR) >= GAME.ai_value(ready, VISITOR), (rnd, gap)
+    eng = ai.Engine(edit(st))
+    assert ai.value_features(eng) != ai.value_features(eng, low_costs=True)
+    assert ai.win_estimate(st, SPIRIT) == pytest.approx(
+        _logistic(ai.SPIRIT_HARMS if ai.spirit_mode(eng) == "harm" else ai.SPIRIT_HELPS,
+                  ai.value_features(eng)))
+
+
+def _logistic(weights: tuple[float, ...], features: list[float]) -> float:
+    import math
+
+    z = sum(w * x for w, x in zip(weights, features, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
