@@ -1,8 +1,7 @@
 """Reading a picture back as a phone shows it: shrunk to a 400 px chat column, then tesseract.
 
 Tesseract is the largest share of the renders tests' CPU (about a third of a second a picture
-on one thread), so each test process reads a given picture once: what it read is kept, keyed
-by the shrunk picture's bytes, for any other test that draws the very same card. A dark
+on one thread; the OCR tests read about 120 different pictures, no picture twice). A dark
 picture (the turn cards: light type on a dark ground) is handed over as its negative:
 tesseract recognises dark type on a light ground, and on a dark picture it first reads noise,
 then tries the negative itself; giving it the negative at once reads the same words for about
@@ -10,7 +9,6 @@ a quarter less CPU."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
@@ -19,9 +17,6 @@ from pathlib import Path
 from PIL import Image, ImageOps, ImageStat
 
 TESSERACT = shutil.which("tesseract")
-
-_READ: dict[str, str] = {}
-"""What tesseract read, by the SHA-256 of the 400 px PNG it was given (this process only)."""
 
 
 def read_at_phone_width(img: Image.Image, tmp: Path, timeout: float = 120) -> str:
@@ -32,13 +27,9 @@ def read_at_phone_width(img: Image.Image, tmp: Path, timeout: float = 120) -> st
         small = ImageOps.invert(small)
     path = tmp / "card.png"
     small.save(path)
-    key = hashlib.sha256(path.read_bytes()).hexdigest()
-    if key in _READ:
-        return _READ[key]
     # One thread: on a busy two-core machine tesseract's OpenMP threads only wait on each other
     # (three times the CPU for the same text).
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
     out = subprocess.run([TESSERACT or "tesseract", str(path), "stdout", "--psm", "11"],
                          capture_output=True, text=True, timeout=timeout, check=True, env=env)
-    _READ[key] = out.stdout
     return out.stdout
