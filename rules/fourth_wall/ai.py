@@ -582,6 +582,11 @@ def playout_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> A
 def _playout_prompt(game: Game[Any, Any], eng: Engine, state: FourthWallState, seat: str,
                     legal: list[Action], by_kind: dict[str, list[Action]]) -> Action:
     p = state.prompts[-1]
+    if p.kind == "choose_target" and K.CHOOSE_INVESTIGATOR in by_kind:
+        # The Wall's Target: the smallest hand (public), where a Loss drives an Investigator
+        # Insane and Opens a Gate soonest (FW-INSANE-05; `_settle_losses`).
+        return min(by_kind[K.CHOOSE_INVESTIGATOR],
+                   key=lambda a: len(eng.inv(str(a.p("inv"))).hand))
     if p.kind in ("discard_excess", "lose_choice"):  # keep the Marbles with the most Symbols
         marbles = by_kind.get(K.CHOOSE_MARBLE)
         if marbles:

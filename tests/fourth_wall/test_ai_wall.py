@@ -86,3 +86,15 @@ def test_FW_WALL_14_scourge_hardness_counts_symbols_first() -> None:
     assert scourge_hardness(Counter(force=2)) > scourge_hardness(Counter(clue=1, science=1))
     assert scourge_hardness(Counter(force=1, science=2)) > scourge_hardness(Counter(clue=2))
     assert scourge_hardness(Counter()) == (0, 0)
+
+
+def test_FW_INSANE_05_the_play_outs_target_the_smallest_hand() -> None:
+    """The search's play-out policy answers The Wall's Target choice too: the Investigator
+    with the fewest Marbles (hand sizes are public), not the first offered."""
+    from rules.fourth_wall.ai import playout_action
+
+    st = _one_marble_table()
+    wall = wall_seat(st)
+    cultist = next(h.id for h in st.streets)
+    st = GAME.apply(st, wall, act("trigger", horror=cultist)).state
+    assert playout_action(st, wall, GAME) == act("choose_investigator", inv="i3")
