@@ -41,7 +41,10 @@ Search.
 The Conflict Wall: Wrath unless Brood pays (a Horror to become The Scourge while a hand could
 Close a Gate, or several Drained Horrors to wake), then spends its Doom on whatever scores best
 (Manifest, Trigger, Destroy, its Unique Action), Delves with Doom that would otherwise be lost,
-and always takes the Doom its cards offer.
+and always takes the Doom its cards offer. Its look-ahead follows a Loss it inflicts through
+the Investigator's answer (`_settle_losses`), so a Trigger on a one-Marble hand scores as the
+Insanity and Gate it is; it Unleashes The Scourge on the Horror hardest to Defeat, two Symbols
+of a kind before two different ones (`scourge_hardness`).
 """
 
 from __future__ import annotations
