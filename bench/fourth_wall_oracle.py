@@ -80,7 +80,7 @@ def seeing_action(state: FourthWallState, seat: str) -> Action:
     def no_resample(st: Any, who: str | None, rng: Any) -> Any:
         return st.model_copy(deep=True) if who == seat else real(st, who, rng)
 
-    setattr(GAME, "resample", no_resample)  # this process only: a measuring stick
+    GAME.resample = no_resample  # type: ignore[method-assign,assignment]  # a measuring stick
     try:
         return GAME.ai_action(state, seat, "normal")
     finally:
