@@ -17,7 +17,9 @@
   while what it shows is unchanged: a room, a player's panel; within :data:`PART_BUDGETS`),
   :func:`clear_layer_cache`, :func:`cache_stats`, :func:`uncached`; every font is a
   :class:`GlyphRunFont`, which remembers the text runs it rendered and the widths it measured
-  (per thread, bounded)
+  (per thread, bounded); :func:`try_fit_lines` remembers the fits it measured (per thread,
+  :data:`FIT_BUDGET`) and :func:`rounded_box` pastes the boxes it drew before as stamps
+  (:data:`BOX_BUDGET`)
 - output: :func:`encode_png` (palette PNG under a byte budget; the palette is chosen from a
   sample of the picture, :func:`palette_of`; :func:`palette_png` writes it, deflated by ISA-L)
 
@@ -195,6 +197,12 @@ about 2,000 widths; a board measures a few hundred, and a count of 16,384 let th
 ~4 MiB)."""
 
 
+FIT_BUDGET = 1024 * 1024
+"""Bytes of remembered text fits (:func:`try_fit_lines`: the size and lines a text wraps
+into) a thread keeps, counted as `_fit_bytes` estimates (~400 bytes each, so ~2,500 fits:
+the event lines, prompts and labels of the cards of a few hundred games)."""
+
+
 def _length_bytes(text: str | bytes) -> int:
     return 200 + len(text)
 
@@ -208,6 +216,9 @@ class _GlyphRuns:
         self.mask_bytes = 0
         self.lengths: OrderedDict[tuple[Any, ...], float] = OrderedDict()
         self.length_bytes = 0
+        self.fits: OrderedDict[tuple[Any, ...], tuple[int, tuple[str, ...]] | None] = (
+            OrderedDict())
+        self.fit_bytes = 0
 
 
 _RUNS = threading.local()
@@ -298,10 +309,11 @@ class GlyphRunFont(ImageFont.FreeTypeFont):
 
 
 def glyph_cache_stats() -> dict[str, int]:
-    """This thread's text caches: runs kept, their bytes, widths kept."""
+    """This thread's text caches: runs kept, their bytes, widths kept, fits kept."""
     runs = _runs()
     return {"runs": len(runs.masks), "run_bytes": runs.mask_bytes,
-            "widths": len(runs.lengths), "width_bytes": runs.length_bytes}
+            "widths": len(runs.lengths), "width_bytes": runs.length_bytes,
+            "fits": len(runs.fits), "fit_bytes": runs.fit_bytes}
 
 
 def clear_glyph_cache() -> None:
@@ -435,12 +447,50 @@ def try_fit_lines(
     max_lines: int | None = None,
 ) -> tuple[Font, list[str]] | None:
     """As :func:`fit_lines`, but None when the text does not fit whole (nothing is cut)."""
+    if not _caching():
+        fresh = _try_fit_lines(text, max_width, size, min_size, bold, max_lines)
+        return None if fresh is None else (fresh[1], fresh[2])
+    # Remembered per thread (fonts are): a turn card wraps the same event lines, prompt and
+    # names move after move, and measuring every word prefix at every size again was a
+    # tenth of a card's CPU when many games' cards are drawn interleaved (issue #25). The
+    # answer is a pure function of the key, and nothing here notes a cut.
+    runs = _runs()
+    key = (text, max_width, size, min_size, bold, max_lines)
+    if key in runs.fits:
+        runs.fits.move_to_end(key)
+        found = runs.fits[key]
+        if found is None:
+            return None
+        return font(found[0], bold), list(found[1])
+    fitted = _try_fit_lines(text, max_width, size, min_size, bold, max_lines)
+    runs.fits[key] = None if fitted is None else (fitted[0], tuple(fitted[2]))
+    runs.fit_bytes += _fit_bytes(text)
+    while runs.fit_bytes > FIT_BUDGET and len(runs.fits) > 1:
+        dropped, _ = runs.fits.popitem(last=False)
+        runs.fit_bytes -= _fit_bytes(dropped[0])
+    return None if fitted is None else (fitted[1], fitted[2])
+
+
+def _fit_bytes(text: str) -> int:
+    """A remembered fit's rough size: the key, the text twice (it and its lines), the entry."""
+    return 300 + 2 * len(text)
+
+
+def _try_fit_lines(
+    text: str,
+    max_width: float,
+    size: int,
+    min_size: int,
+    bold: bool,
+    max_lines: int | None,
+) -> tuple[int, Font, list[str]] | None:
+    """The size, font and lines :func:`try_fit_lines` answers, measured afresh."""
     for s in range(size, min_size - 1, -1):
         fnt = font(s, bold)
         words_fit = all(text_width(w, fnt) <= max_width for w in text.split())
         lines = wrap(text, fnt, max_width) if words_fit else []
         if words_fit and (max_lines is None or len(lines) <= max_lines):
-            return fnt, lines
+            return s, fnt, lines
     return None
 
 
@@ -625,9 +675,97 @@ def rounded_box(
     if x1 <= x0 or y1 <= y0:
         return
     r = max(0.0, min(radius, (x1 - x0) / 2, (y1 - y0) / 2))
-    draw.rounded_rectangle(
-        (x0, y0, x1, y1), radius=r, fill=fill, outline=outline, width=width if outline else 0
-    )
+    width = width if outline else 0
+    if _stamp_box(draw, (x0, y0, x1, y1), r, fill, outline, width):
+        return
+    draw.rounded_rectangle((x0, y0, x1, y1), radius=r, fill=fill, outline=outline, width=width)
+
+
+_BOX_LOCK = threading.Lock()
+_BOXES: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
+_BOX_BYTES = [0]
+_BOXES_SEEN: OrderedDict[Hashable, None] = OrderedDict()
+BOX_SEEN = 2048
+"""Shapes remembered as drawn once (their keys only, ~100 bytes each)."""
+BOX_BUDGET = 3 * 1024 * 1024
+"""Bytes of drawn rounded boxes (:func:`rounded_box`) a process keeps as stamps, least
+recently used first out. A card draws ~40 (stat panels, rooms, dice faces) and Pillow's
+rounded rectangle spends 30-45 us on each in Python, three times what pasting the same
+pixels through a mask costs; the 50 most drawn shapes of the three games are 85 % of all
+(issue #25, interleaved cards)."""
+_STAMP_MARGIN = 2
+
+
+def _stamp_box(draw: ImageDraw.ImageDraw, box: Box, r: float, fill: Colour | None,
+               outline: Colour | None, width: int) -> bool:
+    """Paste the rounded box Pillow would draw at ``box`` from a stored stamp; False (nothing
+    drawn) where a stamp could differ from Pillow's drawing or caching is off.
+
+    Pillow rounds the box's corners to whole pixels and draws every part from them and from
+    ``d`` (the corners' diameter, from the unrounded box), so the same (width, height, d,
+    inks) draws the same pixels wherever the box lies: the stamp is those pixels and a mask
+    of the ones drawn (drawn on black and on white, kept where both agree). Left to Pillow:
+    other modes and blending, no fill, boxes whose corners join (drawn as an ellipse from the
+    unrounded box), boxes reaching past the top or left edge and a ``d`` within rounding of a
+    whole number (Pillow truncates the corners' float boxes toward zero: a negative corner, or
+    a near-whole ``d`` at another position, could fall the other side).
+    """
+    if (draw.mode != "RGB" or draw.im.mode != "RGB" or fill is None or not _caching()
+            or type(fill) is not tuple or (outline is not None and type(outline) is not tuple)):
+        return False
+    x0, y0, x1, y1 = box
+    d = min(x1 - x0, y1 - y0, r * 2)
+    ix0, iy0 = round(x0), round(y0)
+    w, h = round(x1) - ix0, round(y1) - iy0
+    if (ix0 < 0 or iy0 < 0 or d <= 0 or d >= w - 1 or d >= h - 1
+            or (d != int(d) and abs(d - round(d)) < 1e-6)):
+        return False
+    if (w + 2 * _STAMP_MARGIN + 1) * (h + 2 * _STAMP_MARGIN + 1) * 4 > BOX_BUDGET // 16:
+        return False  # a panel as wide as the card: kept, it would push out a dozen others
+    key = (w, h, d, fill, outline, width)
+    with _BOX_LOCK:
+        found = _BOXES.get(key)
+        if found is not None:
+            _BOXES.move_to_end(key)
+        elif key not in _BOXES_SEEN:
+            # A stamp costs three drawings: made on a shape's second drawing, not for the
+            # one-off sizes (a panel as tall as its text) that would never be pasted.
+            _BOXES_SEEN[key] = None
+            while len(_BOXES_SEEN) > BOX_SEEN:
+                _BOXES_SEEN.popitem(last=False)
+            return False
+    if found is None:
+        found = _box_stamp(w, h, d, fill, outline, width)
+        size = _layer_bytes(found[0]) + _layer_bytes(found[1])
+        with _BOX_LOCK:
+            if key not in _BOXES:
+                _BOXES[key] = found
+                _BOX_BYTES[0] += size
+            while _BOX_BYTES[0] > BOX_BUDGET and _BOXES:
+                _, (tile, mask) = _BOXES.popitem(last=False)
+                _BOX_BYTES[0] -= _layer_bytes(tile) + _layer_bytes(mask)
+    tile, mask = found
+    left, top = ix0 - _STAMP_MARGIN, iy0 - _STAMP_MARGIN
+    draw.im.paste(tile.im, (left, top, left + tile.width, top + tile.height), mask.im)
+    return True
+
+
+def _box_stamp(w: int, h: int, d: float, fill: Colour, outline: Colour | None,
+               width: int) -> tuple[Image.Image, Image.Image]:
+    """The pixels Pillow draws for a rounded box ``w`` x ``h`` with corners ``d`` across, at
+    (:data:`_STAMP_MARGIN`, :data:`_STAMP_MARGIN`), and the mask of those it drew."""
+    m = _STAMP_MARGIN
+    size = (w + 2 * m + 1, h + 2 * m + 1)
+    xy = (m, m, m + w, m + h)
+    on_black = Image.new("RGB", size, (0, 0, 0))
+    ImageDraw.Draw(on_black).rounded_rectangle(xy, radius=d / 2, fill=fill, outline=outline,
+                                               width=width)
+    on_white = Image.new("RGB", size, (255, 255, 255))
+    ImageDraw.Draw(on_white).rounded_rectangle(xy, radius=d / 2, fill=fill, outline=outline,
+                                               width=width)
+    undrawn = ImageChops.difference(on_black, on_white).convert("L")
+    mask = undrawn.point(lambda v: 0 if v else 255).convert("1", dither=Image.Dither.NONE)
+    return on_black, mask
 
 
 def disc(
@@ -1016,6 +1154,10 @@ def clear_layer_cache() -> None:
         _LAYERS.clear()
     with _HATCH_LOCK:
         _HATCHES.clear()
+    with _BOX_LOCK:
+        _BOXES.clear()
+        _BOXES_SEEN.clear()
+        _BOX_BYTES[0] = 0
     with _TILE_LOCK:
         for pool, tiles in _TILES.items():
             tiles.clear()
@@ -1023,8 +1165,9 @@ def clear_layer_cache() -> None:
 
 
 def cache_stats() -> dict[str, int]:
-    """What this process's render caches hold: static layers, hatch tiles and this thread's
-    text runs (count and bytes), for ``python -m bench``."""
+    """What this process's render caches hold: static layers, hatch tiles, drawn parts,
+    rounded-box stamps and this thread's text runs, widths and fits (count and bytes), for
+    ``python -m bench``."""
     with _LAYER_LOCK:
         layers = len(_LAYERS)
         layer_bytes = sum(map(_layer_bytes, _LAYERS.values()))
@@ -1034,9 +1177,11 @@ def cache_stats() -> dict[str, int]:
     with _TILE_LOCK:
         tiles = sum(map(len, _TILES.values()))
         tile_bytes = sum(_TILE_BYTES.values())
+    with _BOX_LOCK:
+        boxes, box_bytes = len(_BOXES), _BOX_BYTES[0]
     return {"layers": layers, "layer_bytes": layer_bytes, "hatches": hatches,
             "hatch_bytes": hatch_bytes, "parts": tiles, "part_bytes": tile_bytes,
-            **glyph_cache_stats()}
+            "boxes": boxes, "box_bytes": box_bytes, **glyph_cache_stats()}
 
 
 # --------------------------------------------------------------------------- output

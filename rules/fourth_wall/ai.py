@@ -41,7 +41,10 @@ Search.
 The Conflict Wall: Wrath unless Brood pays (a Horror to become The Scourge while a hand could
 Close a Gate, or several Drained Horrors to wake), then spends its Doom on whatever scores best
 (Manifest, Trigger, Destroy, its Unique Action), Delves with Doom that would otherwise be lost,
-and always takes the Doom its cards offer.
+and always takes the Doom its cards offer. Its look-ahead follows a Loss it inflicts through
+the Investigator's answer (`_settle_losses`), so a Trigger on a one-Marble hand scores as the
+Insanity and Gate it is; it Unleashes The Scourge on the Horror hardest to Defeat, two Symbols
+of a kind before two different ones (`scourge_hardness`).
 """
 
 from __future__ import annotations
@@ -300,7 +303,8 @@ def _quick_policy(game: Game[Any, Any], state: FourthWallState, seat: str,
     kind = state.prompts[-1].kind if state.prompts else ""
     if kind == "close_select":
         return _close_pick(eng, legal)
-    if kind in ("choose_horror", "blitz_card", "choose_marble") and len(legal) <= 6:
+    if kind in ("choose_horror", "blitz_card", "choose_marble", "choose_target") \
+            and len(legal) <= 6:
         return _greedy(game, state, seat, legal)
     default = game.default_action(state, seat)
     return default if default is not None and default in legal else legal[0]
@@ -311,7 +315,7 @@ def _greedy(game: Game[Any, Any], state: FourthWallState, seat: str,
     best, best_v = legal[0], -1e18
     for a in legal:
         try:
-            v = _value(game.apply(state, seat, a).state, seat)
+            v = _value(_settle_losses(game, game.apply(state, seat, a).state, seat), seat)
         except IllegalAction:  # pragma: no cover - legal actions apply
             continue
         if v > best_v:
@@ -320,7 +324,8 @@ def _greedy(game: Game[Any, Any], state: FourthWallState, seat: str,
 
 
 def _rollout(game: Game[Any, Any], state: FourthWallState, seat: str) -> FourthWallState:
-    """Answer `seat`'s own follow-up prompts with the quick policy."""
+    """Answer `seat`'s own follow-up prompts with the quick policy (and, for The Wall, the
+    Investigators' answers to the losses it inflicts, `_settle_losses`)."""
     for _ in range(ROLLOUT_STEPS):
         if game.result(state) is not None or not state.prompts:
             break
@@ -330,6 +335,43 @@ def _rollout(game: Game[Any, Any], state: FourthWallState, seat: str) -> FourthW
         if not legal:
             break
         state = game.apply(state, seat, _quick_policy(game, state, seat, legal)).state
+    return _settle_losses(game, state, seat)
+
+
+LOSS_PROMPTS = frozenset({"lose_choice", "holy_window"})
+
+
+def _settle_losses(game: Game[Any, Any], state: FourthWallState,
+                   seat: str) -> FourthWallState:
+    """The Wall's look-ahead, past the Investigators' answer to a Loss it inflicted: a
+    Trigger or Unique Action whose Target "Loses a Marble" (own choice) stops at that
+    Investigator's prompt, so without this the look-ahead scored the Loss as nothing, the
+    Target as any (the first offered), and an Investigator holding one Marble — Insane at
+    the end of the Action, a Gate Opened (FW-INSANE-01, FW-INSANE-05) — no differently.
+    The Investigator answers as the play-outs do (a quick-use Marble to ignore the Loss when
+    it holds one, else the Marble with the fewest Symbols). Fair: `state` is a world
+    resampled from The Wall's view (`Game.ai_action`), its hands dealt anew, and
+    `evaluate` reads only their sizes for The Wall. The Investigators' own look-ahead is
+    unchanged."""
+    if seat != state.wall_seat or state.mode != "conflict":
+        return state
+    for _ in range(ROLLOUT_STEPS):
+        if game.result(state) is not None or not state.prompts:
+            break
+        p = state.prompts[-1]
+        if p.kind not in LOSS_PROMPTS or len(p.seats) != 1 or p.seats[0] == seat:
+            break
+        who = p.seats[0]
+        legal = game.legal_actions(state, who)
+        if not legal:
+            break
+        eng = Engine(state)
+        react = [a for a in legal if a.kind == K.REACT]
+        marbles = [a for a in legal if a.kind == K.CHOOSE_MARBLE]
+        pick = react[0] if react else min(
+            marbles, key=lambda a: len(eng.marble(str(a.p("marble"))).symbols)
+        ) if marbles else next((a for a in legal if a.kind == K.DECLINE), legal[0])
+        state = game.apply(state, who, pick).state
     return state
 
 
@@ -427,15 +469,14 @@ def _prompt_choice(game: Game[Any, Any], state: FourthWallState, seat: str,
     if p.kind == "wall_choice":  # the Marble with the most Symbols (The Wall sees this hand)
         return max(legal, key=lambda a: (len(eng.marble(str(a.p("marble"))).symbols),
                                          -legal.index(a)))
-    if p.kind == "scourge":  # the Horror hardest to Defeat
+    if p.kind == "scourge":  # the Horror hardest to Defeat (`scourge_hardness`)
         sc = [a for a in legal if a.kind == K.SCOURGE]
         if sc:
-            def left(a: Action) -> int:
+            def hardness(a: Action) -> tuple[int, int]:
                 hid = str(a.p("horror"))
                 h = next(x for x in state.streets if x.id == hid)
-                att = eng.attached_symbols(h)
-                return sum(max(0, n - att[s]) for s, n in eng.defeat_cost(hid).items())
-            return max(sc, key=lambda a: (left(a), -legal.index(a)))
+                return scourge_hardness(_left(eng, h))
+            return max(sc, key=lambda a: (hardness(a), -legal.index(a)))
     if p.kind == "discard_excess" or p.kind == "lose_choice":
         return _greedy(game, state, seat, legal)
     return None
@@ -497,6 +538,19 @@ def _left(eng: Engine, h: Any) -> Counter[str]:
     return Counter({s: n - att[s] for s, n in eng.defeat_cost(h.id).items() if n > att[s]})
 
 
+def scourge_hardness(left: Counter[str]) -> tuple[int, int]:
+    """How hard a Horror still needing `left` is to Defeat as The Scourge: the Symbols it
+    needs, then the most of any one kind (a Ghoul's Force, Force before a Restless Spirit's
+    Clue, Science). An Investigator breaking The Scourge must hold (or be given) every one of
+    them, and two of a kind are rarer in a hand than one each of two. Read off the easy
+    Wall's Conflict games (4 players, seeds 1-100, every Investigator turn begun under The
+    Scourge): with two Symbols still needed, a Breaker (Clue, Clue) stood through 115 of
+    171 such turns (67 %) and a Ghoul (Force, Force) 132 of 223 (59 %), a Restless Spirit
+    (Clue, Science) 25 of 64 (39 %) and a Cult Leader (Clue, Force) 5 of 10; each turn it
+    stands is a Gate not Closed (FW-SCOURGE-03)."""
+    return sum(left.values()), max(left.values(), default=0)
+
+
 def _scourge_needs(eng: Engine) -> Counter[str]:
     st = eng.st
     h = next((x for x in st.streets if x.id == st.scourge), None)
@@ -531,6 +585,11 @@ def playout_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> A
 def _playout_prompt(game: Game[Any, Any], eng: Engine, state: FourthWallState, seat: str,
                     legal: list[Action], by_kind: dict[str, list[Action]]) -> Action:
     p = state.prompts[-1]
+    if p.kind == "choose_target" and K.CHOOSE_INVESTIGATOR in by_kind:
+        # The Wall's Target: the smallest hand (public), where a Loss drives an Investigator
+        # Insane and Opens a Gate soonest (FW-INSANE-05; `_settle_losses`).
+        return min(by_kind[K.CHOOSE_INVESTIGATOR],
+                   key=lambda a: len(eng.inv(str(a.p("inv"))).hand))
     if p.kind in ("discard_excess", "lose_choice"):  # keep the Marbles with the most Symbols
         marbles = by_kind.get(K.CHOOSE_MARBLE)
         if marbles:

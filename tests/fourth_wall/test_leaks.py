@@ -7,11 +7,16 @@ FW-VIS-24: the last Blitz reveal is a public record fixed when it is revealed.
 
 The public view, every Investigator seat's view, every public Event text and every label of
 choices shown on the public board are searched for the secrets of the moment.
+
+``FW_LEAK_SEEDS`` (default 6) sets the random games per mode and table size in the default
+suite (about a sixth of a second of one core each); ``-m soak`` plays the next
+``FW_LEAK_SOAK_SEEDS`` (default 200) of each.
 """
 
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -21,6 +26,9 @@ from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.game import GAME
 from rules.fourth_wall.state import FourthWallState
 from tests.fourth_wall.helpers import new_game, seats, setup
+
+SEEDS = int(os.environ.get("FW_LEAK_SEEDS", "6"))
+SOAK_SEEDS = int(os.environ.get("FW_LEAK_SOAK_SEEDS", "200"))
 
 
 def _referenced_names(st: FourthWallState) -> set[str]:
@@ -112,10 +120,21 @@ def _run(mode: str, n: int, seed: int) -> None:
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize(("mode", "n"), [("conflict", 2), ("conflict", 3), ("conflict", 4),
-                                         ("alliance", 1), ("alliance", 2), ("alliance", 3)])
+TABLES = [("conflict", 2), ("conflict", 3), ("conflict", 4),
+          ("alliance", 1), ("alliance", 2), ("alliance", 3)]
+
+
+@pytest.mark.parametrize(("mode", "n"), TABLES)
 def test_FW_VIS_no_secret_in_public_or_team_views_over_random_games(mode: str, n: int) -> None:
-    for seed in range(12):
+    for seed in range(SEEDS):
+        _run(mode, n, seed)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("mode", "n"), TABLES)
+def test_soak_FW_VIS_no_secret_in_public_or_team_views_over_random_games(mode: str,
+                                                                         n: int) -> None:
+    for seed in range(SEEDS, SEEDS + SOAK_SEEDS):
         _run(mode, n, seed)
 
 

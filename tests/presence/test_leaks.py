@@ -29,9 +29,9 @@ searched as whole JSON strings. What a seat inspected itself (P-TIME-09), held, 
 in a trade (PR-12) it may read again. The spirit's own view is checked to hold all of its
 secrets (H-L4); the board picture drawn from it is checked in tests/renders.
 
-``LEAK_PLAYOUTS`` (default 18: 6 each at 3/4/5 players, plus one in 18 of it per variant,
-about 20 s of one core) sets how many playouts run; one fully checked playout costs about
-1 s of one core, so ``LEAK_PLAYOUTS=3000`` is a soak of about an hour.
+``LEAK_PLAYOUTS`` (default 9: 3 each at 3/4/5 players, plus one per variant (one in 18 of
+it, at least one), about 12 s of one core) sets how many playouts run; one fully checked
+playout costs about 1 s of one core, so ``LEAK_PLAYOUTS=3000`` is a soak of about an hour.
 ``python -m bench.soak --game presence`` runs the public-view check alone
 (``public_secrets``) at scale.
 """
@@ -56,7 +56,7 @@ from rules.presence.state import PresenceState, Token
 from tests.presence.helpers import SPIRIT, seats
 
 PACK = default_pack()
-PLAYOUTS = int(os.environ.get("LEAK_PLAYOUTS", "18"))
+PLAYOUTS = int(os.environ.get("LEAK_PLAYOUTS", "9"))
 
 
 def _strings(value: Any) -> Iterator[str]:

@@ -2,9 +2,10 @@
 ends (Eternal Darkness at the latest, P-WIN-06), never raises, keeps every invariant after
 every action, and has someone awaited with a legal action until it ends.
 
-`PRESENCE_PLAYOUTS` (default 20 per player count, so 60 here; with the contract suite and
-the leak tests the default run plays over 150) sets the count; `-m soak` plays 200 more per
-count, and `python -m bench.soak --game presence --games 2000` is the long run.
+`PRESENCE_PLAYOUTS` (default 10 per player count, so 30 here, about 0.4 s of one core each;
+with the contract suite and the leak tests the default run plays about 60) sets the count;
+`-m soak` plays 200 more per count, and `python -m bench.soak --game presence --games 2000`
+is the long run.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from rules.core.rng import Rng
 from rules.presence.game import GAME
 
-PLAYOUTS = int(os.environ.get("PRESENCE_PLAYOUTS", "20"))
+PLAYOUTS = int(os.environ.get("PRESENCE_PLAYOUTS", "10"))
 """Seeds per table size in the default suite (tests/rules/test_contract.py plays more random
 Presence games); `-m soak` plays the next `SOAK_PLAYOUTS` (the suite's CPU budget, #15)."""
 SOAK_PLAYOUTS = int(os.environ.get("SOAK_PLAYOUTS", "200"))

@@ -12,12 +12,13 @@ change, so a stale one would show.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from renders import common, exorcism, fourth_wall, presence
 from renders.turncard import render_turn_image
@@ -235,3 +236,71 @@ def test_the_hatch_cache_stays_within_its_budget(monkeypatch: pytest.MonkeyPatch
     stats = common.cache_stats()
     assert 0 < stats["hatches"] <= 3 and stats["hatch_bytes"] <= common.HATCH_BUDGET
     common.clear_layer_cache()
+
+
+def test_a_stamped_rounded_box_is_the_very_box_pillow_draws() -> None:
+    # Issue #25: rounded boxes a render drew before are pasted from a stamp. Random boxes at
+    # fractional corners (halves included: Pillow rounds them half to even), radii that join
+    # the corners or nearly, outlines of every width and boxes past the picture's edges; each
+    # drawn twice, so the second drawing is the stamp's, and compared with Pillow's drawing.
+    common.clear_layer_cache()
+    rng = random.Random(25)
+    for _ in range(1500):
+        size = (rng.randint(20, 160), rng.randint(20, 160))
+        back = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+        x0 = rng.uniform(-10, size[0] - 4) if rng.random() < 0.7 else rng.randint(0, 60) + 0.5
+        y0 = rng.uniform(-10, 0) if rng.random() < 0.4 else rng.randint(0, 60) - 0.5
+        box = (x0, y0, x0 + rng.uniform(2, 120), y0 + rng.uniform(2, 120))
+        radius = rng.choice([2, 6.5, 8, 14, 20, 40, rng.uniform(0, 30), rng.uniform(0, 30)])
+        fill = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+        outline = rng.choice([None, (0, 0, 0), (255, 255, 255), fill, (9, 200, 9)])
+        width = rng.choice([1, 2, 3])
+        fresh = Image.new("RGB", size, back)
+        try:
+            with common.uncached():
+                common.rounded_box(ImageDraw.Draw(fresh), box, radius, fill, outline, width)
+        except ValueError:  # Pillow refuses a few slivers; the stamp path must too
+            continue
+        for _ in range(2):
+            drawn = Image.new("RGB", size, back)
+            common.rounded_box(ImageDraw.Draw(drawn), box, radius, fill, outline, width)
+            assert drawn.tobytes() == fresh.tobytes(), (box, radius, fill, outline, width)
+    assert common.cache_stats()["boxes"] > 100  # the stamps were made and used
+    common.clear_layer_cache()
+
+
+def test_the_box_stamp_cache_stays_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    common.clear_layer_cache()
+    monkeypatch.setattr(common, "BOX_BUDGET", 128 * 1024)
+    img = Image.new("RGB", (300, 300))
+    for k in range(40):
+        for _ in range(2):  # a stamp is made on a shape's second drawing
+            common.rounded_box(ImageDraw.Draw(img), (10, 10, 40 + k, 30), 6, fill=(k, 0, 0))
+    stats = common.cache_stats()
+    assert 0 < stats["boxes"] < 40 and stats["box_bytes"] <= 128 * 1024
+    common.clear_layer_cache()
+
+
+def test_a_remembered_text_fit_is_the_fit_measured_afresh(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue #25: try_fit_lines remembers its answers (per thread): asked again, it answers
+    # the size and lines it measures afresh, and never more than its budget holds.
+    common.clear_glyph_cache()
+    monkeypatch.setattr(common, "FIT_BUDGET", 8 * 1024)
+    rng = random.Random(7)
+    words = ["Doctor", "gains", "the", "Plan", "Cleanse", "+5", "Exorcism", "points",
+             "Featherstonehaugh", "Supply", "Room", "(Holy", "Relic", "Task", "5)"]
+    texts = [" ".join(rng.choices(words, k=rng.randint(1, 14))) for _ in range(120)]
+    for _ in range(3):
+        for k, text in enumerate(texts):
+            args = (text, 200 + 40 * (k % 5), 40, 20 + (k % 3) * 6, bool(k % 2),
+                    None if k % 4 else 2)
+            with common.uncached():
+                fresh = common.try_fit_lines(*args)
+            found = common.try_fit_lines(*args)
+            assert (found is None) == (fresh is None), text
+            if found is not None and fresh is not None:
+                assert found[0].size == fresh[0].size and found[1] == fresh[1], text
+    stats = common.glyph_cache_stats()
+    assert 0 < stats["fit_bytes"] <= 8 * 1024 and stats["fits"] < len(texts)
+    common.clear_glyph_cache()

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-import shutil
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,7 @@ from renders.common import PNG_SIGNATURE, reset_truncations, truncations
 from renders.turncard import WIDTH, render_turn_card, stats_for
 from rules.registry import GAMES
 from tests.renders.cardviews import NAMES, names_for, sampled_states, with_turn
+from tests.renders.ocr import TESSERACT, read_at_phone_width
 
 CASES = [("exorcism", "core", 3), ("exorcism", "one_vs_all", 4), ("exorcism", "solo", 1),
          ("fourth_wall", "conflict", 3), ("fourth_wall", "alliance", 2),
@@ -153,18 +152,6 @@ def test_card_renders_fast() -> None:
 
 # --------------------------------------------------------------------------- OCR
 
-TESSERACT = shutil.which("tesseract")
-
-
-def _ocr(img: Image.Image, tmp: Path) -> str:
-    small = img.convert("RGB").resize((400, round(img.height * 400 / img.width)),
-                                      Image.Resampling.LANCZOS)
-    path = tmp / "card.png"
-    small.save(path)
-    out = subprocess.run([TESSERACT or "tesseract", str(path), "stdout", "--psm", "11"],
-                         capture_output=True, text=True, timeout=60, check=True)
-    return out.stdout
-
 
 @pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed "
                     "(apt-get install -y tesseract-ocr; .ci/run installs it)")
@@ -179,7 +166,7 @@ def test_phone_sized_card_reads_the_awaited_name_and_round(name: str, mode: str,
         view["turn"]["awaited"] = [view["turn"]["awaited"][0]]
         who = view["turn"]["awaited"][0]
         assert who in NAMES
-        text = _ocr(_image(render_turn_card(name, view)), tmp_path)
+        text = read_at_phone_width(_image(render_turn_card(name, view)), tmp_path)
         assert who.split()[0] in text, text
         assert re.search(rf"Round\s*{view['round']}\b", text), text
 

@@ -23,8 +23,11 @@ from rules.registry import GAMES
 from tests.rules.cases import CASES, IDS
 from tests.rules.test_public_actions import HIDDEN
 
-SEEDS = int(os.environ.get("FAIRNESS_SEEDS", "2"))
+SEEDS = int(os.environ.get("FAIRNESS_SEEDS", "1"))
 STEPS = int(os.environ.get("FAIRNESS_STEPS", "240"))
+"""AI playouts per game, mode and table size in the default suite (its CPU budget, #15); `-m
+soak` plays the next `FAIRNESS_SOAK_SEEDS`."""
+SOAK_SEEDS = int(os.environ.get("FAIRNESS_SOAK_SEEDS", "8"))
 
 
 def _js(obj: Any) -> str:
@@ -34,11 +37,22 @@ def _js(obj: Any) -> str:
 @pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
 def test_ai_choice_is_unchanged_when_only_hidden_things_change(name: str, mode: str,
                                                                 n: int) -> None:
+    _ai_choice_is_unchanged(name, mode, n, range(SEEDS))
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
+def test_soak_ai_choice_is_unchanged_when_only_hidden_things_change(name: str, mode: str,
+                                                                     n: int) -> None:
+    _ai_choice_is_unchanged(name, mode, n, range(SEEDS, SEEDS + SOAK_SEEDS))
+
+
+def _ai_choice_is_unchanged(name: str, mode: str, n: int, seeds: range) -> None:
     game = GAMES[name]
     options = game.options_model(mode=mode)
     _, redeal = HIDDEN[name]
     compared = 0
-    for seed in range(SEEDS):
+    for seed in seeds:
         st = game.setup([f"s{i}" for i in range(1, n + 1)], options, seed)
         rng = Rng.from_seed(seed + 91)
         for step in range(STEPS):

@@ -21,9 +21,11 @@ from rules.registry import GAMES
 from tests.tinygame import GAME as HIGHCARD
 
 ALL_GAMES: dict[str, Game[Any, Any]] = {**GAMES, HIGHCARD.name: HIGHCARD}
-PLAYOUTS = int(os.environ.get("PLAYOUTS", "20"))
-"""Seeds per case in the default suite; `-m soak` plays the next `SOAK_PLAYOUTS` seeds (the
-suite's CPU budget, #15: `python -m bench.soak` plays thousands more per mode)."""
+PLAYOUTS = int(os.environ.get("PLAYOUTS", "10"))
+"""Seeds per case in the default suite (10 whole games per game, mode and table size: about
+19 s of one core in all, half of it The Presence at 5 players); `-m soak` plays the next
+`SOAK_PLAYOUTS` seeds (the suite's CPU budget, #15: `python -m bench.soak` plays thousands
+more per mode)."""
 SOAK_PLAYOUTS = int(os.environ.get("SOAK_PLAYOUTS", "200"))
 
 
