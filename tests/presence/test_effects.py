@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from rules.core.types import act
 from rules.presence.content import default_pack
 from rules.presence.game import GAME
@@ -143,16 +141,3 @@ def test_default_action_prefers_ending_and_declining() -> None:
     st = new_game(3, 4)
     assert GAME.default_action(st, "s2") == act("end_turn")
     assert GAME.default_action(st, "s3") is None
-
-
-@pytest.mark.parametrize("n", [3, 5])
-def test_contract_suite_passes_when_registered(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The platform contract (tests/rules/test_contract.py) run on this game, unregistered."""
-    from tests.rules import test_contract as contract
-
-    monkeypatch.setitem(contract.ALL_GAMES, "presence", GAME)
-    monkeypatch.setattr(contract, "PLAYOUTS", 4)
-    contract.test_random_playouts_end_never_raise_and_keep_invariants("presence", "session", n)
-    contract.test_apply_never_mutates_and_replays_byte_identical("presence", "session", n)
-    contract.test_states_actions_and_views_round_trip_json("presence", "session", n)
-    contract.test_out_of_turn_action_is_refused_and_changes_nothing("presence", "session", n)
