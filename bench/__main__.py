@@ -28,7 +28,9 @@ Sections (all but `suite` by default; `--only games,saturation` picks some):
   started → connected, commands synced) with that database and with an empty one;
 - saturation: 500 games at 15 s think time while a competing process holds one of the cores
   busy (started and stopped by the bench; `--quiet-machine`: 1,000 games, no competing
-  process, for a machine nobody else uses): interactions answered past Discord's 3 s (or
+  process, for a machine nobody else uses), measured after a minute's warm-up under the same
+  load (`--warmup`: games under way, not only their openings; the warm-up's own requests per
+  move, first DMs included, are printed beside): interactions answered past Discord's 3 s (or
   refused as late), first-answer p99, board p99, whether boards queue up (last quarter's board
   median over the first's), requests per move (with the bot's token, and all), moves per second
   per core, memory per active game — each beside its target (issue #25) and the load average;
@@ -117,6 +119,8 @@ class Plan:
         games = args.saturation_games or (1000 if args.quiet_machine else 500)
         self.saturation = ((24, 1.5, 10.0) if quick else (games, args.think, args.seconds))
         self.saturation_busy_core = not args.quiet_machine
+        # Seconds the saturation's games play before the measured stretch (their openings)
+        self.saturation_warmup = 3.0 if quick else args.warmup
         # (games opened one after another, moves played in each)
         self.pergame = (args.pergame_games or (22 if quick else 41), 2 if quick else 4,
                         args.pergame_ai)
@@ -259,7 +263,8 @@ SATURATION_TARGETS: tuple[tuple[str, str, float | None], ...] = (
 def run_saturation(plan: Plan) -> dict[str, Any]:
     games, think, seconds = plan.saturation
     busy = plan.saturation_busy_core
-    r = asyncio.run(games_roundtrip(games, think, seconds, busy=busy))
+    r = asyncio.run(games_roundtrip(games, think, seconds, busy=busy,
+                                    warmup=plan.saturation_warmup))
     r["first_answer_p99_ms"] = r["ack"]["p99_ms"]
     r["board_p99_ms"] = r["board"]["p99_ms"]
     # Each figure beside its target and the load average it was measured under.
@@ -275,10 +280,16 @@ def run_saturation(plan: Plan) -> dict[str, Any]:
           f"{r['interactions_past_3s']} past 3 s (answered: {r['first_answers']}); "
           f"{r['moves_per_s_per_core_at_saturation']} "
           f"moves/s per core ({r['bot_cpu_ms_per_move']} ms of the tree's CPU per move, "
-          f"{r['bot_process_cpu_ms_per_move']} in the bot's own process); "
+          f"{r['bot_process_cpu_ms_per_move']} in the bot's own process; the emulated Discord "
+          f"and players {r['emulator_cpu_ms_per_move']} ms beside it); "
           f"{r['requests_per_move_bot_token']} bot-token requests/move, "
           f"{r['requests_per_move']} in all; memory {r['memory_with_games']} "
           f"({r['memory_per_game_mib']} MiB/game)", flush=True)
+    if warm := r.get("warmup"):
+        print(f"  warm-up, unmeasured (the games' openings, same load): {warm['seconds']} s, "
+              f"{warm['moves']} moves, {warm['requests_per_move']} requests/move in all "
+              f"({warm['first_dms']} first DMs), {warm['interactions_past_3s']} past 3 s",
+              flush=True)
     print(f"  requests by route: {r['requests_by_route']}; per move before the bot's clean "
           f"stop wrote its held summary DMs: {r['requests_per_move_before_stop']}", flush=True)
     print(f"  summary DMs: {r['summary_dms']} (changes: what writing every DM at once would "
@@ -449,6 +460,9 @@ def main() -> None:
                         help="round trip: games at once, comma-separated (default 1,50,200)")
     parser.add_argument("--whole-games", type=int, default=0,
                         help="games: whole games per game, mode and style of play (default 1)")
+    parser.add_argument("--warmup", type=float, default=60.0,
+                        help="saturation: seconds the games play, unmeasured, before the "
+                        "measured stretch (their openings: first DMs)")
     parser.add_argument("--saturation-games", type=int, default=0,
                         help="saturation: games at once (default 500; 1,000 with "
                         "--quiet-machine)")

@@ -117,7 +117,9 @@ class Stamps:
         return future
 
 
-BOARD_PICTURES = ("turn.png", "board.png")
+BOARD_PICTURES = ("turn.png", "board.png", "recap.png")
+"""What a move's picture is called: the turn card, the whole board, or (the move that ends
+the game) the game-over post's recap."""
 
 
 def _is_board(msg: MessageRecord) -> bool:
@@ -404,6 +406,24 @@ class Table:
     """Each seat's private menu, once offered."""
     new_options: dict[str, Any] = field(default_factory=dict)
     """More options of `/game new` (`ai`, `ai_level`: AI seats beside the players)."""
+    planned: dict[int, tuple[str, Action]] = field(default_factory=dict)
+    """Moves decided before the clock started (`plan`), by the game's step they are for."""
+
+    def plan(self, moves: int) -> None:
+        """Decide the game's next `moves` moves now, as `move` would (the easy AI of the
+        awaited seat), on the engine alone: the emulated players' thinking then costs the
+        measured stretch nothing. On a two-core machine it would otherwise share the cores with
+        the bot it measures (about 2 ms a move, a third of the emulated side's CPU), which real
+        players do on their own machines."""
+        _, state = self._state()
+        game = GAMES[self.name]
+        for _ in range(moves):
+            if state is None or game.result(state) is not None or not game.to_act(state):
+                return
+            seat = sorted(game.to_act(state))[0]
+            action = game.ai_action(state, seat)
+            self.planned[state.step] = (seat, action)
+            state = game.apply(state, seat, action).state
 
     async def open(self) -> None:
         res = await self.emu.slash(self.users[0], self.channel, "game new",
@@ -438,7 +458,12 @@ class Table:
             return None
         seat = sorted(game.to_act(state))[0]
         user = self.seat_users[seat]
-        action = game.ai_action(state, seat)
+        planned = self.planned.pop(state.step, None)
+        if planned is not None and planned[0] == seat \
+                and planned[1] in game.legal_actions(state, seat):
+            action = planned[1]
+        else:  # not planned (or the game went elsewhere): decided now
+            action = game.ai_action(state, seat)
         posted = self.stamps.expect(self.thread_id, _is_board)
         try:
             res, how = await self._send(user, seat, action)
@@ -534,11 +559,17 @@ def _players_db(proc: BotProcess) -> sqlite3.Connection:
 
 async def games_roundtrip(games: int, think: float, seconds: float,
                           setup_concurrency: int = 8, seed: int = 1,
-                          busy: bool = False) -> dict[str, Any]:
+                          busy: bool = False, warmup: float = 0.0,
+                          plan: bool = True) -> dict[str, Any]:
     """`games` games at once, each moving after a think time of about `think` seconds, for
     `seconds` seconds; ack and board-posted latency per move, the bot's loop lag, the whole
     process tree's CPU and memory, and Discord requests per move. `busy`: a competing process
-    holds one core busy meanwhile (`busy_core`)."""
+    holds one core busy meanwhile (`busy_core`). `warmup`: the games play as long first,
+    unmeasured but under the same load, so the measured stretch sees games under way rather
+    than their openings alone (a game's first moves send its seats' first DMs: one request per
+    seat and game, which a stretch of four moves a game would count ×N for a game of N moves);
+    what the warm-up cost is reported beside (`warmup`). `plan`: the players decide their
+    moves during the setup (`Table.plan`), not on the clock."""
     rng = random.Random(seed)
     async with bot_against_emulator(bare=False, probe_interval=0.05 if busy else 0.005,
                                     ) as (emu, proc):
@@ -552,9 +583,13 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         began = time.perf_counter()
         gate = asyncio.Semaphore(setup_concurrency)
 
+        # Enough moves for every game to move as often as its players could think.
+        planned = min(40, int((warmup + seconds) / (0.5 * think)) + 2) if plan else 0
+
         async def open_one(table: Table) -> None:
             async with gate:
                 await table.open()
+                table.plan(planned)
 
         await asyncio.gather(*(open_one(t) for t in tables))
         setup_s = time.perf_counter() - began
@@ -562,35 +597,62 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         control = BotProcess(emu, bare=False, workdir=proc.workdir / "idle", idle=True)
         control.workdir.mkdir()
         await control.start()
-        control.reset_lag()
-        proc.reset_lag()
-        harness = LoopLagProbe().start()
-        first_interaction = len(emu.interactions)
-        load_began = os.getloadavg()[0]
-        requests_before = request_counts(emu)
-        cpu_before = cpu_seconds(proc.proc.pid)
-        main_before = cpu_seconds(proc.proc.pid, alone=True)
-        samples: list[Sample] = []
         ended = 0
-        deadline = time.perf_counter() + seconds
+        over: set[int] = set()  # tables whose game ended (or failed for good)
 
-        async def play(table: Table) -> None:
+        async def play(table: Table, deadline: float, into: list[Sample]) -> None:
             nonlocal ended
-            await asyncio.sleep(rng.uniform(0, think))
+            if id(table) in over:
+                return
+            await asyncio.sleep(min(rng.uniform(0, think),
+                                    max(0.0, deadline - time.perf_counter())))
             while time.perf_counter() < deadline:
                 sample = await table.move()
                 if sample is None:
                     if not table.failures or len(table.failures) >= 3:
                         ended += not table.failures
+                        over.add(id(table))
                         return
                 else:
-                    samples.append(sample)
-                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                    into.append(sample)
+                # Never past the deadline: the measured stretch starts with every game idle.
+                await asyncio.sleep(min(rng.uniform(0.5 * think, 1.5 * think),
+                                        max(0.0, deadline - time.perf_counter())))
 
         with busy_core(busy) as spinner:
+            warm: dict[str, Any] = {}
+            if warmup > 0:
+                warm_samples: list[Sample] = []
+                warm_first = len(emu.interactions)
+                warm_requests = request_counts(emu)
+                w0 = time.perf_counter()
+                await asyncio.gather(*(play(t, w0 + warmup, warm_samples) for t in tables))
+                warm_moves = len(warm_samples)
+                warm_spent = request_counts(emu) - warm_requests
+                warm = {"seconds": round(time.perf_counter() - w0, 2), "moves": warm_moves,
+                        "requests_per_move": (round(warm_spent.total() / warm_moves, 2)
+                                              if warm_moves else 0.0),
+                        "first_dms": warm_spent.get("POST /channels/{channel_id}/messages", 0),
+                        "interactions_past_3s": sum(
+                            1 for r in list(emu.interactions)[warm_first:]
+                            if r.late or (r.latency is not None and r.latency > 3.0)),
+                        "games_ended": ended}
+                ended = 0
+            control.reset_lag()
+            proc.reset_lag()
+            harness = LoopLagProbe().start()
+            first_interaction = len(emu.interactions)
+            load_began = os.getloadavg()[0]
+            requests_before = request_counts(emu)
+            cpu_before = cpu_seconds(proc.proc.pid)
+            main_before = cpu_seconds(proc.proc.pid, alone=True)
+            samples: list[Sample] = []
+            own_before = time.process_time()
             t0 = time.perf_counter()
-            await asyncio.gather(*(play(t) for t in tables))
+            await asyncio.gather(*(play(t, t0 + seconds, samples) for t in tables))
             took = time.perf_counter() - t0
+            # The emulated side (Discord, the players) runs in this process, on the same cores.
+            own_cpu = time.process_time() - own_before
             bot_cpu = cpu_seconds(proc.proc.pid) - cpu_before
             main_cpu = cpu_seconds(proc.proc.pid, alone=True) - main_before
         load_ended = os.getloadavg()[0]
@@ -622,6 +684,7 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         moves = len(samples)
         return {
             "games": games, "think_s_mean": think, "seconds": round(took, 2),
+            "warmup": warm,
             "competing_busy_core": spinner is not None,
             "setup_s": round(setup_s, 2), "moves": moves,
             "moves_per_s": round(moves / took, 2) if took else 0.0,
@@ -634,6 +697,9 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             "moves_per_s_per_core_at_saturation": (
                 round(moves / bot_cpu, 1) if moves and bot_cpu else 0.0),
             "bot_cpu_share_of_2_cores": round(bot_cpu / took / 2, 3) if took else 0.0,
+            # What the emulated Discord and players spent per move meanwhile (not the bot's:
+            # on a real server it is Discord's and the players' own machines').
+            "emulator_cpu_ms_per_move": round(own_cpu * 1000 / moves, 1) if moves else 0.0,
             "requests_per_move": round(requests.total() / moves, 2) if moves else 0.0,
             "requests_per_move_bot_token": (
                 round(bot_token_requests(requests) / moves, 2) if moves else 0.0),

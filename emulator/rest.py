@@ -585,6 +585,8 @@ class RestApi:
         rec.callback_at = state.loop_now()
         if original is not None:
             rec.original_message_id = original.id
+            if ctype == DEFERRED_UPDATE_MESSAGE:
+                state.defer_update(rec, original.id)
         state.notify()
         if not req.flag("with_response"):
             return 204, None
@@ -841,9 +843,7 @@ class RestApi:
         )
         state.check_old_edit(msg)
         state.edit_message(msg, body, req.files)
-        for rec in state.interactions.values():
-            if rec.callback_type == DEFERRED_UPDATE_MESSAGE and rec.original_message_id == msg.id:
-                rec.touched = True
+        state.touch_deferred(msg.id)
         state.notify()
         return 200, self._message(msg)
 
@@ -855,9 +855,7 @@ class RestApi:
             self._require(ch, Perm.MANAGE_MESSAGES)
         self._writable_thread(ch)
         state.delete_message(msg)
-        for rec in state.interactions.values():
-            if rec.callback_type == DEFERRED_UPDATE_MESSAGE and rec.original_message_id == msg.id:
-                rec.touched = True
+        state.touch_deferred(msg.id)
         return 204, None
 
     # -- threads ----------------------------------------------------------------------

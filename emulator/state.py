@@ -146,6 +146,10 @@ class EmulatorState:
         self.attachments: dict[str, AttachmentRecord] = {}
         self.interactions: dict[str, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
+        # message id -> the interactions answered by deferring an update of it (type 6): an
+        # edit or delete of that message is their answer (`touch_deferred`). An index, so an
+        # edit costs the same after 10,000 interactions as after 10.
+        self.deferred_updates: dict[str, list[InteractionRecord]] = {}
         self.commands = CommandStore()
         self.stats = Stats()
         self.errors: list[ErrorRecord] = []
@@ -202,6 +206,16 @@ class EmulatorState:
         limit.accepted += 1
 
     # -- change notification -------------------------------------------------------
+
+    def defer_update(self, rec: InteractionRecord, message_id: str) -> None:
+        """`rec` was answered by deferring an update of message `message_id`."""
+        self.deferred_updates.setdefault(message_id, []).append(rec)
+
+    def touch_deferred(self, message_id: str) -> None:
+        """Message `message_id` was edited or deleted: the deferred updates of it are
+        answered (Discord counts the edit as the deferral's follow-through)."""
+        for rec in self.deferred_updates.pop(message_id, ()):
+            rec.touched = True
 
     def notify(self) -> None:
         """Wake every ``wait_for``: something changed."""
