@@ -35,7 +35,9 @@ def render_workers_running() -> list[int]:
     return sorted(found)
 
 
-async def _until(check: Any, seconds: float = 10.0) -> None:
+async def _until(check: Any, seconds: float = 30.0) -> None:
+    # Generous: a worker's start (its interpreter and Pillow) on a 2-core machine another
+    # process keeps busy took over 10 s once; what is checked is that it starts, not how fast.
     deadline = asyncio.get_running_loop().time() + seconds
     while not check():
         assert asyncio.get_running_loop().time() < deadline, "timed out"
