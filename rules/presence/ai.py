@@ -919,10 +919,31 @@ def _reveal_target(eng: Engine, seat: str, legal: list[Action]) -> Action:
     for a in legal:
         k = int(str(a.p("option"))) - 1
         val = ded.invoke_value(k, st, 1.0)
-        chance = invoke_chance(eng, ded, k)  # breaks ties (Mystery Mode: values all alike)
+        # ties (Mystery Mode: values all alike; or no position can match): the likelier
+        # position, and never one where the same evidence already failed (#23)
+        chance = invoke_chance(eng, ded, k) - (0.5 if _failed_before(eng, k) else 0.0)
         if val > best_v + 1e-9 or (val > best_v - 1e-9 and chance > best_c + 1e-9):
             best, best_v, best_c = a, val, chance
     return best
+
+
+def _failed_before(eng: Engine, k: int) -> bool:
+    """Whether an Invoke at 0-based position `k` failed (public, H-38) with every clue card
+    now beneath it of a trauma that lay there then (Mystery Mode: nothing added since), so
+    the same evidence fails again (the repeated-Invoke blunder, `bench.blunders`)."""
+    slot = eng.st.secrets[k]
+    if slot.revealed or not slot.failed:
+        return False
+    seen = max(slot.failed)
+    if len(slot.discards) <= seen:
+        return True
+    if eng.st.mystery:
+        return False
+    pack = eng.pack
+
+    def traumas(cards: list[str]) -> set[str]:
+        return {pack.clue_card(c).trauma for c in cards if not pack.is_fear_card(c)}
+    return traumas(slot.discards) <= traumas(slot.discards[:seen])
 
 
 def _draw_source(eng: Engine, seat: str, legal: list[Action]) -> Action:

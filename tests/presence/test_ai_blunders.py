@@ -266,3 +266,18 @@ def test_P_SECRET_03_a_late_idle_turn_keeps_an_invoke_that_cannot_match() -> Non
     v = st.visitors[VISITOR]
     v.discard = [c for c in v.discard if Engine(st).is_action_card(c)]
     assert not _plays_invoke(st, _turn(st))
+
+
+def test_P_SECRET_03_a_hopeless_reveal_is_not_aimed_where_the_same_evidence_failed() -> None:
+    """4 players, seed 72, normal (stop 32): in round 5 an Invoke's reveal found no position
+    that could match, all of them worth alike, and the heuristic aimed at the first, where
+    an Invoke had already failed with the same card beneath. Among equals it now aims
+    elsewhere."""
+    st = invoke_scene(5, revealed=(2, 3))
+    st.secrets[0].discards = [take_clue(st, trauma_at(st, 2))]  # a revealed trauma's card
+    st.secrets[0].failed = [1]
+    st.secrets[3].discards = [take_clue(st, trauma_at(st, 3))]  # likewise, never tried
+    card, side = invoke_card(st, VISITOR)
+    at_prompt = GAME.apply(st, VISITOR, act("play", card=card, side=side, speed="main")).state
+    assert at_prompt.prompts[-1].data.get("then") == "reveal_secret"
+    assert GAME.ai_action(at_prompt, VISITOR).p("option") == "4"
