@@ -208,6 +208,7 @@ class Deduction:
         self.beneath: list[list[str]] = []
         # Mystery Mode (P-MYST-02): the discards lie face down and a visitor may not look.
         face_down = st.mystery and seat != st.spirit_seat
+        self.face_down = face_down
         for slot in st.secrets:
             tr: list[str] = [] if face_down else [
                 pack.clue_card(c).trauma for c in slot.discards if not pack.is_fear_card(c)]
@@ -306,6 +307,8 @@ class Deduction:
 
     _plan: dict[str, int] | None = None
     _placement: dict[str, int]
+    face_down: bool
+    """Mystery Mode, a visitor's view: the discards' traumas are unseen (P-MYST-02)."""
 
     def confidence(self, trauma: str) -> float:
         """P(a clue card of `trauma` lands beneath its own secret where `placement` puts
@@ -578,8 +581,9 @@ def scarcity(st: PresenceState) -> float:
     """How much keeping the Invoke card for a surer reveal is still worth: fully until
     round 7, then less each round and nothing in the last, nor once the unrevealed secrets
     are as many as the rounds left (a reveal a round is then the only way to win). An
-    Invoke card kept to the end reveals nothing: a late turn never ends idle with a chance
-    in hand."""
+    Invoke card kept to the end reveals nothing. A long shot can still score below keeping
+    the card in rounds 7 and 8; a late turn about to end with actions left plays it anyway
+    (`_last_chance_invoke`), so no late turn ends idle with a chance in hand."""
     if st.round < LATE_ROUND:
         return 1.0
     final = pack_final_round(st)
@@ -744,7 +748,62 @@ def _visitor_turn(eng: Engine, seat: str, legal: list[Action]) -> Action:
         best = max(main, key=lambda x: (x[0], x[1]))
         if best[0] > 0.0:
             return best[2]
+    last = _last_chance_invoke(eng, ded, main)
+    if last is not None:
+        return last
     return by_kind.get(K.END_TURN, legal[0])
+
+
+def _is_invoke_play(eng: Engine, action: Action) -> bool:
+    """Whether `action` plays an action card's Invoke side (its effects reveal a secret)."""
+    if action.kind != K.PLAY:
+        return False
+    card = str(action.p("card"))
+    if not eng.is_action_card(card):
+        return False
+    side = action.p("side")
+    index = int(side) if isinstance(side, int) or str(side).isdigit() else -1
+    actions = eng.pack.action_card(card).actions
+    return 0 <= index < len(actions) and any(e.op == "reveal_secret"
+                                             for e in actions[index].effects)
+
+
+def invoke_chance(eng: Engine, ded: Deduction, k: int) -> float:
+    """P(an Invoke at 0-based position `k` reveals its secret), from what the seat may see:
+    the chance that a clue card of the secret's own trauma lies beneath it (G-09) over the
+    assignments `ded` still allows (a failed Invoke excludes the traumas that lay beneath
+    then). Mystery Mode (P-MYST-02: the discards lie face down to a visitor): none unless a
+    card went beneath since the position's last failure, then the chance that one of those
+    new cards is of any one trauma in four."""
+    slot = eng.st.secrets[k]
+    if slot.revealed:
+        return 0.0
+    if ded.face_down:
+        new = len(slot.discards) - max(slot.failed, default=0)
+        return 0.0 if new <= 0 else 1.0 - 0.75 ** new
+    return 1.0 - ded.matching_dist(k).get(0, 0.0)
+
+
+def _last_chance_invoke(eng: Engine, ded: Deduction,
+                        main: list[tuple[float, int, Action]]) -> Action | None:
+    """A late turn (round `LATE_ROUND` on) about to end with main actions left: the Invoke
+    card in hand is played rather than kept when some secret may match (`invoke_chance`),
+    so no late turn ends idle with a chance in hand (#23, `bench.blunders`
+    ``idle_with_invoke``). `invoke_value` weighs keeping the card for a surer reveal
+    against a long shot, and in rounds 7 and 8 it keeps it for a chance below about a
+    half; but the action it would spend is otherwise wasted, a failure is public evidence
+    that narrows where every trauma lies for the whole table, and a card kept to the end
+    reveals nothing. None when the turn is early, no Invoke is playable, or no secret can
+    match as far as the seat can tell."""
+    st = eng.st
+    if st.round < LATE_ROUND or st.actions_left <= 0:
+        return None
+    invokes = [(s, i, a) for s, i, a in main if _is_invoke_play(eng, a)]
+    if not invokes:
+        return None
+    if not any(invoke_chance(eng, ded, k) > 0.0 for k in range(len(st.secrets))):
+        return None
+    return max(invokes, key=lambda x: (x[0], x[1]))[2]
 
 
 # ---- visitor prompt answers
@@ -856,12 +915,35 @@ def _reveal_target(eng: Engine, seat: str, legal: list[Action]) -> Action:
     ded = Deduction(eng, seat)
     st = eng.st
     best, best_v = legal[0], -float(INF)
+    best_c = -1.0
     for a in legal:
         k = int(str(a.p("option"))) - 1
         val = ded.invoke_value(k, st, 1.0)
-        if val > best_v + 1e-9:
-            best, best_v = a, val
+        # ties (Mystery Mode: values all alike; or no position can match): the likelier
+        # position, and never one where the same evidence already failed (#23)
+        chance = invoke_chance(eng, ded, k) - (0.5 if _failed_before(eng, k) else 0.0)
+        if val > best_v + 1e-9 or (val > best_v - 1e-9 and chance > best_c + 1e-9):
+            best, best_v, best_c = a, val, chance
     return best
+
+
+def _failed_before(eng: Engine, k: int) -> bool:
+    """Whether an Invoke at 0-based position `k` failed (public, H-38) with every clue card
+    now beneath it of a trauma that lay there then (Mystery Mode: nothing added since), so
+    the same evidence fails again (the repeated-Invoke blunder, `bench.blunders`)."""
+    slot = eng.st.secrets[k]
+    if slot.revealed or not slot.failed:
+        return False
+    seen = max(slot.failed)
+    if len(slot.discards) <= seen:
+        return True
+    if eng.st.mystery:
+        return False
+    pack = eng.pack
+
+    def traumas(cards: list[str]) -> set[str]:
+        return {pack.clue_card(c).trauma for c in cards if not pack.is_fear_card(c)}
+    return traumas(slot.discards) <= traumas(slot.discards[:seen])
 
 
 def _draw_source(eng: Engine, seat: str, legal: list[Action]) -> Action:
@@ -1374,7 +1456,8 @@ def weighty(state: PresenceState, seat: str) -> bool:
     return _has_invoke(eng, eng.vis(seat))
 
 
-__all__ = ["Deduction", "choose_action", "spirit_mode", "visitor_plans", "weighty"]
+__all__ = ["Deduction", "choose_action", "invoke_chance", "spirit_mode", "visitor_plans",
+           "weighty"]
 
 
 # ====================================================================== the search's estimate

@@ -4,13 +4,16 @@
   read back from the 20-line log that forgets it: the AI never aims an Invoke again where the
   same evidence already failed.
 - A late turn never ends idle with an Invoke card in hand while a secret may still match
-  (`rules.presence.ai.scarcity`: the card's keeping value runs out with the rounds).
+  (`rules.presence.ai.scarcity`: the card's keeping value runs out with the rounds; and a
+  late turn about to end with actions left plays a long shot rather than keep it, at every
+  level, `ai._last_chance_invoke`, stop 32).
 - `bench.blunders` counts both, read from a game's history, on constructed histories that
   hold the blunder and ones that do not; and seeds where today's AI blundered play clean.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -61,15 +64,16 @@ def _wrong_trauma(st: PresenceState, position: int) -> str:
     return next(t for t in ai.TRAUMAS if t != trauma_at(st, position) and t not in shown)
 
 
-def _turn(st: PresenceState) -> list[Action]:
-    """What the AI does for s2 until its turn passes (every answer of its prompts too)."""
+def _turn(st: PresenceState, level: str = "easy") -> list[Action]:
+    """What the AI does for s2 until its turn passes (every answer of its prompts too), at
+    `level`."""
     done: list[Action] = []
     for _ in range(40):
         if GAME.result(st) is not None or VISITOR not in GAME.to_act(st):
             break
         if st.active != VISITOR:
             break
-        action = GAME.ai_action(st, VISITOR)
+        action = GAME.ai_action(st, VISITOR, level)
         done.append(action)
         st = GAME.apply(st, VISITOR, action).state
     return done
@@ -205,3 +209,75 @@ def test_census_does_not_count_an_early_or_hopeless_idle_end() -> None:
     spent.visitors[VISITOR].discard += spent.visitors[VISITOR].hand
     spent.visitors[VISITOR].hand = []
     assert census("presence", _idle_end(spent), None)["idle_with_invoke"] == 0
+
+
+# ---------------------------------------------------------------- a long shot late (stop 32)
+
+
+SEED18 = Path(__file__).resolve().parent.parent / "fixtures" / "presence" / \
+    "seed18_round7_idle_invoke.json"
+"""The state before the idle turn end of stop 31's census: `python -m bench ai --settings
+presence:session:4 --seed 18 --sides visitors --level normal` (the spirit p1 at easy), step
+208, the Orphan (p3) to act in round 7 with three main actions, secrets 1 and 2 revealed,
+one clue card beneath position 4."""
+
+
+def test_P_SECRET_03_a_late_long_shot_invoke_is_tried_rather_than_an_idle_turn_end() -> None:
+    """4 players, seed 18, normal: in round 7 with two secrets left, a 1-in-5 chance at
+    position 4 (the one card beneath is death's; position 3 prints four death cards and
+    three lie beneath others, position 4 three), the heuristic kept its Invoke card for a
+    surer reveal (`scarcity` 2/3: the card's keeping value outweighed the chance) and every
+    other action scored at most 0, so it ended its turn with three actions unspent; the
+    search could not overrule it (End turn is never a challenger and is kept when nothing
+    clears the bar: the visitors' estimate was near 0 on every line, the Invoke's edge 0.0014
+    against a 0.03 margin). A late turn never ends idle while a secret may match: at easy
+    and at normal the visitor plays its Invoke, and the census finds no idle turn."""
+    st = PresenceState.model_validate_json(SEED18.read_text())
+    seat = "p3"
+    assert (st.round, st.active, st.actions_left) == (7, seat, 3)
+    eng = Engine(st)
+    ded = ai.Deduction(eng, seat)
+    chances = [ai.invoke_chance(eng, ded, k) for k in range(4)]
+    assert chances == [0.0, 0.0, 0.0, pytest.approx(0.2)]
+    assert ai.scarcity(st) == pytest.approx(2 / 3)
+    for level in ("easy", "normal"):
+        first = GAME.ai_action(st, seat, level)
+        assert first.kind == "play" and first.p("card") == "orphan.07" \
+            and first.p("side") == 0, (level, first)  # its Invoke
+    history: list[Step] = []
+    for _ in range(40):
+        if GAME.result(st) is not None or st.active != seat or seat not in GAME.to_act(st):
+            break
+        st, step = _step(st, seat, GAME.ai_action(st, seat))
+        history.append(step)
+    assert any(b.prompts and b.prompts[-1].data.get("then") == "reveal_secret"
+               and a.p("option") == "4" for b, _s, a, _x in history)  # aimed at position 4
+    assert census("presence", history, None)["idle_with_invoke"] == 0
+
+
+def test_P_SECRET_03_a_late_idle_turn_keeps_an_invoke_that_cannot_match() -> None:
+    """The other side of the rule: beneath the unrevealed secrets only cards of revealed
+    traumas and no clue card left to draw or reshuffle (no Invoke can reveal anything this
+    turn), the turn ends and the card stays in hand."""
+    st = invoke_scene(8, revealed=(2, 3))
+    st.secrets[0].discards = [take_clue(st, trauma_at(st, 2))]
+    st.secrets[3].discards = [take_clue(st, trauma_at(st, 3))]
+    st.clue_deck, st.clue_revealed = [], []
+    v = st.visitors[VISITOR]
+    v.discard = [c for c in v.discard if Engine(st).is_action_card(c)]
+    assert not _plays_invoke(st, _turn(st))
+
+
+def test_P_SECRET_03_a_hopeless_reveal_is_not_aimed_where_the_same_evidence_failed() -> None:
+    """4 players, seed 72, normal (stop 32): in round 5 an Invoke's reveal found no position
+    that could match, all of them worth alike, and the heuristic aimed at the first, where
+    an Invoke had already failed with the same card beneath. Among equals it now aims
+    elsewhere."""
+    st = invoke_scene(5, revealed=(2, 3))
+    st.secrets[0].discards = [take_clue(st, trauma_at(st, 2))]  # a revealed trauma's card
+    st.secrets[0].failed = [1]
+    st.secrets[3].discards = [take_clue(st, trauma_at(st, 3))]  # likewise, never tried
+    card, side = invoke_card(st, VISITOR)
+    at_prompt = GAME.apply(st, VISITOR, act("play", card=card, side=side, speed="main")).state
+    assert at_prompt.prompts[-1].data.get("then") == "reveal_secret"
+    assert GAME.ai_action(at_prompt, VISITOR).p("option") == "4"
