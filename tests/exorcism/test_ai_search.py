@@ -449,3 +449,27 @@ def test_the_search_ends_a_turn_with_actions_left_only_on_the_heuristics_pick() 
     assert {a.kind for a in GAME.legal_actions(last, seat)} <= {K.MOVE, K.ROOM_ACTION, K.PASS,
                                                                 K.PLAN, K.TRADE}
     assert GAME.ai_searchable(last, seat, end)
+
+
+def test_a_pawn_in_a_task_room_gains_a_task_rather_than_dodge_a_one_in_three_wound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 32 (issue #23, core 3 players by the book, `WOUND_SCALE_CORE`): seed 25, decision
+    25 (game turn 6), the Psychologist stands in Task Room B (r3c1) with 2 Actions left and
+    two Tasks held; the Ghost model gives the Room a 35 % chance of a Wound before its next
+    turn. Weighing the Wound in full (1.05 points at 3 Lookouts), the heuristic walked away
+    to r3c3 and gained nothing; the core game is a race with the Darkness supply, so it now
+    takes the third Task where it stands (paired seeds 1-400: 98 games won against 87)."""
+    import rules.exorcism.ai as ai
+
+    st = _core(25)
+    for _ in range(25):
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    seat = sorted(GAME.to_act(st))[0]
+    inv = st.investigators[seat]
+    assert (seat, inv.character, inv.cell, st.actions_left) == ("p1", "psychologist", "r3c1", 2)
+    assert len(st.players[seat].tasks) == 2
+    assert GAME.ai_action(st, seat) == act(K.ROOM_ACTION)
+    monkeypatch.setattr(ai, "WOUND_SCALE_CORE", 1.0)
+    dodge = GAME.ai_action(st, seat)
+    assert dodge.kind == K.MOVE and dodge.p("to") == "r3c3"
