@@ -98,11 +98,16 @@ def _forced_pass(mode: str, players: int, seed: int, at: int,
     return history, GAME.result(st)
 
 
-def test_EX_HAUNT_12_the_census_counts_an_idle_end_an_action_left_would_have_turned() -> None:
+def test_EX_HAUNT_12_the_census_counts_an_idle_end_an_action_left_would_have_turned(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Core 3 players under the Shroud ruling (EX-GAP-17), seed 25, which easy wins: the
     turn of game turn 24 ended at once, all 3 Actions left, and the Relic Room's 4th token
     then finds no Shroud card left. Played on the real deal, that turn's Actions win the
-    game: a blunder (`bench.blunders._wins_instead`)."""
+    game: a blunder (`bench.blunders._wins_instead`). The game as the heuristic played it
+    before stop 32 (a Wound weighed in full, `WOUND_SCALE_CORE` 1.0)."""
+    import rules.exorcism.ai as ai
+
+    monkeypatch.setattr(ai, "WOUND_SCALE_CORE", 1.0)
     history, result = _forced_pass("core", 3, 25, 112, shroud_returns_darkness=True)
     before, seat, action, _after = history[112]
     assert action.kind == K.PASS and before.actions_left == 3 and before.active == seat
@@ -342,6 +347,8 @@ def test_no_idle_turn_end_before_a_loss_when_the_game_is_at_stake(
     from bench.ai import play
 
     monkeypatch.setattr(blunders, "_wins_instead", lambda *_: True)
+    # the games as the heuristic played them before stop 32 (`WOUND_SCALE_CORE` 1.0)
+    monkeypatch.setattr(ai, "WOUND_SCALE_CORE", 1.0)
 
     def idle(seed: int) -> int:
         return play("exorcism", "core", 3, seed, None, "easy").blunders.get(
