@@ -118,6 +118,14 @@ HEAL_VALUE: dict[int, float] = {0: 7.0, 1: 3.5, 2: 1.2, 3: 0.3}
 WOUND_BASE: dict[int, float] = {0: 40.0, 1: 5.0, 2: 2.5, 3: 1.5}
 """Cost of a Wound by the Lookouts (plus Triage Plans) left, before the dropped Tools."""
 WOUND_SCALE = 1.0
+"""How much of `WOUND_BASE` a Wound costs (Solo and One vs All)."""
+WOUND_SCALE_CORE = 0.7
+"""... in the core game. Stop 32 (issue #23, core 3p by the book): the core game is a race with
+the Darkness supply (85 % of the losses), and a pawn that steps out of a Room the Ghost model
+gives a one-in-three chance of a Wound, instead of gaining a Task or a Tool there, loses an
+Action and often the next one walking back. Paired seeds 1-400, every seat easy: 1.0 won
+87, 0.7 won 98 (6 games won only at 1.0, 17 only at 0.7, sign test p = 0.035); 0.5 and 0.3
+were level with 0.7 on seeds 1-200 (50 and 49 against 51), 2.0 lost 13 more (30)."""
 STAKE_EMPTY = 0.25
 """`_Brain.stake` when the next Haunt cards may empty the Darkness supply (core, Solo)."""
 STAKE_LOW = 0.7
@@ -395,7 +403,8 @@ class _Brain:
         base = WOUND_BASE.get(self.lookouts_eff(), WOUND_BASE[3])
         if not self.st.lookouts and not self.eng.ova:
             base = max(base, WOUND_BASE[0] / 3)
-        return (WOUND_SCALE * base + 0.6 * sum(inv.tools.values())) * self.stake()
+        scale = WOUND_SCALE if self.eng.solo or self.eng.ova else WOUND_SCALE_CORE
+        return (scale * base + 0.6 * sum(inv.tools.values())) * self.stake()
 
     def stake(self) -> float:
         """How much the game still hangs on a Wound: the chance it is not decided anyway

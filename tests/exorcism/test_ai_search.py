@@ -98,11 +98,16 @@ def _forced_pass(mode: str, players: int, seed: int, at: int,
     return history, GAME.result(st)
 
 
-def test_EX_HAUNT_12_the_census_counts_an_idle_end_an_action_left_would_have_turned() -> None:
+def test_EX_HAUNT_12_the_census_counts_an_idle_end_an_action_left_would_have_turned(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Core 3 players under the Shroud ruling (EX-GAP-17), seed 25, which easy wins: the
     turn of game turn 24 ended at once, all 3 Actions left, and the Relic Room's 4th token
     then finds no Shroud card left. Played on the real deal, that turn's Actions win the
-    game: a blunder (`bench.blunders._wins_instead`)."""
+    game: a blunder (`bench.blunders._wins_instead`). The game as the heuristic played it
+    before stop 32 (a Wound weighed in full, `WOUND_SCALE_CORE` 1.0)."""
+    import rules.exorcism.ai as ai
+
+    monkeypatch.setattr(ai, "WOUND_SCALE_CORE", 1.0)
     history, result = _forced_pass("core", 3, 25, 112, shroud_returns_darkness=True)
     before, seat, action, _after = history[112]
     assert action.kind == K.PASS and before.actions_left == 3 and before.active == seat
@@ -342,6 +347,8 @@ def test_no_idle_turn_end_before_a_loss_when_the_game_is_at_stake(
     from bench.ai import play
 
     monkeypatch.setattr(blunders, "_wins_instead", lambda *_: True)
+    # the games as the heuristic played them before stop 32 (`WOUND_SCALE_CORE` 1.0)
+    monkeypatch.setattr(ai, "WOUND_SCALE_CORE", 1.0)
 
     def idle(seed: int) -> int:
         return play("exorcism", "core", 3, seed, None, "easy").blunders.get(
@@ -449,3 +456,27 @@ def test_the_search_ends_a_turn_with_actions_left_only_on_the_heuristics_pick() 
     assert {a.kind for a in GAME.legal_actions(last, seat)} <= {K.MOVE, K.ROOM_ACTION, K.PASS,
                                                                 K.PLAN, K.TRADE}
     assert GAME.ai_searchable(last, seat, end)
+
+
+def test_a_pawn_in_a_task_room_gains_a_task_rather_than_dodge_a_one_in_three_wound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 32 (issue #23, core 3 players by the book, `WOUND_SCALE_CORE`): seed 25, decision
+    25 (game turn 6), the Psychologist stands in Task Room B (r3c1) with 2 Actions left and
+    two Tasks held; the Ghost model gives the Room a 35 % chance of a Wound before its next
+    turn. Weighing the Wound in full (1.05 points at 3 Lookouts), the heuristic walked away
+    to r3c3 and gained nothing; the core game is a race with the Darkness supply, so it now
+    takes the third Task where it stands (paired seeds 1-400: 98 games won against 87)."""
+    import rules.exorcism.ai as ai
+
+    st = _core(25)
+    for _ in range(25):
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    seat = sorted(GAME.to_act(st))[0]
+    inv = st.investigators[seat]
+    assert (seat, inv.character, inv.cell, st.actions_left) == ("p1", "psychologist", "r3c1", 2)
+    assert len(st.players[seat].tasks) == 2
+    assert GAME.ai_action(st, seat) == act(K.ROOM_ACTION)
+    monkeypatch.setattr(ai, "WOUND_SCALE_CORE", 1.0)
+    dodge = GAME.ai_action(st, seat)
+    assert dodge.kind == K.MOVE and dodge.p("to") == "r3c3"
