@@ -223,6 +223,13 @@ TOKEN_ROUTES = ("POST /interactions/", "GET /webhooks/{application_id}/{token}",
 outside Discord's global limit of 50 requests a second per bot token."""
 
 
+def past_3s(interactions: list[Any]) -> int:
+    """Interactions answered after Discord's 3 s, or refused as late: the player saw "This
+    interaction failed" (the move then counts as failed)."""
+    return sum(1 for r in interactions
+               if r.late or (r.latency is not None and r.latency > 3.0))
+
+
 def answer_kinds(interactions: list[Any]) -> dict[str, int]:
     """How the moves' interactions were first answered: with the result ("Done: …" or the
     pressed post edited), the move's words ("Playing: …"), a deferral, or not in time."""
@@ -633,9 +640,8 @@ async def games_roundtrip(games: int, think: float, seconds: float,
                         "requests_per_move": (round(warm_spent.total() / warm_moves, 2)
                                               if warm_moves else 0.0),
                         "first_dms": warm_spent.get("POST /channels/{channel_id}/messages", 0),
-                        "interactions_past_3s": sum(
-                            1 for r in list(emu.interactions)[warm_first:]
-                            if r.late or (r.latency is not None and r.latency > 3.0)),
+                        "interactions_past_3s": past_3s(
+                            list(emu.interactions)[warm_first:]),
                         "games_ended": ended}
                 ended = 0
             control.reset_lag()
@@ -659,8 +665,7 @@ async def games_roundtrip(games: int, think: float, seconds: float,
         # Every interaction of the measured stretch answered after Discord's 3 s, or refused
         # as late (the player saw "This interaction failed"; the move then counts as failed).
         measured = list(emu.interactions)[first_interaction:]
-        past_3s = sum(1 for r in measured
-                      if r.late or (r.latency is not None and r.latency > 3.0))
+        late = past_3s(measured)
         answers = answer_kinds(measured)
         memory_games = tree_memory(proc.proc.pid)
         lag, phases = await proc.lag()
@@ -706,7 +711,7 @@ async def games_roundtrip(games: int, think: float, seconds: float,
             "requests_by_route": dict(requests.most_common(12)),
             "requests_per_move_before_stop": (
                 round(held_back.total() / moves, 2) if moves else 0.0),
-            "interactions_past_3s": past_3s,
+            "interactions_past_3s": late,
             "first_answers": answers,
             "load_average": round((load_began + load_ended) / 2, 2),
             "memory_after_start": memory_started,
