@@ -26,7 +26,7 @@ import secrets
 import time
 import weakref
 import zlib
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
@@ -68,6 +68,14 @@ Chooser = Callable[[AnyGame, GameState, str], Action | None]
 AI_LOOKS = 5
 """How many times one AI turn looks again when players' moves keep making its choice stale
 (each look is a fresh decision on the newer state) before leaving the seat to the next call."""
+AI_LOOP_WINDOW = 24
+AI_LOOP_REPEATS = 6
+"""The AI's loop guard (`TableService._unloop`): a seat's AI that is about to make the same
+choice among the same options for the AI_LOOP_REPEATS-th time within its game's last
+AI_LOOP_WINDOW AI moves is going round in a circle (a choice that is called off and comes back,
+as the Exorcism's Remote Trade did at normal: 5,800 moves of one game), and plays the game's
+default instead (`Game.default_action`, the move a timed-out seat gets). A real game repeats
+one choice among the very same options six times in 24 AI moves only when going round."""
 SNAPSHOT_EVERY = 24
 """Moves between two snapshots of a game (`snapshots` table). The history, a replay or an
 undo starts from the nearest one and replays at most SNAPSHOT_EVERY − 1 moves. Measured by
@@ -469,6 +477,8 @@ class TableService:
         history first needs them (tests, tools)."""
         self._logs = _LogCache(log_cache_entries)
         self._background: set[asyncio.Task[None]] = set()
+        self._ai_trail: dict[int, deque[bytes]] = {}
+        """Per game, digests of its last AI moves (seat, options, choice): `_unloop`."""
 
     # ---- locking and loading ------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -1335,6 +1345,7 @@ class TableService:
             async with self.lock(game_id):
                 rec = await self._get(game_id)
                 if rec.status != "active":
+                    self._ai_trail.pop(game_id, None)
                     return None
                 driven = {s.seat for s in await self.storage.seats(game_id) if s.ai_driven}
                 game = self._game(rec)
@@ -1342,15 +1353,46 @@ class TableService:
                 seat = next((s for s in sorted(game.to_act(state), key=_seat_order)
                              if s in driven), None)
             if seat is None or not game.may_act(state, seat):
+                if game.result(state) is not None:
+                    self._ai_trail.pop(game_id, None)
                 return None
             action = await aipool.decide(game, state, seat, rec.settings.ai_level)
+            action, choice = self._unloop(game_id, game, state, seat, action)
             try:
-                return await self._act(game_id, user_id=None, seat=seat,
-                                       choose=_chosen(action),
-                                       expected_version=rec.version, strict=True)
+                res = await self._act(game_id, user_id=None, seat=seat,
+                                      choose=_chosen(action),
+                                      expected_version=rec.version, strict=True)
             except StaleAction:
                 continue  # a player moved while the AI thought: look again
+            if choice is not None:
+                self._ai_trail.setdefault(game_id, deque(maxlen=AI_LOOP_WINDOW)).append(choice)
+            return res
         return None
+
+    def _unloop(self, game_id: int, game: AnyGame, state: GameState, seat: str,
+                action: Action) -> tuple[Action, bytes | None]:
+        """`action`, or the game's default when the AI is going round in a circle (see
+        `AI_LOOP_REPEATS`): the game then moves on, where a circle would never end it. With it
+        the digest of the choice made, for the game's trail once played (None: no choice)."""
+        legal = game.legal_actions(state, seat)
+        if len(legal) < 2:
+            return action, None  # no choice, no circle of choices
+        options = "\n".join(sorted(a.key() for a in legal))
+
+        def digest(chosen: Action) -> bytes:
+            text = f"{seat}\n{options}\n{chosen.key()}"
+            return hashlib.blake2b(text.encode(), digest_size=8).digest()
+
+        trail = self._ai_trail.get(game_id, ())
+        here = digest(action)
+        if trail.count(here) >= AI_LOOP_REPEATS - 1:
+            fallback = game.default_action(state, seat)
+            if fallback is not None and fallback.key() != action.key():
+                log.warning("game %s: the AI for %s chose %s %d times among the same options: "
+                            "going round in a circle; playing the default %s instead",
+                            game_id, seat, action.key(), AI_LOOP_REPEATS, fallback.key())
+                return fallback, digest(fallback)
+        return action, here
 
     async def hand_to_ai(self, game_id: int, seat: str) -> None:
         """The AI plays this human seat until its player comes back (acts or uses a command)."""

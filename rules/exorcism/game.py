@@ -294,9 +294,15 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         would not propose, or an answer to an offer other than its own, is declined or
         cancelled, the Action comes back, and the same decision comes round again with the same
         answer, without end (core 3p seed 1 at normal: one Trade offered and declined until the
-        game's decision limit)."""
+        game's decision limit). A Plan that starts a Trade (Remote Trade) is the heuristic's too:
+        a play-out trades on its world's Tasks, the heuristic deciding the real Trade on its own
+        resample may call it off, the Plan comes back, and the search chose it again without end
+        (core 3p seed 14 at normal, game turn 30: 5,800 decisions of Plan, partner, call off)."""
         if action is None:
             return not (state.prompts and state.prompts[-1].kind in TRADE_PROMPTS)
+        if action.kind == K.PLAN:
+            plan = pack_for(state.pack_path).plan(str(action.params.get("plan")))
+            return not any(eff.op == "trade" for eff in plan.effect)
         if action.kind == K.MOVE and not state.prompts:
             # Nor a Move back where this turn's walk began (the heuristic's guard,
             # `ExorcismState.walked`): a play-out's noise must not walk a pawn back and forth

@@ -565,6 +565,60 @@ async def test_the_ai_thinks_without_the_games_lock_and_looks_again_when_stale(
     assert ai_move.seat == "s2" and ai_move.user_id is None
 
 
+class Dithering(HighCard):
+    """High Card where the wager can be put off: "think again" changes nothing but the step, so
+    an AI that always thinks again goes round in a circle (as the Exorcism's Remote Trade,
+    called off and back in hand, did at normal)."""
+
+    name: ClassVar[str] = "dithering"
+
+    def legal_actions(self, state: HighCardState, seat: str) -> list[Action]:
+        out = super().legal_actions(state, seat)
+        return [*out, act("think_again")] if state.phase == "wager" and out else out
+
+    def _apply(self, state: HighCardState, seat: str, action: Action) -> list[Event]:
+        if action.kind == "think_again" and state.phase == "wager":
+            return [Event(kind="think", text=f"{seat} thinks again.")]
+        return super()._apply(state, seat, action)
+
+
+async def test_an_ai_going_round_in_a_circle_plays_the_default_and_the_game_ends(
+    storage: SqliteStorage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+):
+    """CORE-TURN: an AI that makes the same choice among the same options again and again
+    (`AI_LOOP_REPEATS` times in its game's last `AI_LOOP_WINDOW` AI moves) plays the game's
+    default instead, so a table of AI seats always reaches the end."""
+    from bot.tables import AI_LOOP_REPEATS
+
+    tables = TableService(storage, {"dithering": Dithering()}, clock=clock)
+
+    async def decide(game: Any, state: Any, seat: str, level: str) -> Action:
+        legal = game.legal_actions(state, seat)
+        return act("think_again") if act("think_again") in legal else legal[-1]
+
+    monkeypatch.setattr("bot.aipool.decide", decide)
+    rec = await lobby(tables, (A,), game="dithering")
+    await tables.add_ai(rec.id, A)
+    await tables.start(rec.id, A, seed=3)
+    await tables.hand_to_ai(rec.id, "s1")  # every seat is the AI's now
+    played = []
+    with caplog.at_level(logging.WARNING, logger="bot.tables"):
+        for _ in range(100):
+            res = await tables.ai_turn(rec.id)
+            if res is None:
+                break
+            played.append(res)
+    assert played and played[-1].result is not None  # the game ended
+    kinds = [Action.model_validate_json(a.action_json).kind
+             for a in await tables.storage.actions(rec.id)]
+    # Each wager: thought again AI_LOOP_REPEATS - 1 times, then the default (the first wager).
+    assert kinds[:AI_LOOP_REPEATS] == ["think_again"] * (AI_LOOP_REPEATS - 1) + ["wager"]
+    assert kinds.count("wager") == 3 and kinds.count("play") == 6
+    assert "going round in a circle" in caplog.text
+    assert rec.id not in tables._ai_trail  # the game's trail goes with its end
+
+
 async def test_the_ai_plays_at_the_tables_level(
     tables: TableService, monkeypatch: pytest.MonkeyPatch,
 ):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -480,3 +481,35 @@ def test_a_pawn_in_a_task_room_gains_a_task_rather_than_dodge_a_one_in_three_wou
     monkeypatch.setattr(ai, "WOUND_SCALE_CORE", 1.0)
     dodge = GAME.ai_action(st, seat)
     assert dodge.kind == K.MOVE and dodge.p("to") == "r3c3"
+
+
+SEED14 = Path(__file__).resolve().parent.parent / "fixtures" / "exorcism" / \
+    "core3_seed14_remote_trade_loop.json"
+"""Core, 3 players, seed 14, every seat at normal (stop 32's main): the state at decision 207,
+game turn 30's Haunt phase, p1 offered a Plan window with Remote Trade in hand."""
+
+
+def test_EX_PROMPT_12_a_remote_trade_plan_called_off_is_not_played_again_without_end(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search chose Remote Trade over the heuristic's No Plan (its play-outs traded on
+    their worlds' Tasks), the heuristic deciding the real Trade on its own resample called it
+    off, the Plan came back to hand, and the same choice came round: 5,800 decisions until the
+    game's decision limit. A Plan that starts a Trade is the heuristic's, like a Trade; from
+    that state the table plays on and the Trade is called off at most once."""
+    uncapped(monkeypatch)
+    st = ExorcismState.model_validate_json(SEED14.read_text())
+    assert st.prompts[-1].kind == "plan_window" and st.game_turn == 30
+    remote = act(K.PLAN, plan="remote_trade")
+    assert remote in GAME.legal_actions(st, "p1")
+    assert not GAME.ai_searchable(st, "p1", remote)
+    called_off = 0
+    start_turn = st.game_turn
+    for _ in range(15):
+        if GAME.result(st) is not None or st.game_turn > start_turn:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        out = GAME.apply(st, seat, GAME.ai_action(st, seat, "normal"))
+        called_off += sum(e.kind == "trade_refused" for e in out.events)
+        st = out.state
+    assert called_off <= 1
+    assert GAME.result(st) is not None or st.game_turn > start_turn
