@@ -280,6 +280,10 @@ def summarise(table_sides: list[str], runs: dict[str, list[Played]]) -> dict[str
                        "max": round(1000 * cpu[-1], 1) if cpu else None,
                        "decisions": len(cpu)},
             "capped": sum(p.capped for p in searching),
+            # A game cut at MAX_DECISIONS: an AI going round in a circle (a choice called
+            # off and made again), which the bot cuts short (`TableService._unloop`).
+            "unfinished": sum(p.reason == "unfinished" for p in searching),
+            "baseline_unfinished": sum(p.reason == "unfinished" for p in base),
             "blunders": dict(blunders), "baseline_blunders": dict(base_blunders),
             "reasons": Counter(p.reason for p in searching).most_common(5),
         }
@@ -294,6 +298,7 @@ def report(setting: str, summary: dict[str, Any], level: str) -> None:
               f"{s['baseline_rate']:.0%} [{blo:.0%}–{bhi:.0%}] over {s['games']} games; "
               f"nobody wins {s['nobody_wins']:.0%}; CPU/decision median {s['cpu_ms']['median']} "
               f"ms p95 {s['cpu_ms']['p95']} max {s['cpu_ms']['max']} ({s['capped']} capped); "
+              f"unfinished {s['unfinished']} (easy: {s['baseline_unfinished']}); "
               f"blunders {s['blunders'] or 'none'} (easy: {s['baseline_blunders'] or 'none'})")
 
 

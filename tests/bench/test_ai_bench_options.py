@@ -108,3 +108,15 @@ def test_sides_all_and_a_shared_baseline(tmp_path: Any, monkeypatch: Any) -> Non
     every = settings["fourth_wall:conflict:4 every seat"]["sides"]
     assert {side: s["won"] for side, s in every.items()} == {"investigators": 1, "wall": 1}
     assert every["wall"]["baseline_rate"] == 1.0 and every["wall"]["games"] == 2
+
+
+def test_a_game_cut_at_the_decision_limit_is_reported_unfinished() -> None:
+    """An AI going round in a circle never ends its game: `bench.ai.play` cuts it at
+    MAX_DECISIONS and the summary counts it, for the searching side and for easy."""
+    from bench.ai import MAX_DECISIONS, Played, summarise
+
+    summary = summarise(["wall"], {
+        "baseline": [Played(1, [], "unfinished", MAX_DECISIONS), Played(2, ["wall"], "r", 9)],
+        "wall": [Played(1, ["wall"], "r", 80), Played(2, [], "unfinished", MAX_DECISIONS)]})
+    side = summary["sides"]["wall"]
+    assert (side["unfinished"], side["baseline_unfinished"]) == (1, 1)
