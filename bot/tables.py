@@ -888,6 +888,8 @@ class TableService:
             self._cache.put(game_id, rec.version, text, new)
             if self.snapshot_ahead and rec.version % self.snapshot_every == 0:
                 self._after_move(self._keep_ahead(game_id, rec.version))
+            if result is not None:
+                self._ai_trail.pop(game_id, None)
             awaited = [] if result is not None else sorted(after)
             fresh = [s for s in awaited if s not in before or s == seat]
             return ActResult(record=rec, seat=seat, action=action, state=new,
@@ -978,6 +980,7 @@ class TableService:
             self._cache.drop(game_id, from_version=rec.version)
             self._cache.put(game_id, rec.version, text, before)
             self._logs.drop(game_id, from_step=rec.version + 1)
+            self._ai_trail.pop(game_id, None)  # an AI deciding again after an undo is no circle
             return UndoResult(record=rec, seat=last.seat, undone=action, state=before,
                               awaited=awaited, awaited_users={s: users.get(s) for s in awaited},
                               version=rec.version)
@@ -1282,6 +1285,7 @@ class TableService:
             ending = await self._abandoned_result(rec, None)
             rec = await self.storage.set_status(game_id, "abandoned", self.clock(), ending)
             self._cache.drop(game_id)
+            self._ai_trail.pop(game_id, None)
             return rec
 
     async def mark_abandoned(self, game_id: int, reason: str) -> GameRecord | None:
@@ -1298,6 +1302,7 @@ class TableService:
             ending = await self._abandoned_result(rec, reason)
             rec = await self.storage.set_status(game_id, "abandoned", self.clock(), ending)
             self._cache.drop(game_id)
+            self._ai_trail.pop(game_id, None)
             return rec
 
     async def update_settings(
@@ -1353,8 +1358,6 @@ class TableService:
                 seat = next((s for s in sorted(game.to_act(state), key=_seat_order)
                              if s in driven), None)
             if seat is None or not game.may_act(state, seat):
-                if game.result(state) is not None:
-                    self._ai_trail.pop(game_id, None)
                 return None
             action = await aipool.decide(game, state, seat, rec.settings.ai_level)
             action, choice = self._unloop(game_id, game, state, seat, action)
