@@ -86,15 +86,17 @@ HELPS_VISITORS = ("revealed", "secured", "tiered")
 
 
 def fit(rows: list[Row], l2: float = 1.0, iters: int = 25,
-        at_most_zero: tuple[str, ...] = ()) -> list[float]:
+        at_most_zero: tuple[str, ...] = (),
+        names: tuple[str, ...] = VALUE_FEATURES,
+        at_least_zero: tuple[str, ...] = ()) -> list[float]:
     """Logistic regression by Newton's method with an L2 penalty on all but the bias; a
-    feature in `at_most_zero` whose weight comes out positive is dropped and the rest
-    refitted."""
+    feature (named by `names`) in `at_most_zero` whose weight comes out positive, or in
+    `at_least_zero` negative, is dropped and the rest refitted."""
     dropped: set[int] = set()
     while True:
         w = _fit(rows, l2, iters, dropped)
-        wrong = [i for i, n in enumerate(VALUE_FEATURES)
-                 if n in at_most_zero and i not in dropped and w[i] > 0]
+        wrong = [i for i, n in enumerate(names) if i not in dropped and (
+            (n in at_most_zero and w[i] > 0) or (n in at_least_zero and w[i] < 0))]
         if not wrong:
             return w
         dropped.update(wrong)

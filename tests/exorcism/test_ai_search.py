@@ -69,6 +69,30 @@ def test_the_value_is_a_probability_that_rises_with_the_points_and_mirrors_for_t
     assert GAME.ai_value(raised, ghost) > GAME.ai_value(ova, ghost)
 
 
+def test_EX_HAUNT_12_the_core_estimate_reads_the_supply_against_the_tracks_pace() -> None:
+    """The core estimate (`CORE_VALUE`, fitted by `bench.exorcism_value`) weighs the Haunt
+    phases the Darkness supply lasts at the Darkness Track's pace, not the supply alone: the
+    same supply is worth less with the Track further on (EX-HAUNT-12: an empty supply loses),
+    and every pawn out after the exorcism is worth more than one still inside."""
+    from rules.exorcism.engine import Engine
+
+    st = _at_actions(_core())
+    st.darkness_supply = 12
+    track = Engine(st).pack.clock.darkness_track
+    slow = st.model_copy(deep=True)
+    slow.track_index = track.index(min(track))
+    fast = st.model_copy(deep=True)
+    fast.track_index = len(track) - 1
+    assert track[fast.track_index] > track[slow.track_index]
+    assert GAME.ai_value(fast, "p1") < GAME.ai_value(slow, "p1")
+    out = st.model_copy(deep=True)
+    out.exorcised = True
+    pawn = next(iter(out.investigators.values()))
+    out_one = out.model_copy(deep=True)
+    out_one.investigators[pawn.id].escaped = True
+    assert GAME.ai_value(out_one, "p1") > GAME.ai_value(out, "p1")
+
+
 def test_back_and_forth_counts_a_pawn_walking_back_to_where_it_stood() -> None:
     st = _at_actions(_core())
     seat = str(st.active)
