@@ -139,8 +139,9 @@ def summary(lines: list[dict[str, Any]], label: str = "") -> list[str]:
                + ", ".join(f"{k} {v}" for k, v in lost_by.most_common()) + ")")
     for name, group in (("won", [x for x in made if x["won"]]), ("30, lost", lost30)):
         if group:
+            supply = statistics.fmean(x["supply30"] for x in group)
             out.append(
-                f"  at the 30th point ({name}): supply {statistics.fmean(x['supply30'] for x in group):.1f}, "
+                f"  at the 30th point ({name}): supply {supply:.1f}, "
                 f"track {statistics.fmean(x['track30'] for x in group):.1f}, farthest pawn "
                 f"{statistics.fmean(max(x['dist30'] or [0]) for x in group):.1f}, pawns' sum "
                 f"{statistics.fmean(sum(x['dist30'] or [0]) for x in group):.1f}, turns after "
