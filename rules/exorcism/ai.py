@@ -29,6 +29,11 @@ How the investigators think (core, Solo and One vs All):
   MAX_SACRIFICE others Shroud: a token off a kept Room is worth more as the supply drops, a
   token off a Room bound to Shroud only in an emergency. Close to the exorcism the supply must
   outlast one more turn per player (each escapes on their own turn).
+- **The escape (core).** Once the Tasks held cover the missing points, a pawn none of them
+  needs waits within one turn's walk of the Foyer, Purifying the Room it picks there
+  (`escape_walk`, never in the Foyer while a dark Room next to it waits); after the exorcism a
+  pawn with an Action to spare Purifies before it walks out while a teammate stays in the
+  house (`spare_before_escape`).
 - **The Foyer's switch.** A Lookout whose Specialization fits the Tasks held (each worth its
   bonus more at completion) is worth the walk to the Foyer (`switch_gain`).
 - **Plans** are free Actions: Extra Action when the Actions run out, Pawn the Loot for a
