@@ -29,6 +29,11 @@ How the investigators think (core, Solo and One vs All):
   MAX_SACRIFICE others Shroud: a token off a kept Room is worth more as the supply drops, a
   token off a Room bound to Shroud only in an emergency. Close to the exorcism the supply must
   outlast one more turn per player (each escapes on their own turn).
+- **The escape (core).** Once the Tasks held cover the missing points, a pawn none of them
+  needs waits within one turn's walk of the Foyer, Purifying the Room it picks there
+  (`escape_walk`, never in the Foyer while a dark Room next to it waits); after the exorcism a
+  pawn with an Action to spare Purifies before it walks out while a teammate stays in the
+  house (`spare_before_escape`).
 - **The Foyer's switch.** A Lookout whose Specialization fits the Tasks held (each worth its
   bonus more at completion) is worth the walk to the Foyer (`switch_gain`).
 - **Plans** are free Actions: Extra Action when the Actions run out, Pawn the Loot for a
@@ -111,6 +116,17 @@ STAGE_RETURN = 2.0
 """A Move away from the Foyer in the endgame costs the walk out and the walk back."""
 STAGE_COVERED = 0.6
 """... at least this much for whoever is not needed to finish the last Tasks."""
+ESCAPE_MODE = True
+"""Core: once the Tasks held cover the missing points, the pawns not needed to finish them
+wait within one turn's walk of the Foyer, Purifying there (`_Brain.escape_walk`, stop 33)."""
+ESCAPE_FROM = 8
+"""... from this many points short of the exorcism (`ENDGAME_PTS`)."""
+ESCAPE_TOKEN = 1.0
+"""A token Purified while waiting for the exorcism, in points against a Wound's cost."""
+ESCAPE_FAR = 10.0
+"""Per Move an escape-mode pawn would still stand beyond one turn's walk of the Foyer."""
+ESCAPE_NEAR = 0.1
+"""Per Move nearer the Foyer than one turn's walk (an Action spare for the escape turn)."""
 
 # Ghosts and Wounds.
 HEAL_VALUE: dict[int, float] = {0: 7.0, 1: 3.5, 2: 1.2, 3: 0.3}
@@ -1119,11 +1135,12 @@ class _Brain:
     def endgame(self) -> bool:
         return 0 < self.opts.exorcism_target - self.st.points <= ENDGAME_PTS
 
-    def pipeline_covers(self) -> bool:
-        """Whether the Tasks held (at most 2 Tools short) already make up the missing points."""
+    def pipeline_covers(self, within: int = ENDGAME_PTS) -> bool:
+        """Whether the Tasks held (at most 2 Tools short) already make up the missing points
+        (at most `within` of them)."""
         st = self.st
         missing = self.opts.exorcism_target - st.points
-        if missing > ENDGAME_PTS or missing <= 0:
+        if missing > within or missing <= 0:
             return False
         ready = 0.0
         for inv in self.invs():
@@ -1442,6 +1459,9 @@ class _Brain:
         walk = self.final_walk(legal)
         if walk is not None:
             return walk
+        wait = self.escape_walk(legal) if ESCAPE_MODE else None
+        if wait is not None:
+            return wait
         mine = self.invs(self.seat)
         if mine and all(self.holds_at_foyer(i) for i in mine):
             wait = act(K.PASS)
@@ -1718,6 +1738,117 @@ class _Brain:
             return None
         return None
 
+    def escape_mode(self) -> bool:
+        """Core: the Tasks held (at most 2 Tools short) cover the missing points, so the
+        pawns not needed to finish them get ready for the escape (issue #23, stop 33)."""
+        return (not self.eng.ova and not self.eng.solo and not self.st.exorcised
+                and self.st.phase == "actions" and self.st.active == self.seat
+                and self.st.actions_left > 0 and self.pipeline_covers(ESCAPE_FROM)
+                and not self.dawn_near())
+
+    def purify_plan(self, cell: str, actions: int, amount: int) -> tuple[int, bool]:
+        """The Darkness Tokens `actions` Actions take off standing in `cell` (a Purify, or
+        the Room's own purifying Action, e.g. the Cleansing Room's 2 from it or a Room next
+        to it), greedily; and whether the first of them is the Room's Action."""
+        st = self.st
+
+        def dark(cid: str) -> int:
+            c = st.cells[cid]
+            return 0 if (c.kind != "house" or c.shrouded or c.face_down) else c.darkness
+
+        room = self.eng.room_of(cell)
+        effect = None
+        if room is not None and not st.cells[cell].shrouded:
+            effect = next((e for e in room.action if getattr(e, "op", "") == "purify"), None)
+        scope: list[str] = []
+        n_room = 0
+        if effect is not None:
+            scope_kind = getattr(effect, "room", "self")
+            if scope_kind in ("self", "chosen_adjacent_or_self"):
+                scope.append(cell)
+            if scope_kind in ("adjacent", "chosen_adjacent_or_self"):
+                scope.extend(n for n in self.geo.neighbours[cell] if n in st.cells)
+            n_eff = getattr(effect, "n", 1)
+            n_room = 99 if n_eff == "all" else int(n_eff)
+        left = {c: dark(c) for c in {cell, *scope}}
+        total = 0
+        first_room = False
+        for i in range(actions):
+            own = min(amount, left[cell])
+            by_room, where = 0, cell
+            for c in sorted(scope):
+                if min(n_room, left[c]) > by_room:
+                    by_room, where = min(n_room, left[c]), c
+            if by_room > own:
+                left[where] -= by_room
+                total += by_room
+                first_room = first_room or i == 0
+            elif own > 0:
+                left[cell] -= own
+                total += own
+            else:
+                break
+        return total, first_room
+
+    def escape_walk(self, legal: list[Action]) -> Action | None:
+        """In escape mode, a pawn no Task of its seat's needs: end the turn within one turn's
+        walk of the Foyer (its Moves and the Escape fit its next turn) and Purify there with the
+        Actions left, the Room chosen for the tokens it takes off against the Wound risk.
+        After the exorcism every other player takes one more turn, each opening with the Haunt
+        cards, so the supply the 30th point leaves decides the escape (13 % of games made
+        the points and lost on the supply, stop 32); a pawn waiting idle in the Foyer, where
+        no Darkness lies, gave those tokens away (core seed 5, game turn 23)."""
+        if not self.escape_mode():
+            return None
+        mine = self.invs(self.seat)
+        if len(mine) != 1:
+            return None
+        inv = mine[0]
+        if inv.cell is None or self.is_finisher(inv):
+            return None
+        st = self.st
+        mr = max(1, self.eng.move_range(inv))
+        reach = self.opts.actions_per_turn - 1
+        a_left = st.actions_left
+        d = self.danger()
+        w = self.wound_cost(inv)
+        amount = max(1, self.eng.purify_amount(inv))
+        moves = {str(x.p("to")): x for x in legal
+                 if x.kind == K.MOVE and self.inv_for(x) is inv
+                 and not self.walks_back(inv, str(x.p("to")))}
+        purify = next((x for x in legal if x.kind == K.PURIFY and self.inv_for(x) is inv),
+                      None)
+        room_act = next((x for x in legal if x.kind == K.ROOM_ACTION
+                         and self.inv_for(x) is inv), None)
+        best: tuple[float, str] | None = None
+        for cell, dist in sorted(self.dist_from(inv.cell).items()):
+            if cell in self.ghost_cells:
+                continue
+            k = _ceil_div(dist, mr)
+            if k > a_left or (cell != inv.cell and not moves):
+                continue
+            tokens, _ = self.purify_plan(cell, a_left - k, amount)
+            home = self.moves(cell, "foyer", mr)
+            score = (ESCAPE_TOKEN * tokens - d.get(cell, 0.0) * w
+                     - ESCAPE_FAR * max(0, home - reach) + ESCAPE_NEAR * (reach - min(reach, home)))
+            if best is None or score > best[0] + 1e-9:
+                best = (score, cell)
+        if best is None:
+            return None
+        target = best[1]
+        if target == inv.cell:
+            tokens, use_room = self.purify_plan(target, a_left, amount)
+            if tokens <= 0:
+                return None
+            self.why = "escape:purify"
+            if use_room and room_act is not None:
+                return room_act
+            return purify
+        first = self.first_move(moves, target, mr, 0, target, a_left, d)
+        if first is not None:
+            self.why = "escape:walk"
+        return first
+
     def slack_purify(self, legal: list[Action]) -> Action | None:
         """After the exorcism, an investigator who cannot escape this turn anyway purifies
         with the Actions it can spare (the Darkness still ends the game)."""
@@ -1727,9 +1858,22 @@ class _Brain:
             if a.kind != K.PURIFY:
                 continue
             inv = self.inv_for(a)
-            if inv is not None and self.escape_slack(inv) >= 1:
+            if inv is not None and (self.escape_slack(inv) >= 1 or self.spare_before_escape(inv)):
                 return a
         return None
+
+    def spare_before_escape(self, inv: InvestigatorState) -> bool:
+        """Core, after the exorcism: `inv` escapes this turn with an Action to spare and a
+        teammate's pawn stays in the house (so the Haunt cards come again): Purify first
+        (stop 33)."""
+        st = self.st
+        if (not ESCAPE_MODE or self.eng.solo or inv.cell is None or st.active != inv.seat
+                or not st.exorcised):
+            return False
+        if not any(i.seat != inv.seat for i in self.invs()):
+            return False
+        mr = max(1, self.eng.move_range(inv))
+        return self.moves(inv.cell, "foyer", mr) + 1 < st.actions_left
 
     def free_move_plan(self, legal: list[Action]) -> Action | None:
         """A Plan that moves the pawn for free (Extra Move), to use instead of a Move."""

@@ -1,0 +1,126 @@
+"""The Exorcism heuristic's escape (issue #23, rules.md "Stop 33"): in core, once the Tasks held
+cover the missing points, a pawn no Task needs waits within a turn's walk of the Foyer and
+Purifies there (`_Brain.escape_walk`); after the exorcism a pawn with an Action to spare
+Purifies before it escapes while a teammate stays in the house (`_Brain.spare_before_escape`).
+The tests of a behaviour fail on the heuristic before stop 33; the guards (the finisher, the
+last pawn out) passed before and still do."""
+
+from __future__ import annotations
+
+from rules.core.types import act
+from rules.exorcism import actions as K
+from rules.exorcism.ai import choose_action
+from rules.exorcism.engine import Engine
+from rules.exorcism.game import GAME
+from rules.exorcism.state import ExorcismState
+from tests.exorcism.helpers import add_darkness, clear_board, give, new_game, place_room
+
+
+def hand_task(st: ExorcismState, seat: str, task: str) -> None:
+    for pile in (st.task_deck, st.available_tasks):
+        if task in pile:
+            pile.remove(task)
+    st.players[seat].tasks.append(task)
+
+
+def near_the_exorcism() -> ExorcismState:
+    """Core, 3 players, seed 1, no Ghosts: 27 points, and s2 holds weapon-3 (3 points) with
+    its Tools in hand, so the Tasks held cover the missing points; s1 holds no Task. A Room
+    (R05, face up) next to the Foyer holds 2 Darkness Tokens."""
+    st = new_game("core", 3, 1)
+    clear_board(st)
+    place_room(st, "R05", "r4c3")
+    add_darkness(st, "r4c3", 2)
+    hand_task(st, "s2", "weapon-3")
+    give(st, "s2", "weapon", 2)
+    give(st, "s2", "holy_relic")
+    st.points = 27
+    st.investigators["s2"].cell = "r2c2"
+    st.investigators["s3"].cell = "r1c3"
+    return st
+
+
+def test_EX_WIN_02_a_pawn_no_task_needs_purifies_next_to_the_foyer_rather_than_wait_idle() -> None:
+    """Before stop 33 s1 ended its turn in the Foyer with its 3 Actions unused (`holds_at_foyer`,
+    core seed 5 at game turn 23), where no Darkness lies; now it steps next door and Purifies,
+    still one Move and the Escape from the Foyer for the turn after the exorcism."""
+    st = near_the_exorcism()
+    st.investigators["s1"].cell = "foyer"
+    action = choose_action(st, "s1")
+    assert action == act(K.MOVE, to="r4c3")
+    st = GAME.apply(st, "s1", action).state
+    assert choose_action(st, "s1") == act(K.PURIFY)
+
+
+def play_turn(st: ExorcismState, seat: str) -> tuple[ExorcismState, list[str]]:
+    """The heuristic plays `seat`'s turn to its end; the Actions' kinds."""
+    kinds = []
+    while st.active == seat and st.phase == "actions" and not st.prompts:
+        action = choose_action(st, seat)
+        kinds.append(action.kind)
+        st = GAME.apply(st, seat, action).state
+    return st, kinds
+
+
+def test_EX_WIN_02_a_pawn_within_a_turn_of_the_foyer_purifies_where_it_stands() -> None:
+    """r1c3 is 4 spaces from the Foyer: 2 Moves and the Escape fit the turn after the
+    exorcism, so s1 Purifies its Room's 3 tokens (before stop 33: walked into the Foyer and
+    ended the turn there with an Action unused)."""
+    st = near_the_exorcism()
+    st.investigators["s1"].cell = "r1c3"
+    add_darkness(st, "r1c3", 3)
+    st, kinds = play_turn(st, "s1")
+    assert kinds == [K.PURIFY] * 3
+    assert st.investigators["s1"].cell == "r1c3"
+
+
+def test_EX_WIN_02_a_far_pawn_walks_to_purify_next_to_the_foyer() -> None:
+    """From r1c2 (5 spaces) s1 walks 2 Moves to the Room next to the Foyer and Purifies
+    there, rather than walk on into the Foyer (before stop 33: 3 Moves, into the Foyer)."""
+    st = near_the_exorcism()
+    st.investigators["s1"].cell = "r1c2"
+    add_darkness(st, "r1c2", 3)
+    eng = Engine(st)
+    st, kinds = play_turn(st, "s1")
+    assert kinds == [K.MOVE, K.MOVE, K.PURIFY]
+    cell = st.investigators["s1"].cell
+    assert cell == "r4c3" and eng.geo.dist[cell]["foyer"] == 1
+
+
+def test_EX_WIN_02_the_finisher_is_not_sent_to_the_foyer() -> None:
+    """s2 holds the Task that completes the exorcism: escape mode leaves it to its Task
+    (a guard)."""
+    st = near_the_exorcism()
+    st.active = "s2"
+    assert choose_action(st, "s2") == act(K.TASK, task="weapon-3")
+
+
+def exorcised(cell: str) -> ExorcismState:
+    st = near_the_exorcism()
+    st.players["s2"].tasks.clear()
+    st.points = 31
+    st.exorcised = True
+    st.investigators["s1"].cell = cell
+    return st
+
+
+def test_EX_HAUNT_11_a_pawn_with_an_action_to_spare_purifies_before_it_escapes() -> None:
+    """After the exorcism the Haunt cards still come at every turn's start (EX-HAUNT-11),
+    so while a teammate is in the house a token off the board is a token the supply keeps:
+    one Move and the Escape leave a third Action, Purify first (before stop 33: walked
+    out at once)."""
+    st = exorcised("r4c3")
+    assert choose_action(st, "s1") == act(K.PURIFY)
+    st = GAME.apply(st, "s1", act(K.PURIFY)).state
+    assert choose_action(st, "s1") == act(K.MOVE, to="foyer")
+
+
+def test_EX_WIN_02_the_last_pawn_in_the_house_walks_out_at_once() -> None:
+    """With every teammate out, the Escape wins at once (EX-WIN-02): no Purify first (a
+    guard)."""
+    st = exorcised("r4c3")
+    for seat in ("s2", "s3"):
+        st.investigators[seat].escaped = True
+        st.investigators[seat].cell = None
+        st.players[seat].out = True
+    assert choose_action(st, "s1") == act(K.MOVE, to="foyer")
