@@ -74,8 +74,10 @@ from rules.presence.state import PresenceState, VisitorState
 
 TRAUMAS: tuple[str, ...] = ("betrayal", "tragedy", "suffering", "death")
 
-INVESTIGATE = 10.0
-"""Revealing a clue token: it draws clue cards (spirit clues) or cards/items (small clues)."""
+INVESTIGATE = 7.0
+"""Revealing a clue token: it draws clue cards (spirit clues) or cards/items (small clues).
+Worth less than two clue cards drawn outright (``DRAW_CLUE`` each: evidence the seat reads
+at once, #23 stop 33; it was 10, level with them)."""
 DRAW_CLUE = 5.0
 CARD_COST = 1.0
 """Playing an action card uses it up until the deck reshuffles."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -357,3 +358,24 @@ def test_p_secret_05_a_middle_reveal_raises_nerve_which_guards_against_succumbin
     assert picked.p("option") == "1"  # the second branch: nerve +1
     after = GAME.apply(st, "s3", picked).state
     assert (after.hope, after.nerve) == (7, 9)
+
+
+SEED8 = Path(__file__).resolve().parent.parent / "fixtures" / "presence" / \
+    "seed8_round1_piece_together.json"
+
+
+def test_p_clue_03_two_clue_cards_drawn_outright_beat_one_clue_token() -> None:
+    """P-CLUE-03 / G-09 (#23, stop 33): 3 players, seed 8, round 1 (the state as easy played
+    it on main, `tests/fixtures/presence/seed8_round1_piece_together.json`): the Descendant
+    (p2), two actions left, a spirit clue token in the Dining Hall, holds Investigate
+    (descendant.05) and Piece Together (descendant.10: draw 2 clue cards, then discard 1
+    card). Investigating was worth 10, level with two clue cards drawn (5 each), and came
+    first; two clue cards in hand are evidence the seat reads at once about where every
+    trauma lies and cards to place where they count, so Piece Together comes first now."""
+    st = PresenceState.model_validate_json(SEED8.read_text())
+    assert (st.round, st.active, st.actions_left) == (1, "p2", 2)
+    v = st.visitors["p2"]
+    assert v.character == "descendant" and {"descendant.05", "descendant.10"} <= set(v.hand)
+    assert [t.kind for t in st.tokens[v.room]] == ["spirit"]
+    picked = choose_action(st, "p2", GAME)
+    assert (picked.kind, picked.p("card"), picked.p("side")) == ("play", "descendant.10", 0)
