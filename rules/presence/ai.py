@@ -25,8 +25,12 @@ revealed row), with revealed secrets fixed and every failed Invoke of the game r
 A clue card goes beneath the position where it is worth most over the assignments still
 possible: the chance its trauma lies there times what one more matching card adds there (the
 first lets an Invoke reveal it, the next lift the tier), so the rarest trauma's few cards
-are not piled onto a guess that already has enough (`Deduction.placement`, #23); a clue card
-whose place is still a guess is kept in hand rather than spent.
+are not piled onto a guess that already has enough (`Deduction.placement`, #23), and that
+worth shrinks with the cards of its trauma still to come there, so a card is spent where it is
+likeliest to be the one an Invoke needs (the rare traumas' positions); a clue card whose place
+is still a guess is kept in hand rather than spent. A middle reveal's bonus goes to nerve
+unless hope is much nearer the time marker: nerve is what keeps the visitors from
+succumbing (`NERVE_WEIGHT`).
 Invoke targets the position whose reveal has the best expected tier and waits until the
 reveal is likely to succeed (a low tier only from round 7 on); from round 7 the Invoke card's
 keeping value runs out (`scarcity`), so a late turn tries any chance rather than ending idle
@@ -70,8 +74,10 @@ from rules.presence.state import PresenceState, VisitorState
 
 TRAUMAS: tuple[str, ...] = ("betrayal", "tragedy", "suffering", "death")
 
-INVESTIGATE = 10.0
-"""Revealing a clue token: it draws clue cards (spirit clues) or cards/items (small clues)."""
+INVESTIGATE = 7.0
+"""Revealing a clue token: it draws clue cards (spirit clues) or cards/items (small clues).
+Worth less than two clue cards drawn outright (``DRAW_CLUE`` each: evidence the seat reads
+at once, #23 stop 33; it was 10, level with them)."""
 DRAW_CLUE = 5.0
 CARD_COST = 1.0
 """Playing an action card uses it up until the deck reshuffles."""
@@ -101,6 +107,15 @@ CARD_FIRST = 10.0
 CARD_TIER = {"middle": 6.0, "high": 2.0}
 """A further matching card that lifts the reveal to this tier (G-05: low costs hope and
 nerve, middle raises one, high both)."""
+SCARCE = 1.0
+"""How much a clue card's worth beneath a position shrinks with every card of its trauma
+still to come there (`Deduction.placement`): if its trauma is that position's, each of the
+``in_deck`` cards not yet seen could still be the one matching card an Invoke needs, so this
+card is likelier to be *the* one where few are left (G-04, #23 stop 33)."""
+NERVE_WEIGHT = 2.0
+"""A visitor weighs the nerve marker this much above hope: once nerve is lost every
+knock-out and every low reveal makes a visitor succumb (P-FEAR-03, P-TRACK-05), and nearly
+every revealed script wins on a succumbed visitor (P-WIN-04; #23 stop 33)."""
 INF = 10**6
 
 _EFFECTS_CACHE: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
@@ -204,6 +219,7 @@ class Deduction:
         self.low_max = board.low_max
         self.high_min = board.high_min
         in_deck = [p.in_deck for p in board.positions]
+        self.in_deck = in_deck
         seen: Counter[str] = Counter()
         self.beneath: list[list[str]] = []
         # Mystery Mode (P-MYST-02): the discards lie face down and a visitor may not look.
@@ -219,6 +235,7 @@ class Deduction:
         if seat is not None and seat in st.visitors:
             seen.update(pack.clue_card(c).trauma for c in st.visitors[seat].hand
                         if not eng.is_action_card(c))
+        self.seen = seen
         fixed: dict[str, int] = {}
         for slot in st.secrets:
             if slot.revealed:
@@ -324,6 +341,10 @@ class Deduction:
         matching card there adds (`CARD_GAIN`: the first enables an Invoke, the next lift
         the tier), so a card goes where it is likely right *and* still needed, and the
         rarest trauma's few cards are not piled onto a guess that already has enough.
+        That worth shrinks with the cards of its trauma still unseen if it lies there
+        (`SCARCE`): at the position printing 5 four more may come, any of which can do the
+        job, at the one printing 2 one more at most, so the card is far likelier to be the
+        one that counts there (#23 stop 33: the secrets left hidden were positions 3 and 4).
         Ties go to the plan's position (every visitor reads the same public discards, so
         their stacks agree)."""
         hit = self._placement.get(trauma)
@@ -334,7 +355,8 @@ class Deduction:
             k = sigma[trauma]
             if self.revealed[k]:
                 continue
-            gains[k] += w * self.card_gain(self.beneath[k].count(trauma))
+            left = max(0, self.in_deck[k] - self.seen[trauma])
+            gains[k] += w * self.card_gain(self.beneath[k].count(trauma)) / (1.0 + SCARCE * left)
         planned = self.plan()[trauma]
         best = max(range(4), key=lambda k: (gains[k] + (1e-6 if k == planned else 0.0)))
         if gains[best] <= 0.0:
@@ -545,6 +567,8 @@ class Scorer:
         urgency = 1.0 + 3.0 / max(1, gap)
         if delta < 0 and gap + delta <= 0:
             urgency += 4.0  # the marker would be lost (P-TRACK-03)
+        if marker == "nerve" and not self.spirit_view:
+            urgency *= NERVE_WEIGHT  # a visitor's reading: nerve keeps them alive
         return 2.0 * delta * urgency
 
     def invoke_worth(self, e: dict[str, Any]) -> float:
