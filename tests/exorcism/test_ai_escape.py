@@ -135,7 +135,7 @@ SEED130 = Path(__file__).resolve().parent.parent / "fixtures" / "exorcism" / \
     "core3_seed130_spared_task_holder.json"
 """Core, 3 players, seed 130, every seat easy (stop 33's main, census loop): game turn 20,
 p3 to act with 3 Actions; 29 points, 5 tokens in the supply. All three pawns stand in the
-Tool Room r3c1 (5 spaces from the Foyer); p1 holds Tasks ready now (no Tool short) that make
+Supply Room r3c1 (4 spaces from the Foyer); p1 holds Tasks ready now (no Tool short) that make
 up the missing point, p3 holds holy_relic-3 and weapon-3."""
 
 
@@ -143,7 +143,7 @@ def test_EX_WIN_02_a_task_holder_the_last_point_does_not_need_walks_toward_the_f
         monkeypatch: pytest.MonkeyPatch) -> None:
     """p1's ready Tasks make up the last point, so p3's are not needed (`_Brain.spared`): p3
     walks toward the Foyer and Purifies there rather than gain Tools in r3c1 for its own Task
-    (stop 33's main: the Room's Tool and the Photographer's ability, still 5 spaces away)."""
+    (stop 33's main: the Room's Tool and the Photographer's ability, still 4 spaces away)."""
     st = ExorcismState.model_validate_json(SEED130.read_text())
     assert (st.game_turn, st.active, st.actions_left, st.points) == (20, "p3", 3, 29)
     assert {i.cell for i in st.investigators.values()} == {"r3c1"}
