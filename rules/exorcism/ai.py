@@ -33,7 +33,8 @@ How the investigators think (core, Solo and One vs All):
   needs waits within one turn's walk of the Foyer, Purifying the Room it picks there
   (`escape_walk`, never in the Foyer while a dark Room next to it waits); after the exorcism a
   pawn with an Action to spare Purifies before it walks out while a teammate stays in the
-  house (`spare_before_escape`).
+  house (`spare_before_escape`). A Task-holder whose Tasks the last points do not need (other
+  seats' Tasks ready now make them up, `spared`) waits by the Foyer too.
 - **The Foyer's switch.** A Lookout whose Specialization fits the Tasks held (each worth its
   bonus more at completion) is worth the walk to the Foyer (`switch_gain`).
 - **Plans** are free Actions: Extra Action when the Actions run out, Pawn the Loot for a
@@ -127,6 +128,11 @@ ESCAPE_FAR = 10.0
 """Per Move an escape-mode pawn would still stand beyond one turn's walk of the Foyer."""
 ESCAPE_NEAR = 0.1
 """Per Move nearer the Foyer than one turn's walk (an Action spare for the escape turn)."""
+ESCAPE_SPARE = True
+"""Escape mode also for a Task-holder whose Tasks the last points do not need: other seats'
+Tasks ready now make them up (`_Brain.spared`, stop 33: the finisher's last turn)."""
+SPARE_MISS = 0
+"""Tools a Task may still lack to count as ready for `spared` (1: level, 2: 4 games fewer)."""
 
 # Ghosts and Wounds.
 HEAL_VALUE: dict[int, float] = {0: 7.0, 1: 3.5, 2: 1.2, 3: 0.3}
@@ -1804,7 +1810,8 @@ class _Brain:
         if len(mine) != 1:
             return None
         inv = mine[0]
-        if inv.cell is None or self.is_finisher(inv):
+        if inv.cell is None or (self.is_finisher(inv)
+                                and not (ESCAPE_SPARE and self.spared(inv))):
             return None
         st = self.st
         mr = max(1, self.eng.move_range(inv))
@@ -1848,6 +1855,37 @@ class _Brain:
         if first is not None:
             self.why = "escape:walk"
         return first
+
+    def spared(self, inv: InvestigatorState) -> bool:
+        """Core: whether the last points need none of `inv`'s seat's Tasks. The seats whose
+        Tasks are ready now (at most `SPARE_MISS` Tools short) are taken, the most ready
+        points first (then in seat order), until they make up the missing points; `inv` is
+        spared if its seat is not among them. Tasks and Tools are public, so every seat
+        picks the same finishers from its own view; if the ready Tasks fall short, nobody is
+        spared."""
+        st = self.st
+        missing = self.opts.exorcism_target - st.points
+        if missing <= 0:
+            return False
+        ready: dict[str, int] = {}
+        for other in self.invs():
+            comp = self.completer(other)
+            if comp is None or comp.id != other.id:
+                continue
+            alloc = self.allocate(self.hand_of(other), self.seat_tasks(other.seat),
+                                  other.character)[0]
+            pts = sum(self.pack.task(t).points for t, miss in alloc if miss <= SPARE_MISS)
+            if pts > 0:
+                ready[other.seat] = ready.get(other.seat, 0) + pts
+        order = sorted(ready, key=lambda x: (-ready[x], st.seats.index(x)))
+        total = 0
+        needed: set[str] = set()
+        for seat in order:
+            if total >= missing:
+                break
+            needed.add(seat)
+            total += ready[seat]
+        return total >= missing and inv.seat not in needed
 
     def slack_purify(self, legal: list[Action]) -> Action | None:
         """After the exorcism, an investigator who cannot escape this turn anyway purifies

@@ -7,8 +7,13 @@ last pawn out) passed before and still do."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from rules.core.types import act
 from rules.exorcism import actions as K
+from rules.exorcism import ai
 from rules.exorcism.ai import choose_action
 from rules.exorcism.engine import Engine
 from rules.exorcism.game import GAME
@@ -124,3 +129,39 @@ def test_EX_WIN_02_the_last_pawn_in_the_house_walks_out_at_once() -> None:
         st.investigators[seat].cell = None
         st.players[seat].out = True
     assert choose_action(st, "s1") == act(K.MOVE, to="foyer")
+
+
+SEED130 = Path(__file__).resolve().parent.parent / "fixtures" / "exorcism" / \
+    "core3_seed130_spared_task_holder.json"
+"""Core, 3 players, seed 130, every seat easy (stop 33's main, census loop): game turn 20,
+p3 to act with 3 Actions; 29 points, 5 tokens in the supply. All three pawns stand in the
+Supply Room r3c1 (4 spaces from the Foyer); p1 holds Tasks ready now (no Tool short) that make
+up the missing point, p3 holds holy_relic-3 and weapon-3."""
+
+
+def test_EX_WIN_02_a_task_holder_the_last_point_does_not_need_walks_toward_the_foyer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """p1's ready Tasks make up the last point, so p3's are not needed (`_Brain.spared`): p3
+    walks toward the Foyer and Purifies there rather than gain Tools in r3c1 for its own Task
+    (stop 33's main: the Room's Tool and the Photographer's ability, still 4 spaces away)."""
+    st = ExorcismState.model_validate_json(SEED130.read_text())
+    assert (st.game_turn, st.active, st.actions_left, st.points) == (20, "p3", 3, 29)
+    assert {i.cell for i in st.investigators.values()} == {"r3c1"}
+    eng = Engine(st)
+    st, kinds = play_turn(st, "p3")
+    assert kinds[-1] == K.PURIFY and K.ROOM_ACTION not in kinds and K.ABILITY not in kinds
+    assert eng.geo.dist[st.investigators["p3"].cell]["foyer"] < eng.geo.dist["r3c1"]["foyer"]
+    monkeypatch.setattr(ai, "ESCAPE_SPARE", False)
+    before = ExorcismState.model_validate_json(SEED130.read_text())
+    assert choose_action(before, "p3") == act(K.ROOM_ACTION)
+
+
+def test_EX_WIN_02_the_seat_picked_to_finish_is_not_spared() -> None:
+    """The same state: p1, whose ready Tasks make up the point, is the finisher from every
+    seat's view (Tasks and Tools are public), so at least one pawn keeps to the Tasks (a
+    guard against every Task-holder walking away)."""
+    st = ExorcismState.model_validate_json(SEED130.read_text())
+    for seat in ("p1", "p2", "p3"):
+        brain = ai._Brain(st, seat)
+        assert not brain.spared(st.investigators["p1"])
+        assert brain.spared(st.investigators["p3"])
