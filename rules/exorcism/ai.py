@@ -1148,15 +1148,22 @@ class _Brain:
         missing = self.opts.exorcism_target - st.points
         if missing > within or missing <= 0:
             return False
-        ready = 0.0
+        return sum(self.ready_points(2).values()) >= missing
+
+    def ready_points(self, max_missing: int) -> dict[str, int]:
+        """Per seat, the points of its Tasks held that its pawns' Tools leave at most
+        `max_missing` Tools short (seats with none are left out)."""
+        ready: dict[str, int] = {}
         for inv in self.invs():
             comp = self.completer(inv)
             if comp is None or comp.id != inv.id:
                 continue
             alloc = self.allocate(self.hand_of(inv), self.seat_tasks(inv.seat),
                                   inv.character)[0]
-            ready += sum(self.pack.task(t).points for t, miss in alloc if miss <= 2)
-        return ready >= missing
+            pts = sum(self.pack.task(t).points for t, miss in alloc if miss <= max_missing)
+            if pts > 0:
+                ready[inv.seat] = ready.get(inv.seat, 0) + pts
+        return ready
 
     def task_sources(self, inv: InvestigatorState) -> list[tuple[str, Action, float]]:
         """(cell, the step, extra cost) of every way to gain a Task."""
@@ -1867,16 +1874,7 @@ class _Brain:
         missing = self.opts.exorcism_target - st.points
         if missing <= 0:
             return False
-        ready: dict[str, int] = {}
-        for other in self.invs():
-            comp = self.completer(other)
-            if comp is None or comp.id != other.id:
-                continue
-            alloc = self.allocate(self.hand_of(other), self.seat_tasks(other.seat),
-                                  other.character)[0]
-            pts = sum(self.pack.task(t).points for t, miss in alloc if miss <= SPARE_MISS)
-            if pts > 0:
-                ready[other.seat] = ready.get(other.seat, 0) + pts
+        ready = self.ready_points(SPARE_MISS)
         order = sorted(ready, key=lambda x: (-ready[x], st.seats.index(x)))
         total = 0
         needed: set[str] = set()
