@@ -21,7 +21,7 @@ import math
 import sys
 from pathlib import Path
 
-from bench.presence_value import Row, calibration, fit, log_loss
+from bench.presence_value import Row, base_rate, calibration, fit, log_loss
 from rules.exorcism.ai import VALUE_FEATURES, value_features, win_estimate
 from rules.exorcism.game import GAME
 from rules.exorcism.state import ExorcismState
@@ -108,8 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                 cache.write_text(json.dumps([train, held]))
         w = fit(train, args.l2, at_most_zero=HARMS, names=VALUE_FEATURES, at_least_zero=HELPS)
         test = [r for r, _ in held]
-        base = sum(y for _, y in train) / len(train)
-        base_w = [math.log(base / (1 - base))] + [0.0] * (len(w) - 1)
+        base, base_w = base_rate(train, len(w))
         print(f"{name}: {len(train)} train / {len(test)} held-out positions, base rate "
               f"{base:.3f}; held-out log-loss {log_loss(test, w):.4f} vs base "
               f"{log_loss(test, base_w):.4f} vs today's estimate {old_loss(held):.4f}; "

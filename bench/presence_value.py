@@ -134,6 +134,13 @@ def _fit(rows: list[Row], l2: float, iters: int, dropped: set[int]) -> list[floa
     return w
 
 
+def base_rate(rows: list[Row], d: int) -> tuple[float, list[float]]:
+    """The sample's win rate and the weights of an estimate that always says it (the yardstick
+    a fitted estimate's held-out log-loss is read against)."""
+    base = sum(y for _, y in rows) / len(rows)
+    return base, [math.log(base / (1 - base))] + [0.0] * (d - 1)
+
+
 def log_loss(rows: list[Row], w: list[float]) -> float:
     out = 0.0
     for x, y in rows:
@@ -170,8 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         w = fit(rows, args.l2, at_most_zero=HARMS_VISITORS if side == "visitors" else
                 HELPS_VISITORS if side == "spirit harms" else ())
         held = test[side]
-        base = sum(y for _, y in rows) / len(rows)
-        base_w = [math.log(base / (1 - base))] + [0.0] * (len(w) - 1)
+        base, base_w = base_rate(rows, len(w))
         print(f"{side}: {len(rows)} train / {len(held)} held-out positions, base rate "
               f"{base:.2f}; held-out log-loss {log_loss(held, w):.3f} vs base "
               f"{log_loss(held, base_w):.3f}; predicted/observed per fifth "
