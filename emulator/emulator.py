@@ -141,6 +141,10 @@ class DiscordEmulator:
         self._runner: web.AppRunner | None = None
         # Interactions held back while the gateway is out (``gateway_outage``).
         self._outage: list[InteractionRecord] | None = None
+        self.busy: Callable[[], bool] | None = None
+        """Set by a test harness: whether the bot still has work under way that may yet make
+        requests (a callback that answered and edits next). ``settle`` waits for it as well
+        as for quiet, to its timeout at most."""
 
     def _expected_token(self) -> str | None:
         return self.bot_token if self.strict_token else None
@@ -699,12 +703,16 @@ class DiscordEmulator:
         return await self._state.wait_for(find, timeout, missing)
 
     async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
-        """Wait until the bot has made no request for ``quiet`` seconds."""
+        """Wait until the bot has made no request for ``quiet`` seconds and is not ``busy``
+        (a bot busy past ``timeout`` but quiet is left to it: the caller reads what it did)."""
         deadline = time.monotonic() + timeout
         while True:
             idle = time.monotonic() - self._state.last_activity
             if idle >= quiet:
-                return
+                if self.busy is None or time.monotonic() >= deadline or not self.busy():
+                    return
+                await asyncio.sleep(0.01)
+                continue
             if time.monotonic() >= deadline:
                 raise AssertionError(f"the bot kept making requests for {timeout}s")
             await asyncio.sleep(quiet - idle)

@@ -76,7 +76,9 @@ async def test_the_loop_runs_while_the_worker_searches() -> None:
     ticking.cancel()
     assert decided.key() in {a.key() for a in game.legal_actions(state, seat)}
     assert len(gaps) >= took / 0.05  # it really ticked all along
-    assert max(gaps) < 0.1, f"the loop stalled {max(gaps) * 1000:.0f} ms"
+    # A search on the loop would be one gap as long as the decision. (Not a fixed bound on the
+    # worst gap: a shared machine preempts the loop now and then, the AI nowhere near it.)
+    assert max(gaps) < took / 2, f"the loop stalled {max(gaps) * 1000:.0f} ms of {took:.2f} s"
 
 
 async def test_a_killed_worker_costs_the_search_not_the_move(

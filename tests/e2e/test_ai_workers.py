@@ -6,7 +6,9 @@ after a short think pause."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
+import os
 import sqlite3
 from typing import Any
 
@@ -17,6 +19,7 @@ from bot.looplag import LoopLagProbe
 from cogs.utils.table import delivery_for
 from demo import AutoTable
 from emulator.records import embed_text
+from rules.registry import GAMES
 from tests.e2e.conftest import Table
 
 # Measures the event loop's lag or a wall-clock bound: under `pytest -n` these tests run
@@ -91,13 +94,25 @@ async def test_a_person_plays_hard_ai_seats_and_the_loop_never_waits_on_them(
                                                      {"ai_level": "easy"})
 
     monkeypatch.setattr(aipool, "decide", timed)
+    # Any decision made in this process (the loop's) is recorded: the worker does not see the
+    # patch, being a process of its own.
+    here: list[str] = []
+    game_type = type(GAMES["fourth_wall"])
+    ai_action = game_type.ai_action
+
+    def on_the_loop(self: Any, state: Any, seat: str, level: str = "easy", **kw: Any) -> Any:
+        # The person's own moves are picked by the test's player (`demo.autoplay`), not the bot.
+        if not any(frame.filename.endswith(os.path.join("demo", "autoplay.py"))
+                   for frame in inspect.stack(0)):
+            here.append(level)
+        return ai_action(self, state, seat, level, **kw)
+
+    monkeypatch.setattr(game_type, "ai_action", on_the_loop)
     await aipool.warm()
     # Another table in another channel, where bob and carol play High Card.
     other = AutoTable(table.emu, bot, table.emu.create_text_channel(table.guild, "other"),
                       [table.bob, table.carol])
     await other.open("highcard", None)
-    person = AutoTable(table.emu, bot, table.general, [table.alice])
-    await person.open("fourth_wall", "conflict", ai=2, play_as="team", ai_level="hard")
 
     answered: list[tuple[float, float]] = []  # (asked, answered) for bob's move
 
@@ -108,8 +123,13 @@ async def test_a_person_plays_hard_ai_seats_and_the_loop_never_waits_on_them(
         await res.wait_done()
         answered.append((asked, loop.time()))
 
+    # Bob waits for the first hard decision, which may come while the person's game opens (the
+    # AI's seats can move first, and opening waits for the bot to be at rest).
     probe = LoopLagProbe(interval=0.005).start()
     elsewhere = asyncio.create_task(bob_moves_while_the_ai_thinks())
+    person = AutoTable(table.emu, bot, table.general, [table.alice])
+    await person.open("fourth_wall", "conflict", ai=2, play_as="team", ai_level="hard")
+
     await person.play_to_end(until=lambda _state: len(thinking) >= HARD_MOVES)
     await asyncio.wait_for(elsewhere, 30)
     await probe.stop()
@@ -121,9 +141,13 @@ async def test_a_person_plays_hard_ai_seats_and_the_loop_never_waits_on_them(
     [(asked, done)] = answered
     assert any(began <= asked and done <= ended for began, ended in thinking), (
         f"bob's move ({done - asked:.2f} s) was not answered during a decision: {thinking}")
-    assert done - asked < 1.0
-    # The loop never stalled from the AI: the worst wake-up over the whole run.
-    assert summary.max_ms < 100, f"the loop stalled {summary.max_ms:.0f} ms"
+    # The loop never waits on the AI: no decision was made in the bot's process, and the
+    # workers that made them are other processes. (No wall-clock bound on the loop's worst
+    # wake-up: on a shared 2-core machine one 143 ms preemption failed CI at stop 33 with
+    # the AI nowhere near the loop; `bench` measures the lag.)
+    assert here == [], f"AI decisions made on the bot's loop: {here}"
+    assert aipool.live_pids() and os.getpid() not in aipool.live_pids()
+    assert summary.median_ms < 20, summary
     record = await bot.storage.get_game(other.game_id)
     assert record is not None and record.version == 1  # bob's wager is stored
 

@@ -44,6 +44,7 @@ async def test_a_board_press_cut_off_before_its_move_is_stored_is_answered_not_p
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     gid = await _started(table)
     with monkeypatch.context() as m:
+        table.crashed()
         m.setattr(TableService, "act", _die)
         res = await table.emu.click(table.alice, table.board(), label="Wager 1")
         await res.wait_callback()
@@ -77,6 +78,7 @@ async def test_a_command_cut_off_after_its_move_is_stored_is_answered_with_what_
                                            {"choice": ""}, focused="choice")
     before = state.step
     with monkeypatch.context() as m:
+        table.crashed()
         m.setattr(Delivery, "after_action", _die)
         res = await table.emu.slash(mover, auto.thread(), "exorcism move",
                                     {"choice": choices[0]["value"]})
@@ -129,6 +131,7 @@ async def test_a_token_past_fifteen_minutes_is_forgotten_unanswered(
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     gid = await _started(table)
     with monkeypatch.context() as m:
+        table.crashed()
         m.setattr(TableService, "act", _die)
         res = await table.emu.click(table.alice, table.board(), label="Wager 1")
         await res.wait_callback()
@@ -186,6 +189,7 @@ async def test_a_press_stored_but_never_acknowledged_is_told_by_dm_that_it_was_p
         await asyncio.Event().wait()  # the process dies before the grace runs out
 
     with monkeypatch.context() as m:
+        table.crashed()
         m.setattr(answers.HeldAnswer, "_defer_later", never)
         m.setattr(Delivery, "after_action", _die)
         res = await table.emu.click(table.alice, table.board(), label="Wager 1")
@@ -266,6 +270,7 @@ async def test_a_board_post_whose_id_a_crash_lost_is_stripped_after_the_restart(
     await (await table.click(table.alice, table.board(), label="Wager 1")).wait_done()
     await (await _play_a_card(table, table.bob)).wait_done()
     with monkeypatch.context() as m:
+        table.crashed()
         m.setattr(Delivery, "_remember", _die)  # round 2's board reaches Discord, unrecorded
         res = await _play_a_card(table, table.alice)
         await res.wait_callback()
