@@ -72,6 +72,7 @@ from rules.exorcism.engine import GHOSTS, Engine, Geometry
 from rules.exorcism.state import ExorcismState, InvestigatorState
 
 INF = 1e9
+INF_ACTIONS = 99
 
 # Darkness (see `_Brain.token_value`).
 TV_KEEP = 0.15
@@ -133,6 +134,16 @@ ESCAPE_SPARE = True
 Tasks ready now make them up (`_Brain.spared`, stop 33: the finisher's last turn)."""
 SPARE_MISS = 0
 """Tools a Task may still lack to count as ready for `spared` (1: level, 2: 4 games fewer)."""
+FETCH_LAST_TOOLS = True
+"""Escape mode: a pawn no Task needs first fetches a Tool a finisher's Task lacks and Trades
+it over within its turn (`_Brain.fetch_step`, stop 34: planning the last Tools)."""
+FETCH_SAVES_TURN = True
+"""... only when that Tool lets the finisher complete and walk out in one turn of its own."""
+FETCH_HAUNT = 1.5
+"""The Darkness Tokens a Haunt card places, about: what a Haunt phase spared is worth, in
+`ESCAPE_TOKEN`s, against the tokens the fetching pawn's Actions would Purify instead."""
+FETCH_TOOL = 1.0
+"""The Tool a fetching pawn picks in a Room that offers a choice: the one a finisher lacks."""
 
 # Ghosts and Wounds.
 HEAL_VALUE: dict[int, float] = {0: 7.0, 1: 3.5, 2: 1.2, 3: 0.3}
@@ -1847,6 +1858,21 @@ class _Brain:
                      - ESCAPE_FAR * max(0, home - reach) + ESCAPE_NEAR * (reach - min(reach, home)))
             if best is None or score > best[0] + 1e-9:
                 best = (score, cell)
+        if FETCH_LAST_TOOLS:
+            plan = self.fetch_plan(inv)
+            if plan is not None:
+                f_cost, _tool, fid, _room = plan
+                fcell = self.st.investigators[fid].cell or inv.cell
+                spared = FETCH_HAUNT * self.eng.track_value() + self.purify_plan(
+                    fcell, a_left - f_cost, amount)[0]
+                home = self.moves(fcell, "foyer", mr)
+                score = (ESCAPE_TOKEN * spared - d.get(fcell, 0.0) * w
+                         - ESCAPE_FAR * max(0, home - reach))
+                if best is None or score > best[0]:
+                    fetch = self.fetch_step(inv, legal, moves)
+                    if fetch is not None:
+                        self.why = "escape:fetch"
+                        return fetch
         if best is None:
             return None
         target = best[1]
@@ -1862,6 +1888,113 @@ class _Brain:
         if first is not None:
             self.why = "escape:walk"
         return first
+
+    def finisher_lacks(self) -> list[tuple[InvestigatorState, Counter[str]]]:
+        """From public information only (Tasks, Tools and pawns are on the table): each pawn
+        that completes its seat's Tasks, with the Tools its Tasks at most 2 Tools short (the
+        ones `pipeline_covers` counts on for escape mode) still lack. Every seat computes the
+        same list from its own view."""
+        out: list[tuple[InvestigatorState, Counter[str]]] = []
+        for f in self.invs():
+            comp = self.completer(f)
+            if comp is None or comp.id != f.id or f.cell is None:
+                continue
+            hand = self.hand_of(f)
+            tasks = self.seat_tasks(f.seat)
+            alloc = self.allocate(hand, tasks, f.character)[0]
+            near = [t for t, miss in alloc if miss <= 2]
+            if not near:
+                continue
+            lack = self.allocate(hand, near, f.character)[2]
+            if lack:
+                out.append((f, lack))
+        return out
+
+    def fetch_plan(self, inv: InvestigatorState) -> tuple[int, str, str, str | None] | None:
+        """For an escape-mode pawn `inv` with the Actions left this turn: the cheapest way to
+        hand a finisher a Tool its Task lacks within this turn (a Tool Room, then a Trade in
+        range; or a Trade of a Tool it holds spare), when that Tool is what keeps the finisher
+        from completing and walking out in one turn of its own (`FETCH_SAVES_TURN`): (Actions,
+        Tool, the finisher's id, the Tool Room, or None when `inv` holds the Tool already)."""
+        st = self.st
+        if inv.cell is None:
+            return None
+        a_left = st.actions_left
+        mr = max(1, self.eng.move_range(inv))
+        rng = self.eng.trade_range(inv)
+        within = 99 if rng is None else rng
+        piles = st.tool_piles
+        if st.refunds > 0:
+            return None  # a Trade was called off this turn: never ask again (no circle)
+        comp = self.completer(inv)
+        own = comp is not None and comp.id == inv.id
+
+        def spare(tools: Counter[str]) -> Counter[str]:
+            # what `desired_trade` would hand over: Tools its own seat's Tasks do not use
+            return self.allocate(tools, self.seat_tasks(inv.seat), inv.character)[1] if (
+                own) else tools
+
+        held = spare(Counter(inv.tools))
+        best: tuple[int, str, str, str | None] = (INF_ACTIONS, "", "", None)
+        for f, lack in self.finisher_lacks():
+            if f.id == inv.id or f.seat == inv.seat or f.cell is None:
+                continue
+            if FETCH_SAVES_TURN and self.finish_turn_cost(f, lack) <= self.opts.actions_per_turn:
+                continue  # it finishes and walks out in one turn of its own anyway
+            for t in sorted(lack):
+                if FETCH_SAVES_TURN and self.finish_turn_cost(
+                        f, lack - Counter({t: 1})) > self.opts.actions_per_turn:
+                    continue
+                if held.get(t, 0) > 0:
+                    cost = self.moves(inv.cell, f.cell, mr, within) + 1
+                    cand: tuple[int, str, str, str | None] = (cost, t, f.id, None)
+                    if cost <= a_left and cand < best:
+                        best = cand
+                    continue
+                if piles.get(t, 0) <= 0 or spare(Counter(inv.tools) + Counter({t: 1})).get(
+                        t, 0) <= held.get(t, 0):
+                    continue
+                for src in self.sources():
+                    if src.kind not in ("room", "choice") or t not in src.types:
+                        continue
+                    cost = (self.moves(inv.cell, src.cell, mr) + 1
+                            + self.moves(src.cell, f.cell, mr, within) + 1)
+                    cand = (cost, t, f.id, src.cell)
+                    if cost <= a_left and cand < best:
+                        best = cand
+        return best if best[1] else None
+
+    def finish_turn_cost(self, f: InvestigatorState, lack: Counter[str]) -> float:
+        """Actions `f` needs on its own to gather `lack` (no Trades), complete, walk to the
+        Foyer and escape."""
+        assert f.cell is not None
+        mr = max(1, self.eng.move_range(f))
+        acts, _first, end = self.collect(f.cell, lack, mr, f, mates=False)
+        return acts + 1 + self.moves(end, "foyer", mr) + 1
+
+    def fetch_step(self, inv: InvestigatorState, legal: list[Action],
+                   moves: dict[str, Action]) -> Action | None:
+        """The next step of `fetch_plan`: a Move, the Tool Room's Action, or the Trade."""
+        plan = self.fetch_plan(inv)
+        if plan is None or inv.cell is None:
+            return None
+        _cost, _tool, fid, room = plan
+        mr = max(1, self.eng.move_range(inv))
+        f = self.st.investigators[fid]
+        assert f.cell is not None
+        if room is not None:
+            if inv.cell == room:
+                return next((x for x in legal if x.kind == K.ROOM_ACTION
+                             and self.inv_for(x) is inv), None)
+            return self.first_move(moves, room, mr, 0, f.cell, self.st.actions_left,
+                                   self.danger())
+        rng = self.eng.trade_range(inv)
+        within = 99 if rng is None else rng
+        if self.moves(inv.cell, f.cell, mr, within) == 0:
+            return next((x for x in legal if x.kind == K.TRADE and self.inv_for(x) is inv
+                         and x.p("with") == fid), None)
+        return self.first_move(moves, f.cell, mr, within, f.cell, self.st.actions_left,
+                               self.danger())
 
     def spared(self, inv: InvestigatorState) -> bool:
         """Core: whether the last points need none of `inv`'s seat's Tasks. The seats whose
@@ -2128,6 +2261,11 @@ class _Brain:
                 self.st.game_turn >= KEY_PREP_FROM or any(
                     c.face_down and c.exorcism_tokens > 0 for c in self.st.cells.values())):
             s += KEY_PREP
+        if (FETCH_LAST_TOOLS and ESCAPE_MODE and not self.eng.solo and not self.eng.ova
+                and not self.is_finisher(inv) and self.pipeline_covers(ESCAPE_FROM)
+                and any(lack.get(tool, 0) > 0 for f, lack in self.finisher_lacks()
+                        if f.seat != inv.seat)):
+            s += FETCH_TOOL  # fetched for a finisher (`fetch_step`): the Tool its Task lacks
         return s + 0.001 * self.st.tool_piles.get(tool, 0)
 
     def task_choice_score(self, inv: InvestigatorState, tid: str) -> float:

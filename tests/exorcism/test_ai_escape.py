@@ -7,6 +7,7 @@ last pawn out) passed before and still do."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,57 @@ def test_EX_WIN_02_the_seat_picked_to_finish_is_not_spared() -> None:
         brain = ai._Brain(st, seat)
         assert not brain.spared(st.investigators["p1"])
         assert brain.spared(st.investigators["p3"])
+
+
+
+SEED3 = Path(__file__).resolve().parent.parent / "fixtures" / "exorcism" / \
+    "core3_seed3_fetch_the_last_tool.json"
+"""Core, 3 players, seed 3, every seat easy (census loop): game turn 24, p1 to act with 3
+Actions; 26 points, 6 tokens in the supply. p2 stands in the Tool Room r4c4 (2 spaces from the
+Foyer) with key-6 (4 points) one Detection Tool short; p1 (no Task) is in r3c4 next to it, p3
+(Tasks 3-4 Tools short, no finisher) waits in the Foyer."""
+
+
+def play_seat_turn(st: ExorcismState, seat: str) -> tuple[ExorcismState, list[str]]:
+    """Every seat's AI (`GAME.ai_action`, the seat's resample) plays until `seat`'s turn ends,
+    prompts and the partner's consent included; the kinds of `seat`'s main Actions."""
+    kinds = []
+    while st.active == seat and st.phase == "actions" and GAME.result(st) is None:
+        who = sorted(GAME.to_act(st))[0]
+        action = GAME.ai_action(st, who, "easy")
+        if who == seat and not st.prompts:
+            kinds.append(action.kind)
+        st = GAME.apply(st, who, action).state
+    return st, kinds
+
+
+def test_EX_WIN_02_a_free_pawn_fetches_the_finishers_last_tool_a_turn_early(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 34: on its own p2 needs 4 Actions next turn (the Tool, key-6 for the 30th point,
+    a Move, the Escape), so p1 walks into r4c4, gains the Detection Tool and Trades it to p2
+    (`_Brain.fetch_step`); p2 then completes key-6, walks into the Foyer and escapes in one
+    turn: one Haunt phase fewer after the exorcism, and the census game is won. On stop 33's
+    main p1 Purified, p2 could only escape on turn 28, whose Haunt cards emptied the supply."""
+    st = ExorcismState.model_validate_json(SEED3.read_text())
+    assert (st.game_turn, st.active, st.actions_left, st.points) == (24, "p1", 3, 26)
+    p2 = st.investigators["p2"]
+    assert ai._Brain(st, "p1").finish_turn_cost(p2, Counter({"detection": 1})) == 4
+    st, kinds = play_seat_turn(st, "p1")
+    assert kinds == [K.MOVE, K.ROOM_ACTION, K.TRADE]
+    assert st.investigators["p2"].tools["detection"] == 1
+    st, kinds = play_seat_turn(st, "p2")
+    assert st.exorcised and st.investigators["p2"].cell is None
+    monkeypatch.setattr(ai, "FETCH_LAST_TOOLS", False)
+    before = ExorcismState.model_validate_json(SEED3.read_text())
+    assert play_seat_turn(before, "p1")[1][-1] == K.PURIFY
+
+
+def test_EX_WIN_02_every_seat_sees_the_same_last_tools() -> None:
+    """The plan reads only public things (Tasks, Tools, pawns): from every seat's view p2 is
+    the finisher one Detection Tool short, and p1 fetches it from r4c4 with its 3 Actions."""
+    st = ExorcismState.model_validate_json(SEED3.read_text())
+    for seat in ("p1", "p2", "p3"):
+        brain = ai._Brain(st, seat)
+        lacks = {f.seat: dict(lack) for f, lack in brain.finisher_lacks()}
+        assert lacks == {"p2": {"detection": 1}}
+        assert brain.fetch_plan(st.investigators["p1"]) == (3, "detection", "p2", "r4c4")
