@@ -360,6 +360,10 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         # of the world-to-world noise (core 3p, seeds 1-50: normal won 7, easy 5 - both far
         # below 35 %, see rules.md EX-GAP-17; CPU a decision on a loaded machine: normal
         # median 88-170 ms, 551 ms at most; hard median 652 ms, 1.0 s at most).
+        # Normal's play-outs stop 2 turns on, as that turn's Actions begin (`turns`, `ai_turn`),
+        # not after 10 decisions: every candidate is then scored at the same Clock pip and
+        # Haunt phase (rules.md, stop 34: core 3p seeds 1-60, 13 won against 7 for the cut
+        # after 10 decisions and 14 for easy; CPU median 125 ms a decision).
         return {"normal": Level("normal", simulations=20, horizon=40, width=6, margin=0.05, turns=2,
                                 cap_seconds=2.0, confidence=2.0),
                 "hard": Level("hard", simulations=60, horizon=12, width=8, margin=0.03,
