@@ -428,6 +428,13 @@ class Game(ABC, Generic[Opt, S]):
         view, as `choose_ai_action` is. The default: none."""
         return []
 
+    def ai_turn(self, state: S) -> int | None:
+        """The game's public turn counter where the search's play-outs may stop
+        (`Level.turns`): it must grow by one at a point of the game that is the same for every
+        candidate (a turn's first own decision, say). None: the game has no such counter
+        (the default), play-outs stop after `Level.horizon` decisions."""
+        return None
+
     def ai_levels(self) -> dict[str, Level]:
         """The search's settings per level ("normal", "hard"; "easy" is the heuristic alone),
         sized so a decision costs about 0.3 s ("normal") and 1 s ("hard") of CPU."""

@@ -14,7 +14,10 @@ with SPARTA's idea of searching on top of a blueprint policy):
   compared on the *same* worlds (common random numbers: a candidate's edge is measured world
   by world, not against the noise of different deals).
 - **Play-out.** After a candidate, every seat, this one included, plays the game's heuristic
-  (`choose_ai_action`, the blueprint) for `Level.horizon` decisions or to the end; a finished
+  (`choose_ai_action`, the blueprint) for `Level.horizon` decisions or to the end (with
+  `Level.turns`, until that many of the game's turns are on, `Game.ai_turn`: every candidate's
+  play-out then stops at the same point of the game, never one mid-turn and another a Clock
+  pip later, which a cut-off estimate reads as an edge); a finished
   game scores 1 (the seat wins), 0 (loses) or 1/2, an unfinished one the game's estimate
   (`Game.ai_value`, in [0, 1]). Moves are applied in place on the world (`Game.apply_in_place`):
   one copy per simulation.
@@ -55,6 +58,10 @@ class Level:
     margin: float = 0.02
     cap_seconds: float = 2.0
     confidence: float = 0.0
+    turns: int = 0
+    """When above 0, a play-out stops once the game's turn counter (`Game.ai_turn`) is this
+    many turns past the searched decision's (or after `horizon` decisions, whichever comes
+    first): the candidates are then scored at the same point of the game. 0: `horizon` alone."""
     """Standard errors by which a candidate's edge over the heuristic's pick, measured world by
     world, must stand clear of noise before it overrides the pick (0: `margin` alone). A
     game whose play-outs are noisy (co-operative Exorcism: one worse override in twenty
@@ -74,6 +81,7 @@ class Searchable(Protocol):
     def ai_levels(self) -> dict[str, Level]: ...
     def ai_searchable(self, state: Any, seat: str, action: Action | None) -> bool: ...
     def ai_plans(self, state: Any, seat: str) -> list[Action]: ...
+    def ai_turn(self, state: Any) -> int | None: ...
 
 
 EASY = "easy"
@@ -103,11 +111,16 @@ def score(game: Searchable, state: Any, seat: str) -> float:
     return 0.5
 
 
-def play_out(game: Searchable, world: Any, horizon: int) -> None:
-    """Every seat plays the heuristic on `world`, in place, for `horizon` decisions at most."""
+def play_out(game: Searchable, world: Any, horizon: int, until: int | None = None) -> None:
+    """Every seat plays the heuristic on `world`, in place, for `horizon` decisions at most
+    (and, with `until`, until the game's turn counter, `Game.ai_turn`, reaches it)."""
     for _ in range(horizon):
         if game.result(world) is not None:
             return
+        if until is not None:
+            turn = game.ai_turn(world)
+            if turn is not None and turn >= until:
+                return
         awaited = sorted(game.to_act(world))
         if not awaited:
             return
@@ -141,6 +154,8 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
     others.sort(key=lambda a: planned.index(a.key()) if a.key() in planned else len(planned))
     candidates = [blueprint, *others][:max(2, level.width)]
     worlds_seed = rng.next_u64()
+    now = game.ai_turn(state) if level.turns > 0 else None
+    until = None if now is None else now + level.turns
     started = time.process_time()
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
@@ -163,7 +178,7 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
                     counts[i] += 1
                     scores[i][world_no] = -1.0
                     continue
-                play_out(game, world, level.horizon)
+                play_out(game, world, level.horizon, until)
                 worth = score(game, world, seat)
                 totals[i] += worth
                 counts[i] += 1

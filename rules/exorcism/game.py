@@ -342,6 +342,12 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
             return True
         return False
 
+    def ai_turn(self, state: ExorcismState) -> int | None:
+        """The turns whose Haunt phase (One vs All: the Ghost's) is over: a play-out stopped
+        when this grows (`Level.turns`) stops as a turn's Actions begin, the Clock ticked and
+        the Haunt cards drawn, the same point for every candidate (issue #23, stop 34)."""
+        return state.game_turn - (1 if state.phase in ("setup", "haunt", "ghost") else 0)
+
     def ai_levels(self) -> dict[str, Level]:
         """Sized to this game's heuristic, about 3 ms of CPU a decision (issue #23 budgets:
         normal about 0.3 s, hard about 1 s, 2 s at most): a play-out of `horizon` decisions
@@ -354,7 +360,11 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         # of the world-to-world noise (core 3p, seeds 1-50: normal won 7, easy 5 - both far
         # below 35 %, see rules.md EX-GAP-17; CPU a decision on a loaded machine: normal
         # median 88-170 ms, 551 ms at most; hard median 652 ms, 1.0 s at most).
-        return {"normal": Level("normal", simulations=20, horizon=10, width=6, margin=0.05,
+        # Normal's play-outs stop 2 turns on, as that turn's Actions begin (`turns`, `ai_turn`),
+        # not after 10 decisions: every candidate is then scored at the same Clock pip and
+        # Haunt phase (rules.md, stop 34: core 3p seeds 1-60, 13 won against 7 for the cut
+        # after 10 decisions and 14 for easy; CPU median 125 ms a decision).
+        return {"normal": Level("normal", simulations=20, horizon=40, width=6, margin=0.05, turns=2,
                                 cap_seconds=2.0, confidence=2.0),
                 "hard": Level("hard", simulations=60, horizon=12, width=8, margin=0.03,
                               cap_seconds=2.0, confidence=2.0)}

@@ -11,6 +11,7 @@ import pytest
 
 from bench.blunders import census
 from rules.core.rng import Rng
+from rules.core.search import play_out
 from rules.core.types import Action, Result, act
 from rules.exorcism import actions as K
 from rules.exorcism.ai import choose_action
@@ -537,3 +538,31 @@ def test_EX_PROMPT_12_a_remote_trade_plan_called_off_is_not_played_again_without
         st = out.state
     assert called_off <= 1
     assert GAME.result(st) is not None or st.game_turn > start_turn
+
+
+def test_the_search_scores_every_candidate_at_the_same_point_of_the_game() -> None:
+    """Stop 34: a play-out cut after a count of decisions stopped one candidate mid-turn and
+    another a Clock pip later (a Move costs one decision, a Purify or a Room Action may ask
+    more), and the cut-off estimate read the difference as an edge. At normal every
+    play-out now runs to the same point: the Actions of the turn `Level.turns` turns on,
+    the Clock ticked and the Haunt cards drawn."""
+    st = _at_actions(_core(3))
+    seat = st.active
+    assert seat is not None
+    level = GAME.ai_levels()["normal"]
+    assert level.turns > 0
+    until = GAME.ai_turn(st) + level.turns
+    kinds: dict[str, Action] = {}
+    for a in GAME.legal_actions(st, seat):
+        kinds.setdefault(a.kind, a)
+    assert len(kinds) >= 3
+    ends = set()
+    for a in kinds.values():
+        world = GAME.resample(st, seat, Rng.from_seed(5))
+        GAME.apply_in_place(world, seat, a)
+        play_out(GAME, world, level.horizon, until)
+        assert GAME.result(world) is None
+        ends.add((world.game_turn, world.phase, world.actions_left, tuple(world.dice)))
+    assert len(ends) == 1
+    ((turn, phase, left, _),) = ends
+    assert (turn, phase, left) == (st.game_turn + level.turns, "actions", 3)
