@@ -58,14 +58,14 @@ class Level:
     margin: float = 0.02
     cap_seconds: float = 2.0
     confidence: float = 0.0
-    turns: int = 0
-    """When above 0, a play-out stops once the game's turn counter (`Game.ai_turn`) is this
-    many turns past the searched decision's (or after `horizon` decisions, whichever comes
-    first): the candidates are then scored at the same point of the game. 0: `horizon` alone."""
     """Standard errors by which a candidate's edge over the heuristic's pick, measured world by
     world, must stand clear of noise before it overrides the pick (0: `margin` alone). A
     game whose play-outs are noisy (co-operative Exorcism: one worse override in twenty
     loses more than the overrides win) asks for 2."""
+    turns: int = 0
+    """When above 0, a play-out stops once the game's turn counter (`Game.ai_turn`) is this
+    many turns past the searched decision's (or after `horizon` decisions, whichever comes
+    first): the candidates are then scored at the same point of the game. 0: `horizon` alone."""
 
 
 class Searchable(Protocol):

@@ -364,8 +364,8 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         # not after 10 decisions: every candidate is then scored at the same Clock pip and
         # Haunt phase (rules.md, stop 34: core 3p seeds 1-60, 13 won against 7 for the cut
         # after 10 decisions and 14 for easy; CPU median 125 ms a decision).
-        return {"normal": Level("normal", simulations=20, horizon=40, width=6, margin=0.05, turns=2,
-                                cap_seconds=2.0, confidence=2.0),
+        return {"normal": Level("normal", simulations=20, horizon=40, width=6, margin=0.05,
+                                turns=2, cap_seconds=2.0, confidence=2.0),
                 "hard": Level("hard", simulations=60, horizon=12, width=8, margin=0.03,
                               cap_seconds=2.0, confidence=2.0)}
 
