@@ -367,6 +367,7 @@ class _Brain:
         self.why = ""
         self._deficit: Counter[str] | None = None
         self._stake: float | None = None
+        self._task_values: dict[tuple[str, str | None], float] = {}
 
     # ---------------------------------------------------------------- geometry
     def dist_from(self, cell: str) -> dict[str, int]:
@@ -490,6 +491,12 @@ class _Brain:
 
     # ---------------------------------------------------------------- Tasks and Tools
     def task_value(self, tid: str, char: str | None) -> float:
+        got = self._task_values.get((tid, char))
+        if got is None:
+            got = self._task_values[(tid, char)] = self._task_value(tid, char)
+        return got
+
+    def _task_value(self, tid: str, char: str | None) -> float:
         task = self.pack.task(tid)
         v = float(task.points)
         if char:
@@ -518,8 +525,7 @@ class _Brain:
                  ) -> tuple[list[tuple[str, int]], Counter[str], Counter[str], float]:
         """Greedy allocation of a hand to Tasks: (task, missing) list, spare, deficit, P."""
         def key(tid: str) -> tuple[int, float, str]:
-            cost = self.pack.task(tid).cost()
-            miss = sum(max(0, n - tools.get(t, 0)) for t, n in cost.items())
+            miss = sum(max(0, n - tools.get(t, 0)) for t, n in self.pack.task(tid).cost_items)
             return (miss, -self.task_value(tid, char), tid)
 
         rem = Counter(tools)
@@ -527,9 +533,11 @@ class _Brain:
         deficit: Counter[str] = Counter()
         pot = 0.0
         for tid in sorted(tasks, key=key):
-            cost = self.pack.task(tid).cost()
+            cost = self.pack.task(tid).cost_items
             miss = 0
-            for t, n in cost.items():
+            total = 0
+            for t, n in cost:
+                total += n
                 take = min(n, rem.get(t, 0))
                 rem[t] -= take
                 if n - take:
@@ -537,7 +545,6 @@ class _Brain:
                     deficit[t] += n - take
             out.append((tid, miss))
             # Each Tool in hand and the completing Action earn an equal share of the value.
-            total = sum(cost.values())
             pot += self.task_value(tid, char) * (total - miss) / (total + 1)
         spare = Counter({t: n for t, n in rem.items() if n > 0})
         return out, spare, deficit, pot

@@ -105,6 +105,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter, deque
 from collections.abc import Collection, Iterable, Mapping
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -529,6 +530,12 @@ class Task(_Model):
     def cost(self) -> Counter[str]:
         """The To Complete list as a multiset of Tool types."""
         return Counter(self.to_complete)
+
+    @cached_property
+    def cost_items(self) -> tuple[tuple[str, int], ...]:
+        """`cost()`'s items, built once: the AI reads them tens of thousands of times a
+        decision, and a fresh Counter each time was a tenth of its CPU."""
+        return tuple(Counter(self.to_complete).items())
 
 
 PlanTiming = Literal["any_time", "own_turn_only", "on_wound"]

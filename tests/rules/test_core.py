@@ -64,3 +64,15 @@ def test_rulebook_quotes_a_rule_by_id(tmp_path) -> None:
     rules = load_rulebook(book)
     assert rules["XX-ACT-01"] == "Move: [T] Move up to 2.\n* Never diagonally."
     assert rules["XX-ACT-02"] == "[D] Purify one token."
+
+
+def test_an_actions_key_is_canonical_and_a_changed_copy_has_its_own() -> None:
+    """`Action.key` is cached: a copy with other params must not carry the original's key, and
+    the cache must not reach the action's JSON (storage and custom ids read that)."""
+    move = act("move", to="r1", n=2)
+    assert move.key() == '["move",{"n":2,"to":"r1"}]' == act("move", n=2, to="r1").key()
+    moved = move.model_copy(update={"params": {"to": "r2"}})
+    assert moved.key() == '["move",{"to":"r2"}]' and moved != move
+    assert move.model_copy().key() == move.key() and hash(move.model_copy()) == hash(move)
+    assert Action.model_validate_json(move.model_dump_json()) == move
+    assert move.model_dump() == {"kind": "move", "params": {"to": "r1", "n": 2}}
