@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -35,18 +34,6 @@ from rules.exorcism.state import ExorcismState
 from rules.exorcism.view import build_view, remembered_view
 
 TRADE_PROMPTS = ("trade_partner", "trade_build", "trade_consent")
-ENDGAME_SEARCH_FROM = 4
-"""Core: from this many Exorcism points short of the 30 (and after the exorcism) the search
-plays its worlds out to the end of the game (`Exorcism.ai_budget`, issue #23, stop 35)."""
-ENDGAME_SEARCH_SUPPLY = 0
-"""... or once the Darkness supply holds at most this many tokens (0: not on the supply)."""
-ENDGAME_WORLDS = 1.0
-"""... with this many times the level's simulations (a play-out's 0/1 outcome is noisy)."""
-ENDGAME_HORIZON = 200
-"""... and play-outs this many decisions long at most (long enough to finish the game)."""
-ENDGAME_CONFIDENCE = 2.0
-ENDGAME_FIRST_ACTION_ONLY = False
-"""... only on a turn's first Action (where the turn's plan is set)."""
 """The prompts of a Trade under way (EX-PROMPT-12): answered by the heuristic at every level."""
 
 
@@ -354,31 +341,6 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
                 continue
             return True
         return False
-
-    def ai_budget(self, state: ExorcismState, seat: str, level: Level) -> Level:
-        """Core, near the end (`endgame_search`): play-outs run to a finished game (won 1,
-        lost 0), so the race with the Darkness supply, the escape and the last Tools are seen
-        on the resampled worlds rather than read by the cut-off estimate."""
-        if not self.endgame_search(state, seat):
-            return level
-        return replace(level, turns=0, horizon=ENDGAME_HORIZON,
-                       simulations=round(level.simulations * ENDGAME_WORLDS),
-                       confidence=ENDGAME_CONFIDENCE)
-
-    def endgame_search(self, state: ExorcismState, seat: str) -> bool:
-        """Whether `seat`'s decision is searched to the end of the game: core, from public
-        progress only (the points, the exorcism, the Darkness supply, whose turn)."""
-        eng = Engine(state)
-        if eng.ova or eng.solo:
-            return False
-        opts = eng.opts
-        if ENDGAME_FIRST_ACTION_ONLY and not (
-                state.phase == "actions" and state.active == seat and not state.prompts
-                and state.actions_left == opts.actions_per_turn):
-            return False
-        missing = opts.exorcism_target - state.points
-        return (state.exorcised or missing <= ENDGAME_SEARCH_FROM
-                or state.darkness_supply <= ENDGAME_SEARCH_SUPPLY)
 
     def ai_turn(self, state: ExorcismState) -> int | None:
         """The turns whose Haunt phase (One vs All: the Ghost's) is over: a play-out stopped

@@ -508,7 +508,6 @@ def test_a_pawn_in_a_task_room_gains_a_task_rather_than_dodge_a_one_in_three_wou
     assert dodge.kind == K.MOVE and dodge.p("to") == "r3c3"
 
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "exorcism"
 SEED14 = Path(__file__).resolve().parent.parent / "fixtures" / "exorcism" / \
     "core3_seed14_remote_trade_loop.json"
 """Core, 3 players, seed 14, every seat at normal (stop 32's main): the state at decision 207,
@@ -567,24 +566,3 @@ def test_the_search_scores_every_candidate_at_the_same_point_of_the_game() -> No
     assert len(ends) == 1
     ((turn, phase, left, _),) = ends
     assert (turn, phase, left) == (st.game_turn + level.turns, "actions", 3)
-
-
-def test_EX_HAUNT_12_an_endgame_decision_is_searched_to_the_end_of_the_game() -> None:
-    """Stop 35 (issue #23): near the end of a core game (`Exorcism.endgame_search`: a few
-    points short, or exorcised) the search's play-outs run to a finished game, so the race
-    with the Darkness supply and the escape are scored won or lost on the resampled worlds,
-    not read by the estimate at a 2-turn cut. Core seed 3 at game turn 24 (26 points, 6
-    tokens left): every world played out at that decision's budget ends the game; the first
-    turn of round 2 keeps the level's 2-turn cut."""
-    st = ExorcismState.model_validate_json(
-        (FIXTURES / "core3_seed3_fetch_the_last_tool.json").read_text())
-    seat = str(st.active)
-    normal = GAME.ai_levels()["normal"]
-    budget = GAME.ai_budget(st, seat, normal)
-    assert budget.turns == 0 and budget.simulations >= normal.simulations
-    for n in range(8):
-        world = GAME.resample(st, seat, Rng.from_seed(n))
-        play_out(GAME, world, budget.horizon)
-        assert GAME.result(world) is not None
-    early = _at_actions(_core())
-    assert GAME.ai_budget(early, str(early.active), normal) == normal
