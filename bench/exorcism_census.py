@@ -68,10 +68,19 @@ def play(seed: int, level: str = "easy", players: int = 3,
     seats = [f"p{i}" for i in range(1, players + 1)]
     state: ExorcismState = GAME.setup(seats, GAME.options_model(mode="core", **(options or {})),
                                       seed)
+    return play_on(state, seed, level)
+
+
+def play_on(state: ExorcismState, seed: int, level: str, decisions: int = 0) -> dict[str, Any]:
+    """The census line of the game `state` is in, played on to its end, every seat the AI at
+    `level` (`decisions` already taken before `state`, as `bench.exorcism_snapshots` resumes a
+    saved game; the Wounds and the CPU are counted from `state` on)."""
     times: list[float] = []
     wounds = 0
-    decisions = 0
     at30: dict[str, Any] | None = None
+    if state.points >= 30:
+        at30 = {"turn30": state.game_turn, "supply30": state.darkness_supply,
+                "track30": Engine(state).track_value(), "dist30": foyer_distances(state)}
     haunts_after = 0
     last_turn = state.game_turn
     while GAME.result(state) is None and decisions < MAX_DECISIONS:
@@ -100,6 +109,7 @@ def play(seed: int, level: str = "easy", players: int = 3,
         "turn30": None, "supply30": None, "track30": None, "dist30": None,
         "turns_after30": None,
         "med_ms": round(1000 * times[len(times) // 2], 3) if times else 0.0,
+        "max_ms": round(1000 * times[-1], 3) if times else 0.0,
     }
     if at30 is not None:
         line.update(at30)
