@@ -22,6 +22,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -177,6 +178,24 @@ def load(path: str) -> dict[int, dict[str, Any]]:
     return {r["seed"]: r for r in map(json.loads, Path(path).read_text().splitlines()) if r}
 
 
+def record(lines: Iterable[dict[str, Any]], out: str | None) -> list[dict[str, Any]]:
+    """Print each census line as JSON as it comes (and append it to `out`); all of them."""
+    kept = []
+    sink = open(out, "a") if out else None  # noqa: SIM115
+    try:
+        for line in lines:
+            kept.append(line)
+            text = json.dumps(line)
+            print(text, flush=True)
+            if sink:
+                sink.write(text + "\n")
+                sink.flush()
+    finally:
+        if sink:
+            sink.close()
+    return kept
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", default="1-200", help="e.g. 1-200 or 1-10,50")
@@ -195,20 +214,8 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(compare(runs[0], runs[1])))
         return 0
     options = dict(o.split("=", 1) for o in args.option)
-    lines = []
-    sink = open(args.out, "a") if args.out else None  # noqa: SIM115
-    try:
-        for seed in parse_seeds(args.seeds):
-            line = play(seed, args.level, args.players, options)
-            lines.append(line)
-            text = json.dumps(line)
-            print(text, flush=True)
-            if sink:
-                sink.write(text + "\n")
-                sink.flush()
-    finally:
-        if sink:
-            sink.close()
+    lines = record((play(seed, args.level, args.players, options)
+                    for seed in parse_seeds(args.seeds)), args.out)
     print("\n".join(summary(lines)))
     return 0
 

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.exorcism_census import MAX_DECISIONS, parse_seeds, play_on, summary
+from bench.exorcism_census import MAX_DECISIONS, parse_seeds, play_on, record, summary
 from rules.exorcism.game import GAME
 from rules.exorcism.state import ExorcismState
 
@@ -96,19 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         for seed in parse_seeds(args.seeds):
             print(json.dumps(save(seed, args.short, args.level, folder)), flush=True)
         return 0
-    lines = []
-    sink = open(args.out, "a") if args.out else None  # noqa: SIM115
-    try:
-        for seed in parse_seeds(args.seeds):
-            line = resume(seed, args.level, folder)
-            lines.append(line)
-            print(json.dumps(line), flush=True)
-            if sink:
-                sink.write(json.dumps(line) + "\n")
-                sink.flush()
-    finally:
-        if sink:
-            sink.close()
+    lines = record((resume(seed, args.level, folder) for seed in parse_seeds(args.seeds)),
+                   args.out)
     print("\n".join(summary(lines)))
     return 0
 
