@@ -66,10 +66,14 @@ def parse_seeds(text: str) -> list[int]:
 def play(seed: int, level: str = "easy", players: int = 3,
          options: dict[str, Any] | None = None) -> dict[str, Any]:
     """One whole core game, every seat the AI at `level`; the census line."""
+    return play_on(new_game(seed, players, options), seed, level)
+
+
+def new_game(seed: int, players: int = 3, options: dict[str, Any] | None = None
+             ) -> ExorcismState:
+    """A core game of `players` seats (p1, p2, ...) dealt from `seed`."""
     seats = [f"p{i}" for i in range(1, players + 1)]
-    state: ExorcismState = GAME.setup(seats, GAME.options_model(mode="core", **(options or {})),
-                                      seed)
-    return play_on(state, seed, level)
+    return GAME.setup(seats, GAME.options_model(mode="core", **(options or {})), seed)
 
 
 def play_on(state: ExorcismState, seed: int, level: str, decisions: int = 0) -> dict[str, Any]:

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.exorcism_census import MAX_DECISIONS, parse_seeds, play_on, record, summary
+from bench.exorcism_census import MAX_DECISIONS, new_game, parse_seeds, play_on, record, summary
 from rules.exorcism.game import GAME
 from rules.exorcism.state import ExorcismState
 
@@ -38,8 +38,7 @@ def in_endgame(state: ExorcismState, short: int) -> bool:
 
 def save(seed: int, short: int, level: str, folder: Path, players: int = 3) -> dict[str, Any]:
     """Play core seed `seed` at `level` to the endgame and save it as `folder/SEED.json`."""
-    seats = [f"p{i}" for i in range(1, players + 1)]
-    state: ExorcismState = GAME.setup(seats, GAME.options_model(mode="core"), seed)
+    state = new_game(seed, players)
     decisions = 0
     cpu = 0.0
     while not in_endgame(state, short) and decisions < MAX_DECISIONS:
