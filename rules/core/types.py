@@ -56,11 +56,25 @@ class Action(BaseModel):
         return hash(self.key())
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and self.key() == other.key()
+        # By value, without building keys: `action in legal` compares against every legal
+        # action, thousands of times a search. Equal exactly when the keys are (True and 1
+        # are equal in a dict, not in a key, so the types are compared too).
+        return (isinstance(other, Action) and self.kind == other.kind
+                and self.params == other.params
+                and all(_same_json(v, other.params[k]) for k, v in self.params.items()))
 
     def p(self, name: str, default: Any = None) -> Any:
         """A parameter by name (engines read params through this for brevity)."""
         return self.params.get(name, default)
+
+
+def _same_json(a: ParamValue, b: ParamValue) -> bool:
+    """Whether two equal parameter values also write the same JSON (their types match)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list) and isinstance(b, list):
+        return all(type(x) is type(y) for x, y in zip(a, b, strict=True))
+    return True
 
 
 def act(kind: str, **params: ParamValue) -> Action:

@@ -76,3 +76,24 @@ def test_an_actions_key_is_canonical_and_a_changed_copy_has_its_own() -> None:
     assert move.model_copy().key() == move.key() and hash(move.model_copy()) == hash(move)
     assert Action.model_validate_json(move.model_dump_json()) == move
     assert move.model_dump() == {"kind": "move", "params": {"to": "r1", "n": 2}}
+
+
+def test_actions_are_equal_exactly_when_their_keys_are() -> None:
+    """`Action.__eq__` compares by value without building keys (the search's `action in
+    legal`), yet must agree with the keys: True is not 1, [True] is not [1]."""
+    pairs = [
+        (act("move", to="r1", n=2), act("move", n=2, to="r1")),
+        (act("move", to="r1"), act("purify", to="r1")),
+        (act("move", to="r1"), act("move", to="r2")),
+        (act("give", flag=True), act("give", flag=1)),
+        (act("pick", cards=[1, 2]), act("pick", cards=[True, 2])),
+        (act("pick", cards=[1, 2]), act("pick", cards=[1, 2])),
+        (act("pick", cards=[1, 2]), act("pick", cards=[2, 1])),
+        (act("pass"), act("pass")),
+        (act("pass"), act("pass", n=None)),
+    ]
+    for a, b in pairs:
+        assert (a == b) is (a.key() == b.key()) is (b == a), (a, b)
+    assert act("give", flag=True) != act("give", flag=1)
+    assert act("pick", cards=[1]) in [act("move", to="r1"), act("pick", cards=[1])]
+    assert act("move", to="r1") != "move"
