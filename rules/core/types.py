@@ -53,7 +53,12 @@ class Action(BaseModel):
         return copied
 
     def __hash__(self) -> int:
-        return hash(self.key())
+        # Not the key's hash: deduplicating legal actions hashes fresh Actions by the thousand,
+        # and this is several times cheaper than writing their JSON. Equal actions (`__eq__`)
+        # have equal params, so equal hashes. Not cached: a str's hash differs from process to
+        # process, and an Action is pickled to and from the AI's worker processes.
+        return hash((self.kind, frozenset((k, tuple(v) if isinstance(v, list) else v)
+                                          for k, v in self.params.items())))
 
     def __eq__(self, other: object) -> bool:
         # By value, without building keys: `action in legal` compares against every legal

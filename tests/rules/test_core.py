@@ -79,8 +79,9 @@ def test_an_actions_key_is_canonical_and_a_changed_copy_has_its_own() -> None:
 
 
 def test_actions_are_equal_exactly_when_their_keys_are() -> None:
-    """`Action.__eq__` compares by value without building keys (the search's `action in
-    legal`), yet must agree with the keys: True is not 1, [True] is not [1]."""
+    """`Action.__eq__` and `__hash__` work by value without building keys (the search's
+    `action in legal`, the legal lists' deduplication), yet must agree with the keys: True is
+    not 1, [True] is not [1], and equal actions hash alike."""
     pairs = [
         (act("move", to="r1", n=2), act("move", n=2, to="r1")),
         (act("move", to="r1"), act("purify", to="r1")),
@@ -94,6 +95,9 @@ def test_actions_are_equal_exactly_when_their_keys_are() -> None:
     ]
     for a, b in pairs:
         assert (a == b) is (a.key() == b.key()) is (b == a), (a, b)
+        assert a != b or hash(a) == hash(b), (a, b)
+    assert len({*[a for a, _ in pairs], *[b for _, b in pairs]}) == len(
+        {*[a.key() for a, _ in pairs], *[b.key() for _, b in pairs]})
     assert act("give", flag=True) != act("give", flag=1)
     assert act("pick", cards=[1]) in [act("move", to="r1"), act("pick", cards=[1])]
     assert act("move", to="r1") != "move"
