@@ -59,6 +59,7 @@ rounds left): that half wins by a succumbed visitor once the script is revealed.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import statistics
@@ -204,6 +205,38 @@ class Board:
 # ====================================================================== deduction
 
 
+@functools.lru_cache(maxsize=4096)
+def _weighted_assignments(in_deck: tuple[int, ...], seen: tuple[int, ...],
+                          fixed: tuple[tuple[str, int], ...],
+                          banned: tuple[tuple[int, tuple[str, ...]], ...]
+                          ) -> list[tuple[dict[str, int], float]]:
+    """Every trauma->position assignment the evidence allows, with its probability
+    (`Deduction`). Memoized: a search builds a Deduction thousands of times a decision from a
+    handful of distinct evidences. The caller never changes the list or its dicts."""
+    fixed_at = dict(fixed)
+    banned_at = {p: set(ts) for p, ts in banned}
+    seen_of = dict(zip(TRAUMAS, seen, strict=True))
+    perms: list[tuple[dict[str, int], float]] = []
+    total = 0.0
+    for perm in itertools.permutations(range(4)):
+        sigma = dict(zip(TRAUMAS, perm, strict=True))
+        if any(sigma[t] != p for t, p in fixed_at.items()):
+            continue
+        if any(t in banned_at.get(sigma[t], set()) for t in TRAUMAS):
+            continue
+        w = 1.0
+        for t in TRAUMAS:
+            w *= math.comb(in_deck[sigma[t]], seen_of[t])
+        if w > 0:
+            perms.append((sigma, w))
+            total += w
+    if not perms:  # inconsistent evidence (a custom pack): fall back to uniform
+        perms = [(dict(zip(TRAUMAS, perm, strict=True)), 1.0)
+                 for perm in itertools.permutations(range(4))]
+        total = 24.0
+    return [(s, w / total) for s, w in perms]
+
+
 class Deduction:
     """Which trauma lies at which position, from what `seat` may see (P-SECRET-01).
 
@@ -243,25 +276,9 @@ class Deduction:
         banned = self._failed_invokes(st)
         self.revealed = [s.revealed for s in st.secrets]
         self._placement = {}
-        self.perms: list[tuple[dict[str, int], float]] = []
-        total = 0.0
-        for perm in itertools.permutations(range(4)):
-            sigma = dict(zip(TRAUMAS, perm, strict=True))
-            if any(sigma[t] != p for t, p in fixed.items()):
-                continue
-            if any(t in banned.get(sigma[t], set()) for t in TRAUMAS):
-                continue
-            w = 1.0
-            for t in TRAUMAS:
-                w *= math.comb(in_deck[sigma[t]], seen[t])
-            if w > 0:
-                self.perms.append((sigma, w))
-                total += w
-        if not self.perms:  # inconsistent evidence (a custom pack): fall back to uniform
-            self.perms = [(dict(zip(TRAUMAS, perm, strict=True)), 1.0)
-                          for perm in itertools.permutations(range(4))]
-            total = 24.0
-        self.perms = [(s, w / total) for s, w in self.perms]
+        self.perms = _weighted_assignments(
+            tuple(in_deck), tuple(seen[t] for t in TRAUMAS), tuple(sorted(fixed.items())),
+            tuple(sorted((p, tuple(sorted(ts))) for p, ts in banned.items())))
 
     def _failed_invokes(self, st: PresenceState) -> dict[int, set[str]]:
         """Position -> traumas that lay beneath it when an Invoke there failed (every failure

@@ -12,6 +12,7 @@ import pytest
 
 from rules.core.rng import Rng
 from rules.core.types import Action
+from rules.presence import ai
 from rules.presence.ai import Deduction, choose_action, spirit_mode
 from rules.presence.engine import Engine, pack_for
 from rules.presence.game import GAME
@@ -135,6 +136,30 @@ def test_p_secret_01_deduction_fixes_revealed_secrets_and_reads_the_counts() -> 
     for slot in st.secrets[:3]:
         t = pack.secret(slot.card).trauma
         assert ded.where(t)[slot.position - 1] == pytest.approx(1.0)
+
+
+def test_p_secret_01_deduction_reads_each_new_evidence_though_its_weights_are_memoized() -> None:
+    """The assignments' weights are memoized on the evidence (`_weighted_assignments`): each
+    kind of evidence (a revealed secret, a failed Invoke, clue cards seen) must change them,
+    and the same evidence give the same answer from a fresh computation."""
+    st = new_game(3, 2)
+    pack = pack_for(st.pack_path)
+    first = pack.secret(st.secrets[0].card).trauma
+    before = Deduction(Engine(st), "s2").where(first)
+    cards = [c for c in st.clue_deck if not pack.is_fear_card(c)
+             and pack.clue_card(c).trauma == first][:2]
+    st.visitors["s2"].hand.extend(cards)  # seen in the hand: the counts weigh the positions
+    seen = Deduction(Engine(st), "s2").where(first)
+    assert seen != pytest.approx(before)
+    st.secrets[1].discards = cards[:1]
+    st.secrets[1].failed = [1]  # an Invoke at position 2 failed over a card of `first`
+    banned = Deduction(Engine(st), "s2").where(first)
+    assert banned[1] == 0.0 and seen[1] > 0.0
+    st.secrets[0].revealed = True
+    assert Deduction(Engine(st), "s2").where(first)[0] == pytest.approx(1.0)
+    ai._weighted_assignments.cache_clear()
+    st.secrets[0].revealed = False
+    assert Deduction(Engine(st), "s2").where(first) == pytest.approx(banned)
 
 
 def test_p_clue_05_ai_discards_a_clue_card_beneath_its_deduced_secret() -> None:
