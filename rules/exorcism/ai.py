@@ -358,6 +358,7 @@ class _Brain:
         self.geo = self.eng.geo
         self.opts = self.eng.opts
         self.ghost_cells = self.eng.ghost_cells()
+        self._ghost_set = frozenset(self.ghost_cells)
         self._dist: dict[str, dict[str, int]] = {}
         self._sources: list[_Source] | None = None
         self._danger: dict[str, float] | None = None
@@ -376,26 +377,9 @@ class _Brain:
         engine counts it, or a plan would take one Move for a two-Move trip and walk back
         when the first Move falls short (the back-and-forth blunder, issue #23)."""
         got = self._dist.get(cell)
-        if got is not None:
-            return got
-        seen = {cell: 0}
-        frontier = [cell]
-        nb = self.geo.neighbours
-        ghosts = self.ghost_cells
-        cold = self.st.cold_spot
-        while frontier:
-            nxt = []
-            for cur in frontier:
-                for n in nb[cur]:
-                    if n in ghosts:
-                        continue
-                    d = seen[cur] + (2 if cold in (cur, n) else 1)
-                    if d < seen.get(n, INF):
-                        seen[n] = d
-                        nxt.append(n)
-            frontier = nxt
-        self._dist[cell] = seen
-        return seen
+        if got is None:
+            got = self._dist[cell] = self.geo.paths_from(cell, self._ghost_set, self.st.cold_spot)
+        return got
 
     def dist(self, a: str, b: str) -> int:
         d = self.dist_from(b).get(a)

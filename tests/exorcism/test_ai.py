@@ -259,3 +259,27 @@ def test_ghost_player_wounds_when_no_lookout_is_left() -> None:
     st.investigators["s2"].cell = target
     st.investigators["s3"].cell = "foyer" if target != "foyer" else "r1c1"
     assert choose_action(st, "s1") == act(K.GHOST_MOVE, card=card)
+
+
+def test_ex_terror_01_the_ais_memoized_paths_avoid_ghosts_and_price_the_cold_spot() -> None:
+    """`Geometry.paths_from` is shared by every decision of a search (memoized on the cell,
+    the Ghosts' cells and the Cold Spot): a Ghost's cell is never walked through, a step into
+    or out of the Cold Spot costs 2 (EX-TERROR-01), and each key gets its own answer however
+    the cache was filled before."""
+    from rules.exorcism.engine.board import geometry
+
+    st = quiet_game()
+    geo = geometry(Engine(st).pack)
+    start = geo.house[0]
+    far = max(geo.house, key=lambda c: geo.dist[start][c])
+    free = geo.paths_from(start, frozenset(), None)
+    assert free == geo.dist[start] | {}  # no Ghost, no Cold Spot: the grid's distances
+    step = geo.neighbours[start][0]
+    cold = geo.paths_from(start, frozenset(), step)
+    assert cold[step] == 2 and free[step] == 1
+    walled = geo.paths_from(start, frozenset(geo.neighbours[start]), None)
+    assert set(walled) == {start}
+    assert geo.paths_from(start, frozenset(), None) is free  # memoized
+    geo._paths.clear()
+    assert geo.paths_from(start, frozenset(), step) == cold
+    assert geo.paths_from(start, frozenset(), None)[far] == free[far]

@@ -57,6 +57,11 @@ def cell_id_of(pack: Pack, rc: tuple[int, int]) -> str:
     return f"r{rc[0]}c{rc[1]}"
 
 
+PATH_UNREACHED = 10**9
+PATHS_KEPT = 20_000
+"""At most this many memoized path maps per layout (about 25 cells each)."""
+
+
 class Geometry:
     """Cell ids, neighbours, distances and Ghost moves of one layout, computed once."""
 
@@ -85,6 +90,37 @@ class Geometry:
             self.dist[start] = seen
         self.order = {cid: i for i, cid in enumerate(self.all)}
         self._lay = lay
+        self._paths: dict[tuple[str, frozenset[str], str | None], dict[str, int]] = {}
+
+    def paths_from(self, cell: str, ghosts: frozenset[str], cold: str | None
+                   ) -> dict[str, int]:
+        """Path lengths in Move spaces from `cell` through cells without a Ghost (`cell`
+        itself always allowed), a step into or out of the Cold Spot `cold` costing 2
+        (EX-TERROR-01), as the AI plans its walks. Shared and memoized: the AI asks for the
+        same few thousand of them in every decision of a search; callers must not change the
+        dict they get."""
+        key = (cell, ghosts, cold)
+        got = self._paths.get(key)
+        if got is not None:
+            return got
+        seen = {cell: 0}
+        frontier = [cell]
+        nb = self.neighbours
+        while frontier:
+            nxt = []
+            for cur in frontier:
+                for n in nb[cur]:
+                    if n in ghosts:
+                        continue
+                    d = seen[cur] + (2 if cold in (cur, n) else 1)
+                    if d < seen.get(n, PATH_UNREACHED):
+                        seen[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        if len(self._paths) >= PATHS_KEPT:
+            self._paths.clear()  # a bound on memory: the Ghosts wander, old keys go stale
+        self._paths[key] = seen
+        return seen
 
     def ghost_move(self, ghost: str, cell: str, direction: str, steps: int) -> str:
         return self.by_rc[self._lay.ghost_move(ghost, self.rc[cell], direction, steps)]
