@@ -369,6 +369,9 @@ class _Brain:
         self._deficit: Counter[str] | None = None
         self._stake: float | None = None
         self._task_values: dict[tuple[str, str | None], float] = {}
+        self._allocations: dict[
+            tuple[tuple[tuple[str, int], ...], tuple[str, ...], str | None],
+            tuple[list[tuple[str, int]], Counter[str], Counter[str], float]] = {}
 
     # ---------------------------------------------------------------- geometry
     def dist_from(self, cell: str) -> dict[str, int]:
@@ -507,7 +510,18 @@ class _Brain:
 
     def allocate(self, tools: Counter[str], tasks: list[str], char: str | None
                  ) -> tuple[list[tuple[str, int]], Counter[str], Counter[str], float]:
-        """Greedy allocation of a hand to Tasks: (task, missing) list, spare, deficit, P."""
+        """Greedy allocation of a hand to Tasks: (task, missing) list, spare, deficit, P.
+        Memoized for this decision (three calls in four repeat one): the caller gets its own
+        copies, which some change."""
+        memo_key = (tuple(sorted(tools.items())), tuple(tasks), char)
+        got = self._allocations.get(memo_key)
+        if got is None:
+            got = self._allocations[memo_key] = self._allocate(tools, tasks, char)
+        out, spare, deficit, pot = got
+        return list(out), spare.copy(), deficit.copy(), pot
+
+    def _allocate(self, tools: Counter[str], tasks: list[str], char: str | None
+                  ) -> tuple[list[tuple[str, int]], Counter[str], Counter[str], float]:
         def key(tid: str) -> tuple[int, float, str]:
             miss = sum(max(0, n - tools.get(t, 0)) for t, n in self.pack.task(tid).cost_items)
             return (miss, -self.task_value(tid, char), tid)

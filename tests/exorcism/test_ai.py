@@ -283,3 +283,29 @@ def test_ex_terror_01_the_ais_memoized_paths_avoid_ghosts_and_price_the_cold_spo
     geo._paths.clear()
     assert geo.paths_from(start, frozenset(), step) == cold
     assert geo.paths_from(start, frozenset(), None)[far] == free[far]
+
+
+def test_ex_task_01_a_memoized_allocation_hands_each_caller_its_own_counts() -> None:
+    """`_Brain.allocate` is memoized for a decision: a caller that spends the spare Tools it
+    got (the exchange planner does) must not change what the next caller is told."""
+    from collections import Counter
+
+    from rules.exorcism.ai import _Brain
+    from rules.exorcism.content import TOOL_TYPES
+
+    st = quiet_game()
+    brain = _Brain(st, "s1")
+    inv = brain.invs("s1")[0]
+    for task in [*st.available_tasks, *st.task_deck][:2]:
+        hand_task(st, "s1", task)
+    tasks = list(st.players["s1"].tasks)
+    hand = Counter({t: 3 for t in TOOL_TYPES})
+    first = brain.allocate(hand, tasks, inv.character)
+    spare, deficit = first[1], first[2]
+    assert spare  # three of every Tool: some are spare
+    spare.clear()
+    deficit["key"] += 5
+    first[0].clear()
+    again = brain.allocate(hand, tasks, inv.character)
+    fresh = _Brain(st, "s1").allocate(hand, tasks, inv.character)
+    assert again == fresh and again[1]
