@@ -58,8 +58,9 @@ def cell_id_of(pack: Pack, rc: tuple[int, int]) -> str:
 
 
 PATH_UNREACHED = 10**9
-PATHS_KEPT = 20_000
-"""At most this many memoized path maps per layout (about 25 cells each)."""
+PATHS_KEPT = 4096
+"""At most this many memoized path maps per layout (about 25 cells each, a few MB at most; a
+search decision asks for a few hundred)."""
 
 
 class Geometry:
