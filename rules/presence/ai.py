@@ -205,7 +205,7 @@ class Board:
 # ====================================================================== deduction
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=512)  # a whole search meets ~100 evidences; ~10 KB each
 def _weighted_assignments(in_deck: tuple[int, ...], seen: tuple[int, ...],
                           fixed: tuple[tuple[str, int], ...],
                           banned: tuple[tuple[int, tuple[str, ...]], ...]
