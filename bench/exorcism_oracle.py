@@ -40,8 +40,7 @@ import sys
 import time
 from typing import Any
 
-from bench.exorcism_census import (
-    MAX_DECISIONS, new_game, parse_seeds, play_on, record, summary)
+from bench.exorcism_census import MAX_DECISIONS, new_game, parse_seeds, play_on, record, summary
 from rules.core.errors import IllegalAction
 from rules.core.rng import Rng
 from rules.core.types import Action
