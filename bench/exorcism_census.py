@@ -22,10 +22,11 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from rules.core.types import Action
 from rules.exorcism.engine import Engine
 from rules.exorcism.game import GAME
 from rules.exorcism.state import ExorcismState
@@ -76,10 +77,12 @@ def new_game(seed: int, players: int = 3, options: dict[str, Any] | None = None
     return GAME.setup(seats, GAME.options_model(mode="core", **(options or {})), seed)
 
 
-def play_on(state: ExorcismState, seed: int, level: str, decisions: int = 0) -> dict[str, Any]:
+def play_on(state: ExorcismState, seed: int, level: str, decisions: int = 0,
+            choose: Callable[[ExorcismState, str], Action] | None = None) -> dict[str, Any]:
     """The census line of the game `state` is in, played on to its end, every seat the AI at
     `level` (`decisions` already taken before `state`, as `bench.exorcism_snapshots` resumes a
-    saved game; the Wounds and the CPU are counted from `state` on)."""
+    saved game; the Wounds and the CPU are counted from `state` on). `choose` replaces the AI
+    (`bench.exorcism_oracle`: the same line for a team that reads the real state)."""
     times: list[float] = []
     wounds = 0
     at30: dict[str, Any] | None = None
@@ -91,7 +94,7 @@ def play_on(state: ExorcismState, seed: int, level: str, decisions: int = 0) -> 
     while GAME.result(state) is None and decisions < MAX_DECISIONS:
         seat = sorted(GAME.to_act(state))[0]
         t0 = time.process_time()
-        action = GAME.ai_action(state, seat, level)
+        action = choose(state, seat) if choose else GAME.ai_action(state, seat, level)
         times.append(time.process_time() - t0)
         before = sum(1 for i in state.investigators.values() if i.character is None)
         state = GAME.apply(state, seat, action).state
