@@ -463,7 +463,8 @@ class Presence(Game[PresenceOptions, PresenceState]):
         if action is not None:
             if action.kind == K.END_TURN and seat != state.spirit_seat:
                 return False
-            return not self._disproven_invoke(state, seat, action)
+            return not (self._disproven_invoke(state, seat, action)
+                        or self._hopeless_invoke_play(state, action))
         if state.prompts and seat in state.prompts[-1].seats:
             return str(state.prompts[-1].data.get("then", "")) in SEARCHED_PROMPTS
         return True
@@ -479,7 +480,32 @@ class Presence(Game[PresenceOptions, PresenceState]):
         option = str(action.params.get("option", ""))
         if not option.isdigit() or not 1 <= int(option) <= len(state.secrets):
             return False
-        slot = state.secrets[int(option) - 1]
+        return Presence._disproven_position(state, int(option))
+
+    @staticmethod
+    def _hopeless_invoke_play(state: PresenceState, action: Action) -> bool:
+        """Whether `action` plays an Invoke (a card side that reveals a secret only over a
+        matching clue card) while every unrevealed secret is disproven (`_disproven_position`):
+        whichever it aims at fails as before (the repeated-Invoke blunder one step earlier:
+        seed 54, 3 players, at normal, stop 36)."""
+        from rules.presence.ai import _is_invoke_play
+
+        eng = Engine(state)
+        if not _is_invoke_play(eng, action):
+            return False
+        side = eng.pack.action_card(str(action.p("card"))).actions[int(action.p("side"))]
+        if any(e.op == "reveal_secret" and int(getattr(e, "min_matching", 1)) < 1
+               for e in side.effects):
+            return False  # this side reveals without a match: a failure proves nothing
+        hidden = [s.position for s in state.secrets if not s.revealed]
+        return bool(hidden) and all(Presence._disproven_position(state, p) for p in hidden)
+
+    @staticmethod
+    def _disproven_position(state: PresenceState, position: int) -> bool:
+        """Whether an Invoke at `position` (1-based) failed before with nothing new beneath
+        it since that could match: all its clue cards are of traumas that lay there at its
+        last failure (Mystery Mode: no card added since)."""
+        slot = state.secrets[position - 1]
         if slot.revealed or not slot.failed:
             return False
         seen = max(slot.failed)

@@ -328,6 +328,41 @@ def test_p_secret_03_the_search_never_weighs_an_invoke_where_the_same_evidence_f
     assert GAME.ai_searchable(st, visitor, choose("2"))
 
 
+def test_p_secret_03_the_search_never_weighs_an_invoke_card_when_every_secret_left_is_disproven(
+        ) -> None:
+    """#23 (stop 36: a repeated-Invoke blunder at normal, 3 players, seed 54): with one secret
+    left hidden, where an Invoke failed with the same cards beneath, playing an Invoke card is
+    not a challenger for the search (the position it must aim at fails again). Once a card of
+    another trauma lies there, or another secret is still untried, it is again."""
+    from rules.core.types import act
+    from rules.presence import actions as K
+    from rules.presence.ai import _is_invoke_play
+
+    st = new_game(3, 1)
+    visitor = st.visitor_seats[0]
+    pack = pack_for(st.pack_path)
+    eng = Engine(st)
+    invoke = next(act(K.PLAY, card=c.id, side=i, speed="main") for c in pack.action_cards
+                  for i, side in enumerate(c.actions)
+                  if any(e.op == "reveal_secret" and e.min_matching >= 1 for e in side.effects))
+    assert _is_invoke_play(eng, invoke)
+    clues = [c for c in st.clue_deck if not pack.is_fear_card(c)]
+    first = clues[0]
+    other = next(c for c in clues
+                 if pack.clue_card(c).trauma != pack.clue_card(first).trauma)
+    for slot in st.secrets[1:]:
+        slot.revealed = True
+    st.secrets[0].discards = [first]
+    st.secrets[0].failed = [1]
+    assert not GAME.ai_searchable(st, visitor, invoke)
+    assert GAME.ai_searchable(st, visitor, act(K.REST))
+    st.secrets[2].revealed = False  # an untried secret left: worth an Invoke again
+    assert GAME.ai_searchable(st, visitor, invoke)
+    st.secrets[2].revealed = True
+    st.secrets[0].discards.append(other)  # new evidence beneath the failed one
+    assert GAME.ai_searchable(st, visitor, invoke)
+
+
 def test_p_secret_03_a_clue_card_goes_where_its_trauma_has_fewest_cards_left_to_come() -> None:
     """G-04 / PR-03 (#23, stop 33): with 3 players the positions print 5 / 4 / 3 / 2 clue
     cards. A card whose trauma is a little likelier at position 1 than at 4 used to go
