@@ -97,9 +97,9 @@ class Geometry:
                    ) -> dict[str, int]:
         """Path lengths in Move spaces from `cell` through cells without a Ghost (`cell`
         itself always allowed), a step into or out of the Cold Spot `cold` costing 2
-        (EX-TERROR-01), as the AI plans its walks. Shared and memoized: the AI asks for the
-        same few thousand of them in every decision of a search; callers must not change the
-        dict they get."""
+        (EX-TERROR-01), as the AI plans its walks. Shared and memoized: a search asks for the
+        same few hundred of them in each of its decisions' play-outs; callers must not change
+        the dict they get."""
         key = (cell, ghosts, cold)
         got = self._paths.get(key)
         if got is not None:
