@@ -557,7 +557,8 @@ def _scourge_needs(eng: Engine) -> Counter[str]:
     return _left(eng, h) if h is not None else Counter()
 
 
-def playout_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> Action:
+def playout_action(state: FourthWallState, seat: str, game: Game[Any, Any],
+                   legal: list[Action] | None = None) -> Action:
     """A cheap stand-in for `choose_action` inside the search's play-outs (`FourthWallGame`
     searches with it): rules of thumb, no look-ahead, no copy of the state. It plays the plans
     that decide Conflict games — Investigators Close a Gate when they can and otherwise break
@@ -565,8 +566,11 @@ def playout_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> A
     else Giving its missing Symbols to the teammate who holds the rest, `scourge_pays`); The
     Wall keeps The Scourge standing (Destroys what is Attached to it, Broods
     to place it again) and spends the rest of its Doom on Horrors — so a play-out of a few
-    turns costs about what one `choose_action` does."""
-    legal: list[Action] = game.legal_actions(state, seat)
+    turns costs about what one `choose_action` does. `legal`, when given, is
+    `game.legal_actions(state, seat)` already computed by the caller; the pick is one of its
+    elements."""
+    if legal is None:
+        legal = game.legal_actions(state, seat)
     if not legal:
         raise IllegalAction("Nothing to do.", rule="CORE-TURN")
     if len(legal) == 1:

@@ -109,6 +109,28 @@ def test_a_table_that_always_takes_the_first_choice_still_reaches_the_end(
 
 
 @pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
+def test_listing_the_legal_moves_changes_nothing(name: str, mode: str, n: int) -> None:
+    """`legal_actions` only reads: an engine may work its standing rules out once per list
+    (The Fourth Wall does), which is sound only while listing changes nothing."""
+    game = ALL_GAMES[name]
+    options = game.options_model(mode=mode)
+    from rules.core.rng import Rng
+
+    for seed in (1, 2):
+        state = game.setup(_seats(n), options, seed)
+        rng = Rng.from_seed(seed + 7)
+        for _ in range(400):
+            if game.result(state) is not None:
+                break
+            before = state.model_dump_json()
+            for seat in sorted(state.seats):
+                game.legal_actions(state, seat)
+            assert state.model_dump_json() == before
+            seat = rng.choice(sorted(game.to_act(state)))
+            state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat))).state
+
+
+@pytest.mark.parametrize(("name", "mode", "n"), CASES, ids=IDS)
 def test_apply_never_mutates_and_replays_byte_identical(name: str, mode: str, n: int) -> None:
     game = ALL_GAMES[name]
     options = game.options_model(mode=mode)

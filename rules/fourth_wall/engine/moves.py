@@ -68,10 +68,11 @@ class Moves:
             out = self.wall_actions()
         return out
 
-    def apply(self: Engine, seat: str, action: Action) -> list[Event]:
+    def apply(self: Engine, seat: str, action: Action, known_legal: bool = False) -> list[Event]:
+        """Play `action` for `seat`. `known_legal`: the caller took `action` from `legal(seat)`
+        on this very state (a search's play-out), so it is not looked up again."""
         st = self.st
-        legal = self.legal(seat)
-        if action not in legal:
+        if not known_legal and action not in self.legal(seat):
             msg, rule = self.explain(seat, action)
             raise IllegalAction(msg, rule)
         if st.prompts:
