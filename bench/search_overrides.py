@@ -20,6 +20,7 @@ from collections import Counter
 from typing import Any
 
 import rules.core.game as core_game
+import rules.fourth_wall.game as fourth_wall_game
 from bench.ai import play
 from rules.core.rng import Rng
 from rules.core.search import Level
@@ -43,17 +44,24 @@ def main(argv: list[str] | None = None) -> int:
         if game.ai_searchable(state, seat, None):
             easy = game.ai_action(state, seat)
             prompts = getattr(state, "prompts", None)
-            kind = ("prompt:" + str(prompts[-1].data.get("then", ""))
+            # The Presence names a prompt by the step it leads to, the Fourth Wall by its kind.
+            kind = ("prompt:" + str(prompts[-1].data.get("then")
+                                    or getattr(prompts[-1], "kind", ""))
                     if prompts and seat in prompts[-1].seats else "turn")
             seen.append((kind, easy.key() != picked.key(), easy.key(), picked.key(),
                          getattr(state, "round", None)))
         return picked
 
-    core_game.search_action = watched  # type: ignore[assignment]
+    # The Fourth Wall calls the search from its own `ai_action` (its play-out policy), so
+    # both importers are watched.
+    watching = (core_game, fourth_wall_game)
+    for module in watching:
+        module.search_action = watched  # type: ignore[attr-defined]
     try:
         played = play(args.game, args.mode, args.players, args.seed, args.side, args.level)
     finally:
-        core_game.search_action = searching  # type: ignore[assignment]
+        for module in watching:
+            module.search_action = searching  # type: ignore[attr-defined]
     print(f"winners {played.winners}: {played.reason}")
     counts = Counter((kind, over) for kind, over, *_ in seen)
     for kind in sorted({k for k, *_ in seen}):

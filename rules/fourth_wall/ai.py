@@ -32,8 +32,9 @@ discarded at once) scores as the loss it is.
 
 The search levels (`FourthWallGame.ai_action`, `rules.core.search`) keep `choose_action` as the
 root's blueprint and play their play-outs with `playout_action`, a rule-of-thumb policy with no
-look-ahead; where a play-out stops, `win_chance` (in Conflict a logistic of the public board
-fitted on the heuristic's own games, `WALL_LOGIT`) scores it. `plans` names the moves the
+look-ahead; where a play-out stops, `win_chance` scores it (the Investigators by `evaluate`,
+the Conflict Wall by a logistic of the public board fitted on the heuristic's own games,
+`WALL_LOGIT`). `plans` names the moves the
 search always weighs beside the blueprint (`Game.ai_plans`): the play-out policy's own pick
 and, while The Scourge stands, the Intervene that goes furthest toward Defeating it and a
 Search.
@@ -178,8 +179,9 @@ against itself (Conflict, 3 and 4 players): per Open Gate, per Symbol still need
 Horror On the Streets (and again on The Scourge, whose standing blocks every Close a Gate), per
 Horror (a one-Symbol Horror is a Marble's work, not a threat), per Marble in the sane
 Investigators' hands, per Doom, the Turn Tracker's progress (0 at the start, 1 when The Ancient
-One Awakens) and An Eye Opens. It reads no hand's contents, so The Wall and the Investigators
-score the same positions the same (zero-sum), and neither steers by cards it only imagines."""
+One Awakens) and An Eye Opens. It reads no hand's contents: The Wall may not see them
+(FW-VIS-06), and it never steers by cards it only imagines. Only The Wall's search reads it
+(`win_chance`)."""
 
 
 def wall_logit(state: FourthWallState) -> float:
@@ -202,14 +204,21 @@ def wall_logit(state: FourthWallState) -> float:
 
 def win_chance(state: FourthWallState, seat: str) -> float:
     """The chance that `seat`'s side wins, where the search AI's play-outs stop
-    (`FourthWallGame.ai_value`): in Conflict the fitted logistic of the public board
-    (`WALL_LOGIT`), in Alliance a logistic of `evaluate` (one Gate's worth a quarter)."""
+    (`FourthWallGame.ai_value`): for The Wall in Conflict the fitted logistic of the public
+    board (`WALL_LOGIT`); for the Investigators, in either mode, a logistic of `evaluate` read
+    with the team's hands (theirs to see, FW-SETUP-07; one Gate's worth a quarter).
+
+    Why the Investigators do not read `WALL_LOGIT`: fitted on the heuristic's games, it weighs
+    a Horror On the Streets *against* The Wall (its Symbols carry the threat, and the two are
+    collinear), so Defeating a one-Symbol Horror (a Marble and a Symbol gone, a Horror gone)
+    scored as a loss for the Investigators and Searching as a gain. Their search overruled the
+    heuristic's Intervenes for Searches and Exploits, and lost Conflict deals the heuristic won
+    (rules.md, "Stop 38"): a fit says what goes with winning, not what a move changes."""
     if state.outcome is not None:
         return 1.0 if (state.outcome == "wall") == (seat == state.wall_seat) else 0.0
-    if state.mode == "conflict":
+    if state.mode == "conflict" and seat == state.wall_seat:
         z = max(-30.0, min(30.0, wall_logit(state)))
-        wall = 1.0 / (1.0 + math.exp(-z))
-        return wall if seat == state.wall_seat else 1.0 - wall
+        return 1.0 / (1.0 + math.exp(-z))
     x = max(-30.0, min(30.0, _value(state, seat) / VALUE_SCALE))
     return 1.0 / (1.0 + math.exp(-x))
 

@@ -388,8 +388,9 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         return shown_by_events(self, before, after, events)
 
     def ai_value(self, state: FourthWallState, seat: str) -> float:
-        """The search AI's estimate where its play-outs stop: the heuristic's evaluation
-        (`rules.fourth_wall.ai.evaluate`, The Wall reading no hands) squashed into [0, 1]."""
+        """The search AI's estimate where its play-outs stop (`rules.fourth_wall.ai.win_chance`):
+        the heuristic's evaluation squashed into [0, 1], or for the Conflict Wall a logistic of
+        the public board; The Wall reads no hands."""
         from rules.fourth_wall.ai import win_chance
 
         return win_chance(state, seat)

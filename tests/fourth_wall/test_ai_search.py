@@ -286,3 +286,36 @@ def test_FW_SCOURGE_03_the_play_outs_gather_the_scourge_s_symbols_in_one_hand() 
     clue = inv(st, "i1").hand[0]
     assert playout_action(after, seat, GAME) == act("choose_marble", marble=clue)
     assert act("give", inv="i1", to="i2") in plans(st, seat, GAME)
+
+
+def test_the_investigators_search_scores_a_defeated_horror_as_a_gain() -> None:
+    """Stop 38: the Conflict Investigators' search scored its cut-offs with The Wall's fitted
+    logistic, whose per-Horror weight counts a Horror On the Streets *against* The Wall, so
+    Defeating a Cultist (one Force) read as a loss and the search Searched instead. Their
+    estimate is now the heuristic's evaluation (with the team's hands, FW-SETUP-07)."""
+    st = inv_turn(new_game("conflict", 3, 1), "i1")
+    clear_streets(st)
+    hid = put_horror(st, "H-CULTIST")
+    set_hand(st, "i1", "M-F", "M-C", "M-S", "M-C")
+    seat = seat_of(st, "i1")
+    force = inv(st, "i1").hand[0]
+    after = GAME.apply(st, seat, act("intervene", inv="i1", marble=force)).state
+    after = _answer_own_prompts(after, seat)
+    assert hid not in {h.id for h in after.streets}, "the Cultist should be Defeated"
+    assert GAME.ai_value(after, seat) > GAME.ai_value(st, seat)
+    assert GAME.ai_value(after, wall_seat(st)) <= GAME.ai_value(st, wall_seat(st)) + 0.05
+
+
+def test_the_wall_s_estimate_reads_no_investigator_hand() -> None:
+    """FW-VIS-06: The Wall may not see the Investigators' hands, so its search's estimate is
+    the same whatever they hold; the Investigators' own estimate reads them (FW-SETUP-07)."""
+    st = inv_turn(new_game("conflict", 3, 1), "i1")
+    for other in st.investigators[1:]:
+        set_hand(st, other.id, "M-C", "M-C")
+    set_hand(st, "i1", "M-C", "M-F", "M-S")
+    closing = st.model_copy(deep=True)
+    set_hand(st, "i1", "M-C", "M-C", "M-C")
+    stuck = st
+    wall = wall_seat(st)
+    assert GAME.ai_value(closing, wall) == GAME.ai_value(stuck, wall)
+    assert GAME.ai_value(closing, seat_of(st, "i1")) > GAME.ai_value(stuck, seat_of(st, "i1"))
