@@ -45,8 +45,7 @@ def main(argv: list[str] | None = None) -> int:
             easy = game.ai_action(state, seat)
             prompts = getattr(state, "prompts", None)
             # The Presence names a prompt by the step it leads to, the Fourth Wall by its kind.
-            kind = ("prompt:" + str(prompts[-1].data.get("then")
-                                    or getattr(prompts[-1], "kind", ""))
+            kind = ("prompt:" + str(prompts[-1].data.get("then") or prompts[-1].kind)
                     if prompts and seat in prompts[-1].seats else "turn")
             seen.append((kind, easy.key() != picked.key(), easy.key(), picked.key(),
                          getattr(state, "round", None)))

@@ -288,7 +288,7 @@ def test_FW_SCOURGE_03_the_play_outs_gather_the_scourge_s_symbols_in_one_hand() 
     assert act("give", inv="i1", to="i2") in plans(st, seat, GAME)
 
 
-def test_the_investigators_search_scores_a_defeated_horror_as_a_gain() -> None:
+def test_FW_SETUP_07_the_investigators_search_scores_a_defeated_horror_as_a_gain() -> None:
     """Stop 38: the Conflict Investigators' search scored its cut-offs with The Wall's fitted
     logistic, whose per-Horror weight counts a Horror On the Streets *against* The Wall, so
     Defeating a Cultist (one Force) read as a loss and the search Searched instead. Their
@@ -306,7 +306,7 @@ def test_the_investigators_search_scores_a_defeated_horror_as_a_gain() -> None:
     assert GAME.ai_value(after, wall_seat(st)) <= GAME.ai_value(st, wall_seat(st)) + 0.05
 
 
-def test_the_wall_s_estimate_reads_no_investigator_hand() -> None:
+def test_FW_VIS_06_the_wall_s_estimate_reads_no_investigator_hand() -> None:
     """FW-VIS-06: The Wall may not see the Investigators' hands, so its search's estimate is
     the same whatever they hold; the Investigators' own estimate reads them (FW-SETUP-07)."""
     st = inv_turn(new_game("conflict", 3, 1), "i1")
