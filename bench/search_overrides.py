@@ -2,6 +2,7 @@
 
     python -m bench.search_overrides presence session 3 14 visitors
     python -m bench.search_overrides presence session 4 11 visitors --level hard
+    python -m bench.search_overrides fourth_wall alliance 3 25 all --option gates=5
 
 Plays one game as `python -m bench ai` does (`bench.ai.play`: the side searches at `--level`,
 every other seat plays easy) and, at every decision the search weighs
@@ -21,7 +22,7 @@ from typing import Any
 
 import rules.core.game as core_game
 import rules.fourth_wall.game as fourth_wall_game
-from bench.ai import play
+from bench.ai import _option_value, _pair, play
 from rules.core.rng import Rng
 from rules.core.search import Level
 from rules.core.types import Action
@@ -35,7 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("seed", type=int)
     ap.add_argument("side", help="the side that searches (all: every seat)")
     ap.add_argument("--level", default="normal", choices=("normal", "hard"))
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="a table option, as `python -m bench ai` takes it")
     args = ap.parse_args(argv)
+    options = {k: _option_value(v) for k, v in map(_pair, args.option)}
     seen: list[tuple[str, bool, str, str, Any]] = []
     searching = core_game.search_action
 
@@ -44,9 +48,13 @@ def main(argv: list[str] | None = None) -> int:
         if game.ai_searchable(state, seat, None):
             easy = game.ai_action(state, seat)
             prompts = getattr(state, "prompts", None)
-            # The Presence names a prompt by the step it leads to, the Fourth Wall by its kind.
-            kind = ("prompt:" + str(prompts[-1].data.get("then") or prompts[-1].kind)
-                    if prompts and seat in prompts[-1].seats else "turn")
+            # The Presence names a prompt by the step it leads to (a string); the Fourth Wall's
+            # `then` is the whole pending step (a dict, a new one per Marble selected), so it
+            # is named by its kind.
+            kind = "turn"
+            if prompts and seat in prompts[-1].seats:
+                then = prompts[-1].data.get("then")
+                kind = "prompt:" + (then if isinstance(then, str) and then else prompts[-1].kind)
             seen.append((kind, easy.key() != picked.key(), easy.key(), picked.key(),
                          getattr(state, "round", None)))
         return picked
@@ -57,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     for module in watching:
         module.search_action = watched  # type: ignore[attr-defined]
     try:
-        played = play(args.game, args.mode, args.players, args.seed, args.side, args.level)
+        played = play(args.game, args.mode, args.players, args.seed, args.side, args.level,
+                      options)
     finally:
         for module in watching:
             module.search_action = searching  # type: ignore[attr-defined]

@@ -169,7 +169,8 @@ def _value(state: FourthWallState, seat: str) -> float:
 
 
 VALUE_SCALE = GATE
-"""Alliance: one Open Gate's worth moves the search's estimate by about a quarter."""
+"""Conflict's Investigators: one Open Gate's worth moves the search's estimate by about a
+quarter near an even board."""
 
 WALL_LOGIT = {"bias": -2.2, "gate": 3.3, "symbol": 0.75, "scourge_symbol": 0.55,
               "horror": -0.58, "marble": -0.62, "doom": 0.28, "time": 1.4, "revealed": 0.5}
@@ -202,11 +203,53 @@ def wall_logit(state: FourthWallState) -> float:
     return z
 
 
+ALLIANCE_LOGIT = {"bias": 2.05, "gate": -0.58, "gate_time": -1.30, "time": 0.79,
+                  "revealed": 0.22, "one_marble": -0.28, "two_marbles": -0.22,
+                  "can_close": 0.19, "cover": 1.2, "doom": -0.15}
+"""Alliance: the chance that the Investigators win, as a logistic of the board, fitted (plain
+logistic regression, `rules.md` "Stop 39") on 5,705 Investigator-turn starts of 400 games of
+the heuristic on every seat (3 players, 5 Open Gates; seeds 1001-1400): per Open Gate, and
+again per Open Gate times the Turn Tracker's progress (0 at the start, 1 when The Ancient One
+Awakens: a Gate Open late costs three times one Open early), the progress itself, An Eye Opens,
+per sane Investigator holding one or two Marbles (the next Loss drives them Insane, Opening a
+Gate: most Gates Opened in these games were Opened that way, FW-INSANE-05), per hand that can
+Close a Gate and the best hand's progress towards one (`_coverage`). Doom was too rare at a
+turn's start to fit; its weight is what one more Presence card costs in those games (about
+0.12 Gates Opened, FW-ALLY-03) at a mid-game Gate's weight.
+
+Why not `evaluate` squashed, as before: with four or five Gates Open it reads about -250,
+where the squash is flat (4 Gates 0.018, 5 Gates 0.007), so the search's candidates differed
+by less than its margin unless a play-out ended the game, and the normal level played the
+heuristic's game (75 % against 68 %). The fit's chances spread over 0.1-0.9 from the first
+turn. Features a move could game and the fit signs oddly (Horrors On the Streets, Insane
+Investigators, who come back with a fresh hand) are left out: a fit says what goes with
+winning, not what a move changes (stop 38)."""
+
+
+def alliance_logit(state: FourthWallState) -> float:
+    """`ALLIANCE_LOGIT` summed over the board (Alliance: every hand is the team's to read)."""
+    st = state
+    eng = Engine(st)
+    w = ALLIANCE_LOGIT
+    ranks = max(1, len(eng.layout_ranks()) - 1)
+    time = st.rank_index / ranks
+    gates = len(st.gates)
+    sane = [i for i in st.investigators if i.card and not i.insane]
+    z = (w["bias"] + w["gate"] * gates + w["gate_time"] * gates * time + w["time"] * time
+         + (w["revealed"] if st.revealed else 0.0) + w["doom"] * (st.doom + st.doom_deferred))
+    z += w["one_marble"] * sum(1 for i in sane if len(i.hand) == 1)
+    z += w["two_marbles"] * sum(1 for i in sane if len(i.hand) == 2)
+    z += w["can_close"] * sum(1 for i in sane if eng.meets(i.hand))
+    z += w["cover"] * max((_coverage(eng, i.hand) for i in sane), default=0.0)
+    return z
+
+
 def win_chance(state: FourthWallState, seat: str) -> float:
     """The chance that `seat`'s side wins, where the search AI's play-outs stop
     (`FourthWallGame.ai_value`): for The Wall in Conflict the fitted logistic of the public
-    board (`WALL_LOGIT`); for the Investigators, in either mode, a logistic of `evaluate` read
-    with the team's hands (theirs to see, FW-SETUP-07; one Gate's worth a quarter).
+    board (`WALL_LOGIT`); for the Investigators in Conflict a logistic of `evaluate` read
+    with the team's hands (theirs to see, FW-SETUP-07); in Alliance the fitted logistic of the
+    whole board (`ALLIANCE_LOGIT`: `evaluate` squashed was flat where Alliance is played).
 
     Why the Investigators do not read `WALL_LOGIT`: fitted on the heuristic's games, it weighs
     a Horror On the Streets *against* The Wall (its Symbols carry the threat, and the two are
@@ -218,6 +261,9 @@ def win_chance(state: FourthWallState, seat: str) -> float:
         return 1.0 if (state.outcome == "wall") == (seat == state.wall_seat) else 0.0
     if state.mode == "conflict" and seat == state.wall_seat:
         z = max(-30.0, min(30.0, wall_logit(state)))
+        return 1.0 / (1.0 + math.exp(-z))
+    if state.mode == "alliance":
+        z = max(-30.0, min(30.0, alliance_logit(state)))
         return 1.0 / (1.0 + math.exp(-z))
     x = max(-30.0, min(30.0, _value(state, seat) / VALUE_SCALE))
     return 1.0 / (1.0 + math.exp(-x))

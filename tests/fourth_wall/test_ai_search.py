@@ -32,6 +32,7 @@ from tests.fourth_wall.helpers import (
     new_game,
     put_horror,
     seat_of,
+    set_gates,
     set_hand,
     wall_hand,
     wall_seat,
@@ -319,3 +320,47 @@ def test_FW_VIS_06_the_wall_s_estimate_reads_no_investigator_hand() -> None:
     wall = wall_seat(st)
     assert GAME.ai_value(closing, wall) == GAME.ai_value(stuck, wall)
     assert GAME.ai_value(closing, seat_of(st, "i1")) > GAME.ai_value(stuck, seat_of(st, "i1"))
+
+
+def _alliance_table(gates: int) -> FourthWallState:
+    st = inv_turn(new_game("alliance", 3, 1, gates=5), "i1")
+    set_gates(st, gates)
+    for other in st.investigators:
+        set_hand(st, other.id, "M-C", "M-F", "M-C")
+    return st
+
+
+def test_FW_END_02_the_alliance_search_tells_four_open_gates_from_five() -> None:
+    """Stop 39: Alliance's search scored its cut-offs with `evaluate` squashed, which reads
+    about -250 with four or five Gates Open, where the squash is flat: 4 Gates 0.018, 5 Gates
+    0.007, closer than the search's margin, so no Close a Gate was worth a deviation from
+    the heuristic. A fifth Gate loses the game after An Eye Opens (FW-END-02): the estimate
+    must tell them apart by far more than the margin, and late in the game weigh it more."""
+    seat = seat_of(_alliance_table(5), "i1")
+    early = {n: GAME.ai_value(_alliance_table(n), seat) for n in (3, 4, 5)}
+    assert early[3] > early[4] > early[5]
+    assert early[4] - early[5] > 0.1
+    late = {}
+    for n in (4, 5):
+        st = _alliance_table(n)
+        st.rank_index = 5
+        late[n] = GAME.ai_value(st, seat)
+    assert late[4] - late[5] > 0.05
+
+    def odds(p: float) -> float:
+        return p / (1 - p)
+
+    # A Gate Open late weighs more: the odds fall further with the fifth.
+    assert odds(late[4]) / odds(late[5]) > odds(early[4]) / odds(early[5])
+
+
+def test_FW_INSANE_05_the_alliance_search_fears_a_one_marble_hand() -> None:
+    """FW-INSANE-01/05: an Investigator left with one Marble goes Insane at the next Loss,
+    Opening a Gate, the way most Gates Open in Alliance. The search's estimate must fall by
+    more than its margin when a teammate holds one Marble instead of three (with `evaluate`
+    squashed it fell by about 0.002 at four Open Gates: invisible to the search)."""
+    st = _alliance_table(4)
+    seat = seat_of(st, "i1")
+    steady = GAME.ai_value(st, seat)
+    set_hand(st, "i2", "M-C")
+    assert steady - GAME.ai_value(st, seat) > 0.02
