@@ -231,8 +231,7 @@ def alliance_logit(state: FourthWallState) -> float:
     st = state
     eng = Engine(st)
     w = ALLIANCE_LOGIT
-    ranks = max(1, len(eng.layout_ranks()) - 1)
-    time = st.rank_index / ranks
+    time = st.rank_index / max(1, len(eng.layout_ranks()) - 1)
     gates = len(st.gates)
     sane = [i for i in st.investigators if i.card and not i.insane]
     z = (w["bias"] + w["gate"] * gates + w["gate_time"] * gates * time + w["time"] * time
@@ -260,13 +259,16 @@ def win_chance(state: FourthWallState, seat: str) -> float:
     if state.outcome is not None:
         return 1.0 if (state.outcome == "wall") == (seat == state.wall_seat) else 0.0
     if state.mode == "conflict" and seat == state.wall_seat:
-        z = max(-30.0, min(30.0, wall_logit(state)))
-        return 1.0 / (1.0 + math.exp(-z))
+        return _squash(wall_logit(state))
     if state.mode == "alliance":
-        z = max(-30.0, min(30.0, alliance_logit(state)))
-        return 1.0 / (1.0 + math.exp(-z))
-    x = max(-30.0, min(30.0, _value(state, seat) / VALUE_SCALE))
-    return 1.0 / (1.0 + math.exp(-x))
+        return _squash(alliance_logit(state))
+    return _squash(_value(state, seat) / VALUE_SCALE)
+
+
+def _squash(z: float) -> float:
+    """The logistic of `z`, clamped where `math.exp` would overflow."""
+    z = max(-30.0, min(30.0, z))
+    return 1.0 / (1.0 + math.exp(-z))
 
 
 def best_swap(state: FourthWallState, iid: str, partner: str,
