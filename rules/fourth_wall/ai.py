@@ -203,9 +203,10 @@ def wall_logit(state: FourthWallState) -> float:
     return z
 
 
-ALLIANCE_LOGIT = {"bias": 2.05, "gate": -0.58, "gate_time": -1.30, "time": 0.79,
-                  "revealed": 0.22, "one_marble": -0.28, "two_marbles": -0.22,
-                  "can_close": 0.19, "cover": 1.2, "doom": -0.15}
+ALLIANCE_LOGIT = {"bias": 2.11, "gate": -0.59, "gate_time": -1.22, "time": 0.41,
+                  "revealed": 0.27, "one_marble": -0.27, "two_marbles": -0.22,
+                  "one_marble_at_the_brink": -0.95, "can_close": 0.19, "cover": 1.2,
+                  "doom": -0.15}
 """Alliance: the chance that the Investigators win, as a logistic of the board, fitted (plain
 logistic regression, `rules.md` "Stop 39") on 5,705 Investigator-turn starts of 400 games of
 the heuristic on every seat (3 players, 5 Open Gates; seeds 1001-1400): per Open Gate, and
@@ -213,7 +214,10 @@ again per Open Gate times the Turn Tracker's progress (0 at the start, 1 when Th
 Awakens: a Gate Open late costs three times one Open early), the progress itself, An Eye Opens,
 per sane Investigator holding one or two Marbles (the next Loss drives them Insane, Opening a
 Gate: most Gates Opened in these games were Opened that way, FW-INSANE-05), per hand that can
-Close a Gate and the best hand's progress towards one (`_coverage`). Doom was too rare at a
+Close a Gate and the best hand's progress towards one (`_coverage`), and again per one-Marble
+hand at the brink (An Eye Opened and four or more Gates Open, `AT_THE_BRINK`: one Insanity from
+losing, FW-END-02; 3 won of 43 such turn starts against 55 of 220 without one; refitted at
+stop 40 with that term, the others moved by at most 0.4). Doom was too rare at a
 turn's start to fit; its weight is what one more Presence card costs in those games (about
 0.12 Gates Opened, FW-ALLY-03) at a mid-game Gate's weight.
 
@@ -226,6 +230,11 @@ Investigators, who come back with a fresh hand) are left out: a fit says what go
 winning, not what a move changes (stop 38)."""
 
 
+AT_THE_BRINK = 4
+"""Open Gates after An Eye Opens at which one Investigator driven Insane loses the game
+(the fifth Gate, FW-END-02 with the default five; FW-INSANE-05)."""
+
+
 def alliance_logit(state: FourthWallState) -> float:
     """`ALLIANCE_LOGIT` summed over the board (Alliance: every hand is the team's to read)."""
     st = state
@@ -236,7 +245,10 @@ def alliance_logit(state: FourthWallState) -> float:
     sane = [i for i in st.investigators if i.card and not i.insane]
     z = (w["bias"] + w["gate"] * gates + w["gate_time"] * gates * time + w["time"] * time
          + (w["revealed"] if st.revealed else 0.0) + w["doom"] * (st.doom + st.doom_deferred))
-    z += w["one_marble"] * sum(1 for i in sane if len(i.hand) == 1)
+    one_marble = sum(1 for i in sane if len(i.hand) == 1)
+    z += w["one_marble"] * one_marble
+    if st.revealed and gates >= AT_THE_BRINK:
+        z += w["one_marble_at_the_brink"] * one_marble
     z += w["two_marbles"] * sum(1 for i in sane if len(i.hand) == 2)
     z += w["can_close"] * sum(1 for i in sane if eng.meets(i.hand))
     z += w["cover"] * max((_coverage(eng, i.hand) for i in sane), default=0.0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -116,6 +117,15 @@ PLAYOUT_TURNS = {"normal": 3, "hard": 4}
 """How many turns (a Wall turn or an Investigator's, `_turn_clock`) a play-out runs past the
 decision at each search level: from a Wall decision, normal sees the next Investigator's turn
 and The Wall's answer to it (a Brood, The Scourge placed); `Level.horizon` caps the decisions."""
+
+
+CRITICAL_WORLDS = {"normal": 3, "hard": 2}
+"""How many times its level's worlds the search spends on an Alliance decision once An Eye
+Opened with `CRITICAL_GATES` or more Gates Open (`FourthWall.ai_budget`), and two candidates
+more: 24 of the 30 games the normal level lost at stop 39 (seeds 21-200) were lost there, by
+a fifth Gate (FW-END-02), at about one turn start in nine. Hard is capped by its seconds."""
+
+CRITICAL_GATES = 3
 
 
 class FourthWall(Game[FourthWallOptions, FourthWallState]):
@@ -412,6 +422,16 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         return {"normal": Level("normal", simulations=96, horizon=48, width=8),
                 "hard": Level("hard", simulations=240, horizon=72, width=10)}
 
+    def ai_budget(self, state: FourthWallState, seat: str, level: Level) -> Level:
+        """`CRITICAL_WORLDS` times the level's worlds, and two candidates more, for an Alliance
+        decision after An Eye Opens with `CRITICAL_GATES` or more Gates Open; the level as it is
+        elsewhere. Reads only the public board, so the budget is the same in every world the
+        seat cannot tell apart."""
+        if state.mode != "alliance" or not state.revealed or len(state.gates) < CRITICAL_GATES:
+            return level
+        return replace(level, simulations=level.simulations * CRITICAL_WORLDS[level.name],
+                       width=level.width + 2)
+
     def ai_action(self, state: FourthWallState, seat: str, level: str = "easy") -> Action:
         """As `Game.ai_action`; at the search levels its play-outs use the cheap policy
         (`_Playouts`), the one-ply look-ahead of `choose_ai_action` staying the root's
@@ -422,6 +442,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+        searching = self.ai_budget(state, seat, searching)
         picked = search_action(_Playouts(self, PLAYOUT_TURNS[searching.name]), state, seat,
                                searching,
                                view_rng(self, state, seat, f"search-{level}"))
