@@ -6,10 +6,14 @@ every level cannot always find it."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from rules.core.rng import Rng
+from rules.core.search import Level
 from rules.core.types import Action, act
 from rules.fourth_wall.ai import (
     best_swap,
@@ -364,3 +368,74 @@ def test_FW_INSANE_05_the_alliance_search_fears_a_one_marble_hand() -> None:
     steady = GAME.ai_value(st, seat)
     set_hand(st, "i2", "M-C")
     assert steady - GAME.ai_value(st, seat) > 0.02
+
+
+def _log_odds(p: float) -> float:
+    return math.log(p / (1 - p))
+
+
+def test_FW_END_02_at_the_brink_a_one_marble_hand_weighs_more() -> None:
+    """Stop 40: after An Eye Opens with four Gates Open, the next Investigator driven Insane
+    Opens the fifth Gate and loses the game (FW-INSANE-05, FW-END-02); 24 of normal's 30
+    losses at stop 39 came that way. A teammate down to one Marble must cost the estimate
+    more there than the same hand before An Eye Opens (in the estimate's log-odds, where a
+    term's weight shows whatever the rest of the board)."""
+    seat = seat_of(_alliance_table(4), "i1")
+
+    def drop(revealed: bool) -> float:
+        st = _alliance_table(4)
+        st.revealed = revealed
+        steady = _log_odds(GAME.ai_value(st, seat))
+        set_hand(st, "i2", "M-C")
+        return steady - _log_odds(GAME.ai_value(st, seat))
+
+    assert drop(False) > 0.1
+    assert drop(True) > 3 * drop(False)
+    # Three Open Gates are two Insanities from the fifth: no brink yet.
+    st = _alliance_table(3)
+    st.revealed = True
+    steady = _log_odds(GAME.ai_value(st, seat))
+    set_hand(st, "i2", "M-C")
+    assert steady - _log_odds(GAME.ai_value(st, seat)) == pytest.approx(drop(False))
+
+
+def test_FW_END_02_the_alliance_search_looks_harder_at_the_brink(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 40: an Alliance decision after An Eye Opens with three or more Gates Open gets
+    three times the normal level's worlds (twice hard's) and two candidates more
+    (`FourthWall.ai_budget`), and `ai_action` searches with that budget. Elsewhere, and in
+    Conflict, the level stands as it is."""
+    import rules.fourth_wall.game as fourth_wall_game
+
+    levels = GAME.ai_levels()
+    normal, hard = levels["normal"], levels["hard"]
+    calm = _alliance_table(3)
+    assert GAME.ai_budget(calm, seat_of(calm, "i1"), normal) == normal
+    brink = _alliance_table(3)
+    brink.revealed = True
+    seat = seat_of(brink, "i1")
+    more = GAME.ai_budget(brink, seat, normal)
+    assert (more.simulations, more.width) == (3 * normal.simulations, normal.width + 2)
+    assert GAME.ai_budget(brink, seat, hard).simulations == 2 * hard.simulations
+    two = _alliance_table(2)
+    two.revealed = True
+    assert GAME.ai_budget(two, seat, normal) == normal
+    conflict = inv_turn(new_game("conflict", 3, 1), "i1")
+    conflict.revealed = True
+    set_gates(conflict, 4)
+    assert GAME.ai_budget(conflict, seat_of(conflict, "i1"), normal) == normal
+
+    used: list[int] = []
+    real = fourth_wall_game.search_action
+
+    def spy(game: Any, state: FourthWallState, who: str, level: Level, rng: Rng) -> Action:
+        used.append(level.simulations)
+        return real(game, state, who, level, rng)
+
+    monkeypatch.setattr(fourth_wall_game, "search_action", spy)
+    monkeypatch.setattr(fourth_wall_game, "CRITICAL_WORLDS", {"normal": 1, "hard": 1})
+    GAME.ai_action(brink, seat, "normal")
+    monkeypatch.undo()
+    monkeypatch.setattr(fourth_wall_game, "search_action", spy)
+    GAME.ai_action(brink, seat, "normal")
+    assert used == [normal.simulations, 3 * normal.simulations]
