@@ -119,11 +119,12 @@ decision at each search level: from a Wall decision, normal sees the next Invest
 and The Wall's answer to it (a Brood, The Scourge placed); `Level.horizon` caps the decisions."""
 
 
-CRITICAL_WORLDS = {"normal": 3, "hard": 2}
+CRITICAL_WORLDS = {"normal": 3.0, "hard": 1.5}
 """How many times its level's worlds the search spends on an Alliance decision once An Eye
 Opened with `CRITICAL_GATES` or more Gates Open (`FourthWall.ai_budget`), and two candidates
 more: 24 of the 30 games the normal level lost at stop 39 (seeds 21-200) were lost there, by
-a fifth Gate (FW-END-02), at about one turn start in nine. Hard is capped by its seconds."""
+a fifth Gate (FW-END-02), at about one turn start in nine. Normal's 288 worlds there take
+about 0.6-1.5 s; hard gets half again (360), which its 2 s cap still allows."""
 
 CRITICAL_GATES = 3
 
@@ -429,7 +430,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         seat cannot tell apart."""
         if state.mode != "alliance" or not state.revealed or len(state.gates) < CRITICAL_GATES:
             return level
-        return replace(level, simulations=level.simulations * CRITICAL_WORLDS[level.name],
+        return replace(level, simulations=round(level.simulations * CRITICAL_WORLDS[level.name]),
                        width=level.width + 2)
 
     def ai_action(self, state: FourthWallState, seat: str, level: str = "easy") -> Action:

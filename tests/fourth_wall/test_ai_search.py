@@ -402,7 +402,7 @@ def test_FW_END_02_at_the_brink_a_one_marble_hand_weighs_more() -> None:
 def test_FW_END_02_the_alliance_search_looks_harder_at_the_brink(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Stop 40: an Alliance decision after An Eye Opens with three or more Gates Open gets
-    three times the normal level's worlds (twice hard's) and two candidates more
+    three times the normal level's worlds (half again hard's) and two candidates more
     (`FourthWall.ai_budget`), and `ai_action` searches with that budget. Elsewhere, and in
     Conflict, the level stands as it is."""
     import rules.fourth_wall.game as fourth_wall_game
@@ -416,7 +416,7 @@ def test_FW_END_02_the_alliance_search_looks_harder_at_the_brink(
     seat = seat_of(brink, "i1")
     more = GAME.ai_budget(brink, seat, normal)
     assert (more.simulations, more.width) == (3 * normal.simulations, normal.width + 2)
-    assert GAME.ai_budget(brink, seat, hard).simulations == 2 * hard.simulations
+    assert GAME.ai_budget(brink, seat, hard).simulations == round(1.5 * hard.simulations)
     two = _alliance_table(2)
     two.revealed = True
     assert GAME.ai_budget(two, seat, normal) == normal
@@ -433,7 +433,7 @@ def test_FW_END_02_the_alliance_search_looks_harder_at_the_brink(
         return real(game, state, who, level, rng)
 
     monkeypatch.setattr(fourth_wall_game, "search_action", spy)
-    monkeypatch.setattr(fourth_wall_game, "CRITICAL_WORLDS", {"normal": 1, "hard": 1})
+    monkeypatch.setattr(fourth_wall_game, "CRITICAL_WORLDS", {"normal": 1.0, "hard": 1.0})
     GAME.ai_action(brink, seat, "normal")
     monkeypatch.undo()
     monkeypatch.setattr(fourth_wall_game, "search_action", spy)
