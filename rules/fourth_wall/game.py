@@ -123,10 +123,13 @@ CRITICAL_WORLDS = {"normal": 3.0, "hard": 1.5}
 """How many times its level's worlds the search spends on an Alliance decision once An Eye
 Opened with `CRITICAL_GATES` or more Gates Open (`FourthWall.ai_budget`), and two candidates
 more: 24 of the 30 games the normal level lost at stop 39 (seeds 21-200) were lost there, by
-a fifth Gate (FW-END-02), at about one turn start in nine. Normal's 288 worlds there take
-about 0.6-1.5 s; hard gets half again (360), which its 2 s cap still allows."""
+a fifth Gate (FW-END-02), at about one turn start in nine. Normal's CPU a decision over a
+game stays at a median of 0.32 s (p95 0.7 s; 11 of 14,394 decisions stopped by the 2 s cap,
+stop 40); hard gets half again, its median search being three times normal's."""
 
 CRITICAL_GATES = 3
+"""Open Gates from which an Alliance decision after An Eye Opens gets `CRITICAL_WORLDS`: two
+Investigators driven Insane from losing (FW-INSANE-05, FW-END-02)."""
 
 
 class FourthWall(Game[FourthWallOptions, FourthWallState]):
