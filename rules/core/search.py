@@ -27,7 +27,8 @@ with SPARTA's idea of searching on top of a blueprint policy):
   `Level.cap_seconds` of the process's own CPU time stops a search that runs long (then, and
   only then, the answer may depend on the machine; a busy machine slows the answer, it does
   not change it). A game may size one decision's budget from what the seat may know
-  (`Game.ai_budget`: The Presence gives a visitor's clue discards and reveals more worlds).
+  (`Game.ai_budget`: The Presence gives a visitor's clue discards and reveals more worlds;
+  Fourth Wall's Alliance the decisions at the brink of a fifth Gate).
 - **Prior.** The heuristic's pick is kept unless another candidate beats it by `Level.margin`
   on the shared worlds (and, with `Level.confidence`, by that many standard errors of the
   world-by-world differences): the search overrides the blueprint only where it sees a
