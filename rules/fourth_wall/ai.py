@@ -789,6 +789,13 @@ def _playout_investigator(eng: Engine, state: FourthWallState,
         pool = _pool_for_scourge(eng, state, inv, by_kind)
         if pool is not None:
             return pool
+    if state.mode == "alliance" and inv is not None:
+        # The team reads every hand (FW-SETUP-07): a Trade after which one of the two hands
+        # can Close a Gate (`best_swap`; the Trade's prompts answer with the same swap).
+        swap = next((a for a in by_kind.get(K.TRADE, [])
+                     if best_swap(state, inv.id, str(a.p("with"))) is not None), None)
+        if swap is not None:
+            return swap
     if inv is not None and K.SEARCH in by_kind and len(inv.hand) < eng.hand_limit(inv):
         return by_kind[K.SEARCH][0]
     if K.REGROUP in by_kind and inv is not None and len(inv.hand) <= 1:
