@@ -89,6 +89,13 @@ def _exorcism_back_and_forth(history: Sequence[Step]) -> int:
         for inv in mine:
             here = inv.cell
             there = after.investigators[inv.id].cell if inv.id in after.investigators else None
+            if action.kind == "move" and action.params.get("to") is not None \
+                    and action.params.get("who") in (None, inv.role):
+                # Where the pawn stepped, not where `after` shows it: a Move that ends the
+                # turn runs the Haunt phase too, which may Wound it there and put it (or the
+                # Lookout taking over) in the Foyer — the game's move, not a walk back (seed
+                # 390, core 3p under EX-GAP-17: foyer, Locked Room, Supply Room, Wounded).
+                there = str(action.params["to"])
             if turn_of.get(inv.id) != turn or not walked or before.active != seat:
                 turn_of[inv.id] = turn
                 trail[inv.id] = [here]

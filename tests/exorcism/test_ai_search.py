@@ -107,6 +107,12 @@ def test_back_and_forth_counts_a_pawn_walking_back_to_where_it_stood() -> None:
     _before, s0, _move, x0 = back[0]
     purified = (x0, s0, act(K.PURIFY), x0.model_copy(deep=True))
     assert census("exorcism", [back[0], purified, back[1]], None)["back_and_forth"] == 0
+    # a Move that ends the turn, and the Haunt phase Wounds the pawn there (the Foyer after
+    # it): the game moved it, not its player (core 3p seed 390 under EX-GAP-17)
+    third = next(c for c in st.cells if c not in (start, other) and st.cells[c].kind == "house")
+    wounded = _walk(st, [other, third])
+    wounded[-1][3].investigators[seat].cell = start
+    assert census("exorcism", wounded, None)["back_and_forth"] == 0
 
 
 def _forced_pass(mode: str, players: int, seed: int, at: int,
