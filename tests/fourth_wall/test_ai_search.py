@@ -439,3 +439,29 @@ def test_FW_END_02_the_alliance_search_looks_harder_at_the_brink(
     monkeypatch.setattr(fourth_wall_game, "search_action", spy)
     GAME.ai_action(brink, seat, "normal")
     assert used == [normal.simulations, 3 * normal.simulations]
+
+
+def test_FW_AMB_27_the_ai_does_not_offer_a_declined_trade_again_this_turn() -> None:
+    """Stop 42: the same board asks the AI the same question, so after a partner declined its
+    Trade (FW-AMB-27: the partner consents) it offered the same Trade again — Alliance seed 103
+    at normal, six offers and six declines in one free window; a player declining would be
+    asked as often. Declines are kept for the turn (`FourthWallState.declined_trades`); the AI
+    at every level offers that partner no Trade again, while a player still may."""
+    st = _trade_table()
+    seat = seat_of(st, "i1")
+    offer = choose_action(st, seat, GAME)
+    assert offer.kind == "trade" and offer.p("with") == "i2"
+    st = GAME.apply(st, seat, offer).state
+    while st.prompts and st.prompts[-1].kind != "trade_consent":
+        st = GAME.apply(st, seat, choose_action(st, seat, GAME)).state
+    st = GAME.apply(st, seat_of(st, "i2"), act("decline")).state
+    assert st.declined_trades == ["i1>i2"]
+    assert offer in GAME.legal_actions(st, seat)
+    for level in ("easy", "normal"):
+        again = GAME.ai_action(st, seat, level)
+        assert not (again.kind == "trade" and again.p("with") == "i2"), (level, again)
+    # the next Investigator's turn starts afresh (FW-AP-03's turn start)
+    after = st.model_copy(deep=True)
+    after.turn_index = 1
+    Engine(after).step_inv_turn_start()
+    assert after.declined_trades == []
