@@ -327,6 +327,27 @@ def without_wasted_doom(state: FourthWallState, legal: list[Action]) -> list[Act
     return [a for a in legal if a.kind != K.END_TURN]
 
 
+TRADES = frozenset({K.TRADE, K.FREE_TRADE, K.GIVE_OR_TRADE_TRADE})
+
+
+def without_declined_trades(state: FourthWallState, legal: list[Action]) -> list[Action]:
+    """`legal` without a Trade offered to a partner who declined one from the same
+    Investigator this turn (`FourthWallState.declined_trades`; `legal` itself when nothing else
+    is left). The same board asks the AI the same question, so it offered the refused Trade
+    again and again: Alliance seed 103 at normal, six offers of one Marble for one in one free
+    window, six declines — and a player declining would be asked as often."""
+    if not state.declined_trades:
+        return legal
+    then = state.prompts[-1].data.get("then", {}) if state.prompts else {}
+    offerer = str(then.get("args", {}).get("inv", "")) if isinstance(then, dict) else ""
+
+    def refused(a: Action) -> bool:
+        by = str(a.p("inv") or offerer)
+        return a.kind in TRADES and f"{by}>{a.p('with')}" in state.declined_trades
+
+    return [a for a in legal if not refused(a)] or legal
+
+
 def gives_into_full_hand(state: FourthWallState, a: Action) -> bool:
     """Whether `a` hands a Marble to an Investigator already at its Hand Limit (a Give, a free
     Give, a card's Give or Trade): the Marble is discarded at once (FW-HAND-02). Hand sizes
@@ -554,7 +575,7 @@ def _prompt_choice(game: Game[Any, Any], state: FourthWallState, seat: str,
 def choose_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> Action:
     """The AI's action for `seat` (one of `game`'s legal actions). The game object is handed
     in by `Game.ai_action`, so the AI plays by the game's contract without importing it."""
-    legal: list[Action] = game.legal_actions(state, seat)
+    legal: list[Action] = without_declined_trades(state, game.legal_actions(state, seat))
     if not legal:
         raise IllegalAction("Nothing to do.", rule="CORE-TURN")
     if len(legal) == 1:
@@ -840,4 +861,4 @@ def _worlds(game: Game[Any, Any], state: FourthWallState, seat: str) -> list[Fou
 
 __all__ = ["best_swap", "choose_action", "evaluate", "gives_into_full_hand", "plans",
            "playout_action", "scourge_attack", "scourge_pays", "win_chance",
-           "without_wasted_doom"]
+           "without_declined_trades", "without_wasted_doom"]

@@ -645,7 +645,9 @@ class _Playouts:
       of three Manifests pushed the Investigators' Close a Gate past 36 decisions, and ending
       the turn at once let them win inside it — the search preferred doing nothing.
     - `legal_actions` leaves out The Wall's moves no play-out can make better: ending a Wrath
-      with Doom left while it could Delve (`rules.fourth_wall.ai.without_wasted_doom`).
+      with Doom left while it could Delve (`rules.fourth_wall.ai.without_wasted_doom`); and a
+      Trade offered again to a partner who declined one this turn
+      (`rules.fourth_wall.ai.without_declined_trades`).
     - `apply_in_place` does not look up again, in the legal list, the move a play-out just
       picked from that list on the same world (an identity check, so anything else, the
       root's candidates included, is still checked): about a tenth of a search's CPU.
@@ -686,9 +688,10 @@ class _Playouts:
         return self._game.apply_in_place(state, seat, action)
 
     def legal_actions(self, state: FourthWallState, seat: str) -> list[Action]:
-        from rules.fourth_wall.ai import without_wasted_doom
+        from rules.fourth_wall.ai import without_declined_trades, without_wasted_doom
 
-        return without_wasted_doom(state, self._game.legal_actions(state, seat))
+        return without_declined_trades(
+            state, without_wasted_doom(state, self._game.legal_actions(state, seat)))
 
     def to_act(self, state: FourthWallState) -> set[str]:
         if self._root is not None and _turn_clock(state) >= self._root + self._turns:

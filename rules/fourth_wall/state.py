@@ -211,6 +211,10 @@ class FourthWallState(GameState):
     uniques_used: list[str] = Field(default_factory=list)
     """Investigators that used their Unique Action this turn (once per turn, FW-ACT-03)."""
     refunds: int = 0
+    declined_trades: list[str] = Field(default_factory=list)
+    """Trades declined this turn, each as ``"offerer>partner"`` (Investigator ids; public, as the
+    decline is). The AI does not offer a Trade again to a partner who declined one this turn
+    (`rules.fourth_wall.ai.without_declined_trades`); a player still may."""
     turn_over: bool = False
     """The active investigator went Insane: its turn ends after this Action (FW-INSANE-04)."""
     in_play: list[str] = Field(default_factory=list)

@@ -471,3 +471,27 @@ def test_FW_SETUP_07_alliance_playouts_trade_when_a_swap_lets_a_hand_close() -> 
         raise AssertionError("the play-out never Closed the Gate the Trade made possible")
     conflict = _alliance_trade_table("conflict")
     assert playout_action(conflict, seat_of(conflict, "i1"), GAME).kind == "search"
+def test_FW_AMB_27_the_ai_does_not_offer_a_declined_trade_again_this_turn() -> None:
+    """Stop 42: the same board asks the AI the same question, so after a partner declined its
+    Trade (FW-AMB-27: the partner consents) it offered the same Trade again — Alliance seed 103
+    at normal, six offers and six declines in one free window; a player declining would be
+    asked as often. Declines are kept for the turn (`FourthWallState.declined_trades`); the AI
+    at every level offers that partner no Trade again, while a player still may."""
+    st = _trade_table()
+    seat = seat_of(st, "i1")
+    offer = choose_action(st, seat, GAME)
+    assert offer.kind == "trade" and offer.p("with") == "i2"
+    st = GAME.apply(st, seat, offer).state
+    while st.prompts and st.prompts[-1].kind != "trade_consent":
+        st = GAME.apply(st, seat, choose_action(st, seat, GAME)).state
+    st = GAME.apply(st, seat_of(st, "i2"), act("decline")).state
+    assert st.declined_trades == ["i1>i2"]
+    assert offer in GAME.legal_actions(st, seat)
+    for level in ("easy", "normal"):
+        again = GAME.ai_action(st, seat, level)
+        assert not (again.kind == "trade" and again.p("with") == "i2"), (level, again)
+    # the next Investigator's turn starts afresh (FW-AP-03's turn start)
+    after = st.model_copy(deep=True)
+    after.turn_index = 1
+    Engine(after).step_inv_turn_start()
+    assert after.declined_trades == []

@@ -279,6 +279,7 @@ class Marbles:
         i = self.inv(inv)
         t = self.inv(partner)
         if answer["kind"] != K.ACCEPT:
+            self.st.declined_trades.append(f"{inv}>{partner}")
             if pool in ("turn", "grant"):
                 self.refund(pool, cost, f"{self.inv_name(t)} declines the Trade")
             else:

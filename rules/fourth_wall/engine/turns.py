@@ -200,6 +200,7 @@ class Turns:
             self.opts.crescendo_extra_ap if self.stage_at_least("crescendo") else 0)
         st.uniques_used = []
         st.refunds = 0
+        st.declined_trades = []
         st.turn_over = False
         self.emit(f"{self.inv_name(inv)}'s turn ({st.ap} Action Points).", "turn")
 
