@@ -655,8 +655,9 @@ def playout_action(state: FourthWallState, seat: str, game: Game[Any, Any],
     The Scourge (Intervening on it only when the turn Defeats it or puts two Symbols on it,
     else Giving its missing Symbols to the teammate who holds the rest, `scourge_pays`); The
     Wall keeps The Scourge standing (Destroys what is Attached to it, Broods
-    to place it again) and spends the rest of its Doom on Horrors — so a play-out of a few
-    turns costs about what one `choose_action` does. `legal`, when given, is
+    to place it again) and spends the rest of its Doom on Horrors; in Alliance an Investigator
+    who cannot Close Trades first when a swap lets one of the two hands Close (`best_swap`) —
+    so a play-out of a few turns costs about what one `choose_action` does. `legal`, when given, is
     `game.legal_actions(state, seat)` already computed by the caller; the pick is one of its
     elements."""
     if legal is None:
