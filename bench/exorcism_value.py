@@ -1,11 +1,13 @@
-"""Fit The Exorcism's co-operative cut-off estimate (`rules.exorcism.ai.CORE_VALUE`,
-`SOLO_VALUE`: the investigators' chance to win where a search's play-out stops).
+"""Fit The Exorcism's cut-off estimates (`rules.exorcism.ai.CORE_VALUE`, `SOLO_VALUE`,
+`OVA_VALUE`: the investigators' chance to win where a search's play-out stops).
 
     python -m bench.exorcism_value --games 200 --seed 1001
+    python -m bench.exorcism_value --modes ova --games 150 --seed 2001
 
 Plays whole games with today's AI (the easy level, `GAME.ai_action`) on every seat, core with
-2, 3 and 4 players and Solo, and keeps every 3rd position: the features
-`rules.exorcism.ai.value_features` reads there and whether the investigators went on to win.
+2, 3 and 4 players, Solo, and One vs All with 3, 4 and 5, and keeps every 3rd position: the
+features the mode's estimate reads there (`rules.exorcism.ai.value_features`, One vs All's
+`ova_features`) and whether the investigators went on to win.
 Fits a logistic per mode (`bench.presence_value.fit`: Newton's method, light L2 on all but the
 bias; a term that can only hurt the investigators is held at or below 0, one that can only
 help them at or above 0) on the even seeds,
@@ -22,7 +24,13 @@ import sys
 from pathlib import Path
 
 from bench.presence_value import Row, base_rate, calibration, fit, log_loss
-from rules.exorcism.ai import VALUE_FEATURES, value_features, win_estimate
+from rules.exorcism.ai import (
+    OVA_FEATURES,
+    VALUE_FEATURES,
+    ova_features,
+    value_features,
+    win_estimate,
+)
 from rules.exorcism.game import GAME
 from rules.exorcism.state import ExorcismState
 
@@ -34,22 +42,33 @@ HELPS = ("points", "secured", "time", "supply", "supply_turns", "lookouts", "esc
 """Terms that can only help them: held at or above 0 (a negative fit is collinearity, e.g.
 the supply beside the Haunt phases it lasts)."""
 
-SETTINGS = {"core": ((2, 3, 4), "core"), "solo": ((1,), "solo")}
+OVA_HARMS = ("behind", "wounded", "escape_distance", "haunt", "possession", "board")
+"""One vs All's terms that can only hurt the investigators (as `HARMS`)."""
+
+OVA_HELPS = ("points", "exorcised", "time", "lookouts", "escaped")
+"""One vs All's terms that can only help them (as `HELPS`)."""
+
+SETTINGS = {"core": ((2, 3, 4), "core"), "solo": ((1,), "solo"),
+            "ova": ((3, 4, 5), "one_vs_all")}
 
 
 def positions(mode: str, players: int, seed: int, every: int = 3) -> list[tuple[Row, float]]:
-    """Rows of one whole easy game, each with today's estimate at that position."""
+    """Rows of one whole easy game, each with today's estimate at that position (of the
+    investigators' side)."""
     seats = [f"p{i}" for i in range(1, players + 1)]
     state: ExorcismState = GAME.setup(seats, GAME.options_model(mode=mode), seed)
+    features = ova_features if mode == "one_vs_all" else value_features
+    investigator = next(s for s in seats if s != state.ghost_seat)
     seen: list[tuple[list[float], float]] = []
     n = 0
     while GAME.result(state) is None and n < 6000:
         if n % every == 0 and not state.prompts:
-            seen.append((value_features(state), win_estimate(state, seats[0])))
+            seen.append((features(state), win_estimate(state, investigator)))
         seat = sorted(GAME.to_act(state))[0]
         state = GAME.apply(state, seat, GAME.ai_action(state, seat)).state
         n += 1
-    won = float(state.outcome == "won")
+    result = GAME.result(state)
+    won = float(result is not None and investigator in result.winners)
     return [((x, won), old) for x, old in seen]
 
 
@@ -106,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
                         held += rows
             if cache is not None:
                 cache.write_text(json.dumps([train, held]))
-        w = fit(train, args.l2, at_most_zero=HARMS, names=VALUE_FEATURES, at_least_zero=HELPS)
+        names = OVA_FEATURES if name == "ova" else VALUE_FEATURES
+        w = fit(train, args.l2, at_most_zero=OVA_HARMS if name == "ova" else HARMS,
+                names=names, at_least_zero=OVA_HELPS if name == "ova" else HELPS)
         test = [r for r, _ in held]
         base, base_w = base_rate(train, len(w))
         print(f"{name}: {len(train)} train / {len(test)} held-out positions, base rate "
@@ -116,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         new_auc = auc([(sum(a * b for a, b in zip(w, x, strict=True)), y) for x, y in test])
         old_auc = auc([(p, y) for (_, y), p in held])
         print(f"  held-out AUC {new_auc:.3f} (today's estimate {old_auc:.3f})")
-        print("  " + ", ".join(f"{n}={x:.2f}" for n, x in zip(VALUE_FEATURES, w, strict=True)))
+        print("  " + ", ".join(f"{n}={x:.2f}" for n, x in zip(names, w, strict=True)))
         print("  (" + ", ".join(f"{x:.2f}" for x in w) + ")")
     return 0
 
