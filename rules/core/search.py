@@ -22,13 +22,15 @@ with SPARTA's idea of searching on top of a blueprint policy):
   (`Game.ai_value`, in [0, 1]). Moves are applied in place on the world (`Game.apply_in_place`):
   one copy per simulation.
 - **Budget.** Successive halving: the simulations are spent in rounds, each dropping the worse
-  half of the candidates, so the close calls get the most worlds. The budget is a count of
-  simulations (the same state always gets the same answer, as the engine contract asks), and
-  `Level.cap_seconds` of the process's own CPU time stops a search that runs long (then, and
-  only then, the answer may depend on the machine; a busy machine slows the answer, it does
-  not change it). A game may size one decision's budget from what the seat may know
-  (`Game.ai_budget`: The Presence gives a visitor's clue discards and reveals more worlds;
-  Fourth Wall's Alliance the decisions at the brink of a fifth Gate).
+  half of the candidates, so the close calls get the most worlds; the answer is the best of
+  the last round's survivors (a dropped candidate's few early worlds never outrank them). The
+  budget is a count of simulations (the same state always gets the same answer, as the engine
+  contract asks), and `Level.cap_seconds` of the process's own CPU time stops a search that
+  runs long (then, and only then, the answer may depend on the machine; a busy machine slows
+  the answer, it does not change it). A game may size one decision's budget from what the
+  seat may know (`Game.ai_budget`: The Presence gives a visitor's clue discards and reveals
+  more worlds; Fourth Wall's Alliance the decisions at the brink of a fifth Gate; One vs All
+  its last hours, played to dawn).
 - **Prior.** The heuristic's pick is kept unless another candidate beats it by `Level.margin`
   on the shared worlds (and, with `Level.confidence`, by that many standard errors of the
   world-by-world differences): the search overrides the blueprint only where it sees a
@@ -194,7 +196,13 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
             alive = [*alive[:keep - 1], 0]  # the blueprint stays to be beaten on the same worlds
         else:
             alive = alive[:keep]
-    means = {i: totals[i] / counts[i] for i in range(len(candidates)) if counts[i]}
+    # The answer comes from the last round's survivors, each measured on every world played so
+    # far: a candidate dropped after one world keeps that one world's score, and a lucky one
+    # (1.0 on its only world) would outrank the survivors, then fail the edge test against the
+    # blueprint on too few shared worlds, and the blueprint stood however far a survivor beat
+    # it (One vs All seed 8 at game turn 42, stop 44: a step out of the Foyer at 0.83 over six
+    # worlds against 0.33 for ending the turn, set aside for one dropped after a world at 1.0).
+    means = {i: totals[i] / counts[i] for i in alive if counts[i]}
     best = max(means, key=lambda i: (means[i], -i))
     if 0 in means and means[best] < means[0] + level.margin:
         return candidates[0]

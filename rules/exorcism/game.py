@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -34,6 +35,10 @@ from rules.exorcism.state import ExorcismState
 from rules.exorcism.view import build_view, remembered_view
 
 TRADE_PROMPTS = ("trade_partner", "trade_build", "trade_consent")
+
+LAST_HOURS = 6
+"""One vs All: from this many turns left on the Clock (the last Time Die) the search's
+play-outs run to dawn (`Exorcism.ai_budget`)."""
 """The prompts of a Trade under way (EX-PROMPT-12): answered by the heuristic at every level."""
 
 
@@ -347,6 +352,18 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         when this grows (`Level.turns`) stops as a turn's Actions begin, the Clock ticked and
         the Haunt cards drawn, the same point for every candidate (issue #23, stop 34)."""
         return state.game_turn - (1 if state.phase in ("setup", "haunt", "ghost") else 0)
+
+    def ai_budget(self, state: ExorcismState, seat: str, level: Level) -> Level:
+        """One vs All on the last Time Die (`LAST_HOURS` or fewer turns left): the play-outs
+        run to the level's horizon, which reaches dawn, and score the game's real end, not the
+        estimate two turns on (`Level.turns`). The estimate squeezes every candidate toward 0
+        there: seed 8 at game turn 42, a step out of the Foyer that drew the Ghost player's
+        Temporary Possession off a teammate won 3 worlds in 4 played to the end, ending the
+        turn 1 in 4, and two turns on the estimate put both under 0.11 (stop 44). Reads the
+        public Clock only."""
+        if state.mode != "one_vs_all" or level.turns <= 0 or sum(state.dice) > LAST_HOURS:
+            return level
+        return replace(level, turns=0)
 
     def ai_levels(self) -> dict[str, Level]:
         """Sized to this game's heuristic, about 3 ms of CPU a decision (issue #23 budgets:

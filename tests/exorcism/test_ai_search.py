@@ -148,6 +148,25 @@ def test_the_one_vs_all_estimate_beats_a_coin_on_games_it_was_not_fitted_on() ->
     assert loss / len(rows) < math.log(2)
 
 
+def test_one_vs_all_plays_its_last_hours_out_to_dawn() -> None:
+    """On the last Time Die (`LAST_HOURS` turns left or fewer) a One vs All search's
+    play-outs run to the level's horizon, past the two-turn cut (`Level.turns`), so they
+    score the game's real end; earlier, and in the core game, the level stands."""
+    from rules.exorcism.game import LAST_HOURS
+
+    normal = GAME.ai_levels()["normal"]
+    ova = GAME.setup(["p1", "p2", "p3", "p4"], GAME.options_model(mode="one_vs_all"), 2)
+    seat = next(s for s in ova.seats if s != ova.ghost_seat)
+    assert GAME.ai_budget(ova, seat, normal) == normal
+    last = ova.model_copy(deep=True)
+    last.dice = [0] * (len(ova.dice) - 1) + [LAST_HOURS]
+    assert GAME.ai_budget(last, seat, normal).turns == 0
+    assert GAME.ai_budget(last, str(ova.ghost_seat), normal).turns == 0
+    core = _at_actions(_core())
+    core.dice = [0] * (len(core.dice) - 1) + [LAST_HOURS]
+    assert GAME.ai_budget(core, str(core.active), normal) == normal
+
+
 def test_back_and_forth_counts_a_pawn_walking_back_to_where_it_stood() -> None:
     st = _at_actions(_core())
     seat = str(st.active)
