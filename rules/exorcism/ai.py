@@ -2664,6 +2664,18 @@ def win_estimate(state: ExorcismState, seat: str) -> float:
     return 1.0 - p if seat == state.ghost_seat else p
 
 
+def _escape_distance(state: ExorcismState, eng: Engine) -> float:
+    """Once exorcised, how far the pawns still in the house stand from the Foyer on average,
+    over 8 steps (0 before the exorcism, or with every pawn out)."""
+    if not state.exorcised:
+        return 0.0
+    dist = eng.geo.dist["foyer"]
+    inside = [i for i in state.investigators.values() if not i.escaped]
+    if not inside:
+        return 0.0
+    return min(1.0, sum(dist.get(i.cell or "foyer", 4) for i in inside) / len(inside) / 8)
+
+
 OVA_FEATURES = ("bias", "points", "exorcised", "time", "behind", "lookouts", "wounded",
                 "escaped", "escape_distance", "haunt", "possession", "board")
 """What the One vs All estimate (`ova_features`) reads; fitted by `python -m
@@ -2684,13 +2696,7 @@ def ova_features(state: ExorcismState, eng: Engine | None = None) -> list[float]
     time_left = sum(state.dice) / max(1, 6 * len(state.dice))
     pawns = list(state.investigators.values())
     n = max(1, len(pawns))
-    away = 0.0
-    if state.exorcised:
-        dist = eng.geo.dist["foyer"]
-        inside = [i for i in pawns if not i.escaped]
-        if inside:
-            away = min(1.0, sum(dist.get(i.cell or "foyer", 4) for i in inside)
-                       / len(inside) / 8)
+    away = _escape_distance(state, eng)
     lit = [c for c in state.cells.values() if not c.shrouded]
     pool = state.haunt_level + state.darkness_supply + sum(c.darkness for c in lit)
     reachable = not opts.haunt_level_uses_supply or pool >= opts.haunt_level_win
@@ -2759,13 +2765,7 @@ def value_features(state: ExorcismState, eng: Engine | None = None) -> list[floa
     crowded = min(1.0, sum(c.darkness >= opts.shroud_at - 1 for c in lit) / 5)
     pawns = list(state.investigators.values())
     n = max(1, len(pawns))
-    away = 0.0
-    if state.exorcised:
-        dist = eng.geo.dist["foyer"]
-        inside = [i for i in pawns if not i.escaped]
-        if inside:
-            away = min(1.0, sum(dist.get(i.cell or "foyer", 4) for i in inside)
-                       / len(inside) / 8)
+    away = _escape_distance(state, eng)
     return [1.0, points, secured, time_left, supply, turns, board, crowded,
             min(3, len(state.lookouts)) / 3, len(state.wounded) / n,
             sum(i.escaped for i in pawns) / n, away]
