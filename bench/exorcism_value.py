@@ -2,7 +2,7 @@
 `OVA_VALUE`: the investigators' chance to win where a search's play-out stops).
 
     python -m bench.exorcism_value --games 200 --seed 1001
-    python -m bench.exorcism_value --modes ova --games 150 --seed 2001
+    python -m bench.exorcism_value --modes ova --games 300 --seed 2001
 
 Plays whole games with today's AI (the easy level, `GAME.ai_action`) on every seat, core with
 2, 3 and 4 players, Solo, and One vs All with 3, 4 and 5, and keeps every 3rd position: the
