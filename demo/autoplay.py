@@ -26,6 +26,7 @@ from bot.client import GameBot, build_bot
 from bot.options import OptionsError, parse_options
 from bot.settings import Settings
 from cogs.utils.table import _decision_token, action_hash, delivery_for
+from demo.rest import bot_at_rest
 from emulator import DiscordEmulator
 from emulator.records import MessageRecord, UserRecord, embed_text, walk_components
 from emulator.testing import running_bot
@@ -252,7 +253,7 @@ class AutoTable:
             record = await self.bot.storage.get_game(self.game_id)
             assert record is not None
             if record.status != "active":
-                await self.emu.settle()
+                await self._delivered()
                 return n
             state = await self.bot.tables.state(self.game_id)
             if until is not None and until(state):
@@ -286,9 +287,17 @@ class AutoTable:
         # The last allowed move may have ended the game: that is an end, not an overrun.
         record = await self.bot.storage.get_game(self.game_id)
         if record is not None and record.status != "active":
-            await self.emu.settle()
+            await self._delivered()
             return max_moves
         raise RuntimeError(f"the game did not end within {max_moves} moves")
+
+    async def _delivered(self) -> None:
+        """Wait until what the last move set off is in the thread: the move is stored (and
+        the game's status with it) before its posts, which the bot makes under the game's
+        delivery lock (an AI seat's last move ends the game while no press is awaited)."""
+        async with delivery_for(self.bot).lock(self.game_id):
+            pass
+        await self.emu.settle()
 
     async def _moved_on(self, step: int, timeout: float = 20.0) -> bool:
         """Wait until the game is past `step` and the bot has posted what followed; False
@@ -298,9 +307,7 @@ class AutoTable:
             if record is None or record.version != step:
                 # The move and its board post (and any AI moves after it) happen under the
                 # game's delivery lock: once it is free, the thread shows the new board.
-                async with delivery_for(self.bot).lock(self.game_id):
-                    pass
-                await self.emu.settle()
+                await self._delivered()
                 return True
             await asyncio.sleep(0.05)
         return False
@@ -421,6 +428,10 @@ async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = No
             bot.tables.seed_source = lambda: seed
             with contextlib.ExitStack():
                 async with running_bot(bot, emu):
+                    # Every settle waits for the bot at rest, not the emulator's quiet alone:
+                    # an AI seat's last move ends the game, and its board and recap are drawn
+                    # (quiet, for the emulator) after the game is stored as over.
+                    emu.busy = lambda: not bot_at_rest(bot)
                     table = AutoTable(emu, bot, channel, users)
                     await table.open(game, mode, text, ai=ai, play_as=play_as)
                     moves = await table.play_to_end()

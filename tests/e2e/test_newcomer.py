@@ -215,6 +215,10 @@ async def test_demo_takes_options_and_ai_seats_and_prints_names(tmp_path: Any,
     assert not re.search(r"<@!?\d+>", printed)  # display names, never raw mentions
     assert "@Ada" in printed and "1 of them the bot's AI" in printed
     assert "First game: yes" in printed and "💡" in printed  # a first game is guided
+    # The thread as the demo prints it ends with the game over post: the demo waits for the
+    # bot at rest (`demo.rest`), not the emulator's quiet (stop 44: One vs All seed 8, ended by
+    # an AI seat's move, printed the thread before its last board and the recap were drawn).
+    assert "🏁" in printed.split("===== DMs to", 1)[0]
     code = await run_demo("presence", out=tmp_path, opts=["first_game=yes",
                                                            "unknown_threat=yes"])
     assert code == 2 and "can't make a game" in capsys.readouterr().out
