@@ -2651,7 +2651,8 @@ def choose_action(state: ExorcismState, seat: str) -> Action:
 def win_estimate(state: ExorcismState, seat: str) -> float:
     """The chance, in [0, 1], that `seat`'s side wins from `state`, from what every seat sees
     (points, the Clock, the Darkness supply, the Lookouts, the Haunt Level): where the search
-    AI's play-outs stop (`Game.ai_value`). The One vs All Ghost player's is the complement."""
+    AI's play-outs stop (`Game.ai_value`). The One vs All Ghost player's is the complement
+    of its own reading (`OVA_GHOST_VALUE`; the investigators read `OVA_VALUE`)."""
     eng = Engine(state)
     if eng.ova:
         weights = OVA_GHOST_VALUE if seat == state.ghost_seat else OVA_VALUE
@@ -2702,7 +2703,11 @@ def ova_features(state: ExorcismState, eng: Engine | None = None) -> list[float]
     reachable = not opts.haunt_level_uses_supply or pool >= opts.haunt_level_win
     win = max(1, opts.haunt_level_win)
     haunt = state.haunt_level / win if reachable and not state.exorcised else 0.0
-    possession = float(state.haunt_level >= 20 and not state.exorcised)
+    # A pack may leave Temporary Possession out: then it never unlocks.
+    possessing = next((a.threshold for a in eng.pack.terror if a.id == "temporary_possession"),
+                      None)
+    possession = float(possessing is not None and state.haunt_level >= possessing
+                       and not state.exorcised)
     board = min(1.0, sum(c.darkness for c in lit) / max(1, opts.darkness_supply))
     return [1.0, points, float(state.exorcised), time_left, (1.0 - points) * (1.0 - time_left),
             min(3, len(state.lookouts)) / 3, len(state.wounded) / n,

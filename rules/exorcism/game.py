@@ -35,11 +35,11 @@ from rules.exorcism.state import ExorcismState
 from rules.exorcism.view import build_view, remembered_view
 
 TRADE_PROMPTS = ("trade_partner", "trade_build", "trade_consent")
+"""The prompts of a Trade under way (EX-PROMPT-12): answered by the heuristic at every level."""
 
 LAST_HOURS = 6
 """One vs All: from this many turns left on the Clock (the last Time Die) the search's
 play-outs run to dawn (`Exorcism.ai_budget`)."""
-"""The prompts of a Trade under way (EX-PROMPT-12): answered by the heuristic at every level."""
 
 
 class ExorcismOptions(GameOptions):
