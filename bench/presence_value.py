@@ -88,29 +88,37 @@ HELPS_VISITORS = ("revealed", "secured", "tiered")
 def fit(rows: list[Row], l2: float = 1.0, iters: int = 25,
         at_most_zero: tuple[str, ...] = (),
         names: tuple[str, ...] = VALUE_FEATURES,
-        at_least_zero: tuple[str, ...] = ()) -> list[float]:
+        at_least_zero: tuple[str, ...] = (),
+        fixed: dict[str, float] | None = None) -> list[float]:
     """Logistic regression by Newton's method with an L2 penalty on all but the bias; a
     feature (named by `names`) in `at_most_zero` whose weight comes out positive, or in
-    `at_least_zero` negative, is dropped and the rest refitted."""
-    dropped: set[int] = set()
+    `at_least_zero` negative, is dropped and the rest refitted. A feature in `fixed` keeps the
+    weight given there (one the sample cannot tell, set from elsewhere); the rest are fitted
+    around it."""
+    fixed = fixed or {}
+    held = {i: fixed[n] for i, n in enumerate(names) if n in fixed}
+    offsets = [sum(v * x[i] for i, v in held.items()) for x, _ in rows]
+    dropped: set[int] = set(held)
     while True:
-        w = _fit(rows, l2, iters, dropped)
+        w = _fit(rows, l2, iters, dropped, offsets)
         wrong = [i for i, n in enumerate(names) if i not in dropped and (
             (n in at_most_zero and w[i] > 0) or (n in at_least_zero and w[i] < 0))]
         if not wrong:
-            return w
+            return [held.get(i, x) for i, x in enumerate(w)]
         dropped.update(wrong)
 
 
-def _fit(rows: list[Row], l2: float, iters: int, dropped: set[int]) -> list[float]:
+def _fit(rows: list[Row], l2: float, iters: int, dropped: set[int],
+         offsets: list[float] | None = None) -> list[float]:
     d = len(rows[0][0])
     rows = [([0.0 if i in dropped else v for i, v in enumerate(x)], y) for x, y in rows]
+    base = offsets or [0.0] * len(rows)
     w = [0.0] * d
     for _ in range(iters):
         grad = [0.0] * d
         hess = [[0.0] * d for _ in range(d)]
-        for x, y in rows:
-            p = _sig(sum(wi * xi for wi, xi in zip(w, x, strict=True)))
+        for (x, y), z0 in zip(rows, base, strict=True):
+            p = _sig(z0 + sum(wi * xi for wi, xi in zip(w, x, strict=True)))
             r = p - y
             s = p * (1 - p)
             for i in range(d):

@@ -203,10 +203,9 @@ def wall_logit(state: FourthWallState) -> float:
     return z
 
 
-ALLIANCE_LOGIT = {"bias": 2.11, "gate": -0.59, "gate_time": -1.22, "time": 0.41,
-                  "revealed": 0.27, "one_marble": -0.27, "two_marbles": -0.22,
-                  "one_marble_at_the_brink": -0.95, "can_close": 0.19, "cover": 1.2,
-                  "doom": -0.15}
+ALLIANCE_LOGIT = {"bias": 4.05, "gate": -0.78, "gate_time": -1.39, "time": -0.14,
+                  "revealed": 0.46, "doom": -0.17, "one_marble": -0.38, "two_marbles": -0.40,
+                  "one_marble_at_the_brink": -0.95, "can_close": 0.19, "cover": 1.2}
 """Alliance: the chance that the Investigators win, as a logistic of the board, fitted (plain
 logistic regression, `rules.md` "Stop 39") on 5,705 Investigator-turn starts of 400 games of
 the heuristic on every seat (3 players, 5 Open Gates; seeds 1001-1400): per Open Gate, and
@@ -235,24 +234,33 @@ AT_THE_BRINK = 4
 (the fifth Gate, FW-END-02 with the default five; FW-INSANE-05)."""
 
 
-def alliance_logit(state: FourthWallState) -> float:
-    """`ALLIANCE_LOGIT` summed over the board (Alliance: every hand is the team's to read)."""
+ALLIANCE_FEATURES = ("bias", "gate", "gate_time", "time", "revealed", "doom", "one_marble",
+                     "one_marble_at_the_brink", "two_marbles", "can_close", "cover")
+"""The terms of `ALLIANCE_LOGIT`, in the order `alliance_features` reads them (the fitter,
+`bench.fourth_wall_value`, reads the same list)."""
+
+
+def alliance_features(state: FourthWallState) -> list[float]:
+    """The board as `ALLIANCE_LOGIT` reads it, one value per `ALLIANCE_FEATURES` name."""
     st = state
     eng = Engine(st)
-    w = ALLIANCE_LOGIT
     time = st.rank_index / max(1, len(eng.layout_ranks()) - 1)
     gates = len(st.gates)
     sane = [i for i in st.investigators if i.card and not i.insane]
-    z = (w["bias"] + w["gate"] * gates + w["gate_time"] * gates * time + w["time"] * time
-         + (w["revealed"] if st.revealed else 0.0) + w["doom"] * (st.doom + st.doom_deferred))
     one_marble = sum(1 for i in sane if len(i.hand) == 1)
-    z += w["one_marble"] * one_marble
-    if st.revealed and gates >= AT_THE_BRINK:
-        z += w["one_marble_at_the_brink"] * one_marble
-    z += w["two_marbles"] * sum(1 for i in sane if len(i.hand) == 2)
-    z += w["can_close"] * sum(1 for i in sane if eng.meets(i.hand))
-    z += w["cover"] * max((_coverage(eng, i.hand) for i in sane), default=0.0)
-    return z
+    at_the_brink = st.revealed and gates >= AT_THE_BRINK
+    return [1.0, float(gates), gates * time, time, 1.0 if st.revealed else 0.0,
+            float(st.doom + st.doom_deferred), float(one_marble),
+            float(one_marble) if at_the_brink else 0.0,
+            float(sum(1 for i in sane if len(i.hand) == 2)),
+            float(sum(1 for i in sane if eng.meets(i.hand))),
+            max((_coverage(eng, i.hand) for i in sane), default=0.0)]
+
+
+def alliance_logit(state: FourthWallState) -> float:
+    """`ALLIANCE_LOGIT` summed over the board (Alliance: every hand is the team's to read)."""
+    return sum(ALLIANCE_LOGIT[n] * x
+               for n, x in zip(ALLIANCE_FEATURES, alliance_features(state), strict=True))
 
 
 def win_chance(state: FourthWallState, seat: str) -> float:

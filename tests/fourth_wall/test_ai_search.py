@@ -495,3 +495,33 @@ def test_FW_AMB_27_the_ai_does_not_offer_a_declined_trade_again_this_turn() -> N
     after.turn_index = 1
     Engine(after).step_inv_turn_start()
     assert after.declined_trades == []
+
+
+def test_the_alliance_estimate_reads_its_named_features(tmp_path: Path) -> None:
+    """`ALLIANCE_LOGIT` is fitted by `bench.fourth_wall_value` on `alliance_features`: the
+    estimate the search reads is exactly the fitted weights over those features, and the
+    fitter collects one row per Investigator turn start, labelled with the game's result."""
+    from bench.fourth_wall_value import main as fitter, positions
+    from rules.fourth_wall.ai import (
+        ALLIANCE_FEATURES,
+        ALLIANCE_LOGIT,
+        alliance_features,
+        alliance_logit,
+    )
+
+    assert set(ALLIANCE_LOGIT) == set(ALLIANCE_FEATURES)
+    st = _alliance_table(4)
+    set_hand(st, "i2", "M-C")
+    st.revealed, st.doom = True, 2
+    x = dict(zip(ALLIANCE_FEATURES, alliance_features(st), strict=True))
+    assert (x["gate"], x["doom"], x["revealed"], x["one_marble_at_the_brink"]) == (4, 2, 1, 1)
+    assert alliance_logit(st) == pytest.approx(
+        sum(ALLIANCE_LOGIT[n] * v for n, v in x.items()))
+    won, rows = positions(1001, "easy")
+    assert rows and all(len(r) == len(ALLIANCE_FEATURES) for r in rows)
+    out = tmp_path / "games.jsonl"
+    assert fitter(["collect", "--level", "easy", "--seed", "1001", "--games", "4",
+                   "--out", str(out)]) == 0
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["seed"] for g in games] == [1001, 1002, 1003, 1004]
+    assert games[0]["won"] == won and games[0]["rows"] == rows
