@@ -501,7 +501,8 @@ def test_the_alliance_estimate_reads_its_named_features(tmp_path: Path) -> None:
     """`ALLIANCE_LOGIT` is fitted by `bench.fourth_wall_value` on `alliance_features`: the
     estimate the search reads is exactly the fitted weights over those features, and the
     fitter collects one row per Investigator turn start, labelled with the game's result."""
-    from bench.fourth_wall_value import main as fitter, positions
+    from bench.fourth_wall_value import main as fitter
+    from bench.fourth_wall_value import positions
     from rules.fourth_wall.ai import (
         ALLIANCE_FEATURES,
         ALLIANCE_LOGIT,
