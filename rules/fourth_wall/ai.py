@@ -203,28 +203,23 @@ def wall_logit(state: FourthWallState) -> float:
     return z
 
 
-ALLIANCE_LOGIT = {"bias": 4.05, "gate": -0.78, "gate_time": -1.39, "time": -0.14,
-                  "revealed": 0.46, "doom": -0.17, "one_marble": -0.38, "two_marbles": -0.40,
-                  "one_marble_at_the_brink": -0.95, "can_close": 0.19, "cover": 1.2}
-"""Alliance: the chance that the Investigators win, as a logistic of the board
-(`alliance_features`): per Open Gate, and again per Open Gate times the Turn Tracker's progress
-(0 at the start, 1 when The Ancient One Awakens: a Gate Open late costs more than one Open
-early), the progress itself, An Eye Opens, Doom waiting to be spent, per sane Investigator
-holding one or two Marbles (the next Loss drives them Insane, Opening a Gate: most Gates Opened
-in Alliance are Opened that way, FW-INSANE-05), again per one-Marble hand at the brink (An Eye
-Opened and four or more Gates Open, `AT_THE_BRINK`: one Insanity from losing, FW-END-02), per
-hand that can Close a Gate, and the best hand's progress towards one (`_coverage`).
-
-Stop 46 refitted it (`python -m bench.fourth_wall_value fit`, rules.md "Stop 46") on 2,315
-Investigator-turn starts of 203 games of the normal level on every seat (3 players, 5 Open
-Gates; seeds 2001-2167 and 2171-2206): the positions the search's own play-outs reach. The
-weights before (stops 39-40) were fitted on the heuristic's games; on the search's games they
-read every position as less hopeful than it was (held-out log-loss 0.442 against the refit's
-0.417 and the base rate's 0.486) and counted the Turn Tracker's progress as good for the
-Investigators (+0.41, now -0.14). Three terms were kept at stop 40's weights, because the
-search's games cannot tell them: a one-Marble hand at the brink (10 such turn starts of 2,315),
-and the hands' Close terms (some hand can Close at 2,051 of them; the best coverage averages
-0.97).
+ALLIANCE_LOGIT = {"bias": 2.11, "gate": -0.59, "gate_time": -1.22, "time": 0.41,
+                  "revealed": 0.27, "one_marble": -0.27, "two_marbles": -0.22,
+                  "one_marble_at_the_brink": -0.95, "can_close": 0.19, "cover": 1.2,
+                  "doom": -0.15}
+"""Alliance: the chance that the Investigators win, as a logistic of the board, fitted (plain
+logistic regression, `rules.md` "Stop 39") on 5,705 Investigator-turn starts of 400 games of
+the heuristic on every seat (3 players, 5 Open Gates; seeds 1001-1400): per Open Gate, and
+again per Open Gate times the Turn Tracker's progress (0 at the start, 1 when The Ancient One
+Awakens: a Gate Open late costs three times one Open early), the progress itself, An Eye Opens,
+per sane Investigator holding one or two Marbles (the next Loss drives them Insane, Opening a
+Gate: most Gates Opened in these games were Opened that way, FW-INSANE-05), per hand that can
+Close a Gate and the best hand's progress towards one (`_coverage`), and again per one-Marble
+hand at the brink (An Eye Opened and four or more Gates Open, `AT_THE_BRINK`: one Insanity from
+losing, FW-END-02; 3 won of 43 such turn starts against 55 of 220 without one; refitted at
+stop 40 with that term, the others moved by at most 0.4). Doom was too rare at a
+turn's start to fit; its weight is what one more Presence card costs in those games (about
+0.12 Gates Opened, FW-ALLY-03) at a mid-game Gate's weight.
 
 Why not `evaluate` squashed, as before: with four or five Gates Open it reads about -250,
 where the squash is flat (4 Gates 0.018, 5 Gates 0.007), so the search's candidates differed
@@ -232,7 +227,13 @@ by less than its margin unless a play-out ended the game, and the normal level p
 heuristic's game (75 % against 68 %). The fit's chances spread over 0.1-0.9 from the first
 turn. Features a move could game and the fit signs oddly (Horrors On the Streets, Insane
 Investigators, who come back with a fresh hand) are left out: a fit says what goes with
-winning, not what a move changes (stop 38)."""
+winning, not what a move changes (stop 38).
+
+Stop 46 tried a refit on the search's own games (`python -m bench.fourth_wall_value`, rules.md
+"Stop 46"): on 2,315 turn starts of 203 games of the normal level these weights read every
+position as less hopeful than it was (held-out log-loss 0.442 against the refit's 0.417), yet
+the refit won 334 of the same 400 seeds these weights won 337 of (25 won only by it, 28 only by
+these). Not kept: a better calibrated estimate did not play better."""
 
 
 AT_THE_BRINK = 4
