@@ -2,17 +2,18 @@
 games of a given AI level.
 
     python -m bench.fourth_wall_value collect --level normal --seed 2001 --games 50 --out F
-    python -m bench.fourth_wall_value fit F [F ...]
+    python -m bench.fourth_wall_value fit F [F ...] [--keep can_close cover ...]
 
 `collect` plays whole Alliance games (3 players, 5 Open Gates unless told) with `--level` on
 every seat and appends one JSON line a game to `--out`: the seed, whether the Investigators
 won, and `alliance_features` at every Investigator turn's start. The search reads its estimate
-three turns on from where it stands, so the estimate is best fitted on the positions that
-level's own games reach (stop 39 fitted it on the heuristic's games, which rarely reach the
-Turn Tracker's last rank). `fit` fits a logistic (`bench.presence_value.fit`, light L2) on the
-even seeds and prints the weights as a `ALLIANCE_LOGIT` dict, the held-out log-loss on the odd
-seeds against the base rate and against the shipped weights, and predicted / observed win
-rates per fifth of the prediction.
+three turns on from where it stands; stop 39 fitted it on the heuristic's games, which rarely
+reach the Turn Tracker's last rank, and this reads how well it fits the search's own. `fit`
+fits a logistic (`bench.presence_value.fit`, light L2) on the even seeds and prints the weights
+as an `ALLIANCE_LOGIT` dict, the held-out log-loss on the odd seeds against the base rate and
+against the shipped weights, and predicted / observed win rates per fifth of the prediction.
+`--keep` holds named terms at the shipped weights (terms the sample cannot tell: rules.md "Stop
+46"). The stop 46 refit was measured and not kept.
 """
 
 from __future__ import annotations
