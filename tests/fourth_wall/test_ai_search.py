@@ -526,3 +526,24 @@ def test_the_alliance_estimate_reads_its_named_features(tmp_path: Path) -> None:
     games = [json.loads(line) for line in out.read_text().splitlines()]
     assert [g["seed"] for g in games] == [1001, 1002, 1003, 1004]
     assert games[0]["won"] == won and games[0]["rows"] == rows
+
+
+def test_the_fitter_holds_a_kept_term_and_fits_the_rest_around_it() -> None:
+    """`bench.presence_value.fit(fixed=...)` (the fitter's `--keep`): a kept term comes back
+    at the weight given, and keeping a term at the free fit's own weight leaves the others
+    where the free fit put them (the kept term is an offset, not a dropped column)."""
+    import random
+
+    from bench.presence_value import fit
+
+    rng = random.Random(5)
+    rows = []
+    for _ in range(400):
+        x = [1.0, rng.random(), rng.random()]
+        rows.append((x, float(rng.random() < 1 / (1 + math.exp(-(x[1] - 2 * x[2]))))))
+    names = ("bias", "a", "b")
+    free = fit(rows, names=names)
+    kept = fit(rows, names=names, fixed={"b": free[2]})
+    assert kept[2] == free[2]
+    assert kept[:2] == pytest.approx(free[:2], abs=1e-6)
+    assert fit(rows, names=names, fixed={"b": 0.0})[2] == 0.0
