@@ -806,6 +806,35 @@ def _pool_for_scourge(eng: Engine, state: FourthWallState, inv: InvestigatorStat
     return best[1] if best is not None else None
 
 
+def brink_give(eng: Engine, state: FourthWallState, inv: InvestigatorState,
+               by_kind: dict[str, list[Action]]) -> Action | None:
+    """At the brink (An Eye Opened, `AT_THE_BRINK` or more Gates Open): a Give from a hand of
+    three or more Marbles to a sane teammate holding one, the first the Target Token reaches
+    (it passes anticlockwise, FW-TARGET-03): that teammate's next Loss drives them Insane and
+    Opens the last Gate (FW-INSANE-05, FW-END-02). Three in four of the normal level's Alliance
+    losses were that (rules.md, "Stop 46"), and the play-outs never padded such a hand, so the
+    search could not see the Give pay. Hand sizes and the Token are public."""
+    st = state
+    if not st.revealed or len(st.gates) < AT_THE_BRINK or len(inv.hand) < 3 \
+            or K.GIVE not in by_kind or st.target is None or not eng.has_inv(st.target):
+        return None
+    order: list[str] = []
+    at: str | None = st.target
+    for _ in st.investigators:
+        if at is None or at in order:
+            break
+        order.append(at)
+        at = eng.next_sane_anticlockwise(at)
+    for iid in order:
+        mate = eng.inv(iid)
+        if iid == inv.id or mate.insane or len(mate.hand) > 1:
+            continue
+        give = next((a for a in by_kind[K.GIVE] if a.p("to") == iid), None)
+        if give is not None:
+            return give
+    return None
+
+
 def _playout_investigator(eng: Engine, state: FourthWallState,
                           by_kind: dict[str, list[Action]], legal: list[Action]) -> Action:
     if K.CLOSE_GATE in by_kind and state.ap >= 2:
@@ -827,6 +856,9 @@ def _playout_investigator(eng: Engine, state: FourthWallState,
         if pool is not None:
             return pool
     if state.mode == "alliance" and inv is not None:
+        pad = brink_give(eng, state, inv, by_kind)
+        if pad is not None:
+            return pad
         # The team reads every hand (FW-SETUP-07): a Trade after which one of the two hands
         # can Close a Gate (`best_swap`; the Trade's prompts answer with the same swap).
         swap = next((a for a in by_kind.get(K.TRADE, [])

@@ -131,6 +131,12 @@ CRITICAL_GATES = 3
 """Open Gates from which an Alliance decision after An Eye Opens gets `CRITICAL_WORLDS`: two
 Investigators driven Insane from losing (FW-INSANE-05, FW-END-02)."""
 
+CRITICAL_TURNS = 2
+"""Turns a play-out runs past `PLAYOUT_TURNS` at such a decision (`FourthWall.ai_budget`): two
+Wall turns rather than one. The Target Token passes on at every Loss (FW-TARGET-03), so a hand
+left at one Marble is often hit only at the second Wall turn after the decision; a play-out
+stopping after the first scored that hand by the cut-off estimate alone (stop 47)."""
+
 
 class FourthWall(Game[FourthWallOptions, FourthWallState]):
     name: ClassVar[str] = "fourth_wall"
@@ -427,14 +433,21 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                 "hard": Level("hard", simulations=240, horizon=72, width=10)}
 
     def ai_budget(self, state: FourthWallState, seat: str, level: Level) -> Level:
-        """`CRITICAL_WORLDS` times the level's worlds, and two candidates more, for an Alliance
-        decision after An Eye Opens with `CRITICAL_GATES` or more Gates Open; the level as it is
-        elsewhere. Reads only the public board, so the budget is the same in every world the
-        seat cannot tell apart."""
-        if state.mode != "alliance" or not state.revealed or len(state.gates) < CRITICAL_GATES:
+        """`CRITICAL_WORLDS` times the level's worlds, two candidates more and twice the
+        decisions a play-out may run (it runs `CRITICAL_TURNS` turns longer, `ai_action`), for an
+        Alliance decision after An Eye Opens with `CRITICAL_GATES` or more Gates Open
+        (`ai_critical`); the level as it is elsewhere. Reads only the public board, so the
+        budget is the same in every world the seat cannot tell apart."""
+        if not self.ai_critical(state):
             return level
         return replace(level, simulations=round(level.simulations * CRITICAL_WORLDS[level.name]),
-                       width=level.width + 2)
+                       width=level.width + 2, horizon=level.horizon * 2)
+
+    @staticmethod
+    def ai_critical(state: FourthWallState) -> bool:
+        """An Alliance position after An Eye Opens with `CRITICAL_GATES` or more Gates Open
+        (public, so every world the seat cannot tell apart agrees)."""
+        return state.mode == "alliance" and state.revealed and len(state.gates) >= CRITICAL_GATES
 
     def ai_action(self, state: FourthWallState, seat: str, level: str = "easy") -> Action:
         """As `Game.ai_action`; at the search levels its play-outs use the cheap policy
@@ -446,8 +459,9 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("Nothing to do.", rule="CORE-TURN")
+        turns = PLAYOUT_TURNS[searching.name] + (CRITICAL_TURNS if self.ai_critical(state) else 0)
         searching = self.ai_budget(state, seat, searching)
-        picked = search_action(_Playouts(self, PLAYOUT_TURNS[searching.name]), state, seat,
+        picked = search_action(_Playouts(self, turns), state, seat,
                                searching,
                                view_rng(self, state, seat, f"search-{level}"))
         if picked.key() not in {a.key() for a in legal}:

@@ -441,6 +441,75 @@ def test_FW_END_02_the_alliance_search_looks_harder_at_the_brink(
     assert used == [normal.simulations, 3 * normal.simulations]
 
 
+def test_FW_TARGET_03_at_the_brink_the_play_outs_run_past_a_second_wall_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 47: the Target Token passes on at every Loss (FW-TARGET-03), so a hand left at one
+    Marble at the brink is often hit only at the second Wall turn after the decision. There
+    the play-outs run `CRITICAL_TURNS` turns longer (two Wall turns, not one) with twice the
+    decisions to do it in; elsewhere `PLAYOUT_TURNS` and the level's horizon stand."""
+    import rules.fourth_wall.game as fourth_wall_game
+
+    normal = GAME.ai_levels()["normal"]
+    seen: list[tuple[int, int]] = []
+    real = fourth_wall_game.search_action
+
+    def spy(game: Any, state: FourthWallState, who: str, level: Level, rng: Rng) -> Action:
+        seen.append((game._turns, level.horizon))
+        return real(game, state, who, level, rng)
+
+    monkeypatch.setattr(fourth_wall_game, "search_action", spy)
+    calm = _alliance_table(3)
+    GAME.ai_action(calm, seat_of(calm, "i1"), "normal")
+    brink = _alliance_table(3)
+    brink.revealed = True
+    GAME.ai_action(brink, seat_of(brink, "i1"), "normal")
+    base = fourth_wall_game.PLAYOUT_TURNS["normal"]
+    assert seen == [(base, normal.horizon),
+                    (base + fourth_wall_game.CRITICAL_TURNS, 2 * normal.horizon)]
+    assert fourth_wall_game.CRITICAL_TURNS >= 2  # a Wall turn and an Investigator's turn more
+
+
+def _brink_table(target: str) -> FourthWallState:
+    """Alliance after An Eye Opens, four Gates Open (the next Insanity Opens the fifth,
+    FW-END-02), i1's turn: i1 holds three Marbles that Close no Gate (no Science); i2 and i3
+    hold one Marble each; the Target Token rests on `target`."""
+    st = _alliance_table(4)
+    st.revealed = True
+    set_hand(st, "i1", "M-C", "M-F", "M-C")
+    set_hand(st, "i2", "M-F")
+    set_hand(st, "i3", "M-C")
+    st.target = target
+    return st
+
+
+def test_FW_INSANE_05_at_the_brink_the_play_outs_pad_the_next_target_s_one_marble_hand() -> None:
+    """Stop 47: at the brink a sane teammate holding one Marble is one Loss from Opening the
+    last Gate (FW-INSANE-01, FW-INSANE-05); the play-outs used to Search, and so never showed
+    the search a Give that pays. A hand of three or more now Gives to the first such teammate
+    the Target Token reaches (it passes anticlockwise, FW-TARGET-03); and the Give is among the
+    moves the search weighs (`plans`)."""
+    for target, first in (("i2", "i2"), ("i3", "i3")):
+        st = _brink_table(target)
+        seat = seat_of(st, "i1")
+        pick = playout_action(st, seat, GAME)
+        assert pick == act("give", inv="i1", to=first), (target, pick)
+        assert pick in plans(st, seat, GAME)
+    # The Token on i1 itself reaches i3 next (anticlockwise), then i2.
+    st = _brink_table("i1")
+    assert playout_action(st, seat_of(st, "i1"), GAME) == act("give", inv="i1", to="i3")
+    # Before An Eye Opens, or with teammates at two Marbles, or from a two-Marble hand: no Give.
+    calm = _brink_table("i2")
+    calm.revealed = False
+    assert playout_action(calm, seat_of(calm, "i1"), GAME).kind != "give"
+    padded = _brink_table("i2")
+    set_hand(padded, "i2", "M-F", "M-S")
+    set_hand(padded, "i3", "M-C", "M-S")
+    assert playout_action(padded, seat_of(padded, "i1"), GAME).kind != "give"
+    thin = _brink_table("i2")
+    set_hand(thin, "i1", "M-C", "M-F")
+    assert playout_action(thin, seat_of(thin, "i1"), GAME).kind != "give"
+
+
 def _alliance_trade_table(mode: str) -> FourthWallState:
     """i1's turn, three Action Points: neither i1 (Clue and three Forces) nor i2 (Clue, Science)
     can Close a Gate; one of i1's Forces for i2's Science lets i1 (a Force left, so it stays
