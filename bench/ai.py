@@ -28,7 +28,10 @@ has its whole table play the level. Per setting and side it prints the win rate 
 Wilson interval, beside the baseline's, the CPU per decision of the searching seats (median,
 p95, max) and the blunder census (`bench.blunders`: back-and-forth moves, turns ended with
 useful actions left before a loss that one of them would have turned into a win, repeated
-disproven Invokes, Gives into a full hand).
+disproven Invokes, Gives into a full hand). Where a hidden part of the deal decides whether
+the sides oppose each other at all (The Presence's script: a good spirit wins with the
+visitors), each side's rate is also printed per kind of deal (`deal_of`: "evil script",
+"good script"), the opposing games on their own line.
 
 Game outcomes do not depend on the machine's speed (the search's budget is a count of
 simulations) unless a decision hits its time cap, which is counted and printed ("capped").
@@ -71,6 +74,18 @@ def side_of(game_name: str, state: Any, seat: str) -> str:
     return "players"
 
 
+def deal_of(game_name: str, state: Any) -> str:
+    """What of the deal, hidden during play, splits a side's rate in two: The Presence's spirit
+    script, good (its spirit wins with the visitors, P-WIN-05) or evil (it must be revealed and
+    then beat them, P-WIN-04): only an evil script makes an opposing game. Read from the
+    finished game's real state, for the report; no AI reads it. "" where nothing splits."""
+    if game_name == "presence" and state.script:
+        from rules.presence.engine import pack_for
+
+        return f"{pack_for(state.pack_path).script(state.script).alignment} script"
+    return ""
+
+
 @dataclass
 class Played:
     """One whole game: which sides won, how long it took, the searching seats' CPU."""
@@ -82,6 +97,8 @@ class Played:
     cpu: list[float] = field(default_factory=list)
     capped: int = 0
     blunders: dict[str, int] = field(default_factory=dict)
+    deal: str = ""
+    """`deal_of` the game ("evil script"); "" where nothing splits it, and in older files."""
 
 
 def play(game_name: str, mode: str, players: int, seed: int, searching: str | None,
@@ -114,7 +131,7 @@ def play(game_name: str, mode: str, players: int, seed: int, searching: str | No
     result = game.result(state)
     winners = sorted({side_of(game_name, state, s) for s in (result.winners if result else [])})
     return Played(seed, winners, result.reason if result else "unfinished", decisions, cpu,
-                  capped, dict(census(game_name, history, result)))
+                  capped, dict(census(game_name, history, result)), deal_of(game_name, state))
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -286,8 +303,25 @@ def summarise(table_sides: list[str], runs: dict[str, list[Played]]) -> dict[str
             "baseline_unfinished": sum(p.reason == "unfinished" for p in base),
             "blunders": dict(blunders), "baseline_blunders": dict(base_blunders),
             "reasons": Counter(p.reason for p in searching).most_common(5),
+            "by_deal": {deal: _deal_rates(side, [p for p in searching if p.deal == deal],
+                                          [p for p in base if p.deal == deal])
+                        for deal in sorted({p.deal for p in searching if p.deal})},
         }
     return summary
+
+
+def _deal_rates(side: str, searching: list[Played], base: list[Played]) -> dict[str, Any]:
+    """A side's rate on the games of one kind of deal (The Presence's evil scripts: the
+    opposing games, where the issue's 35-65 % per side is read), beside easy's on them."""
+    won = sum(side in p.winners for p in searching)
+    base_won = sum(side in p.winners for p in base)
+    n = len(searching)
+    return {"games": n, "won": won, "rate": round(won / n, 3) if n else None,
+            "ci95": [round(x, 3) for x in wilson(won, n)],
+            "alone": sum(p.winners == [side] for p in searching),
+            "nobody_wins": sum(not p.winners for p in searching),
+            "baseline_games": len(base),
+            "baseline_rate": round(base_won / len(base), 3) if base else None}
 
 
 def report(setting: str, summary: dict[str, Any], level: str) -> None:
@@ -300,6 +334,12 @@ def report(setting: str, summary: dict[str, Any], level: str) -> None:
               f"ms p95 {s['cpu_ms']['p95']} max {s['cpu_ms']['max']} ({s['capped']} capped); "
               f"unfinished {s['unfinished']} (easy: {s['baseline_unfinished']}); "
               f"blunders {s['blunders'] or 'none'} (easy: {s['baseline_blunders'] or 'none'})")
+        for deal, d in s.get("by_deal", {}).items():
+            lo, hi = d["ci95"]
+            easy = (f"easy {d['baseline_rate']:.0%} over {d['baseline_games']}"
+                    if d["baseline_games"] else "no easy games")
+            print(f"{'':24} {'':14} {deal + ':':14} {d['rate']:.0%} [{lo:.0%}–{hi:.0%}] over "
+                  f"{d['games']} games ({d['alone']} alone, nobody {d['nobody_wins']}); {easy}")
 
 
 def _pair(text: str) -> tuple[str, str]:

@@ -120,3 +120,36 @@ def test_a_game_cut_at_the_decision_limit_is_reported_unfinished() -> None:
         "wall": [Played(1, ["wall"], "r", 80), Played(2, [], "unfinished", MAX_DECISIONS)]})
     side = summary["sides"]["wall"]
     assert (side["unfinished"], side["baseline_unfinished"]) == (1, 1)
+
+
+def test_P_WIN_05_a_presence_side_s_rate_is_also_read_per_script() -> None:
+    """A good script's spirit wins with the visitors (P-WIN-05), so The Presence's sides are
+    opposed only under an evil script (P-WIN-04): the summary splits each side's rate by the
+    script the game was dealt, read from the finished game and from nothing an AI sees."""
+    from bench.ai import Played, deal_of, summarise
+    from rules.presence.engine import pack_for
+    from rules.registry import GAMES
+
+    game = GAMES["presence"]
+    kinds = set()
+    for seed in range(1, 9):
+        state = game.setup(["p1", "p2", "p3", "p4"], game.options_model(mode="session"), seed)
+        deal = deal_of("presence", state)
+        assert deal == f"{pack_for(None).script(state.script).alignment} script"
+        kinds.add(deal)
+    assert kinds == {"good script", "evil script"}
+    assert deal_of("fourth_wall", object()) == ""
+
+    games = [Played(1, ["spirit", "visitors"], "r", 9, deal="good script"),
+             Played(2, ["visitors"], "r", 9, deal="evil script"),
+             Played(3, ["spirit"], "r", 9, deal="evil script"),
+             Played(4, [], "r", 9, deal="evil script")]
+    summary = summarise(["spirit", "visitors"], {"baseline": games[:2], "all": games})
+    spirit = summary["sides"]["spirit"]
+    assert spirit["won"] == 2 and set(spirit["by_deal"]) == {"good script", "evil script"}
+    evil = spirit["by_deal"]["evil script"]
+    assert (evil["games"], evil["won"], evil["alone"], evil["nobody_wins"]) == (3, 1, 1, 1)
+    assert (evil["baseline_games"], evil["baseline_rate"]) == (1, 0.0)
+    assert summary["sides"]["visitors"]["by_deal"]["evil script"]["won"] == 1
+    assert summarise(["wall"], {"baseline": [], "wall": [Played(1, ["wall"], "r", 9)]})[
+        "sides"]["wall"]["by_deal"] == {}
