@@ -312,7 +312,9 @@ def summarise(table_sides: list[str], runs: dict[str, list[Played]]) -> dict[str
 
 def _deal_rates(side: str, searching: list[Played], base: list[Played]) -> dict[str, Any]:
     """A side's rate on the games of one kind of deal (The Presence's evil scripts: the
-    opposing games, where the issue's 35-65 % per side is read), beside easy's on them."""
+    opposing games, where the issue's 35-65 % per side is read), beside easy's on them.
+    Unlike the side's own line, `nobody_wins` and `alone` here are counts of games, not rates:
+    a deal's sample is small, and the count is what a reader checks against the whole."""
     won = sum(side in p.winners for p in searching)
     base_won = sum(side in p.winners for p in base)
     n = len(searching)
