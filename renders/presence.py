@@ -255,6 +255,8 @@ class Board:
     secrets: list[SecretV] = field(default_factory=list)
     low_max: int | None = None
     high_min: int | None = None
+    low_max_at: list[int] = field(default_factory=list)
+    """The low tier per position (A-66: a position may have its own)."""
     clue_deck: int = 0
     clue_revealed: list[CardV] = field(default_factory=list)
     clue_trash: int = 0
@@ -468,6 +470,7 @@ def _read(view: Mapping[str, Any]) -> Board:
     sb = _d(view.get("secret_board"))
     b.low_max = _oi(sb.get("low_max"))
     b.high_min = _oi(sb.get("high_min"))
+    b.low_max_at = [_i(x) for x in _l(sb.get("low_max_at"))]
     b.clue_deck = _i(view.get("clue_deck"))
     b.clue_revealed = [_card(c) for c in _l(view.get("clue_revealed"))]
     b.clue_trash = _i(view.get("clue_trash"))
@@ -1077,8 +1080,11 @@ def _trauma_colour(trauma: str) -> Colour:
 def _draw_secrets(d: ImageDraw.ImageDraw, b: Board) -> None:
     x0, y0, x1, y1 = SECRET_BOX
     if b.low_max is not None and b.high_min is not None:
+        own = "".join(f" (#{k}: ≤{m})" for k, m in enumerate(b.low_max_at, 1)
+                      if m != b.low_max)  # A-66: a position with its own low tier
         draw_text(d, (x1 - 12, y0 + 11),
-                  f"tier: ≤{b.low_max} low · ≥{b.high_min} high", font(16), MUTED, anchor="ra")
+                  f"tier: ≤{b.low_max} low{own} · ≥{b.high_min} high", font(16), MUTED,
+                  anchor="ra")
     secrets = b.secrets[:4]
     n = max(4, len(secrets))
     gap = 8
@@ -1501,6 +1507,7 @@ def render_image(view: Mapping[str, Any]) -> Image.Image:
                                  repr(b.even_rounds), b.hope, b.nerve, b.spaces),
                 partial(_draw_track, d, b))
     memo_region(img, SECRET_BOX, ("presence secrets", layer, b.low_max, b.high_min,
+                                  repr(b.low_max_at),
                                   repr(b.secrets), repr(b.spirit_private.get("secrets")),
                                   b.mystery),
                 partial(_draw_secrets, d, b))

@@ -71,4 +71,19 @@ def _presence_1_to_2(data: StateJSON) -> StateJSON:
     return {**data, "spent_turns_end": data.get("spent_turns_end", False)}
 
 
+PRESENCE_2_TIERS_3P = (1, 3)
+"""The shipped pack's 3-player reveal tiers before presence-3 (G-04): ≤ 1 matching card low,
+≥ 3 high."""
+
+
+def _presence_2_to_3(data: StateJSON) -> StateJSON:
+    """presence-3 (G-04): the shipped pack's 3-player secret board reveals with new tiers; a
+    3-player game of that pack stored before keeps the tiers it was dealt with, so its
+    reveals resolve, and its log replays, as they did. Another pack's board is unchanged."""
+    if data.get("n") != 3 or data.get("pack_path") is not None:
+        return data
+    return {**data, "secret_tiers": data.get("secret_tiers") or list(PRESENCE_2_TIERS_3P)}
+
+
 register_state_migration("presence", "presence-1", "presence-2", _presence_1_to_2)
+register_state_migration("presence", "presence-2", "presence-3", _presence_2_to_3)

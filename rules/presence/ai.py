@@ -248,9 +248,8 @@ class Deduction:
     def __init__(self, eng: Engine, seat: str | None) -> None:
         st = eng.st
         pack = eng.pack
-        board = pack.secret_board(st.n)
-        self.low_max = board.low_max
-        self.high_min = board.high_min
+        board = eng.secret_board()
+        self.board = board
         in_deck = [p.in_deck for p in board.positions]
         self.in_deck = in_deck
         seen: Counter[str] = Counter()
@@ -306,10 +305,9 @@ class Deduction:
             out[m] = out.get(m, 0.0) + w
         return out
 
-    def tier(self, matching: int) -> str:
-        if matching <= self.low_max:
-            return "low"
-        return "high" if matching >= self.high_min else "middle"
+    def tier(self, matching: int, pos: int) -> str:
+        """The tier a reveal at 0-based position `pos` with `matching` cards resolves."""
+        return self.board.tier(matching, pos + 1)
 
     def invoke_value(self, pos: int, st: PresenceState, fail_cost: float) -> float:
         """Expected worth of Invoking position `pos` (needs 1 matching card, G-09). A low
@@ -321,7 +319,7 @@ class Deduction:
             if m < 1:
                 v -= p * (fail_cost + INVOKE_FAIL * scarcity(st))
                 continue
-            tier = self.tier(m)
+            tier = self.tier(m, pos)
             v += p * (TIER_VALUE[tier] + (gain if tier != "low" else gain * late))
         return v
 
@@ -373,7 +371,7 @@ class Deduction:
             if self.revealed[k]:
                 continue
             left = max(0, self.in_deck[k] - self.seen[trauma])
-            gains[k] += w * self.card_gain(self.beneath[k].count(trauma)) / (1.0 + SCARCE * left)
+            gains[k] += w * self.card_gain(self.beneath[k].count(trauma), k) / (1.0 + SCARCE * left)
         planned = self.plan()[trauma]
         best = max(range(4), key=lambda k: (gains[k] + (1e-6 if k == planned else 0.0)))
         if gains[best] <= 0.0:
@@ -381,11 +379,12 @@ class Deduction:
         self._placement[trauma] = best
         return best
 
-    def card_gain(self, matching: int) -> float:
-        """What one more matching clue card beneath a secret adds with `matching` there."""
+    def card_gain(self, matching: int, pos: int) -> float:
+        """What one more matching clue card beneath the secret at 0-based `pos` adds with
+        `matching` there."""
         if matching <= 0:
             return CARD_FIRST
-        before, after = self.tier(matching), self.tier(matching + 1)
+        before, after = self.tier(matching, pos), self.tier(matching + 1, pos)
         return 0.0 if before == after else CARD_TIER[after]
 
     def best_position(self, trauma: str) -> str:
@@ -1535,14 +1534,14 @@ def value_features(eng: Engine, low_costs: bool = False) -> list[float]:
     to the end: Eternal Darkness (#23, stop 31)."""
     st = eng.st
     pack = eng.pack
-    board = pack.secret_board(st.n)
+    board = eng.secret_board()
     final = pack.hope_track.final_round
     revealed = sum(1 for s in st.secrets if s.revealed)
     rounds_left = max(1, final - st.round + 1)
     ready = tiered = 0
     cost = {"hope": 0, "nerve": 0}
     face_down = st.mystery  # P-MYST-02: the discards' traumas are the engine's to judge
-    for slot in st.secrets:
+    for pos, slot in enumerate(st.secrets, 1):
         if slot.revealed:
             if slot.tier != "low":
                 tiered += 1
@@ -1553,7 +1552,7 @@ def value_features(eng: Engine, low_costs: bool = False) -> list[float]:
                        and pack.clue_card(c).trauma == trauma)
         if matching >= 1 and not face_down:
             ready += 1
-            if matching > board.low_max:
+            if board.tier(matching, pos) != "low":
                 tiered += 1
             elif low_costs:
                 for e in _dicts(secret.tiers.low):

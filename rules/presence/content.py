@@ -205,9 +205,10 @@ Cards, boards and tracks
   SpiritCard        id, name, spirit, marks (e.g. ("A",)), top, bottom, text
   SecretCard        id, name, trauma, set ("A" = general, else a spirit id), marks, tiers:
                     SecretTiers(low, middle, high: effects), text             (secrets.toml)
-  SecretBoard       players, positions: 4 x SecretPosition(remove, in_deck), low_max,
-                    high_min (tier by matching cards beneath: <= low_max low, >= high_min
-                    high, else middle)                                   (secret_boards.toml)
+  SecretBoard       players, positions: 4 x SecretPosition(remove, in_deck, low_max|None:
+                    the position's own low tier, A-66), low_max, high_min (tier by matching
+                    cards beneath: <= low_max low, >= high_min high, else middle)
+                                                                         (secret_boards.toml)
   Script            id, type: Marker, alignment: "good"|"evil", set, needs_chamber, top,
                     bottom: ScriptHalf(spirit_wins_if: any of WinTests, visitors_also_need:
                     all of WinTests), reveal: effects, text                  (scripts.toml)
@@ -1336,6 +1337,9 @@ class SecretPosition(_Model):
 
     remove: int = Field(ge=0)
     in_deck: int = Field(ge=0)
+    low_max: int | None = Field(default=None, ge=0)
+    """This position's own low tier when it is not the board's (A-66): at 3 players the
+    rarest position prints 2 matching cards, and one is enough for the middle tier there."""
 
 
 class SecretBoard(_Model):
@@ -1346,13 +1350,22 @@ class SecretBoard(_Model):
     low_max: int = Field(ge=0)
     high_min: int = Field(ge=1)
 
-    def tier(self, matching: int) -> Literal["low", "middle", "high"]:
-        """Which tier effect a reveal with ``matching`` matching clue cards beneath resolves."""
-        if matching <= self.low_max:
+    def tier(self, matching: int, position: int | None = None) -> Literal["low", "middle", "high"]:
+        """Which tier effect a reveal with ``matching`` matching clue cards beneath the secret
+        at ``position`` (1-4) resolves; without a position, the board's own tiers."""
+        if matching <= self.low_max_at(position):
             return "low"
         if matching >= self.high_min:
             return "high"
         return "middle"
+
+    def low_max_at(self, position: int | None) -> int:
+        """The most matching cards that still reveal the secret at ``position`` (1-4) at the
+        low tier: the position's own (A-66) where it prints one, else the board's."""
+        if position is None:
+            return self.low_max
+        own = self.positions[position - 1].low_max
+        return self.low_max if own is None else own
 
 
 class ScriptHalf(_Model):
@@ -2627,6 +2640,13 @@ def _check_clues_and_boards(pack: Pack, rep: _Report) -> None:
             )
         per_trauma = max(counts.values()) if counts else 0
         for k, pos in enumerate(board.positions, start=1):
+            if pos.low_max is not None and pos.low_max >= board.high_min:
+                rep.err(
+                    "P-SECRET-03",
+                    f"N={n} position {k}: low_max {pos.low_max} must be below high_min "
+                    f"{board.high_min}",
+                    file,
+                )
             if pos.remove > per_trauma:
                 rep.err(
                     "P-SETUP-21",

@@ -108,8 +108,10 @@ class PresenceOptions(GameOptions):
 class Presence(Game[PresenceOptions, PresenceState]):
     name: ClassVar[str] = "presence"
     title: ClassVar[str] = "The Presence"
-    version: ClassVar[str] = "presence-2+" + pack_fingerprint(default_pack())
-    """presence-2: A-65 (a spent visitor turn ends by itself; `spent_turns_end`)."""
+    version: ClassVar[str] = "presence-3+" + pack_fingerprint(default_pack())
+    """presence-2: A-65 (a spent visitor turn ends by itself; `spent_turns_end`); presence-3:
+    the shipped 3-player secret board's new reveal tiers (G-04), older games keep theirs
+    (`secret_tiers`)."""
     modes: ClassVar[tuple[str, ...]] = ("session",)
     rule_prefix: ClassVar[str] = "P"
     options_model = PresenceOptions
@@ -134,11 +136,14 @@ class Presence(Game[PresenceOptions, PresenceState]):
                           true_horror=options.true_horror)
 
     def replay_rulings(self, fresh: PresenceState, current: PresenceState) -> PresenceState:
-        """A-65 applies to games begun under it: an older game's log has its End turn presses
-        and replays (undo, checks) with spent turns held open as they were."""
-        if fresh.spent_turns_end == current.spent_turns_end:
+        """A-65 and presence-3's 3-player tiers (G-04) apply to games begun under them: an
+        older game's log has its End turn presses and its reveals' tiers, and replays (undo,
+        checks) with spent turns held open and reveals resolved as they were."""
+        kept = {"spent_turns_end": current.spent_turns_end,
+                "secret_tiers": current.secret_tiers}
+        if all(getattr(fresh, k) == v for k, v in kept.items()):
             return fresh
-        return fresh.model_copy(update={"spent_turns_end": current.spent_turns_end})
+        return fresh.model_copy(update=kept)
 
     def options_summary(self, options: PresenceOptions) -> str | None:
         """P-SESSION-06 / G-19: the difficulty the chosen presets add up to, and the

@@ -34,7 +34,7 @@ scripts {display [{id, name, type, alignment?}] (alignment/texts of displayed sc
 secrets: list of 4 {position, in_deck (printed count), remove (setup symbols),
   revealed (bool), name/trauma/tier (None until revealed), discards [{id, name, trauma,
   room}], discard_count, matching (int once revealed, else None)}
-secret_board {low_max, high_min}
+secret_board {low_max, high_min, low_max_at: the low tier per position, A-66}
 clue_deck (count); clue_revealed [{id, name, kind "clue"|"fear", trauma?, room?}];
 clue_trash (count); item_deck (count); cellar [{id, name}]
 dice [{id, room (None = supply), value, moved}]; supply (count)
@@ -205,7 +205,7 @@ def build_view(state: PresenceState, seat: str | None) -> dict[str, Any]:
     t = _tables(pack)
     st = state
     to_act = sorted(eng.to_act())
-    board = pack.secret_board(st.n)
+    board = eng.secret_board()
     fire_room = pack.manor.fireplace_room
     rooms = []
     for rid in st.rooms:
@@ -308,7 +308,8 @@ def build_view(state: PresenceState, seat: str | None) -> dict[str, Any]:
             "script": _script(eng, st.script) if st.script_revealed else None,
         },
         "secrets": secrets,
-        "secret_board": {"low_max": board.low_max, "high_min": board.high_min},
+        "secret_board": {"low_max": board.low_max, "high_min": board.high_min,
+                         "low_max_at": [board.low_max_at(k) for k in range(1, 5)]},
         "clue_deck": len(st.clue_deck),
         "clue_revealed": [_card(t, c) for c in st.clue_revealed],
         "clue_trash": len(st.clue_trash),

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bot.migrations.states import schema_of
+from bot.migrations.states import PRESENCE_2_TIERS_3P, schema_of
 from bot.storage import GameRecord, SqliteStorage, StoredGame
 from bot.tables import TableService
 from rules.core.game import GameState
@@ -142,12 +142,7 @@ def _spent_turns_end(state: GameState) -> bool:
 
 async def _stored_as_presence_1(storage: SqliteStorage, game_id: int) -> GameRecord:
     """The game's stored state as the presence-1 build wrote it (no `spent_turns_end`)."""
-    rec = await storage.get_game(game_id)
-    assert rec is not None and rec.state_json is not None
-    data = json.loads(rec.state_json)
-    del data["spent_turns_end"]
-    old = "presence-1+" + rec.engine_version.split("+", 1)[1]
-    return await storage.rewrite_state(game_id, rec.version, json.dumps(data), old, 0.0)
+    return await _stored_as(storage, game_id, "presence-1", drop="spent_turns_end")
 
 
 async def test_a_new_presence_game_replays_under_a_65(storage: SqliteStorage) -> None:
@@ -159,3 +154,38 @@ async def test_a_new_presence_game_replays_under_a_65(storage: SqliteStorage) ->
     await _ai_moves(tables, rec.id, 60)
     assert _spent_turns_end(await tables.state(rec.id)) is True
     assert await tables.verify(rec.id)
+
+
+async def test_a_3_player_presence_game_stored_before_presence_3_keeps_its_reveal_tiers(
+        storage: SqliteStorage) -> None:
+    """presence-3 gave the shipped 3-player secret board new reveal tiers (G-04): a game stored
+    before it loads with the tiers it was dealt under, plays on with them, and its whole
+    history replays exactly (undo, stale checks); a new game uses the board's."""
+    tables = TableService(storage, clock=FakeClock(), seed_source=lambda: 4242)
+    rec = await tables.create(1, 2, 3, "presence", {"mode": "session"}, USERS[0])
+    for user in USERS[1:3]:
+        await tables.join(rec.id, user)
+    await tables.start(rec.id, USERS[0], seed=4242)
+    assert _secret_tiers(await tables.state(rec.id)) is None
+    rec = await _stored_as(storage, rec.id, "presence-2", drop="secret_tiers")
+    assert _secret_tiers(await tables.state(rec.id)) == PRESENCE_2_TIERS_3P
+    played = await _ai_moves(tables, rec.id, 60)
+    assert played == 60
+    assert _secret_tiers(await tables.state(rec.id)) == PRESENCE_2_TIERS_3P
+    assert await tables.verify(rec.id)
+
+
+def _secret_tiers(state: GameState) -> tuple[int, int] | None:
+    assert isinstance(state, PresenceState)
+    return state.secret_tiers
+
+
+async def _stored_as(storage: SqliteStorage, game_id: int, schema: str,
+                     drop: str) -> GameRecord:
+    """The game's stored state as the `schema` build wrote it (without the field `drop`)."""
+    rec = await storage.get_game(game_id)
+    assert rec is not None and rec.state_json is not None
+    data = json.loads(rec.state_json)
+    del data[drop]
+    old = f"{schema}+" + rec.engine_version.split("+", 1)[1]
+    return await storage.rewrite_state(game_id, rec.version, json.dumps(data), old, 0.0)

@@ -277,7 +277,7 @@ def test_p_secret_03_a_clue_card_goes_where_it_is_likely_right_and_still_needed(
     ded.perms = [(likelier, 0.6), (other, 0.4)]
     ded.revealed = [False] * 4
     ded.beneath = [["betrayal"] * 3, [], [], []]
-    assert ded.tier(3) == "high"
+    assert ded.tier(3, 0) == "high"
     assert ded.best_position("betrayal") == "2"
 
 

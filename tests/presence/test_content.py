@@ -230,6 +230,22 @@ def test_P_SECRET_03_tiers(pack):
     ]
 
 
+def test_A_66_the_3_player_board_s_rarest_position_reveals_middle_on_one_card(pack):
+    # G-04 / A-66: position 4 at 3 players prints 2 matching cards; one is the middle tier
+    # there, while every other position (and every position at 4 and 5) keeps the board's.
+    three = pack.secret_board(3)
+    assert three.positions[3].in_deck == 2
+    assert [three.tier(k, 4) for k in range(4)] == ["low", "middle", "middle", "high"]
+    for position in (1, 2, 3):
+        assert [three.tier(k, position) for k in range(4)] == [three.tier(k) for k in range(4)]
+        assert three.tier(1, position) == "low"
+    for n in (4, 5):
+        board = pack.secret_board(n)
+        for position in (1, 2, 3, 4):
+            assert [board.tier(k, position) for k in range(7)] == [
+                board.tier(k) for k in range(7)]
+
+
 def test_G_05_secrets(pack):
     sets = Counter(s.set for s in pack.secrets)
     assert sets == {"A": 4, **{f"spirit_{k}": 4 for k in range(1, 6)}}
@@ -727,8 +743,8 @@ BROKEN: list[tuple[str, str, str, str, str]] = [
     (
         "removal_breaks_deck_size",
         "secret_boards.toml",
-        "{ remove = 4, in_deck = 2 },",
-        "{ remove = 3, in_deck = 3 },",
+        "{ remove = 4, in_deck = 2, low_max = 0 },",
+        "{ remove = 3, in_deck = 3, low_max = 0 },",
         "P-SETUP-22",
     ),
     (
@@ -742,10 +758,17 @@ BROKEN: list[tuple[str, str, str, str, str]] = [
         "leftmost_not_most",
         "secret_boards.toml",
         "{ remove = 1, in_deck = 5 },\n    { remove = 2, in_deck = 4 },\n"
-        "    { remove = 3, in_deck = 3 },\n    { remove = 4, in_deck = 2 },",
-        "{ remove = 4, in_deck = 2 },\n    { remove = 2, in_deck = 4 },\n"
-        "    { remove = 3, in_deck = 3 },\n    { remove = 1, in_deck = 5 },",
+        "    { remove = 3, in_deck = 3 },",
+        "{ remove = 3, in_deck = 3 },\n    { remove = 2, in_deck = 4 },\n"
+        "    { remove = 1, in_deck = 5 },",
         "P-SECRET-01",
+    ),
+    (
+        "position_tier_overlap",
+        "secret_boards.toml",
+        "{ remove = 4, in_deck = 2, low_max = 0 }",
+        "{ remove = 4, in_deck = 2, low_max = 3 }",
+        "P-SECRET-03",
     ),
     (
         "tiers_overlap",

@@ -47,6 +47,19 @@ class Basics:
         """The visitor whose off-turn main actions (P-VIS-03) are being listed or taken: their
         main actions are legal and cost nothing from the active turn's count."""
 
+    def secret_board(self: Engine) -> C.SecretBoard:
+        """This game's secret board (G-04): the pack's for its player count, or, in a game
+        dealt under reveal tiers the pack no longer has (`PresenceState.secret_tiers`, a
+        3-player game stored before presence-3), those tiers at every position."""
+        board = self.pack.secret_board(self.st.n)
+        pinned = self.st.secret_tiers
+        if pinned is None:
+            return board
+        return board.model_copy(update={
+            "low_max": pinned[0], "high_min": pinned[1],
+            "positions": tuple(p.model_copy(update={"low_max": None})
+                               for p in board.positions)})
+
 
     # ------------------------------------------------------------------ small helpers
     def emit(self: Engine, text: str, kind: str = "info", audience: Audience = PUBLIC,

@@ -25,7 +25,7 @@ class Secrets:
         st = self.st
         slot = st.secrets[position - 1]
         card = self.pack.secret(slot.card)
-        tier = self.pack.secret_board(st.n).tier(self.matching(position))
+        tier = self.secret_board().tier(self.matching(position), position)
         slot.revealed = True
         slot.tier = tier
         self.emit(f"{self.name(revealer)} reveals the secret at position {position}: "
