@@ -77,7 +77,7 @@ PRESENCE_2_TIERS_3P = (1, 3)
 
 
 def _presence_2_to_3(data: StateJSON) -> StateJSON:
-    """presence-3 (G-04): the shipped pack's 3-player secret board reveals with new tiers; a
+    """presence-3 (A-66): the shipped pack's 3-player secret board reveals with new tiers; a
     3-player game of that pack stored before keeps the tiers it was dealt with, so its
     reveals resolve, and its log replays, as they did. Another pack's board is unchanged."""
     if data.get("n") != 3 or data.get("pack_path") is not None:

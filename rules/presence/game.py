@@ -110,8 +110,8 @@ class Presence(Game[PresenceOptions, PresenceState]):
     title: ClassVar[str] = "The Presence"
     version: ClassVar[str] = "presence-3+" + pack_fingerprint(default_pack())
     """presence-2: A-65 (a spent visitor turn ends by itself; `spent_turns_end`); presence-3:
-    the shipped 3-player secret board's new reveal tiers (G-04), older games keep theirs
-    (`secret_tiers`)."""
+    A-66 (the shipped 3-player board reveals position 4 at the middle tier on one matching
+    card); 3-player games stored before keep their tiers (`secret_tiers`)."""
     modes: ClassVar[tuple[str, ...]] = ("session",)
     rule_prefix: ClassVar[str] = "P"
     options_model = PresenceOptions
@@ -136,7 +136,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                           true_horror=options.true_horror)
 
     def replay_rulings(self, fresh: PresenceState, current: PresenceState) -> PresenceState:
-        """A-65 and presence-3's 3-player tiers (G-04) apply to games begun under them: an
+        """A-65 and A-66 (presence-3's 3-player tiers) apply to games begun under them: an
         older game's log has its End turn presses and its reveals' tiers, and replays (undo,
         checks) with spent turns held open and reveals resolved as they were."""
         kept = {"spent_turns_end": current.spent_turns_end,

@@ -60,7 +60,6 @@ class Basics:
             "positions": tuple(p.model_copy(update={"low_max": None})
                                for p in board.positions)})
 
-
     # ------------------------------------------------------------------ small helpers
     def emit(self: Engine, text: str, kind: str = "info", audience: Audience = PUBLIC,
              **data: Any) -> None:
