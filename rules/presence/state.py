@@ -273,10 +273,10 @@ class PresenceState(GameState):
     makes a quick action worth taking before the end. False in games stored before this ruling
     (their histories replay as recorded, with an explicit End turn); every new game sets it."""
     secret_tiers: tuple[int, int] | None = None
-    """G-04: the reveal tiers (low_max, high_min) this game resolves reveals with, when they
-    are not its pack's secret board's today. Set only in a 3-player game of the shipped pack
-    stored before presence-3 (≤ 1 low, ≥ 3 high), so its reveals resolve, and its history
-    replays, as they were dealt; None: the pack's board."""
+    """A-66 (G-04): the reveal tiers (low_max, high_min) this game resolves reveals with at
+    every position, when they are not its pack's secret board's today. Set only in a 3-player
+    game of the shipped pack stored before presence-3 (≤ 1 low, ≥ 3 high), so its reveals
+    resolve, and its history replays, as they were dealt; None: the pack's board."""
     targeted: list[str] = Field(default_factory=list)
     """Visitors targeted by the spirit power resolving now (targeted_by_spirit fires after)."""
     once_used: list[str] = Field(default_factory=list)
