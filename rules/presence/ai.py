@@ -718,14 +718,23 @@ def _clue_keep(eng: Engine, ded: Deduction, card: str) -> float:
     return -1.0 if sure >= SURE else 2.5 * (SURE - sure) / SURE + 0.5
 
 
-def _card_cost(eng: Engine, ded: Deduction, card: str) -> float:
+def _card_cost(eng: Engine, ded: Deduction, card: str, action: Action | None = None) -> float:
+    """What playing `card` (by `action`) gives up. An Invoke card played for its Invoke costs
+    the surer reveal it could wait for (`scarcity`: nothing once the rounds run out); played
+    for its other side it costs the Invoke itself while a secret it could reveal is left
+    (`INVOKE_CARD_COST`): in the late rounds the other side looked free and a visitor moved
+    with its Invoke card rather than a plain Move card (#23 stop 52, seed 4, round 7)."""
     if not card:
         return 0.0
     if not eng.is_action_card(card):
         return _clue_keep(eng, ded, card)
     defn = eng.pack.action_card(card)
     if any(e.op == "reveal_secret" for a in defn.actions for e in a.effects):
-        return INVOKE_CARD_COST * scarcity(eng.st)
+        if action is None or _is_invoke_play(eng, action):
+            return INVOKE_CARD_COST * scarcity(eng.st)
+        if any(not s.revealed and not _failed_before(eng, k)
+               for k, s in enumerate(eng.st.secrets)):
+            return max(INVOKE_CARD_COST, CARD_COST)
     return CARD_COST
 
 
@@ -758,7 +767,7 @@ def _score_visitor_action(eng: Engine, board: Board, ded: Deduction, seat: str,
         sc.card_room = eng.pack.clue_card(card).room
     value = sc.worth(effects)
     if k == K.PLAY:
-        value -= _card_cost(eng, ded, card)
+        value -= _card_cost(eng, ded, card, action)
     elif k == K.USE_ITEM:
         value -= 1.0
     return value

@@ -439,3 +439,50 @@ def test_p_clue_03_two_clue_cards_drawn_outright_beat_one_clue_token() -> None:
     assert [t.kind for t in st.tokens[v.room]] == ["spirit"]
     picked = choose_action(st, "p2", GAME)
     assert (picked.kind, picked.p("card"), picked.p("side")) == ("play", "descendant.10", 0)
+
+
+def test_p_secret_03_in_the_late_rounds_a_visitor_moves_with_a_plain_card_not_its_invoke_card(
+        ) -> None:
+    """#23 (stop 52, 3 players, seed 4, round 7): once the rounds run out (`scarcity` 0) an
+    Invoke card played for its Invoke costs nothing more than the reveal, but its other side
+    (Move 2) looked free too, so a visitor moved with its Invoke card rather than a plain
+    Move 2 card and had none left for the secret a card beneath made sure the next round.
+    While a secret it could reveal is left, the other side costs the Invoke."""
+    from rules.core.types import act
+    from rules.presence import actions as K
+    from rules.presence.ai import (
+        CARD_COST,
+        INVOKE_CARD_COST,
+        LATE_ROUND,
+        Board,
+        _card_cost,
+        _is_invoke_play,
+        _score_visitor_action,
+        scarcity,
+    )
+
+    st = new_game(3, 1)
+    visitor = st.visitor_seats[0]
+    char = st.visitors[visitor].character
+    invoke_card, move_card = f"{char}.07", f"{char}.04"  # Invoke / Move 2, Move 2 / Comfort
+    st.visitors[visitor].hand = [invoke_card, move_card]
+    st.round = LATE_ROUND + 1
+    eng = Engine(st)
+    assert scarcity(st) == 0.0  # four secrets hidden, two rounds left
+    invoke = act(K.PLAY, card=invoke_card, side=0, speed="main")
+    burn = act(K.PLAY, card=invoke_card, side=1, speed="main")
+    plain = act(K.PLAY, card=move_card, side=0, speed="main")
+    assert _is_invoke_play(eng, invoke) and not _is_invoke_play(eng, burn)
+    ded = Deduction(eng, visitor)
+    assert _card_cost(eng, ded, invoke_card, invoke) == 0.0
+    assert _card_cost(eng, ded, invoke_card, burn) == INVOKE_CARD_COST
+    board = Board(eng)
+    assert (_score_visitor_action(eng, board, ded, visitor, plain)
+            > _score_visitor_action(eng, board, ded, visitor, burn))
+    # every secret left disproven (its Invoke failed with nothing new beneath): the card
+    # can reveal nothing, and its other side costs what any card does
+    for slot in st.secrets[1:]:
+        slot.revealed = True
+    st.secrets[0].failed = [0]
+    eng = Engine(st)
+    assert _card_cost(eng, Deduction(eng, visitor), invoke_card, burn) == CARD_COST
