@@ -718,7 +718,7 @@ def _clue_keep(eng: Engine, ded: Deduction, card: str) -> float:
     return -1.0 if sure >= SURE else 2.5 * (SURE - sure) / SURE + 0.5
 
 
-def _card_cost(eng: Engine, ded: Deduction, card: str, action: Action | None = None) -> float:
+def _card_cost(eng: Engine, ded: Deduction, card: str, action: Action) -> float:
     """What playing `card` (by `action`) gives up. An Invoke card played for its Invoke costs
     the surer reveal it could wait for (`scarcity`: nothing once the rounds run out); played
     for its other side it costs the Invoke itself while a secret it could reveal is left
@@ -730,11 +730,11 @@ def _card_cost(eng: Engine, ded: Deduction, card: str, action: Action | None = N
         return _clue_keep(eng, ded, card)
     defn = eng.pack.action_card(card)
     if any(e.op == "reveal_secret" for a in defn.actions for e in a.effects):
-        if action is None or _is_invoke_play(eng, action):
+        if _is_invoke_play(eng, action):
             return INVOKE_CARD_COST * scarcity(eng.st)
         if any(not s.revealed and not _failed_before(eng, k)
                for k, s in enumerate(eng.st.secrets)):
-            return max(INVOKE_CARD_COST, CARD_COST)
+            return INVOKE_CARD_COST
     return CARD_COST
 
 
