@@ -196,8 +196,10 @@ def run(settings: list[str], games: int, level: str, workers: int,
                 jobs = [(game_name, mode, players, s, searching,
                          "easy" if searching is None else level, chosen) for s in seeds]
                 began = time.perf_counter()
-                played = pool.map(_job, jobs) if pool else [
-                    _logged(_job(j), setting, searching, progress, chosen) for j in jobs]
+                # each game is logged as it comes back, workers or not: a long run cut short
+                # keeps what it played (`pool.map` returned nothing until the last game)
+                played = [_logged(p, setting, searching, progress, chosen) for p in (
+                    pool.imap(_job, jobs) if pool else map(_job, jobs))]
                 runs[searching or "baseline"] = played
                 print(f"  {setting} {searching or 'baseline'}: {len(played)} games in "
                       f"{time.perf_counter() - began:.0f} s", file=sys.stderr)

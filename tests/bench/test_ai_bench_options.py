@@ -110,6 +110,38 @@ def test_sides_all_and_a_shared_baseline(tmp_path: Any, monkeypatch: Any) -> Non
     assert every["wall"]["baseline_rate"] == 1.0 and every["wall"]["games"] == 2
 
 
+
+def test_progress_keeps_every_game_as_it_finishes_with_workers_too(
+        tmp_path: Any, monkeypatch: Any) -> None:
+    """`--workers 2 --progress F`: every game is in F as it comes back from its worker, not
+    only once the whole setting is done (a run stopped early kept nothing)."""
+    import bench.ai as bench_ai
+    from bench.ai import Played, from_progress, run
+
+    progress = str(tmp_path / "games.jsonl")
+
+    def fake(game_name: str, mode: str, players: int, seed: int, searching: str | None,
+             level: str, options: dict[str, Any] | None = None) -> Played:
+        if searching is not None and seed == 3:  # the searched game of seed 3 was cut
+            with open(progress) as f:  # short here: what came back before is kept
+                done = [json.loads(line) for line in f]
+            assert {(d["seed"], d["searching"]) for d in done} >= {
+                (s, "baseline") for s in (1, 2, 3, 4)}
+            raise RuntimeError("cut short")
+        return Played(seed, ["wall"] if searching else ["investigators"], "r", 10,
+                      [0.1] if searching else [])
+
+    monkeypatch.setattr(bench_ai, "play", fake)
+    with pytest.raises(RuntimeError, match="cut short"):
+        run(["fourth_wall:conflict:4"], 4, "normal", 2, only_sides=["wall"],
+            progress=progress)
+    with open(progress) as f:
+        lines = [json.loads(line) for line in f]
+    assert sorted(d["seed"] for d in lines if d["searching"] == "baseline") == [1, 2, 3, 4]
+    assert [d["seed"] for d in lines if d["searching"] == "wall"][:2] == [1, 2]
+    settings = from_progress([progress], "normal")["settings"]
+    assert settings["fourth_wall:conflict:4"]["sides"]["wall"]["games"] >= 2
+
 def test_a_game_cut_at_the_decision_limit_is_reported_unfinished() -> None:
     """An AI going round in a circle never ends its game: `bench.ai.play` cuts it at
     MAX_DECISIONS and the summary counts it, for the searching side and for easy."""
