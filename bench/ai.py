@@ -197,7 +197,7 @@ def run(settings: list[str], games: int, level: str, workers: int,
                          "easy" if searching is None else level, chosen) for s in seeds]
                 began = time.perf_counter()
                 # each game is logged as it comes back, workers or not: a long run cut short
-                # keeps what it played (`pool.map` returned nothing until the last game)
+                # keeps what it played (with workers, `pool.map` went unlogged altogether)
                 played = [_logged(p, setting, searching, progress, chosen) for p in (
                     pool.imap(_job, jobs) if pool else map(_job, jobs))]
                 runs[searching or "baseline"] = played

@@ -110,11 +110,11 @@ def test_sides_all_and_a_shared_baseline(tmp_path: Any, monkeypatch: Any) -> Non
     assert every["wall"]["baseline_rate"] == 1.0 and every["wall"]["games"] == 2
 
 
-
 def test_progress_keeps_every_game_as_it_finishes_with_workers_too(
         tmp_path: Any, monkeypatch: Any) -> None:
-    """`--workers 2 --progress F`: every game is in F as it comes back from its worker, not
-    only once the whole setting is done (a run stopped early kept nothing)."""
+    """`--workers 2 --progress F`: every game is in F as it comes back from its worker (the
+    workers' games used to go unlogged altogether, so such a run, stopped or not, left F
+    empty)."""
     import bench.ai as bench_ai
     from bench.ai import Played, from_progress, run
 
@@ -141,6 +141,7 @@ def test_progress_keeps_every_game_as_it_finishes_with_workers_too(
     assert [d["seed"] for d in lines if d["searching"] == "wall"][:2] == [1, 2]
     settings = from_progress([progress], "normal")["settings"]
     assert settings["fourth_wall:conflict:4"]["sides"]["wall"]["games"] >= 2
+
 
 def test_a_game_cut_at_the_decision_limit_is_reported_unfinished() -> None:
     """An AI going round in a circle never ends its game: `bench.ai.play` cuts it at
