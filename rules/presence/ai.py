@@ -1619,6 +1619,25 @@ revealable: an evil script wins only by a succumbed visitor, and Eternal Darknes
 secrets go unrevealed, is its loss too (P-WIN-04, P-WIN-06)."""
 
 
+FEAR_PRICE = 0.7
+"""What a harming spirit's estimate adds per fear track filled, summed over the visitors up
+and about (`fear_progress`): a full track knocks a visitor out and costs the visitors a
+nerve space (P-FEAR-03), worth 4.29 / 6 = 0.72 of `SPIRIT_HARMS`'s logit through
+``nerve_gap``, rounded. The fitted weights see fear only through the worst-off visitor's
+track, at -0.05: fear short of a knock-out earned a play-out nothing, so the search
+overruled the heuristic's frightening card plays for die moves and early ends of its turn
+(#23, stop 54: 4 players, an evil script, 39 seeds at normal: 69 of 177 overrides of the
+spirit's turn). Priced, the 4-player spirit won 50.6 % of those deals where it won 37.3 %
+(rules.md, stop 54)."""
+
+
+def fear_progress(eng: Engine) -> float:
+    """The fear tracks filled so far, summed over the visitors neither succumbed nor knocked
+    out (a knock-out has paid its nerve already; its track refills from the top)."""
+    return sum(v.fear / max(1, eng.pack.visitor(v.character).fear_track)
+               for v in eng.st.visitors.values() if not v.succumbed and not v.knocked_out)
+
+
 def _reveal_needs_a_match(pack: Any) -> bool:
     """Whether every reveal effect of the pack needs at least one matching clue card beneath
     (G-09: the shipped Invoke needs one); a custom pack's ``min_matching = 0`` reveals any."""
@@ -1675,9 +1694,10 @@ def dead_secrets(eng: Engine) -> int:
 
 def win_estimate(state: PresenceState, seat: str) -> float:
     """P(the seat's side wins): a logistic of the progress terms (`value_features`, which
-    read the world's secret cards); the spirit's estimate also reads its script's mood. A
-    world with a secret no Invoke can reveal (`dead_secrets`) is a sure loss for the
-    visitors: 0, whatever the logistic says (its features cannot see it)."""
+    read the world's secret cards); the spirit's estimate also reads its script's mood, and
+    a harming spirit's prices every visitor's fear (`FEAR_PRICE`). A world with a secret no
+    Invoke can reveal (`dead_secrets`) is a sure loss for the visitors: 0, whatever the
+    logistic says (its features cannot see it)."""
     eng = Engine(state)
     if seat != state.spirit_seat:
         if dead_secrets(eng):
@@ -1688,4 +1708,6 @@ def win_estimate(state: PresenceState, seat: str) -> float:
     visitors = seat != state.spirit_seat
     z = sum(w * x for w, x in zip(weights, value_features(eng, low_costs=visitors),
                                   strict=True))
+    if weights is SPIRIT_HARMS:
+        z += FEAR_PRICE * fear_progress(eng)
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
