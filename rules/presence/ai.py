@@ -641,17 +641,25 @@ def progress(st: PresenceState) -> float:
     return PROGRESS_BASE + PROGRESS_PER_ROUND * st.round
 
 
+def wins_with_visitors(eng: Engine) -> bool:
+    """Whether the spirit's active script half wins with the visitors (P-WIN-04/05: a good
+    script while hidden); otherwise the spirit wins only by harming them."""
+    st = eng.st
+    if not st.script:
+        return False
+    script = eng.pack.script(st.script)
+    half = script.bottom if st.script_revealed else script.top
+    return any(t.test == "visitors_win" for t in half.spirit_wins_if)
+
+
 def spirit_mode(eng: Engine) -> str:
     """``help`` while the active half wins with the visitors (a good hidden script), else
     ``harm`` (P-WIN-04: an evil script must be revealed and then wants a visitor to
     succumb; a revealed good script wants the same)."""
     st = eng.st
-    if not st.script:
+    if not wins_with_visitors(eng):
         return "harm"
     script = eng.pack.script(st.script)
-    half = script.bottom if st.script_revealed else script.top
-    if not any(t.test == "visitors_win" for t in half.spirit_wins_if):
-        return "harm"
     # A good script whose marker is about to be lost, with the visitors far from their
     # goal, turns to its bottom half early: that half wins by a succumbed visitor.
     marker = getattr(st, script.type)
@@ -1695,7 +1703,9 @@ def dead_secrets(eng: Engine) -> int:
 def win_estimate(state: PresenceState, seat: str) -> float:
     """P(the seat's side wins): a logistic of the progress terms (`value_features`, which
     read the world's secret cards); the spirit's estimate also reads its script's mood, and
-    a harming spirit's prices every visitor's fear (`FEAR_PRICE`). A world with a secret no
+    a harming spirit's prices every visitor's fear (`FEAR_PRICE`) once only a succumbed
+    visitor can make it win (`wins_with_visitors`: not while a good hidden script turns
+    early, whose own marker a knock-out's nerve may cost). A world with a secret no
     Invoke can reveal (`dead_secrets`) is a sure loss for the visitors: 0, whatever the
     logistic says (its features cannot see it)."""
     eng = Engine(state)
@@ -1708,6 +1718,6 @@ def win_estimate(state: PresenceState, seat: str) -> float:
     visitors = seat != state.spirit_seat
     z = sum(w * x for w, x in zip(weights, value_features(eng, low_costs=visitors),
                                   strict=True))
-    if weights is SPIRIT_HARMS:
+    if weights is SPIRIT_HARMS and not wins_with_visitors(eng):
         z += FEAR_PRICE * fear_progress(eng)
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

@@ -152,29 +152,34 @@ def test_p_secret_04_a_low_reveal_of_a_ready_secret_never_lowers_the_visitors_es
 def test_p_fear_03_a_harming_spirit_prices_every_visitors_fear_short_of_a_knock_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """P-FEAR-03: a full fear track knocks a visitor out and costs the visitors a nerve space.
-    A harming spirit's estimate rises with each fear a visitor suffers, the worst-off one's or
-    another's (#23, stop 54: the fitted weights read only the worst-off track, at about 0, and
-    the search overruled frightening plays); a knocked-out visitor's full track counts
-    nothing more (its nerve is paid), and neither the visitors' nor a helping spirit's
-    estimate moves with fear."""
-    st = new_game(4, 3)
+    A spirit that wins only by a succumbed visitor (P-WIN-04: an evil script) sees its
+    estimate rise with each fear a visitor suffers, the worst-off one's or another's (#23,
+    stop 54: the fitted weights read only the worst-off track, at about 0, and the search
+    overruled frightening plays); a knocked-out visitor's full track counts nothing more
+    (its nerve is paid). A good hidden script, helping or turning early, prices no fear (a
+    knock-out's nerve may cost its own marker), nor do the visitors."""
+    st = edit(new_game(4, 3))
+    st.script, st.script_revealed = "B4", False  # evil: wins only once revealed, by succumbing
     worst = edit(st)
     worst.visitors[VISITOR].fear = 3
     other = edit(worst)
     other.visitors["s3"].fear = 1
-    with monkeypatch.context() as m:
-        m.setattr(ai, "spirit_mode", lambda eng: "harm")
-        calm = GAME.ai_value(st, SPIRIT)
-        assert calm < GAME.ai_value(worst, SPIRIT) < GAME.ai_value(other, SPIRIT)
-        knocked = edit(worst)
-        knocked.visitors[VISITOR].knocked_out = True
-        assert ai.fear_progress(ai.Engine(knocked)) == 0.0
-        track = pack_for(st.pack_path).visitor(st.visitors[VISITOR].character).fear_track
-        assert ai.fear_progress(ai.Engine(worst)) == pytest.approx(3 / track)
-    with monkeypatch.context() as m:
-        m.setattr(ai, "spirit_mode", lambda eng: "help")
-        assert GAME.ai_value(other, SPIRIT) == pytest.approx(_logistic(
-            ai.SPIRIT_HELPS, ai.value_features(ai.Engine(other))))
+    assert ai.spirit_mode(ai.Engine(st)) == "harm"
+    calm = GAME.ai_value(st, SPIRIT)
+    assert calm < GAME.ai_value(worst, SPIRIT) < GAME.ai_value(other, SPIRIT)
+    knocked = edit(worst)
+    knocked.visitors[VISITOR].knocked_out = True
+    assert ai.fear_progress(ai.Engine(knocked)) == 0.0
+    track = pack_for(st.pack_path).visitor(st.visitors[VISITOR].character).fear_track
+    assert ai.fear_progress(ai.Engine(worst)) == pytest.approx(3 / track)
+    good = edit(other)
+    good.script = "A2"  # good while hidden: wins with the visitors
+    assert ai.wins_with_visitors(ai.Engine(good))
+    for mode, weights in (("help", ai.SPIRIT_HELPS), ("harm", ai.SPIRIT_HARMS)):
+        with monkeypatch.context() as m:
+            m.setattr(ai, "spirit_mode", lambda eng, mode=mode: mode)
+            assert GAME.ai_value(good, SPIRIT) == pytest.approx(_logistic(
+                weights, ai.value_features(ai.Engine(good))))
     assert GAME.ai_value(other, VISITOR) == pytest.approx(_logistic(
         ai.VISITORS_WIN, ai.value_features(ai.Engine(other), low_costs=True)))
 
