@@ -643,7 +643,8 @@ def progress(st: PresenceState) -> float:
 
 def wins_with_visitors(eng: Engine) -> bool:
     """Whether the spirit's active script half wins with the visitors (P-WIN-04/05: a good
-    script while hidden); otherwise the spirit wins only by harming them."""
+    script while hidden, or a bottom half that does); otherwise the spirit wins only by a
+    succumbed visitor."""
     st = eng.st
     if not st.script:
         return False
@@ -1636,9 +1637,9 @@ rounded. The fitted weights see fear only through the worst-off visitor's track,
 fear short of a knock-out earned a play-out nothing, and the search overruled the
 heuristic's frightening card plays for die moves, increases and early ends of its turn
 (#23, stop 54: 4 players, evil scripts, 39 games at normal: 91 of the 189 overrides of the
-spirit's turn). Priced, the 4-player spirit at normal won 75 of the 166 evil-script deals of seeds
-1-400 where it won 62 (easy: 70), and 275 of all 400 where it won 262 (rules.md, stop
-54)."""
+spirit's turn). Priced, the 4-player spirit at normal won 75 of the 166 evil-script deals
+of seeds 1-400 where it won 62 (easy: 70), and 275 of all 400 where it won 262 (rules.md,
+stop 54)."""
 
 
 def fear_progress(eng: Engine) -> float:
@@ -1706,10 +1707,10 @@ def win_estimate(state: PresenceState, seat: str) -> float:
     """P(the seat's side wins): a logistic of the progress terms (`value_features`, which
     read the world's secret cards); the spirit's estimate also reads its script's mood, and
     a harming spirit's prices every visitor's fear (`FEAR_PRICE`) once only a succumbed
-    visitor can make it win (`wins_with_visitors`: not while a good hidden script turns
-    early, whose own marker a knock-out's nerve may cost). A world with a secret no
-    Invoke can reveal (`dead_secrets`) is a sure loss for the visitors: 0, whatever the
-    logistic says (its features cannot see it)."""
+    visitor can make it win (`wins_with_visitors`; not while a good hidden script turns
+    early, whose own marker a knock-out's nerve may cost). A world with a secret no Invoke
+    can reveal (`dead_secrets`) is a sure loss for the visitors: 0, whatever the logistic
+    says (its features cannot see it)."""
     eng = Engine(state)
     if seat != state.spirit_seat:
         if dead_secrets(eng):
