@@ -1583,8 +1583,7 @@ def value_features(eng: Engine, low_costs: bool = False) -> list[float]:
     if nerve is not None and nerve < st.time:
         nerve = None
     active = [v for v in st.visitors.values() if not v.succumbed]
-    fear = max((v.fear / max(1, eng.pack.visitor(v.character).fear_track) for v in active),
-               default=1.0)
+    fear = max((fear_share(eng, v) for v in active), default=1.0)
     return [
         1.0,
         revealed / 4.0,
@@ -1646,8 +1645,13 @@ not a sure one."""
 def fear_progress(eng: Engine) -> float:
     """The fear tracks filled so far, summed over the visitors neither succumbed nor knocked
     out (a knock-out has paid its nerve already; its track refills from the top)."""
-    return sum(v.fear / max(1, eng.pack.visitor(v.character).fear_track)
-               for v in eng.st.visitors.values() if not v.succumbed and not v.knocked_out)
+    return sum(fear_share(eng, v) for v in eng.st.visitors.values()
+               if not v.succumbed and not v.knocked_out)
+
+
+def fear_share(eng: Engine, v: VisitorState) -> float:
+    """How much of `v`'s fear track is filled (1: the next knock-out is due)."""
+    return v.fear / max(1, eng.pack.visitor(v.character).fear_track)
 
 
 def _reveal_needs_a_match(pack: Any) -> bool:
