@@ -844,8 +844,8 @@ where the shared worlds agree on it, noise does not. A visitor's weighty decisio
 
 Stop 55 (#23): the spirit's own decisions cost less than a visitor's weighty ones. Over 283
 whole 4-player games with the spirit at hard, per-game medians 0.29-0.65 s (their median
-0.43 s), the largest 1.36 s; at normal 0.11-0.15 s. At hard the 4-player spirit wins 73.5 %
-(normal 68.8 %, easy 67.0 %; rules.md, stop 55)."""
+0.43 s), the largest 1.36 s; at normal 0.11-0.15 s. At hard the 4-player spirit wins 293 of
+400 seeds, 73.2 % (normal 68.8 %, easy 67.0 %; rules.md, stops 55-56)."""
 
 WEIGHTY_WORLDS = 3
 """How many times the level's worlds a visitor's weighty decision gets (`ai.weighty`: clue
