@@ -842,9 +842,10 @@ standard errors of the world-by-world differences (`Level.confidence`): a small 
 where the shared worlds agree on it, noise does not. A visitor's weighty decisions get
 `WEIGHTY_WORLDS` times the worlds (`Presence.ai_budget`).
 
-Stop 55 (#23): the spirit's own decisions cost less than a visitor's weighty ones. Over 283
-whole 4-player games with the spirit at hard, per-game medians 0.29-0.65 s (their median
-0.43 s), the largest 1.36 s; at normal 0.11-0.15 s. At hard the 4-player spirit wins 293 of
+Stops 55-56 (#23): the spirit's own decisions cost less than a visitor's weighty ones. Over
+283 whole 4-player games with the spirit at hard, per-game medians 0.29-0.65 s (their median
+0.43 s), the largest 1.36 s; at normal 0.11-0.15 s (stop 55's machine; on stop 56's, slower,
+up to 1.96 s at hard). At hard the 4-player spirit wins 293 of
 400 seeds, 73.2 % (normal 68.8 %, easy 67.0 %; rules.md, stops 55-56)."""
 
 WEIGHTY_WORLDS = 3
