@@ -127,6 +127,13 @@ class Game(ABC, Generic[Opt, S]):
         state.step += 1
         return events
 
+    def ai_play_in_place(self, state: S, seat: str) -> None:
+        """One play-out step of the search (`rules.core.search.play_out`): the heuristic's
+        action for `seat`, an awaited seat, applied in place on the search's private world.
+        Raises IllegalAction if refused. A game may override it to skip work the heuristic
+        already did (The Presence: it hands the engine the legal list its pick came from)."""
+        self.apply_in_place(state, seat, self.choose_ai_action(state, seat))
+
     def may_act(self, state: S, seat: str) -> bool:
         """Whether `seat` may act now. The awaited seats always may; a game can let others take
         optional free actions (a Plan "at any time") without the table waiting for them."""

@@ -689,6 +689,11 @@ class _Playouts:
             self._picked = (state, state.step, seat, picked)
         return picked
 
+    def ai_play_in_place(self, state: FourthWallState, seat: str) -> None:
+        # Here, not through `__getattr__`: the game's own would pick with the full heuristic
+        # and apply with the checked `apply_in_place`, past this wrapper's.
+        self.apply_in_place(state, seat, self.choose_ai_action(state, seat))
+
     def apply_in_place(self, state: FourthWallState, seat: str, action: Action) -> list[Event]:
         picked, self._picked = self._picked, None
         if (picked is not None and picked[0] is state and picked[1] == state.step

@@ -137,6 +137,16 @@ def _dicts(effects: Any) -> list[dict[str, Any]]:
     return out
 
 
+_DIST_CACHE: dict[tuple[Any, ...], dict[str, int]] = {}
+"""`Board.dist_to`'s maps by (every door's id, rooms, open, locked; the target room): the
+distances depend on nothing else, and a search's play-outs ask for the same few thousand
+times a decision (a tenth of a play-out's CPU was spent finding them anew)."""
+_DIST_CACHE_SIZE = 4096
+_MATCHING_CACHE: dict[tuple[Any, ...], tuple[Any, dict[int, float]]] = {}
+"""`Deduction.matching_dist` by (its assignments, which `_weighted_assignments` keeps and
+hands out again for the same evidence; the position; the traumas beneath it)."""
+
+
 # ====================================================================== shared reading
 
 
@@ -147,6 +157,7 @@ class Board:
         self.eng = eng
         self.st = eng.st
         self._dist: dict[str, dict[str, int]] = {}
+        self._doors_key: tuple[tuple[Any, ...], ...] | None = None
         self.targets: dict[str, str | None] = {}
         self.pull: dict[str, float] = {}
         self.plays: dict[str, tuple[float, int | None]] = {}
@@ -158,9 +169,19 @@ class Board:
         return INF if d.locked else 2
 
     def dist_to(self, target: str) -> dict[str, int]:
-        """Movement points from every room to `target` (open door 1, closed 2)."""
+        """Movement points from every room to `target` (open door 1, closed 2). Read-only:
+        the same map is handed to every caller (and kept across boards whose doors stand
+        the same way, `_DIST_CACHE`)."""
         hit = self._dist.get(target)
         if hit is not None:
+            return hit
+        if self._doors_key is None:
+            self._doors_key = tuple((d.id, *d.rooms, d.open, d.locked)
+                                    for d in self.st.doors.values())
+        key = (self._doors_key, target)
+        hit = _DIST_CACHE.get(key)
+        if hit is not None:
+            self._dist[target] = hit
             return hit
         dist = {target: 0}
         frontier = [target]
@@ -177,6 +198,9 @@ class Board:
                     dist[other] = nd
                     frontier.append(other)
         self._dist[target] = dist
+        if len(_DIST_CACHE) >= _DIST_CACHE_SIZE:
+            _DIST_CACHE.clear()
+        _DIST_CACHE[key] = dist
         return dist
 
     def dist(self, a: str, b: str) -> int:
@@ -275,6 +299,7 @@ class Deduction:
         banned = self._failed_invokes(st)
         self.revealed = [s.revealed for s in st.secrets]
         self._placement = {}
+        self._matching: dict[int, dict[int, float]] = {}
         self.perms = _weighted_assignments(
             tuple(in_deck), tuple(seen[t] for t in TRAUMAS), tuple(sorted(fixed.items())),
             tuple(sorted((p, tuple(sorted(ts))) for p, ts in banned.items())))
@@ -296,13 +321,26 @@ class Deduction:
         return out
 
     def matching_dist(self, pos: int) -> dict[int, float]:
-        """Distribution of the matching clue cards beneath position `pos` (0-based)."""
-        out: dict[int, float] = {}
+        """Distribution of the matching clue cards beneath position `pos` (0-based). Kept
+        per position (the evidence is fixed once read): callers only read it."""
+        hit = self._matching.get(pos)
+        if hit is not None:
+            return hit
         beneath = self.beneath[pos]
+        key = (id(self.perms), pos, tuple(beneath))
+        kept = _MATCHING_CACHE.get(key)
+        if kept is not None and kept[0] is self.perms:  # the same evidence, not a reused id
+            self._matching[pos] = kept[1]
+            return kept[1]
+        out: dict[int, float] = {}
         for sigma, w in self.perms:
             t = next(x for x in TRAUMAS if sigma[x] == pos)
             m = sum(1 for b in beneath if b == t)
             out[m] = out.get(m, 0.0) + w
+        self._matching[pos] = out
+        if len(_MATCHING_CACHE) >= _DIST_CACHE_SIZE:
+            _MATCHING_CACHE.clear()
+        _MATCHING_CACHE[key] = (self.perms, out)
         return out
 
     def tier(self, matching: int, pos: int) -> str:
@@ -1431,10 +1469,13 @@ def _spirit_prompt(eng: Engine, seat: str, legal: list[Action]) -> Action:
 # ====================================================================== entry point
 
 
-def choose_action(state: PresenceState, seat: str, game: Game[Any, Any]) -> Action:
-    """The AI's action for `seat` (one of `game`'s legal actions). The game object is handed
-    in by `Game.ai_action`, so the AI plays by the game's contract without importing it."""
-    legal: list[Action] = game.legal_actions(state, seat)
+def choose_action(state: PresenceState, seat: str, game: Game[Any, Any],
+                  legal: list[Action] | None = None) -> Action:
+    """The AI's action for `seat` (one of `game`'s legal actions, `legal` when the caller
+    has them already). The game object is handed in by `Game.ai_action`, so the AI plays by
+    the game's contract without importing it."""
+    if legal is None:
+        legal = game.legal_actions(state, seat)
     if not legal:
         raise IllegalAction("Nothing to do.", rule="CORE-TURN")
     if len(legal) == 1:

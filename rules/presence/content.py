@@ -1660,6 +1660,12 @@ class PackOptions(_Model):
     revealed_fear_cards_count: bool = False  # A-38
 
 
+_DIE_NEIGHBOURS: dict[tuple[int, str, int], tuple[Pack, tuple[str, ...]]] = {}
+"""`Pack.die_neighbours` by (pack, room, players), the pack kept to tell a reused id apart:
+a pack is frozen, and the spirit's moves and the AI ask for the same few thousand times a
+search."""
+
+
 class Pack(_Model):
     """A whole content pack. Build it with :func:`load_pack`, which also validates it."""
 
@@ -1809,6 +1815,10 @@ class Pack(_Model):
 
         The Secret Chamber has no printed neighbours; the engine adds the passage room.
         """
+        key = (id(self), room_id, players)
+        hit = _DIE_NEIGHBOURS.get(key)
+        if hit is not None and hit[0] is self:
+            return list(hit[1])
         rooms = set(self.rooms_in_play(players))
         out: list[str] = []
         for a, b in (*self.manor.walls, *self.manor.vertical):
@@ -1816,6 +1826,7 @@ class Pack(_Model):
                 out.append(b)
             elif b == room_id and a in rooms:
                 out.append(a)
+        _DIE_NEIGHBOURS[key] = (self, tuple(out))
         return out
 
     def clue_cards_for(self, players: int) -> list[ClueCard]:

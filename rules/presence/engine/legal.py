@@ -222,7 +222,7 @@ class LegalActions:
                 if d.room is not None and not d.moved and not d.fresh:
                     out += [Action(kind=K.MOVE_DIE, params={"die": d.id, "to": r})
                             for r in self.die_neighbours(d.room)]
-            can_increase = bool(self.increase_options())
+            can_increase = self.can_increase()
             for c in dict.fromkeys(st.spirit.hand):
                 if can_increase:
                     out.append(Action(kind=K.INCREASE, params={"card": c}))
@@ -236,6 +236,18 @@ class LegalActions:
         out += [Action(kind=K.WHISPER, params={"line": i}) for i, _ in self.whisper_lines()]
         out.append(Action(kind=K.END_SPIRIT))
         return out
+
+    def can_increase(self: Engine) -> bool:
+        """Whether `increase_options` offers anything, without writing its labels (the
+        spirit's legal actions ask it every time; the search asks it thousands of times)."""
+        st = self.st
+        cap = self.pack.options.max_presence
+        on_board = [d for d in st.dice if d.room is not None]
+        if any(d.value < cap and self.dark(str(d.room)) for d in on_board):
+            return True
+        if not (on_board or any(d.room is None for d in st.dice)):
+            return False
+        return any(self.dark(r) and not self.sealed(r) for r in st.rooms)
 
     def increase_options(self: Engine) -> list[tuple[str, str]]:
         """PR-16 / P-SPIRIT-09 / A-16."""

@@ -24,11 +24,13 @@ class VisitorActions:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
     # ------------------------------------------------------------------ applying
-    def apply(self: Engine, seat: str, action: Action) -> list[Event]:
+    def apply(self: Engine, seat: str, action: Action, known_legal: bool = False) -> list[Event]:
+        """`seat`'s action resolved; refused with IllegalAction unless legal now.
+        `known_legal`: the caller took `action` from `legal(seat)` on this very state (the
+        search's play-out, `Presence.ai_play_in_place`), so the list is not built twice."""
         if action.kind == K.SPEAK:  # free words, so never among the listed legal actions
             return self.speak(seat, str(action.p("words") or ""))
-        legal = self.legal(seat)
-        if action not in legal:
+        if not known_legal and action not in self.legal(seat):
             raise IllegalAction(self.why_not(seat, action), rule=self.rule_of(action, seat))
         st = self.st
         if action.kind == K.CHOOSE:
