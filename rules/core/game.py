@@ -388,8 +388,10 @@ class Game(ABC, Generic[Opt, S]):
         searching = level_of(self, level)
         if searching is not None and self.ai_searchable(state, seat, None):
             searching = self.ai_budget(state, seat, searching)
+            # Salted by the settings' own name: a decision a game gives another level's
+            # settings (`ai_budget`) plays that level's very search, world for world.
             picked = search_action(self, state, seat, searching,
-                                   view_rng(self, state, seat, f"search-{level}"))
+                                   view_rng(self, state, seat, f"search-{searching.name}"))
         else:
             seen = self.resample(state, seat, view_rng(self, state, seat, "ai"))
             picked = self.choose_ai_action(seen, seat)

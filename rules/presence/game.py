@@ -553,9 +553,13 @@ class Presence(Game[PresenceOptions, PresenceState]):
         goes, which secret an Invoke reveals, a turn with Invoke in hand) get
         `WEIGHTY_WORLDS` times the level's worlds and one candidate more; the rest the level
         as it is (#23: the secrets are won or lost at those few decisions, a quarter of a
-        visitor's searched ones)."""
+        visitor's searched ones). The spirit of a table of `SPIRIT_PLAYS_HARD_AT` players
+        plays hard's settings at normal (#23's 4-player spirit target, stop 57)."""
         from rules.presence.ai import weighty
 
+        if seat == state.spirit_seat and level.name == "normal" \
+                and len(state.seats) in SPIRIT_PLAYS_HARD_AT:
+            return PRESENCE_LEVELS["hard"]
         if not weighty(state, seat):
             return level
         return replace(level, simulations=level.simulations * WEIGHTY_WORLDS,
@@ -563,7 +567,8 @@ class Presence(Game[PresenceOptions, PresenceState]):
 
     def ai_levels(self) -> dict[str, Level]:
         """Sized by CPU per decision (`PRESENCE_LEVELS`): normal within 0.3 s, hard about 1 s
-        at the median, both under the 2 s cap."""
+        at the median, both under the 2 s cap (the 4-player spirit plays hard's at normal,
+        `SPIRIT_PLAYS_HARD_AT`)."""
         return dict(PRESENCE_LEVELS)
 
     def _resample(self, state: PresenceState, seat: str | None, rng: Rng) -> PresenceState:
@@ -861,7 +866,26 @@ Stops 55-56 (#23): the spirit's own decisions cost less than a visitor's weighty
 283 whole 4-player games with the spirit at hard, per-game medians 0.29-0.65 s (their median
 0.43 s), the largest 1.36 s; at normal 0.11-0.15 s (stop 55's machine; on stop 56's, slower,
 up to 1.96 s at hard). At hard the 4-player spirit wins 293 of
-400 seeds, 73.2 % (normal 68.8 %, easy 67.0 %; rules.md, stops 55-56)."""
+400 seeds, 73.2 % (normal 68.8 %, easy 67.0 %; rules.md, stops 55-56).
+
+Stop 57 (#23): a play-out step builds the legal list once (`Presence.ai_play_in_place`) and
+keeps door distances, die neighbours and matching counts (`rules.presence.ai`): the same
+decisions for 1.38-1.39x less CPU (seeds 1-4, normal and hard, every decision identical). On
+stop 57's machine (slower than stop 55's) the spirit's per-game medians are then 0.12-0.13 s
+at normal and 0.44-0.49 s at hard; the 4-player spirit at normal now takes hard's settings
+(`SPIRIT_PLAYS_HARD_AT`)."""
+
+SPIRIT_PLAYS_HARD_AT = frozenset({4})
+"""Table sizes (players) where the spirit's searched decisions at normal take hard's settings
+and hard's stream of worlds (`Presence.ai_budget`; the search is salted by the settings' name),
+so there normal's spirit is hard's, decision for decision. Against three visitors normal's own
+look-ahead wins 68.8 % and hard's 73.2 % over 400 seeds (#23's target: 70 %; rules.md, stops
+55-57); nothing cheaper carried hard's gain (stop 56). With the play-out made cheaper (stop
+57) hard's settings cost the spirit a median 0.46-0.48 s a decision on stop 57's machine
+(about 0.3 s on stop 55's, the machine the budgets were sized on), a visitor's weighty
+decision at normal up to 0.65 s. At 3 players normal's spirit already sits inside the
+35-65 % balance band (64.2 %, stop 52); 5 players have no target. Hard stays as it is, so at
+4 players hard's spirit and normal's are one."""
 
 WEIGHTY_WORLDS = 3
 """How many times the level's worlds a visitor's weighty decision gets (`ai.weighty`: clue

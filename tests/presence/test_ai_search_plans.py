@@ -6,22 +6,30 @@ the secrets are won or lost, and an override only on an edge the shared worlds a
   last; at a clue discard the likeliest positions first, at a reveal the best Invoke worth.
 - `Presence.ai_budget` (`rules.presence.ai.weighty`): a clue discard, a reveal and a turn
   with Invoke in hand get `WEIGHTY_WORLDS` times the worlds and one candidate more; every
-  other decision, and every spirit decision, the level as it is.
+  other decision the level as it is, but for the spirit of a 4-player table, which plays
+  hard's very search at normal (`SPIRIT_PLAYS_HARD_AT`, stop 57).
 - The normal level overrides the heuristic only past a margin *and* two standard errors.
 """
 
 from __future__ import annotations
 
-from rules.core.search import level_of
-from rules.core.types import Prompt
+from typing import Any
+
+import pytest
+
+from rules.core import game as core_game
+from rules.core.rng import Rng
+from rules.core.search import Level, level_of
+from rules.core.types import Action, Prompt
 from rules.presence import actions as K
 from rules.presence.ai import Deduction, visitor_plans, weighty
 from rules.presence.engine import Engine
-from rules.presence.game import GAME, PRESENCE_LEVELS, WEIGHTY_WORLDS
-from tests.presence.helpers import VISITOR, invoke_card, invoke_scene, take_clue
+from rules.presence.game import GAME, PRESENCE_LEVELS, SPIRIT_PLAYS_HARD_AT, WEIGHTY_WORLDS
+from rules.presence.state import PresenceState
+from tests.presence.helpers import VISITOR, fresh, invoke_card, invoke_scene, take_clue
 
 
-def _with_hand(round_: int, extra: int) -> tuple[object, str]:
+def _with_hand(round_: int, extra: int) -> tuple[PresenceState, str]:
     st = invoke_scene(round_)
     v = st.visitors[VISITOR]
     v.hand += [c for c in v.discard if Engine(st).is_action_card(c)][:extra]
@@ -72,7 +80,8 @@ def test_p_secret_03_weighty_decisions_get_more_worlds_and_others_the_level() ->
     more = GAME.ai_budget(st, VISITOR, normal)
     assert more.simulations == normal.simulations * WEIGHTY_WORLDS > normal.simulations
     assert more.width == normal.width + 1
-    assert GAME.ai_budget(st, st.spirit_seat, normal) == normal
+    assert len(st.seats) == 4  # the 4-player spirit plays hard's settings (see below)
+    assert GAME.ai_budget(st, st.spirit_seat, normal) == PRESENCE_LEVELS["hard"]
     v = st.visitors[VISITOR]
     card, _ = invoke_card(st, VISITOR)
     v.hand.remove(card)
@@ -103,3 +112,39 @@ def test_the_normal_search_overrides_only_an_edge_clear_of_noise() -> None:
     assert not clear_edge(lucky, {w: 0.5 for w in range(12)}, normal)
 
 
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_p_win_04_the_four_player_spirit_at_normal_plays_hards_very_search(
+        players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 57 (#23: the 4-player spirit's target, 70 %): at a 4-player table the spirit's
+    searched decisions at normal take hard's settings *and* hard's stream of worlds (the
+    search is salted by the settings' name), so normal's spirit there is hard's, decision for
+    decision, and hard's measured 73.2 % is normal's. At 3 and 5 players normal stays normal,
+    and a visitor's decisions never change level."""
+    normal, hard = PRESENCE_LEVELS["normal"], PRESENCE_LEVELS["hard"]
+    st = fresh(players, seed=9)
+    for _ in range(400):  # to the spirit's first searched decision of its own turn
+        if st.phase == "spirit" and st.spirit_seat in GAME.to_act(st) and not st.prompts:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    assert st.phase == "spirit" and len(GAME.legal_actions(st, st.spirit_seat)) > 2
+    at_normal = GAME.ai_budget(st, st.spirit_seat, normal)
+    assert (at_normal == hard) == (players in SPIRIT_PLAYS_HARD_AT) and players in (3, 4, 5)
+    visitor = next(s for s in st.visitors)
+    assert GAME.ai_budget(st, visitor, normal).name == "normal"
+    searches: dict[str, tuple[Level, int]] = {}  # level asked -> (settings, worlds' stream)
+
+    def record(game: Any, state: Any, seat: str, level: Level, rng: Rng) -> Action:
+        searches[asked] = (level, rng.state)
+        return GAME.legal_actions(state, seat)[0]
+
+    monkeypatch.setattr(core_game, "search_action", record)
+    for asked in ("normal", "hard"):
+        GAME.ai_action(st, st.spirit_seat, asked)
+    assert searches["hard"][0] == hard
+    if players in SPIRIT_PLAYS_HARD_AT:
+        assert searches["normal"] == searches["hard"]
+    else:
+        assert searches["normal"][0] == normal and searches["normal"][1] != searches["hard"][1]
