@@ -1,5 +1,6 @@
 """The Exorcism end to end: whole games pressed through Discord by AI-driven users, the
-slash commands with autocomplete, and the One vs All ghost hand kept out of the thread."""
+slash commands with autocomplete, and, in the same whole One vs All game, the ghost hand kept
+out of the thread and the end of the game (#22, `tests.e2e.test_ending.check_the_end`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from demo import AutoTable
 from rules.registry import GAMES
 from tests.e2e.clicks import check_clicks
 from tests.e2e.conftest import Table
+from tests.e2e.test_ending import check_the_end
 from tests.e2e.posting import PostAudit
 
 EXORCISM = GAMES["exorcism"]
@@ -52,18 +54,22 @@ async def test_whole_game_through_discord(table: Table, mode: str, players: int)
     pictures = auto.pictures()
     assert pictures and all(p[:4] == b"\x89PNG" for p in pictures)
     assert table.emu.unknown_routes == []
+    if mode == "one_vs_all":
+        # The same whole game serves the Ghost hand's and the ending's checks (each played
+        # it again before, stop 57: 34 s of the default suite).
+        await _ghost_hand_went_by_dm_only(table, auto)
+        await check_the_end(table, auto, "exorcism")
 
 
-async def test_ghost_hand_goes_by_dm_only(table: Table) -> None:
-    auto = await _auto(table, "one_vs_all", 3)
+async def _ghost_hand_went_by_dm_only(table: Table, auto: AutoTable) -> None:
+    """One vs All: the Ghost player's draws reached their DMs only, and the board never
+    offered the Ghost player's choices as public buttons."""
     assert table.bot is not None
-    state = await table.bot.tables.state(auto.game_id)
-    ghost = state.ghost_seat
+    final = await table.bot.tables.state(auto.game_id)
+    ghost = final.ghost_seat
     users = await table.bot.tables.users_of(auto.game_id)
     ghost_user = next(u for u in auto.users if int(u.id) == users[ghost])
     others = [u for u in auto.users if u is not ghost_user]
-    await auto.play_to_end()
-    final = await table.bot.tables.state(auto.game_id)
     # The Ghost player's draws reach their DMs, and nobody else's, and never the thread (in any
     # version of a DM: the summary DM, edited as the game goes, is closed at its end).
     def versions(user: Any) -> list[str]:
