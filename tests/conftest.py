@@ -5,13 +5,31 @@ A running bot rewrites its heartbeat file (`bot/health.py`) and removes it when 
 default path is one per machine (`Settings.health_file`, in the temporary folder). Two workers'
 bots would then overwrite and remove each other's file, so each test session (each worker)
 gets a heartbeat file of its own through `HEALTH_FILE`, which every `Settings()` reads.
+
+How many workers `-n logical` starts is decided here too (`pytest_xdist_auto_num_workers`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+
+WORKERS_PER_CORE_PLUS = 1
+"""`-n logical` (the README's command) starts one worker more than the machine has cores
+(`PYTEST_XDIST_AUTO_NUM_WORKERS` still sets the count). The end-to-end tests mostly wait on
+the emulator, the bot and the render workers: on two cores with two workers the e2e folder
+kept 0.9 of a core busy (220 s), with four 1.5 (123 s). Stop 57, the whole suite on two
+cores: two workers 652 s, three 536 s, four 502 s, every test passing. One more than the
+cores leaves the lag and wall-clock tests (`xdist_group("timing")`, one worker) the least
+company that still fills the idle time."""
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    return len(os.sched_getaffinity(0)) + WORKERS_PER_CORE_PLUS
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -14,8 +14,8 @@ from demo import AutoTable
 from rules.registry import GAMES
 from tests.e2e.clicks import check_clicks
 from tests.e2e.conftest import Table
-from tests.e2e.test_ending import check_the_end
 from tests.e2e.posting import PostAudit
+from tests.e2e.test_ending import check_the_end
 
 EXORCISM = GAMES["exorcism"]
 
