@@ -870,7 +870,7 @@ up to 1.96 s at hard). At hard the 4-player spirit wins 293 of
 
 Stop 57 (#23): a play-out step builds the legal list once (`Presence.ai_play_in_place`) and
 keeps door distances, die neighbours and matching counts (`rules.presence.ai`): the same
-decisions for 1.38-1.39x less CPU (seeds 1-4, normal and hard, every decision identical). On
+decisions for 1.39-1.46x less CPU (seeds 1-3 normal, 1-2 hard, every decision identical). On
 stop 57's machine (slower than stop 55's) the spirit's per-game medians are then 0.12-0.13 s
 at normal and 0.44-0.49 s at hard; the 4-player spirit at normal now takes hard's settings
 (`SPIRIT_PLAYS_HARD_AT`)."""
