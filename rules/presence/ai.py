@@ -145,6 +145,7 @@ _DIST_CACHE_SIZE = 4096
 _MATCHING_CACHE: dict[tuple[Any, ...], tuple[Any, dict[int, float]]] = {}
 """`Deduction.matching_dist` by (its assignments, which `_weighted_assignments` keeps and
 hands out again for the same evidence; the position; the traumas beneath it)."""
+_MATCHING_CACHE_SIZE = 4096
 
 
 # ====================================================================== shared reading
@@ -338,7 +339,7 @@ class Deduction:
             m = sum(1 for b in beneath if b == t)
             out[m] = out.get(m, 0.0) + w
         self._matching[pos] = out
-        if len(_MATCHING_CACHE) >= _DIST_CACHE_SIZE:
+        if len(_MATCHING_CACHE) >= _MATCHING_CACHE_SIZE:
             _MATCHING_CACHE.clear()
         _MATCHING_CACHE[key] = (self.perms, out)
         return out

@@ -1,6 +1,6 @@
 """The Exorcism end to end: whole games pressed through Discord by AI-driven users, the
 slash commands with autocomplete, and, in the same whole One vs All game, the ghost hand kept
-out of the thread and the end of the game (#22, `tests.e2e.test_ending.check_the_end`)."""
+out of the thread and the end of the game (#22, `tests.e2e.endings.check_the_end`)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from demo import AutoTable
 from rules.registry import GAMES
 from tests.e2e.clicks import check_clicks
 from tests.e2e.conftest import Table
+from tests.e2e.endings import check_the_end
 from tests.e2e.posting import PostAudit
-from tests.e2e.test_ending import check_the_end
 
 EXORCISM = GAMES["exorcism"]
 
