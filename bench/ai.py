@@ -20,6 +20,14 @@ short), on the seeds both the baseline and the search were played:
         --option wrath_doom=2 --workers 1 --progress /tmp/w2.jsonl
     python -m bench ai --report /tmp/w1.jsonl /tmp/w2.jsonl
 
+`--deal evil` plays only the seeds whose hidden deal is of that kind (`deal_of`; The
+Presence's spirit script: `evil` deals are the opposing games), the first `--games` of them
+from `--seed` on, so a balance figure for the opposing game is measured on opposing games
+alone and a later run can repeat it seed for seed:
+
+    python -m bench ai --settings presence:session:4 --deal evil --games 166 --sides all \
+        --workers 1 --progress /tmp/evil.jsonl
+
 For every setting (game, mode, players) each side is played in turn by the searching AI at
 `--level` while every other seat plays today's heuristic (the "easy" level), and, on the same
 seeds, by today's heuristic on every seat (the baseline): so a side's win rate under the new AI
@@ -144,6 +152,27 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def deal_seeds(game_name: str, mode: str, players: int, options: dict[str, Any],
+               first_seed: int, games: int, deal: str) -> list[int]:
+    """The first `games` seeds from `first_seed` on whose deal is `deal` ("evil" or "evil
+    script", as `deal_of` names it), read off each seed's setup: the hidden part of the deal
+    is fixed there, before any seat decides anything."""
+    game: Game[Any, Any] = GAMES[game_name]
+    seats = [f"p{i}" for i in range(1, players + 1)]
+    wanted = deal if deal.endswith(" script") else f"{deal} script"
+    seeds: list[int] = []
+    seed = first_seed
+    while len(seeds) < games:
+        if seed - first_seed > 100 * max(games, 1):
+            raise SystemExit(f"no {wanted!r} deal among seeds {first_seed}-{seed} of "
+                             f"{game_name} ({mode}, {players} players)")
+        state = game.setup(seats, game.options_model(mode=mode, **options), seed)
+        if deal_of(game_name, state) == wanted:
+            seeds.append(seed)
+        seed += 1
+    return seeds
+
+
 def sides(game_name: str, mode: str, players: int) -> list[str]:
     """The sides a seat can be on in this setting (one: a co-operative table)."""
     game = GAMES[game_name]
@@ -172,7 +201,7 @@ def run(settings: list[str], games: int, level: str, workers: int,
         first_seed: int = 1, options: dict[str, Any] | None = None,
         pack_options: dict[str, str] | None = None,
         only_sides: list[str] | None = None, progress: str | None = None,
-        baseline: bool = True) -> dict[str, Any]:
+        baseline: bool = True, deal: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"level": level, "games": games, "settings": {},
                            "options": options or {}, "pack_options": pack_options or {}}
     pool = multiprocessing.Pool(workers) if workers > 1 else None
@@ -180,7 +209,9 @@ def run(settings: list[str], games: int, level: str, workers: int,
         for setting in settings:
             game_name, mode, n = setting.split(":")
             players = int(n)
-            seeds = list(range(first_seed, first_seed + games))
+            chosen = table_options(game_name, options or {}, pack_options or {})
+            seeds = (deal_seeds(game_name, mode, players, chosen, first_seed, games, deal)
+                     if deal else list(range(first_seed, first_seed + games)))
             table_sides = sides(game_name, mode, players)
             runs: dict[str, list[Played]] = {}
             configs: list[str | None] = [None] if baseline else []
@@ -191,7 +222,6 @@ def run(settings: list[str], games: int, level: str, workers: int,
                 configs += table_sides
             else:
                 configs.append("all")
-            chosen = table_options(game_name, options or {}, pack_options or {})
             for searching in configs:
                 jobs = [(game_name, mode, players, s, searching,
                          "easy" if searching is None else level, chosen) for s in seeds]
@@ -383,6 +413,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-baseline", action="store_true",
                         help="skip the easy-on-every-seat games (another run's --progress file "
                         "has them on the same seeds; --report both files together)")
+    parser.add_argument("--deal", default=None, metavar="KIND",
+                        help="only seeds whose hidden deal is KIND (The Presence: evil, good), "
+                        "the first --games of them from --seed on")
     parser.add_argument("--report", nargs="+", metavar="JSONL",
                         help="play nothing: summarise games written by --progress")
     args = parser.parse_args(argv)
@@ -394,7 +427,7 @@ def main(argv: list[str] | None = None) -> None:
     pack_options = dict(_pair(o) for o in args.pack_option)
     only = [s.strip() for s in args.sides.split(",") if s.strip()]
     results = run(settings, args.games, args.level, args.workers, args.seed, options,
-                  pack_options, only, args.progress, not args.no_baseline)
+                  pack_options, only, args.progress, not args.no_baseline, args.deal)
     results["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     results["load_average"] = round(os.getloadavg()[0], 2)
     out = Path(args.out)

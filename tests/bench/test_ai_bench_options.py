@@ -186,3 +186,39 @@ def test_P_WIN_05_a_presence_side_s_rate_is_also_read_per_script() -> None:
     assert summary["sides"]["visitors"]["by_deal"]["evil script"]["won"] == 1
     assert summarise(["wall"], {"baseline": [], "wall": [Played(1, ["wall"], "r", 9)]})[
         "sides"]["wall"]["by_deal"] == {}
+
+
+def test_p_win_04_deal_evil_plays_only_the_opposing_deals_seed_for_seed(
+        monkeypatch: Any) -> None:
+    """`--deal evil` (#23's opposing Presence game): only seeds dealt an evil script are
+    played, the first `--games` of them from `--seed` on; the good deals between are skipped.
+    A game with no such deal is refused rather than measured on nothing."""
+    import bench.ai as bench_ai
+    from bench.ai import Played, deal_of, deal_seeds, run
+    from rules.presence.game import GAME
+
+    seats = ["p1", "p2", "p3", "p4"]
+
+    def dealt(seed: int) -> str:
+        return deal_of("presence", GAME.setup(seats, GAME.options_model(mode="session"), seed))
+
+    evil = deal_seeds("presence", "session", 4, {}, 1, 6, "evil")
+    assert len(evil) == 6 and evil == sorted(evil)
+    assert all(dealt(s) == "evil script" for s in evil)
+    skipped = [s for s in range(1, evil[-1]) if s not in evil]
+    assert skipped and all(dealt(s) == "good script" for s in skipped)
+    assert deal_seeds("presence", "session", 4, {}, evil[2], 2, "evil script") == evil[2:4]
+
+    calls: list[int] = []
+
+    def fake(game_name: str, mode: str, players: int, seed: int, searching: str | None,
+             level: str, options: dict[str, Any] | None = None) -> Played:
+        calls.append(seed)
+        return Played(seed, ["spirit"], "r", 10, [], deal="evil script")
+
+    monkeypatch.setattr(bench_ai, "play", fake)
+    run(["presence:session:4"], 3, "normal", 1, only_sides=["all"], baseline=False,
+        deal="evil")
+    assert calls == evil[:3]
+    with pytest.raises(SystemExit, match="no 'evil script' deal"):
+        deal_seeds("fourth_wall", "conflict", 4, {}, 1, 1, "evil")
