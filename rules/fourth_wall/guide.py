@@ -10,6 +10,7 @@ Street Magician, three Open Gates) is the `first_game` option and the default `g
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 PROMPTS: dict[str, str] = {
@@ -108,9 +109,30 @@ def _symbols(counts: dict[str, int], names: dict[str, str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def _gate_lacking(hand: list[dict[str, Any]], view: dict[str, Any]) -> list[str]:
+    """What `hand` lacks to Close a Gate (FW-ACT-01 a, g), as the engine's `meets` reads it:
+    a Symbol of each kind, and each Aura extra on top ("another Clue" under The Breaker of
+    Trinkets). Empty when it meets the requirement."""
+    names = view["symbol_names"]
+    extra: dict[str, int] = view["gates"]["requirement"]["extra"]
+    have: Counter[str] = Counter(sym for m in hand for sym in m["symbols"])
+    lacking = []
+    for sym in view["symbols"]:  # the Gates ask one of each of the three (`distinct` 3)
+        name = names.get(sym, sym)
+        short = 1 + extra.get(sym, 0) - have[sym]
+        if short <= 0:
+            continue
+        if have[sym] == 0:
+            lacking.append(name if short == 1 else f"{short} {name} Symbols")
+        else:
+            lacking.append(f"another {name}" if short == 1 else f"{short} more {name} Symbols")
+    return lacking
+
+
 def _investigator_turn(view: dict[str, Any], seat: str) -> str:
     """An Investigator player's turn: the AP left, and the most pressing thing on the table;
-    with the seat's own view (its hand) also whether it can Close a Gate now."""
+    with the seat's own view (its hand) also whether it can Close a Gate, now or, short of
+    the AP it costs, next turn."""
     turn, gates = view["turn"], view["gates"]
     names = view["symbol_names"]
     me = next((i for i in view["investigators"] if i["id"] == turn["active"]), None)
@@ -119,11 +141,14 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
             f"{gates['max']} Gates are Open.")
     hand = me.get("hand") if me else None
     if hand is not None and not gates["closing_blocked"]:
-        held = {sym for m in hand for sym in m["symbols"]}
-        lacking = [names.get(s, s) for s in view["symbols"] if s not in held]
+        lacking = _gate_lacking(hand, view)
         if not lacking:
-            return (f"{lead} Your hand shows a {', a '.join(names[s] for s in view['symbols'])}"
-                    ": Close a Gate now.")
+            shows = f"Your hand shows a {', a '.join(names[s] for s in view['symbols'])}"
+            cost = turn.get("close_cost")
+            if cost is not None and turn["ap"] < cost:
+                return (f"{lead} {shows}, but Close a Gate costs {cost} AP: keep those "
+                        "Marbles and Close a Gate early next turn.")
+            return f"{lead} {shows}: Close a Gate now."
         return f"{lead} To Close a Gate you still lack {' and '.join(lacking)}."
     if view["horrors"]:
         worst = min(view["horrors"], key=lambda h: sum(h["remaining"].values()))

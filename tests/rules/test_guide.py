@@ -113,3 +113,51 @@ def test_exorcism_first_game_setup() -> None:
     assert words["Guided"] == "yes (first game)"
     assert g.guided(opts) and not g.guided(opts.model_copy(update={"guided": False}))
     assert {"EX-FIRST-01", "EX-FIRST-02", "EX-FIRST-03"} <= set(g.rulebook())
+
+
+def test_fw_act_01_the_close_a_gate_advice_counts_its_ap_and_the_auras_extra() -> None:
+    """FW-ACT-01: Close a Gate costs 2 AP and, under The Breaker of Trinkets' Aura (W-5), a
+    second Clue. An Investigator whose hand shows the three Symbols with 1 AP left is told it
+    costs 2 and to keep the Marbles (the DM panel offers no Close a Gate then); with 2 AP it
+    is told to Close now; under W-5 with one Clue it is told it lacks another Clue, whatever
+    its AP."""
+    from rules.fourth_wall.engine import Engine
+    from tests.fourth_wall.helpers import clear_streets, inv_turn, new_game, seat_of, set_hand
+
+    g = GAMES["fourth_wall"]
+    st = inv_turn(new_game("conflict", 2, 1), "i1", ap=1)
+    clear_streets(st)
+    set_hand(st, "i1", "M-C", "M-F", "M-S")
+    seat = seat_of(st, "i1")
+    assert "close_gate" not in {a.kind for a in g.legal_actions(st, seat)}
+    short = g.guide_text(st, seat, private=True) or ""
+    assert "Close a Gate costs 2 AP" in short and "Close a Gate now" not in short, short
+    st.ap = 2
+    assert "close_gate" in {a.kind for a in g.legal_actions(st, seat)}
+    assert (g.guide_text(st, seat, private=True) or "").endswith("Close a Gate now.")
+    st.wall_card, st.revealed = "W-5", True  # Aura: a second Clue Symbol
+    assert not Engine(st).meets(st.investigators[0].hand)
+    extra = g.guide_text(st, seat, private=True) or ""
+    assert extra.endswith("you still lack another Clue."), extra
+    set_hand(st, "i1", "M-C", "M-F", "M-CS")
+    assert (g.guide_text(st, seat, private=True) or "").endswith("Close a Gate now.")
+
+
+@pytest.mark.parametrize(("mode", "players"), [("conflict", 4), ("alliance", 3)])
+def test_fw_act_01_close_a_gate_now_is_advised_exactly_when_it_is_legal(
+        mode: str, players: int) -> None:
+    """Over whole AI games: an Investigator's own advice says "Close a Gate now" exactly when
+    Close a Gate is among its legal actions (its AP, the Aura's extra and The Scourge
+    counted), so the advice never names a button the player cannot find."""
+    g = GAMES["fourth_wall"]
+    now = cannot = 0
+    for seed in (1, 2):
+        for state, seat in _play("fourth_wall", mode, players, seed=seed, steps=400):
+            if state.prompts or state.phase != "investigator":
+                continue
+            advice = g.guide_text(state, seat, private=True) or ""
+            legal = "close_gate" in {a.kind for a in g.legal_actions(state, seat)}
+            assert advice.endswith("Close a Gate now.") == legal, (seed, advice)
+            now += legal
+            cannot += "costs" in advice
+    assert now and cannot, (now, cannot)
