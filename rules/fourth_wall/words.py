@@ -14,7 +14,7 @@ from typing import Any
 from rules.core.game import join_words, strip_rule_ids
 from rules.core.types import Result
 from rules.fourth_wall.engine import Engine
-from rules.fourth_wall.state import FourthWallState
+from rules.fourth_wall.state import FourthWallState, InvestigatorState
 from rules.fourth_wall.view import remembered_view
 
 
@@ -52,6 +52,31 @@ def _counted(v: dict[str, Any], counts: dict[str, int]) -> str:
     return ", ".join(parts) or "nothing"
 
 
+def _turn_menu(state: FourthWallState, eng: Engine, inv: InvestigatorState,
+               ap: int) -> list[str]:
+    """The turn's actions the AP left can pay for (FW-ACT-01..08, every cost modifier
+    counted), named as their buttons name them (labels.py: Search draws a Marble, Intervene
+    plays one on a Horror). Read from public things only, the AP, the costs, the Streets and
+    The Scourge, never the hand: whether a hand can Close a Gate stays the team's."""
+    def affords(name: str) -> bool:
+        return eng.action_cost(name, inv) <= ap
+
+    menu = []
+    if affords("search"):
+        menu.append("Search (draw a Marble)")
+    if state.streets and affords("intervene"):
+        menu.append("Intervene with a Marble")
+    if affords("utilise"):
+        menu.append("Utilise")
+    if affords("give_or_trade"):
+        menu.append("Give or Trade a Marble")
+    if affords("regroup"):
+        menu.append("Regroup")
+    if state.gates and not eng.scourge_blocks() and affords("close_gate"):
+        menu.append("Close a Gate")
+    return menu
+
+
 def doing_text(state: FourthWallState, seat: str, names: dict[str, str]) -> str:
     """What the awaited `seat` must do now; public-safe (the public prompt text is neutral
     where the full one names the team's cards)."""
@@ -66,11 +91,10 @@ def doing_text(state: FourthWallState, seat: str, names: dict[str, str]) -> str:
         if inv is not None and inv.seat == seat:
             v = remembered_view(state, None)["turn"]
             ap = v["ap"]
-            # The actions as their buttons name them (labels.py), so the words and the
-            # buttons agree: Search draws a Marble, Intervene plays one on a Horror.
-            return (f"{who}: {ap} AP left for {_the(eng.inv_name(inv))} — Search (draw a "
-                    "Marble), Intervene with a Marble, Utilise, Give or Trade a Marble, "
-                    "Regroup or Close a Gate — or end the turn.")
+            menu = _turn_menu(state, eng, inv, ap)
+            actions = (join_words(menu, "or") + " — or end the turn" if menu
+                       else "end the turn")
+            return f"{who}: {ap} AP left for {_the(eng.inv_name(inv))} — {actions}."
     if state.phase == "wall" and seat == state.wall_seat:
         t = remembered_view(state, None)["turn"]
         how = "Brood or Wrath" if t["brood_allowed"] else "Wrath"

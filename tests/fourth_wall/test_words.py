@@ -73,3 +73,31 @@ def test_alt_text_puts_the_decision_first_and_fits() -> None:
     alt = GAME.alt_text(st, names)
     assert len(alt) <= ALT_TEXT_LIMIT and alt.startswith("Now: Player Number ")
     assert alt.index("Gates: ") < alt.index("Turn Tracker")
+
+
+def test_FW_ACT_01_08_the_turn_lists_only_what_the_ap_left_can_pay_for() -> None:
+    """The awaited Investigator's line names the actions its AP can pay for: with 1 AP left
+    neither Regroup nor Close a Gate (2 AP each); Intervene only with a Horror On the
+    Streets; Close a Gate not while The Scourge blocks it. Public things only: the same
+    words whatever the hand holds."""
+    from tests.fourth_wall.helpers import clear_streets, inv_turn, put_horror, seat_of, set_hand
+
+    st = inv_turn(new_game("conflict", 3, seed=2), "i1", ap=2)
+    clear_streets(st)
+    seat = seat_of(st, "i1")
+    full = GAME.doing_text(st, seat, NAMES)
+    assert full.endswith("Search (draw a Marble), Utilise, Give or Trade a Marble, Regroup or "
+                         "Close a Gate — or end the turn."), full
+    st.ap = 1
+    one = GAME.doing_text(st, seat, NAMES)
+    assert "Regroup" not in one and "Close a Gate" not in one, one
+    assert one.endswith("Search (draw a Marble), Utilise or Give or Trade a Marble — or end "
+                        "the turn."), one
+    put_horror(st, "H-CULTIST")
+    assert "Intervene with a Marble" in GAME.doing_text(st, seat, NAMES)
+    st.ap = 2
+    st.scourge = st.streets[0].id
+    blocked = GAME.doing_text(st, seat, NAMES)
+    assert "Regroup" in blocked and "Close a Gate" not in blocked, blocked
+    set_hand(st, "i1", "M-C", "M-F", "M-S")
+    assert GAME.doing_text(st, seat, NAMES) == blocked
