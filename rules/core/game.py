@@ -568,6 +568,11 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
     return noun if n == 1 else (many or noun + "s")
 
 
+def a_noun(noun: str) -> str:
+    """`noun` with its indefinite article: "a Key", "an Occult Item"."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def join_words(items: list[str], last: str = "and") -> str:
     """"a", "a and b", "a, b and c"."""
     if not items:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from rules.core.game import a_noun
+
 PROMPTS: dict[str, str] = {
     "choose_primary": (
         "Solo: pick which of your two Investigators is the Primary. Only the Primary completes "
@@ -84,17 +86,13 @@ PROMPTS: dict[str, str] = {
 
 
 
-def _a(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
-
-
 def _count(names: list[str], tool_names: dict[str, str]) -> str:
     """"2 Keys and a Weapon" from ["key", "key", "weapon"] (order kept)."""
     counts = Counter(names)
     words = []
     for tool, n in counts.items():
         name = tool_names.get(tool, tool)
-        words.append(f"{n} {name}s" if n > 1 else f"{_a(name)} {name}")
+        words.append(f"{n} {name}s" if n > 1 else a_noun(name))
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
@@ -146,7 +144,7 @@ def _actions(view: dict[str, Any], seat: str) -> str:
                        and names.get(need[0], "@") in c["action_text"]
                        and "Gain" in c["action_text"]), None)
         tool = names.get(need[0], need[0])
-        where = f"; the {source} gains {_a(tool)} {tool}" if source else ""
+        where = f"; the {source} gains {a_noun(tool)}" if source else ""
         return (f"{lead} {task['name']} ({task['points']} points) still needs "
                 f"{_count(need, names)}{where}.")
     return f"{lead} Trade Tools with a neighbour or gain new Tasks from a Room's Action."

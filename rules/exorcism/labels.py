@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import short_label
+from rules.core.game import a_noun, short_label
 from rules.core.types import Action, act
 from rules.exorcism.actions import (
     ABILITY,
@@ -162,7 +162,7 @@ def _label(eng: Engine, seat: str, action: Action, prompt: Any) -> str:
     if k == TRADE_DECLINE:
         return "Decline the Trade"
     if k == CHOOSE_TOOL:
-        return f"Gain a {_tool(p.get('tool'))}"
+        return "Gain " + a_noun(_tool(p.get("tool")))
     if k == CHOOSE_TASK:
         task = pack.task(str(p.get("task")))
         need = ", ".join(_tool(t) for t in task.to_complete)

@@ -55,6 +55,8 @@ ISSUE_22_BAD = (
     "• AI (the Architect)", "Mode: one_vs_all",
     # A count whose noun says "(s)".
     "The spirit ends its turn and draws 2 spirit card(s).",
+    # "a" before a vowel.
+    "Moving Objects: a Occult Item is taken from Psychologist.", "Gain a Occult Item",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -74,6 +76,8 @@ ISSUE_22_GOOD = (
     "These choices are for another player.",
     "• AI Wisp (the Architect)", "AI players to seat now", "Mode: One vs All",
     "The spirit ends its turn and draws 1 spirit card.",
+    "Moving Objects: an Occult Item is taken from Psychologist.", "Gain an Occult Item",
+    "a Unique Action", "A Gate opens", "Task Room A and a Key",
 )
 """The same things in the words players now read: each must pass."""
 

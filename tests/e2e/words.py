@@ -101,6 +101,9 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
      re.compile(r"(?<!`)\b(?:one_vs_all|true_horror|two_players|unknown_threat)\b(?!`)")),
     # A count's noun with "(s)" ("2 card(s)"): the words know the number.
     ("a plural in brackets", re.compile(r"[a-z]\(s\)")),
+    # "a" before a vowel sound ("a Occult Item is taken"): the words say "an". A word that
+    # starts with a "you" or "wun" sound ("a Unique Action", "a one-off") keeps "a".
+    ("a for an", re.compile(r"(?<![\w'’-])a (?!one\b|once\b|[Uu]|[Ee]u)[AEIOaeio]\w")),
     ("an action kind", re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, KINDS),
                                                                key=len, reverse=True))
                                   + r")\b")),

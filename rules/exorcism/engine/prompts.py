@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import a_noun
 from rules.core.types import Action, Prompt, act
 from rules.exorcism import actions as K
 from rules.exorcism.content import (
@@ -393,7 +394,8 @@ class PromptAnswers:
             inv = next(i for i in self.invs_of(target) if self.in_house(i) and i.tools)
             bag = [t for t in TOOL_TYPES for _ in range(inv.tools.get(t, 0))]
             tool = st.rng.choice(bag)
-            self.emit(f"Moving Objects: a {TOOL_NAMES[tool]} is taken from {label}.", "terror")
+            self.emit(f"Moving Objects: {a_noun(TOOL_NAMES[tool])} is taken from {label}.",
+                      "terror")
             rooms = [c for c in self.room_cells() if not st.cells[c].shrouded]
             self.push_prompt("terror_cell", gs, f"Moving Objects: choose the Room where the "
                              f"{TOOL_NAMES[tool]} appears.", ability=ability, options=rooms,

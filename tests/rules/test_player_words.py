@@ -1,0 +1,55 @@
+"""Every text the engines hand a player, read over random playouts of every game, mode and
+table size: the awaited seat's line (`doing_text`), the advice on the board post and in the
+seat's own panel (`guide_text`), every legal action's label (`describe`) and every event's
+sentence. None may hold what `tests.e2e.words.raw_words` forbids (seat ids, rule ids in
+brackets, code values, "a" before a vowel, ...). The end-to-end scans read the messages of the
+games they play through Discord; this reads the states those games never reach."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.registry import GAMES
+from tests.e2e.words import raw_words
+from tests.rules.cases import CASES, IDS
+
+NAMES = ["Ada", "Bea", "Cy", "Dot", "Eve", "Flo", "Gus"]
+
+
+@pytest.mark.parametrize(("game", "mode", "n"), CASES, ids=IDS)
+def test_every_text_a_player_reads_is_in_the_games_words(game: str, mode: str, n: int) -> None:
+    g = GAMES[game]
+    seats = [f"s{i + 1}" for i in range(n)]
+    names = dict(zip(seats, NAMES, strict=False))
+    found: dict[str, str] = {}
+    read = 0
+
+    def check(where: str, text: str | None) -> None:
+        nonlocal read
+        if text:
+            read += 1
+            for hit in raw_words(text):
+                found.setdefault(f"{where}: {hit}", text[:200])
+
+    state = g.setup(seats, g.options_model(mode=mode), 1)
+    rng = random.Random(1)
+    for _ in range(250):
+        if g.result(state) is not None or not g.to_act(state):
+            break
+        for seat in sorted(g.to_act(state)):
+            check("doing", g.doing_text(state, seat, names))
+            check("advice", g.guide_text(state, seat))
+            check("own advice", g.guide_text(state, seat, private=True))
+            for action in g.legal_actions(state, seat):
+                check("label", g.describe(state, seat, action))
+        seat = sorted(g.to_act(state))[0]
+        legal = g.legal_actions(state, seat)
+        action = g.ai_action(state, seat) if rng.random() < 0.7 else rng.choice(legal)
+        applied = g.apply(state, seat, action)
+        for event in applied.events:
+            check("event", event.text)
+        state = applied.state
+    assert read > 100
+    assert not found, found
