@@ -69,9 +69,8 @@ PROMPTS: dict[str, str] = {
         "You know the next Haunt cards: choose which goes on top first. Put the harmless ones "
         "first to buy time, and let your team plan around the dangerous one."),
     "foyer": (
-        "You are in the Foyer: Escape the House (for good — you cannot come back) or switch "
-        "your Character with a Lookout. Escape once the Ghosts are exorcised; switching "
-        "brings in a fresh ability."),
+        "You are in the Foyer: switch your Character with a Lookout to bring in a fresh "
+        "ability. Escaping the House opens once the Ghosts are exorcised."),
     "terror_cell": (
         "Terror: choose the Room the ability strikes. Aim where investigators or the Task "
         "Rooms they need are, to cost them the most Actions."),
@@ -83,6 +82,12 @@ PROMPTS: dict[str, str] = {
         "their turn or walk them toward a Ghost."),
 }
 """Each prompt kind of the engine → its hint (tests check every kind the engine can ask)."""
+
+FOYER_EXORCISED = (
+    "The Ghosts are exorcised: Escape the House now (for good: you cannot come back). The "
+    "investigators win once every Character in the house has escaped through the Foyer.")
+"""The Foyer's advice once the Ghosts are exorcised (EX-WIN-01): escaping is all that is left
+(EX-WIN-02)."""
 
 
 
@@ -118,6 +123,10 @@ def _actions(view: dict[str, Any], seat: str) -> str:
     info = next((x for x in view["seats_info"] if x["seat"] == seat), None)
     if not mine or info is None:
         return lead
+    if view["exorcism"]["exorcised"]:  # EX-WIN-02: only the escape is left to win
+        return (f"{lead} The Ghosts are exorcised: walk to the Foyer and Escape the House. "
+                "The investigators win once every Character has escaped; Darkness still "
+                "spreads and the clock still runs until then.")
     me = mine[0]
     cells = {c["id"]: c for c in view["cells"]}
     here = cells.get(me["cell"], {})
@@ -170,6 +179,8 @@ def advice(view: dict[str, Any], seat: str) -> str | None:
     """Advice for `seat`'s decision, from `view` alone (public or that seat's)."""
     prompt = view.get("prompt")
     if prompt and seat in prompt["seats"]:
+        if prompt["kind"] == "foyer" and (view.get("exorcism") or {}).get("exorcised"):
+            return FOYER_EXORCISED  # the moment the generic Foyer advice waits for
         return PROMPTS.get(prompt["kind"])
     if view["phase"] == "actions" and view["active_seat"] == seat:
         return _actions(view, seat)

@@ -165,6 +165,31 @@ def test_EX_FOYER_02_escape_before_thirty_is_only_a_switch_EX_AMB_47() -> None:
     assert "room_action" not in kinds(st, "s1")
 
 
+def test_EX_FOYER_02_EX_WIN_02_the_foyer_says_and_advises_what_it_offers() -> None:
+    """The Foyer's question and its advice name what its answers offer: before the Exorcism
+    only a switch (EX-AMB-47), once the Ghosts are exorcised the escape (and the switch while
+    a Lookout is left), then the escape alone; the turn's advice after the Exorcism is to
+    walk to the Foyer, not another Task."""
+    st = quiet()
+    put(st, "s1", "foyer")
+    before, _ = do(st, "s1", "room_action")
+    assert before.prompts[-1].text.startswith("Switch your Character with a Lookout")
+    advice = GAME.guide_text(before, "s1", private=True) or ""
+    assert "switch your Character" in advice and "opens once the Ghosts are exorcised" in advice
+
+    st.points, st.exorcised = 30, True
+    assert "walk to the Foyer and Escape the House" in (GAME.guide_text(st, "s1") or "")
+    after, _ = do(st, "s1", "room_action")
+    assert {a.kind for a in legal(after, "s1")} == {"escape", "switch"}
+    assert after.prompts[-1].text == "Escape the House, or switch your Character with a Lookout."
+    assert (GAME.guide_text(after, "s1") or "").startswith("The Ghosts are exorcised: Escape")
+    st.out_of_play += st.lookouts
+    st.lookouts = []
+    alone, _ = do(st, "s1", "room_action")
+    assert {a.kind for a in legal(alone, "s1")} == {"escape"}
+    assert alone.prompts[-1].text == "Escape the House."
+
+
 def test_EX_FOYER_05_gained_tokens_count_as_points() -> None:
     st = quiet()
     locked = next(c.id for c in st.cells.values() if c.face_down)

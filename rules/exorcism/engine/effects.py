@@ -469,7 +469,16 @@ class Effects:
     def eff_escape_or_switch(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:
         if not self.can_escape() and not self.st.lookouts:
             return True
-        self.ask(ctx, "foyer", "Escape the House, or switch your Character with a Lookout.", [])
+        # The words offer what the answers offer (EX-FOYER-02, EX-AMB-47: before the Exorcism
+        # the Foyer is only a switch; with no Lookout left, only the escape).
+        if not self.can_escape():
+            text = ("Switch your Character with a Lookout (escaping opens once the Ghosts "
+                    "are exorcised).")
+        elif self.st.lookouts:
+            text = "Escape the House, or switch your Character with a Lookout."
+        else:
+            text = "Escape the House."
+        self.ask(ctx, "foyer", text, [])
         return False
 
     def escape(self: Engine, inv: InvestigatorState) -> None:
