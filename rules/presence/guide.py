@@ -168,9 +168,21 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
     near = [r["name"] for r in view["rooms"] if r["tokens"] and r["floor"] == here.get("floor")]
     if near:
         return f"{lead}. Clue tokens wait on your floor in the {', the '.join(near[:2])}: Walk."
-    hope, nerve = view["track"]["hope"], view["track"]["nerve"]
-    return (f"{lead}. Hope stands at {hope} and Nerve at {nerve}: discard clue cards beneath "
-            "the secret whose trauma they match.")
+    return (f"{lead}. {_markers(view['track'])}: discard clue cards beneath the secret whose "
+            "trauma they match.")
+
+
+def _markers(track: dict[str, Any]) -> str:
+    """Where hope and nerve stand, in words: a marker the time has caught is lost (its track
+    value is None in the view, P-SUCC-01)."""
+    hope, nerve = track["hope"], track["nerve"]
+    if hope is None and nerve is None:
+        return "Hope and Nerve are lost"
+    if hope is None:
+        return f"Hope is lost and Nerve stands at {nerve}"
+    if nerve is None:
+        return f"Hope stands at {hope} and Nerve is lost"
+    return f"Hope stands at {hope} and Nerve at {nerve}"
 
 
 def _spirit_turn(view: dict[str, Any]) -> str:

@@ -161,3 +161,23 @@ def test_fw_act_01_close_a_gate_now_is_advised_exactly_when_it_is_legal(
             now += legal
             cannot += "costs" in advice
     assert now and cannot, (now, cannot)
+
+
+def test_p_succ_01_a_lost_marker_is_said_lost_in_the_advice() -> None:
+    """The Presence: a visitor's turn advice that names where hope and nerve stand says a
+    marker the time has caught is lost (the view's None), never "at None"."""
+    g = GAMES["presence"]
+    for state, seat in _play("presence", "session", 3, seed=5, steps=400):
+        if "discard clue cards beneath" in (g.guide_text(state, seat, private=True) or ""):
+            break
+    else:
+        raise AssertionError("no turn came to the hope-and-nerve advice")
+    texts = {}
+    for hope, nerve in ((None, 8), (7, None), (None, None)):
+        lost = state.model_copy(deep=True)
+        lost.hope, lost.nerve = hope, nerve
+        texts[(hope, nerve)] = g.guide_text(lost, seat, private=True) or ""
+    assert "Hope is lost and Nerve stands at 8" in texts[(None, 8)], texts
+    assert "Hope stands at 7 and Nerve is lost" in texts[(7, None)], texts
+    assert "Hope and Nerve are lost" in texts[(None, None)], texts
+    assert not any("None" in t for t in texts.values()), texts

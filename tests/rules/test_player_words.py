@@ -16,6 +16,8 @@ from tests.e2e.words import raw_words
 from tests.rules.cases import CASES, IDS
 
 NAMES = ["Ada", "Bea", "Cy", "Dot", "Eve", "Flo", "Gus"]
+STEPS = 3000
+"""Past every game's length here (the longest, a 5-player Presence, ends within ~700)."""
 
 
 @pytest.mark.parametrize(("game", "mode", "n"), CASES, ids=IDS)
@@ -35,7 +37,7 @@ def test_every_text_a_player_reads_is_in_the_games_words(game: str, mode: str, n
 
     state = g.setup(seats, g.options_model(mode=mode), 1)
     rng = random.Random(1)
-    for _ in range(250):
+    for _ in range(STEPS):  # a whole game: some words come only late (a lost marker)
         if g.result(state) is not None or not g.to_act(state):
             break
         for seat in sorted(g.to_act(state)):
