@@ -46,18 +46,28 @@ def _clean(lines: list[str]) -> str:
 
 # The spec's source markers: [T] rulebook text, [R] our ruling, [D] design, [B] box/variant,
 # [D G-04] a design note's id, {A}/{C} FW sources. Players read the rule, not its provenance.
-_MARKER = re.compile(r"\s*(?:\[(?:[TRDBC](?:,[^\]]*)?|D [A-Z]+-\d+)\]|\{[A-Z]\})")
+_MARKER = re.compile(r"\s*(?:\[(?:[TRDBC](?:,[^\]]*)?|D [A-Z]+-\d+(?::[^\]]*)?)\]|\{[A-Z]\})")
 _RULING = re.compile(r"\[R:\s*([^\]]*)\]")
 
 
 # The Exorcism's mode tags, as the game's menus name its modes.
 _MODE_NAMES = {"core": "Co-op", "OvA": "One vs All", "solo": "Solo"}
 _MODE_TAGS = re.compile(r"\{(?:core|OvA|solo)\}(?:\s*(?:and\s*)?\{(?:core|OvA|solo)\})*")
-# A pointer from a rule to the design note behind it ("(EX-GAP-14)", "(see EX-AMB-54)"): the
-# note is the project's reasoning, not the rule; the answer says the rule.
-_NOTE_REF = re.compile(r"\s*\((?:see\s+)?(?:[A-Z]+-(?:GAP|AMB)-\d+(?:,\s*)?)+\)")
-# …or one opening a bracket that goes on ("(FW-AMB-38 order: …)" reads "(order: …)").
-_NOTE_LEAD = re.compile(r"\((?:see\s+)?[A-Z]+-(?:GAP|AMB)-\d+[,;:]?\s+")
+# A design note's id: the Exorcism's and Fourth Wall's gaps and ambiguities ("EX-GAP-14",
+# "FW-AMB-38"), The Presence's rulings, content defaults, procedures and hidden-information
+# notes ("A-48", "G-10", "PR-01", "H-07", "H-L4").
+_NOTE_ID = r"(?:[A-Z]+-(?:GAP|AMB)-\d+|(?:A|G|PR|H)-[A-Z]?\d+)\b"
+# A pointer from a rule to the design note behind it, with what joins it to the bracket's
+# other words ("(EX-GAP-14)", "(see EX-AMB-54)", "(P-TIME-07, PR-01)", "(… an option, A-12.)",
+# "(… a card — G-12)"): the note is the project's reasoning, not the rule.
+_NOTE_IN_BRACKET = re.compile(rf"(?:\s*[,;—–]\s*|\s+|^)(?:see\s+)?{_NOTE_ID}\.?")
+_BRACKET = re.compile(r"\(([^()]*)\)")
+
+
+def _drop_notes(match: re.Match[str]) -> str:
+    """A bracket without its design-note pointers; gone when nothing else was in it."""
+    inner = _NOTE_IN_BRACKET.sub("", match.group(1)).strip(" \n,;:—–")
+    return f"({inner})" if inner else ""
 
 
 def _modes(match: re.Match[str]) -> str:
@@ -79,8 +89,8 @@ def player_text(text: str) -> str:
     lines joined into sentences, list items kept on lines of their own ("• …")."""
     text = _RULING.sub(r"(ruling: \1)", text)
     text = _MARKER.sub("", text)
-    text = _NOTE_REF.sub("", text)
-    text = _NOTE_LEAD.sub("(", text)
+    text = _BRACKET.sub(_drop_notes, text)
+    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)  # where a whole bracket went
     text = _MODE_TAGS.sub(_modes, text)
     text = re.sub(r"\bDefault:", "Our ruling:", text)
     out: list[str] = []

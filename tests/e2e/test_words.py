@@ -57,6 +57,8 @@ ISSUE_22_BAD = (
     "The spirit ends its turn and draws 2 spirit card(s).",
     # "a" before a vowel.
     "Moving Objects: a Occult Item is taken from Psychologist.", "Gain a Occult Item",
+    # A ruling id in brackets.
+    "The Descendant has no main actions left: the turn ends (A-65).",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -78,6 +80,8 @@ ISSUE_22_GOOD = (
     "The spirit ends its turn and draws 1 spirit card.",
     "Moving Objects: an Occult Item is taken from Psychologist.", "Gain an Occult Item",
     "a Unique Action", "A Gate opens", "Task Room A and a Key",
+    "The Descendant has no main actions left: the turn ends.",
+    "The most the game allows (rule A-48): wait for the next action.",
 )
 """The same things in the words players now read: each must pass."""
 

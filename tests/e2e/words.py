@@ -63,6 +63,9 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A section id counts too ("(P-MYST)", "(P-2P)").
     ("a rule id in brackets",
      re.compile(r"[(\[](?!rule )[^()\[\]\n]*?\b(?:EX|FW|P)-[A-Z0-9]*[A-Z][A-Z0-9]*\b")),
+    # The Presence's own ruling ids ("the turn ends (A-65)", "(G-09)", "(PR-03)", "(H-L4)").
+    ("a ruling id in brackets",
+     re.compile(r"[(\[](?!rule )[^()\[\]\n]*?\b(?:A|G|PR|H)-[A-Z]?\d+\b")),
     # #22: jargon that read as the engine's rather than the game's words.
     # A Presence die by its id and its value in brackets ("die 0 (1) in the Kitchen").
     ("a die by its id", re.compile(r"\bdie \d+ \(\d+\)")),
@@ -103,7 +106,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("a plural in brackets", re.compile(r"[a-z]\(s\)")),
     # "a" before a vowel sound ("a Occult Item is taken"): the words say "an". A word that
     # starts with a "you" or "wun" sound ("a Unique Action", "a one-off") keeps "a".
-    ("a for an", re.compile(r"(?<![\w'’-])a (?!one\b|once\b|[Uu]|[Ee]u)[AEIOaeio]\w")),
+    ("a for an", re.compile(r"(?<![\w'’-])a (?!(?i:one|once)\b|[Uu]|[Ee]u)[AEIOaeio]\w")),
     ("an action kind", re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, KINDS),
                                                                key=len, reverse=True))
                                   + r")\b")),

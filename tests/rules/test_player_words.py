@@ -8,9 +8,11 @@ games they play through Discord; this reads the states those games never reach."
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
+from rules.core.rulebook import one_line, player_text
 from rules.registry import GAMES
 from tests.e2e.words import raw_words
 from tests.rules.cases import CASES, IDS
@@ -54,4 +56,27 @@ def test_every_text_a_player_reads_is_in_the_games_words(game: str, mode: str, n
             check("event", event.text)
         state = applied.state
     assert read > 100
+    assert not found, found
+
+
+NOTE_ID = re.compile(r"^(?:[A-Z]+-(?:GAP|AMB)-\d+|(?:A|G|PR|H)-[A-Z]?\d+)$")
+"""The design notes' own entries (gaps, ambiguities, The Presence's rulings and notes): the
+project's reasoning, kept as the spec writes it."""
+QUOTES_THE_WORDS = {"EX-WORDS-01", "EX-WORDS-03", "FW-VIS-37", "FW-TURN-01"}
+"""Rules about the words themselves, which quote what players never read ("no grid code
+(`r2c3`)", "never 'Investigator 1'"), and the turn order the rulebook counts by number."""
+
+
+def test_every_rule_a_player_looks_up_reads_in_the_games_words() -> None:
+    """`/game rules`: every rule's text as a player reads it (in full and on one line, as an
+    autocomplete choice) carries no design-note pointer ("(A-65)", "(P-TIME-07, PR-01)",
+    "[D G-12: per-power flag]") and nothing else `raw_words` forbids in a rules answer."""
+    found = {}
+    for game in GAMES.values():
+        for rid, text in game.rulebook().items():
+            if NOTE_ID.match(rid) or rid in QUOTES_THE_WORDS:
+                continue
+            for shown in (player_text(text), one_line(text)):
+                for hit in raw_words(shown, rules=True):
+                    found.setdefault(rid, hit)
     assert not found, found

@@ -36,7 +36,7 @@ class SpiritTurn:
         st.spirit_actions += 1
         if st.spirit_actions == SPIRIT_ACTION_CAP:  # told, never silent
             self.emit(f"That was the spirit's {SPIRIT_ACTION_CAP}th action this turn, the most "
-                      "the game allows (A-48): end the turn when it has resolved.", "limit",
+                      "the game allows (rule A-48): end the turn when it has resolved.", "limit",
                       [st.spirit_seat])
         for o in st.visitors.values():
             o.quick_used = 0

@@ -54,11 +54,11 @@ class VisitorActions:
         v = st.visitors.get(seat)
         if v is not None and v.quick_used >= self.pack.options.quick_action_cap:
             return (f"You have taken {v.quick_used} quick actions since the last action, the "
-                    "most the game allows (A-48): wait for the next action.")
+                    "most the game allows (rule A-48): wait for the next action.")
         if seat == st.spirit_seat and st.phase == "spirit" \
                 and st.spirit_actions >= SPIRIT_ACTION_CAP:
             return (f"The spirit has taken {SPIRIT_ACTION_CAP} actions this turn, the most the "
-                    "game allows (A-48): end the turn.")
+                    "game allows (rule A-48): end the turn.")
         if action.kind == K.TRADE:
             return "You can only trade with a nearby visitor who is not knocked out."
         return "That action is not allowed right now."
@@ -92,8 +92,8 @@ class VisitorActions:
             return
         if st.spent_turns_end and st.actions_left == 0 and self.granted is None \
                 and not self.holds_spent_turn(st.active):
-            self.emit(f"{self.name(st.active)} has no main actions left: the turn ends "
-                      "(A-65).", "turn")
+            self.emit(f"{self.name(st.active)} has no main actions left: the turn ends.",
+                      "turn")
             self.end_visitor_turn()
             self.run()
             self.settle()  # the next visitor's turn may itself need settling
@@ -188,7 +188,7 @@ class VisitorActions:
         cap = self.pack.options.quick_action_cap
         if v.quick_used == cap:
             self.emit(f"{self.name(seat)} has taken {cap} quick actions since the last action, "
-                      "the most the game allows (A-48): no more until the next action.",
+                      "the most the game allows (rule A-48): no more until the next action.",
                       "limit", [self.st.controller.get(seat, seat)])
 
     def action_title(self: Engine, action: Action) -> str:
