@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import join_words, strip_rule_ids
+from rules.core.game import join_words, plural, strip_rule_ids
 from rules.core.types import Result
 from rules.exorcism.engine import Engine
 from rules.exorcism.state import ExorcismState
@@ -72,7 +72,8 @@ def _clock_line(v: dict[str, Any]) -> str:
     now = (f"the hour {current['hour']} Time Die shows {current['pips']}" if current
            else "no Time Die is in use")
     return (f"Round {v['round']}, game turn {v['turn']}. Clock: {now}; {c['dice_left']} Time "
-            f"Dice left, {c['turns_left']} turns before dawn.")
+            f"{plural(c['dice_left'], 'Die', 'Dice')} left, {c['turns_left']} "
+            f"{plural(c['turns_left'], 'turn')} before dawn.")
 
 
 def _darkness_line(v: dict[str, Any]) -> str:

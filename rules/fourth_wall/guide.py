@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from rules.core.game import plural
+
 PROMPTS: dict[str, str] = {
     "keep_investigator": (
         "Keep one of your two Investigator cards; the other goes back. Talk it over with the "
@@ -156,8 +158,8 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
                 f"{_symbols(worst['remaining'], names)} more to be Defeated: Intervene "
                 "before The Wall Triggers it.")
     if me is not None and me["hand_count"] <= 2:
-        return (f"{lead} {who} holds {me['hand_count']} Marbles: Search or Regroup before a "
-                "loss empties the hand (Insanity opens a Gate).")
+        return (f"{lead} {who} holds {me['hand_count']} {plural(me['hand_count'], 'Marble')}: "
+                "Search or Regroup before a loss empties the hand (Insanity opens a Gate).")
     return (f"{lead} Closing a Gate takes a Clue, a Force and a Science in one hand: Give or "
             "Trade to gather them on one Investigator.")
 
@@ -165,7 +167,8 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
 def _wall_turn(view: dict[str, Any]) -> str:
     """The Wall's turn, from what the table sees of it (never its hand's cards)."""
     wall, gates = view["wall"], view["gates"]
-    lead = (f"You hold {wall['doom']} Doom and {wall['hand_count']} Horror cards; "
+    lead = (f"You hold {wall['doom']} Doom and {wall['hand_count']} Horror "
+            f"{plural(wall['hand_count'], 'card')}; "
             f"{gates['open']} of {gates['max']} Gates are Open.")
     if wall["doom"] == 0:
         return f"{lead} With no Doom, Brood to gather it for your next Wrath."

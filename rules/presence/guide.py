@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.game import plural
+
 KINDS: dict[str, str] = {
     "setup": (
         "Setting up: choose for your seat. Characters differ in their starting cards and "
@@ -190,8 +192,10 @@ def _spirit_turn(view: dict[str, Any]) -> str:
     sp = view["spirit"]
     dice = view["dice"]
     total = sum(d["value"] for d in dice)
-    lead = (f"{len(dice)} presence dice worth {total} in all, {sp['hand_count']} spirit cards "
-            f"in hand; round {view['track']['time']} of {view['final_round']}.")
+    held = sp["hand_count"]
+    lead = (f"{len(dice)} presence {plural(len(dice), 'die', 'dice')} worth {total} in all, "
+            f"{held} spirit {plural(held, 'card')} in hand; round {view['track']['time']} of "
+            f"{view['final_round']}.")
     lonely = [v["name"] for v in view["visitors"] if v["alone"] and not v["knocked_out"]]
     if lonely:
         return f"{lead} {lonely[0]} is alone, out of hearing: a good target for fear."

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.core.game import join_words, strip_rule_ids
+from rules.core.game import join_words, plural, strip_rule_ids
 from rules.core.types import Result
 from rules.presence.engine import Engine
 from rules.presence.engine.core import secret_title
@@ -188,9 +188,9 @@ def _scripts_line(v: dict[str, Any]) -> str:
 
 def _spirit_line(state: PresenceState, v: dict[str, Any], names: dict[str, str]) -> str:
     sp = v["spirit"]
-    bits = [f"{sp['hand_count']} spirit cards in hand", f"{sp['deck_count']} in deck",
-            f"{sp['discard_count']} discarded face down",
-            f"{v['supply']} presence dice in the supply"]
+    bits = [f"{sp['hand_count']} spirit {plural(sp['hand_count'], 'card')} in hand",
+            f"{sp['deck_count']} in deck", f"{sp['discard_count']} discarded face down",
+            f"{v['supply']} presence {plural(v['supply'], 'die', 'dice')} in the supply"]
     if sp["pawn_room"]:
         bits.append("pawn in the " + Engine(state).room_name(sp["pawn_room"]))
     if sp["drains"]:

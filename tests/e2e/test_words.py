@@ -59,6 +59,8 @@ ISSUE_22_BAD = (
     "Moving Objects: a Occult Item is taken from Psychologist.", "Gain a Occult Item",
     # A ruling id in brackets.
     "The Descendant has no main actions left: the turn ends (A-65).",
+    # One said as many.
+    "3 presence dice worth 5 in all, 1 spirit cards in hand", "1 presence dice in the supply",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -82,6 +84,8 @@ ISSUE_22_GOOD = (
     "a Unique Action", "A Gate opens", "Task Room A and a Key",
     "The Descendant has no main actions left: the turn ends.",
     "The most the game allows (rule A-48): wait for the next action.",
+    "1 presence die worth 5 in all, 1 spirit card in hand", "1 of 5 Gates are Open",
+    "Time left 1 hour 30 minutes", "1 AP left",
 )
 """The same things in the words players now read: each must pass."""
 

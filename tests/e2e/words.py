@@ -104,6 +104,11 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
      re.compile(r"(?<!`)\b(?:one_vs_all|true_horror|two_players|unknown_threat)\b(?!`)")),
     # A count's noun with "(s)" ("2 card(s)"): the words know the number.
     ("a plural in brackets", re.compile(r"[a-z]\(s\)")),
+    # One of a thing said as many ("1 spirit cards in hand", "1 presence dice").
+    ("a plural after 1", re.compile(
+        r"(?<![\d.,/-])\b1 (?:[A-Za-z]+ )?(?:cards|dice|tokens|markers|points|Marbles|"
+        r"actions|spaces|rounds|turns|hours|minutes|Tools|Tasks|clues|secrets|visitors|Gates|"
+        r"Horrors|Lookouts|players|moves)\b")),
     # "a" before a vowel sound ("a Occult Item is taken"): the words say "an". A word that
     # starts with a "you" or "wun" sound ("a Unique Action", "a one-off") keeps "a".
     ("a for an", re.compile(r"(?<![\w'’-])a (?!(?i:one|once)\b|[Uu]|[Ee]u)[AEIOaeio]\w")),

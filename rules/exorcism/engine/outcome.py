@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import plural
 from rules.exorcism.engine.board import (
     GHOSTS,
 )
@@ -63,5 +64,6 @@ class Outcome:
 
     def gain_points(self: Engine, n: int, why: str) -> None:
         self.st.points += n
-        self.emit(f"+{n} Exorcism points ({why}); total {self.st.points}.", "points")
+        self.emit(f"+{n} Exorcism {plural(n, 'point')} ({why}); total {self.st.points}.",
+                  "points")
         self.check_exorcism()
