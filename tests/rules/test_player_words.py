@@ -1,7 +1,7 @@
 """Every text the engines hand a player, read over random playouts of every game, mode and
 table size: the awaited seat's line (`doing_text`), the advice on the board post and in the
-seat's own panel (`guide_text`), every legal action's label (`describe`) and every event's
-sentence. None may hold what `tests.e2e.words.raw_words` forbids (seat ids, rule ids in
+seat's own panel (`guide_text`), every legal action's label (`describe`), every event's
+sentence, the status lines and each seat's summary DM (`private_summary`). None may hold what `tests.e2e.words.raw_words` forbids (seat ids, rule ids in
 brackets, code values, "a" before a vowel, ...). The end-to-end scans read the messages of the
 games they play through Discord; this reads the states those games never reach."""
 
@@ -39,9 +39,15 @@ def test_every_text_a_player_reads_is_in_the_games_words(game: str, mode: str, n
 
     state = g.setup(seats, g.options_model(mode=mode), 1)
     rng = random.Random(1)
-    for _ in range(STEPS):  # a whole game: some words come only late (a lost marker)
+    for step in range(STEPS):  # a whole game: some words come only late (a lost marker)
         if g.result(state) is not None or not g.to_act(state):
             break
+        if step % 10 == 0:  # the status lines and each seat's summary DM, now and then
+            for reader in (None, *seats):
+                for line in g.status_lines(state, reader, names):
+                    check("status", line)
+                if reader is not None:
+                    check("summary", g.private_summary(state, reader))
         for seat in sorted(g.to_act(state)):
             check("doing", g.doing_text(state, seat, names))
             check("advice", g.guide_text(state, seat))
