@@ -1,9 +1,10 @@
 """Every text the engines hand a player, read over random playouts of every game, mode and
 table size: the awaited seat's line (`doing_text`), the advice on the board post and in the
 seat's own panel (`guide_text`), every legal action's label (`describe`), every event's
-sentence, the status lines and each seat's summary DM (`private_summary`). None may hold what `tests.e2e.words.raw_words` forbids (seat ids, rule ids in
-brackets, code values, "a" before a vowel, ...). The end-to-end scans read the messages of the
-games they play through Discord; this reads the states those games never reach."""
+sentence, the status lines and each seat's summary DM (`private_summary`). None may hold what
+`tests.e2e.words.raw_words` forbids (seat ids, rule ids in brackets, code values, "a" before a
+vowel, a plural after 1, ...). The end-to-end scans read the messages of the games they play
+through Discord; this reads the states those games never reach."""
 
 from __future__ import annotations
 
