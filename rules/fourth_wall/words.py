@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import join_words, strip_rule_ids
+from rules.core.game import join_words, plural, strip_rule_ids
 from rules.core.types import Result
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.state import FourthWallState, InvestigatorState
@@ -190,7 +190,8 @@ def _lines(state: FourthWallState, v: dict[str, Any], names: dict[str, str],
             continue
         lines.append(_inv_line(state, v, inv, names) if not short else
                      f"{_inv_who(state, inv, names)}: Sanity {inv['sanity']}, "
-                     f"{inv['hand_count']} Marbles" + (", Insane" if inv["insane"] else "")
+                     f"{inv['hand_count']} {plural(inv['hand_count'], 'Marble')}"
+                     + (", Insane" if inv["insane"] else "")
                      + ".")
     if short:
         return lines

@@ -238,13 +238,14 @@ def status_lines(state: PresenceState, seat: str | None, names: dict[str, str],
     lines += [x for r in v["rooms"] if (x := _room_line(state, r))]
     lines.append(_doors_line(state, v))
     revealed = [c["name"] for c in v["clue_revealed"]]
-    lines.append(f"Clue deck: {v['clue_deck']} cards; item deck: {v['item_deck']} cards"
+    lines.append(f"Clue deck: {v['clue_deck']} {plural(v['clue_deck'], 'card')}; item deck: "
+                 f"{v['item_deck']} {plural(v['item_deck'], 'card')}"
                  + (f"; face-up clue cards: {', '.join(revealed)}" if revealed else "")
                  + (f"; in the cellar: {', '.join(i['name'] for i in v['cellar'])}"
                     if v["cellar"] else "") + ".")
     if v["chamber"]:
         ch = v["chamber"]
-        lines.append(f"Secret Chamber: {ch['cards']} cards inside; passage "
+        lines.append(f"Secret Chamber: {ch['cards']} {plural(ch['cards'], 'card')} inside; passage "
                      + (f"in the {Engine(state).room_name(ch['passage_room'])}."
                         if ch["passage_room"] else "not found yet."))
     if state.visitors and state.phase != "setup":

@@ -23,8 +23,26 @@ STEPS = 3000
 """Past every game's length here (the longest, a 5-player Presence, ends within ~700)."""
 
 
-@pytest.mark.parametrize(("game", "mode", "n"), CASES, ids=IDS)
-def test_every_text_a_player_reads_is_in_the_games_words(game: str, mode: str, n: int) -> None:
+VARIANTS: list[tuple[str, str, int, dict[str, object]]] = [
+    ("presence", "session", 3, {"mystery": True}),
+    ("presence", "session", 4, {"unknown_threat": True}),
+    ("presence", "session", 4, {"dark_board": True, "true_horror": True}),
+    ("presence", "session", 4, {"secret_chamber": True}),
+    ("presence", "session", 2, {"two_players": True}),
+    ("exorcism", "core", 3, {"first_game": True}),
+    ("fourth_wall", "conflict", 4, {"first_game": True}),
+]
+"""The variants whose words differ (a face-down discard, a chosen threat, a chamber, a player
+with two visitors, a learning game), one game each."""
+
+
+PLAIN: list[tuple[str, str, int, dict[str, object]]] = [(g, m, n, {}) for g, m, n in CASES]
+
+
+@pytest.mark.parametrize(("game", "mode", "n", "options"), PLAIN + VARIANTS,
+                         ids=IDS + [f"{g}-{'-'.join(o)}" for g, _m, _n, o in VARIANTS])
+def test_every_text_a_player_reads_is_in_the_games_words(game: str, mode: str, n: int,
+                                                         options: dict[str, object]) -> None:
     g = GAMES[game]
     seats = [f"s{i + 1}" for i in range(n)]
     names = dict(zip(seats, NAMES, strict=False))
@@ -38,7 +56,7 @@ def test_every_text_a_player_reads_is_in_the_games_words(game: str, mode: str, n
             for hit in raw_words(text):
                 found.setdefault(f"{where}: {hit}", text[:200])
 
-    state = g.setup(seats, g.options_model(mode=mode), 1)
+    state = g.setup(seats, g.options_model(mode=mode, **options), 1)
     rng = random.Random(1)
     for step in range(STEPS):  # a whole game: some words come only late (a lost marker)
         if g.result(state) is not None or not g.to_act(state):
@@ -78,7 +96,7 @@ def test_every_rule_a_player_looks_up_reads_in_the_games_words() -> None:
     """`/game rules`: every rule's text as a player reads it (in full and on one line, as an
     autocomplete choice) carries no design-note pointer ("(A-65)", "(P-TIME-07, PR-01)",
     "[D G-12: per-power flag]") and nothing else `raw_words` forbids in a rules answer."""
-    found = {}
+    found: dict[str, str] = {}
     for game in GAMES.values():
         for rid, text in game.rulebook().items():
             if NOTE_ID.match(rid) or rid in QUOTES_THE_WORDS:

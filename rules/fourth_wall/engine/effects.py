@@ -369,7 +369,7 @@ class Effects:
                             if r.window == window)
                 res = self.use_reaction(holder, marble, window)
                 n += res["blitz_bonus"]
-                self.emit(f"The Blitz now reveals {n} cards.", "blitz")
+                self.emit(f"The Blitz now reveals {n} {plural(n, 'card')}.", "blitz")
                 if not again:
                     seats = seats[1:]
             else:
@@ -772,7 +772,8 @@ class Effects:
         st.peek_for = fr.inv
         name = self.marble_name if eff.deck == "marble" else self.horror_name
         who = self.inv_name(self.inv(fr.inv)) if fr.inv else "Someone"
-        self.emit_team(f"{who} looks at the top {n} {eff.deck.capitalize()} cards.",
+        self.emit_team(f"{who} looks at the top {n} {eff.deck.capitalize()} "
+                       f"{plural(n, 'card')}.",
                        f"{who} sees: " + ", ".join(name(c) for c in st.peek) + ".", "peek")
         self.later(Step(op="peek_take", args={"f": fr.id, "take": min(eff.take, n),
                                               "rest": eff.rest, "reorder": eff.reorder,

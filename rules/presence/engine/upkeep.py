@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import plural
 from rules.core.types import Prompt
 from rules.presence.state import (
     Step,
@@ -91,7 +92,8 @@ class Upkeep:
                 break
             st.drawn_spirit_clues.append(st.spirit_clue_bag.pop())
         if st.drawn_spirit_clues:
-            self.emit(f"The spirit draws {len(st.drawn_spirit_clues)} spirit clues.", "clue")
+            drawn = len(st.drawn_spirit_clues)
+            self.emit(f"The spirit draws {drawn} spirit {plural(drawn, 'clue')}.", "clue")
             self.later(Step(op="place_drawn_clue", args={"used": [], "setup": False}))
 
     def placement_rooms(self: Engine, used: list[str]) -> list[str]:
