@@ -159,8 +159,14 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
     here = rooms.get(me["room"], {})
     if here.get("tokens"):
         n = len(here["tokens"])
-        return (f"{lead}. {n} clue token{'s lie' if n > 1 else ' lies'} in the "
-                f"{me['room_name']}: Investigate to move toward the secrets.")
+        tokens = (f"{lead}. {n} clue token{'s lie' if n > 1 else ' lies'} in the "
+                  f"{me['room_name']}")
+        hand = view.get("hand")  # the seat's own view only: the board post cannot tell
+        if hand is not None and not any(a["name"].startswith("Investigate")
+                                         for card in hand for a in card["actions"]):
+            return (f"{tokens}, but no card in your hand Investigates: Rest to draw new "
+                    "cards, then Investigate.")
+        return f"{tokens}: Investigate to move toward the secrets."
     if me["fear"] >= me["fear_track"] - 1:
         return (f"{lead}. Your fear is {me['fear']} of {me['fear_track']}: Rest or stay with "
                 "the others before the next fright knocks you out.")

@@ -181,3 +181,22 @@ def test_p_succ_01_a_lost_marker_is_said_lost_in_the_advice() -> None:
     assert "Hope stands at 7 and Nerve is lost" in texts[(7, None)], texts
     assert "Hope and Nerve are lost" in texts[(None, None)], texts
     assert not any("None" in t for t in texts.values()), texts
+
+
+def test_p_vis_a_visitors_own_advice_names_an_action_it_can_take() -> None:
+    """The Presence: a visitor's own advice to Investigate comes only with an Investigate
+    among its choices; holding no card that Investigates, it is told to Rest and draw (P-BASIC:
+    Rest is always there), never to press a button it does not have. The board post's advice
+    cannot see the hand and keeps the general word."""
+    g = GAMES["presence"]
+    rest = 0
+    for n, seed in ((3, 1), (4, 2), (5, 3)):
+        for state, seat in _play("presence", "session", n, seed=seed, steps=600):
+            advice = g.guide_text(state, seat, private=True) or ""
+            labels = [g.describe(state, seat, a) for a in g.legal_actions(state, seat)]
+            if "Investigate to move toward" in advice:
+                assert any("Investigate" in label for label in labels), (advice, labels)
+            if "Rest to draw" in advice:
+                assert any(label.startswith("Rest") for label in labels), (advice, labels)
+                rest += 1
+    assert rest
