@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.core.game import a_noun
+from rules.core.game import a_noun, plural
 
 PROMPTS: dict[str, str] = {
     "choose_primary": (
@@ -127,6 +127,9 @@ def _actions(view: dict[str, Any], seat: str) -> str:
         return (f"{lead} The Ghosts are exorcised: walk to the Foyer and Escape the House. "
                 "The investigators win once every Character has escaped; Darkness still "
                 "spreads and the clock still runs until then.")
+    if left <= 0:  # EX-TURN-02: nothing but a Plan's extra Action or the turn's end
+        return (f"{lead} Your Actions are spent: play a Plan that grants one if you hold it, "
+                "else end the turn.")
     me = mine[0]
     cells = {c["id"]: c for c in view["cells"]}
     here = cells.get(me["cell"], {})
@@ -139,22 +142,30 @@ def _actions(view: dict[str, Any], seat: str) -> str:
     for inv in mine:
         held.update({t: int(n) for t, n in inv["tools"].items()})
     tasks = sorted(info["tasks"], key=lambda t: (len(_missing(t, held)), -t["points"]))
-    if tasks and not _missing(tasks[0], held):
-        task = tasks[0]
-        return (f"{lead} You hold every Tool {task['name']} asks for: completing it earns "
-                f"{task['points']} points.")
-    if here.get("darkness"):
+    # A Task is completed by one investigator holding every Tool it asks for (EX-ACT-05), in
+    # Solo the Primary (EX-SOLO-03): the team's Tools added up do not complete it.
+    doers = [Counter({t: int(n) for t, n in inv["tools"].items()}) for inv in mine
+             if inv["role"] != "secondary"]
+    ready = next((t for t in tasks for tools in doers if not _missing(t, tools)), None)
+    if ready is not None:
+        return (f"{lead} You hold every Tool {ready['name']} asks for: completing it earns "
+                f"{ready['points']} {plural(ready['points'], 'point')}.")
+    if here.get("darkness") and not here.get("shrouded"):  # EX-DARK-06: no Purify there
         return (f"{lead} {me['cell_name']} holds {here['darkness']} Darkness: Purify it "
                 "before it piles up into a Shroud and the supply runs low.")
-    if tasks:
+    if tasks and doers:
         task = tasks[0]
-        need = _missing(task, held)
+        need = min((_missing(task, tools) for tools in doers), key=len)
+        if not _missing(task, held):  # Solo: the Tools are split between your two
+            return (f"{lead} Your two investigators hold every Tool {task['name']} asks "
+                    "for between them: Trade them onto your Primary to complete it.")
         source = next((c["name"] for c in view["cells"] if c.get("action_text")
                        and names.get(need[0], "@") in c["action_text"]
                        and "Gain" in c["action_text"]), None)
         tool = names.get(need[0], need[0])
         where = f"; the {source} gains {a_noun(tool)}" if source else ""
-        return (f"{lead} {task['name']} ({task['points']} points) still needs "
+        return (f"{lead} {task['name']} ({task['points']} {plural(task['points'], 'point')}) "
+                f"still needs "
                 f"{_count(need, names)}{where}.")
     return f"{lead} Trade Tools with a neighbour or gain new Tasks from a Room's Action."
 

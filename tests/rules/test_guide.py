@@ -200,3 +200,25 @@ def test_p_vis_a_visitors_own_advice_names_an_action_it_can_take() -> None:
                 assert any(label.startswith("Rest") for label in labels), (advice, labels)
                 rest += 1
     assert rest
+
+
+@pytest.mark.parametrize(("mode", "n"), [("core", 3), ("solo", 1), ("one_vs_all", 4)])
+def test_ex_act_an_investigators_own_advice_names_an_action_it_can_take(mode: str,
+                                                                        n: int) -> None:
+    """The Exorcism: advice to complete a Task comes only when one investigator who may
+    complete it holds its Tools (EX-ACT-05; in Solo the Primary, EX-SOLO-03) with an Action
+    left (EX-TURN-02); advice to Purify only where Purify is a choice (never in a Shrouded
+    Room, EX-DARK-06)."""
+    g = GAMES["exorcism"]
+    told = 0
+    for seed in (1, 2, 3):
+        for state, seat in _play("exorcism", mode, n, seed=seed, steps=400):
+            advice = g.guide_text(state, seat, private=True) or ""
+            labels = " | ".join(g.describe(state, seat, a) for a in g.legal_actions(state, seat))
+            if "completing it earns" in advice:
+                assert "Complete" in labels, (advice, labels)
+                told += 1
+            if "Purify it" in advice:
+                assert "Purify" in labels, (advice, labels)
+                told += 1
+    assert told
