@@ -165,17 +165,35 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
 
 
 def _wall_turn(view: dict[str, Any]) -> str:
-    """The Wall's turn, from what the table sees of it (never its hand's cards)."""
+    """The Wall's turn: on the board post from what the table sees of it; in the Wall's own
+    panel also from its hand's Manifest costs. Choosing the turn (FW-WALL-03, FW-WALL-11) it
+    is told what a Wrath would strike at; spending Doom, never to pay for what its Doom
+    cannot buy."""
     wall, gates = view["wall"], view["gates"]
-    lead = (f"You hold {wall['doom']} Doom and {wall['hand_count']} Horror "
+    doom = wall["doom"]
+    lead = (f"You hold {doom} Doom and {wall['hand_count']} Horror "
             f"{plural(wall['hand_count'], 'card')}; "
             f"{gates['open']} of {gates['max']} Gates are Open.")
-    if wall["doom"] == 0:
-        return f"{lead} With no Doom, Brood to gather it for your next Wrath."
-    if view["horrors"]:
-        near = max(view["horrors"], key=lambda h: -h["trigger_cost"])
+    near = min((h for h in view["horrors"] if not h["drained"]),  # a Drained one waits
+               key=lambda h: h["trigger_cost"], default=None)
+    if view["turn"]["wall_mode"] is None:  # Wrath or Brood
+        if doom == 0 and near is None:
+            return f"{lead} With no Doom, Brood to gather it for your next Wrath."
+        if near is not None:
+            return (f"{lead} Wrath, then strike: the {near['name']} On the Streets Triggers "
+                    f"for {near['trigger_cost']} Doom before the Investigators Defeat it.")
+        return (f"{lead} Wrath, then Manifest a Horror On the Streets: each one left there "
+                "presses the team.")
+    if doom == 0:
+        return f"{lead} Your Doom is spent: end the turn."
+    if near is not None and near["trigger_cost"] <= doom:
         return (f"{lead} The {near['name']} On the Streets Triggers for {near['trigger_cost']} "
                 "Doom: strike before the Investigators Defeat it.")
+    hand = view.get("hand")  # the Wall's own view only
+    if hand and min(h["manifest"]["doom"] for h in hand) > doom:
+        cheapest = min(h["manifest"]["doom"] for h in hand)
+        return (f"{lead} The cheapest Horror in your hand needs {cheapest} Doom to Manifest: "
+                "spend the Doom another way, or end the turn.")
     return f"{lead} Manifest a Horror On the Streets: each one left there presses the team."
 
 

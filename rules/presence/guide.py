@@ -203,6 +203,9 @@ def _spirit_turn(view: dict[str, Any]) -> str:
             f"{held} spirit {plural(held, 'card')} in hand; round {view['track']['time']} of "
             f"{view['final_round']}.")
     lonely = [v["name"] for v in view["visitors"] if v["alone"] and not v["knocked_out"]]
+    if held == 0:  # Increase discards a spirit card (P-SPIRIT-09): nothing to pay with
+        return (f"{lead} With no spirit card in hand, move your presence dice toward the "
+                "visitors and end the turn to draw.")
     if lonely:
         return f"{lead} {lonely[0]} is alone, out of hearing: a good target for fear."
     return f"{lead} Increase Presence where the visitors gather to pay for stronger cards."

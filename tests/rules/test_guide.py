@@ -222,3 +222,28 @@ def test_ex_act_an_investigators_own_advice_names_an_action_it_can_take(mode: st
                 assert "Purify" in labels, (advice, labels)
                 told += 1
     assert told
+
+
+def test_fw_wall_and_p_spirit_advice_names_an_action_they_can_take() -> None:
+    """The Wall (Conflict) is told to Trigger only a Horror its Doom can Trigger (not a
+    Drained one), to Manifest only what its Doom can buy, to Wrath or Brood while it chooses
+    its turn, and to end the turn once its Doom is spent; The Presence's spirit is told to
+    Increase Presence only with a spirit card in hand to pay with (P-SPIRIT-09)."""
+    cues = {"fourth_wall": (("strike before", "Trigger"), (": Manifest a Horror", "Manifest"),
+                            ("Wrath, then", "Wrath"), ("Brood to gather", "Brood"),
+                            ("Doom is spent", "End")),
+            "presence": (("Increase Presence where", "Increase"),)}
+    told = 0
+    for game, mode, n in (("fourth_wall", "conflict", 2), ("fourth_wall", "conflict", 4),
+                          ("presence", "session", 3), ("presence", "session", 4)):
+        g = GAMES[game]
+        for seed in (1, 2, 3):
+            for state, seat in _play(game, mode, n, seed=seed, steps=500):
+                advice = g.guide_text(state, seat, private=True) or ""
+                labels = " | ".join(g.describe(state, seat, a)
+                                    for a in g.legal_actions(state, seat))
+                for cue, word in cues[game]:
+                    if cue in advice:
+                        assert word in labels, (advice, labels)
+                        told += 1
+    assert told
