@@ -146,7 +146,7 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
         lacking = _gate_lacking(hand, view)
         if not lacking:
             shows = f"Your hand shows a {', a '.join(names[s] for s in view['symbols'])}"
-            cost = turn.get("close_cost")
+            cost = turn.get("costs", {}).get("close_gate")
             if cost is not None and turn["ap"] < cost:
                 return (f"{lead} {shows}, but Close a Gate costs {cost} AP: keep those "
                         "Marbles and Close a Gate early next turn.")
@@ -158,8 +158,13 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
                 f"{_symbols(worst['remaining'], names)} more to be Defeated: Intervene "
                 "before The Wall Triggers it.")
     if me is not None and me["hand_count"] <= 2:
-        return (f"{lead} {who} holds {me['hand_count']} {plural(me['hand_count'], 'Marble')}: "
-                "Search or Regroup before a loss empties the hand (Insanity opens a Gate).")
+        costs = turn.get("costs", {})
+        draws = [word for name, word in (("search", "Search"), ("regroup", "Regroup"))
+                 if costs.get(name, 0) <= turn["ap"]]
+        if draws:
+            return (f"{lead} {who} holds {me['hand_count']} "
+                    f"{plural(me['hand_count'], 'Marble')}: {' or '.join(draws)} before a loss "
+                    "empties the hand (Insanity opens a Gate).")
     return (f"{lead} Closing a Gate takes a Clue, a Force and a Science in one hand: Give or "
             "Trade to gather them on one Investigator.")
 

@@ -20,8 +20,9 @@ turn
   {active: investigator id | None (whose turn it is, or whose turn the Wall turn precedes),
    active_name, active_seat, wall_turn (bool: the Wall's turn now), wall_mode
    "wrath"|"brood"|None, wall_turns (taken so far), first_wall_turn (bool), ap (AP left),
-   ap_per_turn (2, or 3 in The Crescendo), close_cost (AP a Close a Gate costs the active
-   Investigator, every modifier applied | None), unique_used (bool), brood_allowed (bool),
+   ap_per_turn (2, or 3 in The Crescendo), costs ({action name (`ACTION_NAMES`): AP it costs
+   the active Investigator, every modifier applied}; {} with none active), unique_used (bool),
+   brood_allowed (bool),
    brood_blocked_because (str | None)}
 tracker
   {investigators (layout size), ranks [{rank, stage, current (bool), passed (bool)}],
@@ -71,7 +72,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import memo
-from rules.fourth_wall.content import SYMBOLS
+from rules.fourth_wall.content import ACTION_NAMES, SYMBOLS
 from rules.fourth_wall.engine import STAGE_NAMES, SYMBOL_NAMES, Engine
 from rules.fourth_wall.result import result_of
 from rules.fourth_wall.state import FourthWallState
@@ -221,7 +222,8 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
         "ap": st.ap if st.phase == "investigator" else 0,
         "ap_per_turn": eng.opts.action_points + (
             eng.opts.crescendo_extra_ap if eng.stage_at_least("crescendo") else 0),
-        "close_cost": eng.action_cost("close_gate", act_inv) if act_inv else None,
+        "costs": ({name: eng.action_cost(name, act_inv) for name in ACTION_NAMES}
+                  if act_inv else {}),
         "unique_used": act_inv is not None and act_inv.id in st.uniques_used,
         "brood_allowed": brood_block is None,
         "brood_blocked_because": brood_block,

@@ -148,7 +148,8 @@ def test_fw_act_01_close_a_gate_now_is_advised_exactly_when_it_is_legal(
         mode: str, players: int) -> None:
     """Over whole AI games: an Investigator's own advice says "Close a Gate now" exactly when
     Close a Gate is among its legal actions (its AP, the Aura's extra and The Scourge
-    counted), so the advice never names a button the player cannot find."""
+    counted), and names Search or Regroup only when its AP pays for them, so the advice never
+    names a button the player cannot find."""
     g = GAMES["fourth_wall"]
     now = cannot = 0
     for seed in (1, 2):
@@ -156,8 +157,12 @@ def test_fw_act_01_close_a_gate_now_is_advised_exactly_when_it_is_legal(
             if state.prompts or state.phase != "investigator":
                 continue
             advice = g.guide_text(state, seat, private=True) or ""
-            legal = "close_gate" in {a.kind for a in g.legal_actions(state, seat)}
+            kinds = {a.kind for a in g.legal_actions(state, seat)}
+            legal = "close_gate" in kinds
             assert advice.endswith("Close a Gate now.") == legal, (seed, advice)
+            if "before a loss empties the hand" in advice:  # FW-ACT-04, FW-ACT-08 at their AP
+                assert ("Regroup" not in advice or "regroup" in kinds) and (
+                    "Search" not in advice or "search" in kinds), (seed, advice, kinds)
             now += legal
             cannot += "costs" in advice
     assert now and cannot, (now, cannot)
