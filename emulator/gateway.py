@@ -29,6 +29,11 @@ from emulator.state import EmulatorState
 _log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL_MS = 41250
+HEARTBEAT_ACK_SECONDS = 0.1
+"""How long the HEARTBEAT_ACK takes, as a round trip to Discord does. An instant ACK reached
+discord.py's keep-alive thread before it had noted the heartbeat's send, so the client
+measured its latency from its start and warned "Can't keep up, websocket is 41.3s behind"
+at every first heartbeat."""
 BACKLOG = 5000
 FATAL_CLOSE_CODES = frozenset({4004, 4010, 4011, 4012, 4013, 4014})
 UNRESUMABLE_CLOSE_CODES = frozenset({4007, 4009})
@@ -215,7 +220,7 @@ class GatewayHub:
         data = payload.get("d")
         if op == 1:
             self.state.stats.heartbeats += 1
-            conn.send_op(11, None)
+            asyncio.get_running_loop().call_later(HEARTBEAT_ACK_SECONDS, conn.send_op, 11, None)
         elif op == 2 and isinstance(data, dict):
             self._identify(conn, data)
         elif op == 6 and isinstance(data, dict):
