@@ -53,7 +53,7 @@ from bot.storage import (
     VersionConflict,
 )
 from rules.core import Action, Event, IllegalAction, Result, Rng
-from rules.core.game import Game, GameState
+from rules.core.game import Game, GameState, plural
 from rules.core.hidden import hidden_dependence, shown_by_events
 from rules.registry import GAMES
 
@@ -749,7 +749,8 @@ class TableService:
             self._cache.drop(game_id)
             self._cache.put(game_id, rec.version, text, state)
             users = {new_id[s.position]: s.user_id for s in order}
-            events = [Event(kind="start", text=f"{game.title} begins with {len(seats)} players.")]
+            events = [Event(kind="start", text=f"{game.title} begins with {len(seats)} "
+                            f"{plural(len(seats), 'player')}.")]
             return StartResult(record=rec, state=state, events=events, awaited=awaited,
                                awaited_users={s: users[s] for s in awaited}, users=users,
                                result=game.result(state))

@@ -115,7 +115,7 @@ def entry_text(entry: GameResult, hidden: set[int]) -> str:
     mode = mode_of(entry.game, entry.mode)
     head = (f"**#{entry.game_id} {title_of(entry.game)}** ({mode}) — "
             f"{stamp(entry.finished_at, 'd')} · {span(entry.finished_at - entry.started_at)} · "
-            f"{entry.moves} moves" + (" · with AI" if entry.has_ai else "")
+            f"{entry.moves} {plural(entry.moves, 'move')}" + (" · with AI" if entry.has_ai else "")
             + (" · abandoned" if entry.abandoned else ""))
     seats = "; ".join(_seat_words(s, hidden) for s in entry.seats)
     outcome = outcome_words(entry.outcome, {s.seat: _who(s, hidden) for s in entry.seats})
