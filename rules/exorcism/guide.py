@@ -90,7 +90,6 @@ FOYER_EXORCISED = (
 (EX-WIN-02)."""
 
 
-
 def _count(names: list[str], tool_names: dict[str, str]) -> str:
     """"2 Keys and a Weapon" from ["key", "key", "weapon"] (order kept)."""
     counts = Counter(names)
@@ -165,8 +164,7 @@ def _actions(view: dict[str, Any], seat: str) -> str:
         tool = names.get(need[0], need[0])
         where = f"; the {source} gains {a_noun(tool)}" if source else ""
         return (f"{lead} {task['name']} ({task['points']} {plural(task['points'], 'point')}) "
-                f"still needs "
-                f"{_count(need, names)}{where}.")
+                f"still needs {_count(need, names)}{where}.")
     return f"{lead} Trade Tools with a neighbour or gain new Tasks from a Room's Action."
 
 

@@ -149,7 +149,7 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
             cost = turn.get("costs", {}).get("close_gate")
             if cost is not None and turn["ap"] < cost:
                 return (f"{lead} {shows}, but Close a Gate costs {cost} AP: keep those "
-                        "Marbles and Close a Gate early next turn.")
+                        "Marbles and Close a Gate on your next turn.")
             return f"{lead} {shows}: Close a Gate now."
         return f"{lead} To Close a Gate you still lack {' and '.join(lacking)}."
     if view["horrors"]:
@@ -195,8 +195,8 @@ def _wall_turn(view: dict[str, Any]) -> str:
         return (f"{lead} The {near['name']} On the Streets Triggers for {near['trigger_cost']} "
                 "Doom: strike before the Investigators Defeat it.")
     hand = view.get("hand")  # the Wall's own view only
-    if hand and min(h["manifest"]["doom"] for h in hand) > doom:
-        cheapest = min(h["manifest"]["doom"] for h in hand)
+    cheapest = min((h["manifest"]["doom"] for h in hand or []), default=0)
+    if cheapest > doom:
         return (f"{lead} The cheapest Horror in your hand needs {cheapest} Doom to Manifest: "
                 "spend the Doom another way, or end the turn.")
     return f"{lead} Manifest a Horror On the Streets: each one left there presses the team."
