@@ -135,6 +135,20 @@ PURPOSES: dict[str, str] = {
 }
 """The finer purpose of a prompt (its `then`), told only to the seat that answers it."""
 
+MOVEMENT_TALK_FREE = (
+    "Walk: spend your movement points room by room, or stop. Go where clue tokens wait to be "
+    "Investigated, and stay near another visitor: a visitor alone is the spirit's easiest "
+    "target.")
+"""The movement hint where being alone silences nobody (`_talk_is_free`)."""
+
+
+def _talk_is_free(view: dict[str, Any]) -> bool:
+    """Whether being alone leaves table talk as it is: a two-player game has one visitor
+    player (P-2P), and under Open Communication the alone speak normally (P-OPEN-01)."""
+    presets = view.get("presets") or {}
+    return bool(presets.get("two_players") or presets.get("open_communication"))
+
+
 KNOCKED_OUT = (
     "You were knocked out, so your first action must be Rest: you rise, cure one fear and "
     "draw back up to your hand size.")
@@ -171,6 +185,11 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
         return (f"{lead}. Your fear is {me['fear']} of {me['fear_track']}: Rest or stay with "
                 "the others before the next fright knocks you out.")
     if me["alone"]:
+        if _talk_is_free(view):
+            others = ("your other visitor" if (view.get("presets") or {}).get("two_players")
+                      else "the other visitors")
+            return (f"{lead}. You are alone, out of hearing of {others}: Walk toward them, for "
+                    "a visitor alone is the spirit's easiest target.")
         return (f"{lead}. You are alone, out of hearing of the other visitors: Walk toward "
                 "them so the table may talk.")
     near = [r["name"] for r in view["rooms"] if r["tokens"] and r["floor"] == here.get("floor")]
@@ -216,6 +235,8 @@ def advice(view: dict[str, Any], seat: str) -> str | None:
     purpose when the view shows it, else its kind; a turn's actions and what is near."""
     prompt = view.get("prompt")
     if prompt and seat in prompt["seats"]:
+        if prompt["kind"] == "movement" and _talk_is_free(view):
+            return MOVEMENT_TALK_FREE
         return PURPOSES.get(prompt.get("purpose") or "") or KINDS.get(prompt["kind"])
     spirit = view["spirit"]["seat"]
     if view["phase"] == "visitor" and view["active_seat"] == seat and seat != spirit:

@@ -252,3 +252,26 @@ def test_fw_wall_and_p_spirit_advice_names_an_action_they_can_take() -> None:
                         assert word in labels, (advice, labels)
                         told += 1
     assert told
+
+
+@pytest.mark.parametrize("preset", ["two_players", "open_communication"])
+def test_p_2p_p_open_an_alone_visitor_is_not_sent_to_let_the_table_talk(preset: str) -> None:
+    """The Presence: a visitor out of hearing is told to walk toward the others so the table
+    may talk (P-COMM) only where being alone silences it: not in a two-player game (one
+    visitor player, P-2P) nor under Open Communication (the alone may speak, P-OPEN-01); there
+    the reason is the spirit's fear."""
+    g = GAMES["presence"]
+    n = 2 if preset == "two_players" else 3
+    state = g.setup([f"s{i + 1}" for i in range(n)],
+                    g.options_model(mode="session", **{preset: True}), 3)
+    alone = 0
+    for _ in range(600):
+        if g.result(state) is not None:
+            break
+        for seat in g.to_act(state):
+            advice = g.guide_text(state, seat, private=True) or ""
+            assert "so the table may talk" not in advice, advice
+            alone += "You are alone" in advice
+        seat = sorted(g.to_act(state))[0]
+        state = g.apply(state, seat, g.ai_action(state, seat)).state
+    assert alone
