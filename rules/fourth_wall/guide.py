@@ -182,7 +182,7 @@ def _wall_turn(view: dict[str, Any]) -> str:
     near = min((h for h in view["horrors"] if not h["drained"]),  # a Drained one waits
                key=lambda h: h["trigger_cost"], default=None)
     if view["turn"]["wall_mode"] is None:  # Wrath or Brood
-        if doom == 0 and near is None:
+        if doom == 0 and near is None and view["turn"]["brood_allowed"]:
             return f"{lead} With no Doom, Brood to gather it for your next Wrath."
         if near is not None:
             return (f"{lead} Wrath, then strike: the {near['name']} On the Streets Triggers "
