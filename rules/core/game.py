@@ -645,9 +645,26 @@ def guided_words(options: GameOptions) -> str:
     return "on while anyone seated hasn't finished a game of this title"
 
 
+WORDS_KEYS = frozenset({"log", "text"})
+"""The view's keys that hold words, not facts: the public log's sentences and every prompt's,
+card's or ability's text. Each says in words what other keys (kinds, ids, counts) hold."""
+
+
+def _facts(value: Any) -> Any:
+    """`value` (a view or a part of one) without its words (`WORDS_KEYS`)."""
+    if isinstance(value, dict):
+        return {k: _facts(v) for k, v in value.items() if k not in WORDS_KEYS}
+    if isinstance(value, list):
+        return [_facts(v) for v in value]
+    return value
+
+
 def view_rng(game: Game[Any, Any], state: GameState, seat: str | None, salt: str) -> Rng:
     """An RNG seeded from `seat`'s view of `state` (and `salt`) alone: whatever is hidden from
-    the seat, the same view gives the same numbers."""
-    seen = json.dumps(game.view(state, seat), sort_keys=True, default=str)
+    the seat, the same view gives the same numbers. Seeded from the view's facts, not its
+    words (`WORDS_KEYS`): an event or a prompt worded anew does not re-deal every search's
+    worlds, so an AI measured on a seed plays that seed's game again after a change of words
+    (stop 58 re-dealt them all that way). A subset of the view, so still nothing hidden."""
+    seen = json.dumps(_facts(game.view(state, seat)), sort_keys=True, default=str)
     digest = hashlib.sha256(f"{salt}|{seat}|{seen}".encode()).digest()
     return Rng.from_seed(int.from_bytes(digest[:8], "big"))
