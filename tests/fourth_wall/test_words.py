@@ -101,3 +101,27 @@ def test_FW_ACT_01_08_the_turn_lists_only_what_the_ap_left_can_pay_for() -> None
     assert "Regroup" in blocked and "Close a Gate" not in blocked, blocked
     set_hand(st, "i1", "M-C", "M-F", "M-S")
     assert GAME.doing_text(st, seat, NAMES) == blocked
+
+
+def test_FW_HORROR_two_same_named_horrors_are_told_apart_in_labels() -> None:
+    """Conflict has no Streets to name a Horror by: with two Ghouls On the Streets, each one's
+    label says what is Attached to it, and a Marble on one names the Symbols that Ghoul still
+    needs, so two different choices never read alike. A lone Ghoul keeps its short label."""
+    from tests.fourth_wall.helpers import clear_streets, put_horror
+
+    st = new_game("conflict", 3, seed=2)
+    clear_streets(st)
+    lone = put_horror(st, "H-GHOUL")
+    eng = Engine(st)
+    assert eng.horror_label(lone).startswith("Ghoul — needs ")
+    bare = lone
+    held = put_horror(st, "H-GHOUL", attached=("M-F",))
+    eng = Engine(st)
+    assert eng.horror_label(bare).startswith("Ghoul (with nothing Attached) — needs ")
+    assert eng.horror_label(held).startswith("Ghoul (with Force Marble) — needs ")
+    other = put_horror(st, "H-GHOUL", attached=("M-F", "M-F"))
+    eng = Engine(st)
+    one = next(m for h in st.streets if h.id == held for m in h.attached)
+    two = next(m for h in st.streets if h.id == other for m in h.attached)
+    assert eng.street_marble_label(one) != eng.street_marble_label(two)
+    assert eng.street_marble_label(one).startswith("Force Marble on Ghoul (needs ")

@@ -207,12 +207,23 @@ class Basics:
         if h is None:
             return name
         where = f" (Street {h.street})" if h.street is not None else ""
-        att = self.attached_symbols(h)
-        need = self.defeat_cost(hid)
-        left = Counter({s: n - att[s] for s, n in need.items() if n > att[s]})
+        if not where and self._twin_named(h):  # which of two Ghouls: what each holds
+            held = ", ".join(self.marble_name(m) for m in h.attached) or "nothing Attached"
+            where = f" (with {held})"
         tags = " Drained" if h.drained else ""
         tags += " Scourge" if self.st.scourge == hid else ""
-        return f"{name}{where} — needs {symbols_text(left)}{tags}"
+        return f"{name}{where} — needs {symbols_text(self._needs_left(h))}{tags}"
+
+    def _needs_left(self: Engine, h: HorrorOnStreets) -> Counter[str]:
+        """The Symbols `h` still needs to be Defeated (its Defeat Cost less what is Attached)."""
+        att = self.attached_symbols(h)
+        return Counter({s: n - att[s] for s, n in self.defeat_cost(h.id).items() if n > att[s]})
+
+    def _twin_named(self: Engine, h: HorrorOnStreets) -> bool:
+        """Whether another Horror On the Streets has `h`'s name (Conflict has no Streets to
+        tell them apart by)."""
+        name = self.horror_name(h.id)
+        return any(o.id != h.id and self.horror_name(o.id) == name for o in self.st.streets)
 
     def on_streets(self: Engine, hid: str) -> HorrorOnStreets | None:
         for h in self.st.streets:
@@ -229,7 +240,9 @@ class Basics:
             return f"{name} (Anchored)"
         for h in self.st.streets:
             if mid in h.attached:
-                return f"{name} on {self.horror_name(h.id)}"
+                which = (f" (needs {symbols_text(self._needs_left(h))})"
+                         if h.street is None and self._twin_named(h) else "")
+                return f"{name} on {self.horror_name(h.id)}{which}"
         return name
 
     def cost_text(self: Engine, action: Action) -> str:
