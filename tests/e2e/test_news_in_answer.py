@@ -187,10 +187,10 @@ async def test_a_failing_answer_falls_back_to_the_dm_at_once(table: Table, how: 
 
 async def test_a_scripted_burst_costs_fewer_requests_with_the_news_in_the_answers(
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same 24 typed moves (same seed, same choices) of a Fourth Wall Alliance game (its
-    one investigator draws Marbles most turns, and only they see which), first with the news
-    written to the mover's DM at once (as before: no answer carries it), then in the answers:
-    fewer requests, and every DM current at the end all the same."""
+    """The same 24 typed moves (same seed, same choices) of a Fourth Wall Alliance game with five
+    Open Gates (its one investigator draws Marbles most turns, and only they see which), first
+    with the news written to the mover's DM at once (as before: no answer carries it), then in
+    the answers: fewer requests, and every DM current at the end all the same."""
     async def burst(carry: bool) -> tuple[int, dict[str, int]]:
         await _generous(table, summary_settle_seconds=LONG, at_table_seconds=300.0)
         bot = table.bot
@@ -204,7 +204,11 @@ async def test_a_scripted_burst_costs_fewer_requests_with_the_news_in_the_answer
                 return await note(record, state, events)
 
             monkeypatch.setattr(delivery, "note_private", untold)
-        auto = await _auto(table, "fourth_wall", "alliance", 1)
+        # Five Open Gates: a game that outlasts the 24 moves whatever the AI's worlds (with
+        # three, a lucky deal closes every Gate first and leaves no summary to keep current).
+        bot.tables.seed_source = lambda: 5
+        auto = AutoTable(table.emu, bot, table.general, [table.alice])
+        await auto.open("fourth_wall", "alliance", "gates=5")
         before = _requests(table)
         for _ in range(24):
             if await _typed_move(table, auto) is None:
