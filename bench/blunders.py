@@ -16,6 +16,9 @@
   with nothing beneath it since that could match;
 - ``idle_with_invoke`` (The Presence): a late turn (round 7 on) ended with main actions left
   while the visitor could play its Invoke card at a secret worth trying;
+- ``idle_rest`` (The Presence): a Rest the visitor chose (not one it must take) that ended
+  with the player's hand as it began, nothing discarded and nothing drawn: a main action
+  spent on nothing (a two-player visitor player resting its full hand of 7, P-2P-03);
 - ``give_into_full_hand`` (Fourth Wall): a Marble given to an Investigator whose hand was
   already at its Hand Limit.
 """
@@ -388,6 +391,32 @@ def _give_into_full_hand(history: Sequence[Step]) -> int:
     return count
 
 
+def _player_hand(state: Any, seat: str) -> list[str]:
+    """The Presence: every card in the hands of the visitors `seat` plays (a two-player
+    visitor player's two characters, P-2P-03)."""
+    controller = getattr(state, "controller", {}) or {}
+    return sorted(c for slot, v in state.visitors.items()
+                  if controller.get(slot, slot) == seat for c in v.hand)
+
+
+def _idle_rest(history: Sequence[Step]) -> int:
+    """The Presence: chosen Rests (not a forced one, P-2P-07 / A-02) after which, once its
+    discards are answered, the player's hand is what it was: nothing gained for the action."""
+    count = 0
+    resting: tuple[str, list[str]] | None = None
+    for before, seat, action, after in history:
+        if action.kind == "rest" and not before.must_rest:
+            resting = (seat, _player_hand(before, seat))
+        if resting is None or resting[0] != seat:
+            continue
+        if after.prompts and after.prompts[-1].kind in ("rest_discard", "clue_discard"):
+            continue  # still choosing what to discard, or beneath which secret (PR-03)
+        if _player_hand(after, seat) == resting[1]:
+            count += 1
+        resting = None
+    return count
+
+
 def census(game: str, history: Sequence[Step], result: Result | None) -> Counter[str]:
     found: Counter[str] = Counter()
     if game == "exorcism":
@@ -398,6 +427,7 @@ def census(game: str, history: Sequence[Step], result: Result | None) -> Counter
     if game == "presence":
         found["repeated_invoke"] = _repeated_invoke(history)
         found["idle_with_invoke"] = _idle_with_invoke(history)
+        found["idle_rest"] = _idle_rest(history)
     if game == "fourth_wall":
         found["give_into_full_hand"] = _give_into_full_hand(history)
     return +found  # drop the zeros

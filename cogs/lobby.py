@@ -372,7 +372,8 @@ class Lobby(commands.Cog):
         counts = sorted(game.player_counts(options)) or [0]
         # Each seated player's rating in this game, unless the server turned ratings off.
         ratings = await seat_ratings(self.bot, record.guild_id, record.game, seats)
-        embed.add_field(name=f"Players ({len(seats)}; needs {counts[0]}–{counts[-1]})",
+        needs = str(counts[0]) if counts[0] == counts[-1] else f"{counts[0]}–{counts[-1]}"
+        embed.add_field(name=f"Players ({len(seats)}; needs {needs})",
                         value=clip("\n".join(seat_lines(game, record, seats, ratings))
                                    or "nobody yet",
                                    limits.EMBED_FIELD_VALUE), inline=False)

@@ -31,6 +31,7 @@ from emulator import DiscordEmulator
 from emulator.records import MessageRecord, UserRecord, embed_text, walk_components
 from emulator.testing import running_bot
 from rules.core import Action
+from rules.core.game import plural
 from rules.registry import GAMES
 
 log = logging.getLogger(__name__)
@@ -377,7 +378,8 @@ class AutoTable:
         boards = [m for m in self.emu.messages_in(self.thread()) if m.attachments]
         edits = sum(len(m.history) for m in boards)
         pings = sum(len(m.pinged_user_ids) for m in self.emu.messages_in(self.thread()))
-        return f"{len(boards)} board posts, edited in place {edits} times, {pings} pings"
+        return (f"{len(boards)} board {plural(len(boards), 'post')}, edited in place {edits} "
+                f"{plural(edits, 'time')}, {pings} {plural(pings, 'ping')}")
 
     def pictures(self) -> list[bytes]:
         return [a.data for m in self.emu.messages_in(self.thread()) for a in m.attachments
@@ -448,8 +450,9 @@ async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = No
         print("\n".join(lines))
     took = time.perf_counter() - began
     status = record.status if record else "missing"
-    who = f"{n} players" + (f", {ai} of them the bot's AI" if ai else "")
+    who = f"{n} {plural(n, 'player')}" + (f", {ai} of them the bot's AI" if ai else "")
     named = engine.mode_words(mode).split(":")[0]  # "One vs All", as the lobby says it
     print(f"\n{engine.title} ({named}, {who}, seed {seed}): {moves} moves pressed through "
-          f"Discord in {took:.1f} s; game {status}. {calm}. {len(pictures)} pictures in {out}/")
+          f"Discord in {took:.1f} s; game {status}. {calm}. {len(pictures)} "
+          f"{plural(len(pictures), 'picture')} in {out}/")
     return 0 if status == "over" else 1

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core.game import ALT_TEXT_LIMIT, ends_a_sentence, fit_words, join_words
+from rules.core.game import ALT_TEXT_LIMIT, ends_a_sentence, fit_words, join_words, plural
 
 __all__ = [
     "Number",
@@ -222,8 +222,8 @@ def _value_words(value: str) -> str:
     clock = _CLOCK.match(value)
     if clock:
         hours, minutes = int(clock[1]), int(clock[2])
-        return (f"{hours} hour{'' if hours == 1 else 's'} {minutes} "
-                f"minute{'' if minutes == 1 else 's'}")
+        said = [f"{n} {plural(n, unit)}" for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
+        return " ".join(said) or "0 minutes"
     return re.sub(r"^(\d+)/(\d+)$", r"\1 of \2", value)
 
 

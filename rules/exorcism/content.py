@@ -523,6 +523,12 @@ class Task(_Model):
     text: str = ""
 
     @property
+    def called(self) -> str:
+        """The Task as a sentence names it: "Key Task 6", or "the Task Lantern Vigil" for a
+        pack's card whose name does not say it is a Task."""
+        return self.name if "task" in self.name.lower() else f"the Task {self.name}"
+
+    @property
     def has_ongoing(self) -> bool:
         """True when completing the Task keeps it in play (not discarded)."""
         return bool(self.ongoing) or self.ongoing_action is not None

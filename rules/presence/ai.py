@@ -289,8 +289,8 @@ class Deduction:
             self.beneath.append(tr)
         seen.update(pack.clue_card(c).trauma for c in st.clue_revealed
                     if not pack.is_fear_card(c))
-        if seat is not None and seat in st.visitors:
-            seen.update(pack.clue_card(c).trauma for c in st.visitors[seat].hand
+        if seat is not None and seat in st.visitors:  # both hands of a 2-player visitor
+            seen.update(pack.clue_card(c).trauma for c in eng.player_hand(seat)
                         if not eng.is_action_card(c))
         self.seen = seen
         fixed: dict[str, int] = {}
@@ -547,7 +547,8 @@ class Scorer:
                         total += 1.5
             elif op == "draw_action":
                 for v in people:
-                    total += 1.5 * min(n, max(0, eng.pack.options.hand_size - len(v.hand)))
+                    total += 1.5 * min(n, max(0, eng.hand_size()
+                                              - len(eng.player_hand(v.seat))))
             elif op == "discard":
                 for v in people:
                     clue = sum(1 for c in v.hand if not eng.is_action_card(c))
@@ -794,11 +795,17 @@ def _score_visitor_action(eng: Engine, board: Board, ded: Deduction, seat: str,
     if k == K.END_TURN:
         return 0.0
     if k == K.REST:
-        hand = len(v.hand)
+        # A two-player visitor player's one hand of 7 is split between its characters
+        # (P-2P-03): Rest draws to 7 over both, so this character's share says nothing.
+        hand = eng.player_hand(seat)
         if st.must_rest:
             return 100.0
-        gain = 2.0 * max(0, eng.pack.options.hand_size - hand)
-        if _digging(eng, ded, v):
+        need = eng.hand_size() - len(hand)
+        gain = 2.0 * max(0, need)
+        # Digging for an Invoke cycles the deck only if the Rest lets a card go: a full
+        # hand it would keep whole draws nothing, and the action is spent for nothing.
+        if _digging(eng, ded, v) and (
+                need > 0 or _rest_let_go(eng, board, ded, seat, hand) is not None):
             gain += DIG
         return gain - 1.5
     if k == K.WALK:
@@ -947,31 +954,40 @@ def _discard_pick(eng: Engine, seat: str, legal: list[Action], allow_done: bool)
     return low[2]
 
 
+def _rest_let_go(eng: Engine, board: Board, ded: Deduction, seat: str,
+                 cards: list[str]) -> str | None:
+    """Of `cards` in the player's hand, the one a Rest lets go of next (A-20): a clue card
+    whose place is beneath a secret (progress), else the weakest action card while the hand
+    would still draw (or, digging for an Invoke, any weak one); None: keep the rest."""
+    v = eng.vis(seat)
+    hand = eng.player_hand(seat)  # P-2P-03: both characters' cards in a 2-player game
+    for c in cards:
+        if c in hand and not eng.is_action_card(c) and _clue_keep(eng, ded, c) < 0:
+            return c
+    dig = _digging(eng, ded, v)
+    weak = [(_card_keep_value(eng, board, ded, seat, c), -i, c) for i, c in enumerate(cards)]
+    weak = [w for w in weak if w[0] <= (DIG_KEEP if dig else 1.0)]
+    if weak and (dig or len(hand) >= eng.hand_size() - 1):
+        return min(weak, key=lambda x: (x[0], x[1]))[2]
+    return None
+
+
 def _rest_discard(eng: Engine, seat: str, legal: list[Action]) -> Action:
     """Rest (A-20): clue cards go beneath secrets (progress); weak action cards make room
     for new ones only while the hand would still draw; then draw."""
-    v = eng.vis(seat)
-    board = Board(eng)
-    ded = Deduction(eng, seat)
     done = next((a for a in legal if a.p("option") == "done"), legal[-1])
-    for a in legal:
-        c = str(a.p("option"))
-        if c != "done" and c in v.hand and not eng.is_action_card(c) \
-                and _clue_keep(eng, ded, c) < 0:
-            return a
-    weak = [(_card_keep_value(eng, board, ded, seat, str(a.p("option"))), -i, a)
-            for i, a in enumerate(legal) if a.p("option") != "done"]
-    dig = _digging(eng, ded, v)
-    weak = [w for w in weak if w[0] <= (DIG_KEEP if dig else 1.0)]
-    if weak and (dig or len(v.hand) >= 4):
-        return min(weak, key=lambda x: (x[0], x[1]))[2]
-    return done
+    options = [a for a in legal if a.p("option") != "done"]
+    card = _rest_let_go(eng, Board(eng), Deduction(eng, seat), seat,
+                        [str(a.p("option")) for a in options])
+    return next((a for a in options if str(a.p("option")) == card), done)
 
 
 def _has_invoke(eng: Engine, v: VisitorState) -> bool:
+    """Whether the visitor's player holds an Invoke (a 2-player player's other character
+    may play its own, P-2P-04)."""
     return any(eng.is_action_card(c) and any(
         e.op == "reveal_secret" for a in eng.pack.action_card(c).actions for e in a.effects)
-        for c in v.hand)
+        for c in eng.player_hand(v.seat))
 
 
 def _digging(eng: Engine, ded: Deduction, v: VisitorState) -> bool:

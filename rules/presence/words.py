@@ -65,7 +65,9 @@ def player(state: PresenceState, seat: str, names: dict[str, str]) -> str:
     slots = [s for s in state.visitor_seats if seat_of(state, s) == seat and s != seat]
     if not slots:
         return who(state, seat, names)
-    roles = join_words([character(state, s) for s in [seat, *slots]])
+    each = [character(state, s) for s in [seat, *slots]]
+    # Before the characters are chosen both are "a visitor": say so once.
+    roles = "two visitors" if len(set(each)) == 1 and len(each) == 2 else join_words(each)
     name = names.get(seat)
     return f"{name} ({roles})" if name else roles[0].upper() + roles[1:]
 

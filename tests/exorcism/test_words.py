@@ -4,6 +4,8 @@ and keep the Ghost player's hand out of every other reader's lines (EX-VIS-11)."
 
 from __future__ import annotations
 
+import re
+
 from rules.core.game import ALT_TEXT_LIMIT
 from rules.core.types import act
 from rules.exorcism.engine import Engine
@@ -98,3 +100,31 @@ def test_EX_DARK_02_each_darkness_card_says_which_space_the_track_reaches() -> N
     assert last.track_index == len(eng.pack.clock.darkness_track) - 1
     assert "Darkness card: the Darkness Track is already on its last space (value 3)." \
         in [e.text for e in eng.events]
+
+
+def test_EX_SOLO_the_log_reads_as_english_over_a_whole_solo_game() -> None:
+    """A Solo game read as its player reads it (stop 59's demo): the two Characters "end
+    the turn" (never "Psychologist & Detective ends"), a Task is named once ("gains Key Task
+    6", not "gains the Task Key Task 6"), and a pawn moves to *the* Room, as the Ghosts do."""
+    st = GAME.setup(["s1"], GAME.options_model(mode="solo"), 3)
+    lines: list[str] = []
+    for _ in range(400):
+        if GAME.result(st) is not None:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        out = GAME.apply(st, seat, GAME.ai_action(st, seat))
+        lines += [e.text for e in out.events if e.public]
+        st = out.state
+    assert GAME.result(st) is not None
+    text = "\n".join(lines)
+    assert " end the turn." in text and " ends the turn." not in text
+    assert not re.search(r"the Task (?!Room)", text) and " completes " in text
+    assert re.search(r" gains (Weapon|Holy Relic|Key|Detection|Occult) Task \d\.", text)
+    moves = [line for line in lines if " moves to " in line and "Track" not in line]
+    assert moves and all(" moves to the " in line for line in moves), moves
+
+
+def test_EX_TASK_a_pack_task_not_named_task_is_called_the_task() -> None:
+    task = Engine(new_game("core", 2, seed=3)).pack.tasks[0]
+    assert task.called == task.name  # the shipped "Weapon Task 1"
+    assert task.model_copy(update={"name": "Lantern Vigil"}).called == "the Task Lantern Vigil"

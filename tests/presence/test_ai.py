@@ -238,16 +238,18 @@ def test_p_win_04_ai_spirit_reaches_its_script_goal_more_than_a_random_spirit(
     closer, so it is compared over 24 seeds (at 12, 8 to 7; at 40, 21 to 13). A good
     spirit wins with the visitors, and since stop 33 (#23) 4-player visitors win most games
     whoever helps them (40 seeds: 34 to 32; before, 34 to 26), so it is compared at 3
-    players over 40 seeds (34 to 26; before stop 33, 27 to 28: the helper's edge shows
-    once the visitors it helps can finish the job)."""
+    players (before stop 33, 27 to 28 over 40 seeds: the helper's edge shows once the
+    visitors it helps can finish the job). By stop 58 the edge over the first 40 seeds had
+    shrunk to 28 to 26, where one game decides the test; over 80 it is 60 to 52 (stop 59:
+    59 to 52; over 120, 87 to 75), so it is compared over 80 with a margin of 4."""
     n = 4 if alignment == "evil" else 3
     ai = rnd = 0
-    for seed in _seeds(n, alignment, 24 if alignment == "evil" else 40):
+    for seed in _seeds(n, alignment, 24 if alignment == "evil" else 80):
         a = _play(n, seed, spirit="ai")
         r = _play(n, seed, spirit="random")
         ai += a.spirit_seat in a.winners
         rnd += r.spirit_seat in r.winners
-    assert ai > rnd + 1, (alignment, ai, rnd)
+    assert ai > rnd + (1 if alignment == "evil" else 3), (alignment, ai, rnd)
 
 
 def test_bench_presence_ai_reports_win_rates_by_alignment(

@@ -10,8 +10,9 @@ import random
 
 import pytest
 
+from bench.blunders import census
 from rules.core.errors import IllegalAction
-from rules.core.types import Action, act
+from rules.core.types import Action, Result, act
 from rules.presence import actions as K
 from rules.presence.engine import Engine
 from rules.presence.game import GAME
@@ -345,3 +346,61 @@ def test_p_2p_a_63_a_stored_result_naming_a_character_slot_reads_as_its_seat() -
     st.reason = "The surviving visitors win (P-UPKEEP-02)."
     res = GAME.result(st)
     assert res is not None and res.winners == [PLAYER] and res.losers == ["s1"]
+
+
+
+Step = tuple[PresenceState, str, Action, PresenceState]
+
+
+def _ai_history(seed: int) -> tuple[list[Step], Result | None]:
+    """A whole two-player game with the AI (easy) on both seats, as `bench.ai` records it."""
+    st = GAME.setup(["s1", PLAYER], GAME.options_model(two_players=True), seed)
+    history: list[Step] = []
+    while GAME.result(st) is None and len(history) < 3000:
+        seat = sorted(GAME.to_act(st))[0]
+        action = GAME.ai_action(st, seat)
+        after = GAME.apply(st, seat, action).state
+        history.append((st, seat, action, after))
+        st = after
+    return history, GAME.result(st)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_p_2p_03_the_ai_never_rests_a_full_hand_of_seven(seed: int) -> None:
+    """The AI read a character's own share of the hand against the 5-card hand size, so a
+    two-player visitor player with 7 cards Rested its whole turn away drawing nothing, turn
+    after turn (seeds 1 and 2: 7 and 18 such Rests; a demo game lost that way). It now reads
+    the player's hand of 7 (P-2P-03)."""
+    history, result = _ai_history(seed)
+    assert result is not None
+    assert census("presence", history, result)["idle_rest"] == 0
+
+
+def test_census_counts_a_rest_that_changes_nothing() -> None:
+    st = two_player_game()
+    assert len(Engine(st).player_hand(st.active)) >= 7  # a full hand: Rest draws nothing
+    seat = sorted(GAME.to_act(st))[0]
+    history: list[Step] = []
+    for action in (act("rest"), act("choose", option="done")):
+        after = GAME.apply(st, seat, action).state
+        history.append((st, seat, action, after))
+        st = after
+    assert census("presence", history, None)["idle_rest"] == 1
+    # The same Rest discarding a card first draws one: not idle.
+    st = two_player_game()
+    history = []
+    card = action_cards(st, st.active)[0]  # an action card: no clue prompt in between
+    for action in (act("rest"), act("choose", option=card), act("choose", option="done")):
+        after = GAME.apply(st, seat, action).state
+        history.append((st, seat, action, after))
+        st = after
+    assert census("presence", history, None)["idle_rest"] == 0
+
+
+def test_p_2p_01_the_visitor_player_before_choosing_is_two_visitors() -> None:
+    """The start line read "@Ada (a visitor and a visitor)" before the characters were
+    chosen (stop 59's demo)."""
+    st = GAME.setup(["s1", PLAYER], GAME.options_model(two_players=True), 5)
+    assert GAME.player_name(st, PLAYER, {PLAYER: "Ada"}) == "Ada (two visitors)"
+    chosen = two_player_game()
+    assert " and the " in GAME.player_name(chosen, PLAYER, {PLAYER: "Ada"})

@@ -51,7 +51,7 @@ from cogs.utils.table.posts import (
 from cogs.utils.table.words import guide_lines
 from renders.cardwords import card_alt_text
 from rules.core import Result
-from rules.core.game import Game, strip_rule_ids
+from rules.core.game import Game, plural, strip_rule_ids
 
 if TYPE_CHECKING:
     pass
@@ -647,7 +647,8 @@ class BoardPosts(SummaryDMs):
         body = [f"• {line}" for line in shown]
         dropped = 0
         while True:
-            lead = [f"• … ({dropped} earlier lines: `/game log`)"] if dropped else []
+            lead = ([f"• … ({dropped} earlier {plural(dropped, 'line')}: `/game log`)"]
+                    if dropped else [])
             content = "\n".join(p for p in (header, *lead, *body, caption, footer) if p)
             if len(content) <= limits.CONTENT or not body:
                 break

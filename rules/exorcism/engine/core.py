@@ -105,6 +105,14 @@ class Basics:
         # Before a character is chosen (Solo's Primary): the role, never a number.
         return "the Investigator player"
 
+    def seat_does(self: Engine, seat: str, verb: str) -> str:
+        """The seat's label and `verb` agreeing with it: "Detective ends", and Solo's two
+        Characters "Psychologist & Detective end"."""
+        label = self.seat_label(seat)
+        if " & " in label and verb.endswith("s"):
+            verb = verb[:-1]
+        return f"{label} {verb}"
+
     def invs_of(self: Engine, seat: str) -> list[InvestigatorState]:
         return [i for i in self.st.investigators.values() if i.seat == seat]
 

@@ -98,7 +98,7 @@ class Effects:
         st = self.st
         st.available_tasks.remove(task_id)
         st.players[inv.seat].tasks.append(task_id)
-        self.emit(f"{self.inv_name(inv)} gains the Task {self.pack.task(task_id).name}.",
+        self.emit(f"{self.inv_name(inv)} gains {self.pack.task(task_id).called}.",
                   "gain_task")
         while len(st.available_tasks) < self.opts.available_tasks and st.task_deck:
             st.available_tasks.append(st.task_deck.pop())  # EX-GAP-07
@@ -160,7 +160,7 @@ class Effects:
         cell.darkness -= took
         self.st.darkness_supply += took
         self.emit(f"{took} Darkness "
-                  f"{plural(took, 'Token')} removed from {self.cell_name(cid)}.", "purify")
+                  f"{plural(took, 'Token')} removed from the {self.cell_name(cid)}.", "purify")
 
     def eff_purify(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:
         targets = self.purify_targets(eff, ctx["origin"])
@@ -229,7 +229,7 @@ class Effects:
 
     def move_pawn(self: Engine, inv: InvestigatorState, to: str) -> None:
         inv.cell = to
-        self.emit(f"{self.inv_name(inv)} moves to {self.cell_name(to)}.", "move")
+        self.emit(f"{self.inv_name(inv)} moves to the {self.cell_name(to)}.", "move")
 
     def eff_move_self(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:
         inv = self.ctx_inv(ctx)
@@ -335,7 +335,7 @@ class Effects:
         tokens = cell.exorcism_tokens
         cell.exorcism_tokens = 0
         self.emit(
-            f"{self.inv_name(inv)} unlocks {self.cell_name(inv.cell)}"
+            f"{self.inv_name(inv)} unlocks the {self.cell_name(inv.cell)}"
             + (" without a Key." if free else " with a Key."),
             "unlock",
         )

@@ -212,7 +212,7 @@ class HauntPhase:
         cell = st.cells[cid]
         if st.darkness_supply <= 0:
             if self.ova:
-                self.emit(f"No Darkness Token is left for {self.cell_name(cid)}.", "darkness")
+                self.emit(f"No Darkness Token is left for the {self.cell_name(cid)}.", "darkness")
                 return True  # EX-OVA-13
             self.lose("a Darkness Token must be placed and none is left.")
             return False
@@ -229,7 +229,7 @@ class HauntPhase:
         if st.shrouds_left <= 0:
             if not self.ova:
                 self.lose(
-                    f"{self.cell_name(cid)} takes its 4th Darkness Token and no Shrouded Room "
+                    f"The {self.cell_name(cid)} takes its 4th Darkness Token and no Shrouded Room "
                     "card is left."
                 )
                 return False
@@ -239,5 +239,5 @@ class HauntPhase:
         if self.opts.shroud_returns_darkness:
             st.darkness_supply += cell.darkness
             cell.darkness = 0
-        self.emit(f"{self.cell_name(cid)} is Shrouded: the Wraith has taken it.", "shroud")
+        self.emit(f"The {self.cell_name(cid)} is Shrouded: the Wraith has taken it.", "shroud")
         return True

@@ -142,7 +142,7 @@ class InvestigatorActions:
         assert inv.character is not None
         ch = self.character(inv.character)
         bonus = ch.specialization_bonus if ch.specialization == task.subtype else 0
-        self.emit(f"{ch.name} completes the Task {task.name}.", "task")
+        self.emit(f"{ch.name} completes {task.called}.", "task")
         self.gain_points(task.points + bonus,
                          task.name + (" with the Specialization bonus" if bonus else ""))
         if task.rewards and not self.over:

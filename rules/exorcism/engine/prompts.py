@@ -140,7 +140,7 @@ class PromptAnswers:
             st.players[seat].plans.remove(pid)
             st.plan_discard.append(pid)
             target = self.inv(d["inv"])
-            self.emit(f"{self.seat_label(seat)} plays {self.pack.plan(pid).name}: "
+            self.emit(f"{self.seat_does(seat, 'plays')} {self.pack.plan(pid).name}: "
                       f"{self.inv_name(target)} is not Wounded.", "plan")
             self.place_at_foyer(target)  # EX-WOUND-03
             return
@@ -154,7 +154,7 @@ class PromptAnswers:
         elif k == "place_pawn":
             inv = self.inv(d["inv"])
             inv.cell = action.p("cell")
-            self.emit(f"{self.inv_name(inv)} is placed in {self.cell_name(inv.cell or '')}.",
+            self.emit(f"{self.inv_name(inv)} is placed in the {self.cell_name(inv.cell or '')}.",
                       "placed")
         elif k == "trade_partner":
             self.start_trade(d["ctx"], action.p("with"))
@@ -164,7 +164,7 @@ class PromptAnswers:
             if kind == K.TRADE_ACCEPT:
                 self.do_trade(d["ctx"], d["partner"], d["give"], d["take"])
             else:
-                self.refund(d["ctx"], f"{self.seat_label(seat)} declines the Trade; the Action "
+                self.refund(d["ctx"], f"{self.seat_does(seat, 'declines')} the Trade; the Action "
                             "is refunded.")
         elif k == "choose_tool":
             inv = self.inv(d["ctx"]["inv"])
@@ -411,11 +411,11 @@ class PromptAnswers:
         d = prompt.data
         if d["ability"] == "cold_spot":
             st.cold_spot = cid
-            self.emit(f"A Cold Spot chills {self.cell_name(cid)}: moving in or out costs 2 "
+            self.emit(f"A Cold Spot chills the {self.cell_name(cid)}: moving in or out costs 2 "
                       "spaces this turn.", "terror")
             return
         inv = self.inv(d["inv"])
         tool = d["tool"]
         _add(inv.tools, tool, -1)
         _add(st.cells[cid].dropped, tool, 1)
-        self.emit(f"The {TOOL_NAMES[tool]} appears in {self.cell_name(cid)}.", "terror")
+        self.emit(f"The {TOOL_NAMES[tool]} appears in the {self.cell_name(cid)}.", "terror")

@@ -67,7 +67,7 @@ class Refusals:
             if st.walls_bleed and st.cells[to].darkness == 3:
                 return ("The Walls Bleed: you may not end a Move in a Room with 3 Darkness "
                         "Tokens.", "EX-TERROR-04")
-            return (f"{self.cell_name(to)} is out of reach: move up to {self.move_range(inv)} "
+            return (f"The {self.cell_name(to)} is out of reach: move up to {self.move_range(inv)} "
                     "spaces up, down, left or right, never through a Ghost.", "EX-ACT-01")
         if kind == K.PURIFY:
             if cell.shrouded:

@@ -88,7 +88,7 @@ class Wounds:
             st.wounded.append(char)
             how = "Wounded"
         self.emit(
-            f"{self.char_name(char)} is {how} in {self.cell_name(cid)}"
+            f"{self.char_name(char)} is {how} in the {self.cell_name(cid)}"
             + (f", dropping {tools_text(dropped)}." if dropped else "."),
             "wound",
         )
@@ -127,7 +127,8 @@ class Wounds:
             options = [c for c in self.geo.all if c not in ghosts]
         if len(options) == 1:
             inv.cell = options[0]
-            self.emit(f"{self.inv_name(inv)} is placed in {self.cell_name(options[0])}.", "placed")
+            self.emit(f"{self.inv_name(inv)} is placed in the {self.cell_name(options[0])}.",
+                      "placed")
             return
         inv.cell = None
         self.push_prompt(
