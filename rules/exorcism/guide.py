@@ -89,6 +89,31 @@ FOYER_EXORCISED = (
 """The Foyer's advice once the Ghosts are exorcised (EX-WIN-01): escaping is all that is left
 (EX-WIN-02)."""
 
+MOVING_OBJECTS = (
+    "Moving Objects: put the Tool in a Room far from the investigators and from the Task "
+    "Rooms that need it, so fetching it back costs them Actions.")
+"""The Moving Objects Terror's Room (EX-TERROR): the Ghost player places a taken Tool, where
+`PROMPTS["terror_cell"]`'s "aim where the investigators are" is the wrong way round."""
+
+MANOR_SECOND = (
+    "Choose the Room that trades places with the one you picked (finishing waits until this "
+    "swap is done). Put the Rooms the investigators need far from the Foyer.")
+"""Manipulate the Manor's second pick (EX-OVA): no finishing is offered until the swap is
+made, as `PROMPTS["manipulate_manor"]` says of the first."""
+
+
+def _prompt_advice(view: dict[str, Any], prompt: dict[str, Any]) -> str | None:
+    """A prompt's advice by its kind, and by what its public text says where one kind asks
+    two different things (the Terror that moves a Tool, the manor's second pick)."""
+    kind, text = prompt["kind"], prompt.get("text") or ""
+    if kind == "foyer" and (view.get("exorcism") or {}).get("exorcised"):
+        return FOYER_EXORCISED  # the moment the generic Foyer advice waits for
+    if kind == "terror_cell" and text.startswith("Moving Objects"):
+        return MOVING_OBJECTS
+    if kind == "manipulate_manor" and text.startswith("Choose the Room to swap"):
+        return MANOR_SECOND
+    return PROMPTS.get(kind)
+
 
 def _count(names: list[str], tool_names: dict[str, str]) -> str:
     """"2 Keys and a Weapon" from ["key", "key", "weapon"] (order kept)."""
@@ -188,9 +213,7 @@ def advice(view: dict[str, Any], seat: str) -> str | None:
     """Advice for `seat`'s decision, from `view` alone (public or that seat's)."""
     prompt = view.get("prompt")
     if prompt and seat in prompt["seats"]:
-        if prompt["kind"] == "foyer" and (view.get("exorcism") or {}).get("exorcised"):
-            return FOYER_EXORCISED  # the moment the generic Foyer advice waits for
-        return PROMPTS.get(prompt["kind"])
+        return _prompt_advice(view, prompt)
     if view["phase"] == "actions" and view["active_seat"] == seat:
         return _actions(view, seat)
     if view["phase"] == "ghost" and (view.get("ova") or {}).get("ghost_seat") == seat:

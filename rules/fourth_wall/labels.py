@@ -63,7 +63,10 @@ def describe_action(eng: Engine, seat: str, action: Action) -> str:
     p = action.params
     prefix = ""
     who = p.get("inv")
-    if isinstance(who, str) and eng.has_inv(who) and len(eng.invs_of(seat)) > 1:
+    # A seat playing two Investigators is told which one acts; a choice *of* an Investigator
+    # names its answer in `inv`, which is no actor ("The Bruiser: The Bruiser").
+    if isinstance(who, str) and eng.has_inv(who) and len(eng.invs_of(seat)) > 1 \
+            and action.kind != CHOOSE_INVESTIGATOR:
         prefix = eng.inv_name(eng.inv(who)) + ": "
     text = _label(eng, action, st.prompts[-1].data if st.prompts else {})
     return short_label(prefix + text)

@@ -125,3 +125,33 @@ def test_FW_HORROR_two_same_named_horrors_are_told_apart_in_labels() -> None:
     two = next(m for h in st.streets if h.id == other for m in h.attached)
     assert eng.street_marble_label(one) != eng.street_marble_label(two)
     assert eng.street_marble_label(one).startswith("Force Marble on Ghoul (needs ")
+
+
+def test_FW_HORROR_drained_and_the_scourge_read_in_the_bracket_not_as_a_symbol() -> None:
+    """"Watcher — needs Science Drained" and "Brute — needs Force, Science×2 Scourge" read
+    as if Drained and Scourge were Symbols the Horror needs; they go in its bracket."""
+    from tests.fourth_wall.helpers import clear_streets, put_horror
+
+    st = new_game("conflict", 3, seed=2)
+    clear_streets(st)
+    hid = put_horror(st, "H-GHOUL")
+    st.streets[0].drained = True
+    st.scourge = hid
+    label = Engine(st).horror_label(hid)
+    assert label.startswith("Ghoul (Drained; The Scourge) — needs "), label
+    assert not label.endswith(("Drained", "Scourge")), label
+
+
+def test_FW_ELECT_choosing_an_investigator_does_not_name_it_twice() -> None:
+    """A seat playing two Investigators (Alliance, fewer players than Investigators) had its
+    answers to "which Investigator?" read "The Bruiser: The Bruiser": the acting-Investigator
+    prefix took the chosen one for the actor."""
+    from rules.core.types import act
+
+    st = new_game("alliance", 1, seed=3)
+    seat = st.seats[0]
+    invs = Engine(st).invs_of(seat)
+    assert len(invs) > 1
+    for inv in invs:
+        label = GAME.describe(st, seat, act("choose_investigator", inv=inv.id))
+        assert label == Engine(st).inv_name(inv), label

@@ -275,3 +275,31 @@ def test_p_2p_p_open_an_alone_visitor_is_not_sent_to_let_the_table_talk(preset: 
         seat = sorted(g.to_act(state))[0]
         state = g.apply(state, seat, g.ai_action(state, seat)).state
     assert alone
+
+
+def test_ex_terror_ex_ova_one_prompt_kind_two_questions_two_answers() -> None:
+    """`terror_cell` asks for a Cold Spot's Room and for where Moving Objects puts a taken
+    Tool; `manipulate_manor` asks for a Room to move and then for the one it swaps with.
+    The Tool's advice is the other way round from the Cold Spot's (far from the
+    investigators), and the second pick offers no finishing: each is told its own. The
+    advice tells them apart by the prompt's public text, so the playouts must still reach
+    both (an engine rewording would silently fall back to the kind's advice)."""
+    from rules.exorcism import guide as ex_guide
+
+    g = GAMES["exorcism"]
+    seen: set[str] = set()
+    for seed in range(1, 13):
+        for state, seat in _play("exorcism", "one_vs_all", 3, seed=seed, steps=500):
+            top = state.prompts[-1] if state.prompts else None
+            if top is None or top.kind not in ("terror_cell", "manipulate_manor"):
+                continue
+            advice = g.guide_text(state, seat)
+            tool = top.kind == "terror_cell" and top.data.get("ability") == "moving_objects"
+            second = top.kind == "manipulate_manor" and top.data.get("first") is not None
+            want = (ex_guide.MOVING_OBJECTS if tool else ex_guide.MANOR_SECOND if second
+                    else ex_guide.PROMPTS[top.kind])
+            assert advice == want, (top.kind, top.text, advice)
+            seen.add("tool" if tool else "second" if second else top.kind)
+        if {"tool", "second"} <= seen:
+            break
+    assert {"tool", "second"} <= seen, seen

@@ -206,13 +206,15 @@ class Basics:
         name = self.horror_name(hid)
         if h is None:
             return name
-        where = f" (Street {h.street})" if h.street is not None else ""
-        if not where and self._twin_named(h):  # which of two Ghouls: what each holds
+        tags = [f"Street {h.street}"] if h.street is not None else []
+        if not tags and self._twin_named(h):  # which of two Ghouls: what each holds
             held = ", ".join(self.marble_name(m) for m in h.attached) or "nothing Attached"
-            where = f" (with {held})"
-        tags = " Drained" if h.drained else ""
-        tags += " Scourge" if self.st.scourge == hid else ""
-        return f"{name}{where} — needs {symbols_text(self._needs_left(h))}{tags}"
+            tags.append(f"with {held}")
+        # In the bracket, not after the Symbols: "needs Force Drained" read as a Symbol.
+        tags += ["Drained"] if h.drained else []
+        tags += ["The Scourge"] if self.st.scourge == hid else []
+        where = f" ({'; '.join(tags)})" if tags else ""
+        return f"{name}{where} — needs {symbols_text(self._needs_left(h))}"
 
     def _needs_left(self: Engine, h: HorrorOnStreets) -> Counter[str]:
         """The Symbols `h` still needs to be Defeated (its Defeat Cost less what is Attached)."""
