@@ -99,13 +99,17 @@ def parts(state: ExorcismState, result: Result, moments: Sequence[Moment],
         else:
             bits = []
             for inv in eng.invs_of(seat):
-                if not inv.character:
+                char = inv.character or inv.last_character
+                if not char:
                     continue
-                name = eng.char_name(inv.character)
-                tasks = sum(1 for m in moments if m.event.kind == "task"
-                            and m.event.text.startswith(name + " "))
-                wounds = sum(1 for m in moments if m.event.kind == "wound"
-                             and m.event.text.startswith(name + " "))
+                name = eng.char_name(char)
+                if state.counts_kept:  # the slot's own counts, over every Character it carried
+                    tasks, wounds = inv.tasks_done, inv.wounds
+                else:  # a game stored before the counts: by the Character's name
+                    tasks = sum(1 for m in moments if m.event.kind == "task"
+                                and m.event.text.startswith(name + " "))
+                    wounds = sum(1 for m in moments if m.event.kind == "wound"
+                                 and m.event.text.startswith(name + " "))
                 who = f"{name}: " if len(eng.invs_of(seat)) > 1 else ""
                 bits.append(f"{who}{count(tasks, 'Task')} completed"
                             + (f", Wounded {'once' if wounds == 1 else f'{wounds} times'}"

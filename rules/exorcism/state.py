@@ -97,6 +97,14 @@ class InvestigatorState(BaseModel):
     cell: str | None = None
     tools: dict[str, int] = Field(default_factory=dict)
     escaped: bool = False
+    last_character: str | None = None
+    """The Character this pawn slot carried at its latest Wound: names the seat until the
+    Rescue, and for good after a Wound no Lookout could Rescue (EX-LOSE-02)."""
+    tasks_done: int = 0
+    """Tasks this pawn slot completed, whichever Characters it carried (the recap's count:
+    a Character changes hands through the Lookouts, so its name cannot tell whose it was)."""
+    wounds: int = 0
+    """Wounds this pawn slot suffered (devoured included)."""
 
 
 class PlayerState(BaseModel):
@@ -142,6 +150,10 @@ class ExorcismState(GameState):
     Shrouded Room's 4 Darkness Tokens go back to the supply. False: the pack decides (the
     shipped pack keeps them under the Shroud, EX-DARK-07)."""
     ghost_seat: str | None = None
+    counts_kept: bool = False
+    """Whether the pawn slots count their Tasks and Wounds (`InvestigatorState.tasks_done`):
+    True from setup on; a game stored before the counts began keeps the recap's count by
+    Character name."""
     rng: Rng
 
     cells: dict[str, CellState]

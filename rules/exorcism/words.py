@@ -24,7 +24,10 @@ def role(state: ExorcismState, seat: str) -> str:
     eng = Engine(state)
     if seat == state.ghost_seat:
         return "the Ghost player"
-    chars = ["the " + eng.char_name(i.character) for i in eng.invs_of(seat) if i.character]
+    # Between a Wound and the Rescue, and after a Wound that lost the game, the seat is the
+    # Character it last played: "an investigator" read as if it had never played one.
+    chars = ["the " + eng.char_name(c) for c in (i.character or i.last_character
+                                                 for i in eng.invs_of(seat)) if c]
     return join_words(chars) if chars else "an investigator"
 
 

@@ -128,3 +128,35 @@ def test_EX_TASK_a_pack_task_not_named_task_is_called_the_task() -> None:
     task = Engine(new_game("core", 2, seed=3)).pack.tasks[0]
     assert task.called == task.name  # the shipped "Weapon Task 1"
     assert task.model_copy(update={"name": "Lantern Vigil"}).called == "the Task Lantern Vigil"
+
+
+def test_EX_LOSE_02_EX_RESCUE_the_recap_names_the_character_a_seat_last_played() -> None:
+    """One vs All, stop 59's demo: a seat whose Character was Wounded with no Lookout left
+    read "AI Moth (an investigator)" in the game-over line and recap, and a seat whose first
+    Character completed a Task before being Wounded and Rescued read "0 Tasks completed"
+    (the count went by the current Character's name). The slot keeps its last Character
+    and its own counts."""
+    from rules.core.ending import Moment
+    from rules.exorcism.ending import parts
+
+    st = new_game("core", 2, seed=3).model_copy(deep=True)
+    eng = Engine(st)
+    s1 = eng.invs_of("s1")[0]
+    first = s1.character
+    assert first is not None and st.counts_kept
+    s1.tasks_done = 1  # as `complete_task` counts it
+    eng.wound_character(s1, devour=False)  # three Lookouts: one rescues s1
+    if st.prompts:  # the Rescue choice
+        eng.rescue_with_lookout(s1, st.lookouts[0])
+        st.prompts.clear()
+    assert s1.character not in (None, first) and s1.wounds == 1
+    s2 = eng.invs_of("s2")[0]
+    last = s2.character
+    st.lookouts.clear()
+    eng.wound_character(s2, devour=False)  # no Lookout: the game is lost
+    result = GAME.result(st)
+    assert result is not None and s2.character is None
+    assert GAME.player_name(st, "s2", NAMES) == f"Theo (the {eng.char_name(last or '')})"
+    lines = {p.seat: p.line for p in parts(st, result, list[Moment](), {}, NAMES)}
+    assert lines["s1"].startswith("1 Task completed, Wounded once"), lines
+    assert lines["s2"].startswith("0 Tasks completed, Wounded once"), lines

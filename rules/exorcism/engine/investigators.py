@@ -117,9 +117,9 @@ class InvestigatorActions:
             if ab.once_per_turn:
                 st.once_used.append(source)
             src = f"char:{source}" if source == inv.character else f"ongoing:{source}"
-            name = (self.character(source).name if source == inv.character
-                    else self.pack.task(source).name)
-            self.emit(f"{self.inv_name(inv)} uses the ability of {name}.", "ability")
+            whose = ("their own ability" if source == inv.character  # not "of Photographer"
+                     else f"the ability of {self.pack.task(source).called}")
+            self.emit(f"{self.inv_name(inv)} uses {whose}.", "ability")
             self.run_effects({**ctx, "src": src})
         elif kind == K.PICK_UP:
             self.eff_pick_up_tools(None, ctx)
@@ -135,6 +135,7 @@ class InvestigatorActions:
             st.tool_piles[t] = st.tool_piles.get(t, 0) + n
         player = st.players[inv.seat]
         player.tasks.remove(tid)
+        inv.tasks_done += 1
         if task.has_ongoing:
             player.ongoing.append(tid)
         else:

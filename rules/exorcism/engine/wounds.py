@@ -80,6 +80,8 @@ class Wounds:
             _add(st.cells[cid].dropped, t, n)
         inv.tools = {}
         inv.character = None
+        inv.last_character = char
+        inv.wounds += 1
         inv.cell = None
         if devour:
             st.devoured.append(char)
