@@ -6,6 +6,7 @@ Eye Opens has revealed it (`words.player` keeps to that)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from rules.core.ending import (
@@ -79,9 +80,25 @@ def verdict(state: FourthWallState, result: Result, names: dict[str, str]) -> tu
     return head, why[0].upper() + why[1:]
 
 
+def gates_closed(names: Sequence[str], moments: Sequence[Moment]) -> Counter[str]:
+    """Gates each Investigator (by name) closed: every "A Gate is closed" goes to the
+    Investigator the latest event before it names, whether a Close a Gate action, a Utilised
+    Elder Sign or a Defeat's reward did it (counting only the action missed the others)."""
+    closed: Counter[str] = Counter()
+    last: str | None = None
+    for m in moments:
+        if m.event.kind == "gate_closed":
+            if last is not None:
+                closed[last] += 1
+            continue
+        last = next((n for n in names if m.event.text.startswith(n + " ")), last)
+    return closed
+
+
 def parts(state: FourthWallState, result: Result, moments: Sequence[Moment],
           made: dict[str, int], names: dict[str, str]) -> list[Part]:
     eng = Engine(state)
+    closers = gates_closed([eng.inv_name(i) for i in state.investigators if i.card], moments)
     out: list[Part] = []
     for seat in state.seats:
         if seat == state.wall_seat:
@@ -95,8 +112,7 @@ def parts(state: FourthWallState, result: Result, moments: Sequence[Moment],
                 if not inv.card:
                     continue
                 name = eng.inv_name(inv)
-                closed = sum(1 for m in moments if m.event.kind == "close"
-                             and m.event.text.startswith(name + " "))
+                closed = closers[name]
                 who = f"{name}: " if len(eng.invs_of(seat)) > 1 else ""
                 bits.append(f"{who}{count(closed, 'Gate')} closed"
                             + (", driven Insane" if inv.insane else ""))

@@ -155,3 +155,33 @@ def test_FW_ELECT_choosing_an_investigator_does_not_name_it_twice() -> None:
     for inv in invs:
         label = GAME.describe(st, seat, act("choose_investigator", inv=inv.id))
         assert label == Engine(st).inv_name(inv), label
+
+
+def test_FW_END_the_recap_counts_a_gate_closed_by_an_elder_sign() -> None:
+    """Stop 59's 5-player demo: The Street Magician Utilised the Elder Sign (it closes a
+    Gate by itself) and the recap read "0 Gates closed": only the Close a Gate action was
+    counted. Every Gate closed goes to the Investigator whose event came just before it."""
+    from rules.core.ending import Moment
+    from rules.core.types import Event, Result
+    from rules.fourth_wall.ending import parts
+
+    st = new_game("conflict", 3, seed=2)
+    eng = Engine(st)
+    first, second = [i for i in st.investigators if i.card][:2]
+    a, b = eng.inv_name(first), eng.inv_name(second)
+
+    def m(kind: str, text: str) -> Moment:
+        return Moment(Event(kind=kind, text=text), 1, first.seat)
+
+    moments = [
+        m("utilise", f"{a} Utilises Elder Sign: No Symbols."),
+        m("gate_closed", "A Gate is closed: 2 Open Gates."),
+        m("wall", "The Wall chooses Wrath: +1 Doom (1 in the Action Pool)."),
+        m("close", f"{b} discards Science Marble, Holy Symbol, Force Marble to Close a Gate."),
+        m("gate_closed", "A Gate is closed: 1 Open Gate."),
+    ]
+    result = Result(winners=[], losers=list(st.seats), reason="")
+    lines = {p.seat: p.line for p in parts(st, result, moments, {}, {})}
+    # Two Investigators a seat at 3 players: each is named before its count.
+    assert f"{a}: 1 Gate closed" in lines[first.seat], lines
+    assert f"{b}: 1 Gate closed" in lines[second.seat], lines
