@@ -87,14 +87,15 @@ def verdict(state: PresenceState, result: Result, names: dict[str, str]) -> tupl
 
 
 def _visitor_line(state: PresenceState, slot: str, moments: Sequence[Moment],
-                  made: int | None) -> str:
+                  made: int | None, named: bool = True) -> str:
     eng = Engine(state)
     v = state.visitors[slot]
     label = eng.name(slot)
     secrets = sum(1 for m in moments if m.event.kind == "secret"
                   and m.event.text.startswith(label + " "))
     kos = sum(1 for m in moments if m.event.kind == "ko" and m.event.data.get("seat") == slot)
-    bits = [f"{label}: fear {v.fear} of {eng.pack.visitor(v.character).fear_track}",
+    bits = [f"{label + ': ' if named else ''}fear {v.fear} of "
+            f"{eng.pack.visitor(v.character).fear_track}",
             count(secrets, "secret") + " revealed"]
     if kos:
         bits.append("knocked out " + ("once" if kos == 1 else f"{kos} times"))
@@ -116,8 +117,11 @@ def parts(state: PresenceState, result: Result, moments: Sequence[Moment],
                     f"out or lost to the manor, {count(made.get(seat, 0), 'move')}.")
         else:
             slots = [s for s in state.visitor_seats if seat_of(state, s) == seat]
-            lines = [_visitor_line(state, s, moments, None) for s in slots]
-            line = " ".join(lines) + f" {count(made.get(seat, 0), 'move')} in all."
+            if len(slots) == 1:  # "Ada (the Professor): fear 1 of 5, …", named once
+                line = _visitor_line(state, slots[0], moments, made.get(seat, 0), named=False)
+            else:  # a two-player visitor player: each character by name (P-2P)
+                lines = [_visitor_line(state, s, moments, None) for s in slots]
+                line = " ".join(lines) + f" {count(made.get(seat, 0), 'move')} in all."
         out.append(Part(seat, player(state, seat, names), seat in result.winners,
                         plain(state, line)))
     return out

@@ -100,3 +100,38 @@ def test_alt_text_puts_the_decision_first_and_fits() -> None:
     alt = GAME.alt_text(st, {f"s{i}": f"Player Number {i}" for i in range(1, 6)})
     assert len(alt) <= ALT_TEXT_LIMIT
     assert alt.startswith("Now: Player Number 2 (the ")
+
+
+def test_P_MOVE_a_door_an_effect_changes_reads_as_a_sentence() -> None:
+    """"The door Salon–West Bedroom: close." (stop 59's demo) now reads "… closes."."""
+    from rules.core.types import Prompt
+
+    st = edit(new_game(3, 1))
+    eng = Engine(st)
+    did = next(iter(st.doors))
+    st.doors[did].open, st.doors[did].locked = True, False
+    prompt = Prompt(id="p", kind="target", seats=[SPIRIT], text="", data={"by": SPIRIT})
+    eng.on_door(f"close:{did}", prompt)
+    assert st.log[-1] == f"The door {eng.door_name(did)} closes.", st.log[-1]
+    eng.on_door(f"close_and_lock:{did}", prompt)
+    assert st.log[-1].endswith(" is closed and locked."), st.log[-1]
+
+
+def test_P_WIN_the_recap_names_a_visitor_once() -> None:
+    """"Ada (the Professor): The Professor: fear 1 of 5, …" named the character twice; a
+    two-player visitor player's line still names each of its characters."""
+    from rules.core.ending import Moment
+    from rules.presence.ending import parts
+
+    st = _finish(new_game(3, 1), [], "Eternal Darkness")
+    result = GAME.result(st)
+    assert result is not None
+    for part in parts(st, result, list[Moment](), {"s2": 4}, NAMES):
+        if part.seat != st.spirit_seat:
+            assert part.line.startswith("fear "), part.line
+    two = _finish(two_player_game(), [], "Eternal Darkness")
+    result = GAME.result(two)
+    assert result is not None
+    line = next(p.line for p in parts(two, result, list[Moment](), {}, NAMES)
+                if p.seat != two.spirit_seat)
+    assert line.startswith("The ") and line.count(": fear ") == 2, line

@@ -65,7 +65,9 @@ class HouseEffects:
             d.open = False
         if act == "unlock":
             d.locked = False
-        self.emit(f"The door {self.door_name(did)}: {act.replace('_', ' ')}.", "door")
+        done = {"open": "opens", "close": "closes", "lock": "is locked", "unlock": "is unlocked",
+                "close_and_lock": "is closed and locked"}[act]
+        self.emit(f"The door {self.door_name(did)} {done}.", "door")
         if act in ("close", "close_and_lock", "lock"):
             self.fire("door_closed", rooms=list(d.rooms),
                       by="spirit" if by == self.st.spirit_seat else by)
