@@ -61,6 +61,11 @@ ISSUE_22_BAD = (
     "The Descendant has no main actions left: the turn ends (A-65).",
     # One said as many.
     "3 presence dice worth 5 in all, 1 spirit cards in hand", "1 presence dice in the supply",
+    "• … (1 earlier lines: `/game log`)", "7 board posts, edited in place 94 times, 1 pings",
+    # Stop 59: the Solo log, a Horror's tags read as Symbols, a Python-ish door.
+    "Psychologist & Detective ends the turn.", "Psychologist gains the Task Key Task 6.",
+    "Watcher — needs Science Drained", "Brute — needs Force, Science×2 Scourge",
+    "The door Salon–West Bedroom: close.",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -86,6 +91,10 @@ ISSUE_22_GOOD = (
     "The most the game allows (rule A-48): wait for the next action.",
     "1 presence die worth 5 in all, 1 spirit card in hand", "1 of 5 Gates are Open",
     "Time left 1 hour 30 minutes", "1 AP left",
+    "• … (1 earlier line: `/game log`)", "7 board posts, edited in place 94 times, 1 ping",
+    "Psychologist & Detective end the turn.", "Psychologist gains Key Task 6.",
+    "Watcher (Drained) — needs Science", "Brute (The Scourge) — needs Force, Science×2",
+    "The door Salon–West Bedroom closes.",
 )
 """The same things in the words players now read: each must pass."""
 

@@ -108,9 +108,19 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("a plural after 1", re.compile(
         r"(?<![\d.,/-])\b1 (?:[A-Za-z]+ )?(?:cards|dice|tokens|markers|points|Marbles|"
         r"actions|spaces|rounds|turns|hours|minutes|Tools|Tasks|clues|secrets|visitors|Gates|"
-        r"Horrors|Lookouts|players|moves)\b")),
+        r"Horrors|Lookouts|players|moves|lines|pings|posts|times|pictures|items|characters|"
+        r"Actions|Wounds|Terrors|possessions|Symbols)\b")),
     # "a" before a vowel sound ("a Occult Item is taken"): the words say "an". A word that
     # starts with a "you" or "wun" sound ("a Unique Action", "a one-off") keeps "a".
+    # Two named together take the plural verb ("Psychologist & Detective end the turn").
+    ("one verb for two", re.compile(
+        r"\b[A-Z][a-z]+ & [A-Z][a-z]+ (?:ends|plays|declines|takes|moves|wins|loses)\b")),
+    # A card's kind said twice ("gains the Task Key Task 6").
+    ("a Task said twice", re.compile(r"\bthe Task [A-Z][\w ]* Task \d")),
+    # A Horror's state after its Symbols reads as one more Symbol ("needs Force Drained").
+    ("a tag read as a Symbol", re.compile(r"\bneeds [^.|(;]*\b(?:Drained|Scourge)\b")),
+    # A door's change as a setting ("The door Salon–West Bedroom: close.").
+    ("a door as a setting", re.compile(r"\bThe door [^:.|]+: (?:open|close|lock|unlock)")),
     ("a for an", re.compile(r"(?<![\w'’-])a (?!(?i:one|once)\b|[Uu]|[Ee]u)[AEIOaeio]\w")),
     ("an action kind", re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, KINDS),
                                                                key=len, reverse=True))
