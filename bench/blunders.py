@@ -16,9 +16,9 @@
   with nothing beneath it since that could match;
 - ``idle_with_invoke`` (The Presence): a late turn (round 7 on) ended with main actions left
   while the visitor could play its Invoke card at a secret worth trying;
-- ``idle_rest`` (The Presence): a Rest the visitor chose (not one it must take) that ended
-  with the player's hand as it began, nothing discarded and nothing drawn: a main action
-  spent on nothing (a two-player visitor player resting its full hand of 7, P-2P-03);
+- ``idle_rest`` (The Presence): a Rest the visitor chose (not one it must take) that let no
+  card go and ended with the player's hand as it began, nothing drawn: a main action spent
+  on nothing (a two-player visitor player resting its full hand of 7, P-2P-03);
 - ``give_into_full_hand`` (Fourth Wall): a Marble given to an Investigator whose hand was
   already at its Hand Limit.
 """
@@ -404,14 +404,17 @@ def _idle_rest(history: Sequence[Step]) -> int:
     discards are answered, the player's hand is what it was: nothing gained for the action."""
     count = 0
     resting: tuple[str, list[str]] | None = None
+    discarded = False
     for before, seat, action, after in history:
         if action.kind == "rest" and not before.must_rest:
-            resting = (seat, _player_hand(before, seat))
+            resting, discarded = (seat, _player_hand(before, seat)), False
         if resting is None or resting[0] != seat:
             continue
+        # A card let go is a try at new ones, even if the reshuffled deck deals it back.
+        discarded = discarded or action.params.get("option") not in (None, "done")
         if after.prompts and after.prompts[-1].kind in ("rest_discard", "clue_discard"):
             continue  # still choosing what to discard, or beneath which secret (PR-03)
-        if _player_hand(after, seat) == resting[1]:
+        if not discarded and _player_hand(after, seat) == resting[1]:
             count += 1
         resting = None
     return count

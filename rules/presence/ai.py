@@ -1510,6 +1510,16 @@ def choose_action(state: PresenceState, seat: str, game: Game[Any, Any],
     return picked if picked in legal else legal[0]
 
 
+def last_chance_invoke(state: PresenceState, seat: str, legal: list[Action]) -> Action | None:
+    """The Invoke `seat` would play rather than let a late turn end with main actions left
+    (`_last_chance_invoke`), from its own `legal` actions; None if it would not. A two-player
+    visitor player asks it of the character that holds the card (P-2P-04) before ending the
+    turn (`Presence.choose_ai_action`)."""
+    eng = Engine(state)
+    main = [(0.0, -i, a) for i, a in enumerate(legal) if a.params.get("speed") != "quick"]
+    return _last_chance_invoke(eng, Deduction(eng, seat), main)
+
+
 def visitor_plans(state: PresenceState, seat: str, game: Game[Any, Any]) -> list[Action]:
     """The whole plans a visitor's search weighs beside the heuristic's pick (#23,
     `Presence.ai_plans`), best first: on a turn, Invoke now (its timing: the heuristic keeps

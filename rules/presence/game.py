@@ -434,13 +434,15 @@ class Presence(Game[PresenceOptions, PresenceState]):
     def choose_ai_action(self, state: PresenceState, seat: str) -> Action:
         """The built-in AI (`rules.presence.ai`): visitors pursue the four secrets from what
         they may see; the spirit plays to its own script."""
-        from rules.presence.ai import choose_action  # the AI imports the engine, not game.py
+        from rules.presence.ai import choose_action, last_chance_invoke
 
         slots = self._slots(state, seat)
         if len(slots) == 1:
             return choose_action(state, seat, self)
         # P-2P-02: the AI plays the character that acts now; before ending the turn it
-        # hands the rest of the turn to the later character (never back: no ping-pong).
+        # hands the rest of the turn to the later character (never back: no ping-pong),
+        # or, late in the game, to whichever character holds an Invoke worth a last try
+        # (an action card is its own character's to play, P-2P-04).
         actor = self._actor(state, seat)
         picked = choose_action(state, actor, self)
         if picked.kind != K.END_TURN:
@@ -455,6 +457,15 @@ class Presence(Game[PresenceOptions, PresenceState]):
             tagged = Action(kind=alt.kind, params={**alt.params, "as": other})
             if alt.kind != K.END_TURN and tagged in mine:
                 return tagged
+        if state.phase == "visitor" and not state.prompts:
+            for other in slots[:slots.index(actor)]:
+                look = state.model_copy(deep=True)
+                look.active = other
+                late = last_chance_invoke(look, other, Engine(look).legal(other))
+                if late is not None:
+                    tagged = Action(kind=late.kind, params={**late.params, "as": other})
+                    if tagged in self._other_actions(state, seat):
+                        return tagged
         return picked
 
     def ai_value(self, state: PresenceState, seat: str) -> float:

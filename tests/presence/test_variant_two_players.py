@@ -376,6 +376,18 @@ def test_p_2p_03_the_ai_never_rests_a_full_hand_of_seven(seed: int) -> None:
     assert census("presence", history, result)["idle_rest"] == 0
 
 
+@pytest.mark.parametrize("seed", [4, 8])
+def test_p_2p_04_a_late_turn_hands_a_last_invoke_to_the_character_who_holds_it(
+        seed: int) -> None:
+    """A late turn (round 7 on) does not end with actions left while the visitor player's
+    other character holds an Invoke worth a last try: its action cards are its own to play
+    (P-2P-04), and the AI handed the turn only forward, never back to the first character
+    (seeds 4, 8 and 15 each ended one late turn so)."""
+    history, result = _ai_history(seed)
+    assert result is not None
+    assert census("presence", history, result)["idle_with_invoke"] == 0
+
+
 def test_census_counts_a_rest_that_changes_nothing() -> None:
     st = two_player_game()
     assert len(Engine(st).player_hand(st.active)) >= 7  # a full hand: Rest draws nothing
