@@ -103,4 +103,5 @@ def newcomer_tips(game: Game[Any, Any], options: Any, in_role: bool) -> list[str
 
 def newcomer_text(game: Game[Any, Any], options: Any, in_role: bool) -> str:
     """The lobby card's note and a newcomer's join answer: the tips in one paragraph."""
-    return f"New to {game.title}? " + "; ".join(newcomer_tips(game, options, in_role)) + "."
+    tips = "; ".join(newcomer_tips(game, options, in_role))
+    return f"New to {game.title}? {tips[:1].upper()}{tips[1:]}."

@@ -80,7 +80,8 @@ def verdict(state: ExorcismState, result: Result, names: dict[str, str]) -> tupl
         head = (f"{player(state, state.ghost_seat, names)} wins; {team} {lose}."
                 if state.ghost_seat else
                 f"{'Everyone loses' if len(investigators) > 1 else team + ' ' + lose}: "
-                "the house keeps its Ghosts.")
+                + ("the Ghosts were exorcised, but not everyone escaped the house."
+                   if state.exorcised else "the house keeps its Ghosts."))
         why = (f"In round {state.round}, {reason}, with {state.points} of {target} Exorcism "
                "points scored.")
     return head, why

@@ -66,6 +66,7 @@ ISSUE_22_BAD = (
     "Psychologist & Detective ends the turn.", "Psychologist gains the Task Key Task 6.",
     "Watcher — needs Science Drained", "Brute — needs Force, Science×2 Scourge",
     "The door Salon–West Bedroom: close.",
+    "New to The Presence? the creator can turn on **First game** in the Variants menu.",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -95,6 +96,7 @@ ISSUE_22_GOOD = (
     "Psychologist & Detective end the turn.", "Psychologist gains Key Task 6.",
     "Watcher (Drained) — needs Science", "Brute (The Scourge) — needs Force, Science×2",
     "The door Salon–West Bedroom closes.",
+    "New to The Presence? The creator can turn on **First game** in the Variants menu.",
 )
 """The same things in the words players now read: each must pass."""
 

@@ -112,6 +112,8 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"Actions|Wounds|Terrors|possessions|Symbols)\b")),
     # "a" before a vowel sound ("a Occult Item is taken"): the words say "an". A word that
     # starts with a "you" or "wun" sound ("a Unique Action", "a one-off") keeps "a".
+    # A sentence after a question starts with a capital ("New to X? the creator can …").
+    ("a lowercase sentence", re.compile(r"\? [a-z]")),
     # Two named together take the plural verb ("Psychologist & Detective end the turn").
     ("one verb for two", re.compile(
         r"\b[A-Z][a-z]+ & [A-Z][a-z]+ (?:ends|plays|declines|takes|moves|wins|loses)\b")),

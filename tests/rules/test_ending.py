@@ -169,6 +169,16 @@ def test_exorcism_core_wins_together(reason: str) -> None:
     assert reason.rstrip(".") in end.why and "Exorcism points" in end.why
 
 
+def test_exorcism_ex_win_02_lost_after_the_exorcism_keeps_no_ghosts() -> None:
+    """Stop 59's demo: 24 of 24 points, the Ghosts exorcised, then the Darkness ran out
+    before everyone escaped, and the headline said "the house keeps its Ghosts"."""
+    state = _finished("exorcism", "core", 3).model_copy(
+        update={"outcome": "lost", "reason": LOSSES[0], "exorcised": True})
+    end = _ending("exorcism", state)
+    assert end.headline == ("Everyone loses: the Ghosts were exorcised, but not everyone "
+                            "escaped the house.")
+
+
 def test_exorcism_solo_loses_alone() -> None:
     state = _finished("exorcism", "solo", 1).model_copy(
         update={"outcome": "lost", "reason": LOSSES[0]})
