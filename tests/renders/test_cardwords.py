@@ -109,8 +109,22 @@ def test_alt_text_drops_whole_parts_to_fit_and_never_cuts_a_sentence() -> None:
                      range(40))
     alt = card_alt_text("exorcism", view, board)
     assert len(alt) <= ALT_TEXT_LIMIT and ends_a_sentence(alt)
-    assert alt.startswith("Ada (the Medium): move or end the turn. Numbers: Time left 0 hours")
+    # An empty view's clock reads "0h 00m", said "0 minutes" (a whole hour drops its
+    # minutes: "6 hours", not "6 hours 0 minutes").
+    assert alt.startswith("Ada (the Medium): move or end the turn. Numbers: Time left 0 "
+                          "minutes;")
     assert "Just happened: Line 0 happened." in alt and "Row 0:" in alt and "Row 39" not in alt
     short = card_alt_text("exorcism", view, board, limit=260)
     assert len(short) <= 260 and ends_a_sentence(short)
     assert "Line 3 happened. It had a second sentence." in short and "Line 0" not in short
+
+
+def test_a_clock_on_the_hour_is_said_without_zero_minutes() -> None:
+    """The Exorcism's "Time left 6 hours 0 minutes" (stop 59's Solo demo) is said "6 hours";
+    "1h 30m" stays "1 hour 30 minutes" and "0h 10m" is "10 minutes"."""
+    from renders.cardwords import _value_words
+
+    assert _value_words("6h 00m") == "6 hours"
+    assert _value_words("1h 30m") == "1 hour 30 minutes"
+    assert _value_words("0h 10m") == "10 minutes"
+    assert _value_words("0h 00m") == "0 minutes"
