@@ -65,6 +65,18 @@ def test_p_horror_01_alone_visitors_are_silent_on_every_topic() -> None:
     assert talk["speech"]["s2"] == talk["speech"]["s3"] == "free"  # together they talk
 
 
+def test_p_horror_01_the_talk_line_does_not_also_allow_procedural_talk() -> None:
+    """Stop 59's demo: with the spirit to play and a visitor alone, the line read "Alone
+    visitors may only talk procedurally: The Descendant. True Horror: alone visitors stay
+    silent on every topic.": the second sentence takes back what the first allows."""
+    st = with_alone_visitor(true_horror=True)
+    st.phase = "spirit"  # nobody holds the active player marker
+    talk = Engine(st).table_talk()
+    assert talk["allowed"] and talk["why"].startswith(
+        "True Horror: alone visitors stay silent on every topic: "), talk["why"]
+    assert "procedurally" not in talk["why"], talk["why"]
+
+
 def test_p_horror_quiet_presentation_has_no_emoji_or_rule_ids() -> None:
     st = with_alone_visitor(true_horror=True)
     caption = GAME.board_caption(st) or ""

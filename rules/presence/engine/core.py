@@ -299,6 +299,9 @@ class Basics:
         if active_alone:
             why = (f"{self.name(st.active)} is alone and holds the active player marker: "
                    "no visitor may talk.")
+        elif alone and st.true_horror:  # P-HORROR-01: not even procedural talk
+            why = ("True Horror: alone visitors stay silent on every topic: "
+                   + ", ".join(self.name(s) for s in alone) + ".")
         elif alone:
             why = ("Alone visitors may only talk procedurally: "
                    + ", ".join(self.name(s) for s in alone) + ".")
@@ -312,8 +315,8 @@ class Basics:
             why = ("Two-player game: the visitor player may always talk; the spirit may not."
                    if st.controller else
                    "Open Communication: every visitor may talk; the spirit may not.")
-        elif st.true_horror and alone:
-            # P-HORROR-01: no talking on any topic while alone
+        elif st.true_horror and alone and active_alone:
+            # P-HORROR-01: no talking on any topic while alone, after the marker's silence
             why += " True Horror: alone visitors stay silent on every topic."
         if st.true_horror:
             speech = {s: "silent" if m == "procedural_only" else m for s, m in speech.items()}
