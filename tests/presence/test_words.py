@@ -135,3 +135,20 @@ def test_P_WIN_the_recap_names_a_visitor_once() -> None:
     line = next(p.line for p in parts(two, result, list[Moment](), {}, NAMES)
                 if p.seat != two.spirit_seat)
     assert line.startswith("The ") and line.count(": fear ") == 2, line
+
+
+def test_P_SETUP_placing_a_spirit_clue_says_what_lies_face_down() -> None:
+    """"Place the spirit clue Cold Spot and a presence die face down in a room" (stop 59's
+    demo, the spirit's DM): only the clue lies face down; a die showing 1 joins it."""
+    from tests.presence.helpers import fresh
+
+    st = fresh(3, 1)
+    for _ in range(40):
+        top = st.prompts[-1] if st.prompts else None
+        if top is not None and top.kind == "place_spirit_clue":
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.legal_actions(st, seat)[0]).state
+    assert top is not None and top.kind == "place_spirit_clue"
+    assert "a presence die face down" not in top.text, top.text
+    assert top.text.endswith("face down in an empty room, with a presence die showing 1.")

@@ -119,11 +119,12 @@ class Upkeep:
             self.later(Step(op="place_drawn_clue", args={"used": used, "setup": setup}))
             return
         name = self.pack.spirit_clue_of(clue).name
-        what = "and a presence die " if setup else ""
+        # The clue lies face down; at setup a presence die showing 1 joins it (the die is
+        # never face down: "and a presence die face down" read so).
         self.ask("place_spirit_clue", st.spirit_seat,
-                 f"Place the spirit clue {name} {what}face down in a room"
-                 + (" (an empty room)." if setup else
-                    " (dark, different rooms; rooms with a die first)."),
+                 f"Place the spirit clue {name} face down in "
+                 + ("an empty room, with a presence die showing 1." if setup else
+                    "a dark room (one clue a room; rooms with a presence die first)."),
                  [(r, f"Place it in the {self.room_name(r)}") for r in rooms], "place_clue",
                  private=True, used=used, setup=setup)
 
