@@ -266,3 +266,24 @@ async def test_issue14_a_replaced_seat_takes_its_dm_buttons_to_the_new_player(
     assert played.callback_type == UPDATE_MESSAGE and not played.errors
     assert (await table.bot.tables.state(gid)).step == before + 1
     assert cards(dave) == []  # nothing more waits for him this round
+
+
+async def test_a_turns_dm_panel_says_its_public_moves_are_on_the_board_post(
+        table: Table) -> None:
+    """On a person's own turn its DM holds the hidden-hand plays and the board post the rest
+    (Search, Regroup, End the turn): the DM's question says so. It read "choose below." as if
+    the DM held every choice (stop 59, reading a Wall player's DMs)."""
+    auto = await _auto(table)
+    users = await auto.bot.tables.users_of(auto.game_id)
+
+    def own_turn(st: Any) -> bool:
+        awaited = FW.to_act(st)
+        return (not st.prompts and len(awaited) == 1 and any(
+            users.get(s) and panel_actions(FW, st, s) and FW.public_actions(st, s)
+            for s in awaited))
+
+    await auto.play_to_end(until=own_turn)
+    state = await auto.bot.tables.state(auto.game_id)
+    [seat] = FW.to_act(state)
+    text, _ids = await _expected_dm(auto, seat)
+    assert "choose below, or on the board post in the game's thread." in text, text

@@ -218,7 +218,12 @@ def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
     if not actions:
         return SummaryNow(base, "", [], record, game, state, seat)
     # Only this seat reads it: the question may name its hidden cards, like its menu.
-    question = game.prompt_text(state, seat) or "choose below."
+    # A turn's public moves (Walk, Rest, Trigger, End the turn…) are buttons on the board
+    # post, not here: say so, or a player reading only the DM thinks these are all it has.
+    public = game.to_act(state) == {seat} and bool(game.public_actions(state, seat))
+    question = game.prompt_text(state, seat) or (
+        "choose below, or on the board post in the game's thread." if public
+        else "choose below.")
     if is_guided(record, game) and (hint := game.guide_text(state, seat, private=True)):
         question = f"{question}\n{'' if game.plain_words(state) else '💡 '}{hint}"
     return SummaryNow(clip(base + PANEL_MARK + question, limits.CONTENT),

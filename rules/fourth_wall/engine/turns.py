@@ -179,7 +179,7 @@ class Turns:
             self.emit(f"The Wall's turn ends: {st.doom} unspent Doom is lost.", "doom_lost")
             st.doom = 0
         elif self.conflict and st.wall_mode == "brood":
-            self.emit(f"The Wall's turn ends: {st.doom} Doom is kept.", "wall_turn_end")
+            self.emit(f"The Wall's turn ends, keeping {st.doom} Doom.", "wall_turn_end")
         st.last_wall_brood = st.wall_mode == "brood"
         st.wall_mode = None
         st.wall_spending = False
