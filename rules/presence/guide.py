@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import plural
+from rules.core.game import join_words, plural
 
 KINDS: dict[str, str] = {
     "setup": (
@@ -194,7 +194,8 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
                 "them so the table may talk.")
     near = [r["name"] for r in view["rooms"] if r["tokens"] and r["floor"] == here.get("floor")]
     if near:
-        return f"{lead}. Clue tokens wait on your floor in the {', the '.join(near[:2])}: Walk."
+        rooms = join_words([f"the {name}" for name in near[:2]])
+        return f"{lead}. Clue tokens wait on your floor in {rooms}: Walk there."
     return (f"{lead}. {_markers(view['track'])}: discard clue cards beneath the secret whose "
             "trauma they match.")
 

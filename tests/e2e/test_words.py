@@ -67,6 +67,7 @@ ISSUE_22_BAD = (
     "Watcher — needs Science Drained", "Brute — needs Force, Science×2 Scourge",
     "The door Salon–West Bedroom: close.",
     "New to The Presence? the creator can turn on **First game** in the Variants menu.",
+    "3 main actions left. Clue tokens wait on your floor in the Salon, the Kitchen: Walk.",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -97,6 +98,8 @@ ISSUE_22_GOOD = (
     "Watcher (Drained) — needs Science", "Brute (The Scourge) — needs Force, Science×2",
     "The door Salon–West Bedroom closes.",
     "New to The Presence? The creator can turn on **First game** in the Variants menu.",
+    "3 main actions left. Clue tokens wait on your floor in the Salon and the Kitchen: Walk "
+    "there.",
 )
 """The same things in the words players now read: each must pass."""
 

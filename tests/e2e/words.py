@@ -114,6 +114,9 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # starts with a "you" or "wun" sound ("a Unique Action", "a one-off") keeps "a".
     # A sentence after a question starts with a capital ("New to X? the creator can …").
     ("a lowercase sentence", re.compile(r"\? [a-z]")),
+    # Two places listed without "and" ("in the Salon, the Kitchen: Walk").
+    ("a list without and", re.compile(
+        r"\bin the [A-Z][a-z]+(?: [A-Z][a-z]+)?, the [A-Z][a-z]+(?: [A-Z][a-z]+)?[:.]")),
     # Two named together take the plural verb ("Psychologist & Detective end the turn").
     ("one verb for two", re.compile(
         r"\b[A-Z][a-z]+ & [A-Z][a-z]+ (?:ends|plays|declines|takes|moves|wins|loses)\b")),
