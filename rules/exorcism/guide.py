@@ -95,6 +95,12 @@ MOVING_OBJECTS = (
 """The Moving Objects Terror's Room (EX-TERROR): the Ghost player places a taken Tool, where
 `PROMPTS["terror_cell"]`'s "aim where the investigators are" is the wrong way round."""
 
+AMNESIA_GAIN = (
+    "Amnesia: the player you pick now gains 1 Action on their next turn. Give it to the one "
+    "who can do least with it: far from the Task Rooms, or with no Task near completion.")
+"""Amnesia's second pick (EX-TERROR-05): a gain, where `PROMPTS["terror_seat"]`'s "the one
+closest to completing a Task" would hand the extra Action to the most dangerous player."""
+
 MANOR_SECOND = (
     "Choose the Room that trades places with the one you picked (finishing waits until this "
     "swap is done). Put the Rooms the investigators need far from the Foyer.")
@@ -104,12 +110,15 @@ made, as `PROMPTS["manipulate_manor"]` says of the first."""
 
 def _prompt_advice(view: dict[str, Any], prompt: dict[str, Any]) -> str | None:
     """A prompt's advice by its kind, and by what its public text says where one kind asks
-    two different things (the Terror that moves a Tool, the manor's second pick)."""
+    two different things (the Terror that moves a Tool, Amnesia's gain, the manor's second
+    pick)."""
     kind, text = prompt["kind"], prompt.get("text") or ""
     if kind == "foyer" and (view.get("exorcism") or {}).get("exorcised"):
         return FOYER_EXORCISED  # the moment the generic Foyer advice waits for
     if kind == "terror_cell" and text.startswith("Moving Objects"):
         return MOVING_OBJECTS
+    if kind == "terror_seat" and text.startswith("Amnesia: choose another player"):
+        return AMNESIA_GAIN
     if kind == "manipulate_manor" and text.startswith("Choose the Room to swap"):
         return MANOR_SECOND
     return PROMPTS.get(kind)

@@ -279,7 +279,8 @@ def test_p_2p_p_open_an_alone_visitor_is_not_sent_to_let_the_table_talk(preset: 
 
 def test_ex_terror_ex_ova_one_prompt_kind_two_questions_two_answers() -> None:
     """`terror_cell` asks for a Cold Spot's Room and for where Moving Objects puts a taken
-    Tool; `manipulate_manor` asks for a Room to move and then for the one it swaps with.
+    Tool; `terror_seat` for Amnesia's loser and then its gainer; `manipulate_manor` for a
+    Room to move and then for the one it swaps with.
     The Tool's advice is the other way round from the Cold Spot's (far from the
     investigators), and the second pick offers no finishing: each is told its own. The
     advice tells them apart by the prompt's public text, so the playouts must still reach
@@ -291,15 +292,18 @@ def test_ex_terror_ex_ova_one_prompt_kind_two_questions_two_answers() -> None:
     for seed in range(1, 13):
         for state, seat in _play("exorcism", "one_vs_all", 3, seed=seed, steps=500):
             top = state.prompts[-1] if state.prompts else None
-            if top is None or top.kind not in ("terror_cell", "manipulate_manor"):
+            if top is None or top.kind not in ("terror_cell", "terror_seat",
+                                               "manipulate_manor"):
                 continue
             advice = g.guide_text(state, seat)
             tool = top.kind == "terror_cell" and top.data.get("ability") == "moving_objects"
             second = top.kind == "manipulate_manor" and top.data.get("first") is not None
+            gain = (top.kind == "terror_seat" and top.data.get("ability") == "amnesia"
+                    and top.data.get("stage") == 2)
             want = (ex_guide.MOVING_OBJECTS if tool else ex_guide.MANOR_SECOND if second
-                    else ex_guide.PROMPTS[top.kind])
+                    else ex_guide.AMNESIA_GAIN if gain else ex_guide.PROMPTS[top.kind])
             assert advice == want, (top.kind, top.text, advice)
-            seen.add("tool" if tool else "second" if second else top.kind)
-        if {"tool", "second"} <= seen:
+            seen.add("tool" if tool else "second" if second else "gain" if gain else top.kind)
+        if {"tool", "second", "gain"} <= seen:
             break
-    assert {"tool", "second"} <= seen, seen
+    assert {"tool", "second", "gain"} <= seen, seen
