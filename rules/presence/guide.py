@@ -194,8 +194,8 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
                 "them so the table may talk.")
     near = [r["name"] for r in view["rooms"] if r["tokens"] and r["floor"] == here.get("floor")]
     if near:
-        rooms = join_words([f"the {name}" for name in near[:2]])
-        return f"{lead}. Clue tokens wait on your floor in {rooms}: Walk there."
+        where = join_words([f"the {name}" for name in near[:2]])
+        return f"{lead}. Clue tokens wait on your floor in {where}: Walk there."
     return (f"{lead}. {_markers(view['track'])}: discard clue cards beneath the secret whose "
             "trauma they match.")
 
