@@ -1532,9 +1532,11 @@ def visitor_plans(state: PresenceState, seat: str, game: Game[Any, Any]) -> list
     legal: list[Action] = game.legal_actions(state, seat)
     if len(legal) < 2 or seat == state.spirit_seat or seat not in state.visitors:
         return []
+    if state.prompts and seat not in state.prompts[-1].seats:
+        return []  # another seat's question: nothing of this visitor's to plan
     eng = Engine(state)
     ded = Deduction(eng, seat)
-    if state.prompts and seat in state.prompts[-1].seats:
+    if state.prompts:
         p = state.prompts[-1]
         then = str(p.data.get("then", ""))
         if then == "clue_discard" and p.data.get("card"):

@@ -557,7 +557,9 @@ class Presence(Game[PresenceOptions, PresenceState]):
         positions."""
         from rules.presence.ai import visitor_plans
 
-        return visitor_plans(state, seat, self)
+        # Two players (P-2P): the seat speaks for the character slot that acts now, whose
+        # own actions are the seat's untagged ones; a prompt may be the other slot's.
+        return visitor_plans(state, self._actor(state, seat), self)
 
     def ai_budget(self, state: PresenceState, seat: str, level: Level) -> Level:
         """A visitor's weighty decisions (`rules.presence.ai.weighty`: where a clue card

@@ -416,3 +416,23 @@ def test_p_2p_01_the_visitor_player_before_choosing_is_two_visitors() -> None:
     assert GAME.player_name(st, PLAYER, {PLAYER: "Ada"}) == "Ada (two visitors)"
     chosen = two_player_game()
     assert " and the " in GAME.player_name(chosen, PLAYER, {PLAYER: "Ada"})
+
+
+def test_p_2p_the_search_ai_answers_the_second_characters_questions() -> None:
+    """At normal, the search asked the game for its plans as the visitor player's seat while
+    the question was the second character's (its setup pick, its discards): the plans scored
+    that character's answers as turn actions and raised a TypeError, so every such decision
+    fell back to easy in the bot (`bot.aipool`) and crashed `bench`. The plans are now the
+    acting character's (`Presence.ai_plans`), and another seat's question has none."""
+    st = GAME.setup(["s1", PLAYER], GAME.options_model(two_players=True), 1)
+    asked = 0
+    for _ in range(400):
+        if GAME.result(st) is not None or asked >= 3:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        second = bool(st.prompts) and SECOND in st.prompts[-1].seats and seat == PLAYER
+        action = GAME.ai_action(st, seat, "normal" if second else "easy")
+        assert action in GAME.legal_actions(st, seat)
+        asked += second
+        st = GAME.apply(st, seat, action).state
+    assert asked >= 3
