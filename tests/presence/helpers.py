@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.types import Action, Event, act
+from rules.core.types import Action, Event, Result, act
 from rules.presence.engine import Engine, pack_for
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState, Token
@@ -22,6 +22,25 @@ VISITOR = "s2"
 
 def seats(n: int) -> list[str]:
     return [f"s{i}" for i in range(1, n + 1)]
+
+
+Step = tuple[PresenceState, str, Action, PresenceState]
+"""One decision of a recorded game: (state before, seat, action, state after)."""
+
+
+def ai_history(seat_ids: list[str], seed: int, **options: Any
+               ) -> tuple[list[Step], Result | None]:
+    """A whole game with the AI (easy) on every seat, recorded as `bench.ai` records it for
+    the blunder census (`bench.blunders.census`)."""
+    st = GAME.setup(seat_ids, GAME.options_model(**options), seed)
+    history: list[Step] = []
+    while GAME.result(st) is None and len(history) < 6000:
+        seat = sorted(GAME.to_act(st))[0]
+        action = GAME.ai_action(st, seat)
+        after = GAME.apply(st, seat, action).state
+        history.append((st, seat, action, after))
+        st = after
+    return history, GAME.result(st)
 
 
 def fresh(n: int = 3, seed: int = 1, **options: Any) -> PresenceState:

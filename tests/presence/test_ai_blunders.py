@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,14 +25,14 @@ from rules.presence.game import GAME
 from rules.presence.state import PresenceState
 from tests.presence.helpers import (
     VISITOR,
+    Step,
+    ai_history,
     invoke_card,
     invoke_scene,
     prompt_kind,
     take_clue,
     trauma_at,
 )
-
-Step = tuple[PresenceState, str, Action, PresenceState]
 
 
 def _step(st: PresenceState, seat: str, action: Action) -> tuple[PresenceState, Step]:
@@ -141,22 +140,12 @@ def test_P_SECRET_03_a_long_shot_invoke_waits_while_rounds_remain() -> None:
     assert not _plays_invoke(st, _turn(st))
 
 
-def _easy_game(players: int, seed: int) -> tuple[list[Step], Any]:
-    st = GAME.setup([f"p{i}" for i in range(1, players + 1)], GAME.options_model(), seed)
-    history: list[Step] = []
-    while GAME.result(st) is None and len(history) < 6000:
-        seat = sorted(GAME.to_act(st))[0]
-        st, step = _step(st, seat, GAME.ai_action(st, seat))
-        history.append(step)
-    return history, GAME.result(st)
-
-
 def test_P_SECRET_03_seeds_where_todays_AI_blundered_play_clean() -> None:
     """4 players seed 30: today's AI aimed four Invokes where one had already failed and
     ended a late turn idle with its Invoke; 3 players seed 13: three late turns ended idle
     (bench census over 30 seeds each, issue #23)."""
     for players, seed in ((4, 30), (3, 13)):
-        history, result = _easy_game(players, seed)
+        history, result = ai_history([f"p{i}" for i in range(1, players + 1)], seed)
         found = census("presence", history, result)
         assert found["repeated_invoke"] == 0 and found["idle_with_invoke"] == 0, (
             players, seed, dict(found))

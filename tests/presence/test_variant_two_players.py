@@ -17,7 +17,7 @@ from rules.presence import actions as K
 from rules.presence.engine import Engine
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
-from tests.presence.helpers import choose, edit, quiet
+from tests.presence.helpers import Step, ai_history, choose, edit, quiet
 
 PLAYER = "s2"
 SECOND = "s2.2"
@@ -349,20 +349,8 @@ def test_p_2p_a_63_a_stored_result_naming_a_character_slot_reads_as_its_seat() -
 
 
 
-Step = tuple[PresenceState, str, Action, PresenceState]
-
-
 def _ai_history(seed: int) -> tuple[list[Step], Result | None]:
-    """A whole two-player game with the AI (easy) on both seats, as `bench.ai` records it."""
-    st = GAME.setup(["s1", PLAYER], GAME.options_model(two_players=True), seed)
-    history: list[Step] = []
-    while GAME.result(st) is None and len(history) < 3000:
-        seat = sorted(GAME.to_act(st))[0]
-        action = GAME.ai_action(st, seat)
-        after = GAME.apply(st, seat, action).state
-        history.append((st, seat, action, after))
-        st = after
-    return history, GAME.result(st)
+    return ai_history(["s1", PLAYER], seed, two_players=True)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
