@@ -81,15 +81,17 @@ def verdict(state: FourthWallState, result: Result, names: dict[str, str]) -> tu
 
 
 def gates_closed(names: Sequence[str], moments: Sequence[Moment]) -> Counter[str]:
-    """Gates each Investigator (by name) closed: every "A Gate is closed" goes to the
-    Investigator the latest event before it names, whether a Close a Gate action, a Utilised
-    Elder Sign or a Defeat's reward did it (counting only the action missed the others)."""
+    """Gates each Investigator (by name) closed, whether a Close a Gate action, a Utilised
+    Elder Sign or a Defeat's reward did it (counting only the action missed the others). The
+    event names who closed it (`Engine.close_gates`; "" for a Wall card's); a game stored
+    before it did credits the Investigator the latest event before it names."""
     closed: Counter[str] = Counter()
     last: str | None = None
     for m in moments:
         if m.event.kind == "gate_closed":
-            if last is not None:
-                closed[last] += 1
+            by = m.event.data.get("by", last)
+            if by:
+                closed[by] += 1
             continue
         last = next((n for n in names if m.event.text.startswith(n + " ")), last)
     return closed

@@ -185,3 +185,50 @@ def test_FW_END_the_recap_counts_a_gate_closed_by_an_elder_sign() -> None:
     # Two Investigators a seat at 3 players: each is named before its count.
     assert f"{a}: 1 Gate closed" in lines[first.seat], lines
     assert f"{b}: 1 Gate closed" in lines[second.seat], lines
+
+
+def test_FW_END_a_gate_closed_names_who_closed_it() -> None:
+    """Stop 59 credited a closed Gate to whoever the latest event named: a Gate closed on
+    another's turn or right after another Investigator's line went to the wrong one. The
+    event now names its closer: the Investigator who paid for Close a Gate (FW-ACT-01) or
+    Utilised the Elder Sign; the recap reads that, whatever line came before."""
+    from rules.core.ending import Moment
+    from rules.core.types import Event, Result
+    from rules.fourth_wall.ending import parts
+    from tests.fourth_wall.helpers import answer, clear_streets, do, inv_turn, set_hand
+
+    # Close a Gate, paid with three Marbles.
+    st = inv_turn(new_game("conflict", 2, 1), "i1")
+    clear_streets(st)
+    name = Engine(st).inv_name(Engine(st).inv("i1"))
+    paid = set_hand(st, "i1", "M-C", "M-F", "M-S")
+    st, _ = do(st, "s2", "close_gate", inv="i1")
+    for marble in paid:
+        st, _ = answer(st, "select", marble=marble)
+    st, ev = answer(st, "confirm")
+    [closed] = [e for e in ev if e.kind == "gate_closed"]
+    assert closed.data["by"] == name
+
+    # The Elder Sign closes one by itself.
+    st = inv_turn(new_game("conflict", 2, 1), "i1")
+    clear_streets(st)
+    (elder,) = set_hand(st, "i1", "M-ELDER", "M-C")[:1]
+    st, ev = do(st, "s2", "utilise", inv="i1", marble=elder)
+    [closed] = [e for e in ev if e.kind == "gate_closed"]
+    assert closed.data["by"] == name
+
+    # A closer named in the event wins over the line before it; a Wall card's ("") counts
+    # for nobody.
+    st = new_game("conflict", 3, seed=2)
+    eng = Engine(st)
+    first, second = [i for i in st.investigators if i.card][:2]
+    a, b = eng.inv_name(first), eng.inv_name(second)
+    moments = [Moment(Event(kind="search", text=f"{b} Searches."), 1, second.seat),
+               Moment(Event(kind="gate_closed", text="A Gate is closed: 2 Open Gates.",
+                            data={"by": a}), 1, second.seat),
+               Moment(Event(kind="gate_closed", text="A Gate is closed: 1 Open Gate.",
+                            data={"by": ""}), 1, second.seat)]
+    result = Result(winners=[], losers=list(st.seats), reason="")
+    lines = {p.seat: p.line for p in parts(st, result, moments, {}, {})}
+    assert f"{a}: 1 Gate closed" in lines[first.seat], lines
+    assert f"{b}: 0 Gates closed" in lines[second.seat], lines

@@ -580,10 +580,10 @@ class Effects:
         if self.scourge_blocks():  # FW-AMB-32
             self.fail(fr, "The Scourge is On the Streets: no Gate may be closed.")
             return
-        if eff.cost == "none":
-            self.close_gates(eff.n)
-            return
         inv = self.inv(fr.inv) if fr.inv else None
+        if eff.cost == "none":
+            self.close_gates(eff.n, inv if fr.side == "investigators" else None)
+            return
         if inv is None or not self.meets(inv.hand, eff.distinct_symbols) or not st.gates:
             self.fail(fr, "The Marbles in hand cannot pay for Closing a Gate.")
             return

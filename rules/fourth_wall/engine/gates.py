@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from rules.core.types import act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.state import (
+    InvestigatorState,
     Step,
 )
 
@@ -73,14 +74,16 @@ class Gates:
             return
         self.fire("gate_opened")
 
-    def close_gates(self: Engine, n: int) -> None:
+    def close_gates(self: Engine, n: int, by: InvestigatorState | None = None) -> None:
+        """Close `n` Gates; `by`, the Investigator whose action or card closed them (none for
+        a Wall card's), is kept in the event for the game's recap (`ending.gates_closed`)."""
         st = self.st
         for _ in range(n):
             if not st.gates:
                 break
             st.gate_supply.append(st.gates.pop())
             self.emit(f"A Gate is closed: {open_gates(len(st.gates))}.", "gate_closed",
-                      gates=len(st.gates))
+                      gates=len(st.gates), by=self.inv_name(by) if by else "")
             if not st.gates:  # FW-END-01
                 self.finish("investigators", "every Gate is closed.")
                 return

@@ -326,7 +326,7 @@ class Marbles:
                 self.emit(f"{self.inv_name(i)} discards "
                           + ", ".join(self.marble_name(m) for m in selected)
                           + " to Close a Gate.", "close")
-                self.close_gates(n)
+                self.close_gates(n, i)
                 return
         chosen = args["selected"]
         rest = [m for m in i.hand if m not in chosen]
