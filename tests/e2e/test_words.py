@@ -68,6 +68,11 @@ ISSUE_22_BAD = (
     "The door Salon–West Bedroom: close.",
     "New to The Presence? the creator can turn on **First game** in the Variants menu.",
     "3 main actions left. Clue tokens wait on your floor in the Salon, the Kitchen: Walk.",
+    # Stop 60: a list of names, a small clue, a question after a card's colon.
+    "Targeted: The Orphan, The Detective.",
+    "Alone visitors may only talk procedurally: The Descendant, The Orphan.",
+    "The Descendant investigates and reveals the small clue Small Clue: Action.",
+    "Discard the clue card Tragedy: Cellar: beneath which secret?",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -100,6 +105,12 @@ ISSUE_22_GOOD = (
     "New to The Presence? The creator can turn on **First game** in the Variants menu.",
     "3 main actions left. Clue tokens wait on your floor in the Salon and the Kitchen: Walk "
     "there.",
+    "Targeted: the Orphan and the Detective.", "Targeted: The Detective.",
+    "Alone visitors may only talk procedurally: the Descendant and the Orphan.",
+    "The Descendant investigates and reveals Small Clue: Action.",
+    "The Orphan investigates and reveals the spirit clue Shadow.",
+    "Beneath which secret does the clue card Tragedy: Cellar go?",
+    "Script B4: the bottom half applies.",
 )
 """The same things in the words players now read: each must pass."""
 

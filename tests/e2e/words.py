@@ -126,6 +126,12 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("a tag read as a Symbol", re.compile(r"\bneeds [^.|(;]*\b(?:Drained|Scourge)\b")),
     # A door's change as a setting ("The door Salon–West Bedroom: close.").
     ("a door as a setting", re.compile(r"\bThe door [^:.|]+: (?:open|close|lock|unlock)")),
+    # Names listed with "The" each time and no "and" ("Targeted: The Orphan, The Detective.").
+    ("a list of The names", re.compile(r"\bThe [A-Z][a-z]+, The [A-Z][a-z]+")),
+    # A clue's kind said twice ("reveals the small clue Small Clue: Action").
+    ("a clue's kind said twice", re.compile(r"\bthe (\w+) clue \1 Clue\b", re.IGNORECASE)),
+    # A question after a card's own colon ("the clue card Tragedy: Cellar: beneath which").
+    ("two colons in a question", re.compile(r": [A-Z][\w ]+: [a-z][^.!]*\?")),
     ("a for an", re.compile(r"(?<![\w'’-])a (?!(?i:one|once)\b|[Uu]|[Ee]u)[AEIOaeio]\w")),
     ("an action kind", re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, KINDS),
                                                                key=len, reverse=True))

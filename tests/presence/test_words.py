@@ -8,7 +8,7 @@ from rules.core.game import ALT_TEXT_LIMIT
 from rules.presence.engine import Engine
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
-from tests.presence.helpers import SPIRIT, edit, new_game
+from tests.presence.helpers import SPIRIT, edit, new_game, put_token
 from tests.presence.test_variant_two_players import two_player_game
 
 NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines", "s4": "Kwame"}
@@ -152,3 +152,48 @@ def test_P_SETUP_placing_a_spirit_clue_says_what_lies_face_down() -> None:
     assert top is not None and top.kind == "place_spirit_clue"
     assert "a presence die face down" not in top.text, top.text
     assert top.text.endswith("face down in an empty room, with a presence die showing 1.")
+
+
+def test_P_COMM_P_CLUE_02_names_listed_and_clues_said_once() -> None:
+    """Stop 60's expert-scripts demo: "Targeted: The Orphan, The Detective.", "Alone visitors
+    may only talk procedurally: The Descendant, The Orphan." (every "The" a new sentence, no
+    "and"), "reveals the small clue Small Clue: Action" and the DM's "Discard the clue card
+    Tragedy: Cellar: beneath which secret?"."""
+    st = edit(new_game(4, seed=1))
+    eng = Engine(st)
+    first, second, third = st.visitor_seats[:3]
+    a, b = eng.name(first), eng.name(second)
+    assert a.startswith("The ") and b.startswith("The ")
+    eng.note_targets({"owner": SPIRIT, "targets": [first, second]})
+    assert eng.events[-1].text == f"Targeted: the {a[4:]} and the {b[4:]}."
+
+    # Three visitors, each in a room of their own: nobody within hearing.
+    rooms = [r for r in st.rooms if r != st.visitors[first].room]
+    for seat in (second, third):
+        st.visitors[seat].room = next(r for r in rooms if all(
+            r not in eng.hearing_rooms(st.visitors[o].room) for o in st.visitor_seats
+            if o != seat))
+    st.phase = "spirit"  # nobody holds the active player marker
+    alone = [s for s in st.visitor_seats if eng.alone(s)]
+    assert len(alone) >= 2, alone
+    why = eng.table_talk()["why"]
+    assert "procedurally: the " in why and " and the " in why and ", The " not in why, why
+
+    st = edit(new_game(3, seed=1))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    room = st.visitors[seat].room
+    st.tokens[room] = []
+    put_token(st, room, "small", "small.item#1")
+    eng.investigate(seat, room, 0)
+    text = next(e.text for e in eng.events if e.kind == "investigate")
+    assert text == f"{eng.name(seat)} investigates and reveals Small Clue: Item.", text
+
+    st = edit(new_game(3, seed=1))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    card = st.clue_deck.pop(0)
+    st.visitors[seat].hand.append(card)
+    eng.step_discard_clue(seat, card)
+    called = eng.card_name(card)
+    assert st.prompts[-1].text == f"Beneath which secret does the clue card {called} go?"

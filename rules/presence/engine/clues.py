@@ -37,7 +37,7 @@ class Clues:
             opts.append((str(s.position), f"Beneath position {s.position} ({what}, "
                          f"{len(s.discards)} {plural(len(s.discards), 'card')})"))
         self.ask("clue_discard", seat,
-                 f"Discard the clue card {self.card_name(card)}: beneath which secret?",
+                 f"Beneath which secret does the clue card {self.card_name(card)} go?",
                  opts, "clue_discard", private=True, card=card, seat=seat)
 
     def on_clue_discard(self: Engine, option: str, prompt: Prompt) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import join_words
 from rules.core.types import PUBLIC, Audience, Event, Prompt
 from rules.presence import actions as K
 from rules.presence import content as C
@@ -99,6 +100,13 @@ class Basics:
             return "the spirit"
         v = self.st.visitors.get(seat)
         return self.pack.visitor(v.character).name if v else seat
+
+    def listed(self: Engine, seats: list[str]) -> str:
+        """Several people in one sentence, after its start: "the Orphan and the Detective"
+        (a visitor's name begins with "The", which reads as a second sentence mid-line)."""
+        return join_words([self.name(s)[0].lower() + self.name(s)[1:]
+                           if self.name(s).startswith("The ") else self.name(s)
+                           for s in seats])
 
     def room_name(self: Engine, room: str | None) -> str:
         if room is None:
@@ -301,10 +309,9 @@ class Basics:
                    "no visitor may talk.")
         elif alone and st.true_horror:  # P-HORROR-01: not even procedural talk
             why = ("True Horror: alone visitors stay silent on every topic: "
-                   + ", ".join(self.name(s) for s in alone) + ".")
+                   + self.listed(alone) + ".")
         elif alone:
-            why = ("Alone visitors may only talk procedurally: "
-                   + ", ".join(self.name(s) for s in alone) + ".")
+            why = "Alone visitors may only talk procedurally: " + self.listed(alone) + "."
         else:
             why = "Every visitor is within hearing of another visitor."
         if st.open_communication or st.controller:

@@ -198,7 +198,7 @@ class Effects:
         if self.is_spirit_ctx(ctx):
             self.st.targeted += [t for t in ctx["targets"] if t not in self.st.targeted]
         if ctx["targets"]:
-            self.emit("Targeted: " + ", ".join(self.name(s) for s in ctx["targets"]) + ".",
+            self.emit("Targeted: " + self.listed(ctx["targets"]) + ".",
                       "target")
 
     def can_do(self: Engine, effects: Any, ctx: dict[str, Any], seat: str | None) -> bool:

@@ -101,8 +101,11 @@ class VisitorEffects:
         else:
             clue = self.pack.small_clue_of(tok.id)
             st.small_clue_discard.append(tok.id)
-        self.emit(f"{self.name(seat)} investigates and reveals the {tok.kind} clue "
-                  f"{clue.name}.", "investigate")
+        # A small clue's name says its kind ("Small Clue: Action"): not "the small clue
+        # Small Clue: Action".
+        called = clue.name if clue.name.lower().startswith(f"{tok.kind} clue") \
+            else f"the {tok.kind} clue {clue.name}"
+        self.emit(f"{self.name(seat)} investigates and reveals {called}.", "investigate")
         self.later(self.effects_step(clue.effects, self.visitor_ctx(seat, clue.name)))
         self.fire("investigate", visitor=seat, room=room)
         self.fire("reveal_spirit_clue" if tok.kind == "spirit" else "reveal_small_clue",
