@@ -25,9 +25,10 @@ from typing import Any
 from bot.client import GameBot, build_bot
 from bot.options import OptionsError, parse_options
 from bot.settings import Settings
-from cogs.utils.table import _decision_token, action_hash, delivery_for
+from cogs.utils.table import TABLE_TOPIC, _decision_token, action_hash, delivery_for
 from demo.rest import bot_at_rest
 from emulator import DiscordEmulator
+from emulator.permissions import GAME_BOT_PERMISSIONS, Perm
 from emulator.records import MessageRecord, UserRecord, embed_text, walk_components
 from emulator.testing import running_bot
 from rules.core import Action
@@ -49,6 +50,11 @@ class Move:
     action: Action | None = None
 
 
+DEMO_BOT_PERMISSIONS = int(GAME_BOT_PERMISSIONS | Perm.MANAGE_CHANNELS | Perm.MANAGE_ROLES
+                           | Perm.MANAGE_MESSAGES | Perm.MANAGE_THREADS)
+"""The bot's permissions in the demo's server: the README's required and optional ones."""
+
+
 @dataclass
 class AutoTable:
     """Plays one game through Discord: AI choices, pressed as components by emulated users."""
@@ -66,7 +72,13 @@ class AutoTable:
     """The game's version when the current press began."""
 
     def thread(self) -> Any:
-        return self.emu.threads_of(self.channel)[-1]
+        """Where the game is played: its thread, or its own channel (The Presence's
+        `table_channel=channel`)."""
+        threads = self.emu.threads_of(self.channel)
+        if threads:
+            return threads[-1]
+        return next(c for c in self.emu.channels.values()
+                    if c.topic == TABLE_TOPIC and not c.deleted)
 
     async def open(self, game: str, mode: str | None, options: str | None = None, *,
                    ai: int = 0, play_as: str | None = None, guided: bool | None = None,
@@ -421,7 +433,12 @@ async def run_demo(game: str, out: Path, seed: int = 1, players: int | None = No
             users = [emu.create_user(name) for name in NAMES[:n - ai]]
             for user in users:
                 emu.add_member(guild, user)
-            channel = emu.create_text_channel(guild, "game-night")
+            # Every permission the README lists, the optional ones too, as an admin who
+            # invites the bot with them all: The Presence's own channel needs Manage Channels
+            # and Manage Roles, strict table talk Manage Messages.
+            emu.set_guild_bot_permissions(guild, DEMO_BOT_PERMISSIONS)
+            channel = emu.create_text_channel(guild, "game-night",
+                                              bot_permissions=DEMO_BOT_PERMISSIONS)
             settings = Settings(
                 discord_token=emu.bot_token, database_path=Path(tmp) / "demo.sqlite3",
                 discord_api_base=emu.api_base, discord_gateway_url=emu.gateway_url,

@@ -9,7 +9,6 @@ visitor is alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -202,15 +201,6 @@ async def test_h_02_the_spirits_hand_dm_is_edited_when_its_hand_changes(table: T
     assert (GAME.private_summary(now, now.spirit_seat) or "-") in summary.content
 
 
-@dataclass
-class ChannelTable(AutoTable):
-    """A game played in its own channel (`table_channel=channel`) instead of a thread."""
-
-    def thread(self) -> Any:
-        return next(c for c in self.emu.channels.values()
-                    if c.topic == TABLE_TOPIC and not c.deleted)
-
-
 MANAGER = GAME_BOT_PERMISSIONS | Perm.MANAGE_CHANNELS | Perm.MANAGE_ROLES
 
 
@@ -235,7 +225,7 @@ async def test_p_discord_03_own_channel_lets_exactly_the_players_who_may_talk_po
     dora, eve = table.emu.create_user("dora"), table.emu.create_user("eve")
     for user in (dora, eve):
         table.emu.add_member(table.guild, user)
-    auto = ChannelTable(table.emu, table.bot, table.general,
+    auto = AutoTable(table.emu, table.bot, table.general,
                         [table.alice, table.bob, table.carol, dora])
     await auto.open("presence", None, "table_channel=channel")
     room = auto.thread()
@@ -289,7 +279,7 @@ async def test_p_discord_03_a_deleted_game_channel_abandons_the_game_and_tells_t
     table.bot.tables.seed_source = lambda: SEED
     dora = table.emu.create_user("dora")
     table.emu.add_member(table.guild, dora)
-    auto = ChannelTable(table.emu, table.bot, table.general,
+    auto = AutoTable(table.emu, table.bot, table.general,
                         [table.alice, table.bob, table.carol, dora])
     await auto.open("presence", None, "table_channel=channel")
     table.emu.delete_channel(auto.thread())
