@@ -53,7 +53,7 @@ from bot.storage import (
     VersionConflict,
 )
 from rules.core import Action, Event, IllegalAction, Result, Rng
-from rules.core.game import Game, GameState, plural
+from rules.core.game import Game, GameState, plural, seen_position
 from rules.core.hidden import hidden_dependence, shown_by_events
 from rules.registry import GAMES
 
@@ -70,12 +70,21 @@ AI_LOOKS = 5
 (each look is a fresh decision on the newer state) before leaving the seat to the next call."""
 AI_LOOP_WINDOW = 24
 AI_LOOP_REPEATS = 6
+AI_LOOP_LOOSE = 20
 """The AI's loop guard (`TableService._unloop`): a seat's AI that is about to make the same
-choice among the same options for the AI_LOOP_REPEATS-th time within its game's last
-AI_LOOP_WINDOW AI moves is going round in a circle (a choice that is called off and comes back,
-as the Exorcism's Remote Trade did at normal: 5,800 moves of one game), and plays the game's
-default instead (`Game.default_action`, the move a timed-out seat gets). A real game repeats
-one choice among the very same options six times in 24 AI moves only when going round."""
+choice among the same options, from the same position (`seen_position`), for the
+AI_LOOP_REPEATS-th time within its game's last AI_LOOP_WINDOW AI moves is going round in a
+circle (a choice that is called off and comes back, as the Exorcism's Remote Trade did at
+normal: 5,800 moves of one game), and plays the game's default instead (`Game.default_action`,
+the move a timed-out seat gets). A circle whose every lap changed something the seat sees
+would pass that test: the same choice among the same options AI_LOOP_LOOSE times in the window,
+from any position, is one too.
+
+Stop 60: the guard once counted choice and options alone, six times; a real game makes
+the same choice among the same options that often (an Exorcism investigator using the Supply
+Room turn after turn, a Fourth Wall Search): in 12 easy games of each game up to 12 times in
+24 AI moves, never twice from the same position. The bot had played "pass" for them, ending
+the turn (39 times in 10 two-player Exorcism games)."""
 SNAPSHOT_EVERY = 24
 """Moves between two snapshots of a game (`snapshots` table). The history, a replay or an
 undo starts from the nearest one and replays at most SNAPSHOT_EVERY − 1 moves. Measured by
@@ -1382,19 +1391,26 @@ class TableService:
         if len(legal) < 2:
             return action, None  # no choice, no circle of choices
         options = "\n".join(sorted(a.key() for a in legal))
+        position = seen_position(game, state, seat)
 
         def digest(chosen: Action) -> bytes:
+            # Two halves: the choice among the options, and the same from this position.
             text = f"{seat}\n{options}\n{chosen.key()}"
-            return hashlib.blake2b(text.encode(), digest_size=8).digest()
+            loose = hashlib.blake2b(text.encode(), digest_size=8).digest()
+            return loose + hashlib.blake2b(f"{text}\n{position}".encode(),
+                                           digest_size=8).digest()
 
         trail = self._ai_trail.get(game_id, ())
         here = digest(action)
-        if trail.count(here) >= AI_LOOP_REPEATS - 1:
+        again = sum(1 for d in trail if d == here)
+        loose = sum(1 for d in trail if d[:8] == here[:8])
+        if again >= AI_LOOP_REPEATS - 1 or loose >= AI_LOOP_LOOSE - 1:
             fallback = game.default_action(state, seat)
             if fallback is not None and fallback.key() != action.key():
                 log.warning("game %s: the AI for %s chose %s %d times among the same options: "
                             "going round in a circle; playing the default %s instead",
-                            game_id, seat, action.key(), AI_LOOP_REPEATS, fallback.key())
+                            game_id, seat, action.key(), again + 1 if again >= AI_LOOP_REPEATS - 1
+                            else loose + 1, fallback.key())
                 return fallback, digest(fallback)
         return action, here
 

@@ -659,6 +659,17 @@ def _facts(value: Any) -> Any:
     return value
 
 
+def seen_position(game: Game[Any, Any], state: GameState, seat: str) -> str:
+    """Where the game stands as `seat` sees it, as text: its view's facts (`_facts`) without
+    the move counter (`step`) and the open prompt's id, which every move renews. Two moves
+    apart, the same text says the seat is back where it was (the bot's AI loop guard)."""
+    seen = _facts(game.view(state, seat))
+    seen.pop("step", None)
+    if isinstance(seen.get("prompt"), dict):
+        seen["prompt"].pop("id", None)
+    return json.dumps(seen, sort_keys=True, default=str)
+
+
 def view_rng(game: Game[Any, Any], state: GameState, seat: str | None, salt: str) -> Rng:
     """An RNG seeded from `seat`'s view of `state` (and `salt`) alone: whatever is hidden from
     the seat, the same view gives the same numbers. Seeded from the view's facts, not its

@@ -619,6 +619,67 @@ async def test_an_ai_going_round_in_a_circle_plays_the_default_and_the_game_ends
     assert rec.id not in tables._ai_trail  # the game's trail goes with its end
 
 
+class Gathering(HighCard):
+    """High Card where a seat may gather a point before the wager, up to `LIMIT` times: each
+    gathering changes the scores (in every view), so choosing it again and again, among the
+    same options, is progress, not a circle (as an Exorcism investigator using the Supply Room
+    turn after turn). `LIMIT` None: gathering for ever (a circle whose laps each change
+    something the seat sees)."""
+
+    name: ClassVar[str] = "gathering"
+    LIMIT: ClassVar[int | None] = 12
+
+    def legal_actions(self, state: HighCardState, seat: str) -> list[Action]:
+        out = super().legal_actions(state, seat)
+        more = self.LIMIT is None or state.scores[seat] < self.LIMIT
+        return [*out, act("gather")] if state.phase == "wager" and out and more else out
+
+    def _apply(self, state: HighCardState, seat: str, action: Action) -> list[Event]:
+        if action.kind == "gather" and state.phase == "wager":
+            state.scores[seat] += 1
+            return [Event(kind="gather", text=f"{seat} gathers a point.")]
+        return super()._apply(state, seat, action)
+
+
+class Hoarding(Gathering):
+    name: ClassVar[str] = "hoarding"
+    LIMIT: ClassVar[int | None] = None
+
+
+@pytest.mark.parametrize(("engine", "gathered"), [(Gathering(), 12), (Hoarding(), 19)])
+async def test_the_loop_guard_spares_a_choice_repeated_as_the_game_moves_on(
+    storage: SqliteStorage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture, engine: Gathering, gathered: int,
+):
+    """CORE-TURN, stop 60: the same choice among the same options is not a circle while the
+    game moves on (the seat's view changes each time): all twelve gatherings stand, where the
+    guard once played the default (the first wager) at the sixth. A circle that changes
+    what the seat sees every lap still ends: `AI_LOOP_LOOSE` same choices in the window."""
+    from bot.tables import AI_LOOP_LOOSE
+
+    tables = TableService(storage, {engine.name: engine}, clock=clock)
+
+    async def decide(game: Any, state: Any, seat: str, level: str) -> Action:
+        legal = game.legal_actions(state, seat)
+        return act("gather") if act("gather") in legal else legal[-1]
+
+    monkeypatch.setattr("bot.aipool.decide", decide)
+    rec = await lobby(tables, (A,), game=engine.name)
+    await tables.add_ai(rec.id, A)
+    await tables.start(rec.id, A, seed=3)
+    await tables.hand_to_ai(rec.id, "s1")
+    with caplog.at_level(logging.WARNING, logger="bot.tables"):
+        for _ in range(60):
+            res = await tables.ai_turn(rec.id)
+            if res is None or res.result is not None:
+                break
+    kinds = [Action.model_validate_json(a.action_json).kind
+             for a in await tables.storage.actions(rec.id)]
+    assert kinds[:gathered + 1] == ["gather"] * gathered + ["wager"], kinds
+    assert gathered == 12 or gathered == AI_LOOP_LOOSE - 1
+    assert ("going round in a circle" in caplog.text) == (engine.LIMIT is None)
+
+
 async def test_the_ai_plays_at_the_tables_level(
     tables: TableService, monkeypatch: pytest.MonkeyPatch,
 ):
