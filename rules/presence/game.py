@@ -37,7 +37,7 @@ from rules.presence import ending as presence_ending
 from rules.presence import guide, words
 from rules.presence.content import default_pack, pack_fingerprint
 from rules.presence.engine import UT_HOPE, UT_NERVE, Engine, pack_for
-from rules.presence.engine.core import clue_title, secret_title
+from rules.presence.engine.core import clue_title, listed_names, secret_title
 from rules.presence.labels import describe_action
 from rules.presence.resample import deal_unseen
 from rules.presence.result import result_of
@@ -682,10 +682,11 @@ class Presence(Game[PresenceOptions, PresenceState]):
             head = "🗣️ Table talk allowed." if talk["allowed"] else "🤫 No table talk now."
         text = f"{head} {talk['why']}"
         # the reason may name only the active visitor (P-COMM-06) or nobody (P-OPEN)
-        unnamed = [n for n in talk["alone_labels"] if n not in talk["why"]]
+        why = talk["why"].lower()
+        unnamed = [n for n in talk["alone_labels"] if n.lower() not in why]
         if unnamed:
             also = len(unnamed) < len(talk["alone_labels"])
-            text += (" Also alone: " if also else " Alone: ") + ", ".join(unnamed) + "."
+            text += (" Also alone: " if also else " Alone: ") + listed_names(unnamed) + "."
         if state.speech_grant is not None:
             text += (f" The spirit may speak up to {state.speech_grant['max_words']} "
                      f"{plural(state.speech_grant['max_words'], 'word')} "

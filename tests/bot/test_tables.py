@@ -582,6 +582,7 @@ class Dithering(HighCard):
         return super()._apply(state, seat, action)
 
 
+@pytest.mark.ai_circle
 async def test_an_ai_going_round_in_a_circle_plays_the_default_and_the_game_ends(
     storage: SqliteStorage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
@@ -646,6 +647,7 @@ class Hoarding(Gathering):
     LIMIT: ClassVar[int | None] = None
 
 
+@pytest.mark.ai_circle
 @pytest.mark.parametrize(("engine", "gathered"), [(Gathering(), 12), (Hoarding(), 19)])
 async def test_the_loop_guard_spares_a_choice_repeated_as_the_game_moves_on(
     storage: SqliteStorage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch,

@@ -111,6 +111,7 @@ ISSUE_22_GOOD = (
     "The Orphan investigates and reveals the spirit clue Shadow.",
     "Beneath which secret does the clue card Tragedy: Cellar go?",
     "Script B4: the bottom half applies.",
+    "**Your move:** Draw a clue card: from the deck or a revealed card?",
 )
 """The same things in the words players now read: each must pass."""
 

@@ -131,7 +131,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A clue's kind said twice ("reveals the small clue Small Clue: Action").
     ("a clue's kind said twice", re.compile(r"\bthe (\w+) clue \1 Clue\b", re.IGNORECASE)),
     # A question after a card's own colon ("the clue card Tragedy: Cellar: beneath which").
-    ("two colons in a question", re.compile(r": [A-Z][\w ]+: [a-z][^.!]*\?")),
+    ("two colons in a question", re.compile(r"\bcard [A-Z][\w ]*: [A-Z][\w ]+: [a-z][^.!]*\?")),
     ("a for an", re.compile(r"(?<![\w'’-])a (?!(?i:one|once)\b|[Uu]|[Ee]u)[AEIOaeio]\w")),
     ("an action kind", re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, KINDS),
                                                                key=len, reverse=True))

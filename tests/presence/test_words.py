@@ -178,6 +178,10 @@ def test_P_COMM_P_CLUE_02_names_listed_and_clues_said_once() -> None:
     assert len(alone) >= 2, alone
     why = eng.table_talk()["why"]
     assert "procedurally: the " in why and " and the " in why and ", The " not in why, why
+    # The board's caption names each alone visitor once (it once added "Alone: The
+    # Descendant, The Orphan." after the line that had named them).
+    caption = GAME.board_caption(st) or ""
+    assert why in caption and "Alone:" not in caption, caption
 
     st = edit(new_game(3, seed=1))
     eng = Engine(st)

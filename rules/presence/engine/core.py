@@ -37,6 +37,12 @@ def clue_title(name: str, trauma: str, room: str) -> str:
     return name if said else f"{name} ({trauma}, {room})"
 
 
+
+def listed_names(names: list[str]) -> str:
+    """Names inside a sentence, joined with "and": a visitor's "The Orphan" reads "the
+    Orphan" there (a capital "The" mid-line reads as a new sentence)."""
+    return join_words(["t" + n[1:] if n.startswith("The ") else n for n in names])
+
 class Basics:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
@@ -102,11 +108,8 @@ class Basics:
         return self.pack.visitor(v.character).name if v else seat
 
     def listed(self: Engine, seats: list[str]) -> str:
-        """Several people in one sentence, after its start: "the Orphan and the Detective"
-        (a visitor's name begins with "The", which reads as a second sentence mid-line)."""
-        return join_words([self.name(s)[0].lower() + self.name(s)[1:]
-                           if self.name(s).startswith("The ") else self.name(s)
-                           for s in seats])
+        """Several people in one sentence, after its start: "the Orphan and the Detective"."""
+        return listed_names([self.name(s) for s in seats])
 
     def room_name(self: Engine, room: str | None) -> str:
         if room is None:
