@@ -19,6 +19,9 @@
 - ``idle_rest`` (The Presence): a Rest the visitor chose (not one it must take) that let no
   card go and ended with the player's hand as it began, nothing drawn: a main action spent
   on nothing (a two-player visitor player resting its full hand of 7, P-2P-03);
+- ``unused_spirit_card`` (The Presence): a spirit card played (its die declared) and put
+  away without using either power (P-SPIRIT-11): the engine offers only a die that can pay
+  one, and discarding the card for Increase Presence would at least have raised a die;
 - ``give_into_full_hand`` (Fourth Wall): a Marble given to an Investigator whose hand was
   already at its Hand Limit.
 """
@@ -420,6 +423,19 @@ def _idle_rest(history: Sequence[Step]) -> int:
     return count
 
 
+def _unused_spirit_card(history: Sequence[Step]) -> int:
+    """The Presence: "No more powers" answered at a card's power menu before any power of it
+    was used (the menu's ``used`` is empty)."""
+    count = 0
+    for before, _seat, action, _after in history:
+        if action.params.get("option") != "done" or not before.prompts:
+            continue
+        prompt = before.prompts[-1]
+        if prompt.data.get("then") == "power" and not prompt.data.get("used"):
+            count += 1
+    return count
+
+
 def census(game: str, history: Sequence[Step], result: Result | None) -> Counter[str]:
     found: Counter[str] = Counter()
     if game == "exorcism":
@@ -431,6 +447,7 @@ def census(game: str, history: Sequence[Step], result: Result | None) -> Counter
         found["repeated_invoke"] = _repeated_invoke(history)
         found["idle_with_invoke"] = _idle_with_invoke(history)
         found["idle_rest"] = _idle_rest(history)
+        found["unused_spirit_card"] = _unused_spirit_card(history)
     if game == "fourth_wall":
         found["give_into_full_hand"] = _give_into_full_hand(history)
     return +found  # drop the zeros

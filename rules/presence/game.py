@@ -494,11 +494,25 @@ class Presence(Game[PresenceOptions, PresenceState]):
         if action is not None:
             if action.kind == K.END_TURN and seat != state.spirit_seat:
                 return False
+            if self._card_put_away_unused(state, seat, action):
+                return False
             return not (self._disproven_invoke(state, seat, action)
                         or self._hopeless_invoke_play(state, action))
         if state.prompts and seat in state.prompts[-1].seats:
             return str(state.prompts[-1].data.get("then", "")) in SEARCHED_PROMPTS
         return True
+
+    @staticmethod
+    def _card_put_away_unused(state: PresenceState, seat: str, action: Action) -> bool:
+        """Whether `action` answers a spirit card's first power menu with "No more powers":
+        the card played for nothing (P-SPIRIT-11; the engine offers only a die that can pay
+        a power). A play-out's noise picked it in about 1 of 16 plays at normal (stop 60),
+        where the heuristic always uses a power; `bench.blunders` ``unused_spirit_card``."""
+        if not (state.prompts and seat in state.prompts[-1].seats):
+            return False
+        prompt = state.prompts[-1]
+        return (prompt.data.get("then") == "power" and not prompt.data.get("used")
+                and action.params.get("option") == "done")
 
     @staticmethod
     def _disproven_invoke(state: PresenceState, seat: str, action: Action) -> bool:

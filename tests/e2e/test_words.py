@@ -73,6 +73,7 @@ ISSUE_22_BAD = (
     "Alone visitors may only talk procedurally: The Descendant, The Orphan.",
     "The Descendant investigates and reveals the small clue Small Clue: Action.",
     "Discard the clue card Tragedy: Cellar: beneath which secret?",
+    "Bodyguard picks up 1 Detection Tool, 1 Key, 1 Occult Item.",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -111,6 +112,7 @@ ISSUE_22_GOOD = (
     "The Orphan investigates and reveals the spirit clue Shadow.",
     "Beneath which secret does the clue card Tragedy: Cellar go?",
     "Script B4: the bottom half applies.",
+    "Bodyguard picks up 1 Detection Tool, 1 Key and 1 Occult Item.",
     "**Your move:** Draw a clue card: from the deck or a revealed card?",
 )
 """The same things in the words players now read: each must pass."""

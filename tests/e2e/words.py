@@ -126,6 +126,9 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("a tag read as a Symbol", re.compile(r"\bneeds [^.|(;]*\b(?:Drained|Scourge)\b")),
     # A door's change as a setting ("The door Salon–West Bedroom: close.").
     ("a door as a setting", re.compile(r"\bThe door [^:.|]+: (?:open|close|lock|unlock)")),
+    # Counted things listed without "and" ("picks up 1 Detection Tool, 1 Key.").
+    ("a count list without and", re.compile(
+        r"\b\d+ [A-Z][a-z]+(?: [A-Z][a-z]+)?, \d+ [A-Z][a-z]+(?: [A-Z][a-z]+)?[.;]")),
     # Names listed with "The" each time and no "and" ("Targeted: The Orphan, The Detective.").
     ("a list of The names", re.compile(r"\bThe [A-Z][a-z]+, The [A-Z][a-z]+")),
     # A clue's kind said twice ("reveals the small clue Small Clue: Action").

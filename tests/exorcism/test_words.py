@@ -160,3 +160,14 @@ def test_EX_LOSE_02_EX_RESCUE_the_recap_names_the_character_a_seat_last_played()
     lines = {p.seat: p.line for p in parts(st, result, list[Moment](), {}, NAMES)}
     assert lines["s1"].startswith("1 Task completed, Wounded once"), lines
     assert lines["s2"].startswith("0 Tasks completed, Wounded once"), lines
+
+
+def test_EX_TOOL_tools_listed_with_and() -> None:
+    """Stop 60's One vs All demo: "Bodyguard picks up 1 Detection Tool, 1 Key, 1 Occult
+    Item." (the pick-up, a Trade, a Wound's drop all list Tools the same way)."""
+    from rules.exorcism.engine.board import tools_text
+
+    assert tools_text({"detection": 1, "key": 1, "occult": 1}) == \
+        "1 Detection Tool, 1 Key and 1 Occult Item"
+    assert tools_text({"key": 2, "weapon": 1}) == "2 Keys and 1 Weapon"
+    assert tools_text({"key": 1}) == "1 Key" and tools_text({}) == "nothing"

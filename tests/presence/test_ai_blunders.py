@@ -270,3 +270,47 @@ def test_P_SECRET_03_a_hopeless_reveal_is_not_aimed_where_the_same_evidence_fail
     at_prompt = GAME.apply(st, VISITOR, act("play", card=card, side=side, speed="main")).state
     assert at_prompt.prompts[-1].data.get("then") == "reveal_secret"
     assert GAME.ai_action(at_prompt, VISITOR).p("option") == "4"
+
+
+def test_p_spirit_11_the_search_never_puts_a_played_card_away_unused() -> None:
+    """Stop 60: at normal about 1 spirit card in 16 was played and then answered "No more
+    powers" at once (a play-out's noise over the heuristic, which always uses a power): the
+    card gone for nothing (P-SPIRIT-11: the engine offers only a die that can pay a power).
+    "No more powers" before any power is no challenger for the search, and the census counts
+    the blunder (``unused_spirit_card``); after one power it is a fair answer."""
+    from tests.presence.helpers import (
+        SPIRIT,
+        answer,
+        do,
+        edit,
+        new_game,
+        put_die,
+        quiet,
+        to_spirit_turn,
+    )
+
+    st = edit(to_spirit_turn(quiet(new_game(3, 1))))
+    sp = st.spirit
+    card = "spirit_1.torment"  # top [3/1], bottom [5/3]
+    for pile in (sp.deck, sp.discard):
+        if card in pile:
+            pile.remove(card)
+    if card not in sp.hand:
+        sp.hand.append(card)
+    die = put_die(st, "great_hall", 6)  # pays the top power, then the bottom one still
+    st, _ = do(st, SPIRIT, act("play_spirit", card=card))
+    st = answer(st, str(die))
+    done = act("choose", option="done")
+    assert done in GAME.legal_actions(st, SPIRIT)
+    assert not GAME.ai_searchable(st, SPIRIT, done)
+    assert GAME.ai_searchable(st, SPIRIT, act("choose", option="top"))
+    after = GAME.apply(st, SPIRIT, done).state
+    assert census("presence", [(st, SPIRIT, done, after)], None)["unused_spirit_card"] == 1
+    used = answer(st, "top")
+    while used.prompts and used.prompts[-1].data.get("then") != "power":
+        used = answer(used, GAME.legal_actions(used, used.prompts[-1].seats[0])[0]
+                      .params["option"], used.prompts[-1].seats[0])
+    assert used.prompts[-1].data.get("used") == ["top"]
+    assert GAME.ai_searchable(used, SPIRIT, done)  # one power used: stopping is fair
+    later = GAME.apply(used, SPIRIT, done).state
+    assert not census("presence", [(used, SPIRIT, done, later)], None)

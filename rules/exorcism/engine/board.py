@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import join_words
 from rules.exorcism.content import (
     Pack,
     default_pack,
@@ -141,7 +142,7 @@ def geometry(pack: Pack) -> Geometry:
 
 def tools_text(tools: dict[str, int]) -> str:
     parts = [f"{n} {TOOL_NAMES.get(t, t)}{'s' if n > 1 else ''}" for t, n in tools.items() if n]
-    return ", ".join(parts) if parts else "nothing"
+    return join_words(parts) if parts else "nothing"
 
 
 def _add(bag: dict[str, int], tool: str, n: int = 1) -> None:
