@@ -420,7 +420,8 @@ class Game(ABC, Generic[Opt, S]):
         whether this decision is searched at all). A game answers False where an override
         could loop: an action undone at no cost (a declined or cancelled offer that gives the
         Action back) brings the very same decision round again, and the same view always gets
-        the same answer. The default: everything is searched."""
+        the same answer. The default: everything is searched. For an action, `state` is the
+        search's resampled world (the blueprint's): read what the seat may know."""
         return True
 
     def ai_budget(self, state: S, seat: str, level: Level) -> Level:

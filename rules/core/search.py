@@ -147,8 +147,10 @@ def search_action(game: Searchable, state: Any, seat: str, level: Level,
     blueprint = game.choose_ai_action(seen, seat)
     if len(unique) == 1:
         return unique[0]
+    # Asked on the blueprint's resampled world: a game's test of a candidate may weigh it as
+    # the heuristic would, and the heuristic reads only a world the seat cannot tell apart.
     others = [a for a in unique if a.key() != blueprint.key()
-              and game.ai_searchable(state, seat, a)]
+              and game.ai_searchable(seen, seat, a)]
     if not others:
         return blueprint
     rng.shuffle(others)

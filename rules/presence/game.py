@@ -494,7 +494,8 @@ class Presence(Game[PresenceOptions, PresenceState]):
         if action is not None:
             if action.kind == K.END_TURN and seat != state.spirit_seat:
                 return False
-            if self._card_put_away_unused(state, seat, action):
+            if self._card_put_away_unused(state, seat, action) \
+                    or self._played_for_nothing(state, action):
                 return False
             return not (self._disproven_invoke(state, seat, action)
                         or self._hopeless_invoke_play(state, action))
@@ -513,6 +514,20 @@ class Presence(Game[PresenceOptions, PresenceState]):
         prompt = state.prompts[-1]
         return (prompt.data.get("then") == "power" and not prompt.data.get("used")
                 and action.params.get("option") == "done")
+
+    @staticmethod
+    def _played_for_nothing(state: PresenceState, action: Action) -> bool:
+        """Whether `action` plays a spirit card none of whose powers the heuristic would use
+        with any die that may play it (`ai._card_play_worth`: no power worth anything to the
+        spirit, a helping card to a harming spirit): the card would be put away unused, where
+        Increase Presence with it at least raises a die (stop 60: Guidance played, then "No
+        more powers"). Read on the search's resampled world (`search_action`)."""
+        if action.kind != K.PLAY_SPIRIT:
+            return False
+        from rules.presence.ai import Board, _card_play_worth
+
+        eng = Engine(state)
+        return _card_play_worth(eng, Board(eng), str(action.p("card")))[0] <= 0
 
     @staticmethod
     def _disproven_invoke(state: PresenceState, seat: str, action: Action) -> bool:

@@ -314,3 +314,33 @@ def test_p_spirit_11_the_search_never_puts_a_played_card_away_unused() -> None:
     assert GAME.ai_searchable(used, SPIRIT, done)  # one power used: stopping is fair
     later = GAME.apply(used, SPIRIT, done).state
     assert not census("presence", [(used, SPIRIT, done, later)], None)
+
+
+def test_p_spirit_11_the_search_never_plays_a_card_only_to_put_it_away() -> None:
+    """Stop 60, seed 1 at normal: the spirit played Guidance (its powers help a visitor), the
+    heuristic then rightly used neither power: a card gone for nothing, where Increase
+    Presence with it raises a die. A play none of whose powers the heuristic would use is no
+    challenger; one it would use stays one."""
+    from rules.presence import actions as K
+    from rules.presence.ai import spirit_mode
+    from tests.presence.helpers import SPIRIT, edit, new_game, put_die, quiet, to_spirit_turn
+
+    st = edit(to_spirit_turn(quiet(new_game(3, 2))))
+    assert spirit_mode(Engine(st)) == "harm"  # seed 2's script is evil
+    sp = st.spirit
+    for card in ("spirit_1.guidance", "spirit_1.torment"):
+        for pile in (sp.deck, sp.discard):
+            if card in pile:
+                pile.remove(card)
+        if card not in sp.hand:
+            sp.hand.append(card)
+    put_die(st, "great_hall", 5)
+    guidance = act(K.PLAY_SPIRIT, card="spirit_1.guidance")
+    assert guidance in GAME.legal_actions(st, SPIRIT)
+    assert not GAME.ai_searchable(st, SPIRIT, guidance)
+    # Increase Presence with the same card stays a fair challenger, and so does a card whose
+    # power harms a visitor.
+    assert GAME.ai_searchable(st, SPIRIT, act(K.INCREASE, card="spirit_1.guidance"))
+    torment = act(K.PLAY_SPIRIT, card="spirit_1.torment")
+    assert torment in GAME.legal_actions(st, SPIRIT)
+    assert GAME.ai_searchable(st, SPIRIT, torment)
