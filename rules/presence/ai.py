@@ -262,6 +262,39 @@ def _weighted_assignments(in_deck: tuple[int, ...], seen: tuple[int, ...],
     return [(s, w / total) for s, w in perms]
 
 
+_DEDUCTION_CACHE: dict[tuple[Any, ...], Deduction] = {}
+"""`deduction`'s answers by everything a Deduction reads (`_deduction_key`): a search's
+play-outs build one for nearly every visitor decision from a few dozen distinct evidences."""
+_DEDUCTION_CACHE_SIZE = 4096
+
+
+def _deduction_key(eng: Engine, seat: str | None) -> tuple[Any, ...]:
+    """Everything `Deduction.__init__` reads of the game: the pack and board, who looks (the
+    spirit sees Mystery Mode's face-down discards), the revealed secrets' cards, every
+    secret's position, discards and failures, the revealed clue cards and the clue cards in
+    the seat's player's hand."""
+    st = eng.st
+    hand: tuple[str, ...] = ()
+    if seat is not None and seat in st.visitors:
+        hand = tuple(sorted(c for c in eng.player_hand(seat) if not eng.is_action_card(c)))
+    return (st.pack_path, st.n, st.secret_tiers, st.mystery and seat != st.spirit_seat,
+            tuple((s.card if s.revealed else "", s.position, tuple(s.discards),
+                   tuple(s.failed)) for s in st.secrets),
+            tuple(st.clue_revealed), hand)
+
+
+def deduction(eng: Engine, seat: str | None) -> Deduction:
+    """`Deduction(eng, seat)`, shared by every caller with the same evidence (its answers
+    depend on that alone, and callers only read it)."""
+    key = _deduction_key(eng, seat)
+    hit = _DEDUCTION_CACHE.get(key)
+    if hit is None:
+        if len(_DEDUCTION_CACHE) >= _DEDUCTION_CACHE_SIZE:
+            _DEDUCTION_CACHE.clear()
+        hit = _DEDUCTION_CACHE[key] = Deduction(eng, seat)
+    return hit
+
+
 class Deduction:
     """Which trauma lies at which position, from what `seat` may see (P-SECRET-01).
 
@@ -729,6 +762,7 @@ def _visitor_target(eng: Engine, board: Board, me: VisitorState) -> str | None:
     can_draw = bool(st.clue_deck) or any(not eng.pack.is_fear_card(c) for c in st.clue_revealed)
     rooms = {r for r, toks in st.tokens.items() if toks} | (set(held) if can_draw else set())
     best, best_v = None, 0.0
+    elsewhere = Counter(o.room for o in eng.active_visitors() if o.seat != me.seat)
     for room in sorted(rooms):
         if room not in st.rooms:
             continue
@@ -738,8 +772,7 @@ def _visitor_target(eng: Engine, board: Board, me: VisitorState) -> str | None:
         toks = st.tokens.get(room, [])
         # a clue card played in its own room draws another (P-CLUE-07)
         v = 10.0 * min(2, len(toks)) + (DRAW_CLUE * min(2, held[room]) if can_draw else 0.0)
-        others = sum(1 for o in eng.active_visitors() if o.room == room and o.seat != me.seat)
-        v -= 4.0 * others if toks else 0.0
+        v -= 4.0 * elsewhere[room] if toks else 0.0
         if eng.dark(room):
             v -= 0.5 * max((eng.die(x).value for x in eng.dice_in(room)), default=0)
         v /= 1.0 + d
@@ -831,7 +864,7 @@ def _score_visitor_action(eng: Engine, board: Board, ded: Deduction, seat: str,
 def _visitor_turn(eng: Engine, seat: str, legal: list[Action]) -> Action:
     st = eng.st
     board = Board(eng)
-    ded = Deduction(eng, seat)
+    ded = deduction(eng, seat)
     by_kind = {a.kind: a for a in legal}
     if st.must_rest and K.REST in by_kind:
         return by_kind[K.REST]
@@ -941,7 +974,7 @@ def _card_keep_value(eng: Engine, board: Board, ded: Deduction, seat: str, card:
 
 def _discard_pick(eng: Engine, seat: str, legal: list[Action], allow_done: bool) -> Action:
     board = Board(eng)
-    ded = Deduction(eng, seat)
+    ded = deduction(eng, seat)
     cards = [a for a in legal if a.p("option") not in ("done", "offer", "cancel")]
     done = next((a for a in legal if a.p("option") == "done"), None)
     if not cards:
@@ -977,7 +1010,7 @@ def _rest_discard(eng: Engine, seat: str, legal: list[Action]) -> Action:
     for new ones only while the hand would still draw; then draw."""
     done = next((a for a in legal if a.p("option") == "done"), legal[-1])
     options = [a for a in legal if a.p("option") != "done"]
-    card = _rest_let_go(eng, Board(eng), Deduction(eng, seat), seat,
+    card = _rest_let_go(eng, Board(eng), deduction(eng, seat), seat,
                         [str(a.p("option")) for a in options])
     return next((a for a in options if str(a.p("option")) == card), done)
 
@@ -1025,7 +1058,7 @@ def _movement(eng: Engine, seat: str, legal: list[Action]) -> Action:
 
 
 def _reveal_target(eng: Engine, seat: str, legal: list[Action]) -> Action:
-    ded = Deduction(eng, seat)
+    ded = deduction(eng, seat)
     st = eng.st
     best, best_v = legal[0], -float(INF)
     best_c = -1.0
@@ -1062,7 +1095,7 @@ def _failed_before(eng: Engine, k: int) -> bool:
 def _draw_source(eng: Engine, seat: str, legal: list[Action]) -> Action:
     """PR-10: a revealed clue card whose trauma still helps beats the unknown top card."""
     pack = eng.pack
-    ded = Deduction(eng, seat)
+    ded = deduction(eng, seat)
     best, best_v = None, 0.55
     for a in legal:
         c = str(a.p("option"))
@@ -1088,7 +1121,7 @@ def _visitor_prompt(eng: Engine, seat: str, legal: list[Action]) -> Action:
     then = str(p.data.get("then", ""))
     opts = [str(a.p("option")) for a in legal]
     if then == "clue_discard":
-        ded = Deduction(eng, seat)
+        ded = deduction(eng, seat)
         card = str(p.data.get("card", ""))
         want = ded.best_position(eng.pack.clue_card(card).trauma) if card else opts[0]
         return next((a for a in legal if a.p("option") == want), legal[0])
@@ -1168,7 +1201,7 @@ def _choice(eng: Engine, seat: str, legal: list[Action], helping_visitors: bool)
     actor = ctx.get("self")
     targets = [st.visitors[t] for t in ctx.get("targets") or [] if t in st.visitors]
     origin = eng.origin(ctx) if ctx.get("owner") else ctx.get("origin")
-    ded = Deduction(eng, seat if seat in st.visitors else None)
+    ded = deduction(eng, seat if seat in st.visitors else None)
     sc = Scorer(eng, board, actor if actor else (targets[0].seat if targets else seat),
                 origin, ded, spirit_view=seat == st.spirit_seat)
     best, best_v = legal[0], -float(INF)
@@ -1517,7 +1550,7 @@ def last_chance_invoke(state: PresenceState, seat: str, legal: list[Action]) -> 
     turn (`Presence.choose_ai_action`)."""
     eng = Engine(state)
     main = [(0.0, -i, a) for i, a in enumerate(legal) if a.params.get("speed") != "quick"]
-    return _last_chance_invoke(eng, Deduction(eng, seat), main)
+    return _last_chance_invoke(eng, deduction(eng, seat), main)
 
 
 def visitor_plans(state: PresenceState, seat: str, game: Game[Any, Any]) -> list[Action]:
@@ -1535,7 +1568,7 @@ def visitor_plans(state: PresenceState, seat: str, game: Game[Any, Any]) -> list
     if state.prompts and seat not in state.prompts[-1].seats:
         return []  # another seat's question: nothing of this visitor's to plan
     eng = Engine(state)
-    ded = Deduction(eng, seat)
+    ded = deduction(eng, seat)
     if state.prompts:
         p = state.prompts[-1]
         then = str(p.data.get("then", ""))

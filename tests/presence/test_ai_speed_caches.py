@@ -9,6 +9,7 @@ two-player table included, where the geometry and the seats differ):
 - `Board.dist_to`'s maps, kept across boards by door layout, are the maps found anew, in the
   same order (the heuristic breaks ties by it);
 - `Deduction.matching_dist`, kept by evidence, is the distribution found anew;
+- `ai.deduction`, a Deduction kept by the evidence it reads, deduces as one built anew;
 - `Pack.die_neighbours`, kept per pack, hands each caller its own list.
 """
 
@@ -121,3 +122,49 @@ def test_p_secret_01_kept_matching_counts_are_the_counts_found_anew(table: int) 
                 assert list(kept.matching_dist(pos).items()) == list(fresh.items())
                 shapes.add(len(fresh))
     assert max(shapes) > 1 or table == 3  # uncertain somewhere (random 2-player play buries few)
+
+
+@pytest.mark.parametrize("table", [*range(len(TABLES)), "mystery"])
+def test_p_secret_01_a_kept_deduction_deduces_as_one_built_anew(table: int | str) -> None:
+    """`ai.deduction` hands back a Deduction built for an earlier state with the same key
+    (`_deduction_key`); it must read as one built for this state: a key that missed
+    something the deduction reads would give another state's answers."""
+    seats, options = TABLES[table] if isinstance(table, int) else \
+        (["s1", "s2", "s3"], {"mystery": True})
+    presence_ai._DEDUCTION_CACHE.clear()
+    shared = 0
+    for state in _states(seats, options, 131, every=1):
+        if len(state.secrets) < 4:
+            continue  # setup: the secrets are not dealt yet
+        eng = Engine(state)
+        for seat in [None, state.spirit_seat, *state.visitors]:
+            before = len(presence_ai._DEDUCTION_CACHE)
+            kept = presence_ai.deduction(eng, seat)
+            shared += len(presence_ai._DEDUCTION_CACHE) == before
+            fresh = Deduction(eng, seat)
+            assert (kept.perms, kept.beneath, kept.seen, kept.revealed, kept.in_deck,
+                    kept.face_down) == (fresh.perms, fresh.beneath, fresh.seen,
+                                        fresh.revealed, fresh.in_deck, fresh.face_down)
+            for trauma in presence_ai.TRAUMAS:
+                assert kept.where(trauma) == fresh.where(trauma)
+                assert kept.placement(trauma) == fresh.placement(trauma)
+    assert shared > 100  # the cache answered, many times
+    # Each thing a deduction reads, changed alone on a state already asked about.
+    state = next(st for st in _states(seats, options, 131, every=1)[40:]
+                 if len(st.secrets) == 4 and st.clue_deck)
+    seat = next(iter(state.visitors))
+    presence_ai.deduction(Engine(state), seat)
+    pack = Engine(state).pack
+    card = next(c for c in state.clue_deck if not pack.is_fear_card(c))
+    revealed = state.model_copy(deep=True)
+    revealed.clue_revealed.append(card)
+    held = state.model_copy(deep=True)
+    held.visitors[seat].hand.append(card)
+    beneath = state.model_copy(deep=True)
+    beneath.secrets[0].discards.append(card)
+    failed = state.model_copy(deep=True)
+    failed.secrets[1].failed.append(len(failed.secrets[1].discards))
+    for changed in (revealed, held, beneath, failed):
+        eng = Engine(changed)
+        kept, fresh = presence_ai.deduction(eng, seat), Deduction(eng, seat)
+        assert (kept.perms, kept.beneath, kept.seen) == (fresh.perms, fresh.beneath, fresh.seen)

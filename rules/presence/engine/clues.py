@@ -20,11 +20,7 @@ class Clues:
 
     # ------------------------------------------------------------------ cards & clues
     def is_action_card(self: Engine, card: str) -> bool:
-        try:
-            self.pack.action_card(card)
-            return True
-        except KeyError:
-            return False
+        return self.pack.is_action_card(card)
 
     def step_discard_clue(self: Engine, seat: str, card: str) -> None:
         """PR-03: the discarder picks one of the four clue discards."""

@@ -122,10 +122,13 @@ class LegalActions:
             return
         self.do_visitor(seat, a)
 
-    def quick_actions(self: Engine, seat: str, anytime: bool = False) -> list[Action]:
+    def quick_actions(self: Engine, seat: str, anytime: bool = False,
+                      cards: list[Action] | None = None) -> list[Action]:
         """P-VIS-10: quick actions of a visitor while the game rests, or while declared quick
         actions wait for the active player (P-VIS-11: one declaration per visitor).
-        `anytime`: when a declared one comes to resolve, is it still possible?"""
+        `anytime`: when a declared one comes to resolve, is it still possible? `cards`: the
+        seat's `card_actions` when the caller has them already (the AI's play-outs list a
+        visitor's actions thousands of times a decision)."""
         st = self.st
         v = st.visitors.get(seat)
         if v is None or v.knocked_out or v.succumbed:
@@ -147,7 +150,9 @@ class LegalActions:
             if o.succumbed and o.room == v.room:
                 out += [Action(kind=K.PICK_UP, params={"from": o.seat, "item": it})
                         for it in o.items]
-        out += [a for a in self.card_actions(seat) if a.params.get("speed") == "quick"]
+        if cards is None:
+            cards = self.card_actions(seat)
+        out += [a for a in cards if a.params.get("speed") == "quick"]
         return out
 
     def card_actions(self: Engine, seat: str) -> list[Action]:
@@ -197,17 +202,19 @@ class LegalActions:
         if not (st.phase == "visitor" and st.active == seat and self.resting()):
             return []
         out: list[Action] = []
+        cards: list[Action] | None = None
         if st.actions_left > 0:
             out.append(Action(kind=K.REST))
             if not st.must_rest:
                 out.append(Action(kind=K.WALK))
-                out += [a for a in self.card_actions(seat) if a.params.get("speed") == "main"]
+                cards = self.card_actions(seat)
+                out += [a for a in cards if a.params.get("speed") == "main"]
                 ch = self.pack.manor.chamber
                 # P-CHAMBER-05 / A-33: from any room, until the passage is found (public)
                 if ch is not None and st.chamber is not None \
                         and st.chamber.passage_room is None and self.action_ok(seat, ch.uncover):
                     out.append(Action(kind=K.UNCOVER))
-        out += self.quick_actions(seat)
+        out += self.quick_actions(seat, cards=cards)
         out = list(dict.fromkeys(out))
         out.append(Action(kind=K.END_TURN))
         return out
