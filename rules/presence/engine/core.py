@@ -43,6 +43,7 @@ def listed_names(names: list[str]) -> str:
     Orphan" there (a capital "The" mid-line reads as a new sentence)."""
     return join_words(["t" + n[1:] if n.startswith("The ") else n for n in names])
 
+
 class Basics:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
