@@ -40,7 +40,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -630,6 +630,23 @@ def chip(
 
 
 # --------------------------------------------------------------------------- pawn labels
+
+
+def telling_words(names: Mapping[str, str]) -> dict[str, str]:
+    """Each key's name by its first word that tells it from the others': the first word,
+    unless another name begins with the same words, then the word after them. The bot's AI
+    players are "AI Moth" and "AI Shade": their pawns read Moth and Shade, where both once
+    read "AI" and only colour told them apart; "Ada Lovelace" beside them is still Ada."""
+    split = {k: n.split() for k, n in names.items()}
+    out: dict[str, str] = {}
+    for key, words in split.items():
+        k = 0
+        while k < len(words) - 1 and any(
+                other != key and theirs[:k + 1] == words[:k + 1]
+                for other, theirs in split.items()):
+            k += 1
+        out[key] = words[k] if words else ""
+    return out
 
 
 def distinct_initials(names: Iterable[str], initials: Callable[[str], str]) -> dict[str, str]:

@@ -50,6 +50,7 @@ from renders.common import (
     memo_region,
     mix,
     rounded_box,
+    telling_words,
     text_width,
 )
 
@@ -135,9 +136,10 @@ def _short_names(view: Mapping[str, Any]) -> dict[str, str]:
     names = _d(view.get("names"))
     seats += [s for s in names if isinstance(s, str) and s not in seats]
     full: dict[str, str] = {}
+    # The word that tells two players apart (AI Moth and AI Shade: Moth and Shade).
+    told = telling_words({s: given for s in seats if isinstance(given := names.get(s), str)})
     for k, seat in enumerate(seats):
-        given = names.get(seat)
-        word = given.split()[0] if isinstance(given, str) and given.split() else ""
+        word = told.get(seat, "")
         full[seat] = "".join(c for c in word if c.isprintable()) or f"P{k + 1}"
     out: dict[str, str] = {}
     for seat, word in full.items():

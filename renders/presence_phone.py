@@ -49,6 +49,7 @@ from renders.common import (
     icon,
     mix,
     rounded_box,
+    telling_words,
     text_width,
 )
 from renders.presence import Board, DoorV, RoomV, VisitorV, _read, _spirit_pawn
@@ -134,9 +135,10 @@ def room_label(name: str, width: float) -> str:
 
 def short_names(b: Board) -> dict[str, str]:
     """A pawn label per visitor seat: the first three letters of its player's first name
-    (more when two players would share them), else the character's initials."""
+    (the word that tells two players apart, `telling_words`: AI Moth and AI Shade are "Mot"
+    and "Sha"; more letters when two would share them), else the character's initials."""
     out: dict[str, str] = {}
-    first = {v.seat: (v.player.split() or [""])[0] for v in b.visitors}
+    first = telling_words({v.seat: v.player for v in b.visitors})
     taken: set[str] = set()
     for v in b.visitors:
         word = "".join(c for c in first[v.seat] if c.isalnum())

@@ -235,3 +235,13 @@ def test_the_map_draws_the_public_board_only() -> None:
     private = dict(game.view(state, "s1"), names=public["names"], turn=public["turn"])
     assert private.get("hand")  # the Ghost player's Haunt cards are in this view
     assert phone.phone_map(public, MAP_W).tobytes() == phone.phone_map(private, MAP_W).tobytes()
+
+
+def test_two_ai_players_read_their_own_names() -> None:
+    """Stop 60: "AI Moth" and "AI Shade" both read "AI" (then "AI2", "AI3"); the word that
+    tells the names apart labels each seat."""
+    game = GAMES["exorcism"]
+    state = game.setup(["s1", "s2", "s3"], game.options_model(mode="core"), 1)
+    view = game.view(state, None)
+    view["names"] = {"s1": "AI Moth", "s2": "AI Shade", "s3": "Ada"}
+    assert phone._short_names(view) == {"s1": "Moth", "s2": "Shade", "s3": "Ada"}

@@ -216,3 +216,22 @@ def test_map_shows_nothing_of_a_seats_own_view() -> None:
         view["names"] = {s: NAMES[i] for i, s in enumerate(seats)}
     assert ImageChops.difference(phone_map(public, MAP_W),
                                  phone_map(own, MAP_W)).getbbox() is None
+
+
+def test_two_ai_players_pawns_read_their_own_names() -> None:
+    """Stop 60's demo: two AI visitors, "AI Moth" and "AI Shade", both read "AI" on the phone
+    map (three letters of the first word, and the first words alike): only colour told them
+    apart. The word that tells the names apart labels the pawn; a lone AI player is "AI"."""
+    from renders.presence import _read
+    from renders.presence_phone import short_names
+
+    state = GAME.setup(["s1", "s2", "s3"], GAME.options_model(), 1)
+    while not GAME.view(state, None)["visitors"] or len(GAME.view(state, None)["visitors"]) < 2:
+        seat = sorted(GAME.to_act(state))[0]
+        state = GAME.apply(state, seat, GAME.ai_action(state, seat)).state
+    view = GAME.view(state, None)
+    visitors = [v["seat"] for v in view["visitors"]]
+    view["names"] = dict(zip(visitors, ("AI Moth", "AI Shade"), strict=True))
+    assert sorted(short_names(_read(view)).values()) == ["Mot", "Sha"]
+    view["names"] = dict(zip(visitors, ("AI Moth", "Ada"), strict=True))
+    assert sorted(short_names(_read(view)).values()) == ["AI", "Ada"]
