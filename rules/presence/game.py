@@ -631,7 +631,8 @@ class Presence(Game[PresenceOptions, PresenceState]):
             if sp["script"]:
                 s = sp["script"]
                 lines.append(f"Your script: {s['name']} ({s['type']}, {s['alignment']}). "
-                             f"Hidden: {s['top']} Revealed: {s['bottom']}")
+                             f"Top half, while hidden — {s['top']} Bottom half, once "
+                             f"revealed — {s['bottom']}")
             lines += [f"Secret {x['position']}: {secret_title(x['name'], x['trauma'])}"
                       for x in sp["secrets"]]
             lines.append("Hand: " + (", ".join(c["name"] for c in sp["hand"]) or "empty"))

@@ -201,3 +201,14 @@ def test_P_COMM_P_CLUE_02_names_listed_and_clues_said_once() -> None:
     eng.step_discard_clue(seat, card)
     called = eng.card_name(card)
     assert st.prompts[-1].text == f"Beneath which secret does the clue card {called} go?"
+
+
+def test_H_L4_the_spirits_script_line_names_its_halves() -> None:
+    """Stop 60's spirit DM: "Your script: Script B3 (hope, good). Hidden: Good: the spirit
+    wins if the visitors win. Revealed: The spirit wins if …" (two labels in a row, and
+    words the thread does not use): the halves as the thread names them."""
+    st = new_game(3, seed=9)
+    text = GAME.private_summary(st, st.spirit_seat) or ""
+    line = next(x for x in text.splitlines() if x.startswith("Your script:"))
+    assert "Top half, while hidden — " in line and "Bottom half, once revealed — " in line
+    assert "Hidden:" not in line and "Revealed:" not in line
