@@ -226,7 +226,7 @@ async def test_p_discord_03_own_channel_lets_exactly_the_players_who_may_talk_po
     for user in (dora, eve):
         table.emu.add_member(table.guild, user)
     auto = AutoTable(table.emu, table.bot, table.general,
-                        [table.alice, table.bob, table.carol, dora])
+                     [table.alice, table.bob, table.carol, dora])
     await auto.open("presence", None, "table_channel=channel")
     room = auto.thread()
     assert not table.emu.threads_of(table.general)
@@ -269,6 +269,11 @@ async def test_p_discord_03_own_channel_lets_exactly_the_players_who_may_talk_po
     # only changes are written: far fewer overwrite edits than moves made
     edits = _overwrite_edits(table) - edits_before
     assert 0 < edits < len(auto.moves)
+    # A DM points to where the game is: its channel, not a thread (stop 60's demo).
+    said = [text for user in players.values() for m in table.emu.dm_messages(user)
+            for text in (m.content, *(h.content for h in m.history))]
+    assert any("on the board post in the game's channel." in t for t in said)
+    assert not any("game's thread" in t for t in said)
 
 
 async def test_p_discord_03_a_deleted_game_channel_abandons_the_game_and_tells_the_players(
@@ -280,7 +285,7 @@ async def test_p_discord_03_a_deleted_game_channel_abandons_the_game_and_tells_t
     dora = table.emu.create_user("dora")
     table.emu.add_member(table.guild, dora)
     auto = AutoTable(table.emu, table.bot, table.general,
-                        [table.alice, table.bob, table.carol, dora])
+                     [table.alice, table.bob, table.carol, dora])
     await auto.open("presence", None, "table_channel=channel")
     table.emu.delete_channel(auto.thread())
     await table.emu.settle()

@@ -39,3 +39,10 @@ async def open_table_channel(channel: discord.TextChannel, name: str) -> discord
 def is_table_channel(channel: Any) -> bool:
     """Whether `channel` is a game's own channel (known by its topic, without storage)."""
     return isinstance(channel, discord.TextChannel) and channel.topic == TABLE_TOPIC
+
+
+def game_place(options: dict[str, Any]) -> str:
+    """Where a game is played, as a player reads it: "the game's channel" for a game in its
+    own channel (`table_channel=channel`), else "the game's thread"."""
+    return "the game's channel" if options.get("table_channel") == "channel" \
+        else "the game's thread"

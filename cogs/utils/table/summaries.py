@@ -14,6 +14,7 @@ import discord
 from bot import limits
 from bot.limits import clip
 from bot.storage import GameRecord
+from cogs.utils.table.channels import game_place
 from cogs.utils.table.components import action_view, panel_actions
 from cogs.utils.table.menus import menu_key
 from cogs.utils.table.words import is_guided
@@ -222,7 +223,7 @@ def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
     # post, not here: say so, or a player reading only the DM thinks these are all it has.
     public = game.to_act(state) == {seat} and bool(game.public_actions(state, seat))
     question = game.prompt_text(state, seat) or (
-        "choose below, or on the board post in the game's thread." if public
+        f"choose below, or on the board post in {game_place(record.options)}." if public
         else "choose below.")
     if is_guided(record, game) and (hint := game.guide_text(state, seat, private=True)):
         question = f"{question}\n{'' if game.plain_words(state) else '💡 '}{hint}"
