@@ -178,10 +178,11 @@ class PendingMoves:
         if row.stored_seq is None:
             return (f"⚠️ The bot restarted before your move “{row.what}”{where} could be "
                     "played, so it was **not played** and nothing changed. Please try it "
-                    "again: press **My choices** on the newest board in the game's thread.")
+                    "again: press **My choices** on the game's newest board post.")
         body = "".join(f"\n• {line}" for line in happened or [])
         return clip(f"✅ Your move “{row.what}”{where} was played just before the bot "
-                    f"restarted; the thread shows the board after it.{body}", limits.CONTENT)
+                    f"restarted; the game's newest board post shows the board after it.{body}",
+                    limits.CONTENT)
 
     async def _told(self, row: PendingMove) -> Literal["never", "waiting", "told"]:
         """What the player of a move left in flight saw: `never` acknowledged ("This
@@ -279,8 +280,8 @@ async def tell_played(interaction: discord.Interaction[Any], *, game_id: int | N
     where = f" in game #{game_id}" if game_id is not None else ""
     await _dm(interaction.client, interaction.user.id,  # type: ignore[arg-type]
               f"✅ Your move “{what}”{where} **was played**, even if Discord showed “This "
-              "interaction failed”: please don't play it again. The game's thread shows the "
-              "board after it.")
+              "interaction failed”: please don't play it again. The game's newest board post "
+              "shows the board after it.")
 
 
 async def _dm(bot: GameBot, user_id: int, text: str) -> bool:
