@@ -100,8 +100,8 @@ def _ghosts_line(v: dict[str, Any]) -> str:
 
 
 def _tools(v: dict[str, Any], tools: dict[str, int]) -> str:
-    return ", ".join(f"{n} {v['tool_names'].get(t, t)}" for t, n in tools.items() if n) \
-        or "no tools"
+    return join_words([f"{n} {plural(n, v['tool_names'].get(t, t))}"
+                       for t, n in tools.items() if n]) or "no tools"
 
 
 def _inv_line(state: ExorcismState, v: dict[str, Any], inv: dict[str, Any],

@@ -49,7 +49,7 @@ def _symbols(v: dict[str, Any], syms: list[str]) -> str:
 
 def _counted(v: dict[str, Any], counts: dict[str, int]) -> str:
     parts = [f"{n} {v['symbol_names'].get(s, s)}" for s, n in counts.items() if n]
-    return ", ".join(parts) or "nothing"
+    return join_words(parts) or "nothing"
 
 
 def _turn_menu(state: FourthWallState, eng: Engine, inv: InvestigatorState,

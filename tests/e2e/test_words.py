@@ -74,6 +74,7 @@ ISSUE_22_BAD = (
     "The Descendant investigates and reveals the small clue Small Clue: Action.",
     "Discard the clue card Tragedy: Cellar: beneath which secret?",
     "Bodyguard picks up 1 Detection Tool, 1 Key, 1 Occult Item.",
+    "Bea (the Architect) is in the Supply Room (row 3, column 4): 1 Key and 2 Holy Relic.",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -113,6 +114,9 @@ ISSUE_22_GOOD = (
     "Beneath which secret does the clue card Tragedy: Cellar go?",
     "Script B4: the bottom half applies.",
     "Bodyguard picks up 1 Detection Tool, 1 Key and 1 Occult Item.",
+    "Bea (the Architect) is in the Supply Room (row 3, column 4): 1 Key and 2 Holy Relics.",
+    "Horror Brute: Manifest 3; defeat needs 1 Force and 2 Science.", "2 Keys, 10 Marbles",
+    "You hold 2 Doom and 5 Horror cards; 3 of 5 Gates are Open.",
     "**Your move:** Draw a clue card: from the deck or a revealed card?",
 )
 """The same things in the words players now read: each must pass."""

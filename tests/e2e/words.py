@@ -110,6 +110,10 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"actions|spaces|rounds|turns|hours|minutes|Tools|Tasks|clues|secrets|visitors|Gates|"
         r"Horrors|Lookouts|players|moves|lines|pings|posts|times|pictures|items|characters|"
         r"Actions|Wounds|Terrors|possessions|Symbols)\b")),
+    # Many said as one ("2 Holy Relic"): the Exorcism's Tools counted.
+    ("one said for many", re.compile(
+        r"(?<![\d.,/-])\b(?:[2-9]|\d\d+) (?:Holy Relic|Key|Weapon|Occult Item|Detection Tool|"
+        r"Marble|Gate|Horror|Lookout|Wound)\b(?!s| card)")),
     # "a" before a vowel sound ("a Occult Item is taken"): the words say "an". A word that
     # starts with a "you" or "wun" sound ("a Unique Action", "a one-off") keeps "a".
     # A sentence after a question starts with a capital ("New to X? the creator can …").
@@ -142,7 +146,8 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
-RULEBOOK_WORDS = ("a rule id in brackets", "a plural in brackets", "a card's field name")
+RULEBOOK_WORDS = ("a rule id in brackets", "a plural in brackets", "a card's field name",
+                  "a count list without and", "a list of The names")
 """Checks a quoted rule is spared: these are the rulebook's own words there."""
 
 RULE_QUOTE = re.compile(r"\*\*(?:EX|FW|P)-[A-Z]+-\d+\*\*")
