@@ -70,21 +70,21 @@ AI_LOOKS = 5
 (each look is a fresh decision on the newer state) before leaving the seat to the next call."""
 AI_LOOP_WINDOW = 24
 AI_LOOP_REPEATS = 6
-AI_LOOP_LOOSE = 20
+AI_LOOP_LOOSE = 24
 """The AI's loop guard (`TableService._unloop`): a seat's AI that is about to make the same
 choice among the same options, from the same position (`seen_position`), for the
 AI_LOOP_REPEATS-th time within its game's last AI_LOOP_WINDOW AI moves is going round in a
 circle (a choice that is called off and comes back, as the Exorcism's Remote Trade did at
 normal: 5,800 moves of one game), and plays the game's default instead (`Game.default_action`,
 the move a timed-out seat gets). A circle whose every lap changed something the seat sees
-would pass that test: the same choice among the same options AI_LOOP_LOOSE times in the window,
-from any position, is one too.
+would pass that test: the same choice among the same options AI_LOOP_LOOSE times in the window
+(every AI move of it), from any position, is one too.
 
 Stop 60: the guard once counted choice and options alone, six times; a real game makes
 the same choice among the same options that often (an Exorcism investigator using the Supply
 Room turn after turn, a Fourth Wall Search): in 12 easy games of each game up to 12 times in
-24 AI moves, never twice from the same position. The bot had played "pass" for them, ending
-the turn (39 times in 10 two-player Exorcism games)."""
+24 AI moves, never twice from the same position (at normal, 3 games each: up to 15, once). The
+bot had played "pass" for them, ending the turn (39 times in 10 two-player Exorcism games)."""
 SNAPSHOT_EVERY = 24
 """Moves between two snapshots of a game (`snapshots` table). The history, a replay or an
 undo starts from the nearest one and replays at most SNAPSHOT_EVERY − 1 moves. Measured by
