@@ -248,8 +248,12 @@ class Effects:
                 self.sub(e.options[able[0]], ctx)
                 return
             opts = [(str(k), self.effects_text(e.options[k]).capitalize()) for k in able]
+        # "Choose for the Orphan: yes or no?" (it read "Choose for The Orphan:", a capital
+        # mid-line and a colon with nothing after it, on the board's turn line).
+        whom = f" for {self.listed([seat])}" if seat else ""
+        ask = "yes or no?" if e.kind == "may" else "which one?"
         self.ask("choice", chooser, ("Coloured choice" if e.coloured else "Choose")
-                 + (f" for {self.name(seat)}" if seat else "") + ":", opts, "choice",
+                 + f"{whom}: {ask}", opts, "choice",
                  branches=[dump_effects(b) for b in e.options], ctx=dict(ctx))
 
     def on_choice(self: Engine, option: str, prompt: Prompt) -> None:
