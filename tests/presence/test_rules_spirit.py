@@ -544,3 +544,18 @@ def test_p_drain_03_a_drain_is_paid_only_from_a_die_in_its_room() -> None:
     assert options(st) == [str(near), "release"]  # the kitchen die is not nearby
     st = answer(st, str(near))
     assert die_of(st, near).value == 1 and die_of(st, far).value == 5 and st.drains
+
+
+def test_p_spirit_12_the_power_is_said_before_its_spend_fades_the_die() -> None:
+    """Stop 60's demo: "A presence die in the Salon fades to nothing …" came before "The
+    spirit uses the top power of Guidance (spends 1)": the spend that faded it, said after."""
+    st = edit(scene())
+    d = put_die(st, "cellar", 1)  # a dark room: Guidance's top power needs 1 and spends 1
+    give(st, "spirit_1.guidance")
+    st, _ = do(st, SPIRIT, act("play_spirit", card="spirit_1.guidance"))
+    st = answer(st, str(d))
+    out = GAME.apply(st, SPIRIT, act("choose", option="top"))
+    texts = [e.text for e in out.events]
+    used = next(i for i, t in enumerate(texts) if "uses the top power of Guidance" in t)
+    faded = next(i for i, t in enumerate(texts) if "fades to nothing" in t)
+    assert used < faded, texts

@@ -153,10 +153,12 @@ class SpiritTurn:
         p = self.power(card, option)
         d = self.die(die)
         room = d.room
-        self.set_die(die, d.value - p.spend)  # P-SPIRIT-12 (resolves even at 0)
-        used.append(option)
+        # Said before the spend: a die spent to 0 fades (P-SPIRIT-06), and the log read "fades
+        # to nothing" before the power that spent it.
         self.emit(f"The spirit uses the {option} power of {self.card_name(card)} "
                   f"(spends {p.spend}).", "spirit_card")
+        self.set_die(die, d.value - p.spend)  # P-SPIRIT-12 (resolves even at 0)
+        used.append(option)
         next_step = Step(op="power_menu", args={"card": card, "die": die, "used": used})
         if p.hindered_by_light and room is not None and self.lit(room):
             self.emit("The power is hindered by light and does nothing.",
