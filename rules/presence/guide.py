@@ -226,6 +226,14 @@ def _spirit_turn(view: dict[str, Any]) -> str:
     if held == 0:  # Increase discards a spirit card (P-SPIRIT-09): nothing to pay with
         return (f"{lead} With no spirit card in hand, move your presence dice toward the "
                 "visitors and end the turn to draw.")
+    # The spirit's own view (its DM) holds its script: a good one, still hidden, wins with the
+    # visitors (P-WIN), so frightening them is the wrong advice there (stop 60's demo). The
+    # board post's view has no script and keeps the table's reading.
+    script = (view.get("spirit_private") or {}).get("script") or {}
+    if script.get("alignment") == "good" and not (view.get("scripts") or {}).get("revealed"):
+        return (f"{lead} Your script is good while it stays hidden: you win if the visitors "
+                "win, so help them (cards that cure their fear or give them clue cards) "
+                "rather than frighten them.")
     if lonely:
         return f"{lead} {lonely[0]} is alone, out of hearing: a good target for fear."
     return f"{lead} Increase Presence where the visitors gather to pay for stronger cards."

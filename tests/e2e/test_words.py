@@ -118,6 +118,7 @@ ISSUE_22_GOOD = (
     "Horror Brute: Manifest 3; defeat needs 1 Force and 2 Science.", "2 Keys, 10 Marbles",
     "You hold 2 Doom and 5 Horror cards; 3 of 5 Gates are Open.",
     "**Your move:** Draw a clue card: from the deck or a revealed card?",
+    "alice (the Orphan): Choose for the Orphan: which one? https://discord.com/channels/1/2",
 )
 """The same things in the words players now read: each must pass."""
 

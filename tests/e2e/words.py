@@ -117,7 +117,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # "a" before a vowel sound ("a Occult Item is taken"): the words say "an". A word that
     # starts with a "you" or "wun" sound ("a Unique Action", "a one-off") keeps "a".
     # A sentence after a question starts with a capital ("New to X? the creator can …").
-    ("a lowercase sentence", re.compile(r"\? [a-z]")),
+    ("a lowercase sentence", re.compile(r"\? (?!https?://)[a-z]")),
     # Two places listed without "and" ("in the Salon, the Kitchen: Walk").
     ("a list without and", re.compile(
         r"\bin the [A-Z][a-z]+(?: [A-Z][a-z]+)?, the [A-Z][a-z]+(?: [A-Z][a-z]+)?[:.]")),

@@ -212,3 +212,21 @@ def test_H_L4_the_spirits_script_line_names_its_halves() -> None:
     line = next(x for x in text.splitlines() if x.startswith("Your script:"))
     assert "Top half, while hidden — " in line and "Bottom half, once revealed — " in line
     assert "Hidden:" not in line and "Revealed:" not in line
+
+
+def test_P_WIN_a_good_spirit_is_not_told_to_frighten_the_visitors() -> None:
+    """Stop 60's spirit DM, a good script still hidden ("the spirit wins if the visitors
+    win"): "The Descendant is alone, out of hearing: a good target for fear." Its own view
+    knows the script: the DM says to help them; the board post (public, no script) keeps the
+    table's reading, and an evil spirit's DM too."""
+    from tests.presence.helpers import quiet, to_spirit_turn
+
+    good = to_spirit_turn(quiet(new_game(3, seed=9)))
+    assert Engine(good).pack.script(good.script).alignment == "good"
+    mine = GAME.guide_text(good, good.spirit_seat, private=True) or ""
+    board = GAME.guide_text(good, good.spirit_seat) or ""
+    assert "Your script is good" in mine and "help them" in mine, mine
+    assert "good" not in board.replace("a good target", ""), board
+    evil = to_spirit_turn(quiet(new_game(3, seed=2)))
+    assert Engine(evil).pack.script(evil.script).alignment == "evil"
+    assert "Your script" not in (GAME.guide_text(evil, evil.spirit_seat, private=True) or "")
