@@ -56,6 +56,10 @@ def test_FW_ACT_01_close_a_gate_step_by_step() -> None:
     assert len(st.gates) == 2 and hand_cards(st, "i1") == ["M-C"]
     assert all(m in st.marble_discard for m in (c, f, s))
     assert "to Close a Gate" in texts(ev)
+    # Listed with "and" (stop 60's demo: "discards Clue Marble, Molotov Cocktail, Regroup
+    # Anchor to Close a Gate").
+    [line] = [e.text for e in ev if e.kind == "close"]
+    assert ", " in line and " and " in line and ", Science Marble to" not in line, line
 
 
 def test_FW_ACT_01_f_FW_AMB_25_a_superset_is_allowed() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.core.game import plural
+from rules.core.game import join_words, plural
 from rules.core.types import Action, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.state import (
@@ -324,7 +324,7 @@ class Marbles:
                     i.hand.remove(mid)
                     st.marble_discard.append(mid)
                 self.emit(f"{self.inv_name(i)} discards "
-                          + ", ".join(self.marble_name(m) for m in selected)
+                          + join_words([self.marble_name(m) for m in selected])
                           + " to Close a Gate.", "close")
                 self.close_gates(n, i)
                 return
