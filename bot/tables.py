@@ -1404,13 +1404,14 @@ class TableService:
         here = digest(action)
         again = sum(1 for d in trail if d == here)
         loose = sum(1 for d in trail if d[:8] == here[:8])
-        if again >= AI_LOOP_REPEATS - 1 or loose >= AI_LOOP_LOOSE - 1:
+        circling = again >= AI_LOOP_REPEATS - 1
+        if circling or loose >= AI_LOOP_LOOSE - 1:
             fallback = game.default_action(state, seat)
             if fallback is not None and fallback.key() != action.key():
                 log.warning("game %s: the AI for %s chose %s %d times among the same options: "
                             "going round in a circle; playing the default %s instead",
-                            game_id, seat, action.key(), again + 1 if again >= AI_LOOP_REPEATS - 1
-                            else loose + 1, fallback.key())
+                            game_id, seat, action.key(), (again if circling else loose) + 1,
+                            fallback.key())
                 return fallback, digest(fallback)
         return action, here
 

@@ -52,7 +52,8 @@ class _AiFailures(logging.Handler):
         self.failures: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.msg.startswith("AI worker failed") or "going round in a circle" in record.msg:
+        text = str(record.msg)  # a log call may pass any object as its message
+        if text.startswith("AI worker failed") or "going round in a circle" in text:
             self.failures.append(record.getMessage())
 
 
