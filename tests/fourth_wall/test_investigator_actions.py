@@ -62,6 +62,18 @@ def test_FW_ACT_01_close_a_gate_step_by_step() -> None:
     assert ", " in line and " and " in line and ", Science Marble to" not in line, line
 
 
+def test_FW_ACT_01_a_dual_marble_stays_one_item_in_a_list() -> None:
+    """A Marble whose name holds an "and" ("Clue and Force Marble") keeps a serial comma
+    before the last item: "Clue and Force Marble, and Science Marble", not three Marbles."""
+    from rules.fourth_wall.engine.core import listed
+
+    assert listed(["Clue Marble", "Force Marble", "Science Marble"]) == \
+        "Clue Marble, Force Marble and Science Marble"
+    assert listed(["Clue and Force Marble", "Science Marble"]) == \
+        "Clue and Force Marble, and Science Marble"
+    assert listed(["Clue and Force Marble"]) == "Clue and Force Marble"
+
+
 def test_FW_ACT_01_f_FW_AMB_25_a_superset_is_allowed() -> None:
     st = conflict_turn()
     set_hand(st, "i1", "M-CF", "M-S", "M-C")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import join_words
 from rules.core.types import PUBLIC, Action, Audience, Event
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.content import (
@@ -32,6 +33,15 @@ from rules.fourth_wall.state import (
 if TYPE_CHECKING:
     from rules.fourth_wall.engine import Engine
 
+
+
+def listed(names: list[str]) -> str:
+    """Names in a sentence, joined with "and"; with a serial comma when a name holds an "and"
+    of its own, so a dual Marble stays one item: "Clue and Force Marble, and Science Marble"
+    (without it, "Clue and Force Marble and Science Marble" reads as three)."""
+    if len(names) > 1 and any(" and " in n for n in names):
+        return ", ".join(names[:-1]) + ", and " + names[-1]
+    return join_words(names)
 
 class Basics:
     """The part of `Engine` this module holds (see the module's docstring)."""

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rules.core.deck import put_on_top
-from rules.core.game import join_words, plural
+from rules.core.game import plural
 from rules.core.types import Action, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.engine.board import (
@@ -14,6 +14,7 @@ from rules.fourth_wall.engine.board import (
     SINGLE_WHO,
     symbols_text,
 )
+from rules.fourth_wall.engine.core import listed
 from rules.fourth_wall.state import (
     Frame,
     Grant,
@@ -75,7 +76,7 @@ class Effects:
             self.emit_team(f"{self.inv_name(inv)} draws {len(drawn)} "
                            f"{plural(len(drawn), 'Marble')}.",
                            f"{self.inv_name(inv)} draws "
-                           + join_words([self.marble_name(m) for m in drawn]) + ".", "draw")
+                           + listed([self.marble_name(m) for m in drawn]) + ".", "draw")
 
     def eff_take_from_marble_discard(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
         who = self.resolve_who(eff.who, fr, step)
@@ -397,7 +398,7 @@ class Effects:
             cards.append(m)
         st.revealed_cards = list(cards)
         self.emit(f"Blitz ({n}) [{symbols_text(symbols)}] reveals: "
-                  + (join_words([self.marble_name(m) for m in cards]) or "nothing") + ".",
+                  + (listed([self.marble_name(m) for m in cards]) or "nothing") + ".",
                   "blitz", cards=cards)
         matching = [m for m in cards if set(self.marble(m).symbols) & set(symbols)]
         for m in cards:
@@ -774,7 +775,7 @@ class Effects:
         who = self.inv_name(self.inv(fr.inv)) if fr.inv else "Someone"
         self.emit_team(f"{who} looks at the top {n} {eff.deck.capitalize()} "
                        f"{plural(n, 'card')}.",
-                       f"{who} sees: " + join_words([name(c) for c in st.peek]) + ".", "peek")
+                       f"{who} sees: " + listed([name(c) for c in st.peek]) + ".", "peek")
         self.later(Step(op="peek_take", args={"f": fr.id, "take": min(eff.take, n),
                                               "rest": eff.rest, "reorder": eff.reorder,
                                               "ordered": []}))
