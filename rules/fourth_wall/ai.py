@@ -439,7 +439,9 @@ def _rollout(game: Game[Any, Any], state: FourthWallState, seat: str) -> FourthW
         legal = game.legal_actions(state, seat)
         if not legal:
             break
-        state = game.apply(state, seat, _quick_policy(game, state, seat, legal)).state
+        # In place: `state` is the look-ahead's own copy (`apply`'s copy per step was a
+        # third of the heuristic's CPU).
+        game.apply_in_place(state, seat, _quick_policy(game, state, seat, legal))
     return _settle_losses(game, state, seat)
 
 
@@ -476,7 +478,7 @@ def _settle_losses(game: Game[Any, Any], state: FourthWallState,
         pick = react[0] if react else min(
             marbles, key=lambda a: len(eng.marble(str(a.p("marble"))).symbols)
         ) if marbles else next((a for a in legal if a.kind == K.DECLINE), legal[0])
-        state = game.apply(state, who, pick).state
+        game.apply_in_place(state, who, pick)  # the look-ahead's own copy, as in `_rollout`
     return state
 
 
