@@ -227,7 +227,7 @@ def test_p_win_01_ai_visitors_beat_a_random_spirit_more_than_random_visitors_do(
     assert ai_wins > rnd_wins, (ai_wins, rnd_wins)
 
 
-@pytest.mark.parametrize("alignment", ["good", "evil"])
+@pytest.mark.parametrize("alignment", [pytest.param("good", marks=pytest.mark.soak), "evil"])
 def test_p_win_04_ai_spirit_reaches_its_script_goal_more_than_a_random_spirit(
         alignment: str) -> None:
     """With AI visitors on both sides of the comparison, the spirit AI wins more games with
@@ -241,7 +241,10 @@ def test_p_win_04_ai_spirit_reaches_its_script_goal_more_than_a_random_spirit(
     players (before stop 33, 27 to 28 over 40 seeds: the helper's edge shows once the
     visitors it helps can finish the job). By stop 58 the edge over the first 40 seeds had
     shrunk to 28 to 26, where one game decides the test; over 80 it is 60 to 52 (stop 59:
-    59 to 52; over 120, 87 to 75), so it is compared over 80 with a margin of 4."""
+    59 to 52; over 120, 87 to 75), so it is compared over 80 with a margin of 4. That is a
+    strength measure (a quarter of a minute, 13 to 13 over the first 20 seeds), so the good
+    spirit's comparison runs under `-m soak`; its play is checked by
+    `test_p_win_04_spirit_mode_follows_the_active_script_half` and the guide's advice tests."""
     n = 4 if alignment == "evil" else 3
     ai = rnd = 0
     for seed in _seeds(n, alignment, 24 if alignment == "evil" else 80):
