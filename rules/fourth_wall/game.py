@@ -613,9 +613,15 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                 f"{eng.horror_name(h)} (Manifest {eng.horror(h).manifest.doom}"
                 f"{' + Drain' if eng.horror(h).manifest.drain else ''}, Trigger "
                 f"{eng.horror(h).trigger_cost})" for h in state.wall_hand) or "none"
+            # FW-TRACK-02/03: in Slumber the card's Unique and Aura do nothing; a Wall player
+            # reading its Aura ("Close a Gate also needs a second Clue Symbol") would otherwise
+            # take a Gate closed without it for a broken rule.
             return (f"You are The Wall: {w.name}" + ("" if state.revealed else
                                                       " (secret until An Eye Opens)")
-                    + f".\n{w.text}\nYour hand of Horrors: {hand}.")
+                    + f".\n{w.text}"
+                    + ("" if state.revealed else
+                       "\nIts Unique and Aura work once An Eye Opens, not before.")
+                    + f"\nYour hand of Horrors: {hand}.")
         if seat not in state.seats:
             return None
         lines = []

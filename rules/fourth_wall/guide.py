@@ -139,8 +139,7 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
     names = view["symbol_names"]
     me = next((i for i in view["investigators"] if i["id"] == turn["active"]), None)
     who = turn["active_name"] or "Your Investigator"
-    lead = (f"{who} has {turn['ap']} of {turn['ap_per_turn']} AP; {gates['open']} of "
-            f"{gates['max']} Gates are Open.")
+    lead = f"{who} has {turn['ap']} of {turn['ap_per_turn']} AP; {_gates_open(gates)}."
     hand = me.get("hand") if me else None
     if hand is not None and not gates["closing_blocked"]:
         lacking = _gate_lacking(hand, view)
@@ -169,6 +168,11 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
             "Trade to gather them on one Investigator.")
 
 
+def _gates_open(gates: dict[str, Any]) -> str:
+    """"1 of 5 Gates is Open", "3 of 5 Gates are Open": the verb agrees with the count."""
+    return f"{gates['open']} of {gates['max']} Gates {'is' if gates['open'] == 1 else 'are'} Open"
+
+
 def _wall_turn(view: dict[str, Any]) -> str:
     """The Wall's turn: on the board post from what the table sees of it; in the Wall's own
     panel also from its hand's Manifest costs. Choosing the turn (FW-WALL-03, FW-WALL-11) it
@@ -177,8 +181,7 @@ def _wall_turn(view: dict[str, Any]) -> str:
     wall, gates = view["wall"], view["gates"]
     doom = wall["doom"]
     lead = (f"You hold {doom} Doom and {wall['hand_count']} Horror "
-            f"{plural(wall['hand_count'], 'card')}; "
-            f"{gates['open']} of {gates['max']} Gates are Open.")
+            f"{plural(wall['hand_count'], 'card')}; {_gates_open(gates)}.")
     near = min((h for h in view["horrors"] if not h["drained"]),  # a Drained one waits
                key=lambda h: h["trigger_cost"], default=None)
     if view["turn"]["wall_mode"] is None:  # Wrath or Brood

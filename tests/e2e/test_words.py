@@ -75,6 +75,7 @@ ISSUE_22_BAD = (
     "Discard the clue card Tragedy: Cellar: beneath which secret?",
     "Bodyguard picks up 1 Detection Tool, 1 Key, 1 Occult Item.",
     "Bea (the Architect) is in the Supply Room (row 3, column 4): 1 Key and 2 Holy Relic.",
+    "You hold 2 Doom and 4 Horror cards; 1 of 5 Gates are Open.",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -98,7 +99,7 @@ ISSUE_22_GOOD = (
     "a Unique Action", "A Gate opens", "Task Room A and a Key",
     "The Descendant has no main actions left: the turn ends.",
     "The most the game allows (rule A-48): wait for the next action.",
-    "1 presence die worth 5 in all, 1 spirit card in hand", "1 of 5 Gates are Open",
+    "1 presence die worth 5 in all, 1 spirit card in hand", "1 of 5 Gates is Open",
     "Time left 1 hour 30 minutes", "1 AP left",
     "• … (1 earlier line: `/game log`)", "7 board posts, edited in place 94 times, 1 ping",
     "Psychologist & Detective end the turn.", "Psychologist gains Key Task 6.",

@@ -110,6 +110,8 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"actions|spaces|rounds|turns|hours|minutes|Tools|Tasks|clues|secrets|visitors|Gates|"
         r"Horrors|Lookouts|players|moves|lines|pings|posts|times|pictures|items|characters|"
         r"Actions|Wounds|Terrors|possessions|Symbols)\b")),
+    # One of many with the plural verb ("1 of 5 Gates are Open"): one is.
+    ("one of many as many", re.compile(r"(?<![\d.,/-])\b1 of \d+ [A-Za-z]+s are\b")),
     # Many said as one ("2 Holy Relic"): the Exorcism's Tools counted.
     ("one said for many", re.compile(
         r"(?<![\d.,/-])\b(?:[2-9]|\d\d+) (?:Holy Relic|Key|Weapon|Occult Item|Detection Tool|"

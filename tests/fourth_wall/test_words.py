@@ -7,7 +7,7 @@ from __future__ import annotations
 from rules.core.game import ALT_TEXT_LIMIT
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.game import GAME
-from tests.fourth_wall.helpers import new_game, set_stage
+from tests.fourth_wall.helpers import new_game, set_gates, set_stage
 
 NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines"}
 
@@ -232,3 +232,31 @@ def test_FW_END_a_gate_closed_names_who_closed_it() -> None:
     lines = {p.seat: p.line for p in parts(st, result, moments, {}, {})}
     assert f"{a}: 1 Gate closed" in lines[first.seat], lines
     assert f"{b}: 0 Gates closed" in lines[second.seat], lines
+
+
+def test_FW_TRACK_02_the_secret_walls_dm_says_its_card_waits_for_an_eye_opens() -> None:
+    """In Slumber the Wall card's Unique and Aura do nothing (FW-TRACK-02): the Wall player's
+    DM, which prints the card, says so, or a Gate closed without the Aura's extra Symbol
+    reads as a broken rule; once An Eye Opens the note goes."""
+    st = new_game("conflict", 3, seed=2)
+    wall_seat = st.wall_seat or "s1"
+    secret = GAME.private_summary(st, wall_seat) or ""
+    assert "(secret until An Eye Opens)" in secret
+    assert "Its Unique and Aura work once An Eye Opens, not before." in secret
+    st = st.model_copy(deep=True)
+    set_stage(st, "eye_opens")
+    assert st.revealed
+    assert "not before" not in (GAME.private_summary(st, wall_seat) or "")
+
+
+def test_FW_GATE_the_advice_counts_one_open_gate_as_one() -> None:
+    """"1 of 5 Gates is Open", "2 of 5 Gates are Open": the advice's verb follows the count."""
+    from rules.fourth_wall.guide import advice
+
+    st = new_game("conflict", 3, seed=2)
+    wall_seat = st.wall_seat or "s1"
+    set_gates(st, 1)
+    said = advice(GAME.view(st, wall_seat), wall_seat) or ""
+    assert "1 of 5 Gates is Open" in said, said
+    set_gates(st, 2)
+    assert "2 of 5 Gates are Open" in (advice(GAME.view(st, wall_seat), wall_seat) or "")
