@@ -569,6 +569,12 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
     return noun if n == 1 else (many or noun + "s")
 
 
+def counted(n: int, noun: str, many: str | None = None) -> str:
+    """`n` of `noun` as a sentence says it: "2 action cards", "1 action card", and for none
+    "no action card" (a "0 action cards" reads as a count the game forgot to fill)."""
+    return f"no {noun}" if n == 0 else f"{n} {plural(n, noun, many)}"
+
+
 def a_noun(noun: str) -> str:
     """`noun` with its indefinite article: "a Key", "an Occult Item"."""
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun

@@ -76,6 +76,8 @@ ISSUE_22_BAD = (
     "Bodyguard picks up 1 Detection Tool, 1 Key, 1 Occult Item.",
     "Bea (the Architect) is in the Supply Room (row 3, column 4): 1 Key and 2 Holy Relic.",
     "You hold 2 Doom and 4 Horror cards; 1 of 5 Gates are Open.",
+    "The spirit ends its turn and draws 0 spirit cards.",
+    "The spirit uses the top power of Piano Music (spends 0).",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -95,6 +97,8 @@ ISSUE_22_GOOD = (
     "These choices are for another player.",
     "• AI Wisp (the Architect)", "AI players to seat now", "Mode: One vs All",
     "The spirit ends its turn and draws 1 spirit card.",
+    "The spirit ends its turn and draws no spirit card.",
+    "The spirit uses the top power of Piano Music (spends nothing).",
     "Moving Objects: an Occult Item is taken from Psychologist.", "Gain an Occult Item",
     "a Unique Action", "A Gate opens", "Task Room A and a Key",
     "The Descendant has no main actions left: the turn ends.",

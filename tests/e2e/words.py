@@ -112,6 +112,9 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"Actions|Wounds|Terrors|possessions|Symbols)\b")),
     # One of many with the plural verb ("1 of 5 Gates are Open"): one is.
     ("one of many as many", re.compile(r"(?<![\d.,/-])\b1 of \d+ [A-Za-z]+s are\b")),
+    # A count of nothing ("draws 0 spirit cards", "(spends 0)"): the words say "no" or
+    # "nothing". A score, a time or a tally keeps its 0 ("0 of 30", "Doom 0").
+    ("a count of nothing", re.compile(r"\b(?:draws|spends|gains|takes) 0\b")),
     # Many said as one ("2 Holy Relic"): the Exorcism's Tools counted.
     ("one said for many", re.compile(
         r"(?<![\d.,/-])\b(?:[2-9]|\d\d+) (?:Holy Relic|Key|Weapon|Occult Item|Detection Tool|"
@@ -149,7 +152,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 
 
 RULEBOOK_WORDS = ("a rule id in brackets", "a plural in brackets", "a card's field name",
-                  "a count list without and", "a list of The names")
+                  "a count list without and", "a list of The names", "a count of nothing")
 """Checks a quoted rule is spared: these are the rulebook's own words there."""
 
 RULE_QUOTE = re.compile(r"\*\*(?:EX|FW|P)-[A-Z]+-\d+\*\*")

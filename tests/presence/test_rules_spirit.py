@@ -559,3 +559,22 @@ def test_p_spirit_12_the_power_is_said_before_its_spend_fades_the_die() -> None:
     used = next(i for i, t in enumerate(texts) if "uses the top power of Guidance" in t)
     faded = next(i for i, t in enumerate(texts) if "fades to nothing" in t)
     assert used < faded, texts
+
+
+def test_p_spirit_12_a_power_that_spends_nothing_says_so_and_a_full_hand_draws_none() -> None:
+    """Stop 61's two-player demo read "(spends 0)" and "draws 0 spirit cards": a count of
+    nothing, said as "spends nothing" and "draws no spirit card"."""
+    st = edit(scene())
+    d = put_die(st, "cellar", 1)  # Piano Music's top power needs 1 and spends nothing
+    give(st, "spirit_1.piano_music")
+    st, _ = do(st, SPIRIT, act("play_spirit", card="spirit_1.piano_music"))
+    st = answer(st, str(d))
+    texts = [e.text for e in GAME.apply(st, SPIRIT, act("choose", option="top")).events]
+    assert any("uses the top power of Piano Music (spends nothing)." in t for t in texts), texts
+    st = edit(scene())
+    spirit = st.spirit
+    while len(spirit.hand) < st.n and spirit.deck:  # a full hand: the turn's end draws none
+        spirit.hand.append(spirit.deck.pop())
+    _, events = do(st, SPIRIT, act("end_spirit"))
+    ended = [e.text for e in events if "ends its turn" in e.text]
+    assert ended == ["The spirit ends its turn and draws no spirit card."], ended

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rules.core.game import plural
+from rules.core.game import counted
 from rules.core.types import Prompt
 from rules.presence.engine.board import (
     RUN_CAP,
@@ -155,8 +155,8 @@ class Rounds:
             drawn += 1
         st.spirit.pawn_actions = 0
         st.speech_grant = None  # P-DISCORD-08: unused speech ends with the spirit turn
-        self.emit(f"The spirit ends its turn and draws {drawn} spirit "
-                  f"{plural(drawn, 'card')}.", "turn")
+        self.emit(f"The spirit ends its turn and draws {counted(drawn, 'spirit card')}.",
+                  "turn")
         if drawn:  # H-02: the spirit's hand reaches only the spirit, by DM
             self.emit("You draw " + self.cards_text(sp.hand[-drawn:]) + ".", "draw",
                       [st.spirit_seat])

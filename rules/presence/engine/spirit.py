@@ -155,8 +155,9 @@ class SpiritTurn:
         room = d.room
         # Said before the spend: a die spent to 0 fades (P-SPIRIT-06), and the log read "fades
         # to nothing" before the power that spent it.
+        spends = f"spends {p.spend}" if p.spend else "spends nothing"  # not "(spends 0)"
         self.emit(f"The spirit uses the {option} power of {self.card_name(card)} "
-                  f"(spends {p.spend}).", "spirit_card")
+                  f"({spends}).", "spirit_card")
         self.set_die(die, d.value - p.spend)  # P-SPIRIT-12 (resolves even at 0)
         used.append(option)
         next_step = Step(op="power_menu", args={"card": card, "die": die, "used": used})

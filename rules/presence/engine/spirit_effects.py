@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.core.errors import IllegalAction
-from rules.core.game import plural
+from rules.core.game import counted, plural
 from rules.core.types import Event, Prompt
 from rules.presence.engine.board import (
     SPOKEN_WORD,
@@ -229,7 +229,7 @@ class SpiritEffects:
             if sp.deck:
                 sp.hand.append(sp.deck.pop())
                 got += 1
-        self.emit(f"The spirit draws {got} spirit {plural(got, 'card')}.", "spirit")
+        self.emit(f"The spirit draws {counted(got, 'spirit card')}.", "spirit")
         if got:  # H-02: only the spirit is told which
             self.emit("You draw " + self.cards_text(sp.hand[-got:]) + ".", "draw",
                       [self.st.spirit_seat])

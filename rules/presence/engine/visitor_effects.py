@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.core.game import plural
+from rules.core.game import counted, plural
 from rules.core.types import Prompt
 from rules.presence.state import (
     Step,
@@ -152,7 +152,7 @@ class VisitorEffects:
     def eff_draw_action(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         for s in self.who(ctx, e.who):
             got = self.draw_actions(s, e.n)
-            self.emit(f"{self.name(s)} draws {got} action {plural(got, 'card')}.", "draw")
+            self.emit(f"{self.name(s)} draws {counted(got, 'action card')}.", "draw")
 
     def eff_discard(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         steps = [Step(op="discard_pick", args={"seat": s, "cards": e.cards,

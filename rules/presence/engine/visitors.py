@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rules.core.errors import IllegalAction
-from rules.core.game import plural
+from rules.core.game import counted, plural
 from rules.core.types import Action, Event, Prompt
 from rules.presence import actions as K
 from rules.presence.engine.board import (
@@ -317,7 +317,7 @@ class VisitorActions:
     def step_rest_draw(self: Engine, seat: str) -> None:
         need = self.hand_size() - len(self.player_hand(seat))
         got = self.draw_actions(seat, need) if need > 0 else 0
-        self.emit(f"{self.name(seat)} draws {got} action {plural(got, 'card')}.", "rest")
+        self.emit(f"{self.name(seat)} draws {counted(got, 'action card')}.", "rest")
 
 
     # ---- trade (PR-12)
