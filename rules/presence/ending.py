@@ -18,7 +18,7 @@ from rules.core.ending import (
     pick_turning_points,
     public_moments,
 )
-from rules.core.game import join_words
+from rules.core.game import counted, join_words
 from rules.core.types import Event, Result
 from rules.presence.engine import Engine
 from rules.presence.state import PresenceState
@@ -111,10 +111,18 @@ def parts(state: PresenceState, result: Result, moments: Sequence[Moment],
     out: list[Part] = []
     for seat in state.seats:
         if seat == state.spirit_seat:
-            cards = sum(1 for m in moments if m.event.kind == "spirit_card")
-            harmed = sum(1 for m in moments if m.event.kind in ("ko", "succumb"))
-            line = (f"{count(cards, 'spirit card')} played, {count(harmed, 'visitor')} knocked "
-                    f"out or lost to the manor, {count(made.get(seat, 0), 'move')}.")
+            # A card's play, not each power it uses (kind "spirit_card" too): 15 "played"
+            # were 6 plays (stop 61's two-player demo). A game stored before the play event
+            # carried its card is read by the play's words.
+            cards = sum(1 for m in moments if m.event.kind == "spirit_card" and (
+                "played" in m.event.data or m.event.text.startswith("The spirit plays ")))
+            kos = sum(1 for m in moments if m.event.kind == "ko")
+            lost = sum(1 for m in moments if m.event.kind == "succumb")
+            # Knockouts and the succumbed apart: "3 visitors knocked out or lost" at a table
+            # of two visitors counted one visitor's two knockouts and its end as three.
+            line = (f"{counted(cards, 'spirit card')} played, {counted(kos, 'knockout')} and "
+                    f"{counted(lost, 'visitor')} lost to the manor; "
+                    f"{count(made.get(seat, 0), 'move')}.")
         else:
             slots = [s for s in state.visitor_seats if seat_of(state, s) == seat]
             if len(slots) == 1:  # "Ada (the Professor): fear 1 of 5, …", named once

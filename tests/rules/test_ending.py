@@ -291,3 +291,33 @@ def test_plain_telling_for_a_game_without_its_own() -> None:
     end = HIGHCARD.ending(state, result, [("s1", []), ("s2", [])], NAMES)
     assert end.headline == "Ada wins; Basil loses."
     assert end.length == "2 moves"
+
+
+def test_presence_the_spirits_part_counts_plays_knockouts_and_the_lost_apart() -> None:
+    """P-SPIRIT-11, P-FEAR: a card's play counts once, not once more per power it uses (15
+    "played" were 6 plays in stop 61's two-player demo); one visitor knocked out twice and then
+    lost is "2 knockouts and 1 visitor lost", not "3 visitors" at a table of two. A game stored
+    before the play event carried its card counts the play by its words."""
+    state = _presence(["s1"], "The spirit wins.", revealed=True)
+    result = GAMES["presence"].result(state)
+    assert result is not None
+    events = [
+        Event(kind="spirit_card", text="The spirit plays Drift with the presence die showing 1 "
+              "in the Salon.", data={"played": "spirit_1.drift"}),
+        Event(kind="spirit_card", text="The spirit uses the top power of Drift (spends 1)."),
+        Event(kind="spirit_card", text="The spirit uses the bottom power of Drift (spends 1)."),
+        Event(kind="spirit_card", text="The power is hindered by light and does nothing."),
+        Event(kind="spirit_card", text="The spirit plays Piano Music with the presence die "
+              "showing 2 in the Hall."),  # stored before the data
+        Event(kind="ko", text="The Orphan is knocked out!", data={"seat": "s2"}),
+        Event(kind="ko", text="The Orphan is knocked out!", data={"seat": "s2"}),
+        Event(kind="succumb", text="The Orphan succumbs to the manor and is no longer a "
+              "visitor!", data={"seat": "s2"}),
+    ]
+    end = GAMES["presence"].ending(state, result, [("s1", events)], NAMES)
+    spirit = next(p for p in end.parts if p.seat == "s1")
+    assert spirit.line == ("2 spirit cards played, 2 knockouts and 1 visitor lost to the "
+                           "manor; 1 move."), spirit.line
+    quiet = GAMES["presence"].ending(state, result, [], NAMES)
+    assert next(p for p in quiet.parts if p.seat == "s1").line == (
+        "no spirit card played, no knockout and no visitor lost to the manor; 0 moves.")

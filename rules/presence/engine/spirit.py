@@ -123,7 +123,7 @@ class SpiritTurn:
         st.spirit.playing = card
         die = int(option)
         self.emit(f"The spirit plays {self.card_name(card)} with {self.die_label(die)}.",
-                  "spirit_card")
+                  "spirit_card", played=card)  # the recap counts plays by it, not its powers
         self.later(Step(op="power_menu", args={"card": card, "die": die, "used": []}))
 
     def step_power_menu(self: Engine, card: str, die: int, used: list[str]) -> None:
