@@ -20,7 +20,7 @@ from rules.core.ending import (
     pick_turning_points,
     public_moments,
 )
-from rules.core.game import join_words, strip_rule_ids
+from rules.core.game import counted, join_words, strip_rule_ids
 from rules.core.types import Event, Result
 from rules.exorcism.engine import Engine
 from rules.exorcism.state import ExorcismState
@@ -95,7 +95,7 @@ def parts(state: ExorcismState, result: Result, moments: Sequence[Moment],
         if seat == state.ghost_seat:
             terror = sum(1 for m in moments if m.event.kind == "terror")
             possessed = sum(1 for m in moments if m.event.kind == "possession")
-            line = (f"{count(terror, 'Terror')} caused, {count(possessed, 'possession')}, "
+            line = (f"{counted(terror, 'Terror')} caused, {counted(possessed, 'possession')}, "
                     f"{count(made.get(seat, 0), 'move')}.")
         else:
             bits = []
@@ -112,7 +112,7 @@ def parts(state: ExorcismState, result: Result, moments: Sequence[Moment],
                     wounds = sum(1 for m in moments if m.event.kind == "wound"
                                  and m.event.text.startswith(name + " "))
                 who = f"{name}: " if len(eng.invs_of(seat)) > 1 else ""
-                bits.append(f"{who}{count(tasks, 'Task')} completed"
+                bits.append(f"{who}{counted(tasks, 'Task')} completed"
                             + (f", Wounded {'once' if wounds == 1 else f'{wounds} times'}"
                                if wounds else "")
                             + (", escaped the house" if inv.escaped else ""))

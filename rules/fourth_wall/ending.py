@@ -19,7 +19,7 @@ from rules.core.ending import (
     pick_turning_points,
     public_moments,
 )
-from rules.core.game import join_words, strip_rule_ids
+from rules.core.game import counted, join_words, strip_rule_ids
 from rules.core.types import Event, Result
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.state import FourthWallState
@@ -106,8 +106,8 @@ def parts(state: FourthWallState, result: Result, moments: Sequence[Moment],
         if seat == state.wall_seat:
             opened = sum(1 for m in moments if m.event.kind == "gate_opened")
             horrors = sum(1 for m in moments if m.event.kind == "manifest")
-            line = (f"{count(horrors, 'Horror')} put On the Streets, "
-                    f"{count(opened, 'Gate')} opened, {count(made.get(seat, 0), 'move')}.")
+            line = (f"{counted(horrors, 'Horror')} put On the Streets, "
+                    f"{counted(opened, 'Gate')} opened, {count(made.get(seat, 0), 'move')}.")
         else:
             bits = []
             for inv in eng.invs_of(seat):
@@ -116,7 +116,7 @@ def parts(state: FourthWallState, result: Result, moments: Sequence[Moment],
                 name = eng.inv_name(inv)
                 closed = closers[name]
                 who = f"{name}: " if len(eng.invs_of(seat)) > 1 else ""
-                bits.append(f"{who}{count(closed, 'Gate')} closed"
+                bits.append(f"{who}{counted(closed, 'Gate')} closed"
                             + (", driven Insane" if inv.insane else ""))
             line = "; ".join(bits) + ("; " if bits else "") + \
                 f"{count(made.get(seat, 0), 'move')}."

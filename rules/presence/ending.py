@@ -96,7 +96,7 @@ def _visitor_line(state: PresenceState, slot: str, moments: Sequence[Moment],
     kos = sum(1 for m in moments if m.event.kind == "ko" and m.event.data.get("seat") == slot)
     bits = [f"{label + ': ' if named else ''}fear {v.fear} of "
             f"{eng.pack.visitor(v.character).fear_track}",
-            count(secrets, "secret") + " revealed"]
+            counted(secrets, "secret") + " revealed"]
     if kos:
         bits.append("knocked out " + ("once" if kos == 1 else f"{kos} times"))
     if v.succumbed:

@@ -112,9 +112,12 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"Actions|Wounds|Terrors|possessions|Symbols)\b")),
     # One of many with the plural verb ("1 of 5 Gates are Open"): one is.
     ("one of many as many", re.compile(r"(?<![\d.,/-])\b1 of \d+ [A-Za-z]+s are\b")),
-    # A count of nothing ("draws 0 spirit cards", "(spends 0)"): the words say "no" or
-    # "nothing". A score, a time or a tally keeps its 0 ("0 of 30", "Doom 0").
-    ("a count of nothing", re.compile(r"\b(?:draws|spends|gains|takes) 0\b")),
+    # A count of nothing ("draws 0 spirit cards", "(spends 0)", a recap's "0 Gates closed"):
+    # the words say "no" or "nothing". A score, a time or a tally keeps its 0 ("0 of 30",
+    # "Doom 0", "0 moves").
+    ("a count of nothing", re.compile(
+        r"\b(?:draws|spends|gains|takes) 0\b|(?<![\d.,/-])\b0 (?:[A-Za-z]+ )?[A-Za-z]+s "
+        r"(?:closed|opened|completed|caused|revealed|played|put)\b|\b0 possessions\b")),
     # Many said as one ("2 Holy Relic"): the Exorcism's Tools counted.
     ("one said for many", re.compile(
         r"(?<![\d.,/-])\b(?:[2-9]|\d\d+) (?:Holy Relic|Key|Weapon|Occult Item|Detection Tool|"

@@ -159,7 +159,7 @@ def test_EX_LOSE_02_EX_RESCUE_the_recap_names_the_character_a_seat_last_played()
     assert GAME.player_name(st, "s2", NAMES) == f"Theo (the {eng.char_name(last or '')})"
     lines = {p.seat: p.line for p in parts(st, result, list[Moment](), {}, NAMES)}
     assert lines["s1"].startswith("1 Task completed, Wounded once"), lines
-    assert lines["s2"].startswith("0 Tasks completed, Wounded once"), lines
+    assert lines["s2"].startswith("no Task completed, Wounded once"), lines
 
 
 def test_EX_TOOL_tools_listed_with_and() -> None:

@@ -231,7 +231,7 @@ def test_FW_END_a_gate_closed_names_who_closed_it() -> None:
     result = Result(winners=[], losers=list(st.seats), reason="")
     lines = {p.seat: p.line for p in parts(st, result, moments, {}, {})}
     assert f"{a}: 1 Gate closed" in lines[first.seat], lines
-    assert f"{b}: 0 Gates closed" in lines[second.seat], lines
+    assert f"{b}: no Gate closed" in lines[second.seat], lines
 
 
 def test_FW_TRACK_02_the_secret_walls_dm_says_its_card_waits_for_an_eye_opens() -> None:
