@@ -136,9 +136,15 @@ def room_label(name: str, width: float) -> str:
 def short_names(b: Board) -> dict[str, str]:
     """A pawn label per visitor seat: the first three letters of its player's first name
     (the word that tells two players apart, `telling_words`: AI Moth and AI Shade are "Mot"
-    and "Sha"; more letters when two would share them), else the character's initials."""
+    and "Sha"; more letters when two would share them), else the character's initials. Two
+    characters of one player go by their characters' names (P-2P)."""
     out: dict[str, str] = {}
     first = telling_words({v.seat: v.player for v in b.visitors})
+    # A two-player game's visitor player moves two characters (P-2P): both pawns read
+    # "Ada"; its characters go by their own telling word ("Des", "Orp") instead.
+    shared = {v.seat for v in b.visitors if v.player
+              and sum(o.player == v.player for o in b.visitors) > 1}
+    first.update(telling_words({v.seat: v.name for v in b.visitors if v.seat in shared}))
     taken: set[str] = set()
     for v in b.visitors:
         word = "".join(c for c in first[v.seat] if c.isalnum())

@@ -235,3 +235,22 @@ def test_two_ai_players_pawns_read_their_own_names() -> None:
     assert sorted(short_names(_read(view)).values()) == ["Mot", "Sha"]
     view["names"] = dict(zip(visitors, ("AI Moth", "Ada"), strict=True))
     assert sorted(short_names(_read(view)).values()) == ["AI", "Ada"]
+
+
+def test_p_2p_one_players_two_characters_read_their_characters() -> None:
+    """P-2P: the visitor player moves two characters, and both pawns read "Ada" on stop 61's
+    two-player demo (only colour told them apart). Each reads its character instead."""
+    from renders.presence import _read
+    from renders.presence_phone import short_names
+
+    opts = GAME.options_model(two_players=True)
+    state = GAME.setup(["s1", "s2"], opts, 13)
+    while len(GAME.view(state, None)["visitors"]) < 2:
+        seat = sorted(GAME.to_act(state))[0]
+        state = GAME.apply(state, seat, GAME.ai_action(state, seat)).state
+    view = GAME.view(state, None)
+    visitors = view["visitors"]
+    view["names"] = {v["seat"]: "Ada" for v in visitors}
+    labels = short_names(_read(view))
+    words = {v["seat"]: v["name"].removeprefix("The ")[:3] for v in visitors}
+    assert labels == words and len(set(labels.values())) == 2, labels
