@@ -192,7 +192,14 @@ def _read_cells(view: Mapping[str, Any]) -> list[Cell]:
             suffix = ("2" if role == "secondary" else "1") if pawns_per_seat.get(seat, 0) > 1 \
                 else ""
             key = _s(p.get("investigator")) or _s(p.get("character")) or label + suffix
-            labels = (label + suffix, label[:3] + suffix, label[:2] + suffix, label[:1] + suffix)
+            character = "".join(ch for ch in _s(p.get("name")) if ch.isalnum())
+            if suffix and character:
+                # Solo: one player's two Characters read "Ada1" and "Ada2", which says
+                # neither which is which nor which is the Primary: each reads its Character.
+                labels = (character[:3], character[:2])  # "Psy", "Bod", as The Presence
+            else:
+                labels = (label + suffix, label[:3] + suffix, label[:2] + suffix,
+                          label[:1] + suffix)
             pieces.append(Piece(f"pawn:{key}", "", labels, colour))
         loc = c.get("location")
         cells.append(Cell(

@@ -245,3 +245,27 @@ def test_two_ai_players_read_their_own_names() -> None:
     view = game.view(state, None)
     view["names"] = {"s1": "AI Moth", "s2": "AI Shade", "s3": "Ada"}
     assert phone._short_names(view) == {"s1": "Moth", "s2": "Shade", "s3": "Ada"}
+
+
+def test_ex_solo_one_players_two_characters_read_their_characters() -> None:
+    """EX-SOLO: stop 61's Solo demo drew the one player's Primary and Secondary as "Ada1" and
+    "Ada2" (only a paler blue told them apart): each pawn reads its Character. At a table of
+    one Character each a pawn still reads its player."""
+    game = GAMES["exorcism"]
+    state = game.setup(["s1"], game.options_model(mode="solo"), 5)
+    while not [p for c in game.view(state, None)["cells"] for p in c.get("pawns", [])]:
+        seat = sorted(game.to_act(state))[0]
+        state = game.apply(state, seat, game.ai_action(state, seat)).state
+    view = game.view(state, None)
+    view["names"] = {"s1": "Ada"}
+    pawns = {p.key: p.labels[0] for c in phone._read_cells(view) for p in c.pieces
+             if not p.ghost}
+    assert pawns == {"pawn:primary": "Psy", "pawn:secondary": "Bod"}, pawns
+    state = game.setup(["s1", "s2"], game.options_model(mode="core"), 5)
+    while not [p for c in game.view(state, None)["cells"] for p in c.get("pawns", [])]:
+        seat = sorted(game.to_act(state))[0]
+        state = game.apply(state, seat, game.ai_action(state, seat)).state
+    view = game.view(state, None)
+    view["names"] = {"s1": "Ada", "s2": "Basil"}
+    labels = {p.labels[0] for c in phone._read_cells(view) for p in c.pieces if not p.ghost}
+    assert labels == {"Ada", "Basil"}, labels
