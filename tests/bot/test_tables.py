@@ -710,3 +710,20 @@ async def test_the_ai_plays_at_the_tables_level(
         "normal"
     quick = TableService(tables.storage, GAMES, clock=tables.clock, ai_level="easy")
     assert (await quick.create(GUILD, CHANNEL, 4, "highcard", {}, C)).settings.ai_level == "easy"
+
+
+def test_told_once_says_a_run_of_one_line_once_with_its_count() -> None:
+    """FW-AMB-11: a free Trade window filled a board post with five lines alike ("The
+    Salvager trades a Marble with The Bruiser."): one line with its count, the rest as was."""
+    from cogs.utils.table.words import told_once
+
+    lines = ["The Salvager Regroups.", *["The Salvager trades a Marble with The Bruiser."] * 5,
+             "The Bruiser is knocked out!", "A presence die moves into the Salon.",
+             "A presence die moves into the Salon.", "Round 3 begins"]
+    assert told_once(lines) == [
+        ("The Salvager Regroups.", 1),
+        ("The Salvager trades a Marble with The Bruiser (5 times).", 5),
+        ("The Bruiser is knocked out!", 1),
+        ("A presence die moves into the Salon (2 times).", 2),
+        ("Round 3 begins", 1)]
+    assert told_once([]) == []

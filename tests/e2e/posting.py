@@ -128,8 +128,18 @@ class PostAudit:
             "the game-over post carries no choices, only Rematch and Full board")
         return last
 
+    def check_said_once(self, emu: DiscordEmulator, thread: Any) -> None:
+        """No version of a board post says the same event line twice in a row: a run reads
+        once with its count ("… (5 times)."), `cogs.utils.table.words.told_once`."""
+        for message in self.boards(emu, thread):
+            for version in versions(message):
+                bullets = [x for x in version.content.split("\n") if x.startswith("• ")]
+                twice = [a for a, b in zip(bullets, bullets[1:], strict=False) if a == b]
+                assert not twice, (twice, version.content)
+
     def check_all(self, emu: DiscordEmulator, thread: Any) -> tuple[int, int, int]:
         display = {int(u.id): u.global_name or u.name for u in emu.users.values()}
+        self.check_said_once(emu, thread)
         pings = self.check_pings(emu, thread)
         posts, changes = self.check_calm(emu, thread)
         self.check_result_post(emu, thread, display)

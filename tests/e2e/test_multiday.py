@@ -135,7 +135,17 @@ def _thread_stream(auto: AutoTable, title: str) -> str:
             versions.append((h.written or message.order, h.content))
         versions.append((message.written or message.order, message.content))
     versions.sort(key=lambda v: v[0])
-    return _words("\n".join(text for _, text in versions))
+    return _words("\n".join(_each_line(text) for _, text in versions))
+
+
+_TOLD = re.compile(r"^• (.*?) \((\d+) times\)([.!?]?)$", re.MULTILINE)
+
+
+def _each_line(text: str) -> str:
+    """A post's text with each run said once ("• X (3 times)." by `told_once`) said as the
+    lines it stands for, as the stored history has them."""
+    return _TOLD.sub(lambda m: "\n".join([f"• {m.group(1)}{m.group(3)}"] * int(m.group(2))),
+                     text)
 
 
 async def _lines_in_order(auto: AutoTable, game: Game[Any, Any], check: bool = True) -> int:

@@ -48,7 +48,7 @@ from cogs.utils.table.posts import (
     retryable,
     shown_or_delayed,
 )
-from cogs.utils.table.words import guide_lines
+from cogs.utils.table.words import guide_lines, told_once
 from renders.cardwords import card_alt_text
 from rules.core import Result
 from rules.core.game import Game, plural, strip_rule_ids
@@ -644,7 +644,10 @@ class BoardPosts(SummaryDMs):
             shown = [strip_rule_ids(line) for line in shown]
             caption = strip_rule_ids(caption) if caption else caption
             footer = "\n".join(strip_rule_ids(line) for line in footer.split("\n"))
-        body = [f"• {line}" for line in shown]
+        # A run of the same line is said once ("… (5 times)."); `dropped` still counts the
+        # log's lines, which `/game log` lists one by one.
+        told = told_once(shown)
+        body = [f"• {line}" for line, _ in told]
         dropped = 0
         while True:
             lead = ([f"• … ({dropped} earlier {plural(dropped, 'line')}: `/game log`)"]
@@ -653,7 +656,7 @@ class BoardPosts(SummaryDMs):
             if len(content) <= limits.CONTENT or not body:
                 break
             body.pop(0)
-            dropped += 1
+            dropped += told.pop(0)[1]
         return clip(content, limits.CONTENT), dropped
 
     def board_components(self, record: GameRecord, game: Game[Any, Any], state: Any,
@@ -689,7 +692,8 @@ class BoardPosts(SummaryDMs):
         view["turn"] = {
             "awaited": [names.get(s) or game.seat_label(state, s) for s in post.awaited],
             "doing": " ".join(game.doing_text(state, s, names) for s in post.awaited),
-            "happened": [strip_rule_ids(line) if plain else line for line in happened][-4:],
+            "happened": [strip_rule_ids(line) if plain else line
+                         for line, _ in told_once(happened)][-4:],
             "result": game.result_text(state, result, names) if result is not None else None,
         }
         shown, before = self._pictured.get(record.id, (None, None))

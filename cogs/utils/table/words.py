@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["AI_NAME", "escape_name", "guide_lines", "is_guided"]
+__all__ = ["AI_NAME", "escape_name", "guide_lines", "is_guided", "told_once"]
 
 
 AI_NAME = "AI"
@@ -35,3 +36,26 @@ def escape_name(name: str) -> str:
     text = discord.utils.escape_markdown(name)
     text = discord.utils.escape_mentions(text)
     return text.replace("<", "\\<").replace("](", "]\\(")
+
+
+_END = re.compile(r"^(.*?)([.!?]?)$", re.DOTALL)
+
+
+def told_once(lines: list[str]) -> list[tuple[str, int]]:
+    """A post's event lines with each run of the same line said once, and how many lines it
+    stands for: "The Salvager trades a Marble with The Bruiser (5 times)." where five lines
+    alike filled the post (a free Trade window, FW-AMB-11; dice moving into one room). A
+    single line is as it was."""
+    runs: list[tuple[str, int]] = []
+    for line in lines:
+        if runs and runs[-1][0] == line:
+            runs[-1] = (line, runs[-1][1] + 1)
+        else:
+            runs.append((line, 1))
+    return [(line if n == 1 else _times(line, n), n) for line, n in runs]
+
+
+def _times(line: str, n: int) -> str:
+    m = _END.match(line)
+    body, end = (m.group(1), m.group(2)) if m else (line, "")
+    return f"{body} ({n} times){end}"
