@@ -196,7 +196,7 @@ def _read_cells(view: Mapping[str, Any]) -> list[Cell]:
             if suffix and character:
                 # Solo: one player's two Characters read "Ada1" and "Ada2", which says
                 # neither which is which nor which is the Primary: each reads its Character.
-                labels = (character[:3], character[:2])  # "Psy", "Bod", as The Presence
+                labels: tuple[str, ...] = (character[:3], character[:2])  # "Psy", "Bod"
             else:
                 labels = (label + suffix, label[:3] + suffix, label[:2] + suffix,
                           label[:1] + suffix)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from demo import AutoTable
@@ -134,7 +135,7 @@ class PostAudit:
         for message in self.boards(emu, thread):
             for version in versions(message):
                 bullets = [x for x in version.content.split("\n") if x.startswith("• ")]
-                twice = [a for a, b in zip(bullets, bullets[1:], strict=False) if a == b]
+                twice = [a for a, b in pairwise(bullets) if a == b]
                 assert not twice, (twice, version.content)
 
     def check_all(self, emu: DiscordEmulator, thread: Any) -> tuple[int, int, int]:
