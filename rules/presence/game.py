@@ -194,7 +194,12 @@ class Presence(Game[PresenceOptions, PresenceState]):
                        "(Unknown Threat)")
         else:
             preset = next(p for p in pack.presets.script_presets if p.id == options.scripts)
-            scripts = f"{preset.name}: {preset.hope} hope and {preset.nerve} nerve"
+            # Scripts counted by kind, a kind with none left out ("3 hope and 0 nerve" read
+            # as a count the lobby forgot to fill).
+            kinds = [f"{n} {kind}" for n, kind in ((preset.hope, "hope"),
+                                                    (preset.nerve, "nerve")) if n]
+            scripts = (f"{preset.name}: {join_words(kinds)} "
+                       f"{plural(preset.hope + preset.nerve, 'script')}")
         out.append(("Scripts", scripts))
         if fg is not None:
             fear = f"{fg.fear_per_visitor} per visitor (first game)"

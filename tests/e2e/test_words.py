@@ -79,7 +79,7 @@ ISSUE_22_BAD = (
     "The spirit ends its turn and draws 0 spirit cards.",
     "The spirit uses the top power of Piano Music (spends 0).",
     "AI Moth (the Steadfast): 0 Gates closed; 6 moves.", "0 spirit cards played",
-    "Bodyguard: 0 Tasks completed, escaped the house",
+    "Bodyguard: 0 Tasks completed, escaped the house", "Competitive: 3 hope and 0 nerve",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -102,6 +102,7 @@ ISSUE_22_GOOD = (
     "The spirit ends its turn and draws no spirit card.",
     "The spirit uses the top power of Piano Music (spends nothing).",
     "AI Moth (the Steadfast): no Gate closed; 0 moves.", "Exorcism 0 of 30; Doom 0",
+    "Scripts: Competitive: 3 hope scripts", "Scripts: Normal: 1 hope and 2 nerve scripts",
     "Moving Objects: an Occult Item is taken from Psychologist.", "Gain an Occult Item",
     "a Unique Action", "A Gate opens", "Task Room A and a Key",
     "The Descendant has no main actions left: the turn ends.",

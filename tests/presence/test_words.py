@@ -230,3 +230,13 @@ def test_P_WIN_a_good_spirit_is_not_told_to_frighten_the_visitors() -> None:
     evil = to_spirit_turn(quiet(new_game(3, seed=2)))
     assert Engine(evil).pack.script(evil.script).alignment == "evil"
     assert "Your script" not in (GAME.guide_text(evil, evil.spirit_seat, private=True) or "")
+
+
+def test_P_SESSION_03_the_lobby_counts_scripts_without_a_kind_of_none() -> None:
+    """Stop 61's demo lobby read "Scripts: Competitive: 3 hope and 0 nerve": the scripts
+    are counted by kind, a kind with none left out."""
+    said = {sc: dict(GAME.effective_options(GAME.options_model(scripts=sc)))["Scripts"]
+            for sc in ("cooperative", "normal", "competitive")}
+    assert said == {"cooperative": "Cooperative: 3 nerve scripts",
+                    "normal": "Normal: 1 hope and 2 nerve scripts",
+                    "competitive": "Competitive: 3 hope scripts"}
