@@ -7,6 +7,7 @@ about, drives the engine through `GAME.apply` (or one engine step), and asserts 
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -578,3 +579,34 @@ def test_p_spirit_12_a_power_that_spends_nothing_says_so_and_a_full_hand_draws_n
     _, events = do(st, SPIRIT, act("end_spirit"))
     ended = [e.text for e in events if "ends its turn" in e.text]
     assert ended == ["The spirit ends its turn and draws no spirit card."], ended
+
+
+CAUSE_OF_FADE = re.compile(r"loses \d+ presence|\(spends \d+\)|pays .*presence|"
+                           r"The spirit pawn (?:acts|glides)")
+
+
+def test_p_spirit_06_a_die_fades_only_after_what_spent_it_is_said() -> None:
+    """P-SPIRIT-06: a die brought to 0 fades to the supply. Stop 61's demo read "A presence
+    die in the Salon fades to nothing" before "The spirit pays 1 presence to keep Piano
+    Music" that faded it (stop 60 fixed one such order, a power's spend). Over random games,
+    every fade comes right after the line of what spent the die: a lit room, a power's
+    spend, a drain or the manifestation paid, a reduction, the pawn's paid act or glide."""
+    import random
+
+    fades = 0
+    for seed in range(24):
+        n = 3 + seed % 3
+        st = GAME.setup([f"s{i}" for i in range(1, n + 1)], GAME.options_model(), seed)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if GAME.result(st) is not None:
+                break
+            seat = rng.choice(sorted(GAME.to_act(st)))
+            out = GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
+            texts = [e.text for e in out.events if e.public]
+            for i, text in enumerate(texts):
+                if "fades to nothing" in text:
+                    fades += 1
+                    assert i > 0 and CAUSE_OF_FADE.search(texts[i - 1]), (seed, texts)
+            st = out.state
+    assert fades > 50  # the games faded dice in every way the test reads

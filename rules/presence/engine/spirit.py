@@ -76,9 +76,10 @@ class SpiritTurn:
     def pawn_act(self: Engine, action_id: str, payer: int | None) -> None:
         ma = self.pack.manifest_action(action_id)
         room = self.st.spirit.pawn_room
+        # Said before the payment: a die paid to 0 fades (P-SPIRIT-06), said after its cause.
+        self.emit(f"The spirit pawn acts: {ma.name}.", "manifest")
         if ma.cost and payer is not None:
             self.set_die(payer, self.die(payer).value - ma.cost)
-        self.emit(f"The spirit pawn acts: {ma.name}.", "manifest")
         ctx = self.spirit_ctx(payer, room, ma.name, pawn=True)
         self.later(self.effects_step(ma.effects, ctx), Step(op="targeted"))
 

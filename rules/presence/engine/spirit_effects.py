@@ -57,8 +57,8 @@ class SpiritEffects:
 
     def on_reduce(self: Engine, option: str, prompt: Prompt) -> None:
         d = int(option)
+        self.emit(f"A presence die loses {prompt.data['n']} presence.", "die")  # then fades
         self.set_die(d, self.die(d).value - int(prompt.data["n"]))
-        self.emit(f"A presence die loses {prompt.data['n']} presence.", "die")
 
     def eff_increase_presence(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         self.pick_die(e.die, ctx, "increase_die", n=e.n)
@@ -167,11 +167,13 @@ class SpiritEffects:
         st = self.st
         cost = int(prompt.data["cost"])
         room = st.spirit.pawn_room
+        payer = None
         if room is not None and self.lit(option) and cost:
             payer = next(d for d in self.dice_in(room) if self.die(d).value >= cost)
-            self.set_die(payer, self.die(payer).value - cost)
         st.spirit.pawn_room = option
         self.emit(f"The spirit pawn glides into the {self.room_name(option)}.", "manifest")
+        if payer is not None:  # paid after the glide is said: a die paid to 0 fades after it
+            self.set_die(payer, self.die(payer).value - cost)
         self.later(Step(op="pawn_step", args={"steps": int(prompt.data["steps"]) - 1,
                                               "cost": cost}))
         self.fire("pawn_enters_room", room=option, by="spirit")

@@ -203,8 +203,9 @@ class Upkeep:
             return
         cost = self.power(dr.card, dr.power).drain
         d = int(option)
-        self.set_die(d, self.die(d).value - cost)
+        # Said before the payment: a die paid to 0 fades (P-SPIRIT-06), said after its cause.
         self.emit(f"The spirit pays {cost} presence to keep {name}.", "drain")
+        self.set_die(d, self.die(d).value - cost)
         self.later(Step(op="upkeep_drain", args={"index": index + 1}))
 
     def step_upkeep_pawn(self: Engine) -> None:
@@ -227,8 +228,8 @@ class Upkeep:
             self.emit("The spirit pawn fades from the manor.", "drain")
             return
         d = int(option)
+        self.emit("The spirit pays presence to stay manifested.", "drain")  # then any fade
         self.set_die(d, self.die(d).value - self.pack.manifestation.drain)
-        self.emit("The spirit pays presence to stay manifested.", "drain")
 
     def step_upkeep_end(self: Engine) -> None:
         st = self.st
