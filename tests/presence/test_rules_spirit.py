@@ -610,3 +610,27 @@ def test_p_spirit_06_a_die_fades_only_after_what_spent_it_is_said() -> None:
                     assert i > 0 and CAUSE_OF_FADE.search(texts[i - 1]), (seed, texts)
             st = out.state
     assert fades > 50  # the games faded dice in every way the test reads
+
+
+def test_p_drain_01_a_drain_powers_lasting_effect_says_itself() -> None:
+    """Stop 61's demo opened the spirit's turn with "Targeted: the Orphan. The Orphan suffers
+    1 fear." and no word of the Piano Music in play that did it: its line comes first."""
+    import random
+
+    said = 0
+    for seed in range(30):
+        st = GAME.setup(["s1", "s2", "s3", "s4"], GAME.options_model(), seed)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if GAME.result(st) is not None:
+                break
+            seat = rng.choice(sorted(GAME.to_act(st)))
+            out = GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
+            texts = [e.text for e in out.events if e.public]
+            for i, text in enumerate(texts[:-1]):
+                if text == "The spirit's turn." and texts[i + 1].startswith("Targeted"):
+                    raise AssertionError((seed, texts))  # a cause left unsaid
+                if "(drain in the" in text and text.endswith("takes effect."):
+                    said += 1
+            st = out.state
+    assert said > 0

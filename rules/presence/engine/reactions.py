@@ -95,15 +95,22 @@ class Reactions:
                 ctx = self.spirit_ctx(None, dr.room, f"drain {dr.card}",
                                       trigger_visitor=visitor, trigger_die=die)
                 if all(self.cond(c, ctx) for c in r.trigger.only_if):
-                    groups.append((f"{self.card_name(dr.card)} (drain in the "
-                                   f"{self.room_name(dr.room)})",
-                                   [self.effects_step(r.effects, ctx)]))
+                    label = (f"{self.card_name(dr.card)} (drain in the "
+                             f"{self.room_name(dr.room)})")
+                    # Said as it resolves: "Targeted: the Orphan. The Orphan suffers 1 fear."
+                    # opened the spirit's turn with no word of the Piano Music that did it.
+                    groups.append((label, [Step(op="drain_acts", args={"label": label}),
+                                           self.effects_step(r.effects, ctx)]))
         if len(groups) == 1:  # the common case: nothing to order, no prompt
             self.later(*groups[0][1])
         elif groups:
             self.later(Step(op="order_triggers", args={
                 "labels": [lab for lab, _ in groups],
                 "groups": [[s.model_dump() for s in g] for _, g in groups]}))
+
+    def step_drain_acts(self: Engine, label: str) -> None:
+        """A drain power's lasting effect (P-DRAIN-01) says itself before it resolves."""
+        self.emit(f"{label} takes effect.", "drain")
 
     def step_order_triggers(
         self: Engine, labels: list[str], groups: list[list[dict[str, Any]]]) -> None:
