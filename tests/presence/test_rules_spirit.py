@@ -612,12 +612,15 @@ def test_p_spirit_06_a_die_fades_only_after_what_spent_it_is_said() -> None:
     assert fades > 50  # the games faded dice in every way the test reads
 
 
-def test_p_drain_01_a_drain_powers_lasting_effect_says_itself() -> None:
+def test_p_drain_01_p_vis_12_a_lasting_effect_or_a_reaction_says_itself() -> None:
     """Stop 61's demo opened the spirit's turn with "Targeted: the Orphan. The Orphan suffers
-    1 fear." and no word of the Piano Music in play that did it: its line comes first."""
+    1 fear." and no word of the Piano Music in play that did it: its line comes first. So
+    does a reaction's (P-VIS-12): "The Descendant's Fear of Solitude takes effect." before
+    the fear it makes the Descendant suffer."""
     import random
 
     said = 0
+    reactions: set[str] = set()
     for seed in range(30):
         st = GAME.setup(["s1", "s2", "s3", "s4"], GAME.options_model(), seed)
         rng = random.Random(seed)
@@ -632,5 +635,9 @@ def test_p_drain_01_a_drain_powers_lasting_effect_says_itself() -> None:
                     raise AssertionError((seed, texts))  # a cause left unsaid
                 if "(drain in the" in text and text.endswith("takes effect."):
                     said += 1
+                elif text.endswith(" takes effect.") and "'s " in text:
+                    reactions.add(text.split("'s ", 1)[1])
             st = out.state
     assert said > 0
+    assert "ability takes effect." in reactions and any(r.startswith("Fear of")
+                                                         for r in reactions), reactions

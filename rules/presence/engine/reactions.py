@@ -74,12 +74,19 @@ class Reactions:
                     st.once_used.append(key)
                 label = f"{self.name(v.seat)}: " + (self.card_name(src) if ":" not in src
                                                      else "character ability")
-                if r.optional:  # A-22
+                # Said as it resolves, as a drain's is: a fear card's "suffer 1 fear" read as
+                # fear from nowhere.
+                said = Step(op="trigger_said", args={"text": (
+                    f"{self.name(v.seat)}'s "
+                    + (self.card_name(src) if ":" not in src else "ability")
+                    + " takes effect.")})
+                if r.optional:  # A-22: said once its owner uses it
                     groups.append((label, [Step(op="offer_reaction", args={
                         "seat": v.seat, "effs": dump_effects(r.effects), "ctx": ctx,
-                        "name": self.card_name(src) if ":" not in src else "your ability"})]))
+                        "name": self.card_name(src) if ":" not in src else "your ability",
+                        "said": said.args["text"]})]))
                     continue
-                group = [self.effects_step(r.effects, ctx)]
+                group = [said, self.effects_step(r.effects, ctx)]
                 if r.discard_this and src in v.items:
                     group.append(Step(op="discard_item", args={"seat": v.seat, "item": src}))
                 groups.append((label, group))
@@ -99,7 +106,8 @@ class Reactions:
                              f"{self.room_name(dr.room)})")
                     # Said as it resolves: "Targeted: the Orphan. The Orphan suffers 1 fear."
                     # opened the spirit's turn with no word of the Piano Music that did it.
-                    groups.append((label, [Step(op="drain_acts", args={"label": label}),
+                    groups.append((label, [Step(op="trigger_said",
+                                                args={"text": f"{label} takes effect."}),
                                            self.effects_step(r.effects, ctx)]))
         if len(groups) == 1:  # the common case: nothing to order, no prompt
             self.later(*groups[0][1])
@@ -108,9 +116,10 @@ class Reactions:
                 "labels": [lab for lab, _ in groups],
                 "groups": [[s.model_dump() for s in g] for _, g in groups]}))
 
-    def step_drain_acts(self: Engine, label: str) -> None:
-        """A drain power's lasting effect (P-DRAIN-01) says itself before it resolves."""
-        self.emit(f"{label} takes effect.", "drain")
+    def step_trigger_said(self: Engine, text: str) -> None:
+        """A reaction (P-VIS-12: a fear card, an item, a character's ability) or a drain
+        power's lasting effect (P-DRAIN-01) says itself before it resolves."""
+        self.emit(text, "reaction")
 
     def step_order_triggers(
         self: Engine, labels: list[str], groups: list[list[dict[str, Any]]]) -> None:
@@ -140,17 +149,19 @@ class Reactions:
 
     def step_offer_reaction(
         self: Engine, seat: str, effs: list[dict[str, Any]], ctx: dict[str, Any],
-                            name: str) -> None:
+                            name: str, said: str = "") -> None:
         """PR-11: an optional reaction asks its owner."""
         v = self.vis(seat)
         if v.knocked_out or v.succumbed:
             return
         self.ask("choice", seat, f"Use the reaction of {name}?",
                  [("yes", "Use it"), ("no", "Do not use it")], "offer_reaction",
-                 effs=effs, ctx=ctx)
+                 effs=effs, ctx=ctx, said=said)
 
     def on_offer_reaction(self: Engine, option: str, prompt: Prompt) -> None:
         if option == "yes":
+            if prompt.data.get("said"):  # a prompt stored before it carried its line: none
+                self.emit(str(prompt.data["said"]), "reaction")
             self.later(Step(op="effects", args={"effs": prompt.data["effs"], "i": 0,
                                                 "ctx": dict(prompt.data["ctx"])}))
 
