@@ -727,3 +727,15 @@ def test_told_once_says_a_run_of_one_line_once_with_its_count() -> None:
         ("A presence die moves into the Salon (2 times).", 2),
         ("Round 3 begins", 1)]
     assert told_once([]) == []
+
+
+def test_a_team_line_names_who_else_sees_it_in_one_list() -> None:
+    """FW-VIS-06: a team's private news says who else reads it. Stop 61's five-player demo
+    read "(only you and AI Ember, AI Moth and AI Raven see this)": one list, one "and"."""
+    from cogs.utils.table.dms import seen_by
+    from tests.e2e.words import raw_words
+
+    said = seen_by(["AI Ember", "AI Moth", "AI Raven"])
+    assert said == "only you, AI Ember, AI Moth and AI Raven see this"
+    assert seen_by(["Bea"]) == "only you and Bea see this"
+    assert not raw_words(f"The Steadfast draws Force Marble. ({said})")

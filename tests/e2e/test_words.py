@@ -80,6 +80,7 @@ ISSUE_22_BAD = (
     "The spirit uses the top power of Piano Music (spends 0).",
     "AI Moth (the Steadfast): 0 Gates closed; 6 moves.", "0 spirit cards played",
     "Bodyguard: 0 Tasks completed, escaped the house", "Competitive: 3 hope and 0 nerve",
+    "The Steadfast draws Force Marble. (only you and AI Ember, AI Moth and AI Raven see this)",
 )
 """Each jargon example of issue #22 (part 4), as players met it: each must fail the check."""
 
@@ -103,6 +104,8 @@ ISSUE_22_GOOD = (
     "The spirit uses the top power of Piano Music (spends nothing).",
     "AI Moth (the Steadfast): no Gate closed; 0 moves.", "Exorcism 0 of 30; Doom 0",
     "Scripts: Competitive: 3 hope scripts", "Scripts: Normal: 1 hope and 2 nerve scripts",
+    "The Steadfast draws Force Marble. (only you, AI Ember, AI Moth and AI Raven see this)",
+    "The Steadfast draws Force Marble. (only you and AI Ember see this)",
     "Moving Objects: an Occult Item is taken from Psychologist.", "Gain an Occult Item",
     "a Unique Action", "A Gate opens", "Task Room A and a Key",
     "The Descendant has no main actions left: the turn ends.",

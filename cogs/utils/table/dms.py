@@ -377,7 +377,7 @@ class SummaryDMs(DeliveryCore):
                 others = sorted((names.get(s) or game.seat_label(state, s)
                                  for s in event.audience if s != seat and s in state.seats),
                                 key=str.lower)
-                shared = f" (only you and {join_words(others)} see this)" if others else ""
+                shared = f" ({seen_by(others)})" if others else ""
                 line = " ".join(event.text.split()) + shared
                 news = self._news.setdefault((record.id, seat), [])
                 news.append(line)
@@ -427,3 +427,10 @@ class SummaryDMs(DeliveryCore):
             return []
         return [f"{'' if plain else '📬 '}{', '.join(who)}: your private choices are in "
                 "your DMs."]
+
+
+def seen_by(others: list[str]) -> str:
+    """Who else reads a team's private line: "only you, AI Ember, AI Moth and AI Raven see
+    this", one list with one "and" ("only you and AI Ember, AI Moth and AI Raven" read as a
+    list inside a list)."""
+    return f"only {join_words(['you', *others])} see this"
