@@ -153,8 +153,9 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
         return f"{lead} To Close a Gate you still lack {' and '.join(lacking)}."
     if view["horrors"]:
         worst = min(view["horrors"], key=lambda h: sum(h["remaining"].values()))
-        return (f"{lead} The {worst['name']} On the Streets needs "
-                f"{_symbols(worst['remaining'], names)} more to be Defeated: Intervene "
+        # "still needs a Science to be Defeated", not "needs a Science more".
+        return (f"{lead} The {worst['name']} On the Streets still needs "
+                f"{_symbols(worst['remaining'], names)} to be Defeated: Intervene "
                 "before The Wall Triggers it.")
     if me is not None and me["hand_count"] <= 2:
         costs = turn.get("costs", {})

@@ -260,3 +260,18 @@ def test_FW_GATE_the_advice_counts_one_open_gate_as_one() -> None:
     assert "1 of 5 Gates is Open" in said, said
     set_gates(st, 2)
     assert "2 of 5 Gates are Open" in (advice(GAME.view(st, wall_seat), wall_seat) or "")
+
+
+def test_FW_HORROR_the_advice_says_what_a_horror_still_needs() -> None:
+    """Stop 61's demo advised "The Watcher On the Streets needs a Science more to be
+    Defeated": it "still needs a Science"."""
+    from rules.fourth_wall.guide import _investigator_turn
+
+    view = {"turn": {"active": "i1", "active_name": "The Scrounger", "ap": 2, "ap_per_turn": 2},
+            "gates": {"open": 1, "max": 5, "closing_blocked": True}, "symbol_names": {
+                "clue": "Clue", "force": "Force", "science": "Science"},
+            "symbols": ["clue", "force", "science"], "investigators": [],
+            "horrors": [{"name": "Watcher", "remaining": {"science": 1}, "drained": False,
+                         "trigger_cost": 1}]}
+    said = _investigator_turn(view, "s2")
+    assert "The Watcher On the Streets still needs a Science to be Defeated" in said, said
