@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -581,6 +582,23 @@ def test_p_spirit_12_a_power_that_spends_nothing_says_so_and_a_full_hand_draws_n
     assert ended == ["The spirit ends its turn and draws no spirit card."], ended
 
 
+def _random_moves(games: int, players: Callable[[int], int]) -> Iterator[tuple[int, list[str]]]:
+    """(seed, the move's public lines) for every move of `games` random legal games."""
+    import random
+
+    for seed in range(games):
+        n = players(seed)
+        st = GAME.setup([f"s{i}" for i in range(1, n + 1)], GAME.options_model(), seed)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if GAME.result(st) is not None:
+                break
+            seat = rng.choice(sorted(GAME.to_act(st)))
+            out = GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
+            yield seed, [e.text for e in out.events if e.public]
+            st = out.state
+
+
 CAUSE_OF_FADE = re.compile(r"loses \d+ presence|\(spends \d+\)|pays .*presence|"
                            r"The spirit pawn (?:acts|glides)")
 
@@ -591,24 +609,12 @@ def test_p_spirit_06_a_die_fades_only_after_what_spent_it_is_said() -> None:
     Music" that faded it (stop 60 fixed one such order, a power's spend). Over random games,
     every fade comes right after the line of what spent the die: a lit room, a power's
     spend, a drain or the manifestation paid, a reduction, the pawn's paid act or glide."""
-    import random
-
     fades = 0
-    for seed in range(24):
-        n = 3 + seed % 3
-        st = GAME.setup([f"s{i}" for i in range(1, n + 1)], GAME.options_model(), seed)
-        rng = random.Random(seed)
-        for _ in range(3000):
-            if GAME.result(st) is not None:
-                break
-            seat = rng.choice(sorted(GAME.to_act(st)))
-            out = GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
-            texts = [e.text for e in out.events if e.public]
-            for i, text in enumerate(texts):
-                if "fades to nothing" in text:
-                    fades += 1
-                    assert i > 0 and CAUSE_OF_FADE.search(texts[i - 1]), (seed, texts)
-            st = out.state
+    for seed, texts in _random_moves(24, players=lambda seed: 3 + seed % 3):
+        for i, text in enumerate(texts):
+            if "fades to nothing" in text:
+                fades += 1
+                assert i > 0 and CAUSE_OF_FADE.search(texts[i - 1]), (seed, texts)
     assert fades > 50  # the games faded dice in every way the test reads
 
 
@@ -617,27 +623,16 @@ def test_p_drain_01_p_vis_12_a_lasting_effect_or_a_reaction_says_itself() -> Non
     1 fear." and no word of the Piano Music in play that did it: its line comes first. So
     does a reaction's (P-VIS-12): "The Descendant's Fear of Solitude takes effect." before
     the fear it makes the Descendant suffer."""
-    import random
-
     said = 0
     reactions: set[str] = set()
-    for seed in range(30):
-        st = GAME.setup(["s1", "s2", "s3", "s4"], GAME.options_model(), seed)
-        rng = random.Random(seed)
-        for _ in range(3000):
-            if GAME.result(st) is not None:
-                break
-            seat = rng.choice(sorted(GAME.to_act(st)))
-            out = GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
-            texts = [e.text for e in out.events if e.public]
-            for i, text in enumerate(texts[:-1]):
-                if text == "The spirit's turn." and texts[i + 1].startswith("Targeted"):
-                    raise AssertionError((seed, texts))  # a cause left unsaid
-                if "(drain in the" in text and text.endswith("takes effect."):
-                    said += 1
-                elif text.endswith(" takes effect.") and "'s " in text:
-                    reactions.add(text.split("'s ", 1)[1])
-            st = out.state
+    for seed, texts in _random_moves(30, players=lambda seed: 4):
+        for i, text in enumerate(texts[:-1]):
+            if text == "The spirit's turn." and texts[i + 1].startswith("Targeted"):
+                raise AssertionError((seed, texts))  # a cause left unsaid
+            if "(drain in the" in text and text.endswith("takes effect."):
+                said += 1
+            elif text.endswith(" takes effect.") and "'s " in text:
+                reactions.add(text.split("'s ", 1)[1])
     assert said > 0
     assert "ability takes effect." in reactions and any(r.startswith("Fear of")
                                                          for r in reactions), reactions
