@@ -171,3 +171,26 @@ def test_EX_TOOL_tools_listed_with_and() -> None:
         "1 Detection Tool, 1 Key and 1 Occult Item"
     assert tools_text({"key": 2, "weapon": 1}) == "2 Keys and 1 Weapon"
     assert tools_text({"key": 1}) == "1 Key" and tools_text({}) == "nothing"
+
+
+def test_EX_GHOST_02_a_ghost_not_yet_come_is_said_when_the_card_moves_the_others() -> None:
+    """The Haunt card shows all three arrows; only the Ghosts in the house follow them
+    (EX-GHOST-02/03). Stop 61's Solo demo read "Haunt card (Location 1): Wraith up, Bull 1
+    space up, Devourer left." and then only "The Wraith moves to …": the line says who is
+    not in the house yet, and nothing once all three are."""
+    st = new_game("core", n=2, seed=3)
+    eng = Engine(st)
+    card = next(c.id for c in eng.pack.haunt_deck if c.kind == "haunt")
+    st.ghosts = {"wraith": "attic", "bull": None, "devourer": None}
+    eng.move_ghosts(card)
+    said = [e.text for e in eng.events if e.kind == "ghosts_move"]
+    assert len(said) == 1 and said[0].startswith("The Wraith ")
+    assert said[0].endswith("(the Bull and the Devourer are not in the house yet)."), said
+    st.ghosts = {**st.ghosts, "bull": "attic"}
+    eng.events.clear()
+    eng.move_ghosts(card)
+    assert eng.events[0].text.endswith("(the Devourer is not in the house yet).")
+    st.ghosts = {**st.ghosts, "devourer": "attic"}
+    eng.events.clear()
+    eng.move_ghosts(card)
+    assert "not in the house" not in eng.events[0].text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import join_words
 from rules.exorcism.engine.board import (
     GHOST_NAMES,
     GHOSTS,
@@ -135,9 +136,11 @@ class HauntPhase:
         if card.kind != "haunt" or st.exorcised:
             return []
         moved = []
+        away = []
         for g in GHOSTS:
             pos = st.ghosts.get(g)
             if pos is None:
+                away.append(f"the {GHOST_NAMES[g]}")
                 continue  # EX-HAUNT-09
             direction = getattr(card.arrows, g)
             steps = card.die_value if g == "bull" else 1  # EX-GHOST-05
@@ -150,6 +153,11 @@ class HauntPhase:
                          f"the {GHOST_NAMES[g]} stays in the {self.cell_name(new)}")
         if moved:
             text = "; ".join(moved)
+            # The card shows all three arrows; a Ghost not yet come (EX-GHOST-02) follows none,
+            # and "The Wraith stays in the Attic." alone left the card's other two unexplained.
+            if away:
+                text += (f" ({join_words(away)} {'is' if len(away) == 1 else 'are'} not in the "
+                         "house yet)")
             self.emit(text[:1].upper() + text[1:] + ".", "ghosts_move")
         return self.wound_check()
 
