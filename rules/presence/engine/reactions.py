@@ -72,21 +72,18 @@ class Reactions:
                     if key in st.once_used:
                         continue
                     st.once_used.append(key)
-                label = f"{self.name(v.seat)}: " + (self.card_name(src) if ":" not in src
-                                                     else "character ability")
+                card = self.card_name(src) if ":" not in src else None  # else the character's
+                label = f"{self.name(v.seat)}: {card or 'character ability'}"
                 # Said as it resolves, as a drain's is: a fear card's "suffer 1 fear" read as
                 # fear from nowhere.
-                said = Step(op="trigger_said", args={"text": (
-                    f"{self.name(v.seat)}'s "
-                    + (self.card_name(src) if ":" not in src else "ability")
-                    + " takes effect.")})
+                said = f"{self.name(v.seat)}'s {card or 'ability'} takes effect."
                 if r.optional:  # A-22: said once its owner uses it
                     groups.append((label, [Step(op="offer_reaction", args={
                         "seat": v.seat, "effs": dump_effects(r.effects), "ctx": ctx,
-                        "name": self.card_name(src) if ":" not in src else "your ability",
-                        "said": said.args["text"]})]))
+                        "name": card or "your ability", "said": said})]))
                     continue
-                group = [said, self.effects_step(r.effects, ctx)]
+                group = [Step(op="trigger_said", args={"text": said}),
+                         self.effects_step(r.effects, ctx)]
                 if r.discard_this and src in v.items:
                     group.append(Step(op="discard_item", args={"seat": v.seat, "item": src}))
                 groups.append((label, group))
