@@ -185,11 +185,11 @@ def test_EX_GHOST_02_a_ghost_not_yet_come_is_said_when_the_card_moves_the_others
     eng.move_ghosts(card)
     said = [e.text for e in eng.events if e.kind == "ghosts_move"]
     assert len(said) == 1 and said[0].startswith("The Wraith ")
-    assert said[0].endswith("(the Bull and the Devourer are not in the house yet)."), said
+    assert said[0].endswith("; the Bull and the Devourer are not in the house yet."), said
     st.ghosts = {**st.ghosts, "bull": "attic"}
     eng.events.clear()
     eng.move_ghosts(card)
-    assert eng.events[0].text.endswith("(the Devourer is not in the house yet).")
+    assert eng.events[0].text.endswith("; the Devourer is not in the house yet.")
     st.ghosts = {**st.ghosts, "devourer": "attic"}
     eng.events.clear()
     eng.move_ghosts(card)

@@ -155,9 +155,9 @@ class HauntPhase:
             text = "; ".join(moved)
             # The card shows all three arrows; a Ghost not yet come (EX-GHOST-02) follows none,
             # and "The Wraith stays in the Attic." alone left the card's other two unexplained.
-            if away:
-                text += (f" ({join_words(away)} {'is' if len(away) == 1 else 'are'} not in the "
-                         "house yet)")
+            if away:  # after a "; ", not in brackets: a Locked Room's "(row 4, column 2)" ends
+                text += (f"; {join_words(away)} {'is' if len(away) == 1 else 'are'} not in the "
+                         "house yet")  # many a line, and two brackets in a row read badly
             self.emit(text[:1].upper() + text[1:] + ".", "ghosts_move")
         return self.wound_check()
 
