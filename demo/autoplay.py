@@ -310,19 +310,21 @@ class AutoTable:
         delivery lock (an AI seat's last move ends the game while no press is awaited)."""
         async with delivery_for(self.bot).lock(self.game_id):
             pass
-        await self.emu.settle()
+        # The move is stored and its delivery done: a short quiet (with the bot at rest) is
+        # enough, and a whole game of presses is not spent waiting out 50 ms each.
+        await self.emu.settle(quiet=0.02)
 
     async def _moved_on(self, step: int, timeout: float = 20.0) -> bool:
         """Wait until the game is past `step` and the bot has posted what followed; False
         if it never moves on."""
-        for _ in range(int(timeout / 0.05)):
+        for _ in range(int(timeout / 0.01)):
             record = await self.bot.storage.get_game(self.game_id)
             if record is None or record.version != step:
                 # The move and its board post (and any AI moves after it) happen under the
                 # game's delivery lock: once it is free, the thread shows the new board.
                 await self._delivered()
                 return True
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.01)
         return False
 
     def transcript(self) -> list[str]:
