@@ -75,11 +75,15 @@ class GameBot(commands.Bot):
         # No privileged intents. `guild_messages` (not privileged) lets strict table talk see
         # who posted where; the text itself (the privileged message-content intent) is never
         # needed: everything else is slash commands and components.
-        # The bot never joins voice: the missing-voice-library warnings only mislead a reader.
+        # The bot never joins voice (it only server-mutes players in a game's linked voice
+        # channel): the missing-voice-library warnings only mislead a reader.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
+        # Who is in which voice channel (not privileged): a Presence game's linked voice
+        # channel mutes players who may not talk (P-DISCORD-05, cogs/utils/voice.py).
+        intents.voice_states = True
         # Not `shards`: AutoShardedClient already has that name for its live connections.
         self.owned_shards: ShardSet | None = settings.shards()
         owned = self.owned_shards

@@ -281,3 +281,30 @@ away_periods = Table(
     Column("ended", REAL),
     PrimaryKeyConstraint("user_id", "began"),
 )
+
+voice_links = Table(
+    "voice_links", metadata,
+    # A voice channel linked to a live Presence game (`/presence voice`, P-DISCORD-05): its
+    # seated players are server-muted there while they may not talk. Revision 0011_voice.
+    Column("game_id", INT, _game_fk(), primary_key=True, autoincrement=False),
+    Column("guild_id", INT, nullable=False),
+    Column("channel_id", INT, nullable=False),
+    Column("linked_by", INT, nullable=False),
+    Column("linked_at", REAL, nullable=False),
+)
+
+voice_mutes = Table(
+    "voice_mutes", metadata,
+    # A server mute this bot put on a seated player in the voice channel linked to a Presence
+    # game (`/presence voice`, P-DISCORD-05), kept until the bot lifts it: a server mute
+    # outlives the game and the channel, and Discord only lifts one while its member is in
+    # voice, so a mute the member left voice with is lifted when they next join (even after
+    # a restart). One row per member: the bot never mutes a muted member. Revision 0011_voice.
+    Column("guild_id", INT, nullable=False),
+    Column("user_id", INT, nullable=False),
+    Column("game_id", INT, nullable=False),
+    Column("channel_id", INT, nullable=False),
+    Column("muted_at", REAL, nullable=False),
+    PrimaryKeyConstraint("guild_id", "user_id"),
+)
+Index("voice_mutes_game", voice_mutes.c.game_id)

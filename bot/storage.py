@@ -79,6 +79,8 @@ from bot.schema import (
     servers,
     snapshots,
     spectators,
+    voice_links,
+    voice_mutes,
 )
 
 log = logging.getLogger(__name__)
@@ -192,6 +194,29 @@ class GameSettings(BaseModel):
         description="Why the bot ended the game itself (its thread deleted or out of its "
                     "sight, the bot removed from the server); not a setting anyone sets",
     )
+
+
+class VoiceLink(BaseModel):
+    """A voice channel linked to a Presence game (`/presence voice`, P-DISCORD-05): its seated
+    players are server-muted there while they may not talk."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    linked_by: int
+    linked_at: float
+
+
+class VoiceMute(BaseModel):
+    """A server mute this bot put on a member in a Presence game's linked voice channel
+    (P-DISCORD-05): the bot lifts only the mutes it recorded, so a moderator's own mute is
+    never lifted by a game."""
+
+    guild_id: int
+    user_id: int
+    game_id: int
+    channel_id: int
+    muted_at: float
 
 
 class GameRecord(BaseModel):
@@ -595,6 +620,33 @@ class Storage(ABC):
 
     @abstractmethod
     async def spectators(self, game_id: int) -> list[int]: ...
+
+    # voice links and mutes (P-DISCORD-05)
+    @abstractmethod
+    async def link_voice(self, link: VoiceLink) -> None:
+        """Link a voice channel to a game (replacing the game's earlier link)."""
+
+    @abstractmethod
+    async def unlink_voice(self, game_id: int) -> bool:
+        """False if the game had no voice channel linked."""
+
+    @abstractmethod
+    async def voice_links(self) -> list[VoiceLink]:
+        """Every linked voice channel (a game's link goes once the game is over)."""
+
+    @abstractmethod
+    async def add_voice_mute(self, mute: VoiceMute) -> None:
+        """Record a server mute the bot put on a member (replacing any older record of it)."""
+
+    @abstractmethod
+    async def drop_voice_mute(self, guild_id: int, user_id: int) -> bool:
+        """The bot lifted (or no longer owns) that member's mute; False if none was kept."""
+
+    @abstractmethod
+    async def voice_mutes(self, *, guild_id: int | None = None,
+                          game_id: int | None = None) -> list[VoiceMute]:
+        """The mutes the bot put on members and has not lifted yet (all, or a server's, or
+        one game's)."""
 
     # players
     @abstractmethod
@@ -1585,6 +1637,51 @@ class SqlStorage(Storage):
             found = tuple(int(r[0]) for r in rows)
             self._cache.keep(game_id).spectators = found
         return list(found)
+
+    # ---- voice links and mutes (P-DISCORD-05) ---------------------------------------------
+    async def link_voice(self, link: VoiceLink) -> None:
+        async with self._tx() as db:
+            await db.execute(self._upsert(voice_links, ("game_id",), link.model_dump(),
+                                          ["guild_id", "channel_id", "linked_by", "linked_at"]))
+
+    async def unlink_voice(self, game_id: int) -> bool:
+        async with self._tx() as db:
+            res = await db.execute(delete(voice_links).where(voice_links.c.game_id == game_id))
+            return res.rowcount > 0
+
+    async def voice_links(self) -> list[VoiceLink]:
+        query = select(voice_links.c.game_id, voice_links.c.guild_id, voice_links.c.channel_id,
+                       voice_links.c.linked_by, voice_links.c.linked_at)
+        async with self._read() as db:
+            rows = (await db.execute(query.order_by(voice_links.c.game_id))).all()
+        return [VoiceLink(game_id=int(r[0]), guild_id=int(r[1]), channel_id=int(r[2]),
+                          linked_by=int(r[3]), linked_at=float(r[4])) for r in rows]
+
+    async def add_voice_mute(self, mute: VoiceMute) -> None:
+        row = mute.model_dump()
+        async with self._tx() as db:
+            await db.execute(self._upsert(voice_mutes, ("guild_id", "user_id"), row,
+                                          ["game_id", "channel_id", "muted_at"]))
+
+    async def drop_voice_mute(self, guild_id: int, user_id: int) -> bool:
+        async with self._tx() as db:
+            res = await db.execute(delete(voice_mutes).where(
+                voice_mutes.c.guild_id == guild_id, voice_mutes.c.user_id == user_id))
+            return res.rowcount > 0
+
+    async def voice_mutes(self, *, guild_id: int | None = None,
+                          game_id: int | None = None) -> list[VoiceMute]:
+        query = select(voice_mutes.c.guild_id, voice_mutes.c.user_id, voice_mutes.c.game_id,
+                       voice_mutes.c.channel_id, voice_mutes.c.muted_at)
+        if guild_id is not None:
+            query = query.where(voice_mutes.c.guild_id == guild_id)
+        if game_id is not None:
+            query = query.where(voice_mutes.c.game_id == game_id)
+        async with self._read() as db:
+            rows = (await db.execute(query.order_by(voice_mutes.c.guild_id,
+                                                    voice_mutes.c.user_id))).all()
+        return [VoiceMute(guild_id=int(r[0]), user_id=int(r[1]), game_id=int(r[2]),
+                          channel_id=int(r[3]), muted_at=float(r[4])) for r in rows]
 
     # ---- players ------------------------------------------------------------------------
     async def veterans(self, user_ids: Iterable[int], game: str) -> set[int]:

@@ -27,7 +27,7 @@ import time
 import weakref
 import zlib
 from collections import OrderedDict, deque
-from collections.abc import Callable, Coroutine, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
@@ -486,6 +486,11 @@ class TableService:
         history first needs them (tests, tools)."""
         self._logs = _LogCache(log_cache_entries)
         self._background: set[asyncio.Task[None]] = set()
+        self.change_hooks: list[Callable[[int], Awaitable[None]]] = []
+        """Run with the game's id, after its lock is released, when a live game ends without
+        a move (abandoned) or a seat changes hands: what the bot keeps outside the game follows
+        (a Presence game's voice mutes, `cogs.utils.voice`). A move's own changes reach the
+        cogs through the delivery's after-action hooks."""
         self._ai_trail: dict[int, deque[bytes]] = {}
         """Per game, digests of its last AI moves (seat, options, choice): `_unloop`."""
 
@@ -1296,7 +1301,17 @@ class TableService:
             rec = await self.storage.set_status(game_id, "abandoned", self.clock(), ending)
             self._cache.drop(game_id)
             self._ai_trail.pop(game_id, None)
-            return rec
+        await self._changed(game_id)
+        return rec
+
+    async def _changed(self, game_id: int) -> None:
+        """Run the `change_hooks` (each failure logged, none stops the others)."""
+        for hook in list(self.change_hooks):
+            try:
+                await hook(game_id)
+            except Exception:
+                log.warning("game %s: a hook after a table change failed", game_id,
+                            exc_info=True)
 
     async def mark_abandoned(self, game_id: int, reason: str) -> GameRecord | None:
         """The bot ends a live game itself (its thread was deleted...); no permission check.
@@ -1313,7 +1328,8 @@ class TableService:
             rec = await self.storage.set_status(game_id, "abandoned", self.clock(), ending)
             self._cache.drop(game_id)
             self._ai_trail.pop(game_id, None)
-            return rec
+        await self._changed(game_id)
+        return rec
 
     async def update_settings(
         self, game_id: int, user_id: int, changes: Mapping[str, Any],
@@ -1531,9 +1547,10 @@ class TableService:
             if rec.created_by == old_user:
                 await self.storage.set_creator(game_id, new_user, now)
             rec = await self._get(game_id)
-            return ReplaceResult(record=rec, seat=old.seat, old_user=old_user,
-                                 new_user=new_user, done=True, votes=votes, needed=needed,
-                                 state=state)
+        await self._changed(game_id)
+        return ReplaceResult(record=rec, seat=old.seat, old_user=old_user,
+                             new_user=new_user, done=True, votes=votes, needed=needed,
+                             state=state)
 
     # ---- spectators -----------------------------------------------------------------------
     async def spectate(self, game_id: int, user_id: int, follow: bool = True) -> bool:

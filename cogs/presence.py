@@ -33,6 +33,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.pressure import gauge_of
 from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import reply
@@ -40,6 +41,7 @@ from cogs.utils.gamecog import Family, families_from, make_group
 from cogs.utils.lifecycle import attach
 from cogs.utils.pending import command_label, defer_move, pending_for
 from cogs.utils.table import TABLE_TALK, delivery_for, is_table_channel, play
+from cogs.utils.voice import linked_words, unlinked_words, voice_table
 from rules.core.types import Action
 from rules.presence.actions import COMMAND_OF_KIND, PROMPT_ANSWERS, SPEAK
 from rules.presence.engine import Engine
@@ -120,19 +122,43 @@ def silence_reason(state: PresenceState, seat: str) -> str | None:
             "not communicate (rule P-COMM-04)")
 
 
+def silenced(state: Any, seat: str) -> str | None:
+    """Why `seat` may not talk now (None: it may), for the voice channel's mutes."""
+    return silence_reason(state, seat) if isinstance(state, PresenceState) else None
+
+
 class Presence(commands.Cog):
     """The Presence."""
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        self.voice = voice_table(bot, silenced)
 
     async def cog_load(self) -> None:
-        delivery_for(self.bot).after_hooks.append(self.keep_table_channel)
+        delivery_for(self.bot).after_hooks.extend((self.keep_table_channel, self.keep_voice))
+        self.bot.tables.change_hooks.append(self.voice.follow)
+        gauge_of(self.bot).count("voice", self.voice.busy)
+        self.bot.ready_hooks.setdefault("voice mutes in step", self.voice.load)
 
     async def cog_unload(self) -> None:
         hooks = delivery_for(self.bot).after_hooks
-        if self.keep_table_channel in hooks:
-            hooks.remove(self.keep_table_channel)
+        for hook in (self.keep_table_channel, self.keep_voice):
+            if hook in hooks:
+                hooks.remove(hook)
+        if self.voice.follow in self.bot.tables.change_hooks:
+            self.bot.tables.change_hooks.remove(self.voice.follow)
+
+    async def keep_voice(self, record: GameRecord, state: Any) -> None:
+        """P-DISCORD-05: after each move, the linked voice channel mutes exactly the seated
+        players who may not talk now."""
+        await self.voice.follow(record.id)
+
+    @commands.Cog.listener()
+    async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
+                                    after: discord.VoiceState) -> None:
+        """A player joined or moved between voice channels (P-DISCORD-05)."""
+        await self.voice.loaded.wait()
+        await self.voice.moved(member, before, after)
 
     async def keep_table_channel(self, record: GameRecord, state: Any) -> None:
         """P-DISCORD-03: in a game's own channel, a seat may post exactly while its speech is
@@ -256,6 +282,43 @@ async def speak(interaction: discord.Interaction[Any], words: str) -> None:
     pending_for(bot).played(interaction.token)
 
 
+async def voice(interaction: discord.Interaction[Any],
+                channel: discord.VoiceChannel | None = None) -> None:
+    """`/presence voice channel:…` links a voice channel to the game: its seated players who
+    may not talk are server-muted there (P-DISCORD-05); without a channel it stops."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    where = interaction.channel
+    record = await bot.storage.find_game_by_thread(where.id) if where is not None else None
+    if record is None or record.game != "presence":
+        raise TableError("Run `/presence voice` in the thread of a Presence game.")
+    if record.status not in ("lobby", "active"):
+        raise TableError("This game is over: there is no one left to mute.")
+    member = interaction.user
+    if not isinstance(member, discord.Member):
+        raise TableError("Run `/presence voice` in the game's thread, on its server.")
+    table = voice_table(bot)
+    await table.loaded.wait()
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    thread = await delivery_for(bot).thread(record)
+    if channel is None:
+        said = unlinked_words(member.id, await table.unlink(record, member))
+    else:
+        await table.link(record, channel, member)
+        said = linked_words(channel, member.id)
+    if thread is not None:
+        await thread.send(said, allowed_mentions=discord.AllowedMentions.none())
+    await reply(interaction, "Done: the thread says so." if thread is not None else said)
+
+
+def voice_command() -> app_commands.Command[Any, Any, Any]:
+    command: app_commands.Command[Any, Any, Any] = app_commands.Command(
+        name="voice", description="Mute players who may not talk in a voice channel "
+        "(no channel: stop)", callback=voice)
+    command._params["channel"].description = ("The voice channel your table talks in; "
+                                              "empty: stop muting")
+    return command
+
+
 def speak_command() -> app_commands.Command[Any, Any, Any]:
     command: app_commands.Command[Any, Any, Any] = app_commands.Command(
         name="speak", description="Spirit: say the few words an effect allows",
@@ -269,6 +332,7 @@ async def setup(bot: GameBot) -> None:
     await bot.add_cog(Presence(bot))
     group = make_group("presence", "The Presence", families())
     group.add_command(speak_command())
+    group.add_command(voice_command())
     bot.tree.add_command(group)
 
 

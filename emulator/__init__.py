@@ -43,6 +43,12 @@ that shard), ``add_member(guild, user, *, permissions=None, nick=None)``,
 private=False)``, ``archive_thread(thread, *, locked=False)``, ``delete_channel(channel)``,
 ``dm_channel(user)``, ``thread_members(thread)``, ``users``/``guilds``/``channels`` dicts,
 ``remove_bot_from_guild(guild)`` (GUILD_DELETE; then 403/50001 on its channels).
+Voice: ``create_voice_channel(guild, name, *, bot_permissions=VOICE_BOT_PERMISSIONS)``,
+``join_voice(user, channel)``, ``leave_voice(user, guild)``, ``server_mute(guild, user,
+mute=True)`` (a moderator's), ``is_server_muted(guild, user)``, ``voice_channel_of(guild,
+user)``; each change is a VOICE_STATE_UPDATE, GUILD_CREATE carries ``voice_states``, and
+``PATCH /guilds/{id}/members/{id}`` takes ``{"mute": bool}`` (Mute Members in the member's
+voice channel; 400/40032 for a member not in voice; a server mute stays with the member).
 Changes made while the bot is connected are announced on the gateway.
 
 Interactions (each returns an ``InteractionRecord`` as soon as it is dispatched):
@@ -124,6 +130,7 @@ from emulator.interaction_records import InteractionRecord
 from emulator.permissions import (
     DEFAULT_MEMBER_PERMISSIONS,
     GAME_BOT_PERMISSIONS,
+    VOICE_BOT_PERMISSIONS,
     Perm,
 )
 from emulator.records import (
@@ -146,6 +153,7 @@ __all__ = [
     "DEFAULT_MEMBER_PERMISSIONS",
     "FAST_CLIENT_OPTIONS",
     "GAME_BOT_PERMISSIONS",
+    "VOICE_BOT_PERMISSIONS",
     "ApiError",
     "AttachmentRecord",
     "ChannelRecord",

@@ -32,7 +32,13 @@ from emulator.gateway import (
 from emulator.ids import shard_for
 from emulator.interaction_records import InteractionRecord
 from emulator.interactions import InteractionFactory
-from emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, GAME_BOT_PERMISSIONS, Perm, has
+from emulator.permissions import (
+    DEFAULT_MEMBER_PERMISSIONS,
+    GAME_BOT_PERMISSIONS,
+    VOICE_BOT_PERMISSIONS,
+    Perm,
+    has,
+)
 from emulator.records import (
     HAS_SNAPSHOT,
     ChannelRecord,
@@ -306,8 +312,37 @@ class DiscordEmulator:
             guild, name, bot_permissions=bot_permissions, topic=topic
         )
 
+    def create_voice_channel(
+        self, guild: GuildRef, name: str, *, bot_permissions: int = VOICE_BOT_PERMISSIONS
+    ) -> ChannelRecord:
+        """A guild voice channel where the bot has exactly ``bot_permissions`` (by default
+        View Channel, Connect and Mute Members)."""
+        return self._state.create_voice_channel(guild, name, bot_permissions=bot_permissions)
+
+    def join_voice(self, user: UserRef, channel: ChannelRef) -> None:
+        """``user`` connects to a voice channel (or moves there): VOICE_STATE_UPDATE."""
+        self._state.join_voice(user, channel)
+
+    def leave_voice(self, user: UserRef, guild: GuildRef) -> None:
+        """``user`` disconnects from voice in ``guild``: VOICE_STATE_UPDATE without a channel."""
+        self._state.leave_voice(user, guild)
+
+    def server_mute(self, guild: GuildRef, user: UserRef, mute: bool = True) -> None:
+        """A moderator server-mutes (or unmutes) a member, as from Discord's own menu."""
+        self._state.set_server_mute(guild, user, mute)
+
+    def is_server_muted(self, guild: GuildRef, user: UserRef) -> bool:
+        """Whether ``user`` carries a server mute in ``guild`` (in voice or not)."""
+        g = self._state.guild(guild)
+        return g.members[self._state.user(user).id].mute
+
+    def voice_channel_of(self, guild: GuildRef, user: UserRef) -> str | None:
+        """The id of the voice channel ``user`` is connected to in ``guild``, if any."""
+        vs = self._state.guild(guild).voice_states.get(self._state.user(user).id)
+        return vs.channel_id if vs is not None else None
+
     def set_bot_permissions(self, channel: ChannelRef, bot_permissions: int) -> None:
-        """Change what the bot may do in a text channel (and its threads)."""
+        """Change what the bot may do in a text channel (and its threads) or a voice channel."""
         self._state.set_bot_permissions(channel, bot_permissions)
 
     def set_guild_bot_permissions(self, guild: GuildRef, bot_permissions: int) -> None:

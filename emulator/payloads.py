@@ -71,7 +71,7 @@ def member_payload(
         "joined_at": member.joined_at,
         "premium_since": None,
         "deaf": False,
-        "mute": False,
+        "mute": member.mute,
         "pending": False,
         "flags": 0,
         "communication_disabled_until": None,
@@ -84,8 +84,9 @@ def member_payload(
 
 
 def text_channel_payload(channel: ChannelRecord, bot_id: str) -> dict[str, Any]:
+    """A guild text (or voice) channel, the bot's own permissions as its member overwrite."""
     allow = channel.bot_permissions
-    return {
+    out: dict[str, Any] = {
         "id": channel.id,
         "type": int(channel.type),
         "guild_id": channel.guild_id,
@@ -112,6 +113,9 @@ def text_channel_payload(channel: ChannelRecord, bot_id: str) -> dict[str, Any]:
             ),
         ],
     }
+    if channel.type is ChannelType.GUILD_VOICE:
+        out |= {"bitrate": 64000, "user_limit": 0, "rtc_region": None}
+    return out
 
 
 def thread_payload(channel: ChannelRecord) -> dict[str, Any]:

@@ -29,6 +29,9 @@ class Perm(IntFlag):
     READ_MESSAGE_HISTORY = 1 << 16
     MENTION_EVERYONE = 1 << 17
     USE_EXTERNAL_EMOJIS = 1 << 18
+    CONNECT = 1 << 20
+    SPEAK = 1 << 21
+    MUTE_MEMBERS = 1 << 22
     CHANGE_NICKNAME = 1 << 26
     MANAGE_ROLES = 1 << 28
     USE_APPLICATION_COMMANDS = 1 << 31
@@ -59,6 +62,10 @@ GAME_BOT_PERMISSIONS = int(
 )
 """What a game-master bot needs in a channel: post, embed, upload, run threads."""
 
+VOICE_BOT_PERMISSIONS = int(Perm.VIEW_CHANNEL | Perm.CONNECT | Perm.MUTE_MEMBERS)
+"""What a bot that server-mutes players needs in a voice channel (it never connects itself,
+but Discord shows it the channel only with View Channel)."""
+
 DEFAULT_MEMBER_PERMISSIONS = int(
     Perm.CREATE_INSTANT_INVITE
     | Perm.ADD_REACTIONS
@@ -74,6 +81,8 @@ DEFAULT_MEMBER_PERMISSIONS = int(
     | Perm.CREATE_PRIVATE_THREADS
     | Perm.USE_EXTERNAL_STICKERS
     | Perm.SEND_MESSAGES_IN_THREADS
+    | Perm.CONNECT
+    | Perm.SPEAK
 )
 """What @everyone may do in a fresh emulated guild."""
 

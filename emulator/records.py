@@ -29,6 +29,7 @@ class ChannelType(IntEnum):
 
     GUILD_TEXT = 0
     DM = 1
+    GUILD_VOICE = 2
     PUBLIC_THREAD = 11
     PRIVATE_THREAD = 12
 
@@ -75,10 +76,23 @@ class MemberRecord:
     role_ids: list[str]
     joined_at: str
     nick: str | None = None
+    mute: bool = False
+    """Server-muted: a member property on Discord, kept while they are out of voice and
+    applied in whichever voice channel they join next."""
 
     @property
     def id(self) -> str:
         return self.user.id
+
+
+@dataclass(eq=False)
+class VoiceStateRecord:
+    """A member connected to a voice channel (their server mute is their member's)."""
+
+    user_id: str
+    channel_id: str
+    session_id: str
+    self_mute: bool = False
 
 
 @dataclass(eq=False)
@@ -94,6 +108,8 @@ class GuildRecord:
     locale: str = "en-US"
     bot_permissions: int = GAME_BOT_PERMISSIONS
     """The bot's role: what it may do server-wide, e.g. create channels (Manage Channels)."""
+    voice_states: dict[str, VoiceStateRecord] = field(default_factory=dict)
+    """Who is connected to which of the guild's voice channels, by user id."""
     bot_removed: bool = False
     """The bot was removed (kicked, banned, the server deleted): GUILD_DELETE was sent, the
     guild is left out of READY, and its channels answer 403/50001 Missing Access."""

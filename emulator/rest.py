@@ -234,6 +234,7 @@ class RestApi:
         r("GET", "/guilds/{guild_id}/roles", self.get_roles)
         r("GET", "/guilds/{guild_id}/members", self.get_members)
         r("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member)
+        r("PATCH", "/guilds/{guild_id}/members/{user_id}", self.modify_member)
 
     def _route(self, method: str, template: str, handler: Handler, *, auth: bool = True) -> None:
         self.routes.append((method, _compile(template), f"{method} {template}", handler, auth))
@@ -1020,6 +1021,27 @@ class RestApi:
         after = int(req.query.get("after", "0"))
         members = sorted(guild.members.values(), key=lambda m: int(m.id))
         return 200, [payloads.member_payload(m) for m in members if int(m.id) > after][:limit]
+
+    async def modify_member(self, req: ApiRequest) -> tuple[int, Any]:
+        """Server-mute or unmute a member (the only field modelled): needs Mute Members in the
+        voice channel they are in; a member not connected to voice answers 400 / 40032, as
+        on Discord (a server mute is set only on someone in voice)."""
+        guild = self._guild(req)
+        if guild.bot_removed:
+            raise ApiError(403, 50001, "Missing Access")
+        member = guild.members.get(req.params["user_id"])
+        if member is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        body = req.json_dict()
+        if set(body) != {"mute"} or not isinstance(body["mute"], bool):
+            raise ApiError(400, 50035, "Invalid Form Body (the emulator models only "
+                                       "{\"mute\": true|false})")
+        vs = guild.voice_states.get(member.id)
+        if vs is None:
+            raise ApiError(400, 40032, "Target user is not connected to voice.")
+        self._require(self.state.channel(vs.channel_id), Perm.MUTE_MEMBERS)
+        self.state.set_server_mute(guild, member.user, body["mute"])
+        return 200, payloads.member_payload(member)
 
     async def get_member(self, req: ApiRequest) -> tuple[int, Any]:
         guild = self._guild(req)

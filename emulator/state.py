@@ -27,6 +27,7 @@ from emulator.permissions import (
     DEFAULT_MEMBER_PERMISSIONS,
     DM_APP_PERMISSIONS,
     GAME_BOT_PERMISSIONS,
+    VOICE_BOT_PERMISSIONS,
     resolve,
 )
 from emulator.records import (
@@ -44,6 +45,7 @@ from emulator.records import (
     Stats,
     UploadedFile,
     UserRecord,
+    VoiceStateRecord,
     mentioned_user_ids,
 )
 
@@ -51,6 +53,7 @@ T = TypeVar("T")
 
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_VOICE_STATES = 1 << 7
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 INTENT_MESSAGE_CONTENT = 1 << 15  # privileged: without it, others' guild messages arrive empty
@@ -339,9 +342,89 @@ class EmulatorState:
     def guild_create(self, guild: GuildRecord) -> dict[str, Any]:
         """The GUILD_CREATE payload for a guild as it is now."""
         channels = [self.channels[c] for c in guild.channel_ids if not self.channels[c].deleted]
-        texts = [c for c in channels if c.type is ChannelType.GUILD_TEXT]
+        texts = [c for c in channels if c.type in (ChannelType.GUILD_TEXT, ChannelType.GUILD_VOICE)]
         threads = [c for c in channels if c.is_thread and not c.archived]
-        return payloads.guild_create_payload(guild, texts, threads, self.bot_user.id)
+        out = payloads.guild_create_payload(guild, texts, threads, self.bot_user.id)
+        out["voice_states"] = [self.voice_state_json(guild, vs, in_guild=False)
+                               for vs in guild.voice_states.values()]
+        return out
+
+    # -- voice (P-DISCORD-05: the bot server-mutes players; it never connects itself) ---
+
+    def create_voice_channel(self, guild: GuildRef, name: str, *,
+                             bot_permissions: int = VOICE_BOT_PERMISSIONS) -> ChannelRecord:
+        g = self.guild(guild)
+        ch = ChannelRecord(id=self.ids.next(), type=ChannelType.GUILD_VOICE, name=name,
+                           guild_id=g.id, bot_permissions=bot_permissions,
+                           position=len(g.channel_ids), created_at=iso_now())
+        self.channels[ch.id] = ch
+        g.channel_ids.append(ch.id)
+        self.dispatcher.dispatch("CHANNEL_CREATE", self.channel_json(ch), guild_id=g.id,
+                                 intent=INTENT_GUILDS)
+        self.notify()
+        return ch
+
+    def voice_state_json(self, guild: GuildRecord, vs: VoiceStateRecord, *,
+                         in_guild: bool = True) -> dict[str, Any]:
+        """A voice state as Discord sends it: in GUILD_CREATE (`in_guild` False) without
+        the guild and member, in VOICE_STATE_UPDATE with them."""
+        member = guild.members[vs.user_id]
+        out: dict[str, Any] = {
+            "channel_id": vs.channel_id, "user_id": vs.user_id, "session_id": vs.session_id,
+            "deaf": False, "mute": member.mute, "self_deaf": False,
+            "self_mute": vs.self_mute, "self_video": False, "suppress": False,
+            "request_to_speak_timestamp": None,
+        }
+        if in_guild:
+            out["guild_id"] = guild.id
+            out["member"] = payloads.member_payload(member)
+        return out
+
+    def _voice_update(self, guild: GuildRecord, vs: VoiceStateRecord, *, left: bool) -> None:
+        data = self.voice_state_json(guild, vs)
+        if left:
+            data["channel_id"] = None
+        self.dispatcher.dispatch("VOICE_STATE_UPDATE", data, guild_id=guild.id,
+                                 intent=INTENT_GUILD_VOICE_STATES)
+        self.notify()
+
+    def join_voice(self, user: UserRef, channel: ChannelRef) -> VoiceStateRecord:
+        """`user` connects to a voice channel (moving there from any other); a server mute
+        they carry applies at once, as on Discord."""
+        ch = self.channel(channel)
+        if ch.type is not ChannelType.GUILD_VOICE or ch.guild_id is None:
+            raise EmulatorError(f"{ch!r} is not a voice channel")
+        g = self.guild(ch.guild_id)
+        u = self.user(user)
+        if u.id not in g.members:
+            raise EmulatorError(f"{u!r} is not a member of {g!r}")
+        vs = g.voice_states.get(u.id)
+        if vs is None:
+            vs = g.voice_states[u.id] = VoiceStateRecord(user_id=u.id, channel_id=ch.id,
+                                                         session_id=self.ids.next())
+        vs.channel_id = ch.id
+        self._voice_update(g, vs, left=False)
+        return vs
+
+    def leave_voice(self, user: UserRef, guild: GuildRef) -> None:
+        """`user` disconnects from voice (their server mute, if any, stays theirs)."""
+        g = self.guild(guild)
+        vs = g.voice_states.pop(self.user(user).id, None)
+        if vs is not None:
+            self._voice_update(g, vs, left=True)
+
+    def set_server_mute(self, guild: GuildRef, user: UserRef, mute: bool) -> MemberRecord:
+        """Server-mute or unmute a member (a moderator, or the bot's PATCH): a member in
+        voice gets a VOICE_STATE_UPDATE."""
+        g = self.guild(guild)
+        member = g.members[self.user(user).id]
+        member.mute = mute
+        vs = g.voice_states.get(member.id)
+        if vs is not None:
+            self._voice_update(g, vs, left=False)
+        else:
+            self.notify()
+        return member
 
     def add_member(
         self,
@@ -460,8 +543,9 @@ class EmulatorState:
 
     def set_bot_permissions(self, channel: ChannelRef, bot_permissions: int) -> None:
         ch = self.channel(channel)
-        if ch.type is not ChannelType.GUILD_TEXT:
-            raise EmulatorError("bot permissions are set on guild text channels (threads inherit)")
+        if ch.type not in (ChannelType.GUILD_TEXT, ChannelType.GUILD_VOICE):
+            raise EmulatorError("bot permissions are set on guild text and voice channels "
+                                "(threads inherit)")
         ch.bot_permissions = bot_permissions
         self.dispatcher.dispatch(
             "CHANNEL_UPDATE", self.channel_json(ch), guild_id=ch.guild_id, intent=INTENT_GUILDS
@@ -572,6 +656,12 @@ class EmulatorState:
             for thread in self.channels.values():
                 if thread.parent_id == ch.id:
                     thread.deleted = True
+            guild = self.guilds.get(ch.guild_id or "")
+            if guild is not None and ch.type is ChannelType.GUILD_VOICE:
+                # Everyone in a deleted voice channel is disconnected (mutes stay theirs).
+                for vs in [v for v in guild.voice_states.values() if v.channel_id == ch.id]:
+                    del guild.voice_states[vs.user_id]
+                    self._voice_update(guild, vs, left=True)
             self.dispatcher.dispatch(
                 "CHANNEL_DELETE", self.channel_json(ch), guild_id=ch.guild_id, intent=INTENT_GUILDS
             )

@@ -281,8 +281,8 @@ async def test_players_away_before_the_upgrade_get_an_open_period(tmp_path: Path
     """Revision 0010_away: a player already away gets a period still open, begun when their
     preferences last changed; one who is not away gets none."""
     path = tmp_path / "old.db"
-    async with SqliteStorage(path, schema_target=LATEST - 1) as old:
-        assert await old.schema_version() == LATEST - 1
+    async with SqliteStorage(path, schema_target=9) as old:  # 0009_memory, before 0010_away
+        assert await old.schema_version() == 9
     with sqlite3.connect(path) as db:
         db.execute("INSERT INTO players (user_id, away, updated_at) VALUES (?, 1, ?), (?, 0, ?)",
                    (A, T0, B, T0))
