@@ -795,6 +795,12 @@ class DiscordEmulator:
         return self._state.unknown_routes
 
     @property
+    def audit_log(self) -> list[tuple[int, str, str]]:
+        """(message order when made, route, reason) of every accepted request that gave an
+        audit-log reason: what the server's moderators read in its audit log."""
+        return self._state.audit_log
+
+    @property
     def posts_to_archived(self) -> list[str]:
         """Thread ids, once per message the bot posted into an archived thread."""
         return self._state.posts_to_archived

@@ -17,6 +17,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from aiohttp import BodyPartReader, web
 from multidict import MultiMapping
@@ -276,6 +277,10 @@ class RestApi:
             try:
                 req.body, req.files = await self._parse_body(request)
                 status, data = await handler(req)
+                reason = request.headers.get("X-Audit-Log-Reason")
+                if reason is not None:
+                    # The server's audit log: read by its moderators, players among them.
+                    state.audit_log.append((state.last_order, key, unquote(reason)))
             except ApiError as exc:
                 state.record_error(method, path, exc.status, exc.code, exc.message, injected=False)
                 if req.interaction is not None:

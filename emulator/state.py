@@ -158,6 +158,9 @@ class EmulatorState:
         self.errors: list[ErrorRecord] = []
         self.unknown_routes: list[str] = []
         self.posts_to_archived: list[str] = []
+        self.audit_log: list[tuple[int, str, str]] = []
+        """(message order when it happened, route, reason) of each request that carried an
+        X-Audit-Log-Reason: what the server's audit log shows its moderators."""
         self.faults: list[FaultRule] = []
         self.tokens_seen: list[str] = []
         self.presences: list[dict[str, Any]] = []

@@ -38,6 +38,8 @@ from bot.storage import (
     SqlStorage,
     Storage,
     VersionConflict,
+    VoiceLink,
+    VoiceMute,
 )
 from bot.tables import TableService
 from tests.bot import CHANNEL, GAMES, GUILD, T0, FakeClock
@@ -394,6 +396,34 @@ async def test_create_game_seats_creator_and_finds_by_thread(storage: SqliteStor
     assert [g.id for g in live] == [rec.id, newer.id]
     assert await storage.list_games(GUILD, []) == []
     assert await storage.list_games(GUILD + 1) == []
+
+
+async def test_p_discord_05_voice_links_and_mutes_are_kept_until_dropped(storage: SqliteStorage):
+    """What voice muting keeps (revision 0011_voice): one link per game (linking again moves
+    it), one mute per member of a server (recorded again: replaced), read back whole."""
+    game = await new_game(storage, thread=3000)
+    other = await new_game(storage, thread=3001)
+    assert await storage.voice_links() == [] and await storage.voice_mutes() == []
+    await storage.link_voice(VoiceLink(game_id=game.id, guild_id=GUILD, channel_id=70,
+                                       linked_by=101, linked_at=T0))
+    moved = VoiceLink(game_id=game.id, guild_id=GUILD, channel_id=71, linked_by=102,
+                      linked_at=T0 + 1)
+    await storage.link_voice(moved)
+    assert await storage.voice_links() == [moved]
+    first = VoiceMute(guild_id=GUILD, user_id=101, game_id=game.id, channel_id=71, muted_at=T0)
+    again = first.model_copy(update={"game_id": other.id, "muted_at": T0 + 5})
+    elsewhere = VoiceMute(guild_id=GUILD + 1, user_id=101, game_id=game.id, channel_id=72,
+                          muted_at=T0)
+    for mute in (first, again, elsewhere):
+        await storage.add_voice_mute(mute)
+    assert await storage.voice_mutes() == [again, elsewhere]
+    assert await storage.voice_mutes(guild_id=GUILD) == [again]
+    assert await storage.voice_mutes(game_id=game.id) == [elsewhere]
+    assert await storage.drop_voice_mute(GUILD, 101)
+    assert not await storage.drop_voice_mute(GUILD, 101)
+    assert await storage.voice_mutes() == [elsewhere]
+    assert await storage.unlink_voice(game.id) and not await storage.unlink_voice(game.id)
+    assert await storage.voice_links() == []
 
 
 async def test_seats_unique_per_user_but_many_ai(storage: SqliteStorage):

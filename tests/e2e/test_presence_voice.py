@@ -242,6 +242,18 @@ async def test_p_discord_05_refusals_are_told_and_a_restart_loses_no_mute(
     assert table.bot is not None
     assert len(await table.bot.storage.voice_mutes(game_id=auto.game_id)) == 1
     assert _muted(table, players) == {st.spirit_seat}
+    # The spirit's seat changes hands: its old player's mute is lifted at once, the new
+    # player (in the channel) is muted.
+    erin = table.emu.create_user("erin")
+    table.emu.add_member(table.guild, erin)
+    table.emu.join_voice(erin, voice)
+    await table.settle()
+    assert not table.emu.is_server_muted(table.guild, erin)
+    res = await table.slash(table.alice, auto.thread(), "game replace", old=spirit, new=erin)
+    await table.settle()
+    assert not table.emu.is_server_muted(table.guild, spirit), res.text
+    assert table.emu.is_server_muted(table.guild, erin)
+    players[st.spirit_seat] = erin
     res = await table.slash(table.alice, auto.thread(), "game abandon")
     await table.settle()
     record = await table.bot.storage.get_game(auto.game_id)

@@ -43,6 +43,7 @@ import pytest
 from cogs import exorcism, fourth_wall, presence
 from cogs.utils.table.summaries import ANSWER_NEWS_HEAD
 from demo import AutoTable
+from emulator.permissions import DEFAULT_MEMBER_PERMISSIONS, Perm
 from emulator.records import MessageRecord, UserRecord
 from rules.core.game import Game
 from rules.registry import GAMES
@@ -286,6 +287,14 @@ class Audit:
                         where = next(ln for ln in lines if secret in ln)
                         failures.append(f"{secret!r} shown to {reader or 'everyone'}: "
                                         f"{where[:200]!r} in {blob[:80]!r}")
+        # The server's audit log (a voice mute's reason, an overwrite's): its moderators
+        # read it, players among them, so it is judged as public.
+        for order, route, reason in emu.audit_log:
+            audited += 1
+            i = max(0, bisect.bisect_left(self.marks, order + 1) - 1)
+            for secret in self.snapshots[i][0]:
+                if secret in reason:
+                    failures.append(f"{secret!r} in the audit log ({route}): {reason[:200]!r}")
         tracked = sum(len(s) for s, *_ in self.snapshots)
         return audited, tracked, allowed, failures
 
@@ -347,6 +356,19 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
     table.emu.add_member(table.guild, outsider)
     follow = await table.emu.slash(outsider, auto.thread(), "game spectate")
     await follow.wait_done()
+    if game_name == "presence":
+        # The table talks in a linked voice channel (P-DISCORD-05): every mute carries its
+        # reason into the server's audit log, audited as public with the messages.
+        voice = table.emu.create_voice_channel(table.guild, f"voice{seed}")
+        for user in users:
+            table.emu.join_voice(user, voice)
+        moderator = table.emu.create_user(f"moderator{seed}")
+        table.emu.add_member(table.guild, moderator,
+                             permissions=DEFAULT_MEMBER_PERMISSIONS | Perm.MUTE_MEMBERS)
+        linked = await table.emu.slash(moderator, auto.thread(), "presence voice",
+                                       {"channel": voice})
+        await linked.wait_done()
+        assert "Done" in linked.text, linked.text
     typed = autocomplete_options(table, GROUP[game_name])
     choice_leaks: list[str] = []
     static: dict[tuple[str, str, str], set[tuple[str, str]]] = {}
@@ -485,6 +507,9 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
     assert audited > moves // 2 and moves > 0 and tracked > 0
     assert typed_moves > 0, "no move was typed: the answers' channel went unaudited"
     assert audit.choices_audited > 0, "no autocomplete answer offered anything to audit"
+    if game_name == "presence":
+        assert any("/members/" in route for _, route, _ in table.emu.audit_log), \
+            "no voice mute reached the audit log"
     assert record.status == "over" or moves == limit
 
 
@@ -521,8 +546,8 @@ async def test_secrets_a_replaced_player_learns_nothing_more(
 
 async def test_secrets_audit_catches_a_planted_leak(table: Table,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """The audit is not blind: the Wall card's name posted in the thread is caught, the same
-    name in the Wall player's DM is not (FW-VIS-12)."""
+    """The audit is not blind: the Wall card's name posted in the thread or given as an
+    audit-log reason is caught, the same name in the Wall player's DM is not (FW-VIS-12)."""
     assert table.bot is not None
     _stub_pictures(monkeypatch)
     table.bot.tables.seed_source = lambda: 5
@@ -536,10 +561,13 @@ async def test_secrets_audit_catches_a_planted_leak(table: Table,
     thread = table.bot.get_channel(int(auto.thread().id))
     assert isinstance(thread, discord.Thread)
     await thread.send(f"Psst: the Wall is {wall_name}.")
+    # The server's audit log is read too (a voice mute's reason goes there).
+    await thread.edit(archived=False, reason=f"the Wall is {wall_name}")
     await table.emu.settle()
     _, _, allowed, failures = audit.check()
     assert allowed > 0  # the Wall player's own DM names it
-    assert len(failures) == 1 and wall_name in failures[0] and "everyone" in failures[0]
+    assert len(failures) == 2 and all(wall_name in f for f in failures), failures
+    assert "everyone" in failures[0] and "audit log" in failures[1]
 
 
 
