@@ -557,6 +557,12 @@ class Plan(_Model):
     effect: tuple[Effect, ...] = Field(min_length=1)
     text: str = ""
 
+    @property
+    def called(self) -> str:
+        """The Plan as a sentence names it: "the Plan “Pawn the Loot”" (a card named like
+        an order reads as one without its quotes: "gains the Plan Pawn the Loot")."""
+        return f"the Plan “{self.name}”"
+
 
 class ToolDef(_Model):
     """One Tool pile (EX-COMP-03); identical cards, so a pile is a counter (EX-GAP-09)."""

@@ -711,10 +711,13 @@ class Presence(Game[PresenceOptions, PresenceState]):
         if not state.visitors or state.phase == "setup":
             return None
         talk = Engine(state).table_talk()
+        # Allowed only if someone may talk: every visitor alone is silence too (a demo read
+        # "Talk allowed. … alone visitors stay silent …: the Descendant and the Orphan.").
+        allowed = talk["allowed"] and talk["heard"]
         if state.true_horror:  # P-HORROR: the quiet presentation has no emoji
-            head = "Talk allowed." if talk["allowed"] else "Silence."
+            head = "Talk allowed." if allowed else "Silence."
         else:
-            head = "🗣️ Table talk allowed." if talk["allowed"] else "🤫 No table talk now."
+            head = "🗣️ Table talk allowed." if allowed else "🤫 No table talk now."
         text = f"{head} {talk['why']}"
         # the reason may name only the active visitor (P-COMM-06) or nobody (P-OPEN)
         why = talk["why"].lower()

@@ -174,7 +174,8 @@ async def test_p_discord_whole_4_player_game_keeps_every_secret_out_of_the_threa
             if version.attachments and "Game over." not in version.content \
                     and moment.state.phase != "setup":
                 talk = Engine(moment.state).table_talk()
-                head = "Table talk allowed." if talk["allowed"] else "No table talk now."
+                head = ("Table talk allowed." if talk["allowed"] and talk["heard"]
+                        else "No table talk now.")
                 assert head in version.content and talk["why"] in version.content, \
                     version.content
                 # Named inside the line, a visitor's "The" is lowercase ("the Orphan").

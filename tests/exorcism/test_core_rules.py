@@ -650,7 +650,10 @@ def test_EX_PLAN_03_pawn_the_loot_gains_one_of_two_tools() -> None:
     pid = "pawn_the_loot_weapon_holy_relic"
     st.plan_deck.remove(pid)
     st.players["s1"].plans.append(pid)
-    st2, _ = do(st, "s1", "plan", plan=pid)
+    st2, ev = do(st, "s1", "plan", plan=pid)
+    # The Plan's name reads as a name, not an order ("plays the Plan Pawn the Loot").
+    assert any(e.text.endswith("plays the Plan “Pawn the Loot”.") for e in ev), \
+        [e.text for e in ev]
     assert {a.params["tool"] for a in legal(st2, "s1")} == {"weapon", "holy_relic"}
     st3, _ = do(st2, "s1", "choose_tool", tool="holy_relic")
     assert st3.investigators["s1"].tools == {"holy_relic": 1}

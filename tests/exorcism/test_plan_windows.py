@@ -136,6 +136,9 @@ def test_EX_PROMPT_05a_a_plan_played_in_the_window_reopens_it_for_the_others() -
     st = at_rest(st, "s1")
     st.phase = "haunt"
     st2 = run_steps(st, ("haunt_draw", {"left": 1}))
+    # The card's own text holds a colon: "Revealed: " first, so the prompt reads as one
+    # sentence (a demo read "Haunt card (Location 4): Wraith left, … is revealed.").
+    assert window(st2).text.startswith("Revealed: Haunt card (Location "), window(st2).text
     st3, _ = do(st2, "s3", "no_plan")
     st4, _ = do(st3, "s2", "plan", plan="pawn_the_loot_key_detection")
     st5, _ = do(st4, "s2", "choose_tool", tool="key")
@@ -154,7 +157,7 @@ def test_EX_PROMPT_05a_special_cards_are_revealed_before_they_resolve() -> None:
     st = at_rest(st, "s1")
     st.phase = "haunt"
     st2 = run_steps(st, ("haunt_draw", {"left": 1}))
-    assert "Bull card is revealed" in window(st2).text
+    assert window(st2).text.startswith("Revealed: Bull card. Play a Plan"), window(st2).text
     assert st2.ghosts["bull"] is None and bull in st2.haunt_removed
     st3, _ = do(st2, "s2", "no_plan")
     assert st3.ghosts["bull"] == "attic"

@@ -119,7 +119,7 @@ def test_FW_GAP_01_INV_07_unique_blitz_two_symbols() -> None:
     st, ev = do(st, "s2", "unique", inv="i1")
     st, more = pass_windows(st)
     ev += more
-    assert "Blitz (2) [Clue, Science] reveals: Clue Marble and Force Marble" in texts(ev)
+    assert "Blitz (2) [Clue, Science] reveals: a Clue Marble and a Force Marble" in texts(ev)
     assert [st.marble_cards[m] for m in Engine(st).on_streets(h).attached] == ["M-C"]  # type: ignore[union-attr]
 
 

@@ -63,15 +63,21 @@ def test_FW_ACT_01_close_a_gate_step_by_step() -> None:
 
 
 def test_FW_ACT_01_a_dual_marble_stays_one_item_in_a_list() -> None:
-    """A Marble whose name holds an "and" ("Clue and Force Marble") keeps a serial comma
-    before the last item: "Clue and Force Marble, and Science Marble", not three Marbles."""
-    from rules.fourth_wall.engine.core import listed
+    """A Marble whose name holds an "and" ("Clue and Force Marble") reads as one: each Marble
+    of a list has its article or its count (a demo read "discards Force and Science
+    Marble, and Clue Marble"); other names keep a serial comma before the last item."""
+    from rules.fourth_wall.engine.core import listed, marbles_listed
 
-    assert listed(["Clue Marble", "Force Marble", "Science Marble"]) == \
-        "Clue Marble, Force Marble and Science Marble"
+    assert marbles_listed(["Clue Marble", "Force Marble", "Science Marble"]) == \
+        "a Clue Marble, a Force Marble and a Science Marble"
+    assert marbles_listed(["Force and Science Marble", "Clue Marble"]) == \
+        "a Force and Science Marble and a Clue Marble"
+    assert marbles_listed(["Clue Marble", "Elder Sign", "Clue Marble"]) == \
+        "2 Clue Marbles and an Elder Sign"
+    assert marbles_listed([]) == ""
     assert listed(["Clue and Force Marble", "Science Marble"]) == \
         "Clue and Force Marble, and Science Marble"
-    assert listed(["Clue and Force Marble"]) == "Clue and Force Marble"
+    assert listed(["Ghoul", "Watcher"]) == "Ghoul and Watcher"
 
 
 def test_FW_ACT_01_f_FW_AMB_25_a_superset_is_allowed() -> None:
@@ -83,6 +89,9 @@ def test_FW_ACT_01_f_FW_AMB_25_a_superset_is_allowed() -> None:
     st, ev = answer(st, "confirm")
     assert not inv(st, "i1").hand and len(st.marble_discard) >= 3
     assert "A Gate is closed: 2 Open Gates" in texts(ev)
+    [line] = [e.text for e in ev if e.kind == "close"]
+    assert line.endswith("discards a Clue and Force Marble, a Science Marble and a Clue "
+                         "Marble to Close a Gate."), line
     assert inv(st, "i1").insane  # emptied hand: Insane, and a Gate opens again
     assert len(st.gates) == 3
 

@@ -38,6 +38,26 @@ def test_p_comm_04_standard_alone_visitors_talk_only_procedurally() -> None:
     assert talk["speech"][SPIRIT] == "procedural_only"
 
 
+def test_p_comm_04_every_visitor_alone_is_no_table_talk_on_the_board() -> None:
+    """With every visitor alone on the spirit's turn (no alone visitor holds the marker),
+    nobody may talk freely: the board says so, in both presentations (a demo read "Talk
+    allowed. True Horror: alone visitors stay silent on every topic: the Descendant and the
+    Orphan.")."""
+    for horror, head in ((False, "🤫 No table talk now. "), (True, "Silence. ")):
+        st = with_alone_visitor(true_horror=horror)
+        st.phase = "spirit"
+        talk = Engine(st).table_talk()
+        assert talk["allowed"] and not talk["heard"]
+        caption = GAME.board_caption(st) or ""
+        assert caption.startswith(head), caption
+    # One visitor within hearing of another is talk again.
+    st = with_alone_visitor()
+    st.phase = "spirit"
+    st.visitors["s3"].room = st.visitors["s2"].room
+    assert (GAME.board_caption(st) or "").startswith("🗣️ Table talk allowed."), \
+        GAME.board_caption(st)
+
+
 def test_p_open_01_alone_and_knocked_out_visitors_may_talk() -> None:
     st = with_alone_visitor(open_communication=True)
     st.visitors["s3"].knocked_out = True

@@ -127,13 +127,13 @@ class Effects:
                 break
             pid = self.st.plan_deck.pop()
             self.st.players[inv.seat].plans.append(pid)
-            name = self.pack.plan(pid).name
+            called = self.pack.plan(pid).called
             if self.plans_hidden:  # EX-VIS-16: the name goes to the investigators only
                 self.emit(f"{self.inv_name(inv)} gains a Plan.", "gain_plan")
-                self.emit(f"{self.inv_name(inv)} gains the Plan {name}.", "gain_plan_team",
+                self.emit(f"{self.inv_name(inv)} gains {called}.", "gain_plan_team",
                           audience=self.peek_audience())
             else:
-                self.emit(f"{self.inv_name(inv)} gains the Plan {name}.", "gain_plan")
+                self.emit(f"{self.inv_name(inv)} gains {called}.", "gain_plan")
         return True
 
     def eff_gain_points(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:

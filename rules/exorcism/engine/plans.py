@@ -50,7 +50,8 @@ class Plans:
         st = self.st
         if reason == "haunt" and card is not None:
             # The card is face up for everyone by now (EX-VIS-10).
-            text = (f"{self.haunt_card_text(card)} is revealed. Play a Plan before it "
+            # "Revealed: Haunt card (Location 4): …": the card's own text holds a colon.
+            text = (f"Revealed: {self.haunt_card_text(card)}. Play a Plan before it "
                     "resolves, or pass.")
         else:
             who = self.seat_label(st.active) if st.active else "The active player"
@@ -111,7 +112,7 @@ class Plans:
         st.players[seat].plans.remove(pid)
         st.plan_discard.append(pid)
         plan = self.pack.plan(pid)
-        self.emit(f"{self.inv_name(inv)} plays the Plan {plan.name}.", "plan")
+        self.emit(f"{self.inv_name(inv)} plays {plan.called}.", "plan")
         ctx = {"src": f"plan:{pid}", "inv": inv.id, "seat": seat, "origin": inv.cell,
                "plan": pid}
         self.run_effects(ctx)

@@ -140,7 +140,7 @@ class PromptAnswers:
             st.players[seat].plans.remove(pid)
             st.plan_discard.append(pid)
             target = self.inv(d["inv"])
-            self.emit(f"{self.seat_does(seat, 'plays')} {self.pack.plan(pid).name}: "
+            self.emit(f"{self.seat_does(seat, 'plays')} {self.pack.plan(pid).called}: "
                       f"{self.inv_name(target)} is not Wounded.", "plan")
             self.place_at_foyer(target)  # EX-WOUND-03
             return

@@ -43,6 +43,17 @@ def listed(names: list[str]) -> str:
         return ", ".join(names[:-1]) + ", and " + names[-1]
     return join_words(names)
 
+
+def marbles_listed(names: list[str]) -> str:
+    """Marbles in a sentence, each behind its article or its count, so a dual Marble reads
+    as one: "a Force and Science Marble and a Clue Marble", "2 Clue Marbles and an Elder
+    Sign" ("" for none)."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return join_words([(f"an {name}" if name[:1] in "AEIOU" else f"a {name}") if n == 1
+                       else f"{n} {name}s" for name, n in counts.items()])
+
 class Basics:
     """The part of `Engine` this module holds (see the module's docstring)."""
 

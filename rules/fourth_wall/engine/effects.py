@@ -14,7 +14,7 @@ from rules.fourth_wall.engine.board import (
     SINGLE_WHO,
     symbols_text,
 )
-from rules.fourth_wall.engine.core import listed
+from rules.fourth_wall.engine.core import listed, marbles_listed
 from rules.fourth_wall.state import (
     Frame,
     Grant,
@@ -76,7 +76,8 @@ class Effects:
             self.emit_team(f"{self.inv_name(inv)} draws {len(drawn)} "
                            f"{plural(len(drawn), 'Marble')}.",
                            f"{self.inv_name(inv)} draws "
-                           + listed([self.marble_name(m) for m in drawn]) + ".", "draw")
+                           + marbles_listed([self.marble_name(m) for m in drawn]) + ".",
+                           "draw")
 
     def eff_take_from_marble_discard(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
         who = self.resolve_who(eff.who, fr, step)
@@ -398,7 +399,7 @@ class Effects:
             cards.append(m)
         st.revealed_cards = list(cards)
         self.emit(f"Blitz ({n}) [{symbols_text(symbols)}] reveals: "
-                  + (listed([self.marble_name(m) for m in cards]) or "nothing") + ".",
+                  + (marbles_listed([self.marble_name(m) for m in cards]) or "nothing") + ".",
                   "blitz", cards=cards)
         matching = [m for m in cards if set(self.marble(m).symbols) & set(symbols)]
         for m in cards:
@@ -775,7 +776,8 @@ class Effects:
         who = self.inv_name(self.inv(fr.inv)) if fr.inv else "Someone"
         self.emit_team(f"{who} looks at the top {n} {eff.deck.capitalize()} "
                        f"{plural(n, 'card')}.",
-                       f"{who} sees: " + listed([name(c) for c in st.peek]) + ".", "peek")
+                       f"{who} sees: " + (marbles_listed if eff.deck == "marble" else listed)(
+                           [name(c) for c in st.peek]) + ".", "peek")
         self.later(Step(op="peek_take", args={"f": fr.id, "take": min(eff.take, n),
                                               "rest": eff.rest, "reorder": eff.reorder,
                                               "ordered": []}))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from rules.core.game import plural
 from rules.core.types import Action, act
 from rules.fourth_wall import actions as K
-from rules.fourth_wall.engine.core import listed
+from rules.fourth_wall.engine.core import marbles_listed
 from rules.fourth_wall.state import (
     Step,
 )
@@ -325,7 +325,7 @@ class Marbles:
                     i.hand.remove(mid)
                     st.marble_discard.append(mid)
                 self.emit(f"{self.inv_name(i)} discards "
-                          + listed([self.marble_name(m) for m in selected])
+                          + marbles_listed([self.marble_name(m) for m in selected])
                           + " to Close a Gate.", "close")
                 self.close_gates(n, i)
                 return

@@ -335,6 +335,9 @@ class Basics:
             speech[st.spirit_seat] = "free"
         return {
             "allowed": not active_alone,
+            # Whether anyone at the table may talk freely now: not when every visitor still
+            # standing is alone, though no alone visitor holds the marker.
+            "heard": any(speech[s] == "free" for s in st.visitor_seats),
             "alone": alone,
             "alone_labels": [self.name(s) for s in alone],
             "knocked_out": [s for s in st.visitor_seats if self.vis(s).knocked_out
