@@ -83,6 +83,10 @@ def test_p_unk_01_p_unk_02_visitors_pick_2_hope_3_nerve_and_the_spirit_is_the_fi
     assert st.script in st.display_scripts and len(st.script_pool) == 4  # P-UNK-05
     public = " ".join(e.text for e in events if e.audience == PUBLIC)
     assert all(PACK.script(s).name in public for s in st.display_scripts)  # H-09
+    # Said as a list (a demo read "chose the scripts Script A1, Script A2, …, Script B4").
+    names = [PACK.script(s).name for s in sorted(st.display_scripts)]
+    assert (f"The visitors have chosen their scripts: {', '.join(names[:-1])} and "
+            f"{names[-1]}; the spirit draws one of them in secret.") in public, public
     assert st.prompts[-1].data["then"] == "choose_visitor"
 
 

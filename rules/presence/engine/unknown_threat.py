@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import join_words
 from rules.core.types import Prompt
 from rules.presence.engine.board import (
     UT_CLUES,
@@ -37,9 +38,10 @@ class UnknownThreat:
             deck = st.rng.shuffled(ut.scripts)
             st.script = deck.pop()  # P-SETUP-25
             st.script_pool = deck
-            self.emit("The visitors chose the scripts " + ", ".join(
-                self.pack.script(s).name for s in st.display_scripts)
-                + "; the spirit draws one in secret.", "setup")
+            # A list, not a run of commas: "…: Script A1, Script A2 and Script B4".
+            self.emit("The visitors have chosen their scripts: " + join_words(
+                [self.pack.script(s).name for s in st.display_scripts])
+                + "; the spirit draws one of them in secret.", "setup")
             self.ask_visitor(0)
             return
         # the chamber's room is in play from the start; its state is dealt later (P-CHAMBER-01)
