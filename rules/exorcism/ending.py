@@ -74,8 +74,9 @@ def verdict(state: ExorcismState, result: Result, names: dict[str, str]) -> tupl
     if state.outcome == "won":
         head = (f"{team} {win}" + (f"; {player(state, state.ghost_seat, names)} loses."
                                    if state.ghost_seat else "."))
-        why = (f"In round {state.round}, with {state.points} of {target} Exorcism points, "
-               f"{reason}.")
+        # A win has at least the target: "31 of 30" reads as a slip, so the target follows.
+        why = (f"In round {state.round}, with {state.points} Exorcism points ({target} "
+               f"needed), {reason}.")
     else:
         head = (f"{player(state, state.ghost_seat, names)} wins; {team} {lose}."
                 if state.ghost_seat else

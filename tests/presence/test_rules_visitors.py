@@ -999,3 +999,17 @@ def test_p_time_11_spirit_cards_are_discarded_face_down_clue_tokens_apart() -> N
     st = settle(st, prefer=("0", "no", "done"))
     assert st.small_clue_discard == ["small.action#1"]
     assert st.spirit_clue_discard == [spirit_clue]
+
+
+def test_p_clue_02_a_second_investigate_with_no_token_left_is_said() -> None:
+    """Investigate Twice in a room its first Investigate emptied: the second finds nothing,
+    and the log says so (a demo read the card played and one reveal, nothing of the second)."""
+    st = base()
+    put_token(st, "great_hall", "small", "small.action#1")
+    give(st, "s2", "descendant.09")  # Investigate Twice
+    st, ev = do(st, "s2", act("play", card="descendant.09", side=0, speed="main"))
+    st = settle(st, prefer=("0", "no", "done"))
+    texts = [e.text for e in ev]
+    assert st.small_clue_discard == ["small.action#1"]
+    assert any("finds no clue token left to investigate in the Great Hall" in t
+               for t in texts), texts

@@ -167,6 +167,9 @@ def test_exorcism_core_wins_together(reason: str) -> None:
     end = _ending("exorcism", state)
     assert end.headline.startswith("Ada (") and end.headline.endswith("win.")
     assert reason.rstrip(".") in end.why and "Exorcism points" in end.why
+    # A win can pass the target: "with 31 Exorcism points (30 needed)", never "31 of 30".
+    won = state.model_copy(update={"points": 31})
+    assert "with 31 Exorcism points (30 needed), " in _ending("exorcism", won).why
 
 
 def test_exorcism_ex_win_02_lost_after_the_exorcism_keeps_no_ghosts() -> None:

@@ -77,6 +77,10 @@ class VisitorEffects:
         room = self.vis(me).room
         toks = self.st.tokens.get(room, [])
         if not toks:
+            # "Investigate Twice" in a room its first Investigate emptied: said, so the
+            # table does not wonder where the second went.
+            self.emit(f"{self.name(me)} finds no clue token left to investigate in the "
+                      f"{self.room_name(room)}.", "investigate")
             return
         if len(toks) == 1:
             self.investigate(me, room, 0)
