@@ -122,6 +122,10 @@ def test_FW_PRES_02_delve_triggers_then_discards() -> None:
     (h,) = stack_horrors(st, "H-GHOUL")
     st, ev = presence(st, "P-DELVE-1#1")
     assert h in st.horror_discard and "Delve reveals Ghoul" in texts(ev)
+    # Where it went is said after its Trigger (a demo's Watcher vanished from the log).
+    said = [e.text for e in ev]
+    assert said.index("The delved Ghoul goes to the Horror discard pile.") > \
+        said.index("Delve reveals Ghoul."), said
 
 
 def test_FW_PRES_02_FW_AMB_44_delve_unusable_places_or_discards() -> None:

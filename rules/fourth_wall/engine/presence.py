@@ -119,6 +119,9 @@ class AlliancePresence:
         if horror in st.horror_limbo:
             st.horror_limbo.remove(horror)
             st.horror_discard.append(horror)
+            # Said: otherwise the delved Horror vanishes from the log after its Trigger.
+            self.emit(f"The delved {self.horror_name(horror)} goes to the Horror discard "
+                      "pile.", "presence")
 
     def trigger_possible(self: Engine, hid: str) -> bool:
         """Whether a Horror's Trigger Action can be used at all (FW-PRES-02/05)."""
