@@ -154,6 +154,13 @@ class Presence(commands.Cog):
         await self.voice.follow(record.id)
 
     @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A linked voice channel was deleted (P-DISCORD-05): its games are told at once."""
+        if isinstance(channel, discord.VoiceChannel):
+            await self.voice.loaded.wait()
+            await self.voice.channel_gone(channel.id)
+
+    @commands.Cog.listener()
     async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
                                     after: discord.VoiceState) -> None:
         """A player joined or moved between voice channels (P-DISCORD-05)."""

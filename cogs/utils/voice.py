@@ -294,6 +294,13 @@ class VoiceTable:
             log.warning("game %s: could not tell the table about voice", record.id,
                         exc_info=True)
 
+    async def channel_gone(self, channel_id: int) -> None:
+        """A voice channel was deleted: each game linked to it loses its link and its thread
+        is told at once (the mutes it put are lifted as their players join voice again)."""
+        for game_id in sorted(g for g, link in self._links.items()
+                              if link.channel_id == channel_id):
+            await self.follow(game_id)
+
     # ---- players moving between voice channels ------------------------------------------
     async def moved(self, member: discord.Member, before: discord.VoiceState,
                     after: discord.VoiceState) -> None:

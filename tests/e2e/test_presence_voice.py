@@ -286,9 +286,9 @@ async def test_p_discord_05_mute_members_taken_away_or_the_channel_deleted_is_to
                                              | Perm.MUTE_MEMBERS))
     table.emu.delete_channel(voice)
     await table.settle()
+    assert voice_table(table.bot).link_of(auto.game_id) is None  # at once, not at a move
     await auto.play_to_end(until=lambda s: s.step > st.step)
     await table.settle()
-    assert voice_table(table.bot).link_of(auto.game_id) is None
     assert sum("linked to this game is gone" in m.content
                for m in table.emu.messages_in(auto.thread())) == 1
     assert table.emu.is_server_muted(table.guild, players[spirit])
