@@ -163,6 +163,7 @@ class Audit:
         # knowledge then). From then on they know what the seat knew up to the replace (nobody
         # forgets) and nothing the seat learns after it.
         self.left: dict[str, tuple[int, frozenset[str]]] = {}
+        self._asked: tuple[Any, Snapshot] | None = None
         self.choices_audited = 0
         self.choices_allowed = 0
         self.choices_static = 0
@@ -224,7 +225,10 @@ class Audit:
         (a spectator, no seat: nothing hidden at all). Choices in `static` (the same answer
         given outside any game, e.g. a rule's text naming a card as an example) tell nothing
         about this game."""
-        snap = self.snapshot(st)
+        # One snapshot per state: every seat and the spectator ask about the same one.
+        if self._asked is None or self._asked[0] is not st:
+            self._asked = (st, self.snapshot(st))
+        snap = self._asked[1]
         secrets = snap[0]
         known, knew = self.knowledge(asker, self.table.emu.mark(), snap)
         failures: list[str] = []
