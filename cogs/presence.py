@@ -306,15 +306,25 @@ async def voice(interaction: discord.Interaction[Any],
     table = voice_table(bot)
     await table.loaded.wait()
     await interaction.response.defer(ephemeral=True, thinking=True)
-    thread = await delivery_for(bot).thread(record)
     if channel is None:
         said = unlinked_words(member.id, await table.unlink(record, member))
     else:
         await table.link(record, channel, member)
         said = linked_words(channel, member.id)
-    if thread is not None:
-        await thread.send(said, allowed_mentions=discord.AllowedMentions.none())
-    await reply(interaction, "Done: the thread says so." if thread is not None else said)
+    # The table hears of it in the thread; if Discord refuses that post, the link stands and
+    # whoever ran the command is told, with the words to pass on.
+    posted = False
+    try:
+        thread = await delivery_for(bot).thread(record)
+        if thread is not None:
+            await thread.send(said, allowed_mentions=discord.AllowedMentions.none())
+            posted = True
+    except discord.HTTPException:
+        log.warning("game %s: could not post the voice link in its thread", record.id,
+                    exc_info=True)
+    await reply(interaction, "Done: the thread says so." if posted else
+                f"{said}\nI couldn't post this in the game's thread (Discord refused it): "
+                "please tell the table.")
 
 
 def voice_command() -> app_commands.Command[Any, Any, Any]:

@@ -102,6 +102,13 @@ async def test_p_discord_05_the_linked_channel_mutes_exactly_who_may_not_talk(
     table.emu.join_voice(players[spirit], voice)
     await table.settle()
     assert _muted(table, players) == _silent(await _state(table, auto)) == {spirit}
+    # Linked again while Discord refuses the thread's post: the link stands, and whoever
+    # ran the command gets the words to pass on.
+    table.emu.fail_next("POST", rf"/channels/{auto.thread().id}/messages", status=403,
+                        code=50013, message="Missing Permissions")
+    said = await _link(table, auto, mod, voice)
+    assert "couldn't post this in the game's thread" in said and "linked <#" in said, said
+    assert voice_table(table.bot).link_of(auto.game_id) is not None
 
     # A moderator's own mute on a visitor who may talk: the game never lifts it.
     kept = next(s for s in st.visitor_seats)
