@@ -13,7 +13,8 @@ mute the bot did not put (a moderator's) is never recorded, so no game ever lift
 Discord saying no: 403 (Mute Members taken away) is told once in the game's thread, and the
 mute to lift stays recorded and is retried at the next change; 40032 (the player just left
 voice) and 10007 (they left the server) end nothing the bot still owes; any other refusal is
-logged and retried at the next change. A record is written before the mute is asked for, so
+logged and retried at the next change, and a mute whose request failed with a 5xx stays
+recorded (it may have landed). A record is written before the mute is asked for, so
 no crash leaves a mute the bot does not know it put.
 """
 
@@ -73,6 +74,8 @@ class VoiceTable:
         self._mutes: dict[tuple[int, int], VoiceMute] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._told: set[tuple[int, str]] = set()
+        self._lifted: dict[int, int] = {}
+        """Mutes lifted per game (for what stopping says it did)."""
         self._busy = 0
         self.loaded = asyncio.Event()
 
@@ -145,17 +148,14 @@ class VoiceTable:
                 and not channel.permissions_for(by).mute_members):
             raise TableError(f"Only a member who may mute members in {channel.mention} can "
                              "stop voice muting for this game.", "P-DISCORD-05")
-        owed = self._owed(record.id)
+        before = self._lifted.get(record.id, 0)
         await self.bot.storage.unlink_voice(record.id)
         self._links.pop(record.id, None)
         await self.follow(record.id)
         left = [m for m in self._mutes.values() if m.game_id == record.id]
         away = sum(1 for m in left if _voice_of(guild, m.user_id) is None)
-        return Unlinked(link=link, lifted=owed - len(left), away=away,
+        return Unlinked(link=link, lifted=self._lifted.get(record.id, 0) - before, away=away,
                         refused=len(left) - away)
-
-    def _owed(self, game_id: int) -> int:
-        return sum(1 for m in self._mutes.values() if m.game_id == game_id)
 
     # ---- keeping the channel in step ------------------------------------------------------
     async def follow(self, game_id: int) -> None:
@@ -220,6 +220,7 @@ class VoiceTable:
             await self.bot.storage.unlink_voice(game_id)
             self._links.pop(game_id, None)
             self._told = {t for t in self._told if t[0] != game_id}
+            self._lifted.pop(game_id, None)
             if not ended and record is not None:
                 await self._tell(record, "gone", "🔇 The voice channel linked to this game "
                                  "is gone, so I no longer mute anyone: `/presence voice "
@@ -242,6 +243,11 @@ class VoiceTable:
                              f"{voice.mention} any more: I'm missing **Mute Members** there. "
                              "Until a server admin grants it, a player who may not talk must "
                              "mute themselves (rule P-DISCORD-05).")
+        except discord.DiscordServerError:
+            # The mute may have landed with its answer lost: the record stays, so it is
+            # lifted (or found not there and dropped) when it is no longer owed.
+            log.warning("game %s: Discord failed muting %s in voice", record.id, member.id,
+                        exc_info=True)
         except discord.HTTPException as exc:
             await self._forget(mute)
             if exc.code != NOT_CONNECTED:  # they left voice meanwhile: nothing to mute
@@ -276,6 +282,7 @@ class VoiceTable:
                 log.warning("%s: could not lift %s's voice mute: %s", game, member.id, exc)
         else:
             await self._forget(mute)
+            self._lifted[mute.game_id] = self._lifted.get(mute.game_id, 0) + 1
 
     async def _forget(self, mute: VoiceMute) -> None:
         await self.bot.storage.drop_voice_mute(mute.guild_id, mute.user_id)
