@@ -358,6 +358,8 @@ def unlinked_words(by: int, done: Unlinked) -> str:
                  f"{plural(done.away, 'gets theirs', 'get theirs')} lifted on joining voice "
                  "again")
     if done.refused:
-        said += (f"; Discord refused to lift {done.refused} just now: I try again at the "
-                 "next move, and when they next join voice")
+        n = done.refused
+        said += (f"; Discord refused to lift {n} {plural(n, 'mute')} just now: I try again "
+                 f"at the next move, and when {plural(n, 'its player', 'their players')} "
+                 f"next {plural(n, 'joins', 'join')} voice")
     return said + "."

@@ -206,7 +206,7 @@ async def test_p_discord_05_stopping_lifts_every_mute_and_only_a_moderator_may(
     mark = table.emu.mark()
     said = await _link(table, auto, mod, None)
     posts = [m.content for m in table.emu.messages_in(auto.thread()) if m.order > mark]
-    assert any("stopped voice muting" in p and "Discord refused to lift 1 just now" in p
+    assert any("stopped voice muting" in p and "Discord refused to lift 1 mute just now" in p
                for p in posts), posts
     assert _muted(table, players) == {st.spirit_seat}
     await auto.play_to_end(until=lambda s: s.step > st.step)
