@@ -116,7 +116,9 @@ ends your turn.
 a `spiritcard`, act with its manifested `pawn`, then `end`.
 **Talking.** A visitor who is alone may not talk, and the spirit never may (unless a card \
 lets it `speak`). Each board post says who may talk now. Buttons and commands are not talk: \
-`/presence nudge`, `/presence flag` and `/game rules` work even when you must stay silent.
+`/presence nudge`, `/presence flag` and `/game rules` work even when you must stay silent. \
+Playing in a voice channel? `/presence voice channel:` (someone with Mute Members there) \
+has the bot server-mute exactly who may not talk, and unmute them when they may.
 **Full rules:** `/game rules` (inside a game's thread, try `rule:alone`) and the rulebook, \
 *The Presence Rulebook* (Session Mode)."""),
 ]
