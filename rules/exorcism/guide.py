@@ -169,7 +169,7 @@ def _actions(view: dict[str, Any], seat: str) -> str:
     names = view["tool_names"]
     if here.get("ghosts"):
         ghost = view["ghost_names"].get(here["ghosts"][0], "a Ghost")
-        return (f"{lead} The {ghost} is in {me['cell_name']} with you: a Ghost that moves "
+        return (f"{lead} The {ghost} is in the {me['cell_name']} with you: a Ghost that moves "
                 "onto an investigator wounds them, so put a Room between you when you can.")
     held: Counter[str] = Counter()
     for inv in mine:
@@ -184,7 +184,7 @@ def _actions(view: dict[str, Any], seat: str) -> str:
         return (f"{lead} You hold every Tool {ready['name']} asks for: completing it earns "
                 f"{ready['points']} {plural(ready['points'], 'point')}.")
     if here.get("darkness") and not here.get("shrouded"):  # EX-DARK-06: no Purify there
-        return (f"{lead} {me['cell_name']} holds {here['darkness']} Darkness: Purify it "
+        return (f"{lead} The {me['cell_name']} holds {here['darkness']} Darkness: Purify it "
                 "before it piles up into a Shroud and the supply runs low.")
     if tasks and doers:
         task = tasks[0]

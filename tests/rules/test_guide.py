@@ -7,6 +7,7 @@ first-game setup (EX-FIRST-01..03)."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -225,7 +226,12 @@ def test_ex_act_an_investigators_own_advice_names_an_action_it_can_take(mode: st
                 told += 1
             if "Purify it" in advice:
                 assert "Purify" in labels, (advice, labels)
+                # A Room named at a sentence's start has its article (a demo read
+                # "… 17 of 30 points. Occult Room holds 1 Darkness").
+                assert re.search(r"\. The [A-Z][^.:]* holds \d+ Darkness", advice), advice
                 told += 1
+            if "with you: a Ghost" in advice:
+                assert " is in the " in advice, advice
     assert told
 
 
