@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import join_words, plural
+from rules.core.game import counted, join_words
 
 KINDS: dict[str, str] = {
     "setup": (
@@ -219,13 +219,15 @@ def _spirit_turn(view: dict[str, Any]) -> str:
     dice = view["dice"]
     total = sum(d["value"] for d in dice)
     held = sp["hand_count"]
-    lead = (f"{len(dice)} presence {plural(len(dice), 'die', 'dice')} worth {total} in all, "
-            f"{held} spirit {plural(held, 'card')} in hand; round {view['track']['time']} of "
+    # Counts of nothing read "no spirit card", never "0 spirit cards" (a demo's advice).
+    lead = (f"{counted(len(dice), 'presence die', 'presence dice')}"
+            + (f" worth {total} in all" if dice else "")
+            + f", {counted(held, 'spirit card')} in hand; round {view['track']['time']} of "
             f"{view['final_round']}.")
     lonely = [v["name"] for v in view["visitors"] if v["alone"] and not v["knocked_out"]]
     if held == 0:  # Increase discards a spirit card (P-SPIRIT-09): nothing to pay with
-        return (f"{lead} With no spirit card in hand, move your presence dice toward the "
-                "visitors and end the turn to draw.")
+        return (f"{lead} Move your presence dice toward the visitors and end the turn to "
+                "draw.")
     # The spirit's own view (its DM) holds its script: a good one, still hidden, wins with the
     # visitors (P-WIN), so frightening them is the wrong advice there (stop 60's demo). The
     # board post's view has no script and keeps the table's reading.
