@@ -79,7 +79,6 @@ ISSUE_22_BAD = (
     "The spirit ends its turn and draws 0 spirit cards.",
     "The spirit uses the top power of Piano Music (spends 0).",
     "AI Moth (the Steadfast): 0 Gates closed; 6 moves.", "0 spirit cards played",
-    "3 presence dice worth 5 in all, 0 spirit cards in hand; round 9 of 9.",
     "Bodyguard: 0 Tasks completed, escaped the house", "Competitive: 3 hope and 0 nerve",
     "The Steadfast draws Force Marble. (only you and AI Ember, AI Moth and AI Raven see this)",
 )

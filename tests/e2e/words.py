@@ -118,7 +118,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("a count of nothing", re.compile(
         r"\b(?:draws|spends|gains|takes) 0\b|(?<![\d.,/-])\b0 (?:[A-Za-z]+ )?[A-Za-z]+s "
         r"(?:closed|opened|completed|caused|revealed|played|put)\b|\b0 possessions\b"
-        r"|\b0 (?:hope|nerve)\b|(?<![\d.,/-])\b0 (?:[A-Za-z]+ )?(?:cards|dice) in\b")),
+        r"|\b0 (?:hope|nerve)\b")),
     # A list nested in a list ("only you and AI Ember, AI Moth and AI Raven see this").
     ("a list inside a list", re.compile(r"\bonly you and [^()\n]*, ")),
     # Many said as one ("2 Holy Relic"): the Exorcism's Tools counted.
