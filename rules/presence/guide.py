@@ -196,16 +196,21 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
     if near:
         where = join_words([f"the {name}" for name in near[:2]])
         return f"{lead}. Clue tokens wait on your floor in {where}: Walk there."
-    return (f"{lead}. {_markers(view['track'])}: discard clue cards beneath the secret whose "
+    track = view["track"]
+    if track["hope"] is None and track["nerve"] is None:
+        # Both lost, the game goes on (P-TRACK-06) and the secrets still win it: an Invoke
+        # reveals one only over a clue card of its trauma.
+        return (f"{lead}. Hope and Nerve are lost, but revealing every secret still wins: "
+                "discard clue cards beneath the secret whose trauma they match, so an "
+                "Invoke can reveal it.")
+    return (f"{lead}. {_markers(track)}: discard clue cards beneath the secret whose "
             "trauma they match.")
 
 
 def _markers(track: dict[str, Any]) -> str:
-    """Where hope and nerve stand, in words: a marker the time has caught is lost (its track
-    value is None in the view, P-SUCC-01)."""
+    """Where hope and nerve stand, in words, while one at least stands: a marker the time
+    has caught is lost (its track value is None in the view, P-SUCC-01)."""
     hope, nerve = track["hope"], track["nerve"]
-    if hope is None and nerve is None:
-        return "Hope and Nerve are lost"
     if hope is None:
         return f"Hope is lost and Nerve stands at {nerve}"
     if nerve is None:

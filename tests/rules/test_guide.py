@@ -185,7 +185,10 @@ def test_p_succ_01_a_lost_marker_is_said_lost_in_the_advice() -> None:
         texts[(hope, nerve)] = g.guide_text(lost, seat, private=True) or ""
     assert "Hope is lost and Nerve stands at 8" in texts[(None, 8)], texts
     assert "Hope stands at 7 and Nerve is lost" in texts[(7, None)], texts
-    assert "Hope and Nerve are lost" in texts[(None, None)], texts
+    # Both lost: the game goes on (P-TRACK-06), and what still wins it is said.
+    assert ("Hope and Nerve are lost, but revealing every secret still wins: discard clue "
+            "cards beneath the secret whose trauma they match, so an Invoke can reveal it."
+            in texts[(None, None)]), texts
     assert not any("None" in t for t in texts.values()), texts
 
 
