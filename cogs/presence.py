@@ -303,9 +303,11 @@ async def voice(interaction: discord.Interaction[Any],
     member = interaction.user
     if not isinstance(member, discord.Member):
         raise TableError("Run `/presence voice` in the game's thread, on its server.")
+    # Acknowledged first: a start-up still reading the voice records must not outlast
+    # Discord's three seconds for an answer (10062 would leave the member untold).
+    await interaction.response.defer(ephemeral=True, thinking=True)
     table = voice_table(bot)
     await table.loaded.wait()
-    await interaction.response.defer(ephemeral=True, thinking=True)
     if channel is None:
         said = unlinked_words(member.id, await table.unlink(record, member))
     else:

@@ -57,7 +57,8 @@ class Unlinked:
     refused: int
 
 
-def _voice_of(guild: discord.Guild, user_id: int) -> discord.abc.Connectable | None:
+def _voice_of(guild: discord.Guild,
+              user_id: int) -> discord.VoiceChannel | discord.StageChannel | None:
     """The voice channel `user_id` is in (None: not in voice, as far as the bot sees)."""
     member = guild.get_member(user_id)
     voice = member.voice if member is not None else None
@@ -197,7 +198,7 @@ class VoiceTable:
                     want[user_id] = why
         for mute in [m for m in self._mutes.values() if m.game_id == game_id]:
             member = guild.get_member(mute.user_id)
-            where = member.voice.channel if member is not None and member.voice else None
+            where = _voice_of(guild, mute.user_id)
             if (mute.user_id in want and voice is not None and where is not None
                     and where.id == voice.id):
                 continue  # still silent, still in the channel: the mute stays
