@@ -764,7 +764,7 @@ class TableService:
             self._cache.put(game_id, rec.version, text, state)
             users = {new_id[s.position]: s.user_id for s in order}
             events = [Event(kind="start", text=f"{game.title} begins with {len(seats)} "
-                            f"{plural(len(seats), 'player')}.")]
+                            f"{plural(len(seats), 'player')}."), *game.setup_events(state)]
             return StartResult(record=rec, state=state, events=events, awaited=awaited,
                                awaited_users={s: users[s] for s in awaited}, users=users,
                                result=game.result(state))

@@ -98,6 +98,13 @@ class Game(ABC, Generic[Opt, S]):
         """
 
     # ---- shared behaviour ---------------------------------------------------------------
+    def setup_events(self, state: S) -> list[Event]:
+        """The public lines `setup` told (who enters the house, the first turn, the clock's
+        first tick), posted with the game's start: a fresh state's public log. A game whose
+        setup stops at a prompt tells the rest with the answer. (Stop 63: the Exorcism's first
+        turn, first tick and Lookouts and The Presence's possible scripts were never posted.)"""
+        return [Event(kind="setup", text=text) for text in getattr(state, "log", [])]
+
     def apply(self, state: S, seat: str, action: Action) -> Outcome:
         """Apply one seat's action; never mutates `state`; raises IllegalAction if refused."""
         if self.result(state) is not None:

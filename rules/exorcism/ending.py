@@ -26,6 +26,9 @@ from rules.exorcism.engine import Engine
 from rules.exorcism.state import ExorcismState
 from rules.exorcism.words import player
 
+TERROR_CAUSED = "The Ghost player causes Terror"
+"""How each Terror's own line begins (`rules.exorcism.engine.ghost`)."""
+
 WEIGHTS = {"exorcised": 10, "wound": 7, "escape": 6, "possession": 6, "ghost": 6,
            "rescue": 5, "task": 4, "time_action": 3, "shroud": 3, "terror": 2}
 """How much each public event kind weighs as a turning point (0 or missing: never)."""
@@ -94,7 +97,10 @@ def parts(state: ExorcismState, result: Result, moments: Sequence[Moment],
     out: list[Part] = []
     for seat in state.seats:
         if seat == state.ghost_seat:
-            terror = sum(1 for m in moments if m.event.kind == "terror")
+            # A Terror's own line, not its after-effects' (Amnesia, a Cold Spot, a Tool
+            # appearing share its kind for the recap's turning points).
+            terror = sum(1 for m in moments if m.event.kind == "terror"
+                         and m.event.text.startswith(TERROR_CAUSED))
             possessed = sum(1 for m in moments if m.event.kind == "possession")
             line = (f"{counted(terror, 'Terror')} caused, {counted(possessed, 'possession')}, "
                     f"{count(made.get(seat, 0), 'move')}.")

@@ -75,21 +75,23 @@ def verdict(state: FourthWallState, result: Result, names: dict[str, str]) -> tu
         head = "The Investigators win."
     else:
         # Alliance: the Wall is nobody's seat, so the whole table loses together.
-        wall = f", {eng.wall().name}," if state.wall_card and state.revealed else ""
-        head = f"Everyone loses: the Wall{wall} wins against {join_words(lost)}."
+        wall = f" ({eng.wall().name})" if state.wall_card and state.revealed else ""
+        head = (f"The Wall{wall} wins; {join_words(lost)} "
+                f"{'loses' if len(lost) == 1 else 'lose'}.")
     return head, why[0].upper() + why[1:]
 
 
 def gates_closed(names: Sequence[str], moments: Sequence[Moment]) -> Counter[str]:
-    """Gates each Investigator (by name) closed, whether a Close a Gate action, a Utilised
-    Elder Sign or a Defeat's reward did it (counting only the action missed the others). The
-    event names who closed it (`Engine.close_gates`; "" for a Wall card's); a game stored
-    before it did credits the Investigator the latest event before it names."""
+    """Gates each Investigator closed, whether a Close a Gate action, a Utilised Elder Sign or
+    a Defeat's reward did it (counting only the action missed the others), keyed by its slot
+    (`inv`: every card the slot carried, an Insane card's closes too, stop 63) or, for a game
+    stored before the event named the slot, by the Investigator's name (`by`; "" for a Wall
+    card's; older still: the latest event before it naming an Investigator)."""
     closed: Counter[str] = Counter()
     last: str | None = None
     for m in moments:
         if m.event.kind == "gate_closed":
-            by = m.event.data.get("by", last)
+            by = m.event.data.get("inv") or m.event.data.get("by", last)
             if by:
                 closed[by] += 1
             continue
@@ -97,10 +99,21 @@ def gates_closed(names: Sequence[str], moments: Sequence[Moment]) -> Counter[str
     return closed
 
 
+def carried(moments: Sequence[Moment]) -> dict[str, list[str]]:
+    """The cards each slot carried before its present one ("the Gatewright"), in order: one
+    per time it was driven Insane and replaced (FW-INSANE-06)."""
+    out: dict[str, list[str]] = {}
+    for m in moments:
+        if m.event.kind == "replace" and m.event.data.get("inv"):
+            out.setdefault(m.event.data["inv"], []).append(str(m.event.data.get("was", "")))
+    return out
+
+
 def parts(state: FourthWallState, result: Result, moments: Sequence[Moment],
           made: dict[str, int], names: dict[str, str]) -> list[Part]:
     eng = Engine(state)
     closers = gates_closed([eng.inv_name(i) for i in state.investigators if i.card], moments)
+    before = carried(moments)
     out: list[Part] = []
     for seat in state.seats:
         if seat == state.wall_seat:
@@ -114,10 +127,14 @@ def parts(state: FourthWallState, result: Result, moments: Sequence[Moment],
                 if not inv.card:
                     continue
                 name = eng.inv_name(inv)
-                closed = closers[name]
+                earlier = before.get(inv.id, [])
+                closed = closers[inv.id] + closers[name]
+                insane = len(earlier) + (1 if inv.insane else 0)
                 who = f"{name}: " if len(eng.invs_of(seat)) > 1 else ""
                 bits.append(f"{who}{counted(closed, 'Gate')} closed"
-                            + (", driven Insane" if inv.insane else ""))
+                            + (", driven Insane" if insane == 1 else
+                               f", driven Insane {insane} times" if insane else "")
+                            + (f" ({', then '.join([*earlier, name])})" if earlier else ""))
             line = "; ".join(bits) + ("; " if bits else "") + \
                 f"{count(made.get(seat, 0), 'move')}."
         out.append(Part(seat, player(state, seat, names), seat in result.winners, line))

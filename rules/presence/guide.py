@@ -197,14 +197,27 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
         where = join_words([f"the {name}" for name in near[:2]])
         return f"{lead}. Clue tokens wait on your floor in {where}: Walk there."
     track = view["track"]
+    need = _also_needed(view)
     if track["hope"] is None and track["nerve"] is None:
         # Both lost, the game goes on (P-TRACK-06) and the secrets still win it: an Invoke
         # reveals one only over a clue card of its trauma.
-        return (f"{lead}. Hope and Nerve are lost, but revealing every secret still wins: "
-                "discard clue cards beneath the secret whose trauma they match, so an "
-                "Invoke can reveal it.")
+        wins = "revealing every secret still wins" + (f" with {need}" if need else "")
+        return (f"{lead}. Hope and Nerve are lost, but {wins}: discard clue cards beneath the "
+                "secret whose trauma they match, so an Invoke can reveal it.")
     return (f"{lead}. {_markers(track)}: discard clue cards beneath the secret whose "
-            "trauma they match.")
+            "trauma they match." + (f" The revealed script asks more: the secrets win only "
+                                    f"with {need}." if need else ""))
+
+
+def _also_needed(view: dict[str, Any]) -> str | None:
+    """What the revealed script's bottom half adds to the visitors' win (P-WIN-02: "revealing
+    the secrets is no longer enough"), as its card words it ("the spirit pawn off the board"),
+    or None while the script is hidden or asks nothing more (stop 63: the advice said the
+    secrets alone still win)."""
+    script = (view.get("scripts") or {}).get("script") or {}
+    bottom = str(script.get("bottom") or "")
+    _, found, need = bottom.partition("the visitors also need ")
+    return need.rstrip(".").replace(" to have ", " having ") if found and need else None
 
 
 def _markers(track: dict[str, Any]) -> str:
@@ -221,18 +234,22 @@ def _markers(track: dict[str, Any]) -> str:
 def _spirit_turn(view: dict[str, Any]) -> str:
     """The spirit's turn, from what the table sees of it (never its hand or script)."""
     sp = view["spirit"]
-    dice = view["dice"]
+    # Only dice on the board count (stop 63's demo: "3 presence dice worth 0 in all" with all
+    # three in the supply); the supply's are named apart.
+    dice = [d for d in view["dice"] if d["room"]]
+    spare = len(view["dice"]) - len(dice)
     total = sum(d["value"] for d in dice)
     held = sp["hand_count"]
     # Counts of nothing read "no spirit card", never "0 spirit cards" (a demo's advice).
-    lead = (f"{counted(len(dice), 'presence die', 'presence dice')}"
+    lead = (f"{counted(len(dice), 'presence die', 'presence dice')} on the board"
             + (f" worth {total} in all" if dice else "")
+            + (f" ({spare} in your supply)" if spare else "")
             + f", {counted(held, 'spirit card')} in hand; round {view['track']['time']} of "
             f"{view['final_round']}.")
     lonely = [v["name"] for v in view["visitors"] if v["alone"] and not v["knocked_out"]]
     if held == 0:  # Increase discards a spirit card (P-SPIRIT-09): nothing to pay with
         return (f"{lead} Move your presence dice toward the visitors and end the turn to "
-                "draw.")
+                "draw." if dice else f"{lead} End the turn to draw spirit cards.")
     # The spirit's own view (its DM) holds its script: a good one, still hidden, wins with the
     # visitors (P-WIN), so frightening them is the wrong advice there (stop 60's demo). The
     # board post's view has no script and keeps the table's reading.

@@ -194,3 +194,81 @@ def test_EX_GHOST_02_a_ghost_not_yet_come_is_said_when_the_card_moves_the_others
     eng.events.clear()
     eng.move_ghosts(card)
     assert "not in the house" not in eng.events[0].text
+
+
+def test_EX_OVA_TERROR_the_recap_counts_each_terror_once() -> None:
+    """Stop 63's One vs All demo: the Ghost player's recap read "19 Terrors caused" after 7
+    Terrors: a Terror's after-effects (Amnesia, a Cold Spot, a Tool appearing) share its
+    event kind, and every such line was counted as a Terror."""
+    from rules.core.ending import Moment
+    from rules.core.types import Event, Result
+    from rules.exorcism.ending import parts
+
+    st = new_game("one_vs_all", 3, seed=2)
+    ghost = st.ghost_seat
+    assert ghost is not None
+    result = Result(winners=[ghost], losers=[s for s in st.seats if s != ghost], reason="x")
+    terror = [Event(kind="terror", text="The Ghost player causes Terror: Amnesia."),
+              Event(kind="terror", text="Amnesia: Medium loses 1 Action on their next turn."),
+              Event(kind="terror", text="The Ghost player causes Terror: Cold Spot."),
+              Event(kind="terror", text="A Cold Spot chills the Attic.")]
+    lines = {p.seat: p.line for p in parts(st, result, [Moment(e, 3) for e in terror], {}, NAMES)}
+    assert lines[ghost].startswith("2 Terrors caused"), lines[ghost]
+
+
+def _rooms_at(st: object) -> tuple[int, list[str]]:
+    """A Location two or more face-up Rooms share, and those Rooms."""
+    eng = Engine(st)  # type: ignore[arg-type]
+    by: dict[int, list[str]] = {}
+    for cid in eng.geo.house:
+        cell = eng.st.cells[cid]
+        if cell.card and not cell.face_down and not cell.shrouded:
+            by.setdefault(eng.pack.room(cell.card).location, []).append(cid)
+    location, cids = max(by.items(), key=lambda kv: len(kv[1]))
+    assert len(cids) >= 2
+    return location, cids
+
+
+def test_EX_HAUNT_08_EX_DARK_04_the_spread_is_told_before_the_shroud_it_causes() -> None:
+    """Stop 63's demos: "The Bathroom is Shrouded…" came before "Darkness spreads to every
+    Room with Location 1: Task Room A, Bathroom.", the cause after its effect."""
+    st = new_game("core", 3, seed=3).model_copy(deep=True)
+    location, cids = _rooms_at(st)
+    eng = Engine(st)
+    st.cells[cids[1]].darkness = eng.opts.shroud_at - 1
+    eng.step_place_darkness(location)
+    texts = [e.text for e in eng.events]
+    assert texts[0].startswith(f"Darkness spreads to every Room with Location {location}: ")
+    assert texts[1] == f"The {eng.cell_name(cids[1])} is Shrouded: the Wraith has taken it."
+    assert len(texts) == 2 and st.cells[cids[1]].shrouded
+
+
+def test_EX_OVA_13_a_room_the_empty_supply_skips_is_never_said_to_take_darkness() -> None:
+    """Stop 63's One vs All demo: "No Darkness Token is left for the Supply Room." and then
+    "Darkness spreads to every Room with Location 5: Supply Room, Detection Room."."""
+    st = new_game("one_vs_all", 3, seed=2).model_copy(deep=True)
+    location, cids = _rooms_at(st)
+    eng = Engine(st)
+    st.darkness_supply = 1
+    eng.step_place_darkness(location)
+    assert [e.text for e in eng.events] == [
+        f"Darkness spreads to {eng.cell_name(cids[0])} (Location {location}), and no Darkness "
+        f"Token is left for {eng.rooms_called(cids[1:])}."]
+    assert st.darkness_supply == 0 and st.cells[cids[0]].darkness >= 1
+    eng.events.clear()
+    eng.step_place_darkness(location)
+    assert [e.text for e in eng.events] == [
+        f"No Darkness Token is left for {eng.rooms_called(cids)} (Location {location})."]
+
+
+def test_EX_SETUP_the_start_post_tells_the_first_turn_the_clock_and_the_lookouts() -> None:
+    """Stop 63's demos: a core game's thread went from "… begins with 3 players." straight to
+    the first move; the setup's "The investigators enter the manor: … Lookouts: …", "Turn 1
+    (round 1): … to play." and the clock's first tick were never posted (`setup_events`, which
+    the table service posts with the start)."""
+    st = new_game("core", 3, seed=5)
+    told = [e.text for e in GAME.setup_events(st)]
+    assert told[0].startswith("The investigators enter the manor: ") and "Lookouts: " in told[0]
+    assert any(t.startswith("Turn 1 (round 1): ") for t in told)
+    assert any(t.startswith("The clock ticks: Time Die 1 shows ") for t in told)
+    assert all(e.audience == "public" for e in GAME.setup_events(st))

@@ -240,3 +240,35 @@ def test_P_SESSION_03_the_lobby_counts_scripts_without_a_kind_of_none() -> None:
     assert said == {"cooperative": "Cooperative: 3 nerve scripts",
                     "normal": "Normal: 1 hope and 2 nerve scripts",
                     "competitive": "Competitive: 3 hope scripts"}
+
+
+def test_P_SCRIPT_01_P_WIN_02_the_script_reveal_and_the_end_say_what_it_asks() -> None:
+    """Stop 63's demos: "The spirit's script is revealed: Script A1 (evil). Its bottom half
+    now applies." never said what the bottom half asks (the visitors' win changes with it,
+    P-WIN-02), and a game ending with the script hidden said "The spirit's script was Script
+    A1." without its side."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    script = eng.pack.script(st.script)
+    eng.reveal_script()
+    assert eng.events[0].text == (f"The spirit's script is revealed: {script.name} "
+                                  f"({script.alignment}). Its bottom half now applies: "
+                                  f"{script.bottom.text}")
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    eng.finish([], "Eternal Darkness.")
+    assert eng.events[0].text == f"The spirit's script was {script.name} ({script.alignment})."
+
+
+def test_P_TRACK_02_a_marker_at_the_top_stays_and_says_so() -> None:
+    """Stop 63's demo: "Nerve increases to 12." with nerve already at 12 (the track's top)."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    top = eng.pack.hope_track.spaces
+    st.nerve = top
+    st.hope = top - 2
+    eng.adjust_track("nerve", 1, None)
+    eng.adjust_track("hope", 1, None)
+    assert [e.text for e in eng.events] == [f"Nerve stays at {top}, the top of the track.",
+                                            f"Hope increases to {top - 1}."]
+    assert st.nerve == top and st.hope == top - 1

@@ -21,6 +21,7 @@ from rules.core.players import playout
 from rules.core.types import Event, Result
 from rules.exorcism import ending as exorcism_ending
 from rules.fourth_wall import ending as fourth_wall_ending
+from rules.fourth_wall.engine import Engine
 from rules.presence import ending as presence_ending
 from rules.registry import GAMES
 
@@ -114,12 +115,14 @@ def test_fourth_wall_conflict_every_end(outcome: str, reason: str, said: str) ->
 
 
 def test_fourth_wall_alliance_everyone_loses_to_the_wall() -> None:
-    """FW-END-02 in Alliance: the Wall is nobody's seat; the whole table loses."""
+    """FW-END-02 in Alliance: the Wall is nobody's seat; the whole table loses (stop 63's
+    demo read "Everyone loses: the Wall, The Shredder, wins against Ada (…) and …")."""
     state = _finished("fourth_wall", "alliance", 2).model_copy(
-        update={"outcome": "wall", "reason": "The Ancient One Awakens."})
+        update={"outcome": "wall", "reason": "The Ancient One Awakens.", "revealed": True})
     end = _ending("fourth_wall", state)
-    assert end.headline.startswith("Everyone loses: the Wall")
-    assert "Ada (" in end.headline and "Basil (" in end.headline
+    wall = Engine(state).wall().name
+    assert end.headline.startswith(f"The Wall ({wall}) wins; Ada (")
+    assert "Basil (" in end.headline and end.headline.endswith(" lose.")
     assert not end.winners
 
 
@@ -324,3 +327,32 @@ def test_presence_the_spirits_part_counts_plays_knockouts_and_the_lost_apart() -
     quiet = GAMES["presence"].ending(state, result, [], NAMES)
     assert next(p for p in quiet.parts if p.seat == "s1").line == (
         "no spirit card played, no knockout and no visitor lost to the manor; 0 moves.")
+
+
+def test_fw_insane_06_the_recap_counts_the_gates_an_insane_card_closed() -> None:
+    """Stop 63's demos: "The Street Magician: no Gate closed" for a seat whose Gatewright had
+    closed a Gate before it was driven Insane and replaced; the recap counted only the card
+    the seat ended with. Conflict seed 6: the third Investigator's Gatewright closes one."""
+    g = GAMES["fourth_wall"]
+    seats = ["s1", "s2", "s3"]
+    options = g.options_model(mode="conflict")
+    history = playout(g, options, seats, 6).history
+    state = g.setup(seats, options, 6)
+    moves: list[tuple[str | None, Any]] = []
+    for seat, action in history:
+        step = g.apply(state, seat, action)
+        state = step.state
+        moves.append((seat, step.events))
+    events = [e for _, evs in moves for e in evs]
+    replaced = [e for e in events if e.kind == "replace" and e.data["inv"] == "i3"]
+    assert replaced and replaced[0].data["was"] == "The Gatewright"
+    closed = sum(1 for e in events if e.kind == "gate_closed" and e.data.get("inv") == "i3")
+    assert closed >= 1
+    result = g.result(state)
+    assert result is not None
+    inv = next(i for i in state.investigators if i.id == "i3")
+    line = next(p.line for p in g.ending(state, result, moves, NAMES).parts
+                if p.seat == inv.seat)
+    now = Engine(state).inv_name(inv)
+    assert (f"{now}: {closed} Gate{'s' if closed > 1 else ''} closed, driven Insane "
+            f"(The Gatewright, then {now})") in line, line

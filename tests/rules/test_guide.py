@@ -190,6 +190,18 @@ def test_p_succ_01_a_lost_marker_is_said_lost_in_the_advice() -> None:
             "cards beneath the secret whose trauma they match, so an Invoke can reveal it."
             in texts[(None, None)]), texts
     assert not any("None" in t for t in texts.values()), texts
+    # P-WIN-02, stop 63's demos: with the script revealed, the secrets alone no longer win,
+    # and the advice says what the script's bottom half adds.
+    shown = state.model_copy(deep=True)
+    shown.script_revealed = True
+    bottom = g.view(shown, seat)["scripts"]["script"]["bottom"]
+    need = bottom.split("the visitors also need ")[1].rstrip(".").replace(" to have ",
+                                                                          " having ")
+    assert (f"The revealed script asks more: the secrets win only with {need}."
+            in (g.guide_text(shown, seat, private=True) or ""))
+    shown.hope = shown.nerve = None
+    assert (f"Hope and Nerve are lost, but revealing every secret still wins with {need}: "
+            in (g.guide_text(shown, seat, private=True) or ""))
 
 
 def test_p_vis_a_visitors_own_advice_names_an_action_it_can_take() -> None:
@@ -247,7 +259,7 @@ def test_fw_wall_and_p_spirit_advice_names_an_action_they_can_take() -> None:
                             ("Wrath, then", "Wrath"), ("Brood to gather", "Brood"),
                             ("Doom is spent", "End")),
             "presence": (("Increase Presence where", "Increase"),)}
-    told = empty = 0
+    told = empty = supply = 0
     for game, mode, n in (("fourth_wall", "conflict", 2), ("fourth_wall", "conflict", 4),
                           ("presence", "session", 3), ("presence", "session", 4)):
         g = GAMES[game]
@@ -266,7 +278,17 @@ def test_fw_wall_and_p_spirit_advice_names_an_action_they_can_take() -> None:
                     assert ", no spirit card in hand; round" in advice, advice
                     assert advice.count("no spirit card") == 1, advice  # said once
                     empty += 1
-    assert told and empty
+                if game == "presence" and "in hand; round" in advice and \
+                        seat == state.spirit_seat:
+                    # Only dice on the board count (stop 63: "3 presence dice worth 0 in
+                    # all" with the three in the supply).
+                    on = sum(1 for d in state.dice if d.room)
+                    said = re.match(r"(no|\d+) presence dic?e on the board", advice)
+                    assert said and said[1] == (str(on) if on else "no"), advice
+                    spare = len(state.dice) - on
+                    assert (f"({spare} in your supply)" in advice) == bool(spare), advice
+                    supply += bool(spare)
+    assert told and empty and supply
 
 
 @pytest.mark.parametrize("preset", ["two_players", "open_communication"])

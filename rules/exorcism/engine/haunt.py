@@ -194,28 +194,47 @@ class HauntPhase:
         return out
 
     def step_place_darkness(self: Engine, location: int) -> None:
-        """Haunt the Rooms (EX-HAUNT-04 step 2, EX-HAUNT-08)."""
+        """Haunt the Rooms (EX-HAUNT-04 step 2, EX-HAUNT-08). The spread is told first and
+        each Room it Shrouds after it, and in One vs All a Room the empty supply skips
+        (EX-OVA-13) is never said to take Darkness (stop 63's demos)."""
         st = self.st
-        hit = []
+        hit: list[str] = []
+        empty: list[str] = []
+        shrouded: list[str] = []
         for cid in self.geo.house:
             cell = st.cells[cid]
             if cell.face_down or cell.shrouded or cell.card is None:
                 continue
             if self.pack.room(cell.card).location != location:
                 continue
-            if not self.place_token(cid):
+            if self.ova and st.darkness_supply <= 0:
+                empty.append(cid)
+                continue
+            if not self.place_token(cid, tell_shroud=False):
                 return
             hit.append(cid)
-        if hit:
-            self.emit(
-                f"Darkness spreads to every Room with Location {location}: "
-                + ", ".join(self.cell_name(c) for c in hit)
-                + ".",
-                "darkness_placed",
-            )
+            if cell.shrouded:
+                shrouded.append(cid)
+        rooms = ", ".join(self.cell_name(c) for c in hit)
+        if hit and not empty:
+            self.emit(f"Darkness spreads to every Room with Location {location}: {rooms}.",
+                      "darkness_placed")
+        elif hit:
+            self.emit(f"Darkness spreads to {rooms} (Location {location}), and no Darkness "
+                      f"Token is left for {self.rooms_called(empty)}.", "darkness_placed")
+        elif empty:
+            self.emit(f"No Darkness Token is left for {self.rooms_called(empty)} "
+                      f"(Location {location}).", "darkness")
+        for cid in shrouded:
+            self.tell_shrouded(cid)
 
-    def place_token(self: Engine, cid: str) -> bool:
-        """One Darkness Token onto a Room; False when the game ended (EX-HAUNT-12, EX-DARK-05)."""
+    def rooms_called(self: Engine, cids: list[str]) -> str:
+        """'the Supply Room and the Detection Room'."""
+        return join_words([f"the {self.cell_name(c)}" for c in cids])
+
+    def place_token(self: Engine, cid: str, tell_shroud: bool = True) -> bool:
+        """One Darkness Token onto a Room; False when the game ended (EX-HAUNT-12, EX-DARK-05).
+        `tell_shroud=False`: a Shroud it causes is told by the caller."""
         st = self.st
         cell = st.cells[cid]
         if st.darkness_supply <= 0:
@@ -227,10 +246,10 @@ class HauntPhase:
         st.darkness_supply -= 1
         cell.darkness += 1
         if cell.darkness >= self.opts.shroud_at:
-            return self.shroud_room(cid)
+            return self.shroud_room(cid, tell=tell_shroud)
         return True
 
-    def shroud_room(self: Engine, cid: str) -> bool:
+    def shroud_room(self: Engine, cid: str, tell: bool = True) -> bool:
         """EX-DARK-04/05/07."""
         st = self.st
         cell = st.cells[cid]
@@ -247,5 +266,9 @@ class HauntPhase:
         if self.opts.shroud_returns_darkness:
             st.darkness_supply += cell.darkness
             cell.darkness = 0
-        self.emit(f"The {self.cell_name(cid)} is Shrouded: the Wraith has taken it.", "shroud")
+        if tell:
+            self.tell_shrouded(cid)
         return True
+
+    def tell_shrouded(self: Engine, cid: str) -> None:
+        self.emit(f"The {self.cell_name(cid)} is Shrouded: the Wraith has taken it.", "shroud")

@@ -83,7 +83,8 @@ class Gates:
                 break
             st.gate_supply.append(st.gates.pop())
             self.emit(f"A Gate is closed: {open_gates(len(st.gates))}.", "gate_closed",
-                      gates=len(st.gates), by=self.inv_name(by) if by else "")
+                      gates=len(st.gates), by=self.inv_name(by) if by else "",
+                      inv=by.id if by else "")
             if not st.gates:  # FW-END-01
                 self.finish("investigators", "every Gate is closed.")
                 return

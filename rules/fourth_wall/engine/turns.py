@@ -218,7 +218,8 @@ class Turns:
         inv.insane = False
         inv.regrouped = False
         was = self.investigator_card(old).name if old else capital(slot_name(int(inv.id[1:]) - 1))
-        self.emit(f"{was} was Insane and returns as {self.inv_name(inv)}.", "replace")
+        self.emit(f"{was} was Insane and returns as {self.inv_name(inv)}.", "replace",
+                  inv=inv.id, was=was)
         self.draw_into(inv, self.investigator_card(inv.card or "").sanity, None)
 
     def step_inv_turn_end(self: Engine) -> None:

@@ -156,7 +156,10 @@ class Fear:
         if delta > 0:
             new = min(self.pack.hope_track.spaces, val + delta)
             setattr(st, marker, new)
-            self.emit(f"{marker.capitalize()} increases to {new}.", "track")
+            # At the track's top nothing moves, and the line says so (stop 63's demo: "Nerve
+            # increases to 12." with nerve already at 12).
+            self.emit(f"{marker.capitalize()} increases to {new}." if new > val else
+                      f"{marker.capitalize()} stays at {new}, the top of the track.", "track")
             return
         new = val + delta
         self.fire("track_reduced")

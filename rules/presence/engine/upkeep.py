@@ -74,8 +74,8 @@ class Upkeep:
         st.queue.clear()
         st.prompts.clear()
         if st.script and not st.script_revealed:
-            self.emit("The spirit's script was " + self.pack.script(st.script).name + ".",
-                      "script")
+            script = self.pack.script(st.script)
+            self.emit(f"The spirit's script was {script.name} ({script.alignment}).", "script")
         self.emit(reason, "over")
 
     def step_upkeep_clues(self: Engine) -> None:
@@ -168,7 +168,7 @@ class Upkeep:
         script = self.pack.script(st.script)
         st.script_revealed = True
         self.emit(f"The spirit's script is revealed: {script.name} ({script.alignment}). "
-                  "Its bottom half now applies.", "script")
+                  f"Its bottom half now applies: {script.bottom.text}", "script")
         if script.reveal:
             self.later(self.effects_step(script.reveal, self.spirit_ctx(None, None,
                                                                         "the script")))
