@@ -125,8 +125,12 @@ def _exorcism(view: Mapping[str, Any]) -> list[Number]:
     out.append(Number("Time left", clock, "text", minutes, n_dice * 60))
     exo = _d(view.get("exorcism"))
     target = _i(exo.get("target"), 30)
-    out.append(Number("Exorcism", f"{_i(exo.get('points'))}/{target}", "exorcism",
-                      _i(exo.get("points")), target))
+    points = _i(exo.get("points"))
+    # Past the target the card says so ("27/24" read "Exorcism 27 of 24", stop 63's demo).
+    out.append(Number("Exorcism", f"{points}/{target}", "exorcism", points, target)
+               if points <= target else
+               Number("Exorcism", str(points), "exorcism", target, target,
+                      note=f"{target} needed"))
     ova = view.get("ova")
     if isinstance(ova, dict):
         win = _i(ova.get("haunt_level_win"), 30)
@@ -164,10 +168,12 @@ def _fourth_wall(view: Mapping[str, Any]) -> list[Number]:
     wall = _d(view.get("wall"))
     out.append(Number("Doom", str(_i(wall.get("doom"))), "doom"))
     out.append(Number("Horrors out", str(len(_l(view.get("horrors"))))))
-    sanity = [_i(inv.get("sanity")) for inv in _l(view.get("investigators"))
-              if isinstance(inv, dict) and not inv.get("insane")]
-    if sanity:
-        out.append(Number("Lowest Sanity", str(min(sanity)), "sanity"))
+    # Marbles held, not the card's Sanity (its Hand Limit, which never moves): losing them
+    # all drives an Investigator Insane (stop 63's demo read "Lowest Sanity 5" all game).
+    held = [_i(inv.get("hand_count")) for inv in _l(view.get("investigators"))
+            if isinstance(inv, dict) and not inv.get("insane") and inv.get("sanity") is not None]
+    if held:
+        out.append(Number("Fewest Marbles", str(min(held)), "sanity"))
     return out
 
 

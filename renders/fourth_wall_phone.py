@@ -108,6 +108,7 @@ class _Inv:
     id: str
     name: str
     sanity: int | None
+    held: int | None  # Marbles in hand: what Insanity counts down (FW: lose them all)
     insane: bool
     target: bool
     active: bool
@@ -184,10 +185,12 @@ def _read(view: Mapping[str, Any]) -> _Map:
         d = _d(raw)
         iid = _s(d.get("id"), f"i{k + 1}")
         sanity = d.get("sanity")
+        held = d.get("hand_count")
         invs.append(_Inv(
             id=iid,
             name=_s(d.get("name")),
             sanity=sanity if isinstance(sanity, int) and not isinstance(sanity, bool) else None,
+            held=held if isinstance(held, int) and not isinstance(held, bool) else None,
             insane=bool(d.get("insane")),
             target=mode == "alliance" and (bool(d.get("is_target")) or (bool(target)
                                                                          and iid == target)),
@@ -263,10 +266,17 @@ def _changes(now: _Map, before_view: Mapping[str, Any]) -> _Changes:
             continue
         if inv.insane and not prev_inv.insane:
             ch.invs[inv.id] = "!"
-        elif inv.sanity is not None and prev_inv.sanity is not None \
-                and inv.sanity != prev_inv.sanity:
-            ch.invs[inv.id] = _signed(inv.sanity - prev_inv.sanity)
+        elif _marbles(inv) is not None and _marbles(prev_inv) is not None \
+                and _marbles(inv) != _marbles(prev_inv):
+            ch.invs[inv.id] = _signed((_marbles(inv) or 0) - (_marbles(prev_inv) or 0))
     return ch
+
+
+def _marbles(inv: _Inv) -> int | None:
+    """The heart's number: the Marbles the Investigator holds, its hold on sanity ("If you
+    lose all your marbles, you are driven insane"); the card's Sanity (its Hand Limit) where a
+    view has no count. Stop 63's demo: the heart showed the Hand Limit, which never moves."""
+    return inv.held if inv.held is not None else inv.sanity
 
 
 # --------------------------------------------------------------------------- small pieces
@@ -686,7 +696,7 @@ def _draw_investigators(d: ImageDraw.ImageDraw, m: _Map, ch: _Changes, width: in
             icon(d, "hourglass", (hx - 15, cy - 17, hx + 15, cy + 17), MUTED, back=fill)
         else:
             _heart(d, (hx, cy + 1), 19, (236, 90, 120))
-            d.text((hx, cy - 1), str(inv.sanity), font=font(MIN_TYPE, True),
+            d.text((hx, cy - 1), str(_marbles(inv)), font=font(MIN_TYPE, True),
                    fill=(255, 255, 255), anchor="mm", stroke_width=2, stroke_fill=(90, 20, 40))
         x = hx + 30
         right = box[2] - 8

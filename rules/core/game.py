@@ -170,6 +170,13 @@ class Game(ABC, Generic[Opt, S]):
         """
         return True
 
+    def choices_all_public(self, state: S, seat: str) -> bool:
+        """Whether every choice `seat` has now is a button on the board post, decided by public
+        facts alone (the mode, the prompt's kind), so the thread need not send the seat to its
+        DMs for them. Default False: the thread's "your private choices are in your DMs" line
+        is said of every awaited seat with a summary DM, whatever it holds."""
+        return False
+
     def public_actions(self, state: S, seat: str) -> list[Action]:
         """The part of `seat`'s legal actions that may be buttons on the public board post:
         those whose labels reveal nothing hidden (move, search, end the turn). The rest are
@@ -580,6 +587,14 @@ def counted(n: int, noun: str, many: str | None = None) -> str:
     """`n` of `noun` as a sentence says it: "2 action cards", "1 action card", and for none
     "no action card" (a "0 action cards" reads as a count the game forgot to fill)."""
     return f"no {noun}" if n == 0 else f"{n} {plural(n, noun, many)}"
+
+
+def score_of(n: int, target: int, noun: str) -> str:
+    """A score toward its target: "6 of 24 points", and past it "27 points (24 needed)" ("27 of
+    24" reads as a slip, stop 63's demo)."""
+    if n > target:
+        return f"{n} {plural(n, noun)} ({target} needed)"
+    return f"{n} of {target} {plural(target, noun)}"
 
 
 def a_noun(noun: str) -> str:

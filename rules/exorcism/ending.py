@@ -20,7 +20,7 @@ from rules.core.ending import (
     pick_turning_points,
     public_moments,
 )
-from rules.core.game import counted, join_words, strip_rule_ids
+from rules.core.game import counted, join_words, score_of, strip_rule_ids
 from rules.core.types import Event, Result
 from rules.exorcism.engine import Engine
 from rules.exorcism.state import ExorcismState
@@ -86,8 +86,8 @@ def verdict(state: ExorcismState, result: Result, names: dict[str, str]) -> tupl
                 f"{'Everyone loses' if len(investigators) > 1 else team + ' ' + lose}: "
                 + ("the Ghosts were exorcised, but not everyone escaped the house."
                    if state.exorcised else "the house keeps its Ghosts."))
-        why = (f"In round {state.round}, {reason}, with {state.points} of {target} Exorcism "
-               "points scored.")
+        why = (f"In round {state.round}, {reason}, with "
+               f"{score_of(state.points, target, 'Exorcism point')} scored.")
     return head, why
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.core.game import a_noun, plural
+from rules.core.game import a_noun, plural, score_of
 
 PROMPTS: dict[str, str] = {
     "choose_primary": (
@@ -150,8 +150,8 @@ def _actions(view: dict[str, Any], seat: str) -> str:
     """An investigator's turn: the Actions left and the one thing most worth doing now."""
     left, per_turn = view["actions_left"], view["actions_per_turn"]
     points, target = view["exorcism"]["points"], view["exorcism"]["target"]
-    lead = (f"{left} of {per_turn} Actions left; the Exorcism has {points} of {target} "
-            "points.")
+    lead = (f"{left} of {per_turn} Actions left; the Exorcism has "
+            f"{score_of(points, target, 'point')}.")
     mine = [i for i in view["investigators"] if i["seat"] == seat and not i["escaped"]]
     info = next((x for x in view["seats_info"] if x["seat"] == seat), None)
     if not mine or info is None:

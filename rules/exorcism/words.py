@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import join_words, plural, strip_rule_ids
+from rules.core.game import join_words, plural, score_of, strip_rule_ids
 from rules.core.types import Result
 from rules.exorcism.engine import Engine
 from rules.exorcism.state import ExorcismState
@@ -58,10 +58,20 @@ def doing_text(state: ExorcismState, seat: str, names: dict[str, str]) -> str:
         return f"{who}: {text}"
     if state.phase == "actions" and state.active == seat:
         cells = _cells(v)
-        where = [_place(cells[i["cell"]]) for i in v["investigators"]
-                 if i["seat"] == seat and i["cell"] in cells and not i["escaped"]]
+        mine = [i for i in v["investigators"]
+                if i["seat"] == seat and i["cell"] in cells and not i["escaped"]]
         left = v["actions_left"]
-        at = f" in {join_words(where)}" if where else ""
+        if len(mine) > 1:
+            # Solo's two pawns: who stands where (stop 63's demo: "in the Supply Room (…) and
+            # the Key Room (…)" said neither, nor once when both share a Room).
+            rooms = {i["cell"] for i in mine}
+            pawns = [f"the {i['name']}" for i in mine]
+            at = (f" with {join_words(pawns)} both in {_place(cells[mine[0]['cell']])}"
+                  if len(rooms) == 1 else
+                  " with " + join_words([f"{pawn} in {_place(cells[i['cell']])}"
+                                         for pawn, i in zip(pawns, mine, strict=True)]))
+        else:
+            at = f" in {_place(cells[mine[0]['cell']])}" if mine else ""
         return (f"{who}: take up to {left} more action{'' if left == 1 else 's'}{at}, "
                 "or end the turn.")
     if state.phase == "ghost" and seat == state.ghost_seat:
@@ -82,7 +92,7 @@ def _clock_line(v: dict[str, Any]) -> str:
 def _darkness_line(v: dict[str, Any]) -> str:
     d = v["darkness_track"]
     ex = v["exorcism"]
-    return (f"Exorcism: {ex['points']} of {ex['target']} points"
+    return (f"Exorcism: {score_of(ex['points'], ex['target'], 'point')}"
             + (", the Ghosts are exorcised" if ex["exorcised"] else "")
             + f". Darkness Track at space {d['position'] + 1} (value {d['value']}); "
             f"{v['darkness_supply']} of {v['darkness_total']} Darkness Tokens left; "

@@ -310,6 +310,13 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         # Close a Gate is offered only when the hand shows the Symbols: not "safe" (#14)
         return all(a.kind in INVESTIGATOR_PUBLIC for a in self.legal_actions(state, seat))
 
+    def choices_all_public(self, state: FourthWallState, seat: str) -> bool:
+        """Alliance plays every choice on the board post but the Investigator card kept at
+        setup (`public_actions`): the thread's DM line is left out there (stop 63's demo: "📬
+        Ada: your private choices are in your DMs." on every turn of a DM without controls)."""
+        top = state.prompts[-1] if state.prompts and seat in state.prompts[-1].seats else None
+        return state.mode == "alliance" and (top is None or top.kind != "keep_investigator")
+
     def public_actions(self, state: FourthWallState, seat: str) -> list[Action]:
         """Per action (issue #14), by kind and the public state only, never by a hand's
         contents. The dealt Investigator cards are never public (FW-VIS-02), nor a prompt over

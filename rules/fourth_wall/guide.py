@@ -10,6 +10,7 @@ Street Magician, three Open Gates) is the `first_game` option and the default `g
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -55,8 +56,9 @@ PROMPTS: dict[str, str] = {
         "A free Give or Trade: use it to gather Clue, Force and Science on the Investigator "
         "who will Close the next Gate."),
     "blitz_window": (
-        "Blitz: you may Intervene with a revealed Marble before it resolves. Stopping a "
-        "Horror now is cheaper than Defeating it later; continue if you hold nothing useful."),
+        "Blitz: before the cards are revealed you may discard a quick-use Marble (an "
+        "Adrenaline) to reveal one more; every revealed Marble sharing a Symbol with the Blitz "
+        "must Intervene. Continue if you hold none."),
     "blitz_card": (
         "Blitz: choose the next revealed card to Intervene with — the one that does the most "
         "against the Horror it meets."),
@@ -206,10 +208,24 @@ def _wall_turn(view: dict[str, Any]) -> str:
     return f"{lead} Manifest a Horror On the Streets: each one left there presses the team."
 
 
+def _close_select(text: str) -> str:
+    """Close a Gate's selection, by what this one asks: a Unique may need fewer different
+    Symbols than the usual three (stop 63's demo: the Gatewright's "at least 2 different
+    Symbols" under advice naming all three)."""
+    found = re.search(r"at least (\d+) different Symbols", text)
+    need = int(found.group(1)) if found else 3
+    if need >= 3:
+        return PROMPTS["close_select"]
+    return (f"Close a Gate: select Marbles that together show at least {need} different "
+            "Symbols. Closing every Gate is how the Investigators win.")
+
+
 def advice(view: dict[str, Any], seat: str) -> str | None:
     """Advice for `seat`'s decision, from `view` alone (public or that seat's)."""
     prompt = view.get("prompt")
     if prompt and seat in prompt["seats"]:
+        if prompt["kind"] == "close_select":
+            return _close_select(str(prompt.get("text") or ""))
         return PROMPTS.get(prompt["kind"])
     if view["phase"] == "wall" and (view.get("wall") or {}).get("seat") == seat:
         return _wall_turn(view)

@@ -742,9 +742,19 @@ class Presence(Game[PresenceOptions, PresenceState]):
             if len(plain) > QUIET_LINE:
                 cut = plain.rfind(". ", 0, QUIET_LINE)
                 plain = plain[:cut + 1] if cut > 0 else plain[:QUIET_LINE - 1] + "…"
-            if plain and plain not in out:
+            if plain:
                 out.append(plain)
-        return out[-8:]
+        # Eight different lines at most, a run of one line counting once (the board says a
+        # run once, "(3 times)"); what is cut is said, as the board says its own cuts (stop
+        # 63's demo: a post opened mid-story, and three Touches read as one).
+        start, runs = len(out), 0
+        while start > 0 and (runs < QUIET_LINES or out[start - 1] == out[start]):
+            if start == len(out) or out[start - 1] != out[start]:
+                runs += 1
+            start -= 1
+        if start:
+            return [f"… ({start} earlier {plural(start, 'line')}: /game log)", *out[start:]]
+        return out
 
     def summary(self) -> str:
         return (
@@ -873,6 +883,8 @@ _EMOJI = re.compile(
 """Emoji and pictographs, stripped from True Horror's posts (P-HORROR)."""
 _RULE_REF = re.compile(r"\s*\((?:[A-Z]{1,3}-)(?:[A-Z0-9]+-?)*\d*[^()]*\)")
 """A rule-id parenthesis such as "(P-COMM-06)", left out of True Horror's posts."""
+QUIET_LINES = 8
+"""True Horror's posts keep at most this many different event lines (P-HORROR)."""
 QUIET_LINE = 100
 """The longest line a True Horror post keeps."""
 

@@ -186,7 +186,7 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
                 "the others before the next fright knocks you out.")
     if me["alone"]:
         if _talk_is_free(view):
-            others = ("your other visitor" if (view.get("presets") or {}).get("two_players")
+            others = ("your other character" if (view.get("presets") or {}).get("two_players")
                       else "the other visitors")
             return (f"{lead}. You are alone, out of hearing of {others}: Walk toward them, for "
                     "a visitor alone is the spirit's easiest target.")

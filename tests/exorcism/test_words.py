@@ -272,3 +272,72 @@ def test_EX_SETUP_the_start_post_tells_the_first_turn_the_clock_and_the_lookouts
     assert any(t.startswith("Turn 1 (round 1): ") for t in told)
     assert any(t.startswith("The clock ticks: Time Die 1 shows ") for t in told)
     assert all(e.audience == "public" for e in GAME.setup_events(st))
+
+
+def test_EX_WIN_a_score_past_its_target_reads_as_one() -> None:
+    """Stop 63's first-game demo: the card's numbers read "Exorcism 27 of 24" once the
+    points passed the target; now "Exorcism 27 (24 needed)", and the words alike."""
+    from renders.cardwords import number_words, numbers
+    from rules.core.game import score_of
+
+    assert score_of(6, 24, "point") == "6 of 24 points"
+    assert score_of(24, 24, "point") == "24 of 24 points"
+    assert score_of(27, 24, "point") == "27 points (24 needed)"
+    st = new_game("core", 3, seed=5)
+    target = Engine(st).opts.exorcism_target
+    st = st.model_copy(update={"points": target + 3}, deep=True)
+    view = GAME.view(st, None)
+    said = [number_words(n) for n in numbers("exorcism", view) if n.label == "Exorcism"]
+    assert said == [f"Exorcism {target + 3} ({target} needed)"]
+    status = "\n".join(GAME.status_lines(st, None, NAMES))
+    assert f"Exorcism: {target + 3} points ({target} needed)" in status
+
+
+def test_EX_TASK_04_a_kept_task_says_what_it_lets_its_holder_do() -> None:
+    """Stop 63's demos: "Psychologist completes Occult Task 6." and nothing said that the
+    Psychologist may now use an adjacent Room's Action once per turn (nor, for Holy Relic Task
+    6, why a later Purify took 2 Tokens)."""
+    st = new_game("core", 3, seed=5).model_copy(deep=True)
+    eng = Engine(st)
+    inv = eng.invs_of(st.active)[0]
+    task = eng.pack.task("occult-6")
+    st.players[inv.seat].tasks.append(task.id)
+    for tool, n in task.cost().items():
+        inv.tools[tool] = inv.tools.get(tool, 0) + n
+    eng.complete_task(inv, task.id)
+    name = eng.char_name(inv.character or "")
+    assert f"{name} keeps Occult Task 6: from now on, once per turn, use the Action of an " \
+        "adjacent Room that is neither Locked nor Shrouded." in [e.text for e in eng.events]
+
+
+def test_EX_ACT_purify_says_who_purifies() -> None:
+    """Stop 63's demos: "1 Darkness Token removed from the Plan Room (2 times)." named nobody:
+    a Purify Action, a Plan and a Room's Action read alike."""
+    st = new_game("core", 3, seed=5).model_copy(deep=True)
+    inv = Engine(st).invs_of(st.active)[0]
+    assert inv.cell is not None
+    st.cells[inv.cell].darkness = 2
+    assert act("purify") in GAME.legal_actions(st, st.active)
+    out = GAME.apply(st, st.active, act("purify"))
+    name = Engine(st).char_name(inv.character or "")
+    room = Engine(st).cell_name(inv.cell)
+    assert any(e.text.startswith(f"{name} purifies the {room}: ") and "removed." in e.text
+               for e in out.events), [e.text for e in out.events]
+
+
+def test_EX_SOLO_the_turn_says_which_investigator_stands_where() -> None:
+    """Stop 63's Solo demo: "take up to 1 more action in the Supply Room (row 1, column 1) and
+    the Key Room (row 2, column 3)" said neither pawn, and "in the Key Room (…) and the Key
+    Room (…)" when both stood in one Room."""
+    st = new_game("solo", 1, seed=3).model_copy(deep=True)
+    eng = Engine(st)
+    a, b = eng.invs_of("s1")
+    text = GAME.doing_text(st, "s1", NAMES)
+    assert (f" with the {eng.char_name(a.character or '')} in the "
+            f"{eng.cell_name(a.cell or '')} (row ") in text, text
+    assert f" and the {eng.char_name(b.character or '')} in the " in text, text
+    b.cell = a.cell
+    text = GAME.doing_text(st, "s1", NAMES)
+    assert (f" with the {eng.char_name(a.character or '')} and the "
+            f"{eng.char_name(b.character or '')} both in the {eng.cell_name(a.cell or '')}"
+            ) in text, text

@@ -221,7 +221,7 @@ def test_FW_STREET_01_street_five_adds_doom_each_wall_turn() -> None:
     st.wall_turns = 5
     put_horror(st, "H-WATCHER", street=5, drained=True)
     st, ev = do(st, "s1", "pass", inv="i1")
-    assert "+1 Doom to The Wall's Action Pool (a Street Aura)" in texts(ev)
+    assert "+1 Doom to The Wall's Action Pool (Street 5's Aura)" in texts(ev)  # which Street
 
 
 def test_FW_STREET_03_FW_AI_02_lowest_street_first() -> None:

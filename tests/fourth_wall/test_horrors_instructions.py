@@ -409,7 +409,7 @@ def test_FW_TERM_13_FW_VIS_08_chosen_by_the_wall() -> None:
     assert not any("Clue Marble" in e.text for e in ev if e.audience == "public")
     assert not GAME.public_choices(st, "s1")
     st, ev = answer(st, "choose_marble", marble=f)
-    assert inv(st, "i1").hand == [c] and "loses Force Marble" in texts(ev)
+    assert inv(st, "i1").hand == [c] and "loses a Force Marble" in texts(ev)
 
 
 def test_FW_TERM_14_manifest_conflict_from_hand() -> None:

@@ -221,7 +221,7 @@ def test_FW_ACT_06_utilise_follows_then_discards() -> None:
     draw2, _ = set_hand(st, "i1", "M-DRAW2", "M-C")
     st, ev = do(st, "s2", "utilise", inv="i1", marble=draw2)
     assert draw2 in st.marble_discard and len(inv(st, "i1").hand) == 3
-    assert "Utilises Double Draw" in texts(ev)
+    assert "Utilises a Double Draw: Draw two Marbles." in texts(ev)  # its Utilise clause
 
 
 def test_FW_ACT_06_c_FW_TERM_02_anchor_to_the_streets() -> None:
@@ -258,6 +258,10 @@ def test_FW_ACT_07_d_FW_AMB_27_trade_needs_the_partners_consent() -> None:
     assert prompt(st) == "trade_consent" and st.prompts[-1].seats == ["s3"]
     declined, ev = answer(st, "decline")
     assert declined.ap == 2 and c in inv(declined, "i1").hand and "refunded" in texts(ev)
+    eng = Engine(declined)  # whose offer it was (stop 63's demo read two offers as one)
+    said = f"{eng.inv_name(inv(st, 'i2'))} declines {eng.inv_name(inv(st, 'i1'))}'s offer of a " \
+        "Trade"
+    assert said in texts(ev), texts(ev)
     st, _ = answer(st, "accept")
     assert f in inv(st, "i1").hand and c in inv(st, "i2").hand and st.ap == 1
 

@@ -181,3 +181,27 @@ def test_eye_opens_in_a_crescendo_state_keeps_the_view_json_ready() -> None:
     set_stage(st, "crescendo")
     json.dumps(GAME.view(st, None))
     assert GAME.view(st, None)["turn"]["ap_per_turn"] == 3
+
+
+@pytest.mark.parametrize("mode", ["alliance", "conflict"])
+def test_fw_vis_the_dm_line_is_left_out_only_where_every_choice_is_a_button(mode: str) -> None:
+    """Stop 63's Alliance demo: "📬 Ada: your private choices are in your DMs." on every turn,
+    while Alliance plays every choice but the kept Investigator card on the board post. The
+    thread leaves the line out by public facts only (the mode, the prompt's kind): in Alliance
+    but while the card is kept; never in Conflict, whose Close a Gate shows a hand."""
+    seats = ["s1", "s2", "s3"]
+    st = GAME.setup(seats, GAME.options_model(mode=mode), 4)
+    kept = 0
+    for _ in range(300):
+        if GAME.result(st) is not None:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        top = st.prompts[-1] if st.prompts and seat in st.prompts[-1].seats else None
+        keeping = top is not None and top.kind == "keep_investigator"
+        kept += keeping
+        all_public = GAME.choices_all_public(st, seat)
+        assert all_public == (mode == "alliance" and not keeping)
+        if all_public:
+            assert GAME.public_actions(st, seat) == GAME.legal_actions(st, seat)
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    assert kept

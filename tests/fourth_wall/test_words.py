@@ -4,6 +4,10 @@ the hands where they belong (FW-VIS-06, FW-VIS-12, FW-VIS-15)."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from rules.core.game import ALT_TEXT_LIMIT
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.game import GAME
@@ -275,3 +279,55 @@ def test_FW_HORROR_the_advice_says_what_a_horror_still_needs() -> None:
                          "trigger_cost": 1}]}
     said = _investigator_turn(view, "s2")
     assert "The Watcher On the Streets still needs a Science to be Defeated" in said, said
+
+
+_BARE_MARBLE = re.compile(
+    r"\b(loses|discards|gives|takes|trades|swaps|Utilises|offers) (?!(?:a|an|the|The|\d+|no|"
+    r"every|one|two|its|their|all|[A-Z]\w* Marbles?\b)\b)[A-Z]")
+
+
+@pytest.mark.parametrize("mode", ["conflict", "alliance"])
+def test_fw_a_marble_in_a_sentence_has_its_article(mode: str) -> None:
+    """Stop 63's demos: "The Gatewright loses Holy Symbol.", "The Scrounger discards Force
+    Marble (Hand Limit).", "The Fixer gives Science Marble to …", "… takes Adrenaline on
+    Breaker into hand."; every Marble a sentence names has its article (`a_marble`)."""
+    from rules.core.players import playout
+
+    seats = ["s1", "s2", "s3", "s4"]
+    options = GAME.options_model(mode=mode)
+    bare: list[str] = []
+    told = 0
+    for seed in (3, 5, 7):
+        st = GAME.setup(seats, options, seed)
+        for seat, action in playout(GAME, options, seats, seed).history:
+            step = GAME.apply(st, seat, action)
+            st = step.state
+            for e in step.events:
+                told += bool(re.search(r"\b(loses|discards|gives|takes) (a|an|the) ", e.text))
+                if _BARE_MARBLE.search(e.text):
+                    bare.append(e.text)
+    assert told and not bare, bare
+
+
+def test_fw_horror_09_twin_horrors_are_told_apart_by_their_street() -> None:
+    """Stop 63's Alliance demo: "Double Draw is Attached to Watcher. Watcher is Defeated!"
+    with Watchers on Streets 3 and 5. A Horror whose name another On the Streets shares is
+    named with its Street in the log; alone, by its name."""
+    from rules.fourth_wall.state import HorrorOnStreets
+
+    st = new_game("alliance", 2, seed=3).model_copy(deep=True)
+    eng = Engine(st)
+    by_def: dict[str, list[str]] = {}
+    for hid, did in st.horror_cards.items():
+        by_def.setdefault(did, []).append(hid)
+    a, b = next(hids for hids in by_def.values() if len(hids) >= 2)[:2]
+    for hid in (a, b):
+        for pile in (st.horror_deck, st.horror_discard):
+            if hid in pile:
+                pile.remove(hid)
+    st.streets = [HorrorOnStreets(id=a, street=3), HorrorOnStreets(id=b, street=5)]
+    name = eng.horror_name(a)
+    assert eng.horror_called(a) == f"{name} on Street 3"
+    assert eng.horror_called(b) == f"{name} on Street 5"
+    st.streets.pop()
+    assert eng.horror_called(a) == name

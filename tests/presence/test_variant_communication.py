@@ -111,6 +111,21 @@ def test_p_horror_quiet_presentation_has_no_emoji_or_rule_ids() -> None:
     assert GAME.present(plain, lines) == lines  # the standard game is unchanged
 
 
+def test_p_horror_the_quiet_post_keeps_repeats_for_the_board_and_says_what_it_cut() -> None:
+    """Stop 63's True Horror demo: the post kept its last eight lines and said nothing of the
+    rest (it opened mid-round), and dropped any line said before, so three Touches of the
+    spirit pawn read as one. Repeats now stay (the board says a run once, "(3 times)") and a
+    run counts as one of the eight; a cut is said."""
+    st = with_alone_visitor(true_horror=True)
+    touch = "The spirit pawn acts: Touch."
+    lines = [f"Line {i}." for i in range(10)] + [touch, "Fear 3/5.", touch, touch, "End."]
+    quiet = GAME.present(st, lines)
+    kept = ["Line 6.", "Line 7.", "Line 8.", "Line 9.", touch, "Fear 3/5.", touch, touch,
+            "End."]  # eight runs
+    assert quiet == ["… (6 earlier lines: /game log)", *kept], quiet
+    assert GAME.present(st, lines[:8]) == lines[:8]
+
+
 def test_p_horror_02_the_spirit_whispers_only_a_fixed_line_once_a_turn() -> None:
     st = to_spirit_turn(with_alone_visitor(true_horror=True))
     pack = Engine(st).pack

@@ -80,13 +80,15 @@ def test_p_unk_01_p_unk_02_visitors_pick_2_hope_3_nerve_and_the_spirit_is_the_fi
     st, more = _pick_scripts(st, ["A2", "B2", "C2"])
     events += more
     assert sorted(st.display_scripts) == ["A2", "B1", "B2", "C1", "C2"]
-    assert st.script in st.display_scripts and len(st.script_pool) == 4  # P-UNK-05
+    # P-UNK-05: "Setup the game normally. The spirit then draws their script": not yet.
+    assert st.script == "" and sorted(st.script_pool) == sorted(st.display_scripts)
     public = " ".join(e.text for e in events if e.audience == PUBLIC)
     assert all(PACK.script(s).name in public for s in st.display_scripts)  # H-09
     # Said as a list (a demo read "chose the scripts Script A1, Script A2, …, Script B4").
     names = [PACK.script(s).name for s in sorted(st.display_scripts)]
     assert (f"The visitors have chosen their scripts: {', '.join(names[:-1])} and "
-            f"{names[-1]}; the spirit draws one of them in secret.") in public, public
+            f"{names[-1]}; the spirit draws one of them in secret once its deck is built."
+            ) in public, public
     assert st.prompts[-1].data["then"] == "choose_visitor"
 
 
@@ -108,7 +110,13 @@ def test_p_unk_03_p_unk_04_h_39_the_spirit_builds_its_deck_clues_and_secrets() -
     public_before = GAME.view(st, None)["prompt"]["text"]
     assert "is making a choice" in public_before  # H-40
     assert not GAME.public_choices(st, SPIRIT)
+    assert not st.script  # P-UNK-05: the deck is built without the script (stop 63)
+    assert "script" not in (GAME.private_summary(st, SPIRIT) or "").lower()
     st, events, secrets = _build(st)
+    # ... which is drawn once the deck, clues and secrets are chosen
+    assert st.script in st.display_scripts and len(st.script_pool) == 4
+    assert "The spirit has built its deck and chosen its spirit clues and secret cards, and " \
+        "draws its script in secret." in [e.text for e in events]
     assert st.phase == "setup"  # the spirit's DM lists its choices while setup goes on
     assert PACK.spirit_card(DECK[0]).name in (GAME.private_summary(st, SPIRIT) or "")
     assert PACK.spirit_card(DECK[0]).name not in (GAME.private_summary(st, "s2") or "")

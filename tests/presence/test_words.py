@@ -272,3 +272,47 @@ def test_P_TRACK_02_a_marker_at_the_top_stays_and_says_so() -> None:
     assert [e.text for e in eng.events] == [f"Nerve stays at {top}, the top of the track.",
                                             f"Hope increases to {top - 1}."]
     assert st.nerve == top and st.hope == top - 1
+
+
+def test_P_KO_02_P_SUCC_02_a_knockout_and_a_succumb_say_what_they_cost_and_why() -> None:
+    """Stop 63's demos: "The Descendant is knocked out!" said nothing of the fear cards
+    trashed and the candle put out, and "The Orphan succumbs…" came with no cause (nerve was
+    already lost, P-SUCC-02)."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    v = st.visitors[seat]
+    v.fear_cards = list(st.clue_deck[:2])
+    v.candle_lit = True
+    st.nerve = None
+    eng.knock_out(seat, nerve=True)
+    texts = [e.text for e in eng.events]
+    name = eng.name(seat)
+    assert texts[:2] == [f"{name} is knocked out!", "Knocked out: 2 fear cards trashed, the "
+                         "candle out and every action card in hand discarded."], texts
+    eng.events.clear()
+    eng.step_ko_nerve(seat)
+    assert [e.text for e in eng.events] == [
+        f"Nerve is already lost: {name} succumbs to the manor and is no longer a visitor!"]
+
+
+def test_P_END_the_recap_keeps_the_spirit_pawns_routine_moves_out_of_its_turning_points() -> None:
+    """Stop 63's demo recap listed "Round 6: The spirit pawn acts: Glide." among the turning
+    points (the pawn's acts shared the kind of "The spirit manifests in the Salon!")."""
+    from rules.core.players import playout
+    from rules.presence.ending import WEIGHTS
+
+    seats = ["s1", "s2", "s3"]
+    kinds: dict[str, set[str]] = {}
+    for seed in (2, 4):  # the AI's spirit (s1) manifests and its pawn acts
+        st = GAME.setup(seats, GAME.options_model(), seed)
+        for seat, action in playout(GAME, GAME.options_model(), seats, seed,
+                                    ai_seats=frozenset({"s1"})).history:
+            step = GAME.apply(st, seat, action)
+            st = step.state
+            for e in step.events:
+                if e.text.startswith(("The spirit pawn acts", "The spirit pawn glides",
+                                      "The spirit manifests")):
+                    kinds.setdefault(e.text.split(" ")[2], set()).add(e.kind)
+    assert kinds.get("pawn") == {"pawn"} and kinds.get("manifests") == {"manifest"}, kinds
+    assert WEIGHTS.get("pawn", 0) == 0 and WEIGHTS["manifest"] > 0

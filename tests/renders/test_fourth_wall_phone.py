@@ -127,14 +127,14 @@ def test_what_changed_since_the_last_post_is_marked(mode: str) -> None:
     same = copy.deepcopy(view)
     same["turn"]["before"] = copy.deepcopy({k: v for k, v in view.items() if k != "turn"})
     assert ImageChops.difference(plain, phone.phone_map(same, MAP_W)).getbbox() is None
-    # Before, the Horror was not there yet, a Gate was shut and an Investigator had one more
-    # Sanity: each is marked with a dashed ring and its word or number.
+    # Before, the Horror was not there yet, a Gate was shut and an Investigator held one more
+    # Marble: each is marked with a dashed ring and its word or number.
     before = copy.deepcopy({k: v for k, v in view.items() if k != "turn"})
     arrived = before["horrors"].pop()
     k = max(i for i, lit in enumerate(view["gates"]["pentagram"]) if lit)
     before["gates"]["pentagram"][k] = False
     before["gates"]["open"] -= 1
-    before["investigators"][0]["sanity"] = view["investigators"][0]["sanity"] + 1
+    before["investigators"][0]["hand_count"] = view["investigators"][0]["hand_count"] + 1
     changed = copy.deepcopy(view)
     changed["turn"]["before"] = before
     now = phone._read(view)

@@ -344,3 +344,24 @@ def test_ex_terror_ex_ova_one_prompt_kind_two_questions_two_answers() -> None:
         if {"tool", "second", "gain"} <= seen:
             break
     assert {"tool", "second", "gain"} <= seen, seen
+
+
+def test_fw_prompt_15_close_a_gate_advice_asks_what_its_prompt_asks() -> None:
+    """Stop 63's demo: the Gatewright's Unique asked for "at least 2 different Symbols" while
+    the advice under it said "together show a Clue, a Force and a Science"; and the Blitz
+    window's advice spoke of Intervening where the prompt asks for a quick-use discard."""
+    from rules.fourth_wall.guide import advice
+
+    def asked(kind: str, text: str) -> str:
+        view = {"prompt": {"kind": kind, "text": text, "seats": ["s2"]}}
+        return advice(view, "s2") or ""
+
+    two = asked("close_select", "Close a Gate: select Marbles showing at least 2 different "
+                "Symbols (selected: nothing yet).")
+    three = asked("close_select", "Close a Gate: select Marbles showing at least 3 different "
+                  "Symbols (selected: nothing yet).")
+    assert "at least 2 different Symbols" in two and "a Clue, a Force and a Science" not in two
+    assert "a Clue, a Force and a Science" in three
+    blitz = asked("blitz_window", "Blitz (3) [Force]: The Fixer may discard a quick-use Marble "
+                  "to reveal more cards.")
+    assert "quick-use Marble" in blitz and "must Intervene" in blitz

@@ -422,7 +422,8 @@ class SummaryDMs(DeliveryCore):
         something hidden), whatever they hold and whatever they may do now, so the line
         tells the table nothing it does not know (whose DMs are closed is said openly)."""
         who = [names.get(seat) or game.seat_label(state, seat) for seat in awaited
-               if users.get(seat) and self.has_summary_dm(record.id, seat)]
+               if users.get(seat) and self.has_summary_dm(record.id, seat)
+               and not game.choices_all_public(state, seat)]
         if not who:
             return []
         return [f"{'' if plain else '📬 '}{', '.join(who)}: your private choices are in "

@@ -154,13 +154,18 @@ class Effects:
         cell = self.st.cells[cid]
         return cell.darkness > 0 and (not cell.shrouded or self.opts.purify_shrouded)
 
-    def purify_room(self: Engine, cid: str, n: int) -> None:
+    def purify_room(self: Engine, cid: str, n: int, by: InvestigatorState | None = None
+                    ) -> None:
+        """`by`: the Investigator whose Purify Action it is, named in the line (stop 63's
+        demos: "1 Darkness Token removed from the Plan Room (2 times)." said nobody's)."""
         cell = self.st.cells[cid]
         took = min(n, cell.darkness)
         cell.darkness -= took
         self.st.darkness_supply += took
-        self.emit(f"{took} Darkness "
-                  f"{plural(took, 'Token')} removed from the {self.cell_name(cid)}.", "purify")
+        tokens = f"{took} Darkness {plural(took, 'Token')}"
+        self.emit(f"{self.inv_name(by)} purifies the {self.cell_name(cid)}: {tokens} removed."
+                  if by is not None else
+                  f"{tokens} removed from the {self.cell_name(cid)}.", "purify")
 
     def eff_purify(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:
         targets = self.purify_targets(eff, ctx["origin"])

@@ -101,7 +101,7 @@ class InvestigatorActions:
         if kind == K.MOVE:
             self.move_pawn(inv, action.p("to"))
         elif kind == K.PURIFY:
-            self.purify_room(cid, self.purify_amount(inv))
+            self.purify_room(cid, self.purify_amount(inv), by=inv)
         elif kind == K.TRADE:
             self.start_trade(ctx, action.p("with"))
         elif kind == K.ROOM_ACTION:
@@ -144,6 +144,13 @@ class InvestigatorActions:
         ch = self.character(inv.character)
         bonus = ch.specialization_bonus if ch.specialization == task.subtype else 0
         self.emit(f"{ch.name} completes {task.called}.", "task")
+        _, ongoing, lasting = task.text.partition("Ongoing: ")
+        if task.has_ongoing and ongoing:
+            # What the kept Task now lets its holder do (stop 63's demos: nothing said why a
+            # Purify later took 2 Tokens).
+            lasting = lasting.strip()
+            self.emit(f"{ch.name} keeps {task.called}: from now on, {lasting[:1].lower()}"
+                      f"{lasting[1:]}", "task_ongoing")
         self.gain_points(task.points + bonus,
                          task.name + (" with the Specialization bonus" if bonus else ""))
         if task.rewards and not self.over:

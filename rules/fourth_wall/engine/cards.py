@@ -315,8 +315,10 @@ class Cards:
         if kind == "wall_unique":
             return "The Wall's Unique Action"
         if kind == "mod":
-            sub = rest.partition(":")[0]
-            return {"aura": "The Wall's Aura", "street": "a Street Aura"}.get(sub, "an effect")
+            sub, _, more = rest.partition(":")
+            if sub == "street":  # which Street (stop 63's demo: "(a Street Aura)")
+                return f"Street {more.partition(':')[0]}'s Aura"
+            return {"aura": "The Wall's Aura"}.get(sub, "an effect")
         return "a card"
 
     # ---- the effect step

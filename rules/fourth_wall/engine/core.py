@@ -118,6 +118,15 @@ class Basics:
     def marble_name(self: Engine, mid: str) -> str:
         return self.marble(mid).name if mid in self.st.marble_cards else mid
 
+    def a_marble(self: Engine, mid: str) -> str:
+        """A Marble as a sentence's object: "a Force Marble", "an Elder Sign" (stop 63's demos
+        read "The Gatewright loses Holy Symbol.")."""
+        return marbles_listed([self.marble_name(mid)])
+
+    def the_marble(self: Engine, mid: str) -> str:
+        """A Marble opening a sentence: "The Molotov Cocktail is Attached to …"."""
+        return f"The {self.marble_name(mid)}"
+
     def horror(self: Engine, hid: str) -> Horror:
         return self.defs.horrors[self.st.horror_cards[hid]]
 
@@ -241,6 +250,17 @@ class Basics:
         """The Symbols `h` still needs to be Defeated (its Defeat Cost less what is Attached)."""
         att = self.attached_symbols(h)
         return Counter({s: n - att[s] for s, n in self.defeat_cost(h.id).items() if n > att[s]})
+
+    def horror_called(self: Engine, hid: str) -> str:
+        """A Horror On the Streets as a log line names it: with its Street when another of
+        its name is On the Streets ("Watcher on Street 3"; stop 63's demo read "Double Draw
+        is Attached to Watcher. Watcher is Defeated!" with Watchers on Streets 3 and 5).
+        Conflict has no Streets, and its name alone."""
+        h = self.on_streets(hid)
+        name = self.horror_name(hid)
+        if h is not None and h.street is not None and self._twin_named(h):
+            return f"{name} on Street {h.street}"
+        return name
 
     def _twin_named(self: Engine, h: HorrorOnStreets) -> bool:
         """Whether another Horror On the Streets has `h`'s name (Conflict has no Streets to

@@ -96,7 +96,7 @@ class Effects:
         if marble is not None:
             st.marble_discard.remove(marble)
             i.hand.append(marble)
-            self.emit(f"{self.inv_name(i)} takes {self.marble_name(marble)} from the Marble "
+            self.emit(f"{self.inv_name(i)} takes {self.a_marble(marble)} from the Marble "
                       "discard pile.", "take")
             return
         if not st.marble_discard or i.insane:
@@ -127,7 +127,7 @@ class Effects:
             label = self.street_marble_label(marble)
             self.take_marble(marble)
             i.hand.append(marble)
-            self.emit(f"{self.inv_name(i)} takes {label} into hand.", "take")
+            self.emit(f"{self.inv_name(i)} takes the {label} into hand.", "take")
             return
         cands = self.street_marbles(source)
         if not cands or fr is None:
@@ -188,7 +188,7 @@ class Effects:
         giver.hand.remove(marble)
         to.hand.append(marble)
         self.emit_team(f"{self.inv_name(giver)} gives a Marble to {self.inv_name(to)}.",
-                       f"{self.inv_name(giver)} gives {self.marble_name(marble)} to "
+                       f"{self.inv_name(giver)} gives {self.a_marble(marble)} to "
                        f"{self.inv_name(to)}.", "give")
 
     def eff_give_or_trade(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
@@ -287,7 +287,7 @@ class Effects:
         idx = next(k for k, r in enumerate(card.reactions) if r.window == window)
         inv.hand.remove(marble)
         self.st.marble_discard.append(marble)
-        self.emit(f"{self.inv_name(inv)} discards {card.name} (quick use).", "react")
+        self.emit(f"{self.inv_name(inv)} discards {self.a_marble(marble)} (quick use).", "react")
         result = {"ignore_loss": 0, "blitz_bonus": 0}
         others = False
         for e in card.reactions[idx].effects:
@@ -435,7 +435,7 @@ class Effects:
         args["card"] = card
         if horror is None:
             self.choose(seat, "choose_horror", f"Blitz: choose the Horror for "
-                        f"{self.marble_name(card)}.",
+                        f"the {self.marble_name(card)}.",
                         [act(K.CHOOSE_HORROR, horror=h.id) for h in st.streets],
                         Step(op="blitz_place", args=args), "horror")
             return
@@ -524,8 +524,8 @@ class Effects:
         dest = self.on_streets(horror)
         assert dest is not None
         dest.attached.append(marble)
-        self.emit(f"{self.marble_name(marble)} moves from {self.horror_name(src.id)} to "
-                  f"{self.horror_name(horror)}.", "move_attachment")
+        self.emit(f"{self.the_marble(marble)} moves from {self.horror_called(src.id)} to "
+                  f"{self.horror_called(horror)}.", "move_attachment")
         self.later(Step(op="defeat_check", args={"horror": horror}),
                    Step(op="defeat_check", args={"horror": src.id}))
 
@@ -560,8 +560,8 @@ class Effects:
         else:
             st.anchored[st.anchored.index(theirs)] = mine
         inv.hand.append(theirs)
-        self.emit(f"{self.inv_name(inv)} swaps {self.marble_name(mine)} for "
-                  f"{self.marble_name(theirs)} On the Streets.", "swap")
+        self.emit(f"{self.inv_name(inv)} swaps {self.a_marble(mine)} for "
+                  f"the {self.marble_name(theirs)} On the Streets.", "swap")
         if horror is not None:
             self.later(Step(op="defeat_check", args={"horror": horror.id}))
 
@@ -618,7 +618,7 @@ class Effects:
         hs = self.on_streets(h)
         assert hs is not None
         hs.drained = drain
-        self.emit(f"{self.horror_name(h)} is " + ("Drained." if drain else
+        self.emit(f"{self.horror_called(h)} is " + ("Drained." if drain else
                                                    "no longer Drained."), "drain")
 
     def eff_sacrifice(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
@@ -628,7 +628,7 @@ class Effects:
         if not h:
             self.fail(fr, f"There is no {eff.named or 'Horror'} On the Streets to Sacrifice.")
             return
-        self.emit(f"{self.horror_name(h)} is Sacrificed.", "sacrifice")
+        self.emit(f"{self.horror_called(h)} is Sacrificed.", "sacrifice")
         self.remove_horror(h, "discard")  # FW-HORROR-08
 
     def eff_return_horror(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
@@ -638,7 +638,8 @@ class Effects:
         if not h:
             self.fail(fr, "No Horror is On the Streets to Return.")
             return
-        self.emit(f"{self.horror_name(h)} is Returned to The Wall.", "return")
+        self.emit(f"{self.horror_called(h)} is Returned to The Wall." if self.conflict else
+                  f"{self.horror_called(h)} is shuffled back into the Horror deck.", "return")
         self.remove_horror(h, "hand" if self.conflict else "deck")  # FW-HORROR-07
 
     def eff_manifest(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
@@ -696,7 +697,7 @@ class Effects:
                 self.fail(fr, "The Wall cannot pay the Trigger Cost.")
                 return
             st.doom -= cost
-        self.emit(f"{self.horror_name(h)} is Triggered.", "trigger")
+        self.emit(f"{self.horror_called(h)} is Triggered.", "trigger")
         self.later(*self.card_steps(f"trigger:{h}", "wall", horror=h),
                    *([Step(op="drain_after", args={"horror": h})] if self.conflict else []))
 
@@ -796,7 +797,7 @@ class Effects:
             if take > 0 and st.peek_for is not None:
                 st.peek.remove(card)
                 self.inv(st.peek_for).hand.append(card)
-                self.emit_team(None, f"{self.marble_name(card)} is taken into hand.", "peek")
+                self.emit_team(None, f"{self.the_marble(card)} is taken into hand.", "peek")
                 args["take"] = take - 1
             else:
                 args["ordered"].append(card)

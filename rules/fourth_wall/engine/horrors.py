@@ -69,7 +69,7 @@ class Horrors:
         if self.on_streets(horror) is None or horror in st.defeating:
             return
         st.defeating.append(horror)
-        self.emit(f"{self.horror_name(horror)} is Defeated!", "defeat", horror=horror)
+        self.emit(f"{self.horror_called(horror)} is Defeated!", "defeat", horror=horror)
         steps: list[Step] = []
         if deathrattle and self.horror(horror).deathrattle and not self.ignored("deathrattle"):
             steps.extend(self.card_steps(f"deathrattle:{horror}", "wall", horror=horror))
@@ -96,7 +96,7 @@ class Horrors:
             st.marble_discard.append(marble)
             return
         h.attached.append(marble)
-        self.emit(f"{self.marble_name(marble)} is Attached to {self.horror_name(horror)}.",
+        self.emit(f"{self.the_marble(marble)} is Attached to {self.horror_called(horror)}.",
                   "attach", marble=marble, horror=horror)
         steps: list[Step] = []
         if self.marble(marble).intervene and not self.ignored("intervene"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from rules.core.errors import IllegalAction
@@ -15,6 +16,20 @@ from rules.fourth_wall.state import (
 if TYPE_CHECKING:
     from rules.fourth_wall.engine import Engine
 
+
+
+_UTILISE = re.compile(r"Utilise(?::|, )\s*(.*?)(?=\s+(?:Intervene|Quick use)\b|$)", re.DOTALL)
+
+
+def utilise_clause(text: str) -> str:
+    """What Utilising a Marble does, from its card text: the Utilise clause alone ("Close a
+    Gate by itself (…).", "Anchor to the Streets. While Anchored, …"), not its Symbols nor
+    its Intervene or quick use (stop 63's demos read the whole card into the log)."""
+    found = _UTILISE.search(text)
+    if not found:
+        return text
+    clause = found.group(1).strip()
+    return clause[:1].upper() + clause[1:]
 
 class InvestigatorActions:
     """The part of `Engine` this module holds (see the module's docstring)."""
@@ -82,8 +97,8 @@ class InvestigatorActions:
             mid = str(action.p("marble"))
             inv.hand.remove(mid)
             st.in_play.append(mid)
-            self.emit(f"{name} Utilises {self.marble_name(mid)}: "
-                      f"{self.marble(mid).text}", "utilise", marble=mid)
+            self.emit(f"{name} Utilises {self.a_marble(mid)}: "
+                      f"{utilise_clause(self.marble(mid).text)}", "utilise", marble=mid)
             return [*self.card_steps(f"utilise:{mid}", "investigators", inv=iid, marble=mid),
                     Step(op="utilise_done", args={"marble": mid}), end]
         if kind == K.GIVE:
@@ -134,7 +149,7 @@ class InvestigatorActions:
         st.in_play.remove(marble)
         if self.marble(marble).anchor:
             st.anchored.append(marble)
-            self.emit(f"{self.marble_name(marble)} is Anchored to the Streets.", "anchor")
+            self.emit(f"{self.the_marble(marble)} is Anchored to the Streets.", "anchor")
         else:
             st.marble_discard.append(marble)
 

@@ -33,7 +33,7 @@ class Marbles:
             if marble in i.hand:
                 i.hand.remove(marble)
                 st.marble_discard.append(marble)
-                self.emit(f"{self.inv_name(i)} loses {self.marble_name(marble)}.", "lose",
+                self.emit(f"{self.inv_name(i)} loses {self.a_marble(marble)}.", "lose",
                           inv=inv)
                 self.fire("marble_lost")
             return
@@ -268,7 +268,7 @@ class Marbles:
                                                                     "params": {}}}))
             return
         self.ask(t.seat, "trade_consent",  # FW-AMB-27
-                 f"{self.inv_name(i)} offers {self.marble_name(mine)} for your "
+                 f"{self.inv_name(i)} offers {self.a_marble(mine)} for your "
                  f"{self.marble_name(marble)} ({self.inv_name(t)}). Accept the Trade?",
                  [act(K.ACCEPT), act(K.DECLINE)], Step(op="trade_do", args=base),
                  public_text=f"{self.inv_name(i)} offers {self.inv_name(t)} a Trade of one "
@@ -281,10 +281,13 @@ class Marbles:
         t = self.inv(partner)
         if answer["kind"] != K.ACCEPT:
             self.st.declined_trades.append(f"{inv}>{partner}")
+            # Whose offer it was (stop 63's demo: "The Rallier trades a Marble with The
+            # Scrounger. The Scrounger declines the Trade." were two offers, read as one).
+            declined = f"{self.inv_name(t)} declines {self.inv_name(i)}'s offer of a Trade"
             if pool in ("turn", "grant"):
-                self.refund(pool, cost, f"{self.inv_name(t)} declines the Trade")
+                self.refund(pool, cost, declined)
             else:
-                self.emit(f"{self.inv_name(t)} declines the Trade.", "trade")
+                self.emit(f"{declined}.", "trade")
                 if f is not None:
                     self.fail(self.frame(f))
             return
@@ -293,7 +296,7 @@ class Marbles:
         i.hand.append(theirs)
         t.hand.append(mine)
         self.emit_team(f"{self.inv_name(i)} trades a Marble with {self.inv_name(t)}.",
-                       f"{self.inv_name(i)} trades {self.marble_name(mine)} for "
+                       f"{self.inv_name(i)} trades {self.a_marble(mine)} for "
                        f"{self.inv_name(t)}'s {self.marble_name(theirs)}.", "trade")
 
     # ================================================================== Close a Gate

@@ -309,7 +309,7 @@ class Turns:
             if marble in i.hand:
                 i.hand.remove(marble)
                 self.st.marble_discard.append(marble)
-                self.emit(f"{self.inv_name(i)} discards {self.marble_name(marble)} (Hand "
+                self.emit(f"{self.inv_name(i)} discards {self.a_marble(marble)} (Hand "
                           "Limit).", "discard")
             self.later(Step(op="hand_limit", args={"inv": inv}))
             return

@@ -70,7 +70,7 @@ class WallActions:
         elif kind == K.TRIGGER:
             hid = str(action.p("horror"))
             st.doom -= self.horror(hid).trigger_cost
-            self.emit(f"The Wall Triggers {self.horror_name(hid)}.", "trigger")
+            self.emit(f"The Wall Triggers {self.horror_called(hid)}.", "trigger")
             self.later(*self.card_steps(f"trigger:{hid}", "wall", horror=hid),
                        Step(op="drain_after", args={"horror": hid}), end)
         elif kind == K.DESTROY:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import counted, join_words
 from rules.core.types import Prompt
 from rules.presence.state import (
     Step,
@@ -11,6 +12,10 @@ from rules.presence.state import (
 
 if TYPE_CHECKING:
     from rules.presence.engine import Engine
+
+
+NERVE_LOST = "Nerve is already lost"
+"""Why a fright that would cost nerve makes a visitor succumb (P-SUCC-02)."""
 
 
 class Fear:
@@ -79,6 +84,13 @@ class Fear:
         if not v.knocked_out:
             v.knocked_out = True
             self.emit(f"{self.name(seat)} is knocked out!", "ko", seat=seat)
+            # What the knockout costs, from public things only (fear cards lie face up, the
+            # candle is on the board; how many action cards a hand held is not said): stop
+            # 63's demo said nothing of it.
+            lost = ([f"{counted(len(v.fear_cards), 'fear card')} trashed"] if v.fear_cards
+                    else []) + (["the candle out"] if v.candle_lit else [])
+            self.emit("Knocked out: " + join_words([*lost, "every action card in hand "
+                                                    "discarded"]) + ".", "ko_cost", seat=seat)
             st.clue_trash.extend(v.fear_cards)
             v.fear_cards.clear()
             v.candle_lit = False
@@ -109,7 +121,7 @@ class Fear:
     def step_ko_nerve(self: Engine, seat: str) -> None:
         """P-FEAR-03 / P-SUCC-02: nerve -1; if it cannot, succumb."""
         if self.st.nerve is None:
-            self.succumb(seat)
+            self.succumb(seat, NERVE_LOST)
         else:
             self.adjust_track("nerve", -1, seat)
 
@@ -123,14 +135,15 @@ class Fear:
                 # P-2P-06: the other character may still use the turn's main actions
                 st.active = other
                 st.must_rest = False
-                self.emit(f"{self.name(seat)} may no longer act this turn; "
+                self.emit(f"{self.name(seat)} may no longer act this turn. "
                           f"{self.name(other)} carries on.", "turn")
                 return
             self.end_visitor_turn()
             st.actions_left = -1  # marks "turn already ending"
 
-    def succumb(self: Engine, seat: str) -> None:
-        """P-SUCC-03..05: knocked out for good; no longer a visitor; the bond returns."""
+    def succumb(self: Engine, seat: str, because: str = "") -> None:
+        """P-SUCC-03..05: knocked out for good; no longer a visitor; the bond returns.
+        `because` leads the line ("Nerve is already lost", P-SUCC-02)."""
         st = self.st
         v = self.vis(seat)
         if v.succumbed:
@@ -142,8 +155,8 @@ class Fear:
             # the marker returns (P-SUCC-05), but the win test must still see who held it
             v.succumbed_bonded = True
             st.bonded = None
-        self.emit(f"{self.name(seat)} succumbs to the manor and is no longer a visitor!",
-                  "succumb", seat=seat)
+        self.emit(f"{because + ': ' if because else ''}{self.name(seat)} succumbs to the manor "
+                  "and is no longer a visitor!", "succumb", seat=seat)
 
     def adjust_track(self: Engine, marker: str, delta: int, forced: str | None) -> None:
         """P-TRACK-02/03/05, A-28: reduce toward time (lost on meeting it) or increase."""
@@ -151,7 +164,7 @@ class Fear:
         val = getattr(st, marker)
         if val is None:
             if marker == "nerve" and delta < 0 and forced is not None:
-                self.succumb(forced)  # P-SUCC-02 (A-53: at once)
+                self.succumb(forced, NERVE_LOST)  # P-SUCC-02 (A-53: at once)
             return
         if delta > 0:
             new = min(self.pack.hope_track.spaces, val + delta)

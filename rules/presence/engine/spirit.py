@@ -77,7 +77,7 @@ class SpiritTurn:
         ma = self.pack.manifest_action(action_id)
         room = self.st.spirit.pawn_room
         # Said before the payment: a die paid to 0 fades (P-SPIRIT-06), said after its cause.
-        self.emit(f"The spirit pawn acts: {ma.name}.", "manifest")
+        self.emit(f"The spirit pawn acts: {ma.name}.", "pawn")
         if ma.cost and payer is not None:
             self.set_die(payer, self.die(payer).value - ma.cost)
         ctx = self.spirit_ctx(payer, room, ma.name, pawn=True)

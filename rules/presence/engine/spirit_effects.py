@@ -171,7 +171,7 @@ class SpiritEffects:
         if room is not None and self.lit(option) and cost:
             payer = next(d for d in self.dice_in(room) if self.die(d).value >= cost)
         st.spirit.pawn_room = option
-        self.emit(f"The spirit pawn glides into the {self.room_name(option)}.", "manifest")
+        self.emit(f"The spirit pawn glides into the {self.room_name(option)}.", "pawn")
         if payer is not None:  # paid after the glide is said: a die paid to 0 fades after it
             self.set_die(payer, self.die(payer).value - cost)
         self.later(Step(op="pawn_step", args={"steps": int(prompt.data["steps"]) - 1,

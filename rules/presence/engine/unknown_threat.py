@@ -25,8 +25,9 @@ class UnknownThreat:
     # ------------------------------------------------------------------ Unknown Threat
     def ut_ask_script(self: Engine) -> None:
         """P-UNK-01 (PR-24): the visitors pick 2 hope, then 3 nerve scripts, one per prompt;
-        any visitor may answer and each pick is public (H-09). Then the spirit draws one in
-        secret as usual (P-UNK-05) and the visitors choose their characters."""
+        any visitor may answer and each pick is public (H-09). Then the visitors choose their
+        characters, the spirit builds its deck (`step_ut_spirit`) and only then draws its
+        script in secret as usual (P-UNK-05, `ut_draw_script`)."""
         st = self.st
         ut = st.unknown_threat
         assert ut is not None
@@ -35,13 +36,13 @@ class UnknownThreat:
             if len(ut.scripts) < UT_HOPE + UT_NERVE else None
         if kind is None:
             st.display_scripts = sorted(ut.scripts)
-            deck = st.rng.shuffled(ut.scripts)
-            st.script = deck.pop()  # P-SETUP-25
-            st.script_pool = deck
+            # Shuffled now, drawn once the deck is built (`ut_draw_script`): the RNG is read
+            # where it always was, so a game's replay deals as it did.
+            st.script_pool = st.rng.shuffled(ut.scripts)
             # A list, not a run of commas: "…: Script A1, Script A2 and Script B4".
             self.emit("The visitors have chosen their scripts: " + join_words(
                 [self.pack.script(s).name for s in st.display_scripts])
-                + "; the spirit draws one of them in secret.", "setup")
+                + "; the spirit draws one of them in secret once its deck is built.", "setup")
             self.ask_visitor(0)
             return
         # the chamber's room is in play from the start; its state is dealt later (P-CHAMBER-01)
@@ -101,7 +102,20 @@ class UnknownThreat:
                      "card (one per trauma).", opts, "ut_secret", private=True)
             return
         self.emit("The spirit has built its deck and chosen its spirit clues and secret "
-                  "cards.", "setup")
+                  "cards, and draws its script in secret.", "setup")
+        self.ut_draw_script()
+
+    def ut_draw_script(self: Engine) -> None:
+        """P-UNK-05: "Setup the game normally. The spirit then draws their script": after its
+        deck, clues and secrets are chosen, so none of them is built for a script it holds
+        (stop 63's demo: the script was in its DM from the first pick of its deck). The deck
+        of five was shuffled at the visitors' last pick, where the RNG was always read, so a
+        game's replay draws the script it drew before this change, and a game stored mid-setup
+        before it (its script already drawn) keeps it."""
+        st = self.st
+        if st.script:
+            return
+        st.script = st.script_pool.pop()  # P-SETUP-25
 
     def on_ut_group(self: Engine, option: str, prompt: Prompt) -> None:
         ut = self.st.unknown_threat
