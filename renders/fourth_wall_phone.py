@@ -583,7 +583,7 @@ def _draw_streets(d: ImageDraw.ImageDraw, m: _Map, ch: _Changes,
         d.text((width - 4, y0 + HEAD_H / 2 - 2), note, font=nf, fill=MUTED, anchor="rm")
     y = y0 + HEAD_H
     if not rows:
-        d.text((14, y + EMPTY_ROW / 2), "No Horror yet", font=font(MIN_TYPE), fill=DIM,
+        d.text((14, y + EMPTY_ROW / 2), "No Horror On the Streets", font=font(MIN_TYPE), fill=DIM,
                anchor="lm")
         y += EMPTY_ROW
     for num, h, badge in rows:

@@ -87,8 +87,9 @@ PURPOSES: dict[str, str] = {
                 "below."),
     "take_cellar": "Take an item from the Cellar: the one that helps your next turn most.",
     "take_chamber": "Take a card from the Secret Chamber: a reward for Uncovering it.",
-    "trash_fear": ("Trash a fear card: fear cards clog a visitor's deck, so remove the worst "
-                   "one."),
+    "trash_fear": ("Trash a fear card: each one lies face up before its visitor and makes them "
+                   "suffer fear when its reaction comes, so remove the one that strikes most "
+                   "often."),
     "choice": ("Choose one of this card's options: pick the one that helps now, or costs the "
                "least."),
     # target
@@ -117,7 +118,8 @@ PURPOSES: dict[str, str] = {
     "choose_visitor": ("Choose your visitor character: each has its own starting cards and "
                        "ability."),
     "ut_card": ("Unknown Threat: build your spirit deck from any spirit's cards — pick cards "
-                "that work together for the script you'll play."),
+                "that work together; your script is drawn from the five the visitors chose "
+                "once the deck is built, so build for what they have in common."),
     "ut_clue": "Unknown Threat: choose the spirit clues for the bag; you'll place them later.",
     "ut_group": "Unknown Threat: choose whose spirit cards to take the next card from.",
     "ut_script": ("Unknown Threat: the visitors choose the scripts the spirit may be playing. "

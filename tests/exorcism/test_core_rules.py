@@ -450,6 +450,7 @@ def test_EX_GAP_04_bodyguard_protects_roommates_who_go_to_the_foyer() -> None:
     assert "bodyguard" in st2.wounded and "doctor" not in st2.wounded
     # rulebook FAQ: a pawn saved by an ability goes to the Foyer
     assert st2.investigators["s2"].cell == "foyer"
+    assert "Bodyguard shields Doctor from the Wound." in st2.log  # who shields whom (stop 63)
 
 
 # ---------------------------------------------------------------- actions

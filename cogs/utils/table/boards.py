@@ -51,7 +51,7 @@ from cogs.utils.table.posts import (
 from cogs.utils.table.words import guide_lines, told_once
 from renders.cardwords import card_alt_text
 from rules.core import Result
-from rules.core.game import Game, plural, strip_rule_ids
+from rules.core.game import Game, join_words, plural, strip_rule_ids
 
 if TYPE_CHECKING:
     pass
@@ -60,6 +60,29 @@ log = logging.getLogger(__name__)
 
 DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update
 
+
+
+def awaited_lines(game: Game[Any, Any], state: Any, awaited: list[str], pinged: list[str],
+                  users: dict[str, int | None], names: dict[str, str]) -> list[str]:
+    """What each awaited player must do, one line each, but players asked the same thing at
+    once share one line ("Ada (a visitor), Basil (a visitor) and Clara (a visitor): Unknown
+    Threat: choose a hope script…"; stop 63's demo posted four lines alike), each one's
+    mention kept."""
+    groups: list[tuple[list[str], str, list[str]]] = []  # (whos, what, mentions)
+    for seat in awaited:
+        text = game.doing_text(state, seat, names)
+        who = game.player_name(state, seat, names)
+        mention = [f"<@{users[seat]}>"] if seat in pinged and users.get(seat) else []
+        what = text[len(who) + 2:] if text.startswith(f"{who}: ") else None
+        if what is not None and groups and groups[-1][1] == what:
+            groups[-1][0].append(who)
+            groups[-1][2].extend(mention)
+        elif what is not None:
+            groups.append(([who], what, mention))
+        else:
+            groups.append(([], text, mention))
+    return [" ".join([f"{join_words(whos)}: {what}" if whos else what, *mentions])
+            for whos, what, mentions in groups]
 
 class BoardPosts(SummaryDMs):
     """Board posts in the game's thread, one queue per game."""
@@ -627,12 +650,9 @@ class BoardPosts(SummaryDMs):
             footer = f"Game over. {footer}" if plain else f"🏁 **Game over.** {footer}"
             caption = None
         else:
-            doing = []
-            for seat in post.awaited:
-                text = game.doing_text(state, seat, names)
-                if seat in post.pinged and users.get(seat):
-                    text = f"{text} <@{users[seat]}>"
-                doing.append(text if plain else f"⏳ {text}")
+            doing = [text if plain else f"⏳ {text}"
+                     for text in awaited_lines(game, state, post.awaited, post.pinged, users,
+                                               names)]
             footer = "\n".join(doing + self.dm_lines(record, game, state, post.awaited,
                                                       users, names, plain)
                                + guide_lines(record, game, state, post.awaited, users, plain))

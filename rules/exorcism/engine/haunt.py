@@ -177,17 +177,22 @@ class HauntPhase:
             assert cid is not None
             devour = "devourer" in self.ghosts_in(cid)
             protected = False
+            by: str | None = None
             for other in self.active_invs():
                 if other.cell != cid:
                     continue
                 for m in self.modifiers(other):
                     if m.kind == "protect_roommates" and (other.id != inv.id or m.protects_self):
                         protected = True
+                        by = self.inv_name(other) if other.id != inv.id else None
             if protected:
                 # The spec's Bodyguard text is silent on where the saved pawn goes; the
                 # rulebook FAQ wins: "Anytime an Ability or card stops a player from being
                 # Wounded, their Character Pawn is returned to the Foyer" (or an edge Room).
-                self.emit(f"{self.inv_name(inv)} is protected from the Wound.", "protected")
+                # Who shields whom (stop 63's demo: "Medium is protected from the Wound.");
+                # the placement says where the pawn goes.
+                self.emit(f"{by} shields {self.inv_name(inv)} from the Wound." if by
+                          else f"{self.inv_name(inv)} is shielded from the Wound.", "protected")
                 out.append(Step(op="relocate", args={"inv": inv.id}))
             else:
                 out.append(Step(op="wound", args={"inv": inv.id, "devour": devour}))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from rules.core.types import Action, act
@@ -148,7 +149,9 @@ class InvestigatorActions:
         if task.has_ongoing and ongoing:
             # What the kept Task now lets its holder do (stop 63's demos: nothing said why a
             # Purify later took 2 Tokens).
-            lasting = lasting.strip()
+            # The card speaks to its holder ("your Purify"); the log speaks of them.
+            lasting = re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "they",
+                                                            lasting.strip()))
             self.emit(f"{ch.name} keeps {task.called}: from now on, {lasting[:1].lower()}"
                       f"{lasting[1:]}", "task_ongoing")
         self.gain_points(task.points + bonus,
