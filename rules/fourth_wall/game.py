@@ -173,6 +173,14 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                           options.wall_seat, options.investigators, options.gates,
                           options.first_game, options.wrath_doom)
 
+    def replay_rulings(self, fresh: FourthWallState, current: FourthWallState
+                       ) -> FourthWallState:
+        """FW-TURN-06's Elected Regroup after the failed Action (stop 63) applies to games
+        begun under it: an older game's log replays (undo, checks) electing at once."""
+        if fresh.elect_after_action == current.elect_after_action:
+            return fresh
+        return fresh.model_copy(update={"elect_after_action": current.elect_after_action})
+
     def effective_options(self, options: FourthWallOptions) -> list[tuple[str, str]]:
         """What `setup_game` will use, in words (FW-LOBBY-01)."""
         opts = pack_for(options.pack_path).options

@@ -116,6 +116,7 @@ def setup_game(seats: list[str], mode: Mode, seed: int, pack_path: str | None = 
         gates=open_gates,
         gate_supply=wall_deck,
         tracker_size=n_inv,
+        elect_after_action=True,  # FW-TURN-06, stop 63
     )
     # Step 7.
     if mode == "conflict":

@@ -217,6 +217,11 @@ class FourthWallState(GameState):
     (`rules.fourth_wall.ai.without_declined_trades`); a player still may."""
     turn_over: bool = False
     """The active investigator went Insane: its turn ends after this Action (FW-INSANE-04)."""
+    elect_after_action: bool = False
+    """FW-TURN-06: The Wall's failed Instruction's Elected Regroup (FW-INSTR-05) is an Action
+    of its own, so the failed one ends first (its Insanity checks) and an Investigator it
+    drove Insane cannot be Elected. Set by games begun since stop 63; a game begun before keeps
+    electing at once (`FourthWallGame.replay_rulings`), so its log replays as it was played."""
     in_play: list[str] = Field(default_factory=list)
     """Marbles being resolved: a revealed Utilise card, Blitz cards waiting to Intervene."""
     horror_limbo: list[str] = Field(default_factory=list)

@@ -172,6 +172,27 @@ def test_FW_PRES_04_FW_AMB_17_nothing_to_destroy_elected_may_regroup() -> None:
     assert prompt(st2) == "elect" and "Elected Investigator may Regroup" in texts(ev)
 
 
+def test_FW_TURN_06_FW_INSTR_05_the_failed_action_ends_before_the_election() -> None:
+    """Stop 63's demo: a Presence card The Wall could not complete left an Investigator with
+    no Marble; the election came inside that Action, and she Regrouped instead of going
+    Insane. FW-TURN-06: the Elected Regroup is an Action of its own, so the failed one ends
+    first (she is driven Insane, a Gate opens) and only the sane may be Elected."""
+    st = ally(n=2)
+    empty = st.investigators[1]
+    st.marble_deck.extend(empty.hand)
+    empty.hand = []
+    gates = len(st.gates)
+    st2, ev = presence(st, "P-DESTROY#1")
+    assert inv(st2, empty.id).insane and len(st2.gates) == gates + 1
+    assert prompt(st2) == "elect" and empty.id not in {a.params["inv"] for a in options(st2)}
+    told = texts(ev)
+    assert told.index("driven Insane") < told.index("Elected Investigator may Regroup")
+    # A game begun before the ruling elects at once, as it was played (replays alike).
+    old = st.model_copy(update={"elect_after_action": False}, deep=True)
+    st3, _ = presence(old, "P-DESTROY#1")
+    assert prompt(st3) == "elect" and empty.id in {a.params["inv"] for a in options(st3)}
+
+
 def test_FW_PRES_05_FW_PRES_06_trouble_on_the_streets() -> None:
     st = ally()
     for i in st.investigators:

@@ -130,7 +130,19 @@ class Cards:
             self.emit("The Wall declines the Doom.", "doom")
 
     def wall_failure(self: Engine) -> None:
-        """FW-INSTR-05: an Elected Investigator may Regroup (free, out of turn)."""
+        """FW-INSTR-05: an Elected Investigator may Regroup (free, out of turn): an Action of
+        its own (FW-TURN-06), elected once the failed Action's end-of-Action checks are done,
+        so an Investigator they drive Insane is not Elected (stop 63's demo: an empty-handed
+        Investigator Regrouped instead of going Insane)."""
+        st = self.st
+        if st.elect_after_action:
+            at = next((k for k, step in enumerate(st.queue) if step.op == "end_action"), None)
+            if at is not None:
+                st.queue.insert(at + 1, Step(op="wall_failure_elect"))
+                return
+        self.step_wall_failure_elect()
+
+    def step_wall_failure_elect(self: Engine) -> None:
         if not self.sane():
             return
         self.emit("The Wall could not complete an Instruction: an Elected Investigator may "
