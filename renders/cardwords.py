@@ -132,14 +132,18 @@ def _exorcism(view: Mapping[str, Any]) -> list[Number]:
                Number("Exorcism", str(points), "exorcism", target, target,
                       note=f"{target} needed"))
     ova = view.get("ova")
+    total = _i(view.get("darkness_total"), 30)
+    darkness = Number("Darkness left", f"{_i(view.get('darkness_supply'))}/{total}",
+                      "darkness", _i(view.get("darkness_supply")), total)
     if isinstance(ova, dict):
         win = _i(ova.get("haunt_level_win"), 30)
         out.append(Number("Haunt Level", f"{_i(ova.get('haunt_level'))}/{win}", "haunt",
                           _i(ova.get("haunt_level")), win))
+        # The supply matters here too: the Haunt Level is raised from it and an empty one
+        # places no Darkness (EX-OVA-13; stop 63's demo never said it had run out).
+        out.append(darkness)
     else:
-        total = _i(view.get("darkness_total"), 30)
-        out.append(Number("Darkness left", f"{_i(view.get('darkness_supply'))}/{total}",
-                          "darkness", _i(view.get("darkness_supply")), total))
+        out.append(darkness)
         shrouds = _i(view.get("shrouds_total"), 8)
         out.append(Number("Shrouds left", f"{_i(view.get('shrouds_left'))}/{shrouds}",
                           "shroud", _i(view.get("shrouds_left")), shrouds))

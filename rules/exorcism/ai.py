@@ -2438,7 +2438,9 @@ class _Brain:
             return s
         if k == K.GHOST_DARKNESS:
             card = self.pack.haunt_card(str(a.p("card")))
-            if card.kind != "haunt":
+            if card.kind != "haunt" or st.darkness_supply <= 0:
+                # An empty supply places nothing (EX-OVA-13): the card and the action are
+                # spent for no token (stop 63's demo: the Ghost did it turn after turn).
                 return -1.0
             # A token on a Room the investigators need costs them a Purify (or the Room, at
             # its Shroud); but every token left on the board is one the Haunt Level cannot

@@ -309,3 +309,21 @@ def test_ex_task_01_a_memoized_allocation_hands_each_caller_its_own_counts() -> 
     again = brain.allocate(hand, tasks, inv.character)
     fresh = _Brain(st, "s1").allocate(hand, tasks, inv.character)
     assert again == fresh and again[1]
+
+
+def test_ex_ova_13_the_ghost_never_adds_darkness_from_an_empty_supply() -> None:
+    """Stop 63's One vs All demo: with the Darkness supply empty the Ghost AI still spent
+    actions on Add Darkness, which places nothing there (EX-OVA-13)."""
+    st = GAME.setup(seats(3), GAME.options_model(mode="one_vs_all"), 7)
+    st = GAME.apply(st, "s1", act(K.MANOR_DONE)).state
+    st = st.model_copy(deep=True)
+    st.active = "s2"
+    st.phase = "ghost"
+    st.ghost_budget = 2
+    st.prompts, st.queue = [], []
+    st.ghosts = {"wraith": "attic", "bull": None, "devourer": None}  # no Wound in reach
+    darkness = [a for a in GAME.legal_actions(st, "s1") if a.kind == K.GHOST_DARKNESS]
+    assert darkness  # legal: the card may still be played
+    st.darkness_supply = 0
+    for level in ("easy", "normal"):
+        assert GAME.ai_action(st, "s1", level).kind != K.GHOST_DARKNESS, level

@@ -385,7 +385,9 @@ def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back(
     of the stage is charged once, `STAGE_RETURN = 1`, and nothing else stops a walk back);
     charged both ways, seed 1 still showed two and seed 2 one. With the walk-back guard
     (`ExorcismState.walked`, `WALK_BACK`) neither shows any (seeds 1-40: 0 back-and-forth
-    Moves, from 14)."""
+    Moves, from 14). Since the Ghost stopped adding Darkness from an empty supply (stop 63)
+    the games run otherwise: seeds 2, 7 and 21 show one, two and one walk back with the guard
+    off, and seed 21 one more with the walk out of the stage charged once."""
     import rules.exorcism.ai as ai
     from bench.ai import play
 
@@ -393,11 +395,11 @@ def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back(
         return play("exorcism", "one_vs_all", 4, seed, None, "easy").blunders.get(
             "back_and_forth", 0)
 
-    assert walks(1) == 0 and walks(2) == 0
+    assert walks(2) == 0 and walks(7) == 0 and walks(21) == 0
     monkeypatch.setattr(ai, "WALK_BACK", 0.0)  # the guard off: staging alone
-    assert walks(1) == 2 and walks(2) == 1
+    assert walks(2) == 1 and walks(7) == 2 and walks(21) == 1
     monkeypatch.setattr(ai, "STAGE_RETURN", 1.0)  # and the walk back not charged
-    assert walks(1) == 10
+    assert walks(21) == 2
 
 
 def test_manipulate_the_manor_ends_in_the_games_where_it_swapped_without_end(
@@ -476,7 +478,7 @@ def test_a_move_never_returns_where_this_turns_walk_began() -> None:
     a Move adds the Room left, any other Action clears it, a new turn starts empty."""
     from rules.exorcism import actions as K
 
-    for mode, n, seed in (("core", 3, 8), ("one_vs_all", 4, 1)):
+    for mode, n, seed in (("core", 3, 8), ("one_vs_all", 4, 7)):
         st = GAME.setup([f"p{i}" for i in range(1, n + 1)], GAME.options_model(mode=mode),
                         seed)
         walks = 0

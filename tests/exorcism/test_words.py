@@ -341,3 +341,16 @@ def test_EX_SOLO_the_turn_says_which_investigator_stands_where() -> None:
     assert (f" with the {eng.char_name(a.character or '')} and the "
             f"{eng.char_name(b.character or '')} both in the {eng.cell_name(a.cell or '')}"
             ) in text, text
+
+
+def test_EX_GHOST_a_devouring_says_where_it_happened_before_what_it_costs() -> None:
+    """Stop 63's demo: "Detective is devoured by the Devourer and removed from the game in
+    the Supply Room, dropping 3 Detection Tools." put the Room after "removed from the game"."""
+    st = new_game("core", 3, seed=5).model_copy(deep=True)
+    eng = Engine(st)
+    inv = eng.invs_of(st.active)[0]
+    name, room = eng.char_name(inv.character or ""), eng.cell_name(inv.cell or "")
+    inv.tools = {"detection": 3}
+    eng.wound_character(inv, devour=True)
+    assert (f"{name} is devoured by the Devourer in the {room}, dropping 3 Detection Tools, "
+            "and is out of the game for good.") in [e.text for e in eng.events]

@@ -132,7 +132,7 @@ def test_p_horror_02_the_spirit_whispers_only_a_fixed_line_once_a_turn() -> None
     lines = dict(pack.presets.horror_lines_by_id())
     whispers = [a for a in GAME.legal_actions(st, SPIRIT) if a.kind == K.WHISPER]
     assert {str(a.params["line"]) for a in whispers} == set(lines)
-    assert GAME.describe(st, SPIRIT, whispers[0]).startswith("Whisper: ")
+    assert GAME.describe(st, SPIRIT, whispers[0]).startswith("Say aloud (True Horror): ")
     out = GAME.apply(st, SPIRIT, whispers[0])
     said = [e.text for e in out.events if e.public]
     assert said == [f"The spirit whispers: “{lines[str(whispers[0].params['line'])]}”"]

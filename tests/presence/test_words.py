@@ -316,3 +316,25 @@ def test_P_END_the_recap_keeps_the_spirit_pawns_routine_moves_out_of_its_turning
                     kinds.setdefault(e.text.split(" ")[2], set()).add(e.kind)
     assert kinds.get("pawn") == {"pawn"} and kinds.get("manifests") == {"manifest"}, kinds
     assert WEIGHTS.get("pawn", 0) == 0 and WEIGHTS["manifest"] > 0
+
+
+def test_P_SPIRIT_07_a_moving_die_says_where_from_and_what_it_shows() -> None:
+    """Stop 63's demo: "A presence die moves into the Dining Hall (2 times)." said neither
+    where the dice came from nor what they showed."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    die = st.dice[0]
+    rooms = list(st.rooms)
+    eng.place_die(die.id, rooms[0], 3)
+    eng.die_enters(die.id, rooms[1], penalty=False)
+    assert eng.events[-1].text == (f"A presence die moves from the {eng.room_name(rooms[0])} "
+                                   f"into the {eng.room_name(rooms[1])}, showing 3.")
+
+
+def test_P_COMM_the_talk_line_says_no_visitor_remains_once_all_succumbed() -> None:
+    """Stop 63's demo: "Silence. Every visitor is within hearing of another visitor." beside
+    "Visitors left 0/2"."""
+    st = edit(new_game(3, seed=2))
+    for v in st.visitors.values():
+        v.succumbed = v.knocked_out = True
+    assert Engine(st).table_talk()["why"] == "No visitor remains in the manor."

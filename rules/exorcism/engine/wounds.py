@@ -83,17 +83,16 @@ class Wounds:
         inv.last_character = char
         inv.wounds += 1
         inv.cell = None
+        drops = f", dropping {tools_text(dropped)}" if dropped else ""
         if devour:
             st.devoured.append(char)
-            how = "devoured by the Devourer and removed from the game"
+            # The place with the deed, not after "removed from the game" (stop 63's demo).
+            self.emit(f"{self.char_name(char)} is devoured by the Devourer in the "
+                      f"{self.cell_name(cid)}{drops}, and is out of the game for good.", "wound")
         else:
             st.wounded.append(char)
-            how = "Wounded"
-        self.emit(
-            f"{self.char_name(char)} is {how} in the {self.cell_name(cid)}"
-            + (f", dropping {tools_text(dropped)}." if dropped else "."),
-            "wound",
-        )
+            self.emit(f"{self.char_name(char)} is Wounded in the {self.cell_name(cid)}{drops}.",
+                      "wound")
         if inv.seat == st.active and st.phase in ("haunt", "actions", "ghost"):
             st.turn_lost = True  # EX-TURN-06
             st.actions_left = 0

@@ -61,7 +61,8 @@ class ActionLabels:
         if k == K.END_SPIRIT:
             return "End the spirit turn (draw up)"
         if k == K.WHISPER:
-            return "Whisper: " + dict(self.pack.presets.horror_lines_by_id()).get(
+            # Not "Whisper: …" beside the spirit card Whisper's own buttons (stop 63's demo).
+            return "Say aloud (True Horror): " + dict(self.pack.presets.horror_lines_by_id()).get(
                 str(p.get("line")), str(p.get("line")))
         return k
 

@@ -308,7 +308,9 @@ class Basics:
             else:
                 speech[s] = ("free" if not self.alone(s) and not active_alone
                              else "procedural_only")
-        if active_alone:
+        if not self.surviving():  # every visitor succumbed (stop 63's demo)
+            why = "No visitor remains in the manor."
+        elif active_alone:
             why = (f"{self.name(st.active)} is alone and holds the active player marker: "
                    "no visitor may talk.")
         elif alone and st.true_horror:  # P-HORROR-01: not even procedural talk
@@ -393,8 +395,12 @@ class Basics:
     def die_enters(self: Engine, die_id: int, room: str, penalty: bool) -> None:
         """Move a die into `room`; P-SPIRIT-08 light penalty; triggers die_enters_room."""
         d = self.die(die_id)
+        # Where from and what it shows, so the table can follow it (stop 63's demo: "A
+        # presence die moves into the Dining Hall (2 times)." said neither).
+        was = f" from the {self.room_name(d.room)}" if d.room and d.room != room else ""
         d.room = room
-        self.emit(f"A presence die moves into the {self.room_name(room)}.", "die")
+        self.emit(f"A presence die moves{was} into the {self.room_name(room)}, showing "
+                  f"{d.value}.", "die")
         if penalty and self.lit(room):
             self.emit("The room is lit: the die loses 1 presence.", "die")
             self.set_die(die_id, d.value - 1)
