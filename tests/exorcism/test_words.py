@@ -150,6 +150,9 @@ def test_EX_LOSE_02_EX_RESCUE_the_recap_names_the_character_a_seat_last_played()
         eng.rescue_with_lookout(s1, st.lookouts[0])
         st.prompts.clear()
     assert s1.character not in (None, first) and s1.wounds == 1
+    # Whose place the rescuer takes (stop 63's demo: "Bodyguard comes to the rescue.")
+    assert (f"{eng.char_name(s1.character or '')} comes to the rescue, taking the place of "
+            f"{eng.char_name(first)}.") in [e.text for e in eng.events]
     s2 = eng.invs_of("s2")[0]
     last = s2.character
     st.lookouts.clear()

@@ -188,8 +188,9 @@ def test_FW_WALL_11_12_13_14_15_brood() -> None:
     st = wall(doom=2, mode=None)
     a = put_horror(st, "H-CULTIST", drained=True)
     b = put_horror(st, "H-GHOUL", drained=True)
-    st, _ = do(st, "s1", "brood")
+    st, ev = do(st, "s1", "brood")
     assert st.doom == 3 and not any(h.drained for h in st.streets)
+    assert "All Horrors On the Streets are no longer Drained." in texts(ev)
     assert prompt(st) == "scourge"  # FW-WALL-12: no Wrath actions, only the steps
     assert {o.params.get("horror") for o in options(st)} == {a, b}
     st, _ev = answer(st, "scourge", horror=b)
@@ -203,8 +204,9 @@ def test_FW_AMB_08_unleash_edge_cases() -> None:
     assert "cannot be unleashed" in texts(ev) and st.scourge is None
     st = wall(doom=0, mode=None)
     only = put_horror(st, "H-CULTIST")
-    st, _ = do(st, "s1", "brood")
+    st, ev = do(st, "s1", "brood")
     assert st.scourge == only  # mandatory, the only choice
+    assert "no longer Drained" not in texts(ev)  # nothing was (stop 63's demo said it anyway)
     st = wall(doom=0, mode=None)
     a = put_horror(st, "H-CULTIST")
     b = put_horror(st, "H-GHOUL")

@@ -338,3 +338,18 @@ def test_P_COMM_the_talk_line_says_no_visitor_remains_once_all_succumbed() -> No
     for v in st.visitors.values():
         v.succumbed = v.knocked_out = True
     assert Engine(st).table_talk()["why"] == "No visitor remains in the manor."
+
+
+def test_P_2P_02_the_shared_turn_is_headed_with_both_characters() -> None:
+    """Stop 63's two-player demo: "The Descendant's turn (5 main actions)." headed a turn in
+    which the Orphan acted too (P-2P-02: one turn of 5 main actions for both)."""
+    st = edit(two_player_game())
+    eng = Engine(st)
+    seat = st.active
+    assert seat is not None
+    other = eng.partner(seat)
+    assert other is not None
+    eng.step_visitor_turn(seat)
+    head = next(e.text for e in eng.events if e.kind == "turn")
+    assert head.startswith(f"{eng.name(st.active)} and {eng.name(eng.partner(st.active))}'s "
+                           "turn (")

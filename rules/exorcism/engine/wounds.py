@@ -113,7 +113,11 @@ class Wounds:
         st = self.st
         st.lookouts.remove(lookout)
         inv.character = lookout
-        self.emit(f"{self.char_name(lookout)} comes to the rescue.", "rescue")
+        # Whose Character it becomes: the seat the Wounded one was (stop 63's demo left the
+        # reader to work out who plays whom after a few rescues).
+        was = inv.last_character
+        taking = f", taking the place of {self.char_name(was)}" if was else ""
+        self.emit(f"{self.char_name(lookout)} comes to the rescue{taking}.", "rescue")
         self.place_at_foyer(inv)
 
     def place_at_foyer(self: Engine, inv: InvestigatorState) -> None:

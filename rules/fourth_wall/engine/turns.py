@@ -129,9 +129,10 @@ class Turns:
         self.add_doom_now(self.opts.brood_doom)  # FW-WALL-11
         st.wall_spending = True
         self.emit(f"The Wall Broods: +{self.opts.brood_doom} Doom ({st.doom} kept).", "brood")
+        drained = [h for h in st.streets if h.drained]
         for h in st.streets:  # FW-WALL-13
             h.drained = False
-        if st.streets:
+        if drained:  # said only when something was Drained (stop 63's demo)
             self.emit("All Horrors On the Streets are no longer Drained.", "undrain")
         self.later(Step(op="end_action"), Step(op="unleash"), Step(op="end_action"),
                    Step(op="wall_turn_end"))

@@ -141,7 +141,8 @@ class HouseEffects:
     def eff_reveal_clue_deck(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         st = self.st
         for _ in range(e.n):
-            if not st.clue_deck:
+            if not st.clue_deck:  # said, not silent (stop 63's demo: Echo revealed nothing)
+                self.emit("The clue deck is empty: no clue card is revealed.", "clue")
                 break
             card = st.clue_deck.pop()
             st.clue_revealed.append(card)

@@ -71,7 +71,12 @@ class Rounds:
         st.once_used = []
         for o in st.visitors.values():
             o.quick_used = 0
-        self.emit(f"{self.name(seat)}'s turn ({st.actions_left} main actions).", "turn")
+        other = self.partner(seat)
+        # P-2P-02: one turn for both characters, said as such (stop 63's demo headed it with
+        # one name while the other acted too).
+        whose = (f"{self.name(seat)} and {self.name(other)}'s turn" if other is not None
+                 and not self.vis(other).succumbed else f"{self.name(seat)}'s turn")
+        self.emit(f"{whose} ({st.actions_left} main actions).", "turn")
 
     def end_visitor_turn(self: Engine) -> None:
         """P-VIS-14: end-of-turn triggers, then the hand limit, then pass the marker."""
