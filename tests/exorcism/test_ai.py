@@ -241,15 +241,21 @@ def test_solo_actions_name_the_character_and_primary_completes() -> None:
     assert action == act(K.TASK, task="weapon-2", who="primary")
 
 
-def test_ghost_player_wounds_when_no_lookout_is_left() -> None:
+def _ghost_phase(budget: int) -> ExorcismState:
+    """One vs All, 3 players, seed 7: the Ghost player's (s1) Haunt phase of s2's turn."""
     st = GAME.setup(seats(3), GAME.options_model(mode="one_vs_all"), 7)
     st = GAME.apply(st, "s1", act(K.MANOR_DONE)).state
     st = st.model_copy(deep=True)
-    # The Ghost phase of s2's turn with a hand card that sends the Wraith onto s2.
     st.active = "s2"
     st.phase = "ghost"
-    st.ghost_budget = 1
+    st.ghost_budget = budget
     st.prompts, st.queue = [], []
+    return st
+
+
+def test_ghost_player_wounds_when_no_lookout_is_left() -> None:
+    # The Ghost phase of s2's turn with a hand card that sends the Wraith onto s2.
+    st = _ghost_phase(1)
     st.lookouts = []
     eng = Engine(st)
     card = st.ghost_hand[0]
@@ -314,13 +320,7 @@ def test_ex_task_01_a_memoized_allocation_hands_each_caller_its_own_counts() -> 
 def test_ex_ova_13_the_ghost_never_adds_darkness_from_an_empty_supply() -> None:
     """Stop 63's One vs All demo: with the Darkness supply empty the Ghost AI still spent
     actions on Add Darkness, which places nothing there (EX-OVA-13)."""
-    st = GAME.setup(seats(3), GAME.options_model(mode="one_vs_all"), 7)
-    st = GAME.apply(st, "s1", act(K.MANOR_DONE)).state
-    st = st.model_copy(deep=True)
-    st.active = "s2"
-    st.phase = "ghost"
-    st.ghost_budget = 2
-    st.prompts, st.queue = [], []
+    st = _ghost_phase(2)
     st.ghosts = {"wraith": "attic", "bull": None, "devourer": None}  # no Wound in reach
     darkness = [a for a in GAME.legal_actions(st, "s1") if a.kind == K.GHOST_DARKNESS]
     assert darkness  # legal: the card may still be played
