@@ -133,6 +133,32 @@ def _gate_lacking(hand: list[dict[str, Any]], view: dict[str, Any]) -> list[str]
     return lacking
 
 
+_WORDS = {"two": 2, "three": 3, "one": 1}
+
+
+def _unique_closes(me: dict[str, Any], hand: list[dict[str, Any]], view: dict[str, Any]
+                   ) -> int | None:
+    """How many different Symbols the active Investigator's Unique Action Closes a Gate with,
+    when its card says it does, its hand shows them (each Aura extra first, as the engine's
+    `meets` counts), the AP pay for it and it is unused this turn (from the view: the card's
+    words, the hand, the costs); else None."""
+    turn = view["turn"]
+    text = str((me.get("unique") or {}).get("text") or "")
+    found = re.search(r"Close a Gate with Marbles showing any (\w+) different Symbols", text)
+    if not found or turn.get("unique_used"):
+        return None
+    need = _WORDS.get(found.group(1).lower())
+    cost = (me.get("unique") or {}).get("cost")
+    if need is None or cost is None or turn["ap"] < cost:
+        return None
+    have: Counter[str] = Counter(sym for m in hand for sym in m["symbols"])
+    for sym, n in view["gates"]["requirement"]["extra"].items():
+        have[sym] -= n
+        if have[sym] < 0:
+            return None
+    return need if sum(1 for n in have.values() if n > 0) >= need else None
+
+
 def _investigator_turn(view: dict[str, Any], seat: str) -> str:
     """An Investigator player's turn: the AP left, and the most pressing thing on the table;
     with the seat's own view (its hand) also whether it can Close a Gate, now or, short of
@@ -152,6 +178,11 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
                 return (f"{lead} {shows}, but Close a Gate costs {cost} AP: keep those "
                         "Marbles and Close a Gate on your next turn.")
             return f"{lead} {shows}: Close a Gate now."
+        unique = _unique_closes(me, hand, view) if me else None
+        if unique:  # the Gatewright's way (stop 63's demo: "you still lack Science", then it did)
+            return (f"{lead} Your hand lacks {' and '.join(lacking)} for Close a Gate, but "
+                    f"your Unique Action Closes one with any {unique} different Symbols: "
+                    "use it now.")
         return f"{lead} To Close a Gate you still lack {' and '.join(lacking)}."
     if view["horrors"]:
         worst = min(view["horrors"], key=lambda h: sum(h["remaining"].values()))

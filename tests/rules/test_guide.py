@@ -164,9 +164,33 @@ def test_fw_act_01_close_a_gate_now_is_advised_exactly_when_it_is_legal(
             if "before a loss empties the hand" in advice:  # FW-ACT-04, FW-ACT-08 at their AP
                 assert ("Regroup" not in advice or "regroup" in kinds) and (
                     "Search" not in advice or "search" in kinds), (seed, advice, kinds)
+            if "your Unique Action Closes one" in advice:  # the Gatewright's (stop 63)
+                assert "unique" in kinds, (seed, advice, kinds)
             now += legal
             cannot += "costs" in advice
     assert now and cannot, (now, cannot)
+
+
+def test_fw_act_unique_the_gatewright_is_told_its_unique_closes_a_gate() -> None:
+    """Stop 63's demo: "To Close a Gate you still lack Science." while the Gatewright's Unique
+    Action (any two different Symbols) could Close one — and then did."""
+    from rules.fourth_wall.guide import advice
+
+    view = GAMES["fourth_wall"].view(
+        GAMES["fourth_wall"].setup(["s1", "s2"], GAMES["fourth_wall"].options_model(), 1),
+        None)
+    text = ("Unique (2 AP): Close a Gate with Marbles showing any two different Symbols (not "
+            "while The Scourge is On the Streets).")
+    me = {"id": "i1", "unique": {"cost": 2, "text": text},
+          "hand": [{"symbols": ["clue"]}, {"symbols": ["force"]}]}
+    view = {**view, "phase": "investigator", "prompt": None, "investigators": [me],
+            "gates": {**view["gates"], "closing_blocked": False},
+            "turn": {**view["turn"], "active": "i1", "active_name": "The Gatewright", "ap": 2,
+                     "ap_per_turn": 2, "unique_used": False, "active_seat": "s2"}}
+    said = advice(view, "s2") or ""
+    assert "your Unique Action Closes one with any 2 different Symbols: use it now." in said, said
+    view["turn"]["ap"] = 1  # short of its 2 AP: not advised
+    assert "you still lack" in (advice(view, "s2") or "")
 
 
 def test_p_succ_01_a_lost_marker_is_said_lost_in_the_advice() -> None:
