@@ -30,7 +30,7 @@ from rules.core.game import (
 from rules.core.hidden import shown_by_events
 from rules.core.rng import Rng
 from rules.core.search import Level, level_of, search_action
-from rules.core.types import Action, Event, Result, act
+from rules.core.types import Action, Event, Prompt, Result, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall import ending as fourth_wall_ending
 from rules.fourth_wall import guide, words
@@ -137,6 +137,11 @@ Wall turns rather than one. The Target Token passes on at every Loss (FW-TARGET-
 left at one Marble is often hit only at the second Wall turn after the decision; a play-out
 stopping after the first scored that hand by the cut-off estimate alone (stop 47)."""
 
+
+
+def _own_prompt(state: FourthWallState, seat: str) -> Prompt | None:
+    """The prompt on top when it asks `seat`, else None."""
+    return state.prompts[-1] if state.prompts and seat in state.prompts[-1].seats else None
 
 class FourthWall(Game[FourthWallOptions, FourthWallState]):
     name: ClassVar[str] = "fourth_wall"
@@ -322,7 +327,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         """Alliance plays every choice on the board post but the Investigator card kept at
         setup (`public_actions`): the thread's DM line is left out there (stop 63's demo: "📬
         Ada: your private choices are in your DMs." on every turn of a DM without controls)."""
-        top = state.prompts[-1] if state.prompts and seat in state.prompts[-1].seats else None
+        top = _own_prompt(state, seat)
         return state.mode == "alliance" and (top is None or top.kind != "keep_investigator")
 
     def public_actions(self, state: FourthWallState, seat: str) -> list[Action]:
@@ -333,7 +338,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         Gate, whose availability shows the hand's Symbols); the Wall's are its turn choices
         that name no Horror in its hand (`WALL_PUBLIC`, FW-VIS-15/22) and the answers about
         the Streets (`WALL_PUBLIC_PROMPTS`: a Horror answer only when On the Streets)."""
-        top = state.prompts[-1] if state.prompts and seat in state.prompts[-1].seats else None
+        top = _own_prompt(state, seat)
         if top is not None and top.kind == "keep_investigator":
             return []
         legal = self.legal_actions(state, seat)

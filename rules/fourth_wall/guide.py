@@ -133,22 +133,16 @@ def _gate_lacking(hand: list[dict[str, Any]], view: dict[str, Any]) -> list[str]
     return lacking
 
 
-_WORDS = {"two": 2, "three": 3, "one": 1}
-
-
 def _unique_closes(me: dict[str, Any], hand: list[dict[str, Any]], view: dict[str, Any]
                    ) -> int | None:
-    """How many different Symbols the active Investigator's Unique Action Closes a Gate with,
-    when its card says it does, its hand shows them (each Aura extra first, as the engine's
-    `meets` counts), the AP pay for it and it is unused this turn (from the view: the card's
-    words, the hand, the costs); else None."""
+    """How many different Symbols the active Investigator's Unique Action Closes a Gate with
+    (the view's `closes_with`), when its hand shows them (each Aura extra first, as the
+    engine's `meets` counts), the AP pay for it and it is unused this turn; else None."""
     turn = view["turn"]
-    text = str((me.get("unique") or {}).get("text") or "")
-    found = re.search(r"Close a Gate with Marbles showing any (\w+) different Symbols", text)
-    if not found or turn.get("unique_used"):
+    unique = me.get("unique") or {}
+    need, cost = unique.get("closes_with"), unique.get("cost")
+    if turn.get("unique_used"):
         return None
-    need = _WORDS.get(found.group(1).lower())
-    cost = (me.get("unique") or {}).get("cost")
     if need is None or cost is None or turn["ap"] < cost:
         return None
     have: Counter[str] = Counter(sym for m in hand for sym in m["symbols"])

@@ -47,7 +47,8 @@ anchored [{id, card, name, symbols, text}]
 scourge (Conflict, else None): {on: horror id | None, on_name: str | None}
 target (Alliance: investigator id holding the Target Token | None); target_name
 investigators [{id, seat, seat_label, card, name, sanity, hand_limit, hand_count, insane,
-  regrouped, is_active, is_target, unique {cost, text}, exploit {cost, text}, text,
+  regrouped, is_active, is_target, unique {cost, text, closes_with (the different Symbols
+  its Close a Gate asks, or None)}, exploit {cost, text}, text,
   hand [{id, card, name, symbols, text, utilise (bool), quick_use [window]}] | None (hidden),
   dealt [{card, name, sanity, text}] | None (setup choice; team only)}]
 seats_info [{seat, label, role "wall"|"investigator", investigators [id]}]
@@ -72,7 +73,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import memo
-from rules.fourth_wall.content import ACTION_NAMES, SYMBOLS
+from rules.fourth_wall.content import ACTION_NAMES, SYMBOLS, CloseGate, Instruction
 from rules.fourth_wall.engine import STAGE_NAMES, SYMBOL_NAMES, Engine
 from rules.fourth_wall.result import result_of
 from rules.fourth_wall.state import FourthWallState
@@ -80,6 +81,13 @@ from rules.fourth_wall.state import FourthWallState
 
 def _ability(cost: int, text: str) -> dict[str, Any]:
     return {"cost": cost, "text": text}
+
+
+def _closes_with(instruction: Instruction) -> int | None:
+    """How many different Symbols an Instruction's Close a Gate asks of the hand (the
+    Gatewright's Unique: 2), or None where it Closes none that way (public: the card is)."""
+    return next((e.distinct_symbols for sentence in instruction for e in sentence
+                 if isinstance(e, CloseGate) and e.cost == "marbles"), None)
 
 
 def _split_text(text: str, key: str) -> str:
@@ -161,7 +169,8 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
             "regrouped": inv.regrouped,
             "is_active": act_inv is not None and inv.id == act_inv.id,
             "is_target": st.target == inv.id,
-            "unique": _ability(card.unique.cost, _split_text(card.text, "Unique"))
+            "unique": {**_ability(card.unique.cost, _split_text(card.text, "Unique")),
+                       "closes_with": _closes_with(card.unique.instruction)}
             if card else None,
             "exploit": _ability(card.exploit.cost, _split_text(card.text, "Exploit the Rift"))
             if card else None,

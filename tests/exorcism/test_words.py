@@ -255,8 +255,8 @@ def test_EX_OVA_13_a_room_the_empty_supply_skips_is_never_said_to_take_darkness(
     st.darkness_supply = 1
     eng.step_place_darkness(location)
     assert [e.text for e in eng.events] == [
-        f"Darkness spreads to {eng.cell_name(cids[0])} (Location {location}), and no Darkness "
-        f"Token is left for {eng.rooms_called(cids[1:])}."]
+        f"Darkness spreads to the {eng.cell_name(cids[0])} (Location {location}), and no "
+        f"Darkness Token is left for {eng.rooms_called(cids[1:])}."]
     assert st.darkness_supply == 0 and st.cells[cids[0]].darkness >= 1
     eng.events.clear()
     eng.step_place_darkness(location)

@@ -181,7 +181,7 @@ def test_fw_act_unique_the_gatewright_is_told_its_unique_closes_a_gate() -> None
         None)
     text = ("Unique (2 AP): Close a Gate with Marbles showing any two different Symbols (not "
             "while The Scourge is On the Streets).")
-    me = {"id": "i1", "unique": {"cost": 2, "text": text},
+    me = {"id": "i1", "unique": {"cost": 2, "text": text, "closes_with": 2},
           "hand": [{"symbols": ["clue"]}, {"symbols": ["force"]}]}
     view = {**view, "phase": "investigator", "prompt": None, "investigators": [me],
             "gates": {**view["gates"], "closing_blocked": False},
@@ -191,6 +191,15 @@ def test_fw_act_unique_the_gatewright_is_told_its_unique_closes_a_gate() -> None
     assert "your Unique Action Closes one with any 2 different Symbols: use it now." in said, said
     view["turn"]["ap"] = 1  # short of its 2 AP: not advised
     assert "you still lack" in (advice(view, "s2") or "")
+    # The view reads the requirement off the card's content, not its words.
+    from tests.fourth_wall.helpers import new_game, set_card
+
+    st = new_game("conflict", 3, 1)
+    set_card(st, "i1", "INV-04")
+    set_card(st, "i2", "INV-03")
+    unique = {i["id"]: i["unique"]["closes_with"]
+              for i in GAMES["fourth_wall"].view(st, None)["investigators"]}
+    assert unique["i1"] == 2 and unique["i2"] is None
 
 
 def test_p_succ_01_a_lost_marker_is_said_lost_in_the_advice() -> None:

@@ -61,7 +61,6 @@ log = logging.getLogger(__name__)
 DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update
 
 
-
 def awaited_lines(game: Game[Any, Any], state: Any, awaited: list[str], pinged: list[str],
                   users: dict[str, int | None], names: dict[str, str]) -> list[str]:
     """What each awaited player must do, one line each, but players asked the same thing at
@@ -83,6 +82,7 @@ def awaited_lines(game: Game[Any, Any], state: Any, awaited: list[str], pinged: 
             groups.append(([], text, mention))
     return [" ".join([f"{join_words(whos)}: {what}" if whos else what, *mentions])
             for whos, what, mentions in groups]
+
 
 class BoardPosts(SummaryDMs):
     """Board posts in the game's thread, one queue per game."""

@@ -215,18 +215,18 @@ class HauntPhase:
             if self.ova and st.darkness_supply <= 0:
                 empty.append(cid)
                 continue
-            if not self.place_token(cid, tell_shroud=False):
+            if not self.place_token(cid):
                 return
             hit.append(cid)
             if cell.shrouded:
                 shrouded.append(cid)
-        rooms = ", ".join(self.cell_name(c) for c in hit)
         if hit and not empty:
-            self.emit(f"Darkness spreads to every Room with Location {location}: {rooms}.",
-                      "darkness_placed")
+            self.emit(f"Darkness spreads to every Room with Location {location}: "
+                      + ", ".join(self.cell_name(c) for c in hit) + ".", "darkness_placed")
         elif hit:
-            self.emit(f"Darkness spreads to {rooms} (Location {location}), and no Darkness "
-                      f"Token is left for {self.rooms_called(empty)}.", "darkness_placed")
+            self.emit(f"Darkness spreads to {self.rooms_called(hit)} (Location {location}), "
+                      f"and no Darkness Token is left for {self.rooms_called(empty)}.",
+                      "darkness_placed")
         elif empty:
             self.emit(f"No Darkness Token is left for {self.rooms_called(empty)} "
                       f"(Location {location}).", "darkness")
@@ -237,25 +237,23 @@ class HauntPhase:
         """'the Supply Room and the Detection Room'."""
         return join_words([f"the {self.cell_name(c)}" for c in cids])
 
-    def place_token(self: Engine, cid: str, tell_shroud: bool = True) -> bool:
+    def place_token(self: Engine, cid: str) -> bool:
         """One Darkness Token onto a Room; False when the game ended (EX-HAUNT-12, EX-DARK-05).
-        `tell_shroud=False`: a Shroud it causes is told by the caller."""
+        The caller tells the spread and any Shroud it causes (`step_place_darkness`), and in
+        One vs All skips a Room the empty supply cannot reach (EX-OVA-13)."""
         st = self.st
         cell = st.cells[cid]
         if st.darkness_supply <= 0:
-            if self.ova:
-                self.emit(f"No Darkness Token is left for the {self.cell_name(cid)}.", "darkness")
-                return True  # EX-OVA-13
             self.lose("a Darkness Token must be placed and none is left.")
             return False
         st.darkness_supply -= 1
         cell.darkness += 1
         if cell.darkness >= self.opts.shroud_at:
-            return self.shroud_room(cid, tell=tell_shroud)
+            return self.shroud_room(cid)
         return True
 
-    def shroud_room(self: Engine, cid: str, tell: bool = True) -> bool:
-        """EX-DARK-04/05/07."""
+    def shroud_room(self: Engine, cid: str) -> bool:
+        """EX-DARK-04/05/07 (told by the caller, after the spread: `tell_shrouded`)."""
         st = self.st
         cell = st.cells[cid]
         if st.shrouds_left <= 0:
@@ -271,8 +269,6 @@ class HauntPhase:
         if self.opts.shroud_returns_darkness:
             st.darkness_supply += cell.darkness
             cell.darkness = 0
-        if tell:
-            self.tell_shrouded(cid)
         return True
 
     def tell_shrouded(self: Engine, cid: str) -> None:
