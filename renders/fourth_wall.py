@@ -1162,8 +1162,24 @@ def _horror_card(
         y += mh + 6
     # The Trigger / Deathrattle text in what is left.
     body = _rules_text(h)
+    box = (x0 + pad, y, x1 - pad, y1 - 6)
     if body and y1 - 6 - y >= 36:
-        draw_text_in_box(d, (x0 + pad, y, x1 - pad, y1 - 6), body, 16, (206, 196, 206), min_size=14)
+        # A card crowded by Attached Marbles keeps whole words: the full text if it fits at
+        # 14 px (else 12 px), else the Trigger alone (the Deathrattle matters at the Defeat,
+        # which the log tells), never a text cut with "…" (a 5-player Alliance game, stop 63).
+        trigger = body.split(" Deathrattle:")[0]
+        for text, least in ((body, 14), (body, 12), (trigger, 12)):
+            if _fits(text, box, 16, least):
+                draw_text_in_box(d, box, text, 16, (206, 196, 206), min_size=least)
+                break
+
+
+def _fits(text: str, box: Box, size: int, least: int, line_gap: int = 2) -> bool:
+    """Whether `draw_text_in_box` would set `text` in `box` whole, at `least` px or more."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    return any(len(wrap(text, font(s), width)) <= max(1, int((height + line_gap)
+                                                             // (s + line_gap)))
+               for s in range(size, least - 1, -1))
 
 
 def _streets_area() -> Box:
