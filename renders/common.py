@@ -636,8 +636,11 @@ def telling_words(names: Mapping[str, str]) -> dict[str, str]:
     """Each key's name by its first word that tells it from the others': the first word,
     unless another name begins with the same words, then the word after them. The bot's AI
     players are "AI Moth" and "AI Shade": their pawns read Moth and Shade, where both once
-    read "AI" and only colour told them apart; "Ada Lovelace" beside them is still Ada."""
-    split = {k: n.split() for k, n in names.items()}
+    read "AI" and only colour told them apart; "Ada Lovelace" beside them is still Ada. An
+    AI player's "AI" is never the word, even alone at the table (stop 64: one AI seat's pawn
+    read "AI" while the thread called it AI Shade)."""
+    split = {k: (n.split()[1:] if n.split()[:1] == ["AI"] and len(n.split()) > 1
+                 else n.split()) for k, n in names.items()}
     out: dict[str, str] = {}
     for key, words in split.items():
         k = 0

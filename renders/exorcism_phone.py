@@ -583,10 +583,12 @@ def _draw_list(d: ImageDraw.ImageDraw, box: Box, title: str, items: Sequence[tup
             break
         k = max(longer, key=lambda j: (text_width(names[j], fnt), -j))
         names[k] = full[k][:len(names[k].rstrip(".")) - 1] + "."
-    if spots is None:  # even three letters each do not fit: as many as fit
-        spots = []
-        for k in range(len(items) - 1, 0, -1):
-            found = _flow_words(items[:k], names[:k], title, fnt, left, right, n_lines)
+    if spots is None:  # even three letters each do not fit: as many as fit, and "+N"
+        spots = []  # for the rest, never dropped unsaid (stop 64's recap lost the last two)
+        for k in range(len(items) - 1, -1, -1):
+            more = f"+{len(items) - k}"
+            found = _flow_words([*items[:k], (more, "")], [*names[:k], more], title, fnt,
+                                left, right, n_lines)
             if found is not None:
                 spots = found
                 break

@@ -131,10 +131,26 @@ def result_words(game: Game[Any, Any], state: Any, ending: Ending) -> str:
     return strip_rule_ids(text) if game.plain_words(state) else text
 
 
+def spill_posts(game: Game[Any, Any], state: Any, gid: int, lines: list[str]) -> list[str]:
+    """Posts for event lines a board or game-over post has no room for (sent just before
+    it, in order): each headed as the post they lead to, none longer than a message."""
+    head = f"{game.title} — game #{gid} (continued below)"
+    if not game.plain_words(state):
+        head = f"**{game.title}** — game #{gid} (continued below)"
+    return [f"{head}\n{piece}"
+            for piece in limits.split("\n".join(lines), limits.CONTENT - len(head) - 1)]
+
+
 def post_text(record: GameRecord, game: Game[Any, Any], state: Any, lines: list[str],
               ending: Ending, pings: list[int]) -> str:
     """The game-over post's words: the last moves' lines, the result, who played, and what
     the **Rematch** button does."""
+    return post_words(record, game, state, lines, ending, pings)[0]
+
+
+def post_words(record: GameRecord, game: Game[Any, Any], state: Any, lines: list[str],
+               ending: Ending, pings: list[int]) -> tuple[str, list[str]]:
+    """`post_text`, and the event lines (as shown) it had no room for, oldest first."""
     plain = game.plain_words(state)
     header = f"**{game.title}** — game #{record.id}"
     shown = game.present(state, lines)
@@ -147,11 +163,12 @@ def post_text(record: GameRecord, game: Game[Any, Any], state: Any, lines: list[
     tail = (f"It lasted {ending.length}. Press **Rematch** to play again: same game, options "
             "and players, a new deal.")
     body = [f"• {line}" for line in shown]
+    spilled: list[str] = []
     while True:
         content = "\n".join(p for p in (header, *body, over, who, tail) if p)
         if len(content) <= limits.CONTENT or not body:
-            return clip(content, limits.CONTENT)
-        body.pop(0)
+            return clip(content, limits.CONTENT), spilled
+        spilled.append(body.pop(0))
 
 
 def recap_view(game: Game[Any, Any], state: Any, ending: Ending,
@@ -224,8 +241,11 @@ class Delivering(Protocol):
 
     bot: GameBot
     _summaries: dict[tuple[int, str], Any]
+    _spilled: dict[int, tuple[str, ...]]
 
     def plain(self, names: dict[str, str]) -> dict[str, str]: ...
+
+    def saw(self, snowflake: int) -> None: ...
 
     def _may_attach(self, channel: Any) -> bool: ...
 
@@ -259,7 +279,15 @@ async def game_over_post(delivery: Delivering, record: GameRecord, game: Game[An
     drawn = game.ending(state, result, moves, plain)
     humans = await human_players(bot, record.id, users)
     pings = [u for s in humans if (u := users.get(s))]
-    content = post_text(record, game, state, lines, ending, pings)
+    content, spilled = post_words(record, game, state, lines, ending, pings)
+    # The last moves' lines it has no room for go just before it, never lost (a long last
+    # turn: the Haunt phase that ends the game, an AI's whole turn).
+    chunks = spill_posts(game, state, record.id, spilled)
+    if chunks and delivery._spilled.get(record.id) != tuple(chunks):  # not twice on a retry
+        for text in chunks:
+            sent = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            delivery.saw(sent.id)
+        delivery._spilled[record.id] = tuple(chunks)
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(record.id))
     for item in extras:

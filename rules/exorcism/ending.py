@@ -144,7 +144,9 @@ def ending(state: ExorcismState, result: Result,
         return 5 if id(m) in thresholds else _weight(m)
 
     points = [moment_text(m) for m in pick_turning_points(moments, weight, _skip)]
-    turns = sum(1 for m in moments if m.event.kind == "turn")
+    # The engine's own count: a core game's first turn is announced by its setup, outside
+    # any move (stop 64's recaps said 25 turns of a game whose thread reached Turn 26).
+    turns = max(state.game_turn, sum(1 for m in moments if m.event.kind == "turn"))
     return Ending(headline=head, why=why, winners=list(result.winners),
                   losers=list(result.losers),
                   length=f"{count(state.round, 'round')}, {count(max(turns, 1), 'turn')}, "

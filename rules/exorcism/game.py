@@ -494,6 +494,19 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
         texts.append(self.prompt_text(state, seat) or "")
         return not _prints_a_secret(texts, self.public_secrets(state))
 
+    def choices_all_public(self, state: ExorcismState, seat: str) -> bool:
+        """The Ghost player's Terror and Manipulate the Manor questions ask for a Room or a
+        player, every answer a board button: the thread does not send them to their DMs
+        for it (stop 64's demo: "📬 … private choices are in your DMs" beside "Moving
+        Objects: choose the Room…", a DM holding no such choice). By the prompt's kind."""
+        top = state.prompts[-1] if state.prompts else None
+        if not (seat == state.ghost_seat and top is not None and seat in top.seats
+                and top.kind in GHOST_BOARD_PROMPTS):
+            return False
+        # as the board shows them (`public_actions` keeps none when a label would print a
+        # secret): only then is every choice on the board
+        return len(self.public_actions(state, seat)) == len(Engine(state).legal(seat))
+
     def public_actions(self, state: ExorcismState, seat: str) -> list[Action]:
         """Per action (issue #14): every answer but those naming a hidden card (the Ghost
         player's hand, a One vs All peek, hidden Plans: `names_hidden_card`, decided by kind
@@ -553,3 +566,8 @@ def _prints_a_secret(texts: list[str], secrets: Iterable[str]) -> bool:
         return any(s in t for t in texts for s in wanted)
     joined = "\0".join(texts)
     return any(s in joined for s in wanted)
+
+
+GHOST_BOARD_PROMPTS = frozenset({"terror_seat", "terror_cell", "possession", "manipulate_manor"})
+"""The Ghost player's questions about the board (a Room, a player, the manor's arrangement):
+every answer is a public button (`Exorcism.choices_all_public`)."""

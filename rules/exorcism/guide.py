@@ -177,12 +177,20 @@ def _actions(view: dict[str, Any], seat: str) -> str:
     tasks = sorted(info["tasks"], key=lambda t: (len(_missing(t, held)), -t["points"]))
     # A Task is completed by one investigator holding every Tool it asks for (EX-ACT-05), in
     # Solo the Primary (EX-SOLO-03): the team's Tools added up do not complete it.
-    doers = [Counter({t: int(n) for t, n in inv["tools"].items()}) for inv in mine
-             if inv["role"] != "secondary"]
+    completers = [inv for inv in mine if inv["role"] != "secondary"]
+    doers = [Counter({t: int(n) for t, n in inv["tools"].items()}) for inv in completers]
+
+    def worth(task: dict[str, Any]) -> str:
+        # EX-TASK-03: the Character whose Specialization is the Task's subtype earns its
+        # bonus too (stop 64's demos: "earns 2 points", then "+3 … Specialization bonus").
+        bonus = any(inv.get("specialization") == task.get("subtype") for inv in completers)
+        return (f"{task['points']} {plural(task['points'], 'point')}"
+                + (", plus the Specialization bonus" if bonus else ""))
+
     ready = next((t for t in tasks for tools in doers if not _missing(t, tools)), None)
     if ready is not None:
         return (f"{lead} You hold every Tool {ready['name']} asks for: completing it earns "
-                f"{ready['points']} {plural(ready['points'], 'point')}.")
+                f"{worth(ready)}.")
     if here.get("darkness") and not here.get("shrouded"):  # EX-DARK-06: no Purify there
         return (f"{lead} The {me['cell_name']} holds {here['darkness']} Darkness: Purify it "
                 "before it piles up into a Shroud and the supply runs low.")
@@ -197,8 +205,8 @@ def _actions(view: dict[str, Any], seat: str) -> str:
                        and "Gain" in c["action_text"]), None)
         tool = names.get(need[0], need[0])
         where = f"; the {source} gains {a_noun(tool)}" if source else ""
-        return (f"{lead} {task['name']} ({task['points']} {plural(task['points'], 'point')}) "
-                f"still needs {_count(need, names)}{where}.")
+        return (f"{lead} {task['name']} ({worth(task)}) still needs {_count(need, names)}"
+                f"{where}.")
     return f"{lead} Trade Tools with a neighbour or gain new Tasks from a Room's Action."
 
 
@@ -211,10 +219,19 @@ def _ghost_turn(view: dict[str, Any]) -> str:
     nxt = next((t for t in ova.get("terror", []) if not t["unlocked"]), None)
     lead = (f"{budget} Ghost Action{'s' if budget != 1 else ''} left; the Haunt Level"
             f" is {level} of the {win} that wins.")
+    # Said first when true (stop 64's demo advised wounding with Ghosts already exorcised,
+    # and Add Darkness with the supply at 0): what the Ghost player can no longer do.
+    if (view.get("exorcism") or {}).get("exorcised"):
+        lead += (" The Ghosts are exorcised: they wound no one now, but dawn and the Haunt "
+                 "Level still win for you if the investigators do not all escape first.")
+    if view.get("darkness_supply", 1) <= 0:
+        lead += " The Darkness supply is empty: Add Darkness places nothing."
     if ova.get("terror_used", 0) < ova.get("terror_per_turn", 0) and ready:
         return f"{lead} Terror is ready: {ready[-1]} is your strongest unlocked ability."
     if nxt is not None:
         return f"{lead} {nxt['name']} unlocks at Haunt Level {nxt['threshold']}."
+    if (view.get("exorcism") or {}).get("exorcised"):
+        return lead
     return f"{lead} Play Haunt cards where the investigators stand to wound them."
 
 

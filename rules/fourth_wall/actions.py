@@ -181,7 +181,10 @@ WALL_PUBLIC_PROMPTS: frozenset[str] = frozenset({
 
 HIDDEN_HAND_PROMPTS: frozenset[str] = frozenset({
     "holy_window", "blitz_window", "lose_choice", "discard_excess", "close_select",
-    "give_marble", "trade_mine", "trade_theirs", "choose_marble",
+    "give_marble", "trade_mine", "trade_theirs", "choose_marble", "trade_consent",
 })
 """Prompts over an Investigator's hidden hand: in Conflict their answers are never shown on the
-public board, even when every answer happens to be safe (FW-VIS-06)."""
+public board, even when every answer happens to be safe (FW-VIS-06). ``trade_consent`` too: its
+question names the two Marbles (FW-AMB-27), which only the DM may say, so its Accept and
+Decline go where those words are (stop 64's demo: a player accepted on the board, never told
+what for)."""

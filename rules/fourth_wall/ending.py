@@ -129,12 +129,17 @@ def parts(state: FourthWallState, result: Result, moments: Sequence[Moment],
                 name = eng.inv_name(inv)
                 earlier = before.get(inv.id, [])
                 closed = closers[inv.id] + closers[name]
-                insane = len(earlier) + (1 if inv.insane else 0)
                 who = f"{name}: " if len(eng.invs_of(seat)) > 1 else ""
-                bits.append(f"{who}{counted(closed, 'Gate')} closed"
-                            + (", driven Insane" if insane == 1 else
-                               f", driven Insane {insane} times" if insane else "")
-                            + (f" ({', then '.join([*earlier, name])})" if earlier else ""))
+                # Which cards went Insane, not "The Demolitionist: driven Insane 3 times"
+                # of a card that never was (stop 64's recap: the place was).
+                story = ""
+                if earlier:
+                    story = (f"; {', then '.join(earlier)} went Insane before {name} took "
+                             "the place" + (f", and {name} went Insane too" if inv.insane
+                                            else ""))
+                elif inv.insane:
+                    story = ", driven Insane"
+                bits.append(f"{who}{counted(closed, 'Gate')} closed{story}")
             line = "; ".join(bits) + ("; " if bits else "") + \
                 f"{count(made.get(seat, 0), 'move')}."
         out.append(Part(seat, player(state, seat, names), seat in result.winners, line))

@@ -77,8 +77,11 @@ PROMPTS: dict[str, str] = {
         "You must Lose a Marble. Give up the Symbol you can best spare; a quick-use Marble "
         "may let you ignore the loss. An empty hand means Insanity and an Open Gate."),
     "holy_window": (
-        "You may discard a quick-use Marble to ignore this loss, or continue. Saving Sanity "
-        "now keeps a Gate from opening."),
+        # Asked whether or not the hand holds one (who holds a Holy Symbol stays hidden), so
+        # the hint must read true either way (stop 64's demo: "(You hold none: continue.)"
+        # beside "Saving Sanity now keeps a Gate from opening.").
+        "If you hold a quick-use Marble you may discard it to ignore this loss; if not, "
+        "continue. A hand emptied by losses means Insanity and an Open Gate."),
     "wall_choice": (
         "You choose which Marble the Investigator loses: take the Symbol they need most to "
         "Close a Gate."),
@@ -178,6 +181,8 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
                     f"your Unique Action Closes one with any {unique} different Symbols: "
                     "use it now.")
         return f"{lead} To Close a Gate you still lack {' and '.join(lacking)}."
+    if turn["ap"] <= 0:  # never "Intervene" with nothing to pay for it (stop 64's demo)
+        return f"{lead} Nothing is left to spend this turn: end the turn."
     if view["horrors"]:
         worst = min(view["horrors"], key=lambda h: sum(h["remaining"].values()))
         # "still needs a Science to be Defeated", not "needs a Science more".

@@ -80,9 +80,19 @@ def verdict(state: PresenceState, result: Result, names: dict[str, str]) -> tupl
         reasons.append(f"The spirit's script, {script.name} ({script.alignment}), came true "
                        f"{when}{text}.")
     if not visitors_won:
-        reasons.append("The visitors did not reveal every secret in time."
-                       if not all(s.revealed for s in state.secrets)
-                       else "No visitor was left standing to claim the win.")
+        if not all(s.revealed for s in state.secrets):
+            reasons.append("The visitors did not reveal every secret in time.")
+        elif not eng.surviving():
+            reasons.append("No visitor was left standing to claim the win.")
+        else:
+            # P-WIN-02: every secret out and visitors standing, yet no win: the revealed
+            # script's added condition failed (a demo said nobody was left standing).
+            bottom = script.bottom.text if script is not None else ""
+            _, found, need = bottom.partition("the visitors also need ")
+            need = need.rstrip(".")
+            reasons.append("Every secret was revealed, but the revealed script asks more of "
+                           "the visitors" + (f" ({need})" if found and need else "")
+                           + " and that did not hold.")
     return plain(state, head), plain(state, " ".join(reasons))
 
 

@@ -663,7 +663,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                              + (", ".join(ut["clues"]) or "none") + "; secrets: "
                              + (", ".join(ut["secrets"]) or "none"))
             if inspected:
-                lines.append("You inspected: " + " ".join(inspected))
+                lines.append(INSPECTED + " ".join(inspected))
             return "\n".join(lines)
         if seat not in state.visitors:
             return None
@@ -672,7 +672,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
         # Semicolons: a two-action card's own name holds a slash, a clue card's a colon.
         text = "Your hand: " + ("; ".join(cards) or "empty")
         if inspected:
-            text += "\nYou inspected: " + " ".join(inspected)
+            text += "\n" + INSPECTED + " ".join(inspected)
         return text
 
     # ---- words (rules.presence.words): the game for players who cannot see the picture
@@ -753,7 +753,13 @@ class Presence(Game[PresenceOptions, PresenceState]):
                 runs += 1
             start -= 1
         if start:
-            return [f"… ({start} earlier {plural(start, 'line')}: /game log)", *out[start:]]
+            # The turns of the story stay whatever the cut (stop 64's demo: 243 lines cut in
+            # one game, not one secret revealed in the thread): the engine's own words for a
+            # secret revealed, a knockout, a succumbing, the script, the bond.
+            kept = [line for line in out[:start] if _STORY_LINE.search(line)]
+            cut = start - len(kept)
+            return ([f"… ({cut} earlier {plural(cut, 'line')}: /game log)"] if cut else []) \
+                + kept + out[start:]
         return out
 
     def summary(self) -> str:
@@ -883,7 +889,14 @@ _EMOJI = re.compile(
 """Emoji and pictographs, stripped from True Horror's posts (P-HORROR)."""
 _RULE_REF = re.compile(r"\s*\((?:[A-Z]{1,3}-)(?:[A-Z0-9]+-?)*\d*[^()]*\)")
 """A rule-id parenthesis such as "(P-COMM-06)", left out of True Horror's posts."""
+INSPECTED = "You inspected earlier (it may have moved since): "
+"""Heads what a seat last inspected, kept after the card moved on (stop 64's demo: "You
+inspected: Top of the clue deck: Death: Nursery." stayed after she drew that card)."""
 QUIET_LINES = 8
+_STORY_LINE = re.compile(r" reveals the secret at position | is knocked out!| succumbs to the "
+                         r"manor|^The spirit's script |is now bonded with the spirit|marker "
+                         r"meets the time marker")
+"""Lines True Horror's quiet post keeps whatever it cuts: the turning points of the story."""
 """True Horror's posts keep at most this many different event lines (P-HORROR)."""
 QUIET_LINE = 100
 """The longest line a True Horror post keeps."""

@@ -20,7 +20,7 @@ KINDS: dict[str, str] = {
         "Setting up: choose for your seat. Characters differ in their starting cards and "
         "abilities; pick one whose strengths you want to lean on."),
     "movement": (
-        "Walk: spend your movement points room by room, or stop. Go where clue tokens wait to "
+        "Move: spend your movement points room by room, or stop. Go where clue tokens wait to "
         "be Investigated, and stay within hearing of another visitor so the table may talk."),
     "target": (
         "Choose the target of this effect (a room, a die, a visitor, a token or a secret). "
@@ -138,7 +138,7 @@ PURPOSES: dict[str, str] = {
 """The finer purpose of a prompt (its `then`), told only to the seat that answers it."""
 
 MOVEMENT_TALK_FREE = (
-    "Walk: spend your movement points room by room, or stop. Go where clue tokens wait to be "
+    "Move: spend your movement points room by room, or stop. Go where clue tokens wait to be "
     "Investigated, and stay near another visitor: a visitor alone is the spirit's easiest "
     "target.")
 """The movement hint where being alone silences nobody (`_talk_is_free`)."""
@@ -184,8 +184,10 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
                     "cards, then Investigate.")
         return f"{tokens}: Investigate to move toward the secrets."
     if me["fear"] >= me["fear_track"] - 1:
-        return (f"{lead}. Your fear is {me['fear']} of {me['fear_track']}: Rest or stay with "
-                "the others before the next fright knocks you out.")
+        # Rest cures no fear (only rising from a knockout does, P-KO): a cure or company.
+        return (f"{lead}. Your fear is {me['fear']} of {me['fear_track']}: cure it (a Comfort, "
+                "a card or item that cures fear) or stay with the others before the next "
+                "fright knocks you out.")
     if me["alone"]:
         if _talk_is_free(view):
             others = ("your other character" if (view.get("presets") or {}).get("two_players")

@@ -51,6 +51,9 @@ def setup_game(seats: list[str], seed: int, spirit_index: int = 0, script_preset
         player = visitor_seats[0]
         visitor_seats = [player, second_slot(player)]
         controller = {s: player for s in visitor_seats}
+    # A two-player table is set up as for three (its opening line said "3 players").
+    players = ("2 players, set up as for 3 (one visitor player with two characters)"
+               if two_players else f"{n} players")
     fg = pack.presets.first_game if first_game else None
     if fg is not None:
         track_side = fg.hope_track_side  # P-FIRST-02
@@ -103,7 +106,7 @@ def setup_game(seats: list[str], seed: int, spirit_index: int = 0, script_preset
         state.queue.append(Step(op="ut_spirit"))
         state.queue.append(Step(op="setup_rest", args={"fear_preset": fear_preset}))
         eng = Engine(state)
-        eng.emit(f"A new session at Wrightwatch Manor: {n} players, Unknown Threat. The spirit "
+        eng.emit(f"A new session at Wrightwatch Manor: {players}, Unknown Threat. The spirit "
                  f"is {pack.spirit(state.spirit.character).name}; the visitors choose 2 hope "
                  "and 3 nerve scripts.", "setup")
         eng.ut_ask_script()
@@ -119,7 +122,7 @@ def setup_game(seats: list[str], seed: int, spirit_index: int = 0, script_preset
     state.script_pool = deck
     state.queue.append(Step(op="setup_rest", args={"fear_preset": fear_preset}))
     eng = Engine(state)
-    eng.emit(f"A new session at Wrightwatch Manor: {n} players; possible scripts: "
+    eng.emit(f"A new session at Wrightwatch Manor: {players}; possible scripts: "
              + ", ".join(state.display_scripts) + ".", "setup")
     if fg is not None:  # P-FIRST-03: only spirit character 5 is available
         eng.emit(f"First game: the spirit is {pack.spirit(fg.spirit).name}.", "setup")

@@ -143,6 +143,55 @@ async def test_a_post_too_full_for_the_next_board_is_followed_by_a_new_one(
     assert "Reveal" in newest.content
 
 
+async def test_an_edit_that_would_overflow_the_post_is_a_new_post_instead(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 64's demos: the same decider's post, edited in place, outgrew a message and its
+    first lines were cut ("… (10 earlier lines: /game log)") — lines no other post held (an
+    Investigator's return, a turn header, a Task's points). Now the post keeps what it showed
+    and the new lines go to a new post, pinging nobody."""
+    from bot import limits
+
+    await _highcard(table)
+    await table.click(table.alice, table.board(), label="Wager 2")
+    post = _boards(table)[-1]
+    read = table.emu.message(post.id).content
+    # One more line would not fit in a message of this post's length.
+    monkeypatch.setattr(limits, "CONTENT", len(read) + 5)
+    await _play(table, table.alice)  # still bob's decision: an edit, were there room
+    newest = _boards(table)[-1]
+    assert newest.id != post.id and newest.pinged_user_ids == []
+    assert table.emu.message(post.id).content == read
+    assert "s1 plays a card face down." in newest.content
+    assert "earlier line" not in newest.content
+
+
+async def test_lines_a_new_post_has_no_room_for_go_just_before_it(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new post whose own lines do not fit keeps the last ones and posts the earlier ones
+    just before it, in order, pinging nobody: every line of the move is in the thread once,
+    and no post says "/game log" for lines the table never saw."""
+    from cogs.utils.table import boards
+
+    post = await _round_one_to_bob(table)
+    monkeypatch.setattr(boards, "MAX_POST_LINES", 1)
+    before = {m.id for m in table.emu.messages_in(table.thread())}
+    await _play(table, table.bob)  # the round ends: several lines, then round 2's wager
+    after = [m for m in table.emu.messages_in(table.thread()) if m.id not in before]
+    board = _boards(table)[-1]
+    assert board.id != post.id and after[-1].id == board.id
+    spilled = after[:-1]
+    assert spilled and all("(continued below)" in m.content and not m.pinged_user_ids
+                           and not m.custom_ids for m in spilled)
+    lines = [ln for m in after for ln in m.content.splitlines() if ln.startswith("• ")]
+    assert len(lines) >= 2 and len(set(lines)) == len(lines), lines
+    assert "Reveal" in "\n".join(lines) and "earlier line" not in "\n".join(lines)
+    assert sum(ln.startswith("• ") for ln in board.content.splitlines()) == 1
+    # the board post keeps (and a later edit shows) only its own line
+    assert table.bot is not None
+    stored = BoardPost.load(await table.bot.storage.board_post(await table.game_id()))
+    assert stored is not None and len(stored.lines) == 1
+
+
 async def test_the_policy_survives_a_restart(table: Table) -> None:
     gid = await _highcard(table)
     await table.click(table.alice, table.board(), label="Wager 1")

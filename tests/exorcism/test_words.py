@@ -357,3 +357,82 @@ def test_EX_GHOST_a_devouring_says_where_it_happened_before_what_it_costs() -> N
     eng.wound_character(inv, devour=True)
     assert (f"{name} is devoured by the Devourer in the {room}, dropping 3 Detection Tools, "
             "and is out of the game for good.") in [e.text for e in eng.events]
+
+
+def test_EX_HAUNT_08_a_location_whose_rooms_are_all_shrouded_says_so() -> None:
+    """Stop 64's demo: "Haunt card (Location 2): …" and then nothing, both Location-2 Rooms
+    Shrouded already."""
+    st = new_game("core", 3, seed=3).model_copy(deep=True)
+    location, cids = _rooms_at(st)
+    for cid in cids:
+        st.cells[cid].shrouded = True
+    eng = Engine(st)
+    eng.step_place_darkness(location)
+    assert [e.text for e in eng.events] == [
+        f"No Room with Location {location} takes Darkness: {eng.rooms_called(cids)} are "
+        "Shrouded."]
+
+
+def test_EX_TASK_03_the_advice_counts_the_specialization_bonus() -> None:
+    """Stop 64's demos: "completing it earns 2 points", then "+3 Exorcism points (Key Task 2
+    with the Specialization bonus)"; and the points line names whose Task it was."""
+    from rules.exorcism.guide import advice
+    from tests.exorcism.helpers import at_rest, give
+
+    st = at_rest(new_game("core", 2, seed=4), "s1")
+    eng = Engine(st)
+    inv = st.investigators["s1"]
+    ch = eng.character(inv.character or "")
+    tid = next(t for t in eng.pack.tasks if t.subtype == ch.specialization).id
+    st.players["s1"].tasks = [tid]
+    task = eng.pack.task(tid)
+    for tool, n in task.cost().items():
+        give(st, "s1", tool, n)
+    said = advice(GAME.view(st, "s1"), "s1") or ""
+    assert (f"completing it earns {task.points} point{'s' if task.points != 1 else ''}, plus "
+            "the Specialization bonus.") in said, said
+    eng = Engine(st)
+    eng.complete_task(inv, tid)
+    points = next(e.text for e in eng.events if e.kind == "points")
+    assert f"({ch.name}'s {task.name} with the Specialization bonus)" in points, points
+
+
+def test_EX_END_the_recap_counts_the_turn_the_setup_announced() -> None:
+    """Stop 64's core demos: "Turn 26 (round 13)" in the thread, "25 turns" in the recap (the
+    first turn is announced by the setup, outside any move)."""
+    from rules.core.types import Result
+    from rules.exorcism.ending import ending
+
+    st = new_game("core", 2, seed=4).model_copy(deep=True)
+    st.game_turn = 26
+    result = Result(winners=list(st.seats), losers=[], reason="x")
+    assert ", 26 turns, " in ending(st, result, [], NAMES).length
+
+
+def test_EX_OVA_the_ghosts_advice_after_the_exorcism_and_with_the_supply_empty() -> None:
+    """Stop 64's demo: the exorcised Ghost player was told to "Play Haunt cards where the
+    investigators stand to wound them", and nothing said Add Darkness places nothing with the
+    supply at 0."""
+    from rules.exorcism.guide import _ghost_turn
+
+    st = new_game("one_vs_all", 3, seed=2).model_copy(deep=True)
+    st.exorcised = True
+    st.darkness_supply = 0
+    said = _ghost_turn(GAME.view(st, st.ghost_seat))
+    assert "The Ghosts are exorcised: they wound no one now" in said, said
+    assert "The Darkness supply is empty: Add Darkness places nothing." in said
+    assert "to wound them" not in said
+
+
+def test_EX_OVA_a_ghost_question_about_the_board_sends_nobody_to_the_dms() -> None:
+    """Stop 64's demo: "📬 Ada: your private choices are in your DMs." beside the Ghost
+    player's "Moving Objects: choose the Room where …", a choice on the board, not in the DM."""
+    st = new_game("one_vs_all", 3, seed=2).model_copy(deep=True)
+    ghost = st.ghost_seat
+    assert ghost is not None
+    eng = Engine(st)
+    eng.push_prompt("terror_cell", [ghost], "A Cold Spot: choose the Room.",
+                    ability="cold_spot", options=eng.room_cells())
+    assert GAME.public_actions(st, ghost) and GAME.choices_all_public(st, ghost)
+    assert not GAME.choices_all_public(st, st.seats[0] if st.seats[0] != ghost
+                                       else st.seats[1])

@@ -215,6 +215,52 @@ def test_FW_PRES_05_FW_PRES_06_trouble_on_the_streets() -> None:
     assert "nothing happens" in texts(ev) and prompt(st5) is None and leader
 
 
+def test_FW_PRES_05_FW_AMB_17_a_ghoul_with_every_street_taken_does_nothing() -> None:
+    """Stop 64's demo: a Trouble on a Ghoul with all five Streets taken took a Marble, found a
+    Ghoul, discarded it and then handed the Investigators a free Elected Regroup (seven in one
+    game). Its Trigger cannot complete (FW-GAP-11), so Trouble does nothing (FW-PRES-05) and a
+    Delved Ghoul is discarded unused (FW-PRES-02): no Marble lost, no Regroup (FW-AMB-17)."""
+    st = ally()
+    for i in st.investigators:
+        set_hand(st, i.id, "M-C", "M-F", "M-S")
+    for n in (1, 2, 3, 4):
+        put_horror(st, "H-WATCHER", street=n)
+    put_horror(st, "H-GHOUL", street=5)
+    hands = {i.id: list(i.hand) for i in st.investigators}
+    st2, ev = presence(st, "P-TROUBLE-5#1")
+    assert "cannot use its Trigger Action: nothing happens" in texts(ev)
+    assert {i.id: i.hand for i in st2.investigators} == hands and prompt(st2) is None
+    (ghoul,) = stack_horrors(st, "H-GHOUL")
+    st3, ev = presence(st, "P-DELVE-1#1")
+    assert ghoul in st3.horror_discard and prompt(st3) is None
+    assert {i.id: i.hand for i in st3.investigators} == hands
+    assert "Regroup" not in texts(ev)
+    # A free Street: the Trigger is used whole, the found Ghoul goes to it.
+    third = next(h for h in st.streets if h.street == 3)
+    st.streets.remove(third)
+    st.horror_discard.append(third.id)
+    st4, ev = presence(st, "P-TROUBLE-5#1")
+    while prompt(st4) in ("lose_choice", "holy_window"):
+        o = options(st4)[-1] if prompt(st4) == "holy_window" else options(st4)[0]
+        st4, more = answer(st4, o.kind, **o.params)
+        ev += more
+    assert "Ghoul is found" in texts(ev) and {h.street for h in st4.streets} == {1, 2, 3, 4, 5}
+
+
+def test_FW_AMB_17_a_trouble_trigger_stopping_part_way_gives_no_regroup() -> None:
+    """A Trouble's Trigger whose Target has nothing to lose stops part way: Trouble then does
+    nothing more, and the Elected Regroup (the general Wall failure) does not follow."""
+    st = ally()
+    for i in st.investigators:
+        set_hand(st, i.id)
+    put_horror(st, "H-CULTIST", street=4)
+    other = next(i for i in st.investigators if i.id != st.target)
+    set_hand(st, other.id, "M-C")  # someone holds a Marble, the Target none: usable, it stops
+    st2, ev = presence(st, "P-TROUBLE-4#1")
+    assert "Triggered" in texts(ev)
+    assert prompt(st2) != "elect" and "may Regroup" not in texts(ev)
+
+
 # ---------------------------------------------------------------- Streets
 def test_FW_STREET_01_auras_only_while_occupied() -> None:
     st = ally()

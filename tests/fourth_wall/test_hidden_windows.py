@@ -98,6 +98,10 @@ def test_FW_VIS_06_FW_VIS_10_a_trade_offer_in_progress_is_hidden_from_the_wall()
     st, _ = answer(st, "choose_marble", marble=theirs.p("marble"))
     assert prompt(st) == "trade_consent" and st.prompts[-1].seats == ["s3"]
     assert "Double Draw" in json.dumps(GAME.view(st, "s3"))  # the partner must see the offer
+    # ... and answers where it is said (stop 64's demo: Accept and Decline on the board, the
+    # offer's Marbles in no message the partner read): the DM, never the board.
+    assert not GAME.public_choices(st, "s3") and GAME.public_actions(st, "s3") == []
+    assert "Double Draw" in (GAME.prompt_text(st, "s3") or "")
     for reader in (None, "s1"):
         assert "Double Draw" not in json.dumps(GAME.view(st, reader))
 

@@ -331,3 +331,106 @@ def test_fw_horror_09_twin_horrors_are_told_apart_by_their_street() -> None:
     assert eng.horror_called(b) == f"{name} on Street 5"
     st.streets.pop()
     assert eng.horror_called(a) == name
+
+
+def test_fw_horror_09_conflict_twins_are_told_apart_by_the_scourge_or_arrival() -> None:
+    """Stop 64's Conflict demo: "The Force Marble is Attached to Ghoul. Ghoul is Defeated!"
+    with two Ghouls, one of them The Scourge. Conflict has no Streets: The Scourge is named
+    as such, other twins by their order of arrival."""
+    from tests.fourth_wall.helpers import put_horror
+
+    st = new_game("conflict", 3, seed=2).model_copy(deep=True)
+    st.streets = []
+    eng = Engine(st)
+    first = put_horror(st, "H-GHOUL")
+    assert eng.horror_called(first) == "Ghoul"
+    second = put_horror(st, "H-GHOUL")
+    assert eng.horror_called(first) == "Ghoul (the older one)"
+    assert eng.horror_called(second) == "Ghoul (the newer one)"
+    third = put_horror(st, "H-GHOUL")
+    assert eng.horror_called(third) == "Ghoul (the third to arrive)"
+    st.scourge = first
+    assert eng.horror_called(first) == "Ghoul (The Scourge)"
+    assert eng.horror_called(second) == "Ghoul (the older one)"
+
+
+def test_fw_a_deathrattle_an_exploit_and_a_unique_say_what_their_card_does() -> None:
+    """Stop 64's demos: "Breaker is Defeated! • The Steadfast loses a Science Marble." (whose
+    loss?), "Brute is Defeated! • The Seer Regroups.", "The Redirector Exploits the Rift." and
+    "The Wall uses its Unique Action: The Shredder." named no ability."""
+    from rules.fourth_wall.engine.investigators import ability_clauses
+    from rules.fourth_wall.state import Step
+    from tests.fourth_wall.helpers import do, inv_turn, put_horror, set_card, set_wall
+
+    st = inv_turn(new_game("conflict", 3, seed=2), "i1", ap=3)
+    hid = put_horror(st, "H-BREAKER")
+    eng = Engine(st)
+    eng.later(Step(op="defeat", args={"horror": hid, "deathrattle": True}))
+    eng.run()
+    said = [e.text for e in eng.events]
+    assert said[:2] == ["Breaker is Defeated!",
+                        "Breaker's Deathrattle: Target Investigator Loses a Marble."], said
+    st2 = inv_turn(new_game("conflict", 3, seed=2), "i1", ap=3)
+    set_card(st2, "i1", "INV-08")  # The Redirector
+    put_horror(st2, "H-CULTIST")
+    seat = next(i.seat for i in st2.investigators if i.id == "i1")
+    _st3, ev = do(st2, seat, "exploit", inv="i1")
+    assert ("The Redirector Exploits the Rift: Defeat a Horror whose current Defeat Cost is "
+            "exactly one Symbol, without its Deathrattle.") in [e.text for e in ev]
+    st4 = new_game("conflict", 3, seed=2).model_copy(deep=True)
+    set_wall(st4, "W-6")  # The Twin Maw: two Unique Actions, each its own clause
+    assert ability_clauses(Engine(st4).wall().text, "Unique") == [
+        "Target Investigator Loses a Marble. Target Investigator Loses a Marble.",
+        "Open a Gate."]
+
+
+def test_fw_pres_06_no_longer_drained_only_of_a_horror_that_was() -> None:
+    """Stop 64's demo: "Ghoul on Street 1 is no longer Drained." of a Ghoul never Drained (The
+    Awakener's Undrain-then-Trigger)."""
+    from rules.fourth_wall.state import Frame, Step
+    from tests.fourth_wall.helpers import put_horror, set_wall
+
+    st = new_game("alliance", 2, seed=3).model_copy(deep=True)
+    st.streets = []
+    awake = put_horror(st, "H-GHOUL", street=1)
+    tired = put_horror(st, "H-CULTIST", street=2, drained=True)
+    set_wall(st, "W-2")  # The Awakener: "Undrain a Horror On the Streets, then Trigger it"
+    eng = Engine(st)
+    undrain = eng.wall().uniques[0].instruction[0][0]
+    fr = Frame(id=1, src="", side="wall")
+    for hid, told in ((awake, []), (tired, ["Cultist is no longer Drained."])):
+        eng.events.clear()
+        eng.drain_or_undrain(undrain, fr, Step(op="eff", args={"horror": hid}), False)
+        said = [e.text for e in eng.events]
+        assert said == told, said
+
+
+def test_fw_the_advice_at_0_ap_is_to_end_the_turn() -> None:
+    """Stop 64's demo: "0 AP left — end the turn." beside "💡 … Intervene before The Wall
+    Triggers it."."""
+    from rules.fourth_wall.guide import _investigator_turn
+
+    view = {"turn": {"active": "i1", "active_name": "The Fixer", "ap": 0, "ap_per_turn": 2},
+            "gates": {"open": 1, "max": 5, "closing_blocked": True}, "symbol_names": {
+                "clue": "Clue", "force": "Force", "science": "Science"},
+            "symbols": ["clue", "force", "science"], "investigators": [],
+            "horrors": [{"name": "Ghoul", "remaining": {"force": 2}, "drained": False,
+                         "trigger_cost": 2}]}
+    said = _investigator_turn(view, "s2")
+    assert said.endswith("Nothing is left to spend this turn: end the turn."), said
+    assert "Intervene" not in said
+
+
+def test_fw_amb_18_alliance_lines_leave_out_the_scourge() -> None:
+    """Stop 64's Alliance demo: "Utilises an Elder Sign: Close a Gate by itself (not while The
+    Scourge is On the Streets)." — Alliance has no Scourge."""
+    from rules.fourth_wall.engine.investigators import for_mode
+
+    clause = "Close a Gate by itself (not while The Scourge is On the Streets)."
+    assert for_mode(clause, conflict=False) == "Close a Gate by itself."
+    assert for_mode(clause, conflict=True) == clause
+    seer = ("Conflict - look at The Wall's hand of Horrors; Alliance - look at the top three "
+            "Horrors and put them back in any order.")
+    assert for_mode(seer, conflict=True) == "Look at The Wall's hand of Horrors."
+    assert for_mode(seer, conflict=False) == ("Look at the top three Horrors and put them back "
+                                             "in any order.")

@@ -244,3 +244,41 @@ def test_A_48_the_spirit_is_told_when_it_reaches_the_spirit_action_cap() -> None
     out = GAME.apply(st, SPIRIT, act("increase", card=card))
     told = [e for e in out.events if e.kind == "limit"]
     assert told and told[0].audience == [SPIRIT] and "A-48" in told[0].text
+
+
+def _target_lines(st: object, selector: str, room: str, **extra: object) -> list[str]:
+    e = eng(st)
+    ctx = e.spirit_ctx(None, room, "test")
+    e.step_effects([{"op": "target", "selector": selector, **extra},
+                    {"op": "suffer_fear", "n": 1, "who": "target"}], 0, ctx)
+    e.run()
+    return [ev.text for ev in e.events if ev.kind == "target"]
+
+
+def test_P_SPIRIT_13_a_power_with_nobody_to_target_says_so() -> None:
+    """A spent power that finds nobody in reach says why, in public words (the Lonely Touch
+    demo read "The spirit uses the bottom power of Lonely Touch (spends 1)." and nothing)."""
+    st = to_spirit_turn(quiet(new_game(3, 5)))
+    room = st.visitors["s2"].room
+    assert room is not None
+    empty = next(r for r in PACK.manor.rooms
+                 if all(v.room != r.id for v in st.visitors.values()))
+    assert _target_lines(st, "nearby_visitor", empty.id) == [
+        f"Nobody to target: no visitor is in the {empty.name}, so the effects on a target "
+        "do nothing."]
+    # the visitors stand together, so none of them is alone (P-DIST-04)
+    assert _target_lines(st, "alone_nearby_visitor", room) == [
+        f"Nobody to target: no visitor in the {PACK.room(room).name} is alone, so the effects "
+        "on a target do nothing."]
+    assert _target_lines(st, "bonded_visitor", room) == [
+        "Nobody to target: no visitor is bonded to the spirit, so the effects on a target do "
+        "nothing."]
+    for v in st.visitors.values():
+        v.knocked_out = True
+    assert _target_lines(st, "nearby_visitor", room) == [
+        "Nobody to target: a knocked-out visitor cannot be targeted, so the effects on a "
+        "target do nothing."]
+    # someone to target: the "Targeted:" line alone, as before
+    st = to_spirit_turn(quiet(new_game(3, 5)))
+    lines = _target_lines(st, "nearby_visitor", room, count="all")
+    assert len(lines) == 1 and lines[0].startswith("Targeted: ")

@@ -246,3 +246,16 @@ def test_p_horror_ai_plays_a_whole_game() -> None:
         seat = sorted(GAME.to_act(st))[0]
         st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
     assert GAME.result(st) is not None
+
+
+def test_p_horror_the_quiet_post_never_cuts_a_turning_point_of_the_story() -> None:
+    """Stop 64's True Horror demo: 243 lines cut over a game, among them every secret
+    revealed; the quiet post keeps such lines whatever it cuts."""
+    st = with_alone_visitor(true_horror=True)
+    secret = "The Orphan reveals the secret at position 2: Death (Kitchen); the low effect."
+    ko = "The Orphan is knocked out!"
+    lines = [secret, *[f"Line {i}." for i in range(12)], ko, *[f"Tail {i}." for i in range(8)]]
+    quiet = GAME.present(st, lines)
+    assert quiet[0] == "… (12 earlier lines: /game log)", quiet
+    assert quiet[1:3] == [secret, ko]
+    assert quiet[3:] == [f"Tail {i}." for i in range(8)]

@@ -288,8 +288,11 @@ def test_P_KO_02_P_SUCC_02_a_knockout_and_a_succumb_say_what_they_cost_and_why()
     eng.knock_out(seat, nerve=True)
     texts = [e.text for e in eng.events]
     name = eng.name(seat)
+    # On their own turn (stop 64's demo: a secret's second half vanished with no word).
+    assert st.phase == "visitor" and st.active == seat
     assert texts[:2] == [f"{name} is knocked out!", "Knocked out: 2 fear cards trashed, the "
-                         "candle out and every action card in hand discarded."], texts
+                         "candle out and every action card in hand discarded; the rest of the "
+                         "action under way does not happen, and the turn ends."], texts
     eng.events.clear()
     eng.step_ko_nerve(seat)
     assert [e.text for e in eng.events] == [
@@ -351,5 +354,76 @@ def test_P_2P_02_the_shared_turn_is_headed_with_both_characters() -> None:
     assert other is not None
     eng.step_visitor_turn(seat)
     head = next(e.text for e in eng.events if e.kind == "turn")
-    assert head.startswith(f"{eng.name(st.active)} and {eng.name(eng.partner(st.active))}'s "
-                           "turn (")
+    # "the Orphan" mid-sentence, not "The Orphan" (stop 64's demo)
+    assert head.startswith(f"{eng.name(st.active)} and "
+                           f"{eng.listed([eng.partner(st.active) or ''])}'s turn (")
+    assert " and the " in head
+
+
+def test_P_WIN_02_the_end_says_the_revealed_scripts_condition_failed() -> None:
+    """Stop 64's demo: every secret revealed, three visitors standing, the revealed script's
+    extra condition unmet — and the game-over post said "No visitor was left standing"."""
+    from rules.core.types import Result
+    from rules.presence.ending import verdict
+
+    st = edit(new_game(4, seed=2))
+    eng = Engine(st)
+    script = next(s for s in eng.pack.scripts if s.bottom.visitors_also_need
+                  and "the visitors also need " in s.bottom.text)
+    st.script, st.script_revealed = script.id, True
+    for slot in st.secrets:
+        slot.revealed = True
+    visitors = list(st.visitors)
+    _head, why = verdict(st, Result(winners=[st.spirit_seat], losers=visitors, reason="x"),
+                         NAMES)
+    need = script.bottom.text.partition("the visitors also need ")[2].rstrip(".")
+    assert (f"Every secret was revealed, but the revealed script asks more of the visitors "
+            f"({need}) and that did not hold.") in why, why
+    assert "No visitor was left standing" not in why
+
+
+def test_P_SECRET_a_failed_invoke_is_no_revealed_secret_in_the_recap() -> None:
+    """Stop 64's demos: "1 secret revealed" for a visitor whose only Invoke failed, and the
+    failure listed as a turning point: it now has a kind of its own, weighed 0."""
+    from rules.core.types import act
+    from rules.presence.ending import WEIGHTS
+    from tests.presence.helpers import VISITOR, do, invoke_card, invoke_scene
+
+    st = invoke_scene(3)  # no clue beneath any secret: the Invoke fails
+    card, side = invoke_card(st, VISITOR)
+    st, _ = do(st, VISITOR, act("play", card=card, side=side, speed="main"))
+    out = GAME.apply(st, VISITOR, act("choose", option="1"))
+    tried = [e for e in out.events if "tries to reveal the secret" in e.text]
+    assert tried and all(e.kind == "secret_fail" for e in tried), tried
+    assert not out.state.secrets[0].revealed
+    assert "secret_fail" not in WEIGHTS and WEIGHTS["secret"] > 0
+
+
+def test_P_words_said_not_silent_an_empty_clue_deck_a_lit_room_a_lit_candle() -> None:
+    """Stop 64's demos: a Wail's two clue draws from an empty deck, a die dimmed by a lit room
+    whose new value was never said, a Relight played with the candle lit: each said nothing."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    st.clue_deck, st.clue_revealed = [], []
+    eng.draw_clue(seat)
+    assert eng.events[-1].text == (f"The clue deck is empty: {eng.listed([seat])} draws no "
+                                   "clue card.")
+    room = st.visitors[seat].room
+    assert room is not None and eng.lit(room)
+    die = st.dice[0]
+    eng.place_die(die.id, next(r for r in st.rooms if r != room), 3)
+    eng.die_enters(die.id, room, penalty=True)
+    assert "The room is lit: the die loses 1 presence and now shows 2." in [
+        e.text for e in eng.events]
+    assert st.visitors[seat].candle_lit
+    eng.eff_relight_candle(type("E", (), {"who": "self"})(), {"self": seat, "owner": seat})
+    assert eng.events[-1].text == f"{eng.name(seat)}'s candle is not relit: it is already lit."
+
+
+def test_P_2P_the_opening_line_says_two_players_set_up_as_for_three() -> None:
+    """Stop 64's demo: a two-player game opened with "A new session …: 3 players"."""
+    st = two_player_game()
+    first = next(line for line in st.log if line.startswith("A new session"))
+    assert first.startswith("A new session at Wrightwatch Manor: 2 players, set up as for 3 "
+                            "(one visitor player with two characters)")

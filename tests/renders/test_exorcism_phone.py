@@ -269,3 +269,26 @@ def test_ex_solo_one_players_two_characters_read_their_characters() -> None:
     view["names"] = {"s1": "Ada", "s2": "Basil"}
     labels = {p.labels[0] for c in phone._read_cells(view) for p in c.pieces if not p.ghost}
     assert labels == {"Ada", "Basil"}, labels
+
+
+def test_a_list_box_too_small_for_every_name_says_how_many_more() -> None:
+    """Stop 64's recap: "Escaped: →Arc., →Jou., →Pho., →Doc." of five escaped Characters,
+    the fifth dropped unsaid; the box now ends in "+N" for those it cannot hold."""
+    from PIL import ImageDraw
+
+    img = Image.new("RGB", (400, 120))
+    d = ImageDraw.Draw(img)
+    said: list[str] = []
+    draw_text = d.text
+
+    def text(xy: Any, words: str, **kw: Any) -> None:
+        said.append(words)
+        draw_text(xy, words, **kw)
+
+    d.text = text  # type: ignore[method-assign]
+    names = ["Psychologist", "Photographer", "Journalist", "Bodyguard", "Architect", "Doctor"]
+    phone._draw_list(d, (0, 0, 220, 50), "Escaped", [(n, "escaped") for n in names], False)
+    shown = [w for w in said if w != "Escaped:"]
+    more = [w for w in shown if w.startswith("+")]
+    assert more, said
+    assert len(shown) - 1 + int(more[0].lstrip("+").rstrip(",")) == len(names), said

@@ -67,6 +67,16 @@ def test_the_cut_report_notices_a_cut() -> None:
     assert reset_truncations() == 1 and truncations() == []
 
 
+def test_an_ai_players_pawn_reads_its_name_not_ai() -> None:
+    """Stop 64's demo: with one AI seat its pawn read "AI" (the thread: "AI Shade")."""
+    from renders.common import telling_words
+
+    assert telling_words({"s1": "Ada", "s2": "AI Shade"}) == {"s1": "Ada", "s2": "Shade"}
+    assert telling_words({"s1": "AI Moth", "s2": "AI Shade", "s3": "Ada Lovelace"}) == {
+        "s1": "Moth", "s2": "Shade", "s3": "Ada"}
+    assert telling_words({"s1": "AI"}) == {"s1": "AI"}  # a player named just that
+
+
 def test_descendant_and_detective_pawns_differ() -> None:
     labels = distinct_initials(["The Descendant", "The Detective", "The Medium"],
                                presence_initials)

@@ -221,7 +221,8 @@ def test_map_shows_nothing_of_a_seats_own_view() -> None:
 def test_two_ai_players_pawns_read_their_own_names() -> None:
     """Stop 60's demo: two AI visitors, "AI Moth" and "AI Shade", both read "AI" on the phone
     map (three letters of the first word, and the first words alike): only colour told them
-    apart. The word that tells the names apart labels the pawn; a lone AI player is "AI"."""
+    apart. The word that tells the names apart labels the pawn; a lone AI player reads its
+    name too (stop 64: "AI" on the pawn of the seat the thread calls AI Shade)."""
     from renders.presence import _read
     from renders.presence_phone import short_names
 
@@ -234,7 +235,7 @@ def test_two_ai_players_pawns_read_their_own_names() -> None:
     view["names"] = dict(zip(visitors, ("AI Moth", "AI Shade"), strict=True))
     assert sorted(short_names(_read(view)).values()) == ["Mot", "Sha"]
     view["names"] = dict(zip(visitors, ("AI Moth", "Ada"), strict=True))
-    assert sorted(short_names(_read(view)).values()) == ["AI", "Ada"]
+    assert sorted(short_names(_read(view)).values()) == ["Ada", "Mot"]
 
 
 def test_p_2p_one_players_two_characters_read_their_characters() -> None:

@@ -354,5 +354,7 @@ def test_fw_insane_06_the_recap_counts_the_gates_an_insane_card_closed() -> None
     line = next(p.line for p in g.ending(state, result, moves, NAMES).parts
                 if p.seat == inv.seat)
     now = Engine(state).inv_name(inv)
-    assert (f"{now}: {closed} Gate{'s' if closed > 1 else ''} closed, driven Insane "
-            f"(The Gatewright, then {now})") in line, line
+    # Stop 64: the card that went Insane is named, not the one holding the place now.
+    assert (f"{now}: {closed} Gate{'s' if closed > 1 else ''} closed; The Gatewright went "
+            f"Insane before {now} took the place") in line, line
+    assert f"{now}: {closed} Gate{'s' if closed > 1 else ''} closed, driven Insane" not in line

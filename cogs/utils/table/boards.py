@@ -16,7 +16,7 @@ from bot.limits import clip
 from bot.pressure import gauge_of
 from bot.storage import GameRecord
 from cogs.utils.answers import HeldAnswer
-from cogs.utils.ending import game_over_post
+from cogs.utils.ending import game_over_post, spill_posts
 from cogs.utils.table.components import (
     FullBoardButton,
     _seat_index,
@@ -462,6 +462,7 @@ class BoardPosts(SummaryDMs):
                                            users, names, [FullBoardButton(record.id)],
                                            picture=has_board_picture(record.game))
             self.saw(message.id)
+            self._spilled.pop(record.id, None)
             self._newest.pop(_channel_id(channel), None)  # no board follows the end
             previous_id = record.board_message_id
             await self._remember(record, message.id, BoardPost(
@@ -477,14 +478,16 @@ class BoardPosts(SummaryDMs):
         same_decider = (not fresh and previous is not None and result is None
                         and turn == previous.turn and set(awaited) <= set(previous.awaited))
         if same_decider and previous is not None and record.board_message_id:
-            post = BoardPost(awaited=awaited, turn=turn,
-                             lines=(previous.lines + lines)[-MAX_POST_LINES:],
+            post = BoardPost(awaited=awaited, turn=turn, lines=previous.lines + lines,
                              pinged=[s for s in previous.pinged if s in awaited],
                              turn_pinged=previous.turn_pinged)
             # An hour-old post is not edited (Discord limits edits of old messages, and a
-            # refusal could outlast every retry): a fresh post follows it, pinging nobody and
-            # carrying only the new lines — the old post keeps the ones the table read.
-            old = not repost and self.is_old(record.board_message_id)
+            # refusal could outlast every retry), nor one these lines would overflow (its
+            # first lines would go): a fresh post follows it, pinging nobody and carrying
+            # only the new lines — the old post keeps the ones the table read.
+            old = not repost and (self.is_old(record.board_message_id)
+                                  or self._overflows(record, game, state, post, result, users,
+                                                     names))
             if not repost and not old:
                 try:
                     if await self._edit_board(record, game, state, post, result, channel,
@@ -496,9 +499,8 @@ class BoardPosts(SummaryDMs):
                              record.id, record.board_message_id)
                     old = True
             # Else the post is gone (deleted by a moderator): a new one with all its lines.
-            post = BoardPost(awaited=awaited, turn=turn,
-                             lines=lines[-MAX_POST_LINES:] if old else post.lines, pinged=[],
-                             turn_pinged=previous.turn_pinged)
+            post = BoardPost(awaited=awaited, turn=turn, lines=lines if old else post.lines,
+                             pinged=[], turn_pinged=previous.turn_pinged)
         else:
             newcomers = [s for s in awaited if previous is None or s not in previous.awaited]
             # A decision coming back to a seat mid-turn (after another seat's prompt) pings it
@@ -508,7 +510,7 @@ class BoardPosts(SummaryDMs):
                     and previous.turn == turn else [])
             pinged = await self._to_ping(
                 record, [s for s in newcomers if s != actor], users)
-            post = BoardPost(awaited=awaited, turn=turn, lines=lines[-MAX_POST_LINES:],
+            post = BoardPost(awaited=awaited, turn=turn, lines=lines,
                              pinged=pinged, turn_pinged=sorted({*told, *pinged}))
             # A new post exists to notify whoever now decides. One that would ping nobody (the
             # AI's turn, Solo, a player at the table, a decision staying with a seat already
@@ -526,6 +528,14 @@ class BoardPosts(SummaryDMs):
         strip = (previous is None or previous.buttons) and not repost
         await self._new_board(record, game, state, post, result, channel, users, names,
                               answers, strip=strip)
+
+    def _overflows(self, record: GameRecord, game: Game[Any, Any], state: Any, post: BoardPost,
+                   result: Result | None, users: dict[str, int | None],
+                   names: dict[str, str]) -> bool:
+        """Whether `post` would lose event lines: more than `MAX_POST_LINES`, or more words
+        than a message holds."""
+        return (len(post.lines) > MAX_POST_LINES
+                or self._board_words(record, game, state, post, result, users, names)[1] > 0)
 
     async def _grow_in_place(self, record: GameRecord, game: Game[Any, Any], state: Any,
                              previous: BoardPost, post: BoardPost, lines: list[str],
@@ -545,11 +555,9 @@ class BoardPosts(SummaryDMs):
                           # A seat still awaited keeps the mention its player was pinged by.
                           pinged=[s for s in previous.pinged if s in post.awaited],
                           turn_pinged=post.turn_pinged)
-        if len(grown.lines) > MAX_POST_LINES:
+        if self._overflows(record, game, state, grown, result, users, names):
             return post
-        content, dropped = self._board_words(record, game, state, grown, result, users, names)
-        if dropped:
-            return post
+        content = self.board_text(record, game, state, grown, result, users, names)
         try:
             if await self._edit_board(record, game, state, grown, result, channel, users,
                                       names, answers, content=content):
@@ -640,9 +648,12 @@ class BoardPosts(SummaryDMs):
 
     def _board_words(self, record: GameRecord, game: Game[Any, Any], state: Any,
                      post: BoardPost, result: Result | None, users: dict[str, int | None],
-                     names: dict[str, str]) -> tuple[str, int]:
-        """`board_text`, and how many of the post's event lines did not fit (left to
-        `/game log`)."""
+                     names: dict[str, str], *, spill: bool = False
+                     ) -> tuple[str, int, list[str]]:
+        """`board_text`, how many of the post's event lines did not fit, and those lines as
+        the post would show them. Without `spill` they are left to `/game log` (the post says
+        how many); with it the caller posts them just before (`_spill`), so the post neither
+        says so nor keeps more than `MAX_POST_LINES` of them."""
         plain = game.plain_words(state)
         header = f"**{game.title}** — game #{record.id}"
         if result is not None:
@@ -668,16 +679,21 @@ class BoardPosts(SummaryDMs):
         # log's lines, which `/game log` lists one by one.
         told = told_once(shown)
         body = [f"• {line}" for line, _ in told]
+        kept = sum(n for _, n in told)
         dropped = 0
+        spilled: list[str] = []
         while True:
             lead = ([f"• … ({dropped} earlier {plural(dropped, 'line')}: `/game log`)"]
-                    if dropped else [])
+                    if dropped and not spill else [])
             content = "\n".join(p for p in (header, *lead, *body, caption, footer) if p)
-            if len(content) <= limits.CONTENT or not body:
+            if not body or (len(content) <= limits.CONTENT
+                            and (not spill or kept <= MAX_POST_LINES)):
                 break
-            body.pop(0)
-            dropped += told.pop(0)[1]
-        return clip(content, limits.CONTENT), dropped
+            spilled.append(body.pop(0))
+            gone = told.pop(0)[1]
+            dropped += gone
+            kept -= gone
+        return clip(content, limits.CONTENT), dropped, spilled
 
     def board_components(self, record: GameRecord, game: Game[Any, Any], state: Any,
                          awaited: list[str], result: Result | None,
@@ -763,7 +779,7 @@ class BoardPosts(SummaryDMs):
                          channel: discord.abc.Messageable, users: dict[str, int | None],
                          names: dict[str, str], answers: list[HeldAnswer] | None = None, *,
                          strip: bool = True) -> None:
-        content = self.board_text(record, game, state, post, result, users, names)
+        content = await self._spill(record, game, state, post, result, channel, users, names)
         pictured = self._pictured.get(record.id)
         self._unless_superseded(record.id, result, pictured)  # not even drawn
         file = await self.board_file(record, game, state, post, result, names)
@@ -795,8 +811,37 @@ class BoardPosts(SummaryDMs):
         self.posted_board(_channel_id(channel), message.id)
         old = record.board_message_id
         await self._remember(record, message.id, post)
+        self._spilled.pop(record.id, None)
         if old and old != message.id and strip:
             await self._take_choices_off(record.id, channel, old, answers)
+
+    async def _spill(self, record: GameRecord, game: Game[Any, Any], state: Any,
+                     post: BoardPost, result: Result | None, channel: discord.abc.Messageable,
+                     users: dict[str, int | None], names: dict[str, str]) -> str:
+        """A new post's words. Event lines that do not fit in it (a long stretch: an AI's
+        whole turn, moves merged while Discord was slow, a deleted post's lines posted anew)
+        go first in posts of their own, in order and pinging nobody, and `post` keeps only
+        the rest: a line a table never saw in the thread is a move it cannot follow. A game
+        whose presentation regroups its lines (True Horror's quiet post) cuts as before."""
+        shown = game.present(state, post.lines)
+        if len(shown) != len(post.lines):
+            return self.board_text(record, game, state, post, result, users, names)
+        content, dropped, spilled = self._board_words(record, game, state, post, result,
+                                                      users, names, spill=True)
+        if not spilled:
+            return content
+        chunks = spill_posts(game, state, record.id, spilled)
+        # Sent before the board: a refusal here is the board's own (kept and tried again
+        # whole), never a post that silently lacks these lines; a retry after they went
+        # through does not send them again.
+        if self._spilled.get(record.id) != tuple(chunks):
+            for text in chunks:
+                message = await channel.send(text,
+                                             allowed_mentions=discord.AllowedMentions.none())
+                self.saw(message.id)
+            self._spilled[record.id] = tuple(chunks)
+        post.lines = post.lines[dropped:]
+        return content
 
     async def _take_choices_off(self, gid: int, channel: discord.abc.Messageable,
                                 message_id: int, answers: list[HeldAnswer] | None) -> None:

@@ -230,6 +230,16 @@ class HauntPhase:
         elif empty:
             self.emit(f"No Darkness Token is left for {self.rooms_called(empty)} "
                       f"(Location {location}).", "darkness")
+        else:
+            # Said, not silent (stop 64's demo: a Haunt card then nothing): from the board
+            # alone, a face-down Room's Location being hidden.
+            covered = [cid for cid in self.geo.house
+                       if st.cells[cid].shrouded and not st.cells[cid].face_down
+                       and st.cells[cid].card is not None
+                       and self.pack.room(st.cells[cid].card or "").location == location]
+            why = (f": {self.rooms_called(covered)} "
+                   f"{'is' if len(covered) == 1 else 'are'} Shrouded" if covered else "")
+            self.emit(f"No Room with Location {location} takes Darkness{why}.", "darkness")
         for cid in shrouded:
             self.tell_shrouded(cid)
 

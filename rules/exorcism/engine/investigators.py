@@ -154,8 +154,9 @@ class InvestigatorActions:
                                                             lasting.strip()))
             self.emit(f"{ch.name} keeps {task.called}: from now on, {lasting[:1].lower()}"
                       f"{lasting[1:]}", "task_ongoing")
-        self.gain_points(task.points + bonus,
-                         task.name + (" with the Specialization bonus" if bonus else ""))
+        # Whose Task it was, so the recap's turning point names who scored (stop 64).
+        self.gain_points(task.points + bonus, f"{ch.name}'s {task.name}"
+                         + (" with the Specialization bonus" if bonus else ""))
         if task.rewards and not self.over:
             self.run_effects({"src": f"reward:{tid}", "inv": inv.id, "seat": inv.seat,
                               "origin": inv.cell})

@@ -96,9 +96,11 @@ class Moves:
             if kind == K.GHOST_MOVE:
                 self.emit(f"The Ghost player moves the Ghosts with the {st.last_haunt}.",
                           "ghost_act")
-            else:
-                self.emit(f"The Ghost player adds Darkness with the {st.last_haunt}.",
-                          "ghost_act")
+            else:  # its Location alone: the arrows move no Ghost here (stop 64's demo)
+                where = getattr(self.pack.haunt_card(card_id), "location", None)
+                self.emit("The Ghost player adds Darkness with "
+                          + (f"a Haunt card: Location {where}." if where is not None
+                             else f"the {st.last_haunt}."), "ghost_act")
             # EX-PROMPT-05 (a): the played card is public; Plans may answer it first.
             self.later(Step(op="plan_window", args={"reason": "haunt", "card": card_id}),
                        Step(op="ghost_card", args={"card": card_id, "move": kind == K.GHOST_MOVE}),

@@ -258,9 +258,24 @@ class Basics:
         Conflict has no Streets, and its name alone."""
         h = self.on_streets(hid)
         name = self.horror_name(hid)
-        if h is not None and h.street is not None and self._twin_named(h):
+        if h is None or not self._twin_named(h):
+            return name
+        if h.street is not None:
             return f"{name} on Street {h.street}"
-        return name
+        # Conflict: by The Scourge, else by order of arrival, which holds while both stay
+        # (stop 64's demo: "Attached to Ghoul. Ghoul is Defeated!" with two Ghouls, one The
+        # Scourge).
+        if self.st.scourge == hid:
+            return f"{name} (The Scourge)"
+        same = [o.id for o in self.st.streets
+                if self.horror_name(o.id) == name and o.id != self.st.scourge]
+        if len(same) == 1:
+            return name
+        k = same.index(hid)
+        if len(same) == 2:
+            return f"{name} (the {'older' if k == 0 else 'newer'} one)"
+        nth = ("first", "second", "third", "fourth", "fifth", "sixth")
+        return f"{name} (the {nth[k] if k < len(nth) else f'{k + 1}th'} to arrive)"
 
     def _twin_named(self: Engine, h: HorrorOnStreets) -> bool:
         """Whether another Horror On the Streets has `h`'s name (Conflict has no Streets to

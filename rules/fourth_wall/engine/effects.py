@@ -617,9 +617,14 @@ class Effects:
             return
         hs = self.on_streets(h)
         assert hs is not None
+        was = hs.drained
         hs.drained = drain
-        self.emit(f"{self.horror_called(h)} is " + ("Drained." if drain else
-                                                   "no longer Drained."), "drain")
+        # "no longer Drained" only of a Horror that was (stop 64's demo said it of a Ghoul
+        # never Drained, as The Awakener's Undrain-then-Trigger reached it).
+        if drain or was:
+            self.emit(f"{self.horror_called(h)} is "
+                      + ("already Drained." if drain and was
+                         else "Drained." if drain else "no longer Drained."), "drain")
 
     def eff_sacrifice(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
         h = self.resolve_horror(eff.horror, fr, step, self.horror_candidates(eff, fr))

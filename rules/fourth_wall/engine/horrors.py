@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.fourth_wall.engine.investigators import ability_clauses
 from rules.fourth_wall.state import (
     HorrorOnStreets,
     Step,
@@ -72,6 +73,10 @@ class Horrors:
         self.emit(f"{self.horror_called(horror)} is Defeated!", "defeat", horror=horror)
         steps: list[Step] = []
         if deathrattle and self.horror(horror).deathrattle and not self.ignored("deathrattle"):
+            said = ability_clauses(self.horror(horror).text, "Deathrattle")
+            if said:  # what follows is the card's, not a stray loss (stop 64's demo)
+                self.emit(f"{self.horror_called(horror)}'s Deathrattle: {said[0]}",
+                          "deathrattle", horror=horror)
             steps.extend(self.card_steps(f"deathrattle:{horror}", "wall", horror=horror))
         steps.append(Step(op="defeat_done", args={"horror": horror}))
         self.later(*steps)

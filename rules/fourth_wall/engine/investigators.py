@@ -31,6 +31,37 @@ def utilise_clause(text: str) -> str:
     clause = found.group(1).strip()
     return clause[:1].upper() + clause[1:]
 
+_ABILITY = re.compile(
+    r"(?:(?:Top|Second) )?(Unique|Exploit the Rift|Deathrattle|Trigger|Aura)(?: \([^)]*\))?:\s*"
+    r"(.*?)(?=\s+(?:(?:Top|Second) )?(?:Unique|Exploit the Rift|Deathrattle|Trigger|Aura)"
+    r"(?: \([^)]*\))?:|$)", re.DOTALL)
+
+
+def ability_clauses(text: str, label: str) -> list[str]:
+    """The clauses a card's text gives after `label` ("Unique", "Exploit the Rift",
+    "Deathrattle"), in card order, each without its cost: what a log line quotes when the
+    ability is used (stop 64's demos: a Deathrattle's lost Marble and an Exploit came with no
+    word of the card)."""
+    out = []
+    for m in _ABILITY.finditer(text):
+        if m.group(1) == label:
+            clause = m.group(2).strip()
+            out.append(clause[:1].upper() + clause[1:])
+    return out
+
+
+def for_mode(clause: str, conflict: bool) -> str:
+    """A clause's part for the game's mode ("Conflict - look at …; Alliance - look at …");
+    Alliance has no Scourge (FW-AMB-18), so a proviso about it is left out there."""
+    if not conflict:
+        clause = clause.replace(" (not while The Scourge is On the Streets)", "")
+    found = re.fullmatch(r"Conflict - (.*?); Alliance - (.*?)", clause.rstrip("."))
+    if not found:
+        return clause
+    part = found.group(1 if conflict else 2)
+    return part[:1].upper() + part[1:] + "."
+
+
 class InvestigatorActions:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
@@ -98,7 +129,8 @@ class InvestigatorActions:
             inv.hand.remove(mid)
             st.in_play.append(mid)
             self.emit(f"{name} Utilises {self.a_marble(mid)}: "
-                      f"{utilise_clause(self.marble(mid).text)}", "utilise", marble=mid)
+                      f"{for_mode(utilise_clause(self.marble(mid).text), self.conflict)}",
+                      "utilise", marble=mid)
             return [*self.card_steps(f"utilise:{mid}", "investigators", inv=iid, marble=mid),
                     Step(op="utilise_done", args={"marble": mid}), end]
         if kind == K.GIVE:
@@ -115,12 +147,17 @@ class InvestigatorActions:
                 "inv": iid, "pool": pool, "cost": cost, "selected": [], "distinct": 3,
                 "n": 1, "cancellable": True}), end]
         if kind == K.EXPLOIT:
-            self.emit(f"{name} Exploits the Rift.", "exploit")
+            said = ability_clauses(self.investigator_card(inv.card or "").text,
+                                   "Exploit the Rift")
+            self.emit(f"{name} Exploits the Rift"
+                      + (f": {for_mode(said[0], self.conflict)}" if said else "."), "exploit")
             return [*self.card_steps(f"exploit:{iid}", "investigators", inv=iid),
                     Step(op="exploit_doom", args={"inv": iid}), end]
         if kind == K.UNIQUE:
             st.uniques_used.append(iid)
-            self.emit(f"{name} uses the Unique Action.", "unique")
+            said = ability_clauses(self.investigator_card(inv.card or "").text, "Unique")
+            self.emit(f"{name} uses the Unique Action"
+                      + (f": {for_mode(said[0], self.conflict)}" if said else "."), "unique")
             return [*self.card_steps(f"unique:{iid}", "investigators", inv=iid), end]
         raise IllegalAction("Unknown action.", "FW-ACT-09")  # pragma: no cover
 

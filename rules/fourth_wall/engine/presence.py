@@ -95,7 +95,10 @@ class AlliancePresence:
             elif self.trigger_possible(here.id) and not self.ignored("trigger"):
                 self.emit(f"{self.horror_name(here.id)} on Street {n} is Triggered.",
                           "trigger")
-                self.later(*self.card_steps(f"trigger:{here.id}", "wall", horror=here.id))
+                # FW-AMB-17: a Trouble whose Trigger stops part way "does nothing" more;
+                # the general Elected Regroup is not Trouble's to give.
+                self.later(*self.card_steps(f"trigger:{here.id}", "wall", horror=here.id,
+                                            no_penalty=True))
             else:
                 self.emit(f"{self.horror_name(here.id)} cannot use its Trigger Action: nothing "
                           "happens.", "presence")
@@ -106,7 +109,7 @@ class AlliancePresence:
         st = self.st
         if self.trigger_possible(hid) and not self.ignored("trigger"):
             st.horror_limbo.append(hid)
-            self.later(*self.card_steps(f"trigger:{hid}", "wall", horror=hid),
+            self.later(*self.card_steps(f"trigger:{hid}", "wall", horror=hid, no_penalty=True),
                        Step(op="delve_done", args={"horror": hid}))
             return
         if not self.place_horror(hid):
@@ -150,6 +153,10 @@ class AlliancePresence:
             return self.can_draw_horror() or bool(st.wall_hand)
         if op == "remove_scourge":
             return st.scourge is not None
+        if op == "find" and eff.to == "streets" and self.alliance:
+            # A Ghoul finding a Ghoul with every Street taken cannot complete its Trigger
+            # (FW-GAP-11): Trouble then does nothing and Delve discards (FW-AMB-17).
+            return self.lowest_free_street() is not None
         return True
 
     def card_usable(self: Engine, instruction: Instruction, inv: InvestigatorState,

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rules.core.types import Action, act
 from rules.fourth_wall import actions as K
+from rules.fourth_wall.engine.investigators import ability_clauses
 from rules.fourth_wall.state import (
     Step,
 )
@@ -81,5 +82,9 @@ class WallActions:
             n = int(action.p("n") or 0)
             st.doom -= self.wall().uniques[n].cost
             st.wall_unique_used = True
-            self.emit(f"The Wall uses its Unique Action: {self.wall().name}.", "wall_unique")
+            said = ability_clauses(self.wall().text, "Unique")
+            self.emit(f"{self.wall().name} uses its "
+                      + ("top " if n == 0 and len(said) > 1 else "second " if n == 1 else "")
+                      + "Unique Action" + (f": {said[n]}" if n < len(said) else "."),
+                      "wall_unique")
             self.later(*self.card_steps(f"wall_unique:{n}", "wall"), end)

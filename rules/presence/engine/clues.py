@@ -102,6 +102,9 @@ class Clues:
         if not st.clue_revealed:
             if st.clue_deck:
                 self.take_clue(seat, st.clue_deck.pop(), from_deck=True)
+            else:  # said, not silent (stop 64's demo: Wail's two draws came to nothing)
+                self.emit(f"The clue deck is empty: {self.listed([seat])} draws no clue card.",
+                          "clue")
             return
         opts: list[tuple[str, str]] = []
         if st.clue_deck:

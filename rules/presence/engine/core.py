@@ -402,7 +402,9 @@ class Basics:
         self.emit(f"A presence die moves{was} into the {self.room_name(room)}, showing "
                   f"{d.value}.", "die")
         if penalty and self.lit(room):
-            self.emit("The room is lit: the die loses 1 presence.", "die")
+            # with what it shows now: a die that joined others was otherwise lost to sight
+            self.emit("The room is lit: the die loses 1 presence"
+                      + (f" and now shows {d.value - 1}." if d.value > 1 else "."), "die")
             self.set_die(die_id, d.value - 1)
         if d.room is not None:
             self.fire("die_enters_room", room=room, die=die_id, by="spirit")

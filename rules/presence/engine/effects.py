@@ -173,7 +173,10 @@ class Effects:
         count = len(cands) if e.count == "all" else int(e.count)
         if len(cands) <= count:
             ctx["targets"] = cands
-            self.note_targets(ctx)
+            if cands:
+                self.note_targets(ctx)
+            else:
+                self.note_no_target(e, ctx)
             return
         ctx["targets"] = []
         self.ask("target", str(ctx["owner"]), "Choose a visitor.",
@@ -200,6 +203,25 @@ class Effects:
         if ctx["targets"]:
             self.emit("Targeted: " + self.listed(ctx["targets"]) + ".",
                       "target")
+
+    def note_no_target(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
+        """Say that a power found nobody to target (P-SPIRIT-13), or a table reads a spent
+        power followed by silence. Its words come from the selector, whose tests (rooms,
+        hearing, alone, the bond) are all on the board, as its "Targeted:" line is."""
+        room = self.origin(ctx)
+        where = f"the {self.room_name(room)}" if room else None
+        other = "other " if e.exclude_self else ""
+        why = {
+            "nearby_visitor": f"no {other}visitor is in {where}" if where else None,
+            "alone_nearby_visitor": f"no {other}visitor in {where} is alone" if where else None,
+            "visitor_within_hearing": (f"no {other}visitor is within hearing of {where}"
+                                       if where else None),
+            "bonded_visitor": "no visitor is bonded to the spirit",
+        }.get(e.selector) or f"no {other}visitor can be targeted"
+        if not e.allow_knocked_out and self.candidates(
+                e.model_copy(update={"allow_knocked_out": True}), ctx):
+            why = "a knocked-out visitor cannot be targeted"  # P-KO-04
+        self.emit(f"Nobody to target: {why}, so the effects on a target do nothing.", "target")
 
     def can_do(self: Engine, effects: Any, ctx: dict[str, Any], seat: str | None) -> bool:
         """P-TIME-12: whether a branch of an either-choice can be done at all."""

@@ -89,8 +89,14 @@ class Fear:
             # 63's demo said nothing of it.
             lost = ([f"{counted(len(v.fear_cards), 'fear card')} trashed"] if v.fear_cards
                     else []) + (["the candle out"] if v.candle_lit else [])
+            # On their own turn the action under way stops (P-KO-02): said, or a secret's
+            # second half left undone reads as the bot forgetting it (stop 64's demo). Said
+            # whether or not anything was left of it: what was left may be a hidden card's.
+            ends = ("; the rest of the action under way does not happen, and the turn ends"
+                    if st.phase == "visitor" and st.active == seat else "")
             self.emit("Knocked out: " + join_words([*lost, "every action card in hand "
-                                                    "discarded"]) + ".", "ko_cost", seat=seat)
+                                                    "discarded"]) + ends + ".", "ko_cost",
+                      seat=seat)
             st.clue_trash.extend(v.fear_cards)
             v.fear_cards.clear()
             v.candle_lit = False

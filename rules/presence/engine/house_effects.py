@@ -134,7 +134,7 @@ class HouseEffects:
             slot = self.st.secrets[pos - 1]
             slot.failed.append(len(slot.discards))
             self.emit(f"{self.name(owner)} tries to reveal the secret at position {pos}: "
-                      "nothing happens.", "secret")
+                      "nothing happens.", "secret_fail")
             self.later(Step(op="effects", args={"effs": prompt.data["fail"], "i": 0,
                                                 "ctx": ctx}))
 

@@ -74,7 +74,7 @@ class Rounds:
         other = self.partner(seat)
         # P-2P-02: one turn for both characters, said as such (stop 63's demo headed it with
         # one name while the other acted too).
-        whose = (f"{self.name(seat)} and {self.name(other)}'s turn" if other is not None
+        whose = (f"{self.name(seat)} and {self.listed([other])}'s turn" if other is not None
                  and not self.vis(other).succumbed else f"{self.name(seat)}'s turn")
         self.emit(f"{whose} ({st.actions_left} main actions).", "turn")
 

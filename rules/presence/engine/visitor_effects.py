@@ -287,6 +287,10 @@ class VisitorEffects:
             if not v.candle_lit and not v.knocked_out:
                 v.candle_lit = True
                 self.emit(f"{self.name(s)}'s candle is relit.", "candle")
+            else:  # said, not silent: a card played for it otherwise seemed to do nothing
+                self.emit(f"{self.name(s)}'s candle is not relit: "
+                          + ("the visitor is knocked out." if v.knocked_out
+                             else "it is already lit."), "candle")
 
     def eff_light_fireplace(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         if self.origin(ctx) == self.pack.manor.fireplace_room and not self.st.fireplace_lit:
