@@ -134,6 +134,8 @@ def result_words(game: Game[Any, Any], state: Any, ending: Ending) -> str:
 def spill_posts(game: Game[Any, Any], state: Any, gid: int, lines: list[str]) -> list[str]:
     """Posts for event lines a board or game-over post has no room for (sent just before
     it, in order): each headed as the post they lead to, none longer than a message."""
+    if not lines:
+        return []
     head = f"{game.title} — game #{gid} (continued below)"
     if not game.plain_words(state):
         head = f"**{game.title}** — game #{gid} (continued below)"

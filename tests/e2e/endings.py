@@ -56,6 +56,12 @@ async def check_the_end(table: Table, auto: AutoTable, game: str) -> None:
     for seat in result.losers:
         assert display[users[seat]].casefold() in text.casefold()  # type: ignore[index]
     assert (" lose" in text or "loses" in text) and "round" in text
+    # A post holding the lines a board or the end had no room for holds some (stop 64's
+    # replay: an empty "(continued below)" post before the game-over post).
+    for message in table.emu.messages_in(auto.thread()):
+        if "(continued below)" in message.content:
+            assert any(line.startswith("• ") for line in message.content.splitlines()), \
+                message.content
     # The recap picture: a phone-width PNG with alt text in whole sentences.
     recap = [a for a in post.attachments if a.filename == "recap.png"]
     assert recap, "the recap picture"
