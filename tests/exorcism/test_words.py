@@ -436,3 +436,32 @@ def test_EX_OVA_a_ghost_question_about_the_board_sends_nobody_to_the_dms() -> No
     assert GAME.public_actions(st, ghost) and GAME.choices_all_public(st, ghost)
     assert not GAME.choices_all_public(st, st.seats[0] if st.seats[0] != ghost
                                        else st.seats[1])
+
+
+def test_EX_ACT_05_a_tasks_reward_comes_before_its_points() -> None:
+    """Stop 64's demo: "+4 Exorcism points (Occult Task 5); total 32.", "32 Exorcism points:
+    the Ghosts are exorcised…", then "Photographer gains the Plan …": EX-ACT-05 gains the
+    Rewards, then moves the Exorcism Point Tracker."""
+    from tests.exorcism.helpers import at_rest, do, give
+
+    st = at_rest(new_game("core", 2, seed=4), "s1")
+    eng = Engine(st)
+    tid = "weapon-5"
+    for pile in (st.task_deck, st.available_tasks, st.task_discard,
+                 *(p.tasks for p in st.players.values())):
+        if tid in pile:
+            pile.remove(tid)
+    st.task_deck.extend(st.players["s1"].tasks)
+    st.players["s1"].tasks = [tid]
+    for tool, n in eng.pack.task(tid).cost().items():
+        give(st, "s1", tool, n)
+    st2, events = do(st, "s1", "task", task=tid)
+    kinds = [e.kind for e in events]
+    said = [e.text for e in events]
+    plan = next(i for i, t in enumerate(said) if "gains the Plan" in t)
+    points = kinds.index("points")
+    assert kinds.index("task") < plan < points, said
+    assert st2.points == st.points + eng.pack.task(tid).points + (
+        eng.character(st.investigators["s1"].character or "").specialization_bonus
+        if eng.character(st.investigators["s1"].character or "").specialization == "weapon"
+        else 0)

@@ -31,7 +31,7 @@ from tests.rules.cases import CASES
 PLAYERS = ("Ada", "Basil", "Clara", "Dmitri", "Eve")
 EXORCISM = [(mode, n) for game, mode, n in CASES if game == "exorcism"]
 MAP_W = WIDTH - 2 * PAD
-PER_MODE = 12  # sampled board posts per mode, spread over its tables
+PER_MODE = 8  # sampled board posts per mode, spread over its tables (12 until stop 64)
 
 
 def _public(game: Any, state: Any, seats: list[str], before: dict[str, Any] | None

@@ -27,7 +27,7 @@ GAME = GAMES["fourth_wall"]
 MAP_W = 736  # the card's 800 px less its 32 px padding each side
 PLAYERS = ("Ada", "Basil", "Clara", "Dev", "Esme", "Farid", "Gwen")
 MODES = sorted(GAME.modes)
-SAMPLES = 12
+SAMPLES = 8  # stop 64: 12 → 8 to keep the default suite's OCR time in bounds
 GATE_RE = re.compile(r"Gate\s*([1-5])")
 
 

@@ -98,7 +98,8 @@ def test_phone_card_reads_the_awaited_name_and_the_rooms(mode: str, n: int,
                                                          tmp_path: Path) -> None:
     passed = tried = 0
     misses: list[str] = []
-    for view in _views(mode, n, extra, seed=11 + n, samples=12, every=7):
+    # 8 posts a case (12 until stop 64: the default suite's OCR time)
+    for view in _views(mode, n, extra, seed=11 + n, samples=8, every=7):
         if not view["turn"]["awaited"]:
             continue
         view["turn"]["awaited"] = view["turn"]["awaited"][:1]
@@ -113,7 +114,7 @@ def test_phone_card_reads_the_awaited_name_and_the_rooms(mode: str, n: int,
             passed += 1
         else:
             misses.append(f"{who}: {read}\n{text}")
-    assert tried >= 8
+    assert tried >= 6
     assert passed * 4 >= tried * 3, "\n---\n".join(misses)
 
 

@@ -13,7 +13,7 @@ from rules.exorcism.content import (
 from rules.exorcism.engine.board import (
     _add,
 )
-from rules.exorcism.state import InvestigatorState
+from rules.exorcism.state import InvestigatorState, Step
 
 if TYPE_CHECKING:
     from rules.exorcism.engine import Engine
@@ -155,8 +155,16 @@ class InvestigatorActions:
             self.emit(f"{ch.name} keeps {task.called}: from now on, {lasting[:1].lower()}"
                       f"{lasting[1:]}", "task_ongoing")
         # Whose Task it was, so the recap's turning point names who scored (stop 64).
-        self.gain_points(task.points + bonus, f"{ch.name}'s {task.name}"
-                         + (" with the Specialization bonus" if bonus else ""))
-        if task.rewards and not self.over:
-            self.run_effects({"src": f"reward:{tid}", "inv": inv.id, "seat": inv.seat,
-                              "origin": inv.cell})
+        why = f"{ch.name}'s {task.name}" + (" with the Specialization bonus" if bonus else "")
+        if not task.rewards:
+            self.gain_points(task.points + bonus, why)
+            return
+        # EX-ACT-05: "Gain your Rewards … Then move the Exorcism Point Tracker" (stop 64's
+        # demo told the exorcism before the Task's Plan was gained). Queued first, so a
+        # reward's own prompt and the rest of its effects still come before the points.
+        self.later(Step(op="task_points", args={"n": task.points + bonus, "why": why}))
+        self.run_effects({"src": f"reward:{tid}", "inv": inv.id, "seat": inv.seat,
+                          "origin": inv.cell})
+
+    def step_task_points(self: Engine, n: int, why: str) -> None:
+        self.gain_points(n, why)
