@@ -825,6 +825,7 @@ class BoardPosts(SummaryDMs):
         whose presentation regroups its lines (True Horror's quiet post) cuts as before."""
         shown = game.present(state, post.lines)
         if len(shown) != len(post.lines):
+            post.lines = post.lines[-MAX_POST_LINES:]  # what is stored stays bounded
             return self.board_text(record, game, state, post, result, users, names)
         content, dropped, spilled = self._board_words(record, game, state, post, result,
                                                       users, names, spill=True)

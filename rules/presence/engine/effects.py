@@ -273,7 +273,10 @@ class Effects:
         # "Choose for the Orphan: yes or no?" (it read "Choose for The Orphan:", a capital
         # mid-line and a colon with nothing after it, on the board's turn line).
         whom = f" for {self.listed([seat])}" if seat else ""
-        ask = "yes or no?" if e.kind == "may" else "which one?"
+        # What the choice is about, from the effect's own (public) card text, every branch
+        # named whether or not it can be done now (stop 63's demo: "…: yes or no?" alone).
+        ask = (f"{self.effects_text(e.options[0])}? Yes or no." if e.kind == "may"
+               else " or ".join(self.effects_text(o) for o in e.options) + "?")
         self.ask("choice", chooser, ("Coloured choice" if e.coloured else "Choose")
                  + f"{whom}: {ask}", opts, "choice",
                  branches=[dump_effects(b) for b in e.options], ctx=dict(ctx))
@@ -296,7 +299,7 @@ class Effects:
     def effect_text(self: Engine, e: Any) -> str:
         op = e.op
         n = getattr(e, "n", 1)
-        many = f"{n} " if isinstance(n, int) and n != 1 else ""
+        many = f"{n} " if isinstance(n, int) and n != 1 else "a "  # "draw a clue card"
         cards = getattr(e, "cards", "any")
         kind = {"any": "card", "action": "action card", "clue": "clue card"}.get(cards, "card")
         texts = {
@@ -305,8 +308,9 @@ class Effects:
             "suffer_fear": f"suffer {n} fear",
             "cure_fear": f"cure {n} fear",
             "draw_clue": f"draw {many}clue card{'s' if n != 1 else ''}",
-            "draw_item": f"draw {many}item card{'s' if n != 1 else ''}",
-            "draw_action": f"draw {many}action card{'s' if n != 1 else ''}",
+            "draw_item": f"draw {'an ' if many == 'a ' else many}item card{'s' if n != 1 else ''}",
+            "draw_action": f"draw {'an ' if many == 'a ' else many}action card"
+                           f"{'s' if n != 1 else ''}",
             "smother_candle": "smother the candle",
             "relight_candle": "relight the candle",
             "trash_fear_card": f"trash {many}fear card{'s' if n != 1 else ''}",
