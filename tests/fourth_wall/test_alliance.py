@@ -228,7 +228,8 @@ def test_FW_PRES_05_FW_AMB_17_a_ghoul_with_every_street_taken_does_nothing() -> 
     put_horror(st, "H-GHOUL", street=5)
     hands = {i.id: list(i.hand) for i in st.investigators}
     st2, ev = presence(st, "P-TROUBLE-5#1")
-    assert "cannot use its Trigger Action: nothing happens" in texts(ev)
+    assert ("Ghoul cannot use its Trigger Action (every Street is taken): nothing happens"
+            in texts(ev))
     assert {i.id: i.hand for i in st2.investigators} == hands and prompt(st2) is None
     (ghoul,) = stack_horrors(st, "H-GHOUL")
     st3, ev = presence(st, "P-DELVE-1#1")

@@ -100,8 +100,12 @@ class AlliancePresence:
                 self.later(*self.card_steps(f"trigger:{here.id}", "wall", horror=here.id,
                                             no_penalty=True))
             else:
-                self.emit(f"{self.horror_name(here.id)} cannot use its Trigger Action: nothing "
-                          "happens.", "presence")
+                full = self.lowest_free_street() is None and any(
+                    e.op == "find" and getattr(e, "to", "") == "streets"
+                    for sentence in self.horror(here.id).trigger for e in sentence)
+                self.emit(f"{self.horror_name(here.id)} cannot use its Trigger Action"
+                          + (" (every Street is taken)" if full else "")
+                          + ": nothing happens.", "presence")
 
     def delve_steps(self: Engine, hid: str) -> None:
         """{A} Delve: use the Trigger Action then discard; if it cannot be used, place the
