@@ -200,9 +200,15 @@ def _actions(view: dict[str, Any], seat: str) -> str:
         if not _missing(task, held):  # Solo: the Tools are split between your two
             return (f"{lead} Your two investigators hold every Tool {task['name']} asks "
                     "for between them: Trade them onto your Primary to complete it.")
-        source = next((c["name"] for c in view["cells"] if c.get("action_text")
-                       and names.get(need[0], "@") in c["action_text"]
-                       and "Gain" in c["action_text"]), None)
+        # The nearest such Room, not the first in the house's order (stop 64's demo sent a
+        # player to the far Occult Room with the Supply Room next door).
+        at = here or {}
+        sources = sorted((c for c in view["cells"] if c.get("action_text")
+                          and names.get(need[0], "@") in c["action_text"]
+                          and "Gain" in c["action_text"]),
+                         key=lambda c: abs(int(c.get("row", 0)) - int(at.get("row", 0)))
+                         + abs(int(c.get("col", 0)) - int(at.get("col", 0))))
+        source = sources[0]["name"] if sources else None
         tool = names.get(need[0], need[0])
         where = f"; the {source} gains {a_noun(tool)}" if source else ""
         return (f"{lead} {task['name']} ({worth(task)}) still needs {_count(need, names)}"
