@@ -54,7 +54,7 @@ from renders.common import (
 )
 from renders.presence import Board, DoorV, RoomV, VisitorV, _read, _spirit_pawn
 
-__all__ = ["MIN_TYPE", "changes", "phone_map", "room_label", "short_names"]
+__all__ = ["MIN_TYPE", "changes", "phone_legend", "phone_map", "room_label", "short_names"]
 
 MIN_TYPE = 28  # 14 px in the 400 px chat column
 GAP = 22  # between rooms: the wall, where the doors sit
@@ -652,4 +652,74 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
             # wide of the glyph, so an open door still shows its gap inside the ring
             _dashed_ring(d, (dbox[0] - 10, dbox[1] - 10, dbox[2] + 10, dbox[3] + 10), ink,
                          width=4)
+    return img
+
+
+# --------------------------------------------------------------------------- legend
+
+LEGEND: tuple[tuple[str, str], ...] = (
+    ("moon", "dark room"), ("die", "presence die"), ("stoken", "spirit clue"),
+    ("ctoken", "clue token"), ("drain", "drain marker"), ("stairs", "stairs up/down"),
+    ("fire", "fireplace"), ("spirit", "spirit pawn"), ("star", "changed"),
+    ("left", "was here"),
+)
+"""The map's small glyphs in words, in this order: a phone reader cannot hover over them
+(stop 63's and 64's demos asked what the S, s, D and ▲ were)."""
+
+
+def legend_items(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(glyph kind, its words) for each glyph of `LEGEND` this view's map draws."""
+    b = _read(view)
+    turn = view.get("turn")
+    before_view = turn.get("before") if isinstance(turn, dict) else None
+    before = _read(before_view) if isinstance(before_view, dict) else None
+    ch = changes(b, before)
+    labels = short_names(b)
+    badges, _walls = _stairs(b)
+    shown = {p.kind for r in b.rooms if not r.sealed
+             for p in _pieces(r, b, labels, badges.get(r.id, []), ch)}
+    return [(kind, word) for kind, word in LEGEND if kind in shown]
+
+
+def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
+    """A key to the glyphs this map shows (only those), drawn below it on the turn card, or
+    None when it shows none of them."""
+    ink = _ink(view)
+    b = _read(view)
+    labels = short_names(b)
+    items = legend_items(view)
+    if not items:
+        return None
+    fnt = _bold()
+    glyph_w = {"stairs": 40, "spirit": 44, "star": 40, "left": 44}
+    widths = [glyph_w.get(kind, 42) + 8 + text_width(word, fnt) for kind, word in items]
+    rows: list[list[int]] = [[]]
+    x = 0.0
+    for k, w in enumerate(widths):
+        if rows[-1] and x + w > width:
+            rows.append([])
+            x = 0.0
+        rows[-1].append(k)
+        x += w + 24
+    row_h = PIECE + 8
+    img = Image.new("RGB", (width, len(rows) * row_h), ink.bg)
+    d = ImageDraw.Draw(img)
+    text = ink.head
+    for n, row in enumerate(rows):
+        x, y = 0.0, n * row_h + 4
+        for k in row:
+            kind, word = items[k]
+            gw = glyph_w.get(kind, 42)
+            box: Box = (x, y, x + gw, y + PIECE)
+            if kind == "stairs":
+                d.text((x + gw / 2, y + PIECE / 2), "▲▼", font=fnt, fill=text, anchor="mm")
+            elif kind == "left":
+                _dashes(d, box, text, 3)
+            elif kind == "star":
+                _star_badge(d, (x + gw / 2, y + PIECE / 2), ink)
+            else:
+                value = {"die": 3, "fire": True}.get(kind)
+                _draw_piece(d, Piece(kind, gw, value), box, b, labels, {}, ink, text, ink.bg)
+            d.text((x + gw + 8, y + PIECE / 2), word, font=fnt, fill=text, anchor="lm")
+            x += widths[k] + 24
     return img

@@ -245,7 +245,10 @@ def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
             blocks.append(("doing", _block(doing, inner, 34, pal.text)))
     who_h = sum(b.height for _, b in blocks) + 8 * (len(blocks) - 1)
     board = phone_map(game, view, inner)
+    legend = phone_legend(game, view, inner) if board is not None else None
     map_h = board.height + PAD if board is not None else 0
+    if legend is not None:
+        map_h += legend.height + 8
     stats = stats_for(game, view)
     rows = _stat_rows(stats)
     row_heights = [STAT_H_NOTE if any(s.note for s in row) else STAT_H for row in rows]
@@ -282,6 +285,8 @@ def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
     y = head_h + PAD + who_h + PAD
     if board is not None:
         img.paste(board, (PAD, y))
+        if legend is not None:
+            img.paste(legend, (PAD, y + board.height + 8))
         y += map_h
 
     cols_w = inner
@@ -311,6 +316,19 @@ def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
                 ey += blk.line_h
             ey += 6
     return img
+
+
+def phone_legend(game: str, view: Mapping[str, Any], width: int) -> Image.Image | None:
+    """A key to the phone map's small glyphs, ``width`` wide, when the game's phone module
+    draws one (``phone_legend(view, width)``), else None."""
+    try:
+        module = importlib.import_module(f"renders.{game}_phone")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"renders.{game}_phone":
+            raise
+        return None
+    draw = getattr(module, "phone_legend", None)
+    return draw(view, width) if draw is not None else None
 
 
 def phone_map(game: str, view: Mapping[str, Any], width: int) -> Image.Image | None:

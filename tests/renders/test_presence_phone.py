@@ -256,3 +256,20 @@ def test_p_2p_one_players_two_characters_read_their_characters() -> None:
     labels = short_names(_read(view))
     words = {v["seat"]: v["name"].removeprefix("The ")[:3] for v in visitors}
     assert labels == words and len(set(labels.values())) == 2, labels
+
+
+def test_the_turn_card_keys_the_glyphs_its_map_draws() -> None:
+    """Stop 63's and 64's demos: the map's S, s, D, ▲/▼ and moon had no key on a phone.
+    The card now draws a legend of the glyphs this map shows, and only those."""
+    from renders.presence_phone import LEGEND, legend_items, phone_legend
+
+    for view in _views("session", 4, {}, seed=5, samples=6, every=9):
+        items = legend_items(view)
+        kinds = [k for k, _ in items]
+        assert kinds == [k for k, _ in LEGEND if k in kinds]  # the key's own order
+        dice = any(r.get("dice") for r in view.get("rooms") or [] if isinstance(r, dict))
+        assert ("die" in kinds) == dice
+        img = phone_legend(view, MAP_W)
+        assert (img is None) == (not items)
+        if img is not None:
+            assert img.width == MAP_W and img.height < 200
