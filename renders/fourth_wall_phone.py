@@ -58,7 +58,7 @@ from renders.common import (
     text_width,
 )
 
-__all__ = ["MIN_TYPE", "phone_map"]
+__all__ = ["MIN_TYPE", "legend_items", "phone_legend", "phone_map"]
 
 MIN_TYPE = 28  # 14 px on the phone: nothing smaller is written on the map
 GAP = 10
@@ -752,4 +752,74 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
     y = _draw_streets(d, m, ch, rows, notes, width, y) + GAP
     if m.invs:
         _draw_investigators(d, m, ch, width, y)
+    return img
+
+
+# --------------------------------------------------------------------------- legend
+
+SYMBOL_WORDS = {"clue": "Clue", "force": "Force", "science": "Science"}
+
+
+def legend_items(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(glyph, its words) for the small glyphs this view's map draws: the heart's number,
+    the Target Token, Insanity, a change badge and the Symbols a Horror still needs (stop
+    63's and 64's demos: none of them had a key on a phone)."""
+    m = _read(view)
+    turn = view.get("turn")
+    before = turn.get("before") if isinstance(turn, dict) else None
+    ch = _changes(m, before if isinstance(before, dict) else {})
+    out: list[tuple[str, str]] = []
+    if any(not inv.insane and inv.sanity is not None for inv in m.invs):
+        out.append(("heart", "Marbles held"))
+    if any(inv.target for inv in m.invs):
+        out.append(("target", "the Target"))
+    if any(inv.insane for inv in m.invs):
+        out.append(("insane", "Insane"))
+    if any(b.startswith(("+", "-")) for b in ch.invs.values()):
+        out.append(("badge", "Marbles since the last post"))
+    needed = {sym for h in m.horrors for sym in h.need}
+    out += [(f"sym:{sym}", word) for sym, word in SYMBOL_WORDS.items() if sym in needed]
+    return out
+
+
+def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
+    """A key to `legend_items`, drawn below the map on the turn card; None when empty."""
+    items = legend_items(view)
+    if not items:
+        return None
+    fnt = font(MIN_TYPE, True)
+    glyph_w = {"badge": _badge_width("+1"), "target": 46, "insane": 44}
+    widths = [glyph_w.get(kind, 40) + 8 + text_width(word, fnt) for kind, word in items]
+    rows: list[list[int]] = [[]]
+    x = 0.0
+    for k, w in enumerate(widths):
+        if rows[-1] and x + w > width:
+            rows.append([])
+            x = 0.0
+        rows[-1].append(k)
+        x += w + 24
+    row_h = 50
+    img = Image.new("RGB", (width, len(rows) * row_h), BG)
+    d = ImageDraw.Draw(img)
+    for n, row in enumerate(rows):
+        x, cy = 0.0, n * row_h + row_h / 2
+        for k in row:
+            kind, word = items[k]
+            gw = glyph_w.get(kind, 40)
+            cx = x + gw / 2
+            if kind == "heart":
+                _heart(d, (cx, cy + 1), 19, (236, 90, 120))
+                d.text((cx, cy - 1), "3", font=fnt, fill=(255, 255, 255), anchor="mm",
+                       stroke_width=2, stroke_fill=(90, 20, 40))
+            elif kind == "target":
+                _target(d, (cx, cy), 17)
+            elif kind == "insane":
+                icon(d, "skull", (cx - 17, cy - 17, cx + 17, cy + 17), INSANE, back=BG)
+                d.line((cx - 20, cy - 20, cx + 20, cy + 20), fill=fw.DANGER, width=4)
+            elif kind == "badge":
+                _badge(d, x + gw, cy, "+1")
+            elif kind.startswith("sym:"):
+                fw._symbol(d, (cx, cy), 15, kind[4:])
+            d.text((x + gw + 8, cy), word, font=fnt, fill=MUTED, anchor="lm")
+            x += widths[k] + 24
     return img

@@ -264,3 +264,24 @@ def test_a_pasted_turn_tracker_carries_no_mark_of_the_walls_turn_above_it() -> N
             assert ImageChops.difference(cached, fresh).getbbox() is None, drawn["phase"]
     finally:
         clear_layer_cache()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_turn_card_keys_the_glyphs_its_map_draws(mode: str) -> None:
+    """Stop 63's and 64's demos: the heart's number, the Target's cross-hairs, the change
+    badges and the Symbol discs had no key on a phone. The card now draws a legend of the
+    ones its map shows, and only those."""
+    from renders.fourth_wall_phone import legend_items, phone_legend
+
+    views = _playout(mode, 4, seed=9, want=12, every=5)
+    seen: set[str] = set()
+    for view in views:
+        items = dict(legend_items(view))
+        seen |= set(items)
+        needs = {s for h in phone._read(view).horrors for s in h.need}
+        assert {k[4:] for k in items if k.startswith("sym:")} == needs
+        img = phone_legend(view, 700)
+        assert (img is None) == (not items)
+        if img is not None:
+            assert img.width == 700 and img.height <= 150
+    assert "heart" in seen
