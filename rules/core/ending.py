@@ -121,6 +121,12 @@ def public_moments(moves: Sequence[tuple[str | None, Sequence[Event]]],
     return out
 
 
+LIGHT = 2
+"""A turning point's weight at or below which it is colour (a candle relit, a clue token
+investigated): it never takes a slot a heavier moment held back by its kind's two could have
+(those then pass the two); with none held back, colour may fill the last slots."""
+
+
 def pick_turning_points(moments: Sequence[Moment], weight: Callable[[Moment], int],
                         skip: Callable[[Moment], bool] | None = None) -> list[Moment]:
     """Up to five moments worth retelling, in the order they happened: the heaviest by `weight`
@@ -137,13 +143,24 @@ def pick_turning_points(moments: Sequence[Moment], weight: Callable[[Moment], in
     ranked.sort(key=lambda t: (-t[0], -t[1]))
     chosen: list[tuple[int, Moment]] = []
     per_kind: dict[str, int] = {}
-    for _, i, m in ranked:
+    held: list[tuple[int, Moment]] = []  # heavy moments past their kind's two
+    for w, i, m in ranked:
+        if len(chosen) == TURNING_POINTS_MAX:
+            break
+        if w <= LIGHT and held:
+            # A third secret revealed tells more than a candle relit (stop 64's recap listed
+            # the candle and left out the game's winning reveals): the held ones go first.
+            take = held[:TURNING_POINTS_MAX - len(chosen)]
+            chosen += take
+            held = held[len(take):]
+            if len(chosen) == TURNING_POINTS_MAX:
+                break
         if per_kind.get(m.event.kind, 0) >= 2:
+            if w > LIGHT:
+                held.append((i, m))
             continue
         per_kind[m.event.kind] = per_kind.get(m.event.kind, 0) + 1
         chosen.append((i, m))
-        if len(chosen) == TURNING_POINTS_MAX:
-            break
     return [m for _, m in sorted(chosen, key=lambda t: t[0])]
 
 

@@ -80,10 +80,15 @@ def verdict(state: PresenceState, result: Result, names: dict[str, str]) -> tupl
         reasons.append(f"The spirit's script, {script.name} ({script.alignment}), came true "
                        f"{when}{text}.")
     if not visitors_won:
-        if not all(s.revealed for s in state.secrets):
-            reasons.append("The visitors did not reveal every secret in time.")
-        elif not eng.surviving():
+        shown = sum(1 for s in state.secrets if s.revealed)
+        if not eng.surviving():
             reasons.append("No visitor was left standing to claim the win.")
+        elif shown < len(state.secrets):
+            # "in time" only of a game that ran out of rounds (stop 64's demo said it of a
+            # game the spirit's script won in round 7 of 9)
+            reasons.append(f"The visitors had revealed {shown} of {len(state.secrets)} "
+                           "secrets when the spirit's script came true." if spirit_won
+                           else "The visitors did not reveal every secret in time.")
         else:
             # P-WIN-02: every secret out and visitors standing, yet no win: the revealed
             # script's added condition failed (a demo said nobody was left standing).

@@ -225,7 +225,9 @@ class Presence(Game[PresenceOptions, PresenceState]):
             talk = "True Horror: alone visitors stay silent on every topic"
         else:
             talk = "alone visitors talk only procedurally"
-        out.append(("Table talk", talk + "; the spirit may not"))
+        # P-HORROR-02: under True Horror the spirit may speak for immersion (set lines).
+        out.append(("Table talk", talk + ("; the spirit only whispers set lines"
+                                          if options.true_horror else "; the spirit may not")))
         if options.true_horror:
             out.append(("True Horror", "yes: quiet posts, no emoji"))
         if options.strict_table_talk:
@@ -671,6 +673,14 @@ class Presence(Game[PresenceOptions, PresenceState]):
                  if c["kind"] == "clue" else c["name"] for c in visitor_hand(state, seat)]
         # Semicolons: a two-action card's own name holds a slash, a clue card's a colon.
         text = "Your hand: " + ("; ".join(cards) or "empty")
+        other = eng.partner(seat)
+        if other is not None and other in state.visitors:
+            # P-2P-03: one hand split by colour, each card its own character's (stop 64's
+            # demo: both decks hold cards of one name, and the hand said not whose)
+            mine = len(state.visitors[seat].hand)
+            text = "Your hand: " + " — ".join(
+                f"{eng.listed([slot])}: " + ("; ".join(part) or "none")
+                for slot, part in ((seat, cards[:mine]), (other, cards[mine:])))
         if inspected:
             text += "\n" + INSPECTED + " ".join(inspected)
         return text
@@ -756,10 +766,23 @@ class Presence(Game[PresenceOptions, PresenceState]):
             # The turns of the story stay whatever the cut (stop 64's demo: 243 lines cut in
             # one game, not one secret revealed in the thread): the engine's own words for a
             # secret revealed, a knockout, a succumbing, the script, the bond.
-            kept = [line for line in out[:start] if _STORY_LINE.search(line)]
-            cut = start - len(kept)
-            return ([f"… ({cut} earlier {plural(cut, 'line')}: /game log)"] if cut else []) \
-                + kept + out[start:]
+            # Each run of cut lines is said where it was (stop 64's demo: two knockouts of the
+            # spirit's turn read as just before the next visitor's turn, a round between).
+            told: list[str] = []
+            gap = 0
+            for line in out[:start]:
+                if _STORY_LINE.search(line):
+                    if gap:
+                        told.append(f"… ({gap} {'earlier ' if not told else ''}"
+                                      f"{plural(gap, 'line')}: /game log)")
+                    told.append(line)
+                    gap = 0
+                else:
+                    gap += 1
+            if gap:
+                told.append(f"… ({gap} {'earlier ' if not told else ''}"
+                              f"{plural(gap, 'line')}: /game log)")
+            return told + out[start:]
         return out
 
     def summary(self) -> str:

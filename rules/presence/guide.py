@@ -173,6 +173,13 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
     lead = f"{left} main action{'s' if left != 1 else ''} left"
     rooms = {r["id"]: r for r in view["rooms"]}
     here = rooms.get(me["room"], {})
+    if view.get("secrets") and all(s.get("revealed") for s in view["secrets"]):
+        # Nothing left to find (stop 64's demo: "Investigate to move toward the secrets" at
+        # 4 of 4, and the visitor rose to fear 4 of 5 doing it): survive to the round's end.
+        need = _also_needed(view)
+        return (f"{lead}. Every secret is revealed: the visitors win at the end of the round "
+                + (f"if {need} holds" if need else "with a visitor still standing")
+                + ". Stay in light and together; spend actions only to stay safe.")
     if here.get("tokens"):
         n = len(here["tokens"])
         tokens = (f"{lead}. {n} clue token{'s lie' if n > 1 else ' lies'} in the "
@@ -188,6 +195,10 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
         return (f"{lead}. Your fear is {me['fear']} of {me['fear_track']}: cure it (a Comfort, "
                 "a card or item that cures fear) or stay with the others before the next "
                 "fright knocks you out.")
+    others_left = [v for v in view["visitors"] if v["seat"] != seat and not v.get("succumbed")]
+    if me["alone"] and not others_left:  # the last one standing (stop 64's demo)
+        return (f"{lead}. You are the last visitor in the manor: nobody is left to walk "
+                "toward, so keep your candle lit and your fear low.")
     if me["alone"]:
         if _talk_is_free(view):
             others = ("your other character" if (view.get("presets") or {}).get("two_players")

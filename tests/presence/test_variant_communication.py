@@ -256,6 +256,9 @@ def test_p_horror_the_quiet_post_never_cuts_a_turning_point_of_the_story() -> No
     ko = "The Orphan is knocked out!"
     lines = [secret, *[f"Line {i}." for i in range(12)], ko, *[f"Tail {i}." for i in range(8)]]
     quiet = GAME.present(st, lines)
-    assert quiet[0] == "… (12 earlier lines: /game log)", quiet
-    assert quiet[1:3] == [secret, ko]
-    assert quiet[3:] == [f"Tail {i}." for i in range(8)]
+    # each cut said where it was: a story line never reads as next to what it was not
+    assert quiet == [secret, "… (12 lines: /game log)", ko,
+                     *[f"Tail {i}." for i in range(8)]], quiet
+    lines = [*[f"Line {i}." for i in range(3)], ko, "Between.", *[f"Tail {i}." for i in range(8)]]
+    assert GAME.present(st, lines) == ["… (3 earlier lines: /game log)", ko,
+                                       "… (1 line: /game log)", *[f"Tail {i}." for i in range(8)]]

@@ -427,3 +427,67 @@ def test_P_2P_the_opening_line_says_two_players_set_up_as_for_three() -> None:
     first = next(line for line in st.log if line.startswith("A new session"))
     assert first.startswith("A new session at Wrightwatch Manor: 2 players, set up as for 3 "
                             "(one visitor player with two characters)")
+
+
+def test_P_MANI_04_a_pawn_action_says_what_it_spends() -> None:
+    """Stop 64's demo: "The spirit pawn acts: Touch." then a die "now shows 3" again: the
+    pawn's payment from the die was never said."""
+    from rules.core.types import act
+    from tests.presence.helpers import do, put_die, quiet, to_spirit_turn
+
+    st = to_spirit_turn(quiet(new_game(3, 4)))
+    st.spirit.pawn_room = "great_hall"
+    st.spirit.pawn_actions = 3
+    a = put_die(st, "great_hall", 2)
+    put_die(st, "great_hall", 4)
+    st, _ = do(st, SPIRIT, act("pawn", action="manifest.touch"))
+    out = GAME.apply(st, SPIRIT, act("choose", option=str(a)))
+    told = [e.text for e in out.events if e.kind == "pawn"]
+    assert told == ["The spirit pawn acts: Touch (spends 1 from the presence die in the Great "
+                    "Hall, which now shows 1)."], told
+
+
+
+def test_P_guide_every_secret_revealed_and_the_last_visitor_standing() -> None:
+    """Stop 64's demos: "Investigate to move toward the secrets" at 4 of 4 secrets; "Walk
+    toward them" to the last visitor standing."""
+    from rules.presence.guide import _visitor_turn
+
+    st = new_game(3, seed=2)
+    seat = st.active
+    assert seat is not None
+    view = GAME.view(st, seat)
+    for s in view["secrets"]:
+        s["revealed"] = True
+    said = _visitor_turn(view, seat)
+    assert "Every secret is revealed" in said and "Investigate" not in said, said
+    view = GAME.view(st, seat)
+    me = next(v for v in view["visitors"] if v["seat"] == seat)
+    me["alone"] = True
+    for v in view["visitors"]:
+        if v["seat"] != seat:
+            v["succumbed"] = True
+    said = _visitor_turn(view, seat)
+    assert "You are the last visitor in the manor" in said and "Walk" not in said, said
+
+
+def test_P_HORROR_02_the_lobby_says_the_spirit_whispers_set_lines() -> None:
+    """Stop 64's demo: the True Horror lobby said "the spirit may not" talk (P-HORROR-02: it
+    may, for immersion: our set lines)."""
+    lines = dict(GAME.effective_options(GAME.options_model(true_horror=True)))
+    assert lines["Table talk"].endswith("; the spirit only whispers set lines")
+    assert dict(GAME.effective_options(GAME.options_model()))["Table talk"].endswith(
+        "; the spirit may not")
+
+
+def test_P_2P_03_a_two_player_hand_says_whose_each_card_is() -> None:
+    """Stop 64's two-player demo: "Your hand: Search / Relight; Move 2 / Comfort; …" and
+    "Discard Move 3 / Investigate" — both decks hold cards of one name."""
+    st = two_player_game()
+    seat = st.active
+    assert seat is not None
+    eng = Engine(st)
+    other = eng.partner(seat)
+    assert other is not None
+    text = GAME.private_summary(st, seat) or ""
+    assert f"{eng.listed([seat])}: " in text and f"{eng.listed([other])}: " in text, text

@@ -68,8 +68,10 @@ def test_presence_spirit_wins_by_its_script() -> None:
     assert end.headline.startswith("Ada (the spirit") and end.headline.endswith("lose.")
     assert f"The spirit's script, {script.name}" in end.why and "came true in round" in end.why
     assert script.bottom.text.rstrip(".") in end.why
-    assert "The visitors did not reveal every secret in time." in end.why \
-        or "No visitor was left standing" in end.why
+    # Stop 64: "in time" only of a game that ran out of rounds; the spirit's own win says
+    # how far the visitors got.
+    assert "The visitors had revealed " in end.why or "No visitor was left standing" in end.why
+    assert "in time" not in end.why
 
 
 def test_presence_good_script_both_win() -> None:
@@ -358,3 +360,17 @@ def test_fw_insane_06_the_recap_counts_the_gates_an_insane_card_closed() -> None
     assert (f"{now}: {closed} Gate{'s' if closed > 1 else ''} closed; The Gatewright went "
             f"Insane before {now} took the place") in line, line
     assert f"{now}: {closed} Gate{'s' if closed > 1 else ''} closed, driven Insane" not in line
+
+
+def test_turning_points_a_held_back_secret_beats_a_relit_candle() -> None:
+    """Stop 64's two-player recap: "The Descendant's candle is relit." and an investigated
+    clue token among the turning points, the game's winning secret reveals left out by the
+    two-a-kind rule. Colour (weight 2 and below) never takes a heavier moment's place."""
+    moments = [_moment("secret", f"Secret {i} revealed.", i) for i in range(1, 5)]
+    moments += [_moment("ko", "The Orphan is knocked out!", 5),
+                _moment("candle", "The Descendant's candle is relit.", 7),
+                _moment("investigate", "The Descendant investigates.", 7)]
+    picked = pick_turning_points(moments, presence_ending._weight, presence_ending._skip)
+    kinds = [m.event.kind for m in picked]
+    assert kinds.count("secret") == 4 and "ko" in kinds, kinds
+    assert "candle" not in kinds and "investigate" not in kinds

@@ -77,9 +77,17 @@ class SpiritTurn:
         ma = self.pack.manifest_action(action_id)
         room = self.st.spirit.pawn_room
         # Said before the payment: a die paid to 0 fades (P-SPIRIT-06), said after its cause.
-        self.emit(f"The spirit pawn acts: {ma.name}.", "pawn")
+        # What it costs, as every other spend is told (stop 64's demo: a die gained from fear
+        # and "still showed 3", the pawn's payment never said).
         if ma.cost and payer is not None:
-            self.set_die(payer, self.die(payer).value - ma.cost)
+            was = self.die(payer)
+            where = f" from the presence die in the {self.room_name(was.room)}" if was.room else ""
+            left = was.value - ma.cost
+            self.emit(f"The spirit pawn acts: {ma.name} (spends {ma.cost}{where}"
+                      + (f", which now shows {left}" if left > 0 else "") + ").", "pawn")
+            self.set_die(payer, left)
+        else:
+            self.emit(f"The spirit pawn acts: {ma.name}.", "pawn")
         ctx = self.spirit_ctx(payer, room, ma.name, pawn=True)
         self.later(self.effects_step(ma.effects, ctx), Step(op="targeted"))
 

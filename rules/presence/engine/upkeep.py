@@ -56,7 +56,8 @@ class Upkeep:
             reason = " and ".join(who).capitalize() + f" {verb}."
             if visitors_win and st.controller:
                 names = [self.name(v.seat) for v in surviving]
-                reason += (f" {' and '.join(names)} "
+                listed = self.listed([v.seat for v in surviving])  # "The Descendant and the
+                reason += (f" {listed[:1].upper() + listed[1:]} "  # Orphan", one capital
                            + ("survives" if len(names) == 1 else "survive")
                            + " the manor.")
             self.finish(winners, reason)

@@ -295,7 +295,11 @@ class VisitorActions:
         if not hand:
             self.later(Step(op="rest_draw", args={"seat": seat}))
             return
-        opts = [(c, f"Discard {self.card_name(c)}") for c in hand]
+        # A two-player hand is split by colour (P-2P-03): say whose card each is, as both
+        # decks hold cards of one name (stop 64's demo).
+        two = self.partner(seat) is not None
+        opts = [(c, "Discard " + (f"{self.listed([self.holder_of(seat, c)])}'s " if two else "")
+                 + self.card_name(c)) for c in hand]
         opts.append(("done", "Keep the rest and draw"))
         self.ask("rest_discard", seat, "Rest: discard any cards, then draw up to "
                  f"{self.hand_size()}.", opts, "rest_discard", private=True,
