@@ -58,6 +58,16 @@ def _halfway(moments: Sequence[Moment], kind: str, number: re.Pattern[str],
     return None
 
 
+def _told_after(m: Moment, threshold: bool, level_win: int) -> str:
+    """A turning point as the recap tells it, after the game: without the live call to
+    action ("Now escape through the Foyer!"), and a half-way Haunt Level says why it is one
+    (stop 64's recap)."""
+    text = moment_text(m).replace(" Now escape through the Foyer!", "")
+    if threshold and m.event.kind == "haunt_level":
+        text = text.rstrip(".") + f", past half of the {level_win} that wins."
+    return text
+
+
 def _weight(m: Moment) -> int:
     return WEIGHTS.get(m.event.kind, 0)
 
@@ -118,7 +128,17 @@ def parts(state: ExorcismState, result: Result, moments: Sequence[Moment],
                                 and m.event.text.startswith(name + " "))
                     wounds = sum(1 for m in moments if m.event.kind == "wound"
                                  and m.event.text.startswith(name + " "))
-                who = f"{name}: " if len(eng.invs_of(seat)) > 1 else ""
+                # The Characters this place carried, in turn: its counts are theirs together
+                # (stop 64's Solo recap gave the Photographer two others' Tasks and Wounds).
+                chain: list[str] = []
+                for m in moments:
+                    data = m.event.data
+                    if m.event.kind in ("rescue", "switch") and data.get("inv") == inv.id:
+                        if not chain and data.get("was"):
+                            chain.append(eng.char_name(str(data["was"])))
+                        chain.append(eng.char_name(str(data.get("char"))))
+                called = " → ".join(chain) if len(chain) > 1 and chain[-1] == name else name
+                who = (f"{called}: " if len(eng.invs_of(seat)) > 1 or called != name else "")
                 bits.append(f"{who}{counted(tasks, 'Task')} completed"
                             + (f", Wounded {'once' if wounds == 1 else f'{wounds} times'}"
                                if wounds else "")
@@ -143,7 +163,8 @@ def ending(state: ExorcismState, result: Result,
     def weight(m: Moment) -> int:
         return 5 if id(m) in thresholds else _weight(m)
 
-    points = [moment_text(m) for m in pick_turning_points(moments, weight, _skip)]
+    points = [_told_after(m, id(m) in thresholds, opts.haunt_level_win)
+              for m in pick_turning_points(moments, weight, _skip)]
     # The engine's own count: a core game's first turn is announced by its setup, outside
     # any move (stop 64's recaps said 25 turns of a game whose thread reached Turn 26).
     turns = max(state.game_turn, sum(1 for m in moments if m.event.kind == "turn"))

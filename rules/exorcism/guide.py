@@ -51,7 +51,7 @@ PROMPTS: dict[str, str] = {
         "Action to use). Moving toward your Task's Room and clearing Darkness near your team "
         "both matter: Darkness running out loses the game."),
     "choose_character": (
-        "Choose which Wounded Character to heal: a healed Character becomes a Lookout again, "
+        "Choose which Wounded Character to heal: a healed Character becomes a Lookout, "
         "and Lookouts are what save the team from the next Wound."),
     "trade_partner": (
         "Choose who to Trade with. Trading moves Tools to whoever can use them for a Task "

@@ -75,7 +75,9 @@ def doing_text(state: ExorcismState, seat: str, names: dict[str, str]) -> str:
         return (f"{who}: take up to {left} more action{'' if left == 1 else 's'}{at}, "
                 "or end the turn.")
     if state.phase == "ghost" and seat == state.ghost_seat:
-        return f"{who}: play Haunt cards and Terror, then end the Ghost turn."
+        # the rulebook's words, and the Action it takes most (stop 64's demo)
+        return (f"{who}: play Haunt cards, raise the Haunt Level or cause Terror, then end the "
+                "Haunt phase.")
     return f"{who}: make a choice."
 
 

@@ -324,7 +324,7 @@ def test_EX_ACT_purify_says_who_purifies() -> None:
     out = GAME.apply(st, st.active, act("purify"))
     name = Engine(st).char_name(inv.character or "")
     room = Engine(st).cell_name(inv.cell)
-    assert any(e.text.startswith(f"{name} purifies the {room}: ") and "removed." in e.text
+    assert any(e.text.startswith(f"{name} purifies the {room}: ") and " removed" in e.text
                for e in out.events), [e.text for e in out.events]
 
 
@@ -465,3 +465,56 @@ def test_EX_ACT_05_a_tasks_reward_comes_before_its_points() -> None:
         eng.character(st.investigators["s1"].character or "").specialization_bonus
         if eng.character(st.investigators["s1"].character or "").specialization == "weapon"
         else 0)
+
+
+def test_EX_END_a_places_counts_name_every_character_it_carried() -> None:
+    """Stop 64's Solo recap: "Photographer: 9 Tasks completed, Wounded 2 times" — the
+    Psychologist and the Bodyguard had done and suffered those before the Photographer took
+    the place. The recap names the Characters the place carried, in turn."""
+    from rules.core.ending import Moment
+    from rules.core.types import Event, Result
+    from rules.exorcism.ending import parts
+
+    st = new_game("solo", 1, seed=2).model_copy(deep=True)
+    inv = next(i for i in st.investigators.values() if i.role == "primary")
+    inv.character, inv.tasks_done, inv.wounds = "photographer", 9, 2
+    moments = [Moment(Event(kind="rescue", text="Bodyguard comes to the rescue.",
+                            data={"inv": inv.id, "was": "psychologist", "char": "bodyguard"}), 3),
+               Moment(Event(kind="rescue", text="Photographer comes to the rescue.",
+                            data={"inv": inv.id, "was": "bodyguard", "char": "photographer"}),
+                      5)]
+    result = Result(winners=list(st.seats), losers=[], reason="x")
+    line = parts(st, result, moments, {}, NAMES)[0].line
+    assert "Psychologist → Bodyguard → Photographer: 9 Tasks completed, Wounded 2 times" \
+        in line, line
+
+
+def test_EX_TURN_06_a_turn_lost_to_a_wound_says_so() -> None:
+    """Stop 64's demos: "Psychologist is Wounded …" then "Journalist ends the turn." with no
+    Action taken and no word why (EX-TURN-06: the rest of the turn is lost)."""
+    st = new_game("core", 2, seed=2).model_copy(deep=True)
+    eng = Engine(st)
+    inv = st.investigators[st.active or "s1"]
+    eng.wound_character(inv, devour=False)
+    said = [e.text for e in eng.events]
+    assert any(t.endswith("was Wounded on their own turn: the rest of this turn is lost.")
+               for t in said), said
+    eng.end_turn()
+    assert [e.text for e in eng.events][-1].endswith("'s turn is over."), eng.events[-1].text
+
+
+def test_EX_ACT_a_purify_of_more_than_one_says_why() -> None:
+    """Stop 64's Solo demo: "Photographer purifies the Supply Room: 2 Darkness Tokens
+    removed." — the rulebook's Purify takes one; the 2 came from a kept Holy Relic Task 6."""
+    st = new_game("core", 3, seed=5).model_copy(deep=True)
+    eng = Engine(st)
+    inv = eng.invs_of(st.active)[0]
+    assert inv.cell is not None
+    st.cells[inv.cell].darkness = 3
+    eng.purify_room(inv.cell, 2, by=inv)
+    assert eng.events[-1].text.endswith(" removed (their ability).") or \
+        eng.events[-1].text.endswith(" removed (Holy Relic Task 6).") or \
+        "removed (" in eng.events[-1].text, eng.events[-1].text
+    eng.events.clear()
+    eng.purify_room(inv.cell, 1, by=inv)
+    assert eng.events[-1].text.endswith(" removed."), eng.events[-1].text

@@ -292,3 +292,31 @@ def test_a_list_box_too_small_for_every_name_says_how_many_more() -> None:
     more = [w for w in shown if w.startswith("+")]
     assert more, said
     assert len(shown) - 1 + int(more[0].lstrip("+").rstrip(",")) == len(names), said
+
+
+def test_dropped_tools_are_counted_never_left_out() -> None:
+    """Stop 64's One vs All demo: 2 Weapons, 3 Keys and an Occult Item in the Occult Room drew
+    as 2 Weapons and a Key (three icons a type, then nothing once the row was full). Each type
+    is one icon with its count, and what does not fit is "+N"."""
+    from PIL import ImageDraw
+
+    cell = phone.Cell(id="r1c1", row=1, col=1, kind="house", name="Occult Room",
+                      face_down=False, shrouded=False, darkness=0, tokens=0,
+                      dropped=(("weapon", 2), ("key", 3), ("occult", 1)), cold_spot=False,
+                      location=6)
+    def drawn(width: int) -> list[str]:
+        img = Image.new("RGB", (width + 20, 40))
+        d = ImageDraw.Draw(img)
+        said: list[str] = []
+        draw_text = d.text
+
+        def text(xy: Any, words: str, **kw: Any) -> None:
+            said.append(words)
+            draw_text(xy, words, **kw)
+
+        d.text = text  # type: ignore[method-assign]
+        phone._draw_bottom(d, (0, 20, width), cell, (0, 0, 0))
+        return said
+
+    for width, told in ((300, ["2", "3"]), (220, ["2", "+4"]), (150, ["+6"])):
+        assert drawn(width) == told, (width, drawn(width))

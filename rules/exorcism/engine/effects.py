@@ -163,8 +163,14 @@ class Effects:
         cell.darkness -= took
         self.st.darkness_supply += took
         tokens = f"{took} Darkness {plural(took, 'Token')}"
-        self.emit(f"{self.inv_name(by)} purifies the {self.cell_name(cid)}: {tokens} removed."
-                  if by is not None else
+        why = ""
+        if by is not None and n > self.opts.purify_amount:
+            # what lets this Purify take more than one (stop 64's demo: 2, no reason given)
+            held = [self.pack.task(t).called for t in self.st.players[by.seat].ongoing
+                    if any(m.kind == "purify_amount" for m in self.pack.task(t).ongoing)]
+            why = f" ({held[0]})" if held else " (their ability)"
+        self.emit(f"{self.inv_name(by)} purifies the {self.cell_name(cid)}: {tokens} removed"
+                  f"{why}." if by is not None else
                   f"{tokens} removed from the {self.cell_name(cid)}.", "purify")
 
     def eff_purify(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:
@@ -508,7 +514,7 @@ class Effects:
         inv.character = lookout
         inv.cell = "foyer"
         self.emit(f"{self.char_name(old)} steps out; {self.char_name(lookout)} takes over in the "
-                  "Foyer.", "switch")
+                  "Foyer.", "switch", inv=inv.id, was=old, char=lookout)
 
     def eff_custom(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:
         handler = CUSTOM_EFFECTS.get(eff.name)

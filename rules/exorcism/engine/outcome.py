@@ -46,9 +46,10 @@ class Outcome:
         self.st.exorcised = True
         for g in GHOSTS:
             self.st.ghosts[g] = None
+        escape = not (self.ova and not self.opts.ova_escape_required)
         self.emit(
-            f"{self.st.points} Exorcism points: the Ghosts are exorcised and leave the house. "
-            "Now escape through the Foyer!",
+            f"{self.st.points} Exorcism points: the Ghosts are exorcised and leave the house."
+            + (" Now escape through the Foyer!" if escape else ""),
             "exorcised",
         )
         if self.ova and not self.opts.ova_escape_required:

@@ -311,7 +311,13 @@ class PromptAnswers:
             assert origin is not None
             names = (self.cell_name(origin), self.cell_name(cid))  # before they trade places
             self.swap_cells(origin, cid)
-            self.emit(f"{self.inv_name(inv)} swaps the {names[0]} and the {names[1]}.", "swap")
+            # where each now stands, in the board's words (stop 64's demo: "swaps the Weapon
+            # Room and the Locked Room (row 2, column 4)" read as one place for both)
+            at = {c: f"row {self.st.cells[c].row}, column {self.st.cells[c].col}"
+                  for c in (origin, cid)}
+            self.emit(f"{self.inv_name(inv)} swaps the {names[0]} and the {names[1]}: the "
+                      f"{self.shown_name(cid)} now stands at {at[cid]}, the "
+                      f"{self.shown_name(origin)} at {at[origin]}.", "swap")
         elif purpose == "swap_first":
             self.ask(ctx, "choose_cell", "Choose the second Room.",
                      [c for c in self.geo.house if c != cid], purpose="swap_second", first=cid)

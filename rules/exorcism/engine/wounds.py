@@ -94,6 +94,10 @@ class Wounds:
             self.emit(f"{self.char_name(char)} is Wounded in the {self.cell_name(cid)}{drops}.",
                       "wound")
         if inv.seat == st.active and st.phase in ("haunt", "actions", "ghost"):
+            if not st.turn_lost:  # said, or the turn's end reads as a choice (stop 64's demo)
+                self.emit(f"{self.char_name(char)} was Wounded on their own turn: the rest of "
+                          "this turn is lost" + (", for both investigators" if self.solo
+                                                  else "") + ".", "turn_lost")
             st.turn_lost = True  # EX-TURN-06
             st.actions_left = 0
         if not st.lookouts:
@@ -117,7 +121,10 @@ class Wounds:
         # reader to work out who plays whom after a few rescues).
         was = inv.last_character
         taking = f", taking the place of {self.char_name(was)}" if was else ""
-        self.emit(f"{self.char_name(lookout)} comes to the rescue{taking}.", "rescue")
+        if self.solo and inv.role in ("primary", "secondary"):  # EX-SOLO-03: who completes
+            taking += f" as the {inv.role.capitalize()} Investigator"
+        self.emit(f"{self.char_name(lookout)} comes to the rescue{taking}.", "rescue",
+                  inv=inv.id, was=was, char=lookout)
         self.place_at_foyer(inv)
 
     def place_at_foyer(self: Engine, inv: InvestigatorState) -> None:
