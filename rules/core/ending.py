@@ -124,7 +124,7 @@ def public_moments(moves: Sequence[tuple[str | None, Sequence[Event]]],
 LIGHT = 2
 """A turning point's weight at or below which it is colour (a candle relit, a clue token
 investigated): it never takes a slot a heavier moment held back by its kind's two could have
-(those then pass the two); with none held back, colour may fill the last slots."""
+(those then pass the two, as they do to fill slots left empty)."""
 
 
 def pick_turning_points(moments: Sequence[Moment], weight: Callable[[Moment], int],
@@ -161,6 +161,9 @@ def pick_turning_points(moments: Sequence[Moment], weight: Callable[[Moment], in
             continue
         per_kind[m.event.kind] = per_kind.get(m.event.kind, 0) + 1
         chosen.append((i, m))
+    # Slots left empty take the held-back ones (stop 64's Alliance recap showed three turning
+    # points and left out the player's own Gate closing, its kind's third).
+    chosen += held[:max(0, TURNING_POINTS_MAX - len(chosen))]
     return [m for _, m in sorted(chosen, key=lambda t: t[0])]
 
 

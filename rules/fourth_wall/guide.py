@@ -166,8 +166,11 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
     who = turn["active_name"] or "Your Investigator"
     lead = f"{who} has {turn['ap']} of {turn['ap_per_turn']} AP; {_gates_open(gates)}."
     hand = me.get("hand") if me else None
+    spent = f"{lead} Nothing is left to spend this turn: end the turn."
     if hand is not None and not gates["closing_blocked"]:
         lacking = _gate_lacking(hand, view)
+        if lacking and turn["ap"] <= 0:  # no "you still lack Clue" at 0 AP (stop 64)
+            return spent
         if not lacking:
             shows = f"Your hand shows a {', a '.join(names[s] for s in view['symbols'])}"
             cost = turn.get("costs", {}).get("close_gate")
@@ -181,8 +184,8 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
                     f"your Unique Action Closes one with any {unique} different Symbols: "
                     "use it now.")
         return f"{lead} To Close a Gate you still lack {' and '.join(lacking)}."
-    if turn["ap"] <= 0:  # never "Intervene" with nothing to pay for it (stop 64's demo)
-        return f"{lead} Nothing is left to spend this turn: end the turn."
+    if turn["ap"] <= 0:  # nothing to pay for an Intervene (stop 64's demos)
+        return spent
     if view["horrors"]:
         worst = min(view["horrors"], key=lambda h: sum(h["remaining"].values()))
         # "still needs a Science to be Defeated", not "needs a Science more".

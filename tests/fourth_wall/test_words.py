@@ -434,3 +434,56 @@ def test_fw_amb_18_alliance_lines_leave_out_the_scourge() -> None:
     assert for_mode(seer, conflict=True) == "Look at The Wall's hand of Horrors."
     assert for_mode(seer, conflict=False) == ("Look at the top three Horrors and put them back "
                                              "in any order.")
+
+
+def test_fw_a_trigger_a_skipped_deathrattle_a_delve_and_an_aura_say_why() -> None:
+    """Stop 64's last demos: "The Wall Triggers Cultist." said neither its cost, its Trigger
+    nor that it is now Drained; an Elder Sign's Defeat read as a Deathrattle forgotten; a
+    Delve that placed its Horror read as if Delve meant "place"; a Regroup drew 1 Marble, the
+    Street 4 Aura unnamed."""
+    from rules.fourth_wall.state import Step
+    from tests.fourth_wall.helpers import (
+        answer,
+        clear_streets,
+        do,
+        inv_turn,
+        options,
+        prompt,
+        put_horror,
+        set_hand,
+        stack_horrors,
+        wall_seat,
+        wall_turn,
+    )
+
+    st = wall_turn(new_game("conflict", 3, seed=2), doom=3)
+    for i in st.investigators:
+        set_hand(st, i.id, "M-C", "M-F")
+    h = put_horror(st, "H-CULTIST")
+    st2, ev = do(st, wall_seat(st), "trigger", horror=h)
+    while prompt(st2) in ("choose_target", "lose_choice", "holy_window", "wall_choice"):
+        o = options(st2)[-1] if prompt(st2) == "holy_window" else options(st2)[0]
+        st2, more = answer(st2, o.kind, **o.params)
+        ev += more
+    told = [e.text for e in ev]
+    assert "The Wall Triggers Cultist (1 Doom): Target Investigator Loses a Marble." in told
+    assert "Cultist is Drained." in told, told
+    st = new_game("conflict", 3, seed=2).model_copy(deep=True)
+    b = put_horror(st, "H-BREAKER")
+    eng = Engine(st)
+    eng.later(Step(op="defeat", args={"horror": b, "deathrattle": False}))
+    eng.run()
+    assert eng.events[0].text == "Breaker is Defeated without its Deathrattle!"
+    ally = inv_turn(new_game("alliance", 1, seed=1), "i1")
+    clear_streets(ally)
+    (leader,) = stack_horrors(ally, "H-CULT-LEADER")  # no Cultist to Sacrifice
+    eng = Engine(ally)
+    eng.delve_steps(leader)
+    assert eng.events[0].text == ("Cult Leader cannot use its Trigger Action, so "
+                                               "it is placed On the Streets instead.")
+    ally = inv_turn(new_game("alliance", 1, seed=1), "i1")
+    clear_streets(ally)
+    put_horror(ally, "H-CULTIST", street=4)  # Street 4's Aura: Regroup draws one fewer
+    _a2, ev = do(ally, "s1", "regroup", inv="i1")
+    assert any(e.text.endswith("Regroups (Street 4's Aura: 1 Marble fewer).") for e in ev), \
+        [e.text for e in ev]

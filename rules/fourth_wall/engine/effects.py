@@ -710,6 +710,8 @@ class Effects:
         """FW-WALL-08: a Triggered Horror becomes Drained (Conflict only, FW-PRES-06)."""
         h = self.on_streets(horror)
         if h is not None:
+            if not h.drained:  # said: the board's rows alone showed it (stop 64's demo)
+                self.emit(f"{self.horror_called(horror)} is Drained.", "drain")
             h.drained = True
 
     def eff_destroy_marble(self: Engine, eff: Any, fr: Frame, step: Step) -> None:

@@ -70,7 +70,11 @@ class Horrors:
         if self.on_streets(horror) is None or horror in st.defeating:
             return
         st.defeating.append(horror)
-        self.emit(f"{self.horror_called(horror)} is Defeated!", "defeat", horror=horror)
+        # A Deathrattle skipped is said (stop 64's demo: an Elder Sign's Defeat read as the
+        # Deathrattle forgotten).
+        skipped = not deathrattle and bool(self.horror(horror).deathrattle)
+        self.emit(f"{self.horror_called(horror)} is Defeated"
+                  + (" without its Deathrattle!" if skipped else "!"), "defeat", horror=horror)
         steps: list[Step] = []
         if deathrattle and self.horror(horror).deathrattle and not self.ignored("deathrattle"):
             said = ability_clauses(self.horror(horror).text, "Deathrattle")

@@ -136,7 +136,14 @@ class Marbles:
         limit = self.hand_limit(i) if self.opts.regroup_to == "hand_limit" else \
             self.investigator_card(i.card or "").sanity
         n_limit = max(0, limit - len(i.hand) + delta)
-        self.emit(f"{self.inv_name(i)} Regroups.", "regroup", inv=inv)
+        # A Street's Aura that changes the draw is said (stop 64's demo: "Regroups" then
+        # "draws 1 Marble", against the rulebook's two, the Aura unnamed).
+        streets = sorted({src.split(":")[1] for src, *_ in self.mods("regroup_draw_delta")
+                          if src.startswith("street:")})
+        why = (f" (Street {' and '.join(streets)}'s Aura: {abs(delta)} Marble"
+               f"{'s' if abs(delta) != 1 else ''} {'fewer' if delta < 0 else 'more'})"
+               if streets and delta else "")
+        self.emit(f"{self.inv_name(i)} Regroups{why}.", "regroup", inv=inv)
         steps = []
         if n_draw == n_limit:
             steps.append(Step(op="draw_n", args={"inv": inv, "n": n_draw}))

@@ -116,10 +116,12 @@ class AlliancePresence:
             self.later(*self.card_steps(f"trigger:{hid}", "wall", horror=hid, no_penalty=True),
                        Step(op="delve_done", args={"horror": hid}))
             return
+        # Why it is placed, not used (stop 64's demo read Delve as "place").
+        self.emit(f"{self.horror_name(hid)} cannot use its Trigger Action, so it is "
+                  + ("placed On the Streets instead." if self.lowest_free_street() is not None
+                     else "discarded: no Street is free."), "presence")
         if not self.place_horror(hid):
             st.horror_discard.append(hid)
-            self.emit(f"{self.horror_name(hid)} cannot act and no Street is free: it is "
-                      "discarded.", "presence")
 
     def step_delve_done(self: Engine, horror: str) -> None:
         st = self.st

@@ -70,8 +70,11 @@ class WallActions:
             self.later(end)
         elif kind == K.TRIGGER:
             hid = str(action.p("horror"))
-            st.doom -= self.horror(hid).trigger_cost
-            self.emit(f"The Wall Triggers {self.horror_called(hid)}.", "trigger")
+            cost = self.horror(hid).trigger_cost
+            st.doom -= cost
+            said = ability_clauses(self.horror(hid).text, "Trigger")
+            self.emit(f"The Wall Triggers {self.horror_called(hid)} ({cost} Doom)"
+                      + (f": {said[0]}" if said else "."), "trigger")
             self.later(*self.card_steps(f"trigger:{hid}", "wall", horror=hid),
                        Step(op="drain_after", args={"horror": hid}), end)
         elif kind == K.DESTROY:
