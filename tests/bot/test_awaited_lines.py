@@ -24,3 +24,13 @@ def test_players_asked_the_same_thing_share_one_line_and_keep_their_mentions() -
     # Different questions stay on lines of their own.
     one = awaited_lines(PRESENCE, st, awaited[:1], [], users, names)
     assert one == [PRESENCE.doing_text(st, awaited[0], names)]
+
+
+def test_a_run_of_a_line_ending_in_brackets_merges_its_count() -> None:
+    """Stop 64's demo: "Watcher is placed On the Streets (Drained) (2 times)."."""
+    from cogs.utils.table.words import told_once
+
+    line = "Watcher is placed On the Streets (Drained)."
+    assert told_once([line, line]) == [("Watcher is placed On the Streets (Drained; 2 times).",
+                                        2)]
+    assert told_once(["Ada rests.", "Ada rests."]) == [("Ada rests (2 times).", 2)]

@@ -70,7 +70,7 @@ def test_FW_VIS_06_FW_VIS_33_close_a_gate_selection_is_read_by_the_selecting_sea
         assert "selected:" not in json.dumps(GAME.view(st, reader)), reader
         assert GAME.view(st, reader)["prompt"]["text"] == (
             "Close a Gate: " + Engine(st).inv_name(inv(st, "i1"))
-            + " selects Marbles showing at least 3 different Symbols.")
+            + " selects Marbles showing a Clue, a Force and a Science.")
     assert GAME.prompt_text(st, "s1") is None and GAME.prompt_text(st, "s3") is None
     assert not [e for e in ev if e.visible_to("s1") and name in e.text]
     assert not GAME.public_choices(st, "s2")

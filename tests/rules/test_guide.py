@@ -391,8 +391,8 @@ def test_fw_prompt_15_close_a_gate_advice_asks_what_its_prompt_asks() -> None:
 
     two = asked("close_select", "Close a Gate: select Marbles showing at least 2 different "
                 "Symbols (selected: nothing yet).")
-    three = asked("close_select", "Close a Gate: select Marbles showing at least 3 different "
-                  "Symbols (selected: nothing yet).")
+    three = asked("close_select", "Close a Gate: select Marbles showing a Clue, a Force and "
+                  "a Science (selected: nothing yet).")
     assert "at least 2 different Symbols" in two and "a Clue, a Force and a Science" not in two
     assert "a Clue, a Force and a Science" in three
     blitz = asked("blitz_window", "Blitz (3) [Force]: The Fixer may discard a quick-use Marble "

@@ -58,4 +58,6 @@ def told_once(lines: list[str]) -> list[tuple[str, int]]:
 def _times(line: str, n: int) -> str:
     m = _END.match(line)
     body, end = (m.group(1), m.group(2)) if m else (line, "")
+    if body.endswith(")"):  # "(Drained; 2 times)", not "(Drained) (2 times)" (stop 64)
+        return f"{body[:-1]}; {n} times){end}"
     return f"{body} ({n} times){end}"

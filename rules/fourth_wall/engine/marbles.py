@@ -350,8 +350,12 @@ class Marbles:
             self.fail(fr)
             return
         picked = ", ".join(self.marble_name(m) for m in chosen) or "nothing yet"
-        self.ask(i.seat, "close_select", f"Close a Gate: select Marbles showing at least "
-                 f"{distinct} different Symbols (selected: {picked}).", opts,
+        # The rulebook's words where they are the same thing: "at least one of each Symbol"
+        # (stop 64's demo); the Gatewright's two of any stay a count.
+        needs = ("a Clue, a Force and a Science" if distinct >= 3
+                 else f"at least {distinct} different Symbols")
+        self.ask(i.seat, "close_select", f"Close a Gate: select Marbles showing {needs} "
+                 f"(selected: {picked}).", opts,
                  Step(op="close_select", args=args), refund=pool in ("turn", "grant"),
-                 public_text=f"Close a Gate: {self.inv_name(i)} selects Marbles showing at "
-                 f"least {distinct} different Symbols.", seat_only=True)
+                 public_text=f"Close a Gate: {self.inv_name(i)} selects Marbles showing "
+                 f"{needs}.", seat_only=True)
