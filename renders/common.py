@@ -632,6 +632,20 @@ def chip(
 # --------------------------------------------------------------------------- pawn labels
 
 
+def flow_rows(widths: Sequence[float], width: float, gap: float = 24) -> list[list[int]]:
+    """Indices of items `widths` wide, flowed left to right into rows of at most `width`
+    (an item wider than a row gets a row of its own): a legend's key under a map."""
+    rows: list[list[int]] = [[]]
+    x = 0.0
+    for k, w in enumerate(widths):
+        if rows[-1] and x + w > width:
+            rows.append([])
+            x = 0.0
+        rows[-1].append(k)
+        x += w + gap
+    return rows
+
+
 def telling_words(names: Mapping[str, str]) -> dict[str, str]:
     """Each key's name by its first word that tells it from the others': the first word,
     unless another name begins with the same words, then the word after them. The bot's AI

@@ -49,6 +49,7 @@ from renders.common import (
     as_int,
     as_list,
     as_str,
+    flow_rows,
     font,
     hatch,
     icon,
@@ -790,14 +791,7 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
     fnt = font(MIN_TYPE, True)
     glyph_w = {"badge": _badge_width("+1"), "target": 46, "insane": 44}
     widths = [glyph_w.get(kind, 40) + 8 + text_width(word, fnt) for kind, word in items]
-    rows: list[list[int]] = [[]]
-    x = 0.0
-    for k, w in enumerate(widths):
-        if rows[-1] and x + w > width:
-            rows.append([])
-            x = 0.0
-        rows[-1].append(k)
-        x += w + 24
+    rows = flow_rows(widths, width)
     row_h = 50
     img = Image.new("RGB", (width, len(rows) * row_h), BG)
     d = ImageDraw.Draw(img)

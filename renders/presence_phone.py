@@ -45,6 +45,7 @@ from renders.common import (
     cached_layer,
     die,
     ellipsize,
+    flow_rows,
     font,
     icon,
     mix,
@@ -693,14 +694,7 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
     fnt = _bold()
     glyph_w = {"stairs": 40, "spirit": 44, "star": 40, "left": 44}
     widths = [glyph_w.get(kind, 42) + 8 + text_width(word, fnt) for kind, word in items]
-    rows: list[list[int]] = [[]]
-    x = 0.0
-    for k, w in enumerate(widths):
-        if rows[-1] and x + w > width:
-            rows.append([])
-            x = 0.0
-        rows[-1].append(k)
-        x += w + 24
+    rows = flow_rows(widths, width)
     row_h = PIECE + 8
     img = Image.new("RGB", (width, len(rows) * row_h), ink.bg)
     d = ImageDraw.Draw(img)

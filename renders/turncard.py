@@ -321,14 +321,19 @@ def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
 def phone_legend(game: str, view: Mapping[str, Any], width: int) -> Image.Image | None:
     """A key to the phone map's small glyphs, ``width`` wide, when the game's phone module
     draws one (``phone_legend(view, width)``), else None."""
+    module = _phone_module(game)
+    draw = getattr(module, "phone_legend", None) if module is not None else None
+    return draw(view, width) if draw is not None else None
+
+
+def _phone_module(game: str) -> Any:
+    """`renders/<game>_phone.py`, or None for a game without one."""
     try:
-        module = importlib.import_module(f"renders.{game}_phone")
+        return importlib.import_module(f"renders.{game}_phone")
     except ModuleNotFoundError as exc:
         if exc.name != f"renders.{game}_phone":
             raise
         return None
-    draw = getattr(module, "phone_legend", None)
-    return draw(view, width) if draw is not None else None
 
 
 def phone_map(game: str, view: Mapping[str, Any], width: int) -> Image.Image | None:
@@ -336,11 +341,8 @@ def phone_map(game: str, view: Mapping[str, Any], width: int) -> Image.Image | N
     ``phone_map(view, width) -> RGB Image`` exactly ``width`` wide), or None for a game
     without one. ``view["turn"]["before"]``, when present, is the public view of the previous
     board post, so the map can mark what changed since."""
-    try:
-        module = importlib.import_module(f"renders.{game}_phone")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"renders.{game}_phone":
-            raise
+    module = _phone_module(game)
+    if module is None:
         return None
     board: Image.Image = module.phone_map(view, width)
     return board

@@ -271,13 +271,11 @@ def test_ex_solo_one_players_two_characters_read_their_characters() -> None:
     assert labels == {"Ada", "Basil"}, labels
 
 
-def test_a_list_box_too_small_for_every_name_says_how_many_more() -> None:
-    """Stop 64's recap: "Escaped: →Arc., →Jou., →Pho., →Doc." of five escaped Characters,
-    the fifth dropped unsaid; the box now ends in "+N" for those it cannot hold."""
+def _words_drawn(size: tuple[int, int], draw: Any) -> list[str]:
+    """The words `draw(d)` writes on a fresh image of `size`, in order."""
     from PIL import ImageDraw
 
-    img = Image.new("RGB", (400, 120))
-    d = ImageDraw.Draw(img)
+    d = ImageDraw.Draw(Image.new("RGB", size))
     said: list[str] = []
     draw_text = d.text
 
@@ -286,8 +284,16 @@ def test_a_list_box_too_small_for_every_name_says_how_many_more() -> None:
         draw_text(xy, words, **kw)
 
     d.text = text  # type: ignore[method-assign]
+    draw(d)
+    return said
+
+
+def test_a_list_box_too_small_for_every_name_says_how_many_more() -> None:
+    """Stop 64's recap: "Escaped: →Arc., →Jou., →Pho., →Doc." of five escaped Characters,
+    the fifth dropped unsaid; the box now ends in "+N" for those it cannot hold."""
     names = ["Psychologist", "Photographer", "Journalist", "Bodyguard", "Architect", "Doctor"]
-    phone._draw_list(d, (0, 0, 220, 50), "Escaped", [(n, "escaped") for n in names], False)
+    said = _words_drawn((400, 120), lambda d: phone._draw_list(
+        d, (0, 0, 220, 50), "Escaped", [(n, "escaped") for n in names], False))
     shown = [w for w in said if w != "Escaped:"]
     more = [w for w in shown if w.startswith("+")]
     assert more, said
@@ -298,25 +304,11 @@ def test_dropped_tools_are_counted_never_left_out() -> None:
     """Stop 64's One vs All demo: 2 Weapons, 3 Keys and an Occult Item in the Occult Room drew
     as 2 Weapons and a Key (three icons a type, then nothing once the row was full). Each type
     is one icon with its count, and what does not fit is "+N"."""
-    from PIL import ImageDraw
-
     cell = phone.Cell(id="r1c1", row=1, col=1, kind="house", name="Occult Room",
                       face_down=False, shrouded=False, darkness=0, tokens=0,
                       dropped=(("weapon", 2), ("key", 3), ("occult", 1)), cold_spot=False,
                       location=6)
-    def drawn(width: int) -> list[str]:
-        img = Image.new("RGB", (width + 20, 40))
-        d = ImageDraw.Draw(img)
-        said: list[str] = []
-        draw_text = d.text
-
-        def text(xy: Any, words: str, **kw: Any) -> None:
-            said.append(words)
-            draw_text(xy, words, **kw)
-
-        d.text = text  # type: ignore[method-assign]
-        phone._draw_bottom(d, (0, 20, width), cell, (0, 0, 0))
-        return said
-
     for width, told in ((300, ["2", "3"]), (220, ["2", "+4"]), (150, ["+6"])):
-        assert drawn(width) == told, (width, drawn(width))
+        said = _words_drawn((width + 20, 40), lambda d, w=width: phone._draw_bottom(
+            d, (0, 20, w), cell, (0, 0, 0)))
+        assert said == told, (width, said)
