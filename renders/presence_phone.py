@@ -583,20 +583,29 @@ def _background(width: int, height: int, floors: Sequence[tuple[str, float]], in
     return img
 
 
-def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
-    """The manor as the public view shows it, ``width`` px wide (RGB), with what changed since
-    ``view["turn"]["before"]`` marked."""
-    ink = _ink(view)
+def _laid_out(view: Mapping[str, Any]) -> tuple[Board, Changes, dict[str, str],
+                                                dict[str, list[tuple[DoorV, str]]],
+                                                list[DoorV], dict[str, list[Piece]]]:
+    """The map's board read from `view`, what changed since the previous post, the pawns'
+    labels, the stairs badges and walls' doors, and each open room's pieces."""
     b = _read(view)
     turn = view.get("turn")
     before_view = turn.get("before") if isinstance(turn, dict) else None
     before = _read(before_view) if isinstance(before_view, dict) else None
     ch = changes(b, before)
     labels = short_names(b)
-    colours = {s: (c if ink.seats else (200, 198, 194)) for s, c in b.seat_colour.items()}
     badges, walls = _stairs(b)
     pieces = {r.id: _pieces(r, b, labels, badges.get(r.id, []), ch) for r in b.rooms
               if not r.sealed}
+    return b, ch, labels, badges, walls, pieces
+
+
+def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
+    """The manor as the public view shows it, ``width`` px wide (RGB), with what changed since
+    ``view["turn"]["before"]`` marked."""
+    ink = _ink(view)
+    b, ch, labels, _badges, walls, pieces = _laid_out(view)
+    colours = {s: (c if ink.seats else (200, 198, 194)) for s, c in b.seat_colour.items()}
     floors, height = _layout(b, width, pieces)
     if not floors:
         img = Image.new("RGB", (width, HEAD), ink.bg)
@@ -670,15 +679,8 @@ LEGEND: tuple[tuple[str, str], ...] = (
 
 def legend_items(view: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(glyph kind, its words) for each glyph of `LEGEND` this view's map draws."""
-    b = _read(view)
-    turn = view.get("turn")
-    before_view = turn.get("before") if isinstance(turn, dict) else None
-    before = _read(before_view) if isinstance(before_view, dict) else None
-    ch = changes(b, before)
-    labels = short_names(b)
-    badges, _walls = _stairs(b)
-    shown = {p.kind for r in b.rooms if not r.sealed
-             for p in _pieces(r, b, labels, badges.get(r.id, []), ch)}
+    pieces = _laid_out(view)[5]
+    shown = {p.kind for room in pieces.values() for p in room}
     return [(kind, word) for kind, word in LEGEND if kind in shown]
 
 
