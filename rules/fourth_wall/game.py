@@ -583,7 +583,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         return bad
 
     def public_secrets(self, state: FourthWallState) -> list[str]:
-        """The Wall card before An Eye Opens (both modes), and in Conflict the Investigators'
+        """The Wall card before An Eye Opens while the game lasts (both modes; at its end the
+        card is turned over), and in Conflict the Investigators'
         hands and the Wall's hand of Horrors (by instance id), and any peeked cards (§5).
 
         Also a pending prompt's private text (the one its ``public_text`` stands in for), and in
@@ -592,7 +593,7 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         unless the board shows that name anyway (FW-VIS-06)."""
         eng = Engine(state)
         out: list[str] = []
-        if not state.revealed and state.wall_card:
+        if not state.revealed and state.wall_card and state.outcome is None:
             out.append(eng.wall().name)
             out.append(f'"{state.wall_card}"')
         if state.mode == "conflict":

@@ -202,7 +202,9 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
         "requirement": {"distinct": distinct, "extra": dict(extra)},
     }
 
-    show_wall = st.revealed or wall_view
+    # At the game's end the card is turned over, as a table would (stop 64's recap still
+    # read "The Wall: hidden" of the Ancient One the Investigators had just beaten).
+    show_wall = st.revealed or wall_view or st.outcome is not None
     w = eng.wall() if st.wall_card else None
     wall = {
         "seat": st.wall_seat,

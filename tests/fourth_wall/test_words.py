@@ -487,3 +487,14 @@ def test_fw_a_trigger_a_skipped_deathrattle_a_delve_and_an_aura_say_why() -> Non
     _a2, ev = do(ally, "s1", "regroup", inv="i1")
     assert any(e.text.endswith("Regroups (Street 4's Aura: 1 Marble fewer).") for e in ev), \
         [e.text for e in ev]
+
+
+def test_fw_vis_12_the_wall_card_is_turned_over_at_the_games_end() -> None:
+    """Stop 64's recap: "The Wall: hidden" of the Ancient One the Investigators had just
+    beaten; a table turns the card over at the end (never before: FW-VIS-12)."""
+    st = new_game("conflict", 3, seed=2).model_copy(deep=True)
+    name = Engine(st).wall().name
+    assert GAME.view(st, None)["wall"]["name"] is None and name in GAME.public_secrets(st)
+    st.outcome = "investigators"
+    assert GAME.view(st, None)["wall"]["name"] == name
+    assert name not in GAME.public_secrets(st)
