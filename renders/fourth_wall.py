@@ -468,7 +468,8 @@ def _read(view: Mapping[str, Any]) -> Board:
 
     wall = _d(view.get("wall"))
     wall_seat = _s(wall.get("seat"))
-    revealed = bool(wall.get("revealed"))
+    # Face up once An Eye Opens, or when the view names it (the game's end, stop 64)
+    revealed = bool(wall.get("revealed")) or bool(wall.get("name"))
     wall_card = _wall_card(wall) if revealed else None
 
     horrors = [_horror(h) for h in _l(view.get("horrors"))]

@@ -168,7 +168,9 @@ def _read(view: Mapping[str, Any]) -> _Map:
     if len(pentagram) != n_gates or sum(pentagram) != n_open:
         pentagram = [k < n_open for k in range(n_gates)]
     wall = _d(view.get("wall"))
-    revealed = bool(wall.get("revealed"))
+    # Face up once An Eye Opens, or when the view names it (the game's end: stop 64's recap
+    # read "The Wall: hidden" of the Ancient One just beaten).
+    revealed = bool(wall.get("revealed")) or bool(wall.get("name"))
     ranks: list[tuple[int, str]] = []
     rank_index = 0
     for rd in (_d(r) for r in _l(_d(view.get("tracker")).get("ranks"))[:12]):

@@ -498,3 +498,6 @@ def test_fw_vis_12_the_wall_card_is_turned_over_at_the_games_end() -> None:
     st.outcome = "investigators"
     assert GAME.view(st, None)["wall"]["name"] == name
     assert name not in GAME.public_secrets(st)
+    from renders.fourth_wall_phone import _read
+
+    assert _read(GAME.view(st, None)).wall_name == name  # the recap's board draws it
