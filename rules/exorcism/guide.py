@@ -204,8 +204,9 @@ def _actions(view: dict[str, Any], seat: str) -> str:
         # player to the far Occult Room with the Supply Room next door).
         at = here or {}
         sources = sorted((c for c in view["cells"] if c.get("action_text")
-                          and names.get(need[0], "@") in c["action_text"]
-                          and "Gain" in c["action_text"]),
+                          and "Gain" in c["action_text"]
+                          and (names.get(need[0], "@") in c["action_text"]
+                               or "of any type" in c["action_text"])),
                          key=lambda c: abs(int(c.get("row", 0)) - int(at.get("row", 0)))
                          + abs(int(c.get("col", 0)) - int(at.get("col", 0))))
         source = sources[0]["name"] if sources else None

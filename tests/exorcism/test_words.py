@@ -518,3 +518,33 @@ def test_EX_ACT_a_purify_of_more_than_one_says_why() -> None:
     eng.events.clear()
     eng.purify_room(inv.cell, 1, by=inv)
     assert eng.events[-1].text.endswith(" removed."), eng.events[-1].text
+
+
+def test_EX_guide_the_room_to_gain_a_tool_is_the_nearest_that_gives_it() -> None:
+    """Stop 64's demo: "the Occult Room gains an Occult Item" sent a player across the house
+    with the Supply Room ("Gain 1 Tool of any type") next door."""
+    import re as _re
+
+    from rules.exorcism.guide import advice
+    from tests.exorcism.helpers import at_rest
+
+    st = at_rest(new_game("core", 2, seed=4), "s1")
+    eng = Engine(st)
+    inv = st.investigators["s1"]
+    inv.tools = {}
+    st.players["s1"].tasks = ["occult-1"]  # a Task that needs an Occult Item, none held
+    # one step from the Room that gives any Tool, two from the Occult Room
+    inv.cell = next(c["id"] for c in GAME.view(st, "s1")["cells"]
+                    if c["name"] == "Task Room B")
+    view = GAME.view(st, "s1")
+    said = advice(view, "s1") or ""
+    found = _re.search(r"; the ([^;]+?) gains an? ([A-Z][\w ]+?)\.", said)
+    assert found is not None, said
+    tool = found.group(2)
+    here = next(c for c in view["cells"] if c["id"] == inv.cell)
+    givers = [c for c in view["cells"] if c.get("action_text") and "Gain" in c["action_text"]
+              and (tool in c["action_text"] or "of any type" in c["action_text"])]
+    nearest = min(abs(c["row"] - here["row"]) + abs(c["col"] - here["col"]) for c in givers)
+    named = next(c for c in givers if c["name"] == found.group(1))
+    assert abs(named["row"] - here["row"]) + abs(named["col"] - here["col"]) == nearest, said
+    assert eng.pack.task("occult-1")
