@@ -228,7 +228,8 @@ def _ghost_turn(view: dict[str, Any]) -> str:
             f" is {level} of the {win} that wins.")
     # Said first when true (stop 64's demo advised wounding with Ghosts already exorcised,
     # and Add Darkness with the supply at 0): what the Ghost player can no longer do.
-    if (view.get("exorcism") or {}).get("exorcised"):
+    exorcised = bool((view.get("exorcism") or {}).get("exorcised"))
+    if exorcised:
         lead += (" The Ghosts are exorcised: they wound no one now, but dawn and the Haunt "
                  "Level still win for you if the investigators do not all escape first.")
     if view.get("darkness_supply", 1) <= 0:
@@ -237,7 +238,7 @@ def _ghost_turn(view: dict[str, Any]) -> str:
         return f"{lead} Terror is ready: {ready[-1]} is your strongest unlocked ability."
     if nxt is not None:
         return f"{lead} {nxt['name']} unlocks at Haunt Level {nxt['threshold']}."
-    if (view.get("exorcism") or {}).get("exorcised"):
+    if exorcised:
         return lead
     return f"{lead} Play Haunt cards where the investigators stand to wound them."
 

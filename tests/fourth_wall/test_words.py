@@ -266,18 +266,23 @@ def test_FW_GATE_the_advice_counts_one_open_gate_as_one() -> None:
     assert "2 of 5 Gates are Open" in (advice(GAME.view(st, wall_seat), wall_seat) or "")
 
 
+def _turn_view(who: str, ap: int, horror: str, remaining: dict[str, int]) -> dict[str, object]:
+    """A public view's parts the Investigator's turn advice reads: `who` with `ap` of 2 AP, one
+    Open Gate (closing blocked) and `horror` still needing `remaining`."""
+    return {"turn": {"active": "i1", "active_name": who, "ap": ap, "ap_per_turn": 2},
+            "gates": {"open": 1, "max": 5, "closing_blocked": True}, "symbol_names": {
+                "clue": "Clue", "force": "Force", "science": "Science"},
+            "symbols": ["clue", "force", "science"], "investigators": [],
+            "horrors": [{"name": horror, "remaining": remaining, "drained": False,
+                         "trigger_cost": 1}]}
+
+
 def test_FW_HORROR_the_advice_says_what_a_horror_still_needs() -> None:
     """Stop 61's demo advised "The Watcher On the Streets needs a Science more to be
     Defeated": it "still needs a Science"."""
     from rules.fourth_wall.guide import _investigator_turn
 
-    view = {"turn": {"active": "i1", "active_name": "The Scrounger", "ap": 2, "ap_per_turn": 2},
-            "gates": {"open": 1, "max": 5, "closing_blocked": True}, "symbol_names": {
-                "clue": "Clue", "force": "Force", "science": "Science"},
-            "symbols": ["clue", "force", "science"], "investigators": [],
-            "horrors": [{"name": "Watcher", "remaining": {"science": 1}, "drained": False,
-                         "trigger_cost": 1}]}
-    said = _investigator_turn(view, "s2")
+    said = _investigator_turn(_turn_view("The Scrounger", 2, "Watcher", {"science": 1}), "s2")
     assert "The Watcher On the Streets still needs a Science to be Defeated" in said, said
 
 
@@ -410,13 +415,7 @@ def test_fw_the_advice_at_0_ap_is_to_end_the_turn() -> None:
     Triggers it."."""
     from rules.fourth_wall.guide import _investigator_turn
 
-    view = {"turn": {"active": "i1", "active_name": "The Fixer", "ap": 0, "ap_per_turn": 2},
-            "gates": {"open": 1, "max": 5, "closing_blocked": True}, "symbol_names": {
-                "clue": "Clue", "force": "Force", "science": "Science"},
-            "symbols": ["clue", "force", "science"], "investigators": [],
-            "horrors": [{"name": "Ghoul", "remaining": {"force": 2}, "drained": False,
-                         "trigger_cost": 2}]}
-    said = _investigator_turn(view, "s2")
+    said = _investigator_turn(_turn_view("The Fixer", 0, "Ghoul", {"force": 2}), "s2")
     assert said.endswith("Nothing is left to spend this turn: end the turn."), said
     assert "Intervene" not in said
 

@@ -55,10 +55,9 @@ class Upkeep:
             verb = "wins" if len(who) == 1 and who != ["the surviving visitors"] else "win"
             reason = " and ".join(who).capitalize() + f" {verb}."
             if visitors_win and st.controller:
-                names = [self.name(v.seat) for v in surviving]
                 listed = self.listed([v.seat for v in surviving])  # "The Descendant and the
                 reason += (f" {listed[:1].upper() + listed[1:]} "  # Orphan", one capital
-                           + ("survives" if len(names) == 1 else "survive")
+                           + ("survives" if len(surviving) == 1 else "survive")
                            + " the manor.")
             self.finish(winners, reason)
             return
