@@ -91,7 +91,8 @@ first request of each distinct route fails), ``clear_faults()``, ``await gateway
 ``await invalidate_session(resumable=False)`` (op 9; discord.py waits 5 s to identify),
 ``await close_gateway(code=4000)``, ``connected``, ``await wait_until_connected(timeout,
 *, sessions=1)``, ``sessions``.
-``fail_next`` also takes ``code=``/``message=`` (the JSON error body); ``fail_for(method,
+``fail_next`` also takes ``code=``/``message=`` (the JSON error body) and ``after=`` (let that
+many matching requests through first); ``fail_for(method,
 path_regex, status=500, seconds=30, *, code=0)`` fails every matching request for a while
 (a 503 is not retried by discord.py; 500/502/504 are, 1+3+5+7+9 s apart);
 ``refuse_callbacks(count=1)`` answers callbacks 404 / 10062; ``async with

@@ -836,11 +836,13 @@ class DiscordEmulator:
         *,
         code: int = 0,
         message: str | None = None,
+        after: int = 0,
     ) -> FaultRule:
         """Answer the next ``count`` requests matching ``method`` (``"*"`` for any) and
         ``path_regex`` (searched in the path after ``/api/v10``) with ``status`` (any: 429
         with ``retry_after``, 500, 502, 503, 504...), its body carrying JSON error ``code``
-        and ``message`` (default: Discord's bare text for the status, code 0).
+        and ``message`` (default: Discord's bare text for the status, code 0), once
+        ``after`` matching requests went through.
         """
         rule = FaultRule(
             method=method.upper(),
@@ -851,6 +853,7 @@ class DiscordEmulator:
             is_global=is_global,
             code=code,
             message=message,
+            after=after,
         )
         self._state.faults.append(rule)
         return rule

@@ -409,6 +409,9 @@ class FaultRule:
     code: int = 0
     """The JSON error code of the answer (0: Discord's bare 5xx body)."""
     message: str | None = None
+    after: int = 0
+    """Matching requests to let through before failing (a refusal part way through a run of
+    posts)."""
 
     def matches(self, method: str, path: str, now: float | None = None) -> bool:
         if self.until is not None:

@@ -250,6 +250,9 @@ class RestApi:
         now = state.now()
         for rule in state.faults:
             if rule.matches(method, path, now):
+                if rule.after > 0:  # let this one through: the rule fails a later one
+                    rule.after -= 1
+                    continue
                 if rule.per_route:
                     key = self._route_key(method, path)
                     if key in rule.routes_failed:

@@ -131,16 +131,50 @@ def result_words(game: Game[Any, Any], state: Any, ending: Ending) -> str:
     return strip_rule_ids(text) if game.plain_words(state) else text
 
 
-def spill_posts(game: Game[Any, Any], state: Any, gid: int, lines: list[str]) -> list[str]:
+def spill_pieces(game: Game[Any, Any], state: Any, gid: int,
+                 lines: list[str]) -> list[tuple[str, int]]:
     """Posts for event lines a board or game-over post has no room for (sent just before
-    it, in order): each headed as the post they lead to, none longer than a message."""
+    it, in order), each headed as the post they lead to and with how many of `lines` it
+    finishes: whole lines go into a post (a line longer than a post, never seen in play, is
+    cut across posts and counts in its last one), so a retry knows which lines are through."""
     if not lines:
         return []
     head = f"{game.title} — game #{gid} (continued below)"
     if not game.plain_words(state):
         head = f"**{game.title}** — game #{gid} (continued below)"
-    return [f"{head}\n{piece}"
-            for piece in limits.split("\n".join(lines), limits.CONTENT - len(head) - 1)]
+    room = limits.CONTENT - len(head) - 1
+    pieces: list[tuple[str, int]] = []
+    body: list[str] = []
+    for line in lines:
+        if body and len("\n".join([*body, line])) > room:
+            pieces.append(("\n".join(body), len(body)))
+            body = []
+        if len(line) > room:
+            cut = limits.split(line, room)
+            pieces.extend((piece, 0) for piece in cut[:-1])
+            pieces.append((cut[-1], 1))
+            continue
+        body.append(line)
+    if body:
+        pieces.append(("\n".join(body), len(body)))
+    return [(f"{head}\n{text}", count) for text, count in pieces]
+
+
+async def send_spill(delivery: Delivering, channel: discord.abc.Messageable, gid: int,
+                     game: Game[Any, Any], state: Any, lines: list[str]) -> None:
+    """Post `lines` (that the post they lead to has no room for) just before it, pinging
+    nobody. Each post is remembered as it lands (`_spilled`): when Discord refuses one part
+    way, or the post they lead to, the retry sends only the lines not yet through."""
+    sent = delivery._spilled.get(gid, ())
+    if sent and tuple(lines[:len(sent)]) == sent:
+        lines = lines[len(sent):]
+    else:
+        sent = ()
+    for text, count in spill_pieces(game, state, gid, lines):
+        message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        delivery.saw(message.id)
+        sent, lines = sent + tuple(lines[:count]), lines[count:]
+        delivery._spilled[gid] = sent
 
 
 def post_text(record: GameRecord, game: Game[Any, Any], state: Any, lines: list[str],
@@ -284,12 +318,7 @@ async def game_over_post(delivery: Delivering, record: GameRecord, game: Game[An
     content, spilled = post_words(record, game, state, lines, ending, pings)
     # The last moves' lines it has no room for go just before it, never lost (a long last
     # turn: the Haunt phase that ends the game, an AI's whole turn).
-    chunks = spill_posts(game, state, record.id, spilled)
-    if chunks and delivery._spilled.get(record.id) != tuple(chunks):  # not twice on a retry
-        for text in chunks:
-            sent = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
-            delivery.saw(sent.id)
-        delivery._spilled[record.id] = tuple(chunks)
+    await send_spill(delivery, channel, record.id, game, state, spilled)
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(record.id))
     for item in extras:

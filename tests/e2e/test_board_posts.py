@@ -404,3 +404,34 @@ async def test_boards_that_fall_behind_are_superseded_and_every_move_still_reads
     token = _decision_token(game.decision_id(final, awaited[0]), record.epoch)
     assert any(f":{token}:" in cid for cid in board.custom_ids if cid.startswith("hb:a:"))
     assert [a.filename for a in board.attachments] == ["turn.png"]
+
+
+async def test_a_spill_refused_part_way_is_not_posted_twice(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines a new post has no room for go first, a post each here; Discord refuses the
+    second (a 503): the board is kept and retried, and the retry posts only the lines not yet
+    through — every line of the move once in the thread, none twice."""
+    from bot import limits
+    from cogs.utils.table import boards
+
+    post = await _round_one_to_bob(table)
+    monkeypatch.setattr(boards, "MAX_POST_LINES", 1)
+    head = f"**High Card (test game)** — game #{await table.game_id()} (continued below)"
+    monkeypatch.setattr(limits, "CONTENT", len(head) + 45)  # one line a spill post
+    thread = table.thread()
+    table.emu.fail_next("POST", rf"^/channels/{thread.id}/messages$", status=503, after=1)
+    before = {m.id for m in table.emu.messages_in(thread)}
+    await _play(table, table.bob)
+    await table.emu.wait_for_message(
+        lambda m: m.content.startswith("**High Card (test game)** — game #")
+        and m.id not in before and "(continued below)" not in m.content,
+        channel=thread, timeout=10)
+    await table.emu.settle()
+    assert [e.status for e in table.emu.errors] == [503]
+    after = [m for m in table.emu.messages_in(thread) if m.id not in before]
+    spilled = [m for m in after if "(continued below)" in m.content]
+    assert len(spilled) >= 2, [m.content for m in after]
+    lines = [ln for m in after for ln in m.content.splitlines() if ln.startswith("• ")]
+    assert len(set(lines)) == len(lines), lines
+    assert "Reveal" in "\n".join(lines)
+    assert _boards(table)[-1].id != post.id

@@ -16,7 +16,7 @@ from bot.limits import clip
 from bot.pressure import gauge_of
 from bot.storage import GameRecord
 from cogs.utils.answers import HeldAnswer
-from cogs.utils.ending import game_over_post, spill_posts
+from cogs.utils.ending import game_over_post, send_spill
 from cogs.utils.table.components import (
     FullBoardButton,
     _seat_index,
@@ -831,16 +831,10 @@ class BoardPosts(SummaryDMs):
                                                       users, names, spill=True)
         if not spilled:
             return content
-        chunks = spill_posts(game, state, record.id, spilled)
         # Sent before the board: a refusal here is the board's own (kept and tried again
-        # whole), never a post that silently lacks these lines; a retry after they went
-        # through does not send them again.
-        if self._spilled.get(record.id) != tuple(chunks):
-            for text in chunks:
-                message = await channel.send(text,
-                                             allowed_mentions=discord.AllowedMentions.none())
-                self.saw(message.id)
-            self._spilled[record.id] = tuple(chunks)
+        # whole), never a post that silently lacks these lines; a retry does not send again
+        # the lines already through.
+        await send_spill(self, channel, record.id, game, state, spilled)
         post.lines = post.lines[dropped:]
         return content
 

@@ -134,8 +134,8 @@ class DeliveryCore(abc.ABC):
         # on restart: the first picture after one marks nothing.
         # Kept pickled (`Pictured`): for every active game, in a quarter of the memory.
         self._pictured: dict[int, tuple[Pictured, Pictured | None]] = {}
-        # Per game: the event lines last posted ahead of a board that did not go through
-        # yet (`_spill`): its retry does not post them twice.
+        # Per game: the event lines already posted ahead of a board that did not go through
+        # yet (`send_spill`): its retry does not post them twice.
         self._spilled: dict[int, tuple[str, ...]] = {}
         # (game id, user id) -> Discord's time of that player's last move in that game: a
         # player who moved moments ago is at the table and needs no ping (`at_table`).
