@@ -256,6 +256,13 @@ class Game(ABC, Generic[Opt, S]):
         view: whatever the view does not show cannot leak). None: no advice."""
         return None
 
+    def event_text(self, state: S, event: Event, names: dict[str, str]) -> str:
+        """A public event's line as the thread shows it, where the table knows its players'
+        names (`names`: seat -> display name, as message text carries it). The engine knows
+        seats, never names: a game may name the player its line is about (the Exorcism's turn
+        headers). Never a mention; unchanged by default."""
+        return event.text
+
     def present(self, state: S, lines: list[str]) -> list[str]:
         """The public event lines of a board post as the game wants them presented (a
         quieter style, fewer lines); unchanged by default."""

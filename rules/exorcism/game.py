@@ -27,6 +27,7 @@ from rules.exorcism import ending as exorcism_ending
 from rules.exorcism import guide, words
 from rules.exorcism.content import default_pack, pack_fingerprint, table_options
 from rules.exorcism.engine import GHOSTS, Engine, pack_for
+from rules.exorcism.engine.turns import turn_header
 from rules.exorcism.labels import describe_action, hidden_labels
 from rules.exorcism.resample import redeal_unseen
 from rules.exorcism.result import result_of
@@ -199,6 +200,31 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
     # ---- optional hooks -----------------------------------------------------------------
     def seat_label(self, state: ExorcismState, seat: str) -> str:
         return Engine(state).seat_label(seat)
+
+    def setup_events(self, state: ExorcismState) -> list[Event]:
+        """The fresh state's public log, its first turn header carrying its seat, as every
+        later turn's does (`event_text` names the player there)."""
+        events = super().setup_events(state)
+        seat = state.active
+        if seat is None or not state.game_turn:
+            return events
+        who = self.seat_label(state, seat)
+        head = turn_header(state.game_turn, state.round, who)
+        return [e.model_copy(update={"data": {"seat": seat, "turn": state.game_turn,
+                                              "round": state.round, "who": who}})
+                if e.text == head else e for e in events]
+
+    def event_text(self, state: ExorcismState, event: Event, names: dict[str, str]) -> str:
+        """A turn's header names the player as well as the Character, where the table knows
+        the name: "Turn 12 (round 3): Psychologist (Ada) to play." A reader of the thread
+        tells whose turn it is from the header itself; the name is plain text, never a
+        mention (`names` is escaped for message text)."""
+        data = event.data
+        seat, who = data.get("seat"), data.get("who")
+        name = names.get(seat) if isinstance(seat, str) else None
+        if not name or not isinstance(who, str) or "turn" not in data or "round" not in data:
+            return event.text
+        return turn_header(int(data["turn"]), int(data["round"]), f"{who} ({name})")
 
     # ---- words (rules.exorcism.words): the game for players who cannot see the picture
     def player_name(self, state: ExorcismState, seat: str, names: dict[str, str]) -> str:

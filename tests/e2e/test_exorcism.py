@@ -123,3 +123,26 @@ async def test_slash_commands_autocomplete_and_refusals(table: Table) -> None:
     # commands outside a game thread get a clear answer
     res = await table.slash(mover, table.general, "exorcism end")
     assert res.ephemeral and "no game in this channel" in res.text
+
+
+async def test_EX_TURN_01_the_threads_turn_headers_name_the_player(table: Table) -> None:
+    """Players reading whole demo games: the thread's "Turn 12 (round 3): Psychologist to
+    play." named the Character only. The header now names the player too — "Psychologist
+    (alice)" — as plain text: no mention in the line, nobody pinged by it."""
+    auto = await _auto(table, "core", 2)
+    assert table.bot is not None
+    await auto.play_to_end(max_moves=200, until=lambda st: st.game_turn >= 3)
+    state = await table.bot.tables.state(auto.game_id)
+    users = await table.bot.tables.users_of(auto.game_id)
+    by_id = {int(u.id): u.name for u in auto.users}
+    lines = [line.lstrip("• ") for m in table.emu.messages_in(auto.thread())
+             for line in (m.text or "").splitlines() if line.lstrip("• ").startswith("Turn ")]
+    heads = [line for line in lines if " to play." in line]
+    assert len(heads) >= 3, lines
+    for turn, line in enumerate(heads[:3], start=1):
+        assert line.startswith(f"Turn {turn} (round "), heads
+        assert "<@" not in line
+        named = [seat for seat, uid in users.items()
+                 if uid and f"{EXORCISM.seat_label(state, seat)} ({by_id[uid]}) to play."
+                 in line]
+        assert len(named) == 1, line

@@ -546,3 +546,40 @@ def test_EX_guide_the_room_to_gain_a_tool_is_the_nearest_that_gives_it() -> None
     named = next(c for c in givers if c["name"] == found.group(1))
     assert abs(named["row"] - here["row"]) + abs(named["col"] - here["col"]) == nearest, said
     assert eng.pack.task("occult-1")
+
+
+def test_EX_TURN_01_a_turn_header_names_the_player_where_the_table_knows_the_name() -> None:
+    """Players reading a demo game's thread: "Turn 12 (round 3): Psychologist to play." named
+    the Character only, and whose turn it was could be told only from the ⏳ line. The engine
+    names seats, never people: its turn line carries the seat, and the table's `event_text`
+    names the player beside the Character — as plain text, never a mention."""
+    st = new_game("core", 3, seed=5)
+    setup = [e for e in GAME.setup_events(st) if e.text.startswith("Turn 1 (round 1): ")]
+    assert len(setup) == 1
+    seat = st.active
+    assert seat is not None
+    label = GAME.seat_label(st, seat)
+    said = GAME.event_text(st, setup[0], NAMES)
+    assert said == f"Turn 1 (round 1): {label} ({NAMES[seat]}) to play."
+    assert "<@" not in said
+    # A later turn's header, from the events a move gives back.
+    for _ in range(60):
+        awaited = sorted(GAME.to_act(st))
+        out = GAME.apply(st, awaited[0], GAME.legal_actions(st, awaited[0])[-1])
+        st = out.state
+        heads = [e for e in out.events if e.kind == "turn"]
+        if heads:
+            break
+    else:
+        raise AssertionError("no second turn began")
+    head = heads[0]
+    seat = str(head.data["seat"])
+    label = GAME.seat_label(st, seat)
+    assert head.text == f"Turn 2 (round 1): {label} to play."  # the engine: no names
+    assert GAME.event_text(st, head, NAMES) == \
+        f"Turn 2 (round 1): {label} ({NAMES[seat]}) to play."
+    # A seat the table has no name for (a test, a seat not yet named) keeps the engine's line.
+    assert GAME.event_text(st, head, {}) == head.text
+    # Any other line is the engine's own.
+    other = next(e for e in out.events if e.kind != "turn")
+    assert GAME.event_text(st, other, NAMES) == other.text

@@ -375,13 +375,14 @@ class BoardPosts(SummaryDMs):
                     missed = [e for entry in history for e in entry.events
                               if e.public and entry.seq > board_version]
                     state = await self.bot.tables.state(record.id)
+                    users = await self.bot.tables.users_of(record.id)
+                    game = game_of(record)
+                    names = await self.names(users)
                     lines = ["(The bot restarted; these moves were stored before it went down.)",
-                             *(e.text for e in missed)]
+                             *(game.event_text(state, e, names) for e in missed)]
                     channel = await self.thread(record)
                     if channel is None:
                         continue
-                    users = await self.bot.tables.users_of(record.id)
-                    game = game_of(record)
                     # A new post, not an edit: the restart notice heads its own post, and the
                     # moves it repeats are not mixed into the lines the table already read.
                     # The summary DMs (and their private choices) follow, as for any board;

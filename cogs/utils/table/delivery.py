@@ -96,7 +96,10 @@ class Delivery(BoardPosts):
         if not noted:
             await self.note_private(record, state, events)
         users = await self.bot.tables.users_of(record.id)
-        public_lines = [e.text for e in events if e.public]
+        # Where the table knows its players' names, a line about a seat may name its player
+        # (the Exorcism's turn headers), never by mention.
+        names = await self.names(users)
+        public_lines = [game.event_text(state, e, names) for e in events if e.public]
         channel = await self.thread(record)
         if channel is None:
             return _done()

@@ -11,6 +11,12 @@ if TYPE_CHECKING:
     from rules.exorcism.engine import Engine
 
 
+def turn_header(turn: int, round_: int, who: str) -> str:
+    """A turn's first line: "Turn 12 (round 3): Psychologist to play." — `who` as the engine
+    names the seat, or with its player's name the table knows ("Psychologist (Ada)")."""
+    return f"Turn {turn} (round {round_}): {who} to play."
+
+
 class Turns:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
@@ -96,10 +102,9 @@ class Turns:
         st.walls_bleed = False
         st.actions_left = 0
         st.phase = "haunt"
-        self.emit(
-            f"Turn {st.game_turn} (round {st.round}): {self.seat_label(seat)} to play.",
-            "turn",
-        )
+        # The seat goes with the line: the table names its player there (`Exorcism.event_text`).
+        self.emit(turn_header(st.game_turn, st.round, self.seat_label(seat)), "turn",
+                  seat=seat, turn=st.game_turn, round=st.round, who=self.seat_label(seat))
         self.reduce_timer()
         if self.over:
             return
