@@ -609,6 +609,20 @@ def a_noun(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
+# A name that ends in its own letter or number ("Task Room A", "Room 101") is a proper name:
+# it takes no article, as "Task Room A" never reads "the Task Room A". What follows in
+# brackets (a cell's "(row 2, column 4)") is not part of the name.
+_OWN_MARK = re.compile(r"\s(?:[A-Z]|[0-9]+)$")
+
+
+def the_name(name: str, *, capital: bool = False) -> str:
+    """`name` with "the" where English puts it: "the Weapon Room", "the Locked Room (row 2,
+    column 4)", but "Task Room A". `capital`: at a sentence's start, "The Weapon Room"."""
+    if _OWN_MARK.search(name.split(" (", 1)[0]):
+        return name
+    return ("The " if capital else "the ") + name
+
+
 def join_words(items: list[str], last: str = "and") -> str:
     """"a", "a and b", "a, b and c"."""
     if not items:

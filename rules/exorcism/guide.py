@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.core.game import a_noun, plural, score_of
+from rules.core.game import a_noun, plural, score_of, the_name
 
 PROMPTS: dict[str, str] = {
     "choose_primary": (
@@ -169,8 +169,8 @@ def _actions(view: dict[str, Any], seat: str) -> str:
     names = view["tool_names"]
     if here.get("ghosts"):
         ghost = view["ghost_names"].get(here["ghosts"][0], "a Ghost")
-        return (f"{lead} The {ghost} is in the {me['cell_name']} with you: a Ghost that moves "
-                "onto an investigator wounds them, so put a Room between you when you can.")
+        return (f"{lead} The {ghost} is in {the_name(me['cell_name'])} with you: a Ghost that "
+                "moves onto an investigator wounds them, so put a Room between you when you can.")
     held: Counter[str] = Counter()
     for inv in mine:
         held.update({t: int(n) for t, n in inv["tools"].items()})
@@ -192,8 +192,8 @@ def _actions(view: dict[str, Any], seat: str) -> str:
         return (f"{lead} You hold every Tool {ready['name']} asks for: completing it earns "
                 f"{worth(ready)}.")
     if here.get("darkness") and not here.get("shrouded"):  # EX-DARK-06: no Purify there
-        return (f"{lead} The {me['cell_name']} holds {here['darkness']} Darkness: Purify it "
-                "before it piles up into a Shroud and the supply runs low.")
+        return (f"{lead} {the_name(me['cell_name'], capital=True)} holds {here['darkness']} "
+                "Darkness: Purify it before it piles up into a Shroud and the supply runs low.")
     if tasks and doers:
         task = tasks[0]
         need = min((_missing(task, tools) for tools in doers), key=len)
@@ -211,7 +211,7 @@ def _actions(view: dict[str, Any], seat: str) -> str:
                          + abs(int(c.get("col", 0)) - int(at.get("col", 0))))
         source = sources[0]["name"] if sources else None
         tool = names.get(need[0], need[0])
-        where = f"; the {source} gains {a_noun(tool)}" if source else ""
+        where = f"; {the_name(source)} gains {a_noun(tool)}" if source else ""
         return (f"{lead} {task['name']} ({worth(task)}) still needs {_count(need, names)}"
                 f"{where}.")
     return f"{lead} Trade Tools with a neighbour or gain new Tasks from a Room's Action."

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import a_noun, short_label
+from rules.core.game import a_noun, short_label, the_name
 from rules.core.types import Action, act
 from rules.exorcism.actions import (
     ABILITY,
@@ -110,7 +110,7 @@ def _label(eng: Engine, seat: str, action: Action, prompt: Any) -> str:
         if prompt is not None and prompt.kind == "possession":
             inv = st.investigators[prompt.data["inv"]]
         room = eng.room_of(inv.cell) if inv is not None and inv.cell else None
-        return f"Use the {room.name}: {room.text}" if room else "Use this Room's Action"
+        return f"Use {the_name(room.name)}: {room.text}" if room else "Use this Room's Action"
     if k == TASK:
         tid = str(p.get("task"))
         task = pack.task(tid)

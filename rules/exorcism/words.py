@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import join_words, plural, score_of, strip_rule_ids
+from rules.core.game import join_words, plural, score_of, strip_rule_ids, the_name
 from rules.core.types import Result
 from rules.exorcism.engine import Engine
 from rules.exorcism.state import ExorcismState
@@ -40,8 +40,8 @@ def player(state: ExorcismState, seat: str, names: dict[str, str]) -> str:
 def _place(cell: dict[str, Any]) -> str:
     """A cell as players find it on the board: its name and, in the house, row and column."""
     if cell["kind"] != "house":
-        return f"the {cell['name']}"
-    return f"the {cell['name']} (row {cell['row']}, column {cell['col']})"
+        return the_name(cell["name"])
+    return the_name(f"{cell['name']} (row {cell['row']}, column {cell['col']})")
 
 
 def _cells(v: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -105,7 +105,8 @@ def test_EX_DARK_02_each_darkness_card_says_which_space_the_track_reaches() -> N
 def test_EX_SOLO_the_log_reads_as_english_over_a_whole_solo_game() -> None:
     """A Solo game read as its player reads it (stop 59's demo): the two Characters "end
     the turn" (never "Psychologist & Detective ends"), a Task is named once ("gains Key Task
-    6", not "gains the Task Key Task 6"), and a pawn moves to *the* Room, as the Ghosts do."""
+    6", not "gains the Task Key Task 6"), and a pawn moves to *the* Room, as the Ghosts do
+    (but to Task Room A: a proper name of its own takes no article)."""
     st = GAME.setup(["s1"], GAME.options_model(mode="solo"), 3)
     lines: list[str] = []
     for _ in range(400):
@@ -121,7 +122,10 @@ def test_EX_SOLO_the_log_reads_as_english_over_a_whole_solo_game() -> None:
     assert not re.search(r"the Task (?!Room)", text) and " completes " in text
     assert re.search(r" gains (Weapon|Holy Relic|Key|Detection|Occult) Task \d\.", text)
     moves = [line for line in lines if " moves to " in line and "Track" not in line]
-    assert moves and all(" moves to the " in line for line in moves), moves
+    # ... and to a Room named by its own letter without one: "moves to Task Room A".
+    assert moves and all(re.search(r" moves to (the |Task Room [AB]\b)", line)
+                         for line in moves), moves
+    assert "the Task Room" not in text
 
 
 def test_EX_TASK_a_pack_task_not_named_task_is_called_the_task() -> None:
@@ -583,3 +587,46 @@ def test_EX_TURN_01_a_turn_header_names_the_player_where_the_table_knows_the_nam
     # Any other line is the engine's own.
     other = next(e for e in out.events if e.kind != "turn")
     assert GAME.event_text(st, other, NAMES) == other.text
+
+
+def test_a_room_named_by_its_own_letter_takes_no_article() -> None:
+    """Players reading demo games: "moves to the Task Room A". A name that ends in its own
+    letter or number is a proper name: "Task Room A", as "the Weapon Room" keeps its "the";
+    a cell's "(row 2, column 4)" is not part of the name."""
+    from rules.core.game import the_name
+
+    assert the_name("Task Room A") == "Task Room A"
+    assert the_name("Task Room B", capital=True) == "Task Room B"
+    assert the_name("Task Room A (row 1, column 2)") == "Task Room A (row 1, column 2)"
+    assert the_name("Weapon Room") == "the Weapon Room"
+    assert the_name("Weapon Room", capital=True) == "The Weapon Room"
+    assert the_name("Locked Room (row 2, column 4)") == "the Locked Room (row 2, column 4)"
+    assert the_name("Room 101") == "Room 101"
+
+
+def test_EX_ACT_01_EX_ACT_04_lines_name_task_room_a_without_the() -> None:
+    """A move into Task Room A, its Action's button and line, the status words and a move
+    refused read "Task Room A", never "the Task Room A"; the Weapon Room keeps its "the"."""
+    from tests.exorcism.helpers import clear_board, do, legal, place_room, put, texts
+
+    st = new_game("core", 2, seed=3)
+    clear_board(st)
+    put(st, "s1", "r3c3")
+    place_room(st, "R07", "r2c3")  # Task Room A, next to s1
+    st, events = do(st, "s1", "move", to="r2c3")
+    said = texts(events)
+    assert "moves to Task Room A." in said, said
+    use = next(a for a in legal(st, "s1") if a.kind == "room_action")
+    assert GAME.describe(st, "s1", use).startswith("Use Task Room A: ")
+    st2, events = do(st, "s1", "room_action", **use.params)
+    said = texts(events) + " | " + " | ".join(GAME.status_lines(st2, None, NAMES))
+    assert "uses Task Room A." in said, said
+    status = " ".join(GAME.status_lines(st, None, NAMES))
+    assert "in Task Room A" in status, status
+    assert "the Task Room" not in said + status
+    eng = Engine(st)
+    assert eng.the_cell("r2c3") == "Task Room A"
+    assert eng.the_cell("r2c3", capital=True) == "Task Room A"
+    weapon = next(cid for cid, c in st.cells.items() if c.card == "R02")
+    assert eng.the_cell(weapon) == "the Weapon Room"
+    assert eng.the_cell(weapon, capital=True) == "The Weapon Room"

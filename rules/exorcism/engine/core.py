@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import the_name
 from rules.core.types import PUBLIC, Audience, Event, Prompt
 from rules.exorcism.content import (
     Character,
@@ -95,6 +96,11 @@ class Basics:
             cell = self.st.cells[cid]
             return f"{name} (row {cell.row}, column {cell.col})"
         return name
+
+    def the_cell(self: Engine, cid: str, *, capital: bool = False) -> str:
+        """`cell_name` with "the" where English puts it (`the_name`): "the Weapon Room", "the
+        Locked Room (row 2, column 4)", but "Task Room A", a proper name of its own."""
+        return the_name(self.cell_name(cid), capital=capital)
 
     def seat_label(self: Engine, seat: str) -> str:
         if self.st.ghost_seat == seat:

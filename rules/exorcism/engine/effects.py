@@ -169,9 +169,9 @@ class Effects:
             held = [self.pack.task(t).called for t in self.st.players[by.seat].ongoing
                     if any(m.kind == "purify_amount" for m in self.pack.task(t).ongoing)]
             why = f" ({held[0]})" if held else " (their ability)"
-        self.emit(f"{self.inv_name(by)} purifies the {self.cell_name(cid)}: {tokens} removed"
+        self.emit(f"{self.inv_name(by)} purifies {self.the_cell(cid)}: {tokens} removed"
                   f"{why}." if by is not None else
-                  f"{tokens} removed from the {self.cell_name(cid)}.", "purify")
+                  f"{tokens} removed from {self.the_cell(cid)}.", "purify")
 
     def eff_purify(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:
         targets = self.purify_targets(eff, ctx["origin"])
@@ -240,7 +240,7 @@ class Effects:
 
     def move_pawn(self: Engine, inv: InvestigatorState, to: str) -> None:
         inv.cell = to
-        self.emit(f"{self.inv_name(inv)} moves to the {self.cell_name(to)}.", "move")
+        self.emit(f"{self.inv_name(inv)} moves to {self.the_cell(to)}.", "move")
 
     def eff_move_self(self: Engine, eff: Any, ctx: dict[str, Any]) -> bool:
         inv = self.ctx_inv(ctx)
@@ -346,7 +346,7 @@ class Effects:
         tokens = cell.exorcism_tokens
         cell.exorcism_tokens = 0
         self.emit(
-            f"{self.inv_name(inv)} unlocks the {self.cell_name(inv.cell)}"
+            f"{self.inv_name(inv)} unlocks {self.the_cell(inv.cell)}"
             + (" without a Key." if free else " with a Key."),
             "unlock",
         )

@@ -148,9 +148,9 @@ class HauntPhase:
             st.ghosts[g] = new
             # A Ghost the board's edge holds in place stays: "moves to the Attic" when it was
             # there already reads as a move the picture does not show.
-            moved.append(f"the {GHOST_NAMES[g]} moves to the {self.cell_name(new)}"
+            moved.append(f"the {GHOST_NAMES[g]} moves to {self.the_cell(new)}"
                          if new != pos else
-                         f"the {GHOST_NAMES[g]} stays in the {self.cell_name(new)}")
+                         f"the {GHOST_NAMES[g]} stays in {self.the_cell(new)}")
         if moved:
             text = "; ".join(moved)
             # The card shows all three arrows; a Ghost not yet come (EX-GHOST-02) follows none,
@@ -245,7 +245,7 @@ class HauntPhase:
 
     def rooms_called(self: Engine, cids: list[str]) -> str:
         """'the Supply Room and the Detection Room'."""
-        return join_words([f"the {self.cell_name(c)}" for c in cids])
+        return join_words([self.the_cell(c) for c in cids])
 
     def place_token(self: Engine, cid: str) -> bool:
         """One Darkness Token onto a Room; False when the game ended (EX-HAUNT-12, EX-DARK-05).
@@ -269,8 +269,8 @@ class HauntPhase:
         if st.shrouds_left <= 0:
             if not self.ova:
                 self.lose(
-                    f"The {self.cell_name(cid)} takes its 4th Darkness Token and no Shrouded Room "
-                    "card is left."
+                    f"{self.the_cell(cid, capital=True)} takes its 4th Darkness Token and no "
+                    "Shrouded Room card is left."
                 )
                 return False
         else:
@@ -282,4 +282,5 @@ class HauntPhase:
         return True
 
     def tell_shrouded(self: Engine, cid: str) -> None:
-        self.emit(f"The {self.cell_name(cid)} is Shrouded: the Wraith has taken it.", "shroud")
+        self.emit(f"{self.the_cell(cid, capital=True)} is Shrouded: the Wraith has taken it.",
+                  "shroud")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import the_name
 from rules.core.types import Action, act
 from rules.exorcism import actions as K
 from rules.exorcism.content import (
@@ -108,7 +109,7 @@ class InvestigatorActions:
         elif kind == K.ROOM_ACTION:
             room = self.room_of(cid)
             assert room is not None
-            self.emit(f"{self.inv_name(inv)} uses the {room.name}.", "room_action")
+            self.emit(f"{self.inv_name(inv)} uses {the_name(room.name)}.", "room_action")
             self.run_effects({**ctx, "src": f"room:{room.id}"})
         elif kind == K.TASK:
             self.complete_task(inv, action.p("task"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.core.game import a_noun
+from rules.core.game import a_noun, the_name
 from rules.core.types import Action, Prompt, act
 from rules.exorcism import actions as K
 from rules.exorcism.content import (
@@ -154,7 +154,7 @@ class PromptAnswers:
         elif k == "place_pawn":
             inv = self.inv(d["inv"])
             inv.cell = action.p("cell")
-            self.emit(f"{self.inv_name(inv)} is placed in the {self.cell_name(inv.cell or '')}.",
+            self.emit(f"{self.inv_name(inv)} is placed in {self.the_cell(inv.cell or '')}.",
                       "placed")
         elif k == "trade_partner":
             self.start_trade(d["ctx"], action.p("with"))
@@ -252,13 +252,13 @@ class PromptAnswers:
                              **({"start": start} if start is not None else {}))
             return
         a, b = d["first"], action.p("cell")
-        names = (self.cell_name(a), self.cell_name(b))  # before they trade places
+        names = (self.the_cell(a), self.the_cell(b))  # before they trade places
         self.swap_cells(a, b)
         for c in (a, b):
             if c not in touched:
                 touched.append(c)
         swaps = d["swaps"] + 1
-        self.emit(f"The Ghost player swaps the {names[0]} and the {names[1]}.", "manor")
+        self.emit(f"The Ghost player swaps {names[0]} and {names[1]}.", "manor")
         if start is not None:
             moved = len(self.manor_moved(start))
             self.push_prompt("manipulate_manor", prompt.seats,
@@ -309,15 +309,15 @@ class PromptAnswers:
         elif purpose == "swap":
             origin = inv.cell
             assert origin is not None
-            names = (self.cell_name(origin), self.cell_name(cid))  # before they trade places
+            names = (self.the_cell(origin), self.the_cell(cid))  # before they trade places
             self.swap_cells(origin, cid)
             # where each now stands, in the board's words (stop 64's demo: "swaps the Weapon
             # Room and the Locked Room (row 2, column 4)" read as one place for both)
             at = {c: f"row {self.st.cells[c].row}, column {self.st.cells[c].col}"
                   for c in (origin, cid)}
-            self.emit(f"{self.inv_name(inv)} swaps the {names[0]} and the {names[1]}: the "
-                      f"{self.shown_name(cid)} now stands at {at[cid]}, the "
-                      f"{self.shown_name(origin)} at {at[origin]}.", "swap")
+            self.emit(f"{self.inv_name(inv)} swaps {names[0]} and {names[1]}: "
+                      f"{the_name(self.shown_name(cid))} now stands at {at[cid]}, "
+                      f"{the_name(self.shown_name(origin))} at {at[origin]}.", "swap")
         elif purpose == "swap_first":
             self.ask(ctx, "choose_cell", "Choose the second Room.",
                      [c for c in self.geo.house if c != cid], purpose="swap_second", first=cid)
@@ -327,8 +327,8 @@ class PromptAnswers:
         elif purpose == "adjacent_room":
             room = self.room_of(cid)
             assert room is not None
-            self.emit(f"{self.inv_name(inv)} uses the Action of the adjacent {room.name}.",
-                      "room_action")
+            self.emit(f"{self.inv_name(inv)} uses the Action of the adjacent Room, "
+                      f"{the_name(room.name)}.", "room_action")
             self.run_effects({**ctx, "src": f"room:{room.id}", "origin": cid})
 
     def answer_exchange(self: Engine, prompt: Prompt, action: Action) -> None:
@@ -417,11 +417,11 @@ class PromptAnswers:
         d = prompt.data
         if d["ability"] == "cold_spot":
             st.cold_spot = cid
-            self.emit(f"A Cold Spot chills the {self.cell_name(cid)}: moving in or out costs 2 "
+            self.emit(f"A Cold Spot chills {self.the_cell(cid)}: moving in or out costs 2 "
                       "spaces this turn.", "terror")
             return
         inv = self.inv(d["inv"])
         tool = d["tool"]
         _add(inv.tools, tool, -1)
         _add(st.cells[cid].dropped, tool, 1)
-        self.emit(f"The {TOOL_NAMES[tool]} appears in the {self.cell_name(cid)}.", "terror")
+        self.emit(f"The {TOOL_NAMES[tool]} appears in {self.the_cell(cid)}.", "terror")

@@ -67,8 +67,9 @@ class Refusals:
             if st.walls_bleed and st.cells[to].darkness == 3:
                 return ("The Walls Bleed: you may not end a Move in a Room with 3 Darkness "
                         "Tokens.", "EX-TERROR-04")
-            return (f"The {self.cell_name(to)} is out of reach: move up to {self.move_range(inv)} "
-                    "spaces up, down, left or right, never through a Ghost.", "EX-ACT-01")
+            return (f"{self.the_cell(to, capital=True)} is out of reach: move up to "
+                    f"{self.move_range(inv)} spaces up, down, left or right, never through a "
+                    "Ghost.", "EX-ACT-01")
         if kind == K.PURIFY:
             if cell.shrouded:
                 return ("A Shrouded Room cannot be Purified; move to another Room.", "EX-DARK-06")

@@ -87,11 +87,11 @@ class Wounds:
         if devour:
             st.devoured.append(char)
             # The place with the deed, not after "removed from the game" (stop 63's demo).
-            self.emit(f"{self.char_name(char)} is devoured by the Devourer in the "
-                      f"{self.cell_name(cid)}{drops}, and is out of the game for good.", "wound")
+            self.emit(f"{self.char_name(char)} is devoured by the Devourer in "
+                      f"{self.the_cell(cid)}{drops}, and is out of the game for good.", "wound")
         else:
             st.wounded.append(char)
-            self.emit(f"{self.char_name(char)} is Wounded in the {self.cell_name(cid)}{drops}.",
+            self.emit(f"{self.char_name(char)} is Wounded in {self.the_cell(cid)}{drops}.",
                       "wound")
         if inv.seat == st.active and st.phase in ("haunt", "actions", "ghost"):
             if not st.turn_lost:  # said, or the turn's end reads as a choice (stop 64's demo)
@@ -139,7 +139,7 @@ class Wounds:
             options = [c for c in self.geo.all if c not in ghosts]
         if len(options) == 1:
             inv.cell = options[0]
-            self.emit(f"{self.inv_name(inv)} is placed in the {self.cell_name(options[0])}.",
+            self.emit(f"{self.inv_name(inv)} is placed in {self.the_cell(options[0])}.",
                       "placed")
             return
         inv.cell = None
