@@ -66,8 +66,19 @@ def player(state: PresenceState, seat: str, names: dict[str, str]) -> str:
     if not slots:
         return who(state, seat, names)
     each = [character(state, s) for s in [seat, *slots]]
-    # Before the characters are chosen both are "a visitor": say so once.
-    roles = "two visitors" if len(set(each)) == 1 and len(each) == 2 else join_words(each)
+    known = [c for c in each if c != "a visitor"]
+    if not known:
+        # Before the characters are chosen both are "a visitor": say so once.
+        roles = "two visitors" if len(each) == 2 else join_words(each)
+    elif len(known) < len(each):
+        # The first chosen, the second not yet: "the Descendant and a visitor" read as if the
+        # player had a character and something else besides (a demo's first DM).
+        left = len(each) - len(known)
+        rest = ("a second visitor not chosen yet" if left == 1
+                else f"{left} more visitors not chosen yet")
+        roles = join_words([*known, rest])
+    else:
+        roles = join_words(each)
     name = names.get(seat)
     return f"{name} ({roles})" if name else roles[0].upper() + roles[1:]
 

@@ -427,3 +427,27 @@ def test_p_2p_the_search_ai_answers_the_second_characters_questions() -> None:
         asked += second
         st = GAME.apply(st, seat, action).state
     assert asked >= 3
+
+
+def test_p_2p_01_the_first_character_chosen_the_second_is_told_not_chosen_yet() -> None:
+    """A demo's first DM to the visitor player read "You are the Descendant and a visitor"
+    between its two character choices: the second character is a visitor not chosen yet, and
+    the words say so until it is, then name both (P-2P-01)."""
+    st = GAME.setup(["s1", PLAYER], GAME.options_model(two_players=True), 5)
+    for _ in range(10):
+        if PLAYER in st.visitors and st.visitors[PLAYER].character:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.legal_actions(st, seat)[0]).state
+    first = Engine(st).name(PLAYER)
+    assert first and (SECOND not in st.visitors or not st.visitors[SECOND].character)
+    one = f"{first[0].lower()}{first[1:]} and a second visitor not chosen yet"
+    assert GAME.player_name(st, PLAYER, {PLAYER: "Ada"}) == f"Ada ({one})"
+    assert GAME.role_words(st, PLAYER) == one
+    assert "and a visitor" not in GAME.player_name(st, PLAYER, {})
+    seat = sorted(GAME.to_act(st))[0]
+    st = GAME.apply(st, seat, GAME.legal_actions(st, seat)[0]).state
+    second = Engine(st).name(SECOND)
+    assert st.visitors[SECOND].character
+    both = GAME.role_words(st, PLAYER)
+    assert both == f"{first[0].lower()}{first[1:]} and {second[0].lower()}{second[1:]}"
