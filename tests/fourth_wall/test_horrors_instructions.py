@@ -261,6 +261,37 @@ def test_FW_INSTR_05_FW_AMB_17_wall_failure_elected_may_regroup() -> None:
     assert inv(st, "i2").regrouped
 
 
+def test_FW_INSTR_05_the_elected_investigator_is_named_when_elected() -> None:
+    """A demo read "an Elected Investigator may Regroup", then "The Fixer Regroups": who
+    was Elected was never said. The line after the team's election names them."""
+    st = wall()
+    leader = put_horror(st, "H-CULT-LEADER")  # no Cultist to Sacrifice
+    st, ev = do(st, "s1", "trigger", horror=leader)
+    assert "an Elected Investigator may Regroup" in texts(ev)
+    assert "is elected" not in texts(ev)  # not chosen yet
+    st, ev = answer(st, "choose_investigator", inv="i2")
+    name = Engine(st).inv_name(inv(st, "i2"))
+    assert f"{name} is elected and may Regroup." in texts(ev)
+    assert prompt(st) == "regroup_offer"
+    st, ev = answer(st, "decline")
+    assert "is elected" not in texts(ev)  # said once
+
+
+def test_FW_INSTR_05_the_only_sane_investigator_is_named_as_elected() -> None:
+    st = wall()
+    for other in st.investigators[1:]:
+        other.insane = True
+        st.marble_deck.extend(other.hand)
+        other.hand = []
+    leader = put_horror(st, "H-CULT-LEADER")
+    st, ev = do(st, "s1", "trigger", horror=leader)
+    name = Engine(st).inv_name(st.investigators[0])
+    assert (f"The Wall could not complete an Instruction: {name} is elected and may "
+            "Regroup.") in texts(ev)
+    assert "an Elected Investigator" not in texts(ev)
+    assert texts(ev).count("is elected") == 1
+
+
 def test_FW_INSTR_06_FW_TERM_07_18_target_by_the_wall_elected_by_the_team() -> None:
     st = wall()
     h = put_horror(st, "H-CULTIST")

@@ -143,16 +143,27 @@ class Cards:
         self.step_wall_failure_elect()
 
     def step_wall_failure_elect(self: Engine) -> None:
-        if not self.sane():
+        """The Elected Investigator is named once elected (a demo read "an Elected
+        Investigator may Regroup", then "The Fixer Regroups", the election never said): by
+        this line when only one may be Elected, else by the Regroup that follows the team's
+        choice (``elected``)."""
+        pool = self.sane()
+        if not pool:
             return
-        self.emit("The Wall could not complete an Instruction: an Elected Investigator may "
-                  "Regroup.", "wall_failure")
+        if len(pool) == 1:
+            self.emit("The Wall could not complete an Instruction: "
+                      f"{self.inv_name(pool[0])} is elected and may Regroup.", "wall_failure",
+                      inv=pool[0].id)
+        else:
+            self.emit("The Wall could not complete an Instruction: an Elected Investigator "
+                      "may Regroup.", "wall_failure")
         self.choose(self.team_seat(), "elect",
                     "The Wall could not complete an Instruction: elect the Investigator who "
                     "may Regroup for free.",
-                    [act(K.CHOOSE_INVESTIGATOR, inv=i.id) for i in self.sane()],
+                    [act(K.CHOOSE_INVESTIGATOR, inv=i.id) for i in pool],
                     Step(op="regroup", args={"draw": self.opts.regroup_draw,
-                                             "optional": True, "action": True}), "inv")
+                                             "optional": True, "action": True,
+                                             "elected": len(pool) > 1}), "inv")
 
     # ---- selectors
     def decider(self: Engine, fr: Frame) -> str | None:

@@ -114,13 +114,18 @@ class Marbles:
 
     # ================================================================== Regroup
     def step_regroup(self: Engine, draw: int, optional: bool, inv: str | None = None,
-                     answer: dict[str, Any] | None = None, action: bool = False) -> None:
-        """FW-ACT-08 (and the free Regroups of FW-INSTR-05 / cards, FW-PROMPT-08)."""
+                     answer: dict[str, Any] | None = None, action: bool = False,
+                     elected: bool = False) -> None:
+        """FW-ACT-08 (and the free Regroups of FW-INSTR-05 / cards, FW-PROMPT-08);
+        ``elected``: the team has just Elected `inv` (FW-INSTR-05), which is said."""
         if inv is None:
             return
         i = self.inv(inv)
         if i.insane:
             return
+        if elected:
+            self.emit(f"{self.inv_name(i)} is elected and may Regroup.", "wall_failure",
+                      inv=inv)
         if optional and answer is None:
             self.ask(i.seat, "regroup_offer", f"{self.inv_name(i)} may Regroup for free now.",
                      [act(K.ACCEPT), act(K.DECLINE)],
