@@ -695,9 +695,11 @@ def guided_words(options: GameOptions) -> str:
     return "on while anyone seated hasn't finished a game of this title"
 
 
-WORDS_KEYS = frozenset({"log", "text"})
+WORDS_KEYS = frozenset({"log", "text", "aura_text"})
 """The view's keys that hold words, not facts: the public log's sentences and every prompt's,
-card's or ability's text. Each says in words what other keys (kinds, ids, counts) hold."""
+card's or ability's text (and a Fourth Wall Horror's `aura_text`, what a Street's Aura adds to
+its Defeat Cost, told from its Street and cost). Each says in words what other keys (kinds,
+ids, counts) hold."""
 
 
 def _facts(value: Any) -> Any:

@@ -189,8 +189,10 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
     if view["horrors"]:
         worst = min(view["horrors"], key=lambda h: sum(h["remaining"].values()))
         # "still needs a Science to be Defeated", not "needs a Science more".
+        # A Street's Aura's extra Symbol is said: the card does not print it.
+        aura = f" ({worst['aura_text']})" if worst.get("aura_text") else ""
         return (f"{lead} The {worst['name']} On the Streets still needs "
-                f"{_symbols(worst['remaining'], names)} to be Defeated: Intervene "
+                f"{_symbols(worst['remaining'], names)} to be Defeated{aura}: Intervene "
                 "before The Wall Triggers it.")
     if me is not None and me["hand_count"] <= 2:
         costs = turn.get("costs", {})

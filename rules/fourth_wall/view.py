@@ -143,6 +143,8 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
             "scourge": st.scourge == h.id,
             "trigger_cost": hcard.trigger_cost,
             "text": hcard.text,
+            # Words (WORDS_KEYS): what a Street's Aura adds to its Defeat Cost, or "".
+            "aura_text": eng.street_aura_cost_text(h.id),
         })
 
     streets = None

@@ -144,8 +144,9 @@ def _wall_line(state: FourthWallState, v: dict[str, Any], names: dict[str, str],
 
 def _horror_line(v: dict[str, Any], h: dict[str, Any]) -> str:
     where = f" on Street {h['street']}" if h["street"] else ""
+    aura = f" ({h['aura_text']})" if h.get("aura_text") else ""
     bits = [f"Manifest {h['manifest']['doom']}" + (" + Drain" if h["manifest"]["drain"] else ""),
-            "defeat needs " + _counted(v, h["remaining"])]
+            "defeat needs " + _counted(v, h["remaining"]) + aura]
     if h["attached"]:
         bits.append("attached: " + ", ".join(a["name"] for a in h["attached"]))
     if h["scourge"]:

@@ -15,6 +15,7 @@ from rules.core.types import act
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.game import GAME
 from rules.fourth_wall.state import Frame, Step
+from rules.fourth_wall.words import status_lines
 from tests.fourth_wall.helpers import (
     answer,
     clear_streets,
@@ -290,6 +291,36 @@ def test_FW_STREET_01_street_five_adds_doom_each_wall_turn() -> None:
     put_horror(st, "H-WATCHER", street=5, drained=True)
     st, ev = do(st, "s1", "pass", inv="i1")
     assert "+1 Doom to The Wall's Action Pool (Street 5's Aura)" in texts(ev)  # which Street
+
+
+def test_FW_STREET_01_FW_HORROR_04_street_three_aura_is_said_with_the_cost() -> None:
+    """A demo game: a Horror on Street 3 needed a Science its card does not print, and no
+    line said why. Its arrival, its cost in words and advice, and its Defeat name the
+    Aura, as the Regroup line names Street 4's."""
+    aura = "Street 3's Aura: 1 more Science in its Defeat Cost"
+    st = ally()
+    stack_horrors(st, "H-CULTIST")  # Defeat: Force
+    _st2, ev = presence(st, "P-TROUBLE-3#1")
+    assert f"Cultist is placed On the Streets on Street 3 ({aura})." in texts(ev)
+    st = ally()
+    put_horror(st, "H-CULTIST", street=3)
+    view = GAME.view(st, None)
+    assert view["horrors"][0]["aura_text"] == aura
+    assert any(f"defeat needs 1 Force and 1 Science ({aura})" in line
+               for line in status_lines(st, None, {}, None))
+    advice = GAME.advice(view, "s1") or ""
+    assert f"still needs a Force and a Science to be Defeated ({aura})" in advice, advice
+    set_hand(st, "i1", "M-F", "M-S")
+    force, science = inv(st, "i1").hand
+    st, ev = do(st, "s1", "intervene", inv="i1", marble=force)
+    assert "Defeated" not in texts(ev)
+    st, ev = do(st, "s1", "intervene", inv="i1", marble=science)
+    assert f"Cultist is Defeated ({aura})!" in texts(ev), texts(ev)
+    # Elsewhere, nothing is added.
+    st = ally()
+    put_horror(st, "H-CULTIST", street=2)
+    assert GAME.view(st, None)["horrors"][0]["aura_text"] == ""
+    assert "Aura" not in (GAME.advice(GAME.view(st, None), "s1") or "")
 
 
 def test_FW_STREET_03_FW_AI_02_lowest_street_first() -> None:

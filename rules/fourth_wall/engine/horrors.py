@@ -32,8 +32,10 @@ class Horrors:
         if self.alliance:
             st.streets.sort(key=lambda h: h.street or 0)
         where = f" on Street {street}" if street is not None else ""
+        notes = (["Drained"] if drained else []) + [
+            aura for aura in [self.street_aura_cost_text(hid)] if aura]
         self.emit(f"{self.horror_name(hid)} is placed On the Streets{where}"
-                  + (" (Drained)." if drained else "."), "manifest", horror=hid)
+                  + (f" ({'; '.join(notes)})." if notes else "."), "manifest", horror=hid)
         return True
 
     def lowest_free_street(self: Engine) -> int | None:
@@ -73,7 +75,11 @@ class Horrors:
         # A Deathrattle skipped is said (stop 64's demo: an Elder Sign's Defeat read as the
         # Deathrattle forgotten).
         skipped = not deathrattle and bool(self.horror(horror).deathrattle)
+        # Its Defeat Cost paid with a Street's Aura's extra Symbol: said.
+        h = self.on_streets(horror)
+        aura = self.street_aura_cost_text(horror) if h and self.is_defeated(h) else ""
         self.emit(f"{self.horror_called(horror)} is Defeated"
+                  + (f" ({aura})" if aura else "")
                   + (" without its Deathrattle!" if skipped else "!"), "defeat", horror=horror)
         steps: list[Step] = []
         if deathrattle and self.horror(horror).deathrattle and not self.ignored("deathrattle"):

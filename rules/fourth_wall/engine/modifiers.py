@@ -6,10 +6,12 @@ from collections import Counter
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import join_words
 from rules.fourth_wall.content import (
     SYMBOLS,
 )
 from rules.fourth_wall.engine.board import (
+    SYMBOL_NAMES,
     ModSource,
 )
 from rules.fourth_wall.state import (
@@ -124,6 +126,23 @@ class Modifiers:
             if m.scope == "all_on_streets" or this == hid:
                 cost[m.symbol] += m.n
         return cost
+
+    def street_aura_cost_text(self: Engine, hid: str) -> str:
+        """What a Street's Aura adds to `hid`'s Defeat Cost, in the game's words ("Street 3's
+        Aura: 1 more Science in its Defeat Cost"), or "" (a demo game: a Horror on Street
+        3 needed a Science its card does not print, and nothing in the thread said why). The
+        Regroup line names Street 4's Aura the same way."""
+        extra: dict[str, Counter[str]] = {}
+        for src, m, this, _, _ in self.mods("defeat_cost_delta"):
+            if src.startswith("street:") and (m.scope == "all_on_streets" or this == hid):
+                extra.setdefault(src.split(":")[1], Counter())[m.symbol] += m.n
+        parts = []
+        for street, counts in extra.items():
+            said = join_words([f"{abs(n)} {'more' if n > 0 else 'fewer'} {SYMBOL_NAMES[sym]}"
+                               for sym, n in counts.items() if n])
+            if said:
+                parts.append(f"Street {street}'s Aura: {said} in its Defeat Cost")
+        return "; ".join(parts)
 
     def attached_symbols(self: Engine, h: HorrorOnStreets) -> Counter[str]:
         c: Counter[str] = Counter()
