@@ -165,3 +165,37 @@ def test_p_unk_random_playouts_end_and_keep_invariants(n: int, seed: int) -> Non
 def test_p_unk_first_choice_and_ai_tables_reach_the_end() -> None:
     assert GAME.result(first_choice_playout(4, 1, unknown_threat=True)) is not None
     assert GAME.result(ai_playout(4, 2, unknown_threat=True)) is not None
+
+
+def test_p_unk_03_h_39_each_deck_card_offered_shows_the_whole_card_to_the_spirit_only() -> None:
+    """Players reading a demo game: building the custom deck, the spirit's choice among a
+    spirit's cards showed each card's top power only, and a card's bottom power — half of
+    what it is worth — could not be weighed. Each choice now reads the whole card, both
+    powers with what each needs and spends (its label, cut to fit a button, keeps its whole
+    wording in the prompt), and only the spirit reads it (H-39: the public is told the
+    spirit is making a choice, and nothing of the cards)."""
+    st = fresh(3, 4, unknown_threat=True)
+    st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
+    st = _choose_characters(st)
+    st, _ = _answer(st, "spirit_2", SPIRIT)
+    assert st.prompts[-1].data["then"] == "ut_card"
+    cards = options(st)
+    assert cards and len(cards) == len(PACK.spirit_deck("spirit_2"))
+    mine = GAME.view(st, SPIRIT)["prompt"]["text"]
+    labels = {c: GAME.describe(st, SPIRIT, choose(c)) for c in cards}
+    for card in cards:
+        sc = PACK.spirit_card(card)
+        top, bottom = sc.top.text, sc.bottom.text
+        assert top and bottom
+        said = labels[card] + " " + mine
+        assert labels[card].startswith(sc.name), labels[card]
+        assert bottom in said and top in said, said
+        assert f" Top {sc.top.requirement}/{sc.top.spend}" in said
+        assert f" Bottom {sc.bottom.requirement}/{sc.bottom.spend}" in said
+    assert "needs/spends" in mine  # the cost's notation, said once
+    assert len(mine) <= 2000  # a private menu's text holds it whole
+    for who in (None, "s2", "s3"):
+        seen = json.dumps(GAME.view(st, who)) + (GAME.private_summary(st, who) or ""
+                                                  if who else "")
+        for card in cards:
+            assert PACK.spirit_card(card).bottom.text not in seen

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from rules.presence.engine import Engine
 
 
+# How the deck choice writes a power's cost, said once in its question.
+UT_COSTS = "Costs read needs/spends presence."
+
+
 class UnknownThreat:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
@@ -120,10 +124,26 @@ class UnknownThreat:
     def on_ut_group(self: Engine, option: str, prompt: Prompt) -> None:
         ut = self.st.unknown_threat
         assert ut is not None
-        opts = [(c, f"{self.card_name(c)}: {self.pack.spirit_card(c).top.text}")
+        # The whole card, both powers and what each needs and spends: the spirit picks its
+        # deck from cards it holds in its hands (P-UNK-03), never from a top power alone.
+        opts = [(c, self.ut_card_words(c))
                 for c in self.pack.spirit_deck(option) if c not in ut.deck]
         self.ask("setup", self.st.spirit_seat, f"Unknown Threat: which card of "
-                 f"{self.pack.spirit(option).name}?", opts, "ut_card", private=True)
+                 f"{self.pack.spirit(option).name}? {UT_COSTS}", opts, "ut_card",
+                 private=True)
+
+    def ut_card_words(self: Engine, card: str) -> str:
+        """A spirit card as the spirit reads it while building its deck, both powers with
+        what each needs and spends (`UT_COSTS` says how to read "2/1"): "Echo — Top 2/1:
+        Drain 1. … Bottom 3/2: Reveal the top card of the clue deck." (a label cut to fit
+        keeps its whole wording in the prompt, `ask`)."""
+        sc = self.pack.spirit_card(card)
+        halves = []
+        for which, p in (("Top", sc.top), ("Bottom", sc.bottom)):
+            cost = f"{p.requirement}/{p.spend}" + (f", drain {p.drain}" if p.drain else "")
+            text = (p.text or self.effects_text(p.effects)).strip()
+            halves.append(f"{which} {cost}: {text}" + ("" if text.endswith(".") else "."))
+        return f"{self.card_name(card)} — " + " ".join(halves)
 
     def on_ut_card(self: Engine, option: str, prompt: Prompt) -> None:
         ut = self.st.unknown_threat
