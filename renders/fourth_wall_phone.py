@@ -49,7 +49,6 @@ from renders.common import (
     as_int,
     as_list,
     as_str,
-    flow_rows,
     font,
     hatch,
     icon,
@@ -73,6 +72,7 @@ EMPTY_ROW = 42
 INV_ROW = 52
 MAX_HORROR_ROWS = 5
 NAME_ROOM = 130  # a Horror's name keeps this much of its row
+SYM_R = 15  # a Defeat-Cost Symbol's radius on a Horror's row (and in the legend)
 
 BG: Colour = fw.BG
 PANEL: Colour = fw.PANEL
@@ -618,6 +618,38 @@ def _quiet_row(d: ImageDraw.ImageDraw, box: Box, text: str, badge: str) -> None:
     d.text((x0 + 10, cy), shown, font=tf, fill=MUTED if badge else DIM, anchor="lm")
 
 
+@dataclass
+class _RowFit:
+    """Where a Horror row's parts go (`_horror_row`; the legend keys what it draws)."""
+
+    x: float  # the name's left edge (after the Street)
+    tags: list[tuple[str, float]]  # (tag, its right edge), right to left
+    right: float  # the Symbols' right edge
+    syms: list[tuple[str, bool]]  # (Symbol, negated) drawn, left to right
+
+
+def _row_fit(h: _Horror, street: int | None, badge: str, x0: float, x1: float) -> _RowFit:
+    x = x0 + 54
+    if street is not None:
+        x += text_width(f"St {street}", font(MIN_TYPE, True)) + 14
+    # Right to left: the change badge, the tags, then the Symbols still needed; the name
+    # keeps at least NAME_ROOM.
+    right = x1 - 8
+    if badge:
+        right -= _badge_width(badge) + 10
+    tf = font(MIN_TYPE, True)
+    tags: list[tuple[str, float]] = []
+    for tag in (["SCOURGE"] if h.scourge else []) + (["DRAINED"] if h.drained else []):
+        tw = text_width(tag, tf)
+        if right - tw < x + NAME_ROOM:
+            break
+        tags.append((tag, right))
+        right -= tw + 12
+    syms = [(s, False) for s in h.need] + [(s, True) for s in h.spent]
+    syms = syms[:max(0, int((right - x - NAME_ROOM) // (2 * SYM_R + 4)))]
+    return _RowFit(x, tags, right, syms)
+
+
 def _horror_row(d: ImageDraw.ImageDraw, box: Box, h: _Horror, street: int | None,
                 badge: str) -> None:
     x0, y0, x1, y1 = box
@@ -627,30 +659,21 @@ def _horror_row(d: ImageDraw.ImageDraw, box: Box, h: _Horror, street: int | None
     cy = (y0 + y1) / 2
     _diamond(d, (x0 + 26, cy), 20, mix(fw.HORROR_EDGE, fill, 0.3), (236, 200, 210),
              (255, 236, 240))
-    x = x0 + 54
+    fit = _row_fit(h, street, badge, x0, x1)
+    x = fit.x
     if street is not None:
-        sf = font(MIN_TYPE, True)
-        label = f"St {street}"
-        d.text((x, cy), label, font=sf, fill=fw.GOLD, anchor="lm")
-        x += text_width(label, sf) + 14
-    # Right to left: the change badge, the tags, then the Symbols still needed; the name
-    # keeps at least NAME_ROOM.
-    right = x1 - 8
+        d.text((x0 + 54, cy), f"St {street}", font=font(MIN_TYPE, True), fill=fw.GOLD,
+               anchor="lm")
     if badge:
-        right -= _badge(d, right, cy, badge) + 10
+        _badge(d, x1 - 8, cy, badge)
         _ring(d, box)
     tf = font(MIN_TYPE, True)
-    tags = (["SCOURGE"] if h.scourge else []) + (["DRAINED"] if h.drained else [])
-    for tag in tags:
-        tw = text_width(tag, tf)
-        if right - tw < x + NAME_ROOM:
-            break
-        d.text((right, cy), tag, font=tf, fill=fw.SCOURGE if tag == "SCOURGE" else MUTED,
+    for tag, tag_right in fit.tags:
+        d.text((tag_right, cy), tag, font=tf, fill=fw.SCOURGE if tag == "SCOURGE" else MUTED,
                anchor="rm")
-        right -= tw + 12
-    r = 15
-    syms = [(s, False) for s in h.need] + [(s, True) for s in h.spent]
-    syms = syms[:max(0, int((right - x - NAME_ROOM) // (2 * r + 4)))]
+    right = fit.right
+    r = SYM_R
+    syms = fit.syms
     for k, (sym, spent) in enumerate(reversed(syms)):
         sx = right - r - k * (2 * r + 4)
         if spent:
@@ -763,14 +786,27 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
 SYMBOL_WORDS = {"clue": "Clue", "force": "Force", "science": "Science"}
 
 
-def legend_items(view: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(glyph, its words) for the small glyphs this view's map draws: the heart's number,
-    the Target Token, Insanity, a change badge and the Symbols a Horror still needs (stop
-    63's and 64's demos: none of them had a key on a phone)."""
+CHANGE_TAGS = ("NEW", "GONE", "SHUT")  # the change badges in words, keyed together
+
+
+def legend_items(view: Mapping[str, Any], width: int | None = None) -> list[tuple[str, str]]:
+    """(glyph, its words) for the small glyphs this view's map (`width` wide; any width when
+    None) draws: the heart's number, the Target Token, Insanity, a Horror's token, the
+    change badges (a count, or "NEW" / "GONE" / "SHUT"), the Symbols a Horror still needs
+    and the tick on one its Attached Marbles negate (stop 63's and 64's demos: none of them
+    had a key on a phone; later demos: the tick, the Horror and NEW / GONE had none)."""
     m = _read(view)
     turn = view.get("turn")
     before = turn.get("before") if isinstance(turn, dict) else None
     ch = _changes(m, before if isinstance(before, dict) else {})
+    rows = _street_rows(m, ch)
+    drawn = [(num, h, badge) for num, h, badge in rows if h is not None]
+    # The Symbols each drawn row has room for (all of them when the width is not known).
+    syms = [sym for num, h, badge in drawn for sym in (
+        _row_fit(h, num, badge, 4, width - 4).syms if width is not None else
+        [(s, False) for s in h.need] + [(s, True) for s in h.spent])]
+    badges = [*ch.gates.values(), ch.wall, *(b for _, _, b in rows),
+              *(b for _, b in _notes(m, ch, rows))]
     out: list[tuple[str, str]] = []
     if any(not inv.insane and inv.sanity is not None for inv in m.invs):
         out.append(("heart", "Marbles held"))
@@ -778,22 +814,54 @@ def legend_items(view: Mapping[str, Any]) -> list[tuple[str, str]]:
         out.append(("target", "the Target"))
     if any(inv.insane for inv in m.invs):
         out.append(("insane", "Insane"))
-    if any(b.startswith(("+", "-")) for b in ch.invs.values()):
+    if drawn:
+        out.append(("horror", "a Horror"))
+    # A count on an Investigator (Marbles held) or a Horror (Marbles Attached).
+    if any(b.startswith(("+", "-")) for b in [*ch.invs.values(), *badges]):
         out.append(("badge", "Marbles since the last post"))
-    needed = {sym for h in m.horrors for sym in h.need}
+    tags = [t for t in CHANGE_TAGS if t in badges]
+    if tags:
+        out.append(("tags:" + ",".join(tags), "since the last post"))
+    needed = {sym for sym, spent in syms if not spent}
     out += [(f"sym:{sym}", word) for sym, word in SYMBOL_WORDS.items() if sym in needed]
+    negated = next((sym for sym, spent in syms if spent), None)
+    if negated is not None:
+        out.append((f"spent:{negated}", "negated"))
     return out
+
+
+def _pack_rows(widths: Sequence[float], width: float, gap: float = 24) -> list[list[int]]:
+    """`flow_rows`, each item in the first row with room for it (a short Symbol after a long
+    change key fills the row above): the key stays three rows where flowing in order took
+    five."""
+    rows: list[list[int]] = []
+    used: list[float] = []
+    for k, w in enumerate(widths):
+        at = next((r for r, x in enumerate(used) if x + w <= width), None)
+        if at is None:
+            rows.append([])
+            used.append(0.0)
+            at = len(rows) - 1
+        rows[at].append(k)
+        used[at] += w + gap
+    return rows
 
 
 def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
     """A key to `legend_items`, drawn below the map on the turn card; None when empty."""
-    items = legend_items(view)
+    items = legend_items(view, width)
     if not items:
         return None
     fnt = font(MIN_TYPE, True)
-    glyph_w = {"badge": _badge_width("+1"), "target": 46, "insane": 44}
-    widths = [glyph_w.get(kind, 40) + 8 + text_width(word, fnt) for kind, word in items]
-    rows = flow_rows(widths, width)
+
+    def glyph_w(kind: str) -> float:
+        if kind.startswith("tags:"):
+            return sum(_badge_width(t) + 6 for t in kind[5:].split(",")) - 6
+        return {"badge": _badge_width("+1"), "target": 46, "insane": 44,
+                "horror": 44}.get(kind, 40)
+
+    widths = [glyph_w(kind) + 8 + text_width(word, fnt) for kind, word in items]
+    rows = _pack_rows(widths, width)
     row_h = 50
     img = Image.new("RGB", (width, len(rows) * row_h), BG)
     d = ImageDraw.Draw(img)
@@ -801,7 +869,7 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
         x, cy = 0.0, n * row_h + row_h / 2
         for k in row:
             kind, word = items[k]
-            gw = glyph_w.get(kind, 40)
+            gw = glyph_w(kind)
             cx = x + gw / 2
             if kind == "heart":
                 _heart(d, (cx, cy + 1), 19, (236, 90, 120))
@@ -812,10 +880,19 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
             elif kind == "insane":
                 icon(d, "skull", (cx - 17, cy - 17, cx + 17, cy + 17), INSANE, back=BG)
                 d.line((cx - 20, cy - 20, cx + 20, cy + 20), fill=fw.DANGER, width=4)
+            elif kind == "horror":
+                _diamond(d, (cx, cy), 20, mix(fw.HORROR_EDGE, fw.HORROR, 0.3),
+                         (236, 200, 210), (255, 236, 240))
             elif kind == "badge":
                 _badge(d, x + gw, cy, "+1")
+            elif kind.startswith("tags:"):
+                tx = x
+                for tag in kind[5:].split(","):
+                    tx += _badge(d, tx + _badge_width(tag), cy, tag) + 6
             elif kind.startswith("sym:"):
-                fw._symbol(d, (cx, cy), 15, kind[4:])
+                fw._symbol(d, (cx, cy), SYM_R, kind[4:])
+            elif kind.startswith("spent:"):
+                fw._spent_symbol(d, (cx, cy), SYM_R, kind[6:])
             d.text((x + gw + 8, cy), word, font=fnt, fill=MUTED, anchor="lm")
             x += widths[k] + 24
     return img

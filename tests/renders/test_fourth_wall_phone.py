@@ -283,5 +283,66 @@ def test_the_turn_card_keys_the_glyphs_its_map_draws(mode: str) -> None:
         img = phone_legend(view, 700)
         assert (img is None) == (not items)
         if img is not None:
-            assert img.width == 700 and img.height <= 150
+            # Four rows at most: the tick, the Horror and the change tags joined the key.
+            assert img.width == 700 and img.height <= 200
     assert "heart" in seen
+
+
+def _changed_view(mode: str) -> dict[str, Any]:
+    """A view whose map draws a ticked (negated) Symbol, a "+1" on a Horror, a NEW Horror and a
+    GONE one: a Brute with a Force Attached since the last post, a Watcher come and a Cultist
+    gone."""
+    from rules.fourth_wall.engine import Engine
+    from tests.fourth_wall.helpers import (
+        clear_streets,
+        free_marble,
+        inv_turn,
+        new_game,
+        put_horror,
+    )
+
+    st = inv_turn(new_game(mode, 2, 1), "i1")
+    clear_streets(st)
+    alliance = mode == "alliance"
+    brute = put_horror(st, "H-BRUTE", **({"street": 1} if alliance else {}))
+    cultist = put_horror(st, "H-CULTIST", **({"street": 3} if alliance else {}))
+    before = GAME.view(st, None)
+    Engine(st).on_streets(brute).attached.append(free_marble(st, "M-F"))  # type: ignore[union-attr]
+    st.streets = [h for h in st.streets if h.id != cultist]
+    put_horror(st, "H-WATCHER", **({"street": 2} if alliance else {}))
+    view = GAME.view(st, None)
+    view["turn"] = {"awaited": ["Basil"], "doing": "Take your turn.", "happened": [],
+                    "result": None, "before": before}
+    return view
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_legend_keys_the_tick_the_horror_and_the_new_and_gone_tags(
+        mode: str, tmp_path: Path) -> None:
+    """Demo readers: the tick on a negated Defeat Symbol, the Horror's token, a count on a
+    Horror and the NEW / GONE tags had no key below the map. Each is keyed when the map draws
+    it, never otherwise, and the key reads at a phone's 400 px."""
+    from renders.fourth_wall_phone import legend_items, phone_legend
+
+    view = _changed_view(mode)
+    items = dict(legend_items(view, MAP_W))
+    assert items["spent:force"] == "negated"
+    assert items["horror"] == "a Horror"
+    assert items["tags:NEW,GONE"] == "since the last post"
+    assert items["badge"] == "Marbles since the last post"  # the Brute's "+1"
+    # Nothing of it without a Horror, a negated Symbol or a previous post.
+    quiet = {**view, "horrors": [], "turn": {}}
+    assert not {k for k, _ in legend_items(quiet, MAP_W)} & {
+        "spent:force", "horror", "tags:NEW,GONE", "badge"}
+    unticked = copy.deepcopy(view)
+    for h in unticked["horrors"]:
+        h["negated"] = {}
+    assert not any(k.startswith("spent:") for k, _ in legend_items(unticked, MAP_W))
+    # A Horror row too narrow for its ticked Symbol draws no tick: none is keyed.
+    assert not any(k.startswith("spent:") for k, _ in legend_items(view, 260))
+    img = phone_legend(view, MAP_W)
+    assert img is not None and img.width == MAP_W and img.height <= 200
+    if TESSERACT is not None:
+        text = read_at_phone_width(img, tmp_path)
+        for words in ("negated", "Horror", "since the last post"):
+            assert words in text, text
