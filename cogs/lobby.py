@@ -1162,22 +1162,31 @@ class Lobby(commands.Cog):
             raise TableError("You're not playing in this game, so it has no private events "
                              "for you. `/game log` shows the public ones.")
         state = await self.bot.tables.state(record.id)
-        lines = [f"{game.title} — game #{record.id}"
-                 + (f" — your private events as {game.role_words(state, seat)}"
-                    if private and seat else " — public log")]
-        for entry in entries:
-            for event in entry.events:
-                if private and (event.public or seat not in event.audience):
-                    continue
-                if not private and not event.public:
-                    continue
-                lines.append(f"{entry.seq:>4}. {event.text}")
-        if len(lines) == 1:
-            lines.append("Nothing yet." if not private else "Nothing private has happened to "
-                         "you yet.")
+        names = await delivery_for(self.bot).names(await self.bot.tables.users_of(record.id))
+
+        def told(names: dict[str, str]) -> list[str]:
+            # Each line as the thread told it (a turn's header names its player).
+            lines = [f"{game.title} — game #{record.id}"
+                     + (f" — your private events as {game.role_words(state, seat)}"
+                        if private and seat else " — public log")]
+            for entry in entries:
+                for event in entry.events:
+                    if private and (event.public or seat not in event.audience):
+                        continue
+                    if not private and not event.public:
+                        continue
+                    lines.append(f"{entry.seq:>4}. {game.event_text(state, event, names)}")
+            if len(lines) == 1:
+                lines.append("Nothing yet." if not private else "Nothing private has happened "
+                             "to you yet.")
+            return lines
+
+        lines = told(names)
         text = "\n".join(lines)
-        file = (discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}-log.txt",
-                             description=lines[0])
+        # A file shows no markdown: its names are plain.
+        file = (discord.File(io.BytesIO("\n".join(told(delivery_for(self.bot).plain(names)))
+                                        .encode()),
+                             filename=f"game-{record.id}-log.txt", description=lines[0])
                 if len(text) > 1900 else None)
         body = text if file is None else lines[0] + " (attached)"
         if private:

@@ -114,13 +114,15 @@ async def finished_game(bot: GameBot, guild_id: int | None, typed: str,
     return record
 
 
-def log_lines(game: Game[Any, Any], gid: int, entries: list[LogEntry]) -> list[str]:
-    """The public log as `/game log` numbers it: a head line, then every public event."""
+def log_lines(game: Game[Any, Any], gid: int, entries: list[LogEntry], state: Any,
+              names: dict[str, str]) -> list[str]:
+    """The public log as `/game log` numbers it: a head line, then every public event as the
+    thread told it (`Game.event_text`; `names` plain, for a file)."""
     lines = [f"{game.title} — game #{gid} — public log"]
     for entry in entries:
         for event in entry.events:
             if event.public:
-                lines.append(f"{entry.seq:>4}. {event.text}")
+                lines.append(f"{entry.seq:>4}. {game.event_text(state, event, names)}")
     if len(lines) == 1:
         lines.append("Nothing happened: no move was made.")
     return lines
@@ -181,7 +183,7 @@ async def open_record(bot: GameBot, record: GameRecord) -> GameRecordAnswer:
     steps = (f"See the board at any step: `/game replay game:{record.id} step:0` (the deal) to "
              f"`step:{record.version}` (the end).")
     if entries is not None:
-        lines = log_lines(game, record.id, entries)
+        lines = log_lines(game, record.id, entries, state, delivery.plain(names))
         files.append(discord.File(io.BytesIO("\n".join(lines).encode()),
                                   filename=f"game-{record.id}-log.txt", description=lines[0]))
     told = ("The whole public log is attached." if entries is not None else

@@ -27,6 +27,20 @@ from rules.registry import GAMES
 
 POSTS_PER_CHANGE = 1.5
 
+
+async def told_lines(bot: Any, gid: int, events: list[Any]) -> list[str]:
+    """`events`' public lines as the thread tells them: `Game.event_text` with the table's
+    names (an Exorcism turn's header names its player), from the stored history's events."""
+    from cogs.utils.table import delivery_for
+
+    record = await bot.storage.get_game(gid)
+    assert record is not None
+    game = GAMES[record.game]
+    state = await bot.tables.state(gid)
+    names = await delivery_for(bot).names(await bot.tables.users_of(gid))
+    return [game.event_text(state, e, names) for e in events if e.public]
+
+
 # Emoji and pictographs (True Horror's posts carry none, P-HORROR).
 EMOJI = re.compile("[\u2190-\u21ff\u2300-\u23ff\u2460-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
 RULE_ID = re.compile(r"\b(?:P|FW|EX|H)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")

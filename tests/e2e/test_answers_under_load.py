@@ -26,6 +26,7 @@ from emulator.interaction_records import InteractionRecord
 from emulator.records import MessageRecord
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
+from tests.e2e.posting import told_lines
 
 # Measures the event loop's lag or a wall-clock bound: under `pytest -n` these tests run
 # on one worker, one at a time (`--dist loadgroup`), never beside each other.
@@ -219,8 +220,8 @@ async def test_a_busy_bot_drops_a_superseded_board_and_the_last_board_shows_the_
     assert len(drawn) == 2  # both drawn, the first one dropped
     assert _board_writes(table, auto) == writes + 1
     history = await bot.tables.history(auto.game_id)
-    lines = {seq: [e.text for e in entry.events if e.public]
-             for entry in history if (seq := entry.seq) in (step + 1, step + 2)}
+    lines = {entry.seq: await told_lines(bot, auto.game_id, entry.events)
+             for entry in history if entry.seq in (step + 1, step + 2)}
     board = _boards(table, auto)[-1]
     game = GAMES["exorcism"]
     state = await bot.tables.state(auto.game_id)

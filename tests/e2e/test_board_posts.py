@@ -19,7 +19,7 @@ from cogs.utils.table import BoardPost
 from emulator.records import MessageRecord
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
-from tests.e2e.posting import check_alt_text
+from tests.e2e.posting import check_alt_text, told_lines
 
 
 def _boards(table: Table) -> list[MessageRecord]:
@@ -387,8 +387,8 @@ async def test_boards_that_fall_behind_are_superseded_and_every_move_still_reads
     assert 1 <= len(drawn) < moves  # superseded boards were never drawn (or were dropped)
     # Every move's public lines, in order, across the board posts of the thread.
     history = await bot.tables.history(gid)
-    wanted = [e.text for entry in history if entry.seq > start for e in entry.events
-              if e.public]
+    wanted = [line for entry in history if entry.seq > start
+              for line in await told_lines(bot, gid, entry.events)]
     shown = [line[2:] for m in table.emu.messages_in(table.thread())
              if m.content.startswith("**The Exorcism")
              for line in m.content.split("\n") if line.startswith("• ")]
@@ -415,6 +415,8 @@ async def test_a_spill_refused_part_way_is_not_posted_twice(
     from cogs.utils.table import boards
 
     post = await _round_one_to_bob(table)
+    assert table.bot is not None
+    monkeypatch.setattr(table.bot.settings, "board_retry_seconds", 0.05)  # retried at once
     monkeypatch.setattr(boards, "MAX_POST_LINES", 1)
     head = f"**High Card (test game)** — game #{await table.game_id()} (continued below)"
     monkeypatch.setattr(limits, "CONTENT", len(head) + 45)  # one line a spill post

@@ -146,3 +146,9 @@ async def test_EX_TURN_01_the_threads_turn_headers_name_the_player(table: Table)
                  if uid and f"{EXORCISM.seat_label(state, seat)} ({by_id[uid]}) to play."
                  in line]
         assert len(named) == 1, line
+    # `/game log` reads each header as the thread did (its file, when it is long, the same;
+    # the log starts with the first move, after the first turn's header).
+    res = await table.emu.slash(auto.users[0], auto.thread(), "game log")
+    await res.wait_done()
+    told = res.text + "".join(a.data.decode() for a in res.files)
+    assert all(head in told for head in heads[1:3]), (heads[1:3], told[:400])

@@ -28,6 +28,7 @@ from emulator.records import MessageRecord, UserRecord
 from rules.core.game import Game
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
+from tests.e2e.posting import told_lines
 
 CHOICE = re.compile(r"^hb:(?:a|s|pg):(\d+):([\w-]+):([\w.-]+):")
 
@@ -158,7 +159,7 @@ async def _lines_in_order(auto: AutoTable, game: Game[Any, Any], check: bool = T
     at = 0
     count = 0
     for entry in history:
-        lines = game.present(state, [e.text for e in entry.events if e.public])
+        lines = game.present(state, await told_lines(bot, auto.game_id, entry.events))
         for line in lines:
             found = stream.find(_words(line), at)
             if found < 0 and not check:
