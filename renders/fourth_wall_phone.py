@@ -786,13 +786,15 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
 SYMBOL_WORDS = {"clue": "Clue", "force": "Force", "science": "Science"}
 
 
-CHANGE_TAGS = ("NEW", "GONE", "SHUT")  # the change badges in words, keyed together
+# The change badges in words ("!": a Horror newly Drained, bearing The Scourge or costing
+# other Symbols; an Investigator gone Insane), keyed together.
+CHANGE_TAGS = ("NEW", "GONE", "SHUT", "!")
 
 
 def legend_items(view: Mapping[str, Any], width: int | None = None) -> list[tuple[str, str]]:
     """(glyph, its words) for the small glyphs this view's map (`width` wide; any width when
     None) draws: the heart's number, the Target Token, Insanity, a Horror's token, the
-    change badges (a count, or "NEW" / "GONE" / "SHUT"), the Symbols a Horror still needs
+    change badges (a count, or "NEW" / "GONE" / "SHUT" / "!"), the Symbols a Horror still needs
     and the tick on one its Attached Marbles negate (stop 63's and 64's demos: none of them
     had a key on a phone; later demos: the tick, the Horror and NEW / GONE had none)."""
     m = _read(view)
@@ -819,7 +821,7 @@ def legend_items(view: Mapping[str, Any], width: int | None = None) -> list[tupl
     # A count on an Investigator (Marbles held) or a Horror (Marbles Attached).
     if any(b.startswith(("+", "-")) for b in [*ch.invs.values(), *badges]):
         out.append(("badge", "Marbles since the last post"))
-    tags = [t for t in CHANGE_TAGS if t in badges]
+    tags = [t for t in CHANGE_TAGS if t in [*badges, *ch.invs.values()]]
     if tags:
         out.append(("tags:" + ",".join(tags), "since the last post"))
     needed = {sym for sym, spent in syms if not spent}

@@ -346,3 +346,12 @@ def test_the_legend_keys_the_tick_the_horror_and_the_new_and_gone_tags(
         text = read_at_phone_width(img, tmp_path)
         for words in ("negated", "Horror", "since the last post"):
             assert words in text, text
+    # The "!" on a Horror newly Drained (or an Investigator gone Insane) is keyed with them.
+    drained = copy.deepcopy(view)
+    brute = next(h for h in drained["horrors"] if h["card"] == "H-BRUTE")
+    brute["drained"] = True
+    before = drained["turn"]["before"]
+    old = next(h for h in before["horrors"] if h["card"] == "H-BRUTE")
+    old["attached"] = brute["attached"]  # no "+1" now: the Drain is the change
+    keys = dict(legend_items(drained, MAP_W))
+    assert keys.get("tags:NEW,GONE,!") == "since the last post", keys
