@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -671,16 +671,31 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("moon", "dark room"), ("die", "presence die"), ("stoken", "spirit clue"),
     ("ctoken", "clue token"), ("drain", "drain marker"), ("stairs", "stairs up/down"),
     ("fire", "fireplace"), ("spirit", "spirit pawn"), ("star", "changed"),
-    ("left", "was here"),
+    ("left", "was here"), ("closed", "closed door"), ("locked", "locked door"),
+    ("candle", "candle lit"), ("out", "knocked out"), ("skull", "succumbed"),
 )
 """The map's small glyphs in words, in this order: a phone reader cannot hover over them
-(stop 63's and 64's demos asked what the S, s, D and ▲ were)."""
+(stop 63's and 64's demos asked what the S, s, D and ▲ were; stop 65's which bar was a closed
+door, and whether the flame on a pawn was the fireplace)."""
 
 
 def legend_items(view: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(glyph kind, its words) for each glyph of `LEGEND` this view's map draws."""
+    """(glyph kind, its words) for each glyph of `LEGEND` this view's map draws: the rooms'
+    pieces, the doors' bars and the marks on the visitors' pawns."""
     pieces = _laid_out(view)[5]
     shown = {p.kind for room in pieces.values() for p in room}
+    b = _read(view)
+    if any(not dr.open and not dr.locked and not dr.passage for dr in b.doors):
+        shown.add("closed")
+    if any(not dr.open and dr.locked for dr in b.doors):
+        shown.add("locked")
+    for v in b.visitors:
+        if v.succumbed:
+            shown.add("skull")
+        elif v.knocked_out:
+            shown.add("out")
+        elif v.candle_lit:
+            shown.add("candle")
     return [(kind, word) for kind, word in LEGEND if kind in shown]
 
 
@@ -694,7 +709,8 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
     if not items:
         return None
     fnt = _bold()
-    glyph_w = {"stairs": 40, "spirit": 44, "star": 40, "left": 44}
+    glyph_w = {"stairs": 40, "spirit": 44, "star": 40, "left": 44, "closed": 30,
+               "locked": 34, "candle": 46, "out": 46, "skull": 46}
     widths = [glyph_w.get(kind, 42) + 8 + text_width(word, fnt) for kind, word in items]
     rows = flow_rows(widths, width)
     row_h = PIECE + 8
@@ -713,6 +729,18 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
                 _dashes(d, box, text, 3)
             elif kind == "star":
                 _star_badge(d, (x + gw / 2, y + PIECE / 2), ink)
+            elif kind in ("closed", "locked"):
+                # a door's bar across a short stretch of wall, as the map draws it
+                wall: Box = (x + gw / 2 - 7, y + 2, x + gw / 2 + 7, y + PIECE - 2)
+                door = DoorV(id="", a="", b="", open=False, locked=kind == "locked",
+                             stairs=False)
+                _door_glyph(d, wall, door, False, ink, (ink.bg, ink.bg))
+            elif kind in ("candle", "out", "skull"):
+                # a pawn's mark on a blank pawn, as the map draws it on a visitor's
+                pawn = replace(b.visitors[0], candle_lit=kind == "candle",
+                               knocked_out=kind == "out", succumbed=kind == "skull")
+                _visitor(d, (x + 2, y + 8, x + gw - 2, y + PIECE - 4), pawn, "",
+                         (150, 150, 160), ink)
             else:
                 value = {"die": 3, "fire": True}.get(kind)
                 _draw_piece(d, Piece(kind, gw, value), box, b, labels, {}, ink, text, ink.bg)

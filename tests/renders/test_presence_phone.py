@@ -272,4 +272,33 @@ def test_the_turn_card_keys_the_glyphs_its_map_draws() -> None:
         img = phone_legend(view, MAP_W)
         assert (img is None) == (not items)
         if img is not None:
-            assert img.width == MAP_W and img.height < 200
+            assert img.width == MAP_W and img.height < 270  # five rows at most
+
+
+def test_the_legend_keys_doors_and_the_marks_on_a_pawn() -> None:
+    """Stop 65's demo reader: the bars between rooms, the padlock and the small flame on a
+    pawn (read as the fireplace) had no key. Each is keyed when the map draws it."""
+    import copy
+
+    from renders.presence_phone import legend_items, phone_legend
+
+    view = list(_views("session", 4, {}, seed=5, samples=2, every=9))[-1]
+    doors = [dr for dr in view["doors"] if isinstance(dr, dict)]
+    assert doors
+    for dr in doors:
+        dr.update(open=True, locked=False)
+    for v in view["visitors"]:
+        v.update(candle_lit=False, knocked_out=False, succumbed=False)
+    quiet = {k for k, _ in legend_items(view)}
+    assert not quiet & {"closed", "locked", "candle", "out", "skull"}, quiet
+    marked = copy.deepcopy(view)
+    marked["doors"][0].update(open=False)
+    marked["doors"][1].update(open=False, locked=True)
+    marked["visitors"][0]["candle_lit"] = True
+    marked["visitors"][1]["knocked_out"] = True
+    keys = dict(legend_items(marked))
+    assert keys["closed"] == "closed door" and keys["locked"] == "locked door"
+    assert keys["candle"] == "candle lit" and keys["out"] == "knocked out"
+    assert "skull" not in keys
+    img = phone_legend(marked, MAP_W)
+    assert img is not None and img.width == MAP_W
