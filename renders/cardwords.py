@@ -133,8 +133,15 @@ def _exorcism(view: Mapping[str, Any]) -> list[Number]:
                       note=f"{target} needed"))
     ova = view.get("ova")
     total = _i(view.get("darkness_total"), 30)
+    # The Darkness Track's value, what it does each turn (EX-DARK-01, EX-OVA-05): public,
+    # and otherwise said only on the line where it rises (stop 65's demo reader).
+    value = _i(_d(view.get("darkness_track")).get("value"))
+    per_turn = ("" if value <= 0 else
+                f"{value} Ghost Action{'s' if value != 1 else ''} a turn"
+                if isinstance(view.get("ova"), dict) else
+                f"{value} Haunt card{'s' if value != 1 else ''} a turn")
     darkness = Number("Darkness left", f"{_i(view.get('darkness_supply'))}/{total}",
-                      "darkness", _i(view.get("darkness_supply")), total)
+                      "darkness", _i(view.get("darkness_supply")), total, note=per_turn)
     if isinstance(ova, dict):
         win = _i(ova.get("haunt_level_win"), 30)
         out.append(Number("Haunt Level", f"{_i(ova.get('haunt_level'))}/{win}", "haunt",

@@ -128,3 +128,24 @@ def test_a_clock_on_the_hour_is_said_without_zero_minutes() -> None:
     assert _value_words("1h 30m") == "1 hour 30 minutes"
     assert _value_words("0h 10m") == "10 minutes"
     assert _value_words("0h 00m") == "0 minutes"
+
+
+@pytest.mark.parametrize(("mode", "players", "does"), [
+    ("core", 3, "Haunt card"), ("one_vs_all", 4, "Ghost Action")])
+def test_ex_dark_01_the_darkness_tile_says_what_the_track_does_each_turn(
+        mode: str, players: int, does: str) -> None:
+    """Stop 65's demo reader: the Darkness Track's value (Haunt cards drawn each turn; in One
+    vs All the Ghost player's Actions, EX-OVA-05) was on no turn card, said only on the line
+    where it rose. The Darkness tile's note says it, and so does the card's alt text."""
+    from renders.cardwords import numbers
+
+    game = GAMES["exorcism"]
+    state = game.setup([f"p{i}" for i in range(1, players + 1)],
+                       game.options_model(mode=mode), 4)
+    view = game.view(state, None)
+    value = view["darkness_track"]["value"]
+    assert value >= 1
+    tile = next(n for n in numbers("exorcism", view) if n.label == "Darkness left")
+    plural = "s" if value != 1 else ""
+    assert tile.note == f"{value} {does}{plural} a turn"
+    assert f"({value} {does}{plural} a turn)" in number_words(tile)
