@@ -144,8 +144,12 @@ def _exorcism(view: Mapping[str, Any]) -> list[Number]:
                       "darkness", _i(view.get("darkness_supply")), total, note=per_turn)
     if isinstance(ova, dict):
         win = _i(ova.get("haunt_level_win"), 30)
+        # How many Haunt cards the Ghost player holds is public (EX-VIS-11): what it can
+        # still play this Haunt phase.
+        held = _i(ova.get("hand_count"))
         out.append(Number("Haunt Level", f"{_i(ova.get('haunt_level'))}/{win}", "haunt",
-                          _i(ova.get("haunt_level")), win))
+                          _i(ova.get("haunt_level")), win,
+                          note=f"Ghost holds {held} card{'s' if held != 1 else ''}"))
         # The supply matters here too: the Haunt Level is raised from it and an empty one
         # places no Darkness (EX-OVA-13; stop 63's demo never said it had run out).
         out.append(darkness)

@@ -149,3 +149,17 @@ def test_ex_dark_01_the_darkness_tile_says_what_the_track_does_each_turn(
     plural = "s" if value != 1 else ""
     assert tile.note == f"{value} {does}{plural} a turn"
     assert f"({value} {does}{plural} a turn)" in number_words(tile)
+
+
+def test_ex_vis_11_the_haunt_level_tile_says_how_many_cards_the_ghost_holds() -> None:
+    """One vs All: the count of the Ghost player's hand is public (EX-VIS-11) and was on no
+    turn card; the Haunt Level tile's note says it (never which cards)."""
+    from renders.cardwords import numbers
+
+    game = GAMES["exorcism"]
+    state = game.setup(["p1", "p2", "p3", "p4"], game.options_model(mode="one_vs_all"), 4)
+    view = game.view(state, None)
+    held = view["ova"]["hand_count"]
+    tile = next(n for n in numbers("exorcism", view) if n.label == "Haunt Level")
+    assert tile.note == f"Ghost holds {held} card{'s' if held != 1 else ''}"
+    assert "hand" not in view  # the public view names no card
