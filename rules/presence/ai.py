@@ -836,9 +836,10 @@ def _score_visitor_action(eng: Engine, board: Board, ded: Deduction, seat: str,
         need = eng.hand_size() - len(hand)
         gain = 2.0 * max(0, need)
         # Digging for an Invoke cycles the deck only if the Rest lets a card go: a full
-        # hand it would keep whole draws nothing, and the action is spent for nothing.
+        # hand it would keep whole draws nothing, and the action is spent for nothing. Only
+        # this character's own cards may go (P-2P-04).
         if _digging(eng, ded, v) and (
-                need > 0 or _rest_let_go(eng, board, ded, seat, hand) is not None):
+                need > 0 or _rest_let_go(eng, board, ded, seat, eng.own_cards(seat)) is not None):
             gain += DIG
         return gain - 1.5
     if k == K.WALK:

@@ -121,18 +121,33 @@ def test_p_2p_04_action_cards_only_by_their_colour_clue_cards_by_either() -> Non
     assert plays - clues <= set(action_cards(st, PLAYER))
 
 
-def test_p_2p_04_rest_discards_from_the_whole_hand_and_refills_to_seven() -> None:
-    st = two_player_game()
+def test_p_2p_04_rest_discards_only_own_action_cards_and_either_clue_cards() -> None:
+    st = edit(two_player_game())
+    clue = clue_card(st)
+    st.clue_deck.remove(clue)
+    st.visitors[SECOND].hand.append(clue)  # a clue card the other character holds
     st = GAME.apply(st, PLAYER, act(K.REST)).state
     assert st.prompts[-1].kind == "rest_discard"
-    other_card = action_cards(st, SECOND)[0]
-    assert other_card in [o[0] for o in st.prompts[-1].data["options"]]
-    st = GAME.apply(st, PLAYER, choose(other_card)).state
-    assert other_card in st.visitors[PLAYER].discard  # the shared discard
+    offered = [o[0] for o in st.prompts[-1].data["options"]]
+    # "An action card may only be played or discarded by the character of its colour."
+    assert not set(offered) & set(action_cards(st, SECOND))
+    assert set(action_cards(st, PLAYER)) <= set(offered)
+    assert clue in offered  # "A clue card may be played or discarded with either character."
+    own_card = action_cards(st, PLAYER)[0]
+    st = GAME.apply(st, PLAYER, choose(own_card)).state
+    assert own_card in st.visitors[PLAYER].discard  # the shared discard
     st = GAME.apply(st, PLAYER, choose("done")).state
-    assert len(Engine(st).player_hand(PLAYER)) >= 7  # refilled to 7 (a clue may add one)
-    assert len(action_cards(st, PLAYER) + action_cards(st, SECOND)) >= 6
+    assert len(Engine(st).player_hand(PLAYER)) >= 7  # refilled to 7
     assert GAME.invariants(st) == []
+
+
+def test_p_2p_04_the_second_character_rests_without_the_firsts_action_cards() -> None:
+    st = two_player_game()
+    st = GAME.apply(st, PLAYER, as_second(act(K.REST))).state
+    assert st.prompts[-1].kind == "rest_discard"
+    offered = [o[0] for o in st.prompts[-1].data["options"]]
+    assert not set(offered) & set(action_cards(st, PLAYER))
+    assert set(action_cards(st, SECOND)) <= set(offered)
 
 
 def test_p_2p_06_knocked_out_character_discards_its_cards_and_all_clues() -> None:

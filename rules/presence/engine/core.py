@@ -171,6 +171,18 @@ class Basics:
             cards += self.vis(other).hand
         return cards
 
+    def own_cards(self: Engine, seat: str) -> list[str]:
+        """The cards `seat` itself may discard (P-2P-04): its own hand, and in a two-player
+        game the clue cards its partner holds ("a clue card may be played or discarded with
+        either character"), never the partner's action cards, unless the partner has
+        succumbed: its blank cards are discarded by the Rest of the other (P-2P-08)."""
+        other = self.partner(seat)
+        cards = list(self.vis(seat).hand)
+        if other is not None and other in self.st.visitors:
+            o = self.vis(other)
+            cards += [c for c in o.hand if o.succumbed or not self.is_action_card(c)]
+        return cards
+
     def holder_of(self: Engine, seat: str, card: str) -> str:
         """The slot whose hand holds `card` (the partner's, for a clue card of P-2P-04)."""
         other = self.partner(seat)

@@ -291,7 +291,8 @@ class VisitorActions:
         self.later(Step(op="rest_discard", args={"seat": seat}), *after)
 
     def step_rest_discard(self: Engine, seat: str) -> None:
-        hand = self.player_hand(seat)  # P-2P-03: the whole hand of the visitor player
+        # P-2P-04: the resting character's own action cards and either's clue cards
+        hand = self.own_cards(seat)
         if not hand:
             self.later(Step(op="rest_draw", args={"seat": seat}))
             return
