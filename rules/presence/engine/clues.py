@@ -131,8 +131,11 @@ class Clues:
         v = self.vis(seat)
         if self.pack.is_fear_card(card):
             v.fear_cards.append(card)
+            # H-22: a drawn fear card is announced in full, its text with its name
+            text = self.pack.fear_card(card).text.strip()
             self.emit(f"{self.name(seat)} draws the fear card {self.card_name(card)} and "
-                      "places it face up in front of them.", "fear_card", seat=seat)
+                      "places it face up in front of them" + (f": {text}" if text else "."),
+                      "fear_card", seat=seat)
             self.fire("draw_fear_card", visitor=seat, exclude=card)
             return
         v.hand.append(card)

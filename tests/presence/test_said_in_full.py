@@ -1,0 +1,27 @@
+"""What happens is said in full (stop 66's QA read of three demos): a drawn fear card's text,
+a revealed secret's tier effect, the script's reveal effect, a move that stops early, the
+Professor's ability, a failed Invoke's reason. Each line is public only where the spec's
+hidden-information map says so."""
+
+from __future__ import annotations
+
+from rules.presence.engine import Engine
+from tests.presence.helpers import edit, new_game
+
+
+def test_H_22_a_drawn_fear_card_is_announced_with_its_text() -> None:
+    """Stop 66's demos: "The Descendant draws the fear card Fear of Whispers and places it
+    face up in front of them." never said what the card does (H-22: announced in full)."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    fear = next(c for c in st.clue_deck if eng.pack.is_fear_card(c))
+    st.clue_deck.remove(fear)
+    st.clue_deck.append(fear)  # the top of the deck
+    st.clue_revealed = []
+    eng.draw_clue(seat)
+    text = eng.pack.fear_card(fear).text
+    line = next(e for e in eng.events if "fear card" in e.text)
+    assert line.public
+    assert line.text == (f"{eng.name(seat)} draws the fear card {eng.card_name(fear)} and "
+                         f"places it face up in front of them: {text}")
