@@ -25,3 +25,26 @@ def test_H_22_a_drawn_fear_card_is_announced_with_its_text() -> None:
     assert line.public
     assert line.text == (f"{eng.name(seat)} draws the fear card {eng.card_name(fear)} and "
                          f"places it face up in front of them: {text}")
+
+
+def test_P_SECRET_05_a_revealed_secret_says_its_tiers_effect_and_a_lost_marker_why() -> None:
+    """Stop 66's demos: "…reveals the secret at position 4: Suffering (General); the low
+    effect resolves." then "The nerve marker meets the time marker and is lost!" with the
+    tier's effect ("Low: hope -1 and nerve -1") never said, nor the reduction."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    slot = st.secrets[3]
+    slot.discards = []  # no matching clue beneath: the low tier
+    st.hope, st.nerve = st.time + 3, st.time + 1
+    eng.reveal_secret(4, seat)
+    eng.run()
+    texts = [e.text for e in eng.events]
+    card = eng.pack.secret(slot.card)
+    assert slot.tier == "low"
+    assert texts[0] == (f"{eng.name(seat)} reveals the secret at position 4: "
+                        f"{card.name}; the low effect resolves: hope -1 and nerve -1."), texts
+    assert f"Hope is reduced to {st.time + 2}." in texts
+    assert "Nerve is reduced by 1: the nerve marker meets the time marker and is lost!" \
+        in texts
+    assert st.nerve is None

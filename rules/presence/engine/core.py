@@ -3,6 +3,7 @@ geometry and light, presence dice."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from rules.core.game import join_words
@@ -28,6 +29,19 @@ def secret_title(name: str, trauma: str) -> str:
     """A secret card as players read it: its name, with its trauma only when the name does
     not already say it ("Betrayal (Spirit I)", not "Betrayal (Spirit I) (betrayal)")."""
     return name if trauma.lower() in name.lower() else f"{name} ({trauma})"
+
+
+_TIER_TEXT = re.compile(r"\b(High|Middle|Low):\s*(.*?)\s*(?=\b(?:High|Middle|Low):|$)", re.S)
+
+
+def tier_text(text: str, tier: str) -> str:
+    """What one tier of a secret card does, read from its printed text ("High: hope +1 and
+    nerve +1. Middle: … Low: hope -1 and nerve -1." gives "hope -1 and nerve -1" for the
+    low tier); empty when the text names no such tier."""
+    for label, said in _TIER_TEXT.findall(text):
+        if label.lower() == tier.lower():
+            return said.strip().rstrip(".")
+    return ""
 
 
 def clue_title(name: str, trauma: str, room: str) -> str:

@@ -183,7 +183,7 @@ class Fear:
         new = val + delta
         self.fire("track_reduced")
         if new <= st.time:
-            self.lose_marker(marker)
+            self.lose_marker(marker, -delta)
         else:
             setattr(st, marker, new)
             self.emit(f"{marker.capitalize()} is reduced to {new}.", "track")

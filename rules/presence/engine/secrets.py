@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.presence.engine.core import secret_title
+from rules.presence.engine.core import secret_title, tier_text
 
 if TYPE_CHECKING:
     from rules.presence.engine import Engine
@@ -28,9 +28,12 @@ class Secrets:
         tier = self.secret_board().tier(self.matching(position), position)
         slot.revealed = True
         slot.tier = tier
+        # The tier's effect is said before its consequences (stop 66's demo: a knockout and
+        # a lost marker followed "the low effect resolves" with no stated cause).
+        said = tier_text(card.text, tier)
         self.emit(f"{self.name(revealer)} reveals the secret at position {position}: "
-                  f"{secret_title(card.name, card.trauma)}; the {tier} effect resolves.",
-                  "secret")
+                  f"{secret_title(card.name, card.trauma)}; the {tier} effect resolves"
+                  + (f": {said}." if said else "."), "secret")
         effects = getattr(card.tiers, tier)
         self.later(self.effects_step(effects, self.visitor_ctx(revealer, f"secret {card.name}")))
 

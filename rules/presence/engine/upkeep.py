@@ -155,11 +155,14 @@ class Upkeep:
             if val is not None and st.time >= val:
                 self.lose_marker(marker)
 
-    def lose_marker(self: Engine, marker: str) -> None:
-        """P-TRACK-03/04: the marker is lost; the script of that type is revealed."""
+    def lose_marker(self: Engine, marker: str, reduced: int = 0) -> None:
+        """P-TRACK-03/04: the marker is lost; the script of that type is revealed. `reduced`:
+        the reduction that took it there, said first (stop 66's demo: a secret's "nerve -1"
+        lost the marker with no word of the reduction)."""
         st = self.st
         setattr(st, marker, None)
-        self.emit(f"The {marker} marker meets the time marker and is lost!", "track")
+        cause = f"{marker.capitalize()} is reduced by {reduced}: the" if reduced > 0 else "The"
+        self.emit(f"{cause} {marker} marker meets the time marker and is lost!", "track")
         if st.script and not st.script_revealed and self.pack.script(st.script).type == marker:
             self.reveal_script()
 
