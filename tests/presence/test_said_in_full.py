@@ -48,3 +48,17 @@ def test_P_SECRET_05_a_revealed_secret_says_its_tiers_effect_and_a_lost_marker_w
     assert "Nerve is reduced by 1: the nerve marker meets the time marker and is lost!" \
         in texts
     assert st.nerve is None
+
+
+def test_P_SCRIPT_02_the_scripts_reveal_effect_is_said_when_it_is_revealed() -> None:
+    """Stop 66's demos: "The spirit's script is revealed: Script B2 (good). …" then
+    "Targeted: the Descendant, …" and discards, with the script's "Reveal: each visitor
+    discards 1 card." never said."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    st.script = next(s.id for s in eng.pack.scripts if s.reveal and "Reveal:" in s.text)
+    script = eng.pack.script(st.script)
+    eng.reveal_script()
+    clause = script.text.partition("Reveal:")[2].strip()
+    assert clause and [e.text for e in eng.events][1] == f"The script's reveal effect: {clause}"
+    assert all(e.public for e in eng.events)

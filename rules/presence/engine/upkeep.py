@@ -173,6 +173,11 @@ class Upkeep:
         self.emit(f"The spirit's script is revealed: {script.name} ({script.alignment}). "
                   f"Its bottom half now applies: {script.bottom.text}", "script")
         if script.reveal:
+            # Said before it resolves (stop 66's demo: "Targeted: the Orphan and the
+            # Detective." came from nowhere): the "Reveal: …" clause of the script's text.
+            clause = script.text.partition("Reveal:")[2].strip()
+            self.emit("The script's reveal effect: " + (clause or "it resolves now."),
+                      "script")
             self.later(self.effects_step(script.reveal, self.spirit_ctx(None, None,
                                                                         "the script")))
 
