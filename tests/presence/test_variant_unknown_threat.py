@@ -199,3 +199,34 @@ def test_p_unk_03_h_39_each_deck_card_offered_shows_the_whole_card_to_the_spirit
                                                   if who else "")
         for card in cards:
             assert PACK.spirit_card(card).bottom.text not in seen
+
+
+def test_p_unk_04_h_39_each_secret_card_offered_shows_its_tiers_without_set_ids() -> None:
+    """Stop 66's demo: the secret-card choice read "Betrayal (Spirit I) (set spirit_1)", an
+    internal set id in player text, and no tier's effect, so the spirit chose blind. Each
+    choice now reads the card's name and what each tier does, to the spirit only (H-39)."""
+    st = fresh(3, 4, unknown_threat=True)
+    st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
+    st = _choose_characters(st)
+    for card in DECK:
+        st, _ = _answer(st, PACK.spirit_card(card).spirit, SPIRIT)
+        st, _ = _answer(st, card, SPIRIT)
+    for clue in CLUES:
+        st, _ = _answer(st, clue, SPIRIT)
+    assert st.prompts[-1].data["then"] == "ut_secret"
+    secrets = options(st)
+    assert len(secrets) > 1
+    mine = GAME.view(st, SPIRIT)["prompt"]["text"]
+    for secret in secrets:
+        card = PACK.secret(secret)
+        label = GAME.describe(st, SPIRIT, choose(secret))
+        said = label + " " + mine
+        assert "(set " not in said and card.set not in label.replace(card.name, ""), label
+        assert label.startswith(card.name), label
+        for tier in ("High:", "Middle:", "Low:"):
+            assert tier in said, said
+        assert card.text in said
+    for who in (None, "s2", "s3"):
+        seen = json.dumps(GAME.view(st, who)) + (GAME.private_summary(st, who) or ""
+                                                  if who else "")
+        assert "Middle:" not in seen and "(set " not in seen

@@ -11,6 +11,7 @@ from rules.presence.engine.board import (
     UT_HOPE,
     UT_NERVE,
 )
+from rules.presence.engine.core import secret_title
 from rules.presence.state import (
     Step,
 )
@@ -99,11 +100,14 @@ class UnknownThreat:
         have = {pack.secret(s).trauma for s in ut.secrets}
         trauma = next((s.trauma for s in pack.secrets if s.trauma not in have), None)
         if trauma is not None:
-            opts = [(s.id, f"{s.name} (set {s.set})") for s in pack.secrets
+            # Named as players read them, never by set id (stop 66's demo: "(set
+            # spirit_1)"), with what each tier does: the spirit chooses by effect (P-UNK-04).
+            opts = [(s.id, self.ut_secret_words(s.id)) for s in pack.secrets
                     if s.trauma == trauma]
             self.later(Step(op="ut_spirit"))
             self.ask("setup", st.spirit_seat, f"Unknown Threat: choose your {trauma} secret "
-                     "card (one per trauma).", opts, "ut_secret", private=True)
+                     "card (one per trauma). Its tier is set by the matching clue cards "
+                     "beneath it when revealed.", opts, "ut_secret", private=True)
             return
         self.emit("The spirit has built its deck and chosen its spirit clues and secret "
                   "cards, and draws its script in secret.", "setup")
@@ -144,6 +148,15 @@ class UnknownThreat:
             text = (p.text or self.effects_text(p.effects)).strip()
             halves.append(f"{which} {cost}: {text}" + ("" if text.endswith(".") else "."))
         return f"{self.card_name(card)} — " + " ".join(halves)
+
+    def ut_secret_words(self: Engine, secret: str) -> str:
+        """A secret card as the spirit reads it while choosing one per trauma: its name and
+        each tier's effect ("Betrayal (Spirit I) — High: hope +1 and nerve +1. Middle: …")."""
+        sc = self.pack.secret(secret)
+        text = sc.text.strip() or " ".join(
+            f"{tier.capitalize()}: {self.effects_text(getattr(sc.tiers, tier)).strip()}"
+            for tier in ("high", "middle", "low"))
+        return f"{secret_title(sc.name, sc.trauma)} — {text}"
 
     def on_ut_card(self: Engine, option: str, prompt: Prompt) -> None:
         ut = self.st.unknown_threat
