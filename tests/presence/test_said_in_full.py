@@ -5,8 +5,12 @@ hidden-information map says so."""
 
 from __future__ import annotations
 
+from rules.core.types import act
+from rules.presence import actions as K
 from rules.presence.engine import Engine
-from tests.presence.helpers import edit, new_game
+from rules.presence.game import GAME
+from rules.presence.state import PresenceState
+from tests.presence.helpers import SPIRIT, choose, edit, new_game, options, to_spirit_turn
 
 
 def test_H_22_a_drawn_fear_card_is_announced_with_its_text() -> None:
@@ -62,3 +66,85 @@ def test_P_SCRIPT_02_the_scripts_reveal_effect_is_said_when_it_is_revealed() -> 
     clause = script.text.partition("Reveal:")[2].strip()
     assert clause and [e.text for e in eng.events][1] == f"The script's reveal effect: {clause}"
     assert all(e.public for e in eng.events)
+
+
+def _texts(st: PresenceState, seat: str, option: str) -> list[str]:
+    out = GAME.apply(st, seat, choose(option))
+    return [e.text for e in out.events]
+
+
+def test_P_MOVE_01_PR_09_a_walk_stopped_at_once_or_early_says_so() -> None:
+    """Stop 66's demos: "The Detective walks." then the end of the turn, and "The Orphan
+    plays Hide / Move 2 for Move 2." then nothing: a move that did nothing said nothing."""
+    st = new_game(3, seed=2)
+    seat = st.active
+    st = GAME.apply(st, seat, act(K.WALK)).state
+    room = Engine(st).room_name(st.visitors[seat].room)
+    name = Engine(st).name(seat)
+    assert f"{name} stays in the {room}: the movement is not used." in _texts(st, seat, "stop")
+    # one point used, then a stop: what was left is said
+    st = edit(st)
+    eng = Engine(st)
+    st.prompts.clear()
+    did = eng.doors_of(st.visitors[seat].room)[0]
+    st.doors[did].open = True
+    eng.step_movement(seat, 2)
+    st = GAME.apply(st, seat, choose(f"go:{did}")).state
+    st = settle_others(st, seat)
+    room = Engine(st).room_name(st.visitors[seat].room)
+    assert f"{name} stops in the {room}, leaving 1 movement point unused." \
+        in _texts(st, seat, "stop")
+
+
+def settle_others(st: PresenceState, seat: str) -> PresenceState:
+    """Answer any prompt a step triggered (a reaction) until `seat`'s movement asks again."""
+    for _ in range(20):
+        if st.prompts and st.prompts[-1].data.get("then") == "movement":
+            return st
+        who = st.prompts[-1].seats[0]
+        st = GAME.apply(st, who, GAME.legal_actions(st, who)[0]).state
+    raise AssertionError("the movement did not ask again")
+
+
+def test_P_SPIRIT_07_a_die_move_stopped_or_impossible_says_so() -> None:
+    """Stop 66's demos: Drift's "Move this die up to 2 rooms" stopped with no word, and
+    Broken Form's die paid to 0 could not move, also with no word."""
+    st = to_spirit_turn(new_game(3, seed=2))
+    eng = Engine(st)
+    d = next(d for d in st.dice if d.room is not None)
+    room = eng.room_name(d.room)
+    eng.step_die_step(d.id, 2, True, False)
+    texts = _texts(st, SPIRIT, "stop")
+    assert f"The presence die showing {d.value} in the {room} does not move." in texts
+    # moved one room, then a stop
+    st = to_spirit_turn(new_game(3, seed=2))
+    eng = Engine(st)
+    d = next(d for d in st.dice if d.room is not None)
+    eng.step_die_step(d.id, 2, True, False)
+    st = GAME.apply(st, SPIRIT, choose(options(st)[0])).state
+    while st.prompts and st.prompts[-1].data.get("then") != "die_step":
+        who = st.prompts[-1].seats[0]
+        st = GAME.apply(st, who, GAME.legal_actions(st, who)[0]).state
+    label = Engine(st).die_label(d.id)
+    assert f"{label[0].upper()}{label[1:]} moves no further (1 room of the move unused)." \
+        in _texts(st, SPIRIT, "stop")
+    # a die paid to 0 before its move: it faded
+    st = to_spirit_turn(new_game(3, seed=2))
+    eng = Engine(st)
+    d = next(d for d in st.dice if d.room is not None)
+    ctx = eng.spirit_ctx(d.id, d.room, "Broken Form")
+    eng.set_die(d.id, 0)
+    eng.events.clear()
+    eng.pick_die("this", ctx, "die_steps", steps=1, up_to=False, penalty=False)
+    assert [e.text for e in eng.events] == ["The die cannot move: it faded."]
+
+
+def test_P_MANI_04_a_glide_stopped_says_where_the_pawn_stays() -> None:
+    """Stop 66's demo: "The spirit pawn acts: Glide." and then nothing, the pawn still in
+    the Gallery."""
+    st = to_spirit_turn(new_game(3, seed=2))
+    eng = Engine(st)
+    room = next(iter(st.rooms))
+    st.spirit.pawn_room = room
+    eng.step_pawn_step(1, 0)
+    assert f"The spirit pawn stays in the {eng.room_name(room)}." in _texts(st, SPIRIT, "stop")

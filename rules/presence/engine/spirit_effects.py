@@ -33,6 +33,9 @@ class SpiritEffects:
             if die is not None and self.die(int(die)).room is not None:
                 getattr(self, "on_" + then)(str(die), Prompt(
                     id="x", kind="target", seats=[], text="", data=data))
+            elif then == "die_steps":  # said, not silent (stop 66's demo: Broken Form)
+                self.emit("The die cannot move: it faded." if die is not None else
+                          "No presence die is there to move.", "die")
             return
         if e_die == "trigger_die":
             die = ctx.get("trigger_die")
@@ -42,6 +45,8 @@ class SpiritEffects:
             return
         dice = self.dice_in(room) if room else []
         if not dice:
+            if then == "die_steps":
+                self.emit("No presence die is there to move.", "die")
             return
         if len(dice) == 1:
             getattr(self, "on_" + then)(str(dice[0]), Prompt(
@@ -95,7 +100,9 @@ class SpiritEffects:
                                              "up_to": bool(prompt.data["up_to"]),
                                              "penalty": bool(prompt.data["penalty"])}))
 
-    def step_die_step(self: Engine, die: int, steps: int, up_to: bool, penalty: bool) -> None:
+    def step_die_step(self: Engine, die: int, steps: int, up_to: bool, penalty: bool,
+                      moved: int = 0) -> None:
+        """One room a step; `moved`: the rooms this move has gone so far."""
         d = self.die(die)
         if steps <= 0 or d.room is None:
             return
@@ -104,15 +111,23 @@ class SpiritEffects:
         if up_to or not opts:
             opts.append(("stop", "Stop"))
         self.ask("target", self.st.spirit_seat, f"Move {self.die_label(die)}: where?", opts,
-                 "die_step", die=die, steps=steps, up_to=up_to, penalty=penalty)
+                 "die_step", die=die, steps=steps, up_to=up_to, penalty=penalty, moved=moved)
 
     def on_die_step(self: Engine, option: str, prompt: Prompt) -> None:
-        if option == "stop":
-            return
         die = int(prompt.data["die"])
-        self.later(Step(op="die_step", args={"die": die, "steps": int(prompt.data["steps"]) - 1,
-                                             "up_to": True,
-                                             "penalty": bool(prompt.data["penalty"])}))
+        steps = int(prompt.data["steps"])
+        moved = int(prompt.data.get("moved", 0))
+        if option == "stop":
+            # Said, or the power reads as lost (stop 66's demo: Drift's "Move this die up
+            # to 2 rooms" and then nothing).
+            label = self.die_label(die)
+            self.emit(f"{label[0].upper()}{label[1:]} does not move."
+                      if not moved else f"{label[0].upper()}{label[1:]} moves no further "
+                      f"({counted(steps, 'room')} of the move unused).", "die")
+            return
+        self.later(Step(op="die_step", args={"die": die, "steps": steps - 1, "up_to": True,
+                                             "penalty": bool(prompt.data["penalty"]),
+                                             "moved": moved + 1}))
         self.die_enters(die, option, bool(prompt.data["penalty"]))
 
     def eff_add_die(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
@@ -150,21 +165,33 @@ class SpiritEffects:
     def eff_move_pawn(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         self.later(Step(op="pawn_step", args={"steps": e.steps, "cost": e.light_cost}))
 
-    def step_pawn_step(self: Engine, steps: int, cost: int) -> None:
+    def step_pawn_step(self: Engine, steps: int, cost: int, moved: int = 0) -> None:
+        """One room a step; `moved`: the rooms this glide has gone so far."""
         room = self.st.spirit.pawn_room
-        if steps <= 0 or room is None:
+        if steps <= 0:
+            return
+        if room is None:
+            if not moved:
+                self.emit("The spirit pawn is not on the board: it cannot glide.", "pawn")
             return
         payers = [d for d in self.dice_in(room) if self.die(d).value >= cost]
         opts = [(r, f"Glide to the {self.room_name(r)}") for r in self.die_neighbours(room)
                 if self.dark(r) or cost == 0 or payers]
         opts.append(("stop", "Stop"))
         self.ask("target", self.st.spirit_seat, "Move the spirit pawn: where?", opts,
-                 "pawn_step", steps=steps, cost=cost)
+                 "pawn_step", steps=steps, cost=cost, moved=moved)
 
     def on_pawn_step(self: Engine, option: str, prompt: Prompt) -> None:
-        if option == "stop":
-            return
         st = self.st
+        moved = int(prompt.data.get("moved", 0))
+        if option == "stop":
+            # Said, or the Glide reads as lost (stop 66's demo: "The spirit pawn acts:
+            # Glide." and then nothing).
+            if st.spirit.pawn_room is not None:
+                where = f"the {self.room_name(st.spirit.pawn_room)}"
+                self.emit(f"The spirit pawn stays in {where}." if not moved else
+                          f"The spirit pawn stops in {where}.", "pawn")
+            return
         cost = int(prompt.data["cost"])
         room = st.spirit.pawn_room
         payer = None
@@ -175,7 +202,7 @@ class SpiritEffects:
         if payer is not None:  # paid after the glide is said: a die paid to 0 fades after it
             self.set_die(payer, self.die(payer).value - cost)
         self.later(Step(op="pawn_step", args={"steps": int(prompt.data["steps"]) - 1,
-                                              "cost": cost}))
+                                              "cost": cost, "moved": moved + 1}))
         self.fire("pawn_enters_room", room=option, by="spirit")
 
     def eff_spirit_speak(self: Engine, e: Any, ctx: dict[str, Any]) -> None:

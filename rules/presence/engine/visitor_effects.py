@@ -23,8 +23,9 @@ class VisitorEffects:
         if me:
             self.later(Step(op="movement", args={"seat": me, "points": int(e.points)}))
 
-    def step_movement(self: Engine, seat: str, points: int) -> None:
-        """PR-09: each point opens/closes a nearby door or goes through an open one."""
+    def step_movement(self: Engine, seat: str, points: int, spent: int = 0) -> None:
+        """PR-09: each point opens/closes a nearby door or goes through an open one.
+        `spent`: the points of this movement used so far (a stop says what was left)."""
         v = self.vis(seat)
         if points <= 0 or v.knocked_out or v.succumbed:
             return
@@ -41,18 +42,26 @@ class VisitorEffects:
         self.ask("movement", seat,
                  f"Movement: {points} "
                  f"{plural(points, 'point')} left in the {self.room_name(v.room)}.",
-                 opts, "movement", seat=seat, points=points)
+                 opts, "movement", seat=seat, points=points, spent=spent)
 
     def on_movement(self: Engine, option: str, prompt: Prompt) -> None:
         seat = str(prompt.data["seat"])
         points = int(prompt.data["points"])
+        spent = int(prompt.data.get("spent", 0))
+        v = self.vis(seat)
         if option == "stop":
+            # Said, or a card or action spent reads as lost (stop 66's demo: "The Orphan
+            # plays Hide / Move 2 for Move 2." and then nothing).
+            where = f"the {self.room_name(v.room)}"
+            self.emit(f"{self.name(seat)} stays in {where}: the movement is not used."
+                      if not spent else f"{self.name(seat)} stops in {where}, leaving "
+                      f"{counted(points, 'movement point')} unused.", "move")
             return
         act, did = option.split(":", 1)
-        v = self.vis(seat)
         d = self.st.doors[did]
         # the next point waits behind any reaction this point triggers (P-VIS-12)
-        self.later(Step(op="movement", args={"seat": seat, "points": points - 1}))
+        self.later(Step(op="movement", args={"seat": seat, "points": points - 1,
+                                             "spent": spent + 1}))
         if act == "go":
             dest = self.other_side(did, v.room)
             v.room = dest
