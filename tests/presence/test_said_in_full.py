@@ -5,7 +5,7 @@ hidden-information map says so."""
 
 from __future__ import annotations
 
-from rules.core.types import act
+from rules.core.types import Prompt, act
 from rules.presence import actions as K
 from rules.presence.engine import Engine
 from rules.presence.game import GAME
@@ -148,3 +148,27 @@ def test_P_MANI_04_a_glide_stopped_says_where_the_pawn_stays() -> None:
     st.spirit.pawn_room = room
     eng.step_pawn_step(1, 0)
     assert f"The spirit pawn stays in the {eng.room_name(room)}." in _texts(st, SPIRIT, "stop")
+
+
+def test_H_29_two_dice_fed_alike_read_as_two_dice_said_once() -> None:
+    """Stop 66's demo: "The spirit feeds on the fear: the presence die in the Salon now shows
+    2 (2 times)." where two dice in the Salon each went from 1 to 2: told once, the line read
+    as one die showing 2 twice. The line now names the change and which kind of die."""
+    from cogs.utils.table.words import told_once
+    from tests.presence.helpers import put_die, quiet
+
+    st = to_spirit_turn(quiet(new_game(3, seed=2)))
+    eng = Engine(st)
+    a = put_die(st, "salon", 1)
+    b = put_die(st, "salon", 1)
+    for d in (a, b):
+        eng.on_fear_bonus(str(d), Prompt(id="x", kind="fear_bonus", seats=[], text=""))
+    lines = [e.text for e in eng.events]
+    assert told_once(lines) == [("The spirit feeds on the fear: a presence die in the Salon "
+                                 "goes from 1 to 2 (2 times).", 2)]
+    st = to_spirit_turn(quiet(new_game(3, seed=2)))
+    eng = Engine(st)
+    c = put_die(st, "salon", 2)
+    eng.on_fear_bonus(str(c), Prompt(id="x", kind="fear_bonus", seats=[], text=""))
+    assert [e.text for e in eng.events] == [
+        "The spirit feeds on the fear: the presence die in the Salon goes from 2 to 3."]

@@ -45,7 +45,9 @@ def told_once(lines: list[str]) -> list[tuple[str, int]]:
     """A post's event lines with each run of the same line said once, and how many lines it
     stands for: "The Salvager trades a Marble with The Bruiser (5 times)." where five lines
     alike filled the post (a free Trade window, FW-AMB-11; dice moving into one room). A
-    single line is as it was."""
+    single line is as it was. A game's line must read true said N times: one that names a
+    change ("a presence die in the Salon goes from 1 to 2"), not an end state an object alike
+    to others reaches ("the die in the Salon now shows 2", which two dice cannot both mean)."""
     runs: list[tuple[str, int]] = []
     for line in lines:
         if runs and runs[-1][0] == line:

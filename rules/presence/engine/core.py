@@ -392,13 +392,18 @@ class Basics:
             return "a presence die from the supply"
         return f"the presence die showing {d.value} in the {self.room_name(d.room)}"
 
-    def die_now(self: Engine, die_id: int) -> str:
-        """A die after a change, as a sentence's end: "the presence die in the Kitchen now
-        shows 3" (or leaves the board, at 0)."""
+    def die_now(self: Engine, die_id: int, was: int) -> str:
+        """A die after a change, as a sentence's end, with the change itself: "the presence
+        die in the Kitchen goes from 2 to 3" (or leaves the board, at 0); "a presence die in
+        the Salon …" where the room holds others. A run of such lines said once with its count
+        ("(2 times)", `cogs.utils.table.words.told_once`) then reads true: two dice that each
+        went from 1 to 2, never one die that "now shows 2" twice (stop 66's demo, H-29)."""
         d = self.die(die_id)
         if d.room is None:
             return "a presence die goes back to the supply"
-        return f"the presence die in the {self.room_name(d.room)} now shows {d.value}"
+        which = "a" if len(self.dice_in(d.room)) > 1 else "the"
+        return (f"{which} presence die in the {self.room_name(d.room)} goes from {was} to "
+                f"{d.value}")
 
 
     # ------------------------------------------------------------------ presence dice

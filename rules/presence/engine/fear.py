@@ -61,8 +61,9 @@ class Fear:
         if option == "no":
             return
         d = int(option)
-        self.set_die(d, self.die(d).value + 1)
-        self.emit(f"The spirit feeds on the fear: {self.die_now(d)}.", "die")
+        was = self.die(d).value
+        self.set_die(d, was + 1)
+        self.emit(f"The spirit feeds on the fear: {self.die_now(d, was)}.", "die")
 
     def cure_fear(self: Engine, seat: str, n: int) -> None:
         v = self.vis(seat)

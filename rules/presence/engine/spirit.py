@@ -102,8 +102,9 @@ class SpiritTurn:
         what, arg = option.split(":", 1)
         if what == "up":
             d = int(arg)
-            self.set_die(d, self.die(d).value + 1)
-            self.emit(f"The spirit discards a card: {self.die_now(d)}.", "die")
+            was = self.die(d).value
+            self.set_die(d, was + 1)
+            self.emit(f"The spirit discards a card: {self.die_now(d, was)}.", "die")
         elif what == "add":
             die = self.supply()[0]
             self.place_die(die, arg, 1)

@@ -70,8 +70,9 @@ class SpiritEffects:
 
     def on_increase_die(self: Engine, option: str, prompt: Prompt) -> None:
         d = int(option)
-        self.set_die(d, self.die(d).value + int(prompt.data["n"]))
-        self.emit(f"Presence grows: {self.die_now(d)}.", "die")
+        was = self.die(d).value
+        self.set_die(d, was + int(prompt.data["n"]))
+        self.emit(f"Presence grows: {self.die_now(d, was)}.", "die")
 
     def eff_move_die(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         room = self.origin(ctx)
