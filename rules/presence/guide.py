@@ -207,10 +207,21 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
                     "a visitor alone is the spirit's easiest target.")
         return (f"{lead}. You are alone, out of hearing of the other visitors: Walk toward "
                 "them so the table may talk.")
-    near = [r["name"] for r in view["rooms"] if r["tokens"] and r["floor"] == here.get("floor")]
+    # The nearest clue tokens by the movement points to reach them (stop 66's demo named two
+    # rooms far off in view order and left out the one next door), and "Walk there" only
+    # where one point (any visitor's Walk, P-BASIC-03) gets there.
+    far = _walk_distances(view, me["room"])
+    near = sorted((far[r["id"]], k, r["name"]) for k, r in enumerate(view["rooms"])
+                  if r["tokens"] and r["id"] in far and r["id"] != me["room"])
     if near:
-        where = join_words([f"the {name}" for name in near[:2]])
-        return f"{lead}. Clue tokens wait on your floor in {where}: Walk there."
+        best = near[0][0]
+        names = [f"the {name}" for dist, _, name in near if dist == best][:2]
+        where = join_words(names)
+        if best <= 1:
+            return (f"{lead}. Clue tokens wait next door in {where}: Walk there"
+                    + (" (one of them)." if len(names) > 1 else "."))
+        return (f"{lead}. The nearest clue tokens wait in {where}, {best} movement points "
+                "away: head toward them (a Walk, or a card that Moves further).")
     track = view["track"]
     need = _also_needed(view)
     if track["hope"] is None and track["nerve"] is None:
@@ -222,6 +233,27 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
     return (f"{lead}. {_markers(track)}: discard clue cards beneath the secret whose "
             "trauma they match." + (f" The revealed script asks more: the secrets win only "
                                     f"with {need}." if need else ""))
+
+
+def _walk_distances(view: dict[str, Any], start: str) -> dict[str, int]:
+    """The movement points from `start` to each room a visitor can reach (P-MOVE-02/03):
+    through an open door 1, through a closed one 2 (open it, then go), never through a
+    closed locked one (P-MOVE-04). Read from the view's public doors alone."""
+    best = {start: 0}
+    todo = [start]
+    while todo:
+        todo.sort(key=lambda r: best[r])
+        room = todo.pop(0)
+        for d in view.get("doors", []):
+            if room not in d["rooms"] or (d["locked"] and not d["open"]):
+                continue
+            a, b = d["rooms"]
+            other = b if a == room else a
+            dist = best[room] + (1 if d["open"] else 2)
+            if dist < best.get(other, dist + 1):
+                best[other] = dist
+                todo.append(other)
+    return best
 
 
 def _also_needed(view: dict[str, Any]) -> str | None:

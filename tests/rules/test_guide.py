@@ -400,3 +400,47 @@ def test_fw_prompt_15_close_a_gate_advice_asks_what_its_prompt_asks() -> None:
     blitz = asked("blitz_window", "Blitz (3) [Force]: The Fixer may discard a quick-use Marble "
                   "to reveal more cards.")
     assert "quick-use Marble" in blitz and "must Intervene" in blitz
+
+
+def test_p_move_02_the_advice_names_the_nearest_clue_tokens_and_walks_only_where_one_reaches(
+        ) -> None:
+    """Stop 66's demo: "Clue tokens wait on your floor in the West Bedroom and the Nursery:
+    Walk there." named two rooms 2 and 3 rooms off, in view order, and left out the Gallery
+    next door; one Walk (1 movement point, P-BASIC-03) reaches neither. The advice now names
+    the nearest by movement points through the doors (P-MOVE-02: open 1, closed 2, locked
+    never) and says "Walk there" only where one point gets there."""
+    from rules.presence.guide import _visitor_turn, _walk_distances
+    from tests.presence.helpers import new_game
+
+    g = GAMES["presence"]
+    st = new_game(3, seed=2)
+    seat = st.active
+    view = g.view(st, seat)
+    me = next(v for v in view["visitors"] if v["seat"] == seat)
+    me.update(alone=False, fear=0)
+    here = me["room"]
+    for d in view["doors"]:
+        d.update(open=False, locked=False)
+    door = next(d for d in view["doors"] if here in d["rooms"])
+    door["open"] = True
+    next_door = next(r for r in door["rooms"] if r != here)
+    far = _walk_distances(view, here)
+    farthest = max(far, key=lambda r: far[r])
+    assert far[next_door] == 1 and far[farthest] > 2
+    rooms = {r["id"]: r for r in view["rooms"]}
+    for r in view["rooms"]:
+        r["tokens"] = []
+    rooms[farthest]["tokens"] = [{"kind": "small"}]
+    rooms[next_door]["tokens"] = [{"kind": "small"}]
+    view["rooms"].sort(key=lambda r: r["id"] != farthest)  # the far room listed first
+    advice = _visitor_turn(view, seat)
+    assert f"Clue tokens wait next door in the {rooms[next_door]['name']}: Walk there." \
+        in advice, advice
+    assert rooms[farthest]["name"] not in advice
+    rooms[next_door]["tokens"] = []
+    advice = _visitor_turn(view, seat)
+    assert "Walk there" not in advice
+    assert (f"The nearest clue tokens wait in the {rooms[farthest]['name']}, {far[farthest]} "
+            "movement points away: head toward them") in advice, advice
+    door["locked"], door["open"] = True, False  # no way out but through closed doors
+    assert _walk_distances(view, here).get(next_door, 0) != 1
