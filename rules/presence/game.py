@@ -664,8 +664,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
                              + (", ".join(ut["deck"]) or "none") + "; spirit clues: "
                              + (", ".join(ut["clues"]) or "none") + "; secrets: "
                              + (", ".join(ut["secrets"]) or "none"))
-            if inspected:
-                lines.append(INSPECTED + " ".join(inspected))
+            lines += _inspected_lines(inspected)
             return "\n".join(lines)
         if seat not in state.visitors:
             return None
@@ -681,9 +680,7 @@ class Presence(Game[PresenceOptions, PresenceState]):
             text = "Your hand: " + " — ".join(
                 f"{eng.listed([slot])}: " + ("; ".join(part) or "none")
                 for slot, part in ((seat, cards[:mine]), (other, cards[mine:])))
-        if inspected:
-            text += "\n" + INSPECTED + " ".join(inspected)
-        return text
+        return "\n".join([text, *_inspected_lines(inspected)])
 
     # ---- words (rules.presence.words): the game for players who cannot see the picture
     def plain_words(self, state: PresenceState) -> bool:
@@ -915,6 +912,23 @@ _RULE_REF = re.compile(r"\s*\((?:[A-Z]{1,3}-)(?:[A-Z0-9]+-?)*\d*[^()]*\)")
 INSPECTED = "You inspected earlier (it may have moved since): "
 """Heads what a seat last inspected, kept after the card moved on (stop 64's demo: "You
 inspected: Top of the clue deck: Death: Nursery." stayed after she drew that card)."""
+REMOVED_SEEN = "A clue card removed in setup: "
+"""The engine's words for a removed clue card a seat looked at (`Engine.eff_inspect`, the
+Professor): such a card lies in the box for good, so it is never told "it may have moved"."""
+
+
+def _inspected_lines(inspected: list[str]) -> list[str]:
+    """What a seat inspected, as its DM lists it: the cards that may have moved since under
+    `INSPECTED`, and a clue card removed in setup on its own line, as out of the game (stop
+    66's demo: "You inspected earlier (it may have moved since): A clue card removed in
+    setup: Death: Gallery.")."""
+    removed = [x[len(REMOVED_SEEN):] for x in inspected if x.startswith(REMOVED_SEEN)]
+    others = [x for x in inspected if not x.startswith(REMOVED_SEEN)]
+    return ([INSPECTED + " ".join(others)] if others else []) + [
+        f"You looked at a clue card removed in setup (it stays out of the game): {x}"
+        for x in removed]
+
+
 QUIET_LINES = 8
 _STORY_LINE = re.compile(r" reveals the secret at position | is knocked out!| succumbs to the "
                          r"manor|^The spirit's script |is now bonded with the spirit|marker "

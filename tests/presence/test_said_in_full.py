@@ -172,3 +172,24 @@ def test_H_29_two_dice_fed_alike_read_as_two_dice_said_once() -> None:
     eng.on_fear_bonus(str(c), Prompt(id="x", kind="fear_bonus", seats=[], text=""))
     assert [e.text for e in eng.events] == [
         "The spirit feeds on the fear: the presence die in the Salon goes from 2 to 3."]
+
+
+def test_P_TIME_09_H_13_the_professors_look_is_said_and_its_card_stays_out_of_the_game() -> None:
+    """Stop 66's demo: "The Professor's ability takes effect." and nothing more in the
+    thread; the DM said "You inspected earlier (it may have moved since): A clue card removed
+    in setup: Death: Gallery." of a card that lies in the box for good."""
+    from types import SimpleNamespace
+
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    eng.eff_inspect(SimpleNamespace(what="removed_clue", n=1), {"owner": seat, "self": seat})
+    public = [e.text for e in eng.events if e.public]
+    assert public == [f"{eng.name(seat)} looks at a clue card removed in setup."]
+    private = next(e.text for e in eng.events if not e.public)
+    seen = private.removeprefix("A clue card removed in setup: ")
+    assert seen != private and seen not in " ".join(public)  # H-13: the card stays private
+    summary = GAME.private_summary(st, seat) or ""
+    assert ("You looked at a clue card removed in setup (it stays out of the game): " + seen
+            in summary), summary
+    assert "may have moved" not in summary

@@ -194,6 +194,10 @@ class HouseEffects:
             if removed:
                 c = removed[st.rng.below(len(removed))]
                 cc = self.pack.clue_card(c)
+                # The public half (stop 66's demo: "The Professor's ability takes effect."
+                # and nothing more); which card it is stays the owner's (H-13).
+                self.emit(f"{self.name(owner)} looks at a clue card removed in setup.",
+                          "inspect")
                 self.private(owner, "A clue card removed in setup: "
                              f"{clue_title(cc.name, cc.trauma, self.room_name(cc.room))}.")
 
