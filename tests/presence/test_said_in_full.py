@@ -193,3 +193,15 @@ def test_P_TIME_09_H_13_the_professors_look_is_said_and_its_card_stays_out_of_th
     assert ("You looked at a clue card removed in setup (it stays out of the game): " + seen
             in summary), summary
     assert "may have moved" not in summary
+
+
+def test_P_UPKEEP_05_the_spirit_clue_prompt_says_each_clue_to_a_different_room() -> None:
+    """Stop 66's demo: "(one clue a room; …)" with a room that already held a clue offered:
+    the rule is "Each room must be different" among this upkeep's clues."""
+    st = to_spirit_turn(new_game(3, seed=2))
+    eng = Engine(st)
+    st.drawn_spirit_clues = st.spirit_clue_bag[:1]
+    eng.step_place_drawn_clue([], False)
+    text = st.prompts[-1].text
+    assert "each clue to a different room, which may already hold clue tokens" in text, text
+    assert "one clue a room" not in text

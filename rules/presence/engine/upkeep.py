@@ -124,7 +124,8 @@ class Upkeep:
         self.ask("place_spirit_clue", st.spirit_seat,
                  f"Place the spirit clue {name} face down in "
                  + ("an empty room, with a presence die showing 1." if setup else
-                    "a dark room (one clue a room; rooms with a presence die first)."),
+                    "a dark room (each clue to a different room, which may already hold "
+                    "clue tokens; rooms with a presence die first)."),
                  [(r, f"Place it in the {self.room_name(r)}") for r in rooms], "place_clue",
                  private=True, used=used, setup=setup)
 
