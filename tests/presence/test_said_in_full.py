@@ -205,3 +205,34 @@ def test_P_UPKEEP_05_the_spirit_clue_prompt_says_each_clue_to_a_different_room()
     text = st.prompts[-1].text
     assert "each clue to a different room, which may already hold clue tokens" in text, text
     assert "one clue a room" not in text
+
+
+def test_P_2P_04_a_discard_effect_says_why_and_whose_card() -> None:
+    """Stop 66's demo: "Discard a card (1 to go)." after Piece Together, and in a two-player
+    game "Discard Move 2 / Comfort" did not say whose card, though both decks hold one."""
+    from tests.presence.test_variant_two_players import PLAYER, SECOND, two_player_game
+
+    st = edit(two_player_game())
+    eng = Engine(st)
+    ctx = eng.visitor_ctx(SECOND, "Piece Together")
+    eng.eff_discard(SimpleDiscard(), ctx)
+    eng.run()
+    prompt = st.prompts[-1]
+    who = eng.listed([SECOND])
+    assert prompt.text == f"Piece Together: {who} discards a card (1 to go).", prompt.text
+    labels = dict(prompt.data["options"])
+    own = [c for c in st.visitors[SECOND].hand if eng.is_action_card(c)]
+    assert own and all(labels[c] == f"Discard {who}'s {eng.card_name(c)}" for c in own)
+    theirs = {c for c in st.visitors[PLAYER].hand if eng.is_action_card(c)}
+    assert theirs and not set(labels) & theirs  # P-2P-04: never the other's action cards
+    clues = [c for c in st.visitors[PLAYER].hand if not eng.is_action_card(c)]
+    assert all(labels[c] == f"Discard the clue card {eng.card_name(c)}" for c in clues)
+
+
+class SimpleDiscard:
+    """A discard effect as the content reads it: 1 card of any kind."""
+
+    cards = "any"
+    up_to = False
+    n = 1
+    who = "self"

@@ -168,24 +168,45 @@ class VisitorEffects:
             self.emit(f"{self.name(s)} draws {counted(got, 'action card')}.", "draw")
 
     def eff_discard(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
+        why = self.source_words(ctx)
         steps = [Step(op="discard_pick", args={"seat": s, "cards": e.cards,
-                                               "up_to": e.up_to, "left": e.n})
+                                               "up_to": e.up_to, "left": e.n, "why": why})
                  for s in self.who(ctx, e.who)]
         self.later(*steps)
 
-    def step_discard_pick(self: Engine, seat: str, cards: str, up_to: bool, left: int) -> None:
-        v = self.vis(seat)
-        pool = [c for c in v.hand if cards == "any"
+    def source_words(self: Engine, ctx: dict[str, Any]) -> str:
+        """What an effect comes from, as players name it ("Piece Together", "the script",
+        "Fear of Sleep"), or "" where its source has no such name."""
+        kind, _, rest = str(ctx.get("source") or "").partition(" ")
+        if kind in ("reaction", "drain"):
+            name = self.card_name(rest)
+            return "" if name == rest else name
+        if kind == "secret":
+            return f"the secret {rest}"
+        return " ".join(w for w in (kind, rest) if w)
+
+    def step_discard_pick(self: Engine, seat: str, cards: str, up_to: bool, left: int,
+                          why: str = "") -> None:
+        """Discard `left` more cards: the visitor's own (P-2P-04: in a two-player game its
+        own action cards and the clue cards of either character), each said whose."""
+        pool = [c for c in self.own_cards(seat) if cards == "any"
                 or (cards == "action") == self.is_action_card(c)]
         if left <= 0 or not pool:
             return
-        opts = [(c, f"Discard {self.card_name(c)}") for c in pool]
+        two = self.partner(seat) is not None
+        opts = [(c, "Discard " + (f"{self.listed([seat])}'s " if two and self.is_action_card(c)
+                                  else "the clue card " if two else "") + self.card_name(c))
+                for c in pool]
         if up_to:
             opts.append(("done", "Discard no more"))
         self.later(Step(op="discard_pick", args={"seat": seat, "cards": cards,
-                                                 "up_to": up_to, "left": left - 1}))
-        self.ask("choice", seat, f"Discard a card ({left} to go).", opts, "discard_pick",
-                 private=True, seat=seat)
+                                                 "up_to": up_to, "left": left - 1, "why": why}))
+        # Why, and in a two-player game whose (stop 66's demo: "Discard a card (1 to go)."
+        # after Piece Together, the buttons not saying whose "Move 2 / Comfort" it was).
+        lead = f"{why}: {self.listed([seat])} discards" if why else \
+            f"{self.listed([seat])} discards"
+        self.ask("choice", seat, f"{lead[0].upper()}{lead[1:]} a card ({left} to go).", opts,
+                 "discard_pick", private=True, seat=seat)
 
     def on_discard_pick(self: Engine, option: str, prompt: Prompt) -> None:
         if option == "done":
