@@ -236,3 +236,22 @@ class SimpleDiscard:
     up_to = False
     n = 1
     who = "self"
+
+
+def test_H_38_a_failed_invoke_says_why_outside_mystery_mode_only() -> None:
+    """Stop 66's demos: "…tries to reveal the secret at position 1: nothing happens." with
+    no reason; outside Mystery Mode the clue cards beneath lie face up (H-38)."""
+    for mystery, said in ((False, ": no clue card of its trauma lies beneath it."),
+                          (True, ".")):
+        st = edit(new_game(3, seed=2))
+        st.mystery = mystery
+        eng = Engine(st)
+        seat = st.visitor_seats[0]
+        st.secrets[0].discards = []
+        eng.on_reveal_secret("1", Prompt(id="x", kind="target", seats=[seat], text="", data={
+            "min": 1, "success": [], "fail": [], "ctx": eng.visitor_ctx(seat, "Invoke"),
+            "owner": seat}))
+        assert [e.text for e in eng.events] == [
+            f"{eng.name(seat)} tries to reveal the secret at position 1: nothing happens{said}"]
+        trauma = eng.pack.secret(st.secrets[0].card).trauma
+        assert trauma not in eng.events[0].text.lower()

@@ -133,8 +133,15 @@ class HouseEffects:
         else:
             slot = self.st.secrets[pos - 1]
             slot.failed.append(len(slot.discards))
+            # H-38: the reason is said, but never in Mystery Mode (its discards lie face
+            # down). It names no trauma: that the clue cards beneath (face up) miss it is
+            # what the failure itself tells.
+            need = int(prompt.data["min"])
+            why = "" if self.st.mystery else (
+                ": no clue card of its trauma lies beneath it" if need <= 1 else
+                f": fewer than {need} clue cards of its trauma lie beneath it")
             self.emit(f"{self.name(owner)} tries to reveal the secret at position {pos}: "
-                      "nothing happens.", "secret_fail")
+                      f"nothing happens{why}.", "secret_fail")
             self.later(Step(op="effects", args={"effs": prompt.data["fail"], "i": 0,
                                                 "ctx": ctx}))
 
