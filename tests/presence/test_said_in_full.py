@@ -255,3 +255,16 @@ def test_H_38_a_failed_invoke_says_why_outside_mystery_mode_only() -> None:
             f"{eng.name(seat)} tries to reveal the secret at position 1: nothing happens{said}"]
         trauma = eng.pack.secret(st.secrets[0].card).trauma
         assert trauma not in eng.events[0].text.lower()
+
+
+def test_PR_05_H_29_the_spirit_declining_to_feed_on_fear_is_said() -> None:
+    """Stop 66's demo: a visitor suffered fear beside a die showing 1 and no line followed;
+    die values are public (H-29), so the spirit's pass is said."""
+    from tests.presence.helpers import put_die, quiet
+
+    st = to_spirit_turn(quiet(new_game(3, seed=2)))
+    eng = Engine(st)
+    put_die(st, "salon", 1)
+    eng.step_fear_bonus("salon")
+    assert _texts(st, SPIRIT, "no") == [
+        "The spirit lets it pass: no presence die in the Salon grows."]

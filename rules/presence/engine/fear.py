@@ -55,10 +55,15 @@ class Fear:
         opts.append(("no", "Decline"))
         self.ask("fear_bonus", self.st.spirit_seat,
                  f"Fear near your presence in the {self.room_name(room)}: increase a die by 1?",
-                 opts, "fear_bonus")
+                 opts, "fear_bonus", room=room)
 
     def on_fear_bonus(self: Engine, option: str, prompt: Prompt) -> None:
         if option == "no":
+            # Public (H-29: die values are public, so the choice shows on the board anyway;
+            # PR-05 on public dice, H-40): said, not left to comparing dice by hand (stop 66).
+            room = prompt.data.get("room")
+            self.emit("The spirit lets it pass" + (f": no presence die in the "
+                      f"{self.room_name(str(room))} grows." if room else "."), "die")
             return
         d = int(option)
         was = self.die(d).value
