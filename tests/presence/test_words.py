@@ -291,12 +291,14 @@ def test_P_KO_02_P_SUCC_02_a_knockout_and_a_succumb_say_what_they_cost_and_why()
     # On their own turn (stop 64's demo: a secret's second half vanished with no word).
     assert st.phase == "visitor" and st.active == seat
     assert texts[:2] == [f"{name} is knocked out!", "Knocked out: 2 fear cards trashed, the "
-                         "candle out and every action card in hand discarded; the rest of the "
-                         "action under way does not happen, and the turn ends."], texts
+                         "candle smothered and every action card in hand discarded; the rest "
+                         "of the action under way does not happen, and the turn ends."], texts
     eng.events.clear()
     eng.step_ko_nerve(seat)
     assert [e.text for e in eng.events] == [
-        f"Nerve is already lost: {name} succumbs to the manor and is no longer a visitor!"]
+        f"Nerve is already lost: {eng.listed([seat])} succumbs to the manor and is no longer "
+        "a visitor!"]
+    assert eng.listed([seat]).startswith("the ")  # mid-sentence, never "The Descendant"
 
 
 def test_P_END_the_recap_keeps_the_spirit_pawns_routine_moves_out_of_its_turning_points() -> None:

@@ -94,7 +94,7 @@ class Fear:
             # candle is on the board; how many action cards a hand held is not said): stop
             # 63's demo said nothing of it.
             lost = ([f"{counted(len(v.fear_cards), 'fear card')} trashed"] if v.fear_cards
-                    else []) + (["the candle out"] if v.candle_lit else [])
+                    else []) + (["the candle smothered"] if v.candle_lit else [])
             # On their own turn the action under way stops (P-KO-02): said, or a secret's
             # second half left undone reads as the bot forgetting it (stop 64's demo). Said
             # whether or not anything was left of it: what was left may be a hidden card's.
@@ -167,8 +167,10 @@ class Fear:
             # the marker returns (P-SUCC-05), but the win test must still see who held it
             v.succumbed_bonded = True
             st.bonded = None
-        self.emit(f"{because + ': ' if because else ''}{self.name(seat)} succumbs to the manor "
-                  "and is no longer a visitor!", "succumb", seat=seat)
+        # After a colon the name reads mid-sentence: "…: the Descendant succumbs" (stop 66)
+        who = f"{because}: {self.listed([seat])}" if because else self.name(seat)
+        self.emit(f"{who} succumbs to the manor and is no longer a visitor!", "succumb",
+                  seat=seat)
 
     def adjust_track(self: Engine, marker: str, delta: int, forced: str | None) -> None:
         """P-TRACK-02/03/05, A-28: reduce toward time (lost on meeting it) or increase."""
