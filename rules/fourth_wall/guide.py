@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from rules.core.game import plural
+from rules.fourth_wall.engine.board import gate_needs_text
 
 PROMPTS: dict[str, str] = {
     "keep_investigator": (
@@ -172,7 +173,7 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
         if lacking and turn["ap"] <= 0:  # no "you still lack Clue" at 0 AP (stop 64)
             return spent
         if not lacking:
-            shows = f"Your hand shows a {', a '.join(names[s] for s in view['symbols'])}"
+            shows = f"Your hand shows {_gate_needs(view)}"
             cost = turn.get("costs", {}).get("close_gate")
             if cost is not None and turn["ap"] < cost:
                 return (f"{lead} {shows}, but Close a Gate costs {cost} AP: keep those "
@@ -202,7 +203,7 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
             return (f"{lead} {who} holds {me['hand_count']} "
                     f"{plural(me['hand_count'], 'Marble')}: {' or '.join(draws)} before a loss "
                     "empties the hand (Insanity opens a Gate).")
-    return (f"{lead} Closing a Gate takes a Clue, a Force and a Science in one hand: Give or "
+    return (f"{lead} Closing a Gate takes {_gate_needs(view)} in one hand: Give or "
             "Trade to gather them on one Investigator.")
 
 
@@ -243,16 +244,30 @@ def _wall_turn(view: dict[str, Any]) -> str:
     return f"{lead} Manifest a Horror On the Streets: each one left there presses the team."
 
 
-def _close_select(text: str) -> str:
+def _gate_needs(view: dict[str, Any], distinct: int = 3) -> str:
+    """What Close a Gate asks, Aura extras included, from the view's `gates.requirement`
+    (the engine's own `gate_requirement`, so words and enforcement agree)."""
+    return gate_needs_text(distinct, _extra(view))
+
+
+def _extra(view: dict[str, Any]) -> dict[str, int]:
+    """The Aura extras of Close a Gate's requirement ({} in a view without its Gates)."""
+    extra: dict[str, int] = ((view.get("gates") or {}).get("requirement") or {}).get(
+        "extra") or {}
+    return extra
+
+
+def _close_select(text: str, view: dict[str, Any]) -> str:
     """Close a Gate's selection, by what this one asks: a Unique may need fewer different
     Symbols than the usual three (stop 63's demo: the Gatewright's "at least 2 different
-    Symbols" under advice naming all three)."""
+    Symbols" under advice naming all three), and an Aura may ask more (stop 66's demo: The
+    Breaker of Trinkets' second Clue, FW-ACT-01 g)."""
     found = re.search(r"at least (\d+) different Symbols", text)
     need = int(found.group(1)) if found else 3
-    if need >= 3:
+    if need >= 3 and not any(_extra(view).values()):
         return PROMPTS["close_select"]
-    return (f"Close a Gate: select Marbles that together show at least {need} different "
-            "Symbols. Closing every Gate is how the Investigators win.")
+    return (f"Close a Gate: select Marbles that together show {_gate_needs(view, need)}. "
+            "Closing every Gate is how the Investigators win.")
 
 
 def advice(view: dict[str, Any], seat: str) -> str | None:
@@ -260,7 +275,7 @@ def advice(view: dict[str, Any], seat: str) -> str | None:
     prompt = view.get("prompt")
     if prompt and seat in prompt["seats"]:
         if prompt["kind"] == "close_select":
-            return _close_select(str(prompt.get("text") or ""))
+            return _close_select(str(prompt.get("text") or ""), view)
         return PROMPTS.get(prompt["kind"])
     if view["phase"] == "wall" and (view.get("wall") or {}).get("seat") == seat:
         return _wall_turn(view)

@@ -4,11 +4,12 @@ definitions index, hook points for custom effects. Below every phase of the engi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rules.core.game import join_words
 from rules.fourth_wall.content import (
     STAGES,
     SYMBOLS,
@@ -42,6 +43,28 @@ STAGE_NAMES: dict[str, str] = {
     "awakens": "The Ancient One Awakens",
 }
 SYMBOL_NAMES: dict[str, str] = {"clue": "Clue", "force": "Force", "science": "Science"}
+
+
+
+def symbols_counted(counts: Mapping[str, int]) -> str:
+    """Symbols as a sentence counts them: "2 Clue Symbols, a Force and a Science" (never
+    "2 Clue", stop 66's demo), in the game's Symbol order."""
+    return join_words([f"a {SYMBOL_NAMES[s]}" if counts[s] == 1
+                       else f"{counts[s]} {SYMBOL_NAMES[s]} Symbols"
+                       for s in SYMBOLS if counts.get(s, 0) > 0])
+
+
+def gate_needs_text(distinct: int, extra: Mapping[str, int]) -> str:
+    """What Close a Gate asks of the Marbles selected, as the engine's `meets` reads it
+    (FW-ACT-01 a, g): one of each Symbol, or `distinct` different ones, and every Aura extra
+    on top (The Breaker of Trinkets: "2 Clue Symbols, a Force and a Science")."""
+    if distinct >= len(SYMBOLS):
+        return symbols_counted({s: 1 + extra.get(s, 0) for s in SYMBOLS})
+    more = [f"another {SYMBOL_NAMES[s]}" if n == 1 else f"{n} more {SYMBOL_NAMES[s]} Symbols"
+            for s in SYMBOLS for n in [extra.get(s, 0)] if n > 0]
+    return f"at least {distinct} different Symbols" + (
+        f", plus {join_words(more)}" if more else "")
+
 
 CustomHandler = Callable[["Engine", Any, Frame, Step], None]
 CUSTOM_EFFECTS: dict[str, CustomHandler] = {}

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from rules.core.game import plural
 from rules.core.types import Action, act
 from rules.fourth_wall import actions as K
+from rules.fourth_wall.engine.board import gate_needs_text
 from rules.fourth_wall.engine.core import marbles_listed
 from rules.fourth_wall.state import (
     Step,
@@ -356,9 +357,10 @@ class Marbles:
             return
         picked = ", ".join(self.marble_name(m) for m in chosen) or "nothing yet"
         # The rulebook's words where they are the same thing: "at least one of each Symbol"
-        # (stop 64's demo); the Gatewright's two of any stay a count.
-        needs = ("a Clue, a Force and a Science" if distinct >= 3
-                 else f"at least {distinct} different Symbols")
+        # (stop 64's demo); the Gatewright's two of any stay a count. Every Aura extra is
+        # said as `meets` counts it (stop 66's demo: The Breaker of Trinkets' second Clue
+        # was asked for but never said, FW-ACT-01 g).
+        needs = gate_needs_text(*self.gate_requirement(distinct))
         self.ask(i.seat, "close_select", f"Close a Gate: select Marbles showing {needs} "
                  f"(selected: {picked}).", opts,
                  Step(op="close_select", args=args), refund=pool in ("turn", "grant"),
