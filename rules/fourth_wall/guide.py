@@ -203,8 +203,15 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
             return (f"{lead} {who} holds {me['hand_count']} "
                     f"{plural(me['hand_count'], 'Marble')}: {' or '.join(draws)} before a loss "
                     "empties the hand (Insanity opens a Gate).")
-    return (f"{lead} Closing a Gate takes {_gate_needs(view)} in one hand: Give or "
-            "Trade to gather them on one Investigator.")
+    takes = f"{lead} Closing a Gate takes {_gate_needs(view)} in one hand"
+    give = turn.get("costs", {}).get("give_or_trade")
+    if give is not None and give > turn["ap"]:  # an Aura raised it (stop 66's demo)
+        why = [f"Street {s['number']}'s Aura" for s in view.get("streets") or []
+               if s["aura_active"] and "Give or Trade" in s["text"]]
+        because = f" ({' and '.join(why)})" if why else ""
+        return (f"{takes}, but Give or Trade costs {give} AP now{because}: gather them on "
+                "your next turn.")
+    return f"{takes}: Give or Trade to gather them on one Investigator."
 
 
 def _gates_open(gates: dict[str, Any]) -> str:

@@ -77,6 +77,24 @@ def _turn_menu(state: FourthWallState, eng: Engine, inv: InvestigatorState,
     return menu
 
 
+_ACTION_WORDS = {"search": "Search", "intervene": "Intervene", "utilise": "Utilise",
+                 "give_or_trade": "Give or Trade", "regroup": "Regroup",
+                 "close_gate": "Close a Gate"}
+
+
+def _raised_costs(eng: Engine, inv: InvestigatorState, ap: int) -> str:
+    """Why an action the rulebook's cost would let `ap` pay for is missing from the menu: an
+    Aura or card raised it (stop 66's demo: with 1 AP left Give or Trade silently dropped out,
+    Street 2's Aura unnamed). "" when none is."""
+    said = []
+    for name, word in _ACTION_WORDS.items():
+        cost = eng.action_cost(name, inv)
+        why = eng.cost_raised_by(name, inv)
+        if why and cost > ap >= getattr(eng.opts.action_costs, name):
+            said.append(f"{word} costs {cost} AP ({join_words(why)})")
+    return f"; {join_words(said)}" if said else ""
+
+
 def doing_text(state: FourthWallState, seat: str, names: dict[str, str]) -> str:
     """What the awaited `seat` must do now; public-safe (the public prompt text is neutral
     where the full one names the team's cards)."""
@@ -94,7 +112,8 @@ def doing_text(state: FourthWallState, seat: str, names: dict[str, str]) -> str:
             menu = _turn_menu(state, eng, inv, ap)
             actions = (join_words(menu, "or") + " — or end the turn" if menu
                        else "end the turn")
-            return f"{who}: {ap} AP left for {_the(eng.inv_name(inv))} — {actions}."
+            return (f"{who}: {ap} AP left for {_the(eng.inv_name(inv))} — {actions}"
+                    f"{_raised_costs(eng, inv, ap)}.")
     if state.phase == "wall" and seat == state.wall_seat:
         t = remembered_view(state, None)["turn"]
         how = "Brood or Wrath" if t["brood_allowed"] else "Wrath"

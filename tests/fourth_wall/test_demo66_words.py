@@ -12,13 +12,23 @@ from tests.fourth_wall.helpers import (
     answer,
     clear_streets,
     do,
+    free_horror,
     inv_turn,
     new_game,
     prompt,
+    put_horror,
     set_hand,
     set_stage,
     set_wall,
+    take_horror,
 )
+
+
+def ally(n: int = 1, seed: int = 1, iid: str = "i1", ap: int | None = None):  # type: ignore[no-untyped-def]
+    st = inv_turn(new_game("alliance", n, seed), iid, ap)
+    clear_streets(st)
+    st.doom = 0
+    return st
 
 
 def conflict_turn(iid: str = "i1", seed: int = 1, ap: int | None = None):  # type: ignore[no-untyped-def]
@@ -53,3 +63,52 @@ def test_FW_ACT_01_g_close_a_gate_says_the_breaker_of_trinkets_second_clue() -> 
     st, _ = answer(st, "select", marble=c2)  # the words were enough to reach Confirm
     assert "confirm" in {o["kind"] for o in st.prompts[-1].data["options"]}
     assert distinct == 3
+
+
+# ---------------------------------------------------------------- Street Auras said
+def test_FW_STREET_01_every_street_aura_is_said_when_a_horror_lands_there() -> None:
+    """Stop 66's demo: "Breaker is placed On the Streets on Street 2." — Street 2's Aura (Give
+    or Trade costs 2 AP) and Streets 1, 4 and 5's were never said; Street 3's was. Each
+    arrival says its Street's Aura, in the Street card's words."""
+    want = {
+        1: "Street 1's Aura: Exploit the Rift adds 1 more Doom",
+        2: "Street 2's Aura: Give or Trade costs 2 AP",
+        3: "Street 3's Aura: 1 more Science in its Defeat Cost",
+        4: "Street 4's Aura: Regroup draws one fewer Marble",
+        5: "Street 5's Aura: at the start of each Wall turn, add 1 Doom",
+    }
+    st = ally()
+    eng = Engine(st)
+    for street, said in want.items():
+        hid = free_horror(st, "H-CULTIST") if street == 3 else free_horror(st, "H-WATCHER")
+        take_horror(st, hid)
+        assert eng.place_horror(hid, street)
+        line = eng.events[-1].text
+        assert line.startswith(f"{eng.horror_name(hid)} is placed On the Streets on Street "
+                               f"{street} (") and line.endswith(f"{said})."), line
+        assert "(" not in said and "[" not in line  # no nested aside, no rule id
+
+
+def test_FW_STREET_01_FW_ACT_03_a_cost_raised_by_an_aura_is_said_where_it_drops_out() -> None:
+    """Stop 66's demo: "1 AP left for the Rallier — Search (draw a Marble), Intervene with a
+    Marble or Utilise — or end the turn." with Give or Trade gone and no word why (Street
+    2's Aura); and the Exploit button said "+Doom" while Street 1's Aura made it 2."""
+    st = ally(2, ap=1)
+    put_horror(st, "H-WATCHER", street=2)
+    seat = st.investigators[0].seat
+    line = GAME.doing_text(st, seat, {})
+    assert "Give or Trade a Marble" not in line
+    assert line.endswith("— or end the turn; Give or Trade costs 2 AP (Street 2's Aura)."), line
+    set_hand(st, "i1", "M-C", "M-F", "M-S")
+    view = GAME.view(st, None)
+    view["horrors"] = []  # the tip's last resort, read as it is worded
+    tip = GAME.advice(view, seat) or ""
+    assert "Give or Trade costs 2 AP now (Street 2's Aura)" in tip, tip
+    st = ally(2, ap=2)
+    put_horror(st, "H-WATCHER", street=2)
+    assert "Give or Trade costs" not in GAME.doing_text(st, seat, {})  # 2 AP pay for it
+    st = ally(2)
+    put_horror(st, "H-WATCHER", street=1)
+    labels = [GAME.describe(st, seat, a) for a in GAME.legal_actions(st, seat)]
+    assert any("Exploit the Rift (" in x and x.endswith(", +2 Doom)")
+               for x in labels), labels

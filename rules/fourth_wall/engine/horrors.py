@@ -32,8 +32,11 @@ class Horrors:
         if self.alliance:
             st.streets.sort(key=lambda h: h.street or 0)
         where = f" on Street {street}" if street is not None else ""
-        notes = (["Drained"] if drained else []) + [
-            aura for aura in [self.street_aura_cost_text(hid)] if aura]
+        # Every Street's Aura is said when it switches on, not Street 3's alone (stop 66's
+        # demo, FW-STREET-01).
+        aura = self.street_aura_cost_text(hid) or (
+            self.street_aura_said(street) if street is not None and self.alliance else "")
+        notes = (["Drained"] if drained else []) + ([aura] if aura else [])
         self.emit(f"{self.horror_name(hid)} is placed On the Streets{where}"
                   + (f" ({'; '.join(notes)})." if notes else "."), "manifest", horror=hid)
         return True

@@ -192,7 +192,7 @@ class InvestigatorActions:
 
     def step_exploit_doom(self: Engine, inv: str) -> None:
         """FW-ACT-02 (b) / FW-DOOM-03: +Doom right after Exploit the Rift."""
-        n = self.opts.exploit_doom + sum(m.n for _, m, _, _, _ in self.mods("exploit_doom_delta"))
+        n = self.doom_from_exploit()
         if n > 0:
             self.gain_doom(n, "Exploit the Rift")
 

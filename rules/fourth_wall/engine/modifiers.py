@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -143,6 +144,43 @@ class Modifiers:
             if said:
                 parts.append(f"Street {street}'s Aura: {said} in its Defeat Cost")
         return "; ".join(parts)
+
+    def street_aura_said(self: Engine, street: int) -> str:
+        """Street `street`'s Aura in its card's words, when it is active ("Street 2's Aura:
+        Give or Trade costs 2 AP"), else "". A Defeat Cost Aura is said as
+        `street_aura_cost_text` says it (stop 66's demo: Streets 1, 2, 4 and 5 switched on
+        and nothing said so, FW-STREET-01, FW-VIS-27)."""
+        if not any(src.startswith(f"street:{street}:") for src, *_ in self.modifier_sources()):
+            return ""
+        text = self.pack.street(street).text
+        said = text.split(":", 1)[1] if text.startswith("While a Horror is here:") else text
+        said = re.sub(r"\s*\([^)]*\)", "", said).strip().rstrip(".")  # the card's asides
+        return f"Street {street}'s Aura: {said}" if said else ""
+
+    def doom_from_exploit(self: Engine) -> int:
+        """The Doom Exploit the Rift adds now (FW-ACT-02 b, Street 1's Aura)."""
+        return self.opts.exploit_doom + sum(m.n for _, m, _, _, _
+                                            in self.mods("exploit_doom_delta"))
+
+    def cost_raised_by(self: Engine, name: str, inv: InvestigatorState) -> list[str]:
+        """What raises action `name`'s AP cost for `inv` now, in the game's words ("Street 2's
+        Aura"): the reason a cost above the rulebook's is said where it drops an action."""
+        out: list[str] = []
+        for src, m, this, owner, _ in self.mods("action_cost_delta"):
+            if m.action != name or m.n <= 0 or (owner is not None and owner != inv.id):
+                continue
+            kind, _, rest = src.partition(":")
+            said = {"street": f"Street {rest.partition(':')[0]}'s Aura",
+                    "aura": "The Wall's Aura", "scourge": "The Scourge"}.get(kind)
+            if said is None and kind == "hmod" and this is not None:
+                said = self.horror_name(this)
+            if said is None and kind == "anchor":
+                said = "the Anchored " + self.marble_name(rest.partition(":")[0])
+            if said is None:
+                said = "a card in play"
+            if said not in out:
+                out.append(said)
+        return out
 
     def attached_symbols(self: Engine, h: HorrorOnStreets) -> Counter[str]:
         c: Counter[str] = Counter()
