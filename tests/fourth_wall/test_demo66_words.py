@@ -13,6 +13,7 @@ from tests.fourth_wall.helpers import (
     clear_streets,
     do,
     free_horror,
+    inv,
     inv_turn,
     new_game,
     prompt,
@@ -112,3 +113,31 @@ def test_FW_STREET_01_FW_ACT_03_a_cost_raised_by_an_aura_is_said_where_it_drops_
     labels = [GAME.describe(st, seat, a) for a in GAME.legal_actions(st, seat)]
     assert any("Exploit the Rift (" in x and x.endswith(", +2 Doom)")
                for x in labels), labels
+
+
+# ---------------------------------------------------------------- a Trade offered, then answered
+def test_FW_AMB_27_a_trade_offer_is_logged_before_its_answer() -> None:
+    """Stop 66's demo: "The Rallier trades a Marble with The Demolitionist." then "The
+    Demolitionist declines The Rallier's offer of a Trade." — the second offer was never
+    logged. Each offer is, before its answer, and the log never says "trades" of a refusal."""
+    for reply in ("decline", "accept"):
+        st = inv_turn(new_game("conflict", 3, 1), "i1")  # i1 = s2, i2 = s3
+        clear_streets(st)
+        (c,) = set_hand(st, "i1", "M-C")
+        (f,) = set_hand(st, "i2", "M-F")
+        eng = Engine(st)
+        a, b = eng.inv_name(inv(st, "i1")), eng.inv_name(inv(st, "i2"))
+        st, ev = do(st, "s2", "trade", inv="i1", **{"with": "i2"})
+        while prompt(st) in ("trade_mine", "trade_theirs"):
+            st, more = answer(st, "choose_marble", marble=c if prompt(st) == "trade_mine" else f)
+            ev += more
+        assert prompt(st) == "trade_consent"
+        st, more = answer(st, reply)
+        public = [e.text for e in ev + more if e.audience == "public"]
+        offer = public.index(f"{a} offers {b} a Trade.")
+        if reply == "decline":
+            assert any(f"{b} declines {a}'s offer of a Trade" in x
+                       for x in public[offer + 1:]), public
+            assert not any("trades" in x for x in public), public
+        else:
+            assert f"{a} trades a Marble with {b}." in public[offer + 1:], public

@@ -280,6 +280,9 @@ class Marbles:
             self.later(Step(op="trade_do", args={**base, "answer": {"kind": K.ACCEPT,
                                                                     "params": {}}}))
             return
+        # The offer is logged before its answer (stop 66's demo: "trades a Marble with", then
+        # "declines ... a Trade", a second offer never said, read as one Trade undone).
+        self.emit(f"{self.inv_name(i)} offers {self.inv_name(t)} a Trade.", "trade")
         self.ask(t.seat, "trade_consent",  # FW-AMB-27
                  f"{self.inv_name(i)} offers {self.a_marble(mine)} for your "
                  f"{self.marble_name(marble)} ({self.inv_name(t)}). Accept the Trade?",
