@@ -18,10 +18,12 @@ from tests.fourth_wall.helpers import (
     new_game,
     prompt,
     put_horror,
+    set_card,
     set_hand,
     set_stage,
     set_wall,
     take_horror,
+    texts,
 )
 
 
@@ -141,3 +143,34 @@ def test_FW_AMB_27_a_trade_offer_is_logged_before_its_answer() -> None:
             assert not any("trades" in x for x in public), public
         else:
             assert f"{a} trades a Marble with {b}." in public[offer + 1:], public
+
+
+# ---------------------------------------------------------------- who a card Elects
+def test_FW_TERM_07_FW_INSTR_05_a_cards_election_names_who_is_elected() -> None:
+    """Stop 66's demo: "The Quartermaster Exploits the Rift: An Elected Investigator may
+    Regroup for free." then "The Quartermaster Regroups." — who was Elected was never said."""
+    st = conflict_turn()
+    set_card(st, "i1", "INV-03")  # Exploit: an Elected Investigator may Regroup for free
+    st, ev = do(st, "s2", "exploit", inv="i1")
+    assert prompt(st) == "elect" and "is elected" not in texts(ev)  # not chosen yet
+    st, ev = answer(st, "choose_investigator", inv="i3")
+    name = Engine(st).inv_name(inv(st, "i3"))
+    assert f"{name} is elected and may Regroup." in texts(ev), texts(ev)
+    assert prompt(st) == "regroup_offer"
+    st, ev = answer(st, "decline")
+    assert "elected" not in texts(ev)  # said once
+
+
+def test_FW_INSANE_03_FW_INSTR_05_the_only_sane_investigator_may_regroup() -> None:
+    """Stop 66's demo: "The Wall could not complete an Instruction: The Steadfast is elected
+    and may Regroup." with nobody left to choose: it reads as The Wall's choice."""
+    st = conflict_turn()
+    set_card(st, "i1", "INV-03")
+    for other in st.investigators[1:]:
+        other.insane = True
+        st.marble_deck.extend(other.hand)
+        other.hand = []
+    st, ev = do(st, "s2", "exploit", inv="i1")
+    name = Engine(st).inv_name(inv(st, "i1"))
+    assert f"{name}, the only sane Investigator, may Regroup." in texts(ev), texts(ev)
+    assert prompt(st) == "regroup_offer"

@@ -150,10 +150,10 @@ class Cards:
         pool = self.sane()
         if not pool:
             return
-        if len(pool) == 1:
+        if len(pool) == 1:  # nobody chose (stop 66's demo: "...: The Steadfast is elected")
             self.emit("The Wall could not complete an Instruction: "
-                      f"{self.inv_name(pool[0])} is elected and may Regroup.", "wall_failure",
-                      inv=pool[0].id)
+                      f"{self.inv_name(pool[0])}, the only sane Investigator, may Regroup.",
+                      "wall_failure", inv=pool[0].id)
         else:
             self.emit("The Wall could not complete an Instruction: an Elected Investigator "
                       "may Regroup.", "wall_failure")
@@ -182,6 +182,9 @@ class Cards:
         if key in step.args:
             val = step.args[key]
             out = [val] if isinstance(val, str) else list(val or [])
+            if step.args.pop("elect_said", None) == key and out:  # the team's choice
+                self.emit(f"{self.inv_name(self.inv(out[0]))} is elected"
+                          f"{self._elected_for(fr, step)}.", "elect", inv=out[0])
             if out:
                 fr.data["same_inv"] = out[-1]
             return out
@@ -203,11 +206,20 @@ class Cards:
                 who = [i.id for i in pool]
         elif sel in ("elected", "elected_other"):
             pool = self.sane(exclude=fr.inv if sel == "elected_other" else None)
+            # Who is Elected is said (stop 66's demo: "An Elected Investigator may Regroup
+            # for free." then "The Quartermaster Regroups.", FW-TERM-07).
             if len(pool) > 1:
+                then.args["elect_said"] = key
                 self.ask(self.team_seat(), "elect",
                          f"Elect an Investigator ({self.source_text(fr)}).",
                          [act(K.CHOOSE_INVESTIGATOR, inv=i.id) for i in pool], then, key)
                 return None
+            if pool:
+                other = " other" if sel == "elected_other" else ""
+                tail = self._elected_for(fr, step)
+                self.emit(f"{self.inv_name(pool[0])}, the only{other} sane Investigator, "
+                          + ("may Regroup." if tail else "is the Elected Investigator."),
+                          "elect", inv=pool[0].id)
             who = [i.id for i in pool]
         elif sel in ("chosen_investigator", "chosen_other_investigator"):
             pool = self.sane(exclude=fr.inv if sel == "chosen_other_investigator" else None)
@@ -237,6 +249,13 @@ class Cards:
         if who:
             fr.data["same_inv"] = who[-1]
         return who
+
+    def _elected_for(self: Engine, fr: Frame, step: Step) -> str:
+        """" and may Regroup" when the effect Electing is a Regroup, else ""."""
+        if step.op != "eff":
+            return ""
+        eff = self.instruction(fr.src)[int(step.args["s"])][int(step.args["e"])]
+        return " and may Regroup" if eff.op == "regroup" else ""
 
     def take_target(self: Engine) -> str | None:
         """{A} The Target Token holder, then the token passes anticlockwise to the next
