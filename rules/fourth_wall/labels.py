@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.game import short_label
+from rules.core.game import counted, short_label
 from rules.core.types import Action
 from rules.fourth_wall.actions import (
     ACCEPT,
@@ -161,7 +161,7 @@ def _label(eng: Engine, action: Action, data: dict[str, Any]) -> str:
         return "Decline"
     if k == REGROUP_DRAW:
         count = data.get("n_draw") if p.get("mode") == "n" else data.get("n_limit")
-        marbles = f"{count} Marble{'' if count == 1 else 's'}"
+        marbles = counted(int(count or 0), "Marble")  # "no Marble", not "0 Marbles"
         return (f"Draw {marbles}" if p.get("mode") == "n"
                 else f"Draw up to your Hand Limit ({marbles})")
     if k == CONFIRM:

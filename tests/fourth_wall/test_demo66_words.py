@@ -174,3 +174,21 @@ def test_FW_INSANE_03_FW_INSTR_05_the_only_sane_investigator_may_regroup() -> No
     name = Engine(st).inv_name(inv(st, "i1"))
     assert f"{name}, the only sane Investigator, may Regroup." in texts(ev), texts(ev)
     assert prompt(st) == "regroup_offer"
+
+
+# ---------------------------------------------------------------- the Regroup question
+def test_FW_ACT_08_b_the_regroup_question_counts_the_hand_limit_draw_in_marbles() -> None:
+    """Stop 66's demo: "The Steadfast Regroups: draw 1 Marble, or draw up to the Hand Limit
+    (0)?" with a Hand Limit of 6: the "(0)" was the draw, and the worse of the two."""
+    st = ally()
+    set_card(st, "i1", "INV-09")  # The Steadfast
+    limit = Engine(st).hand_limit(inv(st, "i1"))
+    set_hand(st, "i1", *(["M-C", "M-F", "M-S", "M-C", "M-F", "M-S"][: limit - 1]))
+    put_horror(st, "H-CULTIST", street=4)  # Regroup draws one fewer: 1, or up to the limit: 0
+    st, _ = do(st, "s1", "regroup", inv="i1")
+    assert prompt(st) == "regroup_draw"
+    text = st.prompts[-1].text
+    assert text.endswith("draw 1 Marble, or draw up to the Hand Limit (no Marble, so drawing "
+                         "1 gives more)?"), text
+    labels = [GAME.describe(st, "s1", a) for a in GAME.legal_actions(st, "s1")]
+    assert any(x.endswith("Draw up to your Hand Limit (no Marble)") for x in labels), labels

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.core.game import plural
+from rules.core.game import counted, plural
 from rules.core.types import Action, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.engine.board import gate_needs_text
@@ -166,8 +166,12 @@ class Marbles:
                           mode: str | None = None) -> None:
         i = self.inv(inv)
         if mode is None:
+            # The Hand Limit's draw counted as Marbles, and said when it is the worse way
+            # (stop 66's demo: "draw up to the Hand Limit (0)" read as a Hand Limit of 0).
+            up_to = counted(n_limit, "Marble") + (
+                f", so drawing {n_draw} gives more" if n_limit < n_draw else "")
             self.ask(i.seat, "regroup_draw", f"{self.inv_name(i)} Regroups: draw {n_draw} "
-                     f"{plural(n_draw, 'Marble')}, or draw up to the Hand Limit ({n_limit})?",
+                     f"{plural(n_draw, 'Marble')}, or draw up to the Hand Limit ({up_to})?",
                      [act(K.REGROUP_DRAW, mode="n"), act(K.REGROUP_DRAW, mode="limit")],
                      Step(op="regroup_draw", args={"inv": inv, "n_draw": n_draw,
                                                    "n_limit": n_limit}), "mode",
