@@ -192,3 +192,25 @@ def test_FW_ACT_08_b_the_regroup_question_counts_the_hand_limit_draw_in_marbles(
                          "1 gives more)?"), text
     labels = [GAME.describe(st, "s1", a) for a in GAME.legal_actions(st, "s1")]
     assert any(x.endswith("Draw up to your Hand Limit (no Marble)") for x in labels), labels
+
+
+# ---------------------------------------------------------------- the Target Token
+def test_FW_TARGET_04_the_target_token_stays_with_the_only_sane_investigator() -> None:
+    """Stop 66's demo: "The Steadfast is the Target; the Target Token passes to The
+    Steadfast." — with the others Insane the Token does not move; the line says it stays."""
+    st = ally(3)
+    for other in st.investigators[1:]:
+        other.insane = True
+        st.marble_deck.extend(other.hand)
+        other.hand = []
+    st.target = "i1"
+    eng = Engine(st)
+    assert eng.take_target() == "i1" and st.target == "i1"
+    name = eng.inv_name(inv(st, "i1"))
+    assert eng.events[-1].text == (f"{name} is the Target; the Target Token stays with {name}, "
+                                   "the only sane Investigator.")
+    st = ally(3)
+    st.target = "i1"
+    eng = Engine(st)
+    assert eng.take_target() == "i1" and st.target != "i1"
+    assert "passes to" in eng.events[-1].text

@@ -266,8 +266,13 @@ class Cards:
             return None
         nxt = self.next_sane_anticlockwise(holder) or holder
         self.st.target = nxt
-        self.emit(f"{self.inv_name(self.inv(holder))} is the Target; the Target Token passes "
-                  f"to {self.inv_name(self.inv(nxt))}.", "target")
+        name = self.inv_name(self.inv(holder))
+        if nxt == holder:  # nowhere to pass (stop 66's demo: "passes to" the Target itself)
+            self.emit(f"{name} is the Target; the Target Token stays with {name}, the only "
+                      "sane Investigator.", "target")
+        else:
+            self.emit(f"{name} is the Target; the Target Token passes to "
+                      f"{self.inv_name(self.inv(nxt))}.", "target")
         return holder
 
     def next_sane_anticlockwise(self: Engine, start: str) -> str | None:
