@@ -168,6 +168,11 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
     lead = f"{who} has {turn['ap']} of {turn['ap_per_turn']} AP; {_gates_open(gates)}."
     hand = me.get("hand") if me else None
     spent = f"{lead} Nothing is left to spend this turn: end the turn."
+    unique_cost = turn.get("costs", {}).get("unique")
+    if (me is not None and not turn.get("unique_used") and unique_cost is not None
+            and unique_cost <= turn["ap"] <= 0):  # the Fixer's free Give or Trade (stop 66)
+        spent = (f"{lead} {who}'s Unique Action costs no AP and is unused this turn: use it "
+                 "if it helps the team, else end the turn.")
     if hand is not None and not gates["closing_blocked"]:
         lacking = _gate_lacking(hand, view)
         if lacking and turn["ap"] <= 0:  # no "you still lack Clue" at 0 AP (stop 64)

@@ -214,3 +214,20 @@ def test_FW_TARGET_04_the_target_token_stays_with_the_only_sane_investigator() -
     eng = Engine(st)
     assert eng.take_target() == "i1" and st.target != "i1"
     assert "passes to" in eng.events[-1].text
+
+
+# ---------------------------------------------------------------- a free Unique at 0 AP
+def test_FW_ACT_03_no_nothing_left_to_spend_beside_a_free_unique_action() -> None:
+    """Stop 66's demo: "The Fixer has 0 of 2 AP ... Nothing is left to spend this turn: end
+    the turn." beside the button "Unique Action (0 AP)" (The Fixer's Give or Trade)."""
+    st = conflict_turn(ap=0)
+    set_card(st, "i1", "INV-06")  # The Fixer: Unique (0 AP): Give or Trade
+    set_hand(st, "i1", "M-C", "M-F")
+    assert "unique" in {a.kind for a in GAME.legal_actions(st, "s2")}
+    for seat in ("s2", None):
+        tip = GAME.advice(GAME.view(st, seat), "s2") or ""
+        assert "Nothing is left to spend" not in tip, tip
+        assert "Unique Action costs no AP" in tip, tip
+    st.uniques_used = ["i1"]
+    tip = GAME.advice(GAME.view(st, "s2"), "s2") or ""
+    assert "Nothing is left to spend this turn: end the turn." in tip, tip
