@@ -24,6 +24,8 @@ from tests.fourth_wall.helpers import (
     set_wall,
     take_horror,
     texts,
+    wall_hand,
+    wall_turn,
 )
 
 
@@ -231,3 +233,19 @@ def test_FW_ACT_03_no_nothing_left_to_spend_beside_a_free_unique_action() -> Non
     st.uniques_used = ["i1"]
     tip = GAME.advice(GAME.view(st, "s2"), "s2") or ""
     assert "Nothing is left to spend this turn: end the turn." in tip, tip
+
+
+# ---------------------------------------------------------------- Manifest's Doom
+def test_FW_WALL_06_a_manifest_line_says_the_doom_spent() -> None:
+    """Stop 66's demo: "The Wall chooses Wrath: +2 Doom (2 in the Action Pool)." then
+    "Breaker is placed On the Streets." — the Doom spent untold, while "The Wall Triggers
+    Breaker (1 Doom): ..." said its own."""
+    st = wall_turn(new_game("conflict", 2, 1), doom=3)
+    clear_streets(st)
+    (watcher,) = wall_hand(st, "H-WATCHER")
+    cost = Engine(st).horror(watcher).manifest.doom
+    st, ev = do(st, "s1", "manifest", horror=watcher)
+    said = [e.text for e in ev if e.audience == "public" and "On the Streets" in e.text]
+    assert said and said[0].startswith(f"The Wall Manifests Watcher ({cost} Doom): it is "
+                                       "placed On the Streets"), said
+    assert st.doom == 3 - cost

@@ -18,9 +18,12 @@ class Horrors:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
     # ================================================================== horrors
-    def place_horror(self: Engine, hid: str, street: int | None = None) -> bool:
+    def place_horror(self: Engine, hid: str, street: int | None = None,
+                     manifest_doom: int | None = None) -> bool:
         """Put a Horror On the Streets ({A}: on `street` or the lowest free one); Drained if its
-        Manifest Cost says Drain (FW-HORROR-06, FW-AMB-14). False if no Street is free."""
+        Manifest Cost says Drain (FW-HORROR-06, FW-AMB-14). False if no Street is free.
+        `manifest_doom`: The Wall's Manifest action paid this much Doom, which is said as a
+        Trigger's is (FW-WALL-06)."""
         st = self.st
         if self.alliance:
             if street is None:
@@ -37,7 +40,11 @@ class Horrors:
         aura = self.street_aura_cost_text(hid) or (
             self.street_aura_said(street) if street is not None and self.alliance else "")
         notes = (["Drained"] if drained else []) + ([aura] if aura else [])
-        self.emit(f"{self.horror_name(hid)} is placed On the Streets{where}"
+        # The Doom a Manifest spent is said (stop 66's demo: "Breaker is placed On the
+        # Streets." after Wrath, the Action Pool untold, while Triggers said theirs).
+        head = (f"The Wall Manifests {self.horror_name(hid)} ({manifest_doom} Doom): it is "
+                "placed" if manifest_doom is not None else f"{self.horror_name(hid)} is placed")
+        self.emit(f"{head} On the Streets{where}"
                   + (f" ({'; '.join(notes)})." if notes else "."), "manifest", horror=hid)
         return True
 

@@ -66,7 +66,7 @@ class WallActions:
             hid = str(action.p("horror"))
             st.doom -= self.horror(hid).manifest.doom
             st.wall_hand.remove(hid)
-            self.place_horror(hid)
+            self.place_horror(hid, manifest_doom=self.horror(hid).manifest.doom)
             self.later(end)
         elif kind == K.TRIGGER:
             hid = str(action.p("horror"))
