@@ -111,8 +111,9 @@ PROMPTS: dict[str, str] = {
 
 
 def _symbols(counts: dict[str, int], names: dict[str, str]) -> str:
-    """"2 Force and a Clue" from {"force": 2, "clue": 1}."""
-    words = [f"{n} {names.get(k, k)}" if n > 1 else f"a {names.get(k, k)}"
+    """"2 Force Symbols and a Clue" from {"force": 2, "clue": 1} (stop 66's demo: "still
+    needs 2 Clue")."""
+    words = [f"{n} {names.get(k, k)} Symbols" if n > 1 else f"a {names.get(k, k)}"
              for k, n in counts.items() if n > 0]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 

@@ -48,7 +48,8 @@ def _symbols(v: dict[str, Any], syms: list[str]) -> str:
 
 
 def _counted(v: dict[str, Any], counts: dict[str, int]) -> str:
-    parts = [f"{n} {v['symbol_names'].get(s, s)}" for s, n in counts.items() if n]
+    parts = [f"{n} {v['symbol_names'].get(s, s)}" + ("" if n == 1 else " Symbols")
+             for s, n in counts.items() if n]
     return join_words(parts) or "nothing"
 
 

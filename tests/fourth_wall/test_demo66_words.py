@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.game import GAME
+from rules.fourth_wall.words import status_lines
 from tests.fourth_wall.helpers import (
     answer,
     clear_streets,
@@ -249,3 +250,15 @@ def test_FW_WALL_06_a_manifest_line_says_the_doom_spent() -> None:
     assert said and said[0].startswith(f"The Wall Manifests Watcher ({cost} Doom): it is "
                                        "placed On the Streets"), said
     assert st.doom == 3 - cost
+
+
+# ---------------------------------------------------------------- Symbols counted in plural
+def test_FW_HORROR_04_the_guide_counts_symbols_in_the_plural() -> None:
+    """Stop 66's demo: "The Breaker On the Streets still needs 2 Clue to be Defeated"."""
+    st = conflict_turn()
+    put_horror(st, "H-BREAKER")  # Defeat Cost: Clue, Clue
+    tip = GAME.advice(GAME.view(st, None), "s2") or ""
+    assert "still needs 2 Clue Symbols to be Defeated" in tip, tip
+    lines = status_lines(st, None, {}, None)
+    assert any("defeat needs 2 Clue Symbols" in line for line in lines), lines
+    assert not any("2 Clue " in line and "2 Clue Symbols" not in line for line in lines)
