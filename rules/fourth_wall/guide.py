@@ -198,6 +198,15 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
         # "still needs a Science to be Defeated", not "needs a Science more".
         # A Street's Aura's extra Symbol is said: the card does not print it.
         aura = f" ({worst['aura_text']})" if worst.get("aura_text") else ""
+        scourge = next((h for h in view["horrors"] if h.get("scourge")), None)
+        if scourge is not None and gates["closing_blocked"]:
+            # The Scourge first: it blocks every Gate (stop 66's demo sent a player to a
+            # Cultist that blocked nothing, FW-SCOURGE-03).
+            aura = f" ({scourge['aura_text']})" if scourge.get("aura_text") else ""
+            return (f"{lead} The {scourge['name']} bears The Scourge: no Gate may close while "
+                    f"it is On the Streets. It still needs "
+                    f"{_symbols(scourge['remaining'], names)} to be Defeated{aura}: Intervene "
+                    "on it first.")
         return (f"{lead} The {worst['name']} On the Streets still needs "
                 f"{_symbols(worst['remaining'], names)} to be Defeated{aura}: Intervene "
                 "before The Wall Triggers it.")
@@ -246,9 +255,15 @@ def _wall_turn(view: dict[str, Any]) -> str:
                 "presses the team.")
     if doom == 0:
         return f"{lead} Your Doom is spent: end the turn."
+    keep = _destroy_advice(view, lead, scourge_only=True)
+    if keep:  # stop 66's demo: the one Destroy that kept the last Gate open, never advised
+        return keep
     if near is not None and near["trigger_cost"] <= doom:
         return (f"{lead} The {near['name']} On the Streets Triggers for {near['trigger_cost']} "
                 "Doom: strike before the Investigators Defeat it.")
+    keep = _destroy_advice(view, lead, scourge_only=False)
+    if keep:
+        return keep
     hand = view.get("hand")  # the Wall's own view only
     cheapest = min((h["manifest"]["doom"] for h in hand or []), default=0)
     if cheapest > doom:
@@ -268,6 +283,32 @@ def _extra(view: dict[str, Any]) -> dict[str, int]:
     extra: dict[str, int] = ((view.get("gates") or {}).get("requirement") or {}).get(
         "extra") or {}
     return extra
+
+
+def _destroy_advice(view: dict[str, Any], lead: str, scourge_only: bool) -> str | None:
+    """Destroy a Marble Attached to the Horror bearing The Scourge (while it blocks every Gate,
+    FW-SCOURGE-03, FW-WALL-07), or, with `scourge_only` False, to a Horror a single Symbol
+    from Defeat: a Marble that negates part of its Defeat Cost, named from the public view.
+    None when there is none to Destroy."""
+    names = view["symbol_names"]
+    for h in view["horrors"]:
+        blocking = h.get("scourge") and view["gates"]["closing_blocked"]
+        if scourge_only and not blocking:
+            continue
+        if not scourge_only and sum(h["remaining"].values()) > 1:
+            continue
+        negated = {s for s, n in h["negated"].items() if n > 0}
+        marble = next((m for m in h["attached"] if negated & set(m["symbols"])), None)
+        if marble is None:
+            continue
+        needs = _symbols(h["remaining"], names) if h["remaining"] else "nothing more"
+        if blocking:
+            return (f"{lead} The {h['name']} bears The Scourge, so no Gate may close, and it "
+                    f"still needs {needs} to be Defeated: Destroy the {marble['name']} "
+                    "Attached to it to keep it On the Streets.")
+        return (f"{lead} The {h['name']} On the Streets still needs only {needs} to be "
+                f"Defeated: Destroy the {marble['name']} Attached to it to keep it there.")
+    return None
 
 
 def _close_select(text: str, view: dict[str, Any]) -> str:

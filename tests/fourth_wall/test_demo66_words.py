@@ -262,3 +262,36 @@ def test_FW_HORROR_04_the_guide_counts_symbols_in_the_plural() -> None:
     lines = status_lines(st, None, {}, None)
     assert any("defeat needs 2 Clue Symbols" in line for line in lines), lines
     assert not any("2 Clue " in line and "2 Clue Symbols" not in line for line in lines)
+
+
+# ---------------------------------------------------------------- advice and The Scourge
+def test_FW_SCOURGE_03_the_investigator_tip_points_at_the_scourge() -> None:
+    """Stop 66's demo: "The Cultist On the Streets still needs a Force to be Defeated:
+    Intervene before The Wall Triggers it." while The Scourge on Breaker blocked every Gate."""
+    st = conflict_turn()
+    breaker = put_horror(st, "H-BREAKER")  # Clue, Clue
+    put_horror(st, "H-CULTIST")  # Force: nearer to Defeat, but blocks nothing
+    st.scourge = breaker
+    for seat in (None, "s2"):  # the public view and the player's own
+        tip = GAME.advice(GAME.view(st, seat), "s2") or ""
+        assert "The Breaker bears The Scourge" in tip and "Cultist" not in tip, tip
+        assert "still needs 2 Clue Symbols to be Defeated" in tip, tip
+
+
+def test_FW_WALL_07_FW_SCOURGE_03_the_wall_tip_destroys_the_marble_on_the_scourge() -> None:
+    """Stop 66's demo: "Manifest a Horror On the Streets: each one left there presses the
+    team." nine times, while the Wall's one Doom Destroying the Force Marble on Brute (The
+    Scourge) was all that kept the last Gate open."""
+    st = wall_turn(new_game("conflict", 2, 1), doom=1)
+    clear_streets(st)
+    brute = put_horror(st, "H-BRUTE", attached=("M-F",))  # Force, Science, Science
+    st.scourge = brute
+    wall_hand(st, "H-WATCHER")
+    seat = st.wall_seat
+    assert seat is not None
+    tip = GAME.advice(GAME.view(st, seat), seat) or ""
+    assert "Destroy the Force Marble Attached to it" in tip and "Brute bears The Scourge" in tip
+    assert "Manifest" not in tip, tip
+    st.scourge = None  # no Scourge, the Brute 2 Symbols from Defeat: Manifest as before
+    tip = GAME.advice(GAME.view(st, seat), seat) or ""
+    assert "Destroy" not in tip, tip
