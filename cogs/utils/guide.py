@@ -85,6 +85,12 @@ def role_holder(game: Game[Any, Any], options: Any, seated: list[int | None]) ->
     return seated[index] if index < len(seated) else None
 
 
+def _part(role: str) -> str:
+    """The part a player plays, from a role's name: "an Investigator player" → "an
+    Investigator", "the Wall player" → "the Wall"."""
+    return role.removesuffix(" player")
+
+
 def newcomer_tips(game: Game[Any, Any], options: Any, in_role: bool) -> list[str]:
     """What the lobby suggests to a table with a newcomer: the first-game setup where the game
     has one and it is off, and the gentler side when a newcomer sits in the opposing role
@@ -95,8 +101,9 @@ def newcomer_tips(game: Game[Any, Any], options: Any, in_role: bool) -> list[str
                     "learning setup, easier to win")
     role = game.role_seat(options)
     if role is not None and in_role:
-        tips.append(f"a newcomer would rather play {role[2]} than {role[1]}, the harder side "
-                    "to learn (the creator's **Your seat** menu)")
+        # One plays an Investigator, not "an Investigator player" (stop 66's lobby).
+        tips.append(f"a newcomer would rather play {_part(role[2])} than {_part(role[1])}, "
+                    "the harder side to learn (the creator's **Your seat** menu)")
     tips.append("every board post will say what your choice is about (guided play)")
     return tips
 

@@ -135,7 +135,7 @@ def parts(state: FourthWallState, result: Result, moments: Sequence[Moment],
                 story = ""
                 if earlier:
                     story = (f"; {', then '.join(earlier)} went Insane before {name} took "
-                             "the place" + (f", and {name} went Insane too" if inv.insane
+                             "its place" + (f", and {name} went Insane too" if inv.insane
                                             else ""))
                 elif inv.insane:
                     story = ", driven Insane"

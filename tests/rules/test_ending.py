@@ -357,9 +357,10 @@ def test_fw_insane_06_the_recap_counts_the_gates_an_insane_card_closed() -> None
     line = next(p.line for p in g.ending(state, result, moves, NAMES).parts
                 if p.seat == inv.seat)
     now = Engine(state).inv_name(inv)
-    # Stop 64: the card that went Insane is named, not the one holding the place now.
+    # Stop 64: the card that went Insane is named, not the one holding the place now; stop
+    # 66: "took its place", not "took the place".
     assert (f"{now}: {closed} Gate{'s' if closed > 1 else ''} closed; The Gatewright went "
-            f"Insane before {now} took the place") in line, line
+            f"Insane before {now} took its place") in line, line
     assert f"{now}: {closed} Gate{'s' if closed > 1 else ''} closed, driven Insane" not in line
 
 

@@ -444,3 +444,14 @@ def test_p_move_02_the_advice_names_the_nearest_clue_tokens_and_walks_only_where
             "movement points away: head toward them") in advice, advice
     door["locked"], door["open"] = True, False  # no way out but through closed doors
     assert _walk_distances(view, here).get(next_door, 0) != 1
+
+
+def test_fw_conflict_lobby_tip_says_play_an_investigator_not_an_investigator_player() -> None:
+    """Stop 66's lobby: "a newcomer would rather play an Investigator player than the Wall
+    player": one plays an Investigator (and the Wall), not a player."""
+    from cogs.utils.guide import newcomer_tips
+
+    g = GAMES["fourth_wall"]
+    tips = " ".join(newcomer_tips(g, g.options_model(mode="conflict"), True))
+    assert "a newcomer would rather play an Investigator than the Wall, the harder side" in tips
+    assert "player" not in tips.split("would rather play", 1)[1].split(",", 1)[0]
