@@ -14,9 +14,11 @@ from tests.fourth_wall.helpers import (
     clear_streets,
     do,
     free_horror,
+    free_marble,
     inv,
     inv_turn,
     new_game,
+    options,
     prompt,
     put_horror,
     set_card,
@@ -24,6 +26,7 @@ from tests.fourth_wall.helpers import (
     set_stage,
     set_wall,
     take_horror,
+    take_marble,
     texts,
     wall_hand,
     wall_turn,
@@ -295,3 +298,50 @@ def test_FW_WALL_07_FW_SCOURGE_03_the_wall_tip_destroys_the_marble_on_the_scourg
     st.scourge = None  # no Scourge, the Brute 2 Symbols from Defeat: Manifest as before
     tip = GAME.advice(GAME.view(st, seat), seat) or ""
     assert "Destroy" not in tip, tip
+
+
+# ---------------------------------------------------------------- small unsaid details
+def test_FW_TERM_08_a_find_says_where_the_card_was_found() -> None:
+    """Stop 66's demo: "Ghoul is found." — from the discard pile, or the deck, then
+    shuffled? (FW-TERM-08)."""
+    for pile in ("discard", "deck"):
+        st = conflict_turn()
+        set_card(st, "i1", "INV-01")  # Exploit: Find a Marble you name
+        set_hand(st, "i1", "M-C")
+        holy = free_marble(st, "M-HOLY")
+        for m in [m for m in st.marble_discard if st.marble_cards[m] == "M-HOLY"]:
+            st.marble_discard.remove(m)
+            st.marble_deck.insert(0, m)
+        if pile == "discard":
+            take_marble(st, holy)
+            st.marble_discard.append(holy)
+        st, _ = do(st, "s2", "exploit", inv="i1")
+        st, ev = answer(st, "choose_name", name="Holy Symbol")
+        want = ("Holy Symbol is found in the discard pile." if pile == "discard"
+                else "Holy Symbol is found in the deck, which is then shuffled.")
+        assert want in texts(ev), texts(ev)
+
+
+def test_FW_HORROR_08_FW_PROMPT_06_a_sacrifice_names_its_street_and_the_wall_its_target(
+        ) -> None:
+    """Stop 66's demo: "Cultist is Sacrificed." (Street 3 emptied, unsaid) and "The Wall
+    Triggers Cultist ... Target Investigator Loses a Marble." then "The Steadfast loses a
+    Force Marble." — The Wall's Target never said as its choice."""
+    from tests.fourth_wall.test_alliance import presence
+
+    st = ally()
+    put_horror(st, "H-CULTIST", street=3)
+    put_horror(st, "H-CULT-LEADER", street=5)
+    st, ev = presence(st, "P-TROUBLE-5#1")
+    while prompt(st) in ("lose_choice", "holy_window", "elect", "regroup_offer"):
+        o = options(st)[-1] if prompt(st) == "holy_window" else options(st)[0]
+        st, more = answer(st, o.kind, **o.params)
+        ev += more
+    assert "Cultist is Sacrificed from Street 3." in texts(ev), texts(ev)
+    st = conflict_turn()
+    put_horror(st, "H-BREAKER", attached=("M-C",))  # Deathrattle: Target Loses a Marble
+    (c,) = set_hand(st, "i1", "M-C", "M-F")[:1]
+    st, ev = do(st, "s2", "intervene", inv="i1", marble=c)
+    assert prompt(st) == "choose_target" and "Targets" not in texts(ev)
+    st, ev = answer(st, "choose_investigator", inv="i2")
+    assert f"The Wall Targets {Engine(st).inv_name(inv(st, 'i2'))}." in texts(ev), texts(ev)

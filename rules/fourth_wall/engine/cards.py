@@ -182,6 +182,9 @@ class Cards:
         if key in step.args:
             val = step.args[key]
             out = [val] if isinstance(val, str) else list(val or [])
+            if step.args.pop("target_said", None) == key and out:  # The Wall's choice
+                self.emit(f"The Wall Targets {self.inv_name(self.inv(out[0]))}.", "target",
+                          inv=out[0])
             if step.args.pop("elect_said", None) == key and out:  # the team's choice
                 self.emit(f"{self.inv_name(self.inv(out[0]))} is elected"
                           f"{self._elected_for(fr, step)}.", "elect", inv=out[0])
@@ -199,6 +202,9 @@ class Cards:
             else:  # FW-PROMPT-06
                 pool = self.sane()
                 if len(pool) > 1 and st.wall_seat is not None:
+                    # Said as The Wall's choice (stop 66's demo: "The Steadfast loses a
+                    # Force Marble." after a Trigger, no word of whom The Wall Targeted).
+                    then.args["target_said"] = key
                     self.ask(st.wall_seat, "choose_target",
                              f"Choose the Target Investigator ({self.source_text(fr)}).",
                              [act(K.CHOOSE_INVESTIGATOR, inv=i.id) for i in pool], then, key)

@@ -233,9 +233,13 @@ class Effects:
         else:
             discard, deck, lookup = st.horror_discard, st.horror_deck, self.horror_name
         found = next((c for c in reversed(discard) if lookup(c) == name), None)
+        # Where it was found is said, and the shuffle (stop 66's demo: "Ghoul is found." then
+        # "The delved Ghoul goes to the Horror discard pile.", two Ghouls, FW-TERM-08).
+        where = " in the discard pile"
         if found is not None:
             discard.remove(found)
         else:
+            where = " in the deck, which is then shuffled"
             found = next((c for c in reversed(deck) if lookup(c) == name), None)
             if found is not None:
                 deck.remove(found)
@@ -244,7 +248,7 @@ class Effects:
             fr.stop = True  # the Action spent trying is lost; no other penalty (FW-AMB-16)
             self.emit(f"No {name} can be found: the effort is lost.", "find")
             return
-        self.emit(f"{name} is found.", "find")
+        self.emit(f"{name} is found{where}.", "find")
         if eff.deck == "marble":
             if fr.inv is None or self.inv(fr.inv).insane:
                 st.marble_discard.append(found)
@@ -633,7 +637,10 @@ class Effects:
         if not h:
             self.fail(fr, f"There is no {eff.named or 'Horror'} On the Streets to Sacrifice.")
             return
-        self.emit(f"{self.horror_called(h)} is Sacrificed.", "sacrifice")
+        street = self.street_number(h) if self.alliance else 0
+        # Which Street it leaves (stop 66's demo: Street 3 emptied, unsaid).
+        self.emit(f"{self.horror_name(h)} is Sacrificed"
+                  + (f" from Street {street}." if street else "."), "sacrifice")
         self.remove_horror(h, "discard")  # FW-HORROR-08
 
     def eff_return_horror(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
