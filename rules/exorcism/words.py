@@ -26,8 +26,14 @@ def role(state: ExorcismState, seat: str) -> str:
         return "the Ghost player"
     # Between a Wound and the Rescue, and after a Wound that lost the game, the seat is the
     # Character it last played: "an investigator" read as if it had never played one.
+    # While the game goes on, an escaped Investigator is out of it (EX-FOYER-03): the role is
+    # the Characters still in the house. Once it is over, the role as it was: every Character
+    # the seat played won or lost with it.
+    invs = eng.invs_of(seat)
+    if state.outcome is None:
+        invs = [i for i in invs if not i.escaped] or invs
     chars = ["the " + eng.char_name(c) for c in (i.character or i.last_character
-                                                 for i in eng.invs_of(seat)) if c]
+                                                 for i in invs) if c]
     return join_words(chars) if chars else "an investigator"
 
 

@@ -10,6 +10,7 @@ from rules.core.game import ALT_TEXT_LIMIT
 from rules.core.types import act
 from rules.exorcism.engine import Engine
 from rules.exorcism.game import GAME
+from rules.exorcism.words import player
 from tests.exorcism.helpers import new_game, top_haunt
 
 NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines"}
@@ -118,7 +119,8 @@ def test_EX_SOLO_the_log_reads_as_english_over_a_whole_solo_game() -> None:
         st = out.state
     assert GAME.result(st) is not None
     text = "\n".join(lines)
-    assert " end the turn." in text and " ends the turn." not in text
+    # Two Characters "end"; one left in the house once the other escaped "ends" (EX-FOYER-03).
+    assert " end the turn." in text and not re.search(r"& \w+ ends the turn\.", text)
     assert not re.search(r"the Task (?!Room)", text) and " completes " in text
     assert re.search(r" gains (Weapon|Holy Relic|Key|Detection|Occult) Task \d\.", text)
     moves = [line for line in lines if " moves to " in line and "Track" not in line]
@@ -630,3 +632,34 @@ def test_EX_ACT_01_EX_ACT_04_lines_name_task_room_a_without_the() -> None:
     weapon = next(cid for cid, c in st.cells.items() if c.card == "R02")
     assert eng.the_cell(weapon) == "the Weapon Room"
     assert eng.the_cell(weapon, capital=True) == "The Weapon Room"
+
+
+def test_EX_FOYER_03_EX_TURN_05_solo_escaped_investigator_no_longer_plays() -> None:
+    """Demo 66's Solo: "Turn 16 (round 16): Doctor & Detective (Ada) to play." the turn after
+    the Doctor escaped, and "⏳ Ada (the Doctor and the Detective): …". An escaped pawn is out
+    of the game: the header, the ending of a turn and the awaited line name the Characters
+    still in the house; the game-over line names the role as it was."""
+    st = new_game("solo", 1, seed=3).model_copy(deep=True)
+    st.points = 31
+    st.exorcised = True
+    eng = Engine(st)
+    first, second = eng.invs_of("s1")
+    assert first.character and second.character
+    gone, stays = eng.char_name(first.character), eng.char_name(second.character)
+    eng.escape(first)
+    assert eng.seat_label("s1") == stays
+    assert eng.seat_does("s1", "ends") == f"{stays} ends"
+    eng.end_turn()
+    eng.run()
+    st = eng.st
+    heads = [e for e in eng.events if e.kind == "turn"]
+    assert heads and gone not in heads[-1].text, heads[-1].text
+    assert GAME.event_text(st, heads[-1], {"s1": "Ada"}).endswith(f": {stays} (Ada) to play.")
+    now = GAME.doing_text(st, "s1", {"s1": "Ada"})
+    assert now.startswith(f"Ada (the {stays}): "), now
+    # Over: every Character the seat played won with it.
+    eng = Engine(st)
+    eng.escape(eng.invs_of("s1")[1])
+    assert st.outcome == "won"
+    assert player(st, "s1", {"s1": "Ada"}) in (f"Ada (the {gone} and the {stays})",
+                                                f"Ada (the {stays} and the {gone})")

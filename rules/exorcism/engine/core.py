@@ -105,7 +105,12 @@ class Basics:
     def seat_label(self: Engine, seat: str) -> str:
         if self.st.ghost_seat == seat:
             return "Ghost player"
-        names = [self.char_name(i.character) for i in self.invs_of(seat) if i.character]
+        # Who plays now: an escaped Investigator is out of the game (EX-FOYER-03, EX-TURN-05),
+        # so Solo's seat after the Doctor's escape is the Detective alone. A seat whose every
+        # Character has escaped (the game over) keeps them all, the role as it was.
+        invs = [i for i in self.invs_of(seat) if i.character]
+        playing = [i for i in invs if not i.escaped] or invs
+        names = [self.char_name(i.character) for i in playing if i.character]
         if names:
             return " & ".join(names)
         # Before a character is chosen (Solo's Primary): the role, never a number.
