@@ -65,14 +65,16 @@ class ExorcismOptions(GameOptions):
     )
     shroud_returns_darkness: bool = Field(
         default=False,
-        description="Shroud ruling, ours (rule EX-GAP-17): when a Room is Shrouded its 4 Darkness "
+        # Rule ids (EX-GAP-17, EX-DARK-07) stay here, never in what the lobby shows.
+        description="Shroud ruling, ours: when a Room is Shrouded its 4 Darkness "
         "tokens go back to the supply, so the Shroud cards, not the supply, limit the team. "
-        "no: they stay under the Shroud, as the rulebook reads (rule EX-DARK-07); core 3 players "
+        "no: they stay under the Shroud, as the rulebook reads; core 3 players "
         "win about twice as often with yes.",
     )
     haunt_level_cooldown: bool = Field(
         default=False,
-        description="One vs All, Haunt Level ruling, ours (rule EX-AMB-59): the Ghost player "
+        # EX-AMB-59 (the id stays out of what the lobby shows).
+        description="One vs All, Haunt Level ruling, ours: the Ghost player "
         "raises the Haunt Level at most once a Haunt phase and not in two phases in a row, "
         "so a Ghost that only races can't win by turn 18. no: as the rulebook reads.",
     )
@@ -138,24 +140,25 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
                     if options.mode == "solo" else "3"))
         fg = table_options(pack_for(options.pack_path).options, True)
         out.append(("First game", f"yes: the Exorcism needs {fg.exorcism_target} points, and "
-                    f"Haunt cards start in round {fg.haunt_from_round} (rule EX-FIRST-01, "
-                    "EX-FIRST-02)" if options.first_game else "no"))
+                    f"Haunt cards start in round {fg.haunt_from_round} (our ruling: the "
+                    "rulebook prints no first-game setup)"  # EX-FIRST-01, EX-FIRST-02
+                    if options.first_game else "no"))
         pack_returns = pack_for(options.pack_path).options.shroud_returns_darkness
         if options.shroud_returns_darkness:
             out.append(("Shrouded Rooms", "their 4 Darkness tokens go back to the supply "
-                        "(rule EX-GAP-17: our ruling, chosen)"))
+                        "(our ruling, chosen)"))  # EX-GAP-17
         elif pack_returns:
             out.append(("Shrouded Rooms", "their 4 Darkness tokens go back to the supply "
                         "(this content pack's rule)"))
         else:
             out.append(("Shrouded Rooms", "their 4 Darkness tokens stay under the Shroud, as "
-                        "the rulebook reads (rule EX-DARK-07)"))
+                        "the rulebook reads"))  # EX-DARK-07
         if options.mode == "one_vs_all":
             out.append(("Haunt Level", "raised at most once a Haunt phase, never in two "
-                        "phases in a row (rule EX-AMB-59: our ruling, chosen)"
+                        "phases in a row (our ruling, chosen)"  # EX-AMB-59
                         if options.haunt_level_cooldown else
                         "raised as often as the Ghost player's Actions allow, as the rulebook "
-                        "reads (rule EX-OVA-08)"))
+                        "reads"))  # EX-OVA-08
         out.append(("Guided", guided_words(options)))
         return out
 

@@ -7,6 +7,9 @@ seat is one of its legal actions.
 
 from __future__ import annotations
 
+import itertools
+import re
+
 import pytest
 
 from rules.core.rng import Rng
@@ -41,3 +44,29 @@ def test_EX_PROMPT_labels_limits_and_defaults(mode: str, n: int) -> None:
                     assert default in legal
             seat = rng.choice(awaited)
             st = GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat))).state
+
+
+RULE_ID_IN_WORDS = re.compile(r"\b[A-Z]{1,4}-[A-Z]+-\d|\(rule ")
+
+
+def test_EX_LOBBY_01_no_rule_id_in_the_lobby_or_option_texts_of_any_mode() -> None:
+    """Demo 66: the lobby post read "…stay under the Shroud, as the rulebook reads (rule
+    EX-DARK-07)" and "(rule EX-OVA-08)", and the option menus "(rule EX-GAP-17)". A player
+    cannot look a checklist id up: the lobby card's lines, the option descriptions its menus
+    show, its summary and its conflicts say it in words, in every mode and every ruling."""
+    told: list[str] = []
+    for field in GAME.options_model.model_fields.values():
+        told.append(field.description or "")
+    for mode in GAME.modes:
+        for flags in itertools.product((False, True), repeat=3):
+            first, shroud, cooldown = flags
+            opts = GAME.options_model(mode=mode, first_game=first,
+                                      shroud_returns_darkness=shroud,
+                                      haunt_level_cooldown=cooldown)
+            told += [f"{k}: {v}" for k, v in GAME.effective_options(opts)]
+            told.append(GAME.options_summary(opts) or "")
+            told += GAME.option_conflicts(opts)
+        told.append(GAME.mode_words(mode))
+    bad = [t for t in told if RULE_ID_IN_WORDS.search(t)]
+    assert not bad, bad
+    assert any("as the rulebook reads" in t for t in told)
