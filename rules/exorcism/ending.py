@@ -96,7 +96,10 @@ def verdict(state: ExorcismState, result: Result, names: dict[str, str]) -> tupl
                 f"{'Everyone loses' if len(investigators) > 1 else team + ' ' + lose}: "
                 + ("the Ghosts were exorcised, but not everyone escaped the house."
                    if state.exorcised else "the house keeps its Ghosts."))
-        why = (f"In round {state.round}, {reason}, with "
+        # Dawn comes after the last turn played (EX-TURN-04): no turn of a new round began.
+        when = (f"After round {state.round}" if reason.startswith("dawn")
+                else f"In round {state.round}")
+        why = (f"{when}, {reason}, with "
                f"{score_of(state.points, target, 'Exorcism point')} scored.")
     return head, why
 

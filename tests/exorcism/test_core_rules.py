@@ -131,6 +131,28 @@ def test_EX_CLOCK_05_48_turns_then_EX_TURN_04_loss_before_reducing() -> None:
     assert res is not None and set(res.losers) == {"s1", "s2"} and not res.winners
 
 
+def test_EX_TURN_04_EX_CLOCK_05_the_last_turn_is_announced_and_dawn_counts_no_new_round() -> None:
+    """Demo 66's One vs All: "Time Die 8 is discarded; 0 hours remain." then a full turn, no
+    word that it was the last; and the recap said "In round 17, dawn has come" and "lasted 17
+    rounds, 48 turns" of a game whose last header was "Turn 48 (round 16)"."""
+    st = quiet()
+    st.dice = [0, 0, 0, 0, 0, 0, 0, 1]
+    st.ghosts["wraith"] = None
+    st.round, st.game_turn = 16, 31
+    st2, ev = do(st, "s1", "pass")  # s2's turn 32 starts: the last die is discarded
+    assert "Time Die 8 is discarded; 0 hours remain: this is the last turn, and dawn comes " \
+        "when it ends." in [e.text for e in ev], texts(ev)
+    assert st2.round == 16
+    st3, ev = do(at_rest(st2, "s2"), "s2", "pass")  # the 33rd turn would start round 17
+    assert st3.outcome == "lost" and "no Time Dice" in texts(ev)
+    assert st3.round == 16, st3.round
+    res = GAME.result(st3)
+    assert res is not None
+    end = GAME.ending(st3, res, [], {})
+    assert end.length.startswith("16 rounds, 32 turns"), end.length
+    assert end.why.startswith("After round 16, dawn has come"), end.why
+
+
 # ---------------------------------------------------------------- haunting
 def test_EX_HAUNT_01_no_haunt_cards_in_round_one() -> None:
     st = quiet()

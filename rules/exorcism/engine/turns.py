@@ -132,8 +132,12 @@ class Turns:
         n = len(st.dice)
         hour = i + 1 if self.opts.time_action_hours_from == "first" else n - i
         left = sum(1 for p in st.dice if p > 0)
+        # EX-TURN-04, EX-CLOCK-05: the last die gone, this turn is still played in full and
+        # the next turn's start loses; "0 hours remain" alone read as the end already come.
         self.emit(f"Time Die {i + 1} is discarded; {left} "
-                  f"{plural(left, 'hour remains', 'hours remain')}.", "clock")
+                  f"{plural(left, 'hour remains', 'hours remain')}"
+                  + (": this is the last turn, and dawn comes when it ends." if not left
+                     else "."), "clock")
         if hour in self.pack.clock.action_hours:
             self.time_action(hour)
 
@@ -181,7 +185,9 @@ class Turns:
             if not self.over:  # pragma: no cover - everyone out without a win cannot happen
                 self.lose("nobody is left in the house.")
             return
-        if rel[nxt] <= rel[seat]:
+        # A new round begins only if a turn of it can be played: with no Time Die left, the
+        # next turn's start is dawn (EX-TURN-04), and the game lasted the rounds it played.
+        if rel[nxt] <= rel[seat] and any(p > 0 for p in st.dice):
             st.round += 1
         st.active = nxt
         st.phase = "haunt"
