@@ -156,6 +156,12 @@ def _actions(view: dict[str, Any], seat: str) -> str:
     info = next((x for x in view["seats_info"] if x["seat"] == seat), None)
     if not mine or info is None:
         return lead
+    # EX-HAUNT-12, EX-LOSE-01: in core and Solo an empty supply is one Darkness Token from
+    # the loss, the most urgent thing on the board (One vs All: Add Darkness places nothing).
+    empty = view.get("darkness_supply", 1) <= 0 and view.get("mode") != "one_vs_all"
+    if empty:
+        lead += (" The Darkness supply is empty: the next Darkness Token that must be placed "
+                 "loses the game.")
     if view["exorcism"]["exorcised"]:  # EX-WIN-02: only the escape is left to win
         return (f"{lead} The Ghosts are exorcised: walk to the Foyer and Escape the House. "
                 "The investigators win once every Character has escaped; Darkness still "
@@ -180,19 +186,40 @@ def _actions(view: dict[str, Any], seat: str) -> str:
     completers = [inv for inv in mine if inv["role"] != "secondary"]
     doers = [Counter({t: int(n) for t, n in inv["tools"].items()}) for inv in completers]
 
-    def worth(task: dict[str, Any]) -> str:
+    def bonus_of(task: dict[str, Any], inv: dict[str, Any]) -> int:
         # EX-TASK-03: the Character whose Specialization is the Task's subtype earns its
         # bonus too (stop 64's demos: "earns 2 points", then "+3 … Specialization bonus").
-        bonus = any(inv.get("specialization") == task.get("subtype") for inv in completers)
+        if inv.get("specialization") != task.get("subtype"):
+            return 0
+        return int(inv.get("specialization_bonus", 1))
+
+    def worth(task: dict[str, Any]) -> str:
+        bonus = any(bonus_of(task, inv) for inv in completers)
         return (f"{task['points']} {plural(task['points'], 'point')}"
                 + (", plus the Specialization bonus" if bonus else ""))
 
-    ready = next((t for t in tasks for tools in doers if not _missing(t, tools)), None)
+    # The ready Task worth most, its bonus counted (demo 66: "Key Task 3 … earns 3 points"
+    # with Holy Relic Task 4 worth 3 plus the Doctor's bonus ready too).
+    ready = max(((int(t["points"]) + bonus_of(t, inv), -n, t)
+                 for n, t in enumerate(tasks) for inv, tools in zip(completers, doers,
+                                                                 strict=True)
+                 if not _missing(t, tools)), key=lambda x: (x[0], x[1]), default=None)
     if ready is not None:
-        return (f"{lead} You hold every Tool {ready['name']} asks for: completing it earns "
-                f"{worth(ready)}.")
+        gain, _, task = ready
+        base = int(task["points"])
+        said = (f"{lead} You hold every Tool {task['name']} asks for: completing it earns "
+                f"{base} {plural(base, 'point')}"
+                + (", plus the Specialization bonus" if gain > base else ""))
+        if points < target <= points + gain:  # EX-WIN-01: the points that exorcise
+            return (f"{said}, which brings the Exorcism to {points + gain} points and "
+                    f"exorcises the Ghosts ({target} needed).")
+        return said + "."
     if here.get("darkness") and not here.get("shrouded"):  # EX-DARK-06: no Purify there
-        return (f"{lead} {the_name(me['cell_name'], capital=True)} holds {here['darkness']} "
+        room = the_name(me["cell_name"], capital=True)
+        if empty:
+            return (f"{lead} {room} holds {here['darkness']} Darkness: Purify it to put "
+                    "Tokens back in the supply.")
+        return (f"{lead} {room} holds {here['darkness']} "
                 "Darkness: Purify it before it piles up into a Shroud and the supply runs low.")
     if tasks and doers:
         task = tasks[0]
@@ -209,9 +236,21 @@ def _actions(view: dict[str, Any], seat: str) -> str:
                                or "of any type" in c["action_text"])),
                          key=lambda c: abs(int(c.get("row", 0)) - int(at.get("row", 0)))
                          + abs(int(c.get("col", 0)) - int(at.get("col", 0))))
-        source = sources[0]["name"] if sources else None
         tool = names.get(need[0], need[0])
-        where = f"; {the_name(source)} gains {a_noun(tool)}" if source else ""
+        where = ""
+        if sources:
+            # EX-ACT-01, EX-ACT-04: a Move a Room away, then the Room's Action; a Room out of
+            # this turn's reach is named for the next (demo 66: 1 Action left in the Foyer,
+            # told of the Occult Room two Actions away).
+            src = sources[0]
+            steps = (abs(int(src.get("row", 0)) - int(at.get("row", 0)))
+                     + abs(int(src.get("col", 0)) - int(at.get("col", 0))))
+            moves = (steps + 1) // 2  # a Move goes up to 2 spaces (EX-ACT-01)
+            where = f"; {the_name(src['name'])} gains {a_noun(tool)}"
+            if moves + 1 > left:
+                where += (f", but {moves} {plural(moves, 'Move')} there and its Action take "
+                          f"more than the {left} {plural(left, 'Action')} left: a goal for "
+                          "your next turn")
         return (f"{lead} {task['name']} ({worth(task)}) still needs {_count(need, names)}"
                 f"{where}.")
     return f"{lead} Trade Tools with a neighbour or gain new Tasks from a Room's Action."

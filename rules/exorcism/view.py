@@ -38,6 +38,7 @@ available_tasks [{id, name, subtype, to_complete [tool], points, reward, ongoing
 ghosts {"wraith"|"bull"|"devourer": cell id | None}; ghost_names {...}
 investigators [{id, seat, role "investigator"|"primary"|"secondary", character, name,
   cell, cell_name, tools {tool: n}, awaiting_rescue, escaped, specialization,
+  specialization_bonus (int: the points it adds to a Task of its Subtype, EX-TASK-03),
   ability_text, modifiers [kind]}]
 seats_info [{seat, label, role "investigator"|"ghost"|"solo", investigators [id], tasks [task
   dict as in available_tasks], plans [{id, name, timing, text}] (or None when hidden),
@@ -149,6 +150,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
             "awaiting_rescue": inv.character is None,
             "escaped": inv.escaped,
             "specialization": ch.specialization if ch else None,
+            "specialization_bonus": ch.specialization_bonus if ch else 0,
             "ability_text": ch.text if ch else None,
             "modifiers": [m.kind for m in eng.modifiers(inv)],
         })

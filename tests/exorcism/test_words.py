@@ -663,3 +663,89 @@ def test_EX_FOYER_03_EX_TURN_05_solo_escaped_investigator_no_longer_plays() -> N
     assert st.outcome == "won"
     assert player(st, "s1", {"s1": "Ada"}) in (f"Ada (the {gone} and the {stays})",
                                                 f"Ada (the {stays} and the {gone})")
+
+
+def test_EX_HAUNT_12_the_advice_with_the_darkness_supply_empty_names_the_loss() -> None:
+    """Demo 66's core game: "The Relic Room holds 3 Darkness: Purify it before it piles up
+    into a Shroud and the supply runs low." with "Darkness left 0 of 30": the supply is empty,
+    and in core the next Darkness Token that must be placed loses the game (EX-LOSE-01)."""
+    from rules.exorcism.guide import advice
+    from tests.exorcism.helpers import at_rest
+
+    st = at_rest(new_game("core", 2, seed=4), "s1")
+    st.investigators["s1"].tools = {}
+    st.players["s1"].tasks = []
+    cell = st.investigators["s1"].cell
+    assert cell is not None
+    for g in st.ghosts:
+        st.ghosts[g] = None
+    st.cells[cell].darkness, st.cells[cell].shrouded = 3, False
+    st.darkness_supply = 0
+    said = advice(GAME.view(st, "s1"), "s1") or ""
+    assert "The Darkness supply is empty: the next Darkness Token that must be placed loses " \
+        "the game." in said, said
+    assert "runs low" not in said and "Purify it" in said, said
+    st.darkness_supply = 5
+    assert "empty" not in (advice(GAME.view(st, "s1"), "s1") or "")
+
+
+def test_EX_TASK_03_EX_WIN_01_the_ready_task_worth_most_and_the_one_that_exorcises() -> None:
+    """Demo 66's Solo: "You hold every Tool Key Task 3 asks for: completing it earns 3
+    points." with the Doctor's Holy Relic Task 4 (3 plus the Specialization bonus) ready too;
+    and at 28 of 30 no word that the ready Task exorcises the Ghosts."""
+    from rules.exorcism.guide import advice
+    from tests.exorcism.helpers import at_rest, give
+
+    st = at_rest(new_game("core", 2, seed=4), "s1")
+    for g in st.ghosts:
+        st.ghosts[g] = None
+    eng = Engine(st)
+    inv = st.investigators["s1"]
+    inv.tools = {}
+    ch = eng.character(inv.character or "")
+    spec = next(t for t in eng.pack.tasks if t.subtype == ch.specialization
+                and not t.ongoing)
+    other = next(t for t in eng.pack.tasks if t.subtype != ch.specialization
+                 and t.points == spec.points and not t.ongoing)
+    st.players["s1"].tasks = [other.id, spec.id]  # the plain one first, as the old sort kept
+    for t in (other, spec):
+        for tool, n in t.cost().items():
+            give(st, "s1", tool, n)
+    target = GAME.view(st, "s1")["exorcism"]["target"]
+    said = advice(GAME.view(st, "s1"), "s1") or ""
+    assert f"You hold every Tool {spec.name} asks for" in said, said
+    assert "plus the Specialization bonus." in said and "exorcises" not in said, said
+    gain = spec.points + ch.specialization_bonus
+    st.points = target - gain
+    said = advice(GAME.view(st, "s1"), "s1") or ""
+    assert (f"{spec.name} asks for: completing it earns {spec.points} points, plus the "
+            f"Specialization bonus, which brings the Exorcism to {target} points and exorcises "
+            f"the Ghosts ({target} needed).") in said, said
+
+
+def test_EX_ACT_01_04_a_room_to_gain_a_tool_is_named_for_now_only_within_the_actions_left(
+) -> None:
+    """Demo 66's core game: 1 Action left in the Foyer, told "the Occult Room gains an Occult
+    Item", a Move and a Room Action away: that Room is for the next turn."""
+    import re as _re
+
+    from rules.exorcism.guide import advice
+    from tests.exorcism.helpers import at_rest
+
+    st = at_rest(new_game("core", 2, seed=4), "s1", actions=1)
+    for g in st.ghosts:
+        st.ghosts[g] = None
+    inv = st.investigators["s1"]
+    inv.tools = {}
+    inv.cell = "foyer"
+    st.players["s1"].tasks = ["occult-1"]
+    said = advice(GAME.view(st, "s1"), "s1") or ""
+    found = _re.search(r"; (?:the )?([^;]+?) gains an? [A-Z][\w ]+?, but (\d) Moves? there "
+                       r"and its Action take more than the 1 Action left: a goal for your "
+                       r"next turn\.", said)
+    assert found is not None and int(found.group(2)) >= 1, said
+    # In that Room, its Action is the 1 Action left: named for now.
+    inv.cell = next(c["id"] for c in GAME.view(st, "s1")["cells"]
+                    if c["name"] == found.group(1))
+    said = advice(GAME.view(st, "s1"), "s1") or ""
+    assert f"{found.group(1)} gains a" in said and "next turn" not in said, said
