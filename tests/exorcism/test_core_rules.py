@@ -472,7 +472,34 @@ def test_EX_GAP_04_bodyguard_protects_roommates_who_go_to_the_foyer() -> None:
     assert "bodyguard" in st2.wounded and "doctor" not in st2.wounded
     # rulebook FAQ: a pawn saved by an ability goes to the Foyer
     assert st2.investigators["s2"].cell == "foyer"
-    assert "Bodyguard shields Doctor from the Wound." in st2.log  # who shields whom (stop 63)
+    # who shields whom (stop 63), and where the shielded pawn goes, said with it (demo 66)
+    assert "Bodyguard shields Doctor from the Wound: Doctor goes to the Foyer." in st2.log
+    assert "Doctor is placed in the Foyer." not in st2.log
+
+
+def test_EX_GHOST_07_EX_AMB_16_one_ghost_move_wounds_everyone_there_said_together() -> None:
+    """Demo 66's core game: "Doctor is Wounded in the Foyer. / … / Medium comes to the
+    rescue … / Psychologist is Wounded in the Foyer" read as a second, later Wound. Both are
+    caught by the same Ghost move: said together first, then each Wound and Rescue in turn
+    order (the rules' order of effects unchanged)."""
+    st = quiet()
+    set_character(st, "s1", "doctor")
+    set_character(st, "s2", "psychologist")
+    put(st, "s1", "r2c1")
+    put(st, "s2", "r2c1")
+    for p in st.players.values():
+        p.plans = []
+    st.ghosts["wraith"] = "r3c1"
+    top_haunt(st, "H01")
+    st.out_of_play += st.lookouts[1:]
+    st.lookouts = st.lookouts[:1]
+    st2 = run_steps(st, ("haunt_draw", {"left": 1}))
+    room = Engine(st2).the_cell("r2c1")
+    together = f"The Wraith wounds the Doctor and the Psychologist in {room}."
+    assert together in st2.log, st2.log
+    first = next(i for i, line in enumerate(st2.log) if " is Wounded in " in line)
+    assert st2.log.index(together) < first
+    assert "doctor" in st2.wounded and "psychologist" in st2.wounded and st2.outcome == "lost"
 
 
 # ---------------------------------------------------------------- actions

@@ -172,6 +172,8 @@ class HauntPhase:
             (i for i in self.active_invs() if i.cell in ghost_cells),
             key=lambda i: (order.index(i.seat), 0 if i.role != "secondary" else 1),
         )
+        shields: list[str] = []
+        hurt: dict[str, list[str]] = {}
         for inv in invs:
             cid = inv.cell
             assert cid is not None
@@ -191,12 +193,44 @@ class HauntPhase:
                 # Wounded, their Character Pawn is returned to the Foyer" (or an edge Room).
                 # Who shields whom (stop 63's demo: "Medium is protected from the Wound.");
                 # the placement says where the pawn goes.
-                self.emit(f"{by} shields {self.inv_name(inv)} from the Wound." if by
-                          else f"{self.inv_name(inv)} is shielded from the Wound.", "protected")
-                out.append(Step(op="relocate", args={"inv": inv.id}))
+                # Said with the shield where it goes (demo 66: "Photographer is placed in the
+                # Foyer." four lines after its shield, with no word why); the `relocate` step
+                # still moves it after the Wounds, and is silent where this line said it all.
+                name = self.inv_name(inv)
+                told = not self.ghosts_in("foyer")
+                goes = "goes to the Foyer" if told else "goes to an edge Room"
+                shields.append(f"{by} shields {name} from the Wound: {name} {goes}." if by
+                               else f"{name} is shielded from the Wound and {goes}.")
+                out.append(Step(op="relocate", args={"inv": inv.id, "told": told}))
             else:
+                hurt.setdefault(cid, []).append(inv.id)
                 out.append(Step(op="wound", args={"inv": inv.id, "devour": devour}))
+        # One Ghost move Wounds every Character it catches at once (EX-GHOST-07, EX-AMB-16):
+        # said together before each Wound and its Rescue are told in turn order (demo 66 told
+        # the game-losing second Wound after the first one's Rescue, as if a later event).
+        if sum(len(v) for v in hurt.values()) > 1:
+            for cid, ids in hurt.items():
+                self.emit(self.wounds_told(cid, ids), "wounds")
+        for line in shields:
+            self.emit(line, "protected")
         return out
+
+    def wounds_told(self: Engine, cid: str, ids: list[str]) -> str:
+        """"The Bull wounds the Doctor and the Psychologist in the Foyer." A Plan held may
+        still prevent one (EX-PROMPT-06): then the line says so."""
+        ghosts = self.ghosts_in(cid)
+        devour = "devourer" in ghosts
+        who = join_words(["the " + self.inv_name(self.inv(i)) for i in ids])
+        by = "The Devourer" if devour else join_words(
+            [f"the {GHOST_NAMES[g]}" for g in ghosts])
+        by = by[:1].upper() + by[1:]
+        many = not devour and len(ghosts) > 1
+        if self.triage_holders(devour):
+            return (f"{by} {'reach' if many else 'reaches'} {who} in {self.the_cell(cid)}: "
+                    f"{'devoured' if devour else 'a Wound'} for each, unless a Plan prevents "
+                    "it.")
+        verb = "devours" if devour else ("wound" if many else "wounds")
+        return f"{by} {verb} {who} in {self.the_cell(cid)}."
 
     def step_place_darkness(self: Engine, location: int) -> None:
         """Haunt the Rooms (EX-HAUNT-04 step 2, EX-HAUNT-08). The spread is told first and

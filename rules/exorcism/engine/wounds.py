@@ -127,11 +127,13 @@ class Wounds:
                   inv=inv.id, was=was, char=lookout)
         self.place_at_foyer(inv)
 
-    def place_at_foyer(self: Engine, inv: InvestigatorState) -> None:
-        """Into the Foyer, or an edge Room if a Ghost is there (EX-RESCUE-02, EX-WOUND-03)."""
+    def place_at_foyer(self: Engine, inv: InvestigatorState, told: bool = False) -> None:
+        """Into the Foyer, or an edge Room if a Ghost is there (EX-RESCUE-02, EX-WOUND-03);
+        `told`: a line already said it goes to the Foyer (a shield's, `wound_check`)."""
         if not self.ghosts_in("foyer"):
             inv.cell = "foyer"
-            self.emit(f"{self.inv_name(inv)} is placed in the Foyer.", "placed")
+            if not told:
+                self.emit(f"{self.inv_name(inv)} is placed in the Foyer.", "placed")
             return
         ghosts = self.ghost_cells()
         options = [c for c in self.geo.edge if c not in ghosts]
@@ -151,7 +153,7 @@ class Wounds:
             cells=options,
         )
 
-    def step_relocate(self: Engine, inv: str) -> None:
+    def step_relocate(self: Engine, inv: str, told: bool = False) -> None:
         target = self.inv(inv)
         if self.in_house(target):
-            self.place_at_foyer(target)
+            self.place_at_foyer(target, told)
