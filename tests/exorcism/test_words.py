@@ -182,27 +182,51 @@ def test_EX_TOOL_tools_listed_with_and() -> None:
     assert tools_text({"key": 1}) == "1 Key" and tools_text({}) == "nothing"
 
 
-def test_EX_GHOST_02_a_ghost_not_yet_come_is_said_when_the_card_moves_the_others() -> None:
-    """The Haunt card shows all three arrows; only the Ghosts in the house follow them
-    (EX-GHOST-02/03). Stop 61's Solo demo read "Haunt card (Location 1): Wraith up, Bull 1
-    space up, Devourer left." and then only "The Wraith moves to …": the line says who is
-    not in the house yet, and nothing once all three are."""
+def test_EX_GHOST_02_EX_HAUNT_09_a_haunt_cards_line_names_only_ghosts_in_the_house() -> None:
+    """Only the Ghosts in the house follow a Haunt card's arrows (EX-GHOST-02/03, EX-HAUNT-09).
+    Stop 61's Solo demo read "Wraith up, Bull 1 space up, Devourer left." then only "The
+    Wraith moves to …"; demo 66 read the same card line and "…; the Bull and the Devourer are
+    not in the house yet." some twenty times. The card's line names the arrows of the Ghosts
+    in the house, and the moves line the moves."""
     st = new_game("core", n=2, seed=3)
     eng = Engine(st)
-    card = next(c.id for c in eng.pack.haunt_deck if c.kind == "haunt")
+    card = next(c for c in eng.pack.haunt_deck if c.kind == "haunt")
+    face = eng.haunt_card_text(card.id)  # the card itself: all three arrows
+    assert "Wraith " in face and "Bull " in face and "Devourer " in face
     st.ghosts = {"wraith": "attic", "bull": None, "devourer": None}
-    eng.move_ghosts(card)
+    assert eng.haunt_card_told(card.id) == face.split(", Bull")[0]
+    eng.move_ghosts(card.id)
     said = [e.text for e in eng.events if e.kind == "ghosts_move"]
     assert len(said) == 1 and said[0].startswith("The Wraith ")
-    assert said[0].endswith("; the Bull and the Devourer are not in the house yet."), said
+    assert "not in the house" not in said[0] and "Bull" not in said[0], said
     st.ghosts = {**st.ghosts, "bull": "attic"}
-    eng.events.clear()
-    eng.move_ghosts(card)
-    assert eng.events[0].text.endswith("; the Devourer is not in the house yet.")
+    told = eng.haunt_card_told(card.id)
+    assert "Bull " in told and "Devourer" not in told, told
     st.ghosts = {**st.ghosts, "devourer": "attic"}
-    eng.events.clear()
-    eng.move_ghosts(card)
-    assert "not in the house" not in eng.events[0].text
+    assert eng.haunt_card_told(card.id) == face
+
+
+def test_EX_HAUNT_11_EX_AMB_25_after_the_exorcism_a_card_moves_no_ghost_and_turns_nothing(
+) -> None:
+    """Demo 66's Solo: "Haunt card (Location 3): Wraith up, Bull 3 spaces down, Devourer
+    left." after "the Ghosts are exorcised and leave the house"; "Bull card: the house is
+    exorcised, it has no effect." (a comma splice) named a turning point in the recap."""
+    from rules.core.types import Result
+    from rules.exorcism.ending import ending
+
+    st = new_game("core", n=2, seed=3).model_copy(deep=True)
+    st.exorcised = True
+    st.ghosts = dict.fromkeys(st.ghosts)
+    eng = Engine(st)
+    card = next(c for c in eng.pack.haunt_deck if c.kind == "haunt")
+    eng.reveal_haunt(card.id)
+    assert eng.events[-1].text == f"Haunt card (Location {card.location}): no Ghost left to move."
+    bull = next(c for c in eng.pack.haunt_deck if c.kind == "bull")
+    eng.resolve_special(bull.id)
+    assert eng.events[-1].text == "Bull card: the house is exorcised, so it has no effect."
+    result = Result(winners=list(st.seats), losers=[], reason="x")
+    points = ending(st, result, [(None, list(eng.events))], NAMES).turning_points
+    assert not any("no effect" in p or "no Ghost left" in p for p in points), points
 
 
 def test_EX_OVA_TERROR_the_recap_counts_each_terror_once() -> None:

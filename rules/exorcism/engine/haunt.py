@@ -82,8 +82,9 @@ class HauntPhase:
                 self.emit(f"{where}: its value rises to {value}, so {what}.", "darkness")
         elif card.kind in ("bull", "devourer"):
             name = GHOST_NAMES[card.kind]
-            if st.exorcised:
-                self.emit(f"{name} card: the house is exorcised, it has no effect.", "ghost")
+            if st.exorcised:  # EX-AMB-25; told as a card's line, no turning point (demo 66)
+                self.emit(f"{name} card: the house is exorcised, so it has no effect.",
+                          "haunt_card")
             elif st.ghosts.get(card.kind) is None:
                 st.ghosts[card.kind] = "attic"
                 self.emit(f"{name} card: the {name} enters the house in the Attic.", "ghost")
@@ -119,7 +120,23 @@ class HauntPhase:
             return
         st.haunt_discard.append(card_id)
         st.last_haunt = self.haunt_card_text(card_id)
-        self.emit(st.last_haunt + ".", "haunt_card")
+        self.emit(self.haunt_card_told(card_id) + ".", "haunt_card")
+
+    def haunt_card_told(self: Engine, card_id: str) -> str:
+        """A revealed standard card's line: its arrows for the Ghosts in the house only
+        (EX-HAUNT-09, EX-HAUNT-11, EX-AMB-25). Demo 66: "Wraith up, Bull 3 spaces down,
+        Devourer left." after the exorcism, and arrows of Ghosts not yet come."""
+        card = self.pack.haunt_card(card_id)
+        text = self.haunt_card_text(card_id)
+        if card.kind != "haunt":
+            return text
+        head = text.split(": ", 1)[0]
+        if self.st.exorcised:
+            return f"{head}: no Ghost left to move"
+        arrows = text.split(": ", 1)[1].split(", ")
+        here = [a for a, g in zip(arrows, GHOSTS, strict=True)
+                if self.st.ghosts.get(g) is not None]
+        return f"{head}: " + (", ".join(here) if here else "no Ghost in the house to move")
 
     def step_haunt_resolve(self: Engine, card: str) -> None:
         face = self.pack.haunt_card(card)
@@ -136,11 +153,9 @@ class HauntPhase:
         if card.kind != "haunt" or st.exorcised:
             return []
         moved = []
-        away = []
         for g in GHOSTS:
             pos = st.ghosts.get(g)
             if pos is None:
-                away.append(f"the {GHOST_NAMES[g]}")
                 continue  # EX-HAUNT-09
             direction = getattr(card.arrows, g)
             steps = card.die_value if g == "bull" else 1  # EX-GHOST-05
@@ -152,12 +167,9 @@ class HauntPhase:
                          if new != pos else
                          f"the {GHOST_NAMES[g]} stays in {self.the_cell(new)}")
         if moved:
+            # The card's line names the arrows of the Ghosts in the house only
+            # (`haunt_card_told`): a Ghost not yet come (EX-GHOST-02) goes unsaid here too.
             text = "; ".join(moved)
-            # The card shows all three arrows; a Ghost not yet come (EX-GHOST-02) follows none,
-            # and "The Wraith stays in the Attic." alone left the card's other two unexplained.
-            if away:  # after a "; ", not in brackets: a Locked Room's "(row 4, column 2)" ends
-                text += (f"; {join_words(away)} {'is' if len(away) == 1 else 'are'} not in the "
-                         "house yet")  # many a line, and two brackets in a row read badly
             self.emit(text[:1].upper() + text[1:] + ".", "ghosts_move")
         return self.wound_check()
 
