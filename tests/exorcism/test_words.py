@@ -773,3 +773,19 @@ def test_EX_ACT_01_04_a_room_to_gain_a_tool_is_named_for_now_only_within_the_act
                     if c["name"] == found.group(1))
     said = advice(GAME.view(st, "s1"), "s1") or ""
     assert f"{found.group(1)} gains a" in said and "next turn" not in said, said
+
+
+def test_EX_GAP_04_a_characters_own_ability_is_named_with_what_it_does() -> None:
+    """Demo 66: "Journalist uses their own ability. / Journalist gains Key Task 2." — a
+    reader had to know the Character cards to learn what was used."""
+    from tests.exorcism.helpers import at_rest, do, set_character
+
+    st = at_rest(new_game("core", 2, seed=4), "s1")
+    set_character(st, "s1", "journalist")
+    for g in st.ghosts:
+        st.ghosts[g] = None
+    st, events = do(st, "s1", "ability", source="journalist")
+    said = [e.text for e in events]
+    assert "Journalist uses the Journalist's ability: gain 1 Available Task, then refill the " \
+        "row." in said, said
+    assert not any("their own ability" in line for line in said)

@@ -119,8 +119,14 @@ class InvestigatorActions:
             if ab.once_per_turn:
                 st.once_used.append(source)
             src = f"char:{source}" if source == inv.character else f"ongoing:{source}"
-            whose = ("their own ability" if source == inv.character  # not "of Photographer"
-                     else f"the ability of {self.pack.task(source).called}")
+            if source == inv.character:
+                # Named, with what it does (demo 66: "Journalist uses their own ability." left
+                # a reader to know the Character cards, EX-GAP-04).
+                ch = self.character(source)
+                does = ch.text.split(": ", 1)[-1].rstrip(".")
+                whose = f"the {ch.name}'s ability: {does[:1].lower()}{does[1:]}"
+            else:
+                whose = f"the ability of {self.pack.task(source).called}"
             self.emit(f"{self.inv_name(inv)} uses {whose}.", "ability")
             self.run_effects({**ctx, "src": src})
         elif kind == K.PICK_UP:
