@@ -101,7 +101,7 @@ def newcomer_tips(game: Game[Any, Any], options: Any, in_role: bool) -> list[str
                     "learning setup, easier to win")
     role = game.role_seat(options)
     if role is not None and in_role:
-        # One plays an Investigator, not "an Investigator player" (stop 66's lobby).
+        # One plays an Investigator, not "an Investigator player" (stop 65's lobby).
         tips.append(f"a newcomer would rather play {_part(role[2])} than {_part(role[1])}, "
                     "the harder side to learn (the creator's **Your seat** menu)")
     tips.append("every board post will say what your choice is about (guided play)")

@@ -111,7 +111,7 @@ PROMPTS: dict[str, str] = {
 
 
 def _symbols(counts: dict[str, int], names: dict[str, str]) -> str:
-    """"2 Force Symbols and a Clue" from {"force": 2, "clue": 1} (stop 66's demo: "still
+    """"2 Force Symbols and a Clue" from {"force": 2, "clue": 1} (stop 65's demo: "still
     needs 2 Clue")."""
     words = [f"{n} {names.get(k, k)} Symbols" if n > 1 else f"a {names.get(k, k)}"
              for k, n in counts.items() if n > 0]
@@ -171,7 +171,7 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
     spent = f"{lead} Nothing is left to spend this turn: end the turn."
     unique_cost = turn.get("costs", {}).get("unique")
     if (me is not None and not turn.get("unique_used") and unique_cost is not None
-            and unique_cost <= turn["ap"] <= 0):  # the Fixer's free Give or Trade (stop 66)
+            and unique_cost <= turn["ap"] <= 0):  # the Fixer's free Give or Trade (stop 65)
         spent = (f"{lead} {who}'s Unique Action costs no AP and is unused this turn: use it "
                  "if it helps the team, else end the turn.")
     if hand is not None and not gates["closing_blocked"]:
@@ -200,7 +200,7 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
         aura = f" ({worst['aura_text']})" if worst.get("aura_text") else ""
         scourge = next((h for h in view["horrors"] if h.get("scourge")), None)
         if scourge is not None and gates["closing_blocked"]:
-            # The Scourge first: it blocks every Gate (stop 66's demo sent a player to a
+            # The Scourge first: it blocks every Gate (stop 65's demo sent a player to a
             # Cultist that blocked nothing, FW-SCOURGE-03).
             aura = f" ({scourge['aura_text']})" if scourge.get("aura_text") else ""
             return (f"{lead} The {scourge['name']} bears The Scourge: no Gate may close while "
@@ -220,7 +220,7 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
                     "empties the hand (Insanity opens a Gate).")
     takes = f"{lead} Closing a Gate takes {_gate_needs(view)} in one hand"
     give = turn.get("costs", {}).get("give_or_trade")
-    if give is not None and give > turn["ap"]:  # an Aura raised it (stop 66's demo)
+    if give is not None and give > turn["ap"]:  # an Aura raised it (stop 65's demo)
         why = [f"Street {s['number']}'s Aura" for s in view.get("streets") or []
                if s["aura_active"] and "Give or Trade" in s["text"]]
         because = f" ({' and '.join(why)})" if why else ""
@@ -256,7 +256,7 @@ def _wall_turn(view: dict[str, Any]) -> str:
     if doom == 0:
         return f"{lead} Your Doom is spent: end the turn."
     keep = _destroy_advice(view, lead, scourge_only=True)
-    if keep:  # stop 66's demo: the one Destroy that kept the last Gate open, never advised
+    if keep:  # stop 65's demo: the one Destroy that kept the last Gate open, never advised
         return keep
     if near is not None and near["trigger_cost"] <= doom:
         return (f"{lead} The {near['name']} On the Streets Triggers for {near['trigger_cost']} "
@@ -314,7 +314,7 @@ def _destroy_advice(view: dict[str, Any], lead: str, scourge_only: bool) -> str 
 def _close_select(text: str, view: dict[str, Any]) -> str:
     """Close a Gate's selection, by what this one asks: a Unique may need fewer different
     Symbols than the usual three (stop 63's demo: the Gatewright's "at least 2 different
-    Symbols" under advice naming all three), and an Aura may ask more (stop 66's demo: The
+    Symbols" under advice naming all three), and an Aura may ask more (stop 65's demo: The
     Breaker of Trinkets' second Clue, FW-ACT-01 g)."""
     found = re.search(r"at least (\d+) different Symbols", text)
     need = int(found.group(1)) if found else 3

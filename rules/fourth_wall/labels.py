@@ -103,7 +103,7 @@ def _label(eng: Engine, action: Action, data: dict[str, Any]) -> str:
     if k == CLOSE_GATE:
         return f"Close a Gate ({costs(action)})"
     if k == EXPLOIT:
-        # How much Doom, with Street 1's Aura counted (stop 66's demo: "+Doom" while it added 2).
+        # How much Doom, with Street 1's Aura counted (stop 65's demo: "+Doom" while it added 2).
         doom = eng.doom_from_exploit()
         return f"Exploit the Rift ({costs(action)}" + (f", +{doom} Doom)" if doom > 0 else ")")
     if k == UNIQUE:

@@ -85,7 +85,7 @@ _ACTION_WORDS = {"search": "Search", "intervene": "Intervene", "utilise": "Utili
 
 def _raised_costs(eng: Engine, inv: InvestigatorState, ap: int) -> str:
     """Why an action the rulebook's cost would let `ap` pay for is missing from the menu: an
-    Aura or card raised it (stop 66's demo: with 1 AP left Give or Trade silently dropped out,
+    Aura or card raised it (stop 65's demo: with 1 AP left Give or Trade silently dropped out,
     Street 2's Aura unnamed). "" when none is."""
     said = []
     for name, word in _ACTION_WORDS.items():

@@ -207,7 +207,7 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
                     "a visitor alone is the spirit's easiest target.")
         return (f"{lead}. You are alone, out of hearing of the other visitors: Walk toward "
                 "them so the table may talk.")
-    # The nearest clue tokens by the movement points to reach them (stop 66's demo named two
+    # The nearest clue tokens by the movement points to reach them (stop 65's demo named two
     # rooms far off in view order and left out the one next door), and "Walk there" only
     # where one point (any visitor's Walk, P-BASIC-03) gets there.
     far = _walk_distances(view, me["room"])

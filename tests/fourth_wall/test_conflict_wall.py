@@ -139,7 +139,7 @@ def test_FW_WALL_06_manifest_costs_its_printed_doom() -> None:
     assert ("manifest", brute) not in [(a.kind, a.params.get("horror"))
                                        for a in GAME.legal_actions(st, "s1")]
     st, ev = do(st, "s1", "manifest", horror=cult)
-    # The Doom it spent is said, as a Trigger's is (stop 66's demo).
+    # The Doom it spent is said, as a Trigger's is (stop 65's demo).
     assert st.doom == 1 and ("The Wall Manifests Cultist (1 Doom): it is placed On the "
                              "Streets.") in texts(ev)
 

@@ -286,7 +286,7 @@ def test_FW_INSTR_05_the_only_sane_investigator_is_named_as_elected() -> None:
     leader = put_horror(st, "H-CULT-LEADER")
     st, ev = do(st, "s1", "trigger", horror=leader)
     name = Engine(st).inv_name(st.investigators[0])
-    # Nobody chose: the only one left (stop 66's demo read "is elected" as The Wall's choice).
+    # Nobody chose: the only one left (stop 65's demo read "is elected" as The Wall's choice).
     assert (f"The Wall could not complete an Instruction: {name}, the only sane "
             "Investigator, may Regroup.") in texts(ev)
     assert "an Elected Investigator" not in texts(ev)

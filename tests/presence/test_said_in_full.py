@@ -1,4 +1,4 @@
-"""What happens is said in full (stop 66's QA read of three demos): a drawn fear card's text,
+"""What happens is said in full (stop 65's QA read of three demos): a drawn fear card's text,
 a revealed secret's tier effect, the script's reveal effect, a move that stops early, the
 Professor's ability, a failed Invoke's reason. Each line is public only where the spec's
 hidden-information map says so."""
@@ -14,7 +14,7 @@ from tests.presence.helpers import SPIRIT, choose, edit, new_game, options, to_s
 
 
 def test_H_22_a_drawn_fear_card_is_announced_with_its_text() -> None:
-    """Stop 66's demos: "The Descendant draws the fear card Fear of Whispers and places it
+    """Stop 65's demos: "The Descendant draws the fear card Fear of Whispers and places it
     face up in front of them." never said what the card does (H-22: announced in full)."""
     st = edit(new_game(3, seed=2))
     eng = Engine(st)
@@ -32,7 +32,7 @@ def test_H_22_a_drawn_fear_card_is_announced_with_its_text() -> None:
 
 
 def test_P_SECRET_05_a_revealed_secret_says_its_tiers_effect_and_a_lost_marker_why() -> None:
-    """Stop 66's demos: "…reveals the secret at position 4: Suffering (General); the low
+    """Stop 65's demos: "…reveals the secret at position 4: Suffering (General); the low
     effect resolves." then "The nerve marker meets the time marker and is lost!" with the
     tier's effect ("Low: hope -1 and nerve -1") never said, nor the reduction."""
     st = edit(new_game(3, seed=2))
@@ -55,7 +55,7 @@ def test_P_SECRET_05_a_revealed_secret_says_its_tiers_effect_and_a_lost_marker_w
 
 
 def test_P_SCRIPT_02_the_scripts_reveal_effect_is_said_when_it_is_revealed() -> None:
-    """Stop 66's demos: "The spirit's script is revealed: Script B2 (good). …" then
+    """Stop 65's demos: "The spirit's script is revealed: Script B2 (good). …" then
     "Targeted: the Descendant, …" and discards, with the script's "Reveal: each visitor
     discards 1 card." never said."""
     st = edit(new_game(3, seed=2))
@@ -74,7 +74,7 @@ def _texts(st: PresenceState, seat: str, option: str) -> list[str]:
 
 
 def test_P_MOVE_01_PR_09_a_walk_stopped_at_once_or_early_says_so() -> None:
-    """Stop 66's demos: "The Detective walks." then the end of the turn, and "The Orphan
+    """Stop 65's demos: "The Detective walks." then the end of the turn, and "The Orphan
     plays Hide / Move 2 for Move 2." then nothing: a move that did nothing said nothing."""
     st = new_game(3, seed=2)
     seat = st.active
@@ -107,7 +107,7 @@ def settle_others(st: PresenceState, seat: str) -> PresenceState:
 
 
 def test_P_SPIRIT_07_a_die_move_stopped_or_impossible_says_so() -> None:
-    """Stop 66's demos: Drift's "Move this die up to 2 rooms" stopped with no word, and
+    """Stop 65's demos: Drift's "Move this die up to 2 rooms" stopped with no word, and
     Broken Form's die paid to 0 could not move, also with no word."""
     st = to_spirit_turn(new_game(3, seed=2))
     eng = Engine(st)
@@ -140,7 +140,7 @@ def test_P_SPIRIT_07_a_die_move_stopped_or_impossible_says_so() -> None:
 
 
 def test_P_MANI_04_a_glide_stopped_says_where_the_pawn_stays() -> None:
-    """Stop 66's demo: "The spirit pawn acts: Glide." and then nothing, the pawn still in
+    """Stop 65's demo: "The spirit pawn acts: Glide." and then nothing, the pawn still in
     the Gallery."""
     st = to_spirit_turn(new_game(3, seed=2))
     eng = Engine(st)
@@ -151,7 +151,7 @@ def test_P_MANI_04_a_glide_stopped_says_where_the_pawn_stays() -> None:
 
 
 def test_H_29_two_dice_fed_alike_read_as_two_dice_said_once() -> None:
-    """Stop 66's demo: "The spirit feeds on the fear: the presence die in the Salon now shows
+    """Stop 65's demo: "The spirit feeds on the fear: the presence die in the Salon now shows
     2 (2 times)." where two dice in the Salon each went from 1 to 2: told once, the line read
     as one die showing 2 twice. The line now names the change and which kind of die."""
     from cogs.utils.table.words import told_once
@@ -175,7 +175,7 @@ def test_H_29_two_dice_fed_alike_read_as_two_dice_said_once() -> None:
 
 
 def test_P_TIME_09_H_13_the_professors_look_is_said_and_its_card_stays_out_of_the_game() -> None:
-    """Stop 66's demo: "The Professor's ability takes effect." and nothing more in the
+    """Stop 65's demo: "The Professor's ability takes effect." and nothing more in the
     thread; the DM said "You inspected earlier (it may have moved since): A clue card removed
     in setup: Death: Gallery." of a card that lies in the box for good."""
     from types import SimpleNamespace
@@ -196,7 +196,7 @@ def test_P_TIME_09_H_13_the_professors_look_is_said_and_its_card_stays_out_of_th
 
 
 def test_P_UPKEEP_05_the_spirit_clue_prompt_says_each_clue_to_a_different_room() -> None:
-    """Stop 66's demo: "(one clue a room; …)" with a room that already held a clue offered:
+    """Stop 65's demo: "(one clue a room; …)" with a room that already held a clue offered:
     the rule is "Each room must be different" among this upkeep's clues."""
     st = to_spirit_turn(new_game(3, seed=2))
     eng = Engine(st)
@@ -208,7 +208,7 @@ def test_P_UPKEEP_05_the_spirit_clue_prompt_says_each_clue_to_a_different_room()
 
 
 def test_P_2P_04_a_discard_effect_says_why_and_whose_card() -> None:
-    """Stop 66's demo: "Discard a card (1 to go)." after Piece Together, and in a two-player
+    """Stop 65's demo: "Discard a card (1 to go)." after Piece Together, and in a two-player
     game "Discard Move 2 / Comfort" did not say whose card, though both decks hold one."""
     from tests.presence.test_variant_two_players import PLAYER, SECOND, two_player_game
 
@@ -239,7 +239,7 @@ class SimpleDiscard:
 
 
 def test_H_38_a_failed_invoke_says_why_outside_mystery_mode_only() -> None:
-    """Stop 66's demos: "…tries to reveal the secret at position 1: nothing happens." with
+    """Stop 65's demos: "…tries to reveal the secret at position 1: nothing happens." with
     no reason; outside Mystery Mode the clue cards beneath lie face up (H-38)."""
     for mystery, said in ((False, ": no clue card of its trauma lies beneath it."),
                           (True, ".")):
@@ -258,7 +258,7 @@ def test_H_38_a_failed_invoke_says_why_outside_mystery_mode_only() -> None:
 
 
 def test_PR_05_H_29_the_spirit_declining_to_feed_on_fear_is_said() -> None:
-    """Stop 66's demo: a visitor suffered fear beside a die showing 1 and no line followed;
+    """Stop 65's demo: a visitor suffered fear beside a die showing 1 and no line followed;
     die values are public (H-29), so the spirit's pass is said."""
     from tests.presence.helpers import put_die, quiet
 

@@ -202,7 +202,7 @@ def test_p_unk_03_h_39_each_deck_card_offered_shows_the_whole_card_to_the_spirit
 
 
 def test_p_unk_04_h_39_each_secret_card_offered_shows_its_tiers_without_set_ids() -> None:
-    """Stop 66's demo: the secret-card choice read "Betrayal (Spirit I) (set spirit_1)", an
+    """Stop 65's demo: the secret-card choice read "Betrayal (Spirit I) (set spirit_1)", an
     internal set id in player text, and no tier's effect, so the spirit chose blind. Each
     choice now reads the card's name and what each tier does, to the spirit only (H-39)."""
     st = fresh(3, 4, unknown_threat=True)

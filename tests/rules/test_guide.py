@@ -404,7 +404,7 @@ def test_fw_prompt_15_close_a_gate_advice_asks_what_its_prompt_asks() -> None:
 
 def test_p_move_02_the_advice_names_the_nearest_clue_tokens_and_walks_only_where_one_reaches(
         ) -> None:
-    """Stop 66's demo: "Clue tokens wait on your floor in the West Bedroom and the Nursery:
+    """Stop 65's demo: "Clue tokens wait on your floor in the West Bedroom and the Nursery:
     Walk there." named two rooms 2 and 3 rooms off, in view order, and left out the Gallery
     next door; one Walk (1 movement point, P-BASIC-03) reaches neither. The advice now names
     the nearest by movement points through the doors (P-MOVE-02: open 1, closed 2, locked
@@ -447,7 +447,7 @@ def test_p_move_02_the_advice_names_the_nearest_clue_tokens_and_walks_only_where
 
 
 def test_fw_conflict_lobby_tip_says_play_an_investigator_not_an_investigator_player() -> None:
-    """Stop 66's lobby: "a newcomer would rather play an Investigator player than the Wall
+    """Stop 65's lobby: "a newcomer would rather play an Investigator player than the Wall
     player": one plays an Investigator (and the Wall), not a player."""
     from cogs.utils.guide import newcomer_tips
 

@@ -48,7 +48,7 @@ SYMBOL_NAMES: dict[str, str] = {"clue": "Clue", "force": "Force", "science": "Sc
 
 def symbols_counted(counts: Mapping[str, int]) -> str:
     """Symbols as a sentence counts them: "2 Clue Symbols, a Force and a Science" (never
-    "2 Clue", stop 66's demo), in the game's Symbol order."""
+    "2 Clue", stop 65's demo), in the game's Symbol order."""
     return join_words([f"a {SYMBOL_NAMES[s]}" if counts[s] == 1
                        else f"{counts[s]} {SYMBOL_NAMES[s]} Symbols"
                        for s in SYMBOLS if counts.get(s, 0) > 0])

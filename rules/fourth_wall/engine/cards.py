@@ -150,7 +150,7 @@ class Cards:
         pool = self.sane()
         if not pool:
             return
-        if len(pool) == 1:  # nobody chose (stop 66's demo: "...: The Steadfast is elected")
+        if len(pool) == 1:  # nobody chose (stop 65's demo: "...: The Steadfast is elected")
             self.emit("The Wall could not complete an Instruction: "
                       f"{self.inv_name(pool[0])}, the only sane Investigator, may Regroup.",
                       "wall_failure", inv=pool[0].id)
@@ -202,7 +202,7 @@ class Cards:
             else:  # FW-PROMPT-06
                 pool = self.sane()
                 if len(pool) > 1 and st.wall_seat is not None:
-                    # Said as The Wall's choice (stop 66's demo: "The Steadfast loses a
+                    # Said as The Wall's choice (stop 65's demo: "The Steadfast loses a
                     # Force Marble." after a Trigger, no word of whom The Wall Targeted).
                     then.args["target_said"] = key
                     self.ask(st.wall_seat, "choose_target",
@@ -212,7 +212,7 @@ class Cards:
                 who = [i.id for i in pool]
         elif sel in ("elected", "elected_other"):
             pool = self.sane(exclude=fr.inv if sel == "elected_other" else None)
-            # Who is Elected is said (stop 66's demo: "An Elected Investigator may Regroup
+            # Who is Elected is said (stop 65's demo: "An Elected Investigator may Regroup
             # for free." then "The Quartermaster Regroups.", FW-TERM-07).
             if len(pool) > 1:
                 then.args["elect_said"] = key
@@ -273,7 +273,7 @@ class Cards:
         nxt = self.next_sane_anticlockwise(holder) or holder
         self.st.target = nxt
         name = self.inv_name(self.inv(holder))
-        if nxt == holder:  # nowhere to pass (stop 66's demo: "passes to" the Target itself)
+        if nxt == holder:  # nowhere to pass (stop 65's demo: "passes to" the Target itself)
             self.emit(f"{name} is the Target; the Target Token stays with {name}, the only "
                       "sane Investigator.", "target")
         else:

@@ -233,7 +233,7 @@ class Effects:
         else:
             discard, deck, lookup = st.horror_discard, st.horror_deck, self.horror_name
         found = next((c for c in reversed(discard) if lookup(c) == name), None)
-        # Where it was found is said, and the shuffle (stop 66's demo: "Ghoul is found." then
+        # Where it was found is said, and the shuffle (stop 65's demo: "Ghoul is found." then
         # "The delved Ghoul goes to the Horror discard pile.", two Ghouls, FW-TERM-08).
         where = " in the discard pile"
         if found is not None:
@@ -638,7 +638,7 @@ class Effects:
             self.fail(fr, f"There is no {eff.named or 'Horror'} On the Streets to Sacrifice.")
             return
         street = self.street_number(h) if self.alliance else 0
-        # Which Street it leaves (stop 66's demo: Street 3 emptied, unsaid).
+        # Which Street it leaves (stop 65's demo: Street 3 emptied, unsaid).
         self.emit(f"{self.horror_name(h)} is Sacrificed"
                   + (f" from Street {street}." if street else "."), "sacrifice")
         self.remove_horror(h, "discard")  # FW-HORROR-08

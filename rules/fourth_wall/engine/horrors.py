@@ -35,12 +35,12 @@ class Horrors:
         if self.alliance:
             st.streets.sort(key=lambda h: h.street or 0)
         where = f" on Street {street}" if street is not None else ""
-        # Every Street's Aura is said when it switches on, not Street 3's alone (stop 66's
+        # Every Street's Aura is said when it switches on, not Street 3's alone (stop 65's
         # demo, FW-STREET-01).
         aura = self.street_aura_cost_text(hid) or (
             self.street_aura_said(street) if street is not None and self.alliance else "")
         notes = (["Drained"] if drained else []) + ([aura] if aura else [])
-        # The Doom a Manifest spent is said (stop 66's demo: "Breaker is placed On the
+        # The Doom a Manifest spent is said (stop 65's demo: "Breaker is placed On the
         # Streets." after Wrath, the Action Pool untold, while Triggers said theirs).
         head = (f"The Wall Manifests {self.horror_name(hid)} ({manifest_doom} Doom): it is "
                 "placed" if manifest_doom is not None else f"{self.horror_name(hid)} is placed")

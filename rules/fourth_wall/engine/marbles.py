@@ -167,7 +167,7 @@ class Marbles:
         i = self.inv(inv)
         if mode is None:
             # The Hand Limit's draw counted as Marbles, and said when it is the worse way
-            # (stop 66's demo: "draw up to the Hand Limit (0)" read as a Hand Limit of 0).
+            # (stop 65's demo: "draw up to the Hand Limit (0)" read as a Hand Limit of 0).
             up_to = counted(n_limit, "Marble") + (
                 f", so drawing {n_draw} gives more" if n_limit < n_draw else "")
             self.ask(i.seat, "regroup_draw", f"{self.inv_name(i)} Regroups: draw {n_draw} "
@@ -284,7 +284,7 @@ class Marbles:
             self.later(Step(op="trade_do", args={**base, "answer": {"kind": K.ACCEPT,
                                                                     "params": {}}}))
             return
-        # The offer is logged before its answer (stop 66's demo: "trades a Marble with", then
+        # The offer is logged before its answer (stop 65's demo: "trades a Marble with", then
         # "declines ... a Trade", a second offer never said, read as one Trade undone).
         self.emit(f"{self.inv_name(i)} offers {self.inv_name(t)} a Trade.", "trade")
         self.ask(t.seat, "trade_consent",  # FW-AMB-27
@@ -365,7 +365,7 @@ class Marbles:
         picked = ", ".join(self.marble_name(m) for m in chosen) or "nothing yet"
         # The rulebook's words where they are the same thing: "at least one of each Symbol"
         # (stop 64's demo); the Gatewright's two of any stay a count. Every Aura extra is
-        # said as `meets` counts it (stop 66's demo: The Breaker of Trinkets' second Clue
+        # said as `meets` counts it (stop 65's demo: The Breaker of Trinkets' second Clue
         # was asked for but never said, FW-ACT-01 g).
         needs = gate_needs_text(*self.gate_requirement(distinct))
         self.ask(i.seat, "close_select", f"Close a Gate: select Marbles showing {needs} "

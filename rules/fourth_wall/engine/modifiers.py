@@ -148,7 +148,7 @@ class Modifiers:
     def street_aura_said(self: Engine, street: int) -> str:
         """Street `street`'s Aura in its card's words, when it is active ("Street 2's Aura:
         Give or Trade costs 2 AP"), else "". A Defeat Cost Aura is said as
-        `street_aura_cost_text` says it (stop 66's demo: Streets 1, 2, 4 and 5 switched on
+        `street_aura_cost_text` says it (stop 65's demo: Streets 1, 2, 4 and 5 switched on
         and nothing said so, FW-STREET-01, FW-VIS-27)."""
         if not any(src.startswith(f"street:{street}:") for src, *_ in self.modifier_sources()):
             return ""

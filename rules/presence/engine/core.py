@@ -397,7 +397,7 @@ class Basics:
         die in the Kitchen goes from 2 to 3" (or leaves the board, at 0); "a presence die in
         the Salon …" where the room holds others. A run of such lines said once with its count
         ("(2 times)", `cogs.utils.table.words.told_once`) then reads true: two dice that each
-        went from 1 to 2, never one die that "now shows 2" twice (stop 66's demo, H-29)."""
+        went from 1 to 2, never one die that "now shows 2" twice (stop 65's demo, H-29)."""
         d = self.die(die_id)
         if d.room is None:
             return "a presence die goes back to the supply"

@@ -60,7 +60,7 @@ class Fear:
     def on_fear_bonus(self: Engine, option: str, prompt: Prompt) -> None:
         if option == "no":
             # Public (H-29: die values are public, so the choice shows on the board anyway;
-            # PR-05 on public dice, H-40): said, not left to comparing dice by hand (stop 66).
+            # PR-05 on public dice, H-40): said, not left to comparing dice by hand (stop 65).
             room = prompt.data.get("room")
             self.emit("The spirit lets it pass" + (f": no presence die in the "
                       f"{self.room_name(str(room))} grows." if room else "."), "die")
@@ -167,7 +167,7 @@ class Fear:
             # the marker returns (P-SUCC-05), but the win test must still see who held it
             v.succumbed_bonded = True
             st.bonded = None
-        # After a colon the name reads mid-sentence: "…: the Descendant succumbs" (stop 66)
+        # After a colon the name reads mid-sentence: "…: the Descendant succumbs" (stop 65)
         who = f"{because}: {self.listed([seat])}" if because else self.name(seat)
         self.emit(f"{who} succumbs to the manor and is no longer a visitor!", "succumb",
                   seat=seat)

@@ -201,7 +201,7 @@ class HouseEffects:
             if removed:
                 c = removed[st.rng.below(len(removed))]
                 cc = self.pack.clue_card(c)
-                # The public half (stop 66's demo: "The Professor's ability takes effect."
+                # The public half (stop 65's demo: "The Professor's ability takes effect."
                 # and nothing more); which card it is stays the owner's (H-13).
                 self.emit(f"{self.name(owner)} looks at a clue card removed in setup.",
                           "inspect")

@@ -28,7 +28,7 @@ class Secrets:
         tier = self.secret_board().tier(self.matching(position), position)
         slot.revealed = True
         slot.tier = tier
-        # The tier's effect is said before its consequences (stop 66's demo: a knockout and
+        # The tier's effect is said before its consequences (stop 65's demo: a knockout and
         # a lost marker followed "the low effect resolves" with no stated cause).
         said = tier_text(card.text, tier)
         self.emit(f"{self.name(revealer)} reveals the secret at position {position}: "

@@ -33,7 +33,7 @@ class SpiritEffects:
             if die is not None and self.die(int(die)).room is not None:
                 getattr(self, "on_" + then)(str(die), Prompt(
                     id="x", kind="target", seats=[], text="", data=data))
-            elif then == "die_steps":  # said, not silent (stop 66's demo: Broken Form)
+            elif then == "die_steps":  # said, not silent (stop 65's demo: Broken Form)
                 self.emit("The die cannot move: it faded." if die is not None else
                           "No presence die is there to move.", "die")
             return
@@ -119,7 +119,7 @@ class SpiritEffects:
         steps = int(prompt.data["steps"])
         moved = int(prompt.data.get("moved", 0))
         if option == "stop":
-            # Said, or the power reads as lost (stop 66's demo: Drift's "Move this die up
+            # Said, or the power reads as lost (stop 65's demo: Drift's "Move this die up
             # to 2 rooms" and then nothing).
             label = self.die_label(die)
             self.emit(f"{label[0].upper()}{label[1:]} does not move."
@@ -186,7 +186,7 @@ class SpiritEffects:
         st = self.st
         moved = int(prompt.data.get("moved", 0))
         if option == "stop":
-            # Said, or the Glide reads as lost (stop 66's demo: "The spirit pawn acts:
+            # Said, or the Glide reads as lost (stop 65's demo: "The spirit pawn acts:
             # Glide." and then nothing).
             if st.spirit.pawn_room is not None:
                 where = f"the {self.room_name(st.spirit.pawn_room)}"

@@ -100,7 +100,7 @@ class UnknownThreat:
         have = {pack.secret(s).trauma for s in ut.secrets}
         trauma = next((s.trauma for s in pack.secrets if s.trauma not in have), None)
         if trauma is not None:
-            # Named as players read them, never by set id (stop 66's demo: "(set
+            # Named as players read them, never by set id (stop 65's demo: "(set
             # spirit_1)"), with what each tier does: the spirit chooses by effect (P-UNK-04).
             opts = [(s.id, self.ut_secret_words(s.id)) for s in pack.secrets
                     if s.trauma == trauma]

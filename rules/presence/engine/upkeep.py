@@ -158,7 +158,7 @@ class Upkeep:
 
     def lose_marker(self: Engine, marker: str, reduced: int = 0) -> None:
         """P-TRACK-03/04: the marker is lost; the script of that type is revealed. `reduced`:
-        the reduction that took it there, said first (stop 66's demo: a secret's "nerve -1"
+        the reduction that took it there, said first (stop 65's demo: a secret's "nerve -1"
         lost the marker with no word of the reduction)."""
         st = self.st
         setattr(st, marker, None)
@@ -174,7 +174,7 @@ class Upkeep:
         self.emit(f"The spirit's script is revealed: {script.name} ({script.alignment}). "
                   f"Its bottom half now applies: {script.bottom.text}", "script")
         if script.reveal:
-            # Said before it resolves (stop 66's demo: "Targeted: the Orphan and the
+            # Said before it resolves (stop 65's demo: "Targeted: the Orphan and the
             # Detective." came from nowhere): the "Reveal: …" clause of the script's text.
             clause = script.text.partition("Reveal:")[2].strip()
             self.emit("The script's reveal effect: " + (clause or "it resolves now."),

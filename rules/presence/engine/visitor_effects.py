@@ -50,7 +50,7 @@ class VisitorEffects:
         spent = int(prompt.data.get("spent", 0))
         v = self.vis(seat)
         if option == "stop":
-            # Said, or a card or action spent reads as lost (stop 66's demo: "The Orphan
+            # Said, or a card or action spent reads as lost (stop 65's demo: "The Orphan
             # plays Hide / Move 2 for Move 2." and then nothing).
             where = f"the {self.room_name(v.room)}"
             self.emit(f"{self.name(seat)} stays in {where}: the movement is not used."
@@ -201,7 +201,7 @@ class VisitorEffects:
             opts.append(("done", "Discard no more"))
         self.later(Step(op="discard_pick", args={"seat": seat, "cards": cards,
                                                  "up_to": up_to, "left": left - 1, "why": why}))
-        # Why, and in a two-player game whose (stop 66's demo: "Discard a card (1 to go)."
+        # Why, and in a two-player game whose (stop 65's demo: "Discard a card (1 to go)."
         # after Piece Together, the buttons not saying whose "Move 2 / Comfort" it was).
         lead = f"{why}: {self.listed([seat])} discards" if why else \
             f"{self.listed([seat])} discards"

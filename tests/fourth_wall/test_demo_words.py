@@ -1,4 +1,4 @@
-"""Stop 66's demo reading: the words a player reads agree with what the engine does.
+"""Stop 65's demo reading: the words a player reads agree with what the engine does.
 
 Each test is named by the rule id it checks (../shared/spec/fourth-wall.md) and quotes the
 demo line it answers.
@@ -48,7 +48,7 @@ def conflict_turn(iid: str = "i1", seed: int = 1, ap: int | None = None):  # typ
 
 # ---------------------------------------------------------------- Close a Gate under an Aura
 def test_FW_ACT_01_g_close_a_gate_says_the_breaker_of_trinkets_second_clue() -> None:
-    """Stop 66's demo: "Close a Gate: The Rallier selects Marbles showing a Clue, a Force and
+    """Stop 65's demo: "Close a Gate: The Rallier selects Marbles showing a Clue, a Force and
     a Science." and its tip, while The Breaker of Trinkets' Aura asked a second Clue: the
     prompt, its public text, the tip and the turn advice say what `meets` enforces."""
     st = conflict_turn()
@@ -76,7 +76,7 @@ def test_FW_ACT_01_g_close_a_gate_says_the_breaker_of_trinkets_second_clue() -> 
 
 # ---------------------------------------------------------------- Street Auras said
 def test_FW_STREET_01_every_street_aura_is_said_when_a_horror_lands_there() -> None:
-    """Stop 66's demo: "Breaker is placed On the Streets on Street 2." — Street 2's Aura (Give
+    """Stop 65's demo: "Breaker is placed On the Streets on Street 2." — Street 2's Aura (Give
     or Trade costs 2 AP) and Streets 1, 4 and 5's were never said; Street 3's was. Each
     arrival says its Street's Aura, in the Street card's words."""
     want = {
@@ -99,7 +99,7 @@ def test_FW_STREET_01_every_street_aura_is_said_when_a_horror_lands_there() -> N
 
 
 def test_FW_STREET_01_FW_ACT_03_a_cost_raised_by_an_aura_is_said_where_it_drops_out() -> None:
-    """Stop 66's demo: "1 AP left for the Rallier — Search (draw a Marble), Intervene with a
+    """Stop 65's demo: "1 AP left for the Rallier — Search (draw a Marble), Intervene with a
     Marble or Utilise — or end the turn." with Give or Trade gone and no word why (Street
     2's Aura); and the Exploit button said "+Doom" while Street 1's Aura made it 2."""
     st = ally(2, ap=1)
@@ -125,7 +125,7 @@ def test_FW_STREET_01_FW_ACT_03_a_cost_raised_by_an_aura_is_said_where_it_drops_
 
 # ---------------------------------------------------------------- a Trade offered, then answered
 def test_FW_AMB_27_a_trade_offer_is_logged_before_its_answer() -> None:
-    """Stop 66's demo: "The Rallier trades a Marble with The Demolitionist." then "The
+    """Stop 65's demo: "The Rallier trades a Marble with The Demolitionist." then "The
     Demolitionist declines The Rallier's offer of a Trade." — the second offer was never
     logged. Each offer is, before its answer, and the log never says "trades" of a refusal."""
     for reply in ("decline", "accept"):
@@ -153,7 +153,7 @@ def test_FW_AMB_27_a_trade_offer_is_logged_before_its_answer() -> None:
 
 # ---------------------------------------------------------------- who a card Elects
 def test_FW_TERM_07_FW_INSTR_05_a_cards_election_names_who_is_elected() -> None:
-    """Stop 66's demo: "The Quartermaster Exploits the Rift: An Elected Investigator may
+    """Stop 65's demo: "The Quartermaster Exploits the Rift: An Elected Investigator may
     Regroup for free." then "The Quartermaster Regroups." — who was Elected was never said."""
     st = conflict_turn()
     set_card(st, "i1", "INV-03")  # Exploit: an Elected Investigator may Regroup for free
@@ -168,7 +168,7 @@ def test_FW_TERM_07_FW_INSTR_05_a_cards_election_names_who_is_elected() -> None:
 
 
 def test_FW_INSANE_03_FW_INSTR_05_the_only_sane_investigator_may_regroup() -> None:
-    """Stop 66's demo: "The Wall could not complete an Instruction: The Steadfast is elected
+    """Stop 65's demo: "The Wall could not complete an Instruction: The Steadfast is elected
     and may Regroup." with nobody left to choose: it reads as The Wall's choice."""
     st = conflict_turn()
     set_card(st, "i1", "INV-03")
@@ -184,7 +184,7 @@ def test_FW_INSANE_03_FW_INSTR_05_the_only_sane_investigator_may_regroup() -> No
 
 # ---------------------------------------------------------------- the Regroup question
 def test_FW_ACT_08_b_the_regroup_question_counts_the_hand_limit_draw_in_marbles() -> None:
-    """Stop 66's demo: "The Steadfast Regroups: draw 1 Marble, or draw up to the Hand Limit
+    """Stop 65's demo: "The Steadfast Regroups: draw 1 Marble, or draw up to the Hand Limit
     (0)?" with a Hand Limit of 6: the "(0)" was the draw, and the worse of the two."""
     st = ally()
     set_card(st, "i1", "INV-09")  # The Steadfast
@@ -202,7 +202,7 @@ def test_FW_ACT_08_b_the_regroup_question_counts_the_hand_limit_draw_in_marbles(
 
 # ---------------------------------------------------------------- the Target Token
 def test_FW_TARGET_04_the_target_token_stays_with_the_only_sane_investigator() -> None:
-    """Stop 66's demo: "The Steadfast is the Target; the Target Token passes to The
+    """Stop 65's demo: "The Steadfast is the Target; the Target Token passes to The
     Steadfast." — with the others Insane the Token does not move; the line says it stays."""
     st = ally(3)
     for other in st.investigators[1:]:
@@ -224,7 +224,7 @@ def test_FW_TARGET_04_the_target_token_stays_with_the_only_sane_investigator() -
 
 # ---------------------------------------------------------------- a free Unique at 0 AP
 def test_FW_ACT_03_no_nothing_left_to_spend_beside_a_free_unique_action() -> None:
-    """Stop 66's demo: "The Fixer has 0 of 2 AP ... Nothing is left to spend this turn: end
+    """Stop 65's demo: "The Fixer has 0 of 2 AP ... Nothing is left to spend this turn: end
     the turn." beside the button "Unique Action (0 AP)" (The Fixer's Give or Trade)."""
     st = conflict_turn(ap=0)
     set_card(st, "i1", "INV-06")  # The Fixer: Unique (0 AP): Give or Trade
@@ -241,7 +241,7 @@ def test_FW_ACT_03_no_nothing_left_to_spend_beside_a_free_unique_action() -> Non
 
 # ---------------------------------------------------------------- Manifest's Doom
 def test_FW_WALL_06_a_manifest_line_says_the_doom_spent() -> None:
-    """Stop 66's demo: "The Wall chooses Wrath: +2 Doom (2 in the Action Pool)." then
+    """Stop 65's demo: "The Wall chooses Wrath: +2 Doom (2 in the Action Pool)." then
     "Breaker is placed On the Streets." — the Doom spent untold, while "The Wall Triggers
     Breaker (1 Doom): ..." said its own."""
     st = wall_turn(new_game("conflict", 2, 1), doom=3)
@@ -257,7 +257,7 @@ def test_FW_WALL_06_a_manifest_line_says_the_doom_spent() -> None:
 
 # ---------------------------------------------------------------- Symbols counted in plural
 def test_FW_HORROR_04_the_guide_counts_symbols_in_the_plural() -> None:
-    """Stop 66's demo: "The Breaker On the Streets still needs 2 Clue to be Defeated"."""
+    """Stop 65's demo: "The Breaker On the Streets still needs 2 Clue to be Defeated"."""
     st = conflict_turn()
     put_horror(st, "H-BREAKER")  # Defeat Cost: Clue, Clue
     tip = GAME.advice(GAME.view(st, None), "s2") or ""
@@ -269,7 +269,7 @@ def test_FW_HORROR_04_the_guide_counts_symbols_in_the_plural() -> None:
 
 # ---------------------------------------------------------------- advice and The Scourge
 def test_FW_SCOURGE_03_the_investigator_tip_points_at_the_scourge() -> None:
-    """Stop 66's demo: "The Cultist On the Streets still needs a Force to be Defeated:
+    """Stop 65's demo: "The Cultist On the Streets still needs a Force to be Defeated:
     Intervene before The Wall Triggers it." while The Scourge on Breaker blocked every Gate."""
     st = conflict_turn()
     breaker = put_horror(st, "H-BREAKER")  # Clue, Clue
@@ -282,7 +282,7 @@ def test_FW_SCOURGE_03_the_investigator_tip_points_at_the_scourge() -> None:
 
 
 def test_FW_WALL_07_FW_SCOURGE_03_the_wall_tip_destroys_the_marble_on_the_scourge() -> None:
-    """Stop 66's demo: "Manifest a Horror On the Streets: each one left there presses the
+    """Stop 65's demo: "Manifest a Horror On the Streets: each one left there presses the
     team." nine times, while the Wall's one Doom Destroying the Force Marble on Brute (The
     Scourge) was all that kept the last Gate open."""
     st = wall_turn(new_game("conflict", 2, 1), doom=1)
@@ -302,7 +302,7 @@ def test_FW_WALL_07_FW_SCOURGE_03_the_wall_tip_destroys_the_marble_on_the_scourg
 
 # ---------------------------------------------------------------- small unsaid details
 def test_FW_TERM_08_a_find_says_where_the_card_was_found() -> None:
-    """Stop 66's demo: "Ghoul is found." — from the discard pile, or the deck, then
+    """Stop 65's demo: "Ghoul is found." — from the discard pile, or the deck, then
     shuffled? (FW-TERM-08)."""
     for pile in ("discard", "deck"):
         st = conflict_turn()
@@ -324,7 +324,7 @@ def test_FW_TERM_08_a_find_says_where_the_card_was_found() -> None:
 
 def test_FW_HORROR_08_FW_PROMPT_06_a_sacrifice_names_its_street_and_the_wall_its_target(
         ) -> None:
-    """Stop 66's demo: "Cultist is Sacrificed." (Street 3 emptied, unsaid) and "The Wall
+    """Stop 65's demo: "Cultist is Sacrificed." (Street 3 emptied, unsaid) and "The Wall
     Triggers Cultist ... Target Investigator Loses a Marble." then "The Steadfast loses a
     Force Marble." — The Wall's Target never said as its choice."""
     from tests.fourth_wall.test_alliance import presence
