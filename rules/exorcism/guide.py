@@ -273,6 +273,13 @@ def _ghost_turn(view: dict[str, Any]) -> str:
                  "Level still win for you if the investigators do not all escape first.")
     if view.get("darkness_supply", 1) <= 0:
         lead += " The Darkness supply is empty: Add Darkness places nothing."
+    # EX-OVA-11 (2), EX-RESCUE-03: with no Lookout left the next Wound wins the game, the
+    # most urgent thing the Ghost player can know (demo 67: "Lookouts 0" on the board and
+    # only "Play Haunt cards where the investigators stand to wound them.").
+    lookouts = (view.get("characters") or {}).get("lookouts")
+    if not exorcised and lookouts is not None and not lookouts:
+        lead += (" No Lookout is left: the next investigator a Ghost wounds cannot be "
+                 "rescued, and you win.")
     if ova.get("terror_used", 0) < ova.get("terror_per_turn", 0) and ready:
         return f"{lead} Terror is ready: {ready[-1]} is your strongest unlocked ability."
     if nxt is not None:

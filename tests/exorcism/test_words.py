@@ -789,3 +789,20 @@ def test_EX_GAP_04_a_characters_own_ability_is_named_with_what_it_does() -> None
     assert "Journalist uses the Journalist's ability: gain 1 Available Task, then refill the " \
         "row." in said, said
     assert not any("their own ability" in line for line in said)
+
+
+def test_EX_OVA_11_EX_RESCUE_03_the_ghosts_advice_says_one_wound_wins_with_no_lookout() -> None:
+    """Demo 67: the board read "Lookouts 0" and the Ghost player's advice only said "Play
+    Haunt cards where the investigators stand to wound them.", never that the next Wound
+    wins the game (no Lookout can Rescue)."""
+    from rules.exorcism.guide import _ghost_turn
+
+    st = new_game("one_vs_all", 3, seed=2).model_copy(deep=True)
+    said = _ghost_turn(GAME.view(st, st.ghost_seat))
+    assert "No Lookout is left" not in said, said
+    st.lookouts = []
+    said = _ghost_turn(GAME.view(st, st.ghost_seat))
+    assert "No Lookout is left: the next investigator a Ghost wounds cannot be rescued, " \
+        "and you win." in said, said
+    st.exorcised = True  # exorcised Ghosts wound no one (EX-GHOST-09)
+    assert "No Lookout" not in _ghost_turn(GAME.view(st, st.ghost_seat))
