@@ -273,6 +273,12 @@ def _ghost_turn(view: dict[str, Any]) -> str:
                  "Level still win for you if the investigators do not all escape first.")
     if view.get("darkness_supply", 1) <= 0:
         lead += " The Darkness supply is empty: Add Darkness places nothing."
+    # EX-OVA-08, EX-AMB-30: raising the Haunt Level takes 2 Tokens from the supply (demo 67:
+    # "the Haunt Level is 28 of the 30 that wins" for 8 turns with the supply at 0, as if one
+    # more raise would win).
+    if view.get("darkness_supply", 2) < 2 and level < win:
+        lead += (" Raising the Haunt Level takes 2 Darkness Tokens from the supply: it cannot "
+                 "rise until the investigators Purify some back.")
     # EX-OVA-11 (2), EX-RESCUE-03: with no Lookout left the next Wound wins the game, the
     # most urgent thing the Ghost player can know (demo 67: "Lookouts 0" on the board and
     # only "Play Haunt cards where the investigators stand to wound them.").

@@ -806,3 +806,17 @@ def test_EX_OVA_11_EX_RESCUE_03_the_ghosts_advice_says_one_wound_wins_with_no_lo
         "and you win." in said, said
     st.exorcised = True  # exorcised Ghosts wound no one (EX-GHOST-09)
     assert "No Lookout" not in _ghost_turn(GAME.view(st, st.ghost_seat))
+
+
+def test_EX_OVA_08_EX_AMB_30_the_ghosts_advice_says_the_haunt_level_needs_two_tokens() -> None:
+    """Demo 67: "the Haunt Level is 28 of the 30 that wins" with the supply at 0 for eight
+    turns, never that Increase the Haunt Level takes 2 Tokens from the supply."""
+    from rules.exorcism.guide import _ghost_turn
+
+    st = new_game("one_vs_all", 3, seed=2).model_copy(deep=True)
+    assert "cannot rise" not in _ghost_turn(GAME.view(st, st.ghost_seat))
+    for left in (0, 1):
+        st.darkness_supply = left
+        said = _ghost_turn(GAME.view(st, st.ghost_seat))
+        assert "Raising the Haunt Level takes 2 Darkness Tokens from the supply: it cannot " \
+            "rise until the investigators Purify some back." in said, said
