@@ -162,6 +162,17 @@ def _actions(view: dict[str, Any], seat: str) -> str:
     if empty:
         lead += (" The Darkness supply is empty: the next Darkness Token that must be placed "
                  "loses the game.")
+    # EX-LOSE-01, EX-DARK-01: a supply one turn's Haunt cards can empty is the same danger a
+    # turn away (demo 67: "Darkness left 2 of 30 (3 Haunt cards a turn)" and advice to Purify
+    # "before … the supply runs low"; the next Haunt phase lost the game).
+    supply = view.get("darkness_supply", 0)
+    draws = int((view.get("darkness_track") or {}).get("value", 1))
+    low = view.get("mode") != "one_vs_all" and 0 < supply <= 2 * draws
+    if low:
+        lead += (f" Only {supply} Darkness {plural(supply, 'Token')} "
+                 f"{'is' if supply == 1 else 'are'} left in the supply and the house draws "
+                 f"{draws} Haunt {plural(draws, 'card')} a turn: the game is lost when a "
+                 "Token must be placed and none is left.")
     if view["exorcism"]["exorcised"]:  # EX-WIN-02: only the escape is left to win
         return (f"{lead} The Ghosts are exorcised: walk to the Foyer and Escape the House. "
                 "The investigators win once every Character has escaped; Darkness still "
@@ -216,7 +227,7 @@ def _actions(view: dict[str, Any], seat: str) -> str:
         return said + "."
     if here.get("darkness") and not here.get("shrouded"):  # EX-DARK-06: no Purify there
         room = the_name(me["cell_name"], capital=True)
-        if empty:
+        if empty or low:
             return (f"{lead} {room} holds {here['darkness']} Darkness: Purify it to put "
                     "Tokens back in the supply.")
         return (f"{lead} {room} holds {here['darkness']} "

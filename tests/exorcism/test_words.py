@@ -820,3 +820,29 @@ def test_EX_OVA_08_EX_AMB_30_the_ghosts_advice_says_the_haunt_level_needs_two_to
         said = _ghost_turn(GAME.view(st, st.ghost_seat))
         assert "Raising the Haunt Level takes 2 Darkness Tokens from the supply: it cannot " \
             "rise until the investigators Purify some back." in said, said
+
+
+def test_EX_LOSE_01_EX_DARK_01_the_advice_warns_of_a_supply_one_turn_can_empty() -> None:
+    """Demo 67: "Darkness left 2 of 30 (3 Haunt cards a turn)" and the advice "Purify it
+    before it piles up into a Shroud and the supply runs low."; the next Haunt phase lost the
+    game for want of a Darkness Token."""
+    from rules.exorcism.guide import advice
+    from tests.exorcism.helpers import at_rest
+
+    st = at_rest(new_game("core", 2, seed=4), "s1")
+    st.investigators["s1"].tools = {}
+    st.players["s1"].tasks = []
+    cell = st.investigators["s1"].cell
+    assert cell is not None
+    for g in st.ghosts:
+        st.ghosts[g] = None
+    st.cells[cell].darkness, st.cells[cell].shrouded = 3, False
+    st.track_index = len(Engine(st).pack.clock.darkness_track) - 1  # 3 Haunt cards a turn
+    st.darkness_supply = 2
+    said = advice(GAME.view(st, "s1"), "s1") or ""
+    assert "Only 2 Darkness Tokens are left in the supply and the house draws 3 Haunt cards " \
+        "a turn: the game is lost when a Token must be placed and none is left." in said, said
+    assert "runs low" not in said and "Purify it to put Tokens back in the supply." in said
+    st.darkness_supply = 20
+    said = advice(GAME.view(st, "s1"), "s1") or ""
+    assert "Only" not in said and "runs low" in said, said
