@@ -846,3 +846,28 @@ def test_EX_LOSE_01_EX_DARK_01_the_advice_warns_of_a_supply_one_turn_can_empty()
     st.darkness_supply = 20
     said = advice(GAME.view(st, "s1"), "s1") or ""
     assert "Only" not in said and "runs low" in said, said
+
+
+def test_EX_HAUNT_12_EX_LOSE_01_the_rooms_that_took_the_last_tokens_are_told_before_the_loss(
+) -> None:
+    """Demo 67: a Location 4 card with 1 Token left put it on the Cleansing Room, then lost
+    on the Key Room; only "The investigators lose: a Darkness Token must be placed and none
+    is left." was said."""
+    st = new_game("core", 2, seed=4).model_copy(deep=True)
+    eng = Engine(st)
+    rooms: dict[int, list[str]] = {}
+    for cid in eng.geo.house:
+        cell = st.cells[cid]
+        if cell.card is not None and not cell.face_down and not cell.shrouded:
+            rooms.setdefault(eng.pack.room(cell.card).location, []).append(cid)
+    location, cids = next((k, v) for k, v in rooms.items() if len(v) >= 2)
+    for cid in cids:
+        st.cells[cid].darkness = 0
+    st.darkness_supply = 1
+    eng.step_place_darkness(location)
+    texts = [e.text for e in eng.events]
+    first, second = cids[0], cids[1]
+    said = (f"Darkness spreads to {eng.the_cell(first)} (Location {location}), and no Darkness "
+            f"Token is left for {eng.the_cell(second)}.")
+    assert said in texts, texts
+    assert texts.index(said) < next(i for i, t in enumerate(texts) if "none is left" in t)

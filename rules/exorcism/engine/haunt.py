@@ -261,6 +261,15 @@ class HauntPhase:
             if self.ova and st.darkness_supply <= 0:
                 empty.append(cid)
                 continue
+            if hit and st.darkness_supply <= 0:
+                # EX-HAUNT-12, EX-LOSE-01: the Rooms that took the last Tokens are told before
+                # the loss (demo 67 lost on the Key Room with the Cleansing Room's Token
+                # unsaid).
+                self.emit(f"Darkness spreads to {self.rooms_called(hit)} (Location {location}), "
+                          f"and no Darkness Token is left for {self.the_cell(cid)}.",
+                          "darkness_placed")
+                for done in shrouded:
+                    self.tell_shrouded(done)
             if not self.place_token(cid):
                 return
             hit.append(cid)
