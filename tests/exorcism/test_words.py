@@ -871,3 +871,14 @@ def test_EX_HAUNT_12_EX_LOSE_01_the_rooms_that_took_the_last_tokens_are_told_bef
             f"Token is left for {eng.the_cell(second)}.")
     assert said in texts, texts
     assert texts.index(said) < next(i for i, t in enumerate(texts) if "none is left" in t)
+
+
+def test_EX_OVA_05_the_haunt_phase_line_says_ghost_actions_as_the_advice_does() -> None:
+    """Demo 67: "Haunt phase: the Ghost player has 1 action." beside the advice's "1 Ghost
+    Action left" and the board's "1 Ghost Action a turn"."""
+    st = new_game("one_vs_all", 3, seed=2).model_copy(deep=True)
+    eng = Engine(st)
+    eng.step_ghost_phase_start()
+    texts = [e.text for e in eng.events if e.text.startswith("Haunt phase:")]
+    assert texts and re.fullmatch(
+        r"Haunt phase: the Ghost player has \d Ghost Actions?\.", texts[0]), texts

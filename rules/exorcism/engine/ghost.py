@@ -59,7 +59,7 @@ class GhostPlayer:
         st.raised_in_phase = 0
         self.emit(
             f"Haunt phase: the Ghost player has {st.ghost_budget} "
-            f"{plural(st.ghost_budget, 'action')}.", "ghost_phase"
+            f"Ghost {plural(st.ghost_budget, 'Action')}.", "ghost_phase"
         )
 
     def step_ghost_card(self: Engine, card: str, move: bool) -> None:
