@@ -42,6 +42,7 @@ from rules.fourth_wall.actions import (
 )
 from rules.fourth_wall.content import default_pack, pack_fingerprint
 from rules.fourth_wall.engine import STAGE_NAMES, Engine, capital, pack_for, symbols_text
+from rules.fourth_wall.engine.investigators import card_text_for_mode
 from rules.fourth_wall.labels import describe_action
 from rules.fourth_wall.resample import hidden_cards, resample_state, strings
 from rules.fourth_wall.result import result_of
@@ -299,8 +300,9 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
                 dealt = next((i.dealt for i in state.investigators
                               if i.seat == seat and i.card is None and i.dealt), [])
                 cards = [eng.investigator_card(c) for c in dealt]
-                return top.text + "".join(f"\n• **{c.name}** (Sanity {c.sanity}): {c.text}"
-                                          for c in cards)
+                return top.text + "".join(
+                    f"\n• **{c.name}** (Sanity {c.sanity}): "
+                    f"{card_text_for_mode(c.text, eng.conflict)}" for c in cards)
             return top.text
         return None
 

@@ -75,6 +75,7 @@ from typing import Any
 from rules.core import memo
 from rules.fourth_wall.content import ACTION_NAMES, SYMBOLS, CloseGate, Instruction
 from rules.fourth_wall.engine import STAGE_NAMES, SYMBOL_NAMES, Engine
+from rules.fourth_wall.engine.investigators import card_text_for_mode
 from rules.fourth_wall.result import result_of
 from rules.fourth_wall.state import FourthWallState
 
@@ -176,11 +177,12 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
             if card else None,
             "exploit": _ability(card.exploit.cost, _split_text(card.text, "Exploit the Rift"))
             if card else None,
-            "text": card.text if card else "",
+            "text": card_text_for_mode(card.text, eng.conflict) if card else "",
             "hand": [marble_dict(m) for m in inv.hand] if team else None,
             "dealt": [{"card": c, "name": pack.investigator(c).name,
                        "sanity": pack.investigator(c).sanity,
-                       "text": pack.investigator(c).text} for c in inv.dealt]
+                       "text": card_text_for_mode(pack.investigator(c).text, eng.conflict)}
+                      for c in inv.dealt]
             if team else None,
         })
 

@@ -62,6 +62,16 @@ def for_mode(clause: str, conflict: bool) -> str:
     return part[:1].upper() + part[1:] + "."
 
 
+def card_text_for_mode(text: str, conflict: bool) -> str:
+    """A whole card's text as it holds in this game's mode: a "Conflict - …; Alliance - …"
+    clause keeps only the mode's part, and Alliance (no Scourge, FW-AMB-18) drops the Scourge
+    proviso. Used where a card is shown whole, e.g. the choice between two dealt cards."""
+    if not conflict:
+        text = text.replace(" (not while The Scourge is On the Streets)", "")
+    return re.sub(r"Conflict - ([^;]*); Alliance - ([^.]*)",
+                  lambda m: m.group(1 if conflict else 2), text)
+
+
 class InvestigatorActions:
     """The part of `Engine` this module holds (see the module's docstring)."""
 

@@ -1,0 +1,34 @@
+"""Stop 67's demo reading: the words a player reads agree with what the engine does.
+
+Each test is named by the rule id it checks (../shared/spec/fourth-wall.md) and quotes the
+demo line it answers.
+"""
+
+from __future__ import annotations
+
+from rules.fourth_wall.game import GAME
+from tests.fourth_wall.helpers import setup
+
+
+def _keep_text(mode: str, dealt: list[str]) -> str:
+    st = setup(mode, 3, seed=5)
+    top = st.prompts[-1]
+    assert top.kind == "keep_investigator"
+    seat = top.seats[0]
+    who = next(i for i in st.investigators if i.seat == seat and i.card is None and i.dealt)
+    who.dealt = list(dealt)
+    return GAME.prompt_text(st, seat) or ""
+
+
+def test_fw_amb_18_keep_card_text_is_this_modes() -> None:
+    """Demo 67 (Conflict): '• The Seer (Sanity 4): … Exploit the Rift: Conflict - look at The
+    Wall's hand of Horrors; Alliance - look at the top three Horrors …' — the choice shows only
+    the game's mode; Alliance has no Scourge, so its proviso is not shown there (FW-AMB-18)."""
+    conflict = _keep_text("conflict", ["INV-10", "INV-04"])
+    assert "Exploit the Rift: look at The Wall's hand of Horrors." in conflict
+    assert "Alliance -" not in conflict and "Conflict -" not in conflict
+    assert "(not while The Scourge is On the Streets)" in conflict
+    alliance = _keep_text("alliance", ["INV-10", "INV-04"])
+    assert "Exploit the Rift: look at the top three Horrors and put them back in any order." \
+        in alliance
+    assert "The Wall's hand" not in alliance and "Scourge" not in alliance
