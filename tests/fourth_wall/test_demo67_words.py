@@ -7,7 +7,8 @@ demo line it answers.
 from __future__ import annotations
 
 from rules.fourth_wall.game import GAME
-from tests.fourth_wall.helpers import setup
+from tests.fourth_wall.helpers import clear_streets, inv_turn, new_game, put_horror, setup, texts
+from tests.fourth_wall.test_alliance import presence
 
 
 def _keep_text(mode: str, dealt: list[str]) -> str:
@@ -32,3 +33,16 @@ def test_fw_amb_18_keep_card_text_is_this_modes() -> None:
     assert "Exploit the Rift: look at the top three Horrors and put them back in any order." \
         in alliance
     assert "The Wall's hand" not in alliance and "Scourge" not in alliance
+
+
+def test_fw_pres_05_a_trigger_that_cannot_be_used_says_why() -> None:
+    """Demo 67 (Alliance): 'Cult Leader cannot use its Trigger Action: nothing happens.' — the
+    Ghoul's line says why ('every Street is taken'); the Cult Leader's must too: there is no
+    Cultist On the Streets to Sacrifice (FW-PRES-05, FW-GAP-11)."""
+    st = inv_turn(new_game("alliance", 1, seed=1), "i1")
+    clear_streets(st)
+    st.doom = 0
+    put_horror(st, "H-CULT-LEADER", street=4)
+    _st2, ev = presence(st, "P-TROUBLE-4#1")
+    assert ("Cult Leader cannot use its Trigger Action (no Cultist is On the Streets to "
+            "Sacrifice): nothing happens.") in texts(ev), texts(ev)

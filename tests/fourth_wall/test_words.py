@@ -478,8 +478,9 @@ def test_fw_a_trigger_a_skipped_deathrattle_a_delve_and_an_aura_say_why() -> Non
     (leader,) = stack_horrors(ally, "H-CULT-LEADER")  # no Cultist to Sacrifice
     eng = Engine(ally)
     eng.delve_steps(leader)
-    assert eng.events[0].text == ("Cult Leader cannot use its Trigger Action, so "
-                                               "it is placed On the Streets instead.")
+    assert eng.events[0].text == ("Cult Leader cannot use its Trigger Action (no Cultist is "
+                                  "On the Streets to Sacrifice), so it is placed On the "
+                                  "Streets instead.")
     ally = inv_turn(new_game("alliance", 1, seed=1), "i1")
     clear_streets(ally)
     put_horror(ally, "H-CULTIST", street=4)  # Street 4's Aura: Regroup draws one fewer

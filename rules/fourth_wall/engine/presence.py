@@ -100,11 +100,9 @@ class AlliancePresence:
                 self.later(*self.card_steps(f"trigger:{here.id}", "wall", horror=here.id,
                                             no_penalty=True))
             else:
-                full = self.lowest_free_street() is None and any(
-                    e.op == "find" and getattr(e, "to", "") == "streets"
-                    for sentence in self.horror(here.id).trigger for e in sentence)
+                why = self.trigger_blocker(here.id)
                 self.emit(f"{self.horror_name(here.id)} cannot use its Trigger Action"
-                          + (" (every Street is taken)" if full else "")
+                          + (f" ({why})" if why else "")
                           + ": nothing happens.", "presence")
 
     def delve_steps(self: Engine, hid: str) -> None:
@@ -117,7 +115,9 @@ class AlliancePresence:
                        Step(op="delve_done", args={"horror": hid}))
             return
         # Why it is placed, not used (stop 64's demo read Delve as "place").
-        self.emit(f"{self.horror_name(hid)} cannot use its Trigger Action, so it is "
+        why = self.trigger_blocker(hid)
+        self.emit(f"{self.horror_name(hid)} cannot use its Trigger Action"
+                  + (f" ({why})" if why else "") + ", so it is "
                   + ("placed On the Streets instead." if self.lowest_free_street() is not None
                      else "discarded: no Street is free."), "presence")
         if not self.place_horror(hid):
@@ -141,6 +141,26 @@ class AlliancePresence:
                 if not self.effect_possible(eff, hid):
                     return False
         return True
+
+    def trigger_blocker(self: Engine, hid: str) -> str:
+        """Why a Horror's Trigger Action cannot be used, in a player's words ("" if unknown):
+        stop 67's demo read 'Cult Leader cannot use its Trigger Action: nothing happens.' with
+        no reason (FW-PRES-05)."""
+        for sentence in self.horror(hid).trigger:
+            for eff in sentence:
+                if not self.conds(eff.only_if) or self.effect_possible(eff, hid):
+                    continue
+                if eff.op == "sacrifice":
+                    named = getattr(eff, "named", "") or "Horror"
+                    return f"no {named} is On the Streets to Sacrifice"
+                if eff.op == "find":
+                    return "every Street is taken"
+                if eff.op == "lose_marble":
+                    return "no Investigator has a Marble to lose"
+                if eff.op in ("destroy_marble", "take_street_marble"):
+                    return "no Marble is Attached or Anchored"
+                return ""
+        return ""
 
     def effect_possible(self: Engine, eff: Any, this: str) -> bool:
         st = self.st
