@@ -6,8 +6,21 @@ demo line it answers.
 
 from __future__ import annotations
 
+from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.game import GAME
-from tests.fourth_wall.helpers import clear_streets, inv_turn, new_game, put_horror, setup, texts
+from tests.fourth_wall.helpers import (
+    answer,
+    clear_streets,
+    do,
+    inv_turn,
+    new_game,
+    prompt,
+    put_horror,
+    set_card,
+    set_hand,
+    setup,
+    texts,
+)
 from tests.fourth_wall.test_alliance import presence
 
 
@@ -46,3 +59,29 @@ def test_fw_pres_05_a_trigger_that_cannot_be_used_says_why() -> None:
     _st2, ev = presence(st, "P-TROUBLE-4#1")
     assert ("Cult Leader cannot use its Trigger Action (no Cultist is On the Streets to "
             "Sacrifice): nothing happens.") in texts(ev), texts(ev)
+
+
+def test_fw_vis_28_the_seers_take_and_put_back_are_said() -> None:
+    """Demo 67: 'The Seer looks at the top 3 Marble cards.' then, in public, nothing; the team
+    read only 'The Clue Marble is taken into hand.' The table hears that the Seer took one
+    and that 2 cards went to the bottom of the Marble deck; which card stays the team's
+    (FW-VIS-28)."""
+    st = inv_turn(new_game("conflict", 2, 1), "i1")
+    clear_streets(st)
+    set_card(st, "i1", "INV-10")
+    set_hand(st, "i1", "M-C")
+    st, ev = do(st, "s2", "unique", inv="i1")
+    taken = st.peek[0]
+    name = Engine(st).the_marble(taken)
+    st, more = answer(st, "choose_card", card=taken)
+    ev += more
+    while prompt(st) == "peek_order":
+        st, more = answer(st, "choose_card",
+                          card=st.prompts[-1].data["options"][0]["params"]["card"])
+        ev += more
+    public = [e.text for e in ev if e.public]
+    team = [e.text for e in ev if e.audience == ["s2"]]
+    assert "The Seer takes one of them into hand." in public, public
+    assert "2 cards go back at the bottom of the Marble deck." in public, public
+    assert f"The Seer takes {name} into hand." in team, team
+    assert not any(name in t for t in public if "takes" in t)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rules.core.deck import put_on_top
-from rules.core.game import plural
+from rules.core.game import counted, plural
 from rules.core.types import Action, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.engine.board import (
@@ -811,7 +811,11 @@ class Effects:
             if take > 0 and st.peek_for is not None:
                 st.peek.remove(card)
                 self.inv(st.peek_for).hand.append(card)
-                self.emit_team(None, f"{self.the_marble(card)} is taken into hand.", "peek")
+                # Said in public too: the hand grows by one (stop 67's demo told only the team,
+                # and in the passive: 'The Clue Marble is taken into hand.').
+                who = self.inv_name(self.inv(st.peek_for))
+                self.emit_team(f"{who} takes one of them into hand.",
+                               f"{who} takes {self.the_marble(card)} into hand.", "peek")
                 args["take"] = take - 1
             else:
                 args["ordered"].append(card)
@@ -829,6 +833,13 @@ class Effects:
             return
         order = [*args["ordered"], *left]
         deck = st.marble_deck if st.peek_deck == "marble" else st.horror_deck
+        if order:
+            # The rest's fate is said (their order stays the team's, FW-VIS-28).
+            kind = "Marble" if st.peek_deck == "marble" else "Horror"
+            where = "on top of" if rest == "top" else "at the bottom of"
+            self.emit(f"{counted(len(order), 'card').capitalize()} "
+                      f"{'goes' if len(order) == 1 else 'go'} back {where} the {kind} deck.",
+                      "peek")
         if rest == "top":
             put_on_top(deck, order)
         else:
