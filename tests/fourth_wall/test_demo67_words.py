@@ -85,3 +85,25 @@ def test_fw_vis_28_the_seers_take_and_put_back_are_said() -> None:
     assert "2 cards go back at the bottom of the Marble deck." in public, public
     assert f"The Seer takes {name} into hand." in team, team
     assert not any(name in t for t in public if "takes" in t)
+
+
+def test_fw_term_03_blitz_says_the_unmatched_cards_are_discarded() -> None:
+    """Demo 67: 'Blitz (3) [Force] reveals: 2 Clue Marbles and a Force Marble.' then only the
+    Force Marble's Attach: the Clue Marbles vanished unsaid. A revealed card that shares no
+    Symbol with the Blitz is discarded, and the table is told (FW-TERM-03)."""
+    from tests.fourth_wall.helpers import pass_windows, stack_marbles
+
+    st = inv_turn(new_game("conflict", 4, 1), "i1")
+    clear_streets(st)
+    set_card(st, "i1", "INV-07")  # Unique: Blitz (2) [Clue, Science]
+    set_hand(st, "i1", "M-F")
+    set_hand(st, "i2", "M-C")
+    set_hand(st, "i3", "M-C")
+    put_horror(st, "H-RESTLESS-SPIRIT")
+    stack_marbles(st, "M-C", "M-F")
+    st, ev = do(st, "s2", "unique", inv="i1")
+    st, more = pass_windows(st)
+    ev += more
+    assert "Blitz (2) [Clue, Science] reveals: a Clue Marble and a Force Marble" in texts(ev)
+    assert "Discarded, as it shares no Symbol with the Blitz: a Force Marble." in texts(ev), \
+        texts(ev)

@@ -409,6 +409,14 @@ class Effects:
         for m in cards:
             if m not in matching:
                 st.marble_discard.append(m)
+        unmatched = [m for m in cards if m not in matching]
+        if unmatched:
+            # Said (stop 67's demo: 'reveals: 2 Clue Marbles and a Force Marble.', then only
+            # the Force Marble's Attach; the Clue Marbles vanished unsaid), FW-TERM-03.
+            names = marbles_listed([self.marble_name(m) for m in unmatched])
+            self.emit(f"Discarded, as it shares no Symbol with the Blitz: {names}."
+                      if len(unmatched) == 1 else
+                      f"Discarded, as they share no Symbol with the Blitz: {names}.", "blitz")
         st.in_play.extend(matching)
         if matching:
             self.later(Step(op="blitz_place", args={"f": f, "inv": inv, "pending": matching}))
