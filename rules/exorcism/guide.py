@@ -163,7 +163,7 @@ def _actions(view: dict[str, Any], seat: str) -> str:
         lead += (" The Darkness supply is empty: the next Darkness Token that must be placed "
                  "loses the game.")
     # EX-LOSE-01, EX-DARK-01: a supply one turn's Haunt cards can empty is the same danger a
-    # turn away (demo 67: "Darkness left 2 of 30 (3 Haunt cards a turn)" and advice to Purify
+    # turn away (a stop 65 demo: "Darkness left 2 of 30 (3 Haunt cards a turn)" and advice to Purify
     # "before … the supply runs low"; the next Haunt phase lost the game).
     supply = view.get("darkness_supply", 0)
     draws = int((view.get("darkness_track") or {}).get("value", 1))
@@ -284,14 +284,14 @@ def _ghost_turn(view: dict[str, Any]) -> str:
                  "Level still win for you if the investigators do not all escape first.")
     if view.get("darkness_supply", 1) <= 0:
         lead += " The Darkness supply is empty: Add Darkness places nothing."
-    # EX-OVA-08, EX-AMB-30: raising the Haunt Level takes 2 Tokens from the supply (demo 67:
+    # EX-OVA-08, EX-AMB-30: raising the Haunt Level takes 2 Tokens from the supply (a stop 65 demo:
     # "the Haunt Level is 28 of the 30 that wins" for 8 turns with the supply at 0, as if one
     # more raise would win).
     if view.get("darkness_supply", 2) < 2 and level < win:
         lead += (" Raising the Haunt Level takes 2 Darkness Tokens from the supply: it cannot "
                  "rise until the investigators Purify some back.")
     # EX-OVA-11 (2), EX-RESCUE-03: with no Lookout left the next Wound wins the game, the
-    # most urgent thing the Ghost player can know (demo 67: "Lookouts 0" on the board and
+    # most urgent thing the Ghost player can know (a stop 65 demo: "Lookouts 0" on the board and
     # only "Play Haunt cards where the investigators stand to wound them.").
     lookouts = (view.get("characters") or {}).get("lookouts")
     if not exorcised and lookouts is not None and not lookouts:

@@ -792,7 +792,7 @@ def test_EX_GAP_04_a_characters_own_ability_is_named_with_what_it_does() -> None
 
 
 def test_EX_OVA_11_EX_RESCUE_03_the_ghosts_advice_says_one_wound_wins_with_no_lookout() -> None:
-    """Demo 67: the board read "Lookouts 0" and the Ghost player's advice only said "Play
+    """A stop 65 demo: the board read "Lookouts 0" and the Ghost player's advice only said "Play
     Haunt cards where the investigators stand to wound them.", never that the next Wound
     wins the game (no Lookout can Rescue)."""
     from rules.exorcism.guide import _ghost_turn
@@ -809,7 +809,7 @@ def test_EX_OVA_11_EX_RESCUE_03_the_ghosts_advice_says_one_wound_wins_with_no_lo
 
 
 def test_EX_OVA_08_EX_AMB_30_the_ghosts_advice_says_the_haunt_level_needs_two_tokens() -> None:
-    """Demo 67: "the Haunt Level is 28 of the 30 that wins" with the supply at 0 for eight
+    """A stop 65 demo: "the Haunt Level is 28 of the 30 that wins" with the supply at 0 for eight
     turns, never that Increase the Haunt Level takes 2 Tokens from the supply."""
     from rules.exorcism.guide import _ghost_turn
 
@@ -823,7 +823,7 @@ def test_EX_OVA_08_EX_AMB_30_the_ghosts_advice_says_the_haunt_level_needs_two_to
 
 
 def test_EX_LOSE_01_EX_DARK_01_the_advice_warns_of_a_supply_one_turn_can_empty() -> None:
-    """Demo 67: "Darkness left 2 of 30 (3 Haunt cards a turn)" and the advice "Purify it
+    """A stop 65 demo: "Darkness left 2 of 30 (3 Haunt cards a turn)" and the advice "Purify it
     before it piles up into a Shroud and the supply runs low."; the next Haunt phase lost the
     game for want of a Darkness Token."""
     from rules.exorcism.guide import advice
@@ -850,7 +850,7 @@ def test_EX_LOSE_01_EX_DARK_01_the_advice_warns_of_a_supply_one_turn_can_empty()
 
 def test_EX_HAUNT_12_EX_LOSE_01_the_rooms_that_took_the_last_tokens_are_told_before_the_loss(
 ) -> None:
-    """Demo 67: a Location 4 card with 1 Token left put it on the Cleansing Room, then lost
+    """A stop 65 demo: a Location 4 card with 1 Token left put it on the Cleansing Room, then lost
     on the Key Room; only "The investigators lose: a Darkness Token must be placed and none
     is left." was said."""
     st = new_game("core", 2, seed=4).model_copy(deep=True)
@@ -874,7 +874,7 @@ def test_EX_HAUNT_12_EX_LOSE_01_the_rooms_that_took_the_last_tokens_are_told_bef
 
 
 def test_EX_OVA_05_the_haunt_phase_line_says_ghost_actions_as_the_advice_does() -> None:
-    """Demo 67: "Haunt phase: the Ghost player has 1 action." beside the advice's "1 Ghost
+    """A stop 65 demo: "Haunt phase: the Ghost player has 1 action." beside the advice's "1 Ghost
     Action left" and the board's "1 Ghost Action a turn"."""
     st = new_game("one_vs_all", 3, seed=2).model_copy(deep=True)
     eng = Engine(st)

@@ -263,7 +263,7 @@ class HauntPhase:
                 continue
             if hit and st.darkness_supply <= 0:
                 # EX-HAUNT-12, EX-LOSE-01: the Rooms that took the last Tokens are told before
-                # the loss (demo 67 lost on the Key Room with the Cleansing Room's Token
+                # the loss (a stop 65 demo lost on the Key Room with the Cleansing Room's Token
                 # unsaid).
                 self.emit(f"Darkness spreads to {self.rooms_called(hit)} (Location {location}), "
                           f"and no Darkness Token is left for {self.the_cell(cid)}.",

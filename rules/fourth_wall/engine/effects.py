@@ -411,7 +411,7 @@ class Effects:
                 st.marble_discard.append(m)
         unmatched = [m for m in cards if m not in matching]
         if unmatched:
-            # Said (stop 67's demo: 'reveals: 2 Clue Marbles and a Force Marble.', then only
+            # Said (a stop 65 demo: 'reveals: 2 Clue Marbles and a Force Marble.', then only
             # the Force Marble's Attach; the Clue Marbles vanished unsaid), FW-TERM-03.
             names = marbles_listed([self.marble_name(m) for m in unmatched])
             self.emit(f"Discarded, as it shares no Symbol with the Blitz: {names}."
@@ -819,7 +819,7 @@ class Effects:
             if take > 0 and st.peek_for is not None:
                 st.peek.remove(card)
                 self.inv(st.peek_for).hand.append(card)
-                # Said in public too: the hand grows by one (stop 67's demo told only the team,
+                # Said in public too: the hand grows by one (a stop 65 demo told only the team,
                 # and in the passive: 'The Clue Marble is taken into hand.').
                 who = self.inv_name(self.inv(st.peek_for))
                 self.emit_team(f"{who} takes one of them into hand.",

@@ -144,7 +144,7 @@ class AlliancePresence:
 
     def trigger_blocker(self: Engine, hid: str) -> str:
         """Why a Horror's Trigger Action cannot be used, in a player's words ("" if unknown):
-        stop 67's demo read 'Cult Leader cannot use its Trigger Action: nothing happens.' with
+        a stop 65 demo read 'Cult Leader cannot use its Trigger Action: nothing happens.' with
         no reason (FW-PRES-05)."""
         for sentence in self.horror(hid).trigger:
             for eff in sentence:

@@ -1,4 +1,4 @@
-"""Stop 67's demo reading: the words a player reads agree with what the engine does.
+"""Stop 65's second demo reading: the words a player reads agree with what the engine does.
 
 Each test is named by the rule id it checks (../shared/spec/fourth-wall.md) and quotes the
 demo line it answers.
@@ -35,7 +35,7 @@ def _keep_text(mode: str, dealt: list[str]) -> str:
 
 
 def test_fw_amb_18_keep_card_text_is_this_modes() -> None:
-    """Demo 67 (Conflict): '• The Seer (Sanity 4): … Exploit the Rift: Conflict - look at The
+    """A stop 65 demo (Conflict): '• The Seer (Sanity 4): … Exploit the Rift: Conflict - look at The
     Wall's hand of Horrors; Alliance - look at the top three Horrors …' — the choice shows only
     the game's mode; Alliance has no Scourge, so its proviso is not shown there (FW-AMB-18)."""
     conflict = _keep_text("conflict", ["INV-10", "INV-04"])
@@ -49,7 +49,7 @@ def test_fw_amb_18_keep_card_text_is_this_modes() -> None:
 
 
 def test_fw_pres_05_a_trigger_that_cannot_be_used_says_why() -> None:
-    """Demo 67 (Alliance): 'Cult Leader cannot use its Trigger Action: nothing happens.' — the
+    """Stop 65 (Alliance): 'Cult Leader cannot use its Trigger Action: nothing happens.' — the
     Ghoul's line says why ('every Street is taken'); the Cult Leader's must too: there is no
     Cultist On the Streets to Sacrifice (FW-PRES-05, FW-GAP-11)."""
     st = inv_turn(new_game("alliance", 1, seed=1), "i1")
@@ -62,7 +62,7 @@ def test_fw_pres_05_a_trigger_that_cannot_be_used_says_why() -> None:
 
 
 def test_fw_vis_28_the_seers_take_and_put_back_are_said() -> None:
-    """Demo 67: 'The Seer looks at the top 3 Marble cards.' then, in public, nothing; the team
+    """Stop 65: 'The Seer looks at the top 3 Marble cards.' then, in public, nothing; the team
     read only 'The Clue Marble is taken into hand.' The table hears that the Seer took one
     and that 2 cards went to the bottom of the Marble deck; which card stays the team's
     (FW-VIS-28)."""
@@ -88,7 +88,7 @@ def test_fw_vis_28_the_seers_take_and_put_back_are_said() -> None:
 
 
 def test_fw_term_03_blitz_says_the_unmatched_cards_are_discarded() -> None:
-    """Demo 67: 'Blitz (3) [Force] reveals: 2 Clue Marbles and a Force Marble.' then only the
+    """A stop 65 demo: 'Blitz (3) [Force] reveals: 2 Clue Marbles and a Force Marble.' then only the
     Force Marble's Attach: the Clue Marbles vanished unsaid. A revealed card that shares no
     Symbol with the Blitz is discarded, and the table is told (FW-TERM-03)."""
     from tests.fourth_wall.helpers import pass_windows, stack_marbles
