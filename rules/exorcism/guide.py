@@ -169,10 +169,9 @@ def _actions(view: dict[str, Any], seat: str) -> str:
     draws = int((view.get("darkness_track") or {}).get("value", 1))
     low = view.get("mode") != "one_vs_all" and 0 < supply <= 2 * draws
     if low:
-        lead += (f" Only {supply} Darkness {plural(supply, 'Token')} "
-                 f"{'is' if supply == 1 else 'are'} left in the supply and the house draws "
-                 f"{draws} Haunt {plural(draws, 'card')} a turn: the game is lost when a "
-                 "Token must be placed and none is left.")
+        lead += (f" Only {supply} Darkness {plural(supply, 'Token')} left, and "
+                 f"{draws} Haunt {plural(draws, 'card')} a turn: a Token to place with none "
+                 "left loses the game.")
     if view["exorcism"]["exorcised"]:  # EX-WIN-02: only the escape is left to win
         return (f"{lead} The Ghosts are exorcised: walk to the Foyer and Escape the House. "
                 "The investigators win once every Character has escaped; Darkness still "
@@ -209,7 +208,7 @@ def _actions(view: dict[str, Any], seat: str) -> str:
         return (f"{task['points']} {plural(task['points'], 'point')}"
                 + (", plus the Specialization bonus" if bonus else ""))
 
-    # The ready Task worth most, its bonus counted (demo 66: "Key Task 3 … earns 3 points"
+    # The ready Task worth most, its bonus counted (a stop 65 demo: "Key Task 3 … earns 3 points"
     # with Holy Relic Task 4 worth 3 plus the Doctor's bonus ready too).
     ready = max(((int(t["points"]) + bonus_of(t, inv), -n, t)
                  for n, t in enumerate(tasks) for inv, tools in zip(completers, doers,
@@ -251,7 +250,7 @@ def _actions(view: dict[str, Any], seat: str) -> str:
         where = ""
         if sources:
             # EX-ACT-01, EX-ACT-04: a Move a Room away, then the Room's Action; a Room out of
-            # this turn's reach is named for the next (demo 66: 1 Action left in the Foyer,
+            # this turn's reach is named for the next (stop 65's demo: 1 Action left in the Foyer,
             # told of the Occult Room two Actions away).
             src = sources[0]
             steps = (abs(int(src.get("row", 0)) - int(at.get("row", 0)))
@@ -259,9 +258,8 @@ def _actions(view: dict[str, Any], seat: str) -> str:
             moves = (steps + 1) // 2  # a Move goes up to 2 spaces (EX-ACT-01)
             where = f"; {the_name(src['name'])} gains {a_noun(tool)}"
             if moves + 1 > left:
-                where += (f", but {moves} {plural(moves, 'Move')} there and its Action take "
-                          f"more than the {left} {plural(left, 'Action')} left: a goal for "
-                          "your next turn")
+                where += (f": a goal for your next turn ({moves} {plural(moves, 'Move')} "
+                          f"and its Action need more than {left} {plural(left, 'Action')})")
         return (f"{lead} {task['name']} ({worth(task)}) still needs {_count(need, names)}"
                 f"{where}.")
     return f"{lead} Trade Tools with a neighbour or gain new Tasks from a Room's Action."
@@ -282,12 +280,16 @@ def _ghost_turn(view: dict[str, Any]) -> str:
     if exorcised:
         lead += (" The Ghosts are exorcised: they wound no one now, but dawn and the Haunt "
                  "Level still win for you if the investigators do not all escape first.")
-    if view.get("darkness_supply", 1) <= 0:
-        lead += " The Darkness supply is empty: Add Darkness places nothing."
-    # EX-OVA-08, EX-AMB-30: raising the Haunt Level takes 2 Tokens from the supply (a stop 65 demo:
-    # "the Haunt Level is 28 of the 30 that wins" for 8 turns with the supply at 0, as if one
-    # more raise would win).
-    if view.get("darkness_supply", 2) < 2 and level < win:
+    # EX-OVA-08, EX-AMB-30: raising the Haunt Level takes 2 Tokens from the supply (a stop 65
+    # demo: "the Haunt Level is 28 of the 30 that wins" for 8 turns with the supply at 0, as
+    # if one more raise would win).
+    supply = view.get("darkness_supply", 2)
+    stuck = supply < 2 and level < win
+    if supply <= 0:
+        lead += " The Darkness supply is empty: Add Darkness places nothing"
+        lead += (", and the Haunt Level (2 Tokens a raise) cannot rise until the "
+                 "investigators Purify some back." if stuck else ".")
+    elif stuck:
         lead += (" Raising the Haunt Level takes 2 Darkness Tokens from the supply: it cannot "
                  "rise until the investigators Purify some back.")
     # EX-OVA-11 (2), EX-RESCUE-03: with no Lookout left the next Wound wins the game, the

@@ -132,7 +132,7 @@ def test_EX_CLOCK_05_48_turns_then_EX_TURN_04_loss_before_reducing() -> None:
 
 
 def test_EX_TURN_04_EX_CLOCK_05_the_last_turn_is_announced_and_dawn_counts_no_new_round() -> None:
-    """Demo 66's One vs All: "Time Die 8 is discarded; 0 hours remain." then a full turn, no
+    """A stop 65 demo's One vs All: "Time Die 8 is discarded; 0 hours remain." then a full turn, no
     word that it was the last; and the recap said "In round 17, dawn has come" and "lasted 17
     rounds, 48 turns" of a game whose last header was "Turn 48 (round 16)"."""
     st = quiet()
@@ -472,13 +472,13 @@ def test_EX_GAP_04_bodyguard_protects_roommates_who_go_to_the_foyer() -> None:
     assert "bodyguard" in st2.wounded and "doctor" not in st2.wounded
     # rulebook FAQ: a pawn saved by an ability goes to the Foyer
     assert st2.investigators["s2"].cell == "foyer"
-    # who shields whom (stop 63), and where the shielded pawn goes, said with it (demo 66)
+    # who shields whom (stop 63), and where the shielded pawn goes, said with it (a stop 65 demo)
     assert "Bodyguard shields Doctor from the Wound: Doctor goes to the Foyer." in st2.log
     assert "Doctor is placed in the Foyer." not in st2.log
 
 
 def test_EX_GHOST_07_EX_AMB_16_one_ghost_move_wounds_everyone_there_said_together() -> None:
-    """Demo 66's core game: "Doctor is Wounded in the Foyer. / … / Medium comes to the
+    """A stop 65 demo's core game: "Doctor is Wounded in the Foyer. / … / Medium comes to the
     rescue … / Psychologist is Wounded in the Foyer" read as a second, later Wound. Both are
     caught by the same Ghost move: said together first, then each Wound and Rescue in turn
     order (the rules' order of effects unchanged)."""

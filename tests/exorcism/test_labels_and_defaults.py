@@ -50,7 +50,7 @@ RULE_ID_IN_WORDS = re.compile(r"\b[A-Z]{1,4}-[A-Z]+-\d|\(rule ")
 
 
 def test_EX_LOBBY_01_no_rule_id_in_the_lobby_or_option_texts_of_any_mode() -> None:
-    """Demo 66: the lobby post read "…stay under the Shroud, as the rulebook reads (rule
+    """A stop 65 demo: the lobby post read "…stay under the Shroud, as the rulebook reads (rule
     EX-DARK-07)" and "(rule EX-OVA-08)", and the option menus "(rule EX-GAP-17)". A player
     cannot look a checklist id up: the lobby card's lines, the option descriptions its menus
     show, its summary and its conflicts say it in words, in every mode and every ruling."""

@@ -82,7 +82,7 @@ class HauntPhase:
                 self.emit(f"{where}: its value rises to {value}, so {what}.", "darkness")
         elif card.kind in ("bull", "devourer"):
             name = GHOST_NAMES[card.kind]
-            if st.exorcised:  # EX-AMB-25; told as a card's line, no turning point (demo 66)
+            if st.exorcised:  # EX-AMB-25; told as a card's line, no turning point (a stop 65 demo)
                 self.emit(f"{name} card: the house is exorcised, so it has no effect.",
                           "haunt_card")
             elif st.ghosts.get(card.kind) is None:
@@ -124,7 +124,7 @@ class HauntPhase:
 
     def haunt_card_told(self: Engine, card_id: str) -> str:
         """A revealed standard card's line: its arrows for the Ghosts in the house only
-        (EX-HAUNT-09, EX-HAUNT-11, EX-AMB-25). Demo 66: "Wraith up, Bull 3 spaces down,
+        (EX-HAUNT-09, EX-HAUNT-11, EX-AMB-25). A stop 65 demo: "Wraith up, Bull 3 spaces down,
         Devourer left." after the exorcism, and arrows of Ghosts not yet come."""
         card = self.pack.haunt_card(card_id)
         text = self.haunt_card_text(card_id)
@@ -205,7 +205,7 @@ class HauntPhase:
                 # Wounded, their Character Pawn is returned to the Foyer" (or an edge Room).
                 # Who shields whom (stop 63's demo: "Medium is protected from the Wound.");
                 # the placement says where the pawn goes.
-                # Said with the shield where it goes (demo 66: "Photographer is placed in the
+                # Said with the shield where it goes (a stop 65 demo: "Photographer is placed in the
                 # Foyer." four lines after its shield, with no word why); the `relocate` step
                 # still moves it after the Wounds, and is silent where this line said it all.
                 name = self.inv_name(inv)
@@ -218,7 +218,7 @@ class HauntPhase:
                 hurt.setdefault(cid, []).append(inv.id)
                 out.append(Step(op="wound", args={"inv": inv.id, "devour": devour}))
         # One Ghost move Wounds every Character it catches at once (EX-GHOST-07, EX-AMB-16):
-        # said together before each Wound and its Rescue are told in turn order (demo 66 told
+        # said together before each Wound and its Rescue are told in turn order (a stop 65 demo told
         # the game-losing second Wound after the first one's Rescue, as if a later event).
         if sum(len(v) for v in hurt.values()) > 1:
             for cid, ids in hurt.items():

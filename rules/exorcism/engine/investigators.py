@@ -120,7 +120,7 @@ class InvestigatorActions:
                 st.once_used.append(source)
             src = f"char:{source}" if source == inv.character else f"ongoing:{source}"
             if source == inv.character:
-                # Named, with what it does (demo 66: "Journalist uses their own ability." left
+                # Named, with what it does (stop 65: "Journalist uses their own ability." left
                 # a reader to know the Character cards, EX-GAP-04).
                 ch = self.character(source)
                 does = ch.text.split(": ", 1)[-1].rstrip(".")
