@@ -493,3 +493,18 @@ def test_P_2P_03_a_two_player_hand_says_whose_each_card_is() -> None:
     assert other is not None
     text = GAME.private_summary(st, seat) or ""
     assert f"{eng.listed([seat])}: " in text and f"{eng.listed([other])}: " in text, text
+
+
+def test_P_TRACK_03_a_lost_marker_says_an_increase_does_nothing() -> None:
+    """Stop 67's demo: the secret's middle effect "hope +1 or nerve +1" resolved with both
+    markers lost and the thread said nothing of what became of it."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    st.hope = st.nerve = None
+    eng.adjust_track("hope", 1, None)
+    eng.adjust_track("nerve", -1, None)  # nobody forced: no one succumbs
+    assert [e.text for e in eng.events] == [
+        "Hope is already lost: the increase does nothing.",
+        "Nerve is already lost: the reduction does nothing."]
+    assert all(e.public for e in eng.events)
+    assert st.hope is None and st.nerve is None
