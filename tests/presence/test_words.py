@@ -8,7 +8,7 @@ from rules.core.game import ALT_TEXT_LIMIT
 from rules.presence.engine import Engine
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
-from tests.presence.helpers import SPIRIT, edit, new_game, put_token
+from tests.presence.helpers import SPIRIT, choose, edit, new_game, put_token
 from tests.presence.test_variant_two_players import two_player_game
 
 NAMES = {"s1": "Margaret", "s2": "Theo", "s3": "Ines", "s4": "Kwame"}
@@ -508,3 +508,50 @@ def test_P_TRACK_03_a_lost_marker_says_an_increase_does_nothing() -> None:
         "Nerve is already lost: the reduction does nothing."]
     assert all(e.public for e in eng.events)
     assert st.hope is None and st.nerve is None
+
+
+def _guidance_scene(fear: int) -> tuple[PresenceState, Engine, str]:
+    """Spirit I's Guidance (top: "A nearby visitor may cure 1 fear.") played from the room
+    of one visitor, alone there, who has `fear` fear."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    seat, *others = st.visitor_seats
+    room = st.visitors[seat].room
+    for o in others:
+        st.visitors[o].room = next(r.id for r in eng.pack.manor.rooms if r.id != room)
+    st.visitors[seat].fear = fear
+    st.prompts = []
+    card = eng.pack.spirit_card("spirit_1.guidance")
+    eng.later(eng.effects_step(card.top.effects, eng.spirit_ctx(None, room, "Guidance")))
+    eng.run()
+    return st, eng, seat
+
+
+def test_P_SPIRIT_13_a_declined_may_and_an_empty_cure_are_said() -> None:
+    """Stop 67's demo: "The spirit plays Guidance … Targeted: the Descendant." and then
+    nothing: whether the visitor cured fear, declined, or had none to cure went unsaid."""
+    st, eng, seat = _guidance_scene(fear=2)
+    assert st.prompts and st.prompts[-1].seats == [seat]
+    out = GAME.apply(st, seat, choose("no"))
+    texts = [e.text for e in out.events if e.public]
+    assert f"{eng.name(seat)} chooses not to cure 1 fear." in texts, texts
+    assert out.state.visitors[seat].fear == 2
+    st, eng, seat = _guidance_scene(fear=0)
+    out = GAME.apply(st, st.prompts[-1].seats[0], choose("0"))
+    texts = [e.text for e in out.events if e.public]
+    assert f"{eng.name(seat)} has no fear to cure." in texts, texts
+
+
+def test_P_SPIRIT_13_trashing_a_fear_card_nobody_holds_is_said() -> None:
+    """Stop 67's demo: "The Descendant takes the room action Warmth. Targeted: the
+    Descendant." and nothing more: the Descendant held no fear card to trash."""
+    st, eng, seat = _guidance_scene(fear=0)
+    st.prompts = []
+    eng.events.clear()
+    st.visitors[seat].fear_cards = []
+    warmth = next(a for r in eng.pack.manor.rooms for a in r.actions_a if a.name == "Warmth")
+    eng.later(eng.effects_step(warmth.effects[:2], eng.visitor_ctx(seat, "Warmth")))
+    eng.run()
+    texts = [e.text for e in eng.events if e.public]
+    assert texts == [f"Targeted: {eng.listed([seat])}.",
+                     f"{eng.name(seat)} has no fear card to trash."], texts

@@ -279,10 +279,21 @@ class Effects:
                else " or ".join(self.effects_text(o) for o in e.options) + "?")
         self.ask("choice", chooser, ("Coloured choice" if e.coloured else "Choose")
                  + f"{whom}: {ask}", opts, "choice",
-                 branches=[dump_effects(b) for b in e.options], ctx=dict(ctx))
+                 branches=[dump_effects(b) for b in e.options], ctx=dict(ctx),
+                 said=self.effects_text(e.options[0]), whom=seat)
 
     def on_choice(self: Engine, option: str, prompt: Prompt) -> None:
         if option == "no":
+            # A declined "may" is said (stop 67's demo: Guidance's "Targeted: the
+            # Descendant." was followed by silence); coloured choices are public (H-40).
+            said = prompt.data.get("said")
+            if said:
+                chooser = prompt.seats[0]
+                who = (self.name(chooser) if chooser in self.st.visitors else "The spirit")
+                whom = prompt.data.get("whom")
+                other = (f" for {self.listed([str(whom)])}"
+                         if whom and whom != chooser else "")
+                self.emit(f"{who} chooses{other} not to {said}.", "choice")
             return
         ctx = dict(prompt.data["ctx"])
         ctx.pop("cid", None)

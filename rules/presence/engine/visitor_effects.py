@@ -224,12 +224,20 @@ class VisitorEffects:
 
     def eff_cure_fear(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         for s in self.who(ctx, e.who):
+            if self.vis(s).fear == 0:  # said, not silent (stop 67's demo: Guidance)
+                self.emit(f"{self.name(s)} has no fear to cure.", "fear")
+                continue
             self.cure_fear(s, e.n)
 
     def eff_trash_fear_card(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         # pooled: n in total among all the targets, the owner picks (the Dark Board's
         # Dining Hall, G-18); otherwise n for each; "up to" stops at the first "done"
         groups = [self.who(ctx, e.who)] if e.pooled else [[s] for s in self.who(ctx, e.who)]
+        for g in groups:  # said, not silent (stop 67's demo: "Targeted: …" after Warmth)
+            if g and not any(self.vis(s).fear_cards for s in g):
+                self.emit(f"{self.listed(g)[0].upper()}{self.listed(g)[1:]} "
+                          f"{'has' if len(g) == 1 else 'have'} no fear card to trash.", "fear")
+        groups = [g for g in groups if any(self.vis(s).fear_cards for s in g)]
         self.later(*[Step(op="trash_fear", args={"seats": g, "chooser": ctx["owner"],
                                                  "up_to": e.up_to, "left": e.n})
                      for g in groups if g])
