@@ -72,8 +72,11 @@ def verdict(state: PresenceState, result: Result, names: dict[str, str]) -> tupl
         also = ""
         if state.script_revealed and script is not None and script.bottom.text:
             also = ", and the condition the revealed script adds for the visitors holds"
-        reasons.append(f"Every secret of the manor was revealed {when} with "
-                       f"{count(len(eng.surviving()), 'visitor')} still standing{also}.")
+        # The win is told in the round it came, not the reveals (stop 67's demo: "Every
+        # secret of the manor was revealed in round 9" of secrets all out in round 7).
+        reasons.append(f"The visitors won {when}: every secret of the manor was revealed "
+                       f"with {count(len(eng.surviving()), 'visitor')} still "
+                       f"standing{also}.")
     if spirit_won and script is not None:
         half = script.bottom if state.script_revealed else script.top
         text = f": {half.text.rstrip('.')}" if half.text else ""

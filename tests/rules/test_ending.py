@@ -56,8 +56,19 @@ def test_presence_visitors_win_and_the_spirit_loses() -> None:
     end = _ending("presence", state)
     assert end.headline.startswith("Basil (") and "Clara (" in end.headline
     assert "win; Ada (the spirit" in end.headline and end.headline.endswith("loses.")
-    assert "Every secret of the manor was revealed in round" in end.why
+    assert "every secret of the manor was revealed with" in end.why
     assert end.winners == ["s2", "s3"] and end.losers == ["s1"]
+
+
+def test_P_WIN_01_the_visitors_win_is_dated_not_the_reveals() -> None:
+    """Stop 67's demo: secrets all revealed in round 7, the script's added condition held
+    only at the end of round 9, and the recap said "Every secret of the manor was revealed
+    in round 9"."""
+    state = _presence(["s2", "s3"], "The surviving visitors win.")
+    end = _ending("presence", state)
+    assert "revealed in round" not in end.why
+    assert end.why.startswith(f"The visitors won in round {state.round}: every secret of "
+                              "the manor was revealed with "), end.why
 
 
 def test_presence_spirit_wins_by_its_script() -> None:
@@ -79,7 +90,7 @@ def test_presence_good_script_both_win() -> None:
     state = _presence(["s2", "s1"], "The surviving visitors and the spirit win.")
     end = _ending("presence", state)
     assert "Clara (" in end.headline and end.headline.endswith("loses.")
-    assert "Every secret of the manor was revealed" in end.why
+    assert "every secret of the manor was revealed" in end.why
     assert "The spirit's script" in end.why
 
 
