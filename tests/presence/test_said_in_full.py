@@ -268,3 +268,27 @@ def test_PR_05_H_29_the_spirit_declining_to_feed_on_fear_is_said() -> None:
     eng.step_fear_bonus("salon")
     assert _texts(st, SPIRIT, "no") == [
         "The spirit lets it pass: no presence die in the Salon grows."]
+
+
+def test_P_SECRET_05_a_middle_tiers_choice_names_the_revealer_not_you() -> None:
+    """Stop 67's demos: "The Detective reveals the secret at position 1: Tragedy (Spirit I);
+    the middle effect resolves: hope +1 or nerve +1 (your choice)." in the thread, where
+    "your" reads as every reader's."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    slot = st.secrets[3]
+    card = eng.pack.secret(slot.card)
+    need = eng.secret_board().tier
+    trauma = card.trauma
+    matching = [c for c in st.clue_deck if not eng.pack.is_fear_card(c)
+                and eng.pack.clue_card(c).trauma == trauma]
+    for k in range(len(matching) + 1):
+        slot.discards = matching[:k]
+        if need(k, 4) == "middle":
+            break
+    assert need(eng.matching(4), 4) == "middle"
+    eng.reveal_secret(4, seat)
+    line = eng.events[0].text
+    assert "(your choice)" not in line, line
+    assert line.endswith(f"hope +1 or nerve +1 ({eng.listed([seat])}'s choice)."), line

@@ -30,7 +30,10 @@ class Secrets:
         slot.tier = tier
         # The tier's effect is said before its consequences (stop 65's demo: a knockout and
         # a lost marker followed "the low effect resolves" with no stated cause).
-        said = tier_text(card.text, tier)
+        # The printed "(your choice)" speaks to the revealer; the thread names them (stop
+        # 67's demo: "…the middle effect resolves: hope +1 or nerve +1 (your choice).").
+        said = tier_text(card.text, tier).replace(
+            "(your choice)", f"({self.listed([revealer])}'s choice)")
         self.emit(f"{self.name(revealer)} reveals the secret at position {position}: "
                   f"{secret_title(card.name, card.trauma)}; the {tier} effect resolves"
                   + (f": {said}." if said else "."), "secret")
