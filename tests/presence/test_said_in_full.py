@@ -292,3 +292,24 @@ def test_P_SECRET_05_a_middle_tiers_choice_names_the_revealer_not_you() -> None:
     line = eng.events[0].text
     assert "(your choice)" not in line, line
     assert line.endswith(f"hope +1 or nerve +1 ({eng.listed([seat])}'s choice)."), line
+
+
+def test_P_MANI_02_the_manifestation_drain_says_how_much_and_from_which_die() -> None:
+    """Stop 67's demo: "The spirit pays presence to stay manifested." named neither the
+    amount nor the die (die values are public)."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    room = st.visitors[st.visitor_seats[0]].room
+    st.spirit.pawn_room = room
+    for d in st.dice:
+        if d.room == room:
+            d.room = None
+    st.dice[0].room, st.dice[0].value = room, 3
+    st.prompts = []
+    eng.step_upkeep_pawn()
+    assert st.prompts and st.prompts[-1].seats == [st.spirit_seat]
+    out = GAME.apply(st, st.spirit_seat, choose("0"))
+    cost = eng.pack.manifestation.drain
+    texts = [e.text for e in out.events if e.public]
+    assert f"The spirit pays {cost} presence from the presence die showing 3 in the " \
+           f"{eng.room_name(room)} to stay manifested." in texts, texts

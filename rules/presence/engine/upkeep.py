@@ -237,7 +237,10 @@ class Upkeep:
             self.emit("The spirit pawn fades from the manor.", "drain")
             return
         d = int(option)
-        self.emit("The spirit pays presence to stay manifested.", "drain")  # then any fade
+        # How much and from which die (stop 67's demo: "The spirit pays presence to stay
+        # manifested." named neither; die values are public, H-29), then any fade.
+        self.emit(f"The spirit pays {self.pack.manifestation.drain} presence from "
+                  f"{self.die_label(d)} to stay manifested.", "drain")
         self.set_die(d, self.die(d).value - self.pack.manifestation.drain)
 
     def step_upkeep_end(self: Engine) -> None:
