@@ -176,10 +176,17 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
     if view.get("secrets") and all(s.get("revealed") for s in view["secrets"]):
         # Nothing left to find (stop 64's demo: "Investigate to move toward the secrets" at
         # 4 of 4, and the visitor rose to fear 4 of 5 doing it): survive to the round's end.
+        # The script's added need is a thing to make true, said as a noun phrase with
+        # "with" (stop 67's demo: "…win at the end of the round if at most 2 presence dice
+        # on the board holds. … spend actions only to stay safe." tripped and misled).
         need = _also_needed(view)
+        if need:
+            return (f"{lead}. Every secret is revealed: the visitors win at the end of a "
+                    f"round with {need}, as the revealed script asks. Spend your actions "
+                    "making that true, staying in light and together.")
         return (f"{lead}. Every secret is revealed: the visitors win at the end of the round "
-                + (f"if {need} holds" if need else "with a visitor still standing")
-                + ". Stay in light and together; spend actions only to stay safe.")
+                "with a visitor still standing. Stay in light and together; spend actions "
+                "only to stay safe.")
     if here.get("tokens"):
         n = len(here["tokens"])
         tokens = (f"{lead}. {n} clue token{'s lie' if n > 1 else ' lies'} in the "

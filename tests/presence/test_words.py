@@ -555,3 +555,23 @@ def test_P_SPIRIT_13_trashing_a_fear_card_nobody_holds_is_said() -> None:
     texts = [e.text for e in eng.events if e.public]
     assert texts == [f"Targeted: {eng.listed([seat])}.",
                      f"{eng.name(seat)} has no fear card to trash."], texts
+
+
+def test_P_WIN_02_the_guide_says_the_scripts_added_need_as_a_goal() -> None:
+    """Stop 67's demo: "Every secret is revealed: the visitors win at the end of the round if
+    at most 2 presence dice on the board holds. Stay in light and together; spend actions
+    only to stay safe." (the need is to be made true, not waited out)."""
+    from rules.presence.guide import _visitor_turn
+
+    st = new_game(3, seed=2)
+    seat = st.active
+    assert seat is not None
+    view = GAME.view(st, seat)
+    for s in view["secrets"]:
+        s["revealed"] = True
+    view["scripts"] = {"script": {"bottom": "The spirit wins if at least 2 visitors are "
+                                            "knocked out or 1 has succumbed; the visitors "
+                                            "also need at most 2 presence dice on the board."}}
+    said = _visitor_turn(view, seat)
+    assert " holds" not in said and "only to stay safe" not in said, said
+    assert "win at the end of a round with at most 2 presence dice on the board" in said, said
