@@ -228,3 +228,19 @@ def test_p_chamber_render_shows_it_sealed_then_open() -> None:
     sealed = GAME.view(new_game(4, 3, secret_chamber=True), None)
     opened = GAME.view(_uncovered(), None)
     assert render_board(sealed) != render_board(opened)
+
+
+def test_p_chamber_01_05_the_table_is_told_the_chamber_is_sealed_and_how_it_opens() -> None:
+    """Stop 67's demo (Secret Chamber on): the thread never named the chamber, its cards or
+    the Uncover action; the count is public, the cards are the spirit's (H-35, H-36)."""
+    st = new_game(4, 3, secret_chamber=True)
+    assert st.chamber is not None
+    line = next((x for x in st.log if x.startswith("The Secret Chamber is sealed")), None)
+    assert line == ("The Secret Chamber is sealed: 3 clue cards lie face down inside, and the "
+                    "card naming the room of its passage is set aside face down. A visitor may "
+                    "Uncover it (a main action) from the room missing among the clue cards of "
+                    "the trauma of the secret at position 1."), st.log
+    eng = Engine(st)
+    for c in [st.chamber.aside, *st.chamber.cards]:
+        assert eng.card_name(c) not in line
+    assert not any("Secret Chamber is sealed" in x for x in new_game(4, 3).log)

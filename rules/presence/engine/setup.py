@@ -117,6 +117,15 @@ class SetupSteps:
         self.emit(f"The spirit is {pack.spirit(spirit).name}. The secret cards, the clue deck "
                  f"({len(st.clue_deck)} cards) and the item deck ({len(st.item_deck)} cards) are "
                  "ready.", "setup")
+        if st.chamber is not None:
+            # P-CHAMBER-01/05: what the table sees of the chamber's setup, and how it opens
+            # (stop 67's demo never named the chamber; which cards lie there is H-35/H-36's)
+            k = len(st.chamber.cards)
+            self.emit(f"The Secret Chamber is sealed: {k} clue card{'s' if k != 1 else ''} "
+                      "lie face down inside, and the card naming the room of its passage is "
+                      "set aside face down. A visitor may Uncover it (a main action) from the "
+                      "room missing among the clue cards of the trauma of the secret at "
+                      "position 1.", "setup")
         self.later(Step(op="place_drawn_clue", args={"used": [], "setup": True}),
                   Step(op="setup_final"))
 
