@@ -241,7 +241,7 @@ class SimpleDiscard:
 def test_H_38_a_failed_invoke_says_why_outside_mystery_mode_only() -> None:
     """Stop 65's demos: "…tries to reveal the secret at position 1: nothing happens." with
     no reason; outside Mystery Mode the clue cards beneath lie face up (H-38)."""
-    for mystery, said in ((False, ": no clue card of its trauma lies beneath it."),
+    for mystery, said in ((False, ", as no clue card of its trauma lies beneath it."),
                           (True, ".")):
         st = edit(new_game(3, seed=2))
         st.mystery = mystery
@@ -313,3 +313,19 @@ def test_P_MANI_02_the_manifestation_drain_says_how_much_and_from_which_die() ->
     texts = [e.text for e in out.events if e.public]
     assert f"The spirit pays {cost} presence from the presence die showing 3 in the " \
            f"{eng.room_name(room)} to stay manifested." in texts, texts
+
+
+def test_H_38_a_failed_invokes_reason_reads_as_one_sentence() -> None:
+    """Stop 67's demo: "…tries to reveal the secret at position 1: nothing happens: no clue
+    card of its trauma lies beneath it." (two colons in a row)."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    st.secrets[0].discards = []
+    eng.on_reveal_secret("1", Prompt(id="x", kind="target", seats=[seat], text="", data={
+        "min": 2, "success": [], "fail": [], "ctx": eng.visitor_ctx(seat, "Invoke"),
+        "owner": seat}))
+    text = eng.events[0].text
+    assert text.count(":") == 1, text
+    assert text.endswith("nothing happens, as fewer than 2 clue cards of its trauma lie "
+                         "beneath it."), text

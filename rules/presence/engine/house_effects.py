@@ -138,8 +138,8 @@ class HouseEffects:
             # what the failure itself tells.
             need = int(prompt.data["min"])
             why = "" if self.st.mystery else (
-                ": no clue card of its trauma lies beneath it" if need <= 1 else
-                f": fewer than {need} clue cards of its trauma lie beneath it")
+                ", as no clue card of its trauma lies beneath it" if need <= 1 else
+                f", as fewer than {need} clue cards of its trauma lie beneath it")
             self.emit(f"{self.name(owner)} tries to reveal the secret at position {pos}: "
                       f"nothing happens{why}.", "secret_fail")
             self.later(Step(op="effects", args={"effs": prompt.data["fail"], "i": 0,
