@@ -575,3 +575,23 @@ def test_P_WIN_02_the_guide_says_the_scripts_added_need_as_a_goal() -> None:
     said = _visitor_turn(view, seat)
     assert " holds" not in said and "only to stay safe" not in said, said
     assert "win at the end of a round with at most 2 presence dice on the board" in said, said
+
+
+def test_P_CLUE_02_the_spirits_may_in_a_spirit_clue_is_told_as_the_spirits() -> None:
+    """Stop 67's demo: "The Descendant draws a clue card. A presence die moves from the Great
+    Hall into the Library, showing 2." mid-turn: Cold Hand's "the spirit may move a die" was
+    taken with no word that it was the spirit's choice."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    st.prompts = []
+    clue = next(c for c in eng.pack.spirit_clues if c.name == "Cold Hand")
+    eng.later(eng.effects_step(clue.effects[2:], eng.visitor_ctx(seat, "Cold Hand")))
+    eng.run()
+    assert st.prompts and st.prompts[-1].seats == [st.spirit_seat], st.prompts
+    yes = GAME.apply(st, st.spirit_seat, choose("0"))
+    texts = [e.text for e in yes.events if e.public]
+    assert texts and texts[0] == "The spirit chooses to move a die.", texts
+    no = GAME.apply(st, st.spirit_seat, choose("no"))
+    texts = [e.text for e in no.events if e.public]
+    assert texts and texts[0] == "The spirit chooses not to move a die.", texts

@@ -280,7 +280,8 @@ class Effects:
         self.ask("choice", chooser, ("Coloured choice" if e.coloured else "Choose")
                  + f"{whom}: {ask}", opts, "choice",
                  branches=[dump_effects(b) for b in e.options], ctx=dict(ctx),
-                 said=self.effects_text(e.options[0]), whom=seat)
+                 said=self.effects_text(e.options[0]), may=e.kind == "may",
+                 whom=None if e.chooser == "spirit" else seat)  # "for" only whom it affects
 
     def on_choice(self: Engine, option: str, prompt: Prompt) -> None:
         if option == "no":
@@ -297,6 +298,15 @@ class Effects:
             return
         ctx = dict(prompt.data["ctx"])
         ctx.pop("cid", None)
+        said = prompt.data.get("said")
+        if (said and prompt.data.get("may") and prompt.seats[0] == self.st.spirit_seat
+                and not self.is_spirit_ctx(ctx)):
+            # The spirit's "may" inside a visitor's effect (a spirit clue's "the spirit may
+            # move a die") is told as the spirit's (stop 67's demo: Cold Hand's die move came
+            # mid-turn with no cause).
+            whom = prompt.data.get("whom")
+            other = f" for {self.listed([str(whom)])}" if whom else ""
+            self.emit(f"The spirit chooses{other} to {said}.", "choice")
         self.later(Step(op="effects", args={"effs": prompt.data["branches"][int(option)],
                                             "i": 0, "ctx": ctx}))
 
