@@ -589,9 +589,20 @@ def test_P_CLUE_02_the_spirits_may_in_a_spirit_clue_is_told_as_the_spirits() -> 
     eng.later(eng.effects_step(clue.effects[2:], eng.visitor_ctx(seat, "Cold Hand")))
     eng.run()
     assert st.prompts and st.prompts[-1].seats == [st.spirit_seat], st.prompts
+    room = eng.room_name(st.visitors[seat].room)
     yes = GAME.apply(st, st.spirit_seat, choose("0"))
     texts = [e.text for e in yes.events if e.public]
-    assert texts and texts[0] == "The spirit chooses to move a die.", texts
+    if yes.state.prompts and yes.state.prompts[-1].kind == "target":  # a die next door
+        texts = [e.text for e in GAME.apply(yes.state, st.spirit_seat,
+                                            choose("no")).events if e.public]
+        assert texts == [f"The spirit chooses not to move a presence die into the {room}."]
+    else:
+        assert texts == [f"No presence die is next to the {room}: none can move in."], texts
     no = GAME.apply(st, st.spirit_seat, choose("no"))
     texts = [e.text for e in no.events if e.public]
     assert texts and texts[0] == "The spirit chooses not to move a die.", texts
+    for d in st.dice:  # no die next door: the spirit's yes is told as coming to nothing
+        if d.room in eng.die_neighbours(st.visitors[seat].room):
+            d.room = None
+    texts = [e.text for e in GAME.apply(st, st.spirit_seat, choose("0")).events if e.public]
+    assert texts == [f"No presence die is next to the {room}: none can move in."], texts

@@ -299,8 +299,11 @@ class Effects:
         ctx = dict(prompt.data["ctx"])
         ctx.pop("cid", None)
         said = prompt.data.get("said")
+        branch = prompt.data["branches"][int(option)]
+        speaks = [b.get("op") for b in branch] == ["move_die"] and \
+            branch[0].get("die") == "from_adjacent"  # its own question says what it does
         if (said and prompt.data.get("may") and prompt.seats[0] == self.st.spirit_seat
-                and not self.is_spirit_ctx(ctx)):
+                and not self.is_spirit_ctx(ctx) and not speaks):
             # The spirit's "may" inside a visitor's effect (a spirit clue's "the spirit may
             # move a die") is told as the spirit's (stop 67's demo: Cold Hand's die move came
             # mid-turn with no cause).

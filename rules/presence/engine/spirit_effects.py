@@ -80,7 +80,9 @@ class SpiritEffects:
             if room is None:
                 return
             cands = [d for r in self.die_neighbours(room) for d in self.dice_in(r)]
-            if not cands:
+            if not cands:  # said, not silent (stop 67's demo: Cold Hand)
+                self.emit(f"No presence die is next to the {self.room_name(room)}: none can "
+                          "move in.", "die")
                 return
             opts = [(str(d), f"Move {self.die_label(d)} here") for d in cands]
             opts.append(("no", "Do not move a die"))
@@ -92,8 +94,13 @@ class SpiritEffects:
                       penalty=e.light_penalty)
 
     def on_die_into(self: Engine, option: str, prompt: Prompt) -> None:
+        # The spirit's pick is said either way (stop 67's demo: Cold Hand's die came in
+        # mid-turn with no cause, or its "may" ended in silence); die values are public.
+        room = str(prompt.data["room"])
+        self.emit(f"The spirit chooses {'not ' if option == 'no' else ''}to move a presence "
+                  f"die into the {self.room_name(room)}.", "die")
         if option != "no":
-            self.die_enters(int(option), str(prompt.data["room"]), bool(prompt.data["penalty"]))
+            self.die_enters(int(option), room, bool(prompt.data["penalty"]))
 
     def on_die_steps(self: Engine, option: str, prompt: Prompt) -> None:
         self.later(Step(op="die_step", args={"die": int(option),
