@@ -329,3 +329,25 @@ def test_H_38_a_failed_invokes_reason_reads_as_one_sentence() -> None:
     assert text.count(":") == 1, text
     assert text.endswith("nothing happens, as fewer than 2 clue cards of its trauma lie "
                          "beneath it."), text
+
+
+def test_P_DRAIN_03_a_drain_paid_says_from_which_die() -> None:
+    """Stop 67's demo: "The spirit pays 1 presence to keep Echo." then "A presence die in the
+    Great Hall fades to nothing…" with the paying die never named."""
+    from rules.presence.state import DrainState
+
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    card = next(c for c in eng.pack.spirit_cards if c.name == "Echo" and c.top.drain)
+    room = st.visitors[st.visitor_seats[0]].room
+    for d in st.dice:
+        if d.room == room:
+            d.room = None
+    st.dice[0].room, st.dice[0].value = room, 2
+    st.drains = [DrainState(card=card.id, power="top", room=room)]
+    st.prompts = []
+    eng.step_upkeep_drain(0)
+    out = GAME.apply(st, st.spirit_seat, choose("0"))
+    texts = [e.text for e in out.events if e.public]
+    assert texts[0] == (f"The spirit pays {card.top.drain} presence from the presence die "
+                        f"showing 2 in the {eng.room_name(room)} to keep Echo."), texts

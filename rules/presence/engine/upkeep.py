@@ -213,7 +213,10 @@ class Upkeep:
         cost = self.power(dr.card, dr.power).drain
         d = int(option)
         # Said before the payment: a die paid to 0 fades (P-SPIRIT-06), said after its cause.
-        self.emit(f"The spirit pays {cost} presence to keep {name}.", "drain")
+        # from which die (stop 67's demo: "…to keep Echo." then "A presence die in the Great
+        # Hall fades…" left the payer to guess; die values are public, H-29)
+        self.emit(f"The spirit pays {cost} presence from {self.die_label(d)} to keep {name}.",
+                  "drain")
         self.set_die(d, self.die(d).value - cost)
         self.later(Step(op="upkeep_drain", args={"index": index + 1}))
 
