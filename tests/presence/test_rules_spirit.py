@@ -633,8 +633,9 @@ def test_p_drain_01_p_vis_12_a_lasting_effect_or_a_reaction_says_itself() -> Non
                 raise AssertionError((seed, texts))  # a cause left unsaid
             if "(drain in the" in text and text.endswith("takes effect."):
                 said += 1
-            elif text.endswith(" takes effect.") and "'s " in text:
-                reactions.add(text.split("'s ", 1)[1])
+            elif "'s " in text and (text.endswith(" takes effect.")
+                                    or "'s ability takes effect (" in text):
+                reactions.add(text.split("'s ", 1)[1].split(" (", 1)[0].rstrip(".") + ".")
     assert said > 0
     assert "ability takes effect." in reactions and any(r.startswith("Fear of")
                                                          for r in reactions), reactions

@@ -351,3 +351,18 @@ def test_P_DRAIN_03_a_drain_paid_says_from_which_die() -> None:
     texts = [e.text for e in out.events if e.public]
     assert texts[0] == (f"The spirit pays {card.top.drain} presence from the presence die "
                         f"showing 2 in the {eng.room_name(room)} to keep Echo."), texts
+
+
+def test_P_SETUP_31_a_characters_ability_is_said_with_what_it_does() -> None:
+    """Stop 67's demos: "The Descendant's ability takes effect." at game start, and "The
+    Detective's ability takes effect." on a small clue, what the ability does never said."""
+    st = new_game(3, seed=2)
+    eng = Engine(st)
+    said = [line for line in st.log if "'s ability takes effect" in line]
+    assert said, st.log
+    for line in said:
+        assert line.endswith(")."), line
+    v = next(v for v in st.visitors.values() if v.character == "descendant")
+    text = eng.pack.visitor("descendant").text.rstrip(".")
+    want = f"{eng.name(v.seat)}'s ability takes effect ({text})."
+    assert want in st.log, st.log

@@ -76,7 +76,12 @@ class Reactions:
                 label = f"{self.name(v.seat)}: {card or 'character ability'}"
                 # Said as it resolves, as a drain's is: a fear card's "suffer 1 fear" read as
                 # fear from nowhere.
-                said = f"{self.name(v.seat)}'s {card or 'ability'} takes effect."
+                # A character's ability with what it does (stop 67's demo: "The Descendant's
+                # ability takes effect." at game start, its effect left to guess)
+                ability = self.pack.visitor(v.character).text.strip().rstrip(".")
+                said = (f"{self.name(v.seat)}'s {card} takes effect." if card else
+                        f"{self.name(v.seat)}'s ability takes effect"
+                        + (f" ({ability})." if ability else "."))
                 if r.optional:  # A-22: said once its owner uses it
                     groups.append((label, [Step(op="offer_reaction", args={
                         "seat": v.seat, "effs": dump_effects(r.effects), "ctx": ctx,
