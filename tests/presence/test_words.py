@@ -606,3 +606,20 @@ def test_P_CLUE_02_the_spirits_may_in_a_spirit_clue_is_told_as_the_spirits() -> 
             d.room = None
     texts = [e.text for e in GAME.apply(st, st.spirit_seat, choose("0")).events if e.public]
     assert texts == [f"No presence die is next to the {room}: none can move in."], texts
+
+
+def test_P_SPIRIT_07_the_spirits_own_die_move_names_the_spirit() -> None:
+    """Stop 67's demo: "The spirit's turn. A presence die moves from the Salon into the Great
+    Hall, showing 2." — the spirit's Move Presence Die, read as a die moved by nothing."""
+    from rules.presence import actions as K
+    from tests.presence.helpers import to_spirit_turn
+
+    st = to_spirit_turn(new_game(3, seed=2))
+    move = next(a for a in GAME.legal_actions(st, SPIRIT) if a.kind == K.MOVE_DIE)
+    eng = Engine(st)
+    d = eng.die(int(move.p("die")))
+    was = eng.room_name(str(d.room))
+    out = GAME.apply(st, SPIRIT, move)
+    first = next(e.text for e in out.events if e.public and "presence die" in e.text)
+    assert first == (f"The spirit moves a presence die from the {was} into the "
+                     f"{eng.room_name(str(move.p('to')))}, showing {d.value}."), first

@@ -423,15 +423,18 @@ class Basics:
         d.value = value
         d.fresh = True
 
-    def die_enters(self: Engine, die_id: int, room: str, penalty: bool) -> None:
-        """Move a die into `room`; P-SPIRIT-08 light penalty; triggers die_enters_room."""
+    def die_enters(self: Engine, die_id: int, room: str, penalty: bool,
+                   by: str | None = None) -> None:
+        """Move a die into `room`; P-SPIRIT-08 light penalty; triggers die_enters_room.
+        `by`: who moves it, said where no earlier line gives the cause (the spirit's own
+        Move Presence Die, P-SPIRIT-07)."""
         d = self.die(die_id)
         # Where from and what it shows, so the table can follow it (stop 63's demo: "A
         # presence die moves into the Dining Hall (2 times)." said neither).
         was = f" from the {self.room_name(d.room)}" if d.room and d.room != room else ""
         d.room = room
-        self.emit(f"A presence die moves{was} into the {self.room_name(room)}, showing "
-                  f"{d.value}.", "die")
+        self.emit((f"{by} moves a presence die" if by else "A presence die moves")
+                  + f"{was} into the {self.room_name(room)}, showing {d.value}.", "die")
         if penalty and self.lit(room):
             # with what it shows now: a die that joined others was otherwise lost to sight
             self.emit("The room is lit: the die loses 1 presence"
