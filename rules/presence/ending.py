@@ -72,7 +72,7 @@ def verdict(state: PresenceState, result: Result, names: dict[str, str]) -> tupl
         also = ""
         if state.script_revealed and script is not None and script.bottom.text:
             also = ", and the condition the revealed script adds for the visitors holds"
-        # The win is told in the round it came, not the reveals (stop 67's demo: "Every
+        # The win is told in the round it came, not the reveals (stop 65's demo: "Every
         # secret of the manor was revealed in round 9" of secrets all out in round 7).
         reasons.append(f"The visitors won {when}: every secret of the manor was revealed "
                        f"with {count(len(eng.surviving()), 'visitor')} still "

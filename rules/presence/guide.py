@@ -177,7 +177,7 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
         # Nothing left to find (stop 64's demo: "Investigate to move toward the secrets" at
         # 4 of 4, and the visitor rose to fear 4 of 5 doing it): survive to the round's end.
         # The script's added need is a thing to make true, said as a noun phrase with
-        # "with" (stop 67's demo: "…win at the end of the round if at most 2 presence dice
+        # "with" (stop 65's demo: "…win at the end of the round if at most 2 presence dice
         # on the board holds. … spend actions only to stay safe." tripped and misled).
         need = _also_needed(view)
         if need:

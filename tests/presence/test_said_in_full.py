@@ -271,7 +271,7 @@ def test_PR_05_H_29_the_spirit_declining_to_feed_on_fear_is_said() -> None:
 
 
 def test_P_SECRET_05_a_middle_tiers_choice_names_the_revealer_not_you() -> None:
-    """Stop 67's demos: "The Detective reveals the secret at position 1: Tragedy (Spirit I);
+    """Stop 65's demos: "The Detective reveals the secret at position 1: Tragedy (Spirit I);
     the middle effect resolves: hope +1 or nerve +1 (your choice)." in the thread, where
     "your" reads as every reader's."""
     st = edit(new_game(3, seed=2))
@@ -295,7 +295,7 @@ def test_P_SECRET_05_a_middle_tiers_choice_names_the_revealer_not_you() -> None:
 
 
 def test_P_MANI_02_the_manifestation_drain_says_how_much_and_from_which_die() -> None:
-    """Stop 67's demo: "The spirit pays presence to stay manifested." named neither the
+    """Stop 65's demo: "The spirit pays presence to stay manifested." named neither the
     amount nor the die (die values are public)."""
     st = edit(new_game(3, seed=2))
     eng = Engine(st)
@@ -316,7 +316,7 @@ def test_P_MANI_02_the_manifestation_drain_says_how_much_and_from_which_die() ->
 
 
 def test_H_38_a_failed_invokes_reason_reads_as_one_sentence() -> None:
-    """Stop 67's demo: "…tries to reveal the secret at position 1: nothing happens: no clue
+    """Stop 65's demo: "…tries to reveal the secret at position 1: nothing happens: no clue
     card of its trauma lies beneath it." (two colons in a row)."""
     st = edit(new_game(3, seed=2))
     eng = Engine(st)
@@ -332,7 +332,7 @@ def test_H_38_a_failed_invokes_reason_reads_as_one_sentence() -> None:
 
 
 def test_P_DRAIN_03_a_drain_paid_says_from_which_die() -> None:
-    """Stop 67's demo: "The spirit pays 1 presence to keep Echo." then "A presence die in the
+    """Stop 65's demo: "The spirit pays 1 presence to keep Echo." then "A presence die in the
     Great Hall fades to nothing…" with the paying die never named."""
     from rules.presence.state import DrainState
 
@@ -354,7 +354,7 @@ def test_P_DRAIN_03_a_drain_paid_says_from_which_die() -> None:
 
 
 def test_P_SETUP_31_a_characters_ability_is_said_with_what_it_does() -> None:
-    """Stop 67's demos: "The Descendant's ability takes effect." at game start, and "The
+    """Stop 65's demos: "The Descendant's ability takes effect." at game start, and "The
     Detective's ability takes effect." on a small clue, what the ability does never said."""
     st = new_game(3, seed=2)
     eng = Engine(st)

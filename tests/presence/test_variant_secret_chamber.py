@@ -231,7 +231,7 @@ def test_p_chamber_render_shows_it_sealed_then_open() -> None:
 
 
 def test_p_chamber_01_05_the_table_is_told_the_chamber_is_sealed_and_how_it_opens() -> None:
-    """Stop 67's demo (Secret Chamber on): the thread never named the chamber, its cards or
+    """Stop 65's demo (Secret Chamber on): the thread never named the chamber, its cards or
     the Uncover action; the count is public, the cards are the spirit's (H-35, H-36)."""
     st = new_game(4, 3, secret_chamber=True)
     assert st.chamber is not None

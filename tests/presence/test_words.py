@@ -496,7 +496,7 @@ def test_P_2P_03_a_two_player_hand_says_whose_each_card_is() -> None:
 
 
 def test_P_TRACK_03_a_lost_marker_says_an_increase_does_nothing() -> None:
-    """Stop 67's demo: the secret's middle effect "hope +1 or nerve +1" resolved with both
+    """Stop 65's demo: the secret's middle effect "hope +1 or nerve +1" resolved with both
     markers lost and the thread said nothing of what became of it."""
     st = edit(new_game(3, seed=2))
     eng = Engine(st)
@@ -528,7 +528,7 @@ def _guidance_scene(fear: int) -> tuple[PresenceState, Engine, str]:
 
 
 def test_P_SPIRIT_13_a_declined_may_and_an_empty_cure_are_said() -> None:
-    """Stop 67's demo: "The spirit plays Guidance … Targeted: the Descendant." and then
+    """Stop 65's demo: "The spirit plays Guidance … Targeted: the Descendant." and then
     nothing: whether the visitor cured fear, declined, or had none to cure went unsaid."""
     st, eng, seat = _guidance_scene(fear=2)
     assert st.prompts and st.prompts[-1].seats == [seat]
@@ -543,7 +543,7 @@ def test_P_SPIRIT_13_a_declined_may_and_an_empty_cure_are_said() -> None:
 
 
 def test_P_SPIRIT_13_trashing_a_fear_card_nobody_holds_is_said() -> None:
-    """Stop 67's demo: "The Descendant takes the room action Warmth. Targeted: the
+    """Stop 65's demo: "The Descendant takes the room action Warmth. Targeted: the
     Descendant." and nothing more: the Descendant held no fear card to trash."""
     st, eng, seat = _guidance_scene(fear=0)
     st.prompts = []
@@ -558,7 +558,7 @@ def test_P_SPIRIT_13_trashing_a_fear_card_nobody_holds_is_said() -> None:
 
 
 def test_P_WIN_02_the_guide_says_the_scripts_added_need_as_a_goal() -> None:
-    """Stop 67's demo: "Every secret is revealed: the visitors win at the end of the round if
+    """Stop 65's demo: "Every secret is revealed: the visitors win at the end of the round if
     at most 2 presence dice on the board holds. Stay in light and together; spend actions
     only to stay safe." (the need is to be made true, not waited out)."""
     from rules.presence.guide import _visitor_turn
@@ -578,7 +578,7 @@ def test_P_WIN_02_the_guide_says_the_scripts_added_need_as_a_goal() -> None:
 
 
 def test_P_CLUE_02_the_spirits_may_in_a_spirit_clue_is_told_as_the_spirits() -> None:
-    """Stop 67's demo: "The Descendant draws a clue card. A presence die moves from the Great
+    """Stop 65's demo: "The Descendant draws a clue card. A presence die moves from the Great
     Hall into the Library, showing 2." mid-turn: Cold Hand's "the spirit may move a die" was
     taken with no word that it was the spirit's choice."""
     st = edit(new_game(3, seed=2))
@@ -609,7 +609,7 @@ def test_P_CLUE_02_the_spirits_may_in_a_spirit_clue_is_told_as_the_spirits() -> 
 
 
 def test_P_SPIRIT_07_the_spirits_own_die_move_names_the_spirit() -> None:
-    """Stop 67's demo: "The spirit's turn. A presence die moves from the Salon into the Great
+    """Stop 65's demo: "The spirit's turn. A presence die moves from the Salon into the Great
     Hall, showing 2." — the spirit's Move Presence Die, read as a die moved by nothing."""
     from rules.presence import actions as K
     from tests.presence.helpers import to_spirit_turn

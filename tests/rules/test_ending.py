@@ -61,7 +61,7 @@ def test_presence_visitors_win_and_the_spirit_loses() -> None:
 
 
 def test_P_WIN_01_the_visitors_win_is_dated_not_the_reveals() -> None:
-    """Stop 67's demo: secrets all revealed in round 7, the script's added condition held
+    """Stop 65's demo: secrets all revealed in round 7, the script's added condition held
     only at the end of round 9, and the recap said "Every secret of the manor was revealed
     in round 9"."""
     state = _presence(["s2", "s3"], "The surviving visitors win.")

@@ -285,7 +285,7 @@ class Effects:
 
     def on_choice(self: Engine, option: str, prompt: Prompt) -> None:
         if option == "no":
-            # A declined "may" is said (stop 67's demo: Guidance's "Targeted: the
+            # A declined "may" is said (stop 65's demo: Guidance's "Targeted: the
             # Descendant." was followed by silence); coloured choices are public (H-40).
             said = prompt.data.get("said")
             if said:
@@ -305,7 +305,7 @@ class Effects:
         if (said and prompt.data.get("may") and prompt.seats[0] == self.st.spirit_seat
                 and not self.is_spirit_ctx(ctx) and not speaks):
             # The spirit's "may" inside a visitor's effect (a spirit clue's "the spirit may
-            # move a die") is told as the spirit's (stop 67's demo: Cold Hand's die move came
+            # move a die") is told as the spirit's (stop 65's demo: Cold Hand's die move came
             # mid-turn with no cause).
             whom = prompt.data.get("whom")
             other = f" for {self.listed([str(whom)])}" if whom else ""

@@ -180,7 +180,7 @@ class Fear:
             if marker == "nerve" and delta < 0 and forced is not None:
                 self.succumb(forced, NERVE_LOST)  # P-SUCC-02 (A-53: at once)
                 return
-            # P-TRACK-03: a lost marker cannot return, and the line says so (stop 67's demo:
+            # P-TRACK-03: a lost marker cannot return, and the line says so (stop 65's demo:
             # a secret's "hope +1 or nerve +1" with both lost was followed by silence).
             self.emit(f"{marker.capitalize()} is already lost: the "
                       f"{'increase' if delta > 0 else 'reduction'} does nothing.", "track")

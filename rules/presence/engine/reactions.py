@@ -76,7 +76,7 @@ class Reactions:
                 label = f"{self.name(v.seat)}: {card or 'character ability'}"
                 # Said as it resolves, as a drain's is: a fear card's "suffer 1 fear" read as
                 # fear from nowhere.
-                # A character's ability with what it does (stop 67's demo: "The Descendant's
+                # A character's ability with what it does (stop 65's demo: "The Descendant's
                 # ability takes effect." at game start, its effect left to guess)
                 ability = self.pack.visitor(v.character).text.strip().rstrip(".")
                 said = (f"{self.name(v.seat)}'s {card} takes effect." if card else

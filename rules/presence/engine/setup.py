@@ -119,7 +119,7 @@ class SetupSteps:
                  "ready.", "setup")
         if st.chamber is not None:
             # P-CHAMBER-01/05: what the table sees of the chamber's setup, and how it opens
-            # (stop 67's demo never named the chamber; which cards lie there is H-35/H-36's)
+            # (stop 65's demo never named the chamber; which cards lie there is H-35/H-36's)
             k = len(st.chamber.cards)
             self.emit(f"The Secret Chamber is sealed: {k} clue card{'s' if k != 1 else ''} "
                       "lie face down inside, and the card naming the room of its passage is "

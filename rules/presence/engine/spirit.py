@@ -43,7 +43,7 @@ class SpiritTurn:
         if k == K.MOVE_DIE:
             d = self.die(int(action.p("die")))
             d.moved = True
-            # said with its mover (stop 67's demo: "The spirit's turn. A presence die moves
+            # said with its mover (stop 65's demo: "The spirit's turn. A presence die moves
             # from the Salon into the Great Hall" read as moved by nothing)
             self.die_enters(d.id, str(action.p("to")), penalty=True, by="The spirit")
             return

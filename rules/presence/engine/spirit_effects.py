@@ -80,7 +80,7 @@ class SpiritEffects:
             if room is None:
                 return
             cands = [d for r in self.die_neighbours(room) for d in self.dice_in(r)]
-            if not cands:  # said, not silent (stop 67's demo: Cold Hand)
+            if not cands:  # said, not silent (stop 65's demo: Cold Hand)
                 self.emit(f"No presence die is next to the {self.room_name(room)}: none can "
                           "move in.", "die")
                 return
@@ -94,7 +94,7 @@ class SpiritEffects:
                       penalty=e.light_penalty)
 
     def on_die_into(self: Engine, option: str, prompt: Prompt) -> None:
-        # The spirit's pick is said either way (stop 67's demo: Cold Hand's die came in
+        # The spirit's pick is said either way (stop 65's demo: Cold Hand's die came in
         # mid-turn with no cause, or its "may" ended in silence); die values are public.
         room = str(prompt.data["room"])
         self.emit(f"The spirit chooses {'not ' if option == 'no' else ''}to move a presence "

@@ -213,7 +213,7 @@ class Upkeep:
         cost = self.power(dr.card, dr.power).drain
         d = int(option)
         # Said before the payment: a die paid to 0 fades (P-SPIRIT-06), said after its cause.
-        # from which die (stop 67's demo: "…to keep Echo." then "A presence die in the Great
+        # from which die (stop 65's demo: "…to keep Echo." then "A presence die in the Great
         # Hall fades…" left the payer to guess; die values are public, H-29)
         self.emit(f"The spirit pays {cost} presence from {self.die_label(d)} to keep {name}.",
                   "drain")
@@ -240,7 +240,7 @@ class Upkeep:
             self.emit("The spirit pawn fades from the manor.", "drain")
             return
         d = int(option)
-        # How much and from which die (stop 67's demo: "The spirit pays presence to stay
+        # How much and from which die (stop 65's demo: "The spirit pays presence to stay
         # manifested." named neither; die values are public, H-29), then any fade.
         self.emit(f"The spirit pays {self.pack.manifestation.drain} presence from "
                   f"{self.die_label(d)} to stay manifested.", "drain")

@@ -224,7 +224,7 @@ class VisitorEffects:
 
     def eff_cure_fear(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         for s in self.who(ctx, e.who):
-            if self.vis(s).fear == 0:  # said, not silent (stop 67's demo: Guidance)
+            if self.vis(s).fear == 0:  # said, not silent (stop 65's demo: Guidance)
                 self.emit(f"{self.name(s)} has no fear to cure.", "fear")
                 continue
             self.cure_fear(s, e.n)
@@ -233,7 +233,7 @@ class VisitorEffects:
         # pooled: n in total among all the targets, the owner picks (the Dark Board's
         # Dining Hall, G-18); otherwise n for each; "up to" stops at the first "done"
         groups = [self.who(ctx, e.who)] if e.pooled else [[s] for s in self.who(ctx, e.who)]
-        for g in groups:  # said, not silent (stop 67's demo: "Targeted: …" after Warmth)
+        for g in groups:  # said, not silent (stop 65's demo: "Targeted: …" after Warmth)
             if g and not any(self.vis(s).fear_cards for s in g):
                 self.emit(f"{self.listed(g)[0].upper()}{self.listed(g)[1:]} "
                           f"{'has' if len(g) == 1 else 'have'} no fear card to trash.", "fear")
