@@ -247,10 +247,10 @@ def _walk_distances(view: dict[str, Any], start: str) -> dict[str, int]:
     through an open door 1, through a closed one 2 (open it, then go), never through a
     closed locked one (P-MOVE-04). Read from the view's public doors alone."""
     best = {start: 0}
-    todo = [start]
-    while todo:
-        todo.sort(key=lambda r: best[r])
-        room = todo.pop(0)
+    frontier = [start]
+    while frontier:
+        frontier.sort(key=lambda r: best[r])
+        room = frontier.pop(0)
         for d in view.get("doors", []):
             if room not in d["rooms"] or (d["locked"] and not d["open"]):
                 continue
@@ -259,7 +259,7 @@ def _walk_distances(view: dict[str, Any], start: str) -> dict[str, int]:
             dist = best[room] + (1 if d["open"] else 2)
             if dist < best.get(other, dist + 1):
                 best[other] = dist
-                todo.append(other)
+                frontier.append(other)
     return best
 
 
