@@ -100,9 +100,11 @@ def _clock_line(v: dict[str, Any]) -> str:
 def _darkness_line(v: dict[str, Any]) -> str:
     d = v["darkness_track"]
     ex = v["exorcism"]
+    # The value said as what it does (EX-DARK-01; One vs All: the Ghost player's Actions).
+    does = plural(int(d["value"]), "Ghost Action" if v.get("ova") else "Haunt card")
     return (f"Exorcism: {score_of(ex['points'], ex['target'], 'point')}"
             + (", the Ghosts are exorcised" if ex["exorcised"] else "")
-            + f". Darkness Track at space {d['position'] + 1} (value {d['value']}); "
+            + f". Darkness Track at space {d['position'] + 1} ({d['value']} {does} a turn); "
             f"{v['darkness_supply']} of {v['darkness_total']} Darkness Tokens left; "
             f"{v['shrouds_left']} of {v['shrouds_total']} Shrouds left.")
 

@@ -78,7 +78,8 @@ def test_solo_names_one_player_with_two_characters() -> None:
 def test_EX_DARK_02_each_darkness_card_says_which_space_the_track_reaches() -> None:
     """The first four spaces all read 1 (EX-GAP-11): three Darkness cards in the One vs All
     opening hand move the marker three spaces, and each line must say so, not "advances to 1"
-    three times as if it had not moved."""
+    three times as if it had not moved; and the value is said as what it does (stop 65: "(value
+    1)" meant nothing to a player)."""
     st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(mode="one_vs_all"), 4)
     darkness = [c.id for c in Engine(st).pack.haunt_deck if c.kind == "darkness"]
     standard = [c.id for c in Engine(st).pack.haunt_deck if c.kind == "haunt"]
@@ -87,9 +88,9 @@ def test_EX_DARK_02_each_darkness_card_says_which_space_the_track_reaches() -> N
     lines = [e.text for e in out.events if "Darkness Track" in e.text]
     assert out.state.track_index == 4
     assert lines == [
-        "Darkness card: the Darkness Track moves to space 2 (value 1).",
-        "Darkness card: the Darkness Track moves to space 3 (value 1).",
-        "Darkness card: the Darkness Track moves to space 4 (value 1).",
+        "Darkness card: the Darkness Track moves to space 2 (still 1 Ghost Action a turn).",
+        "Darkness card: the Darkness Track moves to space 3 (still 1 Ghost Action a turn).",
+        "Darkness card: the Darkness Track moves to space 4 (still 1 Ghost Action a turn).",
         "Darkness card: the Darkness Track moves to space 5: its value rises to 2, so the "
         "Ghost player takes 2 Actions a turn.",
     ]
@@ -99,8 +100,8 @@ def test_EX_DARK_02_each_darkness_card_says_which_space_the_track_reaches() -> N
     eng = Engine(last)
     eng.resolve_special(darkness[5])
     assert last.track_index == len(eng.pack.clock.darkness_track) - 1
-    assert "Darkness card: the Darkness Track is already on its last space (value 3)." \
-        in [e.text for e in eng.events]
+    assert "Darkness card: the Darkness Track is already on its last space (still 3 Ghost " \
+        "Actions a turn)." in [e.text for e in eng.events]
 
 
 def test_EX_SOLO_the_log_reads_as_english_over_a_whole_solo_game() -> None:
@@ -884,3 +885,16 @@ def test_EX_OVA_05_the_haunt_phase_line_says_ghost_actions_as_the_advice_does() 
     texts = [e.text for e in eng.events if e.text.startswith("Haunt phase:")]
     assert texts and re.fullmatch(
         r"Haunt phase: the Ghost player has \d Ghost Actions?\.", texts[0]), texts
+
+
+def test_EX_DARK_01_the_status_line_says_the_track_value_as_what_it_does() -> None:
+    """Stop 65: "Darkness Track at space 1 (value 1)" in `/game status` and the alt text; the
+    value is said as what it does: Haunt cards a turn, or the Ghost player's Actions."""
+    from rules.exorcism.words import _darkness_line
+
+    core = GAME.setup(["s1", "s2"], GAME.options_model(mode="core"), 4)
+    assert "Darkness Track at space 1 (1 Haunt card a turn);" in _darkness_line(
+        GAME.view(core, None))
+    ova = GAME.setup(["s1", "s2", "s3"], GAME.options_model(mode="one_vs_all"), 4)
+    assert "Darkness Track at space 1 (1 Ghost Action a turn);" in _darkness_line(
+        GAME.view(ova, None))

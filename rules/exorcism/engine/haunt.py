@@ -64,9 +64,16 @@ class HauntPhase:
         if card.kind == "darkness":
             last = len(self.pack.clock.darkness_track) - 1
             before = self.track_value()
+
+            def does(value: int) -> str:
+                # A value in what it does (a stop 65 demo: "(value 1)" meant nothing to a
+                # player): Ghost Actions in One vs All, Haunt cards drawn otherwise.
+                return (f"{value} Ghost Action{'' if value == 1 else 's'} a turn" if self.ova
+                        else f"{value} Haunt card{'' if value == 1 else 's'} a turn")
+
             if st.track_index >= last:  # EX-DARK-02: it cannot pass the final space
                 self.emit("Darkness card: the Darkness Track is already on its last space "
-                          f"(value {before}).", "darkness")
+                          f"(still {does(before)}).", "darkness")
                 return
             st.track_index += 1
             # Several spaces share a value (EX-GAP-11): say where the marker is, and what a
@@ -74,7 +81,7 @@ class HauntPhase:
             value = self.track_value()
             where = f"Darkness card: the Darkness Track moves to space {st.track_index + 1}"
             if value == before:
-                self.emit(f"{where} (value {value}).", "darkness")
+                self.emit(f"{where} (still {does(value)}).", "darkness")
             else:
                 what = (f"the Ghost player takes {value} Action{'' if value == 1 else 's'} a "
                         "turn" if self.ova else
