@@ -501,3 +501,20 @@ def test_fw_vis_12_the_wall_card_is_turned_over_at_the_games_end() -> None:
     from renders.fourth_wall_phone import _read
 
     assert _read(GAME.view(st, None)).wall_name == name  # the recap's board draws it
+
+
+def test_fw_act_03_a_quoted_ability_reads_in_the_third_person() -> None:
+    """Stop 65's demo: "The Seer uses the Unique Action: Look at the top three Marbles; take
+    one into your hand…" — a line about the Seer quoting the card to its holder. Quoted in a
+    line about an Investigator, the card's "your" and "you" read "their" and "they"."""
+    from rules.fourth_wall.engine.investigators import third_person
+    from tests.fourth_wall.helpers import do, inv_turn, set_card
+
+    st = inv_turn(new_game("conflict", 3, seed=2), "i1", ap=3)
+    set_card(st, "i1", "INV-10")  # The Seer
+    seat = next(i.seat for i in st.investigators if i.id == "i1")
+    _st2, ev = do(st, seat, "unique", inv="i1")
+    said = next(e.text for e in ev if "uses the Unique Action" in e.text)
+    assert "take one into their hand" in said and "your" not in said, said
+    assert third_person("Find a Marble you name and take it into your hand.") == (
+        "Find a Marble they name and take it into their hand.")

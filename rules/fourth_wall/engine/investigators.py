@@ -50,6 +50,15 @@ def ability_clauses(text: str, label: str) -> list[str]:
     return out
 
 
+def third_person(clause: str) -> str:
+    """A card's clause, written to its holder ("take one into your hand"), as a line about
+    that Investigator reads it ("take one into their hand"; a stop 65 demo read "The Seer uses
+    the Unique Action: … take one into your hand")."""
+    clause = re.sub(r"\byour\b", "their", clause)
+    clause = re.sub(r"\bYour\b", "Their", clause)
+    return re.sub(r"\byou\b", "they", clause)
+
+
 def for_mode(clause: str, conflict: bool) -> str:
     """A clause's part for the game's mode ("Conflict - look at …; Alliance - look at …");
     Alliance has no Scourge (FW-AMB-18), so a proviso about it is left out there."""
@@ -160,14 +169,16 @@ class InvestigatorActions:
             said = ability_clauses(self.investigator_card(inv.card or "").text,
                                    "Exploit the Rift")
             self.emit(f"{name} Exploits the Rift"
-                      + (f": {for_mode(said[0], self.conflict)}" if said else "."), "exploit")
+                      + (f": {third_person(for_mode(said[0], self.conflict))}" if said
+                         else "."), "exploit")
             return [*self.card_steps(f"exploit:{iid}", "investigators", inv=iid),
                     Step(op="exploit_doom", args={"inv": iid}), end]
         if kind == K.UNIQUE:
             st.uniques_used.append(iid)
             said = ability_clauses(self.investigator_card(inv.card or "").text, "Unique")
             self.emit(f"{name} uses the Unique Action"
-                      + (f": {for_mode(said[0], self.conflict)}" if said else "."), "unique")
+                      + (f": {third_person(for_mode(said[0], self.conflict))}" if said
+                         else "."), "unique")
             return [*self.card_steps(f"unique:{iid}", "investigators", inv=iid), end]
         raise IllegalAction("Unknown action.", "FW-ACT-09")  # pragma: no cover
 
