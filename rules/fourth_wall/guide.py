@@ -190,7 +190,11 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
             return (f"{lead} Your hand lacks {' and '.join(lacking)} for Close a Gate, but "
                     f"your Unique Action Closes one with any {unique} different Symbols: "
                     "use it now.")
-        return f"{lead} To Close a Gate you still lack {' and '.join(lacking)}."
+        # Named with a move toward it (a stop 65 demo: the gap alone, with 1 AP left).
+        search = turn.get("costs", {}).get("search")
+        move = (f": Search draws a Marble ({search} AP)"
+                if search is not None and search <= turn["ap"] else "")
+        return f"{lead} To Close a Gate you still lack {' and '.join(lacking)}{move}."
     if turn["ap"] <= 0:  # nothing to pay for an Intervene (stop 64's demos)
         return spent
     if view["horrors"]:

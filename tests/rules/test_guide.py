@@ -139,7 +139,7 @@ def test_fw_act_01_the_close_a_gate_advice_counts_its_ap_and_the_auras_extra() -
     st.wall_card, st.revealed = "W-5", True  # Aura: a second Clue Symbol
     assert not Engine(st).meets(st.investigators[0].hand)
     extra = g.guide_text(st, seat, private=True) or ""
-    assert extra.endswith("you still lack another Clue."), extra
+    assert extra.endswith("you still lack another Clue: Search draws a Marble (1 AP)."), extra
     set_hand(st, "i1", "M-C", "M-F", "M-CS")
     assert (g.guide_text(st, seat, private=True) or "").endswith("Close a Gate now.")
 
