@@ -600,7 +600,7 @@ def test_P_CLUE_02_the_spirits_may_in_a_spirit_clue_is_told_as_the_spirits() -> 
         assert texts == [f"No presence die is next to the {room}: none can move in."], texts
     no = GAME.apply(st, st.spirit_seat, choose("no"))
     texts = [e.text for e in no.events if e.public]
-    assert texts and texts[0] == "The spirit chooses not to move a die.", texts
+    assert texts and texts[0] == "The spirit chooses not to move a presence die.", texts
     for d in st.dice:  # no die next door: the spirit's yes is told as coming to nothing
         if d.room in eng.die_neighbours(st.visitors[seat].room):
             d.room = None

@@ -340,9 +340,9 @@ class Effects:
             "trash_fear_card": f"trash {many}fear card{'s' if n != 1 else ''}",
             "move": f"move {getattr(e, 'points', 1)}",
             "investigate": "investigate",
-            "increase_presence": f"increase a die by {n}",
-            "reduce_presence": f"reduce a die by {n}",
-            "move_die": "move a die",
+            "increase_presence": f"increase a presence die by {n}",
+            "reduce_presence": f"reduce a presence die by {n}",
+            "move_die": "move a presence die",
             "door": "change a door",
             "adjust_track": f"{'increase' if getattr(e, 'delta', 0) > 0 else 'reduce'} "
                             f"{getattr(e, 'marker', '')}",
