@@ -204,6 +204,10 @@ def _label(eng: Engine, seat: str, action: Action, prompt: Any) -> str:
         return f"Switch to the Lookout {eng.char_name(str(p.get('lookout')))}"
     if k in (GHOST_MOVE, GHOST_DARKNESS):
         text = eng.haunt_card_face(str(p.get("card")))
+        if k == GHOST_DARKNESS and st.darkness_supply <= 0:
+            # Legal, but it places nothing (EX-OVA-13; a stop 65 demo pressed it with the
+            # supply empty, an Action and a card for nothing): the button says so.
+            return "Add Darkness (the supply is empty: places nothing): " + text
         return ("Move the Ghosts: " if k == GHOST_MOVE else "Add Darkness: ") + text
     if k == HAUNT_LEVEL:
         return f"Raise the Haunt Level to {st.haunt_level + eng.opts.haunt_level_step}"

@@ -327,3 +327,15 @@ def test_ex_ova_13_the_ghost_never_adds_darkness_from_an_empty_supply() -> None:
     st.darkness_supply = 0
     for level in ("easy", "normal"):
         assert GAME.ai_action(st, "s1", level).kind != K.GHOST_DARKNESS, level
+
+
+def test_ex_ova_13_add_darkness_from_an_empty_supply_says_it_places_nothing() -> None:
+    """Stop 65's demo: the Ghost player pressed Add Darkness with the supply empty, an Action
+    and a Haunt card for nothing. It stays legal; its button says it places nothing."""
+    st = _ghost_phase(2)
+    darkness = [a for a in GAME.legal_actions(st, "s1") if a.kind == K.GHOST_DARKNESS]
+    assert darkness
+    assert not GAME.describe(st, "s1", darkness[0]).startswith("Add Darkness (")
+    st.darkness_supply = 0
+    label = GAME.describe(st, "s1", darkness[0])
+    assert label.startswith("Add Darkness (the supply is empty: places nothing): "), label
