@@ -10,6 +10,7 @@ from rules.core.game import ALT_TEXT_LIMIT
 from rules.core.types import act
 from rules.exorcism.engine import Engine
 from rules.exorcism.game import GAME
+from rules.exorcism.state import ExorcismState
 from rules.exorcism.words import player
 from tests.exorcism.helpers import new_game, top_haunt
 
@@ -695,16 +696,8 @@ def test_EX_HAUNT_12_the_advice_with_the_darkness_supply_empty_names_the_loss() 
     into a Shroud and the supply runs low." with "Darkness left 0 of 30": the supply is empty,
     and in core the next Darkness Token that must be placed loses the game (EX-LOSE-01)."""
     from rules.exorcism.guide import advice
-    from tests.exorcism.helpers import at_rest
 
-    st = at_rest(new_game("core", 2, seed=4), "s1")
-    st.investigators["s1"].tools = {}
-    st.players["s1"].tasks = []
-    cell = st.investigators["s1"].cell
-    assert cell is not None
-    for g in st.ghosts:
-        st.ghosts[g] = None
-    st.cells[cell].darkness, st.cells[cell].shrouded = 3, False
+    st = _darkness_at_hand()
     st.darkness_supply = 0
     said = advice(GAME.view(st, "s1"), "s1") or ""
     assert "The Darkness supply is empty: the next Darkness Token that must be placed loses " \
@@ -830,16 +823,8 @@ def test_EX_LOSE_01_EX_DARK_01_the_advice_warns_of_a_supply_one_turn_can_empty()
     before it piles up into a Shroud and the supply runs low."; the next Haunt phase lost the
     game for want of a Darkness Token."""
     from rules.exorcism.guide import advice
-    from tests.exorcism.helpers import at_rest
 
-    st = at_rest(new_game("core", 2, seed=4), "s1")
-    st.investigators["s1"].tools = {}
-    st.players["s1"].tasks = []
-    cell = st.investigators["s1"].cell
-    assert cell is not None
-    for g in st.ghosts:
-        st.ghosts[g] = None
-    st.cells[cell].darkness, st.cells[cell].shrouded = 3, False
+    st = _darkness_at_hand()
     st.track_index = len(Engine(st).pack.clock.darkness_track) - 1  # 3 Haunt cards a turn
     st.darkness_supply = 2
     said = advice(GAME.view(st, "s1"), "s1") or ""
@@ -898,3 +883,19 @@ def test_EX_DARK_01_the_status_line_says_the_track_value_as_what_it_does() -> No
     ova = GAME.setup(["s1", "s2", "s3"], GAME.options_model(mode="one_vs_all"), 4)
     assert "Darkness Track at space 1 (1 Ghost Action a turn);" in _darkness_line(
         GAME.view(ova, None))
+
+
+def _darkness_at_hand() -> ExorcismState:
+    """Core, 2 players, s1 at rest with no Tools, no Task and no Ghost in the house, standing
+    in a Room that holds 3 Darkness: what the advice says then turns on the supply alone."""
+    from tests.exorcism.helpers import at_rest
+
+    st = at_rest(new_game("core", 2, seed=4), "s1")
+    st.investigators["s1"].tools = {}
+    st.players["s1"].tasks = []
+    cell = st.investigators["s1"].cell
+    assert cell is not None
+    for g in st.ghosts:
+        st.ghosts[g] = None
+    st.cells[cell].darkness, st.cells[cell].shrouded = 3, False
+    return st
