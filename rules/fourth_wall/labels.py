@@ -169,9 +169,9 @@ def _label(eng: Engine, action: Action, data: dict[str, Any]) -> str:
     if k == CANCEL:
         return "Cancel (the Action Points are refunded)" if data.get("refund") else "Cancel"
     if k == FREE_GIVE:
-        return f"Give a Marble to {_i(eng, p.get('to'))} (free)"
+        return f"Give a Marble to {_i(eng, p.get('to'))} (free: no Action Point)"
     if k == FREE_TRADE:
-        return f"Trade a Marble with {_i(eng, p.get('with'))} (free)"
+        return f"Trade a Marble with {_i(eng, p.get('with'))} (free: no Action Point)"
     if k == GIVE_OR_TRADE_GIVE:
         return f"Give a Marble to {_i(eng, p.get('to'))}"
     if k == GIVE_OR_TRADE_TRADE:

@@ -44,6 +44,11 @@ def listed(names: list[str]) -> str:
     return join_words(names)
 
 
+# A Give or Trade in the window after a Regroup says it is free (stop 66's demo: "The
+# Salvager gives a Marble to The Fixer." during The Wall's turn read as spending an Action).
+FREE_AFTER_REGROUP = " (free after Regrouping: it costs no Action Point)"
+
+
 def marbles_listed(names: list[str]) -> str:
     """Marbles in a sentence, each behind its article or its count, so a dual Marble reads
     as one: "a Force and Science Marble and a Clue Marble", "2 Clue Marbles and an Elder

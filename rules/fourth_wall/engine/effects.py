@@ -14,7 +14,7 @@ from rules.fourth_wall.engine.board import (
     SINGLE_WHO,
     symbols_text,
 )
-from rules.fourth_wall.engine.core import listed, marbles_listed
+from rules.fourth_wall.engine.core import FREE_AFTER_REGROUP, listed, marbles_listed
 from rules.fourth_wall.state import (
     Frame,
     Grant,
@@ -184,12 +184,15 @@ class Effects:
         self.give(g, self.inv(recipients[0]), marble)
         self.later(Step(op="give_multi", args={**args, "left": left - 1, "given": given + 1}))
 
-    def give(self: Engine, giver: InvestigatorState, to: InvestigatorState, marble: str) -> None:
+    def give(self: Engine, giver: InvestigatorState, to: InvestigatorState, marble: str,
+             free: bool = False) -> None:
+        """`free`: a Give in the window after a Regroup (FW-ACT-08 d), said to cost nothing."""
         giver.hand.remove(marble)
         to.hand.append(marble)
-        self.emit_team(f"{self.inv_name(giver)} gives a Marble to {self.inv_name(to)}.",
+        why = FREE_AFTER_REGROUP if free else ""
+        self.emit_team(f"{self.inv_name(giver)} gives a Marble to {self.inv_name(to)}{why}.",
                        f"{self.inv_name(giver)} gives {self.a_marble(marble)} to "
-                       f"{self.inv_name(to)}.", "give")
+                       f"{self.inv_name(to)}{why}.", "give")
 
     def eff_give_or_trade(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
         if fr.inv is None:

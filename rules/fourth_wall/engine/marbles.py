@@ -8,7 +8,7 @@ from rules.core.game import counted, plural
 from rules.core.types import Action, act
 from rules.fourth_wall import actions as K
 from rules.fourth_wall.engine.board import gate_needs_text
-from rules.fourth_wall.engine.core import marbles_listed
+from rules.fourth_wall.engine.core import FREE_AFTER_REGROUP, marbles_listed
 from rules.fourth_wall.state import (
     Step,
 )
@@ -193,12 +193,13 @@ class Marbles:
             if kind == K.DONE:
                 return
             nxt = Step(op="free_trade", args={"inv": inv, "count": count + 1})
+            # Pool "regroup": free as "free" is, and said so (`FREE_AFTER_REGROUP`).
             if kind == K.FREE_GIVE:
                 self.later(Step(op="give_pick", args={"inv": inv, "to": p["to"],
-                                                      "pool": "free", "cost": 0}), nxt)
+                                                      "pool": "regroup", "cost": 0}), nxt)
             else:
                 self.later(Step(op="trade_mine", args={"inv": inv, "with": p["with"],
-                                                       "pool": "free", "cost": 0}), nxt)
+                                                       "pool": "regroup", "cost": 0}), nxt)
             return
         if i.insane:
             return
@@ -211,7 +212,7 @@ class Marbles:
             return
         opts.append(act(K.DONE))
         self.ask(i.seat, "free_trade", f"{self.inv_name(i)} may now freely Give and Trade with "
-                 "other Regrouped Investigators.", opts,
+                 "other Regrouped Investigators: it costs no Action Point.", opts,
                  Step(op="free_trade", args={"inv": inv, "count": count}))
 
     # ================================================================== Give / Trade
@@ -233,12 +234,14 @@ class Marbles:
             if not i.hand or t.insane or i.insane:
                 self.fail(self.frame(f) if f is not None else None)
                 return
-            self.choose_hidden(i.seat, "give_marble", f"Give which Marble to {self.inv_name(t)}?",
+            free = FREE_AFTER_REGROUP if pool == "regroup" else ""
+            self.choose_hidden(i.seat, "give_marble",
+                               f"Give which Marble to {self.inv_name(t)}{free}?",
                         [act(K.CHOOSE_MARBLE, marble=m) for m in self.distinct(i.hand)],
                         Step(op="give_pick", args={"inv": inv, "to": to, "pool": pool,
                                                    "cost": cost, "f": f}), "marble")
             return
-        self.give(i, t, marble)
+        self.give(i, t, marble, free=pool == "regroup")
 
     def step_trade_mine(self: Engine, inv: str, pool: str, cost: int, f: int | None = None,
                         marble: str | None = None, **kw: Any) -> None:
@@ -315,9 +318,10 @@ class Marbles:
         t.hand.remove(theirs)
         i.hand.append(theirs)
         t.hand.append(mine)
-        self.emit_team(f"{self.inv_name(i)} trades a Marble with {self.inv_name(t)}.",
+        free = FREE_AFTER_REGROUP if pool == "regroup" else ""
+        self.emit_team(f"{self.inv_name(i)} trades a Marble with {self.inv_name(t)}{free}.",
                        f"{self.inv_name(i)} trades {self.a_marble(mine)} for "
-                       f"{self.inv_name(t)}'s {self.marble_name(theirs)}.", "trade")
+                       f"{self.inv_name(t)}'s {self.marble_name(theirs)}{free}.", "trade")
 
     # ================================================================== Close a Gate
     def step_close_select(self: Engine, inv: str, pool: str, cost: int, selected: list[str],

@@ -1,0 +1,92 @@
+"""Stop 66's demo reading: the words a player reads agree with what the engine does.
+
+Each test is named by the rule id it checks (../shared/spec/fourth-wall.md) and quotes the
+demo line it answers.
+"""
+
+from __future__ import annotations
+
+from rules.fourth_wall.engine import Engine
+from rules.fourth_wall.game import GAME
+from tests.fourth_wall.helpers import (
+    answer,
+    clear_streets,
+    do,
+    inv,
+    inv_turn,
+    new_game,
+    options,
+    prompt,
+    put_horror,
+    set_hand,
+    wall_turn,
+)
+
+FREE = "(free after Regrouping: it costs no Action Point)"
+
+
+def _elected_regroup_window():  # type: ignore[no-untyped-def]
+    """Conflict, The Wall's turn: a Cult Leader with no Cultist to Sacrifice cannot complete
+    its Trigger, so the team Elects The second Investigator, who Regroups for free while the
+    third is still Regrouped: the free Give and Trade window opens (FW-INSTR-05, FW-ACT-08)."""
+    st = wall_turn(new_game("conflict", 2, seed=1), doom=5)
+    clear_streets(st)
+    set_hand(st, "i2", "M-C", "M-F")
+    set_hand(st, "i3", "M-S")
+    inv(st, "i3").regrouped = True
+    leader = put_horror(st, "H-CULT-LEADER")
+    st, _ = do(st, "s1", "trigger", horror=leader)
+    st, _ = answer(st, "choose_investigator", inv="i2")
+    st, _ = answer(st, "accept")
+    while prompt(st) in ("regroup_draw", "discard_excess"):
+        o = options(st)[0]
+        st, _ = answer(st, o.kind, **o.params)
+    assert prompt(st) == "free_trade"
+    return st
+
+
+def test_FW_ACT_08_d_a_give_after_an_elected_regroup_says_it_is_free() -> None:
+    """Stop 66's demo, during The Wall's turn: "The Salvager is elected and may Regroup. The
+    Salvager Regroups. … The Salvager gives a Marble to The Fixer." — nothing said the Give
+    cost no Action Point (FW-ACT-08 d: "freely Give and Trade")."""
+    st = _elected_regroup_window()
+    eng = Engine(st)
+    giver, to = eng.inv_name(inv(st, "i2")), eng.inv_name(inv(st, "i3"))
+    assert "costs no Action Point" in st.prompts[-1].text
+    labels = [GAME.describe(st, "s2", a) for a in options(st)]
+    assert f"Give a Marble to {to} (free: no Action Point)" in labels, labels
+    assert f"Trade a Marble with {to} (free: no Action Point)" in labels, labels
+    st, _ = answer(st, "free_give", to="i3")
+    assert prompt(st) == "give_marble" and FREE in st.prompts[-1].text
+    marble = options(st)[0].params["marble"]
+    st, ev = answer(st, "choose_marble", marble=marble)
+    public = [e.text for e in ev if e.public]
+    assert f"{giver} gives a Marble to {to} {FREE}." in public, public
+    team = [e.text for e in ev if not e.public and "gives" in e.text]
+    assert team and all(t.endswith(f"{FREE}.") for t in team), team
+
+
+def test_FW_ACT_08_d_a_trade_after_an_elected_regroup_says_it_is_free() -> None:
+    st = _elected_regroup_window()
+    eng = Engine(st)
+    a, b = eng.inv_name(inv(st, "i2")), eng.inv_name(inv(st, "i3"))
+    st, _ = answer(st, "free_trade", **{"with": "i3"})
+    st, _ = answer(st, "choose_marble", marble=options(st)[0].params["marble"])
+    st, ev = answer(st, "choose_marble", marble=options(st)[0].params["marble"])
+    # One player holds both Investigators: the Trade needs no consent (FW-AMB-27).
+    assert prompt(st) == "free_trade"
+    public = [e.text for e in ev if e.public]
+    assert f"{a} trades a Marble with {b} {FREE}." in public, public
+
+
+def test_FW_ACT_07_a_give_on_your_turn_says_nothing_of_free() -> None:
+    """A Give paid with Action Points is not called free."""
+    st = inv_turn(new_game("conflict", 2, seed=1), "i2")
+    clear_streets(st)
+    set_hand(st, "i2", "M-C")
+    st, _ = do(st, "s2", "give", inv="i2", to="i3")
+    assert prompt(st) == "give_marble" and "free" not in st.prompts[-1].text
+    _, ev = answer(st, "choose_marble", marble=options(st)[0].params["marble"])
+    assert any("gives" in e.text for e in ev)
+    assert not any("free" in e.text for e in ev), [e.text for e in ev]
+
