@@ -90,3 +90,42 @@ def test_FW_ACT_07_a_give_on_your_turn_says_nothing_of_free() -> None:
     assert any("gives" in e.text for e in ev)
     assert not any("free" in e.text for e in ev), [e.text for e in ev]
 
+
+# ---------------------------------------------------------------- an Intervene that negates nothing
+def _intervene(marble: str, horror: str, attached: tuple[str, ...] = ()) -> str:
+    """The public lines of the first Investigator Intervening with `marble` on `horror`."""
+    st = inv_turn(new_game("conflict", 2, seed=1), "i1")
+    clear_streets(st)
+    (mid,) = set_hand(st, "i1", marble)
+    hid = put_horror(st, horror, attached=attached)
+    st, ev = do(st, "s2", "intervene", inv="i1", marble=mid)
+    if prompt(st) == "choose_horror":
+        st, more = answer(st, "choose_horror", horror=hid)
+        ev += more
+    return " | ".join(e.text for e in ev if e.public)
+
+
+def test_FW_HORROR_01_an_intervene_that_negates_nothing_says_so_and_why() -> None:
+    """Stop 66's demo: "The Rallier Intervenes. The … is Attached to …" read as progress when
+    the Marble's Symbols negated nothing of the Horror's Defeat Cost (FW-HORROR-01: each
+    Symbol negates one of its type; "any additional Symbols do nothing")."""
+    assert ("The Clue Marble is Attached to Ghoul: it negates nothing (Ghoul's Defeat Cost "
+            "has no Clue Symbol to negate).") in _intervene("M-C", "H-GHOUL")
+    assert ("The Force Marble is Attached to Brute: it negates nothing (Brute's Force Symbol "
+            "is already negated, and any additional Symbols do nothing).") in _intervene(
+                "M-F", "H-BRUTE", attached=("M-F",))
+    assert ("The Clue and Force Marble is Attached to Brute: it negates nothing (Brute's "
+            "Defeat Cost has no Clue Symbol, and its Force Symbol is already negated: any "
+            "additional Symbols do nothing).") in _intervene("M-CF", "H-BRUTE",
+                                                            attached=("M-F",))
+    assert ("The Science Marble is Attached to Brute: it negates nothing (Brute's 2 Science "
+            "Symbols are already negated, and any additional Symbols do nothing).") in \
+        _intervene("M-S", "H-BRUTE", attached=("M-S", "M-S"))
+
+
+def test_FW_HORROR_01_an_intervene_that_negates_a_symbol_says_nothing_more() -> None:
+    lines = _intervene("M-CF", "H-BRUTE")  # its Force negates Brute's Force
+    assert "The Clue and Force Marble is Attached to Brute." in lines, lines
+    # The Elder Sign shows no Symbol, but its Intervene Instructions Defeat the Horror.
+    lines = _intervene("M-ELDER", "H-GHOUL")
+    assert "The Elder Sign is Attached to Ghoul." in lines and "negates" not in lines, lines

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.core.game import join_words
+from rules.fourth_wall.content import SYMBOLS
+from rules.fourth_wall.engine.board import SYMBOL_NAMES
 from rules.fourth_wall.engine.investigators import ability_clauses
 from rules.fourth_wall.state import (
     HorrorOnStreets,
@@ -120,15 +123,46 @@ class Horrors:
         if h is None:  # pragma: no cover - callers check
             st.marble_discard.append(marble)
             return
+        instructions = bool(self.marble(marble).intervene) and not self.ignored("intervene")
+        # An Attach that negates nothing says so, and why (stop 66's demo: a Marble Attached
+        # to a Horror whose Defeat Cost had none of its Symbols left read as a step forward).
+        why = "" if instructions else self.negates_nothing(marble, h)
         h.attached.append(marble)
-        self.emit(f"{self.the_marble(marble)} is Attached to {self.horror_called(horror)}.",
-                  "attach", marble=marble, horror=horror)
+        self.emit(f"{self.the_marble(marble)} is Attached to {self.horror_called(horror)}"
+                  f"{why}.", "attach", marble=marble, horror=horror)
         steps: list[Step] = []
-        if self.marble(marble).intervene and not self.ignored("intervene"):
+        if instructions:
             steps.extend(self.card_steps(f"intervene:{marble}", "investigators", inv=inv,
                                          horror=horror, marble=marble))
         steps.append(Step(op="defeat_check", args={"horror": horror}))
         self.later(*steps)
+
+    def negates_nothing(self: Engine, marble: str, h: HorrorOnStreets) -> str:
+        """": it negates nothing (…)" when no Symbol of `marble` would negate one still left
+        in `h`'s Defeat Cost (FW-HORROR-01: each Symbol negates one of its type; "any
+        additional Symbols do nothing"), else ""."""
+        cost = self.defeat_cost(h.id)
+        have = self.attached_symbols(h)
+        shown = [s for s in SYMBOLS if s in self.marble(marble).symbols]
+        if any(cost[s] > have[s] for s in shown):
+            return ""
+        if not shown:
+            return ": it negates nothing (it shows no Clue, Force or Science Symbol)"
+        name = self.horror_name(h.id)
+        missing = [SYMBOL_NAMES[s] + " Symbol" for s in shown if cost[s] == 0]
+        spent = [s for s in shown if cost[s] > 0]
+        done = join_words([f"{SYMBOL_NAMES[s]} Symbol" if cost[s] == 1
+                           else f"{cost[s]} {SYMBOL_NAMES[s]} Symbols" for s in spent])
+        verb = "is" if len(spent) == 1 and cost[spent[0]] == 1 else "are"
+        if not spent:
+            why = f"{name}'s Defeat Cost has no {join_words(missing, 'or')} to negate"
+        elif not missing:
+            why = (f"{name}'s {done} {verb} already negated, and any additional Symbols do "
+                   "nothing")
+        else:
+            why = (f"{name}'s Defeat Cost has no {join_words(missing, 'or')}, and its {done} "
+                   f"{verb} already negated: any additional Symbols do nothing")
+        return f": it negates nothing ({why})"
 
     def take_marble(self: Engine, mid: str) -> None:
         """Remove a Marble from wherever it is (hand, limbo, a Horror, Anchored)."""
