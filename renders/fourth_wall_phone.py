@@ -20,8 +20,10 @@ Top to bottom, from the public view only (``rules/fourth_wall/view.py``):
   still needed (negated ones ticked), DRAINED / SCOURGE words; Alliance's empty Streets share
   the heading's line; The Scourge's lock on closing Gates is written there (Conflict);
 - the Investigators: a heart with their Sanity (a struck-out skull once Insane), their
-  character's name without "The" (cut to a stem with a dot if need be, never shrunk below
-  28 px), the Target Token (Alliance) as cross-hairs, whose turn as a thick frame and an arrow.
+  character's name without "The", written whole (two columns when three would cut a name,
+  the change badge or the name's second word on a second line when one would; a stem with a
+  dot only for a word no chip holds, never shrunk below 28 px), the Target Token (Alliance)
+  as cross-hairs, whose turn as a thick frame and an arrow.
 
 What changed since the previous board post (``view["turn"]["before"]``, the public view then)
 is marked with a dashed ring and a word or number in a badge ("NEW", "+2", "-1", "SHUT",
@@ -54,6 +56,7 @@ from renders.common import (
     icon,
     memo_region,
     mix,
+    note_truncation,
     rounded_box,
     text_width,
 )
@@ -70,6 +73,12 @@ HEAD_H = 36
 HORROR_ROW = 52
 EMPTY_ROW = 42
 INV_ROW = 52
+INV_LINE = 34  # a chip's two lines, centre to centre (stop 66: names written whole)
+INV_ROW_TALL = INV_ROW + INV_LINE
+INV_GAP = 8  # between rows of chips
+NAME_X = 60  # a chip's name starts this far in, after the heart
+ARROW_W = 22  # whose turn: the arrow before the name, with its gap
+NAME_END = 16  # a name ends this far from its chip's right edge
 MAX_HORROR_ROWS = 5
 NAME_ROOM = 130  # a Horror's name keeps this much of its row
 SYM_R = 15  # a Defeat-Cost Symbol's radius on a Horror's row (and in the legend)
@@ -400,9 +409,89 @@ def _street_rows(m: _Map, ch: _Changes) -> list[tuple[int | None, _Horror | None
     return rows[:MAX_HORROR_ROWS]
 
 
-def _inv_cols(n: int) -> int:
-    """Two columns for up to two Investigators or four (two full rows), else three."""
-    return 2 if n in (1, 2, 4) else 3
+@dataclass
+class _Chip:
+    """How an Investigator's chip writes its name (`_chip`)."""
+
+    lines: list[str]  # the name: whole on one line or two, or (last resort) a stem
+    fnt: Font
+    arrow: bool  # whose turn: the arrow before the name (the thick frame says it anyway)
+    badge_below: bool  # the change badge sits on the second line, the name took the first's
+    whole: bool  # the name is written whole
+
+    @property
+    def tall(self) -> bool:
+        return len(self.lines) > 1 or self.badge_below
+
+
+def _whole_font(texts: Sequence[str], width: float, size: int = 30) -> Font | None:
+    """The largest font from ``size`` down to MIN_TYPE px in which every text fits ``width``,
+    or None."""
+    for px in range(size, MIN_TYPE - 1, -2):
+        fnt = font(px, True)
+        if all(text_width(t, fnt) <= width for t in texts):
+            return fnt
+    return None
+
+
+def _chip(inv: _Inv, badge: str, cw: float) -> _Chip:
+    """The name of an Investigator's chip ``cw`` wide, whole wherever it can be (stop 66's
+    demo read "Ralli." and "Demoliti." at 400 px): on one line, the arrow giving way first;
+    else on one line with the change badge under it; else over two lines at a space; a stem
+    with a dot only when no line holds it, never type below MIN_TYPE."""
+    # A name keeps clear of the chip's right edge (the thick frame of whose turn it is).
+    room = cw - NAME_X - NAME_END
+    bw = _badge_width(badge) + 8 if badge else 0.0
+    short = _short_names(inv.name) if inv.sanity is not None and inv.name else ["choosing"]
+    whole = list(dict.fromkeys(short[1:2] + short[:1]))  # without "The", then as printed
+    arrows = (True, False) if inv.active else (False,)
+    for below, less in ((False, bw), (True, 0.0)) if badge else ((False, 0.0),):
+        for arrow in arrows:
+            for text in whole:
+                fnt = _whole_font([text], room - less - (ARROW_W if arrow else 0))
+                if fnt is not None:
+                    return _Chip([text], fnt, arrow, below, True)
+    words = whole[0].split()
+    for k in range(len(words) - 1, 0, -1):
+        first, second = " ".join(words[:k]), " ".join(words[k:])
+        for arrow in arrows:
+            fnt = _whole_font([first], room - (ARROW_W if arrow else 0))
+            if fnt is not None and text_width(second, fnt) <= room - bw:
+                return _Chip([first, second], fnt, arrow, False, True)
+    name, nf = _fit(short[1:] + short[:1], room - bw, 30)
+    return _Chip([name], nf, False, False, False)
+
+
+@dataclass
+class _InvLayout:
+    cols: int
+    cw: float  # a chip's width
+    chips: list[_Chip]
+    rows: list[float]  # each row's height
+
+    @property
+    def height(self) -> float:
+        return sum(self.rows) + INV_GAP * max(0, len(self.rows) - 1)
+
+
+def _inv_layout(m: _Map, ch: _Changes, width: int) -> _InvLayout:
+    """Two columns for up to two Investigators or four (two full rows); three for three,
+    five or six while every name fits its chip whole on one line, else two (stop 66: a name
+    cut short reads as another word). A row with a name on two lines is taller."""
+    n = len(m.invs)
+    plan = _InvLayout(2, 0.0, [], [])
+    for cols in (2,) if n in (1, 2, 4) else (3, 2):
+        cw = (width - 8 - 10 * (cols - 1)) / cols
+        chips = [_chip(inv, ch.invs.get(inv.id, ""), cw) for inv in m.invs]
+        plan = _InvLayout(cols, cw, chips, [
+            INV_ROW_TALL if any(c.tall for c in chips[k:k + cols]) else INV_ROW
+            for k in range(0, n, cols)])
+        if all(c.whole and not c.tall for c in chips):
+            break
+    for inv, c in zip(m.invs, plan.chips, strict=True):
+        if not c.whole:
+            note_truncation(inv.name)  # a cut name is a defect the whole-game tests catch
+    return plan
 
 
 def _notes(m: _Map, ch: _Changes,
@@ -431,9 +520,6 @@ def _height(m: _Map, rows: Sequence[tuple[int | None, _Horror | None, str]],
         h += EMPTY_ROW
     h += notes * EMPTY_ROW
     h += GAP
-    if m.invs:
-        n_rows = -(-len(m.invs) // _inv_cols(len(m.invs)))
-        h += n_rows * INV_ROW + (n_rows - 1) * 8
     return h + 4
 
 
@@ -696,50 +782,53 @@ def _target(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> No
                fill=colour, width=4)
 
 
-def _draw_investigators(d: ImageDraw.ImageDraw, m: _Map, ch: _Changes, width: int,
+def _draw_investigators(d: ImageDraw.ImageDraw, m: _Map, ch: _Changes, lay: _InvLayout,
                         y0: float) -> None:
-    invs = m.invs
-    cols = _inv_cols(len(invs))
-    gap = 10
-    cw = (width - 8 - gap * (cols - 1)) / cols
-    for k, inv in enumerate(invs):
-        r, c = divmod(k, cols)
-        x0 = 4 + c * (cw + gap)
-        top = y0 + r * (INV_ROW + 8)
-        box: Box = (x0, top, x0 + cw, top + INV_ROW)
-        fill = (36, 30, 38) if inv.insane else PANEL
-        # Whose turn: a thick frame and an arrow before the name.
-        rounded_box(d, box, 12, fill=fill,
-                    outline=fw.HIGHLIGHT if inv.active else EDGE, width=6 if inv.active else 2)
-        cy = (box[1] + box[3]) / 2
-        hx = x0 + 30
-        if inv.target:
-            _target(d, (hx, cy), 22)
-        if inv.insane:  # a struck-out skull where the heart was
-            icon(d, "skull", (hx - 17, cy - 17, hx + 17, cy + 17), INSANE, back=fill)
-            d.line((hx - 20, cy - 20, hx + 20, cy + 20), fill=fw.DANGER, width=4)
-        elif inv.sanity is None:  # setup: no Investigator card chosen yet
-            icon(d, "hourglass", (hx - 15, cy - 17, hx + 15, cy + 17), MUTED, back=fill)
-        else:
-            _heart(d, (hx, cy + 1), 19, (236, 90, 120))
-            d.text((hx, cy - 1), str(_marbles(inv)), font=font(MIN_TYPE, True),
-                   fill=(255, 255, 255), anchor="mm", stroke_width=2, stroke_fill=(90, 20, 40))
-        x = hx + 30
-        right = box[2] - 8
-        badge = ch.invs.get(inv.id, "")
-        if badge:
-            right -= _badge(d, right, cy, badge) + 8
-            _ring(d, box)
-        # The arrow gives way to the name in a narrow cell with a badge: the thick frame
-        # still says whose turn it is.
-        if inv.active and right - x - 22 >= 130:
-            d.polygon([(x, cy - 11), (x + 16, cy), (x, cy + 11)], fill=fw.HIGHLIGHT)
-            x += 22
-        names = _short_names(inv.name) if inv.sanity is not None and inv.name else ["choosing"]
-        name, nf = _fit(names[1:] + names[:1], right - x, 30)
-        d.text((x, cy), name, font=nf, fill=MUTED if inv.insane else TEXT, anchor="lm")
+    cw = lay.cw
+    top = y0
+    for r, row_h in enumerate(lay.rows):
+        for c in range(lay.cols):
+            k = r * lay.cols + c
+            if k >= len(m.invs):
+                break
+            x0 = 4 + c * (cw + 10)
+            _draw_chip(d, m.invs[k], lay.chips[k], ch.invs.get(m.invs[k].id, ""),
+                       (x0, top, x0 + cw, top + row_h))
+        top += row_h + INV_GAP
+
+
+def _draw_chip(d: ImageDraw.ImageDraw, inv: _Inv, chip: _Chip, badge: str, box: Box) -> None:
+    x0 = box[0]
+    fill = (36, 30, 38) if inv.insane else PANEL
+    # Whose turn: a thick frame and an arrow before the name.
+    rounded_box(d, box, 12, fill=fill,
+                outline=fw.HIGHLIGHT if inv.active else EDGE, width=6 if inv.active else 2)
+    cy = (box[1] + box[3]) / 2
+    hx = x0 + 30
+    if inv.target:
+        _target(d, (hx, cy), 22)
+    if inv.insane:  # a struck-out skull where the heart was
+        icon(d, "skull", (hx - 17, cy - 17, hx + 17, cy + 17), INSANE, back=fill)
+        d.line((hx - 20, cy - 20, hx + 20, cy + 20), fill=fw.DANGER, width=4)
+    elif inv.sanity is None:  # setup: no Investigator card chosen yet
+        icon(d, "hourglass", (hx - 15, cy - 17, hx + 15, cy + 17), MUTED, back=fill)
+    else:
+        _heart(d, (hx, cy + 1), 19, (236, 90, 120))
+        d.text((hx, cy - 1), str(_marbles(inv)), font=font(MIN_TYPE, True),
+               fill=(255, 255, 255), anchor="mm", stroke_width=2, stroke_fill=(90, 20, 40))
+    # A tall chip writes two lines about its middle: the name's, then the rest or the badge.
+    ys = [cy - INV_LINE / 2, cy + INV_LINE / 2] if chip.tall else [cy]
+    if badge:
+        _badge(d, box[2] - 8, ys[-1], badge)
+        _ring(d, box)
+    x = x0 + NAME_X
+    if chip.arrow:
+        d.polygon([(x, ys[0] - 11), (x + 16, ys[0]), (x, ys[0] + 11)], fill=fw.HIGHLIGHT)
+        x += ARROW_W
+    for line, y in zip(chip.lines, ys, strict=False):
+        d.text((x, y), line, font=chip.fnt, fill=MUTED if inv.insane else TEXT, anchor="lm")
         if inv.insane:
-            d.line((x, cy, x + text_width(name, nf), cy), fill=MUTED, width=3)
+            d.line((x, y, x + text_width(line, chip.fnt), y), fill=MUTED, width=3)
 
 
 # --------------------------------------------------------------------------- entry point
@@ -752,7 +841,8 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
     ch = _changes(m, _d(_d(view.get("turn")).get("before")))
     rows = _street_rows(m, ch)
     notes = _notes(m, ch, rows)
-    height = _height(m, rows, len(notes))
+    invs = _inv_layout(m, ch, width) if m.invs else None
+    height = _height(m, rows, len(notes)) + (round(invs.height) if invs is not None else 0)
     # The map's only static layer is its plain background, and a fresh one costs less than a
     # cached copy (0.2 ms against 0.3, measured) without taking room from the full boards'
     # layers; the Gates and the Turn Tracker, which change a few times a game, are pasted
@@ -776,8 +866,8 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
                     partial(_draw_tracker, d, m, ch, width, y), pool="card")
         y += TRACKER_H + GAP
     y = _draw_streets(d, m, ch, rows, notes, width, y) + GAP
-    if m.invs:
-        _draw_investigators(d, m, ch, width, y)
+    if invs is not None:
+        _draw_investigators(d, m, ch, invs, y)
     return img
 
 

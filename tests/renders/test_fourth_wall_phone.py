@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from renders import fourth_wall_phone as phone
 from renders.turncard import WIDTH, render_turn_image
+from rules.fourth_wall.content import default_pack
 from rules.registry import GAMES
 from tests.renders.ocr import TESSERACT, read_at_phone_width
 
@@ -209,7 +210,7 @@ def test_the_map_reads_the_public_view_only() -> None:
 
 
 def test_no_word_on_the_map_is_smaller_than_28_px(monkeypatch: pytest.MonkeyPatch) -> None:
-    """14 px on a phone: the map abbreviates ("St 3", "Quarterm.") rather than shrink type."""
+    """14 px on a phone: the map abbreviates ("St 3") or wraps rather than shrink type."""
     sizes: list[int] = []
     real = phone.font
 
@@ -355,3 +356,61 @@ def test_the_legend_keys_the_tick_the_horror_and_the_new_and_gone_tags(
     old["attached"] = brute["attached"]  # no "+1" now: the Drain is the change
     keys = dict(legend_items(drained, MAP_W))
     assert keys.get("tags:NEW,GONE,!") == "since the last post", keys
+
+
+# --------------------------------------------------------------------------- names written whole
+NAMES = [i.name for i in default_pack().investigators]
+
+
+def _chips_view(names: list[str], changed: bool, active: int | None = 0) -> dict[str, Any]:
+    """Investigators `names` (Conflict) on `active`'s turn (None: The Wall's), each holding 4
+    Marbles; with `changed`, each held 1 at the previous post (a "+3" badge on every chip)."""
+    invs = [{"id": f"i{k}", "name": n, "sanity": 5, "hand_count": 4, "is_active": k == active}
+            for k, n in enumerate(names)]
+    before = {"investigators": [{**i, "hand_count": 1} for i in invs]} if changed else None
+    return {"mode": "conflict", "phase": "wall" if active is None else "investigator",
+            "investigators": invs,
+            "gates": {"open": 3}, "wall": {"doom": 2}, "horrors": [],
+            "turn": {"awaited": ["Ada"], "doing": "Take your turn.", "before": before}}
+
+
+def test_every_investigators_name_is_written_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 66's demo read "Ralli." and "Demoliti." on the chips at 400 px: three columns
+    left a name less room than it needs beside its change badge. Every name of the pack is
+    written whole (on one line, or two at a space), in every table size, with a badge and
+    with the arrow of whose turn it is, at 28 px or more."""
+    drawn: list[str] = []
+    real = ImageDraw.ImageDraw.text
+
+    def spy(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kw: Any) -> None:
+        drawn.append(str(text))
+        real(self, xy, text, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    for n in (2, 3, 4, 5, 6):
+        for first in range(0, len(NAMES), n):
+            names = (NAMES[first:] + NAMES)[:n]
+            for changed in (False, True):
+                for active in (0, n - 1):
+                    drawn.clear()
+                    img = phone.phone_map(_chips_view(names, changed, active), MAP_W)
+                    said = " ".join(drawn)
+                    for name in names:
+                        assert name.removeprefix("The ") in said, (name, drawn)
+                    assert not any(t.endswith(".") for t in drawn), drawn
+                    assert img.height <= MAP_W * 1.12
+
+
+@pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed")
+def test_the_longest_names_read_whole_at_phone_width(tmp_path: Path) -> None:
+    """Tesseract reads every Investigator's name whole on the turn card shrunk to 400 px, in
+    three columns and in two. (On The Wall's turn with nothing changed: the thick frame of
+    whose turn it is and the dashed change rings make tesseract skip the row they box, name
+    whole or not; a phone reader reads through them.)"""
+    longest = sorted(NAMES, key=len, reverse=True)
+    for names in (longest[:3], longest[:6], ["The Rallier", *longest[:2]],
+                  ["The Rallier", "The Fixer", "The Seer"]):
+        text = " ".join(read_at_phone_width(render_turn_image(
+            "fourth_wall", _chips_view(names, False, None)), tmp_path).split())
+        for name in names:
+            assert name.removeprefix("The ") in text, (name, text)
