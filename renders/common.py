@@ -1,7 +1,7 @@
 """Drawing helpers every board renderer shares (Pillow only; no game knowledge).
 
 - fonts: :func:`font` (DejaVu Sans, cached per size and thread; Pillow's default font if
-  DejaVu is missing)
+  DejaVu is missing; the I of the word "AI" drawn with serifs, :data:`SERIF_I_FILES`)
 - text: :func:`text_width`, :func:`fit_font`, :func:`fit_lines`, :func:`ellipsize`, :func:`wrap`,
   :func:`draw_text`, :func:`draw_text_in_box`, :func:`chip`
 - truncation report: every text cut with "…" is noted (:func:`truncations`,
@@ -36,6 +36,7 @@ from __future__ import annotations
 import importlib
 import io
 import math
+import re
 import struct
 import threading
 import zlib
@@ -106,6 +107,12 @@ FONT_DIRS: tuple[Path, ...] = (
     Path(__file__).parent / "fonts",
 )
 FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+# The I of the word "AI" (an AI seat's name: "AI Moth") is drawn from DejaVu Sans Mono, whose I
+# has serifs: DejaVu Sans's I is a bare bar, the very shape of its l, and "AI Moth" read "Al
+# Moth" at 400 px (stop 66, tesseract). Every picture of every game draws names with `font`.
+SERIF_I_FILES = {"DejaVuSans.ttf": "DejaVuSansMono.ttf",
+                 "DejaVuSans-Bold.ttf": "DejaVuSansMono-Bold.ttf"}
+AI_WORD = re.compile(r"(?<![A-Za-z])AI(?![A-Za-z])")
 
 # Distinct, bright seat colours that read on a dark board (and black text reads on them).
 SEAT_COLOURS: tuple[Colour, ...] = (
@@ -249,6 +256,9 @@ def _runs() -> _GlyphRuns:
     return runs
 
 
+Run = tuple[str, ImageFont.FreeTypeFont]
+
+
 class GlyphRunFont(ImageFont.FreeTypeFont):
     """A FreeType face that remembers the text runs it rendered and the widths it measured.
 
@@ -257,10 +267,103 @@ class GlyphRunFont(ImageFont.FreeTypeFont):
     everything that changes its pixels — the text, the face and size, the mask mode, the
     anchor, the stroke and the sub-pixel start — so a cached run is the very mask FreeType
     would draw (tests compare whole games pixel for pixel against uncached renders).
+
+    The I of the word "AI" is drawn with serifs, from the matching DejaVu Sans Mono face
+    (:data:`SERIF_I_FILES`), measured and drawn alike, cached or not.
     """
+
+    _serif_i: ImageFont.FreeTypeFont | None = None
+    _serif_i_tried = False
+
+    def _serif_face(self) -> ImageFont.FreeTypeFont | None:
+        if not self._serif_i_tried:
+            self._serif_i_tried = True
+            path = Path(str(self.path))
+            other = SERIF_I_FILES.get(path.name)
+            if other is not None and (path.parent / other).is_file():
+                self._serif_i = ImageFont.truetype(str(path.parent / other), self.size)
+        return self._serif_i
+
+    def serif_runs(self, text: str | bytes | bytearray) -> list[Run] | None:
+        """`text` as runs of this face and the serif I of each word "AI", or None when it
+        has no such word (or no serif face is installed)."""
+        if not isinstance(text, str) or "AI" not in text:
+            return None
+        cuts = [m.start() + 1 for m in AI_WORD.finditer(text)]
+        serif = self._serif_face() if cuts else None
+        if serif is None:
+            return None
+        runs: list[Run] = []
+        last = 0
+        for i in cuts:
+            if i > last:
+                runs.append((text[last:i], self))
+            runs.append(("I", serif))
+            last = i + 1
+        if last < len(text):
+            runs.append((text[last:], self))
+        return runs
+
+    def _serif_layout(self, runs: list[Run], text: str, mode: str, stroke_width: float,
+                      anchor: str | None, start: tuple[float, float]
+                      ) -> tuple[list[tuple[str, ImageFont.FreeTypeFont, float, float]],
+                                 tuple[int, int, int, int]]:
+        """Where each run's pen starts (x, baseline y, from the integer anchor point) and the
+        box of them all, for `anchor` as this face would place `text` whole."""
+        anchor = anchor or "la"
+        lengths = [f.getlength(seg, mode) for seg, f in runs]
+        total = sum(lengths)
+        x = start[0] - {"l": 0.0, "m": total / 2, "r": total}.get(anchor[0], 0.0)
+        # The baseline where this face's own layout of `text` puts it for this anchor.
+        plain = ImageFont.FreeTypeFont.getbbox
+        base = (start[1]
+                + plain(self, text, mode, None, None, None, stroke_width, "l" + anchor[1])[1]
+                - plain(self, text, mode, None, None, None, stroke_width, "ls")[1])
+        placed = []
+        x0 = y0 = math.inf
+        x1 = y1 = -math.inf
+        for (seg, f), length in zip(runs, lengths, strict=True):
+            b = plain(f, seg, mode, None, None, None, stroke_width, "ls")
+            x0, y0 = min(x0, x + b[0]), min(y0, base + b[1])
+            x1, y1 = max(x1, x + b[2]), max(y1, base + b[3])
+            placed.append((seg, f, x, base))
+            x += length
+        return placed, (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+
+    def _serif_bbox(self, runs: list[Run], text: str, mode: str, stroke_width: float,
+                    anchor: str | None) -> tuple[int, int, int, int]:
+        return self._serif_layout(runs, text, mode, stroke_width, anchor, (0.0, 0.0))[1]
+
+    def _serif_mask(self, runs: list[Run], text: str, stroke_width: float, anchor: str | None,
+                    start: tuple[float, float] | None
+                    ) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
+        placed, (x0, y0, x1, y1) = self._serif_layout(runs, text, "L", stroke_width, anchor,
+                                                      start or (0.0, 0.0))
+        canvas = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+        d = ImageDraw.Draw(canvas)
+        for seg, f, x, base in placed:
+            d.text((x - x0, base - y0), seg, font=f, fill=255, anchor="ls",
+                   stroke_width=stroke_width, stroke_fill=255)
+        return canvas.im, (x0, y0)
+
+    def getbbox(self, text: str | bytes | bytearray, mode: str = "",
+                direction: str | None = None,
+                features: list[str] | None = None, language: str | None = None,
+                stroke_width: float = 0, anchor: str | None = None
+                ) -> tuple[float, float, float, float]:
+        serif = (self.serif_runs(text) if direction is None and features is None
+                 and language is None else None)
+        if serif is None:
+            return super().getbbox(text, mode, direction, features, language, stroke_width,
+                                   anchor)
+        return self._serif_bbox(serif, str(text), mode, stroke_width, anchor)
 
     def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,
                   features: list[str] | None = None, language: str | None = None) -> float:
+        if direction is None and features is None and language is None:
+            serif = self.serif_runs(text)
+            if serif is not None:
+                return sum(f.getlength(seg, mode) for seg, f in serif)
         if (direction is not None or features is not None or language is not None
                 or not _caching()):
             return super().getlength(text, mode, direction, features, language)
@@ -283,10 +386,12 @@ class GlyphRunFont(ImageFont.FreeTypeFont):
                  stroke_width: float = 0, anchor: str | None = None, ink: int = 0,
                  start: tuple[float, float] | None = None, *args: object,
                  **kwargs: object) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
-        plain = (mode in ("L", "1") and direction is None and features is None
-                 and language is None and not args and set(kwargs) <= {"stroke_filled"}
-                 and _caching())
-        if not plain:  # colour glyphs, layout options: drawn as Pillow would
+        simple = (mode in ("L", "1") and direction is None and features is None
+                  and language is None and not args and set(kwargs) <= {"stroke_filled"})
+        serif = self.serif_runs(text) if simple and mode == "L" else None
+        if not (simple and _caching()):  # colour glyphs, layout options: drawn as Pillow would
+            if serif is not None:
+                return self._serif_mask(serif, str(text), stroke_width, anchor, start)
             return super().getmask2(text, mode, direction, features, language, stroke_width,
                                     anchor, ink, start, *args, **kwargs)
         runs = _runs()
@@ -296,8 +401,11 @@ class GlyphRunFont(ImageFont.FreeTypeFont):
         if found is not None:
             runs.masks.move_to_end(key)
             return found[0], found[1]  # type: ignore[return-value]
-        mask, offset = super().getmask2(text, mode, None, None, None, stroke_width, anchor,
-                                        ink, start, **kwargs)
+        if serif is not None:
+            mask, offset = self._serif_mask(serif, str(text), stroke_width, anchor, start)
+        else:
+            mask, offset = super().getmask2(text, mode, None, None, None, stroke_width, anchor,
+                                            ink, start, **kwargs)
         size = mask.size[0] * mask.size[1] + 200
         if size <= GLYPH_RUN_BUDGET // 16:
             runs.masks[key] = (mask, offset, size)
