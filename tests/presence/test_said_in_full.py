@@ -266,8 +266,27 @@ def test_PR_05_H_29_the_spirit_declining_to_feed_on_fear_is_said() -> None:
     eng = Engine(st)
     put_die(st, "salon", 1)
     eng.step_fear_bonus("salon")
-    assert _texts(st, SPIRIT, "no") == [
-        "The spirit lets it pass: no presence die in the Salon grows."]
+    assert _texts(st, SPIRIT, "no") == ["The spirit does not feed on the fear in the Salon."]
+
+
+def test_PR_05_two_fear_bonuses_let_pass_read_naturally_said_as_one_run() -> None:
+    """Stop 66's demo: two points of fear in one room, both bonuses declined, posted as
+    "The spirit lets it pass: no presence die in the Salon grows (2 times)." — the line a
+    post says once for a run must read true with its count."""
+    from cogs.utils.table.words import told_once
+    from tests.presence.helpers import put_die, quiet
+
+    st = to_spirit_turn(quiet(new_game(3, seed=2)))
+    eng = Engine(st)
+    put_die(st, "salon", 1)
+    eng.step_fear_bonus("salon")
+    st = eng.st
+    lines = _texts(st, SPIRIT, "no")
+    eng = Engine(st)
+    eng.step_fear_bonus("salon")
+    lines += _texts(eng.st, SPIRIT, "no")
+    assert [line for line, _ in told_once(lines)] == [
+        "The spirit does not feed on the fear in the Salon (2 times)."]
 
 
 def test_P_SECRET_05_a_middle_tiers_choice_names_the_revealer_not_you() -> None:

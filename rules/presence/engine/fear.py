@@ -61,9 +61,11 @@ class Fear:
         if option == "no":
             # Public (H-29: die values are public, so the choice shows on the board anyway;
             # PR-05 on public dice, H-40): said, not left to comparing dice by hand (stop 65).
+            # One sentence that reads true said twice, as a post says a run of it ("… in the
+            # Salon (2 times).", `told_once`): "lets it pass: no die grows (2 times)" did not.
             room = prompt.data.get("room")
-            self.emit("The spirit lets it pass" + (f": no presence die in the "
-                      f"{self.room_name(str(room))} grows." if room else "."), "die")
+            self.emit("The spirit does not feed on the fear" + (
+                f" in the {self.room_name(str(room))}." if room else "."), "die")
             return
         d = int(option)
         was = self.die(d).value
