@@ -301,6 +301,25 @@ def test_P_KO_02_P_SUCC_02_a_knockout_and_a_succumb_say_what_they_cost_and_why()
     assert eng.listed([seat]).startswith("the ")  # mid-sentence, never "The Descendant"
 
 
+def test_P_SUCC_02_P_KO_02_a_knockout_from_a_lost_nerve_says_its_cause_first() -> None:
+    """Stop 66's demo: a secret's low tier (hope -1 and nerve -1) with nerve already lost
+    posted "The Descendant is knocked out!" and its cost before the line giving the cause,
+    "Nerve is already lost: the Descendant succumbs…". The cause leads the knock-out."""
+    st = edit(new_game(3, seed=2))
+    eng = Engine(st)
+    seat = st.visitor_seats[0]
+    st.nerve = None
+    eng.adjust_track("nerve", -1, seat)
+    texts = [e.text for e in eng.events]
+    who = eng.listed([seat])
+    assert texts[0] == f"Nerve is already lost: {who} is knocked out!", texts
+    assert texts[1].startswith("Knocked out: "), texts
+    assert texts[2:] == [f"{eng.name(seat)} succumbs to the manor and is no longer a "
+                         "visitor!"], texts
+    assert [e.kind for e in eng.events][:1] == ["ko"]  # the recap still counts it
+    assert st.visitors[seat].knocked_out and st.visitors[seat].succumbed
+
+
 def test_P_END_the_recap_keeps_the_spirit_pawns_routine_moves_out_of_its_turning_points() -> None:
     """Stop 63's demo recap listed "Round 6: The spirit pawn acts: Glide." among the turning
     points (the pawn's acts shared the kind of "The spirit manifests in the Salon!")."""

@@ -82,16 +82,19 @@ class Fear:
     def step_knock_out(self: Engine, seat: str, nerve: bool) -> None:
         self.knock_out(seat, nerve)
 
-    def knock_out(self: Engine, seat: str, nerve: bool, succumb: bool = False) -> None:
+    def knock_out(self: Engine, seat: str, nerve: bool, succumb: bool = False,
+                  because: str = "") -> None:
         """P-KO-02: end the action, discard the hand, trash fear cards, smother the candle,
-        end the turn (A-21: only on one's own turn); P-FEAR-03 nerve -1 or succumb."""
+        end the turn (A-21: only on one's own turn); P-FEAR-03 nerve -1 or succumb.
+        `because` leads the line when no line before says why ("Nerve is already lost")."""
         st = self.st
         v = self.vis(seat)
         if v.succumbed:
             return
         if not v.knocked_out:
             v.knocked_out = True
-            self.emit(f"{self.name(seat)} is knocked out!", "ko", seat=seat)
+            who = f"{because}: {self.listed([seat])}" if because else self.name(seat)
+            self.emit(f"{who} is knocked out!", "ko", seat=seat)
             # What the knockout costs, from public things only (fear cards lie face up, the
             # candle is on the board; how many action cards a hand held is not said): stop
             # 63's demo said nothing of it.
@@ -163,7 +166,11 @@ class Fear:
         if v.succumbed:
             return
         if not v.knocked_out:
-            self.knock_out(seat, nerve=False)
+            # The cause comes first (stop 66's demo: "The Descendant is knocked out!", its
+            # cost, then "Nerve is already lost: the Descendant succumbs"): it leads the
+            # knock-out's line, and the succumbing that follows needs it no more.
+            self.knock_out(seat, nerve=False, because=because)
+            because = ""
         v.succumbed = True
         if st.bonded == seat:
             # the marker returns (P-SUCC-05), but the win test must still see who held it
