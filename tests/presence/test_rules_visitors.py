@@ -588,6 +588,32 @@ def test_p_light_05_a_smothered_candle_is_relit_only_by_an_effect() -> None:
     assert st.visitors["s2"].candle_lit
 
 
+def test_p_light_05_a_relight_is_offered_only_while_the_candle_is_out() -> None:
+    """Stop 66's demo offered "Relight" beside a lit candle, where it does nothing: a
+    Relight (an action card's, the Spare Candle's) is offered only while the candle is out."""
+    st = base()
+    st = active_visitor(st, "s2")
+    give(st, "s2", "descendant.06")  # Comfort / Relight
+    st.visitors["s2"].items = ["item.spare_candle#1"]
+
+    def relights(st: PresenceState) -> list[str]:
+        out = []
+        for a in GAME.legal_actions(st, "s2"):
+            if a.kind == "play" and a.params.get("card") == "descendant.06" \
+                    and a.params.get("side") == 1:
+                out.append("card")
+            if a.kind == "use_item":
+                out.append("item")
+        return out
+
+    assert st.visitors["s2"].candle_lit
+    assert relights(st) == []
+    with pytest.raises(IllegalAction):
+        GAME.apply(st, "s2", act("play", card="descendant.06", side=1, speed="quick"))
+    st.visitors["s2"].candle_lit = False
+    assert relights(st) == ["card", "item"]
+
+
 def test_p_light_06_one_candle_decides_banners_increase_and_the_die_penalty() -> None:
     def scene(lit: bool) -> PresenceState:
         st = base()

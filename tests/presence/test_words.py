@@ -328,7 +328,11 @@ def test_P_END_the_recap_keeps_the_spirit_pawns_routine_moves_out_of_its_turning
 
     seats = ["s1", "s2", "s3"]
     kinds: dict[str, set[str]] = {}
-    for seed in (2, 4):  # the AI's spirit (s1) manifests and its pawn acts
+    # the AI's spirit (s1) manifests and its pawn acts in one of these (2 and 4 until stop
+    # 66, when a Relight no longer offered beside a lit candle changed the random play)
+    for seed in (0, 6, 2, 4):
+        if kinds.get("pawn") and kinds.get("manifests"):
+            break
         st = GAME.setup(seats, GAME.options_model(), seed)
         for seat, action in playout(GAME, GAME.options_model(), seats, seed,
                                     ai_seats=frozenset({"s1"})).history:
