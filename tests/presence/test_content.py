@@ -438,6 +438,17 @@ def test_rulebook_names_are_used(pack):
     assert {c.name for c in pack.spirit_clues} >= {"Terror", "Comfort"}
 
 
+def test_no_spirit_clue_shares_a_name_with_a_spirit_card_or_an_action_of_our_own(pack):
+    """Stop 66's demo readers met "Echo" as a spirit card and as a spirit clue, two different
+    things under one name: the shipped set is ours, so its names tell them apart. Only the
+    rulebook's own "Comfort" (an action and a spirit clue, both named in the rulebook, A-46)
+    keeps its double name."""
+    clues = {c.name for c in pack.spirit_clues}
+    assert not clues & {c.name for c in pack.spirit_cards}
+    actions = {a.name for c in pack.action_cards for a in c.actions}
+    assert clues & actions == {"Comfort"}
+
+
 def test_pack_round_trips_through_json(pack):
     again = Pack.model_validate_json(pack.model_dump_json())
     assert again == pack

@@ -22,8 +22,8 @@ for what that reader may not know at that moment:
 
 A seat's view may differ from the public view only in its private keys (checked), so those
 keys alone are searched against that seat's secrets. Names are searched only where they
-are not public anyway: a name printed on another component (a spirit card and a spirit clue
-both called "Echo"), a name of a card the public has seen (another copy of it), a token
+are not public anyway: a name printed on another component (an action and a spirit clue both
+called "Comfort"), a name of a card the public has seen (another copy of it), a token
 revealed by this very step; action cards (many copies of each name) by id only. Ids are
 searched as whole JSON strings. What a seat inspected itself (P-TIME-09), held, or was offered
 in a trade (PR-12) it may read again. The spirit's own view is checked to hold all of its

@@ -215,7 +215,7 @@ def test_H_L4_only_the_spirit_picture_shows_script_secrets_and_clue_identities(
     assert all(name in flat for names in clues.values() for name in names), (clues, drawn)
 
     public_text = json.dumps(_view(state, None))
-    # a clue name printed elsewhere on the public board ("Echo" is also a spirit card) is
+    # a clue name printed elsewhere on the public board ("Comfort" is also an action) is
     # no evidence of a leak
     private_clues = {n for names in clues.values() for n in names if n not in public_text}
     assert private_clues
