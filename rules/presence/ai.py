@@ -1439,6 +1439,13 @@ def _spirit_prompt(eng: Engine, seat: str, legal: list[Action]) -> Action:
                    key=lambda a: -eng.die(int(str(a.p("option")))).value, default=legal[0])
     if then == "place_clue":
         return _place_clue(eng, board, legal, harm)
+    if then in ("ut_card", "ut_clue") and st.unknown_threat is not None:
+        # P-UNK-03/04: cards alike are offered once (a kind can be taken again): a kind
+        # not yet taken first, so the deck is twelve different cards while it can be
+        ut = st.unknown_threat
+        kind = eng.ut_card_kind if then == "ut_card" else eng.ut_clue_kind
+        have = {kind(c) for c in (ut.deck if then == "ut_card" else ut.clues)}
+        return next((a for a in legal if kind(str(a.p("option"))) not in have), legal[0])
     if then in ("drain", "pawn_drain"):
         if not harm:
             return opt.get("release", legal[-1])

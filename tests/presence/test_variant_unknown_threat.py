@@ -40,22 +40,38 @@ def _choose_characters(st: PresenceState) -> PresenceState:
     return st
 
 
-DECK = [c for sp in ("spirit_1", "spirit_3", "spirit_5") for c in PACK.spirit_deck(sp)[:4]]
-CLUES = [c.id for c in PACK.spirit_clues if c.spirit is not None][::4][:5]
+# Cards and clues by name: the shipped spirits hold the same ones, each offered once (stop 66)
+DECK = [c.name for c in PACK.spirit_cards][:4] * 3
+CLUES = ["Wail", "Calling", "Gift", "Wail", "Cold Hand"]
+
+
+def _pick(st: PresenceState, name: str) -> str:
+    """The offered card or clue called `name` (once each: alike ones are offered once)."""
+    found = [o for o in options(st) if (PACK.spirit_card(o).name if "." in o and not
+                                        o.startswith("sclue.") else PACK.spirit_clue_of(o).name)
+             == name]
+    assert len(found) == 1, (name, options(st))
+    return found[0]
+
+
+def _deck(st: PresenceState) -> tuple[PresenceState, list[Event], list[str]]:
+    """The spirit builds DECK: one card of the name asked each time."""
+    events: list[Event] = []
+    taken = []
+    for name in DECK:
+        assert st.prompts[-1].data["then"] == "ut_card"
+        taken.append(_pick(st, name))
+        st, ev = _answer(st, taken[-1], SPIRIT)
+        events += ev
+    return st, events, taken
 
 
 def _build(st: PresenceState) -> tuple[PresenceState, list[Event], list[str]]:
     """The spirit's private choices: DECK, CLUES, then the last secret offered per trauma."""
-    events: list[Event] = []
-    for card in DECK:
-        assert st.prompts[-1].data["then"] == "ut_group"
-        st, ev = _answer(st, PACK.spirit_card(card).spirit, SPIRIT)
-        events += ev
-        st, ev = _answer(st, card, SPIRIT)
-        events += ev
+    st, events, _ = _deck(st)
     for clue in CLUES:
         assert st.prompts[-1].data["then"] == "ut_clue"
-        st, ev = _answer(st, clue, SPIRIT)
+        st, ev = _answer(st, _pick(st, clue), SPIRIT)
         events += ev
     secrets = []
     for _ in range(4):
@@ -105,8 +121,8 @@ def test_p_unk_03_p_unk_04_h_39_the_spirit_builds_its_deck_clues_and_secrets() -
     st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
     st = _choose_characters(st)
     assert st.prompts[-1].seats == [SPIRIT] and st.prompts[-1].data["private"]
-    groups = options(st)
-    assert len(groups) == len(PACK.spirits)  # P-UNK-03: from all spirit cards
+    # P-UNK-03: from all spirit cards (each kind once)
+    assert {PACK.spirit_card(o).name for o in options(st)} == {c.name for c in PACK.spirit_cards}
     public_before = GAME.view(st, None)["prompt"]["text"]
     assert "is making a choice" in public_before  # H-40
     assert not GAME.public_choices(st, SPIRIT)
@@ -118,17 +134,21 @@ def test_p_unk_03_p_unk_04_h_39_the_spirit_builds_its_deck_clues_and_secrets() -
     assert "The spirit has built its deck and chosen its spirit clues and secret cards, and " \
         "draws its script in secret." in [e.text for e in events]
     assert st.phase == "setup"  # the spirit's DM lists its choices while setup goes on
-    assert PACK.spirit_card(DECK[0]).name in (GAME.private_summary(st, SPIRIT) or "")
-    assert PACK.spirit_card(DECK[0]).name not in (GAME.private_summary(st, "s2") or "")
-    # P-UNK-03: the custom twelve, from three spirits
+    assert DECK[0] in (GAME.private_summary(st, SPIRIT) or "")
+    assert DECK[0] not in (GAME.private_summary(st, "s2") or "")
+    # P-UNK-03: the custom twelve, a card taken three times from three spirits
     held = st.spirit.hand + st.spirit.deck
-    assert sorted(held) == sorted(DECK) and st.spirit_cards == DECK
+    assert sorted(held) == sorted(st.spirit_cards) and len(set(held)) == 12
+    assert [PACK.spirit_card(c).name for c in st.spirit_cards] == DECK
     # P-UNK-04 / A-47: the five chosen replace the spirit's own five; general clues stay
     bag = {PACK.spirit_clue_of(c).id for c in st.spirit_clue_bag + [
         t.id for toks in st.tokens.values() for t in toks if t.kind == "spirit"]}
     own = {c.id for c in PACK.spirit_clues if c.spirit == "spirit_5"}
-    assert bag <= set(CLUES) | set(PACK.general_spirit_clues())
-    assert not (bag & (own - set(CLUES)))
+    assert st.unknown_threat is not None
+    chosen = set(st.unknown_threat.clues)
+    assert [PACK.spirit_clue_of(c).name for c in st.unknown_threat.clues] == CLUES
+    assert bag <= chosen | set(PACK.general_spirit_clues())
+    assert not (bag & (own - chosen))
     assert sorted(s.card for s in st.secrets) == sorted(secrets)
     assert len({PACK.secret(s.card).trauma for s in st.secrets}) == 4
     # P-UNK-05: setup then goes on as usual
@@ -137,23 +157,73 @@ def test_p_unk_03_p_unk_04_h_39_the_spirit_builds_its_deck_clues_and_secrets() -
     assert st.phase == "visitor" and len(st.spirit.hand) == 3 and not GAME.invariants(st)
     # H-39: the choices reached no one but the spirit
     public = json.dumps([e.text for e in events if e.audience != [SPIRIT]])
-    for card in DECK:
-        assert PACK.spirit_card(card).name not in public
+    for name in DECK:
+        assert name not in public
     for who in (None, "s2", "s3"):
         view = json.dumps(GAME.view(st, who))
         for card in st.spirit.hand:
             assert f'"{card}"' not in view
 
 
-def test_p_unk_03_a_card_cannot_be_taken_twice() -> None:
+def test_p_unk_03_a_card_is_taken_at_most_once_from_each_spirit() -> None:
     st = fresh(3, 4, unknown_threat=True)
     st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
     st = _choose_characters(st)
-    card = PACK.spirit_deck("spirit_2")[0]
+    name = PACK.spirit_cards[0].name
+    for _ in PACK.spirits:  # each spirit holds one: taken as often as spirits hold it
+        st, _ = _answer(st, _pick(st, name), SPIRIT)
+    assert st.unknown_threat is not None
+    assert len(set(st.unknown_threat.deck)) == len(PACK.spirits)
+    assert name not in {PACK.spirit_card(o).name for o in options(st)}
+    assert len(options(st)) == 11
+
+
+def test_p_unk_03_cards_alike_are_offered_once_and_whose_is_never_asked() -> None:
+    """Stop 66's demo: building the deck asked "from whose cards?" twelve times, though
+    every shipped spirit holds the same 12 cards, so the answer changed nothing. Cards alike
+    are offered once, straight away, and the question says once that they may be taken
+    again."""
+    st = fresh(3, 4, unknown_threat=True)
+    st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
+    st = _choose_characters(st)
+    asked = []
+    first: list[str] = []
+    while st.prompts[-1].data["then"] in ("ut_group", "ut_card"):
+        asked.append(st.prompts[-1].data["then"])
+        offered = [PACK.spirit_card(o).name for o in options(st)]
+        assert len(offered) == len(set(offered)), offered  # each card once
+        # ... each in its place: a card taken keeps it (the demo's moved to the end)
+        first = first or offered
+        assert offered == [x for x in first if x in offered], offered
+        if len(asked) == 1:
+            assert len(offered) == 12
+            mine = GAME.view(st, SPIRIT)["prompt"]["text"]
+            assert mine.startswith("Unknown Threat: deck card 1 of 12 (every spirit holds "
+                                   f"these: each up to {len(PACK.spirits)} times). "), mine
+            assert "whose" not in mine and "Spirit I" not in mine
+        st, _ = _answer(st, options(st)[0], SPIRIT)
+    assert asked == ["ut_card"] * 12
+    # the spirit clues alike are offered once each too, by name, not "Wail (Spirit I)"…
+    assert st.prompts[-1].data["then"] == "ut_clue"
+    labels = [GAME.describe(st, SPIRIT, choose(o)) for o in options(st)]
+    names = [PACK.spirit_clue_of(o).name for o in options(st)]
+    assert len(names) == len(set(names)) and not any("(Spirit" in x for x in labels), labels
+
+
+def test_p_unk_03_whose_cards_is_asked_where_the_spirits_cards_differ(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pack whose spirits hold cards of their own (every card its own kind) keeps the
+    two-step choice, a spirit and then one of its cards: 60 cards are too many for one."""
+    from rules.presence.engine import Engine
+
+    monkeypatch.setattr(Engine, "ut_card_kind", lambda self, card: card)
+    st = fresh(3, 4, unknown_threat=True)
+    st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
+    st = _choose_characters(st)
+    assert st.prompts[-1].data["then"] == "ut_group"
+    assert len(options(st)) == len(PACK.spirits)
     st, _ = _answer(st, "spirit_2", SPIRIT)
-    st, _ = _answer(st, card, SPIRIT)
-    st, _ = _answer(st, "spirit_2", SPIRIT)
-    assert card not in options(st) and len(options(st)) == 11
+    assert options(st) == PACK.spirit_deck("spirit_2")
 
 
 @pytest.mark.parametrize(("n", "seed"), [(3, 0), (4, 1)])
@@ -164,7 +234,12 @@ def test_p_unk_random_playouts_end_and_keep_invariants(n: int, seed: int) -> Non
 
 def test_p_unk_first_choice_and_ai_tables_reach_the_end() -> None:
     assert GAME.result(first_choice_playout(4, 1, unknown_threat=True)) is not None
-    assert GAME.result(ai_playout(4, 2, unknown_threat=True)) is not None
+    st = ai_playout(4, 2, unknown_threat=True)
+    assert GAME.result(st) is not None
+    # the AI's spirit builds twelve different cards, never one card alike five times
+    assert len({PACK.spirit_card(c).name for c in st.spirit_cards}) == 12
+    assert st.unknown_threat is not None
+    assert len({PACK.spirit_clue_of(c).name for c in st.unknown_threat.clues}) == 4
 
 
 def test_p_unk_03_h_39_each_deck_card_offered_shows_the_whole_card_to_the_spirit_only() -> None:
@@ -177,7 +252,6 @@ def test_p_unk_03_h_39_each_deck_card_offered_shows_the_whole_card_to_the_spirit
     st = fresh(3, 4, unknown_threat=True)
     st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
     st = _choose_characters(st)
-    st, _ = _answer(st, "spirit_2", SPIRIT)
     assert st.prompts[-1].data["then"] == "ut_card"
     cards = options(st)
     assert cards and len(cards) == len(PACK.spirit_deck("spirit_2"))
@@ -208,11 +282,9 @@ def test_p_unk_04_h_39_each_secret_card_offered_shows_its_tiers_without_set_ids(
     st = fresh(3, 4, unknown_threat=True)
     st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
     st = _choose_characters(st)
-    for card in DECK:
-        st, _ = _answer(st, PACK.spirit_card(card).spirit, SPIRIT)
-        st, _ = _answer(st, card, SPIRIT)
+    st, _, _ = _deck(st)
     for clue in CLUES:
-        st, _ = _answer(st, clue, SPIRIT)
+        st, _ = _answer(st, _pick(st, clue), SPIRIT)
     assert st.prompts[-1].data["then"] == "ut_secret"
     secrets = options(st)
     assert len(secrets) > 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rules.core.game import join_words
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 # How the deck choice writes a power's cost, said once in its question.
 UT_COSTS = "Costs read needs/spends presence."
+UT_COSTS_SHORT = "Costs: needs/spends."
 
 
 class UnknownThreat:
@@ -79,6 +81,21 @@ class UnknownThreat:
         pack = self.pack
         size = len(pack.spirit_deck(st.spirit.character))
         if len(ut.deck) < size:
+            left = [c for sp in pack.spirits for c in pack.spirit_deck(sp.id)
+                    if c not in ut.deck]
+            alike = self.ut_alike(left, self.ut_card_kind, lambda c: pack.spirit_deck(
+                pack.spirit_card(c).spirit).index(c))
+            if len(alike) <= size:
+                # Whose card it is changes nothing where the spirits hold cards alike (the
+                # shipped set: the same 12 each): each card is offered once, straight away,
+                # and "from whose cards?" is not asked 12 times (stop 66's demo).
+                opts = [(ids[0], self.ut_card_words(ids[0])) for ids in alike.values()]
+                self.later(Step(op="ut_spirit"))
+                # Short: the twelve cards in full follow, and the text must fit one message
+                self.ask("setup", st.spirit_seat, f"Unknown Threat: deck card {len(ut.deck) + 1}"
+                         f" of {size} ({self.ut_alike_words()}). {UT_COSTS_SHORT}", opts,
+                         "ut_card", private=True)
+                return
             opts = []
             for sp in pack.spirits:
                 left = [c for c in pack.spirit_deck(sp.id) if c not in ut.deck]
@@ -90,8 +107,19 @@ class UnknownThreat:
                      "ut_group", private=True)
             return
         if len(ut.clues) < UT_CLUES:
-            opts = [(c.id, f"{c.name} ({pack.spirit(c.spirit).name}): {c.text}")
-                    for c in pack.spirit_clues if c.spirit is not None and c.id not in ut.clues]
+            own = [c.id for c in pack.spirit_clues if c.spirit is not None
+                   and c.id not in ut.clues]
+            # Clues alike (the same name and effect for every spirit) are offered once, by
+            # name alone, not "Wail (Spirit I)" … "Wail (Spirit V)" (stop 66)
+            alike = self.ut_alike(own, self.ut_clue_kind, lambda c: [
+                x.id for x in pack.spirit_clues
+                if x.spirit == pack.spirit_clue_of(c).spirit].index(c))
+            opts = []
+            for ids in alike.values():
+                c = pack.spirit_clue_of(ids[0])
+                whose = "" if len(alike) == len({pack.spirit_clue_of(i).name for i in own}) \
+                    else f" ({pack.spirit(str(c.spirit)).name})"
+                opts.append((c.id, f"{c.name}{whose}: {c.text}"))
             self.later(Step(op="ut_spirit"))
             self.ask("setup", st.spirit_seat, f"Unknown Threat: choose spirit clue "
                      f"{len(ut.clues) + 1} of {UT_CLUES} for the bag.", opts,
@@ -112,6 +140,36 @@ class UnknownThreat:
         self.emit("The spirit has built its deck and chosen its spirit clues and secret "
                   "cards, and draws its script in secret.", "setup")
         self.ut_draw_script()
+
+    def ut_card_kind(self: Engine, card: str) -> str:
+        """What a spirit card is in play (its name and powers), whoever's it is: two cards
+        of one kind are the same card to the spirit building its deck."""
+        return self.pack.spirit_card(card).model_dump_json(
+            include={"name", "top", "bottom", "text"})
+
+    def ut_clue_kind(self: Engine, clue: str) -> str:
+        """What a spirit clue is in play (its name, copies and effect), whoever's it is."""
+        return self.pack.spirit_clue_of(clue).model_dump_json(
+            include={"name", "copies", "effects", "text"})
+
+    @staticmethod
+    def ut_alike(ids: list[str], kind: Callable[[str], str],
+                 place: Callable[[str], int]) -> dict[str, list[str]]:
+        """`ids` grouped by `kind`: one choice per group, the groups in the order of their
+        first id's `place` on its own spirit's list, so a choice keeps its place in the menu
+        when one of its copies is taken (stop 66: it moved to the end)."""
+        out: dict[str, list[str]] = {}
+        for i in ids:
+            out.setdefault(kind(i), []).append(i)
+        return dict(sorted(out.items(), key=lambda kv: place(kv[1][0])))
+
+    def ut_alike_words(self: Engine) -> str:
+        """How the spirit may take a card again, said in the deck's question."""
+        decks = [sorted(self.ut_card_kind(c) for c in self.pack.spirit_deck(sp.id))
+                 for sp in self.pack.spirits]
+        if all(d == decks[0] for d in decks):
+            return f"every spirit holds these: each up to {len(decks)} times"
+        return "a card several spirits hold is offered once, and again while one holds it"
 
     def ut_draw_script(self: Engine) -> None:
         """P-UNK-05: "Setup the game normally. The spirit then draws their script": after its
