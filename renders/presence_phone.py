@@ -18,7 +18,7 @@ must read it all):
   the same door glyph beside it (the room they lead to sits in the same column);
 - visitor pawns labelled with their player's name (three letters, ``view["names"]``), grey
   and crossed when knocked out, a skull when succumbed, a small flame when the candle is lit;
-  the spirit pawn (a ghost); presence dice with pips; face-down spirit clues (circle "S"),
+  the spirit pawn (a ghost); presence dice with their number; face-down spirit clues ("S"),
   small clues (square "s") and the spirit's drains (diamond "D");
 - what changed since the previous board post (``view["turn"]["before"]``, the public view of
   that post): a moved or changed pawn, a new token, a door that opened or closed get a thick
@@ -278,7 +278,7 @@ def _pieces(r: RoomV, b: Board, labels: Mapping[str, str], stairs: Sequence[tupl
         out.append(Piece("spirit", 44, None, ch.spirit_from is not None))
     fresh = ch.new_dice.get(r.id, 0)
     for k, value in enumerate(r.dice):
-        out.append(Piece("die", 36, value, k >= len(r.dice) - fresh))
+        out.append(Piece("die", 40, value, k >= len(r.dice) - fresh))
     fresh = ch.new_spirit_tokens.get(r.id, 0)
     for k in range(r.spirit_tokens):
         out.append(Piece("stoken", 40, None, k >= r.spirit_tokens - fresh))
@@ -532,8 +532,10 @@ def _draw_piece(d: ImageDraw.ImageDraw, p: Piece, box: Box, b: Board, labels: Ma
         d.ellipse((cx - 21, cy - 21, cx + 21, cy + 21), fill=ink.line)
         _spirit_pawn(d, (cx, cy - 1), 16)
     elif p.kind == "die":
-        die(d, (x0 + 2, cy - 16, x0 + 34, cy + 16), int(p.value or 0), face=(245, 238, 228),
-            pip=ink.pip, outline=ink.line)
+        # Its number, not pips: several dice in a room are 18 px each at 400 px, where
+        # pips were dots no one could count (stop 66's demo); the number is 14 px type.
+        die(d, (x0 + 2, cy - 18, x0 + 38, cy + 18), int(p.value or 0), face=(245, 238, 228),
+            pip=ink.pip, outline=ink.line, numeral=True)
     elif p.kind == "stoken":
         d.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=ink.spirit, outline=ink.line,
                   width=3)

@@ -302,3 +302,73 @@ def test_the_legend_keys_doors_and_the_marks_on_a_pawn() -> None:
     assert "skull" not in keys
     img = phone_legend(marked, MAP_W)
     assert img is not None and img.width == MAP_W
+
+
+# --------------------------------------------------------------------------- dice
+
+
+DIE_FACE = (245, 238, 228)
+
+
+def _die_faces(img: Any) -> list[tuple[int, int, int, int]]:
+    """Each die's face on the map (its face colour, inside the outline), in reading order."""
+    px = img.convert("RGB").load()
+    w, h = img.size
+    boxes: list[tuple[int, int, int, int]] = []
+    seen: set[tuple[int, int]] = set()
+    for y in range(h):
+        for x in range(w):
+            if px[x, y] == DIE_FACE and (x, y) not in seen:
+                stack, x0, y0, x1, y1, n = [(x, y)], x, y, x, y, 0
+                seen.add((x, y))
+                while stack:
+                    cx, cy = stack.pop()
+                    n += 1
+                    x0, y0, x1, y1 = min(x0, cx), min(y0, cy), max(x1, cx), max(y1, cy)
+                    for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                        if 0 <= nx < w and 0 <= ny < h and (nx, ny) not in seen \
+                                and px[nx, ny] == DIE_FACE:
+                            seen.add((nx, ny))
+                            stack.append((nx, ny))
+                if n > 200:  # a die's face, not a stray pixel of that colour
+                    boxes.append((x0, y0, x1, y1))
+    return boxes
+
+
+@pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed")
+@pytest.mark.parametrize("values", [[2, 3, 4, 5, 6], [1, 6, 1]])
+def test_several_dice_in_one_room_read_their_values_at_phone_width(values: list[int],
+                                                                   tmp_path: Path) -> None:
+    """Stop 66's demo: several presence dice in one room, on the map at a phone's 400 px,
+    were 16 px faces whose pips were dots no one could count. Each die on the map must read
+    back its value there (tesseract, the die alone, as an eye looks at it)."""
+    import subprocess
+
+    from PIL import Image, ImageOps
+
+    from tests.presence.helpers import new_game, put_die, quiet
+
+    st = quiet(new_game(5, seed=3))
+    for v in values:
+        put_die(st, "kitchen", v)
+    board = phone_map(GAME.view(st, None), MAP_W).convert("RGB")
+    scale = 400 / WIDTH  # the card (and this map in it) at a phone's column
+    small = board.resize((round(board.width * scale), round(board.height * scale)),
+                         Image.Resampling.LANCZOS)
+    faces = _die_faces(board)
+    assert len(faces) == len(values)
+    read = []
+    for x0, y0, x1, y1 in faces:
+        die = small.crop((round(x0 * scale) + 1, round(y0 * scale) + 1, round(x1 * scale),
+                          round(y1 * scale)))
+        # enlarged and made black on white only for tesseract: what it reads is there at 400
+        die = die.resize((die.width * 4, die.height * 4), Image.Resampling.BICUBIC)
+        die = ImageOps.expand(die.convert("L").point(lambda v: 255 if v > 150 else 0), 20,
+                              fill=255)
+        path = tmp_path / "die.png"
+        die.save(path)
+        out = subprocess.run([TESSERACT or "tesseract", str(path), "stdout", "--psm", "10",
+                              "-c", "tessedit_char_whitelist=123456"],
+                             capture_output=True, text=True, timeout=60, check=True)
+        read.append(out.stdout.strip())
+    assert sorted(read) == sorted(str(v) for v in values), read
