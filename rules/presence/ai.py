@@ -41,7 +41,10 @@ clue card played in its room draws another), Investigate, draw clue cards, cure 
 a knock-out (more so once the nerve marker is near the time marker), relight candles, take
 a revealed clue card when its trauma still helps, and Rest when their hand runs low. Once
 the script is revealed they also work toward its extra condition where an effect can (light,
-fear cards).
+fear cards). With the Secret Chamber in play (P-CHAMBER) they Uncover its passage where it is
+likely to be (`passage_odds`: a room of position 1's likely trauma whose clue card nobody has
+seen face up or holds, and no Uncover searched in vain), walk to a room likely enough, and once
+it is open go in for its clue cards.
 
 The spirit's plan (P-WIN-04, P-SCRIPT). The active half of its script decides. *Harm* (an
 evil script, any revealed script, whose win is a succumbed or knocked-out visitor): powers
@@ -101,6 +104,13 @@ DIG_KEEP = 3.5
 """While digging, action cards kept through a Rest must be worth at least this."""
 NEED = 8.0
 """Meeting the revealed script's extra visitor condition (P-WIN-02) is worth this much."""
+UNCOVER = 12.0
+"""Opening the Secret Chamber (G-17: its clue cards to take into hand, a secret to inspect),
+times the chance the passage is in the room (`passage_odds`); an Uncover that finds nothing
+costs the main action (`UNCOVER_MISS`), so a long shot waits for a turn with nothing better."""
+UNCOVER_MISS = 2.0
+PASSAGE_SURE = 0.34
+"""A room at least this likely to hold the passage is worth walking to, to Uncover it."""
 QUICK_MIN = 0.5
 """A quick action is free: take it when it helps at all."""
 CARD_FIRST = 10.0
@@ -162,6 +172,7 @@ class Board:
         self.targets: dict[str, str | None] = {}
         self.pull: dict[str, float] = {}
         self.plays: dict[str, tuple[float, int | None]] = {}
+        self.passage: dict[str, dict[str, float]] = {}
 
     def door_cost(self, did: str) -> int:
         d = self.st.doors[did]
@@ -624,6 +635,9 @@ class Scorer:
                 total += 1.5 * n  # public clue cards: evidence, and drawable (P-CLUE-06)
             elif op in ("inspect", "take_from_cellar", "door"):
                 total += 0.3
+            elif op == "take_from_chamber":  # G-17: a clue card of the chamber into hand
+                if me and st.chamber is not None and st.chamber.cards:
+                    total += DRAW_CLUE
             elif op == "move":
                 total += self.move_worth(int(e.get("points", 1)))
             elif op == "choice":
@@ -755,12 +769,48 @@ def visitor_target(eng: Engine, board: Board, me: VisitorState) -> str | None:
     return board.targets[me.seat]
 
 
+def passage_odds(eng: Engine, board: Board, seat: str) -> dict[str, float]:
+    """P-CHAMBER-04/05: the chance the sealed passage is in each room, as `seat` may reckon
+    it. The card set aside is position 1's one removed clue card, so it names a room of
+    position 1's trauma whose card nobody has seen; the trauma is weighed as `Deduction`
+    weighs it (fixed once revealed), the rooms searched in vain are out, and what the seat
+    may see is the table's face-up cards and its player's own hand — never the set-aside
+    card, nor the chamber's. Empty once the passage is found or without the chamber."""
+    hit = board.passage.get(seat)
+    if hit is not None:
+        return hit
+    st = eng.st
+    out: dict[str, float] = {}
+    if st.chamber is not None and st.chamber.passage_room is None \
+            and eng.chamber_room() is not None and seat in st.visitors:
+        ded = deduction(eng, seat)
+        seen = eng.public_clue_cards() | {c for c in eng.player_hand(seat)
+                                          if not eng.is_action_card(c)}
+        total = 0.0
+        for t in TRAUMAS:
+            w = ded.where(t)[0]
+            rooms = eng.passage_rooms(t, seen) if w > 0 else []
+            for r in rooms:
+                out[r] = out.get(r, 0.0) + w / len(rooms)
+            total += w if rooms else 0.0
+        out = {r: p / total for r, p in out.items()} if total > 0 else {}
+    board.passage[seat] = out
+    return out
+
+
 def _visitor_target(eng: Engine, board: Board, me: VisitorState) -> str | None:
     st = eng.st
     held: Counter[str] = Counter(eng.pack.clue_card(c).room for c in me.hand
                                  if not eng.is_action_card(c))
     can_draw = bool(st.clue_deck) or any(not eng.pack.is_fear_card(c) for c in st.clue_revealed)
     rooms = {r for r, toks in st.tokens.items() if toks} | (set(held) if can_draw else set())
+    # The Secret Chamber (P-CHAMBER): a room likely to hold its passage, to Uncover there;
+    # once open, the chamber while cards lie inside (its Hidden Papers, G-17)
+    odds = {r: p for r, p in passage_odds(eng, board, me.seat).items() if p >= PASSAGE_SURE}
+    chamber = eng.chamber_room()
+    inside = (len(st.chamber.cards) if st.chamber is not None and chamber is not None
+              and st.chamber.passage_room is not None else 0)
+    rooms |= set(odds) | ({chamber} if inside and chamber else set())
     best, best_v = None, 0.0
     elsewhere = Counter(o.room for o in eng.active_visitors() if o.seat != me.seat)
     for room in sorted(rooms):
@@ -772,6 +822,8 @@ def _visitor_target(eng: Engine, board: Board, me: VisitorState) -> str | None:
         toks = st.tokens.get(room, [])
         # a clue card played in its own room draws another (P-CLUE-07)
         v = 10.0 * min(2, len(toks)) + (DRAW_CLUE * min(2, held[room]) if can_draw else 0.0)
+        v += UNCOVER * odds.get(room, 0.0) + (DRAW_CLUE * min(2, inside) if room == chamber
+                                               else 0.0)
         v -= 4.0 * elsewhere[room] if toks else 0.0
         if eng.dark(room):
             v -= 0.5 * max((eng.die(x).value for x in eng.dice_in(room)), default=0)
@@ -847,6 +899,8 @@ def _score_visitor_action(eng: Engine, board: Board, ded: Deduction, seat: str,
             eng.pack.visitor(v.character).walk_points) - 0.5
     if k in (K.TRADE, K.SMOTHER, K.PICK_UP):
         return -INF
+    if k == K.UNCOVER:  # P-CHAMBER-05: worth the chance the passage is here
+        return UNCOVER * passage_odds(eng, board, seat).get(v.room, 0.0) - UNCOVER_MISS
     try:
         effects, card = _action_effects(eng, v, action)
     except (KeyError, IndexError, AssertionError):

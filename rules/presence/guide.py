@@ -202,6 +202,9 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
         return (f"{lead}. Your fear is {me['fear']} of {me['fear_track']}: cure it (a Comfort, "
                 "a card or item that cures fear) or stay with the others before the next "
                 "fright knocks you out.")
+    chamber = _chamber_advice(view, me, here=True)
+    if chamber:
+        return f"{lead}. {chamber}"
     others_left = [v for v in view["visitors"] if v["seat"] != seat and not v.get("succumbed")]
     if me["alone"] and not others_left:  # the last one standing (stop 64's demo)
         return (f"{lead}. You are the last visitor in the manor: nobody is left to walk "
@@ -229,6 +232,9 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
                     + (" (one of them)." if len(names) > 1 else "."))
         return (f"{lead}. The nearest clue tokens wait in {where}, {best} movement points "
                 "away: head toward them (a Walk, or a card that Moves further).")
+    chamber = _chamber_advice(view, me, here=False)  # where no clue token is nearer
+    if chamber:
+        return f"{lead}. {chamber}"
     track = view["track"]
     need = _also_needed(view)
     if track["hope"] is None and track["nerve"] is None:
@@ -240,6 +246,47 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
     return (f"{lead}. {_markers(track)}: discard clue cards beneath the secret whose "
             "trauma they match." + (f" The revealed script asks more: the secrets win only "
                                     f"with {need}." if need else ""))
+
+
+CHAMBER_AT_MOST = 3
+"""The Secret Chamber's passage is worth an Uncover where it is one of at most this many
+rooms still possible; a longer list is a guess."""
+
+
+def _chamber_advice(view: dict[str, Any], me: dict[str, Any], here: bool) -> str | None:
+    """Uncover the Secret Chamber (P-CHAMBER-04/05), where it is legal and likely to pay:
+    once the secret at position 1 is revealed its trauma's clue cards name every room but
+    the passage's, so the rooms none of its face-up cards (nor, in the seat's own view, a
+    card in hand) names are where it may be (stop 66: nobody, the AI included, ever Uncovered
+    it, and the advice never said it). `here`: only where the visitor stands in such a room;
+    else only where it stands in none (go there)."""
+    ch = view.get("chamber") or {}
+    rooms = ch.get("passage_may_be")
+    if not rooms or ch.get("passage_room") is not None:
+        return None
+    first: dict[str, Any] = next(
+        (s for s in view.get("secrets") or [] if s.get("position") == 1), {})
+    trauma = str(first.get("trauma") or "")
+    held = {c.get("room") for c in view.get("hand") or []
+            if c.get("kind") == "clue" and c.get("trauma") == trauma}
+    rooms = [r for r in rooms if r not in held]
+    names = {r["id"]: r["name"] for r in view["rooms"]}
+    if not rooms or len(rooms) > CHAMBER_AT_MOST or any(r not in names for r in rooms):
+        return None
+    seen = f"the {trauma.capitalize()} clue cards seen so far"
+    why = "its two room actions aid the visitors"
+    if here != (me["room"] in rooms):
+        return None
+    if here:
+        others = [f"the {names[r]}" for r in rooms if r != me["room"]]
+        where = (f"{seen} leave only this room" if not others
+                 else f"{seen} leave this room, {join_words(others)}")
+        return (f"The Secret Chamber's passage may be here: {where}. Uncover it (a main "
+                f"action) to open the chamber: {why}.")
+    places = [f"the {names[r]}" for r in rooms]
+    where = places[0] if len(places) == 1 else ", ".join(places[:-1]) + " or " + places[-1]
+    return (f"The Secret Chamber's passage is in {where}: {seen} name every other room. "
+            f"Go there and Uncover it (a main action): {why}.")
 
 
 def _walk_distances(view: dict[str, Any], start: str) -> dict[str, int]:

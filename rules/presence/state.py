@@ -157,6 +157,8 @@ class ChamberState(BaseModel):
     cards: list[str] = Field(default_factory=list)
     passage_room: str | None = None
     """The room holding the secret passage token once Uncover found it (P-CHAMBER-05)."""
+    searched: list[str] = Field(default_factory=list)
+    """Rooms where an Uncover found nothing (public, P-CHAMBER-05): the passage is elsewhere."""
 
 
 class UnknownThreatState(BaseModel):

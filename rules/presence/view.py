@@ -24,9 +24,11 @@ board_sides {board id: "A"|"B"} (P-DARK-01, A-57)
 floors [{level, name}]
 doors: list {id, rooms [a, b], open, locked, stairs, passage (the Secret Chamber's)}
 variants {mystery, unknown_threat, dark_board, secret_chamber (bools), ut_scripts [id]}
-chamber {room, cards (count), passage_room (room | None: sealed)} | None — Mystery Mode:
-  secrets[].discards
-  is empty and matching None for every seat but the spirit (counts stay public)
+chamber {room, cards (count), passage_room (room | None: sealed), searched [room: an Uncover
+  found nothing], passage_may_be [room] | None (P-CHAMBER-04: once position 1 is revealed and
+  until the passage is found, the rooms its trauma's face-up clue cards leave)} | None
+Mystery Mode: secrets[].discards is empty and matching None for every seat but the spirit
+  (counts stay public)
 track {time, hope (int|None = lost), nerve (int|None), spaces, even_rounds, side}
 scripts {display [{id, name, type, alignment?}] (alignment/texts of displayed scripts are
   public content), revealed (bool), script ({id, name, type, alignment, top, bottom} once
@@ -146,6 +148,19 @@ def _card(t: _Tables, cid: str) -> dict[str, Any]:
     if "actions" not in entry:
         return dict(entry)
     return {**entry, "actions": [dict(a) for a in entry["actions"]]}
+
+
+def _passage_may_be(eng: Engine) -> list[str] | None:
+    """P-CHAMBER-04: the rooms the sealed passage may be in, reckoned from what the whole
+    table has seen (never a hand, nor Mystery Mode's face-down discards): known once the
+    secret at position 1 is revealed (its trauma), until an Uncover finds the passage."""
+    st = eng.st
+    first = next((s for s in st.secrets if s.position == 1), None)
+    if st.chamber is None or st.chamber.passage_room is not None or first is None \
+            or not first.revealed:
+        return None
+    trauma = eng.pack.secret(first.card).trauma
+    return eng.passage_rooms(trauma, eng.public_clue_cards())
 
 
 def spirit_private(state: PresenceState) -> dict[str, Any]:
@@ -339,7 +354,9 @@ def build_view(state: PresenceState, seat: str | None) -> dict[str, Any]:
         # (in play from the start; its cards are dealt in setup step 9, P-SETUP-24)
         "chamber": None if chamber_room is None else {
             "room": chamber_room, "cards": len(st.chamber.cards) if st.chamber else 0,
-            "passage_room": st.chamber.passage_room if st.chamber else None},
+            "passage_room": st.chamber.passage_room if st.chamber else None,
+            "searched": list(st.chamber.searched) if st.chamber else [],
+            "passage_may_be": _passage_may_be(eng)},
         "board_sides": {b.id: ("B" if (st.basement_side if b.id == "basement"
                                        else st.board_side) == "B" else "A")
                         for b in pack.manor.boards},

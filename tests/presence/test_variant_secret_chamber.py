@@ -244,3 +244,116 @@ def test_p_chamber_01_05_the_table_is_told_the_chamber_is_sealed_and_how_it_open
     for c in [st.chamber.aside, *st.chamber.cards]:
         assert eng.card_name(c) not in line
     assert not any("Secret Chamber is sealed" in x for x in new_game(4, 3).log)
+
+
+def _deducible(n: int = 4, seed: int = 3) -> PresenceState:
+    """A quiet board where the secret at position 1 is revealed and every other clue card
+    of its trauma lies face up in the revealed row: its trauma's cards name every room but
+    the passage's (P-CHAMBER-04)."""
+    st = edit(quiet(new_game(n, seed, secret_chamber=True)))
+    assert st.chamber is not None
+    trauma = PACK.secret(st.secrets[0].card).trauma
+    st.secrets[0].revealed = True
+    for c in PACK.clue_cards_for(st.n):
+        if c.trauma != trauma or c.id == st.chamber.aside:
+            continue
+        for pile in (st.clue_deck, st.chamber.cards, *(v.hand for v in st.visitors.values()),
+                     *(s.discards for s in st.secrets)):
+            if c.id in pile:
+                pile.remove(c.id)
+        st.clue_revealed.append(c.id)
+    return st
+
+
+def test_p_chamber_04_05_the_ai_uncovers_where_the_passage_must_be() -> None:
+    """Stop 66's demos: nobody, the AI included, ever Uncovered the Secret Chamber. Once
+    position 1's trauma is known and its other clue cards are seen, a visitor in the one
+    room left Uncovers it; elsewhere it does not waste the action there."""
+    from rules.presence.ai import Board, choose_action, passage_odds
+
+    st = _deducible()
+    room = _passage_room(st)
+    seat = st.active
+    assert passage_odds(Engine(st), Board(Engine(st)), seat) == {room: 1.0}
+    st.visitors[seat].room = room
+    assert choose_action(st, seat, GAME) == UNCOVER
+    wrong = edit(st)
+    wrong.visitors[seat].room = next(r for r in ("great_hall", "salon", "library")
+                                     if r != room)
+    assert choose_action(wrong, seat, GAME) != UNCOVER
+
+
+def test_p_chamber_05_a_room_searched_in_vain_is_not_searched_again() -> None:
+    """A failed Uncover is public: the AI's odds drop the room, and the table's view says
+    where it was searched. The thread says what the visitor tried, and where."""
+    from rules.presence.ai import Board, passage_odds
+
+    st = edit(quiet(new_game(4, 3, secret_chamber=True)))
+    seat = st.active
+    wrong = next(r for r in ("great_hall", "salon", "library") if r != _passage_room(st))
+    st.visitors[seat].room = wrong
+    before = passage_odds(Engine(st), Board(Engine(st)), seat)
+    name = Engine(st).name(seat)
+    st, events = do(st, seat, UNCOVER)
+    # said as what it is (the demo's "uses the Secret Chamber for Uncover" was not)
+    assert [e.text for e in events][:2] == [
+        f"{name} tries to Uncover the passage to the Secret Chamber.",
+        f"{name} searches the {PACK.room(wrong).name} for a secret passage: nothing is found."]
+    assert st.chamber is not None and st.chamber.searched == [wrong]
+    assert GAME.view(st, None)["chamber"]["searched"] == [wrong]
+    after = passage_odds(Engine(st), Board(Engine(st)), seat)
+    assert wrong not in after and abs(sum(after.values()) - 1.0) < 1e-9
+    assert set(after) <= set(before)
+
+
+def test_p_chamber_04_05_the_advice_suggests_uncovering_when_it_is_legal_and_likely() -> None:
+    """Stop 66's demos: the advice never named the Uncover action. Once position 1 is
+    revealed and its trauma's face-up cards leave few rooms, the visitor's turn advice says
+    where the passage may be and to Uncover it; before that, it says nothing of it."""
+    from rules.presence.guide import advice
+
+    st = _deducible()
+    room = _passage_room(st)
+    seat = st.active
+    name = PACK.room(room).name
+    trauma = PACK.secret(st.secrets[0].card).trauma.capitalize()
+    st.visitors[seat].room = room
+    view = GAME.view(st, None)
+    assert view["chamber"]["passage_may_be"] == [room]
+    said = advice(view, seat) or ""
+    assert (f"The Secret Chamber's passage may be here: the {trauma} clue cards seen so far "
+            "leave only this room. Uncover it (a main action)") in said, said
+    away = edit(st)
+    away.visitors[seat].room = "great_hall" if room != "great_hall" else "salon"
+    said = advice(GAME.view(away, None), seat) or ""
+    assert f"The Secret Chamber's passage is in the {name}" in said and "Uncover" in said, said
+    two = edit(away)  # one more of its cards unseen: two rooms left, said as a choice
+    card = two.clue_revealed.pop()
+    two.clue_deck.append(card)
+    other = PACK.room(PACK.clue_card(card).room).name
+    said = advice(GAME.view(two, None), seat) or ""
+    assert any(f"The Secret Chamber's passage is in the {a} or the {b}: " in said
+               for a, b in ((name, other), (other, name))), said
+    hidden = edit(st)
+    hidden.secrets[0].revealed = False  # nothing to deduce from yet (P-CHAMBER-04)
+    view = GAME.view(hidden, None)
+    assert view["chamber"]["passage_may_be"] is None
+    assert "Uncover" not in (advice(view, seat) or "")
+
+
+def test_p_chamber_04_h_35_the_passage_rooms_are_read_from_face_up_cards_only() -> None:
+    """The public reckoning never reads a hand, the chamber's cards or Mystery Mode's
+    face-down discards: the same for every seat's view."""
+    st = _deducible()
+    assert st.chamber is not None
+    trauma = PACK.secret(st.secrets[0].card).trauma
+    card = next(c for c in st.clue_revealed if PACK.clue_card(c).trauma == trauma)
+    st.clue_revealed.remove(card)
+    st.visitors["s3"].hand.append(card)  # held, not face up: the table does not know it
+    rooms = GAME.view(st, None)["chamber"]["passage_may_be"]
+    assert sorted(rooms) == sorted([_passage_room(st), PACK.clue_card(card).room])
+    for seat in (SPIRIT, *st.visitor_seats):
+        assert GAME.view(st, seat)["chamber"] == GAME.view(st, None)["chamber"]
+    st.secrets[1].discards.append(st.clue_revealed.pop())
+    st.mystery = True  # face down beneath a secret: unseen by the table
+    assert len(GAME.view(st, None)["chamber"]["passage_may_be"]) == 3

@@ -113,7 +113,8 @@ def test_p_unk_01_the_secret_chamber_adds_its_scripts_to_the_choice() -> None:
     assert "C3" in options(st)
     # the board already shows the sealed chamber while the lobby steps are answered
     assert GAME.view(st, None)["chamber"] == {"room": "secret_chamber", "cards": 0,
-                                              "passage_room": None}
+                                              "passage_room": None, "searched": [],
+                                              "passage_may_be": None}
 
 
 def test_p_unk_03_p_unk_04_h_39_the_spirit_builds_its_deck_clues_and_secrets() -> None:

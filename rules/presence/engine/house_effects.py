@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from rules.core.game import plural
@@ -300,6 +301,28 @@ class HouseEffects:
         self.emit(f"{self.name(seat)} takes a clue card from the Secret Chamber.", "clue")
         self.emit(f"You took the clue card {self.card_name(option)}.", "private", [seat])
 
+    def passage_rooms(self: Engine, trauma: str, seen: Collection[str]) -> list[str]:
+        """P-CHAMBER-04: where the passage may be if the secret at position 1 is of `trauma`:
+        "the only room missing among the clue cards matching that secret's trauma". Every
+        room of this game's clue cards of `trauma` (public content, H-12) but those of the
+        cards in `seen` (face up, or in the reader's own hand: not the one set aside) and
+        those an Uncover searched in vain."""
+        st = self.st
+        searched = set(st.chamber.searched) if st.chamber is not None else set()
+        return sorted({c.room for c in self.pack.clue_cards_for(st.n)
+                       if c.trauma == trauma and c.id not in seen and c.room in st.rooms
+                       and c.room not in searched})
+
+    def public_clue_cards(self: Engine) -> set[str]:
+        """The clue cards the whole table has seen where they lie now: the revealed row and,
+        unless Mystery Mode turns them face down (P-MYST-02), the discards beneath the
+        secrets."""
+        st = self.st
+        out = set(st.clue_revealed)
+        if not st.mystery:
+            out.update(c for s in st.secrets for c in s.discards)
+        return out
+
     def eff_uncover(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
         """P-CHAMBER-05 (A-33): the hidden check resolves at once (H-L3); only its outcome
         is public. On a match the passage token, open side up, joins the room to the chamber
@@ -312,6 +335,8 @@ class HouseEffects:
             return
         room = self.vis(me).room
         if self.pack.clue_card(ch.aside).room != room:
+            if room not in ch.searched:  # the table saw it: nobody need search there again
+                ch.searched.append(room)
             self.emit(f"{self.name(me)} searches the {self.room_name(room)} for a secret "
                       "passage: nothing is found.", "chamber")
             return

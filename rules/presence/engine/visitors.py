@@ -225,7 +225,9 @@ class VisitorActions:
         if action.kind == K.ROOM_ACTION:
             return f"takes the room action {name}"
         if action.kind == K.UNCOVER:
-            return f"uses the Secret Chamber for {name}"
+            # Not "uses the Secret Chamber for Uncover" (stop 66's demo): the chamber is
+            # sealed; the visitor looks for its passage here (`eff_uncover` says the outcome)
+            return f"tries to {name} the passage to the {self.room_name(self.chamber_room())}"
         return f"uses an ability: {name}"
 
     def resolve_action(self: Engine, seat: str, action: Action) -> tuple[Any, str, list[Step]]:
