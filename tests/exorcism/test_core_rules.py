@@ -802,3 +802,37 @@ def test_EX_PROMPT_09_default_on_timeout_ends_the_turn() -> None:
 
 def test_rule_text_reads_the_spec() -> None:
     assert "2 spaces" in (GAME.rule_text("EX-ACT-01") or "") or GAME.rule_text("EX-ACT-01")
+
+
+def test_EX_GAP_04_EX_RESCUE_02_a_shield_with_a_ghost_in_the_foyer_is_one_placement() -> None:
+    """A stop 65 demo (One vs All seed 151): "Bodyguard shields Psychologist from the Wound:
+    Psychologist goes to an edge Room." and, after the Wounds, "Psychologist is placed in the
+    Locked Room (row 2, column 1)." read as two moves. The shield's line moves nobody while
+    the Room is still to be chosen, and the placement says it is the shield's."""
+    st = quiet()
+    set_character(st, "s1", "bodyguard")
+    set_character(st, "s2", "doctor")
+    put(st, "s1", "r2c1")
+    put(st, "s2", "r2c1")
+    for p in st.players.values():
+        p.plans = []
+    st.ghosts["wraith"] = "r2c1"
+    st.ghosts["bull"] = "foyer"
+    eng = Engine(st)
+    st.queue[:0] = eng.wound_check()
+    eng.run()
+    shield = "Bodyguard shields Doctor from the Wound: a Ghost is in the Foyer, so an edge " \
+             "Room is chosen for Doctor."
+    assert shield in st.log, st.log
+    assert not any("goes to an edge Room" in line for line in st.log)
+    # the Bodyguard's Wound and Rescue come first; then the shielded Doctor's Room
+    while st.prompts and st.prompts[-1].seats != ["s2"]:
+        p = st.prompts[-1]
+        st = GAME.apply(st, p.seats[0], GAME.legal_actions(st, p.seats[0])[0]).state
+    p = st.prompts[-1]
+    assert p.kind == "place_pawn" and p.seats == ["s2"]
+    cell = p.data["cells"][0]
+    st2, ev = do(st, "s2", "place", cell=cell)
+    room = Engine(st2).the_cell(cell)
+    assert f"Doctor, shielded from the Wound, is placed in {room}." in texts(ev), texts(ev)
+

@@ -215,11 +215,23 @@ class HauntPhase:
                 # Said with the shield where it goes (a stop 65 demo: "Photographer is placed in the
                 # Foyer." four lines after its shield, with no word why); the `relocate` step
                 # still moves it after the Wounds, and is silent where this line said it all.
+                # With a Ghost in the Foyer and several edge Rooms free, the Room is chosen
+                # later: this line then moves nobody, and the placement says it is the same
+                # move (stop 66: "goes to an edge Room" then "is placed in the Locked Room"
+                # read as two moves).
                 name = self.inv_name(inv)
-                told = not self.ghosts_in("foyer")
-                goes = "goes to the Foyer" if told else "goes to an edge Room"
-                shields.append(f"{by} shields {name} from the Wound: {name} {goes}." if by
-                               else f"{name} is shielded from the Wound and {goes}.")
+                options = self.foyer_or_edge()
+                told = options is None or len(options) == 1
+                goes = ("goes to the Foyer" if options is None
+                        else f"goes to {self.the_cell(options[0])} (a Ghost is in the Foyer)"
+                        if told else f"a Ghost is in the Foyer, so an edge Room is chosen "
+                        f"for {name}")
+                if told:
+                    shields.append(f"{by} shields {name} from the Wound: {name} {goes}." if by
+                                   else f"{name} is shielded from the Wound and {goes}.")
+                else:
+                    shields.append(f"{by} shields {name} from the Wound: {goes}." if by
+                                   else f"{name} is shielded from the Wound: {goes}.")
                 out.append(Step(op="relocate", args={"inv": inv.id, "told": told}))
             else:
                 hurt.setdefault(cid, []).append(inv.id)

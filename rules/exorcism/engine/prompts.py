@@ -154,8 +154,10 @@ class PromptAnswers:
         elif k == "place_pawn":
             inv = self.inv(d["inv"])
             inv.cell = action.p("cell")
-            self.emit(f"{self.inv_name(inv)} is placed in {self.the_cell(inv.cell or '')}.",
-                      "placed")
+            # A shield's edge Room, said as the move its line announced (stop 66)
+            why = ", shielded from the Wound," if d.get("shielded") else ""
+            self.emit(f"{self.inv_name(inv)}{why} is placed in "
+                      f"{self.the_cell(inv.cell or '')}.", "placed")
         elif k == "trade_partner":
             self.start_trade(d["ctx"], action.p("with"))
         elif k == "trade_build":

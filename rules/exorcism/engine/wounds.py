@@ -127,22 +127,33 @@ class Wounds:
                   inv=inv.id, was=was, char=lookout)
         self.place_at_foyer(inv)
 
-    def place_at_foyer(self: Engine, inv: InvestigatorState, told: bool = False) -> None:
-        """Into the Foyer, or an edge Room if a Ghost is there (EX-RESCUE-02, EX-WOUND-03);
-        `told`: a line already said it goes to the Foyer (a shield's, `wound_check`)."""
+    def foyer_or_edge(self: Engine) -> list[str] | None:
+        """Where a pawn sent to the Foyer may go: None for the Foyer itself, else the edge
+        Rooms free of Ghosts (EX-RESCUE-02, EX-WOUND-03; any Ghost-free Room, EX-AMB-48)."""
         if not self.ghosts_in("foyer"):
-            inv.cell = "foyer"
-            if not told:
-                self.emit(f"{self.inv_name(inv)} is placed in the Foyer.", "placed")
-            return
+            return None
         ghosts = self.ghost_cells()
         options = [c for c in self.geo.edge if c not in ghosts]
         if not options:  # EX-AMB-48
             options = [c for c in self.geo.all if c not in ghosts]
+        return options
+
+    def place_at_foyer(self: Engine, inv: InvestigatorState, told: bool = False,
+                       shielded: bool = False) -> None:
+        """Into the Foyer, or an edge Room if a Ghost is there (EX-RESCUE-02, EX-WOUND-03);
+        `told`: a line already said where it goes (a shield's, `wound_check`); `shielded`: a
+        shield sends it, so the Room chosen later is said as that same move."""
+        options = self.foyer_or_edge()
+        if options is None:
+            inv.cell = "foyer"
+            if not told:
+                self.emit(f"{self.inv_name(inv)} is placed in the Foyer.", "placed")
+            return
         if len(options) == 1:
             inv.cell = options[0]
-            self.emit(f"{self.inv_name(inv)} is placed in {self.the_cell(options[0])}.",
-                      "placed")
+            if not told:
+                self.emit(f"{self.inv_name(inv)} is placed in {self.the_cell(options[0])}.",
+                          "placed")
             return
         inv.cell = None
         self.push_prompt(
@@ -151,9 +162,10 @@ class Wounds:
             f"A Ghost is in the Foyer: choose an edge Room for {self.inv_name(inv)}.",
             inv=inv.id,
             cells=options,
+            shielded=shielded,
         )
 
     def step_relocate(self: Engine, inv: str, told: bool = False) -> None:
         target = self.inv(inv)
         if self.in_house(target):
-            self.place_at_foyer(target, told)
+            self.place_at_foyer(target, told, shielded=True)
