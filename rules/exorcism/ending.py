@@ -1,14 +1,15 @@
 """How a game of The Exorcism at the House of Monkton Falls ended, told for the game-over post
 and its recap (issue #22): who won and who lost and why (EX-WIN-01/02, EX-LOSE-01..,
 EX-TURN-04, EX-OVA-11/12), how many rounds and turns it lasted, its turning points (the
-Ghosts exorcised, Ghosts entering the house, Wounds and Rescues, escapes, possessions) and each
+Ghosts exorcised, the last Lookout taken, a possession that cost a Wound, the last points of a
+game lost, the Darkness supply near empty, the Haunt Level near the Ghost player's win) and each
 player's part, from the public record only. Co-op and Solo tables win or lose together; in One
 vs All the Ghost player wins what the investigators lose."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rules.core.ending import (
     Ending,
@@ -29,9 +30,22 @@ from rules.exorcism.words import player
 TERROR_CAUSED = "The Ghost player causes Terror"
 """How each Terror's own line begins (`rules.exorcism.engine.ghost`)."""
 
-WEIGHTS = {"exorcised": 10, "wound": 7, "escape": 6, "possession": 6, "ghost": 6,
-           "rescue": 5, "task": 4, "time_action": 3, "shroud": 3, "terror": 2}
-"""How much each public event kind weighs as a turning point (0 or missing: never)."""
+WEIGHTS = {"exorcised": 10, "points": 4, "time_action": 3, "shroud": 3, "ghost": 3,
+           "escape": 2, "wound": 2, "possession": 2, "terror": 2, "rescue": 1}
+"""How much each public event kind weighs as a turning point (0 or missing: never). A routine
+Wound, Rescue or possession is colour (stop 66: a recap's turning points were three lines of
+one round's Wound, Rescue and Wound); `_mattered` weighs the ones that decided the game. A
+Task completed is told by its points line, which says the total too."""
+
+MATTERED = 8
+"""A moment that decided the game (`_mattered`): the last Lookout gone to a Rescue, the
+possession that walked a pawn into its Wound, the last points scored in a game lost, the
+Darkness supply at its lowest, the Haunt Level nearest the Ghost player's win."""
+NEAR_EMPTY = 3
+"""Darkness Tokens left in the supply at or below which its lowest point is a turning point
+(core and Solo: the next Token that cannot be placed loses, EX-LOSE-01)."""
+NEAR_LEVEL = 4
+"""The Haunt Level at most this far below the Ghost player's win is a near-loss (One vs All)."""
 
 _ROUND = re.compile(r"\(round (\d+)\)")
 
@@ -70,6 +84,81 @@ def _told_after(m: Moment, threshold: bool, level_win: int) -> str:
 
 def _weight(m: Moment) -> int:
     return WEIGHTS.get(m.event.kind, 0)
+
+
+def _name_in(text: str, before: str, after: str) -> str | None:
+    """The name between `before` and `after` in `text` ("The Ghost player possesses ", ".")."""
+    if text.startswith(before) and text.endswith(after):
+        return text[len(before):len(text) - len(after)] or None
+    return None
+
+
+def _then(sentence: str) -> Callable[[str], str]:
+    return lambda text: f"{text} {sentence}"
+
+
+def _clause(words: str) -> Callable[[str], str]:
+    return lambda text: text.rstrip(".") + f", {words}."
+
+
+def _mattered(state: ExorcismState, moments: Sequence[Moment]
+              ) -> dict[int, Callable[[str], str]]:
+    """The moments (by position) that decided the game, each with how the recap tells it, to
+    say why it mattered: from the public record and the final state only."""
+    eng = Engine(state)
+    out: dict[int, Callable[[str], str]] = {}
+    # Each Rescue takes a Lookout, each heal gives one back (a Foyer switch trades one for
+    # one): counted back from the Lookouts the game ended with.
+    left = len(state.lookouts)
+    for i in range(len(moments) - 1, -1, -1):
+        kind = moments[i].event.kind
+        if kind == "rescue":
+            if left == 0:
+                out[i] = _then("No Lookout is left.")
+            left += 1
+        elif kind == "heal":
+            left = max(0, left - 1)
+    # A possession that walked its pawn into a Wound before the turn was out.
+    for i, m in enumerate(moments):
+        if m.event.kind != "possession":
+            continue
+        name = _name_in(m.event.text, "The Ghost player possesses ", ".")
+        for later in moments[i + 1:]:
+            if later.event.kind == "turn":
+                break
+            if name and later.event.kind == "wound" and later.event.text.startswith(
+                    name + " is "):
+                out[i] = _clause("who is Wounded before the turn is out")
+                break
+    # The last points scored, in a game that ended short of the exorcism.
+    if not state.exorcised:
+        last = next((i for i in range(len(moments) - 1, -1, -1)
+                     if moments[i].event.kind == "points"), None)
+        if last is not None:
+            out[last] = _then("No more points were scored.")
+    # The Darkness supply at its lowest (the first time), when it came near empty.
+    if not eng.ova:
+        low: tuple[int, int] | None = None
+        for i, m in enumerate(moments):
+            supply = m.event.data.get("supply") if m.event.kind == "darkness_placed" else None
+            if isinstance(supply, int) and (low is None or supply < low[1]):
+                low = (i, supply)
+        if low is not None and low[1] <= NEAR_EMPTY:
+            out[low[0]] = _then(
+                "The Darkness supply is empty." if low[1] == 0 else
+                f"{counted(low[1], 'Darkness Token')} {'is' if low[1] == 1 else 'are'} left "
+                "in the supply.")
+    # The Haunt Level nearest the Ghost player's win, in a game it did not win by it.
+    else:
+        win = eng.opts.haunt_level_win
+        high: tuple[int, int] | None = None
+        for i, m in enumerate(moments):
+            found = _LEVEL.search(m.event.text) if m.event.kind == "haunt_level" else None
+            if found and (high is None or int(found.group(1)) > high[1]):
+                high = (i, int(found.group(1)))
+        if high is not None and win - NEAR_LEVEL <= high[1] < win:
+            out[high[0]] = _clause(f"{win - high[1]} short of the {win} that wins")
+    return out
 
 
 def _skip(m: Moment) -> bool:
@@ -163,11 +252,20 @@ def ending(state: ExorcismState, result: Result,
                                   _halfway(moments, "haunt_level", _LEVEL,
                                            opts.haunt_level_win)) if m is not None}
 
+    mattered = {id(moments[i]): why for i, why in _mattered(state, moments).items()}
+
     def weight(m: Moment) -> int:
+        if id(m) in mattered:
+            return MATTERED
         return 5 if id(m) in thresholds else _weight(m)
 
-    points = [_told_after(m, id(m) in thresholds, opts.haunt_level_win)
-              for m in pick_turning_points(moments, weight, _skip)]
+    def told(m: Moment) -> str:
+        text = _told_after(m, id(m) in thresholds and id(m) not in mattered,
+                           opts.haunt_level_win)
+        retell = mattered.get(id(m))
+        return retell(text) if retell is not None else text
+
+    points = [told(m) for m in pick_turning_points(moments, weight, _skip)]
     # The engine's own count: a core game's first turn is announced by its setup, outside
     # any move (stop 64's recaps said 25 turns of a game whose thread reached Turn 26).
     turns = max(state.game_turn, sum(1 for m in moments if m.event.kind == "turn"))

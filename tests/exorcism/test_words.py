@@ -899,3 +899,92 @@ def _darkness_at_hand() -> ExorcismState:
         st.ghosts[g] = None
     st.cells[cell].darkness, st.cells[cell].shrouded = 3, False
     return st
+
+
+def _told(kind: str, text: str, **data: object) -> object:
+    from rules.core.types import Event
+
+    return Event(kind=kind, text=text, data=data)
+
+
+def test_EX_RESCUE_03_EX_LOSE_01_the_recap_turning_points_are_the_ones_that_mattered() -> None:
+    """Stop 65's recaps: the turning points were routine Wounds, Rescues and possessions (core
+    seed 102: "Round 12: Doctor is Wounded in the Foyer." / "Medium comes to the rescue…" /
+    "Psychologist is Wounded…"). They are the Rescue that took the last Lookout, the
+    possession that walked a pawn into its Wound, the last points of a game lost and the
+    Darkness supply at its lowest; routine ones only fill empty slots."""
+    from rules.core.types import Result
+    from rules.exorcism.ending import ending
+
+    st = new_game("core", n=3, seed=3).model_copy(deep=True)
+    st.lookouts = []
+    st.points = 22
+    moves = [
+        ("s1", [_told("turn", "Turn 4 (round 2): Doctor to play."),
+                _told("wound", "Doctor is Wounded in the Attic."),
+                _told("rescue", "Medium comes to the rescue, taking the place of Doctor."),
+                _told("points", "+4 Exorcism points (Medium's Weapon Task 4); total 4.")]),
+        ("s2", [_told("turn", "Turn 5 (round 2): Bodyguard to play."),
+                _told("wound", "Bodyguard is Wounded in the Bathroom."),
+                _told("rescue", "Photographer comes to the rescue, taking the place of "
+                                "Bodyguard.")]),
+        ("s3", [_told("turn", "Turn 6 (round 2): Detective to play."),
+                _told("heal", "Doctor is healed and becomes a Lookout."),
+                _told("points", "+3 Exorcism points (Detective's Key Task 1); total 22."),
+                _told("darkness_placed", "Darkness spreads to every Room with Location 2: "
+                                         "Task Room B.", supply=1)]),
+        ("s1", [_told("turn", "Turn 7 (round 3): Medium to play."),
+                _told("darkness_placed", "Darkness spreads to every Room with Location 3: "
+                                         "Relic Room.", supply=4),
+                _told("wound", "Photographer is Wounded in the Foyer."),
+                _told("rescue", "Doctor comes to the rescue, taking the place of "
+                                "Photographer."),
+                _told("wound", "Medium is Wounded in the Foyer."),
+                _told("game_over", "The investigators lose.")]),
+    ]
+    result = Result(winners=[], losers=list(st.seats), reason="x")
+    points = ending(st, result, moves, NAMES).turning_points
+    assert "Round 3: Doctor comes to the rescue, taking the place of Photographer. No Lookout " \
+           "is left." in points, points
+    assert "Round 2: +3 Exorcism points (Detective's Key Task 1); total 22. No more points " \
+           "were scored." in points, points
+    assert "Round 2: Darkness spreads to every Room with Location 2: Task Room B. 1 Darkness " \
+           "Token is left in the supply." in points, points
+    # Doctor is healed back after it: this Rescue too left no Lookout for a while
+    assert "Round 2: Photographer comes to the rescue, taking the place of Bodyguard. No " \
+           "Lookout is left." in points, points
+    routine = ["Doctor is Wounded in the Attic.", "Medium comes to the rescue",
+               "Bodyguard is Wounded", "Medium is Wounded"]
+    assert not any(r in p for p in points for r in routine), points
+
+
+def test_EX_OVA_TERROR_a_possession_that_cost_a_wound_is_a_turning_point() -> None:
+    """A possession counts when the pawn it walked is Wounded before the turn is out; a
+    routine one (stop 65's One vs All recap: three of five turning points in one round) does
+    not take a slot from it, and the Haunt Level nearest the Ghost player's win is told."""
+    from rules.core.types import Result
+    from rules.exorcism.ending import ending
+
+    st = new_game("one_vs_all", n=3, seed=3).model_copy(deep=True)
+    moves = [
+        ("s2", [_told("turn", "Turn 18 (round 9): Architect to play."),
+                _told("points", "+4 Exorcism points (Architect's Key Task 3); total 24."),
+                _told("points", "+4 Exorcism points (Architect's Key Task 5); total 28."),
+                _told("shroud", "The Key Room is Shrouded: the Wraith has taken it.")]),
+        ("s1", [_told("turn", "Turn 20 (round 10): Bodyguard to play."),
+                _told("haunt_level", "The Ghost player raises the Haunt Level to 28."),
+                _told("possession", "The Ghost player possesses Bodyguard."),
+                _told("move", "Bodyguard moves to Task Room A.")]),
+        ("s1", [_told("turn", "Turn 21 (round 11): Architect to play."),
+                _told("possession", "The Ghost player possesses Architect."),
+                _told("move", "Architect moves to the Cleansing Room."),
+                _told("ghosts_move", "The Wraith moves to the Cleansing Room."),
+                _told("wound", "Architect is Wounded in the Cleansing Room.")]),
+    ]
+    result = Result(winners=["s1"], losers=["s2", "s3"], reason="x")
+    points = ending(st, result, moves, NAMES).turning_points
+    assert "Round 11: The Ghost player possesses Architect, who is Wounded before the turn " \
+           "is out." in points, points
+    assert "Round 10: The Ghost player raises the Haunt Level to 28, 2 short of the 30 that " \
+           "wins." in points, points
+    assert not any("possesses Bodyguard" in p for p in points), points

@@ -296,11 +296,12 @@ class HauntPhase:
                 shrouded.append(cid)
         if hit and not empty:
             self.emit(f"Darkness spreads to every Room with Location {location}: "
-                      + ", ".join(self.cell_name(c) for c in hit) + ".", "darkness_placed")
+                      + ", ".join(self.cell_name(c) for c in hit) + ".", "darkness_placed",
+                      supply=st.darkness_supply)
         elif hit:
             self.emit(f"Darkness spreads to {self.rooms_called(hit)} (Location {location}), "
                       f"and no Darkness Token is left for {self.rooms_called(empty)}.",
-                      "darkness_placed")
+                      "darkness_placed", supply=st.darkness_supply)
         elif empty:
             self.emit(f"No Darkness Token is left for {self.rooms_called(empty)} "
                       f"(Location {location}).", "darkness")
