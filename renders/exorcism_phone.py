@@ -10,7 +10,8 @@ is wide. It owns, from the public view only:
   tokens on a face-down Locked Room (coins beside a padlock), Shrouded rooms (violet and
   hatched), a Cold Spot (ice-blue frame and a snowflake);
 - the Attic and the Foyer in their rows, and in those rows' free cells the Lookouts, the
-  Wounded / Devoured / Escaped, and a key to the change marks;
+  Wounded / Devoured / Escaped, and a key to the change marks; a crowded Attic or Foyer
+  spreads over a free cell beside it and those rows grow, so pawns and lists read whole names;
 - every piece: investigator pawns as rounded chips in their seat's colour labelled with the
   player's short name (``view["names"]``; a Solo Secondary adds "2"), Ghosts as dark chips
   with their own silhouette and name, so shape and letters, not colour, tell them apart;
@@ -355,8 +356,9 @@ def _place(pieces: Sequence[Piece], levels: Sequence[int], marks: Marks, width: 
 
 
 def _flow(pieces: Sequence[Piece], marks: Marks, width: float, rows: int) -> list[Spot] | None:
-    """Places for the pieces, each with the longest label that lets all fit: the widest
-    piece takes a shorter label first. None if even the shortest labels do not fit."""
+    """Places for the pieces, each with the longest label that lets all fit: a Ghost (its
+    silhouette tells it) takes a shorter label before a pawn (only its letters tell whose it
+    is), the widest first. None if even the shortest labels do not fit."""
     levels = [0] * len(pieces)
     while True:
         spots = _place(pieces, levels, marks, width, rows)
@@ -365,7 +367,8 @@ def _flow(pieces: Sequence[Piece], marks: Marks, width: float, rows: int) -> lis
         open_ = [k for k, lv in enumerate(levels) if lv < len(pieces[k].labels) - 1]
         if not open_:
             return None
-        k = max(open_, key=lambda j: (_piece_width(pieces[j], levels[j],
+        k = max(open_, key=lambda j: (bool(pieces[j].ghost),
+                                      _piece_width(pieces[j], levels[j],
                                                    pieces[j].key in marks.moved), -j))
         levels[k] += 1
 
@@ -654,15 +657,44 @@ def _draw_key(d: ImageDraw.ImageDraw, box: Box) -> None:
 # --------------------------------------------------------------------------- the map
 
 
-def _fixed_rows_needed(cells: Sequence[Cell], cw: float, marks: Marks) -> int:
-    """Rows of pieces the Attic and the Foyer need (1 or 2), the same for both rows."""
-    need = 1
-    for c in cells:
-        shortest = [len(p.labels) - 1 for p in c.pieces]
-        if c.kind in ("attic", "foyer") and c.pieces and _place(
-                c.pieces, shortest, marks, cw - 2 * PAD, 1) is None:
-            need = 2
-    return need
+FIXED_CHIP_ROWS = 2
+"""The most rows of pieces the Attic's or the Foyer's row grows to for whole names."""
+LIST_LINES = 4
+"""The most lines a side list's row grows to for whole Character names."""
+
+
+def _whole_levels(pieces: Sequence[Piece]) -> list[int]:
+    """Each pawn with its whole label (the player's name), each Ghost with its shortest (its
+    silhouette tells it)."""
+    return [len(p.labels) - 1 if p.ghost else 0 for p in pieces]
+
+
+def _chip_rows(pieces: Sequence[Piece], marks: Marks, width: float) -> int:
+    """Rows of pieces a fixed cell `width` px wide needs so every pawn reads its whole name
+    (at most FIXED_CHIP_ROWS; 1 or 2 by the shortest labels when even that does not do)."""
+    if not pieces:
+        return 1
+    for k in range(1, FIXED_CHIP_ROWS + 1):
+        if _place(pieces, _whole_levels(pieces), marks, width, k) is not None:
+            return k
+    shortest = [len(p.labels) - 1 for p in pieces]
+    return 1 if _place(pieces, shortest, marks, width, 1) is not None else 2
+
+
+def _list_lines(title: str, items: Sequence[tuple[str, str]], width: float) -> int:
+    """Lines a side list `width` px wide needs to show every whole name (at most LIST_LINES)."""
+    fnt = font(MIN_TYPE, True)
+    names = [n for n, _ in items]
+    left, right = PAD + 2, width - PAD
+    for n in range(1, LIST_LINES + 1):
+        if _flow_words(items, names, title, fnt, left, right, n) is not None:
+            return n
+    return LIST_LINES
+
+
+def _fixed_height(chip_rows: int, list_lines: int) -> float:
+    return max(PAD_Y + NAME_INSET + LINE_H + 2 + chip_rows * CHIP_H + (chip_rows - 1) * CHIP_GAP
+               + PAD_Y, 2 * PAD_Y + list_lines * LINE_H)
 
 
 def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
@@ -676,34 +708,12 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
     all_rows = list(range(rows_all[0], min(rows_all[-1], rows_all[0] + MAX_ROWS - 1) + 1))
     house_rows = {c.row for c in house}
     cw = (width - GAP * (cols - 1)) / cols
-    fixed_k = _fixed_rows_needed(cells, cw, marks)
-    fixed_h = (PAD_Y + NAME_INSET + LINE_H + 2 + fixed_k * CHIP_H + (fixed_k - 1) * CHIP_GAP
-               + PAD_Y)
-    heights = {r: HOUSE_ROW_H if r in house_rows else fixed_h for r in all_rows}
-    total = sum(heights.values()) + GAP * (len(all_rows) - 1)
-    img = Image.new("RGB", (width, max(1, int(total))), ex.BG)
-    d = ImageDraw.Draw(img)
 
-    tops: dict[int, float] = {}
-    y = 0.0
-    for r in all_rows:
-        tops[r] = y
-        y += heights[r] + GAP
-
-    def box_of(r: int, a: int, z: int) -> Box:
-        return (round((a - 1) * (cw + GAP)), round(tops[r]), round(z * (cw + GAP) - GAP),
-                round(tops[r] + heights[r]))
-
-    occupied = {(c.row, c.col) for c in cells}
-    for c in cells:
-        if c.row in tops and 1 <= c.col <= cols:
-            box = box_of(c.row, c.col, c.col)
-            key = ("exorcism phone cell", width, box, c, c.id in marks.cells,
-                   tuple(sorted((p.key, marks.moved.get(p.key, "")) for p in c.pieces)))
-            # A cell draws only inside its box, from the key's data, on the flat background.
-            memo_region(img, box, key, partial(_draw_cell, img, d, box, c, marks), pool="card")
+    def span_w(a: int, z: int) -> float:
+        return (z - a + 1) * cw + (z - a) * GAP
 
     # The free spans of the rows that hold no house room (the Attic's and the Foyer's).
+    occupied = {(c.row, c.col) for c in cells}
     spans: list[tuple[int, int, int]] = []
     for r in all_rows:
         if r in house_rows:
@@ -730,10 +740,65 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
         wanted.append(("wounded", _gone_title(lists["wounded"]), lists["wounded"]))
     spans_used += rest[:1]
     rest = rest[1:]
-    for (what, title, items), (r, a, z) in zip(wanted, spans_used, strict=False):
+    placed = list(zip(wanted, spans_used, strict=False))
+    key_at = rest[0] if marks and rest else None
+    free_spans = rest[1:] if key_at else rest
+    if key_at and key_at[1] < key_at[2]:
+        free_spans.append((key_at[0], key_at[1] + 1, key_at[2]))  # the key takes one column
+
+    # A crowded Attic or Foyer spreads over a free span beside it, so its pawns read their
+    # players' whole names (stop 66: "Sha" and "Mo" on the Foyer at a 400 px column).
+    reach: dict[str, tuple[int, int]] = {}
+    for c in cells:
+        if c.kind not in ("attic", "foyer") or not c.pieces or not 1 <= c.col <= cols:
+            continue
+        if _place(c.pieces, _whole_levels(c.pieces), marks, cw - 2 * PAD, 1) is not None:
+            continue
+        for sp in free_spans:
+            r, a, z = sp
+            if r == c.row and (a == c.col + 1 or z == c.col - 1):
+                reach[c.id] = (c.col, z) if a == c.col + 1 else (a, c.col)
+                free_spans.remove(sp)
+                break
+
+    # Each fixed row as tall as its pieces and lists need, so names are whole.
+    chips: dict[int, int] = {}
+    for c in cells:
+        if c.kind in ("attic", "foyer") and c.pieces:
+            a, z = reach.get(c.id, (c.col, c.col))
+            chips[c.row] = max(chips.get(c.row, 1),
+                               _chip_rows(c.pieces, marks, span_w(a, z) - 2 * PAD))
+    lines: dict[int, int] = {}
+    for (_what, title, items), (r, a, z) in placed:
+        lines[r] = max(lines.get(r, 2), _list_lines(title, items, span_w(a, z)))
+    heights = {r: HOUSE_ROW_H if r in house_rows else
+               _fixed_height(chips.get(r, 1), lines.get(r, 2)) for r in all_rows}
+    total = sum(heights.values()) + GAP * (len(all_rows) - 1)
+    img = Image.new("RGB", (width, max(1, int(total))), ex.BG)
+    d = ImageDraw.Draw(img)
+
+    tops: dict[int, float] = {}
+    y = 0.0
+    for r in all_rows:
+        tops[r] = y
+        y += heights[r] + GAP
+
+    def box_of(r: int, a: int, z: int) -> Box:
+        return (round((a - 1) * (cw + GAP)), round(tops[r]), round(z * (cw + GAP) - GAP),
+                round(tops[r] + heights[r]))
+
+    for c in cells:
+        if c.row in tops and 1 <= c.col <= cols:
+            box = box_of(c.row, *reach.get(c.id, (c.col, c.col)))
+            key = ("exorcism phone cell", width, box, c, c.id in marks.cells,
+                   tuple(sorted((p.key, marks.moved.get(p.key, "")) for p in c.pieces)))
+            # A cell draws only inside its box, from the key's data, on the flat background.
+            memo_region(img, box, key, partial(_draw_cell, img, d, box, c, marks), pool="card")
+
+    for (what, title, items), (r, a, z) in placed:
         _draw_list(d, box_of(r, a, z), title, items, what in marks.lists)
-    if marks and rest:
-        r, a, z = rest[0]
+    if key_at:
+        r, a, _z = key_at
         _draw_key(d, box_of(r, a, a))
     return img
 
