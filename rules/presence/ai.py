@@ -74,6 +74,7 @@ from rules.core.game import Game
 from rules.core.types import Action
 from rules.presence import actions as K
 from rules.presence.engine import Engine, dump_effects
+from rules.presence.engine.unknown_threat import UT_PAGE
 from rules.presence.state import PresenceState, VisitorState
 
 TRAUMAS: tuple[str, ...] = ("betrayal", "tragedy", "suffering", "death")
@@ -1499,7 +1500,13 @@ def _spirit_prompt(eng: Engine, seat: str, legal: list[Action]) -> Action:
         ut = st.unknown_threat
         kind = eng.ut_card_kind if then == "ut_card" else eng.ut_clue_kind
         have = {kind(c) for c in (ut.deck if then == "ut_card" else ut.clues)}
-        return next((a for a in legal if kind(str(a.p("option"))) not in have), legal[0])
+        # The deck's cards come in pages (`ut_ask_cards`): turn on while this page has no new
+        # kind, but only forward, so a page of cards taken already is left for good
+        picks = [a for a in legal if not str(a.p("option")).startswith(UT_PAGE)]
+        turn = [a for a in legal if str(a.p("option")).startswith(UT_PAGE)
+                and int(str(a.p("option")).removeprefix(UT_PAGE)) > 0]
+        return next((a for a in picks if kind(str(a.p("option"))) not in have),
+                    turn[0] if turn else picks[0])
     if then in ("drain", "pawn_drain"):
         if not harm:
             return opt.get("release", legal[-1])

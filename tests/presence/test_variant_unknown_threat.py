@@ -47,11 +47,36 @@ CLUES = ["Wail", "Calling", "Gift", "Wail", "Cold Hand"]
 
 def _pick(st: PresenceState, name: str) -> str:
     """The offered card or clue called `name` (once each: alike ones are offered once)."""
-    found = [o for o in options(st) if (PACK.spirit_card(o).name if "." in o and not
+    found = [o for o in options(st) if not o.startswith("page:") and (
+        PACK.spirit_card(o).name if "." in o and not
                                         o.startswith("sclue.") else PACK.spirit_clue_of(o).name)
              == name]
     assert len(found) == 1, (name, options(st))
     return found[0]
+
+
+def _pages(st: PresenceState) -> list[str]:
+    """Every card the deck's question offers, on each of its pages (each page turned on a
+    copy: `st` stays as it is)."""
+    cards: list[str] = []
+    for _ in range(12):
+        cards += [o for o in options(st) if not o.startswith("page:")]
+        turn = [o for o in options(st) if o.startswith("page:")]
+        if not turn or turn[0] == "page:0":
+            break
+        st, _ = _answer(st, turn[0], SPIRIT)
+    return cards
+
+
+def _take(st: PresenceState, name: str) -> PresenceState:
+    """The spirit takes the deck card called `name`, turning the question's pages to it."""
+    for _ in range(12):
+        found = [o for o in options(st) if not o.startswith("page:")
+                 and PACK.spirit_card(o).name == name]
+        if found:
+            return _answer(st, found[0], SPIRIT)[0]
+        st, _ = _answer(st, next(o for o in options(st) if o.startswith("page:")), SPIRIT)
+    raise AssertionError(name)
 
 
 def _deck(st: PresenceState) -> tuple[PresenceState, list[Event], list[str]]:
@@ -60,6 +85,11 @@ def _deck(st: PresenceState) -> tuple[PresenceState, list[Event], list[str]]:
     taken = []
     for name in DECK:
         assert st.prompts[-1].data["then"] == "ut_card"
+        while not any(o for o in options(st) if not o.startswith("page:")
+                      and PACK.spirit_card(o).name == name):
+            st, ev = _answer(st, next(o for o in options(st) if o.startswith("page:")),
+                             SPIRIT)
+            events += ev
         taken.append(_pick(st, name))
         st, ev = _answer(st, taken[-1], SPIRIT)
         events += ev
@@ -123,7 +153,7 @@ def test_p_unk_03_p_unk_04_h_39_the_spirit_builds_its_deck_clues_and_secrets() -
     st = _choose_characters(st)
     assert st.prompts[-1].seats == [SPIRIT] and st.prompts[-1].data["private"]
     # P-UNK-03: from all spirit cards (each kind once)
-    assert {PACK.spirit_card(o).name for o in options(st)} == {c.name for c in PACK.spirit_cards}
+    assert {PACK.spirit_card(o).name for o in _pages(st)} == {c.name for c in PACK.spirit_cards}
     public_before = GAME.view(st, None)["prompt"]["text"]
     assert "is making a choice" in public_before  # H-40
     assert not GAME.public_choices(st, SPIRIT)
@@ -172,11 +202,11 @@ def test_p_unk_03_a_card_is_taken_at_most_once_from_each_spirit() -> None:
     st = _choose_characters(st)
     name = PACK.spirit_cards[0].name
     for _ in PACK.spirits:  # each spirit holds one: taken as often as spirits hold it
-        st, _ = _answer(st, _pick(st, name), SPIRIT)
+        st = _take(st, name)
     assert st.unknown_threat is not None
     assert len(set(st.unknown_threat.deck)) == len(PACK.spirits)
-    assert name not in {PACK.spirit_card(o).name for o in options(st)}
-    assert len(options(st)) == 11
+    assert name not in {PACK.spirit_card(o).name for o in _pages(st)}
+    assert len(_pages(st)) == 11
 
 
 def test_p_unk_03_cards_alike_are_offered_once_and_whose_is_never_asked() -> None:
@@ -191,7 +221,7 @@ def test_p_unk_03_cards_alike_are_offered_once_and_whose_is_never_asked() -> Non
     first: list[str] = []
     while st.prompts[-1].data["then"] in ("ut_group", "ut_card"):
         asked.append(st.prompts[-1].data["then"])
-        offered = [PACK.spirit_card(o).name for o in options(st)]
+        offered = [PACK.spirit_card(o).name for o in _pages(st)]
         assert len(offered) == len(set(offered)), offered  # each card once
         # ... each in its place: a card taken keeps it (the demo's moved to the end)
         first = first or offered
@@ -224,7 +254,7 @@ def test_p_unk_03_whose_cards_is_asked_where_the_spirits_cards_differ(
     assert st.prompts[-1].data["then"] == "ut_group"
     assert len(options(st)) == len(PACK.spirits)
     st, _ = _answer(st, "spirit_2", SPIRIT)
-    assert options(st) == PACK.spirit_deck("spirit_2")
+    assert _pages(st) == PACK.spirit_deck("spirit_2")
 
 
 @pytest.mark.parametrize(("n", "seed"), [(3, 0), (4, 1)])
@@ -247,21 +277,31 @@ def test_p_unk_03_h_39_each_deck_card_offered_shows_the_whole_card_to_the_spirit
     """Players reading a demo game: building the custom deck, the spirit's choice among a
     spirit's cards showed each card's top power only, and a card's bottom power — half of
     what it is worth — could not be weighed. Each choice now reads the whole card, both
-    powers with what each needs and spends (its label, cut to fit a button, keeps its whole
-    wording in the prompt), and only the spirit reads it (H-39: the public is told the
+    powers with what each needs and spends (in the question, its button reading its name),
+    and only the spirit reads it (H-39: the public is told the
     spirit is making a choice, and nothing of the cards)."""
     st = fresh(3, 4, unknown_threat=True)
     st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
     st = _choose_characters(st)
     assert st.prompts[-1].data["then"] == "ut_card"
-    cards = options(st)
+    cards = _pages(st)
     assert cards and len(cards) == len(PACK.spirit_deck("spirit_2"))
-    mine = GAME.view(st, SPIRIT)["prompt"]["text"]
-    labels = {c: GAME.describe(st, SPIRIT, choose(c)) for c in cards}
+    # the question's pages (`_pages`), each read with the labels of its own cards
+    labels: dict[str, str] = {}
+    pages: dict[str, str] = {}
+    at = st
+    while len(labels) < len(cards):
+        mine = GAME.view(at, SPIRIT)["prompt"]["text"]
+        assert len(mine) <= 2000  # a private menu's text holds it whole
+        for c in options(at):
+            if not c.startswith("page:"):
+                labels[c], pages[c] = GAME.describe(at, SPIRIT, choose(c)), mine
+        at, _ = _answer(at, next(o for o in options(at) if o.startswith("page:")), SPIRIT)
     for card in cards:
         sc = PACK.spirit_card(card)
         top, bottom = sc.top.text, sc.bottom.text
         assert top and bottom
+        mine = pages[card]
         said = labels[card] + " " + mine
         assert labels[card].startswith(sc.name), labels[card]
         assert bottom in said and top in said, said
@@ -303,3 +343,47 @@ def test_p_unk_04_h_39_each_secret_card_offered_shows_its_tiers_without_set_ids(
         seen = json.dumps(GAME.view(st, who)) + (GAME.private_summary(st, who) or ""
                                                   if who else "")
         assert "Middle:" not in seen and "(set " not in seen
+
+
+@pytest.mark.parametrize("guided", [False, True])
+def test_p_unk_03_h_39_the_spirits_dm_holds_every_deck_card_whole(guided: bool) -> None:
+    """Stop 66's demo: the deck question listed the twelve cards in full (about 1,900
+    characters); with its DM's head line and summary the tail of the list was cut with "…",
+    so the spirit could not read the last cards it might take. The DM now holds every card,
+    both powers and their costs, whole, guided table or not (its hint too)."""
+    from bot.storage import GameRecord, GameSettings
+    from cogs.utils.table.summaries import PANEL_MARK, summary_dm
+
+    st = fresh(3, 4, unknown_threat=True)
+    st, _ = _pick_scripts(st, ["A1", "B3", "A2", "B4", "C2"])
+    st = _choose_characters(st)
+    assert st.prompts[-1].data["then"] == "ut_card"
+    record = GameRecord(id=12345, guild_id=1, channel_id=1, thread_id=None, game="presence",
+                        options={"unknown_threat": True, "guided": guided}, status="active",
+                        state_json=None, version=0, seed=3, created_by=1, engine_version="1",
+                        settings=GameSettings(), board_message_id=None, created_at=0.0,
+                        updated_at=0.0, next_reminder_at=None, reminder_stage=0,
+                        awaited_since=None)
+    news = ["You hold a long private line that fills the summary DM's news block. " * 4] * 5
+    said = ""
+    for _ in range(3):  # every page of the question, each read in the DM as it is
+        now = summary_dm(record, GAME, st, SPIRIT, news=news,
+                         mine="</game mine:123456789012345678>")
+        assert now is not None and now.actions
+        text = now.text
+        assert len(text) <= 2000 and not text.endswith("…"), text[-200:]
+        question = text.split(PANEL_MARK, 1)[1]
+        said += question
+        if guided:
+            assert "build for what they have in common" in question
+        turn = [o for o in options(st) if o.startswith("page:")]
+        if not turn:
+            break
+        st, _ = _answer(st, turn[0], SPIRIT)
+    cards = {PACK.spirit_card(c).name: c for c in PACK.spirit_deck("spirit_1")}
+    for card in cards.values():
+        sc = PACK.spirit_card(card)
+        assert sc.name in said
+        for power in (sc.top, sc.bottom):
+            assert power.text in said, power.text
+            assert f"{power.requirement}/{power.spend}" in said

@@ -132,7 +132,7 @@ def last_news(text: str) -> list[str]:
 
 def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str,
                  news: list[str] | None = None, last: str | None = None,
-                 mine: str = MINE) -> str | None:
+                 mine: str = MINE, question: int = 400) -> str | None:
     """The summary DM of `seat` now: its private news (`news`, its latest private lines; a
     move's private events come here rather than as DMs of their own, #15), then its private
     summary — or, while it holds nothing hidden, the summary its DM (`last`) showed, as the
@@ -147,8 +147,9 @@ def summary_text(game: Game[Any, Any], gid: int, state: Any, seat: str,
     head = (f"{summary_head(game, gid)}{game.role_words(state, seat)}**. "
             f"All your games: {mine}")
     body = f"\n{summary}" if summary else ""
-    # The summary (and the question below it) keeps its room; the news gets what is left.
-    room = limits.CONTENT - len(head) - len(body) - 400
+    # The summary and the question below it (`question` characters) keep their room; the
+    # news gets what is left.
+    room = limits.CONTENT - len(head) - len(body) - max(question, 400)
     block = news_block(news or [], room)
     text = head + (f"\n{block}" if block else "") + (f"\n{body}" if block and body else body)
     return clip(text, limits.CONTENT)
@@ -210,23 +211,28 @@ def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
     choices while the game waits for them (none otherwise). None while the seat holds nothing
     hidden, has no news and has no DM yet; with one (`last`, its words), the summary it last
     showed stays, as the record of what it held."""
-    base = summary_text(game, record.id, state, seat, news, last, mine)
+    actions = panel_actions(game, state, seat)
+    question = ""
+    if actions:
+        # Only this seat reads it: the question may name its hidden cards, like its menu.
+        # A turn's public moves (Walk, Rest, Trigger, End the turn…) are buttons on the board
+        # post, not here: say so, or a player reading only the DM thinks these are all it has.
+        public = game.to_act(state) == {seat} and bool(game.public_actions(state, seat))
+        question = game.prompt_text(state, seat) or (
+            f"choose below, or on the board post in {game_place(record.options)}." if public
+            else "choose below.")
+        if is_guided(record, game) and (hint := game.guide_text(state, seat, private=True)):
+            question = f"{question}\n{'' if game.plain_words(state) else '💡 '}{hint}"
+    # A long question (a pick among cards said in full) is not cut for older news: news
+    # makes room for it (stop 66: the Unknown Threat deck's last cards were cut)
+    base = summary_text(game, record.id, state, seat, news, last, mine,
+                        len(PANEL_MARK) + len(question))
     if base is None:
         if last is None:
             return None
         base = last.split(PANEL_MARK, 1)[0]
-    actions = panel_actions(game, state, seat)
     if not actions:
         return SummaryNow(base, "", [], record, game, state, seat)
-    # Only this seat reads it: the question may name its hidden cards, like its menu.
-    # A turn's public moves (Walk, Rest, Trigger, End the turn…) are buttons on the board
-    # post, not here: say so, or a player reading only the DM thinks these are all it has.
-    public = game.to_act(state) == {seat} and bool(game.public_actions(state, seat))
-    question = game.prompt_text(state, seat) or (
-        f"choose below, or on the board post in {game_place(record.options)}." if public
-        else "choose below.")
-    if is_guided(record, game) and (hint := game.guide_text(state, seat, private=True)):
-        question = f"{question}\n{'' if game.plain_words(state) else '💡 '}{hint}"
     return SummaryNow(clip(base + PANEL_MARK + question, limits.CONTENT),
                       menu_key(game, state, seat, record.epoch, actions), actions, record, game,
                       state, seat)

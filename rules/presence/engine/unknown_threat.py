@@ -23,7 +23,11 @@ if TYPE_CHECKING:
 
 # How the deck choice writes a power's cost, said once in its question.
 UT_COSTS = "Costs read needs/spends presence."
-UT_COSTS_SHORT = "Costs: needs/spends."
+UT_PAGE_TEXT = 1100
+"""Characters of cards in full one page of the deck's question holds: with the DM's head, the
+spirit's summary and a guided table's hint it fits one message (2,000)."""
+UT_PAGE = "page:"
+"""The deck question's option that turns to another page of cards (`UT_PAGE` + its index)."""
 
 
 class UnknownThreat:
@@ -89,12 +93,8 @@ class UnknownThreat:
                 # Whose card it is changes nothing where the spirits hold cards alike (the
                 # shipped set: the same 12 each): each card is offered once, straight away,
                 # and "from whose cards?" is not asked 12 times (stop 66's demo).
-                opts = [(ids[0], self.ut_card_words(ids[0])) for ids in alike.values()]
                 self.later(Step(op="ut_spirit"))
-                # Short: the twelve cards in full follow, and the text must fit one message
-                self.ask("setup", st.spirit_seat, f"Unknown Threat: deck card {len(ut.deck) + 1}"
-                         f" of {size} ({self.ut_alike_words()}). {UT_COSTS_SHORT}", opts,
-                         "ut_card", private=True)
+                self.ut_ask_cards([ids[0] for ids in alike.values()], 0)
                 return
             opts = []
             for sp in pack.spirits:
@@ -140,6 +140,45 @@ class UnknownThreat:
         self.emit("The spirit has built its deck and chosen its spirit clues and secret "
                   "cards, and draws its script in secret.", "setup")
         self.ut_draw_script()
+
+    def ut_card_pages(self: Engine, cards: list[str]) -> list[list[str]]:
+        """`cards` in order, in as few pages of even size (6 and 6, not 5 and 7) as hold
+        their words within `UT_PAGE_TEXT` each (a card a page at the least)."""
+        size = {c: len(self.ut_card_words(c)) + len(" • ") for c in cards}
+        for n in range(1, len(cards) + 1):
+            per = -(-len(cards) // n)
+            pages = [cards[k:k + per] for k in range(0, len(cards), per)]
+            if all(sum(size[c] for c in p) <= UT_PAGE_TEXT for p in pages):
+                return pages
+        return [[c] for c in cards]
+
+    def ut_ask_cards(self: Engine, cards: list[str], page: int, spirit: str = "") -> None:
+        """P-UNK-03: one deck card, offered by name, each card's both powers in full in the
+        question. Twelve cards in full (about 1,900 characters) and the DM's own words did
+        not fit one message, and the list's tail was cut (stop 66's demo): the cards come in
+        pages, each whole, with a choice to turn to the next."""
+        st = self.st
+        ut = st.unknown_threat
+        assert ut is not None
+        size = len(self.pack.spirit_deck(st.spirit.character))
+        pages = self.ut_card_pages(cards)
+        page %= len(pages)
+        shown = pages[page]
+        first = sum(len(p) for p in pages[:page]) + 1
+        where = "" if len(pages) == 1 else (
+            f" Cards {first}–{first + len(shown) - 1} of {len(cards)}:")
+        opts = [(c, self.card_name(c)) for c in shown]
+        if len(pages) > 1:
+            nxt = (page + 1) % len(pages)
+            start = sum(len(p) for p in pages[:nxt]) + 1
+            opts.append((f"{UT_PAGE}{nxt}", f"See cards {start}–{start + len(pages[nxt]) - 1} "
+                         f"of {len(cards)}"))
+        whose = (f"a card of {self.pack.spirit(spirit).name}" if spirit
+                 else self.ut_alike_words())
+        self.ask("setup", st.spirit_seat, f"Unknown Threat: deck card {len(ut.deck) + 1} of "
+                 f"{size} ({whose}). {UT_COSTS}{where} "
+                 + " • ".join(self.ut_card_words(c) for c in shown), opts, "ut_card",
+                 private=True, cards=cards, spirit=spirit)
 
     def ut_card_kind(self: Engine, card: str) -> str:
         """What a spirit card is in play (its name and powers), whoever's it is: two cards
@@ -188,17 +227,14 @@ class UnknownThreat:
         assert ut is not None
         # The whole card, both powers and what each needs and spends: the spirit picks its
         # deck from cards it holds in its hands (P-UNK-03), never from a top power alone.
-        opts = [(c, self.ut_card_words(c))
-                for c in self.pack.spirit_deck(option) if c not in ut.deck]
-        self.ask("setup", self.st.spirit_seat, f"Unknown Threat: which card of "
-                 f"{self.pack.spirit(option).name}? {UT_COSTS}", opts, "ut_card",
-                 private=True)
+        self.ut_ask_cards([c for c in self.pack.spirit_deck(option) if c not in ut.deck], 0,
+                          option)
 
     def ut_card_words(self: Engine, card: str) -> str:
         """A spirit card as the spirit reads it while building its deck, both powers with
         what each needs and spends (`UT_COSTS` says how to read "2/1"): "Echo — Top 2/1:
-        Drain 1. … Bottom 3/2: Reveal the top card of the clue deck." (a label cut to fit
-        keeps its whole wording in the prompt, `ask`)."""
+        Drain 1. … Bottom 3/2: Reveal the top card of the clue deck." (the question of the
+        deck's pick holds it, `ut_ask_cards`; its button reads the name)."""
         sc = self.pack.spirit_card(card)
         halves = []
         for which, p in (("Top", sc.top), ("Bottom", sc.bottom)):
@@ -219,6 +255,10 @@ class UnknownThreat:
     def on_ut_card(self: Engine, option: str, prompt: Prompt) -> None:
         ut = self.st.unknown_threat
         assert ut is not None
+        if option.startswith(UT_PAGE):  # the deck's question turns to its next page
+            self.ut_ask_cards(list(prompt.data["cards"]), int(option.removeprefix(UT_PAGE)),
+                              str(prompt.data.get("spirit", "")))
+            return
         ut.deck.append(option)
 
     def on_ut_clue(self: Engine, option: str, prompt: Prompt) -> None:
