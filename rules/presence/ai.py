@@ -500,6 +500,8 @@ class Scorer:
                 and (e.get("allow_knocked_out") or not v.knocked_out)]
         if e.get("exclude_self") and self.actor:
             pool = [v for v in pool if v.seat != self.actor]
+        if e.get("candle_lit") is not None:
+            pool = [v for v in pool if v.candle_lit == e.get("candle_lit")]
         sel = e.get("selector")
         room = self.origin
         if sel == "nearby_visitor":

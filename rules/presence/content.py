@@ -90,8 +90,10 @@ visitor stands in this clue card's room), ``room_is {room}`` (origin), ``floor_i
 (origin), ``alone {who}``, ``bonded {who}``, ``hand_size_gte {who, n, cards="any"|"action"|
 "clue"}``, ``fear_cards_in_play_gte {n}`` (in front of all visitors), ``die_nearby`` (a
 presence die in the origin room), ``other_visitor_nearby`` (another non-knocked-out visitor
-in the origin room), ``other_light_source`` (a light in the origin room besides self's own
-candle), ``candle_lit {who}``, ``pawn_on_board``, ``knocked_out {who}``.
+in the origin room), ``visitor_nearby {candle_lit=None}`` (a visitor in the origin room, self
+included, neither knocked out nor succumbed; with ``candle_lit`` one whose candle is lit or
+out), ``other_light_source`` (a light in the origin room besides self's own candle),
+``candle_lit {who}``, ``pawn_on_board``, ``knocked_out {who}``.
 
 Effects (discriminated on ``op``; every effect also has ``only_if: tuple[Condition, ...]``,
 all must hold when it resolves, else it is skipped — a skip is not a "cannot resolve")
@@ -157,7 +159,8 @@ in a manifestation power:
   spirit_speak       max_words>=1, vocabulary: tuple[str, ...] = () (empty = free words)
   spirit_draw        n=1
 Structure:
-  target             selector, count=1|"all", exclude_self=False, allow_knocked_out=False
+  target             selector, count=1|"all", exclude_self=False, allow_knocked_out=False,
+                     candle_lit=None (True/False: only visitors whose candle is lit/out)
                      (sets ``target`` for the following effects; no valid target = the
                      effects on ``target`` do nothing, P-TIME-03). Selectors: "nearby_visitor",
                      "alone_nearby_visitor", "visitor_within_hearing" (origin room + rooms
@@ -570,6 +573,16 @@ class OtherVisitorNearby(_Cond):
     test: Literal["other_visitor_nearby"] = "other_visitor_nearby"
 
 
+class VisitorNearby(_Cond):
+    """A visitor in the origin room, self included, neither knocked out nor succumbed (one a
+    ``nearby_visitor`` target may pick); with ``candle_lit`` one whose candle is lit (True)
+    or out (False): an effect that relights a nearby candle is offered only while one is
+    out (stop 66: Share Light beside lit candles did nothing)."""
+
+    test: Literal["visitor_nearby"] = "visitor_nearby"
+    candle_lit: bool | None = None
+
+
 class OtherLightSource(_Cond):
     """A light source other than self's own candle is in the origin room."""
 
@@ -602,6 +615,7 @@ Condition = Annotated[
     | FearCardsInPlayGte
     | DieNearby
     | OtherVisitorNearby
+    | VisitorNearby
     | OtherLightSource
     | CandleLit
     | PawnOnBoard,
@@ -621,6 +635,7 @@ CONDITION_TESTS: frozenset[str] = frozenset(
         "fear_cards_in_play_gte",
         "die_nearby",
         "other_visitor_nearby",
+        "visitor_nearby",
         "other_light_source",
         "candle_lit",
         "pawn_on_board",
@@ -904,6 +919,8 @@ class Target(_Effect):
     count: int | Literal["all"] = 1
     exclude_self: bool = False
     allow_knocked_out: bool = False
+    candle_lit: bool | None = None
+    """Only visitors whose candle is lit (True) or out (False); None: any."""
 
 
 class Choice(_Effect):

@@ -614,6 +614,41 @@ def test_p_light_05_a_relight_is_offered_only_while_the_candle_is_out() -> None:
     assert relights(st) == ["card", "item"]
 
 
+def test_p_light_05_share_light_is_offered_only_while_a_nearby_candle_is_out() -> None:
+    """Stop 66: the Artist's Share Light ("relight the candle of a nearby visitor, you
+    included") was offered with every candle nearby lit, where it does nothing, and could
+    target a lit candle. It is offered only while a nearby visitor's candle is out, and
+    targets only such a visitor."""
+    st = base()
+    st = active_visitor(st, "s2")
+    give(st, "s2", "artist.09")  # Share Light / Move 2
+    st.visitors["s3"].room = st.visitors["s2"].room
+
+    def offered(st: PresenceState) -> bool:
+        return any(a.kind == "play" and a.params.get("card") == "artist.09"
+                   and a.params.get("side") == 0 for a in GAME.legal_actions(st, "s2"))
+
+    assert all(v.candle_lit for v in st.visitors.values())
+    assert not offered(st)
+    with pytest.raises(IllegalAction):
+        GAME.apply(st, "s2", act("play", card="artist.09", side=0, speed="main"))
+    # a candle out in another room is not nearby
+    far = next(r for r in PACK.manor.rooms if r.id != st.visitors["s2"].room).id
+    st.visitors["s3"].room = far
+    st.visitors["s3"].candle_lit = False
+    assert not offered(st)
+    # out nearby: offered, and it relights that candle, never a lit one
+    st.visitors["s3"].room = st.visitors["s2"].room
+    assert offered(st)
+    st, _ = do(st, "s2", act("play", card="artist.09", side=0, speed="main"))
+    assert st.visitors["s3"].candle_lit
+    # the player's own candle counts too ("you included")
+    st = active_visitor(st, "s2")
+    give(st, "s2", "artist.09")
+    st.visitors["s2"].candle_lit = False
+    assert offered(st)
+
+
 def test_p_light_06_one_candle_decides_banners_increase_and_the_die_penalty() -> None:
     def scene(lit: bool) -> PresenceState:
         st = base()

@@ -100,6 +100,9 @@ class Effects:
         if t == "other_visitor_nearby":
             return any(v.room == room and v.seat != ctx.get("self")
                        for v in self.active_visitors())
+        if t == "visitor_nearby":
+            return any(v.room == room and (c.candle_lit is None or v.candle_lit == c.candle_lit)
+                       for v in self.active_visitors())
         if t == "other_light_source":
             if room is None:
                 return False
@@ -155,6 +158,8 @@ class Effects:
                 and (e.allow_knocked_out or not v.knocked_out)]  # P-KO-04
         if e.exclude_self:
             pool = [v for v in pool if v.seat != ctx.get("self")]
+        if e.candle_lit is not None:
+            pool = [v for v in pool if v.candle_lit == e.candle_lit]
         sel = e.selector
         if sel == "nearby_visitor":
             pool = [v for v in pool if v.room == room]
