@@ -1074,3 +1074,31 @@ def test_p_clue_02_a_second_investigate_with_no_token_left_is_said() -> None:
     assert st.small_clue_discard == ["small.action#1"]
     assert any("finds no clue token left to investigate in the Great Hall" in t
                for t in texts), texts
+
+
+def test_p_time_12_memory_asks_the_spirit_nothing_where_no_die_is_nearby() -> None:
+    """Stop 66's Mystery demo: the Orphan revealed the spirit clue Memory ("the spirit may
+    increase a presence die in this room by 1") in the Nursery, where no die stood; the
+    spirit was asked, and the thread read "The spirit chooses to increase a presence die by
+    1." with no die growing. A "may" that can do nothing is not asked; with a die in the
+    room it is."""
+    def reveal(die: bool) -> tuple[PresenceState, list[str]]:
+        st = base()
+        memory = next(c for c in st.spirit_clue_bag if PACK.spirit_clue_of(c).name == "Memory")
+        st.spirit_clue_bag.remove(memory)
+        put_token(st, "great_hall", "spirit", memory)
+        if die:
+            put_die(st, "great_hall", 2)
+        give(st, "s2", "descendant.01")  # Move 3 / Investigate
+        st, events = do(st, "s2", act("play", card="descendant.01", side=1, speed="main"))
+        texts = [e.text for e in events]
+        while st.prompts and st.prompts[-1].kind != "choice":
+            st = answer(st, options(st)[0])
+        return st, texts
+
+    st, texts = reveal(die=False)
+    assert not any(p.kind == "choice" for p in st.prompts), st.prompts[-1].text
+    assert not any("chooses to increase" in t for t in texts)
+    st, _ = reveal(die=True)
+    assert st.prompts and st.prompts[-1].kind == "choice"
+    assert st.prompts[-1].seats == [SPIRIT]

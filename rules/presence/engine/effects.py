@@ -248,6 +248,11 @@ class Effects:
                 return False
             if eff.op == "cure_fear" and subject and self.vis(subject).fear == 0:
                 return False
+            if eff.op in ("increase_presence", "reduce_presence", "move_die") \
+                    and eff.die == "nearby":
+                room = self.origin(ctx)
+                if room is None or not self.dice_in(room):
+                    return False
         return True
 
     def eff_choice(self: Engine, e: Any, ctx: dict[str, Any]) -> None:
@@ -267,6 +272,14 @@ class Effects:
         if chooser in st.visitors and st.visitors[chooser].succumbed:
             return
         if e.kind == "may":
+            if not self.can_do(e.options[0], ctx, seat):
+                # Nothing to choose (stop 66's demo: Memory's "the spirit may increase a
+                # presence die in this room" asked, and "chosen", where no die stood): not
+                # asked, the branch says what it cannot do ("… has no fear to cure."), but a
+                # discard it cannot make whole is a price not paid in part
+                if not any(x.op == "discard" for x in e.options[0]):
+                    self.sub(e.options[0], ctx)
+                return
             opts = [("0", "Yes: " + self.effects_text(e.options[0])), ("no", "No")]
         else:
             able = [k for k, br in enumerate(e.options) if self.can_do(br, ctx, seat)]
