@@ -1102,3 +1102,22 @@ def test_p_time_12_memory_asks_the_spirit_nothing_where_no_die_is_nearby() -> No
     st, _ = reveal(die=True)
     assert st.prompts and st.prompts[-1].kind == "choice"
     assert st.prompts[-1].seats == [SPIRIT]
+
+
+def test_p_time_12_the_spirits_own_may_in_a_visitors_effect_is_not_made_for_the_visitor(
+) -> None:
+    """Stop 66's demo: Memory's "the spirit may increase a presence die in this room by 1"
+    asked the spirit "Choose for the Descendant: increase a presence die by 1? Yes or no.",
+    as if the spirit chose for the visitor. It is the spirit's own choice."""
+    st = base()
+    memory = next(c for c in st.spirit_clue_bag if PACK.spirit_clue_of(c).name == "Memory")
+    st.spirit_clue_bag.remove(memory)
+    put_token(st, "great_hall", "spirit", memory)
+    put_die(st, "great_hall", 2)
+    give(st, "s2", "descendant.01")  # Move 3 / Investigate
+    st, _ = do(st, "s2", act("play", card="descendant.01", side=1, speed="main"))
+    while st.prompts and st.prompts[-1].kind != "choice":
+        st = answer(st, options(st)[0])
+    text = st.prompts[-1].text
+    assert st.prompts[-1].seats == [SPIRIT]
+    assert text == "Choose: increase a presence die by 1? Yes or no.", text
