@@ -672,20 +672,23 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
 LEGEND: tuple[tuple[str, str], ...] = (
     ("moon", "dark room"), ("die", "presence die"), ("stoken", "spirit clue"),
     ("ctoken", "clue token"), ("drain", "drain marker"), ("stairs", "stairs up/down"),
-    ("fire", "fireplace"), ("spirit", "spirit pawn"), ("star", "changed"),
+    ("fire", "fireplace"), ("fire_out", "fire out"), ("spirit", "spirit pawn"),
+    ("star", "changed"),
     ("left", "was here"), ("closed", "closed door"), ("locked", "locked door"),
     ("candle", "candle lit"), ("out", "knocked out"), ("skull", "succumbed"),
 )
 """The map's small glyphs in words, in this order: a phone reader cannot hover over them
 (stop 63's and 64's demos asked what the S, s, D and ▲ were; stop 65's which bar was a closed
-door, and whether the flame on a pawn was the fireplace)."""
+door, and whether the flame on a pawn was the fireplace; stop 66's what the hollow flame of
+a fireplace out was)."""
 
 
 def legend_items(view: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(glyph kind, its words) for each glyph of `LEGEND` this view's map draws: the rooms'
     pieces, the doors' bars and the marks on the visitors' pawns."""
     pieces = _laid_out(view)[5]
-    shown = {p.kind for room in pieces.values() for p in room}
+    shown = {"fire_out" if p.kind == "fire" and not p.value else p.kind
+             for room in pieces.values() for p in room}
     b = _read(view)
     if any(not dr.open and not dr.locked and not dr.passage for dr in b.doors):
         shown.add("closed")
@@ -744,8 +747,9 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
                 _visitor(d, (x + 2, y + 8, x + gw - 2, y + PIECE - 4), pawn, "",
                          (150, 150, 160), ink)
             else:
-                value = {"die": 3, "fire": True}.get(kind)
-                _draw_piece(d, Piece(kind, gw, value), box, b, labels, {}, ink, text, ink.bg)
+                value = {"die": 3, "fire": True, "fire_out": False}.get(kind)
+                _draw_piece(d, Piece("fire" if kind == "fire_out" else kind, gw, value), box, b,
+                            labels, {}, ink, text, ink.bg)
             d.text((x + gw + 8, y + PIECE / 2), word, font=fnt, fill=text, anchor="lm")
             x += widths[k] + 24
     return img

@@ -304,6 +304,31 @@ def test_the_legend_keys_doors_and_the_marks_on_a_pawn() -> None:
     assert img is not None and img.width == MAP_W
 
 
+def test_the_legend_keys_a_fireplace_out_as_the_map_draws_it() -> None:
+    """Stop 66's Dark Board demo at 400 px: the Dining Hall's fireplace, out, is a hollow
+    flame the key did not show (it showed only the lit one, "fireplace"), so it read as a
+    letter. The key draws the flame the map draws: "fireplace" solid, "fire out" hollow
+    (short, lest the key take a fourth row)."""
+    import copy
+
+    from renders.presence_phone import legend_items, phone_legend
+
+    view = list(_views("session", 4, {}, seed=5, samples=2, every=9))[-1]
+    rooms = [r for r in view["rooms"] if isinstance(r, dict) and r.get("fireplace")]
+    assert rooms
+    for lit in (True, False):
+        shown = copy.deepcopy(view)
+        for r in shown["rooms"]:
+            if isinstance(r, dict) and r.get("fireplace"):
+                r["fireplace_lit"] = lit
+        keys = dict(legend_items(shown))
+        want, other = ("fire", "fire_out") if lit else ("fire_out", "fire")
+        assert want in keys and other not in keys, keys
+        assert keys[want] == ("fireplace" if lit else "fire out")
+        img = phone_legend(shown, MAP_W)
+        assert img is not None and img.width == MAP_W
+
+
 # --------------------------------------------------------------------------- dice
 
 
