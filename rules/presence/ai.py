@@ -1323,9 +1323,14 @@ def _power_worth(eng: Engine, board: Board, card: str, which: str, die_id: int) 
     harm = spirit_mode(eng) == "harm"
     if power.hindered_by_light and eng.lit(d.room):
         return -1.0
-    sc = Scorer(eng, board, None, d.room, None, spirit_view=True)
-    val = -sc.worth(_dicts(power.effects), owner_visitor=False)
     effs = _dicts(power.effects)
+    if d.value <= power.spend and effs and all(
+            e.get("op") == "move_die" and e.get("die", "this") == "this" for e in effs):
+        # The spend fades the die it would move: the power does nothing (stop 66's demos,
+        # Broken Form's bottom power with a die showing 1)
+        return -float(INF)
+    sc = Scorer(eng, board, None, d.room, None, spirit_view=True)
+    val = -sc.worth(effs, owner_visitor=False)
     ops = {e.get("op") for e in effs}
     if power.ongoing:
         heard = sum(1 for o in eng.active_visitors() if o.room in eng.hearing_rooms(d.room))

@@ -344,3 +344,25 @@ def test_p_spirit_11_the_search_never_plays_a_card_only_to_put_it_away() -> None
     torment = act(K.PLAY_SPIRIT, card="spirit_1.torment")
     assert torment in GAME.legal_actions(st, SPIRIT)
     assert GAME.ai_searchable(st, SPIRIT, torment)
+
+
+def test_the_spirit_ai_never_spends_its_last_presence_on_moving_the_die_it_fades() -> None:
+    """Stop 66's demos (three times): the AI's spirit played Broken Form's bottom power
+    ("Move this die to an adjacent room", needs 1, spends 1) with a die showing 1: the spend
+    faded the die, so it could not move ("The die cannot move: it faded."), and a card and a
+    die were thrown away for nothing. Such a play is never made; with a die showing 2 the
+    power moves the die and keeps its worth."""
+    from tests.presence.helpers import new_game, put_die, quiet, to_spirit_turn
+
+    st = to_spirit_turn(quiet(new_game(3, 1)))
+    for d in st.dice:
+        d.room = None
+    die = put_die(st, "salon", 1)
+    card = next(c for c in ai.Engine(st).pack.spirit_deck(st.spirit.character)
+                if c.endswith(".broken_form"))
+    eng = Engine(st)
+    faded = ai._power_worth(eng, ai.Board(eng), card, "bottom", die)
+    st.dice[die].value = 2
+    eng = Engine(st)
+    moved = ai._power_worth(eng, ai.Board(eng), card, "bottom", die)
+    assert faded == -ai.INF and faded < moved, (faded, moved)
