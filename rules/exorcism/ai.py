@@ -15,7 +15,9 @@ How the investigators think (core, Solo and One vs All):
   the Task Room, up to MAX_OPEN_MISSING Tools short in all); unlock a Locked Room holding
   Exorcism Tokens (waiting for the Time Action that adds one; stocking Keys for it);
   purify (see Darkness); heal when Lookouts run low; trade Tools to the teammate who needs
-  them; pick up dropped Tools; near the end, wait by the Foyer; once exorcised, escape.
+  them; pick up dropped Tools; near the end, wait by the Foyer (One vs All and Solo: not the
+  pawn whose Task the last points need; a Locked Room's last points are taken at once);
+  once exorcised, escape.
 - **The turn plan.** For each goal the rest of the turn is played out: Moves towards it, then
   its steps; the plan earns the goal's rate (value per Action) for each Action it uses, PAR
   for each Action left over, minus the expected Wound cost of the Room the pawn ends the turn
@@ -109,6 +111,19 @@ KEY_PREP = 0.6
 KEY_PREP_FROM = 10
 
 # The end of the game.
+FINISHER_STAYS = True
+"""The endgame's wait by the Foyer (`_Brain.stage_rate`) is not for the pawn whose Tasks the
+last points need: it works on them (stop 66: One vs All seed 151, the Architect walked to the
+Foyer at 28 of 30 points with its Task two Holy Relics short and idled there four turns)."""
+OVA_NO_URGENCY = True
+"""One vs All: an empty Darkness supply loses nothing (EX-OVA-13, it only stops the Haunt
+Level), so it never hurries the endgame's wait by the Foyer (stop 66: seed 151 at 27 of 30
+points, the supply drained into the Haunt Level, both investigators waited in the Foyer with
+no Task held and Locked Rooms' points to take)."""
+UNLOCK_FINISH = 2.0
+"""In the endgame a Locked Room's tokens are worth unlocking now, not after the next Time
+Action; and worth this much more, in points, when they make up the missing points (the
+exorcism, stop 66)."""
 ENDGAME_PTS = 8
 """Points short of the exorcism from which idle investigators wait near the Foyer."""
 STAGE_RATE = 0.3
@@ -928,6 +943,7 @@ class _Brain:
             free = eng.unlock_free(inv)
             has_key = inv.tools.get("key", 0) > 0
             soon = self.next_time_action()
+            short = self.opts.exorcism_target - st.points
             key_cost = 0.0
             if has_key and comp is not None and comp.id == inv.id:
                 hand = Counter(inv.tools)
@@ -939,9 +955,13 @@ class _Brain:
                 if not cell.face_down or cell.exorcism_tokens <= 0:
                     continue
                 value = cell.exorcism_tokens + 0.2
-                if soon is not None and st.game_turn + soon <= EXPECTED_END:
+                finishes = UNLOCK_FINISH and cell.exorcism_tokens >= short
+                if soon is not None and st.game_turn + soon <= EXPECTED_END and not (
+                        UNLOCK_FINISH and self.endgame()):
                     value -= 1.0  # the next Time Action adds a token: wait for it
-                if has_key and not free:
+                if finishes:
+                    value += UNLOCK_FINISH  # the exorcism: no Task needs the Key after it
+                elif has_key and not free:
                     value -= key_cost
                 if value <= 0:
                     continue
@@ -1077,6 +1097,8 @@ class _Brain:
     def darkness_urgency(self) -> float:
         """0 .. 1: how few game turns of Darkness supply are left for the escape."""
         st = self.st
+        if OVA_NO_URGENCY and self.eng.ova:
+            return 0.0
         seats = [x for x in st.seats if x != st.ghost_seat and not st.players[x].out]
         per_turn = 1.6 * self.eng.track_value()
         turns = st.darkness_supply / max(0.5, per_turn)
@@ -1149,6 +1171,9 @@ class _Brain:
             return 0.0
         if not self.eng.ova and self.danger_of_loss() >= 1.0:
             return 0.0  # the next Haunt card may empty the supply: only Purifying matters
+        if FINISHER_STAYS and (self.eng.ova or self.eng.solo) and self.is_finisher(inv) and (
+                not self.spared(inv)):
+            return 0.0  # the last points are its to make: no exorcism, no escape
         rate = STAGE_RATE * (1.0 + STAGE_URGENCY * self.darkness_urgency())
         if self.pipeline_covers() and not self.is_finisher(inv):
             rate = max(rate, STAGE_COVERED)

@@ -220,3 +220,70 @@ def test_EX_WIN_02_every_seat_sees_the_same_last_tools() -> None:
         lacks = {f.seat: dict(lack) for f, lack in brain.finisher_lacks()}
         assert lacks == {"p2": {"detection": 1}}
         assert brain.fetch_plan(st.investigators["p1"]) == (3, "detection", "p2", "r4c4")
+
+
+def two_short_at_28() -> ExorcismState:
+    """One vs All, 3 players, seed 1, no Ghost in the house: 28 of 30 points; the Architect
+    (s2) stands in the Foyer holding Holy Relic Task 3 (3 points) with its Key, two Holy Relics
+    short, the Relic Room and the Supply Room far off in the top-left corner; the Darkness
+    supply is low (most of it went to the Haunt Level)."""
+    st = new_game("one_vs_all", 3, 1)
+    clear_board(st)
+    place_room(st, "R03", "r1c1")
+    place_room(st, "R11", "r1c2")
+    hand_task(st, "s2", "holy_relic-3")
+    give(st, "s2", "key")
+    st.points = 28
+    st.darkness_supply, st.haunt_level = 4, 26
+    st.game_turn, st.round = 21, 11
+    st.dice = [0, 0, 0, 3, 6, 6, 6, 6]
+    for seat in ("s2", "s3"):
+        st.investigators[seat].cell = "foyer"
+    return st
+
+
+def test_EX_WIN_01_the_finisher_at_28_of_30_works_on_its_task_not_waits_in_the_foyer() -> None:
+    """Stop 65's One vs All demo (seed 151, game turns 20-31): at 28 of 30 points the
+    Architect, whose Task the last points needed, walked to the Foyer and ended turn after
+    turn there with its Actions unused, until the Ghost player wounded the team out. The
+    endgame's wait by the Foyer is for the pawns the last points do not need."""
+    st = two_short_at_28()
+    st, kinds = play_turn(st, "s2")
+    assert kinds and kinds[0] == K.MOVE, kinds
+    eng = Engine(st)
+    cell = st.investigators["s2"].cell or "foyer"
+    assert eng.geo.dist[cell]["r1c2"] < eng.geo.dist["foyer"]["r1c2"], (cell, kinds)
+
+
+def test_EX_TIME_02_a_locked_rooms_last_point_is_unlocked_at_once() -> None:
+    """29 of 30 points, the Architect in a face-down Locked Room holding 1 Exorcism Token,
+    with a Key its own Task also wants, and a Time Action two turns off: unlocking now makes
+    the exorcism (EX-TIME-02, EX-WIN-01); waiting for a second token, or keeping the Key for
+    a Task, leaves the game to the Ghosts (stop 66)."""
+    st = two_short_at_28()
+    st.players["s2"].tasks = ["holy_relic-4"]
+    st.points = 29
+    locked = next(c.id for c in st.cells.values() if c.face_down)
+    st.cells[locked].exorcism_tokens = 1
+    st.investigators["s2"].cell = locked
+    st.dice = [0, 0, 0, 2, 6, 6, 6, 6]
+    assert choose_action(st, "s2") == act(K.UNLOCK)
+
+
+def test_EX_OVA_13_an_empty_supply_does_not_keep_one_vs_all_investigators_in_the_foyer() -> None:
+    """Stop 66's replay of One vs All seed 151: at 27 of 30 points with no Task held, the
+    Ghost player had drained the Darkness supply into the Haunt Level, and both investigators
+    ended turn after turn in the Foyer: the endgame's wait there grew with the supply running
+    out, which in One vs All loses nothing (EX-OVA-13). They go for the last points."""
+    st = two_short_at_28()
+    st.task_discard += st.players["s2"].tasks
+    st.players["s2"].tasks = []
+    st.investigators["s2"].tools = {}
+    st.tool_piles["key"] = st.tool_piles.get("key", 0) + 1
+    st.points = 27
+    add_darkness(st, "r1c2", 2)
+    st.darkness_supply, st.haunt_level = 0, 28
+    assert not GAME.invariants(st), GAME.invariants(st)
+    st, kinds = play_turn(st, "s2")
+    assert kinds[0] != K.PASS, kinds
+    assert st.investigators["s2"].cell != "foyer" or len(kinds) > 1, kinds

@@ -387,7 +387,10 @@ def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back(
     (`ExorcismState.walked`, `WALK_BACK`) neither shows any (seeds 1-40: 0 back-and-forth
     Moves, from 14). Since the Ghost stopped adding Darkness from an empty supply (stop 63)
     the games run otherwise: seeds 2, 7 and 21 show one, two and one walk back with the guard
-    off, and seed 21 one more with the walk out of the stage charged once."""
+    off, and seed 21 one more with the walk out of the stage charged once. Since the finisher
+    no longer waits by the Foyer and the One vs All supply no longer hurries the wait (stop
+    66), seeds 2, 7 and 20 show one, two and two with the guard off (and no seed of 1-100 one
+    more with the walk out charged once)."""
     import rules.exorcism.ai as ai
     from bench.ai import play
 
@@ -395,11 +398,9 @@ def test_a_pawn_staged_at_the_foyer_no_longer_walks_out_and_back(
         return play("exorcism", "one_vs_all", 4, seed, None, "easy").blunders.get(
             "back_and_forth", 0)
 
-    assert walks(2) == 0 and walks(7) == 0 and walks(21) == 0
+    assert walks(2) == 0 and walks(7) == 0 and walks(20) == 0
     monkeypatch.setattr(ai, "WALK_BACK", 0.0)  # the guard off: staging alone
-    assert walks(2) == 1 and walks(7) == 2 and walks(21) == 1
-    monkeypatch.setattr(ai, "STAGE_RETURN", 1.0)  # and the walk back not charged
-    assert walks(21) == 2
+    assert walks(2) == 1 and walks(7) == 2 and walks(20) == 2
 
 
 def test_manipulate_the_manor_ends_in_the_games_where_it_swapped_without_end(
