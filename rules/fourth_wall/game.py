@@ -748,8 +748,14 @@ class _Playouts:
 
 
 def _turn_clock(state: FourthWallState) -> int:
-    """Turns so far: each Investigator's turn and the Wall turn before it count one each."""
-    return (state.round * 8 + state.turn_index) * 2 + (state.phase == "investigator")
+    """Turns so far: each Investigator's turn and the Wall turn before it count one each, and
+    a round's last turn is followed by the next round's first Wall turn with no gap between
+    (FW-TURN-01). Stop 66: counted as eight Investigators a round, the clock jumped at every
+    round's end, so a play-out from the round's last Investigator stopped at the end of that
+    turn, before the Wall turn that follows (Alliance, 4 Investigators: a quarter of the
+    turns searched without the Presence cards that answer them)."""
+    return ((state.round * max(1, len(state.investigators)) + state.turn_index) * 2
+            + (state.phase == "investigator"))
 
 GAME = FourthWall()
 

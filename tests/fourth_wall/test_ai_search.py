@@ -5,6 +5,7 @@ every level cannot always find it."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -616,3 +617,31 @@ def test_the_fitter_holds_a_kept_term_and_fits_the_rest_around_it() -> None:
     assert kept[2] == free[2]
     assert kept[:2] == pytest.approx(free[:2], abs=1e-6)
     assert fit(rows, names=names, fixed={"b": 0.0})[2] == 0.0
+
+
+@pytest.mark.parametrize(("mode", "players"), [("alliance", 2), ("conflict", 4)])
+def test_FW_TURN_01_the_play_outs_count_every_turn_once_across_a_round_s_end(
+        mode: str, players: int) -> None:
+    """Stop 66: a play-out runs `PLAYOUT_TURNS` turns past its decision, each Wall turn and
+    each Investigator's turn counting one (FW-TURN-01). The clock counted eight Investigators
+    a round, so at a round's end it jumped, and a play-out from the round's last
+    Investigator stopped at the end of that very turn, before the Wall turn that answers it
+    (Alliance seed 19 at normal: a Close a Gate passed over there). Over a whole game the
+    clock goes up by two from each Investigator's turn to the next (the Wall turn between
+    counting one), round ends included."""
+    from rules.fourth_wall.game import _turn_clock
+
+    st = GAME.setup([f"p{i}" for i in range(1, players + 1)],
+                    GAME.options_model(mode=mode, gates=5), 3)
+    clocks: list[int] = []
+    rounds = set()
+    for _ in range(400):
+        if GAME.result(st) is not None:
+            break
+        if st.phase == "investigator" and (not clocks or _turn_clock(st) != clocks[-1]):
+            clocks.append(_turn_clock(st))
+            rounds.add(st.round)
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    assert len(rounds) >= 2
+    assert [b - a for a, b in itertools.pairwise(clocks)] == [2] * (len(clocks) - 1)
