@@ -223,12 +223,13 @@ def test_p_spirit_17_a_visitor_choice_inside_a_power_goes_to_that_visitor() -> N
     assert prompt_kind(st) == "target" and st.prompts[-1].seats == [SPIRIT]
     st = answer(st, "s3")
     assert prompt_kind(st) == "choice" and st.prompts[-1].seats == ["s3"]
-    # Its words, on the board's turn line too (stop 60: "Choose for The Orphan:").
+    # Its words, on the board's turn line too, after "Ada (the Orphan):": not "for" the
+    # very visitor choosing (stop 66's demo; stop 60's read "Choose for The Orphan:") ...
     name = eng(st).name("s3")
     assert name.startswith("The ")
+    assert name[4:] not in st.prompts[-1].text, st.prompts[-1].text
     # ... and what it is about (stop 64: "…: yes or no?" said nothing outside the buttons)
-    assert st.prompts[-1].text.endswith(f" for the {name[4:]}: draw a clue card? Yes or no."), \
-        st.prompts[-1].text
+    assert st.prompts[-1].text.endswith(": draw a clue card? Yes or no."), st.prompts[-1].text
     before = len(st.visitors["s3"].hand) + len(st.visitors["s3"].fear_cards)
     st = answer(st, "0")
     assert len(st.visitors["s3"].hand) + len(st.visitors["s3"].fear_cards) == before + 1

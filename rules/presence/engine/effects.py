@@ -292,7 +292,10 @@ class Effects:
         # mid-line and a colon with nothing after it, on the board's turn line).
         # The spirit's own "may" in a visitor's effect (Memory's die) is not made for the
         # visitor (stop 66's demo: "Choose for the Descendant: increase a presence die…")
-        whom = f" for {self.listed([seat])}" if seat and e.chooser != "spirit" else ""
+        # Nor for the very visitor who chooses (stop 66's demo: the Orphan's own player read
+        # "Choose for the Orphan: …" after "Ada (the Orphan):").
+        whom = (f" for {self.listed([seat])}"
+                if seat and e.chooser != "spirit" and chooser != seat else "")
         # What the choice is about, from the effect's own (public) card text, every branch
         # named whether or not it can be done now (stop 63's demo: "…: yes or no?" alone).
         ask = (f"{self.effects_text(e.options[0])}? Yes or no." if e.kind == "may"
