@@ -48,7 +48,8 @@ def test_P_SECRET_05_a_revealed_secret_says_its_tiers_effect_and_a_lost_marker_w
     assert slot.tier == "low"
     assert texts[0] == (f"{eng.name(seat)} reveals the secret at position 4: "
                         f"{card.name}; the low effect resolves: hope -1 and nerve -1."), texts
-    assert f"Hope is reduced to {st.time + 2}." in texts
+    # The reduction and the value it leaves, as the lost marker's line says its reduction
+    assert f"Hope is reduced by 1, to {st.time + 2}." in texts
     assert "Nerve is reduced by 1: the nerve marker meets the time marker and is lost!" \
         in texts
     assert st.nerve is None

@@ -208,4 +208,6 @@ class Fear:
             self.lose_marker(marker, -delta)
         else:
             setattr(st, marker, new)
-            self.emit(f"{marker.capitalize()} is reduced to {new}.", "track")
+            # By how much, and to what: as a reduction that loses the marker says it (stop 66's
+            # demo read "Hope is reduced to 7." beside "Nerve is reduced by 1: …").
+            self.emit(f"{marker.capitalize()} is reduced by {-delta}, to {new}.", "track")
