@@ -270,6 +270,21 @@ def test_EX_TERROR_04_the_walls_bleed_forbids_ending_on_three_darkness() -> None
     assert "r2c2" not in dest and "r2c3" in dest
 
 
+def test_EX_TERROR_04_the_walls_bleed_says_what_it_forbids_and_where() -> None:
+    """The thread said only "causes Terror: The Walls Bleed." and nobody could tell what it
+    forbids (stop 67 demo read): the line now says the rule and the Rooms it closes now."""
+    st = _terror_ready(14)
+    add_darkness(st, "r2c2", 3)
+    _, events = do(st, "s1", "terror", ability="walls_bleed")
+    texts = [e.text for e in events]
+    room = Engine(st).the_cell("r2c2")
+    assert any("may end a Move in a Room with 3 Darkness Tokens" in t
+               and f"(now {room})" in t for t in texts), texts
+    st = _terror_ready(14)
+    _, events = do(st, "s1", "terror", ability="walls_bleed")
+    assert any("no Room has 3 now" in e.text for e in events), [e.text for e in events]
+
+
 def test_EX_TERROR_05_amnesia_one_player_loses_another_gains_an_action() -> None:
     st = _terror_ready(18)
     st2, _ = do(st, "s1", "terror", ability="amnesia")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.core.game import plural
+from rules.core.game import join_words, plural
 from rules.core.types import Action, act
 from rules.exorcism import actions as K
 from rules.exorcism.state import Step
@@ -140,6 +140,12 @@ class GhostPlayer:
         gs = [st.ghost_seat or ""]
         if ability == "walls_bleed":
             st.walls_bleed = True
+            # The bare name told nobody what it forbids (stop 67): say the rule and where.
+            bleeding = [self.the_cell(c) for c in self.room_cells()
+                        if st.cells[c].darkness == 3 and not st.cells[c].shrouded]
+            where = (f"now {join_words(bleeding)}" if bleeding else "no Room has 3 now")
+            self.emit(f"The walls bleed: this turn nobody may end a Move in a Room with 3 "
+                      f"Darkness Tokens ({where}).", "terror")
         elif ability == "cold_spot":
             self.push_prompt("terror_cell", gs, "A Cold Spot: choose the Room.",
                              ability=ability, options=self.room_cells())
