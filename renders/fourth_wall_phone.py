@@ -307,6 +307,17 @@ def _fit(candidates: Sequence[str], width: float, size: int, bold: bool = True) 
     return min(options, key=lambda t: text_width(t, fnt)), fnt
 
 
+def _fit_name(name: str, width: float, size: int = 30) -> tuple[str, Font]:
+    """`_fit` of ``name`` and its `_short_names`; a stand-in for the name (its head noun, a
+    stem) or a name too long even so is noted as a cut, as a chip's name is (stop 67: the
+    whole-game "nothing cut" test could not see a Horror or The Wall written short)."""
+    text, fnt = _fit(_short_names(name), width, size)
+    whole = {name, " ".join(w for w in name.split() if w.lower() != "the")}
+    if text not in whole or text_width(text, fnt) > width:
+        note_truncation(name)
+    return text, fnt
+
+
 def _short_names(name: str) -> list[str]:
     """A character or card name, then shorter stand-ins: without "The", the head noun of an
     "X of Y" name ("Breaker"), else the last word ("Magician"), then that cut to a stem with
@@ -605,7 +616,7 @@ def _draw_wall(img: Image.Image, d: ImageDraw.ImageDraw, m: _Map, ch: _Changes,
     # The Wall's card: hidden until An Eye Opens, then its name.
     room = x - tx0 - 16 - (_badge_width(ch.wall) + 8 if ch.wall else 0)
     if m.revealed:
-        text, tf = _fit(_short_names(m.wall_name or who), room, 30)
+        text, tf = _fit_name(m.wall_name or who, room)
         colour = fw.WALL_EDGE
     else:
         text, tf = _fit([f"{who}: hidden", f"{who} hidden", "hidden"], room, 30)
@@ -768,7 +779,7 @@ def _horror_row(d: ImageDraw.ImageDraw, box: Box, h: _Horror, street: int | None
             fw._symbol(d, (sx, cy), r, sym)
     if syms:
         right -= len(syms) * (2 * r + 4) + 8
-    name, nf = _fit(_short_names(h.name), right - x, 30)
+    name, nf = _fit_name(h.name, right - x)
     d.text((x, cy), name, font=nf, fill=TEXT, anchor="lm")
 
 

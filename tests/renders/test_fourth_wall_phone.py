@@ -414,3 +414,29 @@ def test_the_longest_names_read_whole_at_phone_width(tmp_path: Path) -> None:
             "fourth_wall", _chips_view(names, False, None)), tmp_path).split())
         for name in names:
             assert name.removeprefix("The ") in text, (name, text)
+
+
+# --------------------------------------------------------------------------- short forms noted
+def test_a_horror_or_wall_name_written_short_is_noted_as_a_cut() -> None:
+    """Stop 67: a Horror's row and The Wall's line fell back to a short form ("Spirit",
+    "Breaker") without noting the cut, so the whole-game "nothing cut" test could not see
+    it; Investigator chips already noted theirs. A name drawn whole notes nothing."""
+    from renders.common import reset_truncations, truncations
+
+    horror = {"id": "h1", "name": "Restless Spirit", "street": 3, "drained": True,
+              "scourge": True, "defeat_cost": ["clue", "force", "science"] * 2, "attached": []}
+    wall = {"revealed": True, "name": "The Breaker of Trinkets", "doom": 9}
+    view: dict[str, Any] = {
+        "mode": "alliance", "phase": "wall", "gates": {"open": 2}, "wall": wall,
+        "horrors": [horror], "streets": [{"number": 3}], "investigators": [],
+        "turn": {"before": {"mode": "alliance", "gates": {"open": 2},
+                            "wall": {"revealed": False, "doom": 1}, "horrors": [],
+                            "streets": [{"number": 3}]}}}
+    reset_truncations()
+    phone.phone_map(view, MAP_W)
+    assert set(truncations()) == {"Restless Spirit", "The Breaker of Trinkets"}, truncations()
+    # The same board with room for both names: nothing is noted.
+    reset_truncations()
+    phone.phone_map({**view, "horrors": [{**horror, "name": "Ghoul", "defeat_cost": []}],
+                     "wall": {**wall, "name": "The Shredder"}}, MAP_W)
+    assert truncations() == []
