@@ -57,13 +57,34 @@ def test_FW_ACT_08_d_a_give_after_an_elected_regroup_says_it_is_free() -> None:
     assert f"Give a Marble to {to} (free: no Action Point)" in labels, labels
     assert f"Trade a Marble with {to} (free: no Action Point)" in labels, labels
     st, _ = answer(st, "free_give", to="i3")
-    assert prompt(st) == "give_marble" and FREE in st.prompts[-1].text
+    assert prompt(st) == "give_marble"
     marble = options(st)[0].params["marble"]
     st, ev = answer(st, "choose_marble", marble=marble)
     public = [e.text for e in ev if e.public]
     assert f"{giver} gives a Marble to {to} {FREE}." in public, public
+
+
+def test_FW_ACT_08_d_the_free_note_is_not_repeated_where_it_adds_nothing() -> None:
+    """Stop 67: the note "(free after Regrouping: …)" stays in the window's prompt, its
+    buttons and the public line of the free Give or Trade, but not in the Marble prompt that
+    follows the "(free: no Action Point)" button, nor in the team's DM line beside the public
+    one: DMs stay short."""
+    st = _elected_regroup_window()
+    eng = Engine(st)
+    giver, to = eng.inv_name(inv(st, "i2")), eng.inv_name(inv(st, "i3"))
+    st, _ = answer(st, "free_give", to="i3")
+    assert prompt(st) == "give_marble"
+    assert st.prompts[-1].text == f"Give which Marble to {to}?", st.prompts[-1].text
+    st, ev = answer(st, "choose_marble", marble=options(st)[0].params["marble"])
     team = [e.text for e in ev if not e.public and "gives" in e.text]
-    assert team and all(t.endswith(f"{FREE}.") for t in team), team
+    assert team and all("free" not in t and t.startswith(f"{giver} gives ") for t in team), team
+    st, _ = answer(st, "free_trade", **{"with": "i3"})
+    st, _ = answer(st, "choose_marble", marble=options(st)[0].params["marble"])
+    assert "free" not in st.prompts[-1].text, st.prompts[-1].text
+    st, ev = answer(st, "choose_marble", marble=options(st)[0].params["marble"])
+    assert any(FREE in e.text for e in ev if e.public and "trades" in e.text)
+    team = [e.text for e in ev if not e.public and "trades" in e.text]
+    assert team and all("free" not in t for t in team), team
 
 
 def test_FW_ACT_08_d_a_trade_after_an_elected_regroup_says_it_is_free() -> None:

@@ -46,6 +46,7 @@ def listed(names: list[str]) -> str:
 
 # A Give or Trade in the window after a Regroup says it is free (stop 66's demo: "The
 # Salvager gives a Marble to The Fixer." during The Wall's turn read as spending an Action).
+# Said in the window's prompt, its buttons and the move's public line only (stop 67).
 FREE_AFTER_REGROUP = " (free after Regrouping: it costs no Action Point)"
 
 

@@ -186,13 +186,14 @@ class Effects:
 
     def give(self: Engine, giver: InvestigatorState, to: InvestigatorState, marble: str,
              free: bool = False) -> None:
-        """`free`: a Give in the window after a Regroup (FW-ACT-08 d), said to cost nothing."""
+        """`free`: a Give in the window after a Regroup (FW-ACT-08 d), said to cost nothing
+        in the public line; the team's DM line beside it names the Marble only (stop 67)."""
         giver.hand.remove(marble)
         to.hand.append(marble)
         why = FREE_AFTER_REGROUP if free else ""
         self.emit_team(f"{self.inv_name(giver)} gives a Marble to {self.inv_name(to)}{why}.",
                        f"{self.inv_name(giver)} gives {self.a_marble(marble)} to "
-                       f"{self.inv_name(to)}{why}.", "give")
+                       f"{self.inv_name(to)}.", "give")
 
     def eff_give_or_trade(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
         if fr.inv is None:

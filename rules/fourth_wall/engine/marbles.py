@@ -234,9 +234,8 @@ class Marbles:
             if not i.hand or t.insane or i.insane:
                 self.fail(self.frame(f) if f is not None else None)
                 return
-            free = FREE_AFTER_REGROUP if pool == "regroup" else ""
-            self.choose_hidden(i.seat, "give_marble",
-                               f"Give which Marble to {self.inv_name(t)}{free}?",
+            # Not said free here: the button just pressed said so (stop 67: DMs stay short).
+            self.choose_hidden(i.seat, "give_marble", f"Give which Marble to {self.inv_name(t)}?",
                         [act(K.CHOOSE_MARBLE, marble=m) for m in self.distinct(i.hand)],
                         Step(op="give_pick", args={"inv": inv, "to": to, "pool": pool,
                                                    "cost": cost, "f": f}), "marble")
@@ -321,7 +320,7 @@ class Marbles:
         free = FREE_AFTER_REGROUP if pool == "regroup" else ""
         self.emit_team(f"{self.inv_name(i)} trades a Marble with {self.inv_name(t)}{free}.",
                        f"{self.inv_name(i)} trades {self.a_marble(mine)} for "
-                       f"{self.inv_name(t)}'s {self.marble_name(theirs)}{free}.", "trade")
+                       f"{self.inv_name(t)}'s {self.marble_name(theirs)}.", "trade")
 
     # ================================================================== Close a Gate
     def step_close_select(self: Engine, inv: str, pool: str, cost: int, selected: list[str],
