@@ -23,12 +23,15 @@ Top to bottom, from the public view only (``rules/fourth_wall/view.py``):
   character's name without "The", written whole (two columns when three would cut a name,
   the change badge or the name's second word on a second line when one would; a stem with a
   dot only for a word no chip holds, never shrunk below 28 px), the Target Token (Alliance)
-  as cross-hairs, whose turn as a thick frame and an arrow.
+  as cross-hairs, whose turn as a thick frame (open at the middle of its sides) and an arrow.
+  No ring of bright ink closes around a name: shrunk to 400 px, tesseract lost names so
+  boxed (stop 67).
 
 What changed since the previous board post (``view["turn"]["before"]``, the public view then)
 is marked with a dashed ring and a word or number in a badge ("NEW", "+2", "-1", "SHUT",
 "GONE"; "!" for a Horror newly Drained or bearing The Scourge, an Investigator gone Insane),
-never colour alone; a tracker rank that moved gets the ring alone. Everything drawn is public:
+never colour alone; a tracker rank that moved gets the ring alone. An Investigator's ring is
+a dimmer gold than the others (its badge says what changed). Everything drawn is public:
 the map never reads anything but the view it is given, and missing or malformed keys draw as
 empty.
 """
@@ -77,15 +80,20 @@ INV_LINE = 34  # a chip's two lines, centre to centre (stop 66: names written wh
 INV_ROW_TALL = INV_ROW + INV_LINE
 INV_GAP = 8  # between rows of chips
 NAME_X = 60  # a chip's name starts this far in, after the heart
-ARROW_W = 22  # whose turn: the arrow before the name, with its gap
-NAME_END = 16  # a name ends this far from its chip's right edge
+STACK_X = 28  # a chip's name starts this far in when its heart sits on the second line
+# Whose turn: the arrow before the name, with its gap. Stop 67: a gap of 6 px (3 on the phone)
+# read as one word with the name ("pStreet"); 16 reads apart.
+ARROW_W = 32
+NAME_END = 24  # a name ends this far from its chip's right edge (clear of the turn's frame)
+FRAME_W = 6  # whose turn: the chip's thick frame
+CHIP_EDGE: Colour = (62, 64, 84)  # every other chip's thin edge (why: `_draw_chip`)
+CHIP_RING: Colour = mix(fw.HIGHLIGHT, fw.BG, 0.65)  # a chip's change ring (why: `_draw_chip`)
 MAX_HORROR_ROWS = 5
 NAME_ROOM = 130  # a Horror's name keeps this much of its row
 SYM_R = 15  # a Defeat-Cost Symbol's radius on a Horror's row (and in the legend)
 
 BG: Colour = fw.BG
 PANEL: Colour = fw.PANEL
-EDGE: Colour = fw.PANEL_EDGE
 TEXT: Colour = fw.TEXT
 MUTED: Colour = fw.MUTED
 DIM: Colour = fw.DIM
@@ -372,10 +380,10 @@ def _badge(d: ImageDraw.ImageDraw, right: float, cy: float, text: str) -> float:
     return w
 
 
-def _ring(d: ImageDraw.ImageDraw, box: Box) -> None:
+def _ring(d: ImageDraw.ImageDraw, box: Box, colour: Colour = CHANGED) -> None:
     """The change mark's outline: a thick dashed ring just outside ``box``."""
     x0, y0, x1, y1 = box
-    _dashed_ring(d, (x0 - 3, y0 - 3, x1 + 3, y1 + 3), CHANGED)
+    _dashed_ring(d, (x0 - 3, y0 - 3, x1 + 3, y1 + 3), colour)
 
 
 def _diamond(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, fill: Colour,
@@ -808,31 +816,49 @@ def _draw_investigators(d: ImageDraw.ImageDraw, m: _Map, ch: _Changes, lay: _Inv
         top += row_h + INV_GAP
 
 
+def _turn_frame(d: ImageDraw.ImageDraw, box: Box, fill: Colour) -> None:
+    """Whose turn: a thick frame in the highlight, open at the middle of its left and right
+    sides."""
+    rounded_box(d, box, 12, fill=fill, outline=fw.HIGHLIGHT, width=FRAME_W)
+    cy = (box[1] + box[3]) / 2
+    for x in (box[0], box[2] - FRAME_W):
+        d.rectangle((x, cy - 8, x + FRAME_W, cy + 8), fill=BG)
+
+
 def _draw_chip(d: ImageDraw.ImageDraw, inv: _Inv, chip: _Chip, badge: str, box: Box) -> None:
+    """An Investigator's chip. Stop 67: shrunk to a phone's 400 px, tesseract lost or misread
+    a name that the ink around it boxed in, though each chip cropped alone read, so: the
+    thick frame of whose turn it is opens at the middle of its sides; the other chips' thin
+    edge and the dashed change ring are dim enough to fall to the background when the
+    picture is reduced to black and white (the bright badge says what changed); a name that
+    leaves its badge to a second line stands alone on the first, the heart going down beside
+    the badge; and every chip of a two-line row writes its first line at the same height."""
     x0 = box[0]
     fill = (36, 30, 38) if inv.insane else PANEL
-    # Whose turn: a thick frame and an arrow before the name.
-    rounded_box(d, box, 12, fill=fill,
-                outline=fw.HIGHLIGHT if inv.active else EDGE, width=6 if inv.active else 2)
-    cy = (box[1] + box[3]) / 2
-    hx = x0 + 30
-    if inv.target:
-        _target(d, (hx, cy), 22)
-    if inv.insane:  # a struck-out skull where the heart was
-        icon(d, "skull", (hx - 17, cy - 17, hx + 17, cy + 17), INSANE, back=fill)
-        d.line((hx - 20, cy - 20, hx + 20, cy + 20), fill=fw.DANGER, width=4)
-    elif inv.sanity is None:  # setup: no Investigator card chosen yet
-        icon(d, "hourglass", (hx - 15, cy - 17, hx + 15, cy + 17), MUTED, back=fill)
+    if inv.active:  # whose turn: a thick frame and an arrow before the name
+        _turn_frame(d, box, fill)
     else:
-        _heart(d, (hx, cy + 1), 19, (236, 90, 120))
-        d.text((hx, cy - 1), str(_marbles(inv)), font=font(MIN_TYPE, True),
+        rounded_box(d, box, 12, fill=fill, outline=CHIP_EDGE, width=2)
+    cy = (box[1] + box[3]) / 2
+    ys = [cy - INV_LINE / 2, cy + INV_LINE / 2] if box[3] - box[1] > INV_ROW + 1 else [cy]
+    stacked = chip.badge_below
+    hx = x0 + 30
+    hy = ys[-1] if stacked else ys[0]
+    if inv.target:
+        _target(d, (hx, hy), 22)
+    if inv.insane:  # a struck-out skull where the heart was
+        icon(d, "skull", (hx - 17, hy - 17, hx + 17, hy + 17), INSANE, back=fill)
+        d.line((hx - 20, hy - 20, hx + 20, hy + 20), fill=fw.DANGER, width=4)
+    elif inv.sanity is None:  # setup: no Investigator card chosen yet
+        icon(d, "hourglass", (hx - 15, hy - 17, hx + 15, hy + 17), MUTED, back=fill)
+    else:
+        _heart(d, (hx, hy + 1), 19, (236, 90, 120))
+        d.text((hx, hy - 1), str(_marbles(inv)), font=font(MIN_TYPE, True),
                fill=(255, 255, 255), anchor="mm", stroke_width=2, stroke_fill=(90, 20, 40))
-    # A tall chip writes two lines about its middle: the name's, then the rest or the badge.
-    ys = [cy - INV_LINE / 2, cy + INV_LINE / 2] if chip.tall else [cy]
     if badge:
-        _badge(d, box[2] - 8, ys[-1], badge)
-        _ring(d, box)
-    x = x0 + NAME_X
+        _badge(d, box[2] - 8, ys[-1] if stacked else ys[0], badge)
+        _ring(d, box, CHIP_RING)
+    x = x0 + (STACK_X if stacked else NAME_X)
     if chip.arrow:
         d.polygon([(x, ys[0] - 11), (x + 16, ys[0]), (x, ys[0] + 11)], fill=fw.HIGHLIGHT)
         x += ARROW_W

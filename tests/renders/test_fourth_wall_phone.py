@@ -404,9 +404,8 @@ def test_every_investigators_name_is_written_whole(monkeypatch: pytest.MonkeyPat
 @pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed")
 def test_the_longest_names_read_whole_at_phone_width(tmp_path: Path) -> None:
     """Tesseract reads every Investigator's name whole on the turn card shrunk to 400 px, in
-    three columns and in two. (On The Wall's turn with nothing changed: the thick frame of
-    whose turn it is and the dashed change rings make tesseract skip the row they box, name
-    whole or not; a phone reader reads through them.)"""
+    three columns and in two (on The Wall's turn with nothing changed; the frame of whose
+    turn it is and the change rings: the next test)."""
     longest = sorted(NAMES, key=len, reverse=True)
     for names in (longest[:3], longest[:6], ["The Rallier", *longest[:2]],
                   ["The Rallier", "The Fixer", "The Seer"]):
@@ -414,6 +413,25 @@ def test_the_longest_names_read_whole_at_phone_width(tmp_path: Path) -> None:
             "fourth_wall", _chips_view(names, False, None)), tmp_path).split())
         for name in names:
             assert name.removeprefix("The ") in text, (name, text)
+
+
+@pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed")
+def test_names_read_inside_the_turns_frame_and_the_change_rings(tmp_path: Path) -> None:
+    """Stop 67: on the card shrunk to 400 px tesseract lost or misread a name boxed by the
+    thick frame of whose turn it is or by a dashed change ring ("street Magician", "Demo!",
+    "Street Magi"), though each chip cropped alone read (stop 66 left the test above on The
+    Wall's turn with nothing changed for that). Every name reads, on the first and on the last
+    Investigator's turn, and with every chip's Marbles changed, on The Wall's turn and on an
+    Investigator's."""
+    longest = sorted(NAMES, key=len, reverse=True)
+    misses: list[str] = []
+    for names in (longest[:6], NAMES[8:12], NAMES[:4]):
+        for changed, active in ((False, 0), (False, len(names) - 1), (True, None), (True, 1)):
+            text = " ".join(read_at_phone_width(render_turn_image(
+                "fourth_wall", _chips_view(names, changed, active)), tmp_path).split())
+            misses += [f"{name} (changed: {changed}, turn: {active}) in {text!r}"
+                       for name in names if name.removeprefix("The ") not in text]
+    assert not misses, "\n".join(misses)
 
 
 # --------------------------------------------------------------------------- short forms noted
