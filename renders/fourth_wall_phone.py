@@ -609,8 +609,17 @@ def _draw_wall(img: Image.Image, d: ImageDraw.ImageDraw, m: _Map, ch: _Changes,
     doom_text = f"Doom {m.doom}"
     df = font(30, True)
     r = 15
-    tokens = min(m.doom, 4)
     right = width - 6
+    # The tokens give way to the Wall's name written whole (stop 67: "The Breaker of
+    # Trinkets" just revealed beside a grown Doom read "Breaker"); the count stays written.
+    name = " ".join(w for w in (m.wall_name or who).split() if w.lower() != "the")
+    free = (right - text_width(doom_text, df) - 8 - tx0 - 16
+            - (_badge_width(ch.doom) + 12 if ch.doom else 0)
+            - (_badge_width(ch.wall) + 8 if ch.wall else 0))
+    need = text_width(name, font(MIN_TYPE, True)) if m.revealed else 0.0
+    tokens = min(m.doom, 4)
+    while tokens and free - tokens * (2 * r + 4) < need:
+        tokens -= 1
     d.text((right, cy), doom_text, font=df, fill=fw.DOOM_RING, anchor="rm")
     x = right - text_width(doom_text, df) - 8
     for k in range(tokens):

@@ -451,10 +451,37 @@ def test_a_horror_or_wall_name_written_short_is_noted_as_a_cut() -> None:
                             "wall": {"revealed": False, "doom": 1}, "horrors": [],
                             "streets": [{"number": 3}]}}}
     reset_truncations()
-    phone.phone_map(view, MAP_W)
+    phone.phone_map(view, 520)  # narrower than the card's: the Wall's name is cut too
     assert set(truncations()) == {"Restless Spirit", "The Breaker of Trinkets"}, truncations()
     # The same board with room for both names: nothing is noted.
     reset_truncations()
     phone.phone_map({**view, "horrors": [{**horror, "name": "Ghoul", "defeat_cost": []}],
                      "wall": {**wall, "name": "The Shredder"}}, MAP_W)
+    assert truncations() == []
+
+
+def test_the_walls_name_is_written_whole_beside_a_grown_doom() -> None:
+    """Stop 67: on the card, "The Breaker of Trinkets" just revealed beside a Doom that grew
+    was written "Breaker" while four Doom tokens kept their room; the tokens give way first
+    (the count stays written)."""
+    from renders.common import reset_truncations, truncations
+
+    drawn: list[str] = []
+    real = ImageDraw.ImageDraw.text
+
+    def spy(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kw: Any) -> None:
+        drawn.append(str(text))
+        real(self, xy, text, *args, **kw)
+
+    view: dict[str, Any] = {
+        "mode": "conflict", "phase": "wall", "gates": {"open": 2}, "horrors": [],
+        "wall": {"revealed": True, "name": "The Breaker of Trinkets", "doom": 9},
+        "investigators": [],
+        "turn": {"before": {"mode": "conflict", "gates": {"open": 2},
+                            "wall": {"revealed": False, "doom": 1}}}}
+    reset_truncations()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ImageDraw.ImageDraw, "text", spy)
+        phone.phone_map(view, MAP_W)
+    assert "Breaker of Trinkets" in drawn and "Doom 9" in drawn, drawn
     assert truncations() == []
