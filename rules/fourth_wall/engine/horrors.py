@@ -34,6 +34,10 @@ class Horrors:
             if street is None:
                 return False
         drained = self.horror(hid).manifest.drain
+        name = self.horror_name(hid)
+        # Conflict has no Street to say: a second of a name is "another" (stop 67's demo: two
+        # "The Wall Manifests Watcher" lines in a row read as one line posted twice).
+        another = street is None and any(self.horror_name(o.id) == name for o in st.streets)
         st.streets.append(HorrorOnStreets(id=hid, street=street, drained=drained))
         if self.alliance:
             st.streets.sort(key=lambda h: h.street or 0)
@@ -45,8 +49,9 @@ class Horrors:
         notes = (["Drained"] if drained else []) + ([aura] if aura else [])
         # The Doom a Manifest spent is said (stop 65's demo: "Breaker is placed On the
         # Streets." after Wrath, the Action Pool untold, while Triggers said theirs).
-        head = (f"The Wall Manifests {self.horror_name(hid)} ({manifest_doom} Doom): it is "
-                "placed" if manifest_doom is not None else f"{self.horror_name(hid)} is placed")
+        head = (f"The Wall Manifests {'another ' if another else ''}{name} ({manifest_doom} "
+                "Doom): it is placed" if manifest_doom is not None
+                else f"{'Another ' if another else ''}{name} is placed")
         self.emit(f"{head} On the Streets{where}"
                   + (f" ({'; '.join(notes)})." if notes else "."), "manifest", horror=hid)
         return True

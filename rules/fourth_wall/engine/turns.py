@@ -151,10 +151,11 @@ class Turns:
                 return
         if horror is not None:
             moved = st.scourge is not None
+            # Which of two of a name, said before it becomes "(The Scourge)" (stop 67's demo).
+            called = self.horror_called(horror)
             st.scourge = horror
             self.emit(f"The Scourge {'moves to' if moved else 'is unleashed on'} "
-                      f"{self.horror_name(horror)}: no Gate may be closed while it is On the "
-                      "Streets.", "scourge")
+                      f"{called}: no Gate may be closed while it is On the Streets.", "scourge")
             return
         if not st.streets:
             self.emit("No Horror is On the Streets: The Scourge cannot be unleashed.",
