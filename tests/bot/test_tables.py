@@ -739,3 +739,27 @@ def test_a_team_line_names_who_else_sees_it_in_one_list() -> None:
     assert said == "only you, AI Ember, AI Moth and AI Raven see this"
     assert seen_by(["Bea"]) == "only you and Bea see this"
     assert not raw_words(f"The Steadfast draws Force Marble. ({said})")
+
+
+def test_FW_VIS_06_news_all_shared_alike_says_who_else_sees_it_once_in_its_head() -> None:
+    """Stop 67's demo read: every line of a team's private news ended "(only you, AI Moth
+    and AI Shade see this)", five times a DM. Lines shared alike say it once, in the news'
+    head; a DM found again after a restart reads the lines back whole; mixed news keeps each
+    line's own."""
+    from cogs.utils.table.summaries import NEWS_HEAD, last_news, last_summary, news_block
+
+    team = "(only you, AI Moth and AI Shade see this)"
+    news = [f"The Rallier draws a Holy Symbol. {team}",
+            f"The Salvager draws a Clue Marble. {team}"]
+    block = news_block(news, 2000)
+    assert block.count("see") == 1, block
+    assert block.splitlines() == [
+        "Your private news (newest last; only you, AI Moth and AI Shade see it):",
+        "• The Rallier draws a Holy Symbol.", "• The Salvager draws a Clue Marble."]
+    dm = f"**Head**\n{block}\n\nThe hands."
+    assert last_news(dm) == news and last_summary(dm) == "The hands."
+    mixed = [*news, "You draw The Candle."]
+    block = news_block(mixed, 2000)
+    assert block.splitlines()[0] == NEWS_HEAD and block.count("see this") == 2
+    assert last_news(f"**Head**\n{block}\n\nThe hands.") == mixed
+

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -90,17 +91,37 @@ them all)."""
 NEWS_LINE = 300
 """One private line on a summary DM, at most: the summary itself must still fit."""
 NEWS_HEAD = "Your private news (newest last):"
+_SHARED = re.compile(r" \((only you(?:,| and) .+) see this\)$")
+"""A team line's own note of who else reads it (`dms.seen_by`), at the line's end."""
+_SHARED_HEAD = re.compile(r"^Your private news \(newest last; (only you(?:,| and) .+) see it\):$")
+
+
+def _news_head(line: str) -> str | None:
+    """Who the news head says shares every line ("only you and Bea"), "" when it says
+    nobody; None when `line` is no news head."""
+    if line == NEWS_HEAD:
+        return ""
+    found = _SHARED_HEAD.match(line)
+    return found.group(1) if found else None
 
 
 def news_block(news: list[str], room: int) -> str:
     """`news` (a seat's latest private lines) as the summary DM shows them above its summary,
-    in at most `room` characters: the oldest lines go first when they do not fit."""
-    lines = [f"• {clip(line, NEWS_LINE)}" for line in news[-NEWS_KEPT:]]
-    while lines:
-        block = "\n".join([NEWS_HEAD, *lines])
+    in at most `room` characters: the oldest lines go first when they do not fit. When every
+    line shown is shared with the same teammates, the head says so once instead of each line
+    (stop 67: five "(only you, AI Moth and AI Shade see this)" a DM)."""
+    shown = news[-NEWS_KEPT:]
+    while shown:
+        found = [_SHARED.search(line) for line in shown]
+        who = {m.group(1) if m else "" for m in found}
+        shared = who.pop() if len(who) == 1 else ""
+        head = f"Your private news (newest last; {shared} see it):" if shared else NEWS_HEAD
+        lines = [f"• {clip(line[:m.start()] if shared and m else line, NEWS_LINE)}"
+                 for line, m in zip(shown, found, strict=True)]
+        block = "\n".join([head, *lines])
         if len(block) <= room:
             return block
-        lines.pop(0)
+        shown = shown[1:]
     return ""
 
 
@@ -108,7 +129,7 @@ def last_summary(text: str) -> str:
     """The private summary a summary DM showed (its words without head, news and question)."""
     text = text.split(PANEL_MARK, 1)[0]
     lines = text.split("\n")[1:]
-    if lines and lines[0] == NEWS_HEAD:
+    if lines and _news_head(lines[0]) is not None:
         lines = lines[1:]
         while lines and lines[0].startswith("• "):
             lines = lines[1:]
@@ -118,15 +139,18 @@ def last_summary(text: str) -> str:
 
 
 def last_news(text: str) -> list[str]:
-    """The private news a summary DM showed (found again after a restart, kept showing)."""
+    """The private news a summary DM showed (found again after a restart, kept showing), each
+    line whole again when the head said who shares them all."""
     lines = text.split(PANEL_MARK, 1)[0].split("\n")[1:]
-    if not lines or lines[0] != NEWS_HEAD:
+    shared = _news_head(lines[0]) if lines else None
+    if shared is None:
         return []
+    tail = f" ({shared} see this)" if shared else ""
     news = []
     for line in lines[1:]:
         if not line.startswith("• "):
             break
-        news.append(line.removeprefix("• "))
+        news.append(line.removeprefix("• ") + tail)
     return news
 
 
