@@ -66,13 +66,26 @@ from typing import Any
 
 from rules.core import memo
 from rules.core.game import plural
+from rules.exorcism.content import Task
 from rules.exorcism.engine import GHOST_NAMES, GHOSTS, TOOL_NAMES, Engine
 from rules.exorcism.result import result_of
 from rules.exorcism.state import ExorcismState
 
+_TASK_DICTS: dict[int, tuple[Task, dict[str, Any]]] = {}
+"""id(Task card) -> (the card, its dict): a card's dict never changes, and a view holds a dozen
+(the undo oracle and the secrets proof build tens of thousands of views, stop 67)."""
+
 
 def _task_dict(eng: Engine, tid: str) -> dict[str, Any]:
     task = eng.pack.task(tid)
+    kept = _TASK_DICTS.get(id(task))
+    if kept is None or kept[0] is not task:
+        kept = _TASK_DICTS[id(task)] = (task, _task_dict_of(task))
+    made = kept[1]
+    return {**made, "to_complete": list(made["to_complete"])}
+
+
+def _task_dict_of(task: Task) -> dict[str, Any]:
     reward = ", ".join(_effect_summary(e) for e in task.rewards)
     ongoing = task.text.split("Ongoing:", 1)[1].strip() if "Ongoing:" in task.text else (
         "Ongoing Ability" if task.has_ongoing else ""
@@ -116,8 +129,22 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
     team = seat is not None and seat in st.seats and seat != st.ghost_seat
     to_act = sorted(eng.to_act())
 
-    # Each cell's shown name and label (`Engine.cell_name`), worked out once for the view.
+    # Each cell's shown name and label (`Engine.cell_name`), worked out once for the view;
+    # so are the Ghosts on each cell (`Engine.ghosts_in`) and each seat's label.
     shown = {cid: eng.shown_name(cid) for cid in st.cells}
+    ghosts_at: dict[str, list[str]] = {}
+    for g in GHOSTS:
+        at = st.ghosts.get(g)
+        if at is not None:
+            ghosts_at.setdefault(at, []).append(g)
+    seat_labels: dict[str, str] = {}
+
+    def seat_label(s: str) -> str:
+        got = seat_labels.get(s)
+        if got is None:
+            got = seat_labels[s] = eng.seat_label(s)
+        return got
+
     name_count: dict[str, int] = {}
     for name in shown.values():
         name_count[name] = name_count.get(name, 0) + 1
@@ -159,7 +186,8 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
     cells = []
     for cid in eng.geo.all:
         cell = st.cells[cid]
-        room = eng.room_of(cid)
+        room = (pack.room(cell.card) if cell.card is not None and not cell.face_down
+                else None)  # `Engine.room_of`
         name = shown[cid]
         cells.append({
             "id": cid,
@@ -177,7 +205,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
             "exorcism_tokens": cell.exorcism_tokens,
             "dropped": dict(cell.dropped),
             "pawns": pawns.get(cid, []),
-            "ghosts": eng.ghosts_in(cid),
+            "ghosts": list(ghosts_at.get(cid, ())),
             "edge": cid in edge,
             "cold_spot": st.cold_spot == cid,
         })
@@ -201,7 +229,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
         show_plans = not hide_plans or team
         seats_info.append({
             "seat": s,
-            "label": eng.seat_label(s),
+            "label": seat_label(s),
             "role": player.role,
             "investigators": [i.id for i in eng.invs_of(s)],
             "tasks": [_task_dict(eng, t) for t in player.tasks],
@@ -224,7 +252,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
             "kind": top.kind,
             "text": "A secret choice is being made." if private else top.text,
             "seats": list(top.seats),
-            "labels": [eng.seat_label(x) for x in top.seats],
+            "labels": [seat_label(x) for x in top.seats],
         }
 
     peek: list[dict[str, Any]] = []
@@ -267,12 +295,12 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
         "turn": st.game_turn,
         "phase": st.phase,
         "active_seat": st.active,
-        "active_label": eng.seat_label(st.active) if st.active else None,
+        "active_label": seat_label(st.active) if st.active else None,
         "actions_left": st.actions_left,
         "actions_per_turn": opts.solo_actions_per_turn if st.mode == "solo"
         else opts.actions_per_turn,
         "waiting_for": to_act,
-        "waiting_labels": [eng.seat_label(s) for s in to_act],
+        "waiting_labels": [seat_label(s) for s in to_act],
         "layout": {"rows": pack.layout.rows, "cols": pack.layout.cols, "attic": "attic",
                    "foyer": "foyer"},
         "cells": cells,
