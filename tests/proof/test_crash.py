@@ -4,7 +4,10 @@ post appeared) is in storage, every game's stored state equals the replay of its
 and no board ever told of a move the log does not hold.
 
 The bot runs as its own OS process (`tests/proof/botproc.py`, the real `python -m bot run`);
-the emulator and the players run here. Default: 3 High Card games of 2 rounds, 2–4 kills.
+the emulator and the players run here. Default: 2 High Card games of 2 rounds and 2 kills
+(the first aimed at a move acknowledged but not yet answered, in a process that acknowledges
+every move at once; the second at a random moment, in one that answers quick moves with their
+result: three whole bot starts, most of the proof's time). `-m soak`: 3 games and up to 4 kills.
 PROOF_SCALE=N: 4N High Card games of up to 5 rounds and N//2 whole Exorcism games. A kill
 comes once 2–6 more moves have landed since the last restart, 0–0.4 s later: wherever the
 moves in flight then are. Every move cut off after its acknowledgement ("thinking…") must end
@@ -19,6 +22,8 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from bot.storage import SqliteStorage
 from bot.tables import TableService
@@ -43,14 +48,25 @@ MIN_KILLS = 2
 """The proof needs at least this many SIGKILLs in the middle of the flurry."""
 MOVES_PER_KILL = 7
 """Until MIN_KILLS, the players hold their next move at every this many acknowledgements."""
-DEFAULT_KILLS = 4
-"""The default run's SIGKILLs at most (every restart is a whole bot process's start, most of
-the proof's time); `PROOF_SCALE` above 1 kills all the way through the flurry."""
+SOAK_KILLS = 4
+"""The soak run's SIGKILLs at most (every restart is a whole bot process's start, most of
+the proof's time); the default run's are MIN_KILLS; `PROOF_SCALE` above 1 kills all the way
+through the flurry."""
 
 
 async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    """The default suite's share (stop 67): two games, the two kills the proof needs."""
+    await _crash_proof(tmp_path, games=2, kills=MIN_KILLS)
+
+
+@pytest.mark.soak
+async def test_soak_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    await _crash_proof(tmp_path, games=3, kills=SOAK_KILLS)
+
+
+async def _crash_proof(tmp_path: Path, games: int, kills: int) -> None:
     n = scale()
-    games, rounds = (3 if n == 1 else 4 * n), min(5, 1 + n)
+    games, rounds = (games if n == 1 else 4 * n), min(5, 1 + n)
     real = n // 2  # whole Exorcism games (~100 moves each) join the flurry in big runs
     rng = random.Random(7)
     register(HIGHCARD)  # the reader side here needs the rules too
@@ -89,7 +105,7 @@ async def test_crash_sigkill_loses_no_acknowledged_move(tmp_path: Path) -> None:
                     # Kill after a few more moves have landed since the last restart (so the
                     # flurry makes progress however slow the start), at a random moment of
                     # the moves in flight.
-                    while not done.is_set() and (n > 1 or bot.kills < DEFAULT_KILLS):
+                    while not done.is_set() and (n > 1 or bot.kills < kills):
                         target = min(acks() + rng.randint(2, 6), gate())
                         while acks() < target and not done.is_set():
                             await asyncio.sleep(0.02)
