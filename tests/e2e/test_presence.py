@@ -39,15 +39,19 @@ from tests.presence.test_leaks import (
 
 PACK = default_pack()
 SEED = 11
+SHORT_SEED = 7
+"""The whole game the default suite plays (the AI ends it in about 200 moves)."""
+SOAK_SEEDS = (11, 5)
+"""The whole games `-m soak` plays (about 350 moves each)."""
 
 # How the bot words what only one player may see: never in the thread.
 PRIVATE_WORDING = ("only you see this", "Your script:", "Your secret cards", "You draw",
                    "You drew", "Your hand:")
 
 
-async def _auto(table: Table, options: str | None = None) -> AutoTable:
+async def _auto(table: Table, options: str | None = None, seed: int = SEED) -> AutoTable:
     assert table.bot is not None
-    table.bot.tables.seed_source = lambda: SEED
+    table.bot.tables.seed_source = lambda: seed
     dora = table.emu.create_user("dora")
     table.emu.add_member(table.guild, dora)
     auto = AutoTable(table.emu, table.bot, table.general,
@@ -105,9 +109,12 @@ class Audit:
                               for ts in self.moments[-1].state.tokens.values()
                               for t in ts if t.id not in down}
         names |= self.revealed
-        # the game-end post names the script (P-WIN)
-        channel = hidden_from(st, None, self.known, names, script_told=st.outcome is not None)
-        visitors = {s: hidden_from(st, s, self.known, names) for s in st.visitor_seats}
+        # the game-end post names the script (P-WIN), to the table and in each visitor's DMs
+        # (the game-over DM of a game the visitors won with the spirit, seed 7)
+        told = st.outcome is not None
+        channel = hidden_from(st, None, self.known, names, script_told=told)
+        visitors = {s: hidden_from(st, s, self.known, names, script_told=told)
+                    for s in st.visitor_seats}
         self.moments.append(Moment(mark, st, channel, visitors))
         for seat, v in st.visitors.items():
             self.held.setdefault(seat, set()).update(
@@ -134,7 +141,20 @@ def _is_action(card: str) -> bool:
 
 async def test_p_discord_whole_4_player_game_keeps_every_secret_out_of_the_thread(
         table: Table) -> None:
-    auto = await _auto(table)
+    """The default suite's share (stop 67): a short whole game (seed 7, about 200 moves);
+    `-m soak` plays the longer ones."""
+    await _whole_game_keeps_every_secret_out_of_the_thread(table, SHORT_SEED)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seed", SOAK_SEEDS)
+async def test_soak_p_discord_whole_4_player_game_keeps_every_secret_out_of_the_thread(
+        table: Table, seed: int) -> None:
+    await _whole_game_keeps_every_secret_out_of_the_thread(table, seed)
+
+
+async def _whole_game_keeps_every_secret_out_of_the_thread(table: Table, seed: int) -> None:
+    auto = await _auto(table, seed=seed)
     assert table.bot is not None
     players = await _players(table, auto)
     audit = Audit(auto=auto)
