@@ -3,11 +3,11 @@ never show a stale room, token or name.
 
 Whole games of every game and mode are played by the games' AI (fixed seeds) one after
 another in this one process, so the caches carry what earlier games and states left in them;
-every fifth state's board is drawn as a worker draws it, and at every 30th the public board, a
+every tenth state's board is drawn as a worker draws it, and at every 60th the public board, a
 seat's board (a different seat each time) and the turn card are drawn with the caches and again
 with every cache off (`renders.common.uncached`): the two pictures must be the same pixel for
-pixel. The cached parts (rooms, cells, investigators' panels) are pasted where they did not
-change, so a stale one would show.
+pixel (`-m soak`: every fifth state drawn, every 30th compared). The cached parts (rooms,
+cells, investigators' panels) are pasted where they did not change, so a stale one would show.
 """
 
 from __future__ import annotations
@@ -44,17 +44,28 @@ def _same(name: str, what: str, draw: Callable[[], Image.Image]) -> None:
 
 
 def test_cached_pictures_are_pixel_for_pixel_the_uncached_ones_over_whole_games() -> None:
+    """The default suite's share (stop 67): the same whole games, every 10th state drawn and
+    every 60th compared."""
+    _compare_over_whole_games(every=10, compare_every=6, at_least=21)
+
+
+@pytest.mark.soak
+def test_soak_cached_pictures_are_pixel_for_pixel_the_uncached_ones_over_whole_games() -> None:
+    _compare_over_whole_games(every=5, compare_every=6, at_least=45)
+
+
+def _compare_over_whole_games(every: int, compare_every: int, at_least: int) -> None:
     common.clear_layer_cache()
     common.clear_glyph_cache()
     compared = 0
     for name, mode, n in TABLES:
         image = IMAGES[name]
         for k, (game, state, seats) in enumerate(sampled_states(name, mode, n, seed=7,
-                                                                 every=5)):
+                                                                 every=every)):
             names = names_for(seats)
             public = game.view(state, None)
             public["names"] = names
-            if k % 6:  # in between, the caches fill as a worker's do, move after move
+            if k % compare_every:  # in between, the caches fill as a worker's do
                 image(public)
                 continue
             seat = game.view(state, seats[k % len(seats)])
@@ -65,7 +76,7 @@ def test_cached_pictures_are_pixel_for_pixel_the_uncached_ones_over_whole_games(
             _same(name, f"{label} seat board", partial(image, seat))
             _same(name, f"{label} turn card", partial(render_turn_image, name, card))
             compared += 3
-    assert compared >= 45
+    assert compared >= at_least
     stats = common.cache_stats()
     assert stats["runs"] > 0 and stats["layers"] > 0 and stats["parts"] > 0  # in use
 
