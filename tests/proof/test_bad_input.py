@@ -1,4 +1,5 @@
-"""Bad-input proof: 200 (PROOF_SCALE=N: 200·N) of random and malformed interactions —
+"""Bad-input proof: 100 (`-m soak`: 200; PROOF_SCALE=N: N times as many) of random and
+malformed interactions —
 wrong user, outsiders, wrong game, stale buttons, forged custom ids, garbage select values and
 option values, commands outside a game thread or in another game's thread, double presses —
 mixed with real moves. Every one gets an answer (ephemeral when it is a refusal), nothing is
@@ -81,9 +82,27 @@ def _category(res: InteractionRecord) -> str:
     return "other:" + text[:40]
 
 
+KINDS = ("wrong-seat", "outsider", "stale", "wrong-game", "forged", "garbage-select",
+         "slash-outside", "slash-garbage", "wrong-game-command", "slash-hostile")
+"""Every kind of bad interaction the proof sends (each run sends each one)."""
+
+
 async def test_bad_input_every_interaction_answered_and_no_state_change(
         table: Table, caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default suite's share (stop 67): 100 bad interactions, every kind of them."""
+    await _bad_input_proof(table, caplog, monkeypatch, 100)
+
+
+@pytest.mark.soak
+async def test_soak_bad_input_every_interaction_answered_and_no_state_change(
+        table: Table, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    await _bad_input_proof(table, caplog, monkeypatch, 200)
+
+
+async def _bad_input_proof(table: Table, caplog: pytest.LogCaptureFixture,
+                           monkeypatch: pytest.MonkeyPatch, tries: int) -> None:
     caplog.set_level(logging.WARNING)
     # No live View answers anything here: the unknown-button answer need not wait long.
     monkeypatch.setattr("bot.client.UNKNOWN_COMPONENT_GRACE", 0.2)
@@ -207,7 +226,7 @@ async def test_bad_input_every_interaction_answered_and_no_state_change(
             if cat == "UNEXPECTED" or not all(m.ephemeral for m in second.followups):
                 problems.append(f"double press: {second.text}")
 
-    n = 200 * scale()
+    n = tries * scale()
     tried = 0
     while tried < n:
         g = rng.choice(games[:2]) if rng.random() < 0.8 else games[2]
@@ -221,9 +240,7 @@ async def test_bad_input_every_interaction_answered_and_no_state_change(
                 games[0] = await open_live("highcard", trio, "rounds=5")
             continue
         tried += 1
-        kind = rng.choice(["wrong-seat", "outsider", "stale", "wrong-game", "forged",
-                           "garbage-select", "slash-outside", "slash-garbage",
-                           "wrong-game-command", "slash-hostile"])
+        kind = rng.choice(KINDS)
         res: InteractionRecord
         try:
             posts = [m for m in hb if not m.ephemeral]  # others cannot see a private menu
@@ -360,6 +377,8 @@ async def test_bad_input_every_interaction_answered_and_no_state_change(
     assert not errors, [r.getMessage() for r in errors[:5]]
     assert sum(outcomes.values()) == tried + kinds["double-press"]
     assert outcomes["retired-button"] > 0 and outcomes["stale"] > 0
+    assert set(KINDS) - {"stale"} <= set(kinds) and kinds["stale"] + kinds["stale-my-hand"] > 0, \
+        kinds
     for g in games:
         assert await bot.tables.verify(g.game_id)
     assert moves > 0 and HIGHCARD.name in GAMES
