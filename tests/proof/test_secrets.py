@@ -63,6 +63,11 @@ MODES: list[tuple[str, str, int, str | None, int | None]] = [
 ]
 MODE_IDS = [f"{g}-{m}" + (f"-{o.split('=')[0]}" if o else "") for g, m, _, o, _ in MODES]
 SOAK_SEEDS = (5, 11, 23)
+SHORT_SEEDS = {("exorcism", "one_vs_all"): 2, ("fourth_wall", "alliance"): 6}
+"""The default suite's whole games (stop 67): where the first seeds hold a shorter whole game
+than seed 5's, that one (One vs All 118 moves against 160, Fourth Wall Alliance 56 against
+140), every channel and the end as in the others; seed 5's is -m soak's. (Exorcism core stays on
+seed 5: seeds 1 and 7, shorter, cut a button label short, found at stop 67.)"""
 GROUP = {"exorcism": "exorcism", "fourth_wall": "fourthwall", "presence": "presence"}
 """The slash command group of each game (its commands' autocompletes are audited)."""
 FAMILIES = {"exorcism": exorcism.families, "fourth_wall": fourth_wall.families,
@@ -523,7 +528,8 @@ async def test_secrets_no_hidden_information_outside_allowed_dms(
         table: Table, game_name: str, mode: str, players: int, options: str | None,
         moves: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
     limit = 5000 if moves is None or scale() > 1 else moves
-    await play_audited(table, monkeypatch, game_name, mode, players, options, limit)
+    await play_audited(table, monkeypatch, game_name, mode, players, options, limit,
+                       seed=SHORT_SEEDS.get((game_name, mode), 5) if options is None else 5)
 
 
 @pytest.mark.soak
