@@ -322,9 +322,12 @@ class Basics:
     def table_talk(self: Engine) -> dict[str, Any]:
         """P-COMM-04..10, P-DISCORD-01: who may talk now, from public state only."""
         st = self.st
-        alone = [s for s in st.visitor_seats if self.alone(s) and not self.vis(s).succumbed]
+        # Each visitor's `alone` worked out once (every view asks, stop 67).
+        by_seat = {s: self.alone(s) for s in st.visitor_seats}
+        alone = [s for s in st.visitor_seats if by_seat[s] and not self.vis(s).succumbed]
         active_alone = (st.phase == "visitor" and st.active in st.visitors
-                        and self.alone(st.active))
+                        and (by_seat[st.active] if st.active in by_seat
+                             else self.alone(st.active)))
         speech: dict[str, str] = {st.spirit_seat: "procedural_only"}
         for s in st.visitor_seats:
             v = self.vis(s)
@@ -332,7 +335,7 @@ class Basics:
                 near = any(o.room in self.hearing_rooms(v.room) for o in self.active_visitors())
                 speech[s] = "free" if near and not active_alone else "procedural_only"
             else:
-                speech[s] = ("free" if not self.alone(s) and not active_alone
+                speech[s] = ("free" if not by_seat[s] and not active_alone
                              else "procedural_only")
         if not self.surviving():  # every visitor succumbed (stop 63's demo)
             why = "No visitor remains in the manor."
