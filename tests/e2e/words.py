@@ -181,8 +181,11 @@ def cut_labels(message: MessageRecord) -> list[str]:
     for components in versions:
         for comp in _walk(components):
             label = comp.get("label")
+            # A whole sentence of exactly the limit ends as one ("Play Extra Move: Move your
+            # pawn up to 2 spaces, following the normal Move rules.": 80, stop 67); a cut
+            # one ends in "…" or mid-sentence.
             if comp.get("type") == 2 and isinstance(label, str) and (
-                    len(label) >= LABEL_LIMIT and not label.endswith("…")):
+                    len(label) >= LABEL_LIMIT and not label.endswith(("…", ".", "?", "!"))):
                 out.append(f"a label cut short: {label!r}")
     return out
 
