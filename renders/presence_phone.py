@@ -45,7 +45,6 @@ from renders.common import (
     cached_layer,
     die,
     ellipsize,
-    flow_rows,
     font,
     icon,
     mix,
@@ -674,7 +673,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("ctoken", "clue token"), ("drain", "drain marker"), ("stairs", "stairs up/down"),
     ("fire", "fireplace"), ("fire_out", "fire out"), ("spirit", "spirit pawn"),
     ("star", "changed"),
-    ("left", "was here"), ("closed", "closed door"), ("locked", "locked door"),
+    ("left", "was here"), ("doors", "doors"),
     ("candle", "candle lit"), ("out", "knocked out"), ("skull", "succumbed"),
 )
 """The map's small glyphs in words, in this order: a phone reader cannot hover over them
@@ -682,18 +681,40 @@ LEGEND: tuple[tuple[str, str], ...] = (
 door, and whether the flame on a pawn was the fireplace; stop 66's what the hollow flame of
 a fireplace out was)."""
 
+DOOR_STATES: tuple[str, ...] = ("open", "closed", "locked")
+"""A door as the map draws it: a gap between two jambs, a bar with a cross-tick, a bar with a
+padlock. One key entry says each state the map draws, its glyph before its word (stop 67: an
+open stairs door's "| |" had no key, and a row of its own made the card too tall)."""
+
+
+def _door_state(dr: DoorV) -> str:
+    return "open" if dr.open else ("locked" if dr.locked else "closed")
+
+
+def _door_states(walls: Sequence[DoorV], pieces: Mapping[str, Sequence[Piece]]) -> list[str]:
+    """The states of the doors the map draws (on a wall, or as a stairs or passage badge in a
+    room that is not sealed), in `DOOR_STATES` order."""
+    drawn = {_door_state(dr) for dr in walls}
+    drawn |= {_door_state(p.value[0]) for room in pieces.values() for p in room
+              if p.kind == "stairs"}
+    return [s for s in DOOR_STATES if s in drawn]
+
 
 def legend_items(view: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(glyph kind, its words) for each glyph of `LEGEND` this view's map draws: the rooms'
-    pieces, the doors' bars and the marks on the visitors' pawns."""
-    pieces = _laid_out(view)[5]
+    pieces, the doors (one entry: "doors: open, closed" for the states drawn) and the marks
+    on the visitors' pawns."""
+    return _legend(view)[0]
+
+
+def _legend(view: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[str]]:
+    """`legend_items` and the door states the map draws."""
+    b, _ch, _labels, _badges, walls, pieces = _laid_out(view)
     shown = {"fire_out" if p.kind == "fire" and not p.value else p.kind
              for room in pieces.values() for p in room}
-    b = _read(view)
-    if any(not dr.open and not dr.locked and not dr.passage for dr in b.doors):
-        shown.add("closed")
-    if any(not dr.open and dr.locked for dr in b.doors):
-        shown.add("locked")
+    states = _door_states(walls, pieces)
+    if states:
+        shown.add("doors")
     for v in b.visitors:
         if v.succumbed:
             shown.add("skull")
@@ -701,7 +722,8 @@ def legend_items(view: Mapping[str, Any]) -> list[tuple[str, str]]:
             shown.add("out")
         elif v.candle_lit:
             shown.add("candle")
-    return [(kind, word) for kind, word in LEGEND if kind in shown]
+    return [(kind, f"{word}: {', '.join(states)}" if kind == "doors" else word)
+            for kind, word in LEGEND if kind in shown], states
 
 
 def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
@@ -710,14 +732,15 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
     ink = _ink(view)
     b = _read(view)
     labels = short_names(b)
-    items = legend_items(view)
+    items, states = _legend(view)
     if not items:
         return None
     fnt = _bold()
-    glyph_w = {"stairs": 40, "spirit": 44, "star": 40, "left": 44, "closed": 30,
-               "locked": 34, "candle": 46, "out": 46, "skull": 46}
-    widths = [glyph_w.get(kind, 42) + 8 + text_width(word, fnt) for kind, word in items]
-    rows = flow_rows(widths, width)
+    glyph_w = {"stairs": 40, "spirit": 44, "star": 40, "left": 44, "candle": 46, "out": 46,
+               "skull": 46}
+    widths = [_doors_width(states, fnt) if kind == "doors"
+              else glyph_w.get(kind, 42) + 8 + text_width(word, fnt) for kind, word in items]
+    rows = _pack_rows(widths, width)
     row_h = PIECE + 8
     img = Image.new("RGB", (width, len(rows) * row_h), ink.bg)
     d = ImageDraw.Draw(img)
@@ -726,6 +749,10 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
         x, y = 0.0, n * row_h + 4
         for k in row:
             kind, word = items[k]
+            if kind == "doors":
+                _draw_doors_key(d, (x, y), states, fnt, ink)
+                x += widths[k] + 24
+                continue
             gw = glyph_w.get(kind, 42)
             box: Box = (x, y, x + gw, y + PIECE)
             if kind == "stairs":
@@ -734,12 +761,6 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
                 _dashes(d, box, text, 3)
             elif kind == "star":
                 _star_badge(d, (x + gw / 2, y + PIECE / 2), ink)
-            elif kind in ("closed", "locked"):
-                # a door's bar across a short stretch of wall, as the map draws it
-                wall: Box = (x + gw / 2 - 7, y + 2, x + gw / 2 + 7, y + PIECE - 2)
-                door = DoorV(id="", a="", b="", open=False, locked=kind == "locked",
-                             stairs=False)
-                _door_glyph(d, wall, door, False, ink, (ink.bg, ink.bg))
             elif kind in ("candle", "out", "skull"):
                 # a pawn's mark on a blank pawn, as the map draws it on a visitor's
                 pawn = replace(b.visitors[0], candle_lit=kind == "candle",
@@ -753,3 +774,46 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
             d.text((x + gw + 8, y + PIECE / 2), word, font=fnt, fill=text, anchor="lm")
             x += widths[k] + 24
     return img
+
+
+DOOR_GLYPH_W = 38
+
+
+def _pack_rows(widths: Sequence[float], width: float, gap: float = 24) -> list[list[int]]:
+    """`flow_rows`, each item in the first row with room for it: the doors' one wide entry
+    leaves no row half empty (stop 67: flowed in order, it took a row of its own and the
+    card grew by one)."""
+    rows: list[list[int]] = []
+    used: list[float] = []
+    for k, w in enumerate(widths):
+        at = next((r for r, x in enumerate(used) if x + w <= width), None)
+        if at is None:
+            rows.append([])
+            used.append(0.0)
+            at = len(rows) - 1
+        rows[at].append(k)
+        used[at] += w + gap
+    return rows
+
+
+def _doors_width(states: Sequence[str], fnt: Any) -> float:
+    return sum(DOOR_GLYPH_W + 10 + text_width(s, fnt) for s in states) + 12 * (len(states) - 1)
+
+
+def _draw_doors_key(d: ImageDraw.ImageDraw, at: tuple[float, float], states: Sequence[str],
+                    fnt: Any, ink: Ink) -> None:
+    """Each door state the map draws, its glyph before its word ("open", "closed", "locked"),
+    the glyph as a stairs badge in a dark room draws it (on the floor, where ticks and jambs
+    show). No "doors:" before them: it took the key a row more on stop 67's seeds."""
+    x, y = at
+    mid = y + PIECE / 2
+    for n, state in enumerate(states):
+        x += 12 if n else 0
+        rounded_box(d, (x, y + 2, x + DOOR_GLYPH_W, y + PIECE - 2), 6, fill=ink.dark)
+        door = DoorV(id="", a="", b="", open=state == "open", locked=state == "locked",
+                     stairs=True)
+        _door_glyph(d, (x + 5, y + 8, x + DOOR_GLYPH_W - 5, y + PIECE - 8), door, True, ink,
+                    (ink.dark, ink.dark), ink.dark_text)
+        x += DOOR_GLYPH_W + 10
+        d.text((x, mid), state, font=fnt, fill=ink.head, anchor="lm")
+        x += text_width(state, fnt)

@@ -289,19 +289,57 @@ def test_the_legend_keys_doors_and_the_marks_on_a_pawn() -> None:
         dr.update(open=True, locked=False)
     for v in view["visitors"]:
         v.update(candle_lit=False, knocked_out=False, succumbed=False)
-    quiet = {k for k, _ in legend_items(view)}
-    assert not quiet & {"closed", "locked", "candle", "out", "skull"}, quiet
+    quiet = dict(legend_items(view))
+    assert not set(quiet) & {"candle", "out", "skull"}, quiet
+    assert quiet["doors"] == "doors: open", quiet
     marked = copy.deepcopy(view)
     marked["doors"][0].update(open=False)
     marked["doors"][1].update(open=False, locked=True)
     marked["visitors"][0]["candle_lit"] = True
     marked["visitors"][1]["knocked_out"] = True
     keys = dict(legend_items(marked))
-    assert keys["closed"] == "closed door" and keys["locked"] == "locked door"
+    assert keys["doors"] == "doors: open, closed, locked"
     assert keys["candle"] == "candle lit" and keys["out"] == "knocked out"
     assert "skull" not in keys
     img = phone_legend(marked, MAP_W)
     assert img is not None and img.width == MAP_W
+
+
+def test_one_door_entry_keys_an_open_stairs_door_and_the_key_stays_short(
+        tmp_path: Path) -> None:
+    """Stop 67: an open stairs door, drawn "| |" in its room's badge, had no key (only closed
+    and locked doors had one), and a key row of its own made the turn card over 2,000 px
+    tall. One entry keys every door state the map draws, each glyph before its word; the
+    key reads at 400 px and takes no more rows than four."""
+    from renders.presence_phone import legend_items, phone_legend
+
+    view = list(_views("session", 4, {}, seed=5, samples=2, every=9))[-1]
+    shown = copy.deepcopy(view)
+    stairs = [dr for dr in shown["doors"] if isinstance(dr, dict) and dr.get("stairs")]
+    assert stairs
+    for dr in shown["doors"]:
+        dr.update(open=True, locked=False)
+    keys = dict(legend_items(shown))
+    assert keys["doors"] == "doors: open", keys
+    shown["doors"][0].update(open=False)
+    shown["doors"][1].update(open=False, locked=True)
+    kinds = [k for k, _ in legend_items(shown)]
+    assert kinds.count("doors") == 1 and not {"closed", "locked"} & set(kinds), kinds
+    assert dict(legend_items(shown))["doors"] == "doors: open, closed, locked"
+    card = render_turn_image("presence", shown)
+    assert card.height < 2000
+    if TESSERACT:
+        img = phone_legend(shown, MAP_W)
+        assert img is not None
+        words = read_at_phone_width(img, tmp_path).lower()
+        assert all(w in words for w in ("open", "closed", "locked")), words
+    # every door in each state in turn, along a playout of each table: four rows at most
+    for mode, n, extra in CASES:
+        for v in _views(mode, n, extra, seed=5, samples=3, every=11):
+            for k, dr in enumerate(dr for dr in v["doors"] if isinstance(dr, dict)):
+                dr.update(open=k % 3 == 0, locked=k % 3 == 2)
+            img = phone_legend(v, MAP_W)
+            assert img is not None and img.height <= 4 * 52, (mode, n, extra)
 
 
 def test_the_legend_keys_a_fireplace_out_as_the_map_draws_it() -> None:
