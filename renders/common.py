@@ -955,17 +955,18 @@ def die(
     outline: Colour | None = (60, 50, 60),
     width: int = 2,
     numeral: bool = False,
+    numeral_size: float = 0.8,
 ) -> None:
     """A die face showing ``pips`` (1..6); other values draw a blank face with the number.
     ``numeral``: the number, never pips — for a die drawn small (a phone's column), where
-    pips shrink to dots no one can count."""
+    pips shrink to dots no one can count; ``numeral_size``: its type, a share of the face."""
     x0, y0, x1, y1 = box
     size = min(x1 - x0, y1 - y0)
     rounded_box(draw, box, size * 0.18, fill=face, outline=outline, width=width)
     layout = None if numeral else _PIP_LAYOUT.get(pips)
     if layout is None:
         if pips:
-            fnt = font(max(10, int(size * (0.8 if numeral else 0.6))), True)
+            fnt = font(max(10, int(size * (numeral_size if numeral else 0.6))), True)
             draw.text(((x0 + x1) / 2, (y0 + y1) / 2), str(pips), font=fnt, fill=pip, anchor="mm")
         return
     r = max(1.5, size * 0.09)

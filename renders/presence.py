@@ -16,7 +16,7 @@ with positions, clue identities by room and hand; or a visitor's hand):
   grid. A room is warm when lit and cold blue when dark; it shows its name, a flame for the
   fireplace (lit or out), visitor pawns (seat colour, candle flame when lit, grey and crossed
   when knocked out, black when succumbed), the spirit pawn (white ghost), presence dice with
-  pips, face-down spirit clues (violet "S") and small clues (grey "s"), drains and stairs.
+  their number, face-down spirit clues (violet "S") and small clues (grey "s"), drains and stairs.
   Doors sit on the shared wall, told apart by shape (issue #22): open (a gap, a jamb at each
   end), closed (a wooden bar with a cross-tick), locked (a red bar with a padlock); stairs
   doors are chips inside both rooms, a closed one marked "✕". A legend sits
@@ -75,6 +75,11 @@ from renders.common import (
 __all__ = ["HEIGHT", "STRIP_HEIGHT", "WIDTH", "render_board", "render_image"]
 
 WIDTH = 1600
+DIE = 40
+"""A presence die's face, px (at full size in a room): it shows its number, never pips, large
+enough to read with the board scaled to a phone's 400 px (stop 67; the phone map did, stop 66,
+while the board's 26 px pips were dots there)."""
+NUMERAL = 0.95  # the number's type, a share of the face: 0.8 read 5s as 3s at 400 px
 HEIGHT = 1000
 STRIP_HEIGHT = 290
 MAX_BYTES = 300_000
@@ -775,8 +780,8 @@ def _draw_room(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, r: RoomV, b: 
         elif kind == "p":
             _spirit_pawn(d, (x + 16 * k, cy), 16 * k)
         elif kind == "d":
-            die(d, (x, cy - 13 * k, x + 26 * k, cy + 13 * k), val, face=(245, 238, 228),
-                pip=(120, 20, 30))
+            die(d, (x, cy - DIE / 2 * k, x + DIE * k, cy + DIE / 2 * k), val,
+                face=(245, 238, 228), pip=(120, 20, 30), numeral=True, numeral_size=NUMERAL)
         elif val is None:
             _token(d, (x + 12 * k, cy), 12 * k, False)
         else:
@@ -804,7 +809,7 @@ def _flow_pieces(pieces: Sequence[tuple[str, Any]], k: float, x0: float, y0: flo
     x, y, right = x0, y0, first_limit
     out: list[tuple[str, Any, float, float]] = []
     for kind, val in pieces:
-        w = (36.0 if kind in ("v", "p") else (30.0 if kind == "d" else 27.0)) * k
+        w = (36.0 if kind in ("v", "p") else (DIE + 4.0 if kind == "d" else 27.0)) * k
         if x + w > right:
             x, y, right = x0, y + row_h, limit
         if y + row_h - 4 > bottom:
@@ -933,7 +938,8 @@ def _draw_legend(d: ImageDraw.ImageDraw, right: float, top: float) -> None:
         draw_text(d, (x, y), label, lf, MUTED, anchor="lm")
         x -= 16
         if draw == "d":
-            die(d, (x - 9, y - 9, x + 9, y + 9), 2, face=(245, 238, 228), pip=(120, 20, 30))
+            die(d, (x - 9, y - 9, x + 9, y + 9), 3, face=(245, 238, 228), pip=(120, 20, 30),
+                numeral=True, numeral_size=NUMERAL)
         else:
             _token(d, (x, y), 10, draw == "S")
         x -= 18

@@ -231,3 +231,54 @@ def test_H_L4_only_the_spirit_picture_shows_script_secrets_and_clue_identities(
         assert script.top.text not in drawn and script.bottom.text not in drawn
         assert not any(name in drawn for _, name in secrets)
         assert not any(name in drawn for name in private_clues)
+
+
+@pytest.mark.skipif(__import__("shutil").which("tesseract") is None,
+                    reason="tesseract is not installed")
+@pytest.mark.parametrize("values", [[2, 3, 4, 5, 6], [1, 6, 1], [5, 5, 1, 4]])
+def test_full_board_dice_show_their_number_read_at_400_px(values: list[int],
+                                                          tmp_path: Any) -> None:
+    """Stop 67: the phone map shows a presence die's number (stop 66), the full board still
+    drew pips, dots no one could count when the board is scaled to a phone's 400 px. The full
+    board draws the number too, large enough there: the room's dice read back their values
+    (tesseract, the dice alone, as an eye looks at them)."""
+    import subprocess
+
+    from PIL import ImageChops, ImageOps
+
+    from renders.presence import render_image
+    from tests.presence.helpers import new_game, put_die, quiet
+    from tests.renders.test_presence_phone import _die_faces
+
+    st = quiet(new_game(5, seed=3))
+    for v in values:
+        put_die(st, "kitchen", v)
+    view = _view(st, None)
+    # where the dice are, on the picture before its palette; what is read, on the PNG posted
+    faces = [f for f in _die_faces(render_image(view)) if f[2] - f[0] > 24]  # not the key's
+    assert len(faces) == len(values)
+    board = Image.open(io.BytesIO(render_board(view))).convert("RGB")
+    scale = 400 / board.width
+    small = board.resize((400, round(board.height * scale)), Image.Resampling.LANCZOS)
+    dice = []
+    for x0, y0, x1, y1 in faces:
+        die = small.crop((round(x0 * scale), round(y0 * scale), round(x1 * scale) + 1,
+                          round(y1 * scale) + 1))
+        # enlarged, and the red of the number alone made black on white, only for tesseract:
+        # what it reads is there at 400
+        die = die.resize((die.width * 8, die.height * 8), Image.Resampling.LANCZOS)
+        red, green, _blue = die.split()
+        ink = ImageChops.subtract(red, green).point(lambda v: 0 if v > 30 else 255)
+        dice.append(ImageOps.expand(ink, 16, fill=255))
+    row = Image.new("L", (sum(d.width for d in dice) + 40, max(d.height for d in dice) + 40),
+                    255)
+    x = 20
+    for d in dice:
+        row.paste(d, (x, 20))
+        x += d.width
+    path = tmp_path / "dice.png"
+    row.save(path)
+    out = subprocess.run(["tesseract", str(path), "stdout", "--psm", "7",
+                          "-c", "tessedit_char_whitelist=123456"],
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "".join(str(v) for v in values), out.stdout
