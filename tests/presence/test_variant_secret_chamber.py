@@ -357,3 +357,72 @@ def test_p_chamber_04_h_35_the_passage_rooms_are_read_from_face_up_cards_only() 
     st.secrets[1].discards.append(st.clue_revealed.pop())
     st.mystery = True  # face down beneath a secret: unseen by the table
     assert len(GAME.view(st, None)["chamber"]["passage_may_be"]) == 3
+
+
+def _hidden_swapped(st: PresenceState) -> PresenceState:
+    """`st` with every clue card nobody saw face up moved: those in the visitors' hands, the
+    chamber's cards and (Mystery Mode) face-down discards rotated among themselves and the
+    clue deck. The table cannot tell the two states apart."""
+    out = edit(st)
+    shown = set(out.clue_revealed) | set(out.clues_shown)
+    if not out.mystery:
+        shown |= {c for s in out.secrets for c in s.discards}
+    piles = [v.hand for v in out.visitors.values()] + [out.clue_deck]
+    if out.chamber is not None:
+        piles.append(out.chamber.cards)
+    if out.mystery:
+        piles += [s.discards for s in out.secrets]
+    spots = [(pile, k) for pile in piles for k, c in enumerate(pile)
+             if c not in shown and c in {x.id for x in PACK.clue_cards_for(out.n)}]
+    cards = [pile[k] for pile, k in spots]
+    for (pile, k), card in zip(spots, cards[1:] + cards[:1], strict=True):
+        pile[k] = card
+    return out
+
+
+@pytest.mark.parametrize(("seed", "mystery"), [(6, False), (5, False), (5, True)])
+def test_p_chamber_04_h_35_the_passage_rooms_only_shrink_and_read_nothing_hidden(
+        seed: int, mystery: bool) -> None:
+    """Stop 67: a clue card once face up in the revealed row, then taken into a hand, counted
+    as unseen again, and the rooms the passage may be in grew back (seed 38's AI game of
+    that day). The table remembers what it saw face up: over a whole game the list only
+    shrinks, always holds the passage's room, and is the same however the cards nobody saw
+    lie."""
+    st = GAME.setup([SPIRIT, "s2", "s3", "s4"],
+                    GAME.options_model(secret_chamber=True, mystery=mystery), seed)
+    before: list[str] | None = None
+    lists = 0
+    while GAME.result(st) is None:
+        seat = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+        rooms = GAME.view(st, None)["chamber"]["passage_may_be"]
+        if rooms is None:
+            assert before is None or st.chamber is None or st.chamber.passage_room is not None
+            continue
+        lists += 1
+        assert _passage_room(st) in rooms
+        if before is not None:
+            assert set(rooms) <= set(before), (before, rooms)
+        before = rooms
+        if lists % 5 == 1:
+            assert GAME.view(_hidden_swapped(st), None)["chamber"]["passage_may_be"] == rooms
+    assert lists > 0
+
+
+def test_p_chamber_04_a_revealed_card_taken_into_a_hand_stays_seen() -> None:
+    """Stop 67: the revealed row's card of position 1's trauma, drawn into a visitor's hand
+    (P-CLUE-03), put its room back among the passage's rooms: the table saw it face up."""
+    from tests.presence.helpers import choose
+
+    st = _deducible()
+    st.clues_shown = list(st.clue_revealed)  # as the engine's reveal records them
+    room = _passage_room(st)
+    assert GAME.view(st, None)["chamber"]["passage_may_be"] == [room]
+    trauma = PACK.secret(st.secrets[0].card).trauma
+    card = next(c for c in st.clue_revealed if PACK.clue_card(c).trauma == trauma)
+    eng = Engine(st)
+    eng.draw_clue(st.active or "s2")
+    st = GAME.apply(eng.st, st.active or "s2", choose(card)).state
+    assert card in st.visitors[st.active or "s2"].hand and card not in st.clue_revealed
+    for seat in (None, SPIRIT, *st.visitor_seats):
+        assert GAME.view(st, seat)["chamber"]["passage_may_be"] == [room]

@@ -314,11 +314,12 @@ class HouseEffects:
                        and c.room not in searched})
 
     def public_clue_cards(self: Engine) -> set[str]:
-        """The clue cards the whole table has seen where they lie now: the revealed row and,
-        unless Mystery Mode turns them face down (P-MYST-02), the discards beneath the
-        secrets."""
+        """The clue cards the whole table has seen face up: the revealed row, every card once
+        in it (taken into a hand since: the table still knows it, so the passage's rooms never
+        grow back, stop 67) and, unless Mystery Mode turns them face down (P-MYST-02), the
+        discards beneath the secrets. Never a hand's card nobody saw face up."""
         st = self.st
-        out = set(st.clue_revealed)
+        out = set(st.clue_revealed) | set(st.clues_shown)
         if not st.mystery:
             out.update(c for s in st.secrets for c in s.discards)
         return out
