@@ -877,26 +877,12 @@ def _card_cost(eng: Engine, ded: Deduction, card: str, action: Action) -> float:
 
 def _score_visitor_action(eng: Engine, board: Board, ded: Deduction, seat: str,
                           action: Action) -> float:
-    st = eng.st
     v = eng.vis(seat)
     k = action.kind
     if k == K.END_TURN:
         return 0.0
     if k == K.REST:
-        # A two-player visitor player's one hand of 7 is split between its characters
-        # (P-2P-03): Rest draws to 7 over both, so this character's share says nothing.
-        hand = eng.player_hand(seat)
-        if st.must_rest:
-            return 100.0
-        need = eng.hand_size() - len(hand)
-        gain = 2.0 * max(0, need)
-        # Digging for an Invoke cycles the deck only if the Rest lets a card go: a full
-        # hand it would keep whole draws nothing, and the action is spent for nothing. Only
-        # this character's own cards may go (P-2P-04).
-        if _digging(eng, ded, v) and (
-                need > 0 or _rest_let_go(eng, board, ded, seat, eng.own_cards(seat)) is not None):
-            gain += DIG
-        return gain - 1.5
+        return _rest_worth(eng, board, ded, seat)
     if k == K.WALK:
         return Scorer(eng, board, seat, v.room, ded).move_worth(
             eng.pack.visitor(v.character).walk_points) - 0.5
@@ -917,6 +903,68 @@ def _score_visitor_action(eng: Engine, board: Board, ded: Deduction, seat: str,
     elif k == K.USE_ITEM:
         value -= 1.0
     return value
+
+
+def _rest_worth(eng: Engine, board: Board, ded: Deduction, seat: str) -> float:
+    """A Rest (A-20) as the Rest would go (`_rest_let_go`): the cards it would draw that the
+    deck and discard still hold, the clue cards it puts beneath their secrets (progress, as a
+    clue card played for nothing would: stop 67's AI played one for an Investigate with no
+    clue token left where a Rest let it go and drew), digging for the Invoke a ready secret
+    needs only where the cards it draws may hold one (`_invoke_within`), less a fear card's
+    fear on a Rest (Fear of Sleep). Stop 67: the flat bonus for digging took three Rests in
+    one turn, each a fear from Fear of Sleep and most a draw from a deck with no Invoke in
+    it, over a useful play."""
+    st = eng.st
+    v = eng.vis(seat)
+    if st.must_rest:
+        return 100.0
+    # A two-player visitor player's one hand of 7 is split between its characters
+    # (P-2P-03): Rest draws to 7 over both, so this character's share says nothing.
+    hand = eng.player_hand(seat)
+    gone = _rest_plan(eng, board, ded, seat)
+    pile = eng.pile_holder(seat)  # P-2P-01: the shared deck of the visitor player
+    back = [c for c in gone if eng.is_action_card(c)]
+    stock = len(pile.deck) + len(pile.discard) + len(back)
+    need = eng.hand_size() - len(hand)
+    draws = min(need + len(gone), stock)
+    gain = 2.0 * min(max(0, need), stock)
+    gain += sum(-_clue_keep(eng, ded, c) for c in gone if not eng.is_action_card(c))
+    # Digging for an Invoke cycles the deck only if the Rest draws: a full hand it would
+    # keep whole draws nothing, and the action is spent for nothing.
+    if draws > 0 and _digging(eng, ded, v):
+        gain += DIG if _invoke_within(eng, seat, back, draws) else 0.0
+    if not v.knocked_out:
+        gain -= _triggered_fear(eng, board, v, "rest")
+    return gain - 1.5
+
+
+def _rest_plan(eng: Engine, board: Board, ded: Deduction, seat: str) -> list[str]:
+    """The cards a Rest would let go, one prompt after another (`_rest_discard`)."""
+    hand = eng.player_hand(seat)
+    left = list(eng.own_cards(seat))
+    gone: list[str] = []
+    while True:
+        card = _rest_let_go(eng, board, ded, seat, left, hand)
+        if card is None:
+            return gone
+        gone.append(card)
+        left.remove(card)
+        hand = [c for c in hand if c != card]
+
+
+def _invoke_within(eng: Engine, seat: str, back: list[str], draws: int) -> bool:
+    """Whether `draws` cards drawn after a Rest lets the action cards `back` go may hold an
+    Invoke card: the deck's first, then the discard shuffled anew with them (A-45). The
+    deck's order is hidden; what it holds is not (the player's own cards less its hand and
+    its discard)."""
+    pile = eng.pile_holder(seat)
+
+    def invoke(c: str) -> bool:
+        return eng.is_action_card(c) and any(e.op == "reveal_secret" for a in
+                                             eng.pack.action_card(c).actions for e in a.effects)
+
+    reach = pile.deck if draws <= len(pile.deck) else pile.deck + pile.discard + back
+    return any(invoke(c) for c in reach)
 
 
 def _visitor_turn(eng: Engine, seat: str, legal: list[Action]) -> Action:
@@ -1046,12 +1094,14 @@ def _discard_pick(eng: Engine, seat: str, legal: list[Action], allow_done: bool)
 
 
 def _rest_let_go(eng: Engine, board: Board, ded: Deduction, seat: str,
-                 cards: list[str]) -> str | None:
+                 cards: list[str], hand: list[str] | None = None) -> str | None:
     """Of `cards` in the player's hand, the one a Rest lets go of next (A-20): a clue card
     whose place is beneath a secret (progress), else the weakest action card while the hand
-    would still draw (or, digging for an Invoke, any weak one); None: keep the rest."""
+    would still draw (or, digging for an Invoke, any weak one); None: keep the rest.
+    `hand`: the player's hand as it will be then (`_rest_plan`), else as it is."""
     v = eng.vis(seat)
-    hand = eng.player_hand(seat)  # P-2P-03: both characters' cards in a 2-player game
+    if hand is None:
+        hand = eng.player_hand(seat)  # P-2P-03: both characters' cards in a 2-player game
     for c in cards:
         if c in hand and not eng.is_action_card(c) and _clue_keep(eng, ded, c) < 0:
             return c

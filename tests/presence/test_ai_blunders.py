@@ -20,6 +20,7 @@ import pytest
 from bench.blunders import census
 from rules.core.types import Action, act
 from rules.presence import ai
+from rules.presence.content import default_pack
 from rules.presence.engine import Engine
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
@@ -33,6 +34,8 @@ from tests.presence.helpers import (
     take_clue,
     trauma_at,
 )
+
+PACK = default_pack()
 
 
 def _step(st: PresenceState, seat: str, action: Action) -> tuple[PresenceState, Step]:
@@ -366,3 +369,91 @@ def test_the_spirit_ai_never_spends_its_last_presence_on_moving_the_die_it_fades
     eng = Engine(st)
     moved = ai._power_worth(eng, ai.Board(eng), card, "bottom", die)
     assert faded == -ai.INF and faded < moved, (faded, moved)
+
+
+# ---------------------------------------------------------------- Rests (stop 67)
+
+
+def _dig_scene(invoke_in_deck: bool, fear_of_sleep: bool) -> PresenceState:
+    """Round 7, s2's turn in the Great Hall, nothing on the board: positions 1-3 revealed,
+    one clue card of position 4's trauma beneath it (ready for an Invoke), four plain action
+    cards in hand, three in the deck, and s2's Invoke card in the deck or in its discard
+    (where a Rest that draws from the deck cannot reach it)."""
+    st = invoke_scene(7, revealed=(1, 2, 3))
+    v = st.visitors[VISITOR]
+    card, _side = invoke_card(st, VISITOR)
+    plain = [c for c in v.discard if Engine(st).is_action_card(c)]
+    v.hand, v.deck, v.discard = plain[:4], plain[4:7], plain[7:]
+    (v.deck if invoke_in_deck else v.discard).append(card)
+    v.fear_cards = ["fear.sleep"] if fear_of_sleep else []
+    st.secrets[3].discards = [take_clue(st, trauma_at(st, 4))]
+    return st
+
+
+def test_p_basic_01_a_rest_digs_for_the_invoke_only_where_its_draws_may_hold_it() -> None:
+    """Stop 67: a visitor without its Invoke card rested up to three times in one turn to
+    dig for it, each Rest a fear from Fear of Sleep and a draw from a deck that did not hold
+    the Invoke (it lay in the discard). Digging is still worth a Rest where the cards drawn
+    may hold the Invoke; where they cannot, Fear of Sleep's fear outweighs one card drawn."""
+    st = _dig_scene(invoke_in_deck=False, fear_of_sleep=True)
+    assert ai._digging(Engine(st), ai.deduction(Engine(st), VISITOR), st.visitors[VISITOR])
+    assert GAME.ai_action(st, VISITOR).kind != "rest"
+    assert GAME.ai_action(_dig_scene(invoke_in_deck=True, fear_of_sleep=True),
+                          VISITOR).kind == "rest"
+
+
+def _sure_clue_scene() -> PresenceState:
+    """s2's turn in the Great Hall, nothing to investigate or draw anywhere (the clue deck
+    spent), positions 1-3 revealed: its two clue cards (of rooms elsewhere) are sure of their
+    place, and its hand is one card short."""
+    st = invoke_scene(5, revealed=(1, 2, 3))
+    v = st.visitors[VISITOR]
+    card, _side = invoke_card(st, VISITOR)
+    plain = [c for c in v.discard if Engine(st).is_action_card(c)]
+    # plain clue cards (the Library's special ones have a quick side), of rooms elsewhere
+    clues = [next(c for c in st.clue_deck if not PACK.is_fear_card(c)
+                  and PACK.clue_card(c).trauma == trauma_at(st, k)
+                  and PACK.clue_card(c).room not in ("library", v.room)) for k in (1, 2)]
+    for c in clues:
+        st.clue_deck.remove(c)
+    v.hand, v.deck, v.discard = [card, plain[0], *clues], plain[1:6], plain[6:]
+    st.clue_box += st.clue_deck
+    st.clue_deck = []
+    return st
+
+
+def test_p_clue_05_no_clue_card_is_played_for_an_investigate_that_finds_nothing() -> None:
+    """Stop 67: with no clue token left in the room, the AI played a clue card for its
+    Investigate (nothing to find, nothing to draw) only to put it beneath its secret, where
+    one Rest puts both its clue cards there and draws: the Rest now counts that progress."""
+    st = _sure_clue_scene()
+    assert GAME.ai_action(st, VISITOR).kind == "rest"
+    for _ in range(40):  # the whole turn: no clue card's Investigate where no token lies
+        if GAME.result(st) is not None or st.active != VISITOR:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        action = GAME.ai_action(st, seat)
+        if seat == VISITOR and action.kind == "play" and not st.prompts:
+            eng = Engine(st)
+            if not eng.is_action_card(str(action.p("card"))):
+                effects, _card = ai._action_effects(eng, eng.vis(VISITOR), action)
+                assert not (any(e.get("op") == "investigate" for e in effects)
+                            and not st.tokens.get(eng.vis(VISITOR).room)), action
+        st = GAME.apply(st, seat, action).state
+
+
+def test_p_basic_01_no_turn_of_the_heuristic_rests_three_times() -> None:
+    """Stop 67: seed 3's Orphan rested three times in round 6 (digging for an Invoke that
+    its deck did not hold, Fear of Sleep's fear each time). Over whole seeded games of the
+    heuristic, no visitor's turn takes three Rests it was not made to take."""
+    for seed in range(1, 6):
+        st = GAME.setup(["s1", "s2", "s3", "s4"], GAME.options_model(), seed)
+        rests: dict[tuple[int, str], int] = {}
+        while GAME.result(st) is None:
+            seat = sorted(GAME.to_act(st))[0]
+            action = GAME.ai_action(st, seat)
+            if action.kind == "rest" and not st.must_rest:
+                key = (st.round, seat)
+                rests[key] = rests.get(key, 0) + 1
+            st = GAME.apply(st, seat, action).state
+        assert max(rests.values(), default=0) < 3, (seed, rests)
