@@ -647,3 +647,20 @@ def test_P_SPIRIT_07_the_spirits_own_die_move_names_the_spirit() -> None:
     first = next(e.text for e in out.events if e.public and "presence die" in e.text)
     assert first == (f"The spirit moves a presence die from the {was} into the "
                      f"{eng.room_name(str(move.p('to')))}, showing {d.value}."), first
+
+
+def test_p_clue_02_an_investigate_that_finds_nothing_is_no_turning_point() -> None:
+    """Stop 67's demo recap listed "Round 5: The Detective finds no clue token left to
+    investigate in the Dining Hall." among five turning points: nothing happened. The line
+    has a kind of its own, weighed 0, as a failed Invoke's has."""
+    from rules.core.types import act
+    from rules.presence.ending import WEIGHTS
+    from tests.presence.helpers import do
+    from tests.presence.test_rules_visitors import base, give
+
+    st = base()  # nothing on the board to investigate
+    give(st, "s2", "descendant.09")  # Investigate Twice
+    st, events = do(st, "s2", act("play", card="descendant.09", side=0, speed="main"))
+    none = [e for e in events if "finds no clue token left to investigate" in e.text]
+    assert none and all(WEIGHTS.get(e.kind, 0) == 0 for e in none), none
+    assert WEIGHTS["investigate"] > 0

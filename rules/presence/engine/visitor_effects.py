@@ -87,9 +87,10 @@ class VisitorEffects:
         toks = self.st.tokens.get(room, [])
         if not toks:
             # "Investigate Twice" in a room its first Investigate emptied: said, so the
-            # table does not wonder where the second went.
+            # table does not wonder where the second went. A kind of its own: nothing
+            # happened, no turning point of the recap (stop 67's demo listed one).
             self.emit(f"{self.name(me)} finds no clue token left to investigate in the "
-                      f"{self.room_name(room)}.", "investigate")
+                      f"{self.room_name(room)}.", "investigate_none")
             return
         if len(toks) == 1:
             self.investigate(me, room, 0)
