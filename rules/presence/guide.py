@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.game import counted, join_words
+from rules.presence.content import TRAUMAS
 
 KINDS: dict[str, str] = {
     "setup": (
@@ -187,6 +188,9 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
         return (f"{lead}. Every secret is revealed: the visitors win at the end of the round "
                 "with a visitor still standing. Stay in light and together; spend actions "
                 "only to stay safe.")
+    ready = _last_secret_ready(view)
+    if ready:
+        return f"{lead}. {ready}"
     if here.get("tokens"):
         n = len(here["tokens"])
         tokens = (f"{lead}. {n} clue token{'s lie' if n > 1 else ' lies'} in the "
@@ -246,6 +250,28 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
     return (f"{lead}. {_markers(track)}: discard clue cards beneath the secret whose "
             "trauma they match." + (f" The revealed script asks more: the secrets win only "
                                     f"with {need}." if need else ""))
+
+
+def _last_secret_ready(view: dict[str, Any]) -> str | None:
+    """The Invoke to play where it surely reveals (P-SECRET-03): the last secret left can
+    only be of the one trauma no revealed secret has (each secret has its own), and a face-up
+    clue card of that trauma lies beneath it. Read from the seat's own view: the board post
+    shows no hand (stop 67's guided demo said "Investigate" where this Invoke won)."""
+    hand = view.get("hand")
+    if hand is None or not any(a["name"] == "Invoke" for card in hand
+                               for a in card.get("actions") or []):
+        return None
+    left = [s for s in view.get("secrets") or [] if not s.get("revealed")]
+    if len(left) != 1:
+        return None
+    seen = {s.get("trauma") for s in view["secrets"] if s.get("revealed")}
+    trauma = next(t for t in TRAUMAS if t not in seen) if len(seen) == 3 else None
+    last = left[0]
+    if trauma is None or not any(c.get("trauma") == trauma for c in last.get("discards") or []):
+        return None
+    name = str(trauma).capitalize()
+    return (f"The secret at position {last['position']} can only be {name}, and a {name} "
+            "clue card lies beneath it: play your Invoke to reveal it.")
 
 
 CHAMBER_AT_MOST = 3

@@ -664,3 +664,35 @@ def test_p_clue_02_an_investigate_that_finds_nothing_is_no_turning_point() -> No
     none = [e for e in events if "finds no clue token left to investigate" in e.text]
     assert none and all(WEIGHTS.get(e.kind, 0) == 0 for e in none), none
     assert WEIGHTS["investigate"] > 0
+
+
+def test_P_SECRET_03_guide_says_invoke_where_the_last_secret_is_ready() -> None:
+    """Stop 67's guided demo: three secrets revealed, a clue card of the one trauma left
+    beneath the last secret and the Invoke in the Detective's hand, the advice said
+    "1 clue token lies in the Kitchen: Investigate to move toward the secrets"; the Invoke
+    won the game. The last secret's trauma is the one no revealed secret has, so the
+    advice names it and says Invoke, from the seat's own view (its hand) only."""
+    from rules.presence.guide import _visitor_turn
+    from tests.presence.helpers import (
+        VISITOR,
+        invoke_card,
+        invoke_scene,
+        put_token,
+        take_clue,
+        trauma_at,
+    )
+
+    st = invoke_scene(6, revealed=(1, 2, 4))
+    put_token(st, st.visitors[VISITOR].room, "small", st.small_clue_pile.pop())
+    trauma = trauma_at(st, 3)
+    st.secrets[2].discards = [take_clue(st, trauma)]
+    said = _visitor_turn(GAME.view(st, VISITOR), VISITOR)
+    assert (f"The secret at position 3 can only be {trauma.capitalize()}, and a "
+            f"{trauma.capitalize()} clue card lies beneath it: play your Invoke to reveal it"
+            in said), said
+    public = _visitor_turn(GAME.view(st, None), VISITOR)  # the board post: no hand seen
+    assert "Invoke" not in public, public
+    card, _side = invoke_card(st, VISITOR)
+    st.visitors[VISITOR].hand.remove(card)
+    st.visitors[VISITOR].discard.append(card)
+    assert "Invoke" not in _visitor_turn(GAME.view(st, VISITOR), VISITOR)
