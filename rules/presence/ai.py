@@ -983,6 +983,16 @@ def _visitor_turn(eng: Engine, seat: str, legal: list[Action]) -> Action:
         is_quick = a.params.get("speed") == "quick" or a.kind in (K.TRADE, K.SMOTHER,
                                                                   K.PICK_UP)
         (quick if is_quick else main).append((s, -i, a))
+    # A card's quick side spends the card: not while its main side is worth more (stop 67's
+    # demo: a visitor one fear from succumbing played Comfort / Relight for Relight, quick
+    # and first, and lost the Comfort that would have cured it).
+    mains: dict[str, float] = {}
+    for s, _i, a in main:
+        if a.kind == K.PLAY:
+            card = str(a.p("card"))
+            mains[card] = max(mains.get(card, -float(INF)), s)
+    quick = [q for q in quick if q[2].kind != K.PLAY
+             or mains.get(str(q[2].p("card")), -float(INF)) <= q[0]]
     if quick:
         best_q = max(quick, key=lambda x: (x[0], x[1]))
         if best_q[0] >= QUICK_MIN:

@@ -457,3 +457,25 @@ def test_p_basic_01_no_turn_of_the_heuristic_rests_three_times() -> None:
                 rests[key] = rests.get(key, 0) + 1
             st = GAME.apply(st, seat, action).state
         assert max(rests.values(), default=0) < 3, (seed, rests)
+
+
+def test_p_fear_03_a_card_is_not_spent_on_its_quick_side_while_its_main_side_saves_a_visitor(
+        ) -> None:
+    """Stop 67's demo, round 8, hope and nerve lost: the Descendant, one fear from a
+    knock-out (now succumbing, P-FEAR-03), played Comfort / Relight for Relight (quick,
+    taken first whenever it helps at all) and lost the Comfort that cured; the spirit's
+    next Touch made it succumb. A card's quick side waits while its main side is worth
+    more: over the turn Comfort / Relight is played for Comfort, never for Relight."""
+    st = invoke_scene(8)
+    v = st.visitors[VISITOR]
+    eng = Engine(st)
+    cards = {eng.card_name(c): c for c in v.discard + v.hand if eng.is_action_card(c)}
+    comfort = cards["Comfort / Relight"]
+    v.hand = [comfort, cards["Piece Together / Move 2"], cards["Move 3 / Investigate"]]
+    v.discard = [c for c in v.discard if c not in v.hand]
+    v.fear, v.candle_lit = v.fear + 4, False
+    assert v.fear == PACK.visitor(v.character).fear_track - 1
+    relight = act("play", card=comfort, side=1, speed="quick")
+    assert relight in GAME.legal_actions(st, VISITOR)
+    played = [a for a in _turn(st) if a.kind == "play" and a.p("card") == comfort]
+    assert played and all(a.p("side") == 0 for a in played), played
