@@ -16,8 +16,9 @@ How the investigators think (core, Solo and One vs All):
   Exorcism Tokens (waiting for the Time Action that adds one; stocking Keys for it);
   purify (see Darkness); heal when Lookouts run low; trade Tools to the teammate who needs
   them; pick up dropped Tools; near the end, wait by the Foyer (One vs All and Solo: not the
-  pawn whose Task the last points need; a Locked Room's last points are taken at once);
-  once exorcised, escape.
+  pawn whose Task the last points need; One vs All: only once the Tasks held make them up;
+  a Locked Room's last points are taken at once, a Task that makes them up is worth its
+  Room's Wound risk); once exorcised, escape.
 - **The turn plan.** For each goal the rest of the turn is played out: Moves towards it, then
   its steps; the plan earns the goal's rate (value per Action) for each Action it uses, PAR
   for each Action left over, minus the expected Wound cost of the Room the pawn ends the turn
@@ -124,6 +125,15 @@ UNLOCK_FINISH = 2.0
 """In the endgame a Locked Room's tokens are worth unlocking now, not after the next Time
 Action; and worth this much more, in points, when they make up the missing points (the
 exorcism, stop 66)."""
+OVA_STAGE_COVERED = True
+"""One vs All: the endgame's wait by the Foyer is only for pawns the last points do not need,
+so only once the Tasks held make them up (`_Brain.pipeline_covers`); before that the wait is
+for an exorcism nobody works on (stop 67: seed 151 at 27 of 30 points, no Task held, both
+investigators ended turn after turn in the Foyer with 2 Actions unused)."""
+NEAR_WIN = 2.0
+"""In the endgame, while the Tasks held do not make up the missing points, a Task that does
+(gained, or gathered for) is worth this much more, in points: it is the game, worth the Wound
+risk of the Room it lies through (stop 67, as `UNLOCK_FINISH` for a Locked Room)."""
 ENDGAME_PTS = 8
 """Points short of the exorcism from which idle investigators wait near the Foyer."""
 STAGE_RATE = 0.3
@@ -908,6 +918,7 @@ class _Brain:
                 acts, first, _end = self.collect(pos, missing, mr, inv)
                 if first is None or acts >= INF:
                     continue
+                value += self.near_win(tid)
                 out.append(_Goal(value, acts + 1 + extra, first.cell, first.step(),
                                  within=first.within, tag="tool"))
             # Gain a Task: the best Available Task, reached through a Task source.
@@ -922,7 +933,7 @@ class _Brain:
                         if acts >= INF:
                             continue
                         total = base + self.moves(pos, where, mr) + 1 + acts + 1 + extra
-                        r = self.task_value(tid, char) / total
+                        r = (self.task_value(tid, char) + self.near_win(tid)) / total
                         if r > best:
                             best, best_total = r, total
                     if best > 0:
@@ -1174,10 +1185,20 @@ class _Brain:
         if FINISHER_STAYS and (self.eng.ova or self.eng.solo) and self.is_finisher(inv) and (
                 not self.spared(inv)):
             return 0.0  # the last points are its to make: no exorcism, no escape
+        if OVA_STAGE_COVERED and self.eng.ova and not self.pipeline_covers():
+            return 0.0  # the last points are everyone's to make: nobody waits for them
         rate = STAGE_RATE * (1.0 + STAGE_URGENCY * self.darkness_urgency())
         if self.pipeline_covers() and not self.is_finisher(inv):
             rate = max(rate, STAGE_COVERED)
         return rate
+
+    def near_win(self, tid: str) -> float:
+        """`NEAR_WIN` for a Task whose points make up the missing ones while the Tasks held
+        do not (the game hangs on it), else 0."""
+        if not NEAR_WIN or not self.endgame() or self.pipeline_covers():
+            return 0.0
+        missing = self.opts.exorcism_target - self.st.points
+        return NEAR_WIN if self.pack.task(tid).points >= missing else 0.0
 
     def endgame(self) -> bool:
         return 0 < self.opts.exorcism_target - self.st.points <= ENDGAME_PTS

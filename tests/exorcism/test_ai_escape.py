@@ -287,3 +287,29 @@ def test_EX_OVA_13_an_empty_supply_does_not_keep_one_vs_all_investigators_in_the
     st, kinds = play_turn(st, "s2")
     assert kinds[0] != K.PASS, kinds
     assert st.investigators["s2"].cell != "foyer" or len(kinds) > 1, kinds
+
+
+SEED151 = Path(__file__).resolve().parent.parent / "fixtures" / "exorcism" / \
+    "ova3_seed151_near_win_foyer.json"
+"""One vs All, 3 players (seats s1-s3, s1 the Ghost player), seed 151, the investigators at
+normal and the Ghost player easy (the demo with `--as role`): game turn 22, s2 (the Bodyguard)
+to act with 3 Actions in Purging Room A next to the Foyer; 27 of 30 points, no Task held by
+anyone, the Wraith in the Attic, 3 Locked Rooms with 1 Exorcism Token each; s3 waits in the
+Foyer. Task Room A (r4c2), the nearest way to a Task, is the Room the Ghost model fears most."""
+
+
+def test_EX_WIN_01_at_the_near_win_with_no_task_held_nobody_ends_turns_in_the_foyer() -> None:
+    """Stop 66's demo (One vs All seed 151, game turns 21-26): at 27 of 30 points with no Task
+    held, both investigators walked into the Foyer and ended their turns there with 2 Actions
+    unused, turn after turn: the wait by the Foyer for an exorcism nobody was working on, and
+    the Wound risk of Task Room A above the Task it offers. The last points are the game: the
+    pawn goes for them (stop 67)."""
+    st = ExorcismState.model_validate_json(SEED151.read_text())
+    assert (st.game_turn, st.active, st.actions_left, st.points) == (22, "s2", 3, 27)
+    assert not any(p.tasks for p in st.players.values())
+    after, kinds = play_seat_turn(st, "s2")
+    assert K.PASS not in kinds, kinds
+    assert after.players["s2"].tasks or after.investigators["s2"].cell != "foyer", kinds
+    # And from the Foyer itself, with 2 Actions left, the pawn walks out for the Task.
+    st = GAME.apply(st, "s2", act(K.MOVE, to="foyer")).state
+    assert choose_action(st, "s2") != act(K.PASS)
