@@ -12,6 +12,7 @@ is wide. It owns, from the public view only:
 - the Attic and the Foyer in their rows, and in those rows' free cells the Lookouts, the
   Wounded / Devoured / Escaped, and a key to the change marks; a crowded Attic or Foyer
   spreads over a free cell beside it and those rows grow, so pawns and lists read whole names;
+  a crowded house Room's row grows the rows of pieces its pawns' whole names need;
 - every piece: investigator pawns as rounded chips in their seat's colour labelled with the
   player's short name (``view["names"]``; a Solo Secondary adds "2"), Ghosts as dark chips
   with their own silhouette and name, so shape and letters, not colour, tell them apart;
@@ -663,6 +664,31 @@ LIST_LINES = 4
 """The most lines a side list's row grows to for whole Character names."""
 
 
+HOUSE_CHIP_ROWS = 5
+"""The most rows of pieces a house Room's row grows to for whole names (stop 67: a 400 px
+column's Room holds one name of five letters a row, two of three)."""
+MAX_TALL = 1.2
+"""The map's height, at most, per px of its width: a crowded Room's row grows only so far."""
+
+
+def _house_height(cell: Cell, marks: Marks, width: float, rows: int) -> float:
+    """The height of a house Room `width` px wide with its name and `rows` rows of pieces."""
+    lines = 1 if cell.face_down else len(room_label(cell.name or "?",
+                                                    width - 2 * PAD - 2 * NAME_INSET))
+    return (PAD_Y + NAME_INSET + LINE_H * lines + 2 + rows * CHIP_H + (rows - 1) * CHIP_GAP
+            + 2 + BOTTOM_H + PAD_Y)
+
+
+def _house_rows(cell: Cell, marks: Marks, width: float) -> int:
+    """Rows of pieces a house Room `width` px wide needs so every pawn reads its whole name
+    (at most HOUSE_CHIP_ROWS)."""
+    for k in range(1, HOUSE_CHIP_ROWS + 1):
+        if _place(cell.pieces, _whole_levels(cell.pieces), marks, width - 2 * PAD - 1,
+                  k) is not None:
+            return k
+    return HOUSE_CHIP_ROWS
+
+
 def _whole_levels(pieces: Sequence[Piece]) -> list[int]:
     """Each pawn with its whole label (the player's name), each Ghost with its shortest (its
     silhouette tells it)."""
@@ -773,6 +799,25 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
         lines[r] = max(lines.get(r, 2), _list_lines(title, items, span_w(a, z)))
     heights = {r: HOUSE_ROW_H if r in house_rows else
                _fixed_height(chips.get(r, 1), lines.get(r, 2)) for r in all_rows}
+    # A crowded house Room's row grows the rows of pieces whole names need (stop 67: "W M R
+    # A Sh W" for five players and the Wraith), as far as the map stays about square.
+    # A row of Rooms that hold no piece gives up a row of pieces' room for it when the map
+    # would grow too tall otherwise.
+    need = [(c, _house_rows(c, marks, cw)) for c in house
+            if c.pieces and c.row in heights and 1 <= c.col <= cols]
+    if any(k > 2 or _house_height(c, marks, cw, k) > HOUSE_ROW_H for c, k in need):
+        empty = {r: max(_house_height(c, marks, cw, 1) for c in house if c.row == r)
+                 for r in house_rows - {c.row for c, _k in need} if r in heights}
+        for cap in range(HOUSE_CHIP_ROWS, 2, -1):
+            grown = dict(heights)
+            for c, k in need:
+                grown[c.row] = max(grown[c.row], _house_height(c, marks, cw, min(k, cap)))
+            bound = MAX_TALL * width - GAP * (len(all_rows) - 1)
+            if sum(grown.values()) > bound:
+                grown.update(empty)
+            if sum(grown.values()) <= bound:
+                heights = grown
+                break
     total = sum(heights.values()) + GAP * (len(all_rows) - 1)
     img = Image.new("RGB", (width, max(1, int(total))), ex.BG)
     d = ImageDraw.Draw(img)

@@ -367,3 +367,57 @@ def test_foyer_pawns_and_the_lookouts_read_back_at_a_phones_width(tmp_path: Path
     for name in ("Photographer", "Journalist", "Psychologist", "Bodyguard", "Detective",
                  "Moth"):
         assert _read_back(name, text), (name, text)
+
+
+def _crowded_room(n: int, ghosts: list[str], name: str | None = None) -> dict[str, Any]:
+    """Every pawn and `ghosts` in one house Room, the Key Room (r2c2), renamed `name` if
+    given (a name on two lines leaves the pieces less room)."""
+    view = _crowded_foyer(n)
+    pawns = [p for c in view["cells"] for p in c.get("pawns", [])]
+    for c in view["cells"]:
+        here = c["id"] == "r2c2"
+        c["pawns"] = pawns if here else []
+        c["ghosts"] = list(ghosts) if here else []
+        if here and name:
+            c["name"] = name
+    return view
+
+
+@pytest.mark.parametrize(("n", "name"), [
+    (3, None), (4, None), (5, None), (2, "Secret Passage A"), (3, "Secret Passage A"),
+    (4, "Secret Passage A")])
+def test_a_crowded_rooms_pawns_read_whole_names(n: int, name: str | None,
+                                                monkeypatch: Any) -> None:
+    """Stop 66 grew only the Attic and the Foyer: three players in a house Room read "Moth Ada
+    Sha", five "M R A Sh W" (stop 67). A crowded Room's row grows the rows of pieces whole
+    names need (a row of Rooms with no piece giving up one when the map would be too tall),
+    and the map stays about square."""
+    from PIL import ImageDraw
+
+    from renders.common import uncached
+
+    said: list[str] = []
+    draw_text = ImageDraw.ImageDraw.text
+
+    def text(self: Any, xy: Any, words: str, *args: Any, **kw: Any) -> None:
+        said.append(words)
+        draw_text(self, xy, words, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    view = _crowded_room(n, [], name)
+    with uncached():
+        img = phone.phone_map(view, MAP_W)
+    players = set(phone._short_names(view).values())
+    assert len(players) == n and players <= set(said), (players, said)
+    assert img.height <= MAP_W * 1.2
+    with uncached():
+        assert phone.phone_map(view, 400).width == 400
+
+
+@pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed")
+def test_a_crowded_rooms_pawns_read_back_at_a_phones_width(tmp_path: Path) -> None:
+    """The same, read back by tesseract at 400 px (stop 67; tesseract reads these two of the
+    five chips, as it read "Moth" of the Foyer's)."""
+    text = read_at_phone_width(phone.phone_map(_crowded_room(5, []), MAP_W), tmp_path)
+    for name in ("Raven", "Wisp"):
+        assert _read_back(name, text), (name, text)
