@@ -111,6 +111,14 @@ KEY_PREP = 0.6
 """A Key stocked for a Locked Room (from game turn KEY_PREP_FROM on)."""
 KEY_PREP_FROM = 10
 
+# Tools.
+GHOST_SOURCE = 3.0
+"""One vs All: Actions a Tool source in a Ghost's Room is charged, beyond the walk
+(`_Brain.collect`): no pawn may enter it (EX-ACT-01), so a plan through it goes nowhere until
+the Ghost leaves, and the Ghost player keeps it there (stop 67: seed 53, the Wraith on the
+Supply Room's dropped Tools, the Architect ended turn after turn in the Foyer with the Relic
+Room and the Key Room free). In core and Solo every Haunt card moves the Ghosts on."""
+
 # The end of the game.
 FINISHER_STAYS = True
 """The endgame's wait by the Foyer (`_Brain.stage_rate`) is not for the pawn whose Tasks the
@@ -662,7 +670,10 @@ class _Brain:
                         continue
                     acts = 1
                 mv = self.moves(cur, s.cell, mr, s.within)
-                c = mv + acts
+                c: float = mv + acts
+                if GHOST_SOURCE and self.eng.ova and s.within == 0 and (
+                        s.cell in self._ghost_set):
+                    c += GHOST_SOURCE  # nobody enters a Ghost's Room: another source first
                 n_got = _count(got)
                 cand = (c / n_got, c, s, got)
                 if best is None or cand[:2] < best[:2]:
@@ -1626,7 +1637,12 @@ class _Brain:
             if moves and a_left == 1:
                 safe = min(sorted(moves), key=lambda c: d.get(c, 0.0))
                 offer(-d.get(safe, 0.0) * w - others, moves[safe], "retreat")
-            goals = sorted(self.goals(inv), key=lambda g: -g.rate)[:10]
+            # One vs All: a goal in a Ghost's Room is out of reach (see below), the Ghost player
+            # keeps it there: it must not crowd out the ten the plan weighs (stop 67: seed 53,
+            # all ten through the Wraith's Room)
+            goals = sorted((g for g in self.goals(inv) if not GHOST_SOURCE or not self.eng.ova
+                            or g.within or g.cell is None or g.cell not in self._ghost_set),
+                           key=lambda g: -g.rate)[:10]
             # In the endgame a plan that ends the turn farther from the Foyer gives back what
             # staging there earned: charged here, or the pawn would walk out for one goal and
             # back for the stage within a turn (the back-and-forth blunder, issue #23).

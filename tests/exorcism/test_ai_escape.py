@@ -313,3 +313,32 @@ def test_EX_WIN_01_at_the_near_win_with_no_task_held_nobody_ends_turns_in_the_fo
     # And from the Foyer itself, with 2 Actions left, the pawn walks out for the Task.
     st = GAME.apply(st, "s2", act(K.MOVE, to="foyer")).state
     assert choose_action(st, "s2") != act(K.PASS)
+
+
+SEED53 = Path(__file__).resolve().parent.parent / "fixtures" / "exorcism" / \
+    "ova3_seed53_ghost_on_the_supply_room.json"
+"""One vs All, 3 players (seats s1-s3, s1 the Ghost player), seed 53, every seat easy: game
+turn 28, s2 (the Architect, in the Foyer with a Detection Tool) to act with 3 Actions; 16 of
+30 points. s2 holds holy_relic-3, holy_relic-2, key-2 and key-5; the Wraith stands in the
+Supply Room (r1c1) on a dropped pile (3 Keys, 2 Holy Relics ...); the Relic Room (r1c2) and
+the Key Room (r2c1) are Ghost-free."""
+
+
+def test_EX_ACT_01_a_ghost_on_the_nearest_tool_source_sends_the_pawn_to_another() -> None:
+    """Stop 66's One vs All seed 53: every plan of s2's went through the Supply Room, where
+    the Wraith stood (nobody enters a Ghost's Room, EX-ACT-01), and the Ghost player kept it
+    there: s2 ended turn after turn in the Foyer with its 3 Actions unused (game turns
+    28-42), and the game was lost at dawn. The Tools its Tasks lack come from another source
+    (stop 67)."""
+    st = ExorcismState.model_validate_json(SEED53.read_text())
+    assert (st.game_turn, st.active, st.actions_left, st.points) == (28, "s2", 3, 16)
+    assert st.ghosts["wraith"] == "r1c1" and st.investigators["s2"].cell == "foyer"
+    s2 = st.investigators["s2"]
+    before = Counter(s2.tools)
+    brain = ai._Brain(st, "s2")
+    lacks = brain.allocate(before, brain.seat_tasks("s2"), s2.character)[2]
+    assert choose_action(st, "s2") != act(K.PASS)
+    after, kinds = play_seat_turn(st, "s2")
+    assert K.PASS not in kinds, kinds
+    gained = Counter(after.investigators["s2"].tools) - before
+    assert any(lacks[t] for t in gained), (kinds, gained, lacks)
