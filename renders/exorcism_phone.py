@@ -287,7 +287,16 @@ def room_label(name: str, width: float) -> list[str]:
     if lines:
         return lines
     cut = [w if text_width(w, fnt) <= width else _cut_word(w, fnt, width) for w in short.split()]
-    return _two_lines(cut, fnt, width) or [cut[0]]
+    # The widest word loses a letter until two lines hold them all: every word stays (stop
+    # 67: "Secret Passage A" read "Secret" in a cell's whole-pixel width).
+    while not (lines := _two_lines(cut, fnt, width)):
+        k = max(range(len(cut)), key=lambda i: (text_width(cut[i], fnt), -i))
+        stem = cut[k].removesuffix(".")
+        if len(stem) <= 1:
+            return [cut[0]]
+        # first to four letters ("Pass."), then a letter at a time
+        cut[k] = (stem[:4] if stem == cut[k] and len(stem) > 5 else stem[:-1]) + "."
+    return lines
 
 
 def printed_names(view: Mapping[str, Any], width: int) -> list[str]:
@@ -295,13 +304,15 @@ def printed_names(view: Mapping[str, Any], width: int) -> list[str]:
     Foyer (a two-line name joined by a space), in the view's cell order."""
     cells = _read_cells(view)
     cols = _grid_cols(view, cells)
-    inner = (width - GAP * (cols - 1)) / cols - 2 * PAD - 2 * NAME_INSET
+    cw = (width - GAP * (cols - 1)) / cols
     out: list[str] = []
     for c in cells:
         if c.kind in ("attic", "foyer"):
             out.append((c.name or c.kind).capitalize())
         elif c.kind == "house" and not c.face_down:
-            out.append(" ".join(room_label(c.name or "?", inner)))
+            # the width its cell's box draws it in (whole pixels, as `phone_map`'s boxes)
+            box_w = round(c.col * (cw + GAP) - GAP) - round((c.col - 1) * (cw + GAP))
+            out.append(" ".join(room_label(c.name or "?", box_w - 2 * PAD - 2 * NAME_INSET)))
     return out
 
 

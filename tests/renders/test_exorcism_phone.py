@@ -421,3 +421,26 @@ def test_a_crowded_rooms_pawns_read_back_at_a_phones_width(tmp_path: Path) -> No
     text = read_at_phone_width(phone.phone_map(_crowded_room(5, []), MAP_W), tmp_path)
     for name in ("Raven", "Wisp"):
         assert _read_back(name, text), (name, text)
+
+
+@pytest.mark.parametrize("width", [MAP_W, 400])
+def test_every_room_name_keeps_each_word_in_the_width_a_cell_draws(width: int) -> None:
+    """A cell draws its name in its box's whole-pixel width, less than the map's column:
+    there "Secret Passage A" and "Secret Passage B" read "Secret", the two Rooms alike and
+    each a word short (stop 67). A name too wide for two lines cuts its widest words with a
+    full stop ("Secret" / "Pass. A"), keeping every word."""
+    from renders.common import font, text_width
+
+    content = Path(__file__).parents[2] / "rules" / "exorcism" / "content"
+    names = [room["name"] for file in ("rooms.toml", "locked_rooms.toml")
+             for room in tomllib.loads((content / file).read_text())["room"]]
+    cell_w = int((width - phone.GAP * 3) / 4) - 1 - 2 * phone.PAD - 2 * phone.NAME_INSET
+    fnt = font(phone.MIN_TYPE, True)
+    for name in names:
+        lines = phone.room_label(name, cell_w)
+        words = [w for w in name.split() if w.lower() != "room"] or name.split()
+        drawn = " ".join(lines).split()
+        assert len(drawn) == len(words), (name, lines)
+        assert all(w == d or (d.endswith(".") and w.startswith(d[:-1]))
+                   for w, d in zip(words, drawn, strict=True)), (name, lines)
+        assert all(text_width(line, fnt) <= cell_w for line in lines), (name, lines)
