@@ -149,6 +149,28 @@ def test_EX_PROMPT_05a_a_plan_played_in_the_window_reopens_it_for_the_others() -
     assert not st6.prompts
 
 
+def test_EX_HAUNT_11_a_card_revealed_after_the_exorcism_moves_no_ghost_in_its_window_too() -> None:
+    """Stop 67's demo (core seed 41, game turn 22): the log read "Haunt card (Location 5): no
+    Ghost left to move." and the Plan window under it "Revealed: Haunt card (Location 5):
+    Wraith up, Bull 5 spaces up, Devourer left." The window tells the card as the log does
+    (EX-HAUNT-11: after the exorcism its arrows move nobody); before it, the arrows of the
+    Ghosts in the house (EX-HAUNT-09)."""
+    st = quiet()
+    st.ghosts["wraith"] = "r3c1"
+    hold(st, "s2", "extra_move")
+    top_haunt(st, "H01")
+    st = at_rest(st, "s1")
+    st.phase = "haunt"
+    before = window(run_steps(st, ("haunt_draw", {"left": 1}))).text
+    assert "Wraith" in before and "Bull" not in before, before  # the Bull is not in yet
+    st.points, st.exorcised = 30, True
+    st.ghosts = {g: None for g in st.ghosts}
+    text = window(run_steps(st, ("haunt_draw", {"left": 1}))).text
+    assert text.startswith("Revealed: Haunt card (Location "), text
+    assert "no Ghost left to move" in text and not any(
+        g in text for g in ("Wraith", "Bull", "Devourer")), text
+
+
 def test_EX_PROMPT_05a_special_cards_are_revealed_before_they_resolve() -> None:
     st = quiet()
     hold(st, "s2", "extra_move")

@@ -50,8 +50,10 @@ class Plans:
         st = self.st
         if reason == "haunt" and card is not None:
             # The card is face up for everyone by now (EX-VIS-10).
-            # "Revealed: Haunt card (Location 4): …": the card's own text holds a colon.
-            text = (f"Revealed: {self.haunt_card_text(card)}. Play a Plan before it "
+            # "Revealed: Haunt card (Location 4): …": the card's own text holds a colon. Told
+            # as the log tells it, the arrows of the Ghosts in the house only (stop 67's demo:
+            # "Wraith up, Bull 5 spaces up, Devourer left" after the exorcism, EX-HAUNT-11).
+            text = (f"Revealed: {self.haunt_card_told(card)}. Play a Plan before it "
                     "resolves, or pass.")
         else:
             who = self.seat_label(st.active) if st.active else "The active player"
