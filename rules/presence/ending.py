@@ -79,7 +79,10 @@ def verdict(state: PresenceState, result: Result, names: dict[str, str]) -> tupl
                        f"standing{also}.")
     if spirit_won and script is not None:
         half = script.bottom if state.script_revealed else script.top
-        text = f": {half.text.rstrip('.')}" if half.text else ""
+        # The spirit's own condition: the clause for the visitors is no part of its win
+        # (stop 67's demo repeated it after a spirit win); a failed one is said below.
+        said = half.text.split("; the visitors also need ", 1)[0].rstrip(".")
+        text = f": {said}" if said else ""
         reasons.append(f"The spirit's script, {script.name} ({script.alignment}), came true "
                        f"{when}{text}.")
     if not visitors_won:

@@ -407,6 +407,24 @@ def test_P_WIN_02_the_end_says_the_revealed_scripts_condition_failed() -> None:
     assert "No visitor was left standing" not in why
 
 
+def test_P_WIN_06_a_spirit_win_tells_the_spirits_condition_not_the_visitors_clause() -> None:
+    """Stop 67's demo: after a spirit win the game-over line told the revealed script's
+    whole text, "…; the visitors also need every surviving visitor in a light room.", a
+    clause about the visitors' win that did not come."""
+    from rules.core.types import Result
+    from rules.presence.ending import verdict
+
+    st = edit(new_game(4, seed=2))
+    eng = Engine(st)
+    script = next(s for s in eng.pack.scripts if "; the visitors also need " in s.bottom.text)
+    st.script, st.script_revealed = script.id, True
+    _head, why = verdict(st, Result(winners=[st.spirit_seat], losers=list(st.visitors),
+                                    reason="x"), NAMES)
+    own = script.bottom.text.split("; the visitors also need ", 1)[0]
+    assert f"came true in round {st.round}: {own}." in why, why
+    assert "also need" not in why, why
+
+
 def test_P_SECRET_a_failed_invoke_is_no_revealed_secret_in_the_recap() -> None:
     """Stop 64's demos: "1 secret revealed" for a visitor whose only Invoke failed, and the
     failure listed as a turning point: it now has a kind of its own, weighed 0."""
