@@ -754,6 +754,23 @@ def flow_rows(widths: Sequence[float], width: float, gap: float = 24) -> list[li
     return rows
 
 
+def pack_rows(widths: Sequence[float], width: float, gap: float = 24) -> list[list[int]]:
+    """`flow_rows`, each item in the first row with room for it: a key's short entry after a
+    long one fills the row above (The Presence's one wide doors entry, a Fourth Wall Symbol
+    after its change key), so the key takes fewer rows than flowing in order."""
+    rows: list[list[int]] = []
+    used: list[float] = []
+    for k, w in enumerate(widths):
+        at = next((r for r, x in enumerate(used) if x + w <= width), None)
+        if at is None:
+            rows.append([])
+            used.append(0.0)
+            at = len(rows) - 1
+        rows[at].append(k)
+        used[at] += w + gap
+    return rows
+
+
 def telling_words(names: Mapping[str, str]) -> dict[str, str]:
     """Each key's name by its first word that tells it from the others': the first word,
     unless another name begins with the same words, then the word after them. The bot's AI

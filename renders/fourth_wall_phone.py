@@ -60,6 +60,7 @@ from renders.common import (
     memo_region,
     mix,
     note_truncation,
+    pack_rows,
     rounded_box,
     text_width,
 )
@@ -968,23 +969,6 @@ def legend_items(view: Mapping[str, Any], width: int | None = None) -> list[tupl
     return out
 
 
-def _pack_rows(widths: Sequence[float], width: float, gap: float = 24) -> list[list[int]]:
-    """`flow_rows`, each item in the first row with room for it (a short Symbol after a long
-    change key fills the row above): the key stays three rows where flowing in order took
-    five."""
-    rows: list[list[int]] = []
-    used: list[float] = []
-    for k, w in enumerate(widths):
-        at = next((r for r, x in enumerate(used) if x + w <= width), None)
-        if at is None:
-            rows.append([])
-            used.append(0.0)
-            at = len(rows) - 1
-        rows[at].append(k)
-        used[at] += w + gap
-    return rows
-
-
 def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
     """A key to `legend_items`, drawn below the map on the turn card; None when empty."""
     items = legend_items(view, width)
@@ -999,7 +983,7 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
                 "horror": 44}.get(kind, 40)
 
     widths = [glyph_w(kind) + 8 + text_width(word, fnt) for kind, word in items]
-    rows = _pack_rows(widths, width)
+    rows = pack_rows(widths, width)
     row_h = 50
     img = Image.new("RGB", (width, len(rows) * row_h), BG)
     d = ImageDraw.Draw(img)

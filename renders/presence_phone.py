@@ -48,6 +48,7 @@ from renders.common import (
     font,
     icon,
     mix,
+    pack_rows,
     rounded_box,
     telling_words,
     text_width,
@@ -740,7 +741,7 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
                "skull": 46}
     widths = [_doors_width(states, fnt) if kind == "doors"
               else glyph_w.get(kind, 42) + 8 + text_width(word, fnt) for kind, word in items]
-    rows = _pack_rows(widths, width)
+    rows = pack_rows(widths, width)
     row_h = PIECE + 8
     img = Image.new("RGB", (width, len(rows) * row_h), ink.bg)
     d = ImageDraw.Draw(img)
@@ -777,23 +778,6 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
 
 
 DOOR_GLYPH_W = 38
-
-
-def _pack_rows(widths: Sequence[float], width: float, gap: float = 24) -> list[list[int]]:
-    """`flow_rows`, each item in the first row with room for it: the doors' one wide entry
-    leaves no row half empty (stop 67: flowed in order, it took a row of its own and the
-    card grew by one)."""
-    rows: list[list[int]] = []
-    used: list[float] = []
-    for k, w in enumerate(widths):
-        at = next((r for r, x in enumerate(used) if x + w <= width), None)
-        if at is None:
-            rows.append([])
-            used.append(0.0)
-            at = len(rows) - 1
-        rows[at].append(k)
-        used[at] += w + gap
-    return rows
 
 
 def _doors_width(states: Sequence[str], fnt: Any) -> float:
