@@ -151,6 +151,9 @@ class Hidden:
     names: set[str] = field(default_factory=set)
     positions: list[tuple[int, str, str]] = field(default_factory=list)
     """(position, trauma, secret name) of each unrevealed secret."""
+    deduced: set[int] = field(default_factory=set)
+    """Positions whose trauma the table can tell by elimination (A-47): a text may say it;
+    a view still may not name it."""
     script: str | None = None
     """The drawn script's name while hidden: it is also on the public display (H-09), so a
     text leaks it when it names it alone, not among the other scripts."""
@@ -195,11 +198,18 @@ def hidden_from(st: PresenceState, reader: str | None, known: set[str],
         for c in st.spirit.hand:
             h.add(c, None if c in known else _card_name(c), public_names)
         h.ids |= set(st.spirit.deck) | set(st.spirit.discard)  # H-03, H-04
+        # A-47: the four secrets carry four different traumas, so the last one left is of
+        # the trauma no revealed secret has: saying so is no leak (the guide tells the
+        # Invoke's holder, stop 67).
+        shown = {PACK.secret(s.card).trauma for s in st.secrets if s.revealed}
+        deduced = sum(1 for s in st.secrets if not s.revealed) == 1 and len(shown) == 3
         for slot in st.secrets:
             if not slot.revealed:
                 card = PACK.secret(slot.card)
                 h.add(slot.card, card.name, public_names)
                 h.positions.append((slot.position, card.trauma, card.name))
+                if deduced:
+                    h.deduced.add(slot.position)
             if st.mystery:  # H-21 in Mystery Mode: the discards are the spirit's
                 for c in slot.discards:
                     h.add(c, None if c in known else _card_name(c), public_names)
@@ -252,7 +262,8 @@ def text_leaks(text: str, h: Hidden) -> list[str]:
     if _names_the_script(text, h):
         found.append(f"the script {h.script}")
     for pos, trauma, _name in h.positions:
-        if re.search(rf"position {pos}\b[^.;]*\b{trauma}\b", text, re.IGNORECASE):
+        if pos not in h.deduced and re.search(rf"position {pos}\b[^.;]*\b{trauma}\b", text,
+                                              re.IGNORECASE):
             found.append(f"position {pos} is {trauma}")
     return found
 
