@@ -1389,6 +1389,12 @@ def _power_worth(eng: Engine, board: Board, card: str, which: str, die_id: int) 
         # The spend fades the die it would move: the power does nothing (stop 66's demos,
         # Broken Form's bottom power with a die showing 1)
         return -float(INF)
+    if effs and effs[0].get("op") == "target" and all(
+            e.get("who") == "target" for e in effs[1:]) and not eng.candidates(
+            power.effects[0], {"owner": eng.st.spirit_seat, "die": die_id}):
+        # Every effect is on a target and nobody is one: the card and the spend go for
+        # nothing (stop 67's demos, Whisper's bottom power in an empty room)
+        return -float(INF)
     sc = Scorer(eng, board, None, d.room, None, spirit_view=True)
     val = -sc.worth(effs, owner_visitor=False)
     ops = {e.get("op") for e in effs}

@@ -371,6 +371,30 @@ def test_the_spirit_ai_never_spends_its_last_presence_on_moving_the_die_it_fades
     assert faded == -ai.INF and faded < moved, (faded, moved)
 
 
+def test_the_spirit_ai_never_plays_a_power_whose_every_effect_is_on_a_target_nobody_is() -> None:
+    """Stop 67's demos: the spirit played Whisper's bottom power ("A nearby visitor may draw
+    1 clue card") with nobody in its die's room: "Nobody to target ... the effects on a
+    target do nothing", a card and a presence spent for nothing. Such a power is never worth
+    playing; with a visitor in the room it keeps its worth."""
+    from tests.presence.helpers import new_game, put_die, quiet, to_spirit_turn
+
+    st = to_spirit_turn(quiet(new_game(3, 1)))
+    for d in st.dice:
+        d.room = None
+    die = put_die(st, "salon", 3)
+    for v in st.visitors.values():
+        v.room = "great_hall"
+    card = next((c for c in ai.Engine(st).pack.spirit_deck(st.spirit.character)
+                 if c.endswith(".whisper")), None)
+    assert card is not None, st.spirit.character
+    eng = Engine(st)
+    nobody = ai._power_worth(eng, ai.Board(eng), card, "bottom", die)
+    next(iter(st.visitors.values())).room = "salon"
+    eng = Engine(st)
+    someone = ai._power_worth(eng, ai.Board(eng), card, "bottom", die)
+    assert nobody == -ai.INF and someone > -ai.INF, (nobody, someone)
+
+
 # ---------------------------------------------------------------- Rests (stop 67)
 
 
