@@ -190,7 +190,8 @@ def test_FW_ACT_04_search_draws_the_top_marble() -> None:
     st, ev = do(st, "s2", "search", inv="i1")
     assert top in inv(st, "i1").hand and st.ap == 1
     pub = [e.text for e in ev if e.audience == "public"]
-    assert any("draws 1 Marble" in t for t in pub) and not any("Holy" in t for t in pub)
+    # "a Marble", in the rulebook's words (stop 67: the thread read "draws 1 Marble.")
+    assert any(t.endswith("draws a Marble.") for t in pub) and not any("Holy" in t for t in pub)
     assert any("Holy Symbol" in e.text for e in ev if e.audience == ["s2"])
 
 

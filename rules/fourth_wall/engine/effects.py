@@ -73,8 +73,10 @@ class Effects:
             inv.hand.append(m)
             drawn.append(m)
         if drawn:
-            self.emit_team(f"{self.inv_name(inv)} draws {len(drawn)} "
-                           f"{plural(len(drawn), 'Marble')}.",
+            # "a Marble" as the rulebook says it, not "1 Marble" (stop 67's demo read)
+            many = f"{len(drawn)} {plural(len(drawn), 'Marble')}" if len(drawn) > 1 else \
+                "a Marble"
+            self.emit_team(f"{self.inv_name(inv)} draws {many}.",
                            f"{self.inv_name(inv)} draws "
                            + marbles_listed([self.marble_name(m) for m in drawn]) + ".",
                            "draw")
