@@ -272,6 +272,22 @@ def test_ex_solo_one_players_two_characters_read_their_characters() -> None:
     assert labels == {"Ada", "Basil"}, labels
 
 
+def _every_word_drawn(monkeypatch: Any) -> list[str]:
+    """Every text any picture draws from now on (the test's monkeypatch undoes it), in order:
+    the names a map writes, whole or cut."""
+    from PIL import ImageDraw
+
+    said: list[str] = []
+    draw_text = ImageDraw.ImageDraw.text
+
+    def text(self: Any, xy: Any, words: str, *args: Any, **kw: Any) -> None:
+        said.append(words)
+        draw_text(self, xy, words, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    return said
+
+
 def _words_drawn(size: tuple[int, int], draw: Any) -> list[str]:
     """The words `draw(d)` writes on a fresh image of `size`, in order."""
     from PIL import ImageDraw
@@ -338,18 +354,9 @@ def test_foyer_pawns_and_the_lookouts_read_whole_names(n: int, monkeypatch: Any)
     """Stop 65's demos: Foyer pawns "Sha" and "Mo" (AI Shade, AI Moth), "Lookouts:
     Photogra., Journalist, Psycholog." and "Wounded: ♥Photogr.": a crowded Foyer spreads over
     the free cell beside it and the side rows grow a line, so every name is whole."""
-    from PIL import ImageDraw
-
     from renders.common import uncached
 
-    said: list[str] = []
-    draw_text = ImageDraw.ImageDraw.text
-
-    def text(self: Any, xy: Any, words: str, *args: Any, **kw: Any) -> None:
-        said.append(words)
-        draw_text(self, xy, words, *args, **kw)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    said = _every_word_drawn(monkeypatch)
     view = _crowded_foyer(n)
     with uncached():
         img = phone.phone_map(view, MAP_W)
@@ -392,18 +399,9 @@ def test_a_crowded_rooms_pawns_read_whole_names(n: int, name: str | None,
     Sha", five "M R A Sh W" (stop 67). A crowded Room's row grows the rows of pieces whole
     names need (a row of Rooms with no piece giving up one when the map would be too tall),
     and the map stays about square."""
-    from PIL import ImageDraw
-
     from renders.common import uncached
 
-    said: list[str] = []
-    draw_text = ImageDraw.ImageDraw.text
-
-    def text(self: Any, xy: Any, words: str, *args: Any, **kw: Any) -> None:
-        said.append(words)
-        draw_text(self, xy, words, *args, **kw)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    said = _every_word_drawn(monkeypatch)
     view = _crowded_room(n, [], name)
     with uncached():
         img = phone.phone_map(view, MAP_W)
