@@ -76,6 +76,8 @@ class BotProcess:
         self.generation = 0
         self.kills = 0
         self.startup_seconds: list[float] = []
+        self.hold_move = 0.4
+        """Seconds each move of an aimed process lingers acknowledged but unanswered."""
 
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -90,8 +92,12 @@ class BotProcess:
         # Every other process acknowledges each move at once (as a slow move is), the others
         # answer a quick move with its result (the default grace): kills land on both ways.
         env.pop("ANSWER_GRACE", None)
+        env.pop("PROOF_HOLD_MOVE", None)
         if self.generation % 2:
             env["ANSWER_GRACE"] = "0"
+            # The aimed kills land in these processes: each move lingers acknowledged and
+            # unanswered a moment, before or after it is stored (tests/proof/botproc.py).
+            env["PROOF_HOLD_MOVE"] = str(self.hold_move)
         return env
 
     async def start(self, timeout: float = 60.0) -> None:
