@@ -1389,6 +1389,13 @@ def _power_worth(eng: Engine, board: Board, card: str, which: str, die_id: int) 
         # The spend fades the die it would move: the power does nothing (stop 66's demos,
         # Broken Form's bottom power with a die showing 1)
         return -float(INF)
+    if effs and all(e.get("op") == "move_die" and e.get("die", "this") == "this"
+                    for e in effs) and _move_fades(eng, d.room, d.value - power.spend,
+                                                   effs[0]):
+        # Every room the spent die may end in is lit and takes its last presence: the die
+        # fades on the way (stop 68's demo, Broken Form's bottom power with a die showing 2
+        # next to lit rooms only, three times in one game)
+        return -float(INF)
     if effs and effs[0].get("op") == "target" and all(
             e.get("who") == "target" for e in effs[1:]) and not eng.candidates(
             power.effects[0], {"owner": eng.st.spirit_seat, "die": die_id}):
@@ -1420,6 +1427,26 @@ def _power_worth(eng: Engine, board: Board, card: str, which: str, die_id: int) 
     else:
         val = -val - 0.2 * power.spend
     return val
+
+
+def _move_fades(eng: Engine, room: str, value: int, move: dict[str, Any]) -> bool:
+    """Whether a die showing `value` in `room`, moved by `move` (P-SPIRIT-07: a number of
+    rooms, "up to" or all of them), fades on every way it may go: each lit room entered
+    costs it 1 presence (P-SPIRIT-08, unless the power waives it) and at 0 it is gone."""
+    steps = int(move.get("steps", 1))
+    up_to = bool(move.get("up_to", False))
+    penalty = bool(move.get("light_penalty", True))
+
+    def lives(at: str, left: int, to_go: int) -> bool:
+        if to_go == 0 or (up_to and to_go < steps):
+            return True
+        ways = eng.die_neighbours(at)
+        if not ways:
+            return True  # it cannot move, so it stays as it is
+        return any(lives(r, after, to_go - 1) for r in ways
+                   if (after := left - (1 if penalty and eng.lit(r) else 0)) > 0)
+
+    return not lives(room, value, steps)
 
 
 def _card_play_worth(eng: Engine, board: Board, card: str) -> tuple[float, int | None]:

@@ -371,6 +371,37 @@ def test_the_spirit_ai_never_spends_its_last_presence_on_moving_the_die_it_fades
     assert faded == -ai.INF and faded < moved, (faded, moved)
 
 
+def test_P_SPIRIT_08_the_spirit_ai_never_moves_a_die_into_lit_rooms_only_to_fade_it() -> None:
+    """Stop 68's demo (three times in one game): Broken Form's bottom power ("Move this die
+    to an adjacent room", spends 1) played with a die showing 2 whose every neighbour was lit:
+    the die came in showing 1, lost its last presence to the light and faded, a card and a die
+    thrown away. Such a play is never made; with one neighbour dark it keeps its worth."""
+    from tests.presence.helpers import new_game, put_die, quiet, to_spirit_turn
+
+    st = to_spirit_turn(quiet(new_game(3, 1)))
+    eng = Engine(st)
+    room = "salon"
+    die = put_die(st, room, 2)
+    around = eng.die_neighbours(room)
+    assert len(around) >= 2, around
+    visitors = list(st.visitors.values())
+    assert len(visitors) >= len(around)
+    for v, there in zip(visitors, around, strict=False):
+        v.room, v.candle_lit = there, True
+    for v in visitors[len(around):]:
+        v.room = around[0]
+    card = next(c for c in eng.pack.spirit_deck(st.spirit.character)
+                if c.endswith(".broken_form"))
+    eng = Engine(st)
+    assert all(eng.lit(r) for r in around)
+    fades = ai._power_worth(eng, ai.Board(eng), card, "bottom", die)
+    visitors[len(around) - 1].room = around[0]  # one neighbour goes dark
+    eng = Engine(st)
+    assert not eng.lit(around[-1])
+    lives = ai._power_worth(eng, ai.Board(eng), card, "bottom", die)
+    assert fades == -ai.INF and lives > -ai.INF, (fades, lives)
+
+
 def test_the_spirit_ai_never_plays_a_power_whose_every_effect_is_on_a_target_nobody_is() -> None:
     """Stop 67's demos: the spirit played Whisper's bottom power ("A nearby visitor may draw
     1 clue card") with nobody in its die's room: "Nobody to target ... the effects on a
