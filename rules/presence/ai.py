@@ -1650,6 +1650,11 @@ def _spirit_prompt(eng: Engine, seat: str, legal: list[Action]) -> Action:
                 return _spirit_room_value(eng, board, here, harm) + 0.01 if here else 0.0
             v = _spirit_room_value(eng, board, o, harm)
             if eng.lit(o):
+                if then == "die_step" and p.data.get("penalty", True) and eng.die(
+                        int(p.data.get("die", 0))).value <= 1:
+                    # Its last presence goes to the light and the die fades (stop 68's demo:
+                    # Broken Form moved a die showing 1 into a lit room beside a dark one)
+                    return -float(INF)
                 v -= 0.5
             return v
         return max(legal, key=room_v)

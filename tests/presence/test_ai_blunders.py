@@ -402,6 +402,45 @@ def test_P_SPIRIT_08_the_spirit_ai_never_moves_a_die_into_lit_rooms_only_to_fade
     assert fades == -ai.INF and lives > -ai.INF, (fades, lives)
 
 
+def test_P_SPIRIT_08_a_die_showing_1_steps_into_a_dark_room_not_a_lit_one_where_it_fades(
+) -> None:
+    """Stop 68's demo (three times in one game): Broken Form's bottom power took a die showing
+    2 down to 1 and the AI's spirit then moved it into the lit room beside it, where it lost
+    its last presence and faded, though a dark room was next door too."""
+    from rules.presence import actions as K
+    from tests.presence.helpers import (
+        SPIRIT,
+        answer,
+        do,
+        new_game,
+        options,
+        put_die,
+        quiet,
+        to_spirit_turn,
+    )
+    from tests.presence.test_rules_spirit import give
+
+    st = to_spirit_turn(quiet(new_game(3, 2)))
+    assert ai.spirit_mode(Engine(st)) == "harm"  # seed 2's script is evil
+    die = put_die(st, "salon", 2)
+    around = Engine(st).die_neighbours("salon")
+    lit_room = around[0]
+    for v in st.visitors.values():
+        v.room, v.candle_lit = lit_room, True
+    card = next(c for c in Engine(st).pack.spirit_deck(st.spirit.character)
+                if c.endswith(".broken_form"))
+    give(st, card)
+    st, _ = do(st, SPIRIT, act(K.PLAY_SPIRIT, card=card))
+    st = answer(st, str(die))
+    st = answer(st, "bottom")
+    assert st.prompts and st.prompts[-1].data.get("then") == "die_step", st.prompts
+    assert st.dice[die].value == 1 and lit_room in options(st)
+    eng = Engine(st)
+    assert any(not eng.lit(r) for r in options(st))
+    pick = str(GAME.ai_action(st, SPIRIT).p("option"))
+    assert not eng.lit(pick), pick
+
+
 def test_the_spirit_ai_never_plays_a_power_whose_every_effect_is_on_a_target_nobody_is() -> None:
     """Stop 67's demos: the spirit played Whisper's bottom power ("A nearby visitor may draw
     1 clue card") with nobody in its die's room: "Nobody to target ... the effects on a
