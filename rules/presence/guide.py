@@ -97,7 +97,9 @@ PURPOSES: dict[str, str] = {
     "add_die": "Add a presence die to a dark room: the spirit's reach grows from where dice are.",
     "die_into": ("Move a die into this room? Dice near the visitors pay for powers against "
                  "them."),
-    "die_step": "Move the presence die: take it toward the visitors you want to reach.",
+    "die_step": ("Move the presence die: take it toward the visitors you want to reach. A lit "
+                 "room takes 1 presence from a die that enters it, so a die showing 1 fades "
+                 "there."),
     "door": ("Choose a door and what to do with it: opening paths brings visitors together, "
              "closing them keeps the spirit out."),
     "inspect_secret": ("Inspect a secret card in secret: learn its trauma so clue discards go "

@@ -439,6 +439,11 @@ def test_P_SPIRIT_08_a_die_showing_1_steps_into_a_dark_room_not_a_lit_one_where_
     assert any(not eng.lit(r) for r in options(st))
     pick = str(GAME.ai_action(st, SPIRIT).p("option"))
     assert not eng.lit(pick), pick
+    # A person at the same prompt is told it too (guided play, their own view only).
+    from rules.presence.guide import advice
+
+    told = advice(GAME.view(st, SPIRIT), SPIRIT) or ""
+    assert "a die showing 1 fades there" in told, told
 
 
 def test_the_spirit_ai_never_plays_a_power_whose_every_effect_is_on_a_target_nobody_is() -> None:
