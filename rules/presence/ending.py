@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from rules.core.ending import (
+    LIGHT,
     Ending,
     Moment,
     Part,
@@ -42,6 +43,10 @@ def _weight(m: Moment) -> int:
         # Hope or Nerve lost to the time marker (P-TRACK-03) reveals the script of its kind:
         # a threshold the story tells; time passing or a marker moving one step is not.
         return 8 if m.event.text.endswith("meets the time marker and is lost!") else 0
+    if m.event.kind == "script" and m.event.text.startswith("The script's reveal effect"):
+        # What the reveal does follows from it, told just after (stop 68's recap kept "each
+        # visitor suffers 1 fear" and left out the hope lost that revealed the script)
+        return LIGHT
     return WEIGHTS.get(m.event.kind, 0)
 
 

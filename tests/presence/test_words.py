@@ -714,3 +714,25 @@ def test_P_SECRET_03_guide_says_invoke_where_the_last_secret_is_ready() -> None:
     st.visitors[VISITOR].hand.remove(card)
     st.visitors[VISITOR].discard.append(card)
     assert "Invoke" not in _visitor_turn(GAME.view(st, VISITOR), VISITOR)
+
+
+def test_P_TRACK_03_the_recap_tells_the_hope_lost_that_revealed_the_script_not_its_effect() -> None:
+    """Stop 68's demo recap: five turning points kept "The script's reveal effect: each
+    visitor suffers 1 fear." and left out "The hope marker meets the time marker and is
+    lost!", the cause of the reveal. The effect's line weighs light; the loss is told."""
+    from rules.core.ending import pick_turning_points
+    from rules.core.types import Event
+    from rules.presence.ending import Moment, _skip, _weight
+
+    story = [(5, "track", "The hope marker meets the time marker and is lost!"),
+             (5, "script", "The spirit's script is revealed: Script A1 (evil). Its bottom "
+                           "half now applies: The spirit wins if at least 1 visitor has "
+                           "succumbed."),
+             (5, "script", "The script's reveal effect: each visitor suffers 1 fear."),
+             (6, "track", "The nerve marker meets the time marker and is lost!"),
+             (7, "succumb", "The Professor succumbs to the manor and is no longer a visitor!"),
+             (7, "succumb", "The Descendant succumbs to the manor and is no longer a "
+                            "visitor!")]
+    moments = [Moment(Event(text=t, kind=k), r) for r, k, t in story]
+    told = [m.event.text for m in pick_turning_points(moments, _weight, _skip)]
+    assert story[0][2] in told and story[2][2] not in told, told
