@@ -164,6 +164,10 @@ class Audit:
         self._seen: set[str] = set()
         self._publics: list[str] = []
         self.public_ever: set[str] = set()
+        # Every line the public view's log ever held: a line told the whole table once tells
+        # nothing new when printed again (a finished game's record lists them all, long after
+        # a card it names went back into a hand).
+        self.public_lines: set[str] = set()
         self.seat_of_user: dict[str, str] = {}
         # A player replaced mid-game (#21): user -> (the mark of the replace, the seat's
         # knowledge then). From then on they know what the seat knew up to the replace (nobody
@@ -182,7 +186,9 @@ class Audit:
 
     def snapshot(self, st: Any) -> Snapshot:
         game = self.game
-        public = json.dumps(game.view(st, None), ensure_ascii=False)
+        open_view = game.view(st, None)
+        public = json.dumps(open_view, ensure_ascii=False)
+        self.public_lines.update(str(line) for line in open_view.get("log") or [] if line)
         secrets = secret_names(game, st)
         seats = {s: json.dumps(game.view(st, s), ensure_ascii=False)
                  + (game.private_summary(st, s) or "")
@@ -255,6 +261,11 @@ class Audit:
         self.choices_audited += len(choices)
         return failures
 
+    def _told_before(self, secret: str, line: str) -> bool:
+        """`line` repeats a line of the public log that names `secret` (a record's "  11. The
+        Descendant plays Hide / Move 2 …"): told to everyone when it happened."""
+        return any(secret in told and told in line for told in self.public_lines)
+
     def check(self) -> tuple[int, int, int, list[str]]:
         """(message versions audited, secrets tracked, secrets seen where allowed, leaks)."""
         emu = self.table.emu
@@ -294,7 +305,11 @@ class Audit:
                         if secret in known or secret in knew:
                             allowed += 1
                             continue
-                        where = next(ln for ln in lines if secret in ln)
+                        where = next((ln for ln in lines if secret in ln
+                                      and not self._told_before(secret, ln)), None)
+                        if where is None:
+                            allowed += 1  # every line naming it was the public log's
+                            continue
                         failures.append(f"{secret!r} shown to {reader or 'everyone'}: "
                                         f"{where[:200]!r} in {blob[:80]!r}")
         # The server's audit log (a voice mute's reason, an overwrite's): its moderators
@@ -685,6 +700,37 @@ async def test_secrets_audit_judges_each_line_of_an_edited_post_when_it_appeared
     assert len(failures) == 2, failures
     assert "Still holding" in failures[0] or "Still holding" in failures[1]
     assert all(wall_name in f and "everyone" in f for f in failures)
+
+
+async def test_secrets_audit_allows_a_public_log_line_printed_again_and_nothing_more(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 68's soak: a finished game's record lists the whole public log, "  11. The
+    Descendant plays Hide / Move 2 for Hide." among it, while that card (or another copy)
+    lies in a hand again. A line the public log once held is allowed in any later message;
+    a new line naming the hidden thing is still a leak."""
+    assert table.bot is not None
+    _stub_pictures(monkeypatch)
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob, table.carol])
+    await auto.open("fourth_wall", "conflict")
+    audit = Audit(table, GAMES["fourth_wall"], auto.game_id)
+    await audit.begin()
+    state: Any = await table.bot.tables.state(auto.game_id)
+    from rules.fourth_wall.engine import Engine
+    wall_name = Engine(state).wall().name
+    hidden, seats, ever = audit.snapshots[0]
+    assert wall_name in hidden
+    told = f"The Wall reveals {wall_name}."
+    audit.public_lines.add(told)  # as the public view's log held it, once
+    audit.marks.append(table.emu.mark())
+    audit.snapshots.append((set(hidden), seats, ever))  # hidden again
+    thread = table.bot.get_channel(int(auto.thread().id))
+    assert isinstance(thread, discord.Thread)
+    await thread.send(f"Game record\n  11. {told}\n  12. The turn goes on.")  # allowed
+    await thread.send(f"Game record\n  11. {told}\n  12. Still holding {wall_name}.")
+    await table.emu.settle()
+    _, _, _, failures = audit.check()
+    assert len(failures) == 1 and "Still holding" in failures[0], failures
 
 
 async def test_secrets_audit_reads_a_typed_moves_answer_as_its_mover_alone(
