@@ -30,10 +30,10 @@ Top to bottom, from the public view only (``rules/fourth_wall/view.py``):
 What changed since the previous board post (``view["turn"]["before"]``, the public view then)
 is marked with a dashed ring and a word or number in a badge ("NEW", "+2", "-1", "SHUT",
 "GONE"; "!" for a Horror newly Drained or bearing The Scourge, an Investigator gone Insane),
-never colour alone; a tracker rank that moved gets the ring alone. An Investigator's ring is
-a dimmer gold than the others (its badge says what changed). Everything drawn is public:
-the map never reads anything but the view it is given, and missing or malformed keys draw as
-empty.
+never colour alone; a tracker rank that moved gets the ring alone. The ring about words (a
+Gate's number, a Horror's row, an Investigator's chip) is a dimmer gold than the others (its
+badge says what changed; stop 67, stop 68). Everything drawn is public: the map never reads
+anything but the view it is given, and missing or malformed keys draw as empty.
 """
 
 from __future__ import annotations
@@ -88,7 +88,9 @@ ARROW_W = 32
 NAME_END = 24  # a name ends this far from its chip's right edge (clear of the turn's frame)
 FRAME_W = 6  # whose turn: the chip's thick frame
 CHIP_EDGE: Colour = (62, 64, 84)  # every other chip's thin edge (why: `_draw_chip`)
-CHIP_RING: Colour = mix(fw.HIGHLIGHT, fw.BG, 0.65)  # a chip's change ring (why: `_draw_chip`)
+# The change ring around words (a Gate's number, a Horror's or an Investigator's name): a dimmer
+# gold (why: `_draw_chip`; stop 68: the Gates and Horror rows too).
+WORD_RING: Colour = mix(fw.HIGHLIGHT, fw.BG, 0.65)
 MAX_HORROR_ROWS = 5
 NAME_ROOM = 130  # a Horror's name keeps this much of its row
 SYM_R = 15  # a Defeat-Cost Symbol's radius on a Horror's row (and in the legend)
@@ -582,7 +584,7 @@ def _draw_gates(img: Image.Image, d: ImageDraw.ImageDraw, m: _Map, ch: _Changes,
         right = ix + 15 + 6 + ww
         if badge:
             _badge(d, right, mid, badge)
-            _ring(d, box)
+            _ring(d, box, WORD_RING)
         else:
             d.text((right, mid), word, font=wf, fill=word_c, anchor="rm")
 
@@ -728,7 +730,7 @@ def _quiet_row(d: ImageDraw.ImageDraw, box: Box, text: str, badge: str) -> None:
     right = x1 - 6
     if badge:
         right -= _badge(d, right, cy, badge) + 10
-        _ring(d, box)
+        _ring(d, box, WORD_RING)
     shown, tf = _fit([text, text.split(":")[0]], right - x0 - 10, MIN_TYPE, bold=False)
     d.text((x0 + 10, cy), shown, font=tf, fill=MUTED if badge else DIM, anchor="lm")
 
@@ -770,7 +772,10 @@ def _horror_row(d: ImageDraw.ImageDraw, box: Box, h: _Horror, street: int | None
     x0, y0, x1, y1 = box
     fill = fw.DRAINED if h.drained else fw.HORROR
     edge = fw.SCOURGE if h.scourge else (fw.DRAINED_EDGE if h.drained else fw.HORROR_EDGE)
-    rounded_box(d, box, 10, fill=fill, outline=edge, width=4 if h.scourge else 2)
+    # The Scourge's edge is as thin as any row's (stop 68: its thick frame of bright ink lost
+    # the names of its row and the rows about it at 400 px; its word says it, and the heading's
+    # note what it does).
+    rounded_box(d, box, 10, fill=fill, outline=edge, width=2)
     cy = (y0 + y1) / 2
     _diamond(d, (x0 + 26, cy), 20, mix(fw.HORROR_EDGE, fill, 0.3), (236, 200, 210),
              (255, 236, 240))
@@ -781,7 +786,7 @@ def _horror_row(d: ImageDraw.ImageDraw, box: Box, h: _Horror, street: int | None
                anchor="lm")
     if badge:
         _badge(d, x1 - 8, cy, badge)
-        _ring(d, box)
+        _ring(d, box, WORD_RING)
     tf = font(MIN_TYPE, True)
     for tag, tag_right in fit.tags:
         d.text((tag_right, cy), tag, font=tf, fill=fw.SCOURGE if tag == "SCOURGE" else MUTED,
@@ -867,7 +872,7 @@ def _draw_chip(d: ImageDraw.ImageDraw, inv: _Inv, chip: _Chip, badge: str, box: 
                fill=(255, 255, 255), anchor="mm", stroke_width=2, stroke_fill=(90, 20, 40))
     if badge:
         _badge(d, box[2] - 8, ys[-1] if stacked else ys[0], badge)
-        _ring(d, box, CHIP_RING)
+        _ring(d, box, WORD_RING)
     x = x0 + (STACK_X if stacked else NAME_X)
     if chip.arrow:
         d.polygon([(x, ys[0] - 11), (x + 16, ys[0]), (x, ys[0] + 11)], fill=fw.HIGHLIGHT)
