@@ -185,9 +185,10 @@ def _fourth_wall(view: Mapping[str, Any]) -> list[Number]:
     out.append(Number("Horrors out", str(len(_l(view.get("horrors"))))))
     # Marbles held, not the card's Sanity (its Hand Limit, which never moves): losing them
     # all drives an Investigator Insane (stop 63's demo read "Lowest Sanity 5" all game).
+    # None before they are dealt (stop 68's demos read "Fewest Marbles 0" during setup).
     held = [_i(inv.get("hand_count")) for inv in _l(view.get("investigators"))
             if isinstance(inv, dict) and not inv.get("insane") and inv.get("sanity") is not None]
-    if held:
+    if held and view.get("phase") != "setup":
         out.append(Number("Fewest Marbles", str(min(held)), "sanity"))
     return out
 

@@ -19,11 +19,12 @@ Top to bottom, from the public view only (``rules/fourth_wall/view.py``):
   Investigators hearts), its Street in Alliance ("St 3"), its name, the Defeat Cost Symbols
   still needed (negated ones ticked), DRAINED / SCOURGE words; Alliance's empty Streets share
   the heading's line; The Scourge's lock on closing Gates is written there (Conflict);
-- the Investigators: a heart with their Sanity (a struck-out skull once Insane), their
-  character's name without "The", written whole (two columns when three would cut a name,
-  the change badge or the name's second word on a second line when one would; a stem with a
-  dot only for a word no chip holds, never shrunk below 28 px), the Target Token (Alliance)
-  as cross-hairs, whose turn as a thick frame (open at the middle of its sides) and an arrow.
+- the Investigators: a heart with the Marbles they hold (no number before they are dealt; a
+  struck-out skull once Insane), their character's name without "The", written whole (two
+  columns when three would cut a name, the change badge or the name's second word on a second
+  line when one would; a stem with a dot only for a word no chip holds, never shrunk below
+  28 px), the Target Token (Alliance) as cross-hairs, whose turn as a thick frame (open at the
+  middle of its sides) and an arrow.
   No ring of bright ink closes around a name: shrunk to 400 px, tesseract lost names so
   boxed (stop 67).
 
@@ -133,6 +134,8 @@ class _Inv:
     insane: bool
     target: bool
     active: bool
+    dealt: bool = True  # False during setup: no Marble is dealt before every card is chosen
+
 
 
 @dataclass
@@ -218,6 +221,7 @@ def _read(view: Mapping[str, Any]) -> _Map:
             target=mode == "alliance" and (bool(d.get("is_target")) or (bool(target)
                                                                          and iid == target)),
             active=bool(d.get("is_active")) and phase == "investigator",
+            dealt=phase != "setup",
         ))
     streets = sorted({_i(_d(s).get("number")) for s in _l(view.get("streets"))} - {0})
     if mode == "alliance" and not streets:
@@ -298,7 +302,11 @@ def _changes(now: _Map, before_view: Mapping[str, Any]) -> _Changes:
 def _marbles(inv: _Inv) -> int | None:
     """The heart's number: the Marbles the Investigator holds, its hold on sanity ("If you
     lose all your marbles, you are driven insane"); the card's Sanity (its Hand Limit) where a
-    view has no count. Stop 63's demo: the heart showed the Hand Limit, which never moves."""
+    view has no count. Stop 63's demo: the heart showed the Hand Limit, which never moves.
+    None before the Marbles are dealt (FW-SETUP-05; stop 68's demos read "0" on a heart while
+    the others still chose their cards)."""
+    if not inv.dealt:
+        return None
     return inv.held if inv.held is not None else inv.sanity
 
 
@@ -868,8 +876,10 @@ def _draw_chip(d: ImageDraw.ImageDraw, inv: _Inv, chip: _Chip, badge: str, box: 
         icon(d, "hourglass", (hx - 15, hy - 17, hx + 15, hy + 17), MUTED, back=fill)
     else:
         _heart(d, (hx, hy + 1), 19, (236, 90, 120))
-        d.text((hx, hy - 1), str(_marbles(inv)), font=font(MIN_TYPE, True),
-               fill=(255, 255, 255), anchor="mm", stroke_width=2, stroke_fill=(90, 20, 40))
+        held = _marbles(inv)
+        if held is not None:  # none before the Marbles are dealt (`_marbles`)
+            d.text((hx, hy - 1), str(held), font=font(MIN_TYPE, True), fill=(255, 255, 255),
+                   anchor="mm", stroke_width=2, stroke_fill=(90, 20, 40))
     if badge:
         _badge(d, box[2] - 8, ys[-1] if stacked else ys[0], badge)
         _ring(d, box, WORD_RING)
@@ -952,7 +962,8 @@ def legend_items(view: Mapping[str, Any], width: int | None = None) -> list[tupl
     badges = [*ch.gates.values(), ch.wall, *(b for _, _, b in rows),
               *(b for _, b in _notes(m, ch, rows))]
     out: list[tuple[str, str]] = []
-    if any(not inv.insane and inv.sanity is not None for inv in m.invs):
+    if any(not inv.insane and inv.sanity is not None and _marbles(inv) is not None
+           for inv in m.invs):
         out.append(("heart", "Marbles held"))
     if any(inv.target for inv in m.invs):
         out.append(("target", "the Target"))

@@ -561,3 +561,42 @@ def test_gates_and_horror_names_read_inside_the_change_rings(tmp_path: Path) -> 
     # names in the Investigators' frames above (tesseract moves with a few pixels and its
     # version).
     assert len(misses) <= 2, f"{len(misses)} misses:\n" + "\n".join(misses)
+
+
+# --------------------------------------------------------------------------- setup
+def test_no_marble_count_before_the_marbles_are_dealt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 68's demos: while the others still chose their Investigator cards, a chosen
+    Investigator's heart read "0" and the card's numbers "Fewest Marbles 0" (in danger's red),
+    though no Marble is dealt before every card is chosen (FW-SETUP). Until then the heart
+    holds no number, the key names no "Marbles held" and the numbers no Fewest Marbles; once
+    the Marbles are dealt, they say what each holds."""
+    from renders.cardwords import numbers
+
+    seats = ["s1", "s2", "s3"]
+    state = GAME.setup(seats, GAME.options_model(mode="alliance"), 68)
+    seat = sorted(GAME.to_act(state))[0]
+    state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0]).state
+    view = GAME.view(state, None)
+    assert view["phase"] == "setup" and view["investigators"][0]["sanity"] == 5
+    hearts: list[str] = []  # what the map writes in a heart (white type with a dark stroke)
+    real = ImageDraw.ImageDraw.text
+
+    def spy(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kw: Any) -> None:
+        if kw.get("stroke_width"):
+            hearts.append(str(text))
+        real(self, xy, text, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    phone.phone_map(view, MAP_W)
+    assert hearts == [], hearts
+    assert "heart" not in dict(phone.legend_items(view, MAP_W))
+    assert "Fewest Marbles" not in [n.label for n in numbers("fourth_wall", view)]
+    # Every card chosen: the Marbles are dealt and counted.
+    while GAME.view(state, None)["phase"] == "setup":
+        seat = sorted(GAME.to_act(state))[0]
+        state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0]).state
+    view = GAME.view(state, None)
+    phone.phone_map(view, MAP_W)
+    assert hearts == [str(i["hand_count"]) for i in view["investigators"]], hearts
+    assert "heart" in dict(phone.legend_items(view, MAP_W))
+    assert "Fewest Marbles" in [n.label for n in numbers("fourth_wall", view)]
