@@ -211,9 +211,18 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
                     f"it is On the Streets. It still needs "
                     f"{_symbols(scourge['remaining'], names)} to be Defeated{aura}: Intervene "
                     "on it first.")
-        return (f"{lead} The {worst['name']} On the Streets still needs "
-                f"{_symbols(worst['remaining'], names)} to be Defeated{aura}: Intervene "
-                "before The Wall Triggers it.")
+        horror = (f"The {worst['name']} On the Streets still needs "
+                  f"{_symbols(worst['remaining'], names)} to be Defeated{aura}: Intervene "
+                  "before The Wall Triggers it.")
+        close = turn.get("costs", {}).get("close_gate")
+        if (hand is None and me is not None and me["hand_count"] > 0
+                and not gates["closing_blocked"] and close is not None
+                and close <= turn["ap"]):
+            # The board post cannot see the hand (stop 68's demo: the Horror alone, to a
+            # guided player whose hand could Close a Gate, and did): both ways, as ifs.
+            return (f"{lead} If your hand shows {_gate_needs(view)}, Close a Gate (closing "
+                    f"every Gate wins); if not, {horror[0].lower()}{horror[1:]}")
+        return f"{lead} {horror}"
     if me is not None and me["hand_count"] <= 2:
         costs = turn.get("costs", {})
         draws = [word for name, word in (("search", "Search"), ("regroup", "Regroup"))

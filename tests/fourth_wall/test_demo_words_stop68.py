@@ -1,0 +1,41 @@
+"""Stop 68's demo reading (Conflict, 4 players, seed 68, as The Wall; Alliance, 3 players,
+seed 68): the words a player reads agree with what the engine does. Each test is named by the
+rule id it checks."""
+
+from __future__ import annotations
+
+from rules.fourth_wall.game import GAME
+from tests.fourth_wall.helpers import (
+    clear_streets,
+    inv_turn,
+    new_game,
+    put_horror,
+    seat_of,
+    set_hand,
+)
+
+
+def test_FW_ACT_01_the_board_posts_advice_names_close_a_gate_beside_a_horror() -> None:
+    """Stop 68's Alliance demo: the guided player's board post said "The Cultist On the
+    Streets still needs a Force to be Defeated: Intervene before The Wall Triggers it." while
+    its hand showed a Clue, a Force and a Science with 3 Gates Open; the player Closed a Gate
+    (the way the Investigators win) against the advice. The board post reads the public view,
+    so it cannot know the hand: it names Close a Gate for a hand that shows the three Symbols
+    as well as the Horror, and still names no Marble of the hand."""
+    for mode in ("alliance", "conflict"):
+        st = inv_turn(new_game(mode, 3, 68), "i1", ap=2)
+        clear_streets(st)
+        put_horror(st, "H-CULTIST")
+        set_hand(st, "i1", "M-C", "M-F", "M-DRAW2")
+        seat = seat_of(st, "i1")
+        assert "close_gate" in {a.kind for a in GAME.legal_actions(st, seat)}
+        public = GAME.guide_text(st, seat) or ""
+        assert "Close a Gate" in public and "a Clue, a Force and a Science" in public, public
+        assert "Cultist" in public and "Intervene" in public, public
+        assert "Double Draw" not in public and "Your hand" not in public, public
+        # The player's own advice reads the hand: Close a Gate now.
+        assert (GAME.guide_text(st, seat, private=True) or "").endswith("Close a Gate now.")
+        # Short of the AP Close a Gate costs, the board post names the Horror alone.
+        st.ap = 1
+        public = GAME.guide_text(st, seat) or ""
+        assert "Close a Gate" not in public and "Intervene" in public, public
