@@ -250,8 +250,8 @@ def _gates_open(gates: dict[str, Any]) -> str:
 def _wall_turn(view: dict[str, Any]) -> str:
     """The Wall's turn: on the board post from what the table sees of it; in the Wall's own
     panel also from its hand's Manifest costs. Choosing the turn (FW-WALL-03, FW-WALL-11) it
-    is told what a Wrath would strike at; spending Doom, never to pay for what its Doom
-    cannot buy."""
+    is told what a Wrath would strike at where the Doom held and the Wrath's pay for it, else
+    to Brood; spending Doom, never to pay for what its Doom cannot buy."""
     wall, gates = view["wall"], view["gates"]
     doom = wall["doom"]
     lead = (f"You hold {doom} Doom and {wall['hand_count']} Horror "
@@ -259,11 +259,20 @@ def _wall_turn(view: dict[str, Any]) -> str:
     near = min((h for h in view["horrors"] if not h["drained"]),  # a Drained one waits
                key=lambda h: h["trigger_cost"], default=None)
     if view["turn"]["wall_mode"] is None:  # Wrath or Brood
-        if doom == 0 and near is None and view["turn"]["brood_allowed"]:
+        brood = view["turn"]["brood_allowed"]
+        if doom == 0 and near is None and brood:
             return f"{lead} With no Doom, Brood to gather it for your next Wrath."
-        if near is not None:
+        gain = view["turn"].get("wrath_gain") or 0
+        if near is not None and near["trigger_cost"] <= doom + gain:
             return (f"{lead} Wrath, then strike: the {near['name']} On the Streets Triggers "
                     f"for {near['trigger_cost']} Doom before the Investigators Defeat it.")
+        if near is not None and brood:
+            # Stop 68's demo advised the strike with 0 Doom held and a Wrath's 1 (FW-WALL-03).
+            scourge = "" if any(h.get("scourge") for h in view["horrors"]) else (
+                " and unleashes The Scourge: no Gate may close while it is On the Streets")
+            return (f"{lead} A Wrath's {gain} Doom cannot pay the {near['name']}'s Trigger "
+                    f"({near['trigger_cost']} Doom): Brood keeps its Doom for your next "
+                    f"Wrath{scourge}.")
         return (f"{lead} Wrath, then Manifest a Horror On the Streets: each one left there "
                 "presses the team.")
     if doom == 0:

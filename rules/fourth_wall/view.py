@@ -19,7 +19,8 @@ Top level
 turn
   {active: investigator id | None (whose turn it is, or whose turn the Wall turn precedes),
    active_name, active_seat, wall_turn (bool: the Wall's turn now), wall_mode
-   "wrath"|"brood"|None, wall_turns (taken so far), first_wall_turn (bool), ap (AP left),
+   "wrath"|"brood"|None, wall_turns (taken so far), first_wall_turn (bool), wrath_gain
+   (Doom a Wrath chosen now gains; None in Alliance), ap (AP left),
    ap_per_turn (2, or 3 in The Crescendo), costs ({action name (`ACTION_NAMES`): AP it costs
    the active Investigator, every modifier applied}; {} with none active), unique_used (bool),
    brood_allowed (bool),
@@ -234,6 +235,7 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
         "wall_mode": st.wall_mode,
         "wall_turns": st.wall_turns,
         "first_wall_turn": st.wall_turns == 1,
+        "wrath_gain": eng.wrath_gain() if eng.conflict else None,
         "ap": st.ap if st.phase == "investigator" else 0,
         "ap_per_turn": eng.opts.action_points + (
             eng.opts.crescendo_extra_ap if eng.stage_at_least("crescendo") else 0),

@@ -12,6 +12,7 @@ from tests.fourth_wall.helpers import (
     put_horror,
     seat_of,
     set_hand,
+    wall_turn,
 )
 
 
@@ -39,3 +40,30 @@ def test_FW_ACT_01_the_board_posts_advice_names_close_a_gate_beside_a_horror() -
         st.ap = 1
         public = GAME.guide_text(st, seat) or ""
         assert "Close a Gate" not in public and "Intervene" in public, public
+
+
+def test_FW_WALL_03_the_wrath_or_brood_advice_strikes_only_with_doom_that_pays() -> None:
+    """Stop 68's Conflict demo, twice: "You hold 0 Doom and 4 Horror cards; 2 of 5 Gates are
+    Open. Wrath, then strike: the Ghoul On the Streets Triggers for 2 Doom before the
+    Investigators Defeat it." beside the button "Wrath (gain 1 Doom, then take actions)": a
+    Wrath then holds 1 Doom, short of the Ghoul's 2. Strike is advised only when the Doom held
+    and a Wrath's together pay the Trigger; else Brood, which keeps its Doom for the next Wrath
+    and unleashes The Scourge."""
+    st = wall_turn(new_game("conflict", 4, 68), doom=0, mode=None)
+    clear_streets(st)
+    put_horror(st, "H-GHOUL")  # Trigger 2
+    seat = st.wall_seat
+    assert seat is not None
+    view = GAME.view(st, None)
+    assert view["turn"]["brood_allowed"] and view["turn"]["wrath_gain"] == 1
+    for v in (view, GAME.view(st, seat)):
+        tip = GAME.advice(v, seat) or ""
+        assert "strike" not in tip and "Brood" in tip, tip
+        assert "Scourge" in tip, tip  # what the Brood does here, with a Horror On the Streets
+    st.doom = 1  # 1 held and a Wrath's 1 pay the Ghoul's 2
+    tip = GAME.advice(GAME.view(st, None), seat) or ""
+    assert "Wrath, then strike: the Ghoul On the Streets Triggers for 2 Doom" in tip, tip
+    # On The Wall's first turn a Wrath gains 2 (FW-WALL-03): strike is paid for.
+    st.doom, st.wall_turns = 0, 1
+    assert GAME.view(st, None)["turn"]["wrath_gain"] == 2
+    assert "Wrath, then strike" in (GAME.advice(GAME.view(st, None), seat) or "")
