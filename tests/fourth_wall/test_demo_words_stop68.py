@@ -4,14 +4,21 @@ rule id it checks."""
 
 from __future__ import annotations
 
+from rules.fourth_wall.engine import Engine
 from rules.fourth_wall.game import GAME
 from tests.fourth_wall.helpers import (
+    answer,
     clear_streets,
+    do,
+    free_marble,
     inv_turn,
     new_game,
     put_horror,
     seat_of,
+    set_card,
     set_hand,
+    take_marble,
+    texts,
     wall_turn,
 )
 
@@ -67,3 +74,38 @@ def test_FW_WALL_03_the_wrath_or_brood_advice_strikes_only_with_doom_that_pays()
     st.doom, st.wall_turns = 0, 1
     assert GAME.view(st, None)["turn"]["wrath_gain"] == 2
     assert "Wrath, then strike" in (GAME.advice(GAME.view(st, None), seat) or "")
+
+
+def test_FW_GAP_01_the_street_magicians_swap_says_where_the_marble_was() -> None:
+    """Stop 68's Conflict demo (seed 71): "The Street Magician swaps a Force Marble for the
+    Clue Marble On the Streets." then "Ghoul (The Scourge) is Defeated!", the Clue Marble
+    having been Attached to that Ghoul, one of two. The line names the Horror it was Attached
+    to as the next line does, or the Streets it was Anchored to."""
+    st = inv_turn(new_game("conflict", 2, 68), "i1", ap=2)
+    clear_streets(st)
+    set_card(st, "i1", "INV-12")
+    put_horror(st, "H-GHOUL")
+    scourge = put_horror(st, "H-GHOUL", attached=("M-C", "M-F"))
+    st.scourge = scourge
+    (force,) = set_hand(st, "i1", "M-F", "M-S")[:1]
+    st, _ = do(st, "s2", "unique", inv="i1")
+    st, _ = answer(st, "choose_marble", marble=force)
+    clue = next(m for m in Engine(st).on_streets(scourge).attached  # type: ignore[union-attr]
+                if st.marble_cards[m] == "M-C")
+    st, ev = answer(st, "choose_marble", marble=clue)
+    said = texts([e for e in ev if e.public])
+    assert ("swaps a Force Marble for the Clue Marble Attached to Ghoul (The Scourge)."
+            in said), said
+    assert "Ghoul (The Scourge) is Defeated!" in said, said
+    # A Marble Anchored to the Streets.
+    st = inv_turn(new_game("conflict", 2, 68), "i1", ap=2)
+    clear_streets(st)
+    set_card(st, "i1", "INV-12")
+    anchor = free_marble(st, "M-ANCHOR")
+    take_marble(st, anchor)
+    st.anchored.append(anchor)
+    (force,) = set_hand(st, "i1", "M-F", "M-S")[:1]
+    st, _ = do(st, "s2", "unique", inv="i1")
+    st, ev = answer(st, "choose_marble", marble=force)  # the only Marble to swap with: taken
+    said = texts([e for e in ev if e.public])
+    assert "swaps a Force Marble for the Regroup Anchor Anchored to the Streets." in said, said

@@ -573,13 +573,17 @@ class Effects:
             return
         inv.hand.remove(mine)
         horror = next((h for h in st.streets if theirs in h.attached), None)
+        # Where it was, as the Defeat line after it names the Horror (stop 68's demo: "for the
+        # Clue Marble On the Streets", then "Ghoul (The Scourge) is Defeated!", of two Ghouls).
+        where = (f"Attached to {self.horror_called(horror.id)}" if horror is not None
+                 else "Anchored to the Streets")
         if horror is not None:
             horror.attached[horror.attached.index(theirs)] = mine
         else:
             st.anchored[st.anchored.index(theirs)] = mine
         inv.hand.append(theirs)
         self.emit(f"{self.inv_name(inv)} swaps {self.a_marble(mine)} for "
-                  f"the {self.marble_name(theirs)} On the Streets.", "swap")
+                  f"the {self.marble_name(theirs)} {where}.", "swap")
         if horror is not None:
             self.later(Step(op="defeat_check", args={"horror": horror.id}))
 
