@@ -263,6 +263,9 @@ def _wall_turn(view: dict[str, Any]) -> str:
         if doom == 0 and near is None and brood:
             return f"{lead} With no Doom, Brood to gather it for your next Wrath."
         gain = view["turn"].get("wrath_gain") or 0
+        win = _fifth_gate(view, doom + gain)
+        if win:
+            return f"{lead} Wrath, then {win}: {FIFTH_GATE}"
         if near is not None and near["trigger_cost"] <= doom + gain:
             return (f"{lead} Wrath, then strike: the {near['name']} On the Streets Triggers "
                     f"for {near['trigger_cost']} Doom before the Investigators Defeat it.")
@@ -277,6 +280,9 @@ def _wall_turn(view: dict[str, Any]) -> str:
                 "presses the team.")
     if doom == 0:
         return f"{lead} Your Doom is spent: end the turn."
+    win = _fifth_gate(view, doom)
+    if win:
+        return f"{lead} {win[0].upper()}{win[1:]}: {FIFTH_GATE}"
     keep = _destroy_advice(view, lead, scourge_only=True)
     if keep:  # stop 65's demo: the one Destroy that kept the last Gate open, never advised
         return keep
@@ -292,6 +298,28 @@ def _wall_turn(view: dict[str, Any]) -> str:
         return (f"{lead} The cheapest Horror in your hand needs {cheapest} Doom to Manifest: "
                 "spend the Doom another way, or end the turn.")
     return f"{lead} Manifest a Horror On the Streets: each one left there presses the team."
+
+
+FIFTH_GATE = ("it opens the fifth Gate, and a fifth Open Gate after An Eye Opens wins the "
+              "game.")
+
+
+def _fifth_gate(view: dict[str, Any], doom: int) -> str | None:
+    """What opens the fifth Gate with `doom` once An Eye has Opened (FW-GATE-07: The Wall
+    wins), said as its button is: The Wall's Unique Action, else a Horror's Trigger; None when
+    nothing does (stop 68's demo sent the guided Wall to strike a Ghoul, where its Unique won
+    the game)."""
+    wall, gates = view["wall"], view["gates"]
+    if not wall.get("revealed") or gates["open"] != gates["max"] - 1:
+        return None
+    if not wall.get("unique_used"):
+        for k, unique in enumerate(wall.get("uniques") or []):
+            if unique.get("opens_gate") and unique["cost"] <= doom:
+                return f"use Unique Action {k + 1} ({unique['cost']} Doom)"
+    for h in view["horrors"]:
+        if h.get("opens_gate") and not h["drained"] and h["trigger_cost"] <= doom:
+            return f"Trigger the {h['name']} ({h['trigger_cost']} Doom)"
+    return None
 
 
 def _gate_needs(view: dict[str, Any], distinct: int = 3) -> str:

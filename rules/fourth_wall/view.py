@@ -34,15 +34,16 @@ gates
    closing_blocked (bool: The Scourge is On the Streets), requirement {distinct, extra
    {symbol: n}}}
 wall
-  {seat | None, label, revealed (bool), name | None, text | None, uniques [{cost, text}] |
-   None, aura | None (text), hand_count (Conflict; 0 in Alliance), doom (Action Pool),
+  {seat | None, label, revealed (bool), name | None, text | None, uniques [{cost, text,
+   opens_gate}] | None, aura | None (text), hand_count (Conflict; 0 in Alliance), doom (Action
+   Pool),
    doom_deferred (for the next turn), unique_used (bool)}
   — name/text/uniques/aura only once revealed (or in the Wall seat's own view).
 horrors: Horrors On the Streets in placement order (Alliance: by Street)
   [{id, card, name, street (1..5 | None), manifest {doom, drain}, defeat_printed [symbol],
     defeat_cost [symbol] (effective, FW-HORROR-04), negated {symbol: n}, remaining
     {symbol: n}, attached [{id, card, name, symbols}], drained (bool), scourge (bool),
-    trigger_cost, text}]
+    trigger_cost, opens_gate (its Trigger Opens a Gate), text}]
 streets (Alliance, else None): [{number, name, text, horror (id | None), aura_active}]
 anchored [{id, card, name, symbols, text}]
 scourge (Conflict, else None): {on: horror id | None, on_name: str | None}
@@ -74,7 +75,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import memo
-from rules.fourth_wall.content import ACTION_NAMES, SYMBOLS, CloseGate, Instruction
+from rules.fourth_wall.content import ACTION_NAMES, SYMBOLS, CloseGate, Instruction, OpenGate
 from rules.fourth_wall.engine import STAGE_NAMES, SYMBOL_NAMES, Engine
 from rules.fourth_wall.engine.investigators import card_text_for_mode
 from rules.fourth_wall.result import result_of
@@ -90,6 +91,13 @@ def _closes_with(instruction: Instruction) -> int | None:
     Gatewright's Unique: 2), or None where it Closes none that way (public: the card is)."""
     return next((e.distinct_symbols for sentence in instruction for e in sentence
                  if isinstance(e, CloseGate) and e.cost == "marbles"), None)
+
+
+def _opens_gate(instruction: Instruction) -> bool:
+    """Whether an Instruction Opens a Gate (a Horror's Trigger, The Wall's Unique Action):
+    with four Open after An Eye Opens, it wins The Wall the game (FW-GATE-07). Public: the
+    card is."""
+    return any(isinstance(e, OpenGate) for sentence in instruction for e in sentence)
 
 
 def _split_text(text: str, key: str) -> str:
@@ -144,6 +152,7 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
             "drained": h.drained,
             "scourge": st.scourge == h.id,
             "trigger_cost": hcard.trigger_cost,
+            "opens_gate": _opens_gate(hcard.trigger),
             "text": hcard.text,
             # Words (WORDS_KEYS): what a Street's Aura adds to its Defeat Cost, or "".
             "aura_text": eng.street_aura_cost_text(h.id),
@@ -217,7 +226,8 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
         "revealed": st.revealed,
         "name": w.name if w and show_wall else None,
         "text": w.text if w and show_wall else None,
-        "uniques": [{"cost": u.cost, "text": f"Unique Action {k + 1}"}
+        "uniques": [{"cost": u.cost, "text": f"Unique Action {k + 1}",
+                     "opens_gate": _opens_gate(u.instruction)}
                     for k, u in enumerate(w.uniques)] if w and show_wall else None,
         "aura": _split_text(w.text, "Aura") if w and show_wall else None,
         "hand_count": len(st.wall_hand),

@@ -16,7 +16,10 @@ from tests.fourth_wall.helpers import (
     put_horror,
     seat_of,
     set_card,
+    set_gates,
     set_hand,
+    set_stage,
+    set_wall,
     take_marble,
     texts,
     wall_turn,
@@ -109,3 +112,46 @@ def test_FW_GAP_01_the_street_magicians_swap_says_where_the_marble_was() -> None
     st, ev = answer(st, "choose_marble", marble=force)  # the only Marble to swap with: taken
     said = texts([e for e in ev if e.public])
     assert "swaps a Force Marble for the Regroup Anchor Anchored to the Streets." in said, said
+
+
+def test_FW_GATE_07_the_wall_is_told_the_unique_that_opens_the_fifth_gate() -> None:
+    """Stop 68's Conflict demo (seed 71), The Wall's last turn: "You hold 2 Doom and 2
+    Horror cards; 4 of 5 Gates are Open. The Ghoul On the Streets Triggers for 2 Doom: strike
+    before the Investigators Defeat it." The High Priest's Unique Action (2 Doom) opens a Gate,
+    and the fifth Gate opening after An Eye Opens wins the game (FW-GATE-07): the AI used it
+    and won, the guided player was sent to the Ghoul. The advice names the button that wins,
+    on the board post and in The Wall's own panel, and a Horror whose Trigger opens a Gate
+    where no Unique does."""
+    st = wall_turn(new_game("conflict", 4, 68), doom=2)
+    clear_streets(st)
+    set_wall(st, "W-4")  # The High Priest: Unique (2): Sacrifice a Cultist. Open a Gate.
+    set_stage(st, "crescendo")
+    set_gates(st, 4)
+    put_horror(st, "H-GHOUL")
+    seat = st.wall_seat
+    assert seat is not None
+    labels = [GAME.describe(st, seat, a) for a in GAME.legal_actions(st, seat)]
+    assert "Unique Action 1 (2 Doom)" in labels, labels
+    for v in (GAME.view(st, None), GAME.view(st, seat)):
+        tip = GAME.advice(v, seat) or ""
+        assert tip.startswith("You hold 2 Doom") and "Use Unique Action 1 (2 Doom)" in tip, tip
+        assert "wins the game" in tip and "Ghoul" not in tip, tip
+    # Choosing the turn with 1 Doom: a Wrath's 2 (The Crescendo) pay for it.
+    st.wall_mode, st.wall_spending, st.doom = None, False, 1
+    tip = GAME.advice(GAME.view(st, None), seat) or ""
+    assert "Wrath, then use Unique Action 1 (2 Doom)" in tip and "wins the game" in tip, tip
+    # Three Gates Open: a fourth wins nothing; as before.
+    set_gates(st, 3)
+    assert "wins the game" not in (GAME.advice(GAME.view(st, None), seat) or "")
+    # No Unique that opens a Gate (The Collector), a Gatekeeper (Trigger 3: Open a Gate).
+    st = wall_turn(new_game("conflict", 4, 68), doom=3)
+    clear_streets(st)
+    set_wall(st, "W-1")
+    set_stage(st, "eye_opens")
+    set_gates(st, 4)
+    put_horror(st, "H-GHOUL")
+    put_horror(st, "H-GATEKEEPER")
+    labels = [GAME.describe(st, seat, a) for a in GAME.legal_actions(st, seat)]
+    assert any(x.startswith("Trigger Gatekeeper") and x.endswith("(3 Doom)") for x in labels)
+    tip = GAME.advice(GAME.view(st, None), seat) or ""
+    assert "Trigger the Gatekeeper (3 Doom)" in tip and "wins the game" in tip, tip
