@@ -155,3 +155,19 @@ def test_FW_GATE_07_the_wall_is_told_the_unique_that_opens_the_fifth_gate() -> N
     assert any(x.startswith("Trigger Gatekeeper") and x.endswith("(3 Doom)") for x in labels)
     tip = GAME.advice(GAME.view(st, None), seat) or ""
     assert "Trigger the Gatekeeper (3 Doom)" in tip and "wins the game" in tip, tip
+
+
+def test_FW_PRES_04_destroy_with_nothing_to_destroy_says_why_it_failed() -> None:
+    """Stop 68's Alliance demo (seed 69): "Presence: Destroy a Marble." then "The Wall could
+    not complete an Instruction: an Elected Investigator may Regroup." with no word of what
+    could not be done, where a Delve's or a Trouble's failure says it ("no Marble is Attached
+    or Anchored") and a Wall card's Sacrifice too ("There is no Cultist On the Streets to
+    Sacrifice."). The reason comes first, as theirs do."""
+    from tests.fourth_wall.test_alliance import ally, presence
+
+    _st, ev = presence(ally(), "P-DESTROY#1")
+    said = [e.text for e in ev if e.public]
+    why = "There is no Marble On the Streets to Destroy."
+    assert why in said, said
+    fail = next(k for k, t in enumerate(said) if t.startswith("The Wall could not complete"))
+    assert said.index(why) < fail, said

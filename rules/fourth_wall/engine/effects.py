@@ -753,9 +753,10 @@ class Effects:
             return
         cands = self.street_marbles("any")
         if not cands:
-            if fr is not None:
-                self.fail(fr, "There is no Marble On the Streets to Destroy.")
-            else:
+            # Said before the failure's Regroup, as a card's failure is (stop 68's demo: a
+            # Presence Destroy a Marble failed unsaid).
+            self.fail(fr, "There is no Marble On the Streets to Destroy.")
+            if fr is None:
                 self.wall_failure()
             return
         wall_ai = self.alliance and (fr is None or fr.side == "wall")
