@@ -207,6 +207,14 @@ def _investigator_turn(view: dict[str, Any], seat: str) -> str:
             # The Scourge first: it blocks every Gate (stop 65's demo sent a player to a
             # Cultist that blocked nothing, FW-SCOURGE-03).
             aura = f" ({scourge['aura_text']})" if scourge.get("aura_text") else ""
+            blocks = (f"{lead} The {scourge['name']} bears The Scourge: no Gate may close "
+                      "while it is On the Streets.")
+            exploit = (me or {}).get("exploit") or {}
+            cost = turn.get("costs", {}).get("exploit")
+            if exploit.get("removes_scourge") and cost is not None and cost <= turn["ap"]:
+                # The Rallier's answer to it (stop 68's demo: sent to Intervene with no Force).
+                return (f"{blocks} Your Exploit the Rift ({cost} AP) removes The Scourge "
+                        "Token: use it first.")
             return (f"{lead} The {scourge['name']} bears The Scourge: no Gate may close while "
                     f"it is On the Streets. It still needs "
                     f"{_symbols(scourge['remaining'], names)} to be Defeated{aura}: Intervene "

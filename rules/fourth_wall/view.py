@@ -50,7 +50,7 @@ scourge (Conflict, else None): {on: horror id | None, on_name: str | None}
 target (Alliance: investigator id holding the Target Token | None); target_name
 investigators [{id, seat, seat_label, card, name, sanity, hand_limit, hand_count, insane,
   regrouped, is_active, is_target, unique {cost, text, closes_with (the different Symbols
-  its Close a Gate asks, or None)}, exploit {cost, text}, text,
+  its Close a Gate asks, or None)}, exploit {cost, text, removes_scourge}, text,
   hand [{id, card, name, symbols, text, utilise (bool), quick_use [window]}] | None (hidden),
   dealt [{card, name, sanity, text}] | None (setup choice; team only)}]
 seats_info [{seat, label, role "wall"|"investigator", investigators [id]}]
@@ -75,7 +75,14 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import memo
-from rules.fourth_wall.content import ACTION_NAMES, SYMBOLS, CloseGate, Instruction, OpenGate
+from rules.fourth_wall.content import (
+    ACTION_NAMES,
+    SYMBOLS,
+    CloseGate,
+    Instruction,
+    OpenGate,
+    RemoveScourge,
+)
 from rules.fourth_wall.engine import STAGE_NAMES, SYMBOL_NAMES, Engine
 from rules.fourth_wall.engine.investigators import card_text_for_mode
 from rules.fourth_wall.result import result_of
@@ -98,6 +105,12 @@ def _opens_gate(instruction: Instruction) -> bool:
     with four Open after An Eye Opens, it wins The Wall the game (FW-GATE-07). Public: the
     card is."""
     return any(isinstance(e, OpenGate) for sentence in instruction for e in sentence)
+
+
+def _removes_scourge(instruction: Instruction) -> bool:
+    """Whether an Instruction removes The Scourge Token (the Rallier's Exploit the Rift,
+    FW-SCOURGE-04). Public: the card is."""
+    return any(isinstance(e, RemoveScourge) for sentence in instruction for e in sentence)
 
 
 def _split_text(text: str, key: str) -> str:
@@ -185,7 +198,9 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
             "unique": {**_ability(card.unique.cost, _split_text(card.text, "Unique")),
                        "closes_with": _closes_with(card.unique.instruction)}
             if card else None,
-            "exploit": _ability(card.exploit.cost, _split_text(card.text, "Exploit the Rift"))
+            "exploit": {**_ability(card.exploit.cost,
+                                   _split_text(card.text, "Exploit the Rift")),
+                        "removes_scourge": _removes_scourge(card.exploit.instruction)}
             if card else None,
             "text": card_text_for_mode(card.text, eng.conflict) if card else "",
             "hand": [marble_dict(m) for m in inv.hand] if team else None,

@@ -171,3 +171,27 @@ def test_FW_PRES_04_destroy_with_nothing_to_destroy_says_why_it_failed() -> None
     assert why in said, said
     fail = next(k for k, t in enumerate(said) if t.startswith("The Wall could not complete"))
     assert said.index(why) < fail, said
+
+
+def test_FW_SCOURGE_04_the_rallier_is_told_its_exploit_removes_the_scourge() -> None:
+    """Stop 68's Conflict demo as an Investigator (seed 71): "The Rallier has 2 of 2 AP; 2 of
+    5 Gates are Open. The Ghoul bears The Scourge: no Gate may close while it is On the
+    Streets. It still needs 2 Force Symbols to be Defeated: Intervene on it first." to the
+    Rallier, whose Exploit the Rift removes The Scourge Token (its card sets it aside, Gates
+    may close again, FW-SCOURGE-04) and whose hand held no Force. Its advice names that
+    Exploit the Rift, on the board post and in its own panel; another Investigator's stays."""
+    st = inv_turn(new_game("conflict", 3, 68), "i1", ap=2)
+    clear_streets(st)
+    set_card(st, "i1", "INV-11")  # The Rallier
+    st.scourge = put_horror(st, "H-GHOUL")
+    set_hand(st, "i1", "M-C", "M-S")
+    seat = seat_of(st, "i1")
+    labels = [GAME.describe(st, seat, a) for a in GAME.legal_actions(st, seat)]
+    assert any(x.endswith("Exploit the Rift (1 AP, +1 Doom)") for x in labels), labels
+    for private in (False, True):
+        tip = GAME.guide_text(st, seat, private=private) or ""
+        assert "bears The Scourge" in tip and "Exploit the Rift (1 AP)" in tip, tip
+        assert "removes The Scourge Token" in tip and "Intervene on it first" not in tip, tip
+    set_card(st, "i1", "INV-04")  # not the Rallier: as before
+    tip = GAME.guide_text(st, seat) or ""
+    assert "Intervene on it first" in tip and "Exploit" not in tip, tip
