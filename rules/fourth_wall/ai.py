@@ -619,6 +619,15 @@ def choose_action(state: FourthWallState, seat: str, game: Game[Any, Any]) -> Ac
             v = _estimate(state, seat, a, base)
         elif a.kind == K.TRADE:
             v = _trade_value(state, seat, a, base)
+        elif a.kind == K.FREE_TRADE and state.prompts:
+            # A free Trade after Regrouping (FW-ACT-08 d) is worth its best swap too: one
+            # letting no hand Close only churns Marbles (stop 68's demo: the Bruiser and the
+            # Scrounger traded six times in one window, twelve lines in the thread).
+            inv = str(state.prompts[-1].data.get("then", {}).get("args", {}).get("inv", ""))
+            if best_swap(state, inv, str(a.p("with"))) is None:
+                continue  # Done (or a Give) is as good, and says less
+            v = _trade_value(state, seat, Action(kind=K.TRADE, params={
+                "inv": inv, "with": a.p("with")}), base)
         else:
             if a.kind in DRAWING and not worlds:
                 worlds = _worlds(game, state, seat)

@@ -645,3 +645,27 @@ def test_FW_TURN_01_the_play_outs_count_every_turn_once_across_a_round_s_end(
         st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
     assert len(rounds) >= 2
     assert [b - a for a, b in itertools.pairwise(clocks)] == [2] * (len(clocks) - 1)
+
+
+def test_FW_ACT_08_d_the_ai_trades_freely_only_for_a_swap_that_lets_a_hand_close() -> None:
+    """Stop 68's demo: in one free Give/Trade window after an Elected Regroup the Bruiser and
+    the Scrounger traded six times (the AI's loop guard), twelve lines in the thread, no hand
+    nearer a Close: a free Trade letting no hand Close a Gate only churns Marbles. The AI
+    trades freely only for a swap `best_swap` finds (Alliance 3 players, seed 30: 11 such
+    churning Trades before)."""
+    from rules.fourth_wall.ai import best_swap
+    from rules.fourth_wall.game import GAME as FW
+
+    st = FW.setup(["s1", "s2", "s3"], FW.options_model(mode="alliance"), 30)
+    windows = churn = 0
+    for _ in range(3000):
+        if FW.result(st) is not None:
+            break
+        seat = sorted(FW.to_act(st))[0]
+        a = FW.ai_action(st, seat, "easy")
+        if st.prompts and st.prompts[-1].kind == "free_trade":
+            windows += 1
+            inv = str(st.prompts[-1].data["then"]["args"]["inv"])
+            churn += a.kind == "free_trade" and best_swap(st, inv, str(a.p("with"))) is None
+        st = FW.apply(st, seat, a).state
+    assert windows > 0 and churn == 0, (windows, churn)
