@@ -877,7 +877,10 @@ class Presence(Game[PresenceOptions, PresenceState]):
         for toks in state.tokens.values():
             out += [f'"{t.id}"' for t in toks]
         out += [f'"{c}"' for c in state.drawn_spirit_clues]
-        if state.script and not state.script_revealed:
+        if state.script and not state.script_revealed and state.phase != "over":
+            # At the end the script is told to everyone ("The spirit's script was …",
+            # `Engine.finish`), and the verdict reads its condition (stop 68's soak: a good
+            # spirit's win with the visitors quoted its top half, flagged as hidden)
             sc = pack.script(state.script)
             out += [t for t in (sc.top.text, sc.bottom.text, sc.text) if t]
         out += [f'"{c}"' for c in state.clue_box]

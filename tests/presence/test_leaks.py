@@ -478,3 +478,24 @@ def test_H_L4_spirit_private_summary_names_its_secrets() -> None:
         mine = GAME.private_summary(st, seat) or ""
         assert PACK.script(st.script).name not in mine
         assert not any(PACK.secret(s.card).name in mine for s in st.secrets)
+
+
+def test_H_07_P_WIN_06_the_script_told_at_the_end_is_no_longer_hidden() -> None:
+    """Stop 68's soak (Unknown Threat, seed 5): a good spirit won with the visitors, its script
+    never revealed; the game-over post said "The spirit's script, …, came true …: Good: the
+    spirit wins if the visitors win." and the secrets proof read the script's text as hidden.
+    The game's end tells the script to everyone ("The spirit's script was …"), so from then
+    on its texts are no secret; before the end they are."""
+    from rules.presence.engine import Engine
+    from tests.presence.helpers import new_game
+
+    st = new_game(3, 5)
+    assert st.script and not st.script_revealed
+    script = Engine(st).pack.script(st.script)
+    texts = [t for t in (script.top.text, script.bottom.text, script.text) if t]
+    assert texts and all(t in GAME.public_secrets(st) for t in texts)
+    eng = Engine(st)
+    eng.finish([], "The game ends.")
+    told = [e for e in eng.events if e.text.startswith("The spirit's script was ")]
+    assert told and all(e.public for e in told), told
+    assert not any(t in GAME.public_secrets(st) for t in texts)
