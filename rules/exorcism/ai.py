@@ -71,6 +71,7 @@ from rules.core.errors import IllegalAction
 from rules.core.types import Action, act
 from rules.exorcism import actions as K
 from rules.exorcism.content import TOOL_TYPES, Pack
+from rules.exorcism.ending import TERROR_CAUSED
 from rules.exorcism.engine import GHOSTS, Engine, Geometry
 from rules.exorcism.state import ExorcismState, InvestigatorState
 
@@ -118,6 +119,15 @@ GHOST_SOURCE = 3.0
 the Ghost leaves, and the Ghost player keeps it there (stop 67: seed 53, the Wraith on the
 Supply Room's dropped Tools, the Architect ended turn after turn in the Foyer with the Relic
 Room and the Key Room free). In core and Solo every Haunt card moves the Ghosts on."""
+
+THEFT = 1.0
+"""One vs All: what a Tool gained this turn and kept into the Ghost player's Haunt phases costs
+when Moving Objects (EX-TERROR-03) is likely to take it, in Actions of the goal's rate (the
+Action that gained it, spent again). A Tool gained and spent within the turn is not charged
+(stop 68: seed 53, a pawn walked to a Tool Room, gained one Tool and walked back out, and the
+Ghost player took it in the next Haunt phase, 23 turns running: 15 Keys and 10 Holy Relics
+under the Wraith, the points stuck at 11)."""
+THEFT_TAGS = frozenset({"tool", "key", "key_prep"})
 
 # The end of the game.
 FINISHER_STAYS = True
@@ -508,6 +518,39 @@ class _Brain:
             d[c] = max(d[c], 0.9)
         self._danger = d
         return d
+
+    def theft_phases(self) -> int:
+        """One vs All: the Haunt phases before this seat's next Actions in which the Ghost
+        player may cause Moving Objects (EX-TERROR-03: a random Tool of a player's, put in a
+        Room, often a Ghost's, where no pawn may go, EX-ACT-01): one in each investigator's
+        turn (EX-OVA-05), the seat's own next turn included, one Terror each (EX-OVA-09).
+        0 outside One vs All, below the Ability's Haunt Level, or once exorcised."""
+        st = self.st
+        if not self.eng.ova or st.exorcised or not THEFT or st.ghost_seat is None:
+            return 0
+        if st.players[st.ghost_seat].out or self.opts.terror_per_turn < 1:
+            return 0
+        mo = next((t for t in self.pack.terror if t.id == "moving_objects"), None)
+        if mo is None or st.haunt_level < mo.threshold:
+            return 0
+        # The Ghost player's habit, as the table reads it: the last Terror in the log. A Ghost
+        # player that causes Amnesia or Possession each turn (one Terror a turn) takes nothing.
+        last = next((line for line in reversed(st.log) if line.startswith(TERROR_CAUSED)), None)
+        if last != f"{TERROR_CAUSED}: {mo.name}.":
+            return 0
+        return sum(1 for s in st.seats if s != st.ghost_seat and not st.players[s].out)
+
+    def theft_loss(self, gained: int) -> int:
+        """How many more Tools Moving Objects takes from the investigators before this seat's
+        next turn if `gained` more are in hand at the end of this one: one a Haunt phase
+        (`theft_phases`) while anyone holds a Tool, so a Tool gained is lost only where the
+        team holds fewer than that (stop 68: counted for the whole team, every Tool alike,
+        the first version's 'the richest loses them' won 82 of 120 against 93)."""
+        phases = self.theft_phases()
+        if phases <= 0 or gained <= 0:
+            return 0
+        held = sum(sum(i.tools.values()) for i in self.invs())
+        return min(phases, held + gained) - min(phases, held)
 
     # ---------------------------------------------------------------- Tasks and Tools
     def task_value(self, tid: str, char: str | None) -> float:
@@ -1700,14 +1743,18 @@ class _Brain:
                             continue
                 stay_end = d.get(end, 0.0) * w
                 out_end = self.retreat(inv, end) * w
-                score = rate * used + left * PAR - stay_end
+                # Tools gained for a goal the turn does not finish wait out the Haunt phases
+                # in hand, where Moving Objects may take them (stop 68)
+                stolen = self.plan_theft(g, n_steps, used)
+                score = rate * used + left * PAR - stay_end - stolen
                 if left >= 1:
-                    score = max(score, rate * used + (left - 1) * PAR - out_end)
+                    score = max(score, rate * used + (left - 1) * PAR - out_end - stolen)
                 away = staging * max(0, self.moves(end, "foyer", mr) - home)
                 offer(score - others - away, first, ("go:" if m else "do:") + g.tag)
                 if left == 0 and n_steps >= 1:
                     # Give up the last step to leave a dangerous Room.
-                    alt = rate * ((n_steps - 1) + max(0, m - 1)) - out_end - others
+                    alt = rate * ((n_steps - 1) + max(0, m - 1)) - out_end - others - (
+                        self.plan_theft(g, n_steps - 1, used - 1))
                     if m >= 1 and n_steps == 1:
                         # Walk in and walk out again: nothing of the goal gets done, the pawn
                         # only comes back (the back-and-forth blunder, issue #23: core seed 8).
@@ -1722,6 +1769,20 @@ class _Brain:
                         offer(alt - staging * max(0, self.moves(step, "foyer", mr) - home),
                               first, "go-giveup:" + g.tag)
         return best[1] if best is not None else None
+
+    def plan_theft(self, g: _Goal, n_steps: int, used: int) -> float:
+        """What Moving Objects is expected to take of a turn plan's progress on `g` (`n_steps`
+        of the goal's own Actions, `used` Actions in all): the Tools its gaining steps add,
+        unless the plan finishes the goal (a Task completed or a Room unlocked spends them),
+        each worth one Action at the goal's rate (`THEFT`)."""
+        if g.tag not in THEFT_TAGS or n_steps <= 0 or used >= round(g.cost):
+            return 0.0
+        if g.step.kind not in (K.ROOM_ACTION, K.PICK_UP):
+            return 0.0
+        gained = n_steps if g.tag == "key_prep" else min(n_steps, max(1, round(g.cost) - 1))
+        if g.tag == "key":
+            gained = 1
+        return THEFT * g.rate * self.theft_loss(gained)
 
     def first_move(self, moves: dict[str, Action], target: str, mr: int, within: int,
                    end: str, a_left: int, d: dict[str, float]) -> Action | None:
