@@ -216,6 +216,43 @@ def _stat_rows(stats: Sequence[Stat]) -> list[list[Stat]]:
 
 STAT_H = 150
 STAT_H_NOTE = 184
+NOTE_SIZE = 28
+NOTE_ONE_LINE = 24  # below this a note wraps onto two lines instead of shrinking further
+NOTE_MIN = 22
+
+
+def _note_lines(note: str, width: float) -> tuple[Font, list[str]]:
+    """A number's note in a box ``width`` wide: one line where it fits at NOTE_ONE_LINE or
+    more, else two (stop 68's demo: "2 Haunt cards a turn" in a row of three boxes was drawn
+    at its smallest size past the box's right edge)."""
+    w = width - 24
+    one = fit_font(note, w, NOTE_SIZE, min_size=NOTE_ONE_LINE)
+    if text_width(note, one) <= w:
+        return one, [note]
+    words = note.split()
+    for size in range(NOTE_SIZE, NOTE_MIN - 1, -1):
+        fnt = font(size)
+        k = max((j for j in range(1, len(words))
+                 if text_width(" ".join(words[:j]), fnt) <= w), default=0)
+        if k > 1 and len(words[k - 1]) <= 2:
+            k -= 1  # "1 Haunt card / a turn", not "1 Haunt card a / turn"
+        if k and text_width(" ".join(words[k:]), fnt) <= w:
+            return fnt, [" ".join(words[:k]), " ".join(words[k:])]
+    return fit_lines(note, w, NOTE_SIZE, min_size=NOTE_MIN, max_lines=2)
+
+
+def _note_step(fnt: Font) -> int:
+    """From one note line's baseline to the next."""
+    return int(getattr(fnt, "size", NOTE_MIN) * 1.2)
+
+
+def _stat_height(row: Sequence[Stat], width: float) -> int:
+    """A row of boxes ``width`` wide each: as tall as its longest note needs."""
+    notes = [_note_lines(s.note, width) for s in row if s.note]
+    if not notes:
+        return STAT_H
+    extra = max((len(lines) - 1) * _note_step(fnt) for fnt, lines in notes)
+    return STAT_H_NOTE + extra
 
 
 def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
@@ -251,7 +288,9 @@ def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
         map_h += legend.height + 8
     stats = stats_for(game, view)
     rows = _stat_rows(stats)
-    row_heights = [STAT_H_NOTE if any(s.note for s in row) else STAT_H for row in rows]
+    cols_w = inner
+    row_heights = [_stat_height(row, (cols_w - GAP * (len(row) - 1)) / len(row))
+                   for row in rows]
     stats_h = sum(row_heights) + GAP * max(0, len(rows) - 1)
     events = _happened(happened, inner - 32, pal.text)
     ev_h = (48 + sum(b.height for b in events) + 6 * len(events) + 16) if events else 0
@@ -289,7 +328,6 @@ def render_turn_image(game: str, view: Mapping[str, Any]) -> Image.Image:
             img.paste(legend, (PAD, y + board.height + 8))
         y += map_h
 
-    cols_w = inner
     for row, rh in zip(rows, row_heights, strict=True):
         n = len(row)
         tw = (cols_w - GAP * (n - 1)) / n
@@ -369,8 +407,11 @@ def _draw_stat(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], s
                      fill=st.colour if not quiet else pal.muted, back=mix(pal.panel, pal.bg, 0.5),
                      outline=None)
     if st.note:
-        nf = fit_font(st.note, w, 28, min_size=22)
-        d.text((x0 + 12, y1 - 14), st.note, font=nf, fill=pal.muted, anchor="ls")
+        nf, lines = _note_lines(st.note, x1 - x0)
+        step = _note_step(nf)
+        for k, line in enumerate(lines):
+            base = y1 - 14 - step * (len(lines) - 1 - k)
+            d.text((x0 + 12, base), line, font=nf, fill=pal.muted, anchor="ls")
 
 
 def render_turn_card(game: str, view: dict[str, Any]) -> bytes:

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import renders
 from bot import renderpool
 from renders.common import PNG_SIGNATURE, reset_truncations, truncations
-from renders.turncard import WIDTH, render_turn_card, stats_for
+from renders.turncard import WIDTH, Stat, render_turn_card, stats_for
 from rules.registry import GAMES
 from tests.renders.cardviews import NAMES, names_for, sampled_states, with_turn
 from tests.renders.ocr import TESSERACT, read_at_phone_width
@@ -178,3 +178,35 @@ def test_text_width_measures_a_multi_line_text_by_its_widest_line() -> None:
     f = font(16)
     assert text_width("ab\ncdef", f) == text_width("cdef", f)
     assert text_width("wide line here\nx", f) == text_width("wide line here", f)
+
+
+@pytest.mark.parametrize("note", ["2 Haunt cards a turn", "2 Ghost Actions a turn"])
+def test_a_number_s_note_stays_inside_its_box(note: str) -> None:
+    """The Exorcism's Darkness left says what its value does ("2 Haunt cards a turn"; One vs
+    All: "2 Ghost Actions a turn"). In a row of three boxes it was drawn at its smallest size
+    on one line all the same, and ran past the box's right edge (stop 68's demo, core seed
+    68: "turn" over the border, at 400 px too). A note too wide for one line now wraps onto
+    two, the box as tall as they need, every line inside the box."""
+    from renders import exorcism as ex
+    from renders.turncard import GAP, PAD, _draw_stat, _palette, _stat_height
+
+    pal = _palette("exorcism", False)
+    width = (WIDTH - 2 * PAD - 2 * GAP) / 3  # a box of a row of three
+    stat = Stat("Darkness left", "14/30", ex.DARK_RING, 14, 30, note)
+    height = _stat_height([stat], width)
+    img = Image.new("RGB", (WIDTH, 400), pal.bg)
+    drawn: list[tuple[float, float, float, float]] = []
+    d = ImageDraw.Draw(img)
+    real = d.text
+
+    def text(xy: tuple[float, float], s: str, **kw: Any) -> None:
+        drawn.append(d.textbbox(xy, s, font=kw["font"], anchor=kw.get("anchor")))
+        real(xy, s, **kw)
+
+    d.text = text  # type: ignore[method-assign]
+    box = (PAD, 10.0, PAD + width, 10.0 + height)
+    _draw_stat(d, box, stat, pal, False)
+    assert len(drawn) >= 3  # the label, the value and the note
+    for left, top, right, bottom in drawn:
+        assert box[0] < left and right <= box[2] - 8, (note, right, box[2])
+        assert box[1] < top and bottom <= box[3] - 4, (note, bottom, box[3])
