@@ -253,10 +253,19 @@ def ending(state: ExorcismState, result: Result,
                                            opts.haunt_level_win)) if m is not None}
 
     mattered = {id(moments[i]): why for i, why in _mattered(state, moments).items()}
+    # A Time Action's tokens count only once a Room is unlocked (EX-TIME-02, EX-ACT-07): one
+    # with no points after it changed nothing (stop 68's demo: the last turning point of a
+    # game lost to the empty supply was the Time Action of its last turn).
+    last_points = max((i for i, m in enumerate(moments) if m.event.kind == "points"),
+                      default=-1)
+    idle = {id(m) for i, m in enumerate(moments)
+            if m.event.kind == "time_action" and i > last_points}
 
     def weight(m: Moment) -> int:
         if id(m) in mattered:
             return MATTERED
+        if id(m) in idle:
+            return 0
         return 5 if id(m) in thresholds else _weight(m)
 
     def told(m: Moment) -> str:

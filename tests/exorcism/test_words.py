@@ -989,3 +989,44 @@ def test_EX_OVA_TERROR_a_possession_that_cost_a_wound_is_a_turning_point() -> No
     assert "Round 10: The Ghost player raises the Haunt Level to 28, 2 short of the 30 that " \
            "wins." in points, points
     assert not any("possesses Bodyguard" in p for p in points), points
+
+
+def test_EX_TIME_02_a_time_action_whose_tokens_no_one_gained_is_no_turning_point() -> None:
+    """Stop 68's demo (core, 2 players, seed 68): the recap of a game lost to the empty
+    Darkness supply ended "Round 12: Time Action (hour 4): 1 Exorcism Token on each of 5
+    face-down Locked Rooms." after "The Darkness supply is empty.", though no Room was
+    unlocked after it: its tokens (EX-TIME-02) never became a point. A Time Action is a
+    turning point only when points follow it; the lighter moments fill the slot."""
+    from rules.core.types import Result
+    from rules.exorcism.ending import ending
+
+    st = new_game("core", n=2, seed=68).model_copy(deep=True)
+    st.points = 21
+    moves = [
+        ("s1", [_told("turn", "Turn 3 (round 2): Doctor to play."),
+                _told("time_action", "Time Action (hour 1): 1 Exorcism Token on each of 5 "
+                                     "face-down Locked Rooms."),
+                _told("points", "+2 Exorcism points (Exorcism Tokens from the unlocked "
+                                "Room); total 2.")]),
+        ("s2", [_told("turn", "Turn 14 (round 7): Journalist to play."),
+                _told("points", "+5 Exorcism points (Journalist's Key Task 5 with the "
+                                "Specialization bonus); total 21."),
+                _told("wound", "Medium is Wounded in the Occult Room."),
+                _told("rescue", "Bodyguard comes to the rescue, taking the place of "
+                                "Medium.")]),
+        ("s1", [_told("turn", "Turn 23 (round 12): Medium to play."),
+                _told("darkness_placed", "Darkness spreads to every Room with Location 6: "
+                                         "Occult Room.", supply=0)]),
+        ("s2", [_told("turn", "Turn 24 (round 12): Journalist to play."),
+                _told("time_action", "Time Action (hour 4): 1 Exorcism Token on each of 5 "
+                                     "face-down Locked Rooms."),
+                _told("game_over", "The investigators lose: a Darkness Token must be placed "
+                                   "and none is left.")]),
+    ]
+    result = Result(winners=[], losers=list(st.seats), reason="x")
+    points = ending(st, result, moves, NAMES).turning_points
+    assert not any("hour 4" in p for p in points), points
+    assert "Round 2: Time Action (hour 1): 1 Exorcism Token on each of 5 face-down Locked " \
+           "Rooms." in points, points
+    assert "Round 12: Darkness spreads to every Room with Location 6: Occult Room. The " \
+           "Darkness supply is empty." in points, points
