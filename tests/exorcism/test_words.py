@@ -1030,3 +1030,26 @@ def test_EX_TIME_02_a_time_action_whose_tokens_no_one_gained_is_no_turning_point
            "Rooms." in points, points
     assert "Round 12: Darkness spreads to every Room with Location 6: Occult Room. The " \
            "Darkness supply is empty." in points, points
+
+
+def test_EX_GAP_16_a_ghost_that_cannot_move_is_told_why_it_stays() -> None:
+    """Stop 68's demo (core, 2 players, seed 68) read "Haunt card (Location 6): Wraith right."
+    then "The Wraith stays in the Attic.", and "Bull 4 spaces up" with "the Bull stays in the
+    Attic": the arrow pointed somewhere and the pawn did not go. Nothing lies that way (the
+    Wraith wraps only where a cell lies the other way, the Bull and the Devourer stop at the
+    edge, EX-GAP-16), and the line says so in the card's own words (EX-WORDS-03)."""
+    st = new_game("core", n=2, seed=68)
+    eng = Engine(st)
+    cards = {c.id: c for c in eng.pack.haunt_deck if c.kind == "haunt"}
+    right = next(cid for cid, c in cards.items() if c.arrows.wraith == "E"
+                 and c.arrows.bull == "N")
+    st.ghosts = {"wraith": "attic", "bull": "attic", "devourer": None}
+    eng.move_ghosts(right)
+    said = [e.text for e in eng.events if e.kind == "ghosts_move"]
+    assert said == ["The Wraith stays in the Attic, with nothing to its right; the Bull stays "
+                    "in the Attic, with nothing above it."], said
+    down = next(cid for cid, c in cards.items() if c.arrows.wraith == "S")
+    st.ghosts = {"wraith": "attic", "bull": None, "devourer": None}
+    eng.move_ghosts(down)
+    moved = [e.text for e in eng.events if e.kind == "ghosts_move"][-1]
+    assert moved.startswith("The Wraith moves to ") and "nothing" not in moved, moved

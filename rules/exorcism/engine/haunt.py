@@ -15,6 +15,12 @@ if TYPE_CHECKING:
     from rules.exorcism.engine import Engine
 
 
+
+_NOTHING_THAT_WAY = {"N": "above it", "E": "to its right", "S": "below it",
+                     "W": "to its left"}
+"""Where a Haunt card's arrow points (EX-WORDS-03: up / right / down / left), said of a Ghost
+that stays: nothing lies that way."""
+
 class HauntPhase:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
@@ -170,9 +176,12 @@ class HauntPhase:
             st.ghosts[g] = new
             # A Ghost the board's edge holds in place stays: "moves to the Attic" when it was
             # there already reads as a move the picture does not show.
+            # Said why (stop 68's demo: "Wraith right." then "The Wraith stays in the
+            # Attic."): only where nothing lies that way does a Ghost stay (EX-GAP-16).
             moved.append(f"the {GHOST_NAMES[g]} moves to {self.the_cell(new)}"
                          if new != pos else
-                         f"the {GHOST_NAMES[g]} stays in {self.the_cell(new)}")
+                         f"the {GHOST_NAMES[g]} stays in {self.the_cell(new)}, with nothing "
+                         + _NOTHING_THAT_WAY.get(direction, "that way"))
         if moved:
             # The card's line names the arrows of the Ghosts in the house only
             # (`haunt_card_told`): a Ghost not yet come (EX-GHOST-02) goes unsaid here too.
