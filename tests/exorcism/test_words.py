@@ -1053,3 +1053,23 @@ def test_EX_GAP_16_a_ghost_that_cannot_move_is_told_why_it_stays() -> None:
     eng.move_ghosts(down)
     moved = [e.text for e in eng.events if e.kind == "ghosts_move"][-1]
     assert moved.startswith("The Wraith moves to ") and "nothing" not in moved, moved
+
+
+def test_EX_GHOST_10_ghosts_that_end_in_one_room_are_told_together() -> None:
+    """Stop 68's demo: "The Wraith moves to the Locked Room (row 3, column 2); the Bull moves
+    to the Locked Room (row 3, column 2); the Devourer moves to the Locked Room (row 3,
+    column 2)." Ghosts may share a Room (EX-GHOST-10): those that end their move in the same
+    one are told once, "The Wraith and the Devourer move to ..."; one alone as before."""
+    st = new_game("core", n=2, seed=68)
+    eng = Engine(st)
+    card = next(c for c in eng.pack.haunt_deck if c.kind == "haunt" and c.arrows.wraith == "S"
+                and c.arrows.devourer == "S")
+    st.ghosts = {"wraith": "r1c2", "bull": None, "devourer": "r1c2"}
+    where = eng.the_cell(eng.geo.ghost_move("wraith", "r1c2", "S", 1))
+    eng.move_ghosts(card.id)
+    said = [e.text for e in eng.events if e.kind == "ghosts_move"][-1]
+    assert said == f"The Wraith and the Devourer move to {where}.", said
+    st.ghosts = {"wraith": "r1c2", "bull": None, "devourer": "r3c3"}
+    eng.move_ghosts(card.id)
+    said = [e.text for e in eng.events if e.kind == "ghosts_move"][-1]
+    assert said.startswith("The Wraith moves to ") and "; the Devourer moves to " in said, said

@@ -165,7 +165,8 @@ class HauntPhase:
         card = self.pack.haunt_card(card_id)
         if card.kind != "haunt" or st.exorcised:
             return []
-        moved = []
+        moved: list[str] = []
+        went: dict[str, list[str]] = {}  # destination -> the Ghosts that moved there
         for g in GHOSTS:
             pos = st.ghosts.get(g)
             if pos is None:
@@ -178,10 +179,18 @@ class HauntPhase:
             # there already reads as a move the picture does not show.
             # Said why (stop 68's demo: "Wraith right." then "The Wraith stays in the
             # Attic."): only where nothing lies that way does a Ghost stay (EX-GAP-16).
-            moved.append(f"the {GHOST_NAMES[g]} moves to {self.the_cell(new)}"
-                         if new != pos else
-                         f"the {GHOST_NAMES[g]} stays in {self.the_cell(new)}, with nothing "
-                         + _NOTHING_THAT_WAY.get(direction, "that way"))
+            if new == pos:
+                moved.append(f"the {GHOST_NAMES[g]} stays in {self.the_cell(new)}, with "
+                             "nothing " + _NOTHING_THAT_WAY.get(direction, "that way"))
+                continue
+            # Ghosts that end in one Room are told once (EX-GHOST-10; stop 68's demo named
+            # the Locked Room (row 3, column 2) three times in one line).
+            if new not in went:
+                went[new] = []
+                moved.append(new)
+            went[new].append(f"the {GHOST_NAMES[g]}")
+        moved = [f"{join_words(went[m])} {'moves' if len(went[m]) == 1 else 'move'} to "
+                 f"{self.the_cell(m)}" if m in went else m for m in moved]
         if moved:
             # The card's line names the arrows of the Ghosts in the house only
             # (`haunt_card_told`): a Ghost not yet come (EX-GHOST-02) goes unsaid here too.
