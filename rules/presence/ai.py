@@ -1540,15 +1540,29 @@ def _pawn_worth(eng: Engine, board: Board, action_id: str) -> float:
     room = eng.st.spirit.pawn_room
     sc = Scorer(eng, board, None, room, None, spirit_view=True)
     val = -sc.worth(_dicts(ma.effects), owner_visitor=False) - 0.8 * ma.cost
-    if any(e.op == "move_pawn" for e in ma.effects) and room is not None:
-        here = _room_pull(eng, board, room)
-        there = max((_room_pull(eng, board, r) for r in eng.die_neighbours(room)),
-                    default=0.0)
-        val = 2.0 * (there - here) - 0.3 + max(
-            (sum(_triggered_fear(eng, board, v, "pawn_enters_room")
-                 for v in eng.active_visitors() if v.room == r)
-             for r in eng.die_neighbours(room)), default=0.0)
+    glide = next((e for e in ma.effects if e.op == "move_pawn"), None)
+    if glide is not None and room is not None:
+        # A Glide is worth the step it will take (`_spirit_prompt` takes that very one), or
+        # nothing: stop 68's AI glided towards lit rooms it could not pay for, then stopped.
+        harm = spirit_mode(eng) == "harm"
+        val = max((_pawn_step_worth(eng, board, r, glide.light_cost, harm)
+                   for r in eng.pawn_steps(room, glide.light_cost)), default=-float(INF)
+                  ) - _pawn_step_worth(eng, board, room, glide.light_cost, harm) - 0.3
     return val
+
+
+def _pawn_step_worth(eng: Engine, board: Board, room: str, cost: int, harm: bool) -> float:
+    """The spirit pawn standing in `room` after a step (`room` its own: staying put), on the
+    scale of the spirit's turn: the one valuation both of a Glide and of the step it takes.
+    Entering a lit room spends `cost` presence; entering sets off "pawn enters" fear cards."""
+    v = 2.0 * _spirit_room_value(eng, board, room, harm)
+    if room != eng.st.spirit.pawn_room:
+        if cost and eng.lit(room):
+            v -= 0.8 * cost  # presence spent is fear not yet caused
+        if harm:
+            v += sum(_triggered_fear(eng, board, o, "pawn_enters_room")
+                     for o in eng.active_visitors() if o.room == room)
+    return v
 
 
 def _spirit_room_value(eng: Engine, board: Board, room: str, harm: bool) -> float:
@@ -1640,13 +1654,21 @@ def _spirit_prompt(eng: Engine, seat: str, legal: list[Action]) -> Action:
             room = str(a.p("option")).split(":", 1)[1]
             return _spirit_room_value(eng, board, room, True) + _entry_bonus(eng, board, room)
         return max(legal, key=reloc)
-    if then in ("die_step", "add_die", "pawn_step"):
+    if then == "pawn_step":
+        cost = int(p.data.get("cost", 0))
+        here = eng.st.spirit.pawn_room
+
+        def step_v(a: Action) -> float:
+            o = str(a.p("option"))
+            if o == "stop":
+                return _pawn_step_worth(eng, board, here, cost, harm) + 0.01 if here else 0.0
+            return _pawn_step_worth(eng, board, o, cost, harm)
+        return max(legal, key=step_v)
+    if then in ("die_step", "add_die"):
         def room_v(a: Action) -> float:
             o = str(a.p("option"))
             if o == "stop":
-                here = (eng.st.spirit.pawn_room if then == "pawn_step"
-                        else eng.die(int(p.data.get("die", 0))).room
-                        if then == "die_step" else None)
+                here = eng.die(int(p.data.get("die", 0))).room if then == "die_step" else None
                 return _spirit_room_value(eng, board, here, harm) + 0.01 if here else 0.0
             v = _spirit_room_value(eng, board, o, harm)
             if eng.lit(o):

@@ -25,6 +25,7 @@ from rules.presence.engine import Engine
 from rules.presence.game import GAME
 from rules.presence.state import PresenceState
 from tests.presence.helpers import (
+    SPIRIT,
     VISITOR,
     Step,
     ai_history,
@@ -578,3 +579,59 @@ def test_p_fear_03_a_card_is_not_spent_on_its_quick_side_while_its_main_side_sav
     assert relight in GAME.legal_actions(st, VISITOR)
     played = [a for a in _turn(st) if a.kind == "play" and a.p("card") == comfort]
     assert played and all(a.p("side") == 0 for a in played), played
+
+
+# ---------------------------------------------------------------- the spirit pawn (stop 68)
+
+
+def _glide_scene(die_value: int | None) -> PresenceState:
+    """The spirit's turn, its pawn in the Salon with 3 actions; every visitor in the
+    Kitchen next door, candles lit; the spirit holds no card; no die anywhere but, if
+    `die_value`, one in the Salon. Its script is revealed: it wants to frighten."""
+    from tests.presence.helpers import new_game, put_die, quiet, to_spirit_turn
+
+    st = to_spirit_turn(quiet(new_game(4, 1)))
+    st.script_revealed = True
+    st.spirit.discard += st.spirit.hand
+    st.spirit.hand = []
+    st.spirit.pawn_room = "salon"
+    st.spirit.pawn_actions = 3
+    for v in st.visitors.values():
+        v.room = "kitchen"
+        v.candle_lit = True
+    if die_value is not None:
+        put_die(st, "salon", die_value)
+    return st
+
+
+def _spirit_turn_played(st: PresenceState) -> list[tuple[PresenceState, Action]]:
+    """The easy AI plays the spirit's turn to its end: each (state, action) on the way."""
+    seen: list[tuple[PresenceState, Action]] = []
+    while st.phase == "spirit" and len(seen) < 60:
+        action = GAME.ai_action(st, SPIRIT)
+        seen.append((st, action))
+        st = GAME.apply(st, SPIRIT, action).state
+    return seen
+
+
+def test_P_MANI_04_G_13_the_spirit_ai_never_glides_to_stop_where_it_stands() -> None:
+    """Stop 68: the spirit AI valued a Glide by the best neighbouring room, lit or not, but
+    the pawn may enter a lit room only by paying 1 presence from a die in its own room
+    (G-13, P-MANI-04); with no such die the step offered nothing better and the pawn
+    "stays in the Salon" after its Glide, three times a turn (55 of 97 Glides in 200 easy
+    4-player games). The Glide is valued by the step it will take, with the one valuation
+    the step itself is chosen by: with a die to pay, the pawn glides into the lit Kitchen
+    full of visitors; without one, it does not glide at all."""
+    kitchen = "kitchen"
+    eng = Engine(_glide_scene(None))
+    assert kitchen in eng.die_neighbours("salon") and ai.spirit_mode(eng) == "harm"
+    for die_value, glides in ((None, False), (2, True)):
+        seen = _spirit_turn_played(_glide_scene(die_value))
+        steps = [(a.p("option"), s.spirit.pawn_room) for s, a in seen
+                 if s.prompts and s.prompts[-1].data.get("then") == "pawn_step"]
+        glided = [a for _s, a in seen if a.kind == "pawn" and a.p("action") == "manifest.glide"]
+        assert len(steps) == len(glided), (die_value, seen)
+        assert all(option != "stop" for option, _room in steps), (die_value, steps)
+        assert bool(glided) == glides, (die_value, steps)
+        if glides:
+            assert steps[0] == (kitchen, "salon"), steps

@@ -182,12 +182,16 @@ class SpiritEffects:
             if not moved:
                 self.emit("The spirit pawn is not on the board: it cannot glide.", "pawn")
             return
-        payers = [d for d in self.dice_in(room) if self.die(d).value >= cost]
-        opts = [(r, f"Glide to the {self.room_name(r)}") for r in self.die_neighbours(room)
-                if self.dark(r) or cost == 0 or payers]
+        opts = [(r, f"Glide to the {self.room_name(r)}") for r in self.pawn_steps(room, cost)]
         opts.append(("stop", "Stop"))
         self.ask("target", self.st.spirit_seat, "Move the spirit pawn: where?", opts,
                  "pawn_step", steps=steps, cost=cost, moved=moved)
+
+    def pawn_steps(self: Engine, room: str, cost: int) -> list[str]:
+        """The rooms the pawn in `room` may glide into (G-13): a dark one, or a lit one paid
+        with `cost` presence from a die in its own room (P-MANI-04)."""
+        payers = [d for d in self.dice_in(room) if self.die(d).value >= cost]
+        return [r for r in self.die_neighbours(room) if self.dark(r) or cost == 0 or payers]
 
     def on_pawn_step(self: Engine, option: str, prompt: Prompt) -> None:
         st = self.st
