@@ -40,6 +40,7 @@ from renders.turncard import (
     _block,
     _clean,
     _palette,
+    phone_legend,
     phone_map,
     true_horror,
 )
@@ -94,7 +95,13 @@ def render_recap_image(game: str, view: Mapping[str, Any]) -> Image.Image:
     top_h = sum(b.height for _, b in top) + 8 * len(top)
 
     board = final_board(game, view, inner)
+    # The phone map's key, as the turn cards draw it under the same map (stop 68: the last
+    # picture of a game was the only one whose glyphs had no key); none for a game without
+    # a phone map, whose scaled full board is drawn instead.
+    legend = phone_legend(game, view, inner) if board is not None else None
     board_h = board.height + PAD if board is not None else 0
+    if legend is not None:
+        board_h += legend.height + 8
 
     part_blocks: list[tuple[bool, _Block, _Block]] = []
     for p in as_list(ending.get("parts")):
@@ -137,6 +144,8 @@ def render_recap_image(game: str, view: Mapping[str, Any]) -> Image.Image:
     y = head_h + PAD + top_h + PAD
     if board is not None:
         img.paste(board, (PAD, y))
+        if legend is not None:
+            img.paste(legend, (PAD, y + board.height + 8))
         y += board_h
 
     def panel(title: str, h: int) -> float:
