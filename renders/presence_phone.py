@@ -778,10 +778,14 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
 
 
 DOOR_GLYPH_W = 38
+DOOR_WORD_GAP = 20
+"""Between a door's glyph and its word in the key: an open door's right jamb is a bar, and at
+10 px tesseract read it into the word ("lopen", stop 68's demo), as a hurried eye might."""
 
 
 def _doors_width(states: Sequence[str], fnt: Any) -> float:
-    return sum(DOOR_GLYPH_W + 10 + text_width(s, fnt) for s in states) + 12 * (len(states) - 1)
+    return (sum(DOOR_GLYPH_W + DOOR_WORD_GAP + text_width(s, fnt) for s in states)
+            + 12 * (len(states) - 1))
 
 
 def _draw_doors_key(d: ImageDraw.ImageDraw, at: tuple[float, float], states: Sequence[str],
@@ -798,6 +802,6 @@ def _draw_doors_key(d: ImageDraw.ImageDraw, at: tuple[float, float], states: Seq
                      stairs=True)
         _door_glyph(d, (x + 5, y + 8, x + DOOR_GLYPH_W - 5, y + PIECE - 8), door, True, ink,
                     (ink.dark, ink.dark), ink.dark_text)
-        x += DOOR_GLYPH_W + 10
+        x += DOOR_GLYPH_W + DOOR_WORD_GAP
         d.text((x, mid), state, font=fnt, fill=ink.head, anchor="lm")
         x += text_width(state, fnt)

@@ -342,6 +342,26 @@ def test_one_door_entry_keys_an_open_stairs_door_and_the_key_stays_short(
             assert img is not None and img.height <= 4 * 52, (mode, n, extra)
 
 
+@pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed")
+@pytest.mark.parametrize("states", [("open",), ("open", "closed"), ("open", "closed", "locked")])
+def test_the_open_door_in_the_key_reads_as_open_not_lopen(states: tuple[str, ...],
+                                                          tmp_path: Path) -> None:
+    """Stop 68: at 400 px tesseract read the key's open door as "lopen" or "|open": the
+    glyph's right jamb, a bar, stood 10 px from the word and joined it. With a wider gap each
+    door word reads as a word of its own, on the key and on the turn card it is drawn in."""
+    from renders.presence_phone import phone_legend
+
+    view = copy.deepcopy(list(_views("session", 4, {}, seed=5, samples=2, every=9))[-1])
+    for k, dr in enumerate(dr for dr in view["doors"] if isinstance(dr, dict)):
+        state = states[k % len(states)]
+        dr.update(open=state == "open", locked=state == "locked")
+    key = phone_legend(view, MAP_W)
+    assert key is not None
+    for img in (key, render_turn_image("presence", view)):
+        words = read_at_phone_width(img, tmp_path).lower().split()
+        assert all(s in words for s in states), words
+
+
 def test_the_legend_keys_a_fireplace_out_as_the_map_draws_it() -> None:
     """Stop 66's Dark Board demo at 400 px: the Dining Hall's fireplace, out, is a hollow
     flame the key did not show (it showed only the lit one, "fireplace"), so it read as a
