@@ -737,7 +737,8 @@ def phone_legend(view: Mapping[str, Any], width: int) -> Image.Image | None:
     if not items:
         return None
     fnt = _bold()
-    glyph_w = {"stairs": 40, "spirit": 44, "star": 40, "left": 44, "candle": 46, "out": 46,
+    # "▲▼" is 43 px wide: in 40 it touched its word, read "aystairs" at 400 px (stop 68)
+    glyph_w = {"stairs": 52, "spirit": 44, "star": 40, "left": 44, "candle": 46, "out": 46,
                "skull": 46}
     widths = [_doors_width(states, fnt) if kind == "doors"
               else glyph_w.get(kind, 42) + 8 + text_width(word, fnt) for kind, word in items]

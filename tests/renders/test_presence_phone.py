@@ -362,6 +362,22 @@ def test_the_open_door_in_the_key_reads_as_open_not_lopen(states: tuple[str, ...
         assert all(s in words for s in states), words
 
 
+@pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed")
+@pytest.mark.parametrize(("mode", "n", "extra"), CASES[:3], ids=IDS[:3])
+def test_the_stairs_in_the_key_read_apart_from_their_word(mode: str, n: int,
+                                                          extra: dict[str, Any],
+                                                          tmp_path: Path) -> None:
+    """Stop 68's demo at 400 px: the key's "▲▼" (43 px) overhung its 40 px slot and touched
+    "stairs", which read "aystairs". The word reads as a word of its own on every key."""
+    from renders.presence_phone import phone_legend
+
+    for view in _views(mode, n, extra, seed=5, samples=3, every=9):
+        key = phone_legend(view, MAP_W)
+        assert key is not None
+        words = read_at_phone_width(key, tmp_path).lower().split()
+        assert "stairs" in words, words
+
+
 def test_the_legend_keys_a_fireplace_out_as_the_map_draws_it() -> None:
     """Stop 66's Dark Board demo at 400 px: the Dining Hall's fireplace, out, is a hollow
     flame the key did not show (it showed only the lit one, "fireplace"), so it read as a
