@@ -243,15 +243,39 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
         return f"{lead}. {chamber}"
     track = view["track"]
     need = _also_needed(view)
+    empty = _no_clue_card(view)
     if track["hope"] is None and track["nerve"] is None:
         # Both lost, the game goes on (P-TRACK-06) and the secrets still win it: an Invoke
         # reveals one only over a clue card of its trauma.
         wins = "revealing every secret still wins" + (f" with {need}" if need else "")
+        if empty:
+            return f"{lead}. Hope and Nerve are lost, but {wins}. {empty}"
         return (f"{lead}. Hope and Nerve are lost, but {wins}: discard clue cards beneath the "
                 "secret whose trauma they match, so an Invoke can reveal it.")
+    more = (f" The revealed script asks more: the secrets win only with {need}." if need
+            else "")
+    if empty:
+        return f"{lead}. {_markers(track)}. {empty}{more}"
     return (f"{lead}. {_markers(track)}: discard clue cards beneath the secret whose "
-            "trauma they match." + (f" The revealed script asks more: the secrets win only "
-                                    f"with {need}." if need else ""))
+            "trauma they match." + more)
+
+
+def _no_clue_card(view: dict[str, Any]) -> str | None:
+    """Where the seat's own view shows a hand without a clue card (and no clue token is in
+    reach): how to get one, instead of "discard clue cards" it does not have (stop 68's
+    demo, three turns running). None on the board post, which shows no hand."""
+    hand = view.get("hand")
+    if hand is None or any(c.get("kind") == "clue" for c in hand):
+        return None
+    # An action card's text says what it draws ("Draw 1 clue card.": Deduce, Piece Together)
+    draws = [a["name"] for c in hand for a in c.get("actions") or []
+             if str(a.get("text", "")).startswith("Draw") and "clue card" in str(a["text"])]
+    if draws:
+        return ("You hold no clue card and no clue token is within reach: play "
+                f"{draws[0]} to draw one, then discard it beneath the secret whose trauma it "
+                "matches.")
+    return ("You hold no clue card and no clue token is within reach: Rest to draw new "
+            "action cards (some draw clue cards).")
 
 
 def _last_secret_ready(view: dict[str, Any]) -> str | None:

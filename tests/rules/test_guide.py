@@ -465,3 +465,41 @@ def test_fw_conflict_lobby_tip_says_play_an_investigator_not_an_investigator_pla
     tips = " ".join(newcomer_tips(g, g.options_model(mode="conflict"), True))
     assert "a newcomer would rather play an Investigator than the Wall, the harder side" in tips
     assert "player" not in tips.split("would rather play", 1)[1].split(",", 1)[0]
+
+
+def test_p_clue_03_a_visitor_holding_no_clue_card_is_told_how_to_draw_one() -> None:
+    """Stop 68's demo: with no clue token in reach, a visitor's own advice said "discard clue
+    cards beneath the secret whose trauma they match" three turns running to a player holding
+    none. Its own view shows its hand: it is told how to get one instead (the card in hand
+    that draws clue cards, by its action's name, else a Rest), and only a player holding one
+    is told to discard it. The board post, which shows no hand, keeps the general word."""
+    from rules.presence.guide import _visitor_turn
+    from tests.presence.helpers import new_game
+
+    g = GAMES["presence"]
+    st = new_game(3, seed=2)
+    seat = st.active
+    view = g.view(st, seat)
+    me = next(v for v in view["visitors"] if v["seat"] == seat)
+    me.update(alone=False, fear=0)
+    for r in view["rooms"]:
+        r["tokens"] = []
+    discard = "discard clue cards beneath the secret whose trauma they match"
+    deduce = {"id": "x.deduce", "name": "Deduce / Move 2", "kind": "action", "actions": [
+        {"name": "Deduce", "speed": "main", "text": "Draw 1 clue card."},
+        {"name": "Move 2", "speed": "main", "text": "Move up to 2 rooms."}]}
+    walk = {"id": "x.move", "name": "Move 2 / Comfort", "kind": "action", "actions": [
+        {"name": "Move 2", "speed": "main", "text": "Move up to 2 rooms."}]}
+    clue = {"id": "x.clue", "name": "Death: Salon", "kind": "clue", "trauma": "death",
+            "room": "salon", "actions": []}
+    view["hand"] = [walk, deduce]
+    advice = _visitor_turn(view, seat)
+    assert discard not in advice, advice
+    assert "play Deduce to draw one, then discard it beneath the secret" in advice, advice
+    view["hand"] = [walk]
+    advice = _visitor_turn(view, seat)
+    assert discard not in advice and "Rest to draw new action cards" in advice, advice
+    view["hand"] = [walk, clue]
+    assert discard in _visitor_turn(view, seat)
+    del view["hand"]
+    assert discard in _visitor_turn(view, seat)
