@@ -87,6 +87,9 @@ def verdict(state: PresenceState, result: Result, names: dict[str, str]) -> tupl
         # The spirit's own condition: the clause for the visitors is no part of its win
         # (stop 67's demo repeated it after a spirit win); a failed one is said below.
         said = half.text.split("; the visitors also need ", 1)[0].rstrip(".")
+        # A hidden top half opens with its alignment ("Good: the spirit wins if …"), which
+        # the parenthesis already says: not a second colon (stop 68's recap)
+        said = re.sub(r"^(Good|Evil): ", "", said)
         text = f": {said}" if said else ""
         reasons.append(f"The spirit's script, {script.name} ({script.alignment}), came true "
                        f"{when}{text}.")

@@ -736,3 +736,19 @@ def test_P_TRACK_03_the_recap_tells_the_hope_lost_that_revealed_the_script_not_i
     moments = [Moment(Event(text=t, kind=k), r) for r, k, t in story]
     told = [m.event.text for m in pick_turning_points(moments, _weight, _skip)]
     assert story[0][2] in told and story[2][2] not in told, told
+
+
+def test_P_WIN_04_a_good_spirits_win_reads_without_a_second_colon() -> None:
+    """Stop 68's recap: "came true in round 5: Good: the spirit wins if the visitors win.",
+    two colons in a row; the alignment is in the parenthesis already."""
+    from rules.core.types import Result
+    from rules.presence.ending import verdict
+
+    st = edit(new_game(4, seed=2))
+    eng = Engine(st)
+    script = next(s for s in eng.pack.scripts if s.top.text.startswith("Good: "))
+    st.script, st.script_revealed = script.id, False
+    _head, why = verdict(st, Result(winners=[st.spirit_seat, *st.visitors], losers=[],
+                                    reason="x"), NAMES)
+    assert f"came true in round {st.round}: the spirit wins if the visitors win." in why, why
+    assert ": Good:" not in why, why
