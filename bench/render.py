@@ -28,7 +28,7 @@ from typing import Any
 from PIL import Image
 
 from bench.stats import ms
-from renders import common, render_board, render_turn_card
+from renders import common, render_board, render_turn_card, with_card
 from renders.turncard import render_turn_image
 from rules.core.rng import Rng
 from rules.registry import GAMES
@@ -41,13 +41,12 @@ def _turn(game: Any, state: Any, view: dict[str, Any], names: dict[str, str]) ->
     view["names"] = names
     result = game.result(state)
     awaited = sorted(game.to_act(state))
-    view["turn"] = {
+    return with_card(view, {
         "awaited": [names.get(s, s) for s in awaited],
         "doing": " ".join(game.doing_text(state, s, names) for s in awaited),
         "happened": list(view.get("log") or [])[-4:],
         "result": game.result_text(state, result, names) if result is not None else None,
-    }
-    return view
+    })
 
 
 def _states(name: str, mode: str, players: int, seed: int = 3) -> list[Any]:

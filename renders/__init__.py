@@ -12,7 +12,8 @@ render worker's requests are plain data), `game` is unused.
 `render_turn_card(game, view) -> PNG bytes` (renders/turncard.py) is the phone-sized card that
 goes with a board post: whose move, what they must do, what just happened and the numbers that
 decide the game, legible in a 400 px chat column. Its view is the public view plus
-`view["turn"] = {"awaited": [name], "doing": str, "happened": [str], "result": str | None}`.
+`view["turn"] = {"awaited": [name], "doing": str, "happened": [str], "result": str | None}`
+(`with_card`: a game's own turn number, The Exorcism's game turn, moves to `view["game_turn"]`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,18 @@ def renderer_for(game: str) -> Renderer | None:
 def render_board(game: str, view: dict[str, Any]) -> bytes | None:
     renderer = renderer_for(game)
     return renderer(view) if renderer else None
+
+
+def with_card(view: dict[str, Any], card: dict[str, Any]) -> dict[str, Any]:
+    """`view` (changed in place) with the turn card's words `card` as `view["turn"]`. A game's
+    own turn number in that key (The Exorcism's game turn) is kept as `view["game_turn"]`, so
+    the card's header still says "Round N · Turn T" (stop 68: the card's words overwrote it
+    and the header only ever said "Round N")."""
+    own = view.get("turn")
+    if isinstance(own, int) and not isinstance(own, bool):
+        view["game_turn"] = own
+    view["turn"] = card
+    return view
 
 
 def render_turn_card(game: str, view: dict[str, Any]) -> bytes:

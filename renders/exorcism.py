@@ -572,7 +572,8 @@ def _read(view: Mapping[str, Any]) -> Board:
         terror_effects=effects,
         ghost_budget=_i(ova.get("budget_left")),
         round=_i(view.get("round"), 1),
-        game_turn=_i(view.get("turn")),
+        # A turn card's view keeps the game turn as "game_turn" (renders.with_card).
+        game_turn=_i(view.get("game_turn", view.get("turn"))),
         phase=phase,
         active_label=active_label,
         active_colour=seat_colour.get(active_seat, MUTED),

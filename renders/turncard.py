@@ -162,8 +162,9 @@ def _round_text(game: str, view: Mapping[str, Any]) -> str:
         return ""
     if game == "presence" and _i(view.get("final_round")):
         return f"Round {rnd} of {_i(view.get('final_round'))}"
-    if game == "exorcism" and _i(view.get("turn")):
-        return f"Round {rnd} · Turn {_i(view.get('turn'))}"
+    # The game's own turn is kept as "game_turn" (renders.with_card): "turn" is the card's.
+    if game == "exorcism" and _i(view.get("game_turn")):
+        return f"Round {rnd} · Turn {_i(view.get('game_turn'))}"
     return f"Round {rnd}"
 
 

@@ -437,3 +437,49 @@ async def test_a_spill_refused_part_way_is_not_posted_twice(
     assert len(set(lines)) == len(lines), lines
     assert "Reveal" in "\n".join(lines)
     assert _boards(table)[-1].id != post.id
+
+
+async def test_the_exorcism_turn_card_header_says_the_round_and_the_game_turn(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card's words go in `view["turn"]`; The Exorcism's game turn, which the public view
+    keeps in that same key, must still reach the card's header as "Round N · Turn T" (stop 68:
+    the board post overwrote it, so every card only said "Round N")."""
+    from bench.roundtrip import slash_families
+    from cogs.utils.table import action_hash, delivery_for
+    from renders.turncard import _round_text
+
+    views: list[dict[str, Any]] = []
+    real = renderpool.render_card
+
+    async def keep(name: str, view: dict[str, Any]) -> bytes | None:
+        views.append(view)
+        return await real(name, view)
+
+    monkeypatch.setattr(renderpool, "render_card", keep)
+    gid = await _solo(table)
+    assert table.bot is not None
+    bot = table.bot
+    game = GAMES["exorcism"]
+    group, families = slash_families()["exorcism"]
+    for _ in range(12):
+        state = await bot.tables.state(gid)
+        if state.game_turn >= 1 or game.result(state) is not None:
+            break
+        seat = sorted(game.to_act(state))[0]
+        action = game.ai_action(state, seat)
+        family = next(f for f in families if action.kind in f.kinds)
+        res = await table.emu.slash(table.alice, table.thread(), f"{group} {family.name}",
+                                    {"choice": action_hash(action)})
+        await res.wait_done(timeout=30)
+    state = await bot.tables.state(gid)
+    assert state.game_turn >= 1
+    showing = delivery_for(bot)._showing_tasks
+    for _ in range(3000):
+        if gid not in showing:
+            break
+        await asyncio.sleep(0.01)
+    await table.emu.settle(timeout=30)
+    last = views[-1]
+    assert isinstance(last["turn"], dict) and "awaited" in last["turn"]  # the card's words
+    assert _round_text("exorcism", last) == (
+        f"Round {state.round} · Turn {state.game_turn}"), _round_text("exorcism", last)

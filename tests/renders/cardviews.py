@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from renders import with_card
 from rules.core.game import Game
 from rules.core.players import random_move
 from rules.core.rng import Rng
@@ -44,13 +45,12 @@ def with_turn(game: Game[Any, Any], state: Any, view: dict[str, Any],
     labels = ", ".join(view.get("waiting_labels") or [])
     doing = prompt.get("text") if isinstance(prompt, dict) and prompt.get("text") else (
         f"Take your turn as {labels}." if labels else "")
-    view["turn"] = {
+    return with_card(view, {
         "awaited": [names.get(s, s) for s in sorted(game.to_act(state))],
         "doing": doing,
         "happened": list(view.get("log") or [])[-4:],
         "result": result.reason if result else None,
-    }
-    return view
+    })
 
 
 def sampled_states(name: str, mode: str, n: int, seed: int, every: int,

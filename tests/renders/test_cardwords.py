@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from renders import with_card
 from renders.cardwords import Number, card_alt_text, card_lines, number_words
 from renders.turncard import stats_for
 from rules.core.game import ALT_TEXT_LIMIT, ends_a_sentence, sentences
@@ -37,13 +38,12 @@ def _card_view(game: Any, state: Any, names: dict[str, str], lines: list[str]) -
     view["names"] = names
     awaited = sorted(game.to_act(state), key=state.seats.index)
     result = game.result(state)
-    view["turn"] = {
+    return with_card(view, {
         "awaited": [names.get(s) or game.seat_label(state, s) for s in awaited],
         "doing": " ".join(game.doing_text(state, s, names) for s in awaited),
         "happened": game.present(state, lines)[-4:],
         "result": game.result_text(state, result, names) if result is not None else None,
-    }
-    return view
+    })
 
 
 def _check(name: str, view: dict[str, Any], alt: str) -> None:

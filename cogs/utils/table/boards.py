@@ -49,6 +49,7 @@ from cogs.utils.table.posts import (
     shown_or_delayed,
 )
 from cogs.utils.table.words import guide_lines, told_once
+from renders import with_card
 from renders.cardwords import card_alt_text
 from rules.core import Result
 from rules.core.game import Game, join_words, plural, strip_rule_ids
@@ -726,13 +727,13 @@ class BoardPosts(SummaryDMs):
         for seat, name in escaped.items():  # a line the bot wrote with a name (an undo)
             if name != names[seat]:
                 happened = [line.replace(name, names[seat]) for line in happened]
-        view["turn"] = {
+        with_card(view, {
             "awaited": [names.get(s) or game.seat_label(state, s) for s in post.awaited],
             "doing": " ".join(game.doing_text(state, s, names) for s in post.awaited),
             "happened": [strip_rule_ids(line) if plain else line
                          for line, _ in told_once(happened)][-4:],
             "result": game.result_text(state, result, names) if result is not None else None,
-        }
+        })
         shown, before = self._pictured.get(record.id, (None, None))
         if fresh:
             before = shown
