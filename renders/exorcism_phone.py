@@ -525,18 +525,20 @@ def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, box: Box, cell: Cell,
         _dashed_box(d, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), CHANGED, 5)
 
 
-def _darkness(d: ImageDraw.ImageDraw, x: float, y: float, count: int, slots: int) -> float:
-    """Darkness as big black discs (``count``) among small hollow slots; returns the right
-    edge. Size and fill tell a token from a free slot, not the colour."""
+def _darkness(d: ImageDraw.ImageDraw, x: float, y: float, count: int, slots: int,
+              step: float = 23) -> float:
+    """Darkness as big black discs (``count``) among small hollow slots, ``step`` px apart
+    (less than 20: overlapping, each ringed); returns the right edge. Size and fill tell a
+    token from a free slot, not the colour."""
     r = 10
     for k in range(max(slots, count)):
-        cx = x + r + k * (2 * r + 3)
+        cx = x + r + k * step
         if k < count:
             d.ellipse((cx - r, y - r, cx + r, y + r), fill=ex.DARK_TOKEN, outline=ex.DARK_RING,
                       width=3)
         else:
             d.ellipse((cx - 5, y - 5, cx + 5, y + 5), outline=(170, 150, 160), width=2)
-    return x + max(slots, count) * (2 * r + 3)
+    return x + (max(slots, count) - 1) * step + 2 * r + 3 if max(slots, count) else x
 
 
 def _draw_bottom(d: ImageDraw.ImageDraw, line: tuple[float, float, float], cell: Cell,
@@ -549,6 +551,22 @@ def _draw_bottom(d: ImageDraw.ImageDraw, line: tuple[float, float, float], cell:
         die(d, (x1 - s, y - s / 2, x1, y + s / 2), cell.location,
             face=(240, 234, 220) if not cell.shrouded else (190, 178, 204))
         right = x1 - s - 4
+    # One icon a Tool type with its count, and "+N" for what does not fit: never a Tool
+    # left out unsaid (stop 64's demo: 3 Keys, 2 Weapons and an Occult Item drew as 3).
+    fnt = font(MIN_TYPE, True)
+    tools = list(cell.dropped)
+
+    def rest(k: int) -> str:
+        """The words of the mark for the Tools from the ``k``-th type on."""
+        n = tools[k][1]
+        after = sum(m for _, m in tools[k + 1:])
+        return (str(n) if n > 1 else "") + (f"+{after}" if after else "")
+
+    # The Tools' narrowest mark (a Tool's icon and the count) keeps its room: the Darkness
+    # discs close up to overlapping rather than leave it no room (stop 68).
+    least = 21 + text_width(rest(0), fnt) if tools else 0
+    if cell.cold_spot:
+        least += s + 4
     x = x0
     if cell.face_down:
         for _ in range(min(cell.tokens, 4)):
@@ -558,34 +576,47 @@ def _draw_bottom(d: ImageDraw.ImageDraw, line: tuple[float, float, float], cell:
             x += 16
         if cell.tokens:
             x += 8
-        if cell.darkness:
-            x = _darkness(d, x, y, cell.darkness, 0) + 4
-    else:
-        x = _darkness(d, x, y, cell.darkness, 4 if cell.shrouded else 3) + 4
+    slots = 0 if cell.face_down else 4 if cell.shrouded else 3
+    discs = max(slots, cell.darkness)
+    if discs:
+        step = 23.0
+        if discs > 1 and x + (discs - 1) * step + 27 + least > right:
+            step = max(12.0, (right - least - x - 27) / (discs - 1))
+        x = _darkness(d, x, y, cell.darkness, slots, step) + 4
     if cell.cold_spot and x + s <= right:
         icon(d, "snowflake", (x, y - s / 2, x + s, y + s / 2), COLD, back=fill)
         x += s + 4
-    # One icon a Tool type with its count, and "+N" for what does not fit: never a Tool
-    # left out unsaid (stop 64's demo: 3 Keys, 2 Weapons and an Occult Item drew as 3).
-    fnt = font(MIN_TYPE, True)
-    tools = list(cell.dropped)
+
     for k, (tool, n) in enumerate(tools):
         count = str(n) if n > 1 else ""
         need = 20 + (text_width(count, fnt) + 2 if count else 0)
-        after = sum(m for _, m in tools[k + 1:])
-        room = text_width(f"+{after}", fnt) + 8 if after else 0  # the mark for the rest
+        room = 29 + text_width(rest(k + 1), fnt) if k + 1 < len(tools) else 0  # the mark
         if x + need + room > right:
-            rest = f"+{n + after}"
-            d.text((min(x, right - text_width(rest, fnt)), y), rest, font=fnt, fill=ex.TEXT,
-                   anchor="lm")
+            # The rest behind this Tool's own icon, "+N" the Tools after it (a Key and "+1":
+            # a Key and one more Tool): a bare "+2" beside the Darkness discs read as two
+            # more Darkness (stop 68's demo, the Occult Room).
+            label = rest(k)
+            w = 21 + text_width(label, fnt)
+            start = max(x0, min(x, right - w))
+            if start < x:  # over the Darkness row's end: on the Room's own colour
+                d.rectangle((start - 2, y - BOTTOM_H / 2, start + w + 1, y + BOTTOM_H / 2),
+                            fill=fill)
+            _tool_icon(d, start, y, tool, fill)
+            if label:
+                d.text((start + 21, y), label, font=fnt, fill=ex.TEXT, anchor="lm")
             return
-        icon(d, ex.TOOL_ICON.get(tool, "circle"), (x, y - 10, x + 20, y + 10),
-             ex.TOOL_COLOUR.get(tool, ex.TEXT), back=fill)
+        _tool_icon(d, x, y, tool, fill)
         x += 20
         if count:
             d.text((x + 1, y), count, font=fnt, fill=ex.TEXT, anchor="lm")
             x += text_width(count, fnt) + 2
         x += 8
+
+
+def _tool_icon(d: ImageDraw.ImageDraw, x: float, y: float, tool: str, fill: Colour) -> None:
+    """A dropped Tool's icon, 20 px from ``x``, centred on ``y``."""
+    icon(d, ex.TOOL_ICON.get(tool, "circle"), (x, y - 10, x + 20, y + 10),
+         ex.TOOL_COLOUR.get(tool, ex.TEXT), back=fill)
 
 
 # --------------------------------------------------------------------------- side boxes

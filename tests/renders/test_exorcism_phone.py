@@ -325,10 +325,37 @@ def test_dropped_tools_are_counted_never_left_out() -> None:
                       face_down=False, shrouded=False, darkness=0, tokens=0,
                       dropped=(("weapon", 2), ("key", 3), ("occult", 1)), cold_spot=False,
                       location=6)
-    for width, told in ((300, ["2", "3"]), (220, ["2", "+4"]), (150, ["+6"])):
+    for width, told in ((300, ["2", "3"]), (220, ["2+4"]), (150, ["2+4"])):
         said = _words_drawn((width + 20, 40), lambda d, w=width: phone._draw_bottom(
             d, (0, 20, w), cell, (0, 0, 0)))
         assert said == told, (width, said)
+
+
+def test_tools_beside_many_darkness_discs_keep_their_tool_icons(monkeypatch: Any) -> None:
+    """Stop 68's demo: the Occult Room's three Darkness discs, then a bare "+2" for its Key and
+    Weapon, which read as two more Darkness. In a turn card's Room (about 166 px of bottom
+    row) the Tools keep their own icons, the Darkness discs closing up for them; what does not
+    fit is a mark led by a Tool's icon ("2+2": two of this Tool and two more Tools)."""
+    drawn: list[str] = []
+    real = phone.icon
+
+    def icon(d: Any, name: str, *args: Any, **kw: Any) -> None:
+        drawn.append(name)
+        real(d, name, *args, **kw)
+
+    monkeypatch.setattr(phone, "icon", icon)
+    for darkness, shrouded, dropped, told, icons in (
+            (3, False, (("key", 1), ("weapon", 1)), [], ["key", "sword"]),
+            (4, True, (("key", 1), ("weapon", 1)), [], ["key", "sword"]),
+            (4, True, (("key", 2), ("weapon", 1), ("occult", 1)), ["2+2"], ["key"])):
+        cell = phone.Cell(id="r2c3", row=2, col=3, kind="house", name="Occult Room",
+                          face_down=False, shrouded=shrouded, darkness=darkness, tokens=0,
+                          dropped=dropped, cold_spot=False, location=6)
+        drawn.clear()
+        said = _words_drawn((200, 40), lambda d, c=cell: phone._draw_bottom(
+            d, (7, 20, 172), c, (0, 0, 0)))
+        assert said == told, (darkness, dropped, said)
+        assert [n for n in drawn if n != "die"] == icons, (darkness, dropped, drawn)
 
 
 def _crowded_foyer(n: int) -> dict[str, Any]:
