@@ -848,15 +848,26 @@ def _tool_counts(
     back: Colour = PANEL,
     right: float | None = None,
 ) -> float:
-    """Tool icons with their counts, left to right from ``x`` (centred on ``y``)."""
+    """Tool icons with their counts, left to right from ``x`` (centred on ``y``); short of
+    room before ``right``, the last icon's count also says how many more Tools ("2+4")."""
     fnt = font(fnt_size, True)
     keys = [t for t in TOOL_ORDER if tools.get(t)] + [t for t in tools if t not in TOOL_ORDER]
-    for t in keys:
+
+    def rest(k: int) -> str:
+        """The count for the Tools from the ``k``-th type on: "2+4" is 2 of it, 4 more."""
+        after = sum(tools[t] for t in keys[k + 1:])
+        return f"{tools[keys[k]]}" + (f"+{after}" if after else "")
+
+    for k, t in enumerate(keys):
         n = tools[t]
         label = f"{n}"
         w = size + 3 + text_width(label, fnt)
-        if right is not None and x + w > right:
-            break
+        room = 13 + size + text_width(rest(k + 1), fnt) if k + 1 < len(keys) else 0
+        if right is not None and x + w + room > right:
+            # Never a Tool left out unsaid (stop 68: a Room with four Darkness drew its first
+            # Tool type only), and the rest are counted behind a Tool's own icon.
+            label = rest(k)
+            w = size + 3 + text_width(label, fnt)
         icon(
             d,
             TOOL_ICON.get(t, "circle"),
@@ -866,6 +877,8 @@ def _tool_counts(
         )
         d.text((x + size + 3, y), label, font=fnt, fill=TEXT, anchor="lm")
         x += w + 10
+        if right is not None and "+" in label:
+            break
     return x
 
 

@@ -185,3 +185,42 @@ def test_encode_png_stays_under_its_byte_budget() -> None:
     assert len(data) <= 150_000
     width, height = _png_size(data)
     assert width / height == pytest.approx(1.6, rel=0.01)
+
+
+def test_a_room_s_dropped_tools_are_all_told_beside_four_darkness(monkeypatch: Any) -> None:
+    """Stop 68: a Room with four Darkness and five Tool types dropped drew its 2 Weapons and
+    nothing of the other six Tools. Each type that fits is its icon and count; the last icon
+    drawn also counts the Tools that do not fit ("2+7": two Weapons and seven more)."""
+    import renders.exorcism as ex
+
+    game = GAME
+    state = game.setup(_seats(2), game.options_model(mode="core"), 5)
+    view = game.view(state, None)
+    cell = next(c for c in view["cells"] if c["kind"] == "house" and not c["face_down"])
+    dropped = {"weapon": 2, "holy_relic": 1, "key": 3, "detection": 1, "occult": 2}
+    cell["darkness"] = 4
+    cell["dropped"] = dropped
+    counts: list[str] = []
+    real = ex._tool_counts
+
+    def tool_counts(d: Any, *args: Any, **kw: Any) -> float:
+        if kw.get("right") is None or args[2] != dropped:
+            return real(d, *args, **kw)
+        draw_text = d.text
+
+        def text(xy: Any, words: str, **k: Any) -> None:
+            counts.append(words)
+            draw_text(xy, words, **k)
+
+        d.text = text
+        try:
+            return real(d, *args, **kw)
+        finally:
+            d.text = draw_text
+
+    monkeypatch.setattr(ex, "_tool_counts", tool_counts)
+    render_board(view)
+    assert counts, "the Room's Tools were not drawn"
+    told = sum(int(c) for w in counts for c in w.split("+"))
+    assert told == sum(dropped.values()), counts
+    assert "+" in counts[-1], counts
