@@ -661,12 +661,10 @@ async def test_secrets_audit_reads_dm_buttons_as_seen_by_their_seat_alone(
     assert any(horror in f for f in failures) and any(wall_name in f for f in failures)
 
 
-async def test_secrets_audit_judges_each_line_of_an_edited_post_when_it_appeared(
-        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A board post edited in place (#13) keeps its earlier lines: a line written while the
-    name it prints was public stays allowed after the thing went hidden again (an action card
-    played face up, then shuffled back into a deck, H-20), but a line added by a later edit,
-    or the same line in a new message, is judged when it was written."""
+async def _wall_card_audit(table: Table, monkeypatch: pytest.MonkeyPatch,
+                           ) -> tuple[Audit, AutoTable, str]:
+    """A Fourth Wall Conflict table just begun, its audit, and the Wall card's name (hidden
+    at the start): the planted-leak tests' common ground."""
     assert table.bot is not None
     _stub_pictures(monkeypatch)
     table.bot.tables.seed_source = lambda: 5
@@ -677,8 +675,19 @@ async def test_secrets_audit_judges_each_line_of_an_edited_post_when_it_appeared
     state: Any = await table.bot.tables.state(auto.game_id)
     from rules.fourth_wall.engine import Engine
     wall_name = Engine(state).wall().name
+    assert wall_name in audit.snapshots[0][0]
+    return audit, auto, wall_name
+
+
+async def test_secrets_audit_judges_each_line_of_an_edited_post_when_it_appeared(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board post edited in place (#13) keeps its earlier lines: a line written while the
+    name it prints was public stays allowed after the thing went hidden again (an action card
+    played face up, then shuffled back into a deck, H-20), but a line added by a later edit,
+    or the same line in a new message, is judged when it was written."""
+    audit, auto, wall_name = await _wall_card_audit(table, monkeypatch)
+    assert table.bot is not None
     hidden, seats, ever = audit.snapshots[0]
-    assert wall_name in hidden
 
     def moment(secrets: set[str]) -> None:
         """A move after which `secrets` are hidden (the Wall card's name public or not)."""
@@ -708,18 +717,9 @@ async def test_secrets_audit_allows_a_public_log_line_printed_again_and_nothing_
     Descendant plays Hide / Move 2 for Hide." among it, while that card (or another copy)
     lies in a hand again. A line the public log once held is allowed in any later message;
     a new line naming the hidden thing is still a leak."""
+    audit, auto, wall_name = await _wall_card_audit(table, monkeypatch)
     assert table.bot is not None
-    _stub_pictures(monkeypatch)
-    table.bot.tables.seed_source = lambda: 5
-    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob, table.carol])
-    await auto.open("fourth_wall", "conflict")
-    audit = Audit(table, GAMES["fourth_wall"], auto.game_id)
-    await audit.begin()
-    state: Any = await table.bot.tables.state(auto.game_id)
-    from rules.fourth_wall.engine import Engine
-    wall_name = Engine(state).wall().name
     hidden, seats, ever = audit.snapshots[0]
-    assert wall_name in hidden
     told = f"The Wall reveals {wall_name}."
     audit.public_lines.add(told)  # as the public view's log held it, once
     audit.marks.append(table.emu.mark())
