@@ -483,3 +483,44 @@ async def test_the_exorcism_turn_card_header_says_the_round_and_the_game_turn(
     assert isinstance(last["turn"], dict) and "awaited" in last["turn"]  # the card's words
     assert _round_text("exorcism", last) == (
         f"Round {state.round} · Turn {state.game_turn}"), _round_text("exorcism", last)
+
+
+async def test_an_edit_whose_picture_is_unchanged_sends_none_and_keeps_the_posts(
+        table: Table) -> None:
+    """Stop 68's demos: each Marble picked for a Close a Gate edited the board post with the
+    very picture it had, uploaded again (an upload is the request Discord refuses most). An
+    edit of the same post with the same picture sends no attachments, and the post keeps its
+    own (Discord keeps a message's attachments when an edit names none); a changed picture is
+    sent."""
+    from cogs.utils.table import Showing, delivery_for
+    from cogs.utils.table.posts import shown_or_delayed
+
+    gid = await _solo(table)
+    assert table.bot is not None
+    bot = table.bot
+    delivery = delivery_for(bot)
+    await table.emu.settle(timeout=30)
+    board = table.board()
+    kept = [a.id for a in table.emu.message(board.id).attachments]
+    assert kept, "the board post has no picture"
+    record = await bot.storage.get_game(gid)
+    assert record is not None
+    state = await bot.tables.state(gid)
+    users = await bot.tables.users_of(gid)
+    channel = await delivery.thread(record)
+    assert channel is not None
+    game = GAMES["exorcism"]
+    edits = len(table.emu.message(board.id).history)
+    await shown_or_delayed(delivery.show(Showing(
+        record, game, state, [], None, channel, users, None, [])))
+    await table.emu.settle(timeout=30)
+    after = table.emu.message(board.id)
+    assert len(after.history) > edits  # edited in place
+    assert [a.id for a in after.attachments] == kept  # the same picture, not sent again
+    # A new line on the card is a new picture: sent.
+    await shown_or_delayed(delivery.show(Showing(
+        record, game, state, ["A line the table reads."], None, channel, users, None, [])))
+    await table.emu.settle(timeout=30)
+    again = table.emu.message(board.id)
+    assert "A line the table reads." in again.content
+    assert again.attachments and [a.id for a in again.attachments] != kept

@@ -4,6 +4,7 @@ old-message policy and retries when Discord refuses."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 import re
@@ -58,6 +59,14 @@ if TYPE_CHECKING:
     pass
 
 log = logging.getLogger(__name__)
+
+
+def _digest(file: discord.File | None) -> str | None:
+    """A digest of a picture about to be sent (None: no picture, or not one in memory)."""
+    if file is None or not isinstance(file.fp, io.BytesIO):
+        return None
+    return hashlib.sha1(file.fp.getbuffer()).hexdigest()
+
 
 DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update
 
@@ -809,6 +818,8 @@ class BoardPosts(SummaryDMs):
                 message = await channel.send(_without_picture(content), **kwargs)
         else:
             message = await channel.send(content, **kwargs)
+        self._pictured_on(record.id, message.id,
+                          _digest(file) if file is not None and message.attachments else None)
         self.saw(message.id)
         self.posted_board(_channel_id(channel), message.id)
         old = record.board_message_id
@@ -887,10 +898,19 @@ class BoardPosts(SummaryDMs):
         post.buttons = _has_choices(view)
         if file is not None and not self._may_attach(channel):
             file, content = None, _without_picture(content)
+        message_id = record.board_message_id
+        digest = _digest(file)
+        # The same picture is not sent again: an edit without attachments keeps the post's
+        # (Discord's and discord.py's "missing" means unchanged).
+        pictures: dict[str, Any] = (
+            {} if digest is not None and self._uploaded.get(record.id) == (message_id, digest)
+            else {"attachments": [file] if file else []})
+        self._uploaded.pop(record.id, None)  # unknown until this edit goes through
         try:
-            if await self._answer(answers, record.board_message_id, content=content,
-                                  attachments=[file] if file else [], view=view):
-                await self._remember(record, record.board_message_id, post)
+            if await self._answer(answers, message_id, content=content, view=view,
+                                  **pictures):
+                self._pictured_on(record.id, message_id, digest)
+                await self._remember(record, message_id, post)
                 return True
         except discord.HTTPException as exc:
             if exc.code == OLD_EDITS_CODE:
@@ -900,11 +920,12 @@ class BoardPosts(SummaryDMs):
                      record.id)
             if file is not None:
                 file.reset()
-        message = channel.get_partial_message(record.board_message_id)  # type: ignore[attr-defined]
+        message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
         try:
             try:
-                await message.edit(content=content, attachments=[file] if file else [],
-                                   view=view, allowed_mentions=discord.AllowedMentions.none())
+                await message.edit(content=content, view=view,
+                                   allowed_mentions=discord.AllowedMentions.none(), **pictures)
+                self._pictured_on(record.id, message_id, digest)
             except discord.Forbidden as exc:
                 if file is None or exc.code != 50013:
                     raise
@@ -937,6 +958,14 @@ class BoardPosts(SummaryDMs):
         else:
             self._pictured[gid] = pictured
         raise _Superseded
+
+    def _pictured_on(self, gid: int, message_id: int, digest: str | None) -> None:
+        """Board post `message_id` of game `gid` now shows the picture of `digest` (None:
+        no picture, or one not known)."""
+        if digest is None:
+            self._uploaded.pop(gid, None)
+        else:
+            self._uploaded[gid] = (message_id, digest)
 
     @staticmethod
     def _may_attach(channel: Any) -> bool:

@@ -134,6 +134,11 @@ class DeliveryCore(abc.ABC):
         # on restart: the first picture after one marks nothing.
         # Kept pickled (`Pictured`): for every active game, in a quarter of the memory.
         self._pictured: dict[int, tuple[Pictured, Pictured | None]] = {}
+        # game id -> (its board post's id, a digest of the picture on it): an edit whose
+        # picture is the same sends none, and the post keeps its attachment (stop 68: each
+        # Marble picked for a Close a Gate uploaded the same picture again). Lost on restart:
+        # the first edit after one uploads.
+        self._uploaded: dict[int, tuple[int, str]] = {}
         # Per game: the event lines already posted ahead of a board that did not go through
         # yet (`send_spill`): its retry does not post them twice.
         self._spilled: dict[int, tuple[str, ...]] = {}
