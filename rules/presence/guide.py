@@ -195,7 +195,9 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
         return f"{lead}. {ready}"
     if here.get("tokens"):
         n = len(here["tokens"])
-        tokens = (f"{lead}. {n} clue token{'s lie' if n > 1 else ' lies'} in the "
+        # "here": the visitor's own room (stop 68's demo: "lies in the Kitchen:
+        # Investigate" read as a walk to the Kitchen)
+        tokens = (f"{lead}. {n} clue token{'s lie' if n > 1 else ' lies'} here in the "
                   f"{me['room_name']}")
         hand = view.get("hand")  # the seat's own view only: the board post cannot tell
         if hand is not None and not any(a["name"].startswith("Investigate")

@@ -752,3 +752,17 @@ def test_P_WIN_04_a_good_spirits_win_reads_without_a_second_colon() -> None:
                                     reason="x"), NAMES)
     assert f"came true in round {st.round}: the spirit wins if the visitors win." in why, why
     assert ": Good:" not in why, why
+
+
+def test_P_CLUE_02_the_guide_says_a_clue_token_lies_here_in_the_visitors_own_room() -> None:
+    """Stop 68's demo: "1 clue token lies in the Kitchen: Investigate to move toward the
+    secrets" read as a way to the Kitchen; the visitor stood in it. The advice says "here"."""
+    from rules.presence.guide import _visitor_turn
+    from tests.presence.helpers import VISITOR, put_token, quiet
+
+    st = quiet(new_game(3, 1))
+    me = st.visitors[VISITOR]
+    st.active = VISITOR
+    put_token(st, me.room, "small", st.small_clue_pile.pop())
+    said = _visitor_turn(GAME.view(st, None), VISITOR)
+    assert "1 clue token lies here in the " in said, said
