@@ -93,7 +93,9 @@ class Stamps:
         def edit_message(msg: MessageRecord, body: dict[str, Any], files: Any = (),
                          **kwargs: Any) -> MessageRecord:
             out: MessageRecord = original_edit(msg, body, files, **kwargs)
-            if files:  # a new picture: the board of a newer move (not a buttons strip)
+            # The board of a newer move: new words or a new picture (a buttons strip has
+            # neither; an edit whose picture did not change sends none, stop 68)
+            if files or "content" in body:
                 self._written(out)
             return out
 
