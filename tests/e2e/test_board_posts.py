@@ -22,6 +22,19 @@ from tests.e2e.conftest import Table
 from tests.e2e.posting import check_alt_text, told_lines
 
 
+async def _boards_shown(table: Table, gid: int) -> None:
+    """Wait until every board of game `gid` waiting to be shown is shown, then settle."""
+    from cogs.utils.table import delivery_for
+
+    assert table.bot is not None
+    showing = delivery_for(table.bot)._showing_tasks
+    for _ in range(3000):
+        if gid not in showing:
+            break
+        await asyncio.sleep(0.01)
+    await table.emu.settle(timeout=30)
+
+
 def _boards(table: Table) -> list[MessageRecord]:
     return [m for m in table.emu.messages_in(table.thread())
             if m.content.startswith("**High Card (test game)** — game #")]
@@ -338,7 +351,7 @@ async def test_boards_that_fall_behind_are_superseded_and_every_move_still_reads
     boards merge into one (the newest), fewer pictures are drawn than moves made, and every
     move's lines still reach the thread, in order."""
     from bench.roundtrip import slash_families
-    from cogs.utils.table import _decision_token, action_hash, delivery_for
+    from cogs.utils.table import _decision_token, action_hash
 
     gid = await _solo(table)
     assert table.bot is not None
@@ -378,12 +391,7 @@ async def test_boards_that_fall_behind_are_superseded_and_every_move_still_reads
     for res in answers:
         await res.wait_done(timeout=30)
     # A busy bot answers "Playing: …" before the board: wait for the boards themselves.
-    showing = delivery_for(bot)._showing_tasks
-    for _ in range(3000):
-        if gid not in showing:
-            break
-        await asyncio.sleep(0.01)
-    await table.emu.settle(timeout=30)
+    await _boards_shown(table, gid)
     assert 1 <= len(drawn) < moves  # superseded boards were never drawn (or were dropped)
     # Every move's public lines, in order, across the board posts of the thread.
     history = await bot.tables.history(gid)
@@ -445,7 +453,7 @@ async def test_the_exorcism_turn_card_header_says_the_round_and_the_game_turn(
     keeps in that same key, must still reach the card's header as "Round N · Turn T" (stop 68:
     the board post overwrote it, so every card only said "Round N")."""
     from bench.roundtrip import slash_families
-    from cogs.utils.table import action_hash, delivery_for
+    from cogs.utils.table import action_hash
     from renders.turncard import _round_text
 
     views: list[dict[str, Any]] = []
@@ -473,12 +481,7 @@ async def test_the_exorcism_turn_card_header_says_the_round_and_the_game_turn(
         await res.wait_done(timeout=30)
     state = await bot.tables.state(gid)
     assert state.game_turn >= 1
-    showing = delivery_for(bot)._showing_tasks
-    for _ in range(3000):
-        if gid not in showing:
-            break
-        await asyncio.sleep(0.01)
-    await table.emu.settle(timeout=30)
+    await _boards_shown(table, gid)
     last = views[-1]
     assert isinstance(last["turn"], dict) and "awaited" in last["turn"]  # the card's words
     assert _round_text("exorcism", last) == (

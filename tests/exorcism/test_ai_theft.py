@@ -10,8 +10,8 @@ from pathlib import Path
 
 from rules.exorcism import actions as K
 from rules.exorcism import ai
-from rules.exorcism.game import GAME
 from rules.exorcism.state import ExorcismState
+from tests.exorcism.test_ai_escape import play_seat_turn
 
 SEED53 = Path(__file__).resolve().parent.parent / "fixtures" / "exorcism" / \
     "ova3_seed53_moving_objects_loop.json"
@@ -22,18 +22,6 @@ Actions, 11 of 30 points, Haunt Level 14. The Wraith stands in the Supply Room (
 is next to it. The Detective and the Psychologist stand in the Locked Room (row 2, column 3)
 with no Tool: this turn's Haunt phase took the Psychologist's Holy Relic. p2 holds Holy Relic
 Task 3 (2 Holy Relics and a Key), p3 Holy Relic Tasks 5 and 4."""
-
-
-def play_turn(st: ExorcismState, seat: str) -> tuple[ExorcismState, list[str]]:
-    """Every seat's AI plays until `seat`'s turn ends; the kinds of `seat`'s main Actions."""
-    kinds = []
-    while st.active == seat and st.phase == "actions" and GAME.result(st) is None:
-        who = sorted(GAME.to_act(st))[0]
-        action = GAME.ai_action(st, who, "easy")
-        if who == seat and not st.prompts:
-            kinds.append(action.kind)
-        st = GAME.apply(st, who, action).state
-    return st, kinds
 
 
 def team_tools(st: ExorcismState) -> int:
@@ -51,7 +39,7 @@ def test_EX_TERROR_03_no_tool_is_gained_for_the_next_haunt_phase_to_take() -> No
     st = ExorcismState.model_validate_json(SEED53.read_text())
     assert (st.game_turn, st.active, st.actions_left, st.points) == (18, "p2", 3, 11)
     assert st.ghosts["wraith"] == "r1c1" and team_tools(st) == 0
-    after, kinds = play_turn(st, "p2")
+    after, kinds = play_seat_turn(st, "p2")
     assert K.PASS not in kinds[:2], kinds  # the Actions are spent, not saved
     held = team_tools(after)
     phases = 2  # p3's Haunt phase and p2's own, one Terror each (EX-OVA-05, EX-OVA-09)

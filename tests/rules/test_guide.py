@@ -412,14 +412,10 @@ def test_fw_prompt_15_close_a_gate_advice_asks_what_its_prompt_asks() -> None:
     assert "quick-use Marble" in blitz and "must Intervene" in blitz
 
 
-def test_p_move_02_the_advice_names_the_nearest_clue_tokens_and_walks_only_where_one_reaches(
-        ) -> None:
-    """Stop 65's demo: "Clue tokens wait on your floor in the West Bedroom and the Nursery:
-    Walk there." named two rooms 2 and 3 rooms off, in view order, and left out the Gallery
-    next door; one Walk (1 movement point, P-BASIC-03) reaches neither. The advice now names
-    the nearest by movement points through the doors (P-MOVE-02: open 1, closed 2, locked
-    never) and says "Walk there" only where one point gets there."""
-    from rules.presence.guide import _visitor_turn, _walk_distances
+
+def _calm_visitor_view() -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """The Presence 3p seed 2's active visitor's own view, neither alone nor afraid: (the
+    view, the seat, the seat's visitor in it) for the guide's turn advice."""
     from tests.presence.helpers import new_game
 
     g = GAMES["presence"]
@@ -428,6 +424,19 @@ def test_p_move_02_the_advice_names_the_nearest_clue_tokens_and_walks_only_where
     view = g.view(st, seat)
     me = next(v for v in view["visitors"] if v["seat"] == seat)
     me.update(alone=False, fear=0)
+    return view, seat, me
+
+
+def test_p_move_02_the_advice_names_the_nearest_clue_tokens_and_walks_only_where_one_reaches(
+        ) -> None:
+    """Stop 65's demo: "Clue tokens wait on your floor in the West Bedroom and the Nursery:
+    Walk there." named two rooms 2 and 3 rooms off, in view order, and left out the Gallery
+    next door; one Walk (1 movement point, P-BASIC-03) reaches neither. The advice now names
+    the nearest by movement points through the doors (P-MOVE-02: open 1, closed 2, locked
+    never) and says "Walk there" only where one point gets there."""
+    from rules.presence.guide import _visitor_turn, _walk_distances
+
+    view, seat, me = _calm_visitor_view()
     here = me["room"]
     for d in view["doors"]:
         d.update(open=False, locked=False)
@@ -474,14 +483,8 @@ def test_p_clue_03_a_visitor_holding_no_clue_card_is_told_how_to_draw_one() -> N
     that draws clue cards, by its action's name, else a Rest), and only a player holding one
     is told to discard it. The board post, which shows no hand, keeps the general word."""
     from rules.presence.guide import _visitor_turn
-    from tests.presence.helpers import new_game
 
-    g = GAMES["presence"]
-    st = new_game(3, seed=2)
-    seat = st.active
-    view = g.view(st, seat)
-    me = next(v for v in view["visitors"] if v["seat"] == seat)
-    me.update(alone=False, fear=0)
+    view, seat, _me = _calm_visitor_view()
     for r in view["rooms"]:
         r["tokens"] = []
     discard = "discard clue cards beneath the secret whose trauma they match"
