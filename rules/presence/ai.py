@@ -289,10 +289,13 @@ def _deduction_key(eng: Engine, seat: str | None) -> tuple[Any, ...]:
     hand: tuple[str, ...] = ()
     if seat is not None and seat in st.visitors:
         hand = tuple(sorted(c for c in eng.player_hand(seat) if not eng.is_action_card(c)))
+    laid: tuple[str, ...] = ()
+    if st.mystery and seat is not None and seat in st.visitors:
+        laid = tuple(sorted(eng.player_laid(seat)))
     return (st.pack_path, st.n, st.secret_tiers, st.mystery and seat != st.spirit_seat,
             tuple((s.card if s.revealed else "", s.position, tuple(s.discards),
                    tuple(s.failed)) for s in st.secrets),
-            tuple(st.clue_revealed), hand)
+            tuple(st.clue_revealed), hand, laid)
 
 
 def deduction(eng: Engine, seat: str | None) -> Deduction:
@@ -324,13 +327,21 @@ class Deduction:
         self.in_deck = in_deck
         seen: Counter[str] = Counter()
         self.beneath: list[list[str]] = []
-        # Mystery Mode (P-MYST-02): the discards lie face down and a visitor may not look.
+        # Mystery Mode (P-MYST-02): the discards lie face down and a visitor may not look,
+        # but it knows those its player laid (A-67): forgetting them (stop 69) read every
+        # clue card of a trauma as its first and stacked them all beneath one guess.
         face_down = st.mystery and seat != st.spirit_seat
         self.face_down = face_down
+        laid = eng.player_laid(seat) if face_down and seat in st.visitors else set()
+        self.known: list[list[tuple[int, str]]] = []
+        """Per position: (index beneath it, trauma) of each clue card the seat knows there."""
         for slot in st.secrets:
-            tr: list[str] = [] if face_down else [
-                pack.clue_card(c).trauma for c in slot.discards if not pack.is_fear_card(c)]
+            known: list[tuple[int, str]] = [
+                (i, pack.clue_card(c).trauma) for i, c in enumerate(slot.discards)
+                if not pack.is_fear_card(c) and (not face_down or c in laid)]
+            tr: list[str] = [t for _, t in known]
             seen.update(tr)
+            self.known.append(known)
             self.beneath.append(tr)
         seen.update(pack.clue_card(c).trauma for c in st.clue_revealed
                     if not pack.is_fear_card(c))
@@ -356,7 +367,7 @@ class Deduction:
         banned: dict[int, set[str]] = {}
         for p, slot in enumerate(st.secrets):
             if slot.failed and not slot.revealed:
-                banned[p] = set(self.beneath[p][:max(slot.failed)])
+                banned[p] = {t for i, t in self.known[p] if i < max(slot.failed)}
         return banned
 
     def where(self, trauma: str) -> list[float]:
@@ -1025,16 +1036,19 @@ def invoke_chance(eng: Engine, ded: Deduction, k: int) -> float:
     """P(an Invoke at 0-based position `k` reveals its secret), from what the seat may see:
     the chance that a clue card of the secret's own trauma lies beneath it (G-09) over the
     assignments `ded` still allows (a failed Invoke excludes the traumas that lay beneath
-    then). Mystery Mode (P-MYST-02: the discards lie face down to a visitor): none unless a
-    card went beneath since the position's last failure, then the chance that one of those
-    new cards is of any one trauma in four."""
+    then). Mystery Mode (P-MYST-02: the discards lie face down to a visitor): the cards its
+    player laid there count as above (A-67); each other card that went beneath since the
+    position's last failure is of the secret's trauma one time in four."""
     slot = eng.st.secrets[k]
     if slot.revealed:
         return 0.0
+    none = ded.matching_dist(k).get(0, 0.0)
     if ded.face_down:
-        new = len(slot.discards) - max(slot.failed, default=0)
-        return 0.0 if new <= 0 else 1.0 - 0.75 ** new
-    return 1.0 - ded.matching_dist(k).get(0, 0.0)
+        mine = {i for i, _ in ded.known[k]}
+        new = sum(1 for i in range(max(slot.failed, default=0), len(slot.discards))
+                  if i not in mine)
+        return 1.0 - none * 0.75 ** new
+    return 1.0 - none
 
 
 def _last_chance_invoke(eng: Engine, ded: Deduction,

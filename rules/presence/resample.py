@@ -11,7 +11,8 @@ cards left in the box (H-14), the undrawn scripts (H-08). Hidden from the visito
 table) too: the spirit's hand and face-down discard (H-02, H-04), its script (H-07), the secret
 card at each unrevealed position (H-10), the clue cards removed in setup (H-13), the face-down
 spirit clues and those waiting for placement (H-24, H-25), the Secret Chamber's cards (H-35,
-H-36), and in Mystery Mode the face-down clue discards (H-21). Hidden from all but their owner:
+H-36), and in Mystery Mode the face-down clue discards (H-21) but those the seat's player laid
+(A-64). Hidden from all but their owner:
 each visitor's hand (H-17); each hand keeps its count of action and clue cards (the backs
 differ), action cards dealt from that visitor's own deck (the shared deck in a two-player game,
 P-2P-01), clue cards from the clue cards nobody has seen.
@@ -113,6 +114,10 @@ class _Knowledge:
         """Position index -> the secret card the seat inspected there (it never moves)."""
         if not self.spirit:
             self._inspected(st)
+        for slot in self.mine:  # A-64: Mystery Mode's face-down cards this player laid
+            v = st.visitors.get(slot)
+            if v is not None:
+                self.pinned |= set(v.laid)
 
     def _inspected(self, st: PresenceState) -> None:
         """What the seat's inspections (P-TIME-09, its `inspected` lines) told it for good: a
@@ -220,7 +225,7 @@ def _secrets(st: PresenceState, pack: Pack, knows: _Knowledge, rng: Rng,
     hidden = [k for k, slot in enumerate(st.secrets) if not slot.revealed
               and knows.secrets.get(k) != slot.card]
     traumas = {slot.card: pack.secret(slot.card).trauma for slot in st.secrets}
-    banned = _failed_invokes(st, pack)
+    banned = _failed_invokes(st, pack, knows)
     options: list[tuple[tuple[str, ...], int]] = []
     for ban in (banned, {}):  # evidence that rules out every arrangement is set aside
         for order in itertools.permutations(sorted(st.secrets[k].card for k in hidden)):
@@ -247,19 +252,17 @@ def _secrets(st: PresenceState, pack: Pack, knows: _Knowledge, rng: Rng,
     return [pack.secret(s.card).trauma for s in st.secrets]
 
 
-def _failed_invokes(st: PresenceState, pack: Pack) -> dict[int, set[str]]:
+def _failed_invokes(st: PresenceState, pack: Pack, knows: _Knowledge) -> dict[int, set[str]]:
     """Position index -> traumas it cannot hold: an Invoke there failed (public, H-38;
     `SecretSlot.failed` keeps every failure) while clue cards of those traumas lay face up
     beneath it (one matching card reveals, P-SECRET-03). Mystery Mode's discards are face
-    down: nothing is ruled out."""
-    if st.mystery:
-        return {}
+    down: only the cards the seat laid itself rule anything out (A-64)."""
     out: dict[int, set[str]] = {}
     for k, slot in enumerate(st.secrets):
         if not slot.failed or slot.revealed:
             continue
         out[k] = {pack.clue_card(c).trauma for c in slot.discards[:max(slot.failed)]
-                  if not pack.is_fear_card(c)}
+                  if not pack.is_fear_card(c) and (not st.mystery or c in knows.pinned)}
     return out
 
 
@@ -478,6 +481,9 @@ def _follow(st: PresenceState, knows: _Knowledge, moved: dict[str, str]) -> None
     for step in [*st.queue, *st.declared]:
         if not knows.sees_step(st, step):
             step.args = _renamed(step.args, moved)
+    for slot, v in st.visitors.items():  # A-64: another player's memory of its face-down
+        if not knows.owns(slot):         # cards follows them to the cards dealt there
+            v.laid = [moved.get(c, c) for c in v.laid]
 
 
 def _renamed(obj: Any, moved: dict[str, str]) -> Any:

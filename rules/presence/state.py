@@ -126,6 +126,10 @@ class VisitorState(BaseModel):
     """Room / once-per-turn abilities used this turn."""
     quick_used: int = 0
     """Quick actions taken in the current window (A-48 technical cap)."""
+    laid: list[str] = Field(default_factory=list)
+    """Mystery Mode: the clue cards this visitor discarded face down (P-MYST-01). It saw each
+    one as it laid it, so it knows them for good (A-64: "its holder"); only its own view
+    shows them (H-21)."""
 
 
 class DrainState(BaseModel):

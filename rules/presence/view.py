@@ -56,6 +56,8 @@ prompt {id, kind, text, seats, labels} | None — the text of a private prompt (
 log [str] — the last public events, oldest first
 hand (a visitor's own view only): [{id, name, kind "action"|"clue", trauma?, room?,
   actions [{name, speed, text}]}]
+laid_face_down (a visitor's own view, Mystery Mode only): {position: [card as in hand]} — the
+  clue cards its player laid face down beneath each position (A-64)
 spirit_private (the spirit's own view only): {script {id, name, type, alignment, top,
   bottom}, secrets [{position, id, name, trauma}], tokens {room: [clue name]},
   hand [{id, name, top, bottom}], discard [name], drawn_spirit_clues [name],
@@ -373,6 +375,10 @@ def build_view(state: PresenceState, seat: str | None) -> dict[str, Any]:
     }
     if seat is not None and seat in st.visitors:
         out["hand"] = visitor_hand(st, seat)
+        if st.mystery:  # the cards this player laid face down, where they lie
+            laid = eng.player_laid(seat)
+            out["laid_face_down"] = {s.position: [_card(t, c) for c in s.discards if c in laid]
+                                     for s in st.secrets}
     if seat is not None and seat == st.spirit_seat:
         out["spirit_private"] = spirit_private(st)
     return out

@@ -210,9 +210,12 @@ def hidden_from(st: PresenceState, reader: str | None, known: set[str],
                 h.positions.append((slot.position, card.trauma, card.name))
                 if deduced:
                     h.deduced.add(slot.position)
-            if st.mystery:  # H-21 in Mystery Mode: the discards are the spirit's
+            if st.mystery:  # H-21 in Mystery Mode: the discards are the spirit's, but the
+                laid = {c for v in st.visitors.values()  # reader's own it remembers (A-67)
+                        if _player(st, v.seat) == reader for c in v.laid}
                 for c in slot.discards:
-                    h.add(c, None if c in known else _card_name(c), public_names)
+                    if c not in laid:
+                        h.add(c, None if c in known else _card_name(c), public_names)
         for toks in st.tokens.values():
             for t in toks:
                 if t.kind == "spirit":
@@ -289,7 +292,8 @@ def view_leaks(view: dict[str, Any], h: Hidden) -> list[str]:
     return found
 
 
-PRIVATE_KEYS = {"seat", "role", "hand", "spirit_private", "inspected", "prompt"}
+PRIVATE_KEYS = {"seat", "role", "hand", "spirit_private", "inspected", "prompt",
+                "laid_face_down"}
 """The keys in which a seat's view may differ from the public view."""
 
 

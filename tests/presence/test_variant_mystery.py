@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from rules.core.rng import Rng
 from rules.core.types import PUBLIC, Event, act
 from rules.presence.content import default_pack
 from rules.presence.engine import Engine
@@ -62,6 +63,46 @@ def test_p_myst_01_a_clue_card_is_discarded_face_down() -> None:
     assert any(name in t for t in to_spirit)  # P-MYST-02: the spirit may inspect it
 
 
+def test_p_myst_02_a_67_the_visitor_who_laid_a_card_face_down_remembers_it() -> None:
+    """The visitor who discards a clue card face down has held it: its own view lists it
+    beneath its position, no other visitor's view or the public one does (A-67, H-21)."""
+    st, _, card = _mystery_discard()
+    mine = GAME.view(st, "s2")["laid_face_down"]
+    assert [c["id"] for c in mine[2]] == [card] and mine[1] == mine[3] == mine[4] == []
+    assert "laid_face_down" not in GAME.view(st, None)
+    for who in (None, "s3", "s4"):
+        assert not any(GAME.view(st, who).get("laid_face_down", {}).values())
+        assert card not in json.dumps(GAME.view(st, who))
+    # the seat's resampled worlds keep it where it lies; another seat's deal it anew
+    for k in range(8):
+        world = GAME.resample(st, "s2", Rng.from_seed(k))
+        assert world.secrets[1].discards == [card]
+        assert GAME.view(world, "s2")["laid_face_down"] == mine
+
+
+def test_p_myst_02_a_67_a_visitor_invokes_where_its_own_face_down_cards_lie() -> None:
+    """Stop 69: a visitor that forgot the clue cards it laid face down saw nothing beneath
+    any secret, so every reveal looked alike and its Invoke went to the position with the
+    most cards laid since (three of another visitor's, of a wrong trauma) rather than where
+    it had laid two cards of that secret's own trauma itself."""
+    st = edit(new_game(4, 3, mystery=True))
+    trauma = PACK.secret(st.secrets[2].card).trauma
+    other = next(PACK.secret(s.card).trauma for s in st.secrets if s.position == 1)
+    mine = [_clue(st, trauma) for _ in range(2)]
+    theirs = [_clue(st, other) for _ in range(3)]
+    st.secrets[2].discards, st.visitors["s2"].laid = list(mine), list(mine)
+    st.secrets[0].discards, st.visitors["s3"].laid = list(theirs), list(theirs)
+    v = st.visitors["s2"]
+    card, side = _invoke_card(st, "s2")
+    for pile in (v.deck, v.discard, v.hand):
+        if card in pile:
+            pile.remove(card)
+    v.hand.append(card)
+    st, _ = do(st, "s2", act("play", card=card, side=side, speed="main"))
+    assert prompt_kind(st) == "target"
+    assert GAME.ai_action(st, "s2").p("option") == "3"
+
+
 def test_p_myst_01_without_the_variant_discards_are_face_up() -> None:
     st = edit(new_game(4, 3))
     card = _clue(st)
@@ -78,7 +119,8 @@ def test_p_myst_02_h_21_only_the_spirit_sees_discards_and_counts_stay_public() -
     for who in (None, "s2", "s3", "s4"):
         slot = GAME.view(st, who)["secrets"][1]
         assert slot["discards"] == [] and slot["discard_count"] == 1
-        assert card not in json.dumps(GAME.view(st, who))
+        if who != "s2":  # the visitor who laid it remembers it (A-67)
+            assert card not in json.dumps(GAME.view(st, who))
     spirit = GAME.view(st, SPIRIT)
     assert spirit["secrets"][1]["discards"][0]["id"] == card
     name = PACK.clue_card(card).name
@@ -186,8 +228,9 @@ def test_p_myst_04_a_played_clue_card_is_not_named_and_its_place_stays_unknown()
                 and not set(e.audience) <= {"s2"}]
     for text in visitors:
         assert cc.name not in text and cc.trauma not in text.lower(), text
-    # what visitors and the public read now: views, summaries, prompts, the log
-    for who in (None, "s2", "s3", "s4"):
+    # what the other visitors and the public read now: views, summaries, prompts, the log
+    # (s2, who laid it, remembers it: A-67)
+    for who in (None, "s3", "s4"):
         blob = json.dumps(GAME.view(st, who)) + (GAME.private_summary(st, who) or "" if who
                                                  else "")
         assert cc.name not in blob and f'"{card}"' not in blob, who

@@ -46,7 +46,9 @@ class Clues:
         slot.discards.append(card)
         cc = self.pack.clue_card(card)
         if self.st.mystery:
-            # P-MYST-01/02: face down; only the spirit may inspect it (the count is public)
+            # P-MYST-01/02: face down; only the spirit may inspect it (the count is public),
+            # but the visitor who laid it saw it and remembers it
+            v.laid.append(card)
             self.emit(f"{self.name(seat)} discards a clue card face down beneath position "
                       f"{option}.", "clue")
             self.emit(f"Face down beneath position {option}: "

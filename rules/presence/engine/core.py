@@ -185,6 +185,15 @@ class Basics:
             cards += self.vis(other).hand
         return cards
 
+    def player_laid(self: Engine, seat: str) -> set[str]:
+        """Mystery Mode: the clue cards the visitor's player laid face down (both characters
+        of a two-player game, P-2P-03): it saw each one (A-64), so it knows where they lie."""
+        other = self.partner(seat)
+        cards = set(self.vis(seat).laid) if seat in self.st.visitors else set()
+        if other is not None and other in self.st.visitors:
+            cards |= set(self.vis(other).laid)
+        return cards
+
     def own_cards(self: Engine, seat: str) -> list[str]:
         """The cards `seat` itself may discard (P-2P-04): its own hand, and in a two-player
         game the clue cards its partner holds ("a clue card may be played or discarded with
