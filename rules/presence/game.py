@@ -680,7 +680,17 @@ class Presence(Game[PresenceOptions, PresenceState]):
             text = "Your hand: " + " — ".join(
                 f"{eng.listed([slot])}: " + ("; ".join(part) or "none")
                 for slot, part in ((seat, cards[:mine]), (other, cards[mine:])))
-        return "\n".join([text, *_inspected_lines(inspected)])
+        lines = [text]
+        if state.mystery:  # what the player laid face down, as the AI remembers it
+            laid = eng.player_laid(seat)
+            where = [f"beneath position {s.position}: " + "; ".join(
+                clue_title(eng.pack.clue_card(c).name, eng.pack.clue_card(c).trauma,
+                           eng.room_name(eng.pack.clue_card(c).room))
+                for c in s.discards if c in laid)
+                for s in state.secrets if any(c in laid for c in s.discards)]
+            if where:
+                lines.append("You laid face down " + " — ".join(where))
+        return "\n".join([*lines, *_inspected_lines(inspected)])
 
     # ---- words (rules.presence.words): the game for players who cannot see the picture
     def plain_words(self, state: PresenceState) -> bool:

@@ -73,6 +73,10 @@ def test_p_myst_02_a_67_the_visitor_who_laid_a_card_face_down_remembers_it() -> 
     for who in (None, "s3", "s4"):
         assert not any(GAME.view(st, who).get("laid_face_down", {}).values())
         assert card not in json.dumps(GAME.view(st, who))
+    name = PACK.clue_card(card).name
+    assert f"You laid face down beneath position 2: {name}" in (
+        GAME.private_summary(st, "s2") or "")
+    assert name not in (GAME.private_summary(st, "s3") or "")
     # the seat's resampled worlds keep it where it lies; another seat's deal it anew
     for k in range(8):
         world = GAME.resample(st, "s2", Rng.from_seed(k))
