@@ -908,12 +908,39 @@ def _score_visitor_action(eng: Engine, board: Board, ded: Deduction, seat: str,
     sc = Scorer(eng, board, seat, v.room, ded)
     if card and not eng.is_action_card(card):
         sc.card_room = eng.pack.clue_card(card).room
+    if k == K.PLAY and _cures_nobody(sc, _dicts(effects)):
+        return -INF
     value = sc.worth(effects)
     if k == K.PLAY:
         value -= _card_cost(eng, ded, card, action)
     elif k == K.USE_ITEM:
         value -= 1.0
     return value
+
+
+CURES = frozenset({"target", "cure_fear", "trash_fear_card", "choice"})
+"""The ops of a side that only cures (Comfort, Reassure): a target, then fear or a fear card
+taken away, maybe as a choice between the two."""
+
+
+def _cures_nobody(sc: Scorer, effects: list[dict[str, Any]]) -> bool:
+    """Whether a card side only cures (`CURES`) and no visitor it may pick has fear or a fear
+    card to lose: playing it spends the card for nothing (stop 69: Reassure played with
+    nobody afraid; its clue card would go beneath a secret at the next Rest all the same,
+    and the cure is kept for a fear still to come)."""
+    ops: set[str] = set()
+    stack = list(effects)
+    while stack:
+        e = stack.pop()
+        ops.add(str(e.get("op")))
+        for branch in e.get("options") or []:
+            stack += _dicts(branch)
+    if not effects or not ops <= CURES or not ops & {"cure_fear", "trash_fear_card"}:
+        return False
+    aim = next((e for e in effects if e.get("op") == "target"), None)
+    me = sc.st.visitors.get(sc.actor or "")
+    people = sc.candidates(aim) if aim is not None else [me] if me else []
+    return not any(v.fear > 0 or v.fear_cards for v in people)
 
 
 def _rest_worth(eng: Engine, board: Board, ded: Deduction, seat: str) -> float:

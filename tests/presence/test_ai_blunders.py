@@ -635,3 +635,30 @@ def test_P_MANI_04_G_13_the_spirit_ai_never_glides_to_stop_where_it_stands() -> 
         assert bool(glided) == glides, (die_value, steps)
         if glides:
             assert steps[0] == (kitchen, "salon"), steps
+
+
+def _reassure_scene(fear: int) -> tuple[PresenceState, str]:
+    """s2's turn with a Library clue card (its quick side: Reassure, cure 1 fear of a nearby
+    visitor) whose secret is revealed, so the card is only worth its cure and its place;
+    everyone in s2's room at `fear`, no fear card anywhere."""
+    st = invoke_scene(3, revealed=(1,))
+    card = next(c for c in st.clue_deck if not PACK.is_fear_card(c)
+                and PACK.clue_card(c).trauma == trauma_at(st, 1)
+                and any(a.name == "Reassure" for a in PACK.clue_card(c).actions))
+    st.clue_deck.remove(card)
+    st.visitors[VISITOR].hand.append(card)
+    for v in st.visitors.values():
+        v.fear, v.fear_cards = fear, []
+    return st, card
+
+
+def test_P_FEAR_07_reassure_is_not_played_with_nobody_to_cure() -> None:
+    """Stop 69's demo: the AI played Reassure while no visitor it could pick had any fear:
+    the cure did nothing and the card's quick side was spent (its clue card goes beneath a
+    secret at the next Rest all the same). With fear to cure, it is played."""
+    st, card = _reassure_scene(0)
+    picked = GAME.ai_action(st, VISITOR)
+    assert not (picked.kind == "play" and picked.p("card") == card), picked
+    st, card = _reassure_scene(2)
+    picked = GAME.ai_action(st, VISITOR)
+    assert picked.kind == "play" and picked.p("card") == card, picked
