@@ -190,7 +190,7 @@ def _visitor_turn(view: dict[str, Any], seat: str) -> str:
         return (f"{lead}. Every secret is revealed: the visitors win at the end of the round "
                 "with a visitor still standing. Stay in light and together; spend actions "
                 "only to stay safe.")
-    ready = _last_secret_ready(view)
+    ready = _last_secret_ready(view) or _invoke_ready(view)
     if ready:
         return f"{lead}. {ready}"
     if here.get("tokens"):
@@ -300,6 +300,48 @@ def _last_secret_ready(view: dict[str, Any]) -> str | None:
     name = str(trauma).capitalize()
     return (f"The secret at position {last['position']} can only be {name}, and a {name} "
             "clue card lies beneath it: play your Invoke to reveal it.")
+
+
+def _invoke_ready(view: dict[str, Any]) -> str | None:
+    """An Invoke worth playing (P-SECRET-03): where enough clue cards of one trauma lie
+    beneath a secret for a reward if that trauma is the secret's (more than the position's
+    low tier), a trauma no revealed secret has and no failed Invoke there ruled out (H-38).
+    Read from the seat's own view: its hand (the board post shows none), the face-up discards
+    and, in Mystery Mode, the cards its player laid face down itself (A-67). Stop 69: the
+    advice never named an Invoke, however many matching cards lay beneath a secret."""
+    hand = view.get("hand")
+    if hand is None or not any(a["name"] == "Invoke" for card in hand
+                               for a in card.get("actions") or []):
+        return None
+    secrets = view.get("secrets") or []
+    shown = {s.get("trauma") for s in secrets if s.get("revealed")}
+    laid = view.get("laid_face_down") or {}
+    low_at = (view.get("secret_board") or {}).get("low_max_at") or []
+    best: tuple[int, int, str] | None = None
+    for s in secrets:
+        pos = int(s["position"])
+        if s.get("revealed") or pos > len(low_at):
+            continue
+        cards = s.get("discards") or laid.get(pos) or laid.get(str(pos)) or []
+        failed = max(s.get("failed_invokes") or [0])
+        if failed and not s.get("discards"):
+            continue  # face down: which of the cards lay there when it failed is unseen
+        ruled_out = {c.get("trauma") for c in (s.get("discards") or [])[:failed]}
+        count: dict[str, int] = {}
+        for c in cards:
+            t = c.get("trauma")
+            if t in TRAUMAS and t not in shown and t not in ruled_out:
+                count[t] = count.get(t, 0) + 1
+        for t, n in count.items():
+            if n > int(low_at[pos - 1]) and (best is None or n > best[0]):
+                best = (n, pos, t)
+    if best is None:
+        return None
+    n, pos, trauma = best
+    name = trauma.capitalize()
+    return (f"{counted(n, name + ' clue card')} {'lie' if n > 1 else 'lies'} beneath the "
+            f"secret at position {pos}: if {name} is its trauma, an Invoke there reveals it "
+            "for a reward. Play your Invoke if you think it is.")
 
 
 CHAMBER_AT_MOST = 3

@@ -716,6 +716,35 @@ def test_P_SECRET_03_guide_says_invoke_where_the_last_secret_is_ready() -> None:
     assert "Invoke" not in _visitor_turn(GAME.view(st, VISITOR), VISITOR)
 
 
+def test_P_SECRET_03_guide_says_invoke_where_enough_clue_cards_of_a_trauma_lie_beneath() -> None:
+    """Stop 69: the turn advice named an Invoke only for the last secret; with two Death
+    clue cards face up beneath position 2 (one more than its low tier) and the Invoke in
+    hand, it said "Investigate". Now it names the Invoke there, from the seat's own view
+    (its hand) and the public discards; not for one card (a low reveal), nor a trauma a
+    revealed secret has, nor where an Invoke failed over those cards (H-38)."""
+    from rules.presence.guide import _visitor_turn
+    from tests.presence.helpers import VISITOR, invoke_scene, put_token, take_clue, trauma_at
+
+    st = invoke_scene(4)
+    put_token(st, st.visitors[VISITOR].room, "small", st.small_clue_pile.pop())
+    trauma = trauma_at(st, 3)
+    name = trauma.capitalize()
+    st.secrets[1].discards = [take_clue(st, trauma) for _ in range(2)]
+    said = _visitor_turn(GAME.view(st, VISITOR), VISITOR)
+    assert (f"2 {name} clue cards lie beneath the secret at position 2: if {name} is its "
+            "trauma, an Invoke there reveals it for a reward. Play your Invoke" in said), said
+    assert "Invoke" not in _visitor_turn(GAME.view(st, None), VISITOR)  # no hand seen
+    for edit_ in ("one card", "revealed", "failed"):
+        other = st.model_copy(deep=True)
+        if edit_ == "one card":
+            other.secrets[1].discards = other.secrets[1].discards[:1]
+        elif edit_ == "revealed":
+            other.secrets[2].revealed, other.secrets[2].tier = True, "middle"
+        else:
+            other.secrets[1].failed = [2]
+        assert "Invoke" not in _visitor_turn(GAME.view(other, VISITOR), VISITOR), edit_
+
+
 def test_P_TRACK_03_the_recap_tells_the_hope_lost_that_revealed_the_script_not_its_effect() -> None:
     """Stop 68's demo recap: five turning points kept "The script's reveal effect: each
     visitor suffers 1 fear." and left out "The hope marker meets the time marker and is
