@@ -66,6 +66,9 @@ PAD_Y = 8
 NAME_H = 44
 PIECE = 44  # height of a row of pieces
 PIECE_GAP = 6
+STAIRS_MARGIN = 10
+"""Blank space inside a stairs badge's right edge (`_stairs_badge`): with `PIECE_GAP` the
+open door's jamb stands 7 px at 400 px from the next piece."""
 DOOR_LEN = 54
 
 # --------------------------------------------------------------------------- palette
@@ -498,7 +501,9 @@ def _stairs_badge(d: ImageDraw.ImageDraw, box: Box, dr: DoorV, way: str, ink: In
     x0, y0, x1, y1 = box
     glyph = {"up": "▲", "down": "▼"}.get(way, "↔")
     d.text((x0 + 12, (y0 + y1) / 2), glyph, font=_bold(), fill=text, anchor="mm")
-    door_box: Box = (x0 + 30, y0 + 4, x1 - 2, y1 - 4)
+    # The door's right jamb stays STAIRS_MARGIN inside the badge: at x1 - 2 an open door's
+    # "| |" touched the piece drawn next ("| |Bas" at 400 px, stop 69).
+    door_box: Box = (x0 + 28, y0 + 4, x1 - STAIRS_MARGIN, y1 - 4)
     _door_glyph(d, door_box, dr, True, ink, (floor, floor), text)
 
 

@@ -471,3 +471,25 @@ def test_several_dice_in_one_room_read_their_values_at_phone_width(values: list[
                              capture_output=True, text=True, timeout=60, check=True)
         read.append(out.stdout.strip())
     assert sorted(read) == sorted(str(v) for v in values), read
+
+
+@pytest.mark.parametrize("state", ["open", "closed", "locked"])
+def test_a_stairs_badge_keeps_clear_of_the_piece_drawn_after_it(state: str) -> None:
+    """Stop 68's demo at 400 px: an open stairs door's "| |" ran to its badge's right edge,
+    and the piece drawn next (a "was here" pawn) touched it: "| |Bas". Every door state
+    leaves the badge's right edge blank, so with the gap between pieces the door
+    stands clear of its neighbour on a phone (6 px at 400 px)."""
+    from PIL import Image, ImageDraw
+
+    from renders.presence import DoorV
+    from renders.presence_phone import INK, PIECE, PIECE_GAP, _stairs_badge
+
+    width = 66
+    img = Image.new("RGB", (width + 20, PIECE + 20), INK.dark)
+    door = DoorV(id="", a="", b="", open=state == "open", locked=state == "locked",
+                 stairs=True)
+    _stairs_badge(ImageDraw.Draw(img), (10, 10, 10 + width, 10 + PIECE), door, "up", INK,
+                  INK.dark_text, INK.dark)
+    ink = ImageChops.difference(img, Image.new("RGB", img.size, INK.dark)).getbbox()
+    assert ink is not None
+    assert (10 + width - ink[2] + PIECE_GAP) * 400 / WIDTH >= 6, (state, ink)
