@@ -290,6 +290,43 @@ def test_PR_05_two_fear_bonuses_let_pass_read_naturally_said_as_one_run() -> Non
         "The spirit does not feed on the fear in the Salon (2 times)."]
 
 
+def _two_points_of_fear_in_the_salon() -> PresenceState:
+    """A visitor in the Salon beside a die showing 1 suffers 2 fear on the spirit's turn:
+    two fear bonuses (PR-05, one per point, A-14), the first asked now."""
+    from tests.presence.helpers import put_die, quiet
+
+    st = to_spirit_turn(quiet(new_game(3, seed=2)))
+    seat = st.visitor_seats[0]
+    st.visitors[seat].room = "salon"
+    put_die(st, "salon", 1)
+    eng = Engine(st)
+    eng.suffer_fear(seat, 2)
+    eng.run()
+    assert st.prompts and st.prompts[-1].kind == "fear_bonus"
+    return st
+
+
+def test_PR_05_two_bonuses_of_one_fear_let_pass_are_said_once() -> None:
+    """Stop 68's demo: "The spirit does not feed on the fear in the Salon." ended one board
+    post and began the next: the two passes of one fear were said one at a time, and a post
+    could fall between them. They are said as one line, with the second pass; a pass then a
+    feed says the pass just before the feed."""
+    st = _two_points_of_fear_in_the_salon()
+    out = GAME.apply(st, SPIRIT, choose("no"))
+    assert not any("feed" in e.text for e in out.events)
+    assert out.state.prompts and out.state.prompts[-1].kind == "fear_bonus"
+    said = [e.text for e in GAME.apply(out.state, SPIRIT, choose("no")).events
+            if "feed" in e.text]
+    assert said == ["The spirit does not feed on the fear in the Salon (2 times)."]
+    st = _two_points_of_fear_in_the_salon()
+    st = GAME.apply(st, SPIRIT, choose("no")).state
+    die = next(a.p("option") for a in GAME.legal_actions(st, SPIRIT) if a.p("option") != "no")
+    said = [e.text for e in GAME.apply(st, SPIRIT, choose(str(die))).events if "feed" in e.text]
+    assert said == ["The spirit does not feed on the fear in the Salon.",
+                    "The spirit feeds on the fear: the presence die in the Salon goes from 1 "
+                    "to 2."], said
+
+
 def test_P_SECRET_05_a_middle_tiers_choice_names_the_revealer_not_you() -> None:
     """Stop 65's demos: "The Detective reveals the secret at position 1: Tragedy (Spirit I);
     the middle effect resolves: hope +1 or nerve +1 (your choice)." in the thread, where

@@ -45,28 +45,46 @@ class Fear:
             steps.append(Step(op="knock_out", args={"seat": seat, "nerve": True}))
         self.later(*steps)
 
-    def step_fear_bonus(self: Engine, room: str) -> None:
-        """PR-05: the spirit may +1 one die in the sufferer's room (even if lit)."""
+    def step_fear_bonus(self: Engine, room: str, declined: int = 0) -> None:
+        """PR-05: the spirit may +1 one die in the sufferer's room (even if lit). `declined`:
+        the bonuses of the same fear the spirit let pass just before, said with this one."""
         cap = self.pack.options.max_presence
         dice = [d for d in self.dice_in(room) if self.die(d).value < cap]
         if not dice:
+            self._no_feeding(room, declined)
             return
         opts = [(str(d), f"+1 presence on {self.die_label(d)}") for d in dice]
         opts.append(("no", "Decline"))
         self.ask("fear_bonus", self.st.spirit_seat,
                  f"Fear near your presence in the {self.room_name(room)}: increase a die by 1?",
-                 opts, "fear_bonus", room=room)
+                 opts, "fear_bonus", room=room, declined=declined)
+
+    def _no_feeding(self: Engine, room: str | None, times: int) -> None:
+        """Public (H-29: die values are public, so the choice shows on the board anyway;
+        PR-05 on public dice, H-40): said, not left to comparing dice by hand (stop 65). One
+        sentence that reads true said twice ("… in the Salon (2 times).", as `told_once`
+        says a run): "lets it pass: no die grows (2 times)" did not."""
+        if times <= 0:
+            return
+        where = f" in the {self.room_name(str(room))}" if room else ""
+        self.emit(f"The spirit does not feed on the fear{where}"
+                  + (f" ({times} times)." if times > 1 else "."), "die")
 
     def on_fear_bonus(self: Engine, option: str, prompt: Prompt) -> None:
+        room = prompt.data.get("room")
+        declined = int(prompt.data.get("declined") or 0)
         if option == "no":
-            # Public (H-29: die values are public, so the choice shows on the board anyway;
-            # PR-05 on public dice, H-40): said, not left to comparing dice by hand (stop 65).
-            # One sentence that reads true said twice, as a post says a run of it ("… in the
-            # Salon (2 times).", `told_once`): "lets it pass: no die grows (2 times)" did not.
-            room = prompt.data.get("room")
-            self.emit("The spirit does not feed on the fear" + (
-                f" in the {self.room_name(str(room))}." if room else "."), "die")
+            # The next bonus of the same fear asked at once: said with it, as one line (stop
+            # 68's demo: two passes in a row ended one board post and began the next, and
+            # read as the same pass told twice).
+            queue = self.st.queue
+            if queue and queue[0].op == "fear_bonus" and queue[0].args.get("room") == room:
+                queue[0] = Step(op="fear_bonus",
+                                args={**queue[0].args, "declined": declined + 1})
+                return
+            self._no_feeding(None if room is None else str(room), declined + 1)
             return
+        self._no_feeding(None if room is None else str(room), declined)
         d = int(option)
         was = self.die(d).value
         self.set_die(d, was + 1)
