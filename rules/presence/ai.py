@@ -1603,7 +1603,24 @@ def _pawn_step_worth(eng: Engine, board: Board, room: str, cost: int, harm: bool
         if harm:
             v += sum(_triggered_fear(eng, board, o, "pawn_enters_room")
                      for o in eng.active_visitors() if o.room == room)
+            if _pawn_stranded(eng, room):
+                v -= PAWN_STRANDED
     return v
+
+
+PAWN_STRANDED = 6.0
+"""What a harming spirit's pawn left where no die can pay its drain costs (P-MANI-02: it is
+removed at upkeep): more than a step's worth, so it glides there only where it has to."""
+
+
+def _pawn_stranded(eng: Engine, room: str) -> bool:
+    """Whether the pawn in `room` would find no die there to pay its drain at upkeep
+    (P-MANI-02). Stop 68: the pawn glided away from its only die and was removed. A die that
+    might still step in is not counted: the dice's moves do not follow the pawn (easy, every
+    seat, 4 players, seeds 1-80: 8 of 23 Glides went where no die stood, 17 pawns were
+    removed for want of one; counting such dice changed none)."""
+    drain = eng.pack.manifestation.drain
+    return not any(eng.die(d).value >= drain for d in eng.dice_in(room))
 
 
 def _spirit_room_value(eng: Engine, board: Board, room: str, harm: bool) -> float:

@@ -584,10 +584,11 @@ def test_p_fear_03_a_card_is_not_spent_on_its_quick_side_while_its_main_side_sav
 # ---------------------------------------------------------------- the spirit pawn (stop 68)
 
 
-def _glide_scene(die_value: int | None) -> PresenceState:
+def _glide_scene(die_value: int | None, kitchen_die: int | None = 1) -> PresenceState:
     """The spirit's turn, its pawn in the Salon with 3 actions; every visitor in the
     Kitchen next door, candles lit; the spirit holds no card; no die anywhere but, if
-    `die_value`, one in the Salon. Its script is revealed: it wants to frighten."""
+    `die_value`, one in the Salon and, if `kitchen_die`, one in the Kitchen (it pays the
+    pawn's drain there, P-MANI-02). Its script is revealed: it wants to frighten."""
     from tests.presence.helpers import new_game, put_die, quiet, to_spirit_turn
 
     st = to_spirit_turn(quiet(new_game(4, 1)))
@@ -601,6 +602,9 @@ def _glide_scene(die_value: int | None) -> PresenceState:
         v.candle_lit = True
     if die_value is not None:
         put_die(st, "salon", die_value)
+    if kitchen_die is not None:
+        put_die(st, "kitchen", kitchen_die)
+        next(d for d in st.dice if d.room == "kitchen").moved = True  # it stays there
     return st
 
 
@@ -635,6 +639,22 @@ def test_P_MANI_04_G_13_the_spirit_ai_never_glides_to_stop_where_it_stands() -> 
         assert bool(glided) == glides, (die_value, steps)
         if glides:
             assert steps[0] == (kitchen, "salon"), steps
+
+
+def test_P_MANI_02_the_spirit_pawn_does_not_glide_away_from_its_only_die() -> None:
+    """Stop 68: a Glide took the pawn from its only die into a room with none, and at
+    upkeep nothing near the pawn could pay its drain: the pawn was removed (P-MANI-02). With
+    a die in the Kitchen the pawn glides in to the visitors; without one it stays by its die
+    (a helping spirit, which lets the pawn go at upkeep anyway, is not held back)."""
+    for kitchen_die, glides in ((1, True), (None, False)):
+        seen = _spirit_turn_played(_glide_scene(2, kitchen_die))
+        into = [a.p("option") for s, a in seen
+                if s.prompts and s.prompts[-1].data.get("then") == "pawn_step"
+                and a.p("option") != "stop"]
+        assert (into[:1] == ["kitchen"]) == glides, (kitchen_die, into)
+        assert all(Engine(s).dice_in(str(a.p("option"))) for s, a in seen
+                   if s.prompts and s.prompts[-1].data.get("then") == "pawn_step"
+                   and a.p("option") != "stop"), (kitchen_die, into)
 
 
 def _reassure_scene(fear: int) -> tuple[PresenceState, str]:
