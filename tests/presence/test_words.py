@@ -681,7 +681,6 @@ def test_p_clue_02_an_investigate_that_finds_nothing_is_no_turning_point() -> No
     st, events = do(st, "s2", act("play", card="descendant.09", side=0, speed="main"))
     none = [e for e in events if "finds no clue token left to investigate" in e.text]
     assert none and all(WEIGHTS.get(e.kind, 0) == 0 for e in none), none
-    assert WEIGHTS["investigate"] > 0
 
 
 def test_P_SECRET_03_guide_says_invoke_where_the_last_secret_is_ready() -> None:
@@ -765,6 +764,26 @@ def test_P_TRACK_03_the_recap_tells_the_hope_lost_that_revealed_the_script_not_i
     moments = [Moment(Event(text=t, kind=k), r) for r, k, t in story]
     told = [m.event.text for m in pick_turning_points(moments, _weight, _skip)]
     assert story[0][2] in told and story[2][2] not in told, told
+
+
+def test_P_CLUE_02_a_spirit_clue_investigated_is_no_turning_point() -> None:
+    """Stop 68's recap: four secrets revealed and "The Orphan investigates and reveals the
+    spirit clue Wail." in the fifth slot, routine told as a turning point. An investigated
+    clue token is never one; a relit candle is still colour where a slot is left."""
+    from rules.core.ending import pick_turning_points
+    from rules.core.types import Event
+    from rules.presence.ending import Moment, _skip, _weight
+
+    story = [(r, "secret", f"The Orphan reveals the secret at position {r - 1}.")
+             for r in (2, 3, 4, 5)]
+    story.insert(2, (4, "investigate", "The Orphan investigates and reveals the spirit clue "
+                                       "Wail."))
+    moments = [Moment(Event(text=t, kind=k), r) for r, k, t in story]
+    told = [m.event.text for m in pick_turning_points(moments, _weight, _skip)]
+    assert told == [t for _, k, t in story if k == "secret"], told
+    moments.append(Moment(Event(text="The Orphan's candle is relit.", kind="candle"), 5))
+    told = [m.event.text for m in pick_turning_points(moments, _weight, _skip)]
+    assert "The Orphan's candle is relit." in told and len(told) == 5, told
 
 
 def test_P_WIN_04_a_good_spirits_win_reads_without_a_second_colon() -> None:
