@@ -206,6 +206,12 @@ class HorrorV:
     drain_on_manifest: bool = False
     text: str = ""
     negated: dict[str, int] | None = None
+    tell: str = ""  # which of its name it is ("older", "third"; `short_tell`), or ""
+
+    @property
+    def called(self) -> str:
+        """Its name, and which of its name it is: "Ghoul (older)"."""
+        return f"{self.name} ({self.tell})" if self.tell else self.name
 
 
 @dataclass
@@ -342,6 +348,20 @@ def _marble(item: Any) -> MarbleV:
     )
 
 
+def short_tell(tell: str) -> str:
+    """The view's `tell` ("the older one", "the third to arrive") as a row says it beside the
+    name: "older", "third" (stop 69: four Ghoul rows in Conflict read alike; the log told them
+    apart). The Scourge's row says SCOURGE already."""
+    words = tell.split()
+    if words[:1] == ["the"]:
+        words = words[1:]
+    if words[-1:] == ["one"]:
+        words = words[:-1]
+    if words[-2:] == ["to", "arrive"]:
+        words = words[:-2]
+    return " ".join(words)
+
+
 def _horror(item: Any) -> HorrorV:
     d = _d(item)
     cost = d.get("defeat_cost") if "defeat_cost" in d else d.get("defeat")
@@ -360,6 +380,8 @@ def _horror(item: Any) -> HorrorV:
         drain_on_manifest=bool(man.get("drain")),
         text=_s(d.get("text")),
         negated={k: _i(v) for k, v in negated.items()} if isinstance(negated, dict) else None,
+        # The Scourge's card says SCOURGE already.
+        tell="" if d.get("scourge") else short_tell(_s(d.get("tell"))),
     )
 
 
@@ -1082,11 +1104,11 @@ def _horror_card(
     pad = 8
     token = costs and h.trigger_cost is not None
     name_w = w - 2 * pad - (32 if token else 0)
-    nf = fit_font(h.name, name_w, 21, 16, True)
+    nf = fit_font(h.called, name_w, 21, 16, True)
     draw_text(
         d,
         (x0 + pad, y0 + 18),
-        h.name,
+        h.called,
         nf,
         TEXT if not h.drained else (206, 206, 220),
         anchor="lm",

@@ -123,6 +123,7 @@ class _Horror:
     attached: int
     drained: bool
     scourge: bool
+    tell: str = ""  # which of its name it is ("older", "third"); "" without a twin
 
 
 @dataclass
@@ -171,6 +172,7 @@ def _horror(raw: Any) -> _Horror:
         else:
             need.append(sym)
     street = d.get("street")
+    scourge = bool(d.get("scourge"))
     return _Horror(
         id=_s(d.get("id")),
         name=_s(d.get("name")) or "Horror",
@@ -179,7 +181,8 @@ def _horror(raw: Any) -> _Horror:
         spent=spent,
         attached=len(_l(d.get("attached"))),
         drained=bool(d.get("drained")),
-        scourge=bool(d.get("scourge")),
+        scourge=scourge,
+        tell="" if scourge else fw.short_tell(_s(d.get("tell"))),
     )
 
 
@@ -326,12 +329,15 @@ def _fit(candidates: Sequence[str], width: float, size: int, bold: bool = True) 
     return min(options, key=lambda t: text_width(t, fnt)), fnt
 
 
-def _fit_name(name: str, width: float, size: int = 30) -> tuple[str, Font]:
+def _fit_name(name: str, width: float, size: int = 30, tell: str = "") -> tuple[str, Font]:
     """`_fit` of ``name`` and its `_short_names`; a stand-in for the name (its head noun, a
     stem) or a name too long even so is noted as a cut, as a chip's name is (stop 67: the
-    whole-game "nothing cut" test could not see a Horror or The Wall written short)."""
-    text, fnt = _fit(_short_names(name), width, size)
-    whole = {name, " ".join(w for w in name.split() if w.lower() != "the")}
+    whole-game "nothing cut" test could not see a Horror or The Wall written short). A
+    ``tell`` ("older") follows each in brackets: the name is shortened, never the tell."""
+    after = f" ({tell})" if tell else ""
+    text, fnt = _fit([f"{n}{after}" for n in _short_names(name)], width, size)
+    whole = {f"{name}{after}",
+             " ".join(w for w in name.split() if w.lower() != "the") + after}
     if text not in whole or text_width(text, fnt) > width:
         note_truncation(name)
     return text, fnt
@@ -533,7 +539,8 @@ def _notes(m: _Map, ch: _Changes,
     if more > 0:
         out.append((f"+{more} more Horror{'s' if more != 1 else ''} On the Streets", ""))
     if ch.gone and m.mode != "alliance":
-        names = ", ".join(dict.fromkeys(g.name for g in ch.gone))
+        names = ", ".join(dict.fromkeys(f"{g.name} ({g.tell})" if g.tell else g.name
+                                        for g in ch.gone))
         out.append((f"Gone: {names}", "GONE"))
     return out
 
@@ -810,7 +817,7 @@ def _horror_row(d: ImageDraw.ImageDraw, box: Box, h: _Horror, street: int | None
             fw._symbol(d, (sx, cy), r, sym)
     if syms:
         right -= len(syms) * (2 * r + 4) + 8
-    name, nf = _fit_name(h.name, right - x)
+    name, nf = _fit_name(h.name, right - x, tell=h.tell)
     d.text((x, cy), name, font=nf, fill=TEXT, anchor="lm")
 
 

@@ -695,10 +695,11 @@ def guided_words(options: GameOptions) -> str:
     return "on while anyone seated hasn't finished a game of this title"
 
 
-WORDS_KEYS = frozenset({"log", "text", "aura_text"})
+WORDS_KEYS = frozenset({"log", "text", "aura_text", "tell"})
 """The view's keys that hold words, not facts: the public log's sentences and every prompt's,
 card's or ability's text (and a Fourth Wall Horror's `aura_text`, what a Street's Aura adds to
-its Defeat Cost, told from its Street and cost). Each says in words what other keys (kinds,
+its Defeat Cost, told from its Street and cost, and its `tell`, which of its name it is, told
+from the order On the Streets). Each says in words what other keys (kinds,
 ids, counts) hold."""
 
 

@@ -43,7 +43,9 @@ horrors: Horrors On the Streets in placement order (Alliance: by Street)
   [{id, card, name, street (1..5 | None), manifest {doom, drain}, defeat_printed [symbol],
     defeat_cost [symbol] (effective, FW-HORROR-04), negated {symbol: n}, remaining
     {symbol: n}, attached [{id, card, name, symbols}], drained (bool), scourge (bool),
-    trigger_cost, opens_gate (its Trigger Opens a Gate), text}]
+    trigger_cost, opens_gate (its Trigger Opens a Gate), text, aura_text, tell (Conflict:
+    which of its name it is, in the log's words, "the older one", "the third to arrive", "The
+    Scourge"; None without a twin)}]
 streets (Alliance, else None): [{number, name, text, horror (id | None), aura_active}]
 anchored [{id, card, name, symbols, text}]
 scourge (Conflict, else None): {on: horror id | None, on_name: str | None}
@@ -169,6 +171,8 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
             "text": hcard.text,
             # Words (WORDS_KEYS): what a Street's Aura adds to its Defeat Cost, or "".
             "aura_text": eng.street_aura_cost_text(h.id),
+            # Words (WORDS_KEYS): which of its name it is, as the log says (Conflict), or None.
+            "tell": eng.horror_tell(h.id),
         })
 
     streets = None

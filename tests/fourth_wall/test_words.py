@@ -121,8 +121,9 @@ def test_FW_HORROR_two_same_named_horrors_are_told_apart_in_labels() -> None:
     bare = lone
     held = put_horror(st, "H-GHOUL", attached=("M-F",))
     eng = Engine(st)
-    assert eng.horror_label(bare).startswith("Ghoul (with nothing Attached) — needs ")
-    assert eng.horror_label(held).startswith("Ghoul (with Force Marble) — needs ")
+    assert eng.horror_label(bare).startswith("Ghoul (the older one; with nothing Attached) — "
+                                             "needs ")
+    assert eng.horror_label(held).startswith("Ghoul (the newer one; with Force Marble) — needs ")
     other = put_horror(st, "H-GHOUL", attached=("M-F", "M-F"))
     eng = Engine(st)
     one = next(m for h in st.streets if h.id == held for m in h.attached)

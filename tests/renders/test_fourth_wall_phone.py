@@ -600,3 +600,29 @@ def test_no_marble_count_before_the_marbles_are_dealt(monkeypatch: pytest.Monkey
     assert hearts == [str(i["hand_count"]) for i in view["investigators"]], hearts
     assert "heart" in dict(phone.legend_items(view, MAP_W))
     assert "Fewest Marbles" in [n.label for n in numbers("fourth_wall", view)]
+
+
+# --------------------------------------------------------------------------- twins told apart
+@pytest.mark.skipif(TESSERACT is None, reason="tesseract is not installed")
+def test_four_ghoul_rows_are_told_apart_at_phone_width(tmp_path: Path) -> None:
+    """Stop 69: in Conflict four Ghoul rows looked alike on the map (the log told them apart:
+    "Ghoul (the older one)", "(the third to arrive)", "(The Scourge)"). Each row says which
+    Ghoul it is in the log's words, readable at 400 px; The Scourge's row says SCOURGE. The
+    full board's Horror cards say the same."""
+    from renders import fourth_wall as fw
+    from tests.fourth_wall.helpers import clear_streets, inv_turn, new_game, put_horror
+
+    st = inv_turn(new_game("conflict", 4, seed=2)).model_copy(deep=True)
+    clear_streets(st)
+    ghouls = [put_horror(st, "H-GHOUL", drained=k == 1) for k in range(4)]
+    st.scourge = ghouls[2]
+    view = GAME.view(st, None)
+    view["names"] = {s: PLAYERS[k] for k, s in enumerate(st.seats)}
+    view["turn"] = {**view["turn"], "awaited": ["Basil"], "doing": "Take your turn.",
+                    "happened": [], "result": None}
+    text = " ".join(read_at_phone_width(render_turn_image("fourth_wall", view),
+                                        tmp_path).split())
+    for row in ("Ghoul (first)", "Ghoul (second)", "Ghoul (fourth)", "SCOURGE"):
+        assert row in text, (row, text)
+    assert [h.called for h in fw._read(view).horrors] == [
+        "Ghoul (first)", "Ghoul (second)", "Ghoul", "Ghoul (fourth)"]

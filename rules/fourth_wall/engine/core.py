@@ -243,8 +243,11 @@ class Basics:
         if h is None:
             return name
         tags = [f"Street {h.street}"] if h.street is not None else []
-        if not tags and self._twin_named(h):  # which of two Ghouls: what each holds
+        if not tags and self._twin_named(h):  # which of two Ghouls: as the log and map say,
+            # and what each holds (stop 69: two Ghouls with nothing Attached read alike)
             held = ", ".join(self.marble_name(m) for m in h.attached) or "nothing Attached"
+            tell = self.horror_tell(hid)
+            tags += [tell] if tell and self.st.scourge != hid else []
             tags.append(f"with {held}")
         # In the bracket, not after the Symbols: "needs Force Drained" read as a Symbol.
         tags += ["Drained"] if h.drained else []
@@ -261,27 +264,39 @@ class Basics:
         """A Horror On the Streets as a log line names it: with its Street when another of
         its name is On the Streets ("Watcher on Street 3"; stop 63's demo read "Double Draw
         is Attached to Watcher. Watcher is Defeated!" with Watchers on Streets 3 and 5).
-        Conflict has no Streets, and its name alone."""
+        Conflict has no Streets: its name and `horror_tell`."""
         h = self.on_streets(hid)
         name = self.horror_name(hid)
         if h is None or not self._twin_named(h):
             return name
         if h.street is not None:
             return f"{name} on Street {h.street}"
-        # Conflict: by The Scourge, else by order of arrival, which holds while both stay
-        # (stop 64's demo: "Attached to Ghoul. Ghoul is Defeated!" with two Ghouls, one The
-        # Scourge).
+        tell = self.horror_tell(hid)
+        return f"{name} ({tell})" if tell else name
+
+    def horror_tell(self: Engine, hid: str) -> str | None:
+        """Which of the Conflict Horrors On the Streets of one name `hid` is, in words (the
+        log's, the map's, the labels'): The Scourge, else by order of arrival, which holds
+        while both stay (stop 64's demo: "Attached to Ghoul. Ghoul is Defeated!" with two
+        Ghouls, one The Scourge). None for a Horror with no twin, or on a Street (Alliance
+        names the Street)."""
+        h = self.on_streets(hid)
+        if h is None or h.street is not None or not self._twin_named(h):
+            return None
         if self.st.scourge == hid:
-            return f"{name} (The Scourge)"
-        same = [o.id for o in self.st.streets
-                if self.horror_name(o.id) == name and o.id != self.st.scourge]
+            return "The Scourge"
+        name = self.horror_name(hid)
+        alike = [o.id for o in self.st.streets if self.horror_name(o.id) == name]
+        same = [o for o in alike if o != self.st.scourge]
         if len(same) == 1:
-            return name
-        k = same.index(hid)
+            return None
         if len(same) == 2:
-            return f"{name} (the {'older' if k == 0 else 'newer'} one)"
-        nth = ("first", "second", "third", "fourth", "fifth", "sixth")
-        return f"{name} (the {nth[k] if k < len(nth) else f'{k + 1}th'} to arrive)"
+            return f"the {'older' if same.index(hid) == 0 else 'newer'} one"
+        # Counted among them all, The Scourge too: "the third to arrive" is the third that
+        # did (stop 69: a fourth Ghoul was "the third" beside an older Scourge).
+        k = alike.index(hid)
+        nth = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+        return f"the {nth[k] if k < len(nth) else f'{k + 1}th'} to arrive"
 
     def _twin_named(self: Engine, h: HorrorOnStreets) -> bool:
         """Whether another Horror On the Streets has `h`'s name (Conflict has no Streets to
