@@ -27,10 +27,47 @@ def test_players_asked_the_same_thing_share_one_line_and_keep_their_mentions() -
 
 
 def test_a_run_of_a_line_ending_in_brackets_merges_its_count() -> None:
-    """Stop 64's demo: "Watcher is placed On the Streets (Drained) (2 times)."."""
+    """Stop 64's demo: "Watcher is placed On the Streets (Drained) (2 times)."; stop 69's
+    merged form "(Drained; 2 times)" read as a count of the bracket: the count belongs to the
+    sentence, before its bracket."""
     from cogs.utils.table.words import told_once
 
     line = "Watcher is placed On the Streets (Drained)."
-    assert told_once([line, line]) == [("Watcher is placed On the Streets (Drained; 2 times).",
+    assert told_once([line, line]) == [("Watcher is placed On the Streets 2 times (Drained).",
                                         2)]
     assert told_once(["Ada rests.", "Ada rests."]) == [("Ada rests (2 times).", 2)]
+
+
+def test_FW_HAND_02_a_run_of_discards_counts_the_marbles() -> None:
+    """Stop 69's demo: "The Redirector discards a Clue Marble (Hand Limit; 2 times)." for
+    two Hand Limit discards: a line whose one thing is "a …" counts it in plain English
+    ("discards 2 Clue Marbles"), in every game; a line where counting would misread keeps
+    its count apart: two "a"s (which repeats?), an "a" after a colon (the head repeats: two
+    Delves are not one Delve of 2 Horrors), a verb after the thing ("a Ghoul arrives"), a
+    possessive, or one thing of two names ("a Clue and Force Marble")."""
+    from cogs.utils.table.words import told_once
+
+    def twice(line: str, n: int = 2) -> str:
+        return told_once([line] * n)[0][0]
+
+    assert twice("The Redirector discards a Clue Marble (Hand Limit).") == (
+        "The Redirector discards 2 Clue Marbles (Hand Limit).")
+    assert twice("The Bruiser discards an Elder Sign (Hand Limit).", 3) == (
+        "The Bruiser discards 3 Elder Signs (Hand Limit).")
+    assert twice("The Steadfast gives a Marble to The Bruiser (free after Regrouping: it "
+                 "costs no Action Point).") == (
+        "The Steadfast gives 2 Marbles to The Bruiser (free after Regrouping: it costs no "
+        "Action Point).")
+    assert twice("The Descendant draws a clue card.") == "The Descendant draws 2 clue cards."
+    assert twice("The Ghost player draws a Haunt card.", 3) == (
+        "The Ghost player draws 3 Haunt cards.")
+    assert twice("The spirit moves a presence die from the Kitchen into the Salon.") == (
+        "The spirit moves 2 presence dice from the Kitchen into the Salon.")
+    # Counting would misread: the count stays apart, never inside a bracket.
+    for line in ("The spirit discards a card: a presence die in the Hall goes from 2 to 3.",
+                 "The Wall Delves: it draws a Horror.", "Then a Ghoul arrives.",
+                 "It takes a Ghoul's Marble.", "The Trade is called off (1 AP refunded).",
+                 "The Redirector discards a Clue and Force Marble (Hand Limit)."):
+        said = twice(line)
+        assert "2 times" in said and "; 2 times)" not in said, said
+        assert said.replace(" 2 times", "").replace(" (2 times)", "") == line, said

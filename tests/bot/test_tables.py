@@ -722,7 +722,7 @@ def test_told_once_says_a_run_of_one_line_once_with_its_count() -> None:
              "A presence die moves into the Salon.", "Round 3 begins"]
     assert told_once(lines) == [
         ("The Salvager Regroups.", 1),
-        ("The Salvager trades a Marble with The Bruiser (5 times).", 5),
+        ("The Salvager trades 5 Marbles with The Bruiser.", 5),
         ("The Bruiser is knocked out!", 1),
         ("A presence die moves into the Salon (2 times).", 2),
         ("Round 3 begins", 1)]

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from cogs.utils.table import _decision_token
+from cogs.utils.table.words import told_once
 from demo import AutoTable
 from emulator.records import MessageRecord, UserRecord
 from rules.core.game import Game
@@ -126,8 +127,9 @@ class Days:
         self.state = state
 
 
-def _thread_stream(auto: AutoTable, title: str) -> str:
-    """Every version of every board post in the thread, in the order written."""
+def _thread_stream(auto: AutoTable, title: str, lines: list[str]) -> str:
+    """Every version of every board post in the thread, in the order written, each run said
+    once (`told_once`) said as the `lines` it stands for."""
     versions: list[tuple[int, str]] = []
     for message in auto.emu.messages_in(auto.thread()):
         if not message.content.startswith(f"**{title}**"):
@@ -136,17 +138,22 @@ def _thread_stream(auto: AutoTable, title: str) -> str:
             versions.append((h.written or message.order, h.content))
         versions.append((message.written or message.order, message.content))
     versions.sort(key=lambda v: v[0])
-    return _words("\n".join(_each_line(text) for _, text in versions))
+    runs = _runs(lines)
+    return _words("\n".join(_each_line(text, runs) for _, text in versions))
 
 
-_TOLD = re.compile(r"^• (.*?) \((\d+) times\)([.!?]?)$", re.MULTILINE)
+def _runs(lines: list[str]) -> dict[str, str]:
+    """How a post says a run of each line (`told_once`: "… (3 times).", "… discards 2 Clue
+    Marbles …"), to the run's lines."""
+    return {told_once([line] * n)[0][0]: "\n".join(f"• {line}" for _ in range(n))
+            for line, most in Counter(lines).items() for n in range(2, most + 1)}
 
 
-def _each_line(text: str) -> str:
-    """A post's text with each run said once ("• X (3 times)." by `told_once`) said as the
-    lines it stands for, as the stored history has them."""
-    return _TOLD.sub(lambda m: "\n".join([f"• {m.group(1)}{m.group(3)}"] * int(m.group(2))),
-                     text)
+def _each_line(text: str, runs: dict[str, str]) -> str:
+    """A post's text with each run said once said as the lines it stands for, as the stored
+    history has them."""
+    return "\n".join(runs.get(row[2:], row) if row.startswith("• ") else row
+                     for row in text.split("\n"))
 
 
 async def _lines_in_order(auto: AutoTable, game: Game[Any, Any], check: bool = True) -> int:
@@ -155,11 +162,12 @@ async def _lines_in_order(auto: AutoTable, game: Game[Any, Any], check: bool = T
     bot = auto.bot
     history = await bot.tables.history(auto.game_id)
     state = await bot.tables.state(auto.game_id)
-    stream = _thread_stream(auto, game.title)
+    told = [game.present(state, await told_lines(bot, auto.game_id, entry.events))
+            for entry in history]
+    stream = _thread_stream(auto, game.title, [line for lines in told for line in lines])
     at = 0
     count = 0
-    for entry in history:
-        lines = game.present(state, await told_lines(bot, auto.game_id, entry.events))
+    for entry, lines in zip(history, told, strict=True):
         for line in lines:
             found = stream.find(_words(line), at)
             if found < 0 and not check:

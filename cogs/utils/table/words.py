@@ -39,15 +39,29 @@ def escape_name(name: str) -> str:
 
 
 _END = re.compile(r"^(.*?)([.!?]?)$", re.DOTALL)
+_ARTICLE = re.compile(r"(?<![\w'’-])(?:a|an) ")
+_WORD = re.compile(r"[A-Za-z-]+")
+_AFTER_PHRASE = frozenset({
+    "to", "from", "into", "in", "on", "onto", "with", "for", "at", "of", "by", "as",
+    "showing"})
+"""Words that may follow the counted phrase ("gives a Marble | to The Bruiser"); any other
+word is part of it, and a phrase whose last word is no thing's name is not counted ("a Ghoul
+arrives": two Ghouls "arrive")."""
+_THINGS = frozenset({"card", "die", "token", "clue"})
+"""The lower-case names a counted phrase may end in; other things are named in capitals
+(a Marble, a Horror, a Haunt card)."""
 
 
 def told_once(lines: list[str]) -> list[tuple[str, int]]:
     """A post's event lines with each run of the same line said once, and how many lines it
-    stands for: "The Salvager trades a Marble with The Bruiser (5 times)." where five lines
-    alike filled the post (a free Trade window, FW-AMB-11; dice moving into one room). A
-    single line is as it was. A game's line must read true said N times: one that names a
-    change ("a presence die in the Salon goes from 1 to 2"), not an end state an object alike
-    to others reaches ("the die in the Salon now shows 2", which two dice cannot both mean)."""
+    stands for. A line whose one thing is "a …" counts it ("The Redirector discards 2 Clue
+    Marbles (Hand Limit)." for two lines "… discards a Clue Marble (Hand Limit)."; stop 69's
+    demo read "(Hand Limit; 2 times)"); any other says its count ("The Salvager is Drained
+    (2 times).", "The Trade is called off 2 times (1 AP refunded)."), where lines alike
+    filled the post (a free Trade window, FW-AMB-11; dice moving into one room). A single
+    line is as it was. A game's line must read true said N times: one that names a change
+    ("a presence die in the Salon goes from 1 to 2"), not an end state an object alike to
+    others reaches ("the die in the Salon now shows 2", which two dice cannot both mean)."""
     runs: list[tuple[str, int]] = []
     for line in lines:
         if runs and runs[-1][0] == line:
@@ -60,6 +74,52 @@ def told_once(lines: list[str]) -> list[tuple[str, int]]:
 def _times(line: str, n: int) -> str:
     m = _END.match(line)
     body, end = (m.group(1), m.group(2)) if m else (line, "")
-    if body.endswith(")"):  # "(Drained; 2 times)", not "(Drained) (2 times)" (stop 64)
-        return f"{body[:-1]}; {n} times){end}"
+    counted = _counted(body, n)
+    if counted is not None:
+        return f"{counted}{end}"
+    if body.endswith(")") and " (" in body:
+        # "The Trade is called off 2 times (1 AP refunded).": the count belongs to the
+        # sentence, the bracket stays what it was (stop 64's "(Drained) (2 times)", then
+        # stop 69's "(Hand Limit; 2 times)", read as a second remark or a count of the bracket).
+        head, bracket = body.split(" (", 1)
+        return f"{head} {n} times ({bracket}{end}"
     return f"{body} ({n} times){end}"
+
+
+def _counted(body: str, n: int) -> str | None:
+    """`body` with its one "a …" counted: "discards a Clue Marble (Hand Limit)" said 2 times
+    is "discards 2 Clue Marbles (Hand Limit)". None where the line has no such thing, or more
+    than one "a" (which of them repeats?), or its "a" follows a colon (the line's head
+    repeats: "The Wall Delves: it draws a Horror" is two Delves, not one of 2 Horrors), or
+    the phrase is not a thing's name (a verb follows: "a Ghoul is placed")."""
+    found = list(_ARTICLE.finditer(body))
+    if len(found) != 1 or ":" in body[:found[0].start()]:
+        return None
+    start = found[0].end()
+    words: list[re.Match[str]] = []
+    at = start
+    while (w := _WORD.match(body, at)) is not None and w.group() not in _AFTER_PHRASE:
+        words.append(w)
+        if body[w.end():w.end() + 1] != " ":
+            break
+        at = w.end() + 1
+    if not words or len(words) > 4:
+        return None
+    last = words[-1]
+    head = last.group()
+    if body[last.end():last.end() + 1] not in ("", " ", ",", ";", ")") or not (
+            head[0].isupper() or head in _THINGS) or any(
+            w.group() in ("and", "or") for w in words):
+        return None  # "a Ghoul's Trigger", "a Ghoul arrives", "a Clue and Force Marble"
+    return (f"{body[:found[0].start()]}{n} {body[start:last.start()]}{_plural(head)}"
+            f"{body[last.end():]}")
+
+
+def _plural(word: str) -> str:
+    if word.lower() == "die":
+        return word[:-1] + "ce"
+    if word.lower().endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    if len(word) > 1 and word[-1] == "y" and word[-2].lower() not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
