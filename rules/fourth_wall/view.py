@@ -186,6 +186,7 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
     investigators = []
     for inv in st.investigators:
         card = eng.investigator_card(inv.card) if inv.card else None
+        shown = card_text_for_mode(card.text, eng.conflict) if card else ""
         investigators.append({
             "id": inv.id,
             "seat": inv.seat,
@@ -199,14 +200,16 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
             "regrouped": inv.regrouped,
             "is_active": act_inv is not None and inv.id == act_inv.id,
             "is_target": st.target == inv.id,
-            "unique": {**_ability(card.unique.cost, _split_text(card.text, "Unique")),
+            # The card as it holds in this mode, its abilities too (stop 69: Alliance's
+            # Rallier read a Scourge it never meets, FW-AMB-18).
+            "unique": {**_ability(card.unique.cost, _split_text(shown, "Unique")),
                        "closes_with": _closes_with(card.unique.instruction)}
             if card else None,
             "exploit": {**_ability(card.exploit.cost,
-                                   _split_text(card.text, "Exploit the Rift")),
+                                   _split_text(shown, "Exploit the Rift")),
                         "removes_scourge": _removes_scourge(card.exploit.instruction)}
             if card else None,
-            "text": card_text_for_mode(card.text, eng.conflict) if card else "",
+            "text": shown,
             "hand": [marble_dict(m) for m in inv.hand] if team else None,
             "dealt": [{"card": c, "name": pack.investigator(c).name,
                        "sanity": pack.investigator(c).sanity,

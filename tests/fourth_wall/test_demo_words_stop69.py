@@ -43,3 +43,32 @@ def test_FW_HORROR_no_two_ghouls_labels_read_alike() -> None:
     assert len(set(labels)) == 4, labels
     assert labels[0].startswith("Ghoul (the first to arrive; with nothing Attached) — "), labels
     assert labels[2].startswith("Ghoul (with nothing Attached; The Scourge) — "), labels
+
+
+def test_FW_SCOURGE_04_the_ralliers_exploit_line_says_the_branch_that_applies() -> None:
+    """Stop 69: "The Rallier Exploits the Rift: Remove The Scourge Token (set the Scourge card
+    aside); if there is no Scourge, draw two Marbles instead." quoted both branches where one
+    applied. The line says the one that does: removing The Scourge Token while it is On the
+    Streets, else drawing two Marbles; Alliance has no Scourge (FW-AMB-18): its card reads
+    the draw alone."""
+    from tests.fourth_wall.helpers import do, seat_of, set_card, texts
+
+    said = {}
+    for mode, scourge in (("conflict", True), ("conflict", False), ("alliance", False)):
+        st = inv_turn(new_game(mode, 3, seed=2), "i1", ap=2)
+        set_card(st, "i1", "INV-11")
+        clear_streets(st)
+        ghoul = put_horror(st, "H-GHOUL")
+        st.scourge = ghoul if scourge else None
+        after, events = do(st, seat_of(st, "i1"), "exploit", inv="i1")
+        said[mode, scourge] = texts(events)
+        if mode == "alliance":
+            card = next(i for i in GAME.view(after, None)["investigators"] if i["id"] == "i1")
+            assert "Scourge" not in card["text"], card["text"]
+            assert "Exploit the Rift: draw two Marbles." in card["text"], card["text"]
+            assert card["exploit"]["text"] == "draw two Marbles.", card["exploit"]
+    assert ("The Rallier Exploits the Rift: Remove The Scourge Token (set the Scourge card "
+            "aside).") in said["conflict", True]
+    for key in (("conflict", False), ("alliance", False)):
+        assert "The Rallier Exploits the Rift: Draw two Marbles." in said[key], said[key]
+    assert not any("if there is no Scourge" in text for text in said.values()), said

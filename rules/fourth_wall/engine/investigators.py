@@ -59,11 +59,29 @@ def third_person(clause: str) -> str:
     return re.sub(r"\byou\b", "they", clause)
 
 
+_NO_SCOURGE = re.compile(r"(\s*)([^:;.\s][^:;.]*); if there is no Scourge, ([^.;]+?) instead")
+
+
+def for_scourge(clause: str, scourge: bool) -> str:
+    """A clause's branch that holds with (or without) The Scourge On the Streets: "remove The
+    Scourge Token (…); if there is no Scourge, draw two Marbles instead" is "remove The
+    Scourge Token (…)" or "draw two Marbles" (stop 69's demo quoted both branches where one
+    applied)."""
+    def branch(m: re.Match[str]) -> str:
+        kept = m.group(2) if scourge else m.group(3)
+        if m.group(2)[:1].isupper():
+            kept = kept[:1].upper() + kept[1:]
+        return m.group(1) + kept
+    return _NO_SCOURGE.sub(branch, clause)
+
+
 def for_mode(clause: str, conflict: bool) -> str:
     """A clause's part for the game's mode ("Conflict - look at …; Alliance - look at …");
-    Alliance has no Scourge (FW-AMB-18), so a proviso about it is left out there."""
+    Alliance has no Scourge (FW-AMB-18), so a proviso about it is left out there, and a
+    branch for it too (`for_scourge`)."""
     if not conflict:
-        clause = clause.replace(" (not while The Scourge is On the Streets)", "")
+        clause = for_scourge(clause.replace(" (not while The Scourge is On the Streets)", ""),
+                             False)
     found = re.fullmatch(r"Conflict - (.*?); Alliance - (.*?)", clause.rstrip("."))
     if not found:
         return clause
@@ -76,7 +94,8 @@ def card_text_for_mode(text: str, conflict: bool) -> str:
     clause keeps only the mode's part, and Alliance (no Scourge, FW-AMB-18) drops the Scourge
     proviso. Used where a card is shown whole, e.g. the choice between two dealt cards."""
     if not conflict:
-        text = text.replace(" (not while The Scourge is On the Streets)", "")
+        text = for_scourge(text.replace(" (not while The Scourge is On the Streets)", ""),
+                           False)
     return re.sub(r"Conflict - ([^;]*); Alliance - ([^.]*)",
                   lambda m: m.group(1 if conflict else 2), text)
 
@@ -168,9 +187,11 @@ class InvestigatorActions:
         if kind == K.EXPLOIT:
             said = ability_clauses(self.investigator_card(inv.card or "").text,
                                    "Exploit the Rift")
+            # Only the branch that applies (the Rallier's, with or without The Scourge).
+            does = [for_scourge(for_mode(c, self.conflict), self.st.scourge is not None)
+                    for c in said[:1]]
             self.emit(f"{name} Exploits the Rift"
-                      + (f": {third_person(for_mode(said[0], self.conflict))}" if said
-                         else "."), "exploit")
+                      + (f": {third_person(does[0])}" if does else "."), "exploit")
             return [*self.card_steps(f"exploit:{iid}", "investigators", inv=iid),
                     Step(op="exploit_doom", args={"inv": iid}), end]
         if kind == K.UNIQUE:
