@@ -181,7 +181,16 @@ def _fourth_wall(view: Mapping[str, Any]) -> list[Number]:
             note = f"Awakens in {after[0] - cur}"
         out.append(Number("Tracker", name, f"stage:{stage}", note=note))
     wall = _d(view.get("wall"))
-    out.append(Number("Doom", str(_i(wall.get("doom"))), "doom"))
+    cards = _d(wall.get("presence_cards"))
+    if cards:
+        # Alliance spends the whole pool at each Wall turn, a Presence card a Doom: the pool
+        # read 0 nearly always (stop 69); the cards to come is what an Exploit the Rift adds to.
+        n = _i(cards.get("n"))
+        out.append(Number("Presence cards", str(n), "doom",
+                          note="left this Wall turn" if cards.get("this_turn")
+                          else "next Wall turn"))
+    else:
+        out.append(Number("Doom", str(_i(wall.get("doom"))), "doom"))
     out.append(Number("Horrors out", str(len(_l(view.get("horrors"))))))
     # Marbles held, not the card's Sanity (its Hand Limit, which never moves): losing them
     # all drives an Investigator Insane (stop 63's demo read "Lowest Sanity 5" all game).

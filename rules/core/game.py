@@ -703,10 +703,18 @@ from the order On the Streets). Each says in words what other keys (kinds,
 ids, counts) hold."""
 
 
+DERIVED_KEYS = frozenset({"presence_cards"})
+"""The view's keys that hold a number worked out from its other facts for the pictures (a
+Fourth Wall Alliance board's Presence cards to come): no new fact, so left out of the facts
+as words are, and a seed's worlds stay as they were dealt."""
+
+
 def _facts(value: Any) -> Any:
-    """`value` (a view or a part of one) without its words (`WORDS_KEYS`)."""
+    """`value` (a view or a part of one) without its words (`WORDS_KEYS`) and what it works
+    out from its facts (`DERIVED_KEYS`)."""
     if isinstance(value, dict):
-        return {k: _facts(v) for k, v in value.items() if k not in WORDS_KEYS}
+        return {k: _facts(v) for k, v in value.items()
+                if k not in WORDS_KEYS and k not in DERIVED_KEYS}
     if isinstance(value, list):
         return [_facts(v) for v in value]
     return value

@@ -37,7 +37,9 @@ wall
   {seat | None, label, revealed (bool), name | None, text | None, uniques [{cost, text,
    opens_gate}] | None, aura | None (text), hand_count (Conflict; 0 in Alliance), doom (Action
    Pool),
-   doom_deferred (for the next turn), unique_used (bool)}
+   doom_deferred (for the next turn), unique_used (bool), presence_cards (Alliance: {n,
+   this_turn}: the Presence cards still to come this Wall turn, or the next Wall turn's as
+   things stand, `Engine.presence_cards`; None in Conflict)}
   — name/text/uniques/aura only once revealed (or in the Wall seat's own view).
 horrors: Horrors On the Streets in placement order (Alliance: by Street)
   [{id, card, name, street (1..5 | None), manifest {doom, drain}, defeat_printed [symbol],
@@ -256,6 +258,9 @@ def build_view(state: FourthWallState, seat: str | None) -> dict[str, Any]:
         "doom": st.doom,
         "doom_deferred": st.doom_deferred,
         "unique_used": st.wall_unique_used,
+        # Worked out from the facts above (DERIVED_KEYS): the tile's number in Alliance.
+        "presence_cards": ({"n": cards[0], "this_turn": cards[1]}
+                           if (cards := eng.presence_cards()) is not None else None),
     }
 
     brood_block = eng.brood_legal() if eng.conflict else "Alliance has no Brood"

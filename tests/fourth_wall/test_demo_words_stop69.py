@@ -72,3 +72,59 @@ def test_FW_SCOURGE_04_the_ralliers_exploit_line_says_the_branch_that_applies() 
     for key in (("conflict", False), ("alliance", False)):
         assert "The Rallier Exploits the Rift: Draw two Marbles." in said[key], said[key]
     assert not any("if there is no Scourge" in text for text in said.values()), said
+
+
+def test_FW_ALLY_02_the_boards_presence_cards_are_the_next_wall_turns() -> None:
+    """Stop 69: Alliance's Doom tile read 0 nearly always (the truth: each Wall turn spends
+    the whole pool, a Presence card a Doom). The board says instead how many Presence cards
+    the next Wall turn resolves as things stand; along random Alliance games, ending each
+    Investigator's turn at once, the Wall turn that follows gathers exactly that many —
+    through Exploits' Doom, Street 5's Aura, the round's last turn moving the Turn Tracker
+    into The Crescendo. Conflict keeps its Doom."""
+    import random
+    import re
+
+    from renders.cardwords import numbers
+
+    checked = 0
+    for seed in range(6):
+        st = GAME.setup(["s1", "s2", "s3"], GAME.options_model(mode="alliance"), seed)
+        rng = random.Random(seed)
+        for _ in range(900):
+            if GAME.result(st) is not None:
+                break
+            seat = rng.choice(sorted(GAME.to_act(st)))
+            legal = GAME.legal_actions(st, seat)
+            end = [a for a in legal if a.kind == "pass"]
+            if st.phase == "investigator" and not st.prompts and end:
+                cards = GAME.view(st, None)["wall"]["presence_cards"]
+                assert cards is not None and not cards["this_turn"], cards
+                out = GAME.apply(st, seat, end[0])
+                said = [e.text for e in out.events if e.kind == "presence_doom"]
+                if said:  # not the game's end
+                    got = re.search(r"; (\d+) Presence card", said[0])
+                    assert got and int(got.group(1)) == cards["n"], (seed, cards, said)
+                    checked += 1
+                    tile = [n for n in numbers("fourth_wall", GAME.view(st, None))
+                            if n.label == "Presence cards"]
+                    assert tile and tile[0].value == str(cards["n"]), tile
+                    assert tile[0].note == "next Wall turn", tile
+                st = out.state
+                continue
+            st = GAME.apply(st, seat, rng.choice(legal)).state
+    assert checked >= 30, checked
+    # The round's last turn before The Crescendo: the Turn Tracker moves first, the Wall
+    # turn after it gathers one Doom more.
+    st = inv_turn(new_game("alliance", 3, seed=2), "i3", ap=2)
+    clear_streets(st)
+    st.rank_index = 6  # the last rank of An Eye Opens
+    st.revealed = True
+    before = GAME.view(st, None)["wall"]["presence_cards"]
+    out = GAME.apply(st, st.investigators[2].seat, next(
+        a for a in GAME.legal_actions(st, st.investigators[2].seat) if a.kind == "pass"))
+    said = " ".join(e.text for e in out.events)
+    assert "The Crescendo" in said and f"; {before['n']} Presence cards" in said, (before, said)
+    assert before == {"n": 3, "this_turn": False}  # 2, +1 in The Crescendo
+    conflict = GAME.view(new_game("conflict", 3, seed=2), None)
+    assert conflict["wall"]["presence_cards"] is None
+    assert "Doom" in [n.label for n in numbers("fourth_wall", conflict)]

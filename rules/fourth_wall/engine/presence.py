@@ -6,8 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from rules.core.game import plural
 from rules.fourth_wall.content import (
+    AddDoom,
     Instruction,
+    OnEvent,
 )
+from rules.fourth_wall.engine.board import STAGE_INDEX
 from rules.fourth_wall.state import (
     Frame,
     InvestigatorState,
@@ -22,6 +25,38 @@ class AlliancePresence:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
     # ================================================================== Alliance Presence
+    def presence_cards(self: Engine) -> tuple[int, bool] | None:
+        """Alliance: how many Presence cards The Wall resolves, as things stand, and whether
+        that is this Wall turn's cards still to come (True) or the next Wall turn's (False):
+        the Doom in the Action Pool and held over, the Doom its start adds (an Aura's, a
+        Street 5's) and what it gathers (FW-ALLY-02: 2, +1 on the first turn and in The
+        Crescendo, the Turn Tracker moved first when this is the round's last turn). A
+        board's number the Investigators can weigh an Exploit the Rift by (stop 69: the
+        Doom tile read 0 nearly always, the pool being spent at each Wall turn). None in
+        Conflict and once the game is over."""
+        st = self.st
+        if not self.alliance or self.over:
+            return None
+        if st.phase == "wall" and st.wall_spending:
+            return st.doom, True
+        at = st.rank_index
+        if st.phase == "investigator" and st.turn_index >= len(st.investigators) - 1:
+            at = min(at + 1, len(self.layout_ranks()) - 1)
+        gain = self.opts.alliance_doom
+        if st.wall_turns == 0 or (st.phase == "wall" and st.wall_turns == 1):
+            gain += self.opts.first_turn_extra_doom
+        if STAGE_INDEX[self.layout_ranks()[at][1]] >= STAGE_INDEX["crescendo"]:
+            gain += self.opts.crescendo_extra_doom
+        # An Aura's Doom at the start of a Wall turn (Street 5's), where it adds Doom alone.
+        start = sum(e.n for _, m, _, _, _ in self.mods("on")
+                    if isinstance(m, OnEvent) and m.event == "wall_turn_start"
+                    for sentence in m.instruction for e in sentence
+                    if isinstance(e, AddDoom) and not e.only_if)
+        held = st.doom_deferred if st.phase != "wall" else 0
+        total = st.doom + held + (start if st.phase != "wall" else 0) + gain
+        return (min(total, self.opts.doom_cap) if self.opts.doom_cap is not None else total,
+                False)
+
     def step_ally_doom(self: Engine) -> None:
         """FW-ALLY-02 / FW-ALLY-03 (a)."""
         st = self.st
