@@ -286,4 +286,38 @@ async def test_a_turns_dm_panel_says_its_public_moves_are_on_the_board_post(
     state = await auto.bot.tables.state(auto.game_id)
     [seat] = FW.to_act(state)
     text, _ids = await _expected_dm(auto, seat)
-    assert "choose below, or on the board post in the game's thread." in text, text
+    assert "choose below, or on the board post in the game's thread: " in text, text
+
+
+async def test_a_walls_dm_names_the_board_posts_trigger_its_advice_names(
+        table: Table) -> None:
+    """Stop 69's demo, as the Wall: its DM's advice said "The Breaker On the Streets
+    Triggers for 1 Doom: strike before the Investigators Defeat it." over a lone Manifest
+    button; the Trigger was on the board post, which the DM named only as a place. A choice
+    lives on one message (the DM's are the hand's plays, the board post's the public ones):
+    the DM names the board post's moves as their buttons read, the Trigger among them, and
+    the Trigger's button stays on the board post alone."""
+    auto = await _auto(table)
+    users = await auto.bot.tables.users_of(auto.game_id)
+
+    def may_trigger(st: Any) -> bool:
+        wall = st.wall_seat
+        return (not st.prompts and FW.to_act(st) == {wall} and bool(users.get(wall))
+                and bool(panel_actions(FW, st, wall))
+                and any(a.kind == "trigger" for a in FW.public_actions(st, wall)))
+
+    await auto.play_to_end(until=may_trigger)
+    await table.emu.settle()
+    state = await auto.bot.tables.state(auto.game_id)
+    assert may_trigger(state), "the game ended before the Wall could Trigger a Horror"
+    seat = state.wall_seat
+    user = next(u for u in auto.users if int(u.id) == users[seat])
+    trigger = next(a for a in FW.public_actions(state, seat) if a.kind == "trigger")
+    label = FW.describe(state, seat, trigger)
+    [panel] = _panels(table, auto, user)
+    question = panel.content.split("**Your move:** ", 1)[1]
+    assert question.startswith("choose below, or on the board post in the game's thread: ")
+    assert label in question.split("\n")[0], question
+    h = action_hash(trigger)
+    assert [c for c in auto.board().custom_ids if c.endswith(h)], auto.board().custom_ids
+    assert not [c for c in panel.custom_ids if c.endswith(h)], panel.custom_ids

@@ -272,7 +272,7 @@ async def test_p_discord_03_own_channel_lets_exactly_the_players_who_may_talk_po
     # A DM points to where the game is: its channel, not a thread (stop 60's demo).
     said = [text for user in players.values() for m in table.emu.dm_messages(user)
             for text in (m.content, *(h.content for h in m.history))]
-    assert any("on the board post in the game's channel." in t for t in said)
+    assert any("on the board post in the game's channel: " in t for t in said)
     assert not any("game's thread" in t for t in said)
 
 

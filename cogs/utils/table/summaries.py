@@ -20,7 +20,7 @@ from cogs.utils.table.components import action_view, panel_actions
 from cogs.utils.table.menus import menu_key
 from cogs.utils.table.words import is_guided
 from rules.core import Action
-from rules.core.game import Game
+from rules.core.game import Game, join_words
 
 if TYPE_CHECKING:
     pass
@@ -203,6 +203,22 @@ def answer_news(game: Game[Any, Any], state: Any, seat: str, lines: list[str],
     return clip(text, room)
 
 
+BOARD_MOVES_NAMED = 4
+"""How many of the board post's moves a summary DM names before "…"."""
+
+
+def board_moves(game: Game[Any, Any], state: Any, seat: str, public: list[Action]) -> str:
+    """The board post's moves for `seat` as its buttons read, for its DM ("Trigger Breaker
+    (1 Doom), Delve (1 Doom) or End the turn"): the DM's advice may name one of them (stop
+    69: the Wall's DM said "strike" at a Horror whose Trigger was on the board post alone,
+    beside a lone Manifest button). Each choice stays on one message, so the DM names them
+    and does not repeat them; they are public, so naming them tells the seat nothing new."""
+    names = list(dict.fromkeys(game.describe(state, seat, a) for a in public))
+    if len(names) > BOARD_MOVES_NAMED:
+        return ", ".join(names[:BOARD_MOVES_NAMED - 1]) + ", …"
+    return join_words(names, "or")
+
+
 PANEL_MARK = "\n\n**Your move:** "
 """Where a summary DM's own words end and its private choices' question begins."""
 
@@ -241,10 +257,10 @@ def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
         # Only this seat reads it: the question may name its hidden cards, like its menu.
         # A turn's public moves (Walk, Rest, Trigger, End the turn…) are buttons on the board
         # post, not here: say so, or a player reading only the DM thinks these are all it has.
-        public = game.to_act(state) == {seat} and bool(game.public_actions(state, seat))
+        public = game.public_actions(state, seat) if game.to_act(state) == {seat} else []
         question = game.prompt_text(state, seat) or (
-            f"choose below, or on the board post in {game_place(record.options)}." if public
-            else "choose below.")
+            f"choose below, or on the board post in {game_place(record.options)}: "
+            f"{board_moves(game, state, seat, public)}." if public else "choose below.")
         if is_guided(record, game) and (hint := game.guide_text(state, seat, private=True)):
             question = f"{question}\n{'' if game.plain_words(state) else '💡 '}{hint}"
     # A long question (a pick among cards said in full) is not cut for older news: news
