@@ -108,6 +108,13 @@ PROMPTS: dict[str, str] = {
 }
 """Each prompt kind of the engine → its hint (tests check every kind the engine can ask)."""
 
+WALL_MARBLE = (
+    "Choose the Marble On the Streets: Destroy the one that does the Investigators most good "
+    "— one Attached to a Horror near its Defeat keeps that Horror On the Streets, one "
+    "Anchored to the Streets ends its Instructions.")
+"""The Wall's Marble choice (a Trigger's Destroy a Marble): "choose_marble" is worded for the
+Investigators, whose Marbles are their Sanity (stop 69's demo told The Wall so)."""
+
 
 
 def _symbols(counts: dict[str, int], names: dict[str, str]) -> str:
@@ -388,6 +395,8 @@ def advice(view: dict[str, Any], seat: str) -> str | None:
     if prompt and seat in prompt["seats"]:
         if prompt["kind"] == "close_select":
             return _close_select(str(prompt.get("text") or ""), view)
+        if prompt["kind"] == "choose_marble" and (view.get("wall") or {}).get("seat") == seat:
+            return WALL_MARBLE
         return PROMPTS.get(prompt["kind"])
     if view["phase"] == "wall" and (view.get("wall") or {}).get("seat") == seat:
         return _wall_turn(view)

@@ -128,3 +128,24 @@ def test_FW_ALLY_02_the_boards_presence_cards_are_the_next_wall_turns() -> None:
     conflict = GAME.view(new_game("conflict", 3, seed=2), None)
     assert conflict["wall"]["presence_cards"] is None
     assert "Doom" in [n.label for n in numbers("fourth_wall", conflict)]
+
+
+def test_FW_WALL_07_the_walls_marble_choice_is_advised_as_the_walls() -> None:
+    """Stop 69's demo, as The Wall: choosing the Marble its Destroy a Marble discards, the
+    board post and the DM advised "Marbles are both your tools and your Sanity: keep the
+    Symbols you need for Closing a Gate.", an Investigator's hint. The Wall is told what its
+    choice does to the Investigators; an Investigator choosing a Marble keeps its hint."""
+    from rules.fourth_wall.guide import PROMPTS
+    from tests.fourth_wall.helpers import do, wall_turn
+
+    st = wall_turn(new_game("conflict", 3, seed=2), doom=2)
+    clear_streets(st)
+    breaker = put_horror(st, "H-BREAKER", attached=("M-F",))
+    put_horror(st, "H-CULTIST", attached=("M-C",))
+    st, _ = do(st, st.wall_seat, "trigger", horror=breaker)  # its Trigger: Destroy a Marble
+    assert st.prompts and st.prompts[-1].kind == "choose_marble", st.prompts
+    for private in (False, True):
+        said = GAME.guide_text(st, st.wall_seat, private=private)
+        assert said is not None and "your Sanity" not in said, said
+        assert "Destroy" in said, said
+    assert "your Sanity" in PROMPTS["choose_marble"]
