@@ -149,3 +149,22 @@ def test_FW_WALL_07_the_walls_marble_choice_is_advised_as_the_walls() -> None:
         assert said is not None and "your Sanity" not in said, said
         assert "Destroy" in said, said
     assert "your Sanity" in PROMPTS["choose_marble"]
+
+
+def test_FW_SCOURGE_03_the_gatewrights_unique_line_leaves_out_a_moot_proviso() -> None:
+    """Stop 69's demo: "The Gatewright uses the Unique Action: Close a Gate with Marbles
+    showing any two different Symbols (not while The Scourge is On the Streets)." — said
+    when it Closed one, so The Scourge was not On the Streets: the proviso is left out of
+    the line (the card keeps it)."""
+    from tests.fourth_wall.helpers import do, seat_of, set_card, set_hand, texts
+
+    st = inv_turn(new_game("conflict", 3, seed=2), "i1", ap=2)
+    set_card(st, "i1", "INV-04")
+    clear_streets(st)
+    set_hand(st, "i1", "M-C", "M-F")
+    _, events = do(st, seat_of(st, "i1"), "unique", inv="i1")
+    said = texts(events)
+    assert ("The Gatewright uses the Unique Action: Close a Gate with Marbles showing any two "
+            "different Symbols.") in said, said
+    card = next(i for i in GAME.view(st, None)["investigators"] if i["id"] == "i1")
+    assert "(not while The Scourge is On the Streets)" in card["text"]

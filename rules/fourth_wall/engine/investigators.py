@@ -60,19 +60,21 @@ def third_person(clause: str) -> str:
 
 
 _NO_SCOURGE = re.compile(r"(\s*)([^:;.\s][^:;.]*); if there is no Scourge, ([^.;]+?) instead")
+_SCOURGE_PROVISO = " (not while The Scourge is On the Streets)"
 
 
 def for_scourge(clause: str, scourge: bool) -> str:
     """A clause's branch that holds with (or without) The Scourge On the Streets: "remove The
     Scourge Token (…); if there is no Scourge, draw two Marbles instead" is "remove The
     Scourge Token (…)" or "draw two Marbles" (stop 69's demo quoted both branches where one
-    applied)."""
+    applied); without it, a proviso about it is moot ("Close a Gate … (not while The Scourge
+    is On the Streets)", said as the Gatewright Closed one)."""
     def branch(m: re.Match[str]) -> str:
         kept = m.group(2) if scourge else m.group(3)
         if m.group(2)[:1].isupper():
             kept = kept[:1].upper() + kept[1:]
         return m.group(1) + kept
-    return _NO_SCOURGE.sub(branch, clause)
+    return _NO_SCOURGE.sub(branch, clause if scourge else clause.replace(_SCOURGE_PROVISO, ""))
 
 
 def for_mode(clause: str, conflict: bool) -> str:
@@ -80,8 +82,7 @@ def for_mode(clause: str, conflict: bool) -> str:
     Alliance has no Scourge (FW-AMB-18), so a proviso about it is left out there, and a
     branch for it too (`for_scourge`)."""
     if not conflict:
-        clause = for_scourge(clause.replace(" (not while The Scourge is On the Streets)", ""),
-                             False)
+        clause = for_scourge(clause, False)
     found = re.fullmatch(r"Conflict - (.*?); Alliance - (.*?)", clause.rstrip("."))
     if not found:
         return clause
@@ -94,8 +95,7 @@ def card_text_for_mode(text: str, conflict: bool) -> str:
     clause keeps only the mode's part, and Alliance (no Scourge, FW-AMB-18) drops the Scourge
     proviso. Used where a card is shown whole, e.g. the choice between two dealt cards."""
     if not conflict:
-        text = for_scourge(text.replace(" (not while The Scourge is On the Streets)", ""),
-                           False)
+        text = for_scourge(text, False)
     return re.sub(r"Conflict - ([^;]*); Alliance - ([^.]*)",
                   lambda m: m.group(1 if conflict else 2), text)
 
@@ -197,9 +197,10 @@ class InvestigatorActions:
         if kind == K.UNIQUE:
             st.uniques_used.append(iid)
             said = ability_clauses(self.investigator_card(inv.card or "").text, "Unique")
+            does = [for_scourge(for_mode(c, self.conflict), self.st.scourge is not None)
+                    for c in said[:1]]
             self.emit(f"{name} uses the Unique Action"
-                      + (f": {third_person(for_mode(said[0], self.conflict))}" if said
-                         else "."), "unique")
+                      + (f": {third_person(does[0])}" if does else "."), "unique")
             return [*self.card_steps(f"unique:{iid}", "investigators", inv=iid), end]
         raise IllegalAction("Unknown action.", "FW-ACT-09")  # pragma: no cover
 
