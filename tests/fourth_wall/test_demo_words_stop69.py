@@ -125,6 +125,28 @@ def test_FW_ALLY_02_the_boards_presence_cards_are_the_next_wall_turns() -> None:
     said = " ".join(e.text for e in out.events)
     assert "The Crescendo" in said and f"; {before['n']} Presence cards" in said, (before, said)
     assert before == {"n": 3, "this_turn": False}  # 2, +1 in The Crescendo
+    # A Wall turn with no card left (a prompt of its last card's): the next Wall turn's, Doom
+    # held over from this one (FW-DOOM-06) and Street 5's Aura counted (stop 69's demo read
+    # "Presence cards 0 (left this Wall turn)").
+    from rules.fourth_wall.engine import Engine
+    from rules.fourth_wall.state import Step
+
+    st = inv_turn(new_game("alliance", 3, seed=2), "i3", ap=2)
+    clear_streets(st)
+    put_horror(st, "H-GHOUL", street=5)
+    st.rank_index = 6
+    st.revealed = True
+    st.phase, st.wall_spending, st.doom, st.doom_deferred = "wall", True, 0, 1
+    assert GAME.view(st, None)["wall"]["presence_cards"] == {"n": 5, "this_turn": False}
+    eng = Engine(st)  # the Wall turn ends; the Steadfast's turn, the round's last, follows
+    eng.later(Step(op="presence_next"))
+    eng.run()
+    st = eng.st
+    assert GAME.view(st, None)["wall"]["presence_cards"] == {"n": 5, "this_turn": False}
+    seat = st.investigators[2].seat
+    out = GAME.apply(st, seat, next(a for a in GAME.legal_actions(st, seat)
+                                    if a.kind == "pass"))
+    assert "; 5 Presence cards will be resolved" in " ".join(e.text for e in out.events)
     conflict = GAME.view(new_game("conflict", 3, seed=2), None)
     assert conflict["wall"]["presence_cards"] is None
     assert "Doom" in [n.label for n in numbers("fourth_wall", conflict)]

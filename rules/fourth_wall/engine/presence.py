@@ -27,7 +27,8 @@ class AlliancePresence:
     # ================================================================== Alliance Presence
     def presence_cards(self: Engine) -> tuple[int, bool] | None:
         """Alliance: how many Presence cards The Wall resolves, as things stand, and whether
-        that is this Wall turn's cards still to come (True) or the next Wall turn's (False):
+        that is this Wall turn's cards still to come (True) or the next Wall turn's (False;
+        also once this one has none left: stop 69's demo read "0 left this Wall turn"):
         the Doom in the Action Pool and held over, the Doom its start adds (an Aura's, a
         Street 5's) and what it gathers (FW-ALLY-02: 2, +1 on the first turn and in The
         Crescendo, the Turn Tracker moved first when this is the round's last turn). A
@@ -37,13 +38,18 @@ class AlliancePresence:
         st = self.st
         if not self.alliance or self.over:
             return None
-        if st.phase == "wall" and st.wall_spending:
-            return st.doom, True
+        if st.phase == "wall":
+            if not st.wall_spending:  # before it gathers (no board waits there)
+                return st.doom + self.opts.alliance_doom + self.doom_bonus(), True
+            if st.doom > 0:
+                return st.doom, True
+        # The next Wall turn: after the turn of the Investigator at `turn_index` (in setup,
+        # the first Wall turn, before it), the Turn Tracker moved first after the round's last.
         at = st.rank_index
-        if st.phase == "investigator" and st.turn_index >= len(st.investigators) - 1:
+        if st.phase in ("investigator", "wall") and st.turn_index >= len(st.investigators) - 1:
             at = min(at + 1, len(self.layout_ranks()) - 1)
         gain = self.opts.alliance_doom
-        if st.wall_turns == 0 or (st.phase == "wall" and st.wall_turns == 1):
+        if st.wall_turns == 0:
             gain += self.opts.first_turn_extra_doom
         if STAGE_INDEX[self.layout_ranks()[at][1]] >= STAGE_INDEX["crescendo"]:
             gain += self.opts.crescendo_extra_doom
@@ -52,8 +58,7 @@ class AlliancePresence:
                     if isinstance(m, OnEvent) and m.event == "wall_turn_start"
                     for sentence in m.instruction for e in sentence
                     if isinstance(e, AddDoom) and not e.only_if)
-        held = st.doom_deferred if st.phase != "wall" else 0
-        total = st.doom + held + (start if st.phase != "wall" else 0) + gain
+        total = st.doom + st.doom_deferred + start + gain
         return (min(total, self.opts.doom_cap) if self.opts.doom_cap is not None else total,
                 False)
 
