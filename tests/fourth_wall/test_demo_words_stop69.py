@@ -190,3 +190,17 @@ def test_FW_SCOURGE_03_the_gatewrights_unique_line_leaves_out_a_moot_proviso() -
             "different Symbols.") in said, said
     card = next(i for i in GAME.view(st, None)["investigators"] if i["id"] == "i1")
     assert "(not while The Scourge is On the Streets)" in card["text"]
+
+
+def test_FW_ACT_03_the_ralliers_unique_line_is_about_the_rallier() -> None:
+    """Stop 69's Alliance demo: "The Rallier uses the Unique Action: You and each Regrouped
+    Investigator draw one Marble." — the card's "you", addressed to its holder, read in the
+    thread as the reader. The line speaks of the Investigator."""
+    from tests.fourth_wall.helpers import do, seat_of, set_card, texts
+
+    st = inv_turn(new_game("alliance", 3, seed=2), "i1", ap=2)
+    set_card(st, "i1", "INV-11")
+    _, events = do(st, seat_of(st, "i1"), "unique", inv="i1")
+    said = texts(events)
+    assert ("The Rallier uses the Unique Action: They and each Regrouped Investigator draw one "
+            "Marble.") in said, said

@@ -53,9 +53,11 @@ def ability_clauses(text: str, label: str) -> list[str]:
 def third_person(clause: str) -> str:
     """A card's clause, written to its holder ("take one into your hand"), as a line about
     that Investigator reads it ("take one into their hand"; a stop 65 demo read "The Seer uses
-    the Unique Action: … take one into your hand")."""
+    the Unique Action: … take one into your hand"; stop 69's "The Rallier uses the Unique
+    Action: You and each Regrouped Investigator draw one Marble.")."""
     clause = re.sub(r"\byour\b", "their", clause)
     clause = re.sub(r"\bYour\b", "Their", clause)
+    clause = re.sub(r"\bYou\b", "They", clause)
     return re.sub(r"\byou\b", "they", clause)
 
 
