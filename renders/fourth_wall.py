@@ -290,6 +290,7 @@ class Board:
     last_presence: str = ""
     revealed_cards: list[MarbleV] = field(default_factory=list)
     peek: list[str] = field(default_factory=list)
+    presence_cards: tuple[int, bool] | None = None  # Alliance: (how many, this Wall turn's)
 
 
 # --------------------------------------------------------------------------- reading the view
@@ -568,6 +569,9 @@ def _read(view: Mapping[str, Any]) -> Board:
         wall_mode=_s(turn.get("wall_mode")),
         doom=max(0, _i(wall.get("doom"))),
         doom_deferred=max(0, _i(wall.get("doom_deferred"))),
+        presence_cards=((max(0, _i(_d(wall.get("presence_cards")).get("n"))),
+                         bool(_d(wall.get("presence_cards")).get("this_turn")))
+                        if _d(wall.get("presence_cards")) else None),
         scourge=scourge_name,
         scourge_on_streets=scourge_h is not None,
         horrors=horrors,
@@ -996,7 +1000,20 @@ def _draw_wall(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
         count = "0"
     draw_text(d, (tx, y + 16), count, font(21, True), TEXT, anchor="lm", max_width=x1 - 14 - tx)
     y += 44
-    # The Scourge (Conflict) / the Target Token (Alliance), the Wall's hand, the decks.
+    fnt = font(19, True)
+    for ic, text, colour in _wall_rows(b):
+        if y + 30 > y1 - 6:
+            break
+        icon(d, ic, (x0 + 16, y + 3, x0 + 40, y + 27), colour, back=PANEL)
+        lines = wrap(text, fnt, x1 - x0 - 64, max_lines=2 if y + 56 < y1 - 6 else 1)
+        for k, line in enumerate(lines):
+            d.text((x0 + 50, y + 15 + 24 * k), line, font=fnt, fill=colour, anchor="lm")
+        y += 32 + 24 * (len(lines) - 1)
+
+
+def _wall_rows(b: Board) -> list[tuple[str, str, Colour]]:
+    """The Wall panel's rows under its Doom: The Scourge (Conflict) / the Target Token and the
+    Presence cards to come (Alliance), the Wall's hand, the last Presence card."""
     rows: list[tuple[str, str, Colour]] = []
     if b.mode == "conflict":
         if b.scourge:
@@ -1012,17 +1029,15 @@ def _draw_wall(img: Image.Image, d: ImageDraw.ImageDraw, b: Board) -> None:
         tgt = next((inv for inv in b.investigators if inv.target), None)
         if tgt is not None:
             rows.append(("eye", f"Target Token: {tgt.character}", GOLD))
+        if b.presence_cards is not None and not b.over:
+            # What the Doom pool, spent whole at each Wall turn, nearly always hides (stop 69).
+            n, now = b.presence_cards
+            cards = f"{n} Presence card{'s' if n != 1 else ''}"
+            rows.append(("bolt", f"This Wall turn: {cards} to come" if now
+                         else f"Next Wall turn: {cards}", TEXT))
     if b.last_presence:
         rows.append(("card", f"Last Presence card: {b.last_presence}", MUTED))
-    fnt = font(19, True)
-    for ic, text, colour in rows:
-        if y + 30 > y1 - 6:
-            break
-        icon(d, ic, (x0 + 16, y + 3, x0 + 40, y + 27), colour, back=PANEL)
-        lines = wrap(text, fnt, x1 - x0 - 64, max_lines=2 if y + 56 < y1 - 6 else 1)
-        for k, line in enumerate(lines):
-            d.text((x0 + 50, y + 15 + 24 * k), line, font=fnt, fill=colour, anchor="lm")
-        y += 32 + 24 * (len(lines) - 1)
+    return rows
 
 
 # --------------------------------------------------------------------------- right column

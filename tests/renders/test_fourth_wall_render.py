@@ -280,3 +280,20 @@ def test_crowded_and_broken_views_still_draw(mode: str, n: int) -> None:
             }
         )
     )
+
+
+def test_FW_ALLY_02_the_alliance_wall_panel_says_the_next_wall_turns_presence_cards() -> None:
+    """Stop 69: Alliance's Doom pool, spent whole at each Wall turn, read 0 nearly always on
+    the full board too. The Ancient One's panel says how many Presence cards the next Wall
+    turn resolves (Street 5's Aura counted), as the turn card's tile does; Conflict's panel
+    has no such row."""
+    from renders import fourth_wall as fw
+    from tests.fourth_wall.helpers import clear_streets, inv_turn, new_game, put_horror
+
+    st = inv_turn(new_game("alliance", 3, seed=2), "i2", ap=2)
+    clear_streets(st)
+    put_horror(st, "H-GHOUL", street=5)
+    rows = [text for _, text, _ in fw._wall_rows(fw._read(GAME.view(st, None)))]
+    assert "Next Wall turn: 3 Presence cards" in rows, rows
+    conflict = fw._read(GAME.view(new_game("conflict", 3, seed=2), None))
+    assert not any("Presence card" in text for _, text, _ in fw._wall_rows(conflict))
