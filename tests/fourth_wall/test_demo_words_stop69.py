@@ -204,3 +204,34 @@ def test_FW_ACT_03_the_ralliers_unique_line_is_about_the_rallier() -> None:
     said = texts(events)
     assert ("The Rallier uses the Unique Action: They and each Regrouped Investigator draw one "
             "Marble.") in said, said
+
+
+def test_FW_WALL_16_the_walls_aura_says_it_is_the_aura() -> None:
+    """Stop 69's Conflict demo: "Watcher is Defeated! • The Wall Targets The Bruiser. • The
+    Bruiser loses a Clue Marble." — The Twin Maw's Aura (a Defeated Horror makes the Target
+    lose a Marble) struck with no word of it. The line before says whose it is and what."""
+    from tests.fourth_wall.helpers import (
+        answer,
+        do,
+        prompt,
+        seat_of,
+        set_hand,
+        set_stage,
+        set_wall,
+        texts,
+    )
+
+    st = inv_turn(new_game("conflict", 3, seed=2), "i1", ap=2)
+    set_wall(st, "W-6")
+    set_stage(st, "eye_opens")
+    clear_streets(st)
+    cultist = put_horror(st, "H-CULTIST")
+    force, _ = set_hand(st, "i1", "M-F", "M-C")
+    st, events = do(st, seat_of(st, "i1"), "intervene", inv="i1", marble=force)
+    if prompt(st) == "choose_horror":
+        st, more = answer(st, "choose_horror", horror=cultist)
+        events += more
+    said = texts(events)
+    aura = ("The Twin Maw's Aura: when a Horror is Defeated, after its Deathrattle, Target "
+            "Investigator Loses a Marble.")
+    assert aura in said and said.index(aura) > said.index("Cultist is Defeated!"), said

@@ -203,6 +203,12 @@ class Horrors:
         steps: list[Step] = []
         for src, m, this, owner, side in self.mods("on"):
             if m.event == event:
+                said = (ability_clauses(self.wall().text, "Aura")
+                        if src.startswith("aura:") else [])
+                if said:  # what follows is the Aura's (stop 69's demo: "Watcher is Defeated!
+                    # The Wall Targets The Bruiser." read as a Target from nowhere)
+                    self.emit(f"{self.wall().name}'s Aura: {said[0][:1].lower()}{said[0][1:]}",
+                              "aura")
                 steps.extend(self.card_steps(f"mod:{src}", side, horror=this, inv=owner))
         if steps:
             self.later(*steps)
