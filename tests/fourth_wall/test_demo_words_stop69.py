@@ -235,3 +235,18 @@ def test_FW_WALL_16_the_walls_aura_says_it_is_the_aura() -> None:
     aura = ("The Twin Maw's Aura: when a Horror is Defeated, after its Deathrattle, Target "
             "Investigator Loses a Marble.")
     assert aura in said and said.index(aura) > said.index("Cultist is Defeated!"), said
+
+
+def test_FW_WALL_07_the_walls_destroy_a_marble_says_it_is_the_walls_action() -> None:
+    """Stop 69's Conflict demo: "The Wall chooses Wrath: +2 Doom (2 in the Action Pool). •
+    Clue Marble on Breaker is Destroyed." — The Wall's Destroy a Marble Action (1 Doom) read
+    as something that befell the Marble. It says who acted and what it cost, as its Delve,
+    Manifest and Trigger do; a Trigger's Destroy keeps its line."""
+    from tests.fourth_wall.helpers import do, texts, wall_turn
+
+    st = wall_turn(new_game("conflict", 3, seed=2), doom=2)
+    clear_streets(st)
+    put_horror(st, "H-BREAKER", attached=("M-C",))
+    clue = st.streets[0].attached[0]
+    _, events = do(st, st.wall_seat, "destroy", marble=clue)
+    assert "The Wall Destroys the Clue Marble Attached to Breaker (1 Doom)." in texts(events)

@@ -742,14 +742,23 @@ class Effects:
     def eff_destroy_marble(self: Engine, eff: Any, fr: Frame, step: Step) -> None:
         self.later(Step(op="destroy", args={"f": fr.id, "which": eff.which}))
 
-    def step_destroy(self: Engine, f: int | None, which: str, marble: str | None = None) -> None:
-        """FW-WALL-07 / FW-PRES-04 / FW-AI-03 / FW-PROMPT-23."""
+    def step_destroy(self: Engine, f: int | None, which: str, marble: str | None = None,
+                     cost: int | None = None) -> None:
+        """FW-WALL-07 / FW-PRES-04 / FW-AI-03 / FW-PROMPT-23. `cost`: The Wall's own Destroy a
+        Marble Action, paid in Doom."""
         fr = self.frame(f) if f is not None else None
         if marble is not None:
             label = self.street_marble_label(marble)
+            horror = next((h for h in self.st.streets if marble in h.attached), None)
+            where = (f"Attached to {self.horror_called(horror.id)}" if horror is not None
+                     else "Anchored to the Streets")
             self.take_marble(marble)
             self.st.marble_discard.append(marble)
-            self.emit(f"{label} is Destroyed.", "destroy")
+            # The Wall's Action says who and what it cost, as its Delve and Manifest do (stop
+            # 69's demo: "Clue Marble on Breaker is Destroyed." came after "The Wall chooses
+            # Wrath" with no word of the Action).
+            self.emit(f"The Wall Destroys the {self.marble_name(marble)} {where} ({cost} Doom)."
+                      if cost is not None else f"{label} is Destroyed.", "destroy")
             return
         cands = self.street_marbles("any")
         if not cands:

@@ -80,7 +80,8 @@ class WallActions:
         elif kind == K.DESTROY:
             st.doom -= self.opts.destroy_marble_cost
             self.later(Step(op="destroy", args={"f": None, "which": "chosen",
-                                                "marble": action.p("marble")}), end)
+                                                "marble": action.p("marble"),
+                                                "cost": self.opts.destroy_marble_cost}), end)
         elif kind == K.WALL_UNIQUE:
             n = int(action.p("n") or 0)
             st.doom -= self.wall().uniques[n].cost
