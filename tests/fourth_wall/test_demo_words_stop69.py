@@ -250,3 +250,21 @@ def test_FW_WALL_07_the_walls_destroy_a_marble_says_it_is_the_walls_action() -> 
     clue = st.streets[0].attached[0]
     _, events = do(st, st.wall_seat, "destroy", marble=clue)
     assert "The Wall Destroys the Clue Marble Attached to Breaker (1 Doom)." in texts(events)
+
+
+def test_FW_SCOURGE_03_an_elder_signs_utilise_line_leaves_out_a_moot_proviso() -> None:
+    """Stop 69's Conflict demo (seed 72): "The Steadfast Utilises an Elder Sign: Close a Gate
+    by itself (not while The Scourge is On the Streets)." — said as it Closed one, with no
+    Scourge out. The proviso is left out of the line, as for the Gatewright's Unique."""
+    from tests.fourth_wall.helpers import do, seat_of, set_hand, take_marble, texts
+
+    st = inv_turn(new_game("conflict", 3, seed=2), "i1", ap=2)
+    clear_streets(st)
+    set_hand(st, "i1", "M-C")
+    sign = next(m for m, card in st.marble_cards.items() if card == "M-ELDER")
+    take_marble(st, sign)
+    st.investigators[0].hand.append(sign)
+    _, events = do(st, seat_of(st, "i1"), "utilise", inv="i1", marble=sign)
+    said = texts(events)
+    assert "Utilises an Elder Sign: Close a Gate by itself. |" in said, said
+    assert "not while The Scourge" not in said, said

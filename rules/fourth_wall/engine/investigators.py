@@ -168,9 +168,9 @@ class InvestigatorActions:
             mid = str(action.p("marble"))
             inv.hand.remove(mid)
             st.in_play.append(mid)
-            self.emit(f"{name} Utilises {self.a_marble(mid)}: "
-                      f"{for_mode(utilise_clause(self.marble(mid).text), self.conflict)}",
-                      "utilise", marble=mid)
+            told = for_scourge(for_mode(utilise_clause(self.marble(mid).text), self.conflict),
+                               st.scourge is not None)
+            self.emit(f"{name} Utilises {self.a_marble(mid)}: {told}", "utilise", marble=mid)
             return [*self.card_steps(f"utilise:{mid}", "investigators", inv=iid, marble=mid),
                     Step(op="utilise_done", args={"marble": mid}), end]
         if kind == K.GIVE:
