@@ -44,10 +44,10 @@ def player(state: ExorcismState, seat: str, names: dict[str, str]) -> str:
 
 
 def _place(cell: dict[str, Any]) -> str:
-    """A cell as players find it on the board: its name and, in the house, row and column."""
-    if cell["kind"] != "house":
-        return the_name(cell["name"])
-    return the_name(f"{cell['name']} (row {cell['row']}, column {cell['col']})")
+    """A cell as players find it on the board: the view's label, its name alone, with row and
+    column only where several cells show that name (EX-WORDS-01; stop 69's demo: "the Key
+    Room (row 3, column 2)" on a board with one Key Room)."""
+    return the_name(cell["label"])
 
 
 def _cells(v: dict[str, Any]) -> dict[str, dict[str, Any]]:

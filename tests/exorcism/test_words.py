@@ -24,12 +24,32 @@ def test_EX_TURN_actions_say_who_where_and_how_many() -> None:
     cell = st.cells[inv.cell] if inv.cell else None
     assert text.startswith("Margaret (the ")
     assert f"take up to {st.actions_left} more actions in the " in text
-    assert cell is not None and f"(row {cell.row}, column {cell.col})" in text
+    assert cell is not None and Engine(st).cell_name(inv.cell or "") in text
     assert text.endswith("or end the turn.")
     status = GAME.status_lines(st, None, NAMES)
     assert status[0] == "Now: " + text
     assert any(line.startswith("Row 1: ") for line in status)
     assert not any("r1c" in line for line in status)
+
+
+def test_EX_WORDS_01_the_status_places_a_room_by_row_and_column_only_when_its_name_is_shared(
+) -> None:
+    """Stop 69: the status line said "the Key Room (row 3, column 2)" on a board with one Key
+    Room; only a name several cells show (the face-down Locked Rooms) needs its place."""
+    st = new_game("core", 3, seed=3).model_copy(deep=True)
+    eng = Engine(st)
+    unique = next(c for c in st.cells if st.cells[c].kind == "house" and not st.cells[c].face_down
+                  and eng.cell_name(c) == eng.shown_name(c))
+    locked = next(c for c in st.cells if st.cells[c].face_down)
+    a, b = eng.invs_of("s1")[0], eng.invs_of("s2")[0]
+    a.cell, b.cell = unique, locked
+    status = "\n".join(GAME.status_lines(st, None, NAMES))
+    room = eng.shown_name(unique)
+    assert f"is in the {room}: " in status, status
+    assert f"{room} (row" not in status, status
+    cell = st.cells[locked]
+    assert f"is in the Locked Room (row {cell.row}, column {cell.col}): " in status, status
+    assert f"more actions in the {room}, or end the turn." in GAME.doing_text(st, "s1", NAMES)
 
 
 def test_EX_VIS_11_ghost_hand_only_in_the_ghost_players_lines() -> None:
@@ -370,7 +390,7 @@ def test_EX_SOLO_the_turn_says_which_investigator_stands_where() -> None:
     a, b = eng.invs_of("s1")
     text = GAME.doing_text(st, "s1", NAMES)
     assert (f" with the {eng.char_name(a.character or '')} in the "
-            f"{eng.cell_name(a.cell or '')} (row ") in text, text
+            f"{eng.cell_name(a.cell or '')}") in text, text
     assert f" and the {eng.char_name(b.character or '')} in the " in text, text
     b.cell = a.cell
     text = GAME.doing_text(st, "s1", NAMES)
