@@ -1052,27 +1052,73 @@ def test_EX_TIME_02_a_time_action_whose_tokens_no_one_gained_is_no_turning_point
            "Darkness supply is empty." in points, points
 
 
+def _drawn(st: ExorcismState, card: str, ghosts: dict[str, str | None]) -> tuple[Engine,
+                                                                                 list[str]]:
+    """`card` drawn in a Haunt phase with the Ghosts at `ghosts`: the engine and its lines."""
+    st = st.model_copy(deep=True)
+    st.ghosts, st.queue = dict(ghosts), []
+    top_haunt(st, card)
+    eng = Engine(st)
+    before = dict(st.ghosts)
+    eng.step_haunt_draw(1)
+    eng.run()
+    assert eng.haunt_card_told(card).startswith("Haunt card (")
+    st.ghosts = before  # the card's arrows as they were read
+    return eng, [f"{e.kind}: {e.text}" for e in eng.events
+                 if e.kind in ("haunt_card", "ghosts_move")]
+
+
 def test_EX_GAP_16_a_ghost_that_cannot_move_is_told_why_it_stays() -> None:
     """Stop 68's demo (core, 2 players, seed 68) read "Haunt card (Location 6): Wraith right."
-    then "The Wraith stays in the Attic.", and "Bull 4 spaces up" with "the Bull stays in the
-    Attic": the arrow pointed somewhere and the pawn did not go. Nothing lies that way (the
-    Wraith wraps only where a cell lies the other way, the Bull and the Devourer stop at the
-    edge, EX-GAP-16), and the line says so in the card's own words (EX-WORDS-03)."""
+    then "The Wraith stays in the Attic.": the arrow pointed somewhere and the pawn did not
+    go. Nothing lies that way (the Wraith wraps only where a cell lies the other way, the Bull
+    and the Devourer stop at the edge, EX-GAP-16). Stop 69's demo then read "The Bull stays in
+    the Attic, with nothing to its left." on a line of its own after almost every Haunt card:
+    the card's own line now says who stays and why, and the moves line names the moves only."""
     st = new_game("core", n=2, seed=68)
     eng = Engine(st)
     cards = {c.id: c for c in eng.pack.haunt_deck if c.kind == "haunt"}
     right = next(cid for cid, c in cards.items() if c.arrows.wraith == "E"
                  and c.arrows.bull == "N")
-    st.ghosts = {"wraith": "attic", "bull": "attic", "devourer": None}
+    eng, said = _drawn(st, right, {"wraith": "attic", "bull": None, "devourer": None})
+    assert said == [f"haunt_card: {eng.haunt_card_told(right)} — nothing lies that way: it "
+                    "stays put."], said
+    eng, said = _drawn(st, right, {"wraith": "attic", "bull": "attic", "devourer": None})
+    assert said == [f"haunt_card: {eng.haunt_card_told(right)} — nothing lies their way: "
+                    "both stay put."], said
+    # Told by the moves line where the card's line did not say it.
+    eng.events.clear()
     eng.move_ghosts(right)
-    said = [e.text for e in eng.events if e.kind == "ghosts_move"]
-    assert said == ["The Wraith stays in the Attic, with nothing to its right; the Bull stays "
-                    "in the Attic, with nothing above it."], said
-    down = next(cid for cid, c in cards.items() if c.arrows.wraith == "S")
+    assert [e.text for e in eng.events if e.kind == "ghosts_move"] == [
+        "The Wraith stays in the Attic; the Bull stays in the Attic."]
+    down = next(cid for cid, c in cards.items() if c.arrows.wraith == "S"
+                and c.arrows.bull in "EW")
+    eng, said = _drawn(st, down, {"wraith": "attic", "bull": "attic", "devourer": None})
+    assert len(said) == 2, said
+    assert said[0].endswith(" — nothing lies that way: the Bull stays put."), said
+    assert said[1].startswith("ghosts_move: The Wraith moves to "), said
+    assert "Bull" not in said[1] and "nothing" not in said[1], said
+
+
+def test_EX_OVA_06_a_played_haunt_card_says_who_stays_once() -> None:
+    """The Ghost player's Move the Ghosts (EX-OVA-06) reads as a drawn card does: the arrows
+    of the Ghosts in the house, who stays and why, and no second line for it."""
+    st = new_game("one_vs_all", 3, seed=2).model_copy(deep=True)
+    eng = Engine(st)
+    ghost = st.ghost_seat
+    assert ghost is not None
     st.ghosts = {"wraith": "attic", "bull": None, "devourer": None}
-    eng.move_ghosts(down)
-    moved = [e.text for e in eng.events if e.kind == "ghosts_move"][-1]
-    assert moved.startswith("The Wraith moves to ") and "nothing" not in moved, moved
+    card = next(c for c in eng.pack.haunt_deck if c.kind == "haunt" and c.arrows.wraith == "E")
+    st.ghost_hand = [card.id]
+    st.phase, st.ghost_budget, st.queue, st.prompts = "ghost", 1, [], []
+    move = next(a for a in GAME.legal_actions(st, ghost)
+                if a.kind == "ghost_move" and a.p("card") == card.id)
+    out = GAME.apply(st, ghost, move)
+    said = [e.text for e in out.events if e.audience == "public"]
+    assert any(t.startswith("The Ghost player moves the Ghosts with the Haunt card (")
+               and t.endswith(": Wraith right — nothing lies that way: it stays put.")
+               for t in said), said
+    assert not [e for e in out.events if e.kind == "ghosts_move"], said
 
 
 def test_EX_GHOST_10_ghosts_that_end_in_one_room_are_told_together() -> None:

@@ -62,12 +62,13 @@ class GhostPlayer:
             f"Ghost {plural(st.ghost_budget, 'Action')}.", "ghost_phase"
         )
 
-    def step_ghost_card(self: Engine, card: str, move: bool) -> None:
+    def step_ghost_card(self: Engine, card: str, move: bool,
+                        told: dict[str, str] | None = None) -> None:
         """A Haunt card the Ghost player played resolves: Move the Ghosts (EX-OVA-06) or Add
-        Darkness (EX-OVA-07)."""
+        Darkness (EX-OVA-07). `told`: the Ghosts its line said stay (`move_ghosts`)."""
         face = self.pack.haunt_card(card)
         if move:
-            self.later(*self.move_ghosts(card))
+            self.later(*self.move_ghosts(card, told))
         elif face.kind == "haunt":
             self.later(Step(op="place_darkness", args={"location": face.location}))
 

@@ -16,11 +16,6 @@ if TYPE_CHECKING:
 
 
 
-_NOTHING_THAT_WAY = {"N": "above it", "E": "to its right", "S": "below it",
-                     "W": "to its left"}
-"""Where a Haunt card's arrow points (EX-WORDS-03: up / right / down / left), said of a Ghost
-that stays: nothing lies that way."""
-
 class HauntPhase:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
@@ -118,27 +113,30 @@ class HauntPhase:
         if card_id is None:
             return
         self.later(Step(op="haunt_draw", args={"left": left - 1}))
-        self.reveal_haunt(card_id)
+        told = self.reveal_haunt(card_id)
         # EX-PROMPT-05 (a): Plans may answer the revealed card before it resolves.
         self.later(Step(op="plan_window", args={"reason": "haunt", "card": card_id}),
-                   Step(op="haunt_resolve", args={"card": card_id}))
+                   Step(op="haunt_resolve", args={"card": card_id, "told": told}))
 
-    def reveal_haunt(self: Engine, card_id: str) -> None:
+    def reveal_haunt(self: Engine, card_id: str) -> dict[str, str]:
         """Turn a drawn card face up: a standard card goes to the discard pile, a Darkness,
-        Bull or Devourer card out of the game (EX-AMB-10); it resolves in `step_haunt_resolve`."""
+        Bull or Devourer card out of the game (EX-AMB-10); it resolves in `step_haunt_resolve`.
+        Returns the Ghosts its line told as staying, and where (`ghosts_staying`)."""
         st = self.st
         card = self.pack.haunt_card(card_id)
         if card.kind != "haunt":
             st.haunt_removed.append(card_id)
-            return
+            return {}
         st.haunt_discard.append(card_id)
         st.last_haunt = self.haunt_card_text(card_id)
-        self.emit(self.haunt_card_told(card_id) + ".", "haunt_card")
+        self.emit(self.haunt_card_told(card_id, stays=True) + ".", "haunt_card")
+        return self.ghosts_staying(card_id)
 
-    def haunt_card_told(self: Engine, card_id: str) -> str:
+    def haunt_card_told(self: Engine, card_id: str, *, stays: bool = False) -> str:
         """A revealed standard card's line: its arrows for the Ghosts in the house only
         (EX-HAUNT-09, EX-HAUNT-11, EX-AMB-25). A stop 65 demo: "Wraith up, Bull 3 spaces down,
-        Devourer left." after the exorcism, and arrows of Ghosts not yet come."""
+        Devourer left." after the exorcism, and arrows of Ghosts not yet come. With `stays`,
+        the Ghosts the arrows leave where they are follow (`ghosts_staying`)."""
         card = self.pack.haunt_card(card_id)
         text = self.haunt_card_text(card_id)
         if card.kind != "haunt":
@@ -149,18 +147,52 @@ class HauntPhase:
         arrows = text.split(": ", 1)[1].split(", ")
         here = [a for a, g in zip(arrows, GHOSTS, strict=True)
                 if self.st.ghosts.get(g) is not None]
-        return f"{head}: " + (", ".join(here) if here else "no Ghost in the house to move")
+        if not here:
+            return f"{head}: no Ghost in the house to move"
+        told = f"{head}: " + ", ".join(here)
+        staying = self.ghosts_staying(card_id) if stays else {}
+        if not staying:
+            return told
+        # A Ghost no Room lies beyond in its arrow's way stays (EX-GAP-16), said with the card
+        # (stop 69's demo: "The Bull stays in the Attic, with nothing to its left." on a line
+        # of its own after almost every Haunt card); the moves line then leaves it out. Where
+        # it stays the picture and the status show.
+        if len(staying) == len(here):
+            who = {1: "it stays", 2: "both stay"}.get(len(here), "all three stay")
+        else:
+            who = join_words([f"the {GHOST_NAMES[g]}" for g in staying]) + (
+                " stays" if len(staying) == 1 else " stay")
+        way = "that way" if len(staying) == 1 else "their way"
+        return f"{told} — nothing lies {way}: {who} put"
 
-    def step_haunt_resolve(self: Engine, card: str) -> None:
+    def ghosts_staying(self: Engine, card_id: str) -> dict[str, str]:
+        """The Ghosts in the house that `card_id`'s arrows leave in their Room: nothing lies
+        that way (EX-GAP-16; the Wraith wraps only where a cell lies the other way)."""
+        card = self.pack.haunt_card(card_id)
+        if card.kind != "haunt" or self.st.exorcised:
+            return {}
+        out: dict[str, str] = {}
+        for g in GHOSTS:
+            pos = self.st.ghosts.get(g)
+            steps = card.die_value if g == "bull" else 1  # EX-GHOST-05
+            if pos is not None and self.geo.ghost_move(
+                    g, pos, getattr(card.arrows, g), steps) == pos:
+                out[g] = pos
+        return out
+
+    def step_haunt_resolve(self: Engine, card: str, told: dict[str, str] | None = None
+                           ) -> None:
         face = self.pack.haunt_card(card)
         if face.kind != "haunt":
             self.resolve_special(card)
             return
-        steps = self.move_ghosts(card)
+        steps = self.move_ghosts(card, told)
         self.later(*steps, Step(op="place_darkness", args={"location": face.location}))
 
-    def move_ghosts(self: Engine, card_id: str) -> list[Step]:
-        """EX-GHOST-03..07: every Ghost in the house moves, then the Wound check."""
+    def move_ghosts(self: Engine, card_id: str, told: dict[str, str] | None = None
+                    ) -> list[Step]:
+        """EX-GHOST-03..07: every Ghost in the house moves, then the Wound check. `told`: the
+        Ghosts the card's line already said stay, and where; those go unsaid here."""
         st = self.st
         card = self.pack.haunt_card(card_id)
         if card.kind != "haunt" or st.exorcised:
@@ -176,12 +208,11 @@ class HauntPhase:
             new = self.geo.ghost_move(g, pos, direction, steps)
             st.ghosts[g] = new
             # A Ghost the board's edge holds in place stays: "moves to the Attic" when it was
-            # there already reads as a move the picture does not show.
-            # Said why (stop 68's demo: "Wraith right." then "The Wraith stays in the
-            # Attic."): only where nothing lies that way does a Ghost stay (EX-GAP-16).
+            # there already reads as a move the picture does not show. The card's line said
+            # so and why (`haunt_card_told`); said here only where it did not.
             if new == pos:
-                moved.append(f"the {GHOST_NAMES[g]} stays in {self.the_cell(new)}, with "
-                             "nothing " + _NOTHING_THAT_WAY.get(direction, "that way"))
+                if (told or {}).get(g) != pos:
+                    moved.append(f"the {GHOST_NAMES[g]} stays in {self.the_cell(new)}")
                 continue
             # Ghosts that end in one Room are told once (EX-GHOST-10; stop 68's demo named
             # the Locked Room (row 3, column 2) three times in one line).

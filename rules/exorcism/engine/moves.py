@@ -93,9 +93,12 @@ class Moves:
             st.ghost_hand.remove(card_id)
             st.haunt_discard.append(card_id)
             st.last_haunt = self.haunt_card_text(card_id)
+            told: dict[str, str] = {}
             if kind == K.GHOST_MOVE:
-                self.emit(f"The Ghost player moves the Ghosts with the {st.last_haunt}.",
-                          "ghost_act")
+                # The arrows of the Ghosts in the house, and those that stay (EX-HAUNT-09).
+                self.emit("The Ghost player moves the Ghosts with the "
+                          f"{self.haunt_card_told(card_id, stays=True)}.", "ghost_act")
+                told = self.ghosts_staying(card_id)
             else:  # its Location alone: the arrows move no Ghost here (stop 64's demo)
                 where = getattr(self.pack.haunt_card(card_id), "location", None)
                 self.emit("The Ghost player adds Darkness with "
@@ -103,7 +106,8 @@ class Moves:
                              else f"the {st.last_haunt}."), "ghost_act")
             # EX-PROMPT-05 (a): the played card is public; Plans may answer it first.
             self.later(Step(op="plan_window", args={"reason": "haunt", "card": card_id}),
-                       Step(op="ghost_card", args={"card": card_id, "move": kind == K.GHOST_MOVE}),
+                       Step(op="ghost_card", args={"card": card_id, "move": kind == K.GHOST_MOVE,
+                                                   "told": told}),
                        Step(op="ghost_continue"))
         elif kind == K.HAUNT_LEVEL:
             step = self.opts.haunt_level_step
