@@ -581,9 +581,21 @@ def _draw_bottom(d: ImageDraw.ImageDraw, line: tuple[float, float, float], cell:
     if discs:
         step = 23.0
         if discs > 1 and x + (discs - 1) * step + 27 + least > right:
-            step = max(12.0, (right - least - x - 27) / (discs - 1))
-        x = _darkness(d, x, y, cell.darkness, slots, step) + 4
-    if cell.cold_spot and x + s <= right:
+            step = (right - least - x - 27) / (discs - 1)
+        if step >= 12:
+            x = _darkness(d, x, y, cell.darkness, slots, step) + 4
+        elif cell.darkness:
+            # Closer than 12 px the discs no longer count, and the Tools' mark covered the
+            # last one (stop 69: a Shrouded Room's 4 Darkness beside 3 Tool types): one disc
+            # and the number, the free slots left out.
+            x = _darkness(d, x, y, 1, 0)
+            if cell.darkness > 1:
+                d.text((x, y), str(cell.darkness), font=fnt, fill=ex.TEXT, anchor="lm")
+                x += text_width(str(cell.darkness), fnt) + 2
+            x += 4
+    # The snowflake only where the Tools' mark still fits after it: the Room's ice-blue frame
+    # tells the Cold Spot too, and the mark drawn over it hid it (stop 69).
+    if cell.cold_spot and x + s + 4 + (least - s - 4 if tools else 0) <= right:
         icon(d, "snowflake", (x, y - s / 2, x + s, y + s / 2), COLD, back=fill)
         x += s + 4
 
@@ -597,6 +609,12 @@ def _draw_bottom(d: ImageDraw.ImageDraw, line: tuple[float, float, float], cell:
             # more Darkness (stop 68's demo, the Occult Room).
             label = rest(k)
             w = 21 + text_width(label, fnt)
+            more = sum(m for _, m in tools[k:]) - 1
+            if x + w > right and more and x + 21 + text_width(f"+{more}", fnt) <= right:
+                # Too wide to follow the Darkness (stop 69: "12+2" over its number): this
+                # Tool's icon and "+N" the Tools with it, the count of this one left unsaid.
+                label = f"+{more}"
+                w = 21 + text_width(label, fnt)
             start = max(x0, min(x, right - w))
             if start < x:  # over the Darkness row's end: on the Room's own colour
                 d.rectangle((start - 2, y - BOTTOM_H / 2, start + w + 1, y + BOTTOM_H / 2),

@@ -124,6 +124,55 @@ def test_phone_card_reads_the_awaited_player_and_four_rooms(mode: str, tmp_path:
 # --------------------------------------------------------------------------- the map
 
 
+@pytest.mark.parametrize("dropped", [
+    (("key", 2), ("weapon", 1), ("occult", 1)),
+    (("key", 1), ("weapon", 1), ("occult", 1)),
+    (("key", 3), ("weapon", 2), ("occult", 1), ("detection", 1)),
+    (("key", 12), ("weapon", 1), ("occult", 1)),
+])
+@pytest.mark.parametrize("cold_spot", [False, True])
+def test_a_shrouded_rooms_four_darkness_beside_three_tool_types_are_never_covered(
+        dropped: tuple[tuple[str, int], ...], cold_spot: bool) -> None:
+    """Stop 69: on the phone map a Shrouded Room with 4 Darkness and 2 Keys, a Weapon and an
+    Occult Item drew the discs 12 px apart (the closest allowed) and the Tools' mark "2+2"
+    on its background over the last disc. In a turn card's Room (about 166 px of bottom row)
+    every Darkness is told, as discs nothing covers or as one disc and its number, and no mark
+    is drawn over another."""
+    from PIL import ImageDraw
+
+    cell = phone.Cell(id="r2c3", row=2, col=3, kind="house", name="Supply Room",
+                      face_down=False, shrouded=True, darkness=4, tokens=0,
+                      dropped=dropped, cold_spot=cold_spot, location=5)
+    d = ImageDraw.Draw(Image.new("RGB", (200, 40)))
+    discs: list[tuple[float, ...]] = []
+    covers: list[tuple[float, ...]] = []
+    said: list[str] = []
+    ellipse, rectangle, text = d.ellipse, d.rectangle, d.text
+
+    def disc(box: Any, **kw: Any) -> None:
+        if box[2] - box[0] > 15:  # a Darkness token, not a free slot
+            discs.append(tuple(box))
+        ellipse(box, **kw)
+
+    def cover(box: Any, **kw: Any) -> None:
+        covers.append(tuple(box))
+        rectangle(box, **kw)
+
+    def words(xy: Any, w: str, **kw: Any) -> None:
+        said.append(w)
+        text(xy, w, **kw)
+
+    d.ellipse, d.rectangle, d.text = disc, cover, words  # type: ignore[method-assign]
+    phone._draw_bottom(d, (7, 20, 172), cell, (0, 0, 0))
+    assert discs, said
+    # Nothing drawn over: the Tools' mark fits after the Darkness (and a Cold Spot's
+    # snowflake, left out where it does not: the Room's frame tells it).
+    assert covers == [], (dropped, covers, discs)
+    told = len(discs) if len(discs) > 1 else int(said[0]) if said and said[0].isdigit() else 1
+    assert told == 4, (dropped, discs, said)
+    assert all(b[2] <= 172 - 24 for b in discs), discs  # left of the location die
+
+
 def _first_view(mode: str = "core", n: int = 3, steps: int = 0) -> dict[str, Any]:
     posts = list(_posts(mode, n, 1 + steps // 17, seed=7))
     view = posts[-1]
@@ -347,7 +396,7 @@ def test_tools_beside_many_darkness_discs_keep_their_tool_icons(monkeypatch: Any
     for darkness, shrouded, dropped, told, icons in (
             (3, False, (("key", 1), ("weapon", 1)), [], ["key", "sword"]),
             (4, True, (("key", 1), ("weapon", 1)), [], ["key", "sword"]),
-            (4, True, (("key", 2), ("weapon", 1), ("occult", 1)), ["2+2"], ["key"])):
+            (4, True, (("key", 2), ("weapon", 1), ("occult", 1)), ["4", "2+2"], ["key"])):
         cell = phone.Cell(id="r2c3", row=2, col=3, kind="house", name="Occult Room",
                           face_down=False, shrouded=shrouded, darkness=darkness, tokens=0,
                           dropped=dropped, cold_spot=False, location=6)
