@@ -211,6 +211,10 @@ class ExorcismState(GameState):
     Action (public: every Move is announced). No rule reads it; the built-in AI does, so that
     it never walks a pawn back where it came from within a turn (issue #23)."""
     terror_used: int = 0
+    last_terror: str | None = None
+    """The Terror ability the Ghost player caused last (public: every Terror is announced). No
+    rule reads it; the built-in AI does, to expect the Ghost player's habit (stop 69: read off
+    the log, whose last 20 lines lost it in a third of the turns it mattered)."""
     raised_in_phase: int = 0
     """Increases of the Haunt Level in the current Haunt phase (One vs All)."""
     raised_last_phase: bool = False

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from rules.exorcism import actions as K
 from rules.exorcism import ai
+from rules.exorcism.engine import Engine
+from rules.exorcism.engine.board import LOG_SIZE
 from rules.exorcism.state import ExorcismState
 from tests.exorcism.test_ai_escape import play_seat_turn
 
@@ -73,3 +75,27 @@ def test_EX_TERROR_03_a_tool_among_enough_others_is_not_charged() -> None:
     st.investigators["p3"].tools = {"key": 2}
     st.tool_piles["key"] -= 1
     assert ai._Brain(st, "p2").theft_loss(1) == 0
+
+
+def test_EX_TERROR_03_the_ghost_players_last_terror_is_remembered_past_the_logs_window() -> None:
+    """Stop 69's demo (One vs All 3p seed 53, the investigators at normal): the Medium gained an
+    Occult Item and ended its turn holding it two turns after the last Moving Objects, and the
+    next Haunt phase took it. The habit was read off the log, whose last 20 lines had lost the
+    Terror's line after a busy turn (a quarter of the decisions it mattered to, seeds 0-39);
+    what every player saw announced is remembered however long ago."""
+    st = ExorcismState.model_validate_json(SEED53.read_text())
+    st.investigators["p3"].tools = {"key": 1}
+    st.tool_piles["key"] -= 1
+    eng = Engine(st)
+    eng.do_terror("moving_objects")
+    st.prompts = []
+    assert ai._Brain(st, "p2").theft_phases() == 2
+    for _ in range(LOG_SIZE):
+        eng.emit("Detective moves to the Key Room.", "move")
+    assert not any("Terror" in line for line in st.log)
+    assert ai._Brain(st, "p2").theft_phases() == 2
+    eng.do_terror("amnesia")
+    st.prompts = []
+    for _ in range(LOG_SIZE):
+        eng.emit("Detective moves to the Key Room.", "move")
+    assert ai._Brain(st, "p2").theft_phases() == 0

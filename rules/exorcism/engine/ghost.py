@@ -137,6 +137,7 @@ class GhostPlayer:
         st = self.st
         name = self.pack.terror_ability(ability).name
         st.terror_used += 1
+        st.last_terror = ability
         self.emit(f"The Ghost player causes Terror: {name}.", "terror")
         gs = [st.ghost_seat or ""]
         if ability == "walls_bleed":
