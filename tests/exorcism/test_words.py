@@ -285,6 +285,22 @@ def _rooms_at(st: object) -> tuple[int, list[str]]:
     return location, cids
 
 
+def test_EX_HAUNT_11_after_the_exorcism_a_shroud_is_the_spirits_curse_not_the_wraith() -> None:
+    """Stop 69's demo: "32 Exorcism points: the Ghosts are exorcised and leave the house." then
+    "The Relic Room is Shrouded: the Wraith has taken it." Haunt cards still darken the house
+    after the exorcism because the Spirit's dying curse drags it on (EX-HAUNT-11); the Wraith
+    has gone (EX-WIN-01)."""
+    st = new_game("core", 3, seed=3).model_copy(deep=True)
+    location, cids = _rooms_at(st)
+    eng = Engine(st)
+    st.exorcised = True
+    st.cells[cids[1]].darkness = eng.opts.shroud_at - 1
+    eng.step_place_darkness(location)
+    said = [e.text for e in eng.events if e.kind == "shroud"]
+    assert said == [f"The {eng.cell_name(cids[1])} is Shrouded: the Spirit's curse has taken "
+                    "it."], said
+
+
 def test_EX_HAUNT_08_EX_DARK_04_the_spread_is_told_before_the_shroud_it_causes() -> None:
     """Stop 63's demos: "The Bathroom is Shrouded…" came before "Darkness spreads to every
     Room with Location 1: Task Room A, Bathroom.", the cause after its effect."""

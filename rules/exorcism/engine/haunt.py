@@ -406,5 +406,9 @@ class HauntPhase:
         return True
 
     def tell_shrouded(self: Engine, cid: str) -> None:
-        self.emit(f"{self.the_cell(cid, capital=True)} is Shrouded: the Wraith has taken it.",
+        # Once exorcised the Ghosts have left the house (EX-WIN-01) and the Spirit's dying curse
+        # drags it on (EX-HAUNT-11, the rulebook's words; stop 69's demo read "the Wraith has
+        # taken it" two lines after "the Ghosts are exorcised and leave the house").
+        by = "the Spirit's curse" if self.st.exorcised else "the Wraith"
+        self.emit(f"{self.the_cell(cid, capital=True)} is Shrouded: {by} has taken it.",
                   "shroud")
