@@ -230,7 +230,9 @@ def _lines(state: ExorcismState, v: dict[str, Any], names: dict[str, str],
     lines.append(f"Haunt deck: {d['haunt']}, discard {d['haunt_discard']}; Task deck: "
                  f"{d['task']}; Plan deck: {d['plan']}.")
     if v["last_haunt"]:
-        lines.append(f"Last {v['last_haunt'][0].lower()}{v['last_haunt'][1:]}.")
+        # "Haunt card" is the card's own name, capitalised as everywhere else (stop 69's status
+        # read "Last haunt card (Location 2): ...").
+        lines.append(f"Last {v['last_haunt']}.")
     return lines
 
 

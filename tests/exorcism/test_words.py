@@ -52,6 +52,20 @@ def test_EX_WORDS_01_the_status_places_a_room_by_row_and_column_only_when_its_na
     assert f"more actions in the {room}, or end the turn." in GAME.doing_text(st, "s1", NAMES)
 
 
+def test_EX_WORDS_03_the_status_names_the_last_haunt_card_as_the_card_is_named() -> None:
+    """Stop 69: the status read "Last haunt card (Location 2): ..." where every other line
+    says "Haunt card", the card's name."""
+    st = new_game("core", 3, seed=3).model_copy(deep=True)
+    card = next(c for c in Engine(st).pack.haunt_deck if c.kind == "haunt")
+    top_haunt(st, card.id)
+    eng = Engine(st)
+    eng.step_haunt_draw(1)
+    eng.run()
+    status = GAME.status_lines(st, None, NAMES)
+    assert f"Last {eng.haunt_card_text(card.id)}." in status, status
+    assert not any("haunt card" in line for line in status), status
+
+
 def test_EX_VIS_11_ghost_hand_only_in_the_ghost_players_lines() -> None:
     st = new_game("one_vs_all", 3, seed=2)
     ghost = st.ghost_seat
