@@ -253,8 +253,14 @@ class LateInteraction(TableError):
 
 
 def lateness(interaction: discord.Interaction[Any]) -> float:
-    """Seconds since the player pressed or typed (Discord stamps the interaction's id)."""
-    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    """Seconds since the player pressed or typed (Discord stamps the interaction's id), by
+    Discord's time as the bot knows it (`discord_now`): a host clock running behind Discord's
+    would make a press replayed after an outage look fresh, and play a move its player saw
+    fail (stop 69)."""
+    from cogs.utils.table.delivery import delivery_for  # it imports this module
+
+    now = delivery_for(interaction.client).discord_now()  # type: ignore[arg-type]
+    return now - interaction.created_at.timestamp()
 
 
 async def refuse_if_late(interaction: discord.Interaction[Any], *, game_id: int | None,

@@ -116,3 +116,26 @@ async def test_a_typed_move_replayed_late_is_not_played_and_one_refused_is_told_
     [played] = await _until(table, mover, "was played")
     assert await _version(table, gid) == before + 1
     assert "This interaction failed" in played
+
+
+async def test_a_press_replayed_late_is_not_played_when_the_host_clock_runs_behind(
+        table: Table) -> None:
+    """Stop 69's proof of real games under faults: the host's clock behind Discord's (here:
+    the emulator's clock two hours on, as the bot knows from the snowflakes it sees) made a
+    press replayed 48 s after an outage look fresh, and it was played although Discord had
+    shown its player "This interaction failed". Its age is told by Discord's time."""
+    gid = await _started(table)
+    table.emu.advance_clock(hours=2)
+    # The bot meets Discord's time: alice's wager, pressed now, and the board it posts.
+    await table.click(table.alice, table.board(), label="Wager 1")
+    assert await _version(table, gid) == 1
+    # Bob's cards are his alone: his DM panel offers them.
+    [panel] = [m for m in table.emu.dm_messages(table.bob)
+               if any(c.startswith("hb:a:") for c in m.custom_ids)]
+    async with table.emu.gateway_outage(late_by=48):
+        res = await table.emu.click(
+            table.bob, panel, next(c for c in panel.custom_ids if c.startswith("hb:a:")))
+    told = await _until(table, table.bob, "not played")
+    assert await _version(table, gid) == 1, "a press Discord showed as failed was played"
+    assert not res.responded
+    assert len(told) == 1 and "48 s" in told[0]
