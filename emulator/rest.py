@@ -403,6 +403,11 @@ class RestApi:
         guild = self.state.guilds.get(ch.guild_id) if ch.guild_id else None
         if guild is not None and guild.bot_removed:
             raise ApiError(403, 50001, "Missing Access")
+        if guild is not None and not has(self.state.effective_bot_permissions(ch),
+                                         Perm.VIEW_CHANNEL):
+            # A channel (or a thread of one) the bot may not view: Discord answers Missing
+            # Access for it, not Missing Permissions.
+            raise ApiError(403, 50001, "Missing Access")
         return ch
 
     def _require(self, ch: ChannelRecord, needed: int) -> None:

@@ -219,3 +219,25 @@ async def test_the_bot_removed_from_a_guild(world: World, bot: SampleBot) -> Non
         await dm.send("still there?")
     assert closed.value.code == 50007
     emu.assert_no_errors(allow=[50001, 50007])
+
+
+async def test_a_channel_the_bot_may_not_view_answers_missing_access(
+        world: World, bot: SampleBot) -> None:
+    """Discord answers 403 / 50001 Missing Access (not 50013 Missing Permissions) for a
+    channel, or a thread of it, the bot lacks View Channel in: the same code as after the bot
+    was removed from the server, while the server is still there (stop 69)."""
+    emu = world.emu
+    thread = emu.create_thread(world.general, "table")
+    channel = bot.get_partial_messageable(int(thread.id))
+    await channel.send("before")
+    emu.revoke_bot_permissions(world.general, Perm.VIEW_CHANNEL)
+    for target in (channel, bot.get_partial_messageable(int(world.general.id))):
+        with pytest.raises(discord.Forbidden) as refused:
+            await target.send("hidden?")
+        assert refused.value.code == 50001
+    emu.grant_bot_permissions(world.general, Perm.VIEW_CHANNEL)
+    emu.revoke_bot_permissions(world.general, Perm.SEND_MESSAGES_IN_THREADS)
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send("muted?")
+    assert refused.value.code == 50013
+    emu.assert_no_errors(allow=[50001, 50013])
