@@ -113,3 +113,29 @@ async def test_a_thread_out_of_sight_after_a_restart_is_treated_like_a_deleted_o
     # server with it any more), nothing else.
     codes = [e.code for e in table.emu.errors]
     assert codes.count(50001) == 1 and set(codes) <= {50001, 50007}, codes
+
+
+async def test_view_channel_taken_from_the_bot_does_not_end_its_game(table: Table) -> None:
+    """Stop 69: a moderator takes View Channel from the bot in the game's channel (the server
+    still has it). Discord answers the reminder's ping in the thread 403 / 50001 Missing
+    Access, the code it gives after a removal from the server; the game is not abandoned for
+    it, and once the permission is given back the reminders reach the thread again."""
+    from emulator import Perm
+
+    gid = await _started(table)
+    for user in (table.alice, table.bob, table.carol):
+        user.dms_open = False  # every reminder is a ping in the thread
+    table.emu.revoke_bot_permissions(table.general, Perm.VIEW_CHANNEL)
+    await table.emu.settle()
+    seen = len(table.emu.errors)
+    await _days(table, 2)
+    assert table.bot is not None
+    assert 50001 in [e.code for e in table.emu.errors[seen:]]  # the ping met Missing Access
+    record = await table.bot.storage.get_game(gid)
+    assert record is not None and record.status == "active", record.settings.ended_because
+    table.emu.grant_bot_permissions(table.general, Perm.VIEW_CHANNEL)
+    await table.emu.settle()
+    mark = table.emu.mark()
+    await _days(table, 1)
+    assert [m for m in table.emu.messages_in(table.thread())
+            if m.order > mark and "waiting for your move" in m.content]

@@ -376,6 +376,13 @@ class DeliveryCore(abc.ABC):
         current = await self.bot.storage.get_game(record.id)
         if current is None or current.status not in ("lobby", "active"):
             return
+        if not seen and self.bot.get_guild(record.guild_id) is not None:
+            # Still in the server: Discord answers Missing Access for a channel the bot may
+            # not view, too — a moderator took View Channel (stop 69). The game waits for it
+            # to be given back; a refused board post tells its players what to fix.
+            log.warning("game %s: its thread is out of the bot's sight (no View Channel?); "
+                        "the game is kept", record.id)
+            return
         self._newest.pop(record.thread_id or record.channel_id, None)
         reason = "its thread was deleted" if seen else "the bot can no longer see its thread"
         await self.bot.tables.mark_abandoned(record.id, reason)
