@@ -330,11 +330,13 @@ async def game_over_post(delivery: Delivering, record: GameRecord, game: Game[An
         message = await (channel.send(content, file=file, view=view, allowed_mentions=mentions)
                          if file is not None else
                          channel.send(content, view=view, allowed_mentions=mentions))
-    except discord.Forbidden as exc:
-        if file is None or exc.code != 50013:
+    except discord.HTTPException as exc:
+        from cogs.utils.table.posts import picture_refused  # the table imports this module
+
+        if file is None or picture_refused(exc) is None:
             raise
-        log.info("game %s: the game-over post with its recap was refused; posting the words "
-                 "alone", record.id)
+        log.info("game %s: the game-over post with its recap was refused (%s); posting the "
+                 "words alone", record.id, exc)
         message = await channel.send(content, view=view, allowed_mentions=mentions)
     link = getattr(message, "jump_url", None)
     for seat in humans:

@@ -203,6 +203,39 @@ async def test_lost_attach_files_posts_the_words_alone(table: Table) -> None:
     assert [(e.status, e.code) for e in table.emu.errors] == [(403, 50013)]
 
 
+async def test_a_picture_too_large_for_the_server_posts_the_words_alone(table: Table) -> None:
+    """Stop 69: Discord refuses an upload the server's limit does not take (413 / 40005, a
+    limit below the bot's `max_image_bytes`). The board is not dropped (it would never be
+    tried again: a 413 is no server error): its words go alone, saying why, in a new post and
+    in an edit in place; once pictures fit again they come back."""
+    await _retrying(table)
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    await table.slash(table.alice, table.general, "game new", game="exorcism", mode="solo")
+    await table.slash(table.alice, table.thread(), "game start")
+    first = table.board()
+    assert first.attachments
+    limit = table.emu.attachment_size_limit
+    table.emu.attachment_size_limit = 16  # smaller than any picture
+    gid = await table.game_id()
+    for _ in range(2):  # the same player acts on: the first edits in place, or posts anew
+        board = _latest_exorcism_board(table)
+        mark = table.emu.mark()
+        record = await table.bot.storage.get_game(gid)
+        assert record is not None
+        choice = next(c for c in board.custom_ids if c.startswith("hb:a:"))
+        await table.click(table.alice, board, choice)
+        written = _latest_exorcism_board(table)
+        assert written.written > mark, "the move's board was never shown"
+        assert not written.attachments and "too large" in written.content
+        assert "Attach Files" not in written.content
+    table.emu.attachment_size_limit = limit
+    board = _latest_exorcism_board(table)
+    await table.click(table.alice, board, next(c for c in board.custom_ids
+                                               if c.startswith("hb:a:")))
+    assert _latest_exorcism_board(table).attachments
+
+
 @pytest.mark.parametrize("blocker", ["locked", "send_in_threads"])
 async def test_a_thread_that_refuses_posts_gets_the_awaited_player_and_creator_told(
         table: Table, blocker: str) -> None:

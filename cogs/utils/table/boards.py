@@ -46,6 +46,7 @@ from cogs.utils.table.posts import (
     _without_picture,
     blocked_reason,
     has_board_picture,
+    picture_refused,
     retryable,
     shown_or_delayed,
 )
@@ -809,13 +810,15 @@ class BoardPosts(SummaryDMs):
         if file is not None:
             try:
                 message = await channel.send(content, file=file, **kwargs)
-            except discord.Forbidden as exc:
-                if exc.code != 50013:
+            except discord.HTTPException as exc:
+                note = picture_refused(exc)
+                if note is None:
                     raise
-                # Attach Files was taken away (or Send Messages: then this fails too)
-                log.info("game %s: a board post with its picture was refused; posting the "
-                         "words alone", record.id)
-                message = await channel.send(_without_picture(content), **kwargs)
+                # Attach Files was taken away (or Send Messages: then this fails too), or the
+                # picture is over the server's upload limit
+                log.info("game %s: a board post with its picture was refused (%s); posting "
+                         "the words alone", record.id, exc)
+                message = await channel.send(_without_picture(content, note), **kwargs)
         else:
             message = await channel.send(content, **kwargs)
         self._pictured_on(record.id, message.id,
@@ -926,10 +929,11 @@ class BoardPosts(SummaryDMs):
                 await message.edit(content=content, view=view,
                                    allowed_mentions=discord.AllowedMentions.none(), **pictures)
                 self._pictured_on(record.id, message_id, digest)
-            except discord.Forbidden as exc:
-                if file is None or exc.code != 50013:
+            except discord.HTTPException as exc:
+                note = picture_refused(exc)
+                if file is None or note is None:
                     raise
-                await message.edit(content=_without_picture(content), attachments=[],
+                await message.edit(content=_without_picture(content, note), attachments=[],
                                    view=view, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             if exc.code == OLD_EDITS_CODE:

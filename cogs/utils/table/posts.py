@@ -175,14 +175,29 @@ async def shown_or_delayed(shown: asyncio.Future[None]) -> None:
 
 
 NO_PICTURE = "(No picture: the bot lacks the **Attach Files** permission here.)"
+TOO_LARGE = "(No picture: Discord refused it as too large for this server.)"
+TOO_LARGE_CODE = 40005
+"""Request entity too large: an upload over the server's limit (413)."""
 
 
-def _without_picture(content: str) -> str:
+def picture_refused(exc: discord.HTTPException) -> str | None:
+    """The note a post goes without its picture with, when Discord refused the picture alone:
+    Attach Files taken away (403 / 50013), or an upload over the server's limit (413 / 40005,
+    a server's limit below the bot's `max_image_bytes`). None: the words would be refused
+    too (stop 69: a 413 dropped the board, never tried again)."""
+    if isinstance(exc, discord.Forbidden) and exc.code == 50013:
+        return NO_PICTURE
+    if exc.status == 413 or exc.code == TOO_LARGE_CODE:
+        return TOO_LARGE
+    return None
+
+
+def _without_picture(content: str, note: str = NO_PICTURE) -> str:
     """A board post's words when its picture may not be attached, saying why."""
-    if NO_PICTURE in content:
+    if NO_PICTURE in content or TOO_LARGE in content:
         return content
-    room = limits.CONTENT - len(NO_PICTURE) - 1
-    return f"{clip(content, room)}\n{NO_PICTURE}"
+    room = limits.CONTENT - len(note) - 1
+    return f"{clip(content, room)}\n{note}"
 
 
 def _done() -> asyncio.Future[None]:
