@@ -268,3 +268,19 @@ def test_FW_SCOURGE_03_an_elder_signs_utilise_line_leaves_out_a_moot_proviso() -
     said = texts(events)
     assert "Utilises an Elder Sign: Close a Gate by itself. |" in said, said
     assert "not while The Scourge" not in said, said
+
+
+def test_FW_WALL_07_a_marble_on_one_of_two_ghouls_names_the_ghoul_as_the_map_does() -> None:
+    """Stop 69: the map now tells two Ghouls apart ("Ghoul (older)", "Ghoul (newer)"); The
+    Wall's Destroy a Marble choices named them only by what each still needs ("Force Marble
+    on Ghoul (needs Force)"), which the player had to work out from the map's Symbols. Each
+    names its Ghoul as the map and the log do."""
+    st = inv_turn(new_game("conflict", 3, seed=2)).model_copy(deep=True)
+    clear_streets(st)
+    put_horror(st, "H-GHOUL", attached=("M-F",))
+    put_horror(st, "H-GHOUL", attached=("M-C",))
+    eng = Engine(st)  # type: ignore[arg-type]
+    older, newer = (h.attached[0] for h in st.streets)
+    assert eng.street_marble_label(older) == (
+        "Force Marble on Ghoul (the older one; needs Force)")
+    assert eng.street_marble_label(newer).startswith("Clue Marble on Ghoul (the newer one; ")

@@ -129,7 +129,8 @@ def test_FW_HORROR_two_same_named_horrors_are_told_apart_in_labels() -> None:
     one = next(m for h in st.streets if h.id == held for m in h.attached)
     two = next(m for h in st.streets if h.id == other for m in h.attached)
     assert eng.street_marble_label(one) != eng.street_marble_label(two)
-    assert eng.street_marble_label(one).startswith("Force Marble on Ghoul (needs ")
+    assert eng.street_marble_label(one).startswith("Force Marble on Ghoul (the second to "
+                                                   "arrive; needs ")
 
 
 def test_FW_HORROR_drained_and_the_scourge_read_in_the_bracket_not_as_a_symbol() -> None:

@@ -319,7 +319,9 @@ class Basics:
             return f"{name} (Anchored)"
         for h in self.st.streets:
             if mid in h.attached:
-                which = (f" (needs {symbols_text(self._needs_left(h))})"
+                tell = self.horror_tell(h.id)  # the map's and the log's word for it (stop 69)
+                which = (f" ({tell + '; ' if tell else ''}needs "
+                         f"{symbols_text(self._needs_left(h))})"
                          if h.street is None and self._twin_named(h) else "")
                 return f"{name} on {self.horror_name(h.id)}{which}"
         return name
