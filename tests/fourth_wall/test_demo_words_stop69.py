@@ -284,3 +284,23 @@ def test_FW_WALL_07_a_marble_on_one_of_two_ghouls_names_the_ghoul_as_the_map_doe
     assert eng.street_marble_label(older) == (
         "Force Marble on Ghoul (the older one; needs Force)")
     assert eng.street_marble_label(newer).startswith("Clue Marble on Ghoul (the newer one; ")
+
+
+def test_FW_WALL_07_a_triggers_destroy_names_the_horror_as_the_log_does() -> None:
+    """Stop 69: a Trigger's Destroy a Marble read "Force Marble on Ghoul (the older one; needs
+    Force) is Destroyed." — a choice's label, what the Ghoul needed before, in a log line.
+    The line names the Marble and where it was, as the log names the Horror."""
+    from tests.fourth_wall.helpers import answer, do, texts, wall_turn
+
+    st = wall_turn(new_game("conflict", 3, seed=2), doom=2)
+    clear_streets(st)
+    breaker = put_horror(st, "H-BREAKER")
+    put_horror(st, "H-GHOUL", attached=("M-F",))
+    put_horror(st, "H-GHOUL", attached=("M-C",))
+    force = st.streets[1].attached[0]
+    st, events = do(st, st.wall_seat, "trigger", horror=breaker)
+    if st.prompts:
+        st, more = answer(st, "choose_marble", marble=force)
+        events += more
+    assert "The Force Marble Attached to Ghoul (the older one) is Destroyed." in texts(events), \
+        texts(events)

@@ -748,7 +748,6 @@ class Effects:
         Marble Action, paid in Doom."""
         fr = self.frame(f) if f is not None else None
         if marble is not None:
-            label = self.street_marble_label(marble)
             horror = next((h for h in self.st.streets if marble in h.attached), None)
             where = (f"Attached to {self.horror_called(horror.id)}" if horror is not None
                      else "Anchored to the Streets")
@@ -758,7 +757,8 @@ class Effects:
             # 69's demo: "Clue Marble on Breaker is Destroyed." came after "The Wall chooses
             # Wrath" with no word of the Action).
             self.emit(f"The Wall Destroys the {self.marble_name(marble)} {where} ({cost} Doom)."
-                      if cost is not None else f"{label} is Destroyed.", "destroy")
+                      if cost is not None
+                      else f"The {self.marble_name(marble)} {where} is Destroyed.", "destroy")
             return
         cands = self.street_marbles("any")
         if not cands:
