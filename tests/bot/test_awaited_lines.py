@@ -71,3 +71,23 @@ def test_FW_HAND_02_a_run_of_discards_counts_the_marbles() -> None:
         said = twice(line)
         assert "2 times" in said and "; 2 times)" not in said, said
         assert said.replace(" 2 times", "").replace(" (2 times)", "") == line, said
+
+
+def test_FW_WALL_07_a_walls_dm_names_every_destroy_its_advice_may_name() -> None:
+    """Stop 69's demo as the Wall: its DM advised "Destroy the Clue Marble Attached to it",
+    while its list of the board post's moves stopped at four ("Delve …, Destroy Regroup
+    Anchor on Breaker (1 Doom), Destroy Double Draw on Breaker (1 Doom), …"), the Clue
+    Marble's among those cut. A Wall turn's moves are all named."""
+    from cogs.utils.table.summaries import board_moves
+    from rules.fourth_wall.game import GAME
+    from tests.fourth_wall.helpers import clear_streets, new_game, put_horror, wall_turn
+
+    st = wall_turn(new_game("conflict", 3, seed=2), doom=2)
+    clear_streets(st)
+    put_horror(st, "H-BREAKER", attached=("M-ANCHOR", "M-DRAW2", "M-C"))
+    public = GAME.public_actions(st, st.wall_seat)
+    said = board_moves(GAME, st, st.wall_seat, public)
+    assert "…" not in said, said
+    for action in public:
+        assert GAME.describe(st, st.wall_seat, action) in said, (action, said)
+    assert "Destroy Clue Marble on Breaker (1 Doom)" in said, said

@@ -203,8 +203,9 @@ def answer_news(game: Game[Any, Any], state: Any, seat: str, lines: list[str],
     return clip(text, room)
 
 
-BOARD_MOVES_NAMED = 4
-"""How many of the board post's moves a summary DM names before "…"."""
+BOARD_MOVES_NAMED = 8
+"""How many of the board post's moves a summary DM names before "…": a Wall turn's Delve, its
+Triggers, its Destroys and its end (stop 69: at four, the Destroy its advice named was cut)."""
 
 
 def board_moves(game: Game[Any, Any], state: Any, seat: str, public: list[Action]) -> str:
