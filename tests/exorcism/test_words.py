@@ -1169,3 +1169,23 @@ def test_EX_GHOST_10_ghosts_that_end_in_one_room_are_told_together() -> None:
     eng.move_ghosts(card.id)
     said = [e.text for e in eng.events if e.kind == "ghosts_move"][-1]
     assert said.startswith("The Wraith moves to ") and "; the Devourer moves to " in said, said
+
+
+def test_EX_GAP_04_an_ability_line_tells_the_card_in_the_third_person() -> None:
+    """Stop 69's demo: "Architect uses the Architect's ability: swap your Room with one
+    adjacent Room …" — the card's "your" read as the reader's own Room in the thread."""
+    from tests.exorcism.helpers import at_rest, do, set_character
+
+    from rules.exorcism.engine.investigators import third_person
+
+    st = at_rest(new_game("core", 2, seed=4), "s1")
+    set_character(st, "s1", "architect")
+    for g in st.ghosts:
+        st.ghosts[g] = None
+    st, events = do(st, "s1", "ability", source="architect")
+    said = " ".join(e.text for e in events)
+    assert "the Architect's ability: swap their Room with one adjacent Room" in said, said
+    assert " your " not in said, said
+    assert third_person("remove 1 Darkness Token from a non-Shrouded Room adjacent to "
+                        "yours") == "remove 1 Darkness Token from a non-Shrouded Room " \
+        "adjacent to theirs"

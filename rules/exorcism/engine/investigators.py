@@ -20,6 +20,13 @@ if TYPE_CHECKING:
     from rules.exorcism.engine import Engine
 
 
+def third_person(card_text: str) -> str:
+    """A Character card's words told of its owner in the thread: its "your Room" is the
+    owner's, not the reader's (stop 69's demo: "the Architect's ability: swap your Room …")."""
+    text = re.sub(r"\byours\b", "theirs", card_text)
+    return re.sub(r"\byour\b", "their", text)
+
+
 class InvestigatorActions:
     """The part of `Engine` this module holds (see the module's docstring)."""
 
@@ -123,7 +130,7 @@ class InvestigatorActions:
                 # Named, with what it does (stop 65: "Journalist uses their own ability." left
                 # a reader to know the Character cards, EX-GAP-04).
                 ch = self.character(source)
-                does = ch.text.split(": ", 1)[-1].rstrip(".")
+                does = third_person(ch.text.split(": ", 1)[-1].rstrip("."))
                 whose = f"the {ch.name}'s ability: {does[:1].lower()}{does[1:]}"
             else:
                 whose = f"the ability of {self.pack.task(source).called}"
