@@ -203,6 +203,30 @@ async def test_lost_attach_files_posts_the_words_alone(table: Table) -> None:
     assert [(e.status, e.code) for e in table.emu.errors] == [(403, 50013)]
 
 
+async def test_a_board_without_view_channel_names_view_channel_not_attach_files(
+        table: Table) -> None:
+    """Stop 69's proof of real games: with View Channel taken from the bot, a press on the
+    board is still answered (an interaction's answer needs no channel permission), and the
+    gateway cache, which then denies the bot everything there, sends the board without its
+    picture. The note said the bot lacked **Attach Files**, which it had: it names View
+    Channel, the permission to give back."""
+    await _retrying(table)
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    await table.slash(table.alice, table.general, "game new", game="exorcism", mode="solo")
+    await table.slash(table.alice, table.thread(), "game start")
+    first = table.board()
+    table.emu.revoke_bot_permissions(table.thread(), Perm.VIEW_CHANNEL)
+    await asyncio.sleep(0.05)
+    mark = table.emu.mark()
+    await table.click(table.alice, first, next(c for c in first.custom_ids
+                                               if c.startswith("hb:a:")))
+    written = _latest_exorcism_board(table)
+    assert written.written > mark
+    assert "No picture" in written.content
+    assert "View Channel" in written.content and "Attach Files" not in written.content
+
+
 async def test_a_picture_too_large_for_the_server_posts_the_words_alone(table: Table) -> None:
     """Stop 69: Discord refuses an upload the server's limit does not take (413 / 40005, a
     limit below the bot's `max_image_bytes`). The board is not dropped (it would never be

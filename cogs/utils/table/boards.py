@@ -46,6 +46,7 @@ from cogs.utils.table.posts import (
     _without_picture,
     blocked_reason,
     has_board_picture,
+    no_picture_note,
     picture_refused,
     retryable,
     shown_or_delayed,
@@ -806,7 +807,7 @@ class BoardPosts(SummaryDMs):
             kwargs["view"] = view
         if file is not None and not self._may_attach(channel):
             file = None
-            content = _without_picture(content)
+            content = _without_picture(content, no_picture_note(channel))
         if file is not None:
             try:
                 message = await channel.send(content, file=file, **kwargs)
@@ -900,7 +901,7 @@ class BoardPosts(SummaryDMs):
         view = self.board_components(record, game, state, post.awaited, result, users)
         post.buttons = _has_choices(view)
         if file is not None and not self._may_attach(channel):
-            file, content = None, _without_picture(content)
+            file, content = None, _without_picture(content, no_picture_note(channel))
         message_id = record.board_message_id
         digest = _digest(file)
         # The same picture is not sent again: an edit without attachments keeps the post's

@@ -175,9 +175,19 @@ async def shown_or_delayed(shown: asyncio.Future[None]) -> None:
 
 
 NO_PICTURE = "(No picture: the bot lacks the **Attach Files** permission here.)"
+NO_VIEW = "(No picture: the bot lacks the **View Channel** permission here.)"
 TOO_LARGE = "(No picture: Discord refused it as too large for this server.)"
+_NOTES = (NO_PICTURE, NO_VIEW, TOO_LARGE)
 TOO_LARGE_CODE = 40005
 """Request entity too large: an upload over the server's limit (413)."""
+
+
+def no_picture_note(channel: Any) -> str:
+    """Why a post goes without its picture when the gateway cache says the bot may not attach
+    one: without View Channel the cache denies it everything there, Attach Files included,
+    and View Channel is then the permission to give back (stop 69)."""
+    perms = _bot_permissions(channel)
+    return NO_VIEW if perms is not None and not perms.view_channel else NO_PICTURE
 
 
 def picture_refused(exc: discord.HTTPException) -> str | None:
@@ -194,7 +204,7 @@ def picture_refused(exc: discord.HTTPException) -> str | None:
 
 def _without_picture(content: str, note: str = NO_PICTURE) -> str:
     """A board post's words when its picture may not be attached, saying why."""
-    if NO_PICTURE in content or TOO_LARGE in content:
+    if any(n in content for n in _NOTES):
         return content
     room = limits.CONTENT - len(note) - 1
     return f"{clip(content, room)}\n{note}"
