@@ -147,6 +147,13 @@ def make_command(game_name: str, family: Family, group: str,
         if not interaction.response.is_done():  # Discord refused every answer: say so
             await tell_played(interaction, game_id=record.id,
                               what=game.describe(state, seat, chosen))
+        elif not told and not held.in_words:
+            # "thinking…" and nothing after it: Discord refused the "Done: …" (the token
+            # expired, a 5xx run), and ends the wait with "The application did not respond"
+            # (stop 69).
+            await tell_played(interaction, game_id=record.id,
+                              what=game.describe(state, seat, chosen),
+                              shown="The application did not respond")
         return True
 
     async def autocomplete(interaction: discord.Interaction[Any],

@@ -280,14 +280,15 @@ async def refuse_if_late(interaction: discord.Interaction[Any], *, game_id: int 
 
 
 async def tell_played(interaction: discord.Interaction[Any], *, game_id: int | None,
-                      what: str) -> None:
-    """The move is stored, but Discord refused its answer: its player saw "This interaction
-    failed". Tell them by DM that it was played, so they don't play it twice."""
+                      what: str, shown: str = "This interaction failed") -> None:
+    """The move is stored, but Discord refused its answer: its player saw `shown` ("This
+    interaction failed"; "The application did not respond" under a "thinking…" never
+    followed up). Tell them by DM that it was played, so they don't play it twice."""
     where = f" in game #{game_id}" if game_id is not None else ""
     await _dm(interaction.client, interaction.user.id,  # type: ignore[arg-type]
-              f"✅ Your move “{what}”{where} **was played**, even if Discord showed “This "
-              "interaction failed”: please don't play it again. The game's newest board post "
-              "shows the board after it.")
+              f"✅ Your move “{what}”{where} **was played**, even if Discord showed “{shown}”: "
+              "please don't play it again. The game's newest board post shows the board "
+              "after it.")
 
 
 async def _dm(bot: GameBot, user_id: int, text: str) -> bool:

@@ -139,3 +139,36 @@ async def test_a_press_replayed_late_is_not_played_when_the_host_clock_runs_behi
     assert await _version(table, gid) == 1, "a press Discord showed as failed was played"
     assert not res.responded
     assert len(told) == 1 and "48 s" in told[0]
+
+
+async def test_a_typed_move_whose_done_answer_discord_refused_is_told_by_dm(
+        table: Table) -> None:
+    """Stop 69's proof of real games: a busy bot answers a typed move "thinking…" at once and
+    its "Done: …" after the move, with the interaction's token. When Discord refuses that
+    follow-up (the token expired: 401 / 50027; a 5xx run outlasting the retries), the player
+    is left looking at "thinking…", which Discord ends with "The application did not
+    respond": the move was played all the same, so they are told by DM not to play it again."""
+    from demo import AutoTable
+    from rules.registry import GAMES
+
+    await table.stop()
+    await table.start(answer_grace=0.0)  # every answer deferred, then sent with the token
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob])
+    await auto.open("exorcism", "core")
+    gid = auto.game_id
+    state = await table.bot.tables.state(gid)
+    users = await table.bot.tables.users_of(gid)
+    awaited = sorted(GAMES["exorcism"].to_act(state))[0]
+    mover = next(u for u in auto.users if int(u.id) == users[awaited])
+    choices = await table.emu.autocomplete(mover, auto.thread(), "exorcism move",
+                                           {"choice": ""}, focused="choice")
+    before = await _version(table, gid)
+    table.emu.token_lifetime = 0.0  # the follow-up finds the token expired
+    res = await table.emu.slash(mover, auto.thread(), "exorcism move",
+                                {"choice": choices[0]["value"]})
+    told = await _until(table, mover, "was played")
+    assert await _version(table, gid) == before + 1
+    assert res.deferred and not res.followups  # "thinking…", never followed up
+    assert len(told) == 1 and "did not respond" in told[0], told
