@@ -265,6 +265,8 @@ class GameBot(commands.Bot):
         if interaction.response.is_done() or "held" in interaction.extras:
             # A move holding its answer for its result is answered by it (or deferred).
             return
+        if interaction.extras.get("late"):
+            return  # refused as too late to play: Discord takes no answer (told by DM)
         try:
             if kind is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])

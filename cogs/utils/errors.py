@@ -22,6 +22,7 @@ from bot import limits
 from bot.options import OptionsError
 from bot.tables import TableError
 from cogs.utils.answers import HeldAnswer
+from cogs.utils.pending import LateInteraction
 from rules.core import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -80,8 +81,16 @@ def explain(error: BaseException) -> tuple[str, bool]:
 
 
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    text, _ = explain(error)
     held = interaction.extras.get("held")
+    cause = (error.__cause__ if isinstance(error, app_commands.CommandInvokeError)
+             else error)  # a typed move's, raised through its command
+    if isinstance(cause, LateInteraction):
+        # Discord gave up on this interaction (its player saw it fail): its token takes no
+        # answer, not even a deferral, and the player was told by DM (stop 69).
+        if isinstance(held, HeldAnswer):
+            await held.take()
+        return
+    text, _ = explain(error)
     if isinstance(held, HeldAnswer):
         # An answer held open for a result (`HeldAnswer`): the error takes it (it goes first,
         # or follows the deferral already sent), so it is never answered twice.

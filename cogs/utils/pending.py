@@ -274,6 +274,9 @@ async def refuse_if_late(interaction: discord.Interaction[Any], *, game_id: int 
     text = (f"⚠️ Your move “{what}”{where} reached me {late:.0f} s after you made it (Discord "
             "was having trouble) and Discord showed it as failed, so it was **not played** and "
             "nothing changed. Make it again if you still want it.")
+    # Nothing goes on its token any more, the bot's fallback answer included
+    # (`GameBot.on_interaction`): Discord takes none.
+    interaction.extras["late"] = True
     await _dm(interaction.client, interaction.user.id, text)  # type: ignore[arg-type]
     log.info("interaction %s arrived %.1f s late: not played", interaction.id, late)
     raise LateInteraction(text)

@@ -117,11 +117,13 @@ async def press_in_dm(interaction: discord.Interaction[Any], gid: int, seat: str
     which is the player's answer."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     pending = pending_for(bot)
-    answer = HeldAnswer(interaction, DM_ANSWER_WITHIN, thinking=False)
     try:
+        # A press Discord gave up on is refused before anything is held for its answer: its
+        # token takes none (stop 69).
+        await refuse_if_late(interaction, game_id=gid, what=pressed_label(interaction))
+        answer = HeldAnswer(interaction, DM_ANSWER_WITHIN, thinking=False)
         # Recorded before the answer, like every move (cogs/utils/pending.py); a restart's
         # news comes as a follow-up, never over the summary.
-        await refuse_if_late(interaction, game_id=gid, what=pressed_label(interaction))
         await pending.record(interaction, game_id=gid, what=pressed_label(interaction),
                              answer="followup")
         record, game, state = await current_choice(interaction, gid, seat, decision)
