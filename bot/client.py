@@ -118,6 +118,8 @@ class GameBot(commands.Bot):
         self._component_templates: list[
             tuple[re.Pattern[str], type[discord.ui.DynamicItem[Any]]]] = []
         self._boards_caught_up = False
+        self._starting: asyncio.Task[Any] | None = None
+        """The start-up work under way (`on_ready`'s hooks), if any."""
         # What the cogs ask to run once the gateway is first ready, and before the bot closes,
         # by name (a cog's setup registers them; registering twice keeps one). The bot layer
         # knows nothing of what they do: the cogs sit above it.
@@ -204,11 +206,15 @@ class GameBot(commands.Bot):
         if self._boards_caught_up:
             return
         self._boards_caught_up = True
-        for name, hook in list(self.ready_hooks.items()):
-            try:
-                await hook()
-            except Exception:
-                log.exception("ready hook %r failed", name)
+        self._starting = asyncio.current_task()
+        try:
+            for name, hook in list(self.ready_hooks.items()):
+                try:
+                    await hook()
+                except Exception:
+                    log.exception("ready hook %r failed", name)
+        finally:
+            self._starting = None
         # Start-up is over: what it freed goes back to the system (issue #15).
         return_freed_memory()
 
@@ -216,6 +222,12 @@ class GameBot(commands.Bot):
         """No prefix commands: messages only reach the cogs' listeners (strict table talk)."""
 
     async def close(self) -> None:
+        starting = self._starting
+        if starting is not None and starting is not asyncio.current_task():
+            # Stopped while its start-up work runs (stop 69): that work is called off rather
+            # than left to fail on the storage closed under it; the next start does it.
+            starting.cancel()
+            await asyncio.gather(starting, return_exceptions=True)
         await self.heartbeat.stop()
         if self.reminders is not None:
             await self.reminders.stop()

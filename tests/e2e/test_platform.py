@@ -443,3 +443,36 @@ async def test_a_move_stored_just_before_a_crash_gets_its_board_after_the_restar
     res = await table.click(table.alice, table.board(), label="My choices")
     await res.wait_done()
     assert "Your choices" in res.text
+
+
+async def test_a_bot_stopped_during_its_start_up_leaves_its_ready_work_cleanly(
+        table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Stop 69: a bot stopped (a redeploy, SIGTERM) while its start-up work still runs (the
+    moves a crash left in flight answered, the boards left behind posted) closed its storage
+    under that work, which then failed and logged "ready hook … failed" with a traceback. The
+    start-up work is called off instead; the next start does it."""
+    import logging
+
+    from cogs.utils.pending import PendingMoves
+
+    began = asyncio.Event()
+    release = asyncio.Event()
+
+    async def slow(self: PendingMoves) -> int:
+        began.set()
+        await release.wait()  # a long catch-up, under way when the bot stops
+        await self.bot.storage.pending_moves()
+        return 0
+
+    await table.stop()
+    monkeypatch.setattr(PendingMoves, "answer_left_behind", slow)
+    await table.start()
+    await asyncio.wait_for(began.wait(), 5)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        stopping = asyncio.create_task(table.stop())
+        await asyncio.sleep(0.05)
+        release.set()
+        await stopping
+        await asyncio.sleep(0.05)
+    assert not [r.getMessage() for r in caplog.records if "ready hook" in r.getMessage()]
