@@ -29,6 +29,7 @@ from bot.renderpool import render_recap
 from bot.storage import GameRecord
 from bot.tables import TableError
 from cogs.utils.errors import answer_error
+from cogs.utils.pictures import picture_refused
 from cogs.utils.tokens import ID
 from rules.core.ending import Ending
 from rules.core.game import Game, strip_rule_ids
@@ -331,13 +332,13 @@ async def game_over_post(delivery: Delivering, record: GameRecord, game: Game[An
                          if file is not None else
                          channel.send(content, view=view, allowed_mentions=mentions))
     except discord.HTTPException as exc:
-        from cogs.utils.table.posts import picture_refused  # the table imports this module
-
-        if file is None or picture_refused(exc) is None:
+        note = picture_refused(exc) if file is not None else None
+        if note is None:
             raise
         log.info("game %s: the game-over post with its recap was refused (%s); posting the "
                  "words alone", record.id, exc)
-        message = await channel.send(content, view=view, allowed_mentions=mentions)
+        message = await channel.send(f"{clip(content, limits.CONTENT - len(note) - 1)}\n{note}",
+                                     view=view, allowed_mentions=mentions)
     link = getattr(message, "jump_url", None)
     for seat in humans:
         user_id = users.get(seat)

@@ -172,3 +172,15 @@ async def test_a_summary_dm_too_old_to_edit_is_closed_by_a_new_dm() -> None:
     assert channel.deleted == [42] and len(channel.sent) == 1
     assert "**Game over.**" in channel.sent[0]
     assert known.message_id == 99 and known.panel == ""
+
+
+async def test_a_recap_too_large_for_the_server_ends_the_game_in_words_saying_why(
+        table: Table) -> None:
+    """Stop 69: Discord refuses a recap over the server's upload limit (413 / 40005). The
+    game-over post goes as its words and Rematch, and says why the picture is missing, as a
+    board post does (it went without a word of the picture)."""
+    table.emu.attachment_size_limit = 16  # smaller than any picture
+    auto = await _play(table, "fourth_wall", "conflict", 2)
+    post = await ending_post(table.emu, auto.thread(), auto.game_id)
+    assert "Game over" in post.content and not post.attachments
+    assert "too large for this server" in post.content

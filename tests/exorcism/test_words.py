@@ -1174,9 +1174,8 @@ def test_EX_GHOST_10_ghosts_that_end_in_one_room_are_told_together() -> None:
 def test_EX_GAP_04_an_ability_line_tells_the_card_in_the_third_person() -> None:
     """Stop 69's demo: "Architect uses the Architect's ability: swap your Room with one
     adjacent Room …" — the card's "your" read as the reader's own Room in the thread."""
-    from tests.exorcism.helpers import at_rest, do, set_character
-
     from rules.exorcism.engine.investigators import third_person
+    from tests.exorcism.helpers import at_rest, do, set_character
 
     st = at_rest(new_game("core", 2, seed=4), "s1")
     set_character(st, "s1", "architect")

@@ -18,6 +18,7 @@ from bot.pressure import gauge_of
 from bot.storage import GameRecord
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.ending import game_over_post, send_spill
+from cogs.utils.pictures import picture_refused
 from cogs.utils.table.components import (
     FullBoardButton,
     _seat_index,
@@ -47,7 +48,6 @@ from cogs.utils.table.posts import (
     blocked_reason,
     has_board_picture,
     no_picture_note,
-    picture_refused,
     retryable,
     shown_or_delayed,
 )

@@ -19,6 +19,7 @@ from bot import limits
 from bot.limits import clip
 from bot.storage import GameRecord
 from cogs.utils.answers import HeldAnswer
+from cogs.utils.pictures import NO_PICTURE, NO_VIEW, NOTES
 from cogs.utils.table.components import ActionButton, ActionSelect, PageButton
 from rules.core import Result
 from rules.core.game import Game
@@ -174,14 +175,6 @@ async def shown_or_delayed(shown: asyncio.Future[None]) -> None:
         log.info("a board is delayed: %s", delayed.reason)
 
 
-NO_PICTURE = "(No picture: the bot lacks the **Attach Files** permission here.)"
-NO_VIEW = "(No picture: the bot lacks the **View Channel** permission here.)"
-TOO_LARGE = "(No picture: Discord refused it as too large for this server.)"
-_NOTES = (NO_PICTURE, NO_VIEW, TOO_LARGE)
-TOO_LARGE_CODE = 40005
-"""Request entity too large: an upload over the server's limit (413)."""
-
-
 def no_picture_note(channel: Any) -> str:
     """Why a post goes without its picture when the gateway cache says the bot may not attach
     one: without View Channel the cache denies it everything there, Attach Files included,
@@ -190,21 +183,9 @@ def no_picture_note(channel: Any) -> str:
     return NO_VIEW if perms is not None and not perms.view_channel else NO_PICTURE
 
 
-def picture_refused(exc: discord.HTTPException) -> str | None:
-    """The note a post goes without its picture with, when Discord refused the picture alone:
-    Attach Files taken away (403 / 50013), or an upload over the server's limit (413 / 40005,
-    a server's limit below the bot's `max_image_bytes`). None: the words would be refused
-    too (stop 69: a 413 dropped the board, never tried again)."""
-    if isinstance(exc, discord.Forbidden) and exc.code == 50013:
-        return NO_PICTURE
-    if exc.status == 413 or exc.code == TOO_LARGE_CODE:
-        return TOO_LARGE
-    return None
-
-
 def _without_picture(content: str, note: str = NO_PICTURE) -> str:
     """A board post's words when its picture may not be attached, saying why."""
-    if any(n in content for n in _NOTES):
+    if any(n in content for n in NOTES):
         return content
     room = limits.CONTENT - len(note) - 1
     return f"{clip(content, room)}\n{note}"
