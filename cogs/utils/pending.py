@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot import limits
+from bot.clock import clock_of
 from bot.limits import clip
 from bot.storage import PENDING_TTL, PendingMove
 from bot.tables import TableError
@@ -257,9 +258,7 @@ def lateness(interaction: discord.Interaction[Any]) -> float:
     Discord's time as the bot knows it (`discord_now`): a host clock running behind Discord's
     would make a press replayed after an outage look fresh, and play a move its player saw
     fail (stop 69)."""
-    from cogs.utils.table.delivery import delivery_for  # it imports this module
-
-    now = delivery_for(interaction.client).discord_now()  # type: ignore[arg-type]
+    now = clock_of(interaction.client).now()
     return now - interaction.created_at.timestamp()
 
 

@@ -8,7 +8,6 @@ import contextlib
 import io
 import logging
 import pickle
-import time
 import zlib
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import limits, renderpool
+from bot.clock import clock_of
 from bot.limits import clip
 from bot.pressure import gauge_of
 from bot.storage import GameRecord
@@ -119,7 +119,7 @@ class DeliveryCore(abc.ABC):
         # Games whose refused board waits for its next try (`stop_retrying` ends the wait).
         self._waiting_to_retry: set[int] = set()
         # Discord's clock as the newest snowflake seen shows it (`discord_now`).
-        self._discord_clock = 0.0
+        self._discord_clock = clock_of(bot)
         # game id -> {message id: (its channel's id, STRIP or DELETE)}: old messages whose
         # choices are still to be taken away, Discord having refused it so far (`_tidy`).
         self._stale: dict[int, dict[int, tuple[int, str]]] = {}
@@ -165,14 +165,13 @@ class DeliveryCore(abc.ABC):
 
     def saw(self, snowflake: int) -> None:
         """Note Discord's time as `snowflake` (an interaction's or a message's id) shows it."""
-        seen = discord.utils.snowflake_time(snowflake).timestamp()
-        self._discord_clock = max(self._discord_clock, seen)
+        self._discord_clock.saw(snowflake)
 
     def discord_now(self) -> float:
         """Discord's time now, as well as the bot can tell: its own clock, or the newest
         snowflake Discord sent, if that is later (a host clock running behind; in tests, the
         emulator's clock moved on by hours). Ages of messages are measured against it."""
-        return max(time.time(), self._discord_clock)
+        return self._discord_clock.now()
 
     def heard(self, channel_id: int, message_id: int) -> None:
         """A message appeared in a channel (the gateway's MESSAGE_CREATE, anyone's, the bot's
