@@ -339,9 +339,11 @@ def _invoke_ready(view: dict[str, Any]) -> str | None:
         return None
     n, pos, trauma = best
     name = trauma.capitalize()
+    # The position and the trauma in sentences apart: the advice guesses from public cards,
+    # and must not read as telling which trauma a secret has (H-10)
     return (f"{counted(n, name + ' clue card')} {'lie' if n > 1 else 'lies'} beneath the "
-            f"secret at position {pos}: if {name} is its trauma, an Invoke there reveals it "
-            "for a reward. Play your Invoke if you think it is.")
+            f"secret at position {pos}. If {name} is that secret's trauma, an Invoke there "
+            "reveals it for a reward: play your Invoke if you think it is.")
 
 
 CHAMBER_AT_MOST = 3

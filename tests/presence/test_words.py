@@ -730,8 +730,9 @@ def test_P_SECRET_03_guide_says_invoke_where_enough_clue_cards_of_a_trauma_lie_b
     name = trauma.capitalize()
     st.secrets[1].discards = [take_clue(st, trauma) for _ in range(2)]
     said = _visitor_turn(GAME.view(st, VISITOR), VISITOR)
-    assert (f"2 {name} clue cards lie beneath the secret at position 2: if {name} is its "
-            "trauma, an Invoke there reveals it for a reward. Play your Invoke" in said), said
+    assert (f"2 {name} clue cards lie beneath the secret at position 2. If {name} is that "
+            "secret's trauma, an Invoke there reveals it for a reward: play your Invoke"
+            in said), said
     assert "Invoke" not in _visitor_turn(GAME.view(st, None), VISITOR)  # no hand seen
     for edit_ in ("one card", "revealed", "failed"):
         other = st.model_copy(deep=True)
