@@ -32,6 +32,7 @@ from tests.presence.helpers import (
     invoke_card,
     invoke_scene,
     prompt_kind,
+    put_die,
     take_clue,
     trauma_at,
 )
@@ -682,3 +683,20 @@ def test_P_FEAR_07_reassure_is_not_played_with_nobody_to_cure() -> None:
     st, card = _reassure_scene(2)
     picked = GAME.ai_action(st, VISITOR)
     assert picked.kind == "play" and picked.p("card") == card, picked
+
+
+def test_P_MANI_02_the_spirit_does_not_move_the_pawns_only_die_away() -> None:
+    """Stop 69's two-player demo: the spirit manifested in the Cellar, then moved the die
+    there away, and nothing near the pawn could pay its drain at upkeep (P-MANI-02). A
+    harming spirit keeps one die by its pawn: the Salon's only die stays while the pawn has
+    no action to follow it; with a second die there, one of them goes to the visitors."""
+    for second, moves in ((False, False), (True, True)):
+        st = _glide_scene(3, kitchen_die=None)
+        st.spirit.pawn_actions = 0
+        if second:
+            put_die(st, "salon", 3)
+        seen = _spirit_turn_played(st)
+        moved = [a for _s, a in seen if a.kind == "move_die"]
+        assert bool(moved) == moves, (second, [a for _s, a in seen])
+        if second:
+            assert any(d.room == "salon" for d in seen[-1][0].dice), seen[-1][0].dice
