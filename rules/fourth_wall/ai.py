@@ -708,9 +708,13 @@ def _playout_prompt(game: Game[Any, Any], eng: Engine, state: FourthWallState, s
     p = state.prompts[-1]
     if p.kind == "choose_target" and K.CHOOSE_INVESTIGATOR in by_kind:
         # The Wall's Target: the smallest hand (public), where a Loss drives an Investigator
-        # Insane and Opens a Gate soonest (FW-INSANE-05; `_settle_losses`).
-        return min(by_kind[K.CHOOSE_INVESTIGATOR],
-                   key=lambda a: len(eng.inv(str(a.p("inv"))).hand))
+        # Insane and Opens a Gate soonest (FW-INSANE-05; `_settle_losses`). Never an empty
+        # hand: that Loss fails the card and gives the Investigators an Elected Regroup
+        # (FW-INSTR-05; stop 69's demo: Restless Spirit's second Loss on the Bruiser its
+        # first had emptied).
+        def hand(a: Action) -> int:
+            return len(eng.inv(str(a.p("inv"))).hand)
+        return min(by_kind[K.CHOOSE_INVESTIGATOR], key=lambda a: (hand(a) == 0, hand(a)))
     if p.kind in ("discard_excess", "lose_choice"):  # keep the Marbles with the most Symbols
         marbles = by_kind.get(K.CHOOSE_MARBLE)
         if marbles:

@@ -98,3 +98,30 @@ def test_FW_INSANE_05_the_play_outs_target_the_smallest_hand() -> None:
     cultist = next(h.id for h in st.streets)
     st = GAME.apply(st, wall, act("trigger", horror=cultist)).state
     assert playout_action(st, wall, GAME) == act("choose_investigator", inv="i3")
+
+
+def test_FW_INSTR_04_the_wall_never_targets_an_empty_hand_with_a_loss() -> None:
+    """Stop 69's demo (Conflict, seed 69): Restless Spirit's second "Target Investigator Loses
+    a Marble" went to the Bruiser, whose first Loss had emptied its hand. The Loss could not
+    be done, the card failed, and the Investigators got a free Elected Regroup
+    (FW-INSTR-05) where another Target would have lost a Marble. The smallest hand was the
+    rule of thumb; an empty one is no Target for a Loss."""
+    from rules.fourth_wall.ai import playout_action
+
+    st = wall_turn(new_game("conflict", 4, 1), doom=2, before="i2")
+    clear_streets(st)
+    spirit = put_horror(st, "H-RESTLESS-SPIRIT")
+    set_hand(st, "i1", "M-C", "M-F", "M-S", "M-F")
+    set_hand(st, "i2", "M-C", "M-F")
+    set_hand(st, "i3", "M-F")
+    wall = wall_seat(st)
+    st = GAME.apply(st, wall, act("trigger", horror=spirit)).state
+    st = GAME.apply(st, wall, act("choose_investigator", inv="i3")).state
+    while st.prompts and st.prompts[-1].seats != [wall]:  # i3 answers its Loss
+        seat = st.prompts[-1].seats[0]
+        st = GAME.apply(st, seat, GAME.ai_action(st, seat)).state
+    assert st.prompts[-1].kind == "choose_target" and not inv(st, "i3").hand
+    assert act("choose_investigator", inv="i3") in GAME.legal_actions(st, wall)
+    for level in ("easy", "normal"):
+        assert GAME.ai_action(st, wall, level) != act("choose_investigator", inv="i3"), level
+    assert playout_action(st, wall, GAME) == act("choose_investigator", inv="i2")
