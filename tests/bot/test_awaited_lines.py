@@ -91,3 +91,25 @@ def test_FW_WALL_07_a_walls_dm_names_every_destroy_its_advice_may_name() -> None
     for action in public:
         assert GAME.describe(st, st.wall_seat, action) in said, (action, said)
     assert "Destroy Clue Marble on Breaker (1 Doom)" in said, said
+
+
+def test_a_dms_list_of_board_moves_sets_each_apart() -> None:
+    """Stop 69's demos: "…in the game's thread: Delve: draw a Horror (1 Doom), Trigger …" and
+    The Presence's "…thread: Rest: discard any, draw up to 5, Walk (movement), …": a button's
+    own colon and commas ran into the list's. Each move is set in bold, as a button reads."""
+    from cogs.utils.table.summaries import board_moves
+    from rules.presence.game import GAME as PRESENCE
+    from rules.presence.game import PresenceOptions
+
+    st = PRESENCE.setup(["s1", "s2", "s3"], PresenceOptions(), 5)
+    for _ in range(400):
+        [seat] = sorted(PRESENCE.to_act(st))[:1]
+        public = PRESENCE.public_actions(st, seat)
+        if len(public) >= 3 and any(a.kind == "rest" for a in public):
+            break
+        st = PRESENCE.apply(st, seat, PRESENCE.ai_action(st, seat)).state
+    said = board_moves(PRESENCE, st, seat, public)
+    names = [PRESENCE.describe(st, seat, a) for a in public]
+    assert any("," in n or ":" in n for n in names), names
+    for name in dict.fromkeys(names):
+        assert f"**{name}**" in said, said

@@ -214,7 +214,9 @@ def board_moves(game: Game[Any, Any], state: Any, seat: str, public: list[Action
     69: the Wall's DM said "strike" at a Horror whose Trigger was on the board post alone,
     beside a lone Manifest button). Each choice stays on one message, so the DM names them
     and does not repeat them; they are public, so naming them tells the seat nothing new."""
-    names = list(dict.fromkeys(game.describe(state, seat, a) for a in public))
+    # In bold, as a button reads: a label's own colon or commas ("Rest: discard any, draw up
+    # to 5") ran into the list's (stop 69).
+    names = list(dict.fromkeys(f"**{game.describe(state, seat, a)}**" for a in public))
     if len(names) > BOARD_MOVES_NAMED:
         return ", ".join(names[:BOARD_MOVES_NAMED - 1]) + ", …"
     return join_words(names, "or")
