@@ -29,6 +29,7 @@ from typing import Any
 import discord
 from pydantic import BaseModel
 
+from bot.clock import clock_of
 from bot.pressure import Pressure, gauge_of
 
 DEFER_BY = 1.5
@@ -83,8 +84,10 @@ def hold_plan(age: float, grace: float, pressure: Pressure) -> HoldPlan:
 
 
 def age_of(interaction: discord.Interaction[Any]) -> float:
-    """Seconds since the player pressed or typed (Discord stamps the interaction's id)."""
-    return max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+    """Seconds since the player pressed or typed (Discord stamps the interaction's id), by
+    Discord's time as the bot knows it (`bot.clock`): a host clock behind Discord's made a
+    press look younger than it was, and its answer held past Discord's 3 s (stop 69)."""
+    return max(0.0, clock_of(interaction.client).now() - interaction.created_at.timestamp())
 
 
 class HeldAnswer:

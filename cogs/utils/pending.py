@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot import limits
-from bot.clock import clock_of
 from bot.limits import clip
 from bot.storage import PENDING_TTL, PendingMove
 from bot.tables import TableError
@@ -258,8 +257,7 @@ def lateness(interaction: discord.Interaction[Any]) -> float:
     Discord's time as the bot knows it (`discord_now`): a host clock running behind Discord's
     would make a press replayed after an outage look fresh, and play a move its player saw
     fail (stop 69)."""
-    now = clock_of(interaction.client).now()
-    return now - interaction.created_at.timestamp()
+    return age_of(interaction)
 
 
 async def refuse_if_late(interaction: discord.Interaction[Any], *, game_id: int | None,

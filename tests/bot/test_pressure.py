@@ -92,3 +92,24 @@ async def test_the_gauge_reads_the_queues_registered_and_calm_waits_while_busy()
     await gauge.calm(at_most=5.0, step=0.05)
     assert time.monotonic() - began < 1.0
     await gauge.stop()
+
+
+def test_an_answers_age_is_told_by_discords_time_as_the_bot_knows_it() -> None:
+    """Stop 69: with the host clock two hours behind Discord's (the snowflakes it sees say
+    so), a press made 2 s ago looked 0 s old (the future clamped to 0), so the bot held its
+    answer up to Discord's 3 s deadline. The press's lateness check already read Discord's
+    clock (`bot.clock`); the hold's age reads it too."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.clock import clock_of
+    from cogs.utils.answers import age_of
+
+    ahead = time.time() + 7200
+    client = SimpleNamespace()
+    clock_of(client).saw(discord.utils.time_snowflake(
+        discord.utils.utcnow().fromtimestamp(ahead, tz=discord.utils.utcnow().tzinfo)))
+    pressed = discord.utils.utcnow().fromtimestamp(ahead - 2, tz=discord.utils.utcnow().tzinfo)
+    interaction = SimpleNamespace(client=client, created_at=pressed)
+    assert 1.5 <= age_of(interaction) <= 3.0  # type: ignore[arg-type]
