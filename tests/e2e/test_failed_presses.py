@@ -12,9 +12,11 @@ Two cases, decided apart:
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
+from emulator.records import UserRecord
 from tests.e2e.conftest import Table
 
 pytestmark = pytest.mark.usefixtures("highcard")
@@ -50,6 +52,25 @@ async def _version(table: Table, gid: int) -> int:
     assert record is not None
     return record.version
 
+
+
+async def exorcism_mover(table: Table) -> tuple[Any, UserRecord, list[dict[str, Any]]]:
+    """A 2-player Exorcism core game opened (seed 5): its table, the player it awaits and
+    that player's `/exorcism move` choices."""
+    from demo import AutoTable
+    from rules.registry import GAMES
+
+    assert table.bot is not None
+    table.bot.tables.seed_source = lambda: 5
+    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob])
+    await auto.open("exorcism", "core")
+    state = await table.bot.tables.state(auto.game_id)
+    users = await table.bot.tables.users_of(auto.game_id)
+    awaited = sorted(GAMES["exorcism"].to_act(state))[0]
+    mover = next(u for u in auto.users if int(u.id) == users[awaited])
+    choices = await table.emu.autocomplete(mover, auto.thread(), "exorcism move",
+                                           {"choice": ""}, focused="choice")
+    return auto, mover, choices
 
 async def test_a_press_replayed_after_an_outage_is_not_played_and_its_player_is_told(
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -101,20 +122,9 @@ async def test_an_answered_press_sends_no_dm(table: Table) -> None:
 async def test_a_typed_move_replayed_late_is_not_played_and_one_refused_is_told_by_dm(
         table: Table) -> None:
     """The same two cases for a typed move (`/exorcism move`)."""
-    from demo import AutoTable
-    from rules.registry import GAMES
 
-    assert table.bot is not None
-    table.bot.tables.seed_source = lambda: 5
-    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob])
-    await auto.open("exorcism", "core")
+    auto, mover, choices = await exorcism_mover(table)
     gid = auto.game_id
-    state = await table.bot.tables.state(gid)
-    users = await table.bot.tables.users_of(gid)
-    awaited = sorted(GAMES["exorcism"].to_act(state))[0]
-    mover = next(u for u in auto.users if int(u.id) == users[awaited])
-    choices = await table.emu.autocomplete(mover, auto.thread(), "exorcism move",
-                                           {"choice": ""}, focused="choice")
     before = await _version(table, gid)
     async with table.emu.gateway_outage(late_by=50):
         late = await table.emu.slash(mover, auto.thread(), "exorcism move",
@@ -165,22 +175,11 @@ async def test_a_typed_move_whose_done_answer_discord_refused_is_told_by_dm(
     follow-up (the token expired: 401 / 50027; a 5xx run outlasting the retries), the player
     is left looking at "thinking…", which Discord ends with "The application did not
     respond": the move was played all the same, so they are told by DM not to play it again."""
-    from demo import AutoTable
-    from rules.registry import GAMES
 
     await table.stop()
     await table.start(answer_grace=0.0)  # every answer deferred, then sent with the token
-    assert table.bot is not None
-    table.bot.tables.seed_source = lambda: 5
-    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob])
-    await auto.open("exorcism", "core")
+    auto, mover, choices = await exorcism_mover(table)
     gid = auto.game_id
-    state = await table.bot.tables.state(gid)
-    users = await table.bot.tables.users_of(gid)
-    awaited = sorted(GAMES["exorcism"].to_act(state))[0]
-    mover = next(u for u in auto.users if int(u.id) == users[awaited])
-    choices = await table.emu.autocomplete(mover, auto.thread(), "exorcism move",
-                                           {"choice": ""}, focused="choice")
     before = await _version(table, gid)
     table.emu.token_lifetime = 0.0  # the follow-up finds the token expired
     res = await table.emu.slash(mover, auto.thread(), "exorcism move",

@@ -19,9 +19,8 @@ from bot.pressure import Pressure, gauge_of
 from bot.storage import PENDING_TTL, PendingMove
 from bot.tables import TableService
 from cogs.utils.table import Delivery
-from demo import AutoTable
-from rules.registry import GAMES
 from tests.e2e.conftest import Table
+from tests.e2e.test_failed_presses import exorcism_mover
 
 pytestmark = pytest.mark.usefixtures("highcard")
 
@@ -66,17 +65,10 @@ async def test_a_board_press_cut_off_before_its_move_is_stored_is_answered_not_p
 
 async def test_a_command_cut_off_after_its_move_is_stored_is_answered_with_what_happened(
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert table.bot is not None
-    table.bot.tables.seed_source = lambda: 5
-    auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob])
-    await auto.open("exorcism", "core")
+    auto, mover, choices = await exorcism_mover(table)
     gid = auto.game_id
+    assert table.bot is not None
     state = await table.bot.tables.state(gid)
-    users = await table.bot.tables.users_of(gid)
-    awaited = sorted(GAMES["exorcism"].to_act(state))[0]
-    mover = next(u for u in auto.users if int(u.id) == users[awaited])
-    choices = await table.emu.autocomplete(mover, auto.thread(), "exorcism move",
-                                           {"choice": ""}, focused="choice")
     before = state.step
     with monkeypatch.context() as m:
         table.crashed()
