@@ -42,6 +42,7 @@ import pytest
 
 from bot.client import UNKNOWN_COMPONENT_GRACE
 from cogs.utils.table import _decision_token, action_hash
+from cogs.utils.table.words import told_once
 from demo import AutoTable
 from emulator import Perm
 from emulator.interaction_records import InteractionRecord
@@ -75,6 +76,8 @@ FAULTS = ["none", "old-edits-refused", "upload-503", "callbacks-10062", "board-d
 
 
 
+RUN_MOST = 12
+"""The longest run of one press's line a post is looked through for."""
 FRAMING = re.compile(r"^Turn \d+ \(round \d+\): .* to play\.$")
 """A board's own heading of a new turn (who plays it), not a move's line."""
 
@@ -333,7 +336,8 @@ class FaultyTable:
                         for text in _versions_since(m, mark)]
         # A step with no public line (a Marble picked for a Close a Gate) shows as the board
         # moving on: its post written again.
-        press.on_board = any(line in _unfolded(board_lines_of(text)) if line else bool(text)
+        runs = _runs([line] * RUN_MOST) if line else {}
+        press.on_board = any(line in _unfolded(board_lines_of(text), runs) if line else bool(text)
                              for text in press.thread)
         self.presses.append(press)
         if os.environ.get("PROOF_VERBOSE"):
@@ -384,21 +388,21 @@ def _versions_since(message: MessageRecord, mark: int) -> Iterator[str]:
             yield old.content
 
 
-_TIMES = re.compile(r"^(.*?)(?: \((\d+) times\)|(; )(\d+) times\))([.!?]?)$", re.DOTALL)
+def _runs(lines: list[str]) -> dict[str, list[str]]:
+    """How a post says a run of each of `lines` (`told_once`: "… (3 times).", "The Redirector
+    discards 2 Clue Marbles (Hand Limit)."), to the lines the run stands for."""
+    counted = Counter(lines)
+    # A line the log says itself ("The Steadfast draws 2 Marbles.") is no run of another.
+    return {said: [line] * n for line, most in counted.items() for n in range(2, most + 1)
+            if (said := told_once([line] * n)[0][0]) not in counted}
 
 
-def _unfolded(lines: list[str]) -> list[str]:
-    """A post's lines with each run said once ("… (3 times).", `told_once`) said again as the
-    log has it, line by line."""
+def _unfolded(lines: list[str], runs: dict[str, list[str]]) -> list[str]:
+    """A post's lines with each run said once (`_runs`) said again as the log has it, line by
+    line."""
     out: list[str] = []
     for line in lines:
-        m = _TIMES.match(line)
-        if m is None:
-            out.append(line)
-        elif m.group(2):
-            out += [m.group(1) + m.group(5)] * int(m.group(2))
-        else:
-            out += [m.group(1) + ")" + m.group(5)] * int(m.group(4))
+        out += runs.get(line, [line])
     return out
 
 
@@ -495,7 +499,8 @@ async def play_with_faults(table: Table, monkeypatch: pytest.MonkeyPatch, game_n
         game, dealt, [(a.seat, Action.model_validate_json(a.action_json)) for a in log])
     boards = [m for m in table.emu.messages_in(auto.thread())
               if m.content.startswith(f"**{game.title}** — game #")]
-    shown = [line for m in boards for line in _unfolded(board_lines(m))]
+    runs = _runs(replayed)
+    shown = [line for m in boards for line in _unfolded(board_lines(m), runs)]
     outcomes = Counter((p.fault, p.stored) for p in faulty.presses)
     # Every public line of a stored move was told to everyone when it was played (the audit's
     # snapshots, one per press, miss the AI seats' moves between presses).
@@ -513,7 +518,7 @@ async def play_with_faults(table: Table, monkeypatch: pytest.MonkeyPatch, game_n
     assert not misinformed, "\n".join(misinformed)
     assert not leaks, "\n".join(leaks[:10])
     for m in boards:  # each post's lines in the order the moves made them
-        lines = [x for x in _unfolded(board_lines(m))
+        lines = [x for x in _unfolded(board_lines(m), runs)
                  if x not in opening and not FRAMING.match(x)]
         assert is_subsequence(lines, replayed), _first_out_of_order(lines, replayed)
     strays = [x for x in shown if x not in replayed and x not in opening
