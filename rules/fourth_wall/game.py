@@ -461,6 +461,9 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         (`ai_critical`); the level as it is elsewhere. Reads only the public board, so the
         budget is the same in every world the seat cannot tell apart."""
         if not self.ai_critical(state):
+            if eye_round(state):
+                # Only as far: the play-outs run past the Tracker's move (`ai_action`).
+                return replace(level, horizon=level.horizon * 2)
             return level
         return replace(level, simulations=round(level.simulations * CRITICAL_WORLDS[level.name]),
                        width=level.width + 2, horizon=level.horizon * 2)
@@ -482,6 +485,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         if not legal:
             raise IllegalAction("Nothing to do.", rule="CORE-TURN")
         turns = PLAYOUT_TURNS[searching.name] + (CRITICAL_TURNS if self.ai_critical(state) else 0)
+        if eye_round(state):
+            turns = max(turns, turns_to_eye(state))
         searching = self.ai_budget(state, seat, searching)
         picked = search_action(_Playouts(self, turns), state, seat,
                                searching,
@@ -745,6 +750,25 @@ class _Playouts:
         if self._root is not None and _turn_clock(state) >= self._root + self._turns:
             return set()
         return self._game.to_act(state)
+
+
+def eye_round(state: FourthWallState) -> bool:
+    """Alliance, `CRITICAL_GATES` or more Gates Open in the last round of Slumber: the Turn
+    Tracker reaches An Eye Opens at this round's end (FW-TRACK-03), and five Open Gates then
+    lose at once, four to any Gate the next Wall turn Opens (FW-TRACK-04, FW-END-02). Public."""
+    if state.mode != "alliance" or state.revealed or len(state.gates) < CRITICAL_GATES:
+        return False
+    ranks = Engine(state).layout_ranks()
+    return state.rank_index + 1 < len(ranks) and ranks[state.rank_index + 1][1] == "eye_opens"
+
+
+def turns_to_eye(state: FourthWallState) -> int:
+    """The turns (`_turn_clock`) from `state` to the end of the first Wall turn of the next
+    round. Stop 69: in the last round of Slumber (`eye_round`) the play-outs run that far, so
+    the search sees the Tracker move and that Wall turn; they stopped three turns on, where the
+    cut-off read five Gates Open in Slumber, which cost nothing yet."""
+    n = max(1, len(state.investigators))
+    return (state.round + 1) * n * 2 + 1 - _turn_clock(state)
 
 
 def _turn_clock(state: FourthWallState) -> int:

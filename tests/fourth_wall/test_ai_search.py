@@ -470,6 +470,41 @@ def test_FW_TARGET_03_at_the_brink_the_play_outs_run_past_a_second_wall_turn(
     assert fourth_wall_game.CRITICAL_TURNS >= 2  # a Wall turn and an Investigator's turn more
 
 
+def test_FW_TRACK_04_in_the_last_round_of_slumber_the_play_outs_run_past_an_eye_opens(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 69: most of the normal level's Alliance losses (2 players, 5 Gates, seeds 1-100)
+    were settled when the Turn Tracker reached An Eye Opens with four or five Gates Open
+    (FW-TRACK-04, FW-END-02), and the last turns of Slumber were searched with play-outs that
+    stopped three turns on, before the Tracker moved. With `CRITICAL_GATES` or more Gates Open
+    in the round at whose end An Eye Opens, the play-outs now run through the first Wall turn
+    after it, with twice the decisions; earlier in Slumber, and with fewer Gates, as before."""
+    import rules.fourth_wall.game as fourth_wall_game
+
+    normal = GAME.ai_levels()["normal"]
+    seen: list[tuple[int, int]] = []
+    real = fourth_wall_game.search_action
+
+    def spy(game: Any, state: FourthWallState, who: str, level: Level, rng: Rng) -> Action:
+        seen.append((game._turns, level.horizon))
+        return real(game, state, who, level, rng)
+
+    monkeypatch.setattr(fourth_wall_game, "search_action", spy)
+    base = fourth_wall_game.PLAYOUT_TURNS["normal"]
+    ranks = Engine(_alliance_table(4)).layout_ranks()
+    last = [stage for _, stage in ranks].index("eye_opens") - 1  # the last rank of Slumber
+    n = len(_alliance_table(4).investigators)
+    for gates, rank, turn in ((4, last, 0), (3, last, 1), (4, last - 1, 0), (2, last, 0)):
+        st = _alliance_table(gates)
+        st.rank_index = rank
+        inv_id = st.investigators[turn].id
+        st = inv_turn(st, inv_id)
+        GAME.ai_action(st, seat_of(st, inv_id), "normal")
+    # From the Investigator phase of turn t, 2 * (n - t) - 1 turns to the round's end, then
+    # the next round's first Wall turn.
+    assert seen == [(2 * n, 2 * normal.horizon), (2 * (n - 1), 2 * normal.horizon),
+                    (base, normal.horizon), (base, normal.horizon)]
+
+
 def _brink_table(target: str) -> FourthWallState:
     """Alliance after An Eye Opens, four Gates Open (the next Insanity Opens the fifth,
     FW-END-02), i1's turn: i1 holds three Marbles that Close no Gate (no Science); i2 and i3
