@@ -1455,6 +1455,12 @@ def _power_worth(eng: Engine, board: Board, card: str, which: str, die_id: int) 
         val += 2.0
     if "move_die" in ops or "increase_presence" in ops:
         val += 1.0 + 1.0  # undo the visitors' small discount: presence is the spirit's
+    if harm and any(e.get("op") == "move_die" and e.get("die", "this") == "this"
+                    for e in effs) and all(_leaves_the_pawn(eng, die_id, to)
+                                           for to in eng.die_neighbours(d.room)):
+        # Wherever it goes, the pawn's last die leaves it with nothing to pay its drain
+        # (P-MANI-02; stop 69's demo: Broken Form's bottom power right after manifesting)
+        val -= PAWN_STRANDED
     near = [v for v in eng.active_visitors() if v.room == d.room]
     if "target" in ops and near:
         val += max(_triggered_fear(eng, board, v, "targeted_by_spirit") for v in near)

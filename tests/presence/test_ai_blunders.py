@@ -700,3 +700,20 @@ def test_P_MANI_02_the_spirit_does_not_move_the_pawns_only_die_away() -> None:
         assert bool(moved) == moves, (second, [a for _s, a in seen])
         if second:
             assert any(d.room == "salon" for d in seen[-1][0].dice), seen[-1][0].dice
+
+
+def test_P_MANI_02_broken_forms_move_keeps_the_pawns_only_die() -> None:
+    """Stop 69's two-player demo: the spirit manifested, then played Broken Form's bottom power
+    ("Move this die to an adjacent room") on the die beside its pawn, and nothing near the pawn
+    could pay its drain at upkeep (P-MANI-02). The power's worth counts the stranded pawn as
+    the Move Presence Die action does: the Salon's only die stays while the pawn cannot
+    follow it."""
+    st = _glide_scene(3, kitchen_die=None)
+    st.spirit.pawn_actions = 0
+    card = next(c for c in st.spirit.discard if c.endswith(".broken_form"))
+    st.spirit.discard.remove(card)
+    st.spirit.hand = [card]
+    seen = _spirit_turn_played(st)
+    played = [a for _s, a in seen if a.kind == "play" or a.p("option") == "bottom"]
+    assert not any(a.p("option") == "bottom" for a in played), [a for _s, a in seen]
+    assert any(d.room == "salon" for d in seen[-1][0].dice), seen[-1][0].dice
