@@ -139,3 +139,25 @@ async def test_view_channel_taken_from_the_bot_does_not_end_its_game(table: Tabl
     await _days(table, 1)
     assert [m for m in table.emu.messages_in(table.thread())
             if m.order > mark and "waiting for your move" in m.content]
+
+
+async def test_view_channel_taken_from_the_bot_is_told_to_its_players_once(
+        table: Table) -> None:
+    """Stop 69: with View Channel taken, a reminder's ping in the thread met Missing Access and
+    the game was kept, told to nobody but the log: a player whose DMs are open learns what
+    is wrong and what fixes it, once (not at every reminder)."""
+    from emulator import Perm
+
+    gid = await _started(table)
+    for user in (table.bob, table.carol):
+        user.dms_open = False  # their reminders are pings in the thread
+    table.emu.revoke_bot_permissions(table.general, Perm.VIEW_CHANNEL)
+    await table.emu.settle()
+    await _days(table, 3)
+    assert table.bot is not None
+    record = await table.bot.storage.get_game(gid)
+    assert record is not None and record.status == "active"
+    told = [m.content for m in table.emu.dm_messages(table.alice)
+            if "View Channel" in m.content]
+    assert len(told) == 1, told
+    assert f"game #{gid}" in told[0] and "kept" in told[0], told[0]

@@ -64,6 +64,10 @@ class Pictured:
         return len(self._data)
 
 
+NO_VIEW_BLOCK = "Discord says I may not view it (the **View Channel** permission was taken)"
+"""Why a game's thread is out of the bot's sight while the bot is still in the server."""
+
+
 class DeliveryCore(abc.ABC):
     """Names, renders, threads and DMs: what every part of delivery uses."""
 
@@ -381,6 +385,17 @@ class DeliveryCore(abc.ABC):
             # to be given back; a refused board post tells its players what to fix.
             log.warning("game %s: its thread is out of the bot's sight (no View Channel?); "
                         "the game is kept", record.id)
+            if self._told_blocked.get(record.id) != NO_VIEW_BLOCK:
+                # Told once, as a refused board post is (`_tell_blocked`): until a post goes
+                # through again (stop 69: told to nobody but the log).
+                self._told_blocked[record.id] = NO_VIEW_BLOCK
+                game = GAMES.get(record.game)
+                where = f"<#{record.thread_id}>" if record.thread_id else "the game's channel"
+                await self.tell_players(
+                    record, f"⚠️ I can no longer see {where}, the thread of your game of "
+                    f"**{game.title if game else record.game}** (game #{record.id}): "
+                    f"{NO_VIEW_BLOCK}. To fix it, a moderator gives me **View Channel** there "
+                    "again. Your game is kept; it goes on as soon as I can see it.")
             return
         self._newest.pop(record.thread_id or record.channel_id, None)
         reason = "its thread was deleted" if seen else "the bot can no longer see its thread"
