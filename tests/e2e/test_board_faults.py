@@ -61,7 +61,7 @@ def _one_live_decision(table: Table) -> None:
     assert len(live) <= 1, [m.content for m in live]
 
 
-class _FastSleeps:
+class FastSleeps:
     """discord.py's `asyncio` with sleeps 200 times shorter (its 1+3+5+7+9 s between 5xx
     tries): the library is not modified, only the module it sleeps through."""
 
@@ -75,7 +75,7 @@ class _FastSleeps:
 
 @pytest.fixture
 def fast_discord_retries(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(discord.http, "asyncio", _FastSleeps())
+    monkeypatch.setattr(discord.http, "asyncio", FastSleeps())
     yield
 
 

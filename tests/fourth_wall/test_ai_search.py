@@ -442,6 +442,21 @@ def test_FW_END_02_the_alliance_search_looks_harder_at_the_brink(
     assert used == [normal.simulations, 3 * normal.simulations]
 
 
+
+def _searches_seen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Each search the Fourth Wall AI starts from now on: (its play-out turns, its horizon)."""
+    import rules.fourth_wall.game as fourth_wall_game
+
+    seen: list[tuple[int, int]] = []
+    real = fourth_wall_game.search_action
+
+    def spy(game: Any, state: FourthWallState, who: str, level: Level, rng: Rng) -> Action:
+        seen.append((game._turns, level.horizon))
+        return real(game, state, who, level, rng)
+
+    monkeypatch.setattr(fourth_wall_game, "search_action", spy)
+    return seen
+
 def test_FW_TARGET_03_at_the_brink_the_play_outs_run_past_a_second_wall_turn(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Stop 47: the Target Token passes on at every Loss (FW-TARGET-03), so a hand left at one
@@ -451,14 +466,7 @@ def test_FW_TARGET_03_at_the_brink_the_play_outs_run_past_a_second_wall_turn(
     import rules.fourth_wall.game as fourth_wall_game
 
     normal = GAME.ai_levels()["normal"]
-    seen: list[tuple[int, int]] = []
-    real = fourth_wall_game.search_action
-
-    def spy(game: Any, state: FourthWallState, who: str, level: Level, rng: Rng) -> Action:
-        seen.append((game._turns, level.horizon))
-        return real(game, state, who, level, rng)
-
-    monkeypatch.setattr(fourth_wall_game, "search_action", spy)
+    seen = _searches_seen(monkeypatch)
     calm = _alliance_table(3)
     GAME.ai_action(calm, seat_of(calm, "i1"), "normal")
     brink = _alliance_table(3)
@@ -481,14 +489,7 @@ def test_FW_TRACK_04_in_the_last_round_of_slumber_the_play_outs_run_past_an_eye_
     import rules.fourth_wall.game as fourth_wall_game
 
     normal = GAME.ai_levels()["normal"]
-    seen: list[tuple[int, int]] = []
-    real = fourth_wall_game.search_action
-
-    def spy(game: Any, state: FourthWallState, who: str, level: Level, rng: Rng) -> Action:
-        seen.append((game._turns, level.horizon))
-        return real(game, state, who, level, rng)
-
-    monkeypatch.setattr(fourth_wall_game, "search_action", spy)
+    seen = _searches_seen(monkeypatch)
     base = fourth_wall_game.PLAYOUT_TURNS["normal"]
     ranks = Engine(_alliance_table(4)).layout_ranks()
     last = [stage for _, stage in ranks].index("eye_opens") - 1  # the last rank of Slumber

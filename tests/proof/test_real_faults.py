@@ -51,8 +51,9 @@ from rules.core import Action
 from rules.core.game import Game
 from rules.registry import GAMES
 from tests.e2e.conftest import Table
+from tests.e2e.test_board_faults import FastSleeps
 from tests.proof.harness import board_lines, is_subsequence, public_lines_of_log
-from tests.proof.test_secrets import Audit, _stub_pictures
+from tests.proof.test_secrets import Audit, stub_pictures
 
 # (game, mode, humans, AI seats, options)
 TITLES: list[tuple[str, str, int, int, str | None]] = [
@@ -74,24 +75,10 @@ FAULTS = ["none", "old-edits-refused", "upload-503", "callbacks-10062", "board-d
           "gateway-reconnect", "500-next"]
 """One per press, in turn."""
 
-
-
 RUN_MOST = 12
 """The longest run of one press's line a post is looked through for."""
 FRAMING = re.compile(r"^Turn \d+ \(round \d+\): .* to play\.$")
 """A board's own heading of a new turn (who plays it), not a move's line."""
-
-
-class _FastSleeps:
-    """discord.py's `asyncio` with sleeps 200 times shorter (its 1+3+5+7+9 s between 5xx
-    tries): the library is not modified, only the module it sleeps through."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(asyncio, name)
-
-    @staticmethod
-    async def sleep(delay: float, result: Any = None) -> Any:
-        return await asyncio.sleep(delay / 200, result)
 
 
 @dataclass
@@ -447,9 +434,9 @@ async def play_with_faults(table: Table, monkeypatch: pytest.MonkeyPatch, game_n
                            mode: str, humans: int, ai: int, options: str | None,
                            seed: int, presses: int | None, share: int = 0) -> None:
     assert table.bot is not None
-    _stub_pictures(monkeypatch)
-    monkeypatch.setattr(discord.http, "asyncio", _FastSleeps())
-    monkeypatch.setattr(discord.webhook.async_, "asyncio", _FastSleeps())  # answers' retries
+    stub_pictures(monkeypatch)
+    monkeypatch.setattr(discord.http, "asyncio", FastSleeps())
+    monkeypatch.setattr(discord.webhook.async_, "asyncio", FastSleeps())  # answers' retries
     # The bot's own backoff for a refused board, small: a lifted fault is met within moments.
     await table.settle()  # the fixture's bot done starting before it stops
     await table.stop()
