@@ -70,6 +70,13 @@ STAIRS_MARGIN = 10
 """Blank space inside a stairs badge's right edge (`_stairs_badge`): with `PIECE_GAP` the
 open door's jamb stands 7 px at 400 px from the next piece."""
 DOOR_LEN = 54
+RING_OUT = 5
+"""How far a changed piece's dashed ring (`_marked`) reaches past the piece: its line stands
+3 px out and its white dashes, 4 px wide on the line, 2 px past that."""
+RING_ROOM = 7
+"""Blank space a changed piece keeps on each side, and its row from the next row, for its
+ring: with `PIECE_GAP` the ring stands 4 px at 400 px from the piece beside it (stop 70: the
+ring was drawn into the gap between pieces and touched its neighbours at 400 px)."""
 
 # --------------------------------------------------------------------------- palette
 
@@ -256,6 +263,16 @@ class Piece:
     value: Any = None
     marked: bool = False
 
+    @property
+    def room(self) -> float:
+        """The piece's blank margin on each side: its ring's, when it is marked."""
+        return RING_ROOM if self.marked else 0
+
+    @property
+    def span(self) -> float:
+        """The width the piece takes in its row, its ring's margins included."""
+        return self.width + 2 * self.room
+
 
 def _door_key(dr: DoorV) -> str:
     return dr.id or f"{dr.a}|{dr.b}"
@@ -307,12 +324,30 @@ def _flow(pieces: Sequence[Piece], width: float) -> list[list[Piece]]:
     rows: list[list[Piece]] = [[]]
     used = 0.0
     for p in pieces:
-        if rows[-1] and used + p.width > width:
+        if rows[-1] and used + p.span > width:
             rows.append([])
             used = 0.0
         rows[-1].append(p)
-        used += p.width + PIECE_GAP
+        used += p.span + PIECE_GAP
     return rows if rows[0] else []
+
+
+def _row_room(row: Sequence[Piece]) -> float:
+    """The blank band a row keeps above and below for its marked pieces' rings."""
+    return RING_ROOM if any(p.marked for p in row) else 0
+
+
+def _row_tops(rows: Sequence[Sequence[Piece]]) -> tuple[list[float], float]:
+    """Each row's top below the first's, and how tall the rows stand (one row at least). A
+    ring's band lies between two rows only: the name above the first row and the room's
+    padding below the last leave it room already."""
+    tops: list[float] = []
+    y = 0.0
+    for k, row in enumerate(rows):
+        if k:
+            y += PIECE + PIECE_GAP + _row_room(rows[k - 1]) + _row_room(row)
+        tops.append(y)
+    return tops, y + PIECE
 
 
 # --------------------------------------------------------------------------- layout
@@ -368,9 +403,9 @@ def _layout(b: Board, width: int, pieces: Mapping[str, list[Piece]]
         cells: dict[str, Box] = {}
         for row in range(lo, hi + 1):
             in_row = [r for r in rooms if r.y == row]
-            need = max((len(_flow(pieces.get(r.id, []), col_w - 2 * PAD)) for r in in_row),
-                       default=0)
-            h = NAME_H + PAD_Y * 2 + max(1, need) * (PIECE + PIECE_GAP) - PIECE_GAP + 4
+            need = max((_row_tops(_flow(pieces.get(r.id, []), col_w - 2 * PAD))[1]
+                        for r in in_row), default=PIECE)
+            h = NAME_H + PAD_Y * 2 + need + 4
             for r in in_row:
                 x0 = r.x * (col_w + GAP)
                 cells[r.id] = (x0, y, x0 + col_w, y + h)
@@ -492,8 +527,10 @@ def _visitor(d: ImageDraw.ImageDraw, box: Box, v: VisitorV | None, label: str, c
         d.line((x0 + 6, y0 + 6, x1 - 6, y1 - 6), fill=ink.line, width=4)
         d.line((x0 + 6, y1 - 6, x1 - 6, y0 + 6), fill=ink.line, width=4)
     elif v is not None and v.candle_lit:
-        d.ellipse((x1 - 15, y0 - 6, x1 + 3, y0 + 12), fill=ink.line)
-        icon(d, "flame", (x1 - 13, y0 - 5, x1 + 1, y0 + 11), ink.flame)
+        # within the pawn's width: 3 px past it, the flame reached the ring of a changed
+        # piece beside it at 400 px (stop 70)
+        d.ellipse((x1 - 18, y0 - 6, x1, y0 + 12), fill=ink.line)
+        icon(d, "flame", (x1 - 16, y0 - 5, x1 - 2, y0 + 11), ink.flame)
 
 
 def _stairs_badge(d: ImageDraw.ImageDraw, box: Box, dr: DoorV, way: str, ink: Ink,
@@ -557,7 +594,14 @@ def _draw_piece(d: ImageDraw.ImageDraw, p: Piece, box: Box, b: Board, labels: Ma
         dr, way = p.value
         _stairs_badge(d, box, dr, way, ink, text, floor)
     if p.marked:
-        _dashed_ring(d, (x0 - 5, y0 - 5, x1 + 5, y1 + 5), ink, width=4)
+        _marked(d, box, ink)
+
+
+def _marked(d: ImageDraw.ImageDraw, box: Box, ink: Ink) -> None:
+    """A changed piece's ring, `RING_OUT` past its box (in the piece's `RING_ROOM`)."""
+    x0, y0, x1, y1 = box
+    out = RING_OUT - 2
+    _dashed_ring(d, (x0 - out, y0 - out, x1 + out, y1 + out), ink, width=4)
 
 
 def _sealed(d: ImageDraw.ImageDraw, box: Box, r: RoomV, ink: Ink) -> None:
@@ -640,13 +684,13 @@ def phone_map(view: Mapping[str, Any], width: int) -> Image.Image:
             d.text((x0 + PAD, y0 + PAD_Y), room_label(r.name, x1 - x0 - 2 * PAD), font=fnt,
                    fill=text, anchor="la")
             y = y0 + PAD_Y + NAME_H
-            for row in _flow(pieces.get(r.id, []), x1 - x0 - 2 * PAD):
+            rows = _flow(pieces.get(r.id, []), x1 - x0 - 2 * PAD)
+            for row, dy in zip(rows, _row_tops(rows)[0], strict=True):
                 x = x0 + PAD
                 for p in row:
-                    pbox: Box = (x, y, x + p.width, y + PIECE)
+                    pbox: Box = (x + p.room, y + dy, x + p.room + p.width, y + dy + PIECE)
                     _draw_piece(d, p, pbox, b, labels, colours, ink, text, fill)
-                    x += p.width + PIECE_GAP
-                y += PIECE + PIECE_GAP
+                    x += p.span + PIECE_GAP
         if r.id in ch.rooms:  # outside the room, in the wall, clear of its name
             _dashed_ring(d, (x0 - 4, y0 - 4, x1 + 4, y1 + 4), ink, width=5)
     for dr in walls:

@@ -128,7 +128,11 @@ def test_map_is_card_wide_about_square_and_the_card_stays_small(mode: str, n: in
         board = phone_map(view, MAP_W)
         assert board.mode == "RGB"
         assert board.width == MAP_W
-        assert board.height <= MAP_W * 1.15, board.size
+        # A changed piece keeps room for its ring (stop 70): a post where most pieces
+        # changed (every pawn, dice in every room) stands up to a fifth taller than wide.
+        assert board.height <= MAP_W * 1.25, board.size
+        unmarked = {**view, "turn": {**view["turn"], "before": None}}
+        assert phone_map(unmarked, MAP_W).height <= MAP_W * 1.15
         if k % 3 == 0:
             assert len(render_turn_card("presence", view)) < 150_000
 
@@ -493,3 +497,104 @@ def test_a_stairs_badge_keeps_clear_of_the_piece_drawn_after_it(state: str) -> N
     ink = ImageChops.difference(img, Image.new("RGB", img.size, INK.dark)).getbbox()
     assert ink is not None
     assert (10 + width - ink[2] + PIECE_GAP) * 400 / WIDTH >= 6, (state, ink)
+
+
+# --------------------------------------------------------------------------- change rings
+
+
+RING_KINDS = ["fire", "visitor", "spirit", "die", "stoken", "ctoken", "drain", "stairs"]
+
+
+def _crowded_kitchen(kind: str) -> dict[str, Any]:
+    """The Kitchen (dark, its stairs down) holding a piece of every kind, two of each token,
+    with one piece of ``kind`` changed since the previous post (``turn.before``)."""
+    from tests.presence.helpers import new_game, quiet
+
+    view = GAME.view(quiet(new_game(4, seed=3)), None)
+    view["names"] = {f"s{i + 1}": NAMES[i] for i in range(4)}
+    rooms = {r["id"]: r for r in view["rooms"]}
+    kitchen = rooms["kitchen"]
+    kitchen["visitors"], rooms["great_hall"]["visitors"] = rooms["great_hall"]["visitors"], []
+    kitchen.update(fireplace=True, fireplace_lit=True, pawn=True, drains=["a", "b"],
+                   dice=[{"value": 3}, {"value": 5}],
+                   tokens=[{"kind": "spirit"}, {"kind": "spirit"}, {"kind": "small"},
+                           {"kind": "small"}])
+    before = copy.deepcopy(view)
+    was = next(r for r in before["rooms"] if r["id"] == "kitchen")
+    if kind == "fire":
+        was["fireplace_lit"] = False
+    elif kind == "visitor":  # its candle blown out (a lit one pokes out of the ring's top)
+        view["visitors"][1]["candle_lit"] = False
+        before["visitors"][1]["candle_lit"] = True
+    elif kind == "spirit":
+        was["pawn"] = False
+        next(r for r in before["rooms"] if r["id"] == "salon")["pawn"] = True
+    elif kind in ("die", "drain"):
+        key = {"die": "dice", "drain": "drains"}[kind]
+        was[key] = was[key][:1]
+    elif kind == "stoken":
+        was["tokens"] = was["tokens"][1:]
+    elif kind == "ctoken":
+        was["tokens"] = was["tokens"][:3]
+    else:
+        stairs = next(d for d in before["doors"] if d["stairs"] and "kitchen" in d["rooms"])
+        stairs["open"] = not stairs["open"]
+    view["turn"] = {"before": before}
+    return view
+
+
+@pytest.mark.parametrize("kind", RING_KINDS)
+def test_a_changed_pieces_ring_stands_clear_of_its_neighbours_at_phone_width(
+        kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 69's demo at 400 px: the dashed ring of a changed piece (a new die, a pawn that
+    moved, a fire lit, ...) was drawn into the gap between pieces and touched the piece beside
+    it, above or below. In a room full of pieces, each piece ring at a phone's 400 px keeps at
+    least 3 px of bare floor to the nearest other ink (a piece, a name, a wall) on each side."""
+    from PIL import Image
+
+    import renders.presence_phone as phone
+
+    view = _crowded_kitchen(kind)
+    rings: list[tuple[float, float, float, float]] = []
+    real = phone._dashed_ring
+
+    def ring(d: Any, box: Any, ink: Any, width: int = 5) -> None:
+        rings.append(box)
+        real(d, box, ink, width)
+
+    monkeypatch.setattr(phone, "_dashed_ring", ring)
+    marked = phone_map(view, MAP_W).convert("RGB")
+    monkeypatch.setattr(phone, "_dashed_ring", lambda *a, **k: None)
+    plain = phone_map(view, MAP_W).convert("RGB")  # the same map, no ring drawn
+    scale = 400 / WIDTH
+    size = (round(MAP_W * scale), round(marked.height * scale))
+    ms = marked.resize(size, Image.Resampling.LANCZOS).load()
+    ps = plain.resize(size, Image.Resampling.LANCZOS).load()
+    floor = phone.INK.dark  # the Kitchen is dark
+
+    def far(a: Any, b: Any) -> bool:
+        return max(abs(x - y) for x, y in zip(a, b, strict=True)) > 40
+
+    piece_rings = [b for b in rings if b[3] - b[1] < phone.PIECE + 20 and b[2] - b[0] < 200]
+    assert piece_rings, rings
+    for box in piece_rings:
+        x0, y0 = max(0, int(box[0] * scale) - 4), max(0, int(box[1] * scale) - 4)
+        x1, y1 = min(size[0], int(box[2] * scale) + 5), min(size[1], int(box[3] * scale) + 5)
+        ring_px = [(x, y) for y in range(y0, y1) for x in range(x0, x1)
+                   if far(ms[x, y], ps[x, y])]
+        rx0, rx1 = min(x for x, _ in ring_px), max(x for x, _ in ring_px)
+        ry0, ry1 = min(y for _, y in ring_px), max(y for _, y in ring_px)
+
+        def bare(x: int, y: int, dx: int, dy: int) -> int:
+            """Pixels of floor from (x, y) outward, before other ink or the map's edge."""
+            n = 0
+            x, y = x + dx, y + dy
+            while 0 <= x < size[0] and 0 <= y < size[1] and not far(ps[x, y], floor):
+                n, x, y = n + 1, x + dx, y + dy
+            return n
+
+        gaps = {"left": min(bare(rx0, y, -1, 0) for y in range(ry0, ry1 + 1)),
+                "right": min(bare(rx1, y, 1, 0) for y in range(ry0, ry1 + 1)),
+                "above": min(bare(x, ry0, 0, -1) for x in range(rx0, rx1 + 1)),
+                "below": min(bare(x, ry1, 0, 1) for x in range(rx0, rx1 + 1))}
+        assert min(gaps.values()) >= 3, (kind, box, gaps)
