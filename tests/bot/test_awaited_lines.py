@@ -65,12 +65,37 @@ def test_FW_HAND_02_a_run_of_discards_counts_the_marbles() -> None:
         "The spirit moves 2 presence dice from the Kitchen into the Salon.")
     # Counting would misread: the count stays apart, never inside a bracket.
     for line in ("The spirit discards a card: a presence die in the Hall goes from 2 to 3.",
-                 "The Wall Delves: it draws a Horror.", "Then a Ghoul arrives.",
+                 "No Street is free for the Ghoul: it acts as a Delve.", "Then a Ghoul arrives.",
                  "It takes a Ghoul's Marble.", "The Trade is called off (1 AP refunded).",
                  "The Redirector discards a Clue and Force Marble (Hand Limit)."):
         said = twice(line)
         assert "2 times" in said and "; 2 times)" not in said, said
         assert said.replace(" 2 times", "").replace(" (2 times)", "") == line, said
+
+
+def test_FW_WALL_05_a_run_of_delves_says_the_delves_and_counts_the_horrors() -> None:
+    """Stop 69's demo: "The Wall Delves: it draws a Horror (2 times)." for two Delves. The
+    head's sentence repeats and the thing after the colon counts, in plain English; a line
+    whose part after the colon does not take one thing keeps its count apart."""
+    from cogs.utils.table.words import told_once
+
+    def said(line: str, n: int) -> str:
+        return told_once([line] * n)[0][0]
+
+    assert said("The Wall Delves: it draws a Horror.", 2) == (
+        "The Wall Delves 2 times: it draws 2 Horrors.")
+    assert said("The Wall Delves: it draws a Horror.", 3) == (
+        "The Wall Delves 3 times: it draws 3 Horrors.")
+    for line, told in (
+            ("The spirit discards a card: a presence die in the Hall goes from 2 to 3.",
+             "The spirit discards a card: a presence die in the Hall goes from 2 to 3 "
+             "(2 times)."),
+            ("The spirit feeds on the fear: a presence die in the Salon goes from 1 to 2.",
+             "The spirit feeds on the fear: a presence die in the Salon goes from 1 to 2 "
+             "(2 times)."),
+            ("No Street is free for the Ghoul: it acts as a Delve.",
+             "No Street is free for the Ghoul: it acts as a Delve (2 times).")):
+        assert said(line, 2) == told
 
 
 def test_FW_WALL_07_a_walls_dm_names_every_destroy_its_advice_may_name() -> None:

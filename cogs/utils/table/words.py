@@ -71,9 +71,21 @@ def told_once(lines: list[str]) -> list[tuple[str, int]]:
     return [(line if n == 1 else _times(line, n), n) for line, n in runs]
 
 
+_IT_TAKES_A = re.compile(r"(?:it|they|he|she) [a-z]+ (?:a|an) ")
+"""A line's part after its colon that says what its head's subject did to one thing ("The
+Wall Delves: it draws a Horror"): said N times, the head repeats and the thing counts."""
+
+
 def _times(line: str, n: int) -> str:
     m = _END.match(line)
     body, end = (m.group(1), m.group(2)) if m else (line, "")
+    head, colon, tail = body.partition(": ")
+    if colon and _IT_TAKES_A.match(tail) and not _ARTICLE.search(head) and "(" not in head:
+        # "The Wall Delves 2 times: it draws 2 Horrors." (stop 69's demo read "The Wall
+        # Delves: it draws a Horror (2 times).")
+        told = _counted(tail, n)
+        if told is not None:
+            return f"{head} {n} times: {told}{end}"
     counted = _counted(body, n)
     if counted is not None:
         return f"{counted}{end}"
@@ -90,7 +102,8 @@ def _counted(body: str, n: int) -> str | None:
     """`body` with its one "a …" counted: "discards a Clue Marble (Hand Limit)" said 2 times
     is "discards 2 Clue Marbles (Hand Limit)". None where the line has no such thing, or more
     than one "a" (which of them repeats?), or its "a" follows a colon (the line's head
-    repeats: "The Wall Delves: it draws a Horror" is two Delves, not one of 2 Horrors), or
+    repeats: "The Wall Delves: it draws a Horror" is two Delves, not one of 2 Horrors; `_times`
+    counts both where the part after the colon is the head's doing, `_IT_TAKES_A`), or
     the phrase is not a thing's name (a verb follows: "a Ghoul is placed")."""
     found = list(_ARTICLE.finditer(body))
     if len(found) != 1 or ":" in body[:found[0].start()]:
