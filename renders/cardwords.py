@@ -189,8 +189,10 @@ def _fourth_wall(view: Mapping[str, Any]) -> list[Number]:
         out.append(Number("Presence cards", str(n), "doom",
                           note="left this Wall turn" if cards.get("this_turn")
                           else "next Wall turn"))
-    else:
+    elif _s(view.get("mode")) != "alliance":
         out.append(Number("Doom", str(_i(wall.get("doom"))), "doom"))
+    # (Alliance at game over: no Wall turn is to come, no Presence card will be resolved; the
+    # tile is left out, not read "Doom" as it had not since the start, stop 70.)
     out.append(Number("Horrors out", str(len(_l(view.get("horrors"))))))
     # Marbles held, not the card's Sanity (its Hand Limit, which never moves): losing them
     # all drives an Investigator Insane (stop 63's demo read "Lowest Sanity 5" all game).
