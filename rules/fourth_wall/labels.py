@@ -123,7 +123,9 @@ def _label(eng: Engine, action: Action, data: dict[str, Any]) -> str:
         return f"Manifest {eng.horror_name(hid)} ({eng.horror(hid).manifest.doom} Doom)"
     if k == TRIGGER:
         hid = str(p.get("horror"))
-        return f"Trigger {_h(eng, hid)} ({eng.horror(hid).trigger_cost} Doom)"
+        # the Horror, not what it needs to be Defeated: no cost of the Wall's (stop 70)
+        told = eng.horror_label(hid, needs=False)
+        return f"Trigger {told} ({eng.horror(hid).trigger_cost} Doom)"
     if k == DESTROY:
         return f"Destroy {eng.street_marble_label(str(p.get('marble')))} " \
                f"({eng.opts.destroy_marble_cost} Doom)"

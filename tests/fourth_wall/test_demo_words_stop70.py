@@ -29,3 +29,29 @@ def test_FW_ALLY_02_the_game_over_card_has_no_doom_tile_in_alliance() -> None:
     eng = Engine(st)
     eng.finish("wall", "the game ends")
     assert "Doom" in [n.label for n in numbers("fourth_wall", GAME.view(eng.st, None))]
+
+
+def test_FW_WALL_08_a_trigger_is_labelled_by_its_horror_and_its_cost_alone() -> None:
+    """Stop 70's demo as The Wall: the board post offered "Trigger Cultist — needs Force
+    (1 Doom)", as if Triggering needed a Force Symbol; the Symbols are what the Investigators
+    still need to Defeat it. A Trigger names the Horror (which of two alike it is, by what it
+    holds) and its Trigger Cost; an Intervene keeps the Symbols its Horror needs."""
+    from rules.fourth_wall.actions import TRIGGER
+    from rules.fourth_wall.labels import describe_action
+    from tests.fourth_wall.helpers import clear_streets, put_horror, wall_turn
+
+    st = wall_turn(new_game("conflict", 3, seed=2), doom=3).model_copy(deep=True)
+    clear_streets(st)
+    put_horror(st, "H-CULTIST")
+    put_horror(st, "H-GHOUL")
+    put_horror(st, "H-GHOUL", attached=("M-C",))
+    seat = st.wall_seat
+    assert seat is not None
+    eng = Engine(st)
+    labels = [describe_action(eng, seat, a) for a in GAME.legal_actions(st, seat)
+              if a.kind == TRIGGER]
+    assert "Trigger Cultist (1 Doom)" in labels, labels
+    ghouls = [x for x in labels if x.startswith("Trigger Ghoul")]
+    assert len(ghouls) == 2 and len(set(ghouls)) == 2, ghouls
+    assert all("needs" not in x for x in labels), labels
+    assert "needs" in eng.horror_label(st.streets[0].id)

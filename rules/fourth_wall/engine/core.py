@@ -237,7 +237,10 @@ class Basics:
 
 
     # ================================================================== lookups for labels
-    def horror_label(self: Engine, hid: str) -> str:
+    def horror_label(self: Engine, hid: str, needs: bool = True) -> str:
+        """The Horror's name, which of its name it is On the Streets, and (``needs``) the
+        Symbols it still needs to be Defeated: the Investigators' measure, not a cost of
+        the Wall's (stop 70: "Trigger Cultist — needs Force" read as Force to Trigger)."""
         h = self.on_streets(hid)
         name = self.horror_name(hid)
         if h is None:
@@ -253,6 +256,8 @@ class Basics:
         tags += ["Drained"] if h.drained else []
         tags += ["The Scourge"] if self.st.scourge == hid else []
         where = f" ({'; '.join(tags)})" if tags else ""
+        if not needs:
+            return f"{name}{where}"
         return f"{name}{where} — needs {symbols_text(self._needs_left(h))}"
 
     def _needs_left(self: Engine, h: HorrorOnStreets) -> Counter[str]:
