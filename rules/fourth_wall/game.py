@@ -644,6 +644,10 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             # FW-TRACK-02/03: in Slumber the card's Unique and Aura do nothing; a Wall player
             # reading its Aura ("Close a Gate also needs a second Clue Symbol") would otherwise
             # take a Gate closed without it for a broken rule.
+            # At game over the card is shown to all, and no Eye is to open: its DM's "What you
+            # held at the end" read "(secret until An Eye Opens)" (stop 70's demo).
+            if state.outcome is not None:
+                return f"You were The Wall: {w.name}.\n{w.text}\nYour hand of Horrors: {hand}."
             return (f"You are The Wall: {w.name}" + ("" if state.revealed else
                                                       " (secret until An Eye Opens)")
                     + f".\n{w.text}"

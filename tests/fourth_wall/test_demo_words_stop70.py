@@ -55,3 +55,21 @@ def test_FW_WALL_08_a_trigger_is_labelled_by_its_horror_and_its_cost_alone() -> 
     assert len(ghouls) == 2 and len(set(ghouls)) == 2, ghouls
     assert all("needs" not in x for x in labels), labels
     assert "needs" in eng.horror_label(st.streets[0].id)
+
+
+def test_FW_TRACK_03_the_walls_last_dm_does_not_wait_for_an_eye_to_open() -> None:
+    """Stop 70's demo as The Wall, a game won by the Investigators in Slumber: the DM's
+    "What you held at the end" read "You are The Wall: … (secret until An Eye Opens)" and
+    "Its Unique and Aura work once An Eye Opens, not before." At game over the card is
+    shown to all and no Eye is to open; during the game the DM keeps saying so."""
+    st = inv_turn(new_game("conflict", 3, seed=2))
+    seat = st.wall_seat
+    assert seat is not None and not st.revealed
+    playing = GAME.private_summary(st, seat) or ""
+    assert "secret until An Eye Opens" in playing and "You are The Wall" in playing
+    eng = Engine(st)
+    eng.finish("investigators", "every Gate is closed")
+    assert GAME.view(eng.st, None)["wall"]["name"]  # the card is public at game over
+    over = GAME.private_summary(eng.st, seat) or ""
+    assert over.startswith("You were The Wall: "), over
+    assert "An Eye Opens" not in over and "Your hand of Horrors" in over, over
