@@ -180,7 +180,8 @@ class Changes:
     """What differs from the previous board post, by piece."""
 
     pawns: dict[str, str] = field(default_factory=dict)
-    """Visitor seat -> the room id it came from ("" when only its state changed)."""
+    """Visitor seat -> the room id it came from ("" when only its state changed); a pawn
+    that was not on the board before (at setup) is not marked."""
     spirit_from: str | None = None
     """The room the spirit pawn left (or "" when it appeared), None when it did not move."""
     rooms: set[str] = field(default_factory=set)
@@ -211,10 +212,13 @@ def changes(now: Board, before: Board | None) -> Changes:
     for v in now.visitors:
         prev = old_v.get(v.seat)
         here, there = now_at.get(v.seat), was_at.get(v.seat)
-        if here is None:
+        if here is None or there is None:
+            # not on the previous post's board: the visitors entering the manor at setup,
+            # all in the Great Hall, are no change to point at (stop 70: their rings on the
+            # first post of round 1 made a 5-player map 1.3 times as tall as wide)
             continue
         if there != here:
-            out.pawns[v.seat] = there or ""
+            out.pawns[v.seat] = there
         elif prev is not None and (prev.knocked_out, prev.succumbed, prev.candle_lit) != (
                 v.knocked_out, v.succumbed, v.candle_lit):
             out.pawns[v.seat] = ""
