@@ -11,7 +11,9 @@ Top to bottom, from the public view only (``rules/fourth_wall/view.py``):
   background (so they read at half size), each OPEN (lit, an eye, a thick glowing frame) or
   "shut" (dark, hatched, a padlock): word, pictogram and texture tell them apart, not colour;
 - The Wall / The Ancient One: its card face down ("?") until An Eye Opens, then its name; the
-  Doom pool as skull tokens with the count; on the Wall's turn a thick frame and an arrow;
+  Doom pool as skull tokens with the count (Alliance: the Presence cards the Wall turn
+  resolves, a Doom each, as the card's tile counts them); on the Wall's turn a thick frame
+  and an arrow;
 - the Turn Tracker: one cell per rank with its stage's pictogram (moon, eye, flame, skull) and
   number, passed ranks dimmed and struck through, the current rank framed, "NOW" pointing at
   the strip;
@@ -153,6 +155,10 @@ class _Map:
     closing_blocked: bool
     invs: list[_Inv]
     wall_turn: bool = False
+    pool: str = "Doom"
+    """What `doom` counts on the Wall's row: "Doom" (Conflict), "cards" (Alliance: the
+    Presence cards the next or this Wall turn resolves, as the card's tile says), or ""
+    (Alliance at game over: none is to come)."""
 
 
 def _symbols(value: Any) -> list[str]:
@@ -226,6 +232,7 @@ def _read(view: Mapping[str, Any]) -> _Map:
             active=bool(d.get("is_active")) and phase == "investigator",
             dealt=phase != "setup",
         ))
+    cards = _d(wall.get("presence_cards"))
     streets = sorted({_i(_d(s).get("number")) for s in _l(view.get("streets"))} - {0})
     if mode == "alliance" and not streets:
         streets = [1, 2, 3, 4, 5]
@@ -234,7 +241,7 @@ def _read(view: Mapping[str, Any]) -> _Map:
         gates=pentagram,
         revealed=revealed,
         wall_name=_s(wall.get("name")) if revealed else "",
-        doom=max(0, _i(wall.get("doom"))),
+        doom=max(0, _i(cards.get("n") if mode == "alliance" else wall.get("doom"))),
         ranks=ranks,
         rank_index=rank_index,
         horrors=[_horror(h) for h in _l(view.get("horrors"))],
@@ -242,6 +249,9 @@ def _read(view: Mapping[str, Any]) -> _Map:
         closing_blocked=bool(gates.get("closing_blocked")),
         invs=invs,
         wall_turn=phase == "wall",
+        # Alliance spends the whole pool at each Wall turn: the row read "Doom 0" beside the
+        # tile's "Presence cards 3" (stop 70's demo); it counts the cards, as the tile does.
+        pool="Doom" if mode != "alliance" else ("cards" if cards else ""),
     )
 
 
@@ -275,7 +285,7 @@ def _changes(now: _Map, before_view: Mapping[str, Any]) -> _Changes:
             ch.gates[k] = "NEW" if is_open else "SHUT"
     if now.revealed and not was.revealed:
         ch.wall = "NEW"
-    if now.doom != was.doom:
+    if now.doom != was.doom and now.pool and now.pool == was.pool:
         ch.doom = _signed(now.doom - was.doom)
     ch.rank = bool(was.ranks) and (was.rank_index != now.rank_index)
     old = {h.id: h for h in was.horrors if h.id}
@@ -624,7 +634,8 @@ def _draw_wall(img: Image.Image, d: ImageDraw.ImageDraw, m: _Map, ch: _Changes,
         d.polygon([(tx0, cy - 11), (tx0 + 16, cy), (tx0, cy + 11)], fill=fw.HIGHLIGHT)
         tx0 += 24
     # Doom on the right: skull tokens, the count, and how it changed.
-    doom_text = f"Doom {m.doom}"
+    doom_text = (f"Doom {m.doom}" if m.pool == "Doom" else
+                 f"{m.doom} card{'s' if m.doom != 1 else ''}" if m.pool else "")
     df = font(30, True)
     r = 15
     right = width - 6
@@ -635,7 +646,7 @@ def _draw_wall(img: Image.Image, d: ImageDraw.ImageDraw, m: _Map, ch: _Changes,
             - (_badge_width(ch.doom) + 12 if ch.doom else 0)
             - (_badge_width(ch.wall) + 8 if ch.wall else 0))
     need = text_width(name, font(MIN_TYPE, True)) if m.revealed else 0.0
-    tokens = min(m.doom, 4)
+    tokens = min(m.doom, 4) if doom_text else 0
     while tokens and free - tokens * (2 * r + 4) < need:
         tokens -= 1
     d.text((right, cy), doom_text, font=df, fill=fw.DOOM_RING, anchor="rm")

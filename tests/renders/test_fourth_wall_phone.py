@@ -446,7 +446,9 @@ def test_a_horror_or_wall_name_written_short_is_noted_as_a_cut() -> None:
 
     horror = {"id": "h1", "name": "Restless Spirit", "street": 3, "drained": True,
               "scourge": True, "defeat_cost": ["clue", "force", "science"] * 2, "attached": []}
-    wall = {"revealed": True, "name": "The Breaker of Trinkets", "doom": 9}
+    # Alliance's row counts the Presence cards to come (stop 70), as a played view holds
+    wall = {"revealed": True, "name": "The Breaker of Trinkets", "doom": 9,
+            "presence_cards": {"n": 9, "this_turn": True}}
     view: dict[str, Any] = {
         "mode": "alliance", "phase": "wall", "gates": {"open": 2}, "wall": wall,
         "horrors": [horror], "streets": [{"number": 3}], "investigators": [],
@@ -626,3 +628,43 @@ def test_four_ghoul_rows_are_told_apart_at_phone_width(tmp_path: Path) -> None:
         assert row in text, (row, text)
     assert [h.called for h in fw._read(view).horrors] == [
         "Ghoul (first)", "Ghoul (second)", "Ghoul", "Ghoul (fourth)"]
+
+
+def test_FW_ALLY_02_alliances_wall_row_counts_the_presence_cards_as_the_tile_does() -> None:
+    """Stop 70's Alliance demo: the card's tile read "Presence cards 3 · next Wall turn"
+    (stop 69) while the map's Ancient One row above it read "Doom 0" (the pool is spent
+    whole at each Wall turn). The row counts the same cards; at game over, with no Wall turn
+    to come, it counts nothing (the tile is left out too); Conflict keeps its Doom."""
+    from renders.cardwords import numbers
+    from rules.fourth_wall.engine import Engine
+    from tests.fourth_wall.helpers import inv_turn, new_game
+
+    def drawn_words(view: dict[str, Any]) -> list[str]:
+        out: list[str] = []
+        real = ImageDraw.ImageDraw.text
+
+        def spy(self: ImageDraw.ImageDraw, xy: Any, text: Any, *a: Any, **kw: Any) -> None:
+            out.append(str(text))
+            real(self, xy, text, *a, **kw)
+
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(ImageDraw.ImageDraw, "text", spy)
+            phone.phone_map(view, MAP_W)
+        return out
+
+    game = GAMES["fourth_wall"]
+    st = inv_turn(new_game("alliance", 3, seed=2))
+    view = game.view(st, None)
+    n = view["wall"]["presence_cards"]["n"]
+    tile = next(x for x in numbers("fourth_wall", view) if x.label == "Presence cards")
+    assert tile.value == str(n) and n != view["wall"]["doom"]
+    words = drawn_words(view)
+    assert f"{n} cards" in words and not any(w.startswith("Doom") for w in words), words
+    eng = Engine(st)
+    eng.finish("investigators", "every Gate is closed")
+    over = game.view(eng.st, None)
+    over["turn"] = {"before": view}
+    words = drawn_words(over)
+    assert not any(w.startswith("Doom") or w.endswith(("card", "cards")) for w in words), words
+    conflict = game.view(inv_turn(new_game("conflict", 3, seed=2)), None)
+    assert any(w.startswith("Doom ") for w in drawn_words(conflict))
