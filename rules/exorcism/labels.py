@@ -203,7 +203,7 @@ def _label(eng: Engine, seat: str, action: Action, prompt: Any) -> str:
     if k == SWITCH:
         return f"Switch to the Lookout {eng.char_name(str(p.get('lookout')))}"
     if k in (GHOST_MOVE, GHOST_DARKNESS):
-        text = eng.haunt_card_face(str(p.get("card")))
+        text = eng.haunt_card_face(str(p.get("card")), in_house=True)
         if k == GHOST_DARKNESS and st.darkness_supply <= 0:
             # Legal, but it places nothing (EX-OVA-13; a stop 65 demo pressed it with the
             # supply empty, an Action and a card for nothing): the button says so.

@@ -56,3 +56,23 @@ def test_EX_GHOST_11_one_vs_all_a_monster_drawn_into_the_ghost_hand_also_wounds(
     assert st2.prompts[-1].kind == "rescue" and st2.prompts[-1].seats == ["s3"]
     st3 = GAME.apply(st2, "s3", GAME.legal_actions(st2, "s3")[0]).state
     assert len(st3.ghost_hand) == 3 and st3.phase == "actions"
+
+
+def test_EX_HAUNT_09_the_ghost_players_buttons_show_arrows_of_ghosts_in_the_house_only() -> None:
+    """Stop 70: the Move / Add Darkness buttons read "Wraith right, Bull 6 spaces left,
+    Devourer up" before the Bull or the Devourer had come; their arrows are ignored then."""
+    st = new_game("one_vs_all", n=3, seed=1)
+    st.phase = "ghost"
+    st.active = st.ghost_seat
+    st.ghost_budget = 1
+    gs = st.ghost_seat or "s1"
+    st.ghosts["bull"] = None
+    st.ghosts["devourer"] = None
+    labels = [GAME.describe(st, gs, a) for a in GAME.legal_actions(st, gs)
+              if a.kind in ("ghost_move", "ghost_darkness")]
+    assert labels and all("Wraith" in t for t in labels)
+    assert not [t for t in labels if "Bull" in t or "Devourer" in t]
+    st.ghosts["bull"] = "attic"
+    labels = [GAME.describe(st, gs, a) for a in GAME.legal_actions(st, gs)
+              if a.kind == "ghost_move"]
+    assert labels and all("Bull" in t and "Devourer" not in t for t in labels)

@@ -34,18 +34,27 @@ class HauntPhase:
         st.haunt_seen = max(0, st.haunt_seen - 1)
         return st.haunt_deck.pop()
 
-    def haunt_card_face(self: Engine, card_id: str) -> str:
+    def haunt_card_face(self: Engine, card_id: str, *, in_house: bool = False) -> str:
         """A standard Haunt card's face as players read it: "Location 6: Wraith right, Bull 6
         spaces right, Devourer left". The Bull's steps are the card's Die Value (EX-GHOST-05),
-        said as what they do; the arrows as the board picture shows them (north is up)."""
+        said as what they do; the arrows as the board picture shows them (north is up). With
+        `in_house`, the card as played now: only the arrows of the Ghosts in the house, the
+        others' ignored (EX-HAUNT-09; stop 70: the Ghost player's buttons showed the Bull's
+        and the Devourer's arrows before either had come)."""
         card = self.pack.haunt_card(card_id)
         if card.kind != "haunt":
             return self.haunt_card_text(card_id)
         a = card.arrows
         way = {"N": "up", "E": "right", "S": "down", "W": "left"}
         steps = f"{card.die_value} space{'' if card.die_value == 1 else 's'}"
-        return (f"Location {card.location}: Wraith {way[a.wraith]}, "
-                f"Bull {steps} {way[a.bull]}, Devourer {way[a.devourer]}")
+        arrows = {"wraith": f"Wraith {way[a.wraith]}", "bull": f"Bull {steps} {way[a.bull]}",
+                  "devourer": f"Devourer {way[a.devourer]}"}
+        if in_house:
+            arrows = {g: t for g, t in arrows.items()
+                      if not self.st.exorcised and self.st.ghosts.get(g) is not None}
+        if not arrows:  # after the exorcism only Add Darkness is left (`ghost_actions`)
+            return f"Location {card.location}"
+        return f"Location {card.location}: " + ", ".join(arrows.values())
 
     def haunt_card_text(self: Engine, card_id: str) -> str:
         card = self.pack.haunt_card(card_id)
