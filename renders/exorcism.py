@@ -1320,6 +1320,7 @@ def _draw_status(d: ImageDraw.ImageDraw, b: Board) -> None:
     else:
         disc(d, (x + 20, cy), 19, b.active_colour, outline=(12, 10, 16))
         label = f"{b.active_label or '—'}'s turn"
+        label = label[:1].upper() + label[1:]  # Solo: "The Doctor and the Detective's turn"
         colour = b.active_colour
         if b.phase == "haunt":
             right = "Haunting the house…"

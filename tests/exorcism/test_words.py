@@ -1188,3 +1188,29 @@ def test_EX_GAP_04_an_ability_line_tells_the_card_in_the_third_person() -> None:
     assert third_person("remove 1 Darkness Token from a non-Shrouded Room adjacent to "
                         "yours") == "remove 1 Darkness Token from a non-Shrouded Room " \
         "adjacent to theirs"
+
+
+def test_EX_SOLO_the_two_characters_are_named_the_same_way_everywhere_in_the_thread() -> None:
+    """Stop 70's brief: Solo's thread read "Psychologist & Journalist's Actions are over" beside
+    name lines "Ada (the Psychologist and the Journalist)". Every line says them one way."""
+    st = GAME.setup(["s1"], GAME.options_model(mode="solo"), 3)
+    st = GAME.apply(st, "s1", GAME.legal_actions(st, "s1")[0]).state
+    names = {"s1": "Ada"}
+    both = player(st, "s1", names).removeprefix("Ada (").removesuffix(")")
+    assert both.startswith("the ") and " and the " in both
+    assert Engine(st).seat_label("s1") == both
+    lines: list[str] = []
+    for _ in range(300):
+        if GAME.result(st) is not None:
+            break
+        seat = sorted(GAME.to_act(st))[0]
+        lines += [GAME.doing_text(st, seat, names), GAME.prompt_text(st, seat) or ""]
+        out = GAME.apply(st, seat, GAME.ai_action(st, seat))
+        lines += [GAME.event_text(out.state, e, names) for e in out.events if e.public]
+        st = out.state
+    text = "\n".join(lines)
+    assert " & " not in text
+    assert both[:1].upper() + both[1:] + " end the turn." in text
+    assert f"Turn 2 (round 2): {both} (Ada) to play." in text
+    assert "Actions are over" not in text or (
+        f"{both[:1].upper() + both[1:]}'s Actions are over" in text)

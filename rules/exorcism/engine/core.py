@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.core.game import the_name
+from rules.core.game import join_words, the_name
 from rules.core.types import PUBLIC, Audience, Event, Prompt
 from rules.exorcism.content import (
     Character,
@@ -102,7 +102,15 @@ class Basics:
         Locked Room (row 2, column 4)", but "Task Room A", a proper name of its own."""
         return the_name(self.cell_name(cid), capital=capital)
 
-    def seat_label(self: Engine, seat: str) -> str:
+    def seat_label(self: Engine, seat: str, *, capital: bool = False) -> str:
+        """Who plays `seat`: "Ghost player", "Detective"; Solo's two Characters as the name
+        lines say them, "the Psychologist and the Journalist" (stop 70: the thread read
+        "Psychologist & Journalist's Actions are over" beside "Ada (the Psychologist and the
+        Journalist)"). With `capital`, as a sentence starts."""
+        label = self._seat_label(seat)
+        return label[:1].upper() + label[1:] if capital else label
+
+    def _seat_label(self: Engine, seat: str) -> str:
         if self.st.ghost_seat == seat:
             return "Ghost player"
         # Who plays now: an escaped Investigator is out of the game (EX-FOYER-03, EX-TURN-05),
@@ -111,16 +119,18 @@ class Basics:
         invs = [i for i in self.invs_of(seat) if i.character]
         playing = [i for i in invs if not i.escaped] or invs
         names = [self.char_name(i.character) for i in playing if i.character]
+        if len(names) > 1:
+            return join_words([f"the {n}" for n in names])
         if names:
-            return " & ".join(names)
+            return names[0]
         # Before a character is chosen (Solo's Primary): the role, never a number.
         return "the Investigator player"
 
     def seat_does(self: Engine, seat: str, verb: str) -> str:
-        """The seat's label and `verb` agreeing with it: "Detective ends", and Solo's two
-        Characters "Psychologist & Detective end"."""
-        label = self.seat_label(seat)
-        if " & " in label and verb.endswith("s"):
+        """The seat's label and `verb` agreeing with it, as a sentence starts: "Detective
+        ends", and Solo's two Characters "The Psychologist and the Detective end"."""
+        label = self.seat_label(seat, capital=True)
+        if " and " in label and verb.endswith("s"):
             verb = verb[:-1]
         return f"{label} {verb}"
 

@@ -56,7 +56,7 @@ class Plans:
             text = (f"Revealed: {self.haunt_card_told(card)}. Play a Plan before it "
                     "resolves, or pass.")
         else:
-            who = self.seat_label(st.active) if st.active else "The active player"
+            who = self.seat_label(st.active, capital=True) if st.active else "The active player"
             text = f"{who}'s Actions are over: play a Plan before the turn ends, or pass."
         self.push_prompt("plan_window", seats, text, reason=reason, passed=passed, card=card)
 

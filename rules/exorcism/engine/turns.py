@@ -166,7 +166,7 @@ class Turns:
         st = self.st
         seat = st.active
         assert seat is not None
-        self.emit(f"{self.seat_label(seat)}'s turn is over." if st.turn_lost
+        self.emit(f"{self.seat_label(seat, capital=True)}'s turn is over." if st.turn_lost
                   else f"{self.seat_does(seat, 'ends')} the turn.", "turn_end")
         st.actions_left = 0
         seats = [s for s in st.seats if s != st.ghost_seat]
