@@ -238,6 +238,16 @@ HAUNT_PACED = 0.7
 TERROR_SPARE = 0.8
 """With 2+ Actions left in a Haunt phase, Possession / Amnesia / Moving Objects come before
 raising the Haunt Level (one Terror per turn)."""
+THEFT_WORTH = 1.8
+"""One vs All: Moving Objects (EX-TERROR-03) scored as a Terror when the Tool it takes costs the
+investigators THEFT_FULL points or more, less in proportion (`_Brain.theft_cost`). Stop 70: a
+Ghost player that took a Tool whenever anyone held one spent 544 Actions in 120 games (One vs
+All 3p, every seat easy) on it, on Tools no Task wanted and in place of raises within the pace
+(rules.md, stop 70)."""
+THEFT_FULL = 1.0
+"""The expected loss (Task potential, in points) at which a theft is worth THEFT_WORTH."""
+THEFT_KEY = 1.0
+"""What a Key taken costs while the team holds no more Keys than Locked Rooms wait."""
 MANOR_GAIN = 0.5
 """The least a Manipulate the Manor swap must add to `_Brain.manor_score` to be made."""
 MANOR_MAX_SWAPS = 8
@@ -411,6 +421,7 @@ class _Brain:
         self.why = ""
         self._deficit: Counter[str] | None = None
         self._stake: float | None = None
+        self._raise_ok = False  # the Ghost player's Haunt Level raise is legal now (ghost_turn)
         self._task_values: dict[tuple[str, str | None], float] = {}
         self._allocations: dict[
             tuple[tuple[tuple[str, int], ...], tuple[str, ...], str | None],
@@ -2518,6 +2529,7 @@ class _Brain:
         return pool >= self.opts.haunt_level_win
 
     def ghost_turn(self, legal: list[Action]) -> Action:
+        self._raise_ok = any(a.kind == K.HAUNT_LEVEL for a in legal)
         best: tuple[float, int, Action] | None = None
         for i, a in enumerate(legal):
             s = self.ghost_score(a)
@@ -2598,14 +2610,50 @@ class _Brain:
             ab = str(a.p("ability"))
             base = {"temporary_possession": 2.6, "amnesia": 2.2, "moving_objects": 1.8,
                     "walls_bleed": 0.4, "haunting_sounds": 0.3, "cold_spot": 0.3}.get(ab, 0.2)
-            if ab == "moving_objects" and not any(i.tools for i in self.invs()):
-                base = 0.0
+            if ab == "moving_objects":
+                worth = max((self.theft_cost(s) for s in self.eng.terror_targets(ab)),
+                            default=0.0)
+                base = THEFT_WORTH * min(1.0, worth / THEFT_FULL)
+                if (self._raise_ok and st.ghost_budget < 2
+                        and self.haunt_reachable() and self.haunt_due() == 1):
+                    # The phase's one Action: the theft or a Haunt Level raise within the
+                    # pace, each by the share of its side's way to the win it is (stop 70).
+                    left = max(1, self.opts.exorcism_target - st.points)
+                    climb = max(1, self.opts.haunt_level_win - st.haunt_level)
+                    ratio = (worth / left) / (self.opts.haunt_level_step / climb)
+                    base = min(base, 2 * HAUNT_PACED * ratio)
             if st.ghost_budget >= 2 and base >= 1.0:
                 base += TERROR_SPARE  # a spare Action: Terror now, the Haunt Level after
             elif st.ghost_budget < 2:
                 base *= 0.5  # the last Action of the phase goes to the Haunt Level first
             return base
         return 0.0
+
+    def theft_cost(self, seat: str) -> float:
+        """What Moving Objects on `seat` is expected to cost the investigators (EX-TERROR-03:
+        a random Tool of the first of its Characters in the house holding any): the Task
+        potential the Tool takes with it (`potential`), a Key while no more are held than
+        Locked Rooms wait; a spare Tool costs nothing. Tools and Tasks are public (EX-VIS-14,
+        EX-VIS-17): the Ghost player's seat reads only what it may know."""
+        inv = next((i for i in self.invs(seat) if i.tools), None)
+        if inv is None:
+            return 0.0
+        who = self.completer(inv) or inv
+        hand = self.hand_of(inv)
+        pot = self.potential(hand, seat, who.character)
+        locked = sum(1 for c in self.st.cells.values() if c.face_down)
+        keys = sum(i.tools.get("key", 0) for i in self.invs())
+        loss = 0.0
+        for t, n in inv.tools.items():
+            if n <= 0:
+                continue
+            less = hand.copy()
+            less[t] -= 1
+            d = pot - self.potential(+less, seat, who.character)
+            if t == "key" and locked > 0 and keys <= locked and not self.eng.unlock_free(inv):
+                d += THEFT_KEY
+            loss += n * max(0.0, d)
+        return loss / max(1, sum(inv.tools.values()))
 
     def room_use_any(self, cid: str) -> float:
         room = self.eng.room_of(cid)
@@ -2719,6 +2767,10 @@ class _Brain:
                 return best + 0.01 * richness(s)
 
             return max(legal, key=worst)
+        if ability == "moving_objects":
+            # The player whose Tool costs the most (stop 70), then the richest.
+            return max(legal, key=lambda a: (self.theft_cost(str(a.p("seat"))),
+                                             richness(str(a.p("seat")))))
         return max(legal, key=lambda a: richness(str(a.p("seat"))))
 
     def terror_cell(self, legal: list[Action], d: dict[str, object]) -> Action:

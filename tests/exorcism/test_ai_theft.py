@@ -99,3 +99,47 @@ def test_EX_TERROR_03_the_ghost_players_last_terror_is_remembered_past_the_logs_
     for _ in range(LOG_SIZE):
         eng.emit("Detective moves to the Key Room.", "move")
     assert ai._Brain(st, "p2").theft_phases() == 0
+
+
+def _ghost_phase(tasks: list[str], tools: dict[str, int], turn: int = 20) -> ExorcismState:
+    """One vs All 3p at game turn `turn`, 10 points, the Ghost player's Haunt phase with its
+    one Ghost Action (Darkness value 1); Haunt Level 16 (at turn 20 a raise is within the pace,
+    `ai.HAUNT_PACE`; at 16 ahead of it). Moving Objects and a raise both legal. s2's Character
+    holds `tools` and s2 the Tasks `tasks`; s3 holds nothing."""
+    from tests.exorcism.helpers import new_game
+
+    st = new_game("one_vs_all", n=3, seed=5).model_copy(deep=True)
+    gs = st.ghost_seat or "s1"
+    st.phase, st.active, st.ghost_budget, st.terror_used = "ghost", gs, 1, 0
+    st.game_turn, st.haunt_level, st.points, st.last_terror = turn, 16, 10, "moving_objects"
+    for inv in st.investigators.values():
+        inv.tools = {}
+    for s in st.players:
+        if s != gs:
+            st.players[s].tasks = []
+    st.players["s2"].tasks = list(tasks)
+    inv = next(i for i in st.investigators.values() if i.seat == "s2")
+    inv.tools = dict(tools)
+    return st
+
+
+def test_EX_TERROR_03_the_ghost_player_takes_no_tool_the_team_does_not_need() -> None:
+    """Stop 70: the Ghost player's Moving Objects scored the same whatever it took (1.8, halved
+    for the phase's last Action, above a raise within the pace), so it spent Actions on Tools
+    no Task of the team wanted (One vs All 3p, every seat easy, seeds 0-119: 544 taken). A
+    Tool no Task wants costs the team nothing, and a needed one at 10 of 30 points less of
+    its way than a raise is of the Ghost's (2 of the 14 Levels left): the Ghost player raises
+    the Haunt Level. Ahead of the pace (no raise wanted) it takes the needed Tool."""
+    for tasks in ([], ["weapon-6"]):
+        st = _ghost_phase(tasks, {"weapon": 3, "holy_relic": 1})
+        gs = st.ghost_seat or "s1"
+        legal = Engine(st).legal(gs)
+        assert K.HAUNT_LEVEL in {a.kind for a in legal}
+        assert any(a.kind == K.TERROR and a.p("ability") == "moving_objects" for a in legal)
+        assert ai.choose_action(st, gs).kind == K.HAUNT_LEVEL, tasks
+    st = _ghost_phase(["weapon-6"], {"weapon": 3, "holy_relic": 1}, turn=16)
+    got = ai.choose_action(st, st.ghost_seat or "s1")
+    assert got.kind == K.TERROR and got.p("ability") == "moving_objects"
+    st = _ghost_phase([], {"weapon": 3, "holy_relic": 1}, turn=16)
+    got = ai.choose_action(st, st.ghost_seat or "s1")
+    assert not (got.kind == K.TERROR and got.p("ability") == "moving_objects")
