@@ -138,3 +138,28 @@ def test_a_dms_list_of_board_moves_sets_each_apart() -> None:
     assert any("," in n or ":" in n for n in names), names
     for name in dict.fromkeys(names):
         assert f"**{name}**" in said, said
+
+
+def test_FW_ACT_05_a_run_of_attached_marbles_counts_the_marbles() -> None:
+    """Stop 70's demo: a Blitz's two Holy Symbols on a Cultist read "The Holy Symbol is
+    Attached to Cultist: it negates nothing 2 times (…)", one card doing nothing twice. A run
+    of one kind of Marble Attached (or Anchored) counts the Marbles, and what each did; an
+    Investigator's own line keeps its count apart."""
+    from cogs.utils.table.words import told_once
+
+    def said(line: str, n: int = 2) -> str:
+        return told_once([line] * n)[0][0]
+
+    assert said("The Holy Symbol is Attached to Cultist: it negates nothing (Cultist's "
+                "Defeat Cost has no Clue Symbol to negate).") == (
+        "2 Holy Symbols are Attached to Cultist: each negates nothing (Cultist's Defeat Cost "
+        "has no Clue Symbol to negate).")
+    assert said("The Clue and Force Marble is Attached to Ghoul (The Scourge): it negates "
+                "nothing (it shows no Clue, Force or Science Symbol).", 3) == (
+        "3 Clue and Force Marbles are Attached to Ghoul (The Scourge): each negates nothing "
+        "(it shows no Clue, Force or Science Symbol).")
+    assert said("The Force Marble is Attached to Ghoul.") == (
+        "2 Force Marbles are Attached to Ghoul.")
+    assert said("The Regroup Anchor is Anchored to the Streets.") == (
+        "2 Regroup Anchors are Anchored to the Streets.")
+    assert said("The Salvager is Drained.") == "The Salvager is Drained (2 times)."

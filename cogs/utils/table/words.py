@@ -76,10 +76,27 @@ _IT_TAKES_A = re.compile(r"(?:it|they|he|she) [a-z]+ (?:a|an) ")
 Wall Delves: it draws a Horror"): said N times, the head repeats and the thing counts."""
 
 
+_THE_THING_IS = re.compile(r"The ((?:[A-Z][\w'’-]*)(?: (?:and|[A-Z][\w'’-]*))*) is (.+)")
+"""A line's head whose subject is one card named by its kind: a Marble Attached or Anchored
+("The Holy Symbol is Attached to Cultist"; "The Salvager is Drained" is one Investigator),
+counted where nothing follows or the part after its colon says "it …" of that card."""
+_PLACED = ("Attached to ", "Anchored to ")
+
+
 def _times(line: str, n: int) -> str:
     m = _END.match(line)
     body, end = (m.group(1), m.group(2)) if m else (line, "")
     head, colon, tail = body.partition(": ")
+    thing = _THE_THING_IS.fullmatch(head)
+    if thing is not None and thing.group(2).startswith(_PLACED) and (
+            not colon or tail.startswith("it ")):
+        # "2 Holy Symbols are Attached to Cultist: each negates nothing (…)." (stop 70's
+        # demo: a Blitz's two Holy Symbols read "The Holy Symbol is Attached to Cultist: it
+        # negates nothing 2 times (…)", one card doing nothing twice).
+        name = thing.group(1)
+        last = name.rsplit(" ", 1)[-1]
+        things = f"{n} {name[:len(name) - len(last)]}{_plural(last)} are {thing.group(2)}"
+        return f"{things}: each {tail[len('it '):]}{end}" if colon else f"{things}{end}"
     if colon and _IT_TAKES_A.match(tail) and not _ARTICLE.search(head) and "(" not in head:
         # "The Wall Delves 2 times: it draws 2 Horrors." (stop 69's demo read "The Wall
         # Delves: it draws a Horror (2 times).")
