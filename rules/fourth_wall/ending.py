@@ -37,6 +37,14 @@ WHY = {
     "The Ancient One Awakens.": "the Turn Tracker ran out and the Ancient One Awakened",
 }
 """Each way the game ends (FW-END-01..03), as the story says it."""
+AT_ROUND_END = frozenset({"The Ancient One Awakens.", "five Gates are Open when An Eye Opens."})
+"""The ends the Turn Tracker's move at a round's end brings (FW-END-03, FW-TRACK-04): the
+round that ended is the game's last; `state.round` already counts the next, never played."""
+
+
+def rounds_played(state: FourthWallState) -> int:
+    """The rounds the game lasted: the last is the one it ended in or at the end of."""
+    return state.round - 1 if state.reason in AT_ROUND_END else state.round
 
 
 class _Rounds:
@@ -64,7 +72,10 @@ def verdict(state: FourthWallState, result: Result, names: dict[str, str]) -> tu
     """The headline (who won, who lost) and why, with the round it was decided in."""
     eng = Engine(state)
     reason = WHY.get(state.reason) or strip_rule_ids(state.reason).rstrip(".")
-    why = f"In round {state.round}, {reason}."
+    # Stop 70's demo: "In round 10, the Turn Tracker ran out" after nine rounds played.
+    when = (f"At the end of round {rounds_played(state)}" if state.reason in AT_ROUND_END
+            else f"In round {state.round}")
+    why = f"{when}, {reason}."
     won = [player(state, s, names) for s in result.winners]
     lost = [player(state, s, names) for s in result.losers]
     if won:
@@ -155,6 +166,6 @@ def ending(state: FourthWallState, result: Result,
     points = [moment_text(m) for m in pick_turning_points(moments, _weight, _skip)]
     return Ending(headline=head, why=why, winners=list(result.winners),
                   losers=list(result.losers),
-                  length=f"{count(state.round, 'round')}, {count(len(moves), 'move')}",
+                  length=f"{count(rounds_played(state), 'round')}, {count(len(moves), 'move')}",
                   turning_points=points,
                   parts=parts(state, result, moments, dict(moves_by_seat(moves)), names))

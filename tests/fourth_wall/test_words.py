@@ -520,3 +520,30 @@ def test_fw_act_03_a_quoted_ability_reads_in_the_third_person() -> None:
     assert "take one into their hand" in said and "your" not in said, said
     assert third_person("Find a Marble you name and take it into your hand.") == (
         "Find a Marble they name and take it into their hand.")
+
+
+@pytest.mark.parametrize("stage, gates, said", [
+    ("awakens", 2, "At the end of round {n}, the Turn Tracker ran out and the Ancient One "
+                   "Awakened."),
+    ("eye_opens", 5, "At the end of round {n}, five Gates stood Open when An Eye Opened.")])
+def test_FW_END_03_a_game_ended_by_the_tracker_lasted_the_rounds_played(
+        stage: str, gates: int, said: str) -> None:
+    """Stop 70's demo (Conflict, seed 24): nine rounds were played, the Tracker reached The
+    Ancient One Awakens at the ninth's end, and the recap read "In round 10, the Turn Tracker
+    ran out … The game lasted 10 rounds": round 10 never began. An end the Tracker's move
+    brings (FW-END-03, FW-TRACK-04) is said at the end of the round that ended."""
+    from rules.fourth_wall.ending import ending
+
+    st = new_game("conflict", 4, seed=2)
+    set_gates(st, gates)
+    eng = Engine(st)
+    ranks = eng.layout_ranks()
+    st.rank_index = next(k for k, (_, s) in enumerate(ranks) if s == stage) - 1
+    st.round = st.rank_index + 1
+    played = st.round
+    eng.round_end()
+    result = GAME.result(st)
+    assert result is not None and eng.stage() == stage
+    told = ending(st, result, [], NAMES)
+    assert told.why == said.format(n=played), told.why
+    assert told.length == f"{played} rounds, 0 moves"

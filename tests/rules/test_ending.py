@@ -126,7 +126,10 @@ def test_fourth_wall_conflict_every_end(outcome: str, reason: str, said: str) ->
     wall_first = end.headline.startswith("Ada (the Wall player")
     assert wall_first == (outcome == "wall")
     assert "Basil (" in end.headline and "Clara (" in end.headline
-    assert said in end.why and end.why.startswith("In round ")
+    # An end the Tracker's move brings is said at the end of the round that ended (stop 70).
+    at_end = reason in ("five Gates are Open when An Eye Opens.", "The Ancient One Awakens.")
+    assert said in end.why and end.why.startswith(
+        "At the end of round " if at_end else "In round ")
 
 
 def test_fourth_wall_alliance_everyone_loses_to_the_wall() -> None:
