@@ -249,7 +249,24 @@ def test_FW_WALL_07_the_walls_destroy_a_marble_says_it_is_the_walls_action() -> 
     put_horror(st, "H-BREAKER", attached=("M-C",))
     clue = st.streets[0].attached[0]
     _, events = do(st, st.wall_seat, "destroy", marble=clue)
-    assert "The Wall Destroys the Clue Marble Attached to Breaker (1 Doom)." in texts(events)
+    assert "The Wall spends 1 Doom to Destroy the Clue Marble Attached to Breaker." in texts(events)
+
+
+def test_FW_WALL_07_the_walls_destroy_on_the_scourge_stacks_no_brackets() -> None:
+    """Stop 70's demo: "The Wall Destroys the Clue Marble Attached to Ghoul (The Scourge)
+    (1 Doom)." — two brackets in a row. The cost leads the line."""
+    from tests.fourth_wall.helpers import do, texts, wall_turn
+
+    st = wall_turn(new_game("conflict", 3, seed=2), doom=2)
+    clear_streets(st)
+    put_horror(st, "H-GHOUL")
+    ghoul = put_horror(st, "H-GHOUL", attached=("M-C",))
+    st.scourge = ghoul
+    clue = next(h for h in st.streets if h.id == ghoul).attached[0]
+    _, events = do(st, st.wall_seat, "destroy", marble=clue)
+    line = next(t for t in texts(events).split(" | ") if "Destroy" in t)
+    assert ") (" not in line and line.startswith("The Wall spends 1 Doom to Destroy"), line
+    assert "(The Scourge)" in line, line
 
 
 def test_FW_SCOURGE_03_an_elder_signs_utilise_line_leaves_out_a_moot_proviso() -> None:

@@ -756,8 +756,10 @@ class Effects:
             # The Wall's Action says who and what it cost, as its Delve and Manifest do (stop
             # 69's demo: "Clue Marble on Breaker is Destroyed." came after "The Wall chooses
             # Wrath" with no word of the Action).
-            self.emit(f"The Wall Destroys the {self.marble_name(marble)} {where} ({cost} Doom)."
-                      if cost is not None
+            # The cost leads the line, so it never stacks after "(The Scourge)" (stop 70's
+            # demo: "… Attached to Ghoul (The Scourge) (1 Doom).").
+            self.emit(f"The Wall spends {cost} Doom to Destroy the {self.marble_name(marble)} "
+                      f"{where}." if cost is not None
                       else f"The {self.marble_name(marble)} {where} is Destroyed.", "destroy")
             return
         cands = self.street_marbles("any")
