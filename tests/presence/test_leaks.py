@@ -432,7 +432,9 @@ class Playout:
         raise AssertionError(f"{self.where}: the game did not end")
 
 
-@pytest.mark.parametrize("n", [3, 4, 5])
+# The fewest and the most players by default; four (18 s on a loaded two-core machine, stop 70)
+# is -m soak's.
+@pytest.mark.parametrize("n", [3, pytest.param(4, marks=pytest.mark.soak), 5])
 def test_H_L1_H_L4_H_L5_no_reader_sees_what_it_may_not_over_random_playouts(n: int) -> None:
     for k in range(max(1, PLAYOUTS // 3)):
         Playout(n, 1000 + k).run()
