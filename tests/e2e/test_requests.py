@@ -254,7 +254,10 @@ async def test_answers_fall_back_to_a_deferral_when_the_result_is_late(table: Ta
 
 async def test_a_menu_press_is_answered_with_the_menu_it_leaves(table: Table) -> None:
     """A press in a private menu carries the menu's new state in its answer (type 7), the
-    one request for both."""
+    one request for both. On a machine too busy to show the move within the grace (read off
+    the press's own clock, as for typed moves) the press is deferred and the menu edited after
+    it, as `cogs.utils.answers` promises."""
+    await _generous(table)
     await table.lobby(players=(table.bob, table.carol))
     await table.slash(table.alice, table.thread(), "game start")
     res = await table.click(table.alice, table.board(), label="Wager 1")
@@ -269,10 +272,16 @@ async def test_a_menu_press_is_answered_with_the_menu_it_leaves(table: Table) ->
     played = await table.click(table.alice, menu, menu.custom_ids[0])
     await played.wait_done()
     await table.emu.settle()
-    assert played.callback_type == UPDATE_MESSAGE and not played.errors
+    assert not played.errors
     menu = table.emu.message(menu.id)
     assert menu.content.startswith("Done: Play") and "Nothing for you to choose" in menu.content
     assert not menu.custom_ids
+    assert table.bot is not None
+    if played.callback_type != UPDATE_MESSAGE:
+        late = table.bot.settings.answer_grace - GRACE_SLACK
+        assert played.callback_type == DEFERRED_UPDATE and (played.latency or 0) >= late, (
+            played.callback_type, played.latency)
+        return
     assert table.emu.stats.requests["PATCH /webhooks/{application_id}/{token}/messages/"
                                     "{message_ref}"] == edits
 
