@@ -57,18 +57,20 @@ def _run(args: argparse.Namespace) -> int:
     if not token:
         print(HOW_TO_GET_A_TOKEN)
         return _fail(NO_TOKEN, 2)
+    from bot.token_shape import token_problem
+
+    # Checked before the client's import (~2 s): a malformed token is refused at once.
+    if (problem := token_problem(token)) is not None:
+        return _fail(problem, 2)
     from bot.client import (
         COGS,
         build_bot,
         check_database_folder,
         explain_startup_failure,
         run_event_loop,
-        token_problem,
         tune_process,
     )
 
-    if (problem := token_problem(token)) is not None:
-        return _fail(problem, 2)
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

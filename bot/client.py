@@ -36,6 +36,7 @@ from bot.renderworker import return_freed_memory
 from bot.settings import Settings
 from bot.storage import ShardSet, Storage
 from bot.tables import TableService
+from bot.token_shape import PORTAL
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -387,28 +388,8 @@ def tune_process(cogs: Sequence[str] = COGS) -> None:
 
 
 # ---- a start that explains itself ----------------------------------------------------------------
-_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
-PORTAL = "the Bot page of your application at https://discord.com/developers/applications"
 DISCORD_API = "https://discord.com/api/v10"
 """Where the bot reaches Discord unless DISCORD_API_BASE says otherwise."""
-
-
-def token_problem(token: str) -> str | None:
-    """Why `token` cannot be a bot token, checked before anything goes on the network (never
-    quoting the token itself); None if it has a bot token's shape (three dot-joined parts)."""
-    if token.lower().startswith("bot "):
-        return "DISCORD_TOKEN starts with \"Bot \": give the token alone, without that word."
-    if any(c.isspace() for c in token):
-        return ("DISCORD_TOKEN holds spaces or line breaks, so it is not a bot token: copy it "
-                f"again, alone on its line, from {PORTAL}.")
-    if len(token) > 1 and token[0] in "\"'" and token[-1] == token[0]:
-        return ("DISCORD_TOKEN is wrapped in quotes that became part of it: remove them "
-                "(write DISCORD_TOKEN=abc.def.ghi in .env).")
-    if not _TOKEN_SHAPE.fullmatch(token):
-        return ("DISCORD_TOKEN is not a bot token (a bot token is three parts joined by dots): "
-                f"check that you copied the token itself, not the client secret or the "
-                f"application id, from {PORTAL}.")
-    return None
 
 
 def check_database_folder(settings: Settings) -> None:

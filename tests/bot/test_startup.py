@@ -24,9 +24,10 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.client import explain_startup_failure, token_problem
+from bot.client import explain_startup_failure
 from bot.health import Beat, Heartbeat, check, write_beat
 from bot.settings import Settings
+from bot.token_shape import token_problem
 from emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parents[2]
