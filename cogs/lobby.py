@@ -1316,7 +1316,16 @@ class Lobby(commands.Cog):
         for user_id in user_ids:
             if user_id in closed:
                 continue
-            if await delivery.dm(user_id, text):
+            try:
+                ok = await delivery.dm(user_id, text)
+            except discord.HTTPException as exc:
+                # Discord failed (a 5xx run), not their DMs: pinged in the thread instead this
+                # time, their seat's DMs not marked closed (stop 70: it raised out of the
+                # reminder).
+                log.warning("game %s: reminder DM to user %s failed (Discord answered %s %s)",
+                            record.id, user_id, exc.status, exc.code)
+                continue
+            if ok:
                 told.add(user_id)
             else:
                 await self.bot.storage.set_dms_ok(record.id, user_id, False)

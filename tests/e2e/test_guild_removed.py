@@ -161,3 +161,55 @@ async def test_view_channel_taken_from_the_bot_is_told_to_its_players_once(
             if "View Channel" in m.content]
     assert len(told) == 1, told
     assert f"game #{gid}" in told[0] and "kept" in told[0], told[0]
+
+
+async def test_a_5xx_run_on_the_view_channel_dm_leaves_the_reminders_running(
+        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    """Stop 70: Discord answering 5xx to the DM that tells a player View Channel was taken
+    raised out of the reminder's ping ("reminder for game … failed"). The DM is dropped with
+    a log line, the reminder goes on, and the player is told once Discord takes DMs again."""
+    from emulator import Perm
+
+    gid = await _started(table)
+    for user in (table.bob, table.carol):
+        user.dms_open = False  # their reminders are pings in the thread
+    dm = table.emu.dm_channel(table.alice)
+    table.emu.fail_for("POST", rf"^/channels/{dm.id}/messages$", 503, seconds=10 ** 6)
+    table.emu.revoke_bot_permissions(table.general, Perm.VIEW_CHANNEL)
+    await table.emu.settle()
+    with caplog.at_level(logging.INFO):
+        await _days(table, 2)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], \
+        [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("could not tell" in r.getMessage() for r in caplog.records)
+    assert table.bot is not None
+    record = await table.bot.storage.get_game(gid)
+    assert record is not None and record.status == "active"
+    assert not [m for m in table.emu.dm_messages(table.alice) if "View Channel" in m.content]
+    # Not marked told: the next post or ping that meets Missing Access tells them.
+    from cogs.utils.table import delivery_for
+
+    table.emu.clear_faults()
+    for _ in range(2):
+        await delivery_for(table.bot).thread_gone(record, seen=False)
+    told = [m.content for m in table.emu.dm_messages(table.alice)
+            if "View Channel" in m.content]
+    assert len(told) == 1, told
+
+
+async def test_a_5xx_run_on_the_removal_dms_still_ends_the_game(
+        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    """Stop 70: the thread deleted while Discord answers 5xx to DMs: the game is abandoned all
+    the same, each undelivered DM dropped with a log line, nothing raised."""
+    gid = await _started(table)
+    table.emu.fail_for("POST", r"^/channels/\d+/messages$", 503, seconds=10 ** 6)
+    assert table.bot is not None
+    record = await table.bot.storage.get_game(gid)
+    assert record is not None
+    from cogs.utils.table import delivery_for
+
+    with caplog.at_level(logging.INFO):
+        await delivery_for(table.bot).thread_gone(record)
+    record = await table.bot.storage.get_game(gid)
+    assert record is not None and record.status == "abandoned"
+    assert any("could not tell" in r.getMessage() for r in caplog.records)

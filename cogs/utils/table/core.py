@@ -337,10 +337,21 @@ class DeliveryCore(abc.ABC):
                 log.info("could not unarchive thread %s; posting will reopen it", channel.id)
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
-    async def tell_players(self, record: GameRecord, text: str) -> None:
+    async def tell_players(self, record: GameRecord, text: str) -> set[int]:
+        """DM `text` to every player of the game; the players it did not reach because Discord
+        failed (5xx, after discord.py's own tries), not because their DMs are closed. Nothing
+        raises: this runs inside a reminder's ping and the removal paths (stop 70: a 5xx run
+        raised out of the ping and the reminder failed)."""
         users = await self.bot.tables.users_of(record.id)
-        for user_id in {u for u in users.values() if u}:
-            await self.dm(user_id, text)
+        failed: set[int] = set()
+        for user_id in sorted({u for u in users.values() if u}):
+            try:
+                await self.dm(user_id, text)
+            except discord.HTTPException as exc:
+                failed.add(user_id)
+                log.warning("game %s: could not tell user %s by DM (Discord answered %s %s); "
+                            "dropped", record.id, user_id, exc.status, exc.code)
+        return failed
 
     async def dm(self, user_id: int, text: str, **kwargs: Any) -> bool:
         """Send a DM; False if the user's DMs are closed (the caller says so in the thread)."""
@@ -391,11 +402,15 @@ class DeliveryCore(abc.ABC):
                 self._told_blocked[record.id] = NO_VIEW_BLOCK
                 game = GAMES.get(record.game)
                 where = f"<#{record.thread_id}>" if record.thread_id else "the game's channel"
-                await self.tell_players(
+                failed = await self.tell_players(
                     record, f"⚠️ I can no longer see {where}, the thread of your game of "
                     f"**{game.title if game else record.game}** (game #{record.id}): "
                     f"{NO_VIEW_BLOCK}. To fix it, a moderator gives me **View Channel** there "
                     "again. Your game is kept; it goes on as soon as I can see it.")
+                if failed:
+                    # Discord failed, not the players' DMs: told at the next try (the next
+                    # reminder's ping meets Missing Access again).
+                    self._told_blocked.pop(record.id, None)
             return
         self._newest.pop(record.thread_id or record.channel_id, None)
         reason = "its thread was deleted" if seen else "the bot can no longer see its thread"
