@@ -1204,6 +1204,16 @@ class TableService:
         async with self.lock(game_id):
             return await self._load(await self._get(game_id))
 
+    async def peek_state(self, game_id: int) -> GameState:
+        """The state as last stored, read without the game's lock: for what may be shown at
+        once (an autocomplete's suggestions) while a move, an AI turn or a board holds the
+        lock (stop 70); the move under way is not in it yet. A state stored by an older
+        engine is migrated under the lock, as `state` does (the migration writes)."""
+        rec = await self._get(game_id)
+        if rec.state_json is not None and rec.engine_version == self._game(rec).version:
+            return await self._load(rec)  # reads and caches; writes nothing
+        return await self.state(game_id)
+
     async def view(self, game_id: int, user_id: int | None) -> dict[str, Any]:
         """The seat's private view for a seated user, the public view for anyone else."""
         async with self.lock(game_id):

@@ -44,7 +44,7 @@ from bot.tables import (
     parse_clock,
     parse_zone,
 )
-from cogs.utils.answers import HeldAnswer
+from cogs.utils.answers import HeldAnswer, in_time
 from cogs.utils.errors import answer_error, on_app_command_error, reply
 from cogs.utils.gamelist import ListPageButton, show_list
 from cogs.utils.guide import (
@@ -822,7 +822,8 @@ class Lobby(commands.Cog):
     @record.autocomplete("game")
     async def record_autocomplete(self, interaction: discord.Interaction[Any],
                                   current: str) -> list[app_commands.Choice[str]]:
-        return await finished_choices(self.bot, interaction.guild_id, current)
+        return await in_time(interaction,
+                             finished_choices(self.bot, interaction.guild_id, current))
 
     @game.command(name="rules", description="A rule by id or by words (any game; default: "
                   "this thread's), or how the game goes")
@@ -850,12 +851,14 @@ class Lobby(commands.Cog):
     async def rules_autocomplete(self, interaction: discord.Interaction[Any],
                                  current: str) -> list[app_commands.Choice[str]]:
         # Inside a game's thread only that game's rules (unless another game is named).
-        try:
-            engines = await engines_for(interaction,
-                                        str(interaction.namespace.game or "") or None)
-        except TableError:
-            return []
-        return rule_choices(engines, current)
+        async def suggest() -> list[app_commands.Choice[str]]:
+            try:
+                engines = await engines_for(interaction,
+                                            str(interaction.namespace.game or "") or None)
+            except TableError:
+                return []
+            return rule_choices(engines, current)
+        return await in_time(interaction, suggest())
 
     @game.command(name="settings",
                   description="Reminders and the AI's level for this game (the creator only); "
@@ -1226,7 +1229,8 @@ class Lobby(commands.Cog):
     @replay.autocomplete("game")
     async def replay_autocomplete(self, interaction: discord.Interaction[Any],
                                   current: str) -> list[app_commands.Choice[str]]:
-        return await finished_choices(self.bot, interaction.guild_id, current)
+        return await in_time(interaction,
+                             finished_choices(self.bot, interaction.guild_id, current))
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

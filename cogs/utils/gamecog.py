@@ -18,7 +18,7 @@ from discord import app_commands
 from bot import limits
 from bot.limits import clip, excerpt
 from bot.tables import TableError
-from cogs.utils.answers import HeldAnswer
+from cogs.utils.answers import HeldAnswer, in_time
 from cogs.utils.errors import reply
 from cogs.utils.pending import command_label, hold_move, pending_for, tell_played
 from cogs.utils.table import action_hash, action_view, delivery_for, game_of, play
@@ -59,6 +59,23 @@ async def _context(interaction: discord.Interaction[Any],
         raise TableError("You're not playing in this game. You can follow it in the thread.")
     state = await bot.tables.state(record.id)
     return record, seat, state
+
+
+async def _suggestions_context(interaction: discord.Interaction[Any],
+                               game_name: str) -> tuple[GameRecord, str, Any] | None:
+    """What an autocomplete may show from: the thread's game, the caller's seat and the
+    state as last stored, read without the game's lock (a move, an AI turn or a board may
+    hold it for seconds; the command checks its choice again). None: nothing to suggest
+    (no game here, or the caller is not seated in it)."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    channel = interaction.channel
+    record = await bot.storage.find_game_by_thread(channel.id) if channel else None
+    if record is None or record.game != game_name or record.status != "active":
+        return None
+    seat = await bot.tables.seat_of(record.id, interaction.user.id)
+    if seat is None:
+        return None
+    return record, seat, await bot.tables.peek_state(record.id)
 
 
 def _family_actions(record: GameRecord, seat: str, state: Any,
@@ -158,10 +175,17 @@ def make_command(game_name: str, family: Family, group: str,
 
     async def autocomplete(interaction: discord.Interaction[Any],
                            current: str) -> list[app_commands.Choice[str]]:
+        return await in_time(interaction, suggest(interaction, current))
+
+    async def suggest(interaction: discord.Interaction[Any],
+                      current: str) -> list[app_commands.Choice[str]]:
         try:
-            record, seat, state = await _context(interaction, game_name)
+            context = await _suggestions_context(interaction, game_name)
         except TableError:
             return []
+        if context is None:
+            return []
+        record, seat, state = context
         game = game_of(record)
         wanted = current.lower()
         out = []

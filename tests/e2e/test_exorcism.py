@@ -166,3 +166,46 @@ async def test_EX_TURN_01_the_threads_turn_headers_name_the_player(table: Table)
     await res.wait_done()
     told = res.text + "".join(a.data.decode() for a in res.files)
     assert all(head in told for head in heads[1:3]), (heads[1:3], told[:400])
+
+
+async def test_autocomplete_answers_while_the_game_is_locked(table: Table) -> None:
+    """Stop 70: under load the secrets soak twice saw an autocomplete miss Discord's 3 s. The
+    suggestions waited on the game's lock (held while a move, an AI turn or its board is under
+    way) and on the storage's one connection. With both held, the awaited player still gets
+    their choices (the state as last stored) and an outsider gets nothing, each at once; an
+    outsider typing outside any game is answered before the bot's fallback."""
+    import time
+
+    from cogs.utils.table import delivery_for
+
+    auto = await _auto(table, "core", 2)
+    bot = table.bot
+    assert bot is not None
+    gid = auto.game_id
+    state = await bot.tables.state(gid)
+    users = await bot.tables.users_of(gid)
+    awaited = sorted(EXORCISM.to_act(state))[0]
+    mover = next(u for u in auto.users if int(u.id) == users[awaited])
+    outsider = table.emu.create_user("passerby")
+    table.emu.add_member(table.guild, outsider)
+    storage_lock = getattr(bot.storage, "_lock", None)
+    async with bot.tables.lock(gid), delivery_for(bot).lock(gid):
+        assert storage_lock is not None
+        async with storage_lock:
+            began = time.perf_counter()
+            choices = await table.emu.autocomplete(mover, auto.thread(), "exorcism move",
+                                                   {"choice": ""}, focused="choice",
+                                                   timeout=1.0)
+            assert choices, "the awaited player's choices, from the state as last stored"
+            outside = await table.emu.autocomplete(outsider, auto.thread(), "exorcism move",
+                                                   {"choice": ""}, focused="choice",
+                                                   timeout=1.0)
+            assert outside == []
+            assert time.perf_counter() - began < 1.5
+            began = time.perf_counter()
+            elsewhere = await table.emu.autocomplete(outsider, table.general, "exorcism move",
+                                                     {"choice": ""}, focused="choice",
+                                                     timeout=2.0)
+            assert elsewhere == []
+            # Its own answer, by Discord's 1.5 s (`DEFER_BY`), not the fallback's at 2.25 s.
+            assert time.perf_counter() - began < 2.0
