@@ -104,14 +104,17 @@ retry_after=None)`` -> ``OldEditLimit`` (``refused``, ``accepted``; switch off w
 ``old_edit_limit = None``): edits of messages over an hour old beyond 3 per 6 s per channel
 answer 429 / 30046, ``lasting`` keeps refusing past discord.py's retries.
 Moderators: ``lock_thread(thread, locked=True)`` (a bot without Manage Threads then gets
-403 / 50083 on a post), ``revoke_bot_permissions(channel, bits)`` /
+403 / 50083 on a post, an edit, and an interaction's answer, follow-up or edit there unless
+ephemeral), ``revoke_bot_permissions(channel, bits)`` /
 ``grant_bot_permissions`` (a thread's parent; e.g. ``Perm.ATTACH_FILES``: a post with a file
 answers 403 / 50013), ``delete_message(message, *, by=None)`` (MESSAGE_DELETE).
 
 Discord behaviour it imitates: message limits (400/50035), empty messages (50006), upload
 size (413/40005), missing permissions (403/50013; embeds are dropped without Embed Links),
-closed DMs (403/50007), deleted channels (404/10003), edits in archived threads (50083),
-posting into an archived thread unarchives it (``posts_to_archived``), the 3 s interaction
+closed DMs (403/50007), deleted channels (404/10003), edits in archived threads (50083;
+an interaction's edit too; deleting is allowed), posting into an archived thread, or an
+interaction's non-ephemeral answer or follow-up there, unarchives it (``posts_to_archived``;
+interaction answers need no channel permission), the 3 s interaction
 deadline (404/10062, ``record.late``), double acknowledgement (400/40060), the first
 follow-up after a "thinking" defer replacing the loading message.
 

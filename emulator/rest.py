@@ -421,9 +421,45 @@ class RestApi:
         return msg
 
     def _writable_thread(self, ch: ChannelRecord) -> None:
-        """Editing in an archived thread fails, as on Discord."""
+        """Editing in an archived thread fails, as on Discord; in a locked one too, for a bot
+        without Manage Threads (docs/topics/threads.md, "Locked Threads": no creating or
+        updating messages; Discord answers 403 / 50083 "Thread is archived" for a locked
+        thread, discord-api-docs #6884 and #7707, not the 160005 "Thread is locked" its
+        table lists)."""
+        self._unlocked(ch)
         if ch.is_thread and ch.archived:
             raise ApiError(400, 50083, "Thread is archived")
+
+    def _unlocked(self, ch: ChannelRecord) -> None:
+        if ch.is_thread and ch.locked and not has(
+            self.state.effective_bot_permissions(ch), Perm.MANAGE_THREADS
+        ):
+            raise thread_locked()
+
+    def _deletable_in(self, ch: ChannelRecord) -> None:
+        """Deleting is the one thing an archived thread allows; a locked thread only while it
+        is active (docs/topics/threads.md)."""
+        if ch.is_thread and ch.archived:
+            self._unlocked(ch)
+
+    def _thread_answer(self, rec: InteractionRecord, *, creating: bool,
+                       ephemeral: bool) -> None:
+        """An interaction's answer that writes in its thread: the answer, a follow-up, an edit
+        of a message there. Not subject to the bot's channel permissions (the interaction's
+        token stands for them), but to the thread's state: a locked thread refuses it (403 /
+        50083, discord-api-docs #5517, #6884, #7707); an archived one refuses an edit and is
+        unarchived by a new message, as a post unarchives it. An ephemeral message is never
+        in the thread: it passes."""
+        ch = self.state.channels.get(rec.channel_id)
+        if ch is None or not ch.is_thread or ephemeral:
+            return
+        if not creating:
+            self._writable_thread(ch)
+            return
+        self._unlocked(ch)
+        if ch.archived:
+            self.state.posts_to_archived.append(ch.id)
+            self.state.update_thread(ch, archived=False)
 
     def _strip_embeds_without_permission(self, ch: ChannelRecord, body: dict[str, Any]) -> None:
         if "embeds" in body and not has(self.state.effective_bot_permissions(ch), Perm.EMBED_LINKS):
@@ -563,6 +599,11 @@ class RestApi:
         source = state.messages.get(rec.source_message_id) if rec.source_message_id else None
         original: MessageRecord | None = None
         sizes = [len(f.data) for f in req.files]
+        if ctype in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
+            self._thread_answer(rec, creating=True,
+                                ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL))
+        elif ctype == UPDATE_MESSAGE and source is not None:
+            self._thread_answer(rec, creating=False, ephemeral=source.ephemeral)
         if ctype == CHANNEL_MESSAGE:
             check_message(data, sizes, creating=True, size_limit=state.attachment_size_limit)
             original = state.create_message(
@@ -656,8 +697,12 @@ class RestApi:
             and not original.deleted
             and not rec.followup_ids
         ):
+            # "Thinking…" becomes the message: in the thread unless it was ephemeral.
+            self._thread_answer(rec, creating=True, ephemeral=original.ephemeral)
             msg = state.edit_message(original, data, req.files)
         else:
+            self._thread_answer(rec, creating=True,
+                                ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL))
             channel = state.channels[rec.channel_id]
             msg = state.create_message(
                 channel,
@@ -688,6 +733,7 @@ class RestApi:
             creating=False,
             size_limit=state.attachment_size_limit,
         )
+        self._thread_answer(rec, creating=False, ephemeral=msg.ephemeral)
         state.check_old_edit(msg)
         state.edit_message(msg, data, req.files)
         rec.edited_ids.append(msg.id)
@@ -699,6 +745,9 @@ class RestApi:
     async def delete_webhook_message(self, req: ApiRequest) -> tuple[int, Any]:
         rec = self._webhook_interaction(req)
         msg = self._webhook_message(req, rec)
+        ch = self.state.channels.get(rec.channel_id)
+        if ch is not None and not msg.ephemeral:
+            self._deletable_in(ch)
         self.state.delete_message(msg)
         rec.deleted_ids.append(msg.id)
         if msg.id == rec.original_message_id:
@@ -783,10 +832,7 @@ class RestApi:
             creating=True,
             size_limit=state.attachment_size_limit,
         )
-        if ch.is_thread and ch.locked and not has(
-            state.effective_bot_permissions(ch), Perm.MANAGE_THREADS
-        ):
-            raise thread_locked()
+        self._unlocked(ch)
         if ch.is_thread and ch.archived:
             state.posts_to_archived.append(ch.id)
             state.update_thread(ch, archived=False)
@@ -867,7 +913,7 @@ class RestApi:
         msg = self._message_in(ch, req.params["message_id"])
         if msg.author_id != state.bot_user.id:
             self._require(ch, Perm.MANAGE_MESSAGES)
-        self._writable_thread(ch)
+        self._deletable_in(ch)
         state.delete_message(msg)
         state.touch_deferred(msg.id)
         return 204, None

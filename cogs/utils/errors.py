@@ -28,6 +28,14 @@ from rules.core import IllegalAction
 log = logging.getLogger(__name__)
 
 
+THREAD_CLOSED = (50083, 160005)
+"""Discord's refusals of a message in a locked thread ("Thread is archived", as it answers
+for a locked one; "Thread is locked")."""
+
+LOCKED_NOTE = ("(Only you see this: the thread is locked, so I can't say it there. A moderator "
+               "can unlock it, or give me the **Manage Threads** permission.)")
+
+
 async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> bool:
     """An ephemeral answer, whether or not the interaction was already acknowledged. Text
     longer than one message goes whole, in several (`limits.split`), never cut: the first
@@ -44,6 +52,15 @@ async def reply(interaction: discord.Interaction[Any], text: str, **kwargs: Any)
                 await interaction.followup.send(piece, **kwargs, **more)
             else:
                 await interaction.response.send_message(piece, **kwargs, **more)
+    except discord.Forbidden as exc:
+        if kwargs.get("ephemeral") or exc.code not in THREAD_CLOSED:
+            log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+            return False
+        # A public answer in a locked thread: Discord refuses it (403 / 50083, stop 70) but
+        # takes an ephemeral one, which is never in the thread. The presser is told.
+        log.info("interaction %s: its thread is locked; answered privately", interaction.id)
+        kwargs["ephemeral"] = True
+        return await reply(interaction, f"{text}\n{LOCKED_NOTE}", **kwargs, **extras)
     except discord.HTTPException:
         log.warning("could not answer interaction %s", interaction.id, exc_info=True)
         return False

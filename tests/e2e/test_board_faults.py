@@ -308,7 +308,9 @@ async def test_a_board_waiting_for_a_locked_thread_is_dropped_when_the_game_is_a
     await asyncio.sleep(0.05)
     await _wager(table)
     res = await table.slash(table.alice, thread, "game abandon")
-    assert "abandoned" in res.text.lower()
+    # Stop 70: its public answer is refused in a locked thread (403 / 50083); the abandoner
+    # is answered privately, told why the thread does not say it.
+    assert "abandoned" in res.text.lower() and "locked" in res.text and res.ephemeral
     await asyncio.sleep(0.3)  # a try or two: each finds the game abandoned
     emu.lock_thread(thread, locked=False)
     await asyncio.sleep(0.5)
@@ -359,3 +361,22 @@ async def test_a_deleted_post_replaced_meanwhile_is_not_posted_again(table: Tabl
                                 repost=stale.board_message_id))
     await table.emu.settle()
     assert table.emu.mark() == mark
+
+
+async def test_a_press_in_an_archived_thread_plays_and_shows_its_board(table: Table) -> None:
+    """Stop 70: Discord refuses an edit in an archived thread (50083), the answer to a press
+    that edits its board post included, and unarchives it for a new message. A press on the
+    board of a thread that archived itself (days of quiet) is played and shown there, and
+    nobody is told the thread is locked."""
+    await _highcard(table)
+    emu, thread = table.emu, table.thread()
+    emu.archive_thread(thread)
+    await asyncio.sleep(0.05)
+    res = await _wager(table)
+    board = await _bobs_board(table)
+    await emu.settle()
+    assert "sets the wager at 2" in board.content
+    assert not thread.archived
+    said = [res.text, *(m.content for u in (table.alice, table.bob)
+                        for m in emu.dm_messages(u))]
+    assert not [t for t in said if "locked" in t], said

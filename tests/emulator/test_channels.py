@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
 
@@ -241,3 +243,67 @@ async def test_a_channel_the_bot_may_not_view_answers_missing_access(
         await channel.send("muted?")
     assert refused.value.code == 50013
     emu.assert_no_errors(allow=[50001, 50013])
+
+
+async def _game_thread(world: World, name: str) -> Any:
+    emu = world.emu
+    await (await emu.slash(world.alice, world.general, "game thread", {"name": name})
+           ).wait_done()
+    (thread,) = emu.threads_of(world.general)
+    emu.revoke_bot_permissions(world.general, Perm.MANAGE_THREADS)
+    return thread
+
+
+async def test_a_locked_thread_refuses_an_interactions_answers_there(
+        world: World, bot: SampleBot) -> None:
+    """Stop 70: a locked thread refuses a bot without Manage Threads the answer to an
+    interaction there, its follow-up and edits (403 / 50083 "Thread is archived":
+    discord-api-docs #5517, #6884, #7707), but not an ephemeral answer, which is never in
+    the thread; interaction answers need no channel permission, the thread's lock still
+    applies."""
+    emu = world.emu
+    thread = await _game_thread(world, "Game 3")
+    emu.lock_thread(thread)
+    said = await emu.slash(world.alice, thread, "game move", {"to": "attic"})
+    with pytest.raises(AssertionError):
+        await said.wait_callback(timeout=0.5)
+    assert [(e.status, e.code) for e in said.errors] == [(403, 50083)]
+    hand = await (await emu.slash(world.alice, thread, "game hand")).wait_done()
+    assert hand.text == "Your hand: 3 cards" and hand.ephemeral
+    board = await emu.slash(world.alice, thread, "game board")
+    with pytest.raises(AssertionError):
+        await board.wait_callback(timeout=0.5)
+    assert (403, 50083) in [(e.status, e.code) for e in board.errors]
+    assert not [m for m in emu.messages_in(thread) if m.content in ("moved to attic",
+                                                                   "The board")]
+    emu.grant_bot_permissions(world.general, Perm.MANAGE_THREADS)
+    moved = await (await emu.slash(world.alice, thread, "game move", {"to": "attic"})
+                   ).wait_done()
+    assert moved.text == "moved to attic"
+
+
+async def test_an_archived_thread_is_unarchived_by_an_answer_and_refuses_its_edits(
+        world: World, bot: SampleBot) -> None:
+    """Stop 70: an interaction's message in an archived (unlocked) thread unarchives it, as a
+    post does (docs/topics/threads.md: sending a message unarchives it unless locked); an
+    edit there is refused (50083); deleting is the one thing an archived thread allows."""
+    emu = world.emu
+    thread = await _game_thread(world, "Game 4")
+    made = await (await emu.slash(world.alice, thread, "game new", {"game": "exorcism"})
+                  ).wait_done()
+    assert made.original is not None
+    emu.archive_thread(thread)
+    moved = await (await emu.slash(world.alice, thread, "game move", {"to": "attic"})
+                   ).wait_done()
+    assert moved.text == "moved to attic" and not thread.archived
+    assert emu.posts_to_archived == [thread.id]
+    emu.archive_thread(thread)
+    started = await emu.click(world.alice, made.original, label="Start")
+    await started.wait_callback()
+    await emu.settle()
+    assert (400, 50083) in [(e.status, e.code) for e in started.errors]
+    assert thread.archived and "Game started" not in made.original.text
+    channel = await bot.fetch_channel(int(thread.id))
+    assert isinstance(channel, discord.Thread)
+    await channel.get_partial_message(int(made.original.id)).delete()
+    assert made.original.deleted
