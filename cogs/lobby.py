@@ -68,6 +68,7 @@ from cogs.utils.record import finished_choices, finished_game, open_record
 from cogs.utils.table import (
     DYNAMIC_ITEMS,
     MISSING_ACCESS,
+    blocked_reason,
     delivery_for,
     escape_name,
     game_of,
@@ -1341,6 +1342,7 @@ class Lobby(commands.Cog):
         if channel is None:
             return
         mentions = " ".join(f"<@{u}>" for u in user_ids)
+        delivery = delivery_for(self.bot)
         try:
             await channel.send(clip(f"{mentions} — {text}", limits.CONTENT),
                                allowed_mentions=discord.AllowedMentions(
@@ -1348,11 +1350,20 @@ class Lobby(commands.Cog):
         except discord.NotFound as exc:
             if exc.code != 10003:  # Unknown Channel: the thread is gone
                 raise
-            await delivery_for(self.bot).thread_gone(record)
+            await delivery.thread_gone(record)
         except discord.Forbidden as exc:
-            if exc.code != MISSING_ACCESS:  # out of the bot's sight: as if gone
+            if exc.code == MISSING_ACCESS:  # out of the bot's sight: as if gone
+                await delivery.thread_gone(record, seen=False)
+                return
+            blocked = blocked_reason(channel, exc)
+            if blocked is None:
                 raise
-            await delivery_for(self.bot).thread_gone(record, seen=False)
+            # Locked, or a permission taken (stop 70: it raised out of every reminder and
+            # nobody was told): the pinged players and the creator learn it by DM, once.
+            log.warning("game %s: the reminder's ping was refused: %s", record.id, blocked[0])
+            await delivery.tell_blocked(record, set(user_ids), *blocked)
+        else:
+            delivery.thread_takes_posts(record.id)
 
     async def enforce_default(self, record: GameRecord, result: Any) -> None:
         """After an enforced deadline the dispatcher played a default or AI move; show it."""

@@ -213,3 +213,36 @@ async def test_a_5xx_run_on_the_removal_dms_still_ends_the_game(
     record = await table.bot.storage.get_game(gid)
     assert record is not None and record.status == "abandoned"
     assert any("could not tell" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("archived", [False, True])
+async def test_a_reminders_ping_in_a_locked_thread_is_told_by_dm_and_the_game_kept(
+        table: Table, caplog: pytest.LogCaptureFixture, archived: bool) -> None:
+    """Stop 70: a moderator locked the game's thread (archived too, or not) and the bot lacks
+    Manage Threads: Discord refuses the reminder's ping there (403 / 50083). It raised out of
+    the reminder, every pass, and nobody was told. The game is kept; a player who can be
+    reached by DM learns what is wrong and what fixes it, once."""
+    from emulator import Perm
+
+    gid = await _started(table)
+    for user in (table.bob, table.carol):
+        user.dms_open = False  # their reminders are pings in the thread
+    thread = table.thread()
+    table.emu.revoke_bot_permissions(thread, Perm.MANAGE_THREADS)
+    if archived:
+        table.emu.archive_thread(thread, locked=True)
+    else:
+        table.emu.lock_thread(thread)
+    await table.emu.settle()
+    mark = table.emu.mark()
+    with caplog.at_level(logging.INFO):
+        await _days(table, 3)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], \
+        [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert table.bot is not None
+    record = await table.bot.storage.get_game(gid)
+    assert record is not None and record.status == "active"
+    told = [m.content for m in table.emu.dm_messages(table.alice) if "locked" in m.content]
+    assert len(told) == 1, told
+    assert f"game #{gid}" in told[0] and "Manage Threads" in told[0], told[0]
+    assert not [m for m in table.emu.messages_in(thread) if m.order > mark]

@@ -286,21 +286,40 @@ class BoardPosts(SummaryDMs):
         """The thread refuses every post (locked, a permission taken away): the awaited players
         and the game's creator are told by DM what is wrong and what fixes it, once until it
         is fixed (or something else blocks it)."""
-        record = showing.record
+        game = showing.game
+        awaited = [] if showing.result is not None else game.to_act(showing.state)
+        users = {u for s in awaited if (u := showing.users.get(s))}
+        await self.tell_blocked(showing.record, users, what, fix)
+
+    async def tell_blocked(self, record: GameRecord, users: set[int], what: str,
+                           fix: str) -> None:
+        """`users` and the game's creator are told by DM that the thread refuses the bot's
+        posts (`what`) and what fixes it, once until it is fixed (or something else blocks
+        it): a refused board, or a reminder's ping (stop 70)."""
         if self._told_blocked.get(record.id) != what:
             self._told_blocked[record.id] = what
-            game = showing.game
-            awaited = [] if showing.result is not None else game.to_act(showing.state)
-            users = {u for s in awaited if (u := showing.users.get(s))}
-            users.add(record.created_by)
+            game = game_of(record)
+            users = {*users, record.created_by}
             where = f"<#{record.thread_id}>" if record.thread_id else "the game's channel"
             text = (f"⚠️ I can't post in {where}, the thread of your game of **{game.title}** "
                     f"(game #{record.id}): {what}. To fix it, {fix}. Your moves are kept; "
                     "the board (and whose turn it is) will show there as soon as I can post.")
             for user_id in sorted(users):
-                if not await self.dm(user_id, text):
-                    log.info("game %s: could not tell user %s by DM that the thread is "
-                             "blocked", record.id, user_id)
+                try:
+                    if await self.dm(user_id, text):
+                        continue
+                except discord.HTTPException as exc:  # a 5xx run: dropped, not raised
+                    log.warning("game %s: could not tell user %s by DM that the thread is "
+                                "blocked (Discord answered %s)", record.id, user_id, exc.status)
+                    continue
+                log.info("game %s: could not tell user %s by DM that the thread is "
+                         "blocked", record.id, user_id)
+
+    def thread_takes_posts(self, gid: int) -> None:
+        """A post went through in the game's thread: whatever blocked it is over (told again
+        should it come back)."""
+        if self._told_blocked.pop(gid, None) is not None:
+            log.info("game %s: its thread takes posts again", gid)
 
     async def board_deleted(self, record: GameRecord, message_id: int) -> None:
         """Someone (a moderator) deleted the game's current board post: it is posted again,
