@@ -64,6 +64,7 @@ from cogs.utils.memory import (
     show_stats,
 )
 from cogs.utils.mine import mine_entries, mine_text
+from cogs.utils.pending import owed_notes, tell_owed
 from cogs.utils.record import finished_choices, finished_game, open_record
 from cogs.utils.table import (
     DYNAMIC_ITEMS,
@@ -1235,8 +1236,20 @@ class Lobby(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Every player who uses the bot is named from the interaction, not a user lookup."""
+        """Every player who uses the bot is named from the interaction, not a user lookup;
+        one the bot could tell nothing (a refused answer, DMs closed) is told now."""
         delivery_for(self.bot).remember_name(interaction.user)
+        if (interaction.user.id in owed_notes(self.bot)
+                and interaction.type is not discord.InteractionType.application_command):
+            await tell_owed(interaction)
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: discord.Interaction[Any],
+                                        command: Any) -> None:
+        """A command answered (its "Done", its follow-ups): what the bot owes its caller
+        follows it (stop 70: told nothing else could reach them)."""
+        if interaction.user.id in owed_notes(self.bot):
+            await tell_owed(interaction, finished=True)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

@@ -292,13 +292,74 @@ async def tell_played(interaction: discord.Interaction[Any], *, game_id: int | N
 
 
 async def _dm(bot: GameBot, user_id: int, text: str) -> bool:
+    """DM what happened to a move its player could not be answered about; when the DM cannot
+    go either (their DMs closed, a 5xx run), it is owed: said on their next press or command
+    (`tell_owed`)."""
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
         await user.send(clip(text, limits.CONTENT), allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException as exc:
-        log.info("could not DM %s: %s", user_id, exc)
+        log.info("could not DM %s: %s; told at their next interaction", user_id, exc)
+        owe(bot, user_id, text)
         return False
     return True
+
+
+OWED_MOST = 5
+"""Notes kept for one player who cannot be told anything now (the newest)."""
+
+_DONE_TYPES = (discord.InteractionResponseType.channel_message,
+               discord.InteractionResponseType.message_update,
+               discord.InteractionResponseType.deferred_message_update)
+"""An interaction's answers after which a follow-up is a message of its own (after a
+"thinking…" the first follow-up would take the place of the answer its handler owes)."""
+
+
+def owed_notes(bot: Any) -> dict[int, list[str]]:
+    """user id → what the bot could not tell them (answer refused, DMs closed): stop 70."""
+    book: dict[int, list[str]] | None = getattr(bot, "_owed_notes", None)
+    if book is None:
+        book = bot._owed_notes = {}
+    return book
+
+
+def owe(bot: Any, user_id: int, text: str) -> None:
+    notes = owed_notes(bot).setdefault(user_id, [])
+    notes.append(text)
+    del notes[:-OWED_MOST]
+
+
+async def tell_owed(interaction: discord.Interaction[Any], *, finished: bool = False,
+                    wait: float = 3.0) -> None:
+    """A player the bot owes notes to (`owe`: neither an answer nor a DM reached them) pressed
+    or typed something: once its handler has answered, the notes follow privately, on its
+    token (an answer needs no open DMs). `finished`: the handler is done (a command's
+    completion), whatever its answer. Kept for the next one when this cannot carry them
+    (an autocomplete, an answer refused, a "thinking…" whose handler is still at work)."""
+    bot = interaction.client
+    book = owed_notes(bot)
+    if interaction.user.id not in book or interaction.type not in (
+            discord.InteractionType.application_command, discord.InteractionType.component,
+            discord.InteractionType.modal_submit):
+        return
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    while not (interaction.response.is_done() if finished
+               else interaction.response.type in _DONE_TYPES):
+        if finished or loop.time() > deadline:
+            return
+        await asyncio.sleep(0.05)
+    notes = book.pop(interaction.user.id, [])
+    if not notes:
+        return
+    try:
+        await interaction.followup.send(
+            clip("\n".join(notes), limits.CONTENT), ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as exc:
+        log.info("could not tell user %s what they were owed: %s", interaction.user.id, exc)
+        for note in notes:
+            owe(bot, interaction.user.id, note)
 
 
 def pending_for(bot: GameBot) -> PendingMoves:

@@ -75,6 +75,16 @@ FAULTS = ["none", "old-edits-refused", "upload-503", "callbacks-10062", "board-d
           "gateway-reconnect", "500-next"]
 """One per press, in turn."""
 
+COMBOS = ["dms-closed+callbacks-10062", "no-view-channel+dms-closed",
+          "dms-closed+token-expired"]
+"""Two faults at once (stop 70), where one takes away the way the bot tells its player of the
+other: a press whose answer Discord refuses from a player whose DMs are closed; the thread out
+of the bot's sight and the DMs closed (only the press's answer is left)."""
+SOAK_COMBOS = [*COMBOS, "thread-locked+dms-closed", "no-send-in-threads+dms-closed",
+               "upload-500-run+dms-closed", "replayed-late+dms-closed",
+               "no-view-channel+callbacks-10062", "thread-archived+callbacks-10062"]
+"""A soak's: every combination above and more."""
+
 RUN_MOST = 12
 """The longest run of one press's line a post is looked through for."""
 FRAMING = re.compile(r"^Turn \d+ \(round \d+\): .* to play\.$")
@@ -127,6 +137,10 @@ class FaultyTable:
         """Faults a moderator causes before the player looks for the move: the board post or
         the player's DM panel deleted (the bot posts the board again; the panel is gone)."""
         emu = self.emu
+        if "+" in fault:
+            for part in fault.split("+"):
+                await self.before_finding(part, seat)
+            return
         if fault == "board-deleted":
             emu.delete_message(self.auto.board())
             await self.settle()
@@ -138,6 +152,10 @@ class FaultyTable:
 
     def arm(self, fault: str) -> None:
         """Arm `fault` for the press about to be made; `disarm` lifts it."""
+        if "+" in fault:  # two faults at once (stop 70)
+            for part in fault.split("+"):
+                self.arm(part)
+            return
         emu, tid = self.emu, self._thread_id()
         thread = self.auto.thread()
         # A post or an edit in the thread, or a press's answer (its callback, a follow-up, an
@@ -284,16 +302,17 @@ class FaultyTable:
         began = time.perf_counter()
         self.arm(fault)
         res: InteractionRecord
-        if fault == "replayed-late":
+        parts = fault.split("+")
+        if "replayed-late" in parts:
             async with self.emu.gateway_outage(late_by=48):
                 res = await make()
         else:
-            if fault == "gateway-reconnect":
+            if "gateway-reconnect" in parts:
                 await self.emu.gateway_reconnect()
             res = await make()
         await self._until_dealt_with(gid, record.version, res, mark,
-                                     late=fault == "replayed-late")
-        if fault == "replayed-late":
+                                     late="replayed-late" in parts)
+        if "replayed-late" in parts:
             # Long enough for the bot's fallback answer to an unanswered press, which must
             # leave this one alone (Discord takes nothing on its token).
             await asyncio.sleep(UNKNOWN_COMPONENT_GRACE * 1.5 + 0.1)
@@ -313,7 +332,7 @@ class FaultyTable:
         press.stored = bool(log) and log[0].seat == seat and Action.model_validate_json(
             log[0].action_json) == action
         # Late on purpose: Discord gave up on it (its callbacks refused on time are not late).
-        press.delivered = fault != "replayed-late"
+        press.delivered = "replayed-late" not in parts
         press.dead_token = 0 if press.delivered else len(res.errors)
         press.answer = res.text
         press.thinking = res.original is not None and res.original.loading
@@ -401,9 +420,12 @@ def _first_out_of_order(lines: list[str], replayed: list[str]) -> str:
     return ""
 
 
-def judge(press: Press) -> list[str]:
-    """What was wrong with what the presser was told (empty: the truth)."""
-    said = "\n".join([press.answer, *press.dms])
+def judge(press: Press, later: str = "") -> list[str]:
+    """What was wrong with what the presser was told (empty: the truth); `later`: what their
+    next press's answer said of earlier moves (a player the bot could not reach is told
+    then)."""
+    owed = [line for line in later.splitlines() if "Your move" in line]
+    said = "\n".join([press.answer, *press.dms, *owed])
     wrong: list[str] = []
     landed = press.answer.lstrip().startswith(("✅", "Done:")) or "was played" in said
     failed = ("not played" in said or "Nothing in the game changed" in said
@@ -453,27 +475,42 @@ async def play_with_faults(table: Table, monkeypatch: pytest.MonkeyPatch, game_n
     faulty = FaultyTable(table, auto, game, users[0])
     began = time.perf_counter()
     misinformed: list[str] = []
+    owed: Press | None = None
     repeats = 0
     last_version = -1
     i = 0
     # The default suite shares the faults out among the titles; a soak gives each all of them.
-    faults = FAULTS if presses is None else FAULTS[share::len(TITLES)]
+    faults = [*FAULTS, *SOAK_COMBOS] if presses is None else [
+        *FAULTS, *COMBOS][share::len(TITLES)]
     while presses is None or i < presses:
         fault = faults[i % len(faults)]
         i += 1
         mark = table.emu.mark()
         # Every third press typed: its answer is a follow-up after "thinking…", made with the
         # press's token (an expired token's press is always typed).
-        press = await faulty.press_one(fault, typed=i % 3 == 2 or fault == "token-expired")
+        press = await faulty.press_one(fault, typed=i % 3 == 2
+                                      or "token-expired" in fault.split("+"))
         if press is None:
             break
-        misinformed += judge(press)
+        if owed is not None:
+            misinformed += judge(owed, later=press.answer)
+            owed = None
+        if "dms-closed" in press.fault.split("+") and judge(press):
+            # Neither the answer nor a DM reached them: told on their next press (stop 70).
+            owed = press
+        else:
+            misinformed += judge(press)
         if press.stored:
             audit.watch(await table.bot.tables.state(auto.game_id), mark)
         repeats = repeats + 1 if press.version == last_version else 0
         last_version = press.version
         assert repeats < 4, f"the same move failed {repeats} times: {faulty.presses[-4:]}"
         assert i < 3000, "the game did not end"
+    if owed is not None:  # the last press owed its player the truth: they come back
+        back = await table.emu.slash(users[0], auto.thread(), "game mine")
+        await back.wait_done()
+        await faulty.settle()
+        misinformed += judge(owed, later=back.text)
     took = time.perf_counter() - began
     await faulty.settle()
     record = await table.bot.storage.get_game(auto.game_id)
@@ -538,7 +575,7 @@ async def test_real_games_under_discord_faults_first_moves(
         humans: int, ai: int, options: str | None) -> None:
     share = TITLE_IDS.index(game_name)
     await play_with_faults(table, monkeypatch, game_name, mode, humans, ai, options, seed=5,
-                           presses=len(FAULTS[share::len(TITLES)]), share=share)
+                           presses=len([*FAULTS, *COMBOS][share::len(TITLES)]), share=share)
 
 
 @pytest.mark.soak
@@ -550,4 +587,5 @@ async def test_soak_whole_real_games_under_discord_faults(
         humans: int, ai: int, options: str | None, seed: int) -> None:
     await play_with_faults(table, monkeypatch, game_name, mode, humans, ai, options, seed=seed,
                            presses=None)
+
 
