@@ -113,6 +113,8 @@ class Press:
     respond"): only a DM can tell its player what happened."""
     thread: list[str] = field(default_factory=list)
     """What the thread showed after the press (for the failure message)."""
+    mark: int = 0
+    """The emulator's mark just before the press (what was said after it)."""
 
 
 class FaultyTable:
@@ -297,7 +299,7 @@ class FaultyTable:
 
             async def make() -> InteractionRecord:
                 return await self._press(message, cid, is_select, h)
-        mark = self.emu.mark()
+        mark = press.mark = self.emu.mark()
         served = self.emu.stats.faults_served
         began = time.perf_counter()
         self.arm(fault)
@@ -420,31 +422,48 @@ def _first_out_of_order(lines: list[str], replayed: list[str]) -> str:
     return ""
 
 
-def judge(press: Press, later: str = "") -> list[str]:
-    """What was wrong with what the presser was told (empty: the truth); `later`: what their
-    next press's answer said of earlier moves (a player the bot could not reach is told
-    then)."""
-    owed = [line for line in later.splitlines() if "Your move" in line]
-    said = "\n".join([press.answer, *press.dms, *owed])
+NOTE = ("✅ Your move “", "⚠️ Your move “")
+"""How a note about an earlier move begins: what the bot owed a player it could not reach
+(their DMs closed), said after the answer to a later press or command (stop 70)."""
+
+
+def notes_since(emu: Any, user: UserRecord, mark: int) -> list[str]:
+    """The owed notes `user` was told after `mark`, on any of their interactions' answers."""
+    return [line for rec in emu.interactions if rec.user_id == user.id
+            for m in rec.messages for text in _versions_since(m, mark)
+            for line in text.splitlines() if line.startswith(NOTE)]
+
+
+def judge(press: Press, later: list[str] | None = None) -> list[str]:
+    """What was wrong with what the presser was told (empty: the truth). The notes its answer
+    carries are about earlier moves, not this one; `later`: the notes told after it (a player
+    the bot could not reach by answer or DM is told on their next press), which may say what
+    became of this one among others'."""
+    answer = "\n".join(line for line in press.answer.splitlines() if not line.startswith(NOTE))
+    said = "\n".join([answer, *press.dms])
+    notes = "\n".join(later or [])
     wrong: list[str] = []
-    landed = press.answer.lstrip().startswith(("✅", "Done:")) or "was played" in said
+    landed = answer.lstrip().startswith(("✅", "Done:")) or "was played" in said
     failed = ("not played" in said or "Nothing in the game changed" in said
               or "nothing changed" in said.lower())
-    if press.thinking and not ("was played" in said if press.stored else failed):
+    # A note said later tells what became of this press, never the opposite.
+    landed_later, failed_later = "was played" in notes, "not played" in notes
+    if press.thinking and not (landed or landed_later if press.stored
+                               else failed or failed_later):
         wrong.append("its answer stuck at “thinking…”, and no DM said what happened")
     if press.dead_token:
         wrong.append("answered on a token Discord had given up on (10062)")
     if press.stored and not press.delivered:
         wrong.append("reached the bot after Discord showed it as failed, and was played")
     if press.stored:
-        if not (press.on_board or landed):
+        if not (press.on_board or landed or landed_later):
             wrong.append("played, and its player was never told so")
         if failed:
             wrong.append("played, and its player was told it was not")
     else:
         if landed or press.on_board:
             wrong.append("not played, and its player was told it was")
-        if not (failed or press.answer):
+        if not (failed or answer or failed_later):
             wrong.append("not played, and its player was never told")
     return [f"{press.fault}: {press.label!r} ({press.where}): {w}; told {said[:300]!r}; "
             f"the thread showed {[t[-300:] for t in press.thread]}; line {press.line!r}"
@@ -475,7 +494,7 @@ async def play_with_faults(table: Table, monkeypatch: pytest.MonkeyPatch, game_n
     faulty = FaultyTable(table, auto, game, users[0])
     began = time.perf_counter()
     misinformed: list[str] = []
-    owed: Press | None = None
+    owed: list[Press] = []
     repeats = 0
     last_version = -1
     i = 0
@@ -492,12 +511,9 @@ async def play_with_faults(table: Table, monkeypatch: pytest.MonkeyPatch, game_n
                                       or "token-expired" in fault.split("+"))
         if press is None:
             break
-        if owed is not None:
-            misinformed += judge(owed, later=press.answer)
-            owed = None
         if "dms-closed" in press.fault.split("+") and judge(press):
-            # Neither the answer nor a DM reached them: told on their next press (stop 70).
-            owed = press
+            # Neither the answer nor a DM reached them: told on a later press (stop 70).
+            owed.append(press)
         else:
             misinformed += judge(press)
         if press.stored:
@@ -506,11 +522,12 @@ async def play_with_faults(table: Table, monkeypatch: pytest.MonkeyPatch, game_n
         last_version = press.version
         assert repeats < 4, f"the same move failed {repeats} times: {faulty.presses[-4:]}"
         assert i < 3000, "the game did not end"
-    if owed is not None:  # the last press owed its player the truth: they come back
+    if owed:  # presses that owed their player the truth: they come back
         back = await table.emu.slash(users[0], auto.thread(), "game mine")
         await back.wait_done()
         await faulty.settle()
-        misinformed += judge(owed, later=back.text)
+        for p in owed:
+            misinformed += judge(p, later=notes_since(table.emu, users[0], p.mark))
     took = time.perf_counter() - began
     await faulty.settle()
     record = await table.bot.storage.get_game(auto.game_id)
