@@ -329,6 +329,18 @@ def owe(bot: Any, user_id: int, text: str) -> None:
     del notes[:-OWED_MOST]
 
 
+def drop_owed(bot: Any, text: str) -> None:
+    """`text` is no longer true (the thread it said was blocked takes posts again): nobody
+    is told it any more."""
+    book = owed_notes(bot)
+    for user_id, notes in list(book.items()):
+        kept = [n for n in notes if n != text]
+        if kept:
+            book[user_id] = kept
+        else:
+            del book[user_id]
+
+
 async def tell_owed(interaction: discord.Interaction[Any], *, finished: bool = False,
                     wait: float = 3.0) -> None:
     """A player the bot owes notes to (`owe`: neither an answer nor a DM reached them) pressed

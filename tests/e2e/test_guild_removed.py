@@ -246,3 +246,35 @@ async def test_a_reminders_ping_in_a_locked_thread_is_told_by_dm_and_the_game_ke
     assert len(told) == 1, told
     assert f"game #{gid}" in told[0] and "Manage Threads" in told[0], told[0]
     assert not [m for m in table.emu.messages_in(thread) if m.order > mark]
+
+
+async def test_view_channel_taken_is_told_at_their_next_command_to_players_with_dms_closed(
+        table: Table) -> None:
+    """Stop 70: View Channel taken and a player's DMs closed: nothing could tell them (their
+    reminders are pings in the thread the bot cannot see). Their next command's answer is
+    followed, privately, by what the others read by DM; once a post goes through again it is
+    no longer said to anyone."""
+    from emulator import Perm
+
+    gid = await _started(table)
+    for user in (table.bob, table.carol):
+        user.dms_open = False
+    table.emu.revoke_bot_permissions(table.general, Perm.VIEW_CHANNEL)
+    await table.emu.settle()
+    await _days(table, 2)
+    mine = await table.emu.slash(table.bob, None, "game mine")
+    await mine.wait_done()
+    await table.emu.settle()
+    assert "View Channel" in mine.text and f"game #{gid}" in mine.text, mine.text
+    again = await table.emu.slash(table.bob, None, "game mine")
+    await again.wait_done()
+    await table.emu.settle()
+    assert "View Channel" not in again.text, "said once"
+    table.emu.grant_bot_permissions(table.general, Perm.VIEW_CHANNEL)
+    moved = await table.emu.click(table.alice, table.board(), label="Wager 2")
+    await moved.wait_done()  # its board goes through
+    await table.emu.settle()
+    later = await table.emu.slash(table.carol, None, "game mine")
+    await later.wait_done()
+    await table.emu.settle()
+    assert "View Channel" not in later.text, "no longer true, no longer said"

@@ -18,6 +18,7 @@ from bot.pressure import gauge_of
 from bot.storage import GameRecord
 from cogs.utils.answers import HeldAnswer
 from cogs.utils.ending import game_over_post, send_spill
+from cogs.utils.pending import drop_owed, owe
 from cogs.utils.pictures import picture_refused
 from cogs.utils.table.components import (
     FullBoardButton,
@@ -257,11 +258,11 @@ class BoardPosts(SummaryDMs):
                     if dropped is not None:
                         _settle(dropped.waiters, delayed)
                     self._delayed.pop(gid, None)
-                    self._told_blocked.pop(gid, None)
+                    self.lift_blocked(gid)
             else:
                 tries = 0
                 self._delayed.pop(gid, None)
-                if self._told_blocked.pop(gid, None) is not None:
+                if self.lift_blocked(gid):
                     log.info("game %s: its thread takes posts again", gid)
                 _settle(showing.waiters, None)
 
@@ -304,10 +305,15 @@ class BoardPosts(SummaryDMs):
             text = (f"⚠️ I can't post in {where}, the thread of your game of **{game.title}** "
                     f"(game #{record.id}): {what}. To fix it, {fix}. Your moves are kept; "
                     "the board (and whose turn it is) will show there as soon as I can post.")
+            old = self._blocked_notes.get(record.id)
+            if old is not None:
+                drop_owed(self.bot, old)  # something else blocks it now
+            self._blocked_notes[record.id] = text
             for user_id in sorted(users):
                 try:
                     if await self.dm(user_id, text):
                         continue
+                    owe(self.bot, user_id, text)  # DMs closed: at their next press (stop 70)
                 except discord.HTTPException as exc:  # a 5xx run: dropped, not raised
                     log.warning("game %s: could not tell user %s by DM that the thread is "
                                 "blocked (Discord answered %s)", record.id, user_id, exc.status)
@@ -318,7 +324,7 @@ class BoardPosts(SummaryDMs):
     def thread_takes_posts(self, gid: int) -> None:
         """A post went through in the game's thread: whatever blocked it is over (told again
         should it come back)."""
-        if self._told_blocked.pop(gid, None) is not None:
+        if self.lift_blocked(gid):
             log.info("game %s: its thread takes posts again", gid)
 
     async def board_deleted(self, record: GameRecord, message_id: int) -> None:

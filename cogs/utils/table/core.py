@@ -22,6 +22,7 @@ from bot.pressure import gauge_of
 from bot.storage import GameRecord
 from bot.tables import ai_seat_name
 from cogs.utils.answers import held_answers
+from cogs.utils.pending import drop_owed, owe
 from cogs.utils.table.menus import PrivateMenus
 from cogs.utils.table.posts import (
     MISSING_ACCESS,
@@ -120,6 +121,9 @@ class DeliveryCore(abc.ABC):
         self._delayed: dict[int, BoardDelayed] = {}
         # game id -> what blocked the thread, once its players were told by DM.
         self._told_blocked: dict[int, str] = {}
+        # game id -> that DM's text, owed to the players whose DMs are closed (told at their
+        # next press or command; dropped once the thread takes posts again).
+        self._blocked_notes: dict[int, str] = {}
         # Games whose refused board waits for its next try (`stop_retrying` ends the wait).
         self._waiting_to_retry: set[int] = set()
         # Discord's clock as the newest snowflake seen shows it (`discord_now`).
@@ -346,7 +350,9 @@ class DeliveryCore(abc.ABC):
         failed: set[int] = set()
         for user_id in sorted({u for u in users.values() if u}):
             try:
-                await self.dm(user_id, text)
+                if not await self.dm(user_id, text):
+                    # DMs closed: said at their next press or command (stop 70).
+                    owe(self.bot, user_id, text)
             except discord.HTTPException as exc:
                 failed.add(user_id)
                 log.warning("game %s: could not tell user %s by DM (Discord answered %s %s); "
@@ -402,11 +408,12 @@ class DeliveryCore(abc.ABC):
                 self._told_blocked[record.id] = NO_VIEW_BLOCK
                 game = GAMES.get(record.game)
                 where = f"<#{record.thread_id}>" if record.thread_id else "the game's channel"
-                failed = await self.tell_players(
-                    record, f"⚠️ I can no longer see {where}, the thread of your game of "
-                    f"**{game.title if game else record.game}** (game #{record.id}): "
-                    f"{NO_VIEW_BLOCK}. To fix it, a moderator gives me **View Channel** there "
-                    "again. Your game is kept; it goes on as soon as I can see it.")
+                text = (f"⚠️ I can no longer see {where}, the thread of your game of "
+                        f"**{game.title if game else record.game}** (game #{record.id}): "
+                        f"{NO_VIEW_BLOCK}. To fix it, a moderator gives me **View Channel** "
+                        "there again. Your game is kept; it goes on as soon as I can see it.")
+                self._blocked_notes[record.id] = text
+                failed = await self.tell_players(record, text)
                 if failed:
                     # Discord failed, not the players' DMs: told at the next try (the next
                     # reminder's ping meets Missing Access again).
@@ -435,6 +442,15 @@ class DeliveryCore(abc.ABC):
         if gid not in self._showing_tasks:
             self._showing_tasks[gid] = asyncio.create_task(self._show_in_turn(gid),
                                                            name=f"boards-of-game-{gid}")
+
+    def lift_blocked(self, gid: int) -> bool:
+        """Whatever blocked the game's thread is over (a post went through, or the game
+        ended): told again should it come back, and no longer owed to anyone. Whether
+        something was."""
+        note = self._blocked_notes.pop(gid, None)
+        if note is not None:
+            drop_owed(self.bot, note)
+        return self._told_blocked.pop(gid, None) is not None
 
     def has_panel(self, gid: int, seat: str) -> bool:
         """Whether `seat`'s summary DM carries its private choices now (as last written)."""
