@@ -338,7 +338,10 @@ class FaultyTable:
         press.dead_token = 0 if press.delivered else len(res.errors)
         press.answer = res.text
         press.thinking = res.original is not None and res.original.loading
-        press.dms = [text for m in self.emu.dm_messages(self.human)
+        # DMs the bot sent: not interactions' answers in the DM channel (this press's are its
+        # answer; another's, the "My choices" press that looked for it, may carry notes owed
+        # for earlier moves).
+        press.dms = [text for m in self.emu.dm_messages(self.human) if m.interaction_id is None
                      for text in _versions_since(m, mark)]
         press.thread = [text for m in self.emu.messages_in(self.auto.thread())
                         for text in _versions_since(m, mark)]
