@@ -193,6 +193,12 @@ class Game(ABC, Generic[Opt, S]):
         """What `seat` is being asked right now, in a sentence (None: just list the choices)."""
         return None
 
+    def panel_words(self, state: S, seat: str, actions: list[Action]) -> str | None:
+        """`seat`'s private choices (`actions`, the buttons on its own DM) said in a few words
+        for the DM's question, beside the board post's moves it names ("**Move the Ghosts** or
+        **Add Darkness** with a Haunt card from your hand"). None: "choose below" alone."""
+        return None
+
     def board_caption(self, state: S) -> str | None:
         """One public line the table should read with every board (who may talk now)."""
         return None

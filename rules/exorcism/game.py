@@ -570,6 +570,19 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
             return top.text
         return None
 
+    def panel_words(self, state: ExorcismState, seat: str,
+                    actions: list[Action]) -> str | None:
+        """The Ghost player's Haunt-card buttons, in DMs only (EX-VIS-11): its question named
+        only the board post's moves, the Raise and the Terrors (stop 70)."""
+        kinds = {a.kind for a in actions}
+        if seat != state.ghost_seat or not kinds or not kinds <= {K.GHOST_MOVE,
+                                                                   K.GHOST_DARKNESS}:
+            return None
+        names = [f"**{name}**" for kind, name in ((K.GHOST_MOVE, "Move the Ghosts"),
+                                                   (K.GHOST_DARKNESS, "Add Darkness"))
+                 if kind in kinds]
+        return f"{' or '.join(names)} with a Haunt card from your hand"
+
     def private_summary(self, state: ExorcismState, seat: str) -> str | None:
         if seat != state.ghost_seat or not state.ghost_hand:
             return None

@@ -261,9 +261,13 @@ def summary_dm(record: GameRecord, game: Game[Any, Any], state: Any, seat: str,
         # A turn's public moves (Walk, Rest, Trigger, End the turn…) are buttons on the board
         # post, not here: say so, or a player reading only the DM thinks these are all it has.
         public = game.public_actions(state, seat) if game.to_act(state) == {seat} else []
+        # The DM's own buttons said too where the game words them (stop 70: the Ghost player's
+        # DM named the board post's Raise and Terrors, not its Haunt cards).
+        own = game.panel_words(state, seat, actions)
+        below = f"choose below ({own})" if own else "choose below"
         question = game.prompt_text(state, seat) or (
-            f"choose below, or on the board post in {game_place(record.options)}: "
-            f"{board_moves(game, state, seat, public)}." if public else "choose below.")
+            f"{below}, or on the board post in {game_place(record.options)}: "
+            f"{board_moves(game, state, seat, public)}." if public else f"{below}.")
         if is_guided(record, game) and (hint := game.guide_text(state, seat, private=True)):
             question = f"{question}\n{'' if game.plain_words(state) else '💡 '}{hint}"
     # A long question (a pick among cards said in full) is not cut for older news: news
