@@ -9,7 +9,6 @@ Secondary Investigator). The rules live in `rules.exorcism.engine`; setup in
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Literal
@@ -586,9 +585,9 @@ class Exorcism(Game[ExorcismOptions, ExorcismState]):
     def private_summary(self, state: ExorcismState, seat: str) -> str | None:
         if seat != state.ghost_seat or not state.ghost_hand:
             return None
-        # Each card as its face reads ("Location 2: Wraith right, …"), its draw line's words.
-        cards = [re.sub(r"^Haunt card \((Location \d+)\)", r"\1", str(card["text"]))
-                 for card in remembered_view(state, seat).get("hand", [])]
+        # Each card as its buttons play it ("Location 2: Wraith right (not in the house yet:
+        # Bull …)"), the Ghosts not yet come marked (stop 70).
+        cards = [str(card["in_hand"]) for card in remembered_view(state, seat).get("hand", [])]
         return "Your hand of Haunt cards (hidden from the investigators):\n" + "\n".join(
             f"• {c}" for c in cards)
 

@@ -50,7 +50,8 @@ ova (One vs All only, else None): {ghost_seat, haunt_level, haunt_level_win, han
   effects {cold_spot: cell | None, haunting_sounds: seat | None, walls_bleed: bool},
   amnesia {seat: delta}}
 hand (the Ghost seat's own view only): [{id, location, die_value, arrows {wraith, bull,
-  devourer}, text}]
+  devourer}, text, in_hand (as the Ghost player's buttons play it now, the arrows of Ghosts
+  not yet come marked)}]
 peek [{position, text}] — a pending Haunt peek, when this seat may see it; else []
 haunt_seen [{position, text}] — the top Haunt cards a finished peek showed, top first, still
   on the deck, when this seat saw that peek; else []
@@ -348,6 +349,7 @@ def build_view(state: ExorcismState, seat: str | None) -> dict[str, Any]:
             if card.kind != "haunt":
                 continue
             hand.append({"id": cid, "location": card.location, "die_value": card.die_value,
-                         "arrows": card.arrows.model_dump(), "text": eng.haunt_card_text(cid)})
+                         "arrows": card.arrows.model_dump(), "text": eng.haunt_card_text(cid),
+                         "in_hand": eng.haunt_card_in_hand(cid)})
         out["hand"] = hand
     return out

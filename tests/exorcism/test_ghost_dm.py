@@ -1,5 +1,6 @@
 """The One vs All Ghost player's summary DM says what its own buttons are (stop 70): its
-question names the Haunt-card plays beside the board post's moves (EX-VIS-11)."""
+question names the Haunt-card plays beside the board post's moves, and its hand list reads
+each card as those buttons play it (EX-HAUNT-09, EX-VIS-11)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,26 @@ def test_EX_VIS_11_the_ghost_players_dm_question_names_its_haunt_card_buttons() 
             theirs = summary_dm(_record(), GAME, st, seat, mine="</game mine:1>")
             assert theirs is None or "Move the Ghosts" not in theirs.text
 
+
+def test_EX_HAUNT_09_the_ghost_players_hand_list_reads_as_its_buttons_play_the_cards() -> None:
+    """The hand list showed "Wraith up, Bull 3 spaces down, Devourer left" beside buttons
+    showing "Wraith up" alone, the Bull and the Devourer not yet come: each card now reads
+    as its buttons play it, the arrows they leave out marked as Ghosts not yet in the house."""
+    st, ghost = _haunt_phase(bull=False, devourer=False)
+    summary = GAME.private_summary(st, ghost)
+    assert summary is not None
+    hand = [line.removeprefix("• ") for line in summary.splitlines()[1:]]
+    moves = [GAME.describe(st, ghost, a).removeprefix("Move the Ghosts: ")
+             for a in GAME.legal_actions(st, ghost) if a.kind == "ghost_move"]
+    assert hand and len(hand) == len(moves)
+    for line, move in zip(hand, moves, strict=True):
+        played, _, rest = line.partition(" (not in the house yet: ")
+        assert played == move, (line, move)
+        assert "Bull" not in played and "Devourer" not in played
+        assert rest.startswith("Bull ") and "Devourer " in rest, line
+    # with every Ghost in the house a card reads whole, as its buttons show it
+    st, ghost = _haunt_phase(bull=True, devourer=True)
+    summary = GAME.private_summary(st, ghost)
+    assert summary is not None and "not in the house" not in summary
+    assert all("Wraith" in line and "Bull" in line and "Devourer" in line
+               for line in summary.splitlines()[1:])

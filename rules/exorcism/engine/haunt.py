@@ -44,17 +44,41 @@ class HauntPhase:
         card = self.pack.haunt_card(card_id)
         if card.kind != "haunt":
             return self.haunt_card_text(card_id)
-        a = card.arrows
-        way = {"N": "up", "E": "right", "S": "down", "W": "left"}
-        steps = f"{card.die_value} space{'' if card.die_value == 1 else 's'}"
-        arrows = {"wraith": f"Wraith {way[a.wraith]}", "bull": f"Bull {steps} {way[a.bull]}",
-                  "devourer": f"Devourer {way[a.devourer]}"}
+        arrows = self.haunt_arrows(card_id)
         if in_house:
-            arrows = {g: t for g, t in arrows.items()
-                      if not self.st.exorcised and self.st.ghosts.get(g) is not None}
+            arrows = {g: t for g, t in arrows.items() if self.ghost_in_house(g)}
         if not arrows:  # after the exorcism only Add Darkness is left (`ghost_actions`)
             return f"Location {card.location}"
         return f"Location {card.location}: " + ", ".join(arrows.values())
+
+    def haunt_arrows(self: Engine, card_id: str) -> dict[str, str]:
+        """A standard Haunt card's arrows, each Ghost's as `haunt_card_face` says it (none on
+        a Darkness, Bull or Devourer card)."""
+        card = self.pack.haunt_card(card_id)
+        if card.kind != "haunt":
+            return {}
+        a = card.arrows
+        way = {"N": "up", "E": "right", "S": "down", "W": "left"}
+        steps = f"{card.die_value} space{'' if card.die_value == 1 else 's'}"
+        return {"wraith": f"Wraith {way[a.wraith]}", "bull": f"Bull {steps} {way[a.bull]}",
+                "devourer": f"Devourer {way[a.devourer]}"}
+
+    def ghost_in_house(self: Engine, ghost: str) -> bool:
+        """Whether `ghost`'s arrow moves it now (EX-HAUNT-09): it has come, none exorcised."""
+        return not self.st.exorcised and self.st.ghosts.get(ghost) is not None
+
+    def haunt_card_in_hand(self: Engine, card_id: str) -> str:
+        """A card of the Ghost player's hand as its DM lists it: as its buttons play it now
+        (`haunt_card_face(in_house=True)`), then the arrows they leave out, marked (stop 70:
+        the list showed every arrow beside buttons showing the Wraith's alone)."""
+        face = self.haunt_card_face(card_id, in_house=True)
+        if self.pack.haunt_card(card_id).kind == "haunt" and self.st.exorcised:
+            return f"{face} (the Ghosts are exorcised: its arrows move none)"
+        absent = [t for g, t in self.haunt_arrows(card_id).items()
+                  if not self.ghost_in_house(g)]
+        if not absent:
+            return face
+        return f"{face} (not in the house yet: {', '.join(absent)})"
 
     def haunt_card_text(self: Engine, card_id: str) -> str:
         card = self.pack.haunt_card(card_id)
