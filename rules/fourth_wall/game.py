@@ -657,6 +657,9 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
         if seat not in state.seats:
             return None
         lines = []
+        # Before the deal a chosen Investigator's empty hand is no news (stop 70's demo read
+        # "The Scrounger (Hand Limit 6): no Marbles" while others still chose).
+        dealing = any(i.dealt for i in state.investigators)
         for inv in state.investigators:
             mine = " (yours)" if inv.seat == seat else ""
             if inv.dealt:
@@ -670,7 +673,8 @@ class FourthWall(Game[FourthWallOptions, FourthWallState]):
             status = " — Insane" if inv.insane else (" — Regrouped" if inv.regrouped else "")
             hand = ", ".join(
                 f"{eng.marble_name(m)} [{symbols_text(list(eng.marble(m).symbols))}]"
-                for m in inv.hand) or "no Marbles"
+                for m in inv.hand) or ("Marbles dealt once every Investigator is chosen"
+                                       if dealing else "no Marbles")
             # One bracket: "The Steadfast (yours, Hand Limit 6): …".
             yours = "yours, " if inv.seat == seat else ""
             lines.append(f"• {eng.inv_name(inv)} ({yours}Hand Limit {eng.hand_limit(inv)})"

@@ -547,3 +547,20 @@ def test_FW_END_03_a_game_ended_by_the_tracker_lasted_the_rounds_played(
     told = ending(st, result, [], NAMES)
     assert told.why == said.format(n=played), told.why
     assert told.length == f"{played} rounds, 0 moves"
+
+
+def test_FW_SETUP_a_chosen_investigators_dm_says_its_marbles_come_with_the_deal() -> None:
+    """Stop 70's demo: while the others still chose, a seat's DM read "The Quartermaster
+    (yours, Hand Limit 5): no Marbles", as if its hand were empty for good. Before the deal
+    it says when the Marbles come; after it, an empty hand is "no Marbles"."""
+    st = GAME.setup(["s1", "s2", "s3", "s4"], GAME.options_model(mode="conflict"), 5)
+    seat = sorted(GAME.to_act(st))[0]
+    st = GAME.apply(st, seat, GAME.legal_actions(st, seat)[0]).state
+    said = GAME.private_summary(st, seat) or ""
+    assert "(yours, Hand Limit" in said and "no Marbles" not in said, said
+    assert "Marbles dealt once every Investigator is chosen" in said, said
+    while any(i.dealt for i in st.investigators):
+        who = sorted(GAME.to_act(st))[0]
+        st = GAME.apply(st, who, GAME.legal_actions(st, who)[0]).state
+    said = GAME.private_summary(st, seat) or ""
+    assert "dealt once" not in said, said
