@@ -599,13 +599,15 @@ class RestApi:
         source = state.messages.get(rec.source_message_id) if rec.source_message_id else None
         original: MessageRecord | None = None
         sizes = [len(f.data) for f in req.files]
+        if ctype == CHANNEL_MESSAGE:
+            # A message Discord refuses is never sent, so it reopens no archived thread.
+            check_message(data, sizes, creating=True, size_limit=state.attachment_size_limit)
         if ctype in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
             self._thread_answer(rec, creating=True,
                                 ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL))
         elif ctype == UPDATE_MESSAGE and source is not None:
             self._thread_answer(rec, creating=False, ephemeral=source.ephemeral)
         if ctype == CHANNEL_MESSAGE:
-            check_message(data, sizes, creating=True, size_limit=state.attachment_size_limit)
             original = state.create_message(
                 channel,
                 data,

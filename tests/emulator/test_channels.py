@@ -307,3 +307,17 @@ async def test_an_archived_thread_is_unarchived_by_an_answer_and_refuses_its_edi
     assert isinstance(channel, discord.Thread)
     await channel.get_partial_message(int(made.original.id)).delete()
     assert made.original.deleted
+
+
+async def test_a_malformed_answer_leaves_an_archived_thread_archived(
+        world: World, bot: SampleBot) -> None:
+    """Stop 70: the emulator reopened an archived thread for an interaction's answer before it
+    checked the answer's body, so an answer Discord refuses (a 2,001-character message,
+    50035) still unarchived it. A refused message is not sent: the thread stays archived."""
+    emu = world.emu
+    thread = await _game_thread(world, "Game 5")
+    emu.archive_thread(thread)
+    said = await (await emu.slash(world.alice, thread, "game long")).wait_done()
+    assert said.text == "too long" and said.ephemeral
+    assert [type(e).__name__ for e in bot.post_errors] == ["HTTPException"]
+    assert thread.archived and emu.posts_to_archived == []
