@@ -53,7 +53,7 @@ from rules.registry import GAMES
 from tests.e2e.conftest import Table
 from tests.e2e.test_board_faults import FastSleeps
 from tests.proof.harness import board_lines, is_subsequence, public_lines_of_log
-from tests.proof.test_secrets import Audit, stub_pictures
+from tests.proof.test_secrets import Audit, pictures_as_one_pixel
 
 # (game, mode, humans, AI seats, options)
 TITLES: list[tuple[str, str, int, int, str | None]] = [
@@ -478,7 +478,7 @@ async def play_with_faults(table: Table, monkeypatch: pytest.MonkeyPatch, game_n
                            mode: str, humans: int, ai: int, options: str | None,
                            seed: int, presses: int | None, share: int = 0) -> None:
     assert table.bot is not None
-    stub_pictures(monkeypatch)
+    pictures_as_one_pixel(monkeypatch)
     monkeypatch.setattr(discord.http, "asyncio", FastSleeps())
     monkeypatch.setattr(discord.webhook.async_, "asyncio", FastSleeps())  # answers' retries
     # The bot's own backoff for a refused board, small: a lifted fault is met within moments.

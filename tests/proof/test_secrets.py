@@ -343,7 +343,7 @@ def autocomplete_options(table: Table, group: str) -> list[tuple[str, str]]:
     return out
 
 
-def stub_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+def pictures_as_one_pixel(monkeypatch: pytest.MonkeyPatch) -> None:
     # Pictures are pixels drawn from a view (audited by the contract suite); a one-pixel
     # stand-in keeps whole games fast while every filename and alt text is still audited.
     async def pixel(game: str, view: dict[str, Any]) -> bytes:
@@ -365,7 +365,7 @@ async def play_audited(table: Table, monkeypatch: pytest.MonkeyPatch, game_name:
     to a newcomer; the old player then reads as one who knows what the seat knew up to then
     and nothing after (they keep peeking and typing, as a spectator would)."""
     assert table.bot is not None
-    stub_pictures(monkeypatch)
+    pictures_as_one_pixel(monkeypatch)
     game = GAMES[game_name]
     table.bot.tables.seed_source = lambda: seed
     users = [table.alice, table.bob, table.carol][:players]
@@ -575,7 +575,7 @@ async def test_secrets_audit_catches_a_planted_leak(table: Table,
     """The audit is not blind: the Wall card's name posted in the thread or given as an
     audit-log reason is caught, the same name in the Wall player's DM is not (FW-VIS-12)."""
     assert table.bot is not None
-    stub_pictures(monkeypatch)
+    pictures_as_one_pixel(monkeypatch)
     table.bot.tables.seed_source = lambda: 5
     auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob, table.carol])
     await auto.open("fourth_wall", "conflict")
@@ -602,7 +602,7 @@ async def test_secrets_audit_reads_a_log_file_attached(table: Table,
     """A log file (`/game record`'s public log) is read line by line, not only its name: the
     Wall card's name inside an attached `.txt` is caught."""
     assert table.bot is not None
-    stub_pictures(monkeypatch)
+    pictures_as_one_pixel(monkeypatch)
     table.bot.tables.seed_source = lambda: 5
     auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob])
     await auto.open("fourth_wall", "conflict")
@@ -627,7 +627,7 @@ async def test_secrets_audit_reads_dm_buttons_as_seen_by_their_seat_alone(
     hand; the same names on a button in an Investigator's DM are caught (FW-VIS-15), and so is
     the Wall card there (FW-VIS-12)."""
     assert table.bot is not None
-    stub_pictures(monkeypatch)
+    pictures_as_one_pixel(monkeypatch)
     table.bot.tables.seed_source = lambda: 5
     auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob, table.carol])
     await auto.open("fourth_wall", "conflict")
@@ -666,7 +666,7 @@ async def _wall_card_audit(table: Table, monkeypatch: pytest.MonkeyPatch,
     """A Fourth Wall Conflict table just begun, its audit, and the Wall card's name (hidden
     at the start): the planted-leak tests' common ground."""
     assert table.bot is not None
-    stub_pictures(monkeypatch)
+    pictures_as_one_pixel(monkeypatch)
     table.bot.tables.seed_source = lambda: 5
     auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob, table.carol])
     await auto.open("fourth_wall", "conflict")
@@ -739,7 +739,7 @@ async def test_secrets_audit_reads_a_typed_moves_answer_as_its_mover_alone(
     by the mover alone. Planted: every answer names the Wall card (FW-VIS-12). The audit
     allows it in the Wall player's own answers and catches it in each Investigator's."""
     assert table.bot is not None
-    stub_pictures(monkeypatch)
+    pictures_as_one_pixel(monkeypatch)
     table.bot.tables.seed_source = lambda: 5
     auto = AutoTable(table.emu, table.bot, table.general, [table.alice, table.bob, table.carol],
                      typed=1)
