@@ -10,6 +10,8 @@ from typing import Any
 
 import discord
 
+from bot.perbot import one_per_bot
+
 
 class DiscordClock:
     """The newest time a snowflake showed, and now by it."""
@@ -27,8 +29,4 @@ class DiscordClock:
 
 def clock_of(bot: Any) -> DiscordClock:
     """`bot`'s clock (made on first use)."""
-    clock: DiscordClock | None = getattr(bot, "_discord_clock", None)
-    if clock is None:
-        clock = DiscordClock()
-        bot._discord_clock = clock
-    return clock
+    return one_per_bot(bot, "_discord_clock", DiscordClock)

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from bot import renderpool
 from bot.looplag import LoopLagProbe
+from bot.perbot import one_per_bot
 
 PROBE_INTERVAL = 0.025
 """The gauge's probe period: 40 wake-ups a second, a few microseconds each."""
@@ -102,8 +103,4 @@ class LoadGauge:
 
 def gauge_of(bot: Any) -> LoadGauge:
     """`bot`'s gauge (made on first use)."""
-    gauge: LoadGauge | None = getattr(bot, "_load_gauge", None)
-    if gauge is None:
-        gauge = LoadGauge()
-        bot._load_gauge = gauge
-    return gauge
+    return one_per_bot(bot, "_load_gauge", LoadGauge)
