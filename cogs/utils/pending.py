@@ -36,6 +36,7 @@ import discord
 
 from bot import limits
 from bot.limits import clip
+from bot.perbot import one_per_bot
 from bot.storage import PENDING_TTL, PendingMove
 from bot.tables import TableError
 from cogs.utils.answers import DEFER_BY, SEND_MARGIN, HeldAnswer, age_of
@@ -317,10 +318,7 @@ _DONE_TYPES = (discord.InteractionResponseType.channel_message,
 
 def owed_notes(bot: Any) -> dict[int, list[str]]:
     """user id → what the bot could not tell them (answer refused, DMs closed): stop 70."""
-    book: dict[int, list[str]] | None = getattr(bot, "_owed_notes", None)
-    if book is None:
-        book = bot._owed_notes = {}
-    return book
+    return one_per_bot(bot, "_owed_notes", dict[int, list[str]])
 
 
 def owe(bot: Any, user_id: int, text: str) -> None:
